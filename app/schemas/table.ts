@@ -1,0 +1,78 @@
+import { z } from 'zod'
+
+/** The select value that asks for a new project, named in `newProjectName`. */
+export const NEW_PROJECT = '__new__'
+
+/** Names are under 64 symbols (spec section 9). */
+export const NAME_MAX_LENGTH = 63
+
+export const TABLE_MESSAGES = {
+  projectRequired: 'Project is required',
+  nameRequired: 'Name is required',
+  nameTooLong: 'Name must be under 64 symbols',
+  projectNameRequired: 'Project name is required',
+  projectNameTooLong: 'Project name must be under 64 symbols',
+  maxAgeInteger: 'Max age must be an integer',
+  sortKeysJson: 'Sort keys must be JSON',
+} as const
+
+function parseSortKeys(text: string): string[] | undefined {
+  try {
+    const value: unknown = JSON.parse(text)
+    if (Array.isArray(value) && value.every((key) => typeof key === 'string')) return value
+  } catch {
+    // not JSON: reported as a field error by the caller
+  }
+  return undefined
+}
+
+/**
+ * The new-table form. `sortKeys` arrives as JSON text and leaves as a list of column names;
+ * `newProjectName` is required only when `project` is {@link NEW_PROJECT}.
+ */
+export const TableFormSchema = z
+  .object({
+    project: z.string({ error: TABLE_MESSAGES.projectRequired }),
+    newProjectName: z
+      .string()
+      .trim()
+      .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.projectNameTooLong })
+      .optional(),
+    name: z
+      .string({ error: TABLE_MESSAGES.nameRequired })
+      .trim()
+      .min(1, { error: TABLE_MESSAGES.nameRequired })
+      .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.nameTooLong }),
+    description: z.string().trim().optional(),
+    maxAgeDays: z
+      .number({ error: TABLE_MESSAGES.maxAgeInteger })
+      .int({ error: TABLE_MESSAGES.maxAgeInteger })
+      .min(0, { error: TABLE_MESSAGES.maxAgeInteger })
+      .optional(),
+    sortKeys: z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined || text.trim() === '') return undefined
+        const keys = parseSortKeys(text)
+        if (keys === undefined) {
+          ctx.addIssue({ code: 'custom', message: TABLE_MESSAGES.sortKeysJson })
+          return z.NEVER
+        }
+        return keys
+      }),
+  })
+  .refine(
+    (value) => value.project !== NEW_PROJECT || Boolean(value.newProjectName),
+    {
+      path: ['newProjectName'],
+      error: TABLE_MESSAGES.projectNameRequired,
+      // Report it beside other field errors, not only once they are fixed.
+      when: ({ value }) => {
+        const form = value as Partial<Record<'project' | 'newProjectName', unknown>>
+        return form.project === NEW_PROJECT && !form.newProjectName
+      },
+    },
+  )
+
+export type TableForm = z.infer<typeof TableFormSchema>
