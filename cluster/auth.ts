@@ -1,0 +1,69 @@
+import crypto from 'node:crypto'
+import { unauthorized } from './http'
+
+/** Signed bearer tokens (HS256 JWTs) and scrypt password hashes. */
+
+const b64url = (input: Buffer | string) => Buffer.from(input).toString('base64url')
+
+export interface TokenClaims {
+  sub: string
+  iat: number
+  exp: number
+  iss: string
+  typ: 'user' | 'service_account'
+  jti: string
+}
+
+export function signToken(secret: string, claims: Omit<TokenClaims, 'iat' | 'jti' | 'iss'> & { iss?: string }): string {
+  const body: TokenClaims = { iss: 'local-cluster', ...claims, iat: Math.floor(Date.now() / 1000), jti: crypto.randomUUID() }
+  const head = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
+  const payload = b64url(JSON.stringify(body))
+  const sig = crypto.createHmac('sha256', secret).update(`${head}.${payload}`).digest('base64url')
+  return `${head}.${payload}.${sig}`
+}
+
+/** Returns the claims of a valid, unexpired token; throws a 401 HttpError otherwise. */
+export function verifyToken(secret: string, token: string): TokenClaims {
+  const parts = token.split('.')
+  if (parts.length !== 3) throw unauthorized('Given token not valid for any token type')
+  const expected = crypto.createHmac('sha256', secret).update(`${parts[0]}.${parts[1]}`).digest()
+  const actual = Buffer.from(parts[2], 'base64url')
+  if (actual.length !== expected.length || !crypto.timingSafeEqual(actual, expected)) {
+    throw unauthorized('Given token not valid for any token type')
+  }
+  let claims: TokenClaims
+  try {
+    claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'))
+  } catch {
+    throw unauthorized('Given token not valid for any token type')
+  }
+  if (typeof claims.exp !== 'number' || claims.exp * 1000 <= Date.now()) throw unauthorized('Token is expired')
+  return claims
+}
+
+export function hashPassword(password: string): string {
+  const salt = crypto.randomBytes(16)
+  const hash = crypto.scryptSync(password, salt, 32, { N: 16384, r: 8, p: 1 })
+  return `scrypt$16384$8$1$${salt.toString('base64')}$${hash.toString('base64')}`
+}
+
+export function verifyPassword(password: string, stored: string): boolean {
+  const [scheme, n, r, p, salt, hash] = stored.split('$')
+  if (scheme !== 'scrypt') return false
+  const expected = Buffer.from(hash, 'base64')
+  const actual = crypto.scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) })
+  return crypto.timingSafeEqual(actual, expected)
+}
+
+/** Reads `Authorization: Bearer <token>` (or Basic user:password, as the query API allows). */
+export function readCredentials(request: Request): { bearer?: string; basic?: { username: string; password: string } } {
+  const header = request.headers.get('authorization') ?? ''
+  const [scheme, value] = header.split(/\s+/, 2)
+  if (/^bearer$/i.test(scheme ?? '') && value) return { bearer: value }
+  if (/^basic$/i.test(scheme ?? '') && value) {
+    const decoded = Buffer.from(value, 'base64').toString('utf8')
+    const i = decoded.indexOf(':')
+    if (i > 0) return { basic: { username: decoded.slice(0, i), password: decoded.slice(i + 1) } }
+  }
+  return {}
+}

@@ -1,0 +1,53 @@
+import type { Metrics } from './metrics'
+import type { RouteContext, Router } from './router'
+import type { Store } from './store'
+import type { DataPlane } from './data/hooks'
+
+export interface ClusterOptions {
+  /** Everything the cluster keeps lives under this directory. */
+  dataDir: string
+  /** The `/version` string; below v5.4 lists answer as bare arrays, as those clusters did. */
+  version?: string
+  adminEmail?: string
+  adminPassword?: string
+  /** Enables the `/__faults` switch (tests only; off by default). */
+  faults?: boolean
+  /** Sample data on first start: false for none, or how many rows of web logs (default 1,000,000). */
+  seed?: boolean | { rows: number }
+  /** Lifetime of login tokens in seconds (default 86400, as a real cluster). */
+  tokenTtlSeconds?: number
+}
+
+export interface ResolvedOptions extends Required<Omit<ClusterOptions, 'adminEmail' | 'adminPassword' | 'seed'>> {
+  adminEmail?: string
+  adminPassword?: string
+  seedRows: number
+  bareArrays: boolean
+}
+
+export interface LogEntry {
+  timestamp: string
+  level: 'debug' | 'info' | 'warning' | 'error'
+  service: string
+  component: string
+  message: string
+  error?: string
+}
+
+/** The state every handler shares. */
+export interface ClusterState {
+  options: ResolvedOptions
+  store: Store
+  secret: string
+  metrics: Metrics
+  /** Appends to the cluster's own log (queryable as `hydro.logs` once the engine is up). */
+  log(entry: Omit<LogEntry, 'timestamp'>): void
+  logs: LogEntry[]
+  data: DataPlane
+}
+
+export interface Ctx extends RouteContext {
+  cluster: ClusterState
+}
+
+export type ClusterRouter = Router<Ctx>

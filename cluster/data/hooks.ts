@@ -1,0 +1,36 @@
+import type { ClusterRouter } from '../context'
+
+/** A stored config object: every resource has a uuid and a name; the rest is its own. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Resource = { uuid: string; name: string } & Record<string, any>
+
+/**
+ * What the config API tells the data plane (the engine) when config changes. The config side
+ * calls these after validating and before acknowledging; a thrown HttpError is answered as is.
+ */
+export interface DataHooks {
+  /** A transform was created or changed: the engine table exists afterwards with its columns. */
+  transformSaved(e: { project: Resource; table: Resource; transform: Resource }): Promise<void>
+  tableDeleted(e: { project: Resource; table: Resource }): Promise<void>
+  tableTruncated(e: { project: Resource; table: Resource }): Promise<void>
+  tableRenamed(e: { project: Resource; table: Resource; previousName: string }): Promise<void>
+  projectDeleted(e: { project: Resource }): Promise<void>
+  projectRenamed(e: { project: Resource; previousName: string }): Promise<void>
+  /** Figures for `tables/{t}/stats` (total_rows, raw_data_size, compressed_data_size, ...). */
+  tableStats(e: { project: Resource; table: Resource }): Promise<Record<string, unknown>>
+  functionSaved(e: { project: Resource; fn: Resource; previousName?: string }): Promise<void>
+  functionDeleted(e: { project: Resource; fn: Resource }): Promise<void>
+  dictionarySaved(e: { project: Resource; dictionary: Resource; previousName?: string }): Promise<void>
+  dictionaryDeleted(e: { project: Resource; dictionary: Resource }): Promise<void>
+  /** Engine-side figures for `orgs/{org}/summary` (rows, bytes, recent queries, ...). */
+  orgFigures(): Promise<Record<string, number>>
+}
+
+export interface DataPlane {
+  hooks: DataHooks
+  /** Registers /query, /ingest/event, /validator, jobs, /prometheus... */
+  register(router: ClusterRouter): void
+  /** Creates the sample project, table, transform and rows (first start only). */
+  seed(e: { orgId: string; rows: number }): Promise<void>
+  close(): Promise<void>
+}

@@ -1,0 +1,102 @@
+/** HTTP helpers for the cluster: DRF-style responses and errors. */
+
+export const JSON_HEADERS = { 'content-type': 'application/json' }
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } })
+}
+
+export function text(body: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers } })
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204 })
+}
+
+/** An error that becomes a response: thrown anywhere in a handler, answered by the router. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body === 'object' && body && 'detail' in body ? String((body as { detail: unknown }).detail) : `HTTP ${status}`)
+  }
+
+  toResponse(): Response {
+    return typeof this.body === 'string' ? text(this.body, this.status, this.headers) : json(this.body, this.status, this.headers)
+  }
+}
+
+/** 400 with DRF field errors: `{"field": ["message"]}` (nested objects for settings). */
+export function validationError(errors: Record<string, unknown>): HttpError {
+  return new HttpError(400, errors)
+}
+
+export const badRequest = (detail: string) => new HttpError(400, { detail })
+export const unauthorized = (detail = 'Authentication credentials were not provided.') =>
+  new HttpError(401, { detail }, { 'www-authenticate': 'Bearer realm="api"' })
+export const forbidden = (detail = 'You do not have permission to perform this action.') => new HttpError(403, { detail })
+export const notFound = (detail = 'Not found.') => new HttpError(404, { detail })
+export const methodNotAllowed = (method: string) => new HttpError(405, { detail: `Method "${method}" not allowed.` })
+
+/** Parses a JSON object body; a 400 with a message for empty, malformed or non-object bodies. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const raw = await request.text()
+  if (!raw.trim()) return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch (error) {
+    throw badRequest(`JSON parse error - ${(error as Error).message}`)
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw validationError({ non_field_errors: ['Invalid data. Expected a dictionary, but got ' + (Array.isArray(parsed) ? 'list' : typeof parsed) + '.'] })
+  }
+  return parsed as Record<string, unknown>
+}
+
+/** Compares `v5.3.1`-style versions; returns true when `version` is older than `major.minor`. */
+export function isVersionBefore(version: string, major: number, minor: number): boolean {
+  const m = /^v?(\d+)\.(\d+)/.exec(version)
+  if (!m) return false
+  const [a, b] = [Number(m[1]), Number(m[2])]
+  return a < major || (a === major && b < minor)
+}
+
+/**
+ * A list answer: DRF page-number pagination (`page`, `page_size`), or a bare array when the cluster
+ * imitates a version before v5.4.
+ */
+export function listResponse<T>(request: Request, items: T[], options: { bareArrays: boolean; defaultPageSize?: number }): Response {
+  if (options.bareArrays) return json(items)
+  const url = new URL(request.url)
+  const pageSize = clampInt(url.searchParams.get('page_size'), options.defaultPageSize ?? 100, 1, 1000)
+  const pages = Math.max(1, Math.ceil(items.length / pageSize))
+  const pageParam = url.searchParams.get('page')
+  const page = pageParam === null ? 1 : Number(pageParam)
+  if (!Number.isInteger(page) || page < 1 || page > pages) throw notFound('Invalid page.')
+  const link = (n: number) => {
+    const u = new URL(url)
+    u.searchParams.set('page', String(n))
+    return u.toString()
+  }
+  return json({
+    count: items.length,
+    next: page < pages ? link(page + 1) : null,
+    previous: page > 1 ? link(page - 1) : null,
+    results: items.slice((page - 1) * pageSize, page * pageSize),
+  })
+}
+
+function clampInt(value: string | null, fallback: number, min: number, max: number) {
+  const n = value === null ? NaN : Number(value)
+  if (!Number.isInteger(n)) return fallback
+  return Math.min(max, Math.max(min, n))
+}
+
+export function nowIso(): string {
+  // DRF renders microseconds; JS has milliseconds, padded to the same shape.
+  return new Date().toISOString().replace('Z', '000Z')
+}

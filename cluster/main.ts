@@ -1,0 +1,68 @@
+import http from 'node:http'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import { createCluster } from './index'
+
+/** `npm run cluster`: serves the local cluster over HTTP on loopback. */
+const port = Number(process.env.CLUSTER_PORT ?? 8088)
+const host = process.env.CLUSTER_HOST ?? '127.0.0.1'
+const dataDir = process.env.CLUSTER_DATA_DIR ?? path.resolve(import.meta.dirname, '..', '.data', 'cluster')
+
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`CLUSTER_PORT must be a port number (0-65535), got "${process.env.CLUSTER_PORT}"`)
+  process.exit(1)
+}
+
+const handler = await createCluster({
+  dataDir,
+  version: process.env.CLUSTER_VERSION || undefined,
+  adminEmail: process.env.CLUSTER_ADMIN_EMAIL || undefined,
+  adminPassword: process.env.CLUSTER_ADMIN_PASSWORD || undefined,
+  faults: process.env.CLUSTER_FAULTS === '1',
+  seed: process.env.CLUSTER_SEED_ROWS ? { rows: Number(process.env.CLUSTER_SEED_ROWS) } : undefined,
+})
+
+const server = http.createServer(async (req, res) => {
+  try {
+    const url = `http://${req.headers.host ?? `${host}:${port}`}${req.url}`
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
+    const request = new Request(url, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+      duplex: hasBody ? 'half' : undefined,
+    } as RequestInit)
+    const response = await handler(request)
+    if (response.type === 'error') {
+      req.socket.destroy() // the fault switch's "drop the connection"
+      return
+    }
+    res.writeHead(response.status, Object.fromEntries(response.headers))
+    if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk)
+    res.end()
+  } catch (error) {
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ detail: 'Internal server error.' }))
+    console.error(error)
+  }
+})
+
+server.listen(port, host, () => {
+  const address = server.address()
+  const actualPort = typeof address === 'object' && address ? address.port : port
+  console.log(`Local cluster ${process.env.CLUSTER_VERSION ?? ''} listening on http://${host}:${actualPort}`.replace('  ', ' '))
+  console.log(`Data directory: ${dataDir}`)
+  console.log(`Admin login: ${handler.admin.email} / ${handler.admin.password} (kept in ${path.join(dataDir, 'admin.json')})`)
+})
+
+let stopping = false
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (stopping) return
+    stopping = true
+    server.close()
+    server.closeAllConnections()
+    await handler.close()
+    process.exit(0)
+  })
+}

@@ -1,0 +1,169 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+/**
+ * The cluster's durable store: every collection lives in memory and every change is appended to a
+ * journal and fsync'd before the call returns, so an acknowledged change survives `kill -9`.
+ * On open the snapshot is loaded, the journal replayed (a torn last line from a crash is dropped),
+ * and both are compacted into a fresh snapshot. See docs/decisions/002-cluster-storage.md.
+ */
+type JournalRecord =
+  | { op: 'put'; kind: string; id: string; value: unknown }
+  | { op: 'del'; kind: string; id: string }
+
+export class Store {
+  private collections = new Map<string, Map<string, unknown>>()
+  private fd: number
+  private closed = false
+
+  private constructor(
+    readonly dir: string,
+    private journalPath: string,
+    private lockPath: string,
+  ) {
+    this.fd = -1
+  }
+
+  /** Opens (or creates) the store in `dir`; throws when another live process holds it. */
+  static open(dir: string): Store {
+    fs.mkdirSync(dir, { recursive: true })
+    const store = new Store(dir, path.join(dir, 'journal.jsonl'), path.join(dir, 'store.lock'))
+    store.acquireLock()
+    store.load()
+    store.compact()
+    store.fd = fs.openSync(store.journalPath, 'a')
+    return store
+  }
+
+  private acquireLock() {
+    try {
+      const pid = Number(fs.readFileSync(this.lockPath, 'utf8'))
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new Error(`The data directory ${this.dir} is in use by process ${pid}`)
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+    fs.writeFileSync(this.lockPath, String(process.pid))
+  }
+
+  private load() {
+    const snapshotPath = path.join(this.dir, 'snapshot.json')
+    if (fs.existsSync(snapshotPath)) {
+      const snapshot = JSON.parse(fs.readFileSync(snapshotPath, 'utf8')) as Record<string, [string, unknown][]>
+      for (const [kind, entries] of Object.entries(snapshot)) this.collections.set(kind, new Map(entries))
+    }
+    if (!fs.existsSync(this.journalPath)) return
+    const lines = fs.readFileSync(this.journalPath, 'utf8').split('\n')
+    for (const line of lines) {
+      if (!line) continue
+      let record: JournalRecord
+      try {
+        record = JSON.parse(line)
+      } catch {
+        break // a torn write from a crash: everything before it was acknowledged, nothing after it was
+      }
+      this.apply(record)
+    }
+  }
+
+  private compact() {
+    const snapshot: Record<string, [string, unknown][]> = {}
+    for (const [kind, map] of this.collections) snapshot[kind] = [...map.entries()]
+    const snapshotPath = path.join(this.dir, 'snapshot.json')
+    const tmp = `${snapshotPath}.tmp`
+    const fd = fs.openSync(tmp, 'w')
+    fs.writeSync(fd, JSON.stringify(snapshot))
+    fs.fsyncSync(fd)
+    fs.closeSync(fd)
+    fs.renameSync(tmp, snapshotPath)
+    fsyncDir(this.dir)
+    fs.writeFileSync(this.journalPath, '')
+  }
+
+  private apply(record: JournalRecord) {
+    let map = this.collections.get(record.kind)
+    if (!map) this.collections.set(record.kind, (map = new Map()))
+    if (record.op === 'put') map.set(record.id, record.value)
+    else map.delete(record.id)
+  }
+
+  private write(record: JournalRecord) {
+    if (this.closed) throw new Error('The store is closed')
+    fs.writeSync(this.fd, JSON.stringify(record) + '\n')
+    fs.fsyncSync(this.fd)
+    this.apply(record)
+  }
+
+  /** All values of a kind, in insertion order (copies: callers may not mutate the store's state). */
+  all<T>(kind: string): T[] {
+    return [...(this.collections.get(kind)?.values() ?? [])].map((v) => structuredClone(v) as T)
+  }
+
+  get<T>(kind: string, id: string): T | undefined {
+    const value = this.collections.get(kind)?.get(id)
+    return value === undefined ? undefined : (structuredClone(value) as T)
+  }
+
+  find<T>(kind: string, predicate: (value: T) => boolean): T | undefined {
+    for (const value of this.collections.get(kind)?.values() ?? []) {
+      if (predicate(value as T)) return structuredClone(value) as T
+    }
+    return undefined
+  }
+
+  filter<T>(kind: string, predicate: (value: T) => boolean): T[] {
+    return this.all<T>(kind).filter(predicate)
+  }
+
+  count(kind: string, predicate?: (value: unknown) => boolean): number {
+    const map = this.collections.get(kind)
+    if (!map) return 0
+    if (!predicate) return map.size
+    let n = 0
+    for (const v of map.values()) if (predicate(v)) n++
+    return n
+  }
+
+  /** Inserts or replaces; durable when it returns. */
+  put<T>(kind: string, id: string, value: T): T {
+    this.write({ op: 'put', kind, id, value: structuredClone(value) })
+    return value
+  }
+
+  /** Removes; durable when it returns. Returns whether something was removed. */
+  delete(kind: string, id: string): boolean {
+    if (!this.collections.get(kind)?.has(id)) return false
+    this.write({ op: 'del', kind, id })
+    return true
+  }
+
+  close() {
+    if (this.closed) return
+    this.closed = true
+    fs.closeSync(this.fd)
+    try {
+      if (fs.readFileSync(this.lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(this.lockPath)
+    } catch {
+      // the lock is advisory; a missing file is fine
+    }
+  }
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function fsyncDir(dir: string) {
+  const fd = fs.openSync(dir, 'r')
+  try {
+    fs.fsyncSync(fd)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
