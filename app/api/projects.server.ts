@@ -1,0 +1,42 @@
+import type { ClusterApi } from './client.server'
+import { listAll } from './list-all.server'
+
+/** A project as the cluster returns it (cluster-api.md 3.1). */
+export type Project = {
+  uuid: string
+  name: string
+  description?: string | null
+  org?: string
+  url?: string
+  created?: string
+  modified?: string
+  settings?: Record<string, unknown>
+}
+
+export type NewProject = { name: string; description?: string }
+
+const projectsPath = (api: ClusterApi) => `/orgs/${api.orgId}/projects/`
+
+/** Returns every project of the active org, sorted by name; throws ClusterError. */
+export async function listProjects(api: ClusterApi): Promise<Project[]> {
+  const projects = await listAll<Project>(api, projectsPath(api))
+  return projects.sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/** Returns one project; throws ClusterError (404 when there is none). */
+export function getProject(api: ClusterApi, projectId: string): Promise<Project> {
+  return api.get<Project>(`${projectsPath(api)}${encodeURIComponent(projectId)}`)
+}
+
+/** Creates a project and returns it; throws ClusterError (400 with field errors). */
+export function createProject(api: ClusterApi, project: NewProject): Promise<Project> {
+  return api.post<Project>(projectsPath(api), {
+    name: project.name,
+    ...(project.description ? { description: project.description } : {}),
+  })
+}
+
+/** Deletes a project; throws ClusterError. */
+export function deleteProject(api: ClusterApi, projectId: string): Promise<void> {
+  return api.del(`${projectsPath(api)}${encodeURIComponent(projectId)}`)
+}

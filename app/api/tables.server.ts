@@ -1,0 +1,115 @@
+import { ClusterError } from './errors.server'
+import type { ClusterApi } from './client.server'
+import { listAll } from './list-all.server'
+import { getProject, listProjects, type Project } from './projects.server'
+
+/** A table as the cluster returns it (cluster-api.md 3.2). */
+export type Table = {
+  uuid: string
+  name: string
+  description?: string | null
+  project: string
+  type?: 'turbine' | 'summary' | string
+  primary_key?: string
+  url?: string
+  created?: string
+  modified?: string
+  settings?: TableSettings
+}
+
+export type TableSettings = {
+  age?: { max_age_days?: number }
+  reaper?: { max_age_days?: number }
+  sort_keys?: string[]
+  shard_key?: string | null
+  max_future_days?: number
+  stream?: Record<string, unknown>
+  merge?: Record<string, unknown>
+  [key: string]: unknown
+}
+
+export type NewTable = {
+  name: string
+  description?: string
+  maxAgeDays?: number
+  sortKeys?: string[]
+}
+
+/** A table with the project it lives in; the cluster nests tables under projects. */
+export type TableWithProject = { table: Table; project: Project }
+
+const tablesPath = (api: ClusterApi, projectId: string) =>
+  `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/tables/`
+const tablePath = (api: ClusterApi, projectId: string, tableId: string) =>
+  `${tablesPath(api, projectId)}${encodeURIComponent(tableId)}`
+
+/** Returns every table of a project, sorted by name; throws ClusterError. */
+export async function listTables(api: ClusterApi, projectId: string): Promise<Table[]> {
+  const tables = await listAll<Table>(api, tablesPath(api, projectId))
+  return tables.sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/** Returns each project of the org with its tables (projects and tables sorted by name). */
+export async function listProjectsWithTables(api: ClusterApi): Promise<{ project: Project; tables: Table[] }[]> {
+  const projects = await listProjects(api)
+  return Promise.all(projects.map(async (project) => ({ project, tables: await listTables(api, project.uuid) })))
+}
+
+/** Returns one table; throws ClusterError (404 when the project has no such table). */
+export function getTable(api: ClusterApi, projectId: string, tableId: string): Promise<Table> {
+  return api.get<Table>(tablePath(api, projectId, tableId))
+}
+
+/**
+ * Returns the table and its project: the `projectHint` (links carry `?project=`) is tried first,
+ * then every project of the org, so a bare `/data/tables/{uuid}` still resolves.
+ * Throws a 404 ClusterError when no project holds the table.
+ */
+export async function findTable(api: ClusterApi, tableId: string, projectHint?: string | null): Promise<TableWithProject> {
+  if (projectHint) {
+    const [project, table] = await Promise.all([
+      getProject(api, projectHint).catch(nullWhenMissing),
+      getTableOrNull(api, projectHint, tableId),
+    ])
+    if (project && table) return { table, project }
+  }
+  const projects = (await listProjects(api)).filter((project) => project.uuid !== projectHint)
+  const found = await Promise.all(
+    projects.map(async (project) => ({ project, table: await getTableOrNull(api, project.uuid, tableId) })),
+  )
+  const match = found.find((entry) => entry.table !== null)
+  if (match?.table) return { table: match.table, project: match.project }
+  throw new ClusterError({ status: 404, statusText: 'Not Found' })
+}
+
+function nullWhenMissing(error: unknown): null {
+  // A miss (or an id that is not a uuid) is not a failure of the search.
+  if (error instanceof ClusterError && (error.status === 404 || error.status === 400)) return null
+  throw error
+}
+
+function getTableOrNull(api: ClusterApi, projectId: string, tableId: string): Promise<Table | null> {
+  return getTable(api, projectId, tableId).catch(nullWhenMissing)
+}
+
+/** The create body: only what the form set; the cluster fills every other setting with its defaults. */
+export function tableBody(table: NewTable): Record<string, unknown> {
+  const settings: TableSettings = {}
+  if (table.maxAgeDays !== undefined) settings.age = { max_age_days: table.maxAgeDays }
+  if (table.sortKeys !== undefined) settings.sort_keys = table.sortKeys
+  return {
+    name: table.name,
+    ...(table.description ? { description: table.description } : {}),
+    ...(Object.keys(settings).length ? { settings } : {}),
+  }
+}
+
+/** Creates a table in a project and returns it; throws ClusterError (400 with field errors). */
+export function createTable(api: ClusterApi, projectId: string, table: NewTable): Promise<Table> {
+  return api.post<Table>(tablesPath(api, projectId), tableBody(table))
+}
+
+/** Deletes a table; throws ClusterError. */
+export function deleteTable(api: ClusterApi, projectId: string, tableId: string): Promise<void> {
+  return api.del(tablePath(api, projectId, tableId))
+}
