@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ClusterOptions, ClusterState, Ctx, LogEntry, ResolvedOptions } from './context'
+import { signToken } from './auth'
 import { HttpError, isVersionBefore, json, readJsonObject } from './http'
 import { Metrics } from './metrics'
 import { Router } from './router'
@@ -63,13 +64,6 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
   registerConfigRoutes(router, state)
   state.data.register(router)
 
-  const { orgId, admin, isFirstStart } = await bootstrap(state)
-  if (isFirstStart || !store.get('meta', 'seeded')) {
-    if (resolved.seedRows > 0) await state.data.seed({ orgId, rows: resolved.seedRows })
-    store.put('meta', 'seeded', { at: new Date().toISOString(), rows: resolved.seedRows })
-  }
-  state.log({ level: 'info', service: 'turbine-api', component: 'startup', message: `cluster ${resolved.version} started` })
-
   const faults: Fault[] = []
 
   const handler = (async (request: Request): Promise<Response> => {
@@ -105,6 +99,29 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
     if (response.status >= 500) state.metrics.inc('http_errors_total', { service })
     return response
   }) as ClusterHandler
+
+  const { orgId, admin, adminId, isFirstStart } = await bootstrap(state)
+  if (isFirstStart || !store.get('meta', 'seeded')) {
+    if (resolved.seedRows > 0) {
+      // The sample data goes through the cluster's own API, so it has exactly the shapes clients see.
+      const token = signToken(state.secret, { sub: adminId, typ: 'user', exp: Math.floor(Date.now() / 1000) + 3600 })
+      const call = async (method: string, pathname: string, body?: unknown) => {
+        const response = await handler(
+          new Request(`http://local-cluster${pathname}`, {
+            method,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+          }),
+        )
+        const text = await response.text()
+        if (!response.ok) throw new Error(`seed: ${method} ${pathname} answered ${response.status}: ${text}`)
+        return text && (response.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text
+      }
+      await state.data.seed({ orgId, rows: resolved.seedRows, call })
+    }
+    store.put('meta', 'seeded', { at: new Date().toISOString(), rows: resolved.seedRows })
+  }
+  state.log({ level: 'info', service: 'turbine-api', component: 'startup', message: `cluster ${resolved.version} started` })
 
   handler.close = async () => {
     await state.data.close()

@@ -10,7 +10,7 @@ export function registerConfigRoutes(router: ClusterRouter, cluster: ClusterStat
  * First start: creates the org, the built-in roles and the admin (email/password from options,
  * otherwise generated and kept in `${dataDir}/admin.json`). Later starts: reads them back.
  */
-export async function bootstrap(cluster: ClusterState): Promise<{ orgId: string; admin: { email: string; password: string }; isFirstStart: boolean }> {
+export async function bootstrap(cluster: ClusterState): Promise<{ orgId: string; admin: { email: string; password: string }; adminId: string; isFirstStart: boolean }> {
   void cluster
-  return { orgId: '', admin: { email: '', password: '' }, isFirstStart: false }
+  return { orgId: '', admin: { email: '', password: '' }, adminId: '', isFirstStart: false }
 }
