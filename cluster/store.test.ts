@@ -1,0 +1,69 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { Store } from './store'
+
+const dirs: string[] = []
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-test-'))
+  dirs.push(dir)
+  return dir
+}
+afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
+
+describe('Store', () => {
+  it('keeps puts and deletes across reopen, in insertion order', () => {
+    const dir = tempDir()
+    const a = Store.open(dir)
+    a.put('projects', '1', { name: 'one' })
+    a.put('projects', '2', { name: 'two' })
+    a.put('projects', '1', { name: 'uno' })
+    a.put('tables', 't', { name: 'tee' })
+    expect(a.delete('tables', 't')).toBe(true)
+    expect(a.delete('tables', 't')).toBe(false)
+    a.close()
+
+    const b = Store.open(dir)
+    expect(b.all('projects')).toEqual([{ name: 'uno' }, { name: 'two' }])
+    expect(b.get('tables', 't')).toBeUndefined()
+    b.close()
+  })
+
+  it('drops a torn last journal line left by a crash and keeps everything before it', () => {
+    const dir = tempDir()
+    const a = Store.open(dir)
+    a.put('projects', '1', { name: 'kept' })
+    a.close()
+    fs.appendFileSync(path.join(dir, 'journal.jsonl'), '{"op":"put","kind":"projects","id":"2","val')
+
+    const b = Store.open(dir)
+    expect(b.all('projects')).toEqual([{ name: 'kept' }])
+    b.put('projects', '3', { name: 'after' })
+    b.close()
+    expect(Store.open(dir).all('projects')).toEqual([{ name: 'kept' }, { name: 'after' }])
+  })
+
+  it('hands out copies, so a caller cannot change stored state without a put', () => {
+    const store = Store.open(tempDir())
+    store.put('projects', '1', { name: 'one', tags: ['a'] })
+    const copy = store.get<{ name: string; tags: string[] }>('projects', '1')!
+    copy.tags.push('b')
+    expect(store.get('projects', '1')).toEqual({ name: 'one', tags: ['a'] })
+    store.close()
+  })
+
+  it('refuses a data directory held by another live process', () => {
+    const dir = tempDir()
+    fs.writeFileSync(path.join(dir, 'store.lock'), String(process.ppid))
+    expect(() => Store.open(dir)).toThrow(/in use by process/)
+  })
+
+  it('takes over a lock left by a dead process', () => {
+    const dir = tempDir()
+    fs.writeFileSync(path.join(dir, 'store.lock'), '999999999')
+    const store = Store.open(dir)
+    store.put('k', '1', 1)
+    store.close()
+  })
+})
