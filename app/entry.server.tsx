@@ -1,0 +1,69 @@
+import { PassThrough } from 'node:stream'
+import createCache from '@emotion/cache'
+import { CacheProvider } from '@emotion/react'
+import createEmotionServer from '@emotion/server/create-instance'
+import type { EntryContext } from '@remix-run/node'
+import { RemixServer } from '@remix-run/react'
+import { renderToPipeableStream } from 'react-dom/server'
+
+export const streamTimeout = 10_000
+
+/**
+ * Renders the whole page before sending it: Emotion cannot extract Chakra's CSS from a live stream,
+ * and pages must be fully styled without scripts. The cache key `css` matches the browser's default
+ * cache, which adopts the server's style tags on hydration.
+ */
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  const cache = createCache({ key: 'css' })
+  const emotionServer = createEmotionServer(cache)
+
+  return new Promise<Response>((resolve, reject) => {
+    let didError = false
+    const { pipe, abort } = renderToPipeableStream(
+      <CacheProvider value={cache}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} />
+      </CacheProvider>,
+      {
+        onAllReady() {
+          const chunks: Buffer[] = []
+          const sink = new PassThrough()
+          sink.on('data', (chunk: Buffer) => chunks.push(Buffer.from(chunk)))
+          sink.on('error', reject)
+          sink.on('end', () => {
+            const html = Buffer.concat(chunks).toString('utf8')
+            const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(html))
+            const page = html.replace('</head>', `${styles}</head>`)
+            responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+            resolve(
+              new Response(page, {
+                status: didError ? 500 : responseStatusCode,
+                headers: responseHeaders,
+              }),
+            )
+          })
+          pipe(sink)
+        },
+        onShellError(error: unknown) {
+          reject(error)
+        },
+        onError(error: unknown) {
+          didError = true
+          if (!request.signal.aborted) console.error(error)
+        },
+      },
+    )
+    setTimeout(abort, streamTimeout + 1000)
+  })
+}
+
+/** Errors thrown in loaders/actions are logged once, without the token or a stack in any response. */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return
+  if (error instanceof Response) return
+  console.error(error)
+}

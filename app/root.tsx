@@ -1,0 +1,71 @@
+import { Box, ChakraProvider, Heading, Link, Text } from '@chakra-ui/react'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { Toaster } from '~/components/layout/toaster'
+import { system } from '~/theme'
+import { errorMessage } from '~/utils/error-message'
+import { getToasts } from '~/utils/toast.server'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toasts, setCookie } = await getToasts(request)
+  return data({ toasts }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
+}
+
+export const meta: MetaFunction = () => [{ title: 'Cluster Console' }]
+
+export function Layout({ children }: { children: ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>('root')
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="data:," />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <ChakraProvider value={system}>
+          {children}
+          <Toaster toasts={rootData?.toasts ?? []} />
+        </ChakraProvider>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  useLoaderData<typeof loader>()
+  return <Outlet />
+}
+
+/** Last resort: a message and a way back, never a stack. */
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const status = isRouteErrorResponse(error) ? error.status : 500
+  const message = errorMessage(error)
+  return (
+    <Box as="main" maxW="lg" mx="auto" mt="20" p="8" bg="bg" rounded="lg" shadow="sm">
+      <Heading as="h1" size="lg" mb="3">
+        {status === 404 ? 'Page not found' : 'Something went wrong'}
+      </Heading>
+      <Text mb="4">{message}</Text>
+      <Link href="/dashboard" color="blue.600">
+        Back to the dashboard
+      </Link>
+    </Box>
+  )
+}

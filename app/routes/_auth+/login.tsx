@@ -1,0 +1,107 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, Link as ChakraLink } from '@chakra-ui/react'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useSearchParams } from '@remix-run/react'
+import { z } from 'zod'
+import { callPublic } from '~/api/client.server'
+import { ClusterError } from '~/api/errors.server'
+import { Field } from '~/components/forms/field'
+import { FormErrors } from '~/components/forms/form-errors'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { AuthCard } from '~/components/layout/auth-card'
+import { LoginFormSchema } from '~/schemas/auth'
+import { commitSession, getSession, safeRedirect } from '~/utils/session.server'
+
+/** The part of the login answer the console keeps (spec section 3). */
+const LoginResponseSchema = z.object({
+  uuid: z.string(),
+  auth_token: z.object({ access_token: z.string(), expires_in: z.coerce.number().positive() }),
+  orgs: z.array(z.object({ uuid: z.string() })).min(1),
+})
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  // Already signed in: go where the login would have gone.
+  if (await getSession(request)) {
+    throw redirect(safeRedirect(new URL(request.url).searchParams.get('prevUrl')))
+  }
+  return {}
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: LoginFormSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+  }
+  const { email, password, prevUrl } = submission.value
+
+  let login: z.infer<typeof LoginResponseSchema>
+  try {
+    // Public call: no Authorization header.
+    const body = await callPublic<unknown>('POST', '/login', { username: email, password })
+    const parsed = LoginResponseSchema.safeParse(body)
+    if (!parsed.success) throw new ClusterError({ status: 502, body })
+    login = parsed.data
+  } catch (error) {
+    if (!(error instanceof ClusterError)) throw error
+    // The login page shows every failure in the form: 401 is the server's detail (spec section 8).
+    const { fieldErrors, formErrors } = error.status === 400 ? error.mapped : { fieldErrors: {}, formErrors: [] }
+    if (fieldErrors.username) fieldErrors.email = [...(fieldErrors.email ?? []), ...fieldErrors.username]
+    delete fieldErrors.username
+    const hasMapped = formErrors.length > 0 || Object.keys(fieldErrors).length > 0
+    return data(
+      {
+        result: submission.reply({
+          formErrors: hasMapped ? formErrors : [error.message],
+          fieldErrors,
+          hideFields: ['password'],
+        }),
+      },
+      { status: error.status === 401 || error.status === 400 || error.status === 403 ? error.status : 400 },
+    )
+  }
+
+  const cookie = await commitSession(request, {
+    token: login.auth_token.access_token,
+    userId: login.uuid,
+    expiresIn: login.auth_token.expires_in,
+    orgId: login.orgs[0]!.uuid,
+  })
+  return redirect(safeRedirect(prevUrl), { headers: { 'Set-Cookie': cookie } })
+}
+
+export default function LoginRoute() {
+  const actionData = useActionData<typeof action>()
+  const [searchParams] = useSearchParams()
+  const [form, fields] = useForm({
+    id: 'login',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(LoginFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    defaultValue: { prevUrl: searchParams.get('prevUrl') ?? '' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginFormSchema }),
+  })
+
+  return (
+    <AuthCard title="Log in">
+      <Form method="post" {...getFormProps(form)}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <input type="hidden" name={fields.prevUrl.name} value={searchParams.get('prevUrl') ?? ''} />
+        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'username', autoFocus: true }} />
+        <Field meta={fields.password} label="Password" type="password" inputProps={{ autoComplete: 'current-password' }} />
+        <SubmitButton w="full" mt="2">
+          Log in
+        </SubmitButton>
+      </Form>
+      <Box mt="4" fontSize="sm" textAlign="center">
+        <ChakraLink asChild color="blue.600">
+          <Link to="/password-reset">Forgot password?</Link>
+        </ChakraLink>
+      </Box>
+    </AuthCard>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Log in · Cluster Console' }]

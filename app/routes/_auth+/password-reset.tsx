@@ -1,0 +1,78 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData } from '@remix-run/react'
+import { callPublic } from '~/api/client.server'
+import { ClusterError } from '~/api/errors.server'
+import { Field } from '~/components/forms/field'
+import { FormErrors } from '~/components/forms/form-errors'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { AuthCard } from '~/components/layout/auth-card'
+import { PasswordResetFormSchema } from '~/schemas/auth'
+
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: PasswordResetFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 400 })
+  try {
+    // Public call: no Authorization header.
+    await callPublic('POST', '/reset_password', { email: submission.value.email })
+  } catch (error) {
+    if (!(error instanceof ClusterError)) throw error
+    const { fieldErrors, formErrors } = error.status === 400 ? error.mapped : { fieldErrors: {}, formErrors: [] }
+    const hasMapped = formErrors.length > 0 || Object.keys(fieldErrors).length > 0
+    return data(
+      { result: submission.reply({ fieldErrors, formErrors: hasMapped ? formErrors : [error.message] }), sent: false },
+      { status: 400 },
+    )
+  }
+  return { result: submission.reply(), sent: true as const }
+}
+
+export default function PasswordResetRoute() {
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useForm({
+    id: 'password-reset',
+    lastResult: actionData?.sent ? undefined : actionData?.result,
+    constraint: getZodConstraint(PasswordResetFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordResetFormSchema }),
+  })
+
+  if (actionData?.sent) {
+    return (
+      <AuthCard title="Recovery email sent">
+        <Text mb="6" role="status">
+          If an account exists for that address, a recovery email is on its way. Follow the link in it to set a new
+          password.
+        </Text>
+        <ChakraLink asChild color="blue.600">
+          <Link to="/login">Back to login</Link>
+        </ChakraLink>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard title="Forgot password">
+      <Text mb="4" color="fg.muted" fontSize="sm">
+        Enter your email and we will send you a link to reset your password.
+      </Text>
+      <Form method="post" {...getFormProps(form)}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'email', autoFocus: true }} />
+        <SubmitButton w="full" mt="2">
+          Send recovery email
+        </SubmitButton>
+      </Form>
+      <Box mt="4" fontSize="sm" textAlign="center">
+        <ChakraLink asChild color="blue.600">
+          <Link to="/login">Back to login</Link>
+        </ChakraLink>
+      </Box>
+    </AuthCard>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Forgot password · Cluster Console' }]

@@ -1,0 +1,86 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData } from '@remix-run/react'
+import { callPublic } from '~/api/client.server'
+import { ClusterError } from '~/api/errors.server'
+import { Field } from '~/components/forms/field'
+import { FormErrors } from '~/components/forms/form-errors'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { AuthCard } from '~/components/layout/auth-card'
+import { SetPasswordFormSchema } from '~/schemas/auth'
+import { redirectWithToast } from '~/utils/toast.server'
+
+/** The cluster's names for the form's fields (password_reset_confirm). */
+const CLUSTER_FIELDS: Record<string, string> = { password: 'new_password', password_confirm: 'confirm_password' }
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: SetPasswordFormSchema })
+  const hideFields = ['new_password', 'confirm_password']
+  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })
+  try {
+    // Public call: no Authorization header.
+    await callPublic('POST', '/password_reset_confirm/', {
+      password: submission.value.new_password,
+      password_confirm: submission.value.confirm_password,
+      uuidb64: params.uuidb64,
+      token: params.token,
+    })
+  } catch (error) {
+    if (!(error instanceof ClusterError)) throw error
+    const mapped = error.status === 400 ? error.mapped : { fieldErrors: {}, formErrors: [] }
+    const fieldErrors: Record<string, string[]> = {}
+    const formErrors = [...mapped.formErrors]
+    for (const [key, messages] of Object.entries(mapped.fieldErrors)) {
+      const field = CLUSTER_FIELDS[key]
+      if (field) fieldErrors[field] = messages
+      else formErrors.push(...messages) // uuidb64/token problems: the link is bad, not a field.
+    }
+    const hasMapped = formErrors.length > 0 || Object.keys(fieldErrors).length > 0
+    return data(
+      { result: submission.reply({ fieldErrors, formErrors: hasMapped ? formErrors : [error.message], hideFields }) },
+      { status: 400 },
+    )
+  }
+  return redirectWithToast('/login', { title: 'Password set', description: 'You can log in now.', type: 'success' })
+}
+
+export default function VerifyAccountRoute() {
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useForm({
+    id: 'verify-account',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(SetPasswordFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SetPasswordFormSchema }),
+  })
+  return (
+    <AuthCard title="Set your password">
+      <Text mb="4" color="fg.muted" fontSize="sm">
+        Choose a password for your account.
+      </Text>
+      <Form method="post" {...getFormProps(form)}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field meta={fields.new_password} label="New password" type="password" inputProps={{ autoComplete: 'new-password' }} />
+        <Field
+          meta={fields.confirm_password}
+          label="Repeat password"
+          type="password"
+          inputProps={{ autoComplete: 'new-password' }}
+        />
+        <SubmitButton w="full" mt="2">
+          Set password
+        </SubmitButton>
+      </Form>
+      <Box mt="4" fontSize="sm" textAlign="center">
+        <ChakraLink asChild color="blue.600">
+          <Link to="/login">Back to login</Link>
+        </ChakraLink>
+      </Box>
+    </AuthCard>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Set password · Cluster Console' }]

@@ -1,0 +1,47 @@
+import { z } from 'zod'
+
+// Spec section 5, word for word. Conform turns an empty input into `undefined`, so the type error
+// is the "required" message.
+const EmailSchema = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .pipe(z.email({ error: 'Wrong email format' }))
+
+const PasswordSchema = z.string({ error: 'Password is required' })
+
+export const LoginFormSchema = z.object({
+  email: EmailSchema,
+  password: PasswordSchema,
+  prevUrl: z.string().optional(),
+})
+export type LoginForm = z.infer<typeof LoginFormSchema>
+
+export const PasswordResetFormSchema = z.object({ email: EmailSchema })
+export type PasswordResetForm = z.infer<typeof PasswordResetFormSchema>
+
+const newPasswordFields = {
+  new_password: z.string({ error: 'New password is required' }),
+  confirm_password: z.string({ error: 'Repeat password is required' }),
+}
+
+function passwordsMatch(value: { new_password?: string; confirm_password?: string }, ctx: z.RefinementCtx) {
+  if (value.new_password && value.confirm_password && value.new_password !== value.confirm_password) {
+    ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'Passwords do not match' })
+  }
+}
+
+/** Setting a password from the verification e-mail (no current password). */
+export const SetPasswordFormSchema = z.object(newPasswordFields).superRefine(passwordsMatch)
+export type SetPasswordForm = z.infer<typeof SetPasswordFormSchema>
+
+export const ChangePasswordFormSchema = z
+  .object({
+    current_password: z.string({ error: 'You must enter the current password' }),
+    ...newPasswordFields,
+  })
+  .superRefine(passwordsMatch)
+export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>
+
+export const TimezoneFormSchema = z.object({
+  timezone: z.enum(['Local', 'UTC'], { error: 'Choose Local or UTC' }),
+})

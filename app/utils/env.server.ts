@@ -1,0 +1,81 @@
+import { z } from 'zod'
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', ''], { error: 'must be true or false' })
+  .optional()
+  .transform((value) => value === 'true' || value === '1')
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce
+      .number({ error: 'must be a port number' })
+      .int({ error: 'must be a port number' })
+      .min(0, { error: 'must be between 0 and 65535' })
+      .max(65535, { error: 'must be between 0 and 65535' })
+      .default(3000),
+    CLUSTER_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://cluster.example.com' })
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+    SESSION_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    ALLOW_EMBEDDING: booleanString,
+    SUPPORT_EMAIL: z.email({ error: 'must be an email address' }).default('support@hydrolix.io'),
+    DOCS_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .transform((value) => value.replace(/\/+$/, ''))
+      .default('https://docs.hydrolix.io'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.CLUSTER_URL && !env.SESSION_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message: 'is required when CLUSTER_URL is set (at least 16 random characters)',
+      })
+    }
+  })
+
+export type Env = z.infer<typeof EnvSchema>
+
+/** Parses configuration from `source`; returns the values or an Error listing every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env | Error {
+  // An empty variable means "unset", as in most deployment tools.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''))
+  const result = EnvSchema.safeParse(cleaned)
+  if (result.success) return result.data
+  const lines = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'configuration')
+    const value = source[name]
+    const shown = value === undefined || name === 'SESSION_SECRET' ? '' : ` (got "${value}")`
+    return `  ${name} ${issue.message}${shown}`
+  })
+  return new Error(`Invalid configuration:\n${lines.join('\n')}`)
+}
+
+let cached: { source: string; env: Env } | undefined
+
+/** Returns the validated configuration from process.env; throws an Error naming each bad variable. */
+export function getEnv(): Env {
+  const key = [
+    process.env.PORT,
+    process.env.CLUSTER_URL,
+    process.env.SESSION_SECRET,
+    process.env.ALLOW_EMBEDDING,
+    process.env.SUPPORT_EMAIL,
+    process.env.DOCS_URL,
+    process.env.NODE_ENV,
+  ].join('\u0000')
+  if (cached?.source === key) return cached.env
+  const env = parseEnv(process.env)
+  if (env instanceof Error) throw env
+  cached = { source: key, env }
+  return env
+}
+
+/** Returns the cluster's origin; throws when the server started without one. */
+export function getClusterUrl(): string {
+  const url = getEnv().CLUSTER_URL
+  if (!url) throw new Error('CLUSTER_URL is not set: start the console with `npm start` or set CLUSTER_URL')
+  return url
+}

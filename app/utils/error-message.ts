@@ -1,0 +1,13 @@
+import { isRouteErrorResponse } from '@remix-run/react'
+
+/** The message a thrown error carries for users: the catalogue message from `data({message})`. */
+export function errorMessage(error: unknown): string {
+  if (isRouteErrorResponse(error)) {
+    const body = error.data as unknown
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body.message
+    if (typeof body === 'string' && body) return body
+    if (error.status === 404) return `404 Error: ${error.statusText || 'Not Found'}.`
+    return error.statusText || 'Something went wrong'
+  }
+  return 'Something went wrong'
+}

@@ -1,0 +1,143 @@
+import { createCookie, createCookieSessionStorage, redirect } from '@remix-run/node'
+import { getEnv } from './env.server'
+
+/** Every cookie the console sets starts with this prefix (spec section 3: "prefixed for the product"). */
+export const COOKIE_PREFIX = 'cc_'
+export const SESSION_COOKIE = `${COOKIE_PREFIX}session`
+export const TIMEZONE_COOKIE = `${COOKIE_PREFIX}timezone`
+export const TOAST_COOKIE = `${COOKIE_PREFIX}toast`
+/** All console cookies; logout clears each of them. */
+export const CONSOLE_COOKIES = [SESSION_COOKIE, TIMEZONE_COOKIE, TOAST_COOKIE] as const
+
+export const DEFAULT_REDIRECT = '/dashboard'
+
+export type Timezone = 'Local' | 'UTC'
+
+/** What the login stores (spec section 3): token, user id, expires-in, expiry date, org id. */
+export type SessionData = {
+  token: string
+  userId: string
+  /** Token lifetime in seconds, as the login returned it. */
+  expiresIn: number
+  /** Expiry as epoch milliseconds. */
+  expiresAt: number
+  orgId: string
+}
+
+/** True when the request reached us over https (directly or through a proxy that says so). */
+export function isHttps(request: Request): boolean {
+  const forwarded = request.headers.get('x-forwarded-proto')
+  if (forwarded) return forwarded.split(',')[0]!.trim().toLowerCase() === 'https'
+  return new URL(request.url).protocol === 'https:'
+}
+
+function getSecrets(): string[] {
+  const secret = getEnv().SESSION_SECRET ?? process.env.SESSION_SECRET
+  if (!secret) throw new Error('SESSION_SECRET is not set: start the console with `npm start` or set SESSION_SECRET')
+  return secret.split(',')
+}
+
+// Storage objects are cheap; building them per call keeps `secure` per request and picks up the secret.
+function sessionStorage(request: Request) {
+  return createCookieSessionStorage<SessionData>({
+    cookie: {
+      name: SESSION_COOKIE,
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/',
+      secure: isHttps(request),
+      secrets: getSecrets(),
+    },
+  })
+}
+
+function timezoneCookie(request: Request) {
+  return createCookie(TIMEZONE_COOKIE, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: isHttps(request),
+    maxAge: 60 * 60 * 24 * 365,
+  })
+}
+
+/** Reads the session; returns its data when present and not expired, otherwise null. */
+export async function getSession(request: Request, now = Date.now()): Promise<SessionData | null> {
+  const session = await sessionStorage(request).getSession(request.headers.get('Cookie'))
+  const token = session.get('token')
+  const userId = session.get('userId')
+  const expiresAt = Number(session.get('expiresAt'))
+  const orgId = session.get('orgId')
+  if (!token || !userId || !orgId || !Number.isFinite(expiresAt)) return null
+  if (now >= expiresAt) return null
+  return { token, userId, orgId, expiresAt, expiresIn: Number(session.get('expiresIn')) }
+}
+
+/** The `/login?prevUrl=…` URL that brings the user back to this request's page after login. */
+export function loginUrlFor(request: Request): string {
+  const url = new URL(request.url)
+  const here = url.pathname + url.search
+  return `/login?prevUrl=${encodeURIComponent(here)}`
+}
+
+/** Returns the session data; throws a redirect to /login?prevUrl=… when it is missing or expired. */
+export async function requireSession(request: Request): Promise<SessionData> {
+  const session = await getSession(request)
+  if (session) return session
+  throw redirect(loginUrlFor(request), { headers: await logoutHeaders(request) })
+}
+
+/** Returns a Set-Cookie value that stores a new session expiring with the token. */
+export async function commitSession(request: Request, data: Omit<SessionData, 'expiresAt'>, now = Date.now()) {
+  const storage = sessionStorage(request)
+  const session = await storage.getSession()
+  const expiresAt = now + data.expiresIn * 1000
+  session.set('token', data.token)
+  session.set('userId', data.userId)
+  session.set('expiresIn', data.expiresIn)
+  session.set('expiresAt', expiresAt)
+  session.set('orgId', data.orgId)
+  return storage.commitSession(session, { maxAge: data.expiresIn })
+}
+
+/** Returns Headers whose Set-Cookie lines clear every console cookie. */
+export async function logoutHeaders(request: Request): Promise<Headers> {
+  const headers = new Headers()
+  const secure = isHttps(request) ? '; Secure' : ''
+  for (const name of CONSOLE_COOKIES) {
+    const sameSite = name === SESSION_COOKIE ? 'Strict' : 'Lax'
+    headers.append(
+      'Set-Cookie',
+      `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; HttpOnly; SameSite=${sameSite}${secure}`,
+    )
+  }
+  return headers
+}
+
+/** Ends the session: throws (or returns) a redirect to /login that clears every console cookie. */
+export async function logout(request: Request, redirectTo = '/login') {
+  return redirect(redirectTo, { headers: await logoutHeaders(request) })
+}
+
+/**
+ * Returns `to` when it is a path on this site (one leading `/`, not `//` or `/\`),
+ * otherwise the start page.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = DEFAULT_REDIRECT): string {
+  if (!to || typeof to !== 'string') return fallback
+  if (!to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
+  // Control characters and backslashes can turn a path into another origin in some browsers.
+  if (/[\u0000-\u001f\\]/.test(to)) return fallback
+  return to
+}
+
+/** Returns the user's timezone preference (Local unless set to UTC). */
+export async function getTimezone(request: Request): Promise<Timezone> {
+  const value = await timezoneCookie(request).parse(request.headers.get('Cookie'))
+  return value === 'UTC' ? 'UTC' : 'Local'
+}
+
+/** Returns a Set-Cookie value that stores the timezone preference. */
+export async function commitTimezone(request: Request, timezone: Timezone): Promise<string> {
+  return timezoneCookie(request).serialize(timezone)
+}
