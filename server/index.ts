@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import type { Server } from 'node:http'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createRequestHandler } from '@remix-run/express'
+import type { ServerBuild } from '@remix-run/node'
+import compression from 'compression'
+import express, { type NextFunction, type Request, type Response } from 'express'
+import { parseEnv } from '../app/utils/env.server'
+import { startLocalCluster, type LocalCluster } from './local-cluster'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const isDev = process.argv.includes('--dev')
+process.env.NODE_ENV ??= isDev ? 'development' : 'production'
+
+function fail(message: string): never {
+  console.error(`\n${message}\n`)
+  process.exit(1)
+}
+
+/** Local mode keeps one generated secret in .data/session-secret so sessions survive restarts. */
+function localSessionSecret(): string {
+  const file = path.join(ROOT, '.data', 'session-secret')
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim()
+    if (secret.length >= 16) return secret
+  }
+  mkdirSync(path.dirname(file), { recursive: true })
+  const secret = randomBytes(32).toString('hex')
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 })
+  return secret
+}
+
+/** Security headers on every answer (spec section 7: frames denied unless embedding is allowed). */
+function securityHeaders(allowEmbedding: boolean) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    if (!allowEmbedding) {
+      res.setHeader('X-Frame-Options', 'DENY')
+      res.setHeader('Content-Security-Policy', "frame-ancestors 'none'")
+    }
+    res.setHeader('X-Content-Type-Options', 'nosniff')
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
+    next()
+  }
+}
+
+async function main() {
+  const initial = parseEnv(process.env)
+  if (initial instanceof Error) fail(initial.message)
+
+  let cluster: LocalCluster | undefined
+  if (!initial.CLUSTER_URL) {
+    process.env.SESSION_SECRET ??= localSessionSecret()
+    console.log('CLUSTER_URL is not set: starting the local cluster…')
+    try {
+      cluster = await startLocalCluster()
+    } catch (error) {
+      fail(`Could not start the local cluster: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    process.env.CLUSTER_URL = cluster.url
+  }
+  const env = parseEnv(process.env)
+  if (env instanceof Error) fail(env.message)
+
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', true)
+  app.use(compression())
+  app.use(securityHeaders(env.ALLOW_EMBEDDING))
+  app.get('/healthz', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store')
+    res.json({ status: 'ok' })
+  })
+
+  let build: ServerBuild | (() => Promise<ServerBuild>)
+  let closeVite: (() => Promise<void>) | undefined
+  if (isDev) {
+    const vite = await import('vite').then(({ createServer }) =>
+      createServer({ root: ROOT, server: { middlewareMode: true } }),
+    )
+    closeVite = () => vite.close()
+    app.use(vite.middlewares)
+    build = () => vite.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
+  } else {
+    const serverBuild = path.join(ROOT, 'build', 'server', 'index.js')
+    if (!existsSync(serverBuild)) fail('No build found: run `npm run build` first (or `npm start`, which builds).')
+    // Fingerprinted file names: safe to cache for a year.
+    app.use('/assets', express.static(path.join(ROOT, 'build', 'client', 'assets'), { immutable: true, maxAge: '1y' }))
+    app.use(express.static(path.join(ROOT, 'build', 'client'), { maxAge: '1h' }))
+    build = (await import(serverBuild)) as ServerBuild
+  }
+  app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV }))
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(env.PORT, () => resolve(listening))
+    listening.once('error', reject)
+  }).catch((error: NodeJS.ErrnoException) => {
+    void cluster?.stop()
+    fail(error.code === 'EADDRINUSE' ? `Port ${env.PORT} is already in use: set PORT to another port.` : String(error))
+  })
+
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : env.PORT
+  const lines = [`Cluster Console is running at http://localhost:${port}`]
+  if (cluster) {
+    lines.push(`Local cluster: ${cluster.url} (data in ${process.env.CLUSTER_DATA_DIR ?? '.data/cluster'})`)
+    lines.push(`Log in as ${cluster.admin.email} with password ${cluster.admin.password}`)
+  } else {
+    lines.push(`Cluster: ${env.CLUSTER_URL}`)
+  }
+  console.log(`\n  ${lines.join('\n  ')}\n`)
+
+  let isClosing = false
+  const shutdown = async (signal: string) => {
+    if (isClosing) return
+    isClosing = true
+    console.log(`${signal}: shutting down…`)
+    const force = setTimeout(() => server.closeAllConnections(), 5000)
+    force.unref()
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    server.closeIdleConnections()
+    await closed
+    await closeVite?.()
+    await cluster?.stop()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+void main()
