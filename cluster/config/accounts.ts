@@ -1,0 +1,165 @@
+import crypto from 'node:crypto'
+import { hashPassword, signToken, verifyPassword } from '../auth'
+import type { ClusterRouter, ClusterState, Ctx } from '../context'
+import { json, nowIso, readJsonObject, unauthorized, validationError } from '../http'
+import { permissionsOf, requireUser, type User } from './access'
+import { audit } from './audit'
+import { publicUser } from './util'
+
+/** Login, the current user, password reset/confirm/change, and the auth log they write. */
+
+export interface AuthLogEvent {
+  id: string
+  time: number
+  timestamp: string
+  type: string
+  realmId: string
+  clientId: string
+  userId: string | null
+  username: string
+  sessionId: string | null
+  ipAddress: string
+  error: string | null
+  details: Record<string, unknown>
+}
+
+export function recordAuthEvent(
+  cluster: ClusterState,
+  request: Request,
+  e: { type: string; user?: User | null; username: string; error?: string; details?: Record<string, unknown> },
+) {
+  const now = Date.now()
+  const event: AuthLogEvent = {
+    id: crypto.randomUUID(),
+    time: now,
+    timestamp: new Date(now).toISOString(),
+    type: e.type,
+    realmId: 'hydrolix-users',
+    clientId: 'config-api',
+    userId: e.user?.uuid ?? null,
+    username: e.username,
+    sessionId: e.type === 'LOGIN' ? crypto.randomUUID() : null,
+    ipAddress: (request.headers.get('x-forwarded-for') ?? '127.0.0.1').split(',')[0].trim(),
+    error: e.error ?? null,
+    details: { auth_method: 'password', username: e.username, ...(e.details ?? {}) },
+  }
+  cluster.store.put('authlog', event.id, event)
+}
+
+export const MIN_PASSWORD_LENGTH = 8
+
+export function passwordProblems(password: unknown): string[] {
+  if (typeof password !== 'string' || password === '') return ['This field is required.']
+  if (password.length < MIN_PASSWORD_LENGTH) return [`This password is too short. It must contain at least ${MIN_PASSWORD_LENGTH} characters.`]
+  return []
+}
+
+export function userByEmail(cluster: ClusterState, email: string): User | undefined {
+  const wanted = email.trim().toLowerCase()
+  return cluster.store.find<User>('user', (u) => u.type === 'user' && u.email.toLowerCase() === wanted)
+}
+
+function loginAnswer(ctx: Ctx, user: User) {
+  const ttl = ctx.cluster.options.tokenTtlSeconds
+  const token = signToken(ctx.cluster.secret, { sub: user.uuid, typ: 'user', exp: Math.floor(Date.now() / 1000) + ttl })
+  return { ...publicUser(ctx.cluster, user), groups: [], auth_token: { access_token: token, expires_in: ttl, token_type: 'Bearer' } }
+}
+
+export function registerAccountRoutes(router: ClusterRouter) {
+  router.post('/config/v1/login', async (ctx) => {
+    const body = await readJsonObject(ctx.request)
+    const username = typeof body.username === 'string' ? body.username : typeof body.email === 'string' ? body.email : ''
+    const errors: Record<string, string[]> = {}
+    if (!username) errors.username = ['This field is required.']
+    if (typeof body.password !== 'string' || !body.password) errors.password = ['This field is required.']
+    if (Object.keys(errors).length) throw validationError(errors)
+    const user = userByEmail(ctx.cluster, username)
+    if (!user || !user.password_hash || user.status !== 'active' || !verifyPassword(String(body.password), user.password_hash)) {
+      recordAuthEvent(ctx.cluster, ctx.request, { type: 'LOGIN_ERROR', user, username, error: user ? 'invalid_user_credentials' : 'user_not_found' })
+      throw unauthorized('Invalid username or password.')
+    }
+    recordAuthEvent(ctx.cluster, ctx.request, { type: 'LOGIN', user, username })
+    return json(loginAnswer(ctx, user))
+  })
+
+  router.get('/config/v1/users/current', (ctx) => {
+    const user = requireUser(ctx)
+    return json({ ...publicUser(ctx.cluster, user), permissions: permissionsOf(ctx.cluster, user) })
+  })
+
+  router.post('/config/v1/reset_password', async (ctx) => {
+    const body = await readJsonObject(ctx.request)
+    if (typeof body.email !== 'string' || !body.email.trim()) throw validationError({ email: ['This field is required.'] })
+    if (!/^[^@\s]+@[^@\s]+$/.test(body.email.trim())) throw validationError({ email: ['Enter a valid email address.'] })
+    const user = userByEmail(ctx.cluster, body.email)
+    if (user) {
+      const token = crypto.randomBytes(20).toString('hex')
+      ctx.cluster.store.put('reset_token', sha256(token), { user: user.uuid, exp: Date.now() + 24 * 3600_000, created: nowIso() })
+      const link = `/verifyaccount/${Buffer.from(user.uuid).toString('base64url')}/${token}`
+      // There is no mail server: the link goes to the cluster's own log, where an operator can find it.
+      ctx.cluster.log({ level: 'info', service: 'turbine-api', component: 'auth', message: `password reset requested for ${user.email}: ${link}` })
+      recordAuthEvent(ctx.cluster, ctx.request, { type: 'SEND_RESET_PASSWORD', user, username: user.email })
+    }
+    // Always 200: the answer must not tell whether the email is known.
+    return json({ detail: 'If the email is registered, a password reset link has been sent.' })
+  })
+
+  router.post('/config/v1/password_reset_confirm', async (ctx) => {
+    const body = await readJsonObject(ctx.request)
+    const errors: Record<string, string[]> = {}
+    for (const f of ['uuidb64', 'token', 'password', 'password_confirm']) {
+      if (typeof body[f] !== 'string' || !body[f]) errors[f] = ['This field is required.']
+    }
+    if (!errors.password) {
+      const problems = passwordProblems(body.password)
+      if (problems.length) errors.password = problems
+    }
+    if (!errors.password && !errors.password_confirm && body.password !== body.password_confirm) {
+      errors.password_confirm = ['Passwords do not match.']
+    }
+    if (Object.keys(errors).length) throw validationError(errors)
+    const userId = Buffer.from(String(body.uuidb64), 'base64url').toString('utf8')
+    const record = ctx.cluster.store.get<{ user: string; exp: number; invite?: number }>('reset_token', sha256(String(body.token)))
+    const user = ctx.cluster.store.get<User>('user', userId)
+    if (!record || record.user !== userId || record.exp < Date.now() || !user) {
+      throw validationError({ non_field_errors: ['The reset link is invalid or has expired.'] })
+    }
+    ctx.cluster.store.delete('reset_token', sha256(String(body.token)))
+    ctx.cluster.store.put('user', user.uuid, { ...user, status: 'active', password_hash: hashPassword(String(body.password)), modified: nowIso() })
+    if (record.invite !== undefined) {
+      const invite = ctx.cluster.store.get<Record<string, unknown>>('invite', String(record.invite))
+      if (invite) ctx.cluster.store.put('invite', String(record.invite), { ...invite, status: 'accepted', modified: nowIso() })
+    }
+    recordAuthEvent(ctx.cluster, ctx.request, { type: 'UPDATE_PASSWORD', user, username: user.email })
+    audit(ctx.cluster, user, 'reset_password', `${user.email} set a new password`, { kind: 'user', id: user.uuid })
+    return json({ success: true })
+  })
+
+  router.put('/config/v1/change_password', async (ctx) => {
+    const user = requireUser(ctx)
+    const body = await readJsonObject(ctx.request)
+    const errors: Record<string, string[]> = {}
+    for (const f of ['current_password', 'new_password', 'confirm_password']) {
+      if (typeof body[f] !== 'string' || !body[f]) errors[f] = ['This field is required.']
+    }
+    if (!errors.current_password && (!user.password_hash || !verifyPassword(String(body.current_password), user.password_hash))) {
+      errors.current_password = ['The current password is incorrect.']
+    }
+    if (!errors.new_password) {
+      const problems = passwordProblems(body.new_password)
+      if (problems.length) errors.new_password = problems
+    }
+    if (!errors.new_password && !errors.confirm_password && body.new_password !== body.confirm_password) {
+      errors.confirm_password = ['Passwords do not match.']
+    }
+    if (Object.keys(errors).length) throw validationError(errors)
+    ctx.cluster.store.put('user', user.uuid, { ...user, password_hash: hashPassword(String(body.new_password)), modified: nowIso() })
+    recordAuthEvent(ctx.cluster, ctx.request, { type: 'UPDATE_PASSWORD', user, username: user.email })
+    audit(ctx.cluster, user, 'change_password', `${user.email} changed their password`, { kind: 'user', id: user.uuid })
+    return json({ detail: 'Password changed.' })
+  })
+}
+
+export function sha256(value: string): string {
+  return crypto.createHash('sha256').update(value).digest('hex')
+}

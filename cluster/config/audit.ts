@@ -1,0 +1,52 @@
+import crypto from 'node:crypto'
+import type { ClusterState } from '../context'
+import { nowIso } from '../http'
+
+/** One audit trail entry (kind `audit`): who did what, when. */
+export interface AuditEntry {
+  uuid: string
+  created: string
+  user: string
+  user_id: string | null
+  action: string
+  text: string
+  /** What the change touched, for per-resource `activity` (project, table, and the object). */
+  target_kind?: string
+  target_id?: string
+  project?: string
+  table?: string
+}
+
+export interface AuditTarget {
+  kind?: string
+  id?: string
+  project?: string
+  table?: string
+}
+
+/**
+ * Appends to the audit trail. `user` is the caller (or null for the system); `action` is a short
+ * verb_resource like `add_table`; `text` a human sentence.
+ */
+export function audit(
+  cluster: ClusterState,
+  user: { uuid: string; email: string } | null,
+  action: string,
+  text: string,
+  target: AuditTarget = {},
+): AuditEntry {
+  const entry: AuditEntry = {
+    uuid: crypto.randomUUID(),
+    created: nowIso(),
+    user: user?.email ?? 'system',
+    user_id: user?.uuid ?? null,
+    action,
+    text,
+    ...(target.kind ? { target_kind: target.kind } : {}),
+    ...(target.id ? { target_id: target.id } : {}),
+    ...(target.project ? { project: target.project } : {}),
+    ...(target.table ? { table: target.table } : {}),
+  }
+  cluster.store.put('audit', entry.uuid, entry)
+  return entry
+}
