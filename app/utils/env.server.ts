@@ -21,6 +21,9 @@ const EnvSchema = z
     SESSION_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     ALLOW_EMBEDDING: booleanString,
     SUPPORT_EMAIL: z.email({ error: 'must be an email address' }).default('support@hydrolix.io'),
+    SUPPORT_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .default('https://hydrolix.io/support/'),
     DOCS_URL: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
       .transform((value) => value.replace(/\/+$/, ''))
@@ -64,6 +67,7 @@ export function getEnv(): Env {
     process.env.ALLOW_EMBEDDING,
     process.env.SUPPORT_EMAIL,
     process.env.DOCS_URL,
+    process.env.SUPPORT_URL,
     process.env.NODE_ENV,
   ].join('\u0000')
   if (cached?.source === key) return cached.env

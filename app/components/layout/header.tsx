@@ -1,0 +1,120 @@
+import { Box, chakra, Flex } from '@chakra-ui/react'
+import { Form, Link } from '@remix-run/react'
+import type { Crumb } from '~/utils/breadcrumb'
+import { BreadcrumbNav } from './breadcrumb-nav'
+import { DisclosureMenu, menuItemStyles } from './disclosure-menu'
+import { ADD_NEW_ENTRIES } from './nav-config'
+
+export const SIDEBAR_TOGGLE_ID = 'sidebar-toggle'
+
+type HeaderProps = {
+  crumbs: Crumb[]
+  email: string | null
+  docs: { docs: string; api: string } | null
+  /** Controlled so the shell can reset it on navigation; without scripts the browser toggles it natively. */
+  isCollapsed: boolean
+  onToggle: (collapsed: boolean) => void
+}
+
+/** The top header: sidebar toggle, breadcrumb, contextual Docs/API links, + add new, user menu. */
+export function Header({ crumbs, email, docs, isCollapsed, onToggle }: HeaderProps) {
+  return (
+    <Flex
+      as="header"
+      align="center"
+      gap="3"
+      px="4"
+      py="2"
+      bg="bg"
+      borderBottomWidth="1px"
+      borderColor="border"
+      minH="14"
+      position="sticky"
+      top="0"
+      zIndex="sticky"
+    >
+      <chakra.label
+        display="inline-flex"
+        alignItems="center"
+        justifyContent="center"
+        w="8"
+        h="8"
+        rounded="md"
+        cursor="pointer"
+        borderWidth="1px"
+        borderColor="border"
+        _hover={{ bg: 'bg.muted' }}
+        css={{
+          '&:has(input:focus-visible)': { outline: '2px solid', outlineColor: 'var(--chakra-colors-blue-500)', outlineOffset: '2px' },
+          '&:has(input:checked) [data-arrow]': { transform: 'rotate(180deg)' },
+        }}
+      >
+        <chakra.input
+          type="checkbox"
+          id={SIDEBAR_TOGGLE_ID}
+          aria-label="Toggle sidebar"
+          aria-controls="console-sidebar"
+          position="absolute"
+          opacity={0}
+          w="1px"
+          h="1px"
+          m="0"
+          checked={isCollapsed}
+          onChange={(event) => onToggle(event.currentTarget.checked)}
+        />
+        <Box as="span" aria-hidden="true" data-arrow="" transition="transform 0.15s" fontSize="sm">
+          ◀
+        </Box>
+      </chakra.label>
+
+      <Box flex="1" minW="0">
+        <BreadcrumbNav crumbs={crumbs} />
+      </Box>
+
+      {docs ? (
+        <Flex gap="3" fontSize="sm">
+          <chakra.a href={docs.docs} target="_blank" rel="noopener noreferrer" color="blue.600" _hover={{ textDecoration: 'underline' }}>
+            Docs
+          </chakra.a>
+          <chakra.a href={docs.api} target="_blank" rel="noopener noreferrer" color="blue.600" _hover={{ textDecoration: 'underline' }}>
+            API
+          </chakra.a>
+        </Flex>
+      ) : null}
+
+      <DisclosureMenu label="+ add new" width="56">
+        <Box as="ul" listStyleType="none" m="0" p="0" aria-label="Create">
+          {ADD_NEW_ENTRIES.map((entry) => (
+            <li key={entry.to}>
+              <chakra.a asChild {...menuItemStyles}>
+                <Link to={entry.to}>{entry.label}</Link>
+              </chakra.a>
+            </li>
+          ))}
+        </Box>
+      </DisclosureMenu>
+
+      <DisclosureMenu label={email ?? 'Account'} width="48">
+        <Box as="ul" listStyleType="none" m="0" p="0">
+          <li>
+            <chakra.a asChild {...menuItemStyles}>
+              <Link to="/profile/settings">Settings</Link>
+            </chakra.a>
+          </li>
+          <li>
+            <chakra.a asChild {...menuItemStyles}>
+              <Link to="/profile/create-token">Create token</Link>
+            </chakra.a>
+          </li>
+          <li>
+            <Form method="post" action="/logout">
+              <chakra.button type="submit" {...menuItemStyles}>
+                Log out
+              </chakra.button>
+            </Form>
+          </li>
+        </Box>
+      </DisclosureMenu>
+    </Flex>
+  )
+}

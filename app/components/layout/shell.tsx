@@ -1,0 +1,83 @@
+import { Box, Flex } from '@chakra-ui/react'
+import { useMatches, useLocation, useNavigation } from '@remix-run/react'
+import { useEffect, useState, type ReactNode } from 'react'
+import { buildBreadcrumb, type CrumbNames } from '~/utils/breadcrumb'
+import { docsLinks } from '~/utils/docs'
+import type { RouteHandle } from '~/utils/handle'
+import { Header, SIDEBAR_TOGGLE_ID } from './header'
+import { PendingIndicator } from './pending-indicator'
+import { Sidebar, SIDEBAR_WIDTH } from './sidebar'
+import { useShortcuts } from './use-shortcuts'
+
+export type ShellData = {
+  email: string | null
+  version: string | null
+  docsUrl: string
+  supportUrl: string
+}
+
+/** Collects the breadcrumb names and the deepest docs topic from the matched routes' handles. */
+function useRouteHandles() {
+  const matches = useMatches()
+  const names: CrumbNames = {}
+  let docsTopic: RouteHandle['docsTopic']
+  for (const match of matches) {
+    const handle = match.handle as RouteHandle | undefined
+    if (!handle) continue
+    if (handle.docsTopic) docsTopic = handle.docsTopic
+    if (handle.breadcrumb && match.data !== undefined) {
+      try {
+        Object.assign(names, handle.breadcrumb(match.data, match.params))
+      } catch {
+        // A name is a nicety: the placeholder still shows.
+      }
+    }
+  }
+  return { names, docsTopic }
+}
+
+/** The console's frame: header, collapsible sidebar and the main area holding `children`. */
+export function Shell({ data, children }: { data: ShellData; children: ReactNode }) {
+  const { pathname } = useLocation()
+  const navigation = useNavigation()
+  const { names, docsTopic } = useRouteHandles()
+  const [isCollapsed, setCollapsed] = useState(false)
+  useShortcuts()
+
+  // Spec section 4: the sidebar's state is reset when navigation begins.
+  useEffect(() => {
+    if (navigation.state === 'loading') setCollapsed(false)
+  }, [navigation.state])
+
+  return (
+    <Flex
+      minH="100vh"
+      css={{
+        [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar]`]: { width: SIDEBAR_WIDTH.collapsed },
+        [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar-label]`]: {
+          position: 'absolute',
+          width: '1px',
+          height: '1px',
+          overflow: 'hidden',
+          clip: 'rect(0 0 0 0)',
+          whiteSpace: 'nowrap',
+        },
+      }}
+    >
+      <PendingIndicator />
+      <Sidebar version={data.version} supportUrl={data.supportUrl} docsUrl={data.docsUrl} />
+      <Flex direction="column" flex="1" minW="0">
+        <Header
+          crumbs={buildBreadcrumb(pathname, names)}
+          email={data.email}
+          docs={docsLinks(data.docsUrl, docsTopic)}
+          isCollapsed={isCollapsed}
+          onToggle={setCollapsed}
+        />
+        <Box as="main" id="main" flex="1" p="6" minW="0">
+          {children}
+        </Box>
+      </Flex>
+    </Flex>
+  )
+}

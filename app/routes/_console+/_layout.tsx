@@ -1,0 +1,52 @@
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
+import { getCurrentUser, getVersion } from '~/api/client.server'
+import { ClusterError } from '~/api/errors.server'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { Shell, type ShellData } from '~/components/layout/shell'
+import { getEnv } from '~/utils/env.server'
+import { errorMessage } from '~/utils/error-message'
+import { requireSession } from '~/utils/session.server'
+
+const LAYOUT_ROUTE_ID = 'routes/_console+/_layout'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireSession(request)
+  const env = getEnv()
+  const [user, version] = await Promise.all([
+    // A 401 from the user call ends the session (getCurrentUser throws the redirect); any other
+    // failure leaves the shell usable with a generic account label.
+    getCurrentUser(request).catch((error: unknown) => {
+      if (error instanceof ClusterError) return null
+      throw error
+    }),
+    // Spec section 1: the version line is omitted when the version call fails.
+    getVersion(request).catch(() => null),
+  ])
+  return {
+    email: typeof user?.email === 'string' ? user.email : null,
+    version: version || null,
+    docsUrl: env.DOCS_URL,
+    supportUrl: env.SUPPORT_URL,
+  } satisfies ShellData
+}
+
+export default function ConsoleLayout() {
+  const data = useLoaderData<typeof loader>()
+  return (
+    <Shell data={data}>
+      <Outlet />
+    </Shell>
+  )
+}
+
+/**
+ * A child route's failure that it does not catch itself: shown inside the shell when the shell's
+ * own data loaded, otherwise on its own. Always the catalogue message, never a stack.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const data = useRouteLoaderData<typeof loader>(LAYOUT_ROUTE_ID)
+  const panel = <ErrorPanel message={errorMessage(error)} />
+  return data ? <Shell data={data}>{panel}</Shell> : <main style={{ padding: 24 }}>{panel}</main>
+}
