@@ -54,7 +54,7 @@ export default defineConfig({
     // The built console (npm run test:e2e builds first) in local-cluster mode: no CLUSTER_URL, so
     // the server starts the local cluster in its own process on a fresh data directory.
     command: 'npx tsx server/index.ts',
-    url: `${E2E_BASE_URL}/login`,
+    url: `${E2E_BASE_URL}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'ignore',
@@ -62,7 +62,6 @@ export default defineConfig({
     env: {
       NODE_ENV: 'production',
       PORT: String(E2E_PORT),
-      HOST: '127.0.0.1',
       CLUSTER_URL: '',
       CLUSTER_DATA_DIR: clusterDataDir,
       CLUSTER_ADMIN_EMAIL: ADMIN_EMAIL,

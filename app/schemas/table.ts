@@ -16,7 +16,8 @@ export const TABLE_MESSAGES = {
   sortKeysJson: 'Sort keys must be JSON',
 } as const
 
-function parseSortKeys(text: string): string[] | undefined {
+/** Returns the column names a sort-keys JSON list names, or undefined when it is not one. */
+export function parseSortKeys(text: string): string[] | undefined {
   try {
     const value: unknown = JSON.parse(text)
     if (Array.isArray(value) && value.every((key) => typeof key === 'string')) return value
@@ -27,7 +28,7 @@ function parseSortKeys(text: string): string[] | undefined {
 }
 
 /**
- * The new-table form. `sortKeys` arrives as JSON text and leaves as a list of column names;
+ * The new-table form. `sortKeys` is JSON text naming columns (see parseSortKeys);
  * `newProjectName` is required only when `project` is {@link NEW_PROJECT}.
  */
 export const TableFormSchema = z
@@ -52,14 +53,8 @@ export const TableFormSchema = z
     sortKeys: z
       .string()
       .optional()
-      .transform((text, ctx) => {
-        if (text === undefined || text.trim() === '') return undefined
-        const keys = parseSortKeys(text)
-        if (keys === undefined) {
-          ctx.addIssue({ code: 'custom', message: TABLE_MESSAGES.sortKeysJson })
-          return z.NEVER
-        }
-        return keys
+      .refine((text) => text === undefined || parseSortKeys(text) !== undefined, {
+        error: TABLE_MESSAGES.sortKeysJson,
       }),
   })
   .refine(

@@ -1,0 +1,82 @@
+import { Button, chakra, HStack, NativeSelect, Text } from '@chakra-ui/react'
+import { Form, Link, useSubmit } from '@remix-run/react'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { PAGE_SIZES } from './paging'
+
+type PaginationProps = {
+  page: number
+  pageCount: number
+  pageSize: number
+  total: number
+  /** The current URL's search params; page links and the size form keep every other one. */
+  searchParams: URLSearchParams
+  noun?: string
+}
+
+function withParams(searchParams: URLSearchParams, changes: Record<string, string | number>): string {
+  const next = new URLSearchParams(searchParams)
+  for (const [key, value] of Object.entries(changes)) next.set(key, String(value))
+  return `?${next}`
+}
+
+/**
+ * Previous/next links, "Showing a–b of n" and the "Rows per page" control, all in the URL.
+ * Without scripts the size is applied with its button; with scripts it applies on change.
+ */
+export function Pagination({ page, pageCount, pageSize, total, searchParams, noun = 'rows' }: PaginationProps) {
+  const submit = useSubmit()
+  const isHydrated = useHydrated()
+  const first = total === 0 ? 0 : (page - 1) * pageSize + 1
+  const last = Math.min(total, page * pageSize)
+  const kept = [...searchParams.entries()].filter(([key]) => key !== 'page' && key !== 'pageSize')
+  return (
+    <HStack as="nav" aria-label="Pagination" justify="space-between" wrap="wrap" gap="3" mt="3">
+      <Form method="get" onChange={(event) => isHydrated && submit(event.currentTarget)}>
+        {kept.map(([key, value]) => (
+          <input key={key} type="hidden" name={key} value={value} />
+        ))}
+        <input type="hidden" name="page" value="1" />
+        <HStack gap="2">
+          <chakra.label htmlFor="rows-per-page" fontSize="sm" whiteSpace="nowrap">
+            Rows per page
+          </chakra.label>
+          <NativeSelect.Root size="sm" width="20">
+            <NativeSelect.Field id="rows-per-page" name="pageSize" defaultValue={pageSize} key={pageSize} bg="bg">
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+          <Button type="submit" size="xs" variant="outline">
+            Apply
+          </Button>
+        </HStack>
+      </Form>
+      <Text fontSize="sm" color="fg.muted" aria-live="polite">
+        Showing {first}–{last} of {total} {noun}
+      </Text>
+      <HStack gap="2">
+        {page > 1 ? (
+          <Button asChild size="sm" variant="outline">
+            <Link to={withParams(searchParams, { page: page - 1 })} rel="prev">
+              Previous page
+            </Link>
+          </Button>
+        ) : null}
+        <Text fontSize="sm">
+          Page {page} of {pageCount}
+        </Text>
+        {page < pageCount ? (
+          <Button asChild size="sm" variant="outline">
+            <Link to={withParams(searchParams, { page: page + 1 })} rel="next">
+              Next page
+            </Link>
+          </Button>
+        ) : null}
+      </HStack>
+    </HStack>
+  )
+}

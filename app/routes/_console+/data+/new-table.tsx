@@ -1,0 +1,140 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { requireApi } from '~/api/client.server'
+import { createProject, listProjects, type Project } from '~/api/projects.server'
+import { createTable } from '~/api/tables.server'
+import { Field, TextareaField } from '~/components/forms/field'
+import { FormErrors } from '~/components/forms/form-errors'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { NEW_PROJECT, parseSortKeys, TableFormSchema } from '~/schemas/table'
+import { errorMessage } from '~/utils/error-message'
+import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+import { ProjectSelect } from './__project-select'
+import { projectFieldErrors, tableFieldErrors } from './__table-form.server'
+import { tableUrl } from './__table-url'
+
+export const handle: RouteHandle = { docsTopic: 'table' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const projects = await loadFromCluster(request, () => listProjects(api))
+  const wanted = new URL(request.url).searchParams.get('project')
+  return {
+    projects: projects.map((project) => ({ uuid: project.uuid, name: project.name })),
+    // A link from a project (`?project=`) preselects it; with no projects at all, a new one.
+    project: projects.some((project) => project.uuid === wanted) ? wanted! : projects.length ? '' : NEW_PROJECT,
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const submission = parseWithZod(await request.formData(), { schema: TableFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { project: projectId, newProjectName, sortKeys, ...fields } = submission.value
+  const table = { ...fields, sortKeys: sortKeys ? parseSortKeys(sortKeys) : undefined }
+
+  let project: Pick<Project, 'uuid' | 'name'>
+  if (projectId === NEW_PROJECT) {
+    try {
+      project = await createProject(api, { name: newProjectName! })
+    } catch (error) {
+      return replyFromCluster(submission, projectFieldErrors(error), request)
+    }
+  } else {
+    project = { uuid: projectId, name: '' }
+  }
+
+  try {
+    const created = await createTable(api, project.uuid, table)
+    return redirectWithToast(tableUrl(created.uuid, project.uuid), { title: `Table ${created.name} created`, type: 'success' })
+  } catch (error) {
+    if (projectId === NEW_PROJECT) {
+      // The project exists now: show it selected, so sending the form again does not create it twice.
+      submission.payload.project = project.uuid
+      delete submission.payload.newProjectName
+    }
+    const reply = await replyFromCluster(submission, tableFieldErrors(error), request)
+    if (projectId !== NEW_PROJECT) return reply
+    const result = reply.data.result
+    const note = `Project ${project.name} was created; the table was not.`
+    return data({ result: { ...result, error: { ...result.error, '': [...(result.error?.[''] ?? []), note] } } }, { status: 400 })
+  }
+}
+
+export default function NewTableRoute() {
+  const loaderData = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const isHydrated = useHydrated()
+  const [form, fields] = useForm({
+    id: 'new-table',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(TableFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    defaultValue: { project: loaderData.project },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: TableFormSchema }),
+  })
+  // Without scripts the name field is always there; with them it shows once "New project…" is picked.
+  const isNewProjectShown = !isHydrated || fields.project.value === NEW_PROJECT
+
+  return (
+    <Stack gap="4" maxW="2xl">
+      <Box>
+        <Heading as="h1" size="lg">
+          New table
+        </Heading>
+        <Text color="fg.muted" fontSize="sm">
+          A table lives in a project. Settings you leave empty take the cluster's defaults.
+        </Text>
+      </Box>
+      <Box bg="bg" borderWidth="1px" rounded="md" p="6">
+        <Form method="post" {...getFormProps(form)}>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <ProjectSelect meta={fields.project} projects={loaderData.projects} />
+          {isNewProjectShown ? (
+            <Field
+              meta={fields.newProjectName}
+              label="New project name"
+              help={isHydrated ? undefined : 'Only used when “New project…” is selected above.'}
+            />
+          ) : null}
+          <Field meta={fields.name} label="Table name" inputProps={{ autoComplete: 'off' }} />
+          <TextareaField meta={fields.description} label="Description" rows={2} />
+          <Field
+            meta={fields.maxAgeDays}
+            label="Max age (days)"
+            help="Data older than this is removed; 0 keeps it forever."
+            inputProps={{ inputMode: 'numeric' }}
+          />
+          <TextareaField meta={fields.sortKeys} label="Sort keys (JSON)" rows={2} />
+          <HStack gap="3" mt="2">
+            <SubmitButton>Create table</SubmitButton>
+            <Button asChild variant="outline">
+              <Link to="/data/tables">Cancel</Link>
+            </Button>
+          </HStack>
+        </Form>
+      </Box>
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New table · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return (
+    <Box role="alert" bg="bg" borderWidth="1px" rounded="md" p="6">
+      <Heading as="h1" size="md" mb="2">
+        The table could not be created
+      </Heading>
+      <Text>{errorMessage(error)}</Text>
+    </Box>
+  )
+}

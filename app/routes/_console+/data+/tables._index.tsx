@@ -1,0 +1,159 @@
+import { Badge, Box, Button, Heading, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { listProjectsWithTables } from '~/api/tables.server'
+import { DataTable, type Column } from '~/components/data-table/data-table'
+import { FilterForm } from '~/components/data-table/filter-form'
+import { Pagination } from '~/components/data-table/pagination'
+import { pageOf, parsePaging } from '~/components/data-table/paging'
+import { errorMessage } from '~/utils/error-message'
+import { loadFromCluster } from '~/utils/form.server'
+import type { RouteHandle } from '~/utils/handle'
+import { tableUrl } from './__table-url'
+
+export const handle: RouteHandle = { docsTopic: 'table' }
+
+/** One line of the list: a table, or a project that has none yet (`table` null). */
+type TableRow = {
+  projectId: string
+  projectName: string
+  table: { uuid: string; name: string; description: string; type: string } | null
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const paging = parsePaging(new URL(request.url))
+  const projects = await loadFromCluster(request, () => listProjectsWithTables(api))
+  const needle = paging.q.toLowerCase()
+  const matches = (name: string) => name.toLowerCase().includes(needle)
+
+  // The cluster nests tables under projects and has no org-wide table list: rows are gathered
+  // per project, filtered by table or project name and paged here.
+  const rows: TableRow[] = []
+  for (const { project, tables } of projects) {
+    const shown = needle && !matches(project.name) ? tables.filter((table) => matches(table.name)) : tables
+    if (!shown.length && !needle) rows.push({ projectId: project.uuid, projectName: project.name, table: null })
+    for (const table of shown) {
+      rows.push({
+        projectId: project.uuid,
+        projectName: project.name,
+        table: { uuid: table.uuid, name: table.name, description: table.description ?? '', type: table.type ?? 'turbine' },
+      })
+    }
+  }
+  const page = pageOf(rows, paging)
+  return {
+    rows: page.items,
+    page: page.page,
+    pageCount: page.pageCount,
+    total: page.total,
+    pageSize: paging.pageSize,
+    q: paging.q,
+    projectCount: projects.length,
+    tableCount: projects.reduce((sum, entry) => sum + entry.tables.length, 0),
+  }
+}
+
+const columns: Column<TableRow>[] = [
+  {
+    key: 'table',
+    header: 'Table',
+    isRowHeader: true,
+    cell: (row) =>
+      row.table ? (
+        <ChakraLink asChild color="blue.600" fontWeight="medium">
+          <Link to={tableUrl(row.table.uuid, row.projectId)}>{row.table.name}</Link>
+        </ChakraLink>
+      ) : (
+        <Text as="span" color="fg.muted" fontWeight="normal">
+          No tables in this project yet ·{' '}
+          <ChakraLink asChild color="blue.600">
+            <Link to={`/data/new-table?project=${encodeURIComponent(row.projectId)}`}>add one</Link>
+          </ChakraLink>
+        </Text>
+      ),
+  },
+  { key: 'project', header: 'Project', cell: (row) => row.projectName },
+  { key: 'description', header: 'Description', cell: (row) => row.table?.description || '—' },
+  {
+    key: 'type',
+    header: 'Type',
+    cell: (row) => (row.table ? <Badge colorPalette={row.table.type === 'summary' ? 'purple' : 'gray'}>{row.table.type}</Badge> : null),
+  },
+]
+
+export default function DataTablesRoute() {
+  const data = useLoaderData<typeof loader>()
+  const [searchParams] = useSearchParams()
+  return (
+    <Stack gap="4">
+      <HStack justify="space-between" wrap="wrap" gap="3">
+        <Box>
+          <Heading as="h1" size="lg">
+            Tables
+          </Heading>
+          <Text color="fg.muted" fontSize="sm">
+            {data.tableCount} {data.tableCount === 1 ? 'table' : 'tables'} in {data.projectCount}{' '}
+            {data.projectCount === 1 ? 'project' : 'projects'}
+          </Text>
+        </Box>
+        <Button asChild colorPalette="blue" size="sm">
+          <Link to="/data/new-table">New table</Link>
+        </Button>
+      </HStack>
+      <FilterForm label="Filter by table or project name" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <DataTable
+        caption="Projects and their tables"
+        columns={columns}
+        rows={data.rows}
+        rowKey={(row) => row.table?.uuid ?? `project-${row.projectId}`}
+        empty={<EmptyState q={data.q} hasProjects={data.projectCount > 0} />}
+      />
+      {data.total > 0 ? (
+        <Pagination
+          page={data.page}
+          pageCount={data.pageCount}
+          pageSize={data.pageSize}
+          total={data.total}
+          searchParams={searchParams}
+        />
+      ) : null}
+    </Stack>
+  )
+}
+
+function EmptyState({ q, hasProjects }: { q: string; hasProjects: boolean }) {
+  if (q) {
+    return (
+      <>
+        <Text mb="2">No tables or projects match “{q}”.</Text>
+        <ChakraLink asChild color="blue.600">
+          <Link to="/data/tables">Clear the filter</Link>
+        </ChakraLink>
+      </>
+    )
+  }
+  return (
+    <>
+      <Text mb="2">{hasProjects ? 'No tables yet.' : 'No projects or tables yet.'}</Text>
+      <ChakraLink asChild color="blue.600">
+        <Link to="/data/new-table">Create your first table</Link>
+      </ChakraLink>
+    </>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Tables · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return (
+    <Box role="alert" bg="bg" borderWidth="1px" rounded="md" p="6">
+      <Heading as="h1" size="md" mb="2">
+        The tables could not be loaded
+      </Heading>
+      <Text>{errorMessage(error)}</Text>
+    </Box>
+  )
+}
