@@ -1,15 +1,28 @@
 import type { ClusterRouter, ClusterState } from '../context'
 import { registerAccountRoutes } from './accounts'
 import { bootstrap as bootstrapCluster, type BootstrapResult } from './bootstrap'
+import { registerOrgRoutes } from './orgs'
+import { registerProjects } from './projects'
+import { registerTables } from './tables'
+import { registerColumns, registerTransforms, registerViews } from './transforms'
 
 export type { User } from './access'
-export { authorize, requireUser } from './access'
+export { authorize, can, canSomewhere, requireUser } from './access'
 export { audit } from './audit'
 
-/** Registers every `/config/v1` route (and `/version`). Owned by the config API work. */
+/**
+ * Registers every `/config/v1` route (and `/version`). Order matters where a fixed segment and an
+ * `:id` share a place (`users/current` before `users/:id`): each module registers its fixed paths first.
+ */
 export function registerConfigRoutes(router: ClusterRouter, cluster: ClusterState): void {
   void cluster
   registerAccountRoutes(router)
+  registerOrgRoutes(router)
+  registerProjects(router)
+  registerTables(router)
+  registerTransforms(router)
+  registerViews(router)
+  registerColumns(router)
 }
 
 /**

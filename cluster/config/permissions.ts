@@ -15,7 +15,7 @@ const TABLE_SCOPE = [
   ...crud('transform'), ...crud('view'), ...crud('column'), ...crud('rowpolicy'),
   ...crud('kafkasource'), ...crud('kinesissource'), ...crud('siemsource'), ...crud('summarysource'),
   'add_alterjob', 'cancel_alterjob', 'commit_alterjob', 'delete_alterjob', 'retry_alterjob', 'status_alterjob', 'verify_alterjob', 'view_alterjob',
-  'add_batchjob', 'cancel_batchjob', 'delete_batchjob', 'retry_batchjob', 'status_batchjob', 'view_batchjob',
+  'add_batchjob', 'change_batchjob', 'cancel_batchjob', 'delete_batchjob', 'retry_batchjob', 'status_batchjob', 'view_batchjob',
 ]
 
 /** Permissions that make sense inside one project (its tables' permissions included). */

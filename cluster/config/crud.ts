@@ -1,0 +1,393 @@
+import crypto from 'node:crypto'
+import type { ClusterRouter, ClusterState, Ctx } from '../context'
+import type { Resource } from '../data/hooks'
+import { HttpError, json, listResponse, noContent, notFound, nowIso, readJsonObject, validationError } from '../http'
+import { authorize, can, canSomewhere, requireUser, type Scope, type User } from './access'
+import { audit } from './audit'
+import { describe, getPath, nameField, nestError, validateObject, validateValue, type Errors, type Fields } from './schema'
+import { deepMerge, getOrg, isPlainObject, nextSeq, origin, primaryOrg, type Org } from './util'
+
+/**
+ * The shared CRUD machinery: a resource is declared once (kind, level, path, fields, hooks) and
+ * gets list/create/get/update/delete/OPTIONS with validation, permissions, audit, urls and
+ * pagination. Modules under cluster/config/ declare resources with `defineResource`.
+ */
+
+export type Level = 'global' | 'org' | 'project' | 'table'
+
+/** A stored item. Keys starting with `_` are internal (parent ids) and never answered. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Item = Record<string, any> & { name: string; created: string; modified: string; _org?: string; _project?: string; _table?: string }
+
+export interface Parents {
+  org: Org
+  project?: Item
+  table?: Item
+}
+
+export interface SaveEvent {
+  ctx: Ctx
+  user: User
+  item: Item
+  previous?: Item
+  parents: Parents
+}
+
+export interface PrepareEvent {
+  ctx: Ctx
+  /** The validated data, about to be stored; prepare may normalise it in place. */
+  data: Record<string, unknown>
+  /** The raw request body. */
+  body: Record<string, unknown>
+  previous?: Item
+  parents: Parents
+  /** Add field errors here (nested objects for settings); they are answered together. */
+  errors: Errors
+}
+
+export interface ResourceSpec {
+  /** Store kind. */
+  kind: string
+  /** Permission suffix: view_{resource}, add_{resource}, ... */
+  resource: string
+  /** Human name used in messages and the audit trail. */
+  label: string
+  level: Level
+  /** Collection path below the level's prefix, e.g. `tables` or `sources/kafka`. */
+  path: string
+  /** Path parameter naming one item (children of this resource use it in their paths). */
+  itemParam?: string
+  /** `int` ids (roles, invites) instead of uuids. */
+  idKind?: 'uuid' | 'int'
+  /** Writable fields (name, description and settings included). */
+  fields: Fields
+  /** Public parent field (`org`, `project`, `table`); null for none. Defaults from the level. */
+  fkField?: string | null
+  /** Longest name allowed (default 63: names are under 64). */
+  nameMax?: number
+  /** Name uniqueness among siblings (default true). */
+  unique?: boolean
+  /** Defaults that settings are deep-merged over on create (and on PUT). */
+  settingsDefaults?: (parents: Parents, body: Record<string, unknown>) => Record<string, unknown>
+  /** Paths that cannot change once set (e.g. [['settings','shard_key']]). */
+  immutable?: { path: string[]; message?: string; onceSet?: boolean }[]
+  prepare?: (e: PrepareEvent) => void | Promise<void>
+  /** Computed fields added to every answer. */
+  serialize?: (item: Item, ctx: Ctx) => Record<string, unknown>
+  afterSave?: (e: SaveEvent) => void | Promise<void>
+  beforeDelete?: (e: SaveEvent) => void | Promise<void>
+  afterDelete?: (e: SaveEvent) => void | Promise<void>
+  /** Extra routes registered before the generic ones (so `files`, `types`, ... win over `:id`). */
+  routes?: (router: ClusterRouter, r: ResourceApi) => void
+  /** Which generic routes exist (default all). */
+  methods?: { create?: boolean; update?: boolean; delete?: boolean }
+  /** OPTIONS description. */
+  description?: string
+  /** Filter for the list (query-string filters). */
+  listFilter?: (items: Item[], ctx: Ctx) => Item[]
+}
+
+export interface ResourceApi {
+  spec: ResourceSpec
+  collectionPattern: string
+  itemPattern: string
+  parents(ctx: Ctx): Parents
+  /** Loads the item named by the path (404 when absent or under another parent). */
+  load(ctx: Ctx, parents?: Parents): { item: Item; parents: Parents }
+  scopeOf(item: Item | undefined, parents: Parents): Scope
+  serialize(item: Item, ctx: Ctx): Record<string, unknown>
+  url(item: Item, ctx: Ctx): string
+  /** Siblings of an item (same parent). */
+  siblings(cluster: ClusterState, parents: Parents): Item[]
+}
+
+const LEVEL_PREFIX: Record<Level, string> = {
+  global: '/config/v1',
+  org: '/config/v1/orgs/:org',
+  project: '/config/v1/orgs/:org/projects/:project',
+  table: '/config/v1/orgs/:org/projects/:project/tables/:table',
+}
+
+const DEFAULT_FK: Record<Level, string | null> = { global: null, org: 'org', project: 'project', table: 'table' }
+
+/** Every declared resource by kind (deleting a parent cascades through them). */
+export const registry = new Map<string, ResourceApi>()
+
+/** Kinds holding children by `_project`/`_table` that are not declared resources. */
+export const extraChildKinds = new Set<string>(['dictionaryfile'])
+
+export function idOf(item: Item): string {
+  return String(item.uuid ?? item.id)
+}
+
+/** Resolves the parents named by the path: org, project, table; 404 when one does not exist. */
+export function resolveParents(ctx: Ctx, level: Level): Parents {
+  const { store } = ctx.cluster
+  if (level === 'global') return { org: primaryOrg(ctx.cluster) }
+  const org = getOrg(ctx.cluster, ctx.params.org)
+  if (level === 'org') return { org }
+  const project = store.get<Item>('project', ctx.params.project)
+  if (!project || project._org !== org.uuid) throw notFound('Project not found.')
+  if (level === 'project') return { org, project }
+  const table = store.get<Item>('table', ctx.params.table)
+  if (!table || table._project !== project.uuid) throw notFound('Table not found.')
+  return { org, project, table }
+}
+
+export function stripInternal(item: Item): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(item)) if (!k.startsWith('_') && k !== 'password_hash') out[k] = v
+  return out
+}
+
+export function defineResource(router: ClusterRouter, spec: ResourceSpec): ResourceApi {
+  const itemParam = spec.itemParam ?? 'id'
+  const collectionPattern = `${LEVEL_PREFIX[spec.level]}/${spec.path}`
+  const itemPattern = `${collectionPattern}/:${itemParam}`
+  const fk = spec.fkField === undefined ? DEFAULT_FK[spec.level] : spec.fkField
+  const fields: Fields = { name: nameField(spec.nameMax ?? 63), ...spec.fields }
+  const allowed = { create: true, update: true, delete: true, ...spec.methods }
+
+  const parentKey = spec.level === 'table' ? '_table' : spec.level === 'project' ? '_project' : spec.level === 'org' ? '_org' : null
+  const parentId = (parents: Parents) =>
+    spec.level === 'table' ? parents.table!.uuid : spec.level === 'project' ? parents.project!.uuid : parents.org.uuid
+
+  const api: ResourceApi = {
+    spec,
+    collectionPattern,
+    itemPattern,
+    parents: (ctx) => resolveParents(ctx, spec.level),
+    load(ctx, parents = resolveParents(ctx, spec.level)) {
+      const item = ctx.cluster.store.get<Item>(spec.kind, ctx.params[itemParam])
+      if (!item || (parentKey && item[parentKey] !== parentId(parents))) throw notFound()
+      return { item, parents }
+    },
+    scopeOf(item, parents) {
+      return {
+        projectId: spec.kind === 'project' ? item?.uuid : parents.project?.uuid,
+        tableId: spec.kind === 'table' ? item?.uuid : parents.table?.uuid,
+        id: item ? idOf(item) : undefined,
+      }
+    },
+    url(item, ctx) {
+      const ids: Record<string, string | undefined> = { org: item._org, project: item._project, table: item._table }
+      const path = collectionPattern.replace(/:(\w+)/g, (_, k) => ids[k] ?? ctx.params[k] ?? k)
+      return `${origin(ctx)}${path}/${idOf(item)}`
+    },
+    serialize(item, ctx) {
+      const out: Record<string, unknown> = stripInternal(item)
+      out.url = api.url(item, ctx)
+      return spec.serialize ? { ...out, ...spec.serialize(item, ctx) } : out
+    },
+    siblings(cluster, parents) {
+      if (!parentKey) return cluster.store.all<Item>(spec.kind)
+      const id = parentId(parents)
+      return cluster.store.filter<Item>(spec.kind, (i) => i[parentKey] === id)
+    },
+  }
+  registry.set(spec.kind, api)
+
+  spec.routes?.(router, api)
+
+  const optionsMeta = (method: 'POST' | 'PUT') => ({
+    name: `${spec.label.replace(/^./, (c) => c.toUpperCase())} ${method === 'POST' ? 'List' : 'Instance'}`,
+    description: spec.description ?? '',
+    renders: ['application/json'],
+    parses: ['application/json'],
+    actions: {
+      [method]: describe(fields, {
+        [spec.idKind === 'int' ? 'id' : 'uuid']: 'Id',
+        ...(fk ? { [fk]: spec.level.replace(/^./, (c) => c.toUpperCase()) } : {}),
+        created: 'Created',
+        modified: 'Modified',
+        url: 'Url',
+      }),
+    },
+  })
+
+  /** Validates `data` (the merged result of a create/update) and returns the item to store. */
+  const build = async (ctx: Ctx, body: Record<string, unknown>, data: Record<string, unknown>, parents: Parents, previous?: Item) => {
+    const result = validateObject(fields, data, { partial: false })
+    const errors: Errors = { ...(result.errors ?? {}) }
+    const value = (result.value ?? {}) as Record<string, unknown>
+    if (!errors.name && spec.unique !== false && typeof value.name === 'string') {
+      const clash = api.siblings(ctx.cluster, parents).find((s) => s.name === value.name && (!previous || idOf(s) !== idOf(previous)))
+      if (clash) errors.name = [`${spec.label.replace(/^./, (c) => c.toUpperCase())} with this name already exists.`]
+    }
+    if (previous) {
+      for (const rule of spec.immutable ?? []) {
+        const before = getPath(previous, rule.path)
+        const after = getPath(value, rule.path)
+        const locked = rule.onceSet ? before !== null && before !== undefined && before !== '' : true
+        if (locked && after !== undefined && JSON.stringify(before) !== JSON.stringify(after)) {
+          Object.assign(errors, deepMerge(errors, nestError(rule.path, [rule.message ?? `This field cannot be changed.`])))
+        }
+      }
+    }
+    if (Object.keys(errors).length === 0 && spec.prepare) {
+      await spec.prepare({ ctx, data: value, body, previous, parents, errors })
+    }
+    if (Object.keys(errors).length) throw validationError(errors)
+    return value
+  }
+
+  const scopeFor = (parents: Parents, item?: Item) => api.scopeOf(item, parents)
+
+  const withSettingsDefaults = (parents: Parents, body: Record<string, unknown>, base: Record<string, unknown> | undefined) => {
+    if (!spec.settingsDefaults || !('settings' in fields)) return base
+    if (base !== undefined && !isPlainObject(base)) return base // let validation answer the type error
+    return deepMerge(spec.settingsDefaults(parents, body), base ?? {})
+  }
+
+  router.get(collectionPattern, (ctx) => {
+    const user = requireUser(ctx)
+    const parents = api.parents(ctx)
+    const permission = `view_${spec.resource}`
+    if (!can(ctx.cluster, user, permission, scopeFor(parents)) && !canSomewhere(ctx.cluster, user, permission)) {
+      authorize(ctx, permission, scopeFor(parents)) // answers the 403
+    }
+    let items = api.siblings(ctx.cluster, parents).filter((i) => can(ctx.cluster, user, permission, scopeFor(parents, i)))
+    const name = ctx.url.searchParams.get('name')
+    if (name !== null) items = items.filter((i) => i.name === name)
+    if (spec.listFilter) items = spec.listFilter(items, ctx)
+    return listResponse(ctx.request, items.map((i) => api.serialize(i, ctx)), { bareArrays: ctx.cluster.options.bareArrays })
+  })
+
+  router.add('OPTIONS', collectionPattern, (ctx) => {
+    requireUser(ctx)
+    api.parents(ctx)
+    return json(optionsMeta('POST'), 200, { allow: allowed.create ? 'GET, POST, HEAD, OPTIONS' : 'GET, HEAD, OPTIONS' })
+  })
+
+  if (allowed.create) {
+    router.post(collectionPattern, async (ctx) => {
+      const parents = api.parents(ctx)
+      const user = authorize(ctx, `add_${spec.resource}`, scopeFor(parents))
+      const body = await readJsonObject(ctx.request)
+      const data = { ...body, settings: withSettingsDefaults(parents, body, body.settings as Record<string, unknown> | undefined) }
+      if (data.settings === undefined) delete data.settings
+      const value = await build(ctx, body, data, parents)
+      const now = nowIso()
+      const id = spec.idKind === 'int' ? nextSeq(ctx.cluster, spec.kind) : crypto.randomUUID()
+      const item: Item = {
+        ...(spec.idKind === 'int' ? { id } : { uuid: id }),
+        ...value,
+        ...(fk ? { [fk]: parentId(parents) } : {}),
+        created: now,
+        modified: now,
+        _org: parents.org.uuid,
+        ...(parents.project ? { _project: parents.project.uuid } : {}),
+        ...(parents.table ? { _table: parents.table.uuid } : {}),
+      } as unknown as Item
+      ctx.cluster.store.put(spec.kind, String(id), item)
+      try {
+        await spec.afterSave?.({ ctx, user, item, parents })
+      } catch (error) {
+        ctx.cluster.store.delete(spec.kind, String(id))
+        throw error
+      }
+      const saved = ctx.cluster.store.get<Item>(spec.kind, String(id)) ?? item
+      audit(ctx.cluster, user, `add_${spec.resource}`, `Created ${spec.label} "${saved.name}"${where(parents)}`, target(spec, saved, parents))
+      return json(api.serialize(saved, ctx), 201)
+    })
+  }
+
+  router.get(itemPattern, (ctx) => {
+    const { item, parents } = api.load(ctx)
+    authorize(ctx, `view_${spec.resource}`, scopeFor(parents, item))
+    return json(api.serialize(item, ctx))
+  })
+
+  router.add('OPTIONS', itemPattern, (ctx) => {
+    requireUser(ctx)
+    api.load(ctx)
+    return json(optionsMeta('PUT'), 200, { allow: 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS' })
+  })
+
+  if (allowed.update) {
+    router.add(['PUT', 'PATCH'], itemPattern, async (ctx) => {
+      const { item: previous, parents } = api.load(ctx)
+      const user = authorize(ctx, `change_${spec.resource}`, scopeFor(parents, previous))
+      const body = await readJsonObject(ctx.request)
+      const current: Record<string, unknown> = {}
+      for (const key of Object.keys(fields)) if (key in previous) current[key] = previous[key]
+      let data: Record<string, unknown>
+      if (ctx.request.method === 'PATCH') {
+        data = deepMerge(current, body)
+      } else {
+        data = { ...current, ...body }
+        if ('settings' in body) data.settings = withSettingsDefaults(parents, { ...current, ...body }, body.settings as Record<string, unknown>)
+      }
+      const value = await build(ctx, body, data, parents, previous)
+      const item: Item = { ...previous, ...value, modified: nowIso() }
+      ctx.cluster.store.put(spec.kind, idOf(item), item)
+      try {
+        await spec.afterSave?.({ ctx, user, item, previous, parents })
+      } catch (error) {
+        ctx.cluster.store.put(spec.kind, idOf(previous), previous)
+        throw error
+      }
+      const saved = ctx.cluster.store.get<Item>(spec.kind, idOf(item)) ?? item
+      const renamed = previous.name !== saved.name ? ` (renamed from "${previous.name}")` : ''
+      audit(ctx.cluster, user, `change_${spec.resource}`, `Updated ${spec.label} "${saved.name}"${renamed}${where(parents)}`, target(spec, saved, parents))
+      return json(api.serialize(saved, ctx))
+    })
+  }
+
+  if (allowed.delete) {
+    router.delete(itemPattern, async (ctx) => {
+      const { item, parents } = api.load(ctx)
+      const user = authorize(ctx, `delete_${spec.resource}`, scopeFor(parents, item))
+      await removeItem(ctx, user, api, item, parents)
+      return noContent()
+    })
+  }
+
+  return api
+}
+
+/** Deletes an item (hooks, cascade to its children, audit). */
+export async function removeItem(ctx: Ctx, user: User, api: ResourceApi, item: Item, parents: Parents) {
+  const { spec } = api
+  await spec.beforeDelete?.({ ctx, user, item, parents })
+  cascade(ctx.cluster, spec.kind, idOf(item))
+  ctx.cluster.store.delete(spec.kind, idOf(item))
+  await spec.afterDelete?.({ ctx, user, item, parents })
+  audit(ctx.cluster, user, `delete_${spec.resource}`, `Deleted ${spec.label} "${item.name}"${where(parents)}`, target(spec, item, parents))
+}
+
+/** Removes everything that lives under a project or a table. */
+export function cascade(cluster: ClusterState, kind: string, id: string) {
+  const key = kind === 'project' ? '_project' : kind === 'table' ? '_table' : null
+  if (!key) return
+  for (const childKind of [...registry.keys(), ...extraChildKinds]) {
+    if (childKind === kind) continue
+    for (const child of cluster.store.filter<Item>(childKind, (i) => i[key] === id)) cluster.store.delete(childKind, idOf(child))
+  }
+}
+
+function where(parents: Parents): string {
+  if (parents.table) return ` in table "${parents.project!.name}.${parents.table.name}"`
+  if (parents.project) return ` in project "${parents.project.name}"`
+  return ''
+}
+
+function target(spec: ResourceSpec, item: Item, parents: Parents) {
+  return {
+    kind: spec.kind,
+    id: idOf(item),
+    project: spec.kind === 'project' ? idOf(item) : parents.project?.uuid,
+    table: spec.kind === 'table' ? idOf(item) : parents.table?.uuid,
+  }
+}
+
+/** Validates a lone value against a field and throws DRF errors at `path`. */
+export function checkValue(path: string[], field: Parameters<typeof validateValue>[0], value: unknown) {
+  const r = validateValue(field, value)
+  if (r.errors) throw validationError(nestError(path, r.errors))
+  return r.value
+}
+
+export const asResource = (item: Item) => item as unknown as Resource
+
+export { HttpError }

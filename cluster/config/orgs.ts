@@ -1,0 +1,254 @@
+import type { ClusterRouter, Ctx } from '../context'
+import { json, listResponse, nowIso, readJsonObject, text, validationError } from '../http'
+import { authenticate, authorize, requireUser, type User } from './access'
+import type { AuthLogEvent } from './accounts'
+import { audit, type AuditEntry } from './audit'
+import { registry, stripInternal, type Item } from './crud'
+import { allDefaults, queryOptionsField } from './defaults'
+import { describe, f, validateValue } from './schema'
+import { getOrg, origin, publicOrg, type Org } from './util'
+
+/** Orgs, summary, config blob, query options, defaults, version, audit trail and auth logs. */
+
+/** The body of a GET (auth_logs filters): main.ts forwards it in this header, base64. */
+export const GET_BODY_HEADER = 'x-cluster-get-body'
+
+export function registerOrgRoutes(router: ClusterRouter) {
+  router.get('/config/v1/orgs', (ctx) => {
+    const user = requireUser(ctx)
+    const orgs = ctx.cluster.store.filter<Org>('org', (o) => o.uuid === user.org).map((o) => ({ ...publicOrg(o), created: o.created, modified: o.modified, url: `${origin(ctx)}/config/v1/orgs/${o.uuid}` }))
+    return listResponse(ctx.request, orgs, { bareArrays: ctx.cluster.options.bareArrays })
+  })
+
+  router.get('/config/v1/orgs/:org', (ctx) => {
+    const org = getOrg(ctx.cluster, ctx.params.org)
+    authorize(ctx, 'view_org')
+    return json({ ...publicOrg(org), created: org.created, modified: org.modified, url: `${origin(ctx)}/config/v1/orgs/${org.uuid}` })
+  })
+
+  router.get('/config/v1/orgs/:org/summary', async (ctx) => {
+    const org = getOrg(ctx.cluster, ctx.params.org)
+    requireUser(ctx)
+    return json(await orgSummary(ctx, org))
+  })
+
+  router.get('/config/v1/orgs/:org/config_blob', (ctx) => {
+    const org = getOrg(ctx.cluster, ctx.params.org)
+    authorize(ctx, 'view_org')
+    return json(configBlob(ctx, org))
+  })
+
+  // ---- query options ---------------------------------------------------------------------------
+  const qoPath = '/config/v1/orgs/:org/query_options'
+  const qoField = f.obj({ default_query_options: queryOptionsField() })
+  const readOptions = (ctx: Ctx, org: Org) => {
+    const stored = ctx.cluster.store.get<Item>('query_options', org.uuid)
+    return {
+      uuid: org.uuid,
+      org: org.uuid,
+      name: `${org.name} query options`,
+      settings: { default_query_options: stored?.settings?.default_query_options ?? {} },
+      created: stored?.created ?? org.created,
+      modified: stored?.modified ?? org.modified,
+      url: `${origin(ctx)}/config/v1/orgs/${org.uuid}/query_options`,
+    }
+  }
+  router.get(qoPath, (ctx) => {
+    const org = getOrg(ctx.cluster, ctx.params.org)
+    authorize(ctx, 'view_org')
+    return json(readOptions(ctx, org))
+  })
+  router.add(['PUT', 'PATCH'], qoPath, async (ctx) => {
+    const org = getOrg(ctx.cluster, ctx.params.org)
+    const user = authorize(ctx, 'change_org')
+    const body = await readJsonObject(ctx.request)
+    const current = readOptions(ctx, org).settings.default_query_options
+    const incoming = (body.settings as Record<string, unknown> | undefined) ?? {}
+    if (body.settings !== undefined && (typeof incoming !== 'object' || Array.isArray(incoming) || incoming === null)) {
+      throw validationError({ settings: { non_field_errors: ['Invalid data. Expected a dictionary.'] } })
+    }
+    let options = (incoming as Record<string, unknown>).default_query_options
+    if (options === undefined) options = ctx.request.method === 'PATCH' ? {} : current
+    if (ctx.request.method === 'PATCH' && options && typeof options === 'object' && !Array.isArray(options)) options = { ...current, ...options }
+    const r = validateValue(qoField, { default_query_options: options })
+    if (r.errors) throw validationError({ settings: r.errors })
+    const value = (r.value as { default_query_options: Record<string, unknown> }).default_query_options
+    const now = nowIso()
+    const stored = ctx.cluster.store.get<Item>('query_options', org.uuid)
+    ctx.cluster.store.put('query_options', org.uuid, {
+      uuid: org.uuid, name: 'query_options', org: org.uuid, _org: org.uuid,
+      settings: { default_query_options: value }, created: stored?.created ?? now, modified: now,
+    })
+    audit(ctx.cluster, user, 'change_queryoptions', `Updated the org's default query options: ${JSON.stringify(value)}`, { kind: 'query_options', id: org.uuid })
+    return json(readOptions(ctx, org))
+  })
+  router.add('OPTIONS', qoPath, (ctx) => {
+    getOrg(ctx.cluster, ctx.params.org)
+    requireUser(ctx)
+    const actions = describe({ settings: qoField }, { uuid: 'Id', org: 'Org', created: 'Created', modified: 'Modified', url: 'Url' })
+    return json(
+      { name: 'Query Options', description: 'Default query options of the org.', renders: ['application/json'], parses: ['application/json'], actions: { PUT: actions } },
+      200,
+      { allow: 'GET, PUT, PATCH, HEAD, OPTIONS' },
+    )
+  })
+
+  // ---- defaults, version -----------------------------------------------------------------------
+  router.get('/config/v1/defaults', (ctx) => {
+    requireUser(ctx)
+    return json(allDefaults())
+  })
+
+  router.get('/version', (ctx) => {
+    authenticate(ctx.cluster, ctx.request)
+    return text(ctx.cluster.options.version)
+  })
+
+  // ---- audit trail, auth logs ------------------------------------------------------------------
+  const auditTrail = (ctx: Ctx, org: Org) => {
+    authorize(ctx, 'view_audittrail')
+    const q = ctx.url.searchParams
+    const { from, to } = dateRange(q.get('from_date'), q.get('to_date'))
+    const who = q.get('user') ?? q.get('user_id')
+    const action = q.get('action')
+    const search = q.get('search')?.toLowerCase()
+    const entries = ctx.cluster.store
+      .filter<AuditEntry>('audit', (e) => {
+        const t = Date.parse(e.created)
+        return (
+          (!who || e.user === who || e.user_id === who) &&
+          (!action || e.action === action) &&
+          (!search || e.text.toLowerCase().includes(search)) &&
+          t >= from && t < to
+        )
+      })
+      .reverse()
+      .map((e) => ({ uuid: e.uuid, created: e.created, user: e.user, user_id: e.user_id, action: e.action, text: e.text, org: org.uuid }))
+    return listResponse(ctx.request, entries, { bareArrays: ctx.cluster.options.bareArrays })
+  }
+  router.get('/config/v1/orgs/:org/audit_trail', (ctx) => auditTrail(ctx, getOrg(ctx.cluster, ctx.params.org)))
+
+  const authLogs = async (ctx: Ctx) => {
+    authorize(ctx, 'view_authlog')
+    const filters: Record<string, unknown> = {}
+    for (const [k, v] of ctx.url.searchParams) filters[k] = k === 'event_types' ? ctx.url.searchParams.getAll(k).flatMap((x) => x.split(',')) : v
+    const forwarded = ctx.request.headers.get(GET_BODY_HEADER)
+    let body: Record<string, unknown> = {}
+    if (forwarded) {
+      try {
+        body = JSON.parse(Buffer.from(forwarded, 'base64').toString('utf8'))
+      } catch {
+        throw validationError({ non_field_errors: ['The request body is not valid JSON.'] })
+      }
+    } else if (ctx.request.method === 'POST') body = await readJsonObject(ctx.request)
+    Object.assign(filters, body)
+    const errors: Record<string, string[]> = {}
+    for (const k of ['from_date', 'to_date']) {
+      if (filters[k] !== undefined && filters[k] !== '' && Number.isNaN(Date.parse(String(filters[k])))) errors[k] = ['Date has wrong format. Use YYYY-MM-DD.']
+    }
+    const types = filters.event_types === undefined ? [] : Array.isArray(filters.event_types) ? filters.event_types.map(String) : String(filters.event_types).split(',')
+    const limit = filters.limit ?? filters.max
+    if (limit !== undefined && (!Number.isInteger(Number(limit)) || Number(limit) < 1)) errors.limit = ['A valid integer is required.']
+    if (Object.keys(errors).length) throw validationError(errors)
+    const { from, to } = dateRange(filters.from_date as string | undefined, filters.to_date as string | undefined)
+    let events = ctx.cluster.store
+      .filter<AuthLogEvent>('authlog', (e) =>
+        (!filters.user_id || e.userId === filters.user_id || e.username === filters.user_id) &&
+        (!types.length || types.includes(e.type)) &&
+        e.time >= from && e.time < to,
+      )
+      .reverse()
+    if (limit !== undefined) events = events.slice(0, Number(limit))
+    return listResponse(ctx.request, events, { bareArrays: ctx.cluster.options.bareArrays })
+  }
+  router.get('/config/v1/auth_logs', authLogs)
+  router.post('/config/v1/auth_logs', authLogs)
+}
+
+/** `from_date`/`to_date` (YYYY-MM-DD, inclusive, or ISO instants) as a half-open ms range. */
+function dateRange(fromDate?: string | null, toDate?: string | null) {
+  const from = fromDate ? Date.parse(fromDate) : -Infinity
+  let to = Infinity
+  if (toDate) to = /^\d{4}-\d{2}-\d{2}$/.test(toDate) ? Date.parse(toDate) + 86_400_000 : Date.parse(toDate) + 1
+  return { from: Number.isNaN(from) ? -Infinity : from, to: Number.isNaN(to) ? Infinity : to }
+}
+
+function countBy<T>(items: T[], key: (t: T) => string) {
+  const out: Record<string, number> = { total: items.length }
+  for (const item of items) out[key(item)] = (out[key(item)] ?? 0) + 1
+  return out
+}
+
+/** Counts the console's dashboard shows, plus the engine's own figures. */
+export async function orgSummary(ctx: Ctx, org: Org) {
+  const { store } = ctx.cluster
+  const inOrg = (kind: string) => store.filter<Item>(kind, (i) => (i._org ?? i.org) === org.uuid)
+  const tables = inOrg('table')
+  const sources = { kafka: inOrg('kafkasource').length, kinesis: inOrg('kinesissource').length, siem: inOrg('siemsource').length, summary: inOrg('summarysource').length }
+  const users = store.filter<User>('user', (u) => u.org === org.uuid)
+  const jobs = (kind: string) => countBy(store.filter<{ org?: string; status?: string }>(kind, (j) => !j.org || j.org === org.uuid), (j) => j.status ?? 'unknown')
+  let figures: Record<string, number> = {}
+  try {
+    figures = await ctx.cluster.data.hooks.orgFigures()
+  } catch (error) {
+    ctx.cluster.log({ level: 'warning', service: 'turbine-api', component: 'summary', message: 'engine figures unavailable', error: String(error) })
+  }
+  const counts = {
+    projects: inOrg('project').length,
+    tables: tables.length,
+    summary_tables: tables.filter((t) => t.type === 'summary').length,
+    transforms: inOrg('transform').length,
+    views: inOrg('view').length,
+    columns: inOrg('column').length,
+    sources: { ...sources, total: sources.kafka + sources.kinesis + sources.siem + sources.summary },
+    dictionaries: inOrg('dictionary').length,
+    dictionary_files: inOrg('dictionaryfile').length,
+    functions: inOrg('function').length,
+    pools: store.count('pool'),
+    users: users.filter((u) => u.type === 'user').length,
+    service_accounts: users.filter((u) => u.type === 'service_account').length,
+    pending_invites: store.count('invite', (i) => (i as { status?: string }).status === 'pending'),
+    roles: store.count('role'),
+    storages: inOrg('storage').length,
+    credentials: inOrg('credential').length,
+    batch_jobs: jobs('batch_job'),
+    alter_jobs: jobs('alter_job'),
+  }
+  return {
+    ...figures,
+    ...counts,
+    uuid: org.uuid,
+    name: org.name,
+    org: publicOrg(org),
+    version: ctx.cluster.options.version,
+    ...(ctx.url.searchParams.get('meta') ? { meta: { generated: nowIso(), engine: figures } } : {}),
+  }
+}
+
+/** The whole org as one tree, keyed by names (hdxcli `resource-summary`). */
+function configBlob(ctx: Ctx, org: Org) {
+  const { store } = ctx.cluster
+  const clean = (kind: string, item: Item) => {
+    const api = registry.get(kind)
+    return api ? api.serialize(item, ctx) : stripInternal(item)
+  }
+  const byName = (kind: string, pred: (i: Item) => boolean, extra: (i: Item) => Record<string, unknown> = () => ({})) =>
+    Object.fromEntries(store.filter<Item>(kind, pred).map((i) => [i.name, { ...clean(kind, i), ...extra(i) }]))
+  const projects = byName('project', (p) => p._org === org.uuid, (p) => ({
+    tables: byName('table', (t) => t._project === p.uuid, (t) => ({
+      transforms: byName('transform', (x) => x._table === t.uuid),
+      views: byName('view', (x) => x._table === t.uuid),
+    })),
+    functions: byName('function', (x) => x._project === p.uuid),
+    dictionaries: byName('dictionary', (x) => x._project === p.uuid),
+  }))
+  const sources = Object.fromEntries(['kafka', 'kinesis', 'siem', 'summary'].map((s) => [s, byName(`${s}source`, (x) => x._org === org.uuid)]))
+  return {
+    org: publicOrg(org),
+    projects,
+    sources,
+    storages: store.filter<Item>('storage', (s) => s._org === org.uuid).map((s) => clean('storage', s)),
+    credentials: store.filter<Item>('credential', (s) => s._org === org.uuid).map((s) => clean('credential', s)),
+    pools: store.all<Item>('pool').map((p) => clean('pool', p)),
+  }
+}

@@ -1,0 +1,67 @@
+import type { ClusterRouter, Ctx } from '../context'
+import { json, listResponse } from '../http'
+import { authorize } from './access'
+import type { AuditEntry } from './audit'
+import { asResource, defineResource, type Item, type ResourceApi } from './crud'
+import { projectDefaults, queryOptionsField } from './defaults'
+import { descriptionField, f } from './schema'
+
+/** Projects: `orgs/{org}/projects/` with activity and stats. */
+
+export const projectSettingsFields = {
+  default_query_options: queryOptionsField(),
+  blob: f.json({ nullable: true }),
+  rate_limit: f.json({ nullable: true }),
+}
+
+export function registerProjects(router: ClusterRouter): ResourceApi {
+  return defineResource(router, {
+    kind: 'project',
+    resource: 'project',
+    label: 'project',
+    level: 'org',
+    path: 'projects',
+    itemParam: 'project',
+    description: 'Projects group tables, dictionaries and functions.',
+    fields: {
+      description: descriptionField(),
+      settings: f.obj(projectSettingsFields),
+    },
+    settingsDefaults: () => projectDefaults(),
+    routes(router, api) {
+      router.get(`${api.itemPattern}/activity`, (ctx) => {
+        const { item, parents } = api.load(ctx)
+        authorize(ctx, 'activity_project', api.scopeOf(item, parents))
+        return activity(ctx, (e) => e.project === item.uuid)
+      })
+      router.get(`${api.itemPattern}/stats`, async (ctx) => {
+        const { item, parents } = api.load(ctx)
+        authorize(ctx, 'stats_project', api.scopeOf(item, parents))
+        const tables = ctx.cluster.store.filter<Item>('table', (t) => t._project === item.uuid)
+        const totals: Record<string, number> = {}
+        for (const table of tables) {
+          const figures = await ctx.cluster.data.hooks.tableStats({ project: asResource(item), table: asResource(table) })
+          for (const [k, v] of Object.entries(figures)) if (typeof v === 'number' && !/ratio|timestamp|latency/.test(k)) totals[k] = (totals[k] ?? 0) + v
+        }
+        return json({ project: item.uuid, name: item.name, tables: tables.length, ...totals })
+      })
+    },
+    async afterSave({ ctx, item, previous }) {
+      if (previous && previous.name !== item.name) {
+        await ctx.cluster.data.hooks.projectRenamed({ project: asResource(item), previousName: previous.name })
+      }
+    },
+    async beforeDelete({ ctx, item }) {
+      await ctx.cluster.data.hooks.projectDeleted({ project: asResource(item) })
+    },
+  })
+}
+
+/** A resource's change history from the audit trail, newest first. */
+export function activity(ctx: Ctx, match: (e: AuditEntry) => boolean) {
+  const entries = ctx.cluster.store
+    .filter<AuditEntry>('audit', match)
+    .reverse()
+    .map((e) => ({ uuid: e.uuid, created: e.created, user: e.user, action: e.action, text: e.text }))
+  return listResponse(ctx.request, entries, { bareArrays: ctx.cluster.options.bareArrays })
+}

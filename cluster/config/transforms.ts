@@ -1,0 +1,228 @@
+import type { ClusterRouter } from '../context'
+import { asResource, defineResource, type Item, type ResourceApi } from './crud'
+import { transformDefaults } from './defaults'
+import { descriptionField, f, nameField, type Errors, type Field, type Fields } from './schema'
+
+/** Transforms, views and alias columns of a table. */
+
+export const COLUMN_TYPES = [
+  'string', 'boolean', 'bool', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64',
+  'float32', 'float64', 'double', 'datetime', 'datetime64', 'epoch', 'array', 'map', 'json', 'ip', 'uuid',
+] as const
+
+const TIME_TYPES = ['datetime', 'datetime64', 'epoch']
+const EPOCH_FORMATS = ['s', 'ms', 'us', 'ns', 'cs']
+
+const datatypeFields = (): Fields => ({
+  type: f.str({ required: true, choices: COLUMN_TYPES }),
+  primary: f.bool(),
+  index: f.bool(),
+  index_options: f.obj({ fulltext: f.bool() }, { nullable: true }),
+  format: f.str({ nullable: true, blank: true, help: 'Go time layout for datetime; s, ms, us, ns or cs for epoch' }),
+  resolution: f.str({ nullable: true, choices: ['ms', 's'], help: 'ms or s' }),
+  default: f.json({ nullable: true }),
+  script: f.str({ nullable: true, blank: true }),
+  source: f.json({ nullable: true }),
+  elements: f.list({ type: 'nested object', children: {} }, { nullable: true }),
+  ignore: f.bool(),
+  suppress: f.bool(),
+  virtual: f.bool(),
+  catch_all: f.bool(),
+  denullify: f.bool(),
+  limits: f.json({ nullable: true }),
+})
+
+const COLUMN_NAME = /^[^\s`'"\\]+$/
+
+export const columnField = (): Field =>
+  f.obj({
+    name: f.str({ required: true, blank: false, maxLength: 255, pattern: COLUMN_NAME, patternMessage: 'Column names cannot contain spaces or quotes.' }),
+    datatype: f.obj(datatypeFields(), { required: true }),
+  })
+
+const formatDetailsFields: Fields = {
+  delimiter: f.str({ blank: false }),
+  skip_head: f.int({ min: 0 }),
+  quote: f.str({ blank: true }),
+  comment: f.str({ blank: true }),
+  skip_comments: f.bool(),
+  escape: f.str({ blank: true }),
+  windows_ending: f.bool(),
+  buffer_size: f.int({ min: 1 }),
+  flattening: f.obj({
+    active: f.bool(),
+    depth: f.int({ min: 0, nullable: true }),
+    map_flattening_strategy: f.obj({ left: f.str({ blank: true }), right: f.str({ blank: true }) }, { nullable: true }),
+    slice_flattening_strategy: f.obj({ left: f.str({ blank: true }), right: f.str({ blank: true }) }, { nullable: true }),
+  }),
+}
+
+export const transformSettingsFields: Fields = {
+  is_default: f.bool(),
+  output_columns: f.list(columnField(), { required: true, minItems: 1 }),
+  compression: f.str({ blank: true, help: 'none, gzip, zip, zlib, bzip2 (comma-separated chains allowed)' }),
+  null_values: f.list(f.str({ blank: true })),
+  sql_transform: f.str({ nullable: true, blank: true }),
+  sample_data: f.json({ nullable: true }),
+  format_details: f.obj(formatDetailsFields),
+  rate_limit: f.json({ nullable: true }),
+  shadow_table: f.json({ nullable: true }),
+  wurfl: f.json({ nullable: true }),
+}
+
+const COMPRESSIONS = ['none', '', 'gzip', 'zip', 'zlib', 'bzip2', 'deflate', 'snappy', 'lz4', 'zstd', 'xz']
+
+type Column = { name: string; datatype: Record<string, unknown> }
+
+/** The spec's column rules; returns DRF errors for one datatype (elements checked recursively). */
+function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
+  const e: Errors = {}
+  const type = String(dt.type)
+  const isTime = TIME_TYPES.includes(type)
+  if (isTime && !dt.format && !dt.virtual) e.format = ['A format is required for datetime and epoch columns.']
+  if (type === 'epoch' && dt.format && !EPOCH_FORMATS.includes(String(dt.format))) e.format = [`Epoch formats are ${EPOCH_FORMATS.join(', ')}.`]
+  if (dt.primary && !isTime) e.primary = ['Only a datetime or epoch column can be primary.']
+  if (dt.primary && nested) e.primary = ['An element cannot be primary.']
+  if (dt.primary && dt.ignore) e.ignore = ['A primary column cannot be ignored.']
+  if (dt.index === true && ['double', 'float32', 'float64'].includes(type)) e.index = ['Index cannot be enabled for double columns.']
+  const fulltext = (dt.index_options as { fulltext?: boolean } | null)?.fulltext
+  if (fulltext && dt.index === false) e.index_options = { fulltext: ['Full-text search needs the index enabled.'] }
+  if (fulltext && type !== 'string') e.index_options = { fulltext: ['Full-text search is for string columns.'] }
+  const elements = dt.elements as { type?: unknown }[] | null | undefined
+  if (elements && elements.length && !['array', 'map'].includes(type)) e.elements = ['Elements are only for array or map columns.']
+  else if (type === 'array' && (!elements || elements.length !== 1)) e.elements = ['An array column needs exactly one element type.']
+  else if (type === 'map' && (!elements || elements.length !== 2)) e.elements = ['A map column needs two element types (key and value).']
+  else if (elements && elements.length) {
+    const inner = elements.map((el) => {
+      const dtEl = ((el as { datatype?: unknown }).datatype ?? el) as Record<string, unknown>
+      if (typeof dtEl.type !== 'string' || !(COLUMN_TYPES as readonly string[]).includes(dtEl.type)) return { type: [`"${String(dtEl.type)}" is not a valid choice.`] }
+      return datatypeErrors(dtEl, true)
+    })
+    if (inner.some((x) => Object.keys(x).length)) e.elements = inner
+  }
+  return e
+}
+
+/** Checks the output columns: each column's rules, unique names, and exactly one primary (if `needPrimary`). */
+export function columnsErrors(columns: Column[], needPrimary: boolean): unknown {
+  const perColumn: Errors[] = columns.map((c) => {
+    const e = datatypeErrors(c.datatype, false)
+    return Object.keys(e).length ? { datatype: e } : {}
+  })
+  const seen = new Set<string>()
+  columns.forEach((c, i) => {
+    if (seen.has(c.name)) perColumn[i] = { ...perColumn[i], name: [`Column "${c.name}" appears more than once.`] }
+    seen.add(c.name)
+  })
+  if (perColumn.some((e) => Object.keys(e).length)) return perColumn
+  if (needPrimary) {
+    const primaries = columns.filter((c) => c.datatype.primary)
+    if (primaries.length !== 1) {
+      return [primaries.length ? `Exactly one primary column is allowed; found ${primaries.length}.` : 'A primary column (datetime or epoch) is required.']
+    }
+  }
+  return undefined
+}
+
+export function registerTransforms(router: ClusterRouter): ResourceApi {
+  return defineResource(router, {
+    kind: 'transform',
+    resource: 'transform',
+    label: 'transform',
+    level: 'table',
+    path: 'transforms',
+    description: 'Transforms map incoming data onto the table columns.',
+    fields: {
+      name: nameField(63, { pattern: /^[A-Za-z][A-Za-z0-9_]*$/, patternMessage: 'The name must start with a letter and contain only letters, digits and underscores.' }),
+      description: descriptionField(),
+      type: f.str({ required: true, choices: ['csv', 'json', 'hdx'] }),
+      settings: f.obj(transformSettingsFields, { required: true }),
+    },
+    settingsDefaults: () => transformDefaults(),
+    prepare({ data, errors }) {
+      const settings = data.settings as Record<string, unknown>
+      const settingErrors: Errors = {}
+      const colErrors = columnsErrors(settings.output_columns as Column[], true)
+      if (colErrors) settingErrors.output_columns = colErrors
+      const compression = String(settings.compression ?? 'none')
+      const bad = compression.split(',').map((c) => c.trim()).filter((c) => !COMPRESSIONS.includes(c))
+      if (bad.length) settingErrors.compression = [`Unknown compression: ${bad.join(', ')}.`]
+      if (data.type === 'csv') {
+        const fd = settings.format_details as Record<string, unknown>
+        if (typeof fd.delimiter === 'string' && fd.delimiter.length > 1 && fd.delimiter !== '\\t') {
+          settingErrors.format_details = { delimiter: ['The delimiter must be one character.'] }
+        }
+      }
+      if (Object.keys(settingErrors).length) errors.settings = settingErrors
+    },
+    async afterSave({ ctx, item, parents }) {
+      const { store } = ctx.cluster
+      const siblings = store.filter<Item>('transform', (t) => t._table === item._table && t.uuid !== item.uuid)
+      let saved = item
+      if (!item.settings.is_default && !siblings.some((t) => t.settings?.is_default)) {
+        // the first transform of a table is its default
+        saved = { ...item, settings: { ...item.settings, is_default: true } }
+        store.put('transform', item.uuid, saved)
+      }
+      await ctx.cluster.data.hooks.transformSaved({ project: asResource(parents.project!), table: asResource(parents.table!), transform: asResource(saved) })
+      if (saved.settings.is_default) {
+        for (const t of siblings) if (t.settings?.is_default) store.put('transform', t.uuid, { ...t, settings: { ...t.settings, is_default: false } })
+      }
+    },
+    afterDelete({ ctx, item }) {
+      if (!item.settings?.is_default) return
+      const next = ctx.cluster.store.find<Item>('transform', (t) => t._table === item._table)
+      if (next) ctx.cluster.store.put('transform', next.uuid, { ...next, settings: { ...next.settings, is_default: true } })
+    },
+  })
+}
+
+export function registerViews(router: ClusterRouter): ResourceApi {
+  return defineResource(router, {
+    kind: 'view',
+    resource: 'view',
+    label: 'view',
+    level: 'table',
+    path: 'views',
+    description: 'Views select and rename columns of a table; query them as project.`table#view`.',
+    fields: {
+      description: descriptionField(),
+      settings: f.obj(
+        {
+          is_default: f.bool(),
+          output_columns: f.list(columnField(), { required: true, minItems: 1 }),
+        },
+        { required: true },
+      ),
+    },
+    settingsDefaults: () => ({ is_default: false }),
+    prepare({ data, errors }) {
+      const settings = data.settings as Record<string, unknown>
+      const colErrors = columnsErrors(settings.output_columns as Column[], false)
+      if (colErrors) errors.settings = { output_columns: colErrors }
+    },
+    afterSave({ ctx, item }) {
+      if (!item.settings.is_default) return
+      for (const v of ctx.cluster.store.filter<Item>('view', (x) => x._table === item._table && x.uuid !== item.uuid && x.settings?.is_default)) {
+        ctx.cluster.store.put('view', v.uuid, { ...v, settings: { ...v.settings, is_default: false } })
+      }
+    },
+  })
+}
+
+export function registerColumns(router: ClusterRouter): ResourceApi {
+  return defineResource(router, {
+    kind: 'column',
+    resource: 'column',
+    label: 'column',
+    level: 'table',
+    path: 'columns',
+    description: 'Alias columns: a name for an SQL expression over the table.',
+    fields: {
+      name: nameField(255, { pattern: COLUMN_NAME, patternMessage: 'Column names cannot contain spaces or quotes.' }),
+      description: descriptionField(),
+      expression: f.str({ required: true, blank: false }),
+    },
+    serialize: (item) => ({ id: item.uuid }),
+  })
+}
