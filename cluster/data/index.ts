@@ -1,19 +1,383 @@
-import type { ClusterState } from '../context'
-import type { DataPlane } from './hooks'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { ClusterState, LogEntry } from '../context'
+import { HttpError, validationError } from '../http'
+import { allTables, KINDS, parentOf } from './catalog'
+import { baseType, columnType, Engine, ident, lit, primaryColumn, qualified, storedColumns, toEngineError, type OutputColumn } from './engine'
+import type { DataHooks, DataPlane, Resource } from './hooks'
+import { forgetTable, handleIngest, handleValidator } from './ingest'
+import { BatchRunner, recoverAlterJobs, registerJobRoutes } from './jobs'
+import type { Plane, QueryRecord } from './plane'
+import { handleInstant, handleLabelValues, handleQueryRange } from './prometheus'
+import { handleQuery } from './query'
+import { seed } from './seed'
 
-/** Opens the engine under `${dataDir}/engine` and returns the data plane. Owned by the data work. */
+const FLUSH_MS = 5_000
+
+/** Opens the engine under `${dataDir}/engine` and returns the data plane. */
 export async function createDataPlane(cluster: ClusterState): Promise<DataPlane> {
-  void cluster
-  const noop = async () => {}
-  return {
-    hooks: {
-      transformSaved: noop, tableDeleted: noop, tableTruncated: noop, tableRenamed: noop,
-      projectDeleted: noop, projectRenamed: noop, tableStats: async () => ({}),
-      functionSaved: noop, functionDeleted: noop, dictionarySaved: noop, dictionaryDeleted: noop,
-      orgFigures: async () => ({}),
+  const engine = new Engine(path.join(cluster.options.dataDir, 'engine'))
+  const pendingLogs: LogEntry[] = [...cluster.logs]
+  const flushedQueries = new Set<string>()
+  let flushing: Promise<void> | null = null
+
+  const plane: Plane = {
+    cluster,
+    engine,
+    queries: [],
+    partitions: new Map(),
+    touched(database, table) {
+      plane.partitions.delete(`${database}.${table}`)
     },
-    register: () => {},
-    seed: async () => {},
-    close: async () => {},
+    flushSystem() {
+      if (flushing) return flushing
+      flushing = flush().finally(() => (flushing = null))
+      return flushing
+    },
   }
+
+  // the cluster's own logs also go to hydro.logs
+  const originalLog = cluster.log.bind(cluster)
+  cluster.log = (entry) => {
+    originalLog(entry)
+    pendingLogs.push(cluster.logs[cluster.logs.length - 1])
+    if (pendingLogs.length > 20_000) pendingLogs.splice(0, pendingLogs.length - 20_000)
+  }
+
+  async function flush() {
+    const logs = pendingLogs.splice(0)
+    if (logs.length) {
+      const rows = logs.map((l) => ({
+        timestamp: l.timestamp.replace('T', ' ').replace('Z', ''),
+        level: l.level,
+        message: l.message,
+        error: l.error ?? '',
+        'kubernetes.container_name': l.service,
+        service: l.service,
+        component: l.component,
+      }))
+      try {
+        await engine.insert('hydro.logs', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')))
+      } catch {
+        pendingLogs.unshift(...logs.slice(-5000))
+      }
+    }
+    const records: (QueryRecord & { version: number })[] = []
+    for (const q of plane.queries) {
+      if (!q.active && flushedQueries.has(q.query_id)) continue
+      records.push({ ...q, version: q.active ? 1 : 2 })
+      if (!q.active) flushedQueries.add(q.query_id)
+    }
+    if (flushedQueries.size > 20_000) flushedQueries.clear()
+    if (records.length) {
+      const rows = records.map((q) => ({
+        query_id: q.query_id,
+        query_start: q.query_start.replace('T', ' ').replace('Z', ''),
+        query_end: q.query_end ? q.query_end.replace('T', ' ').replace('Z', '') : null,
+        query: q.query,
+        user: q.user,
+        comment: q.comment,
+        admin_comment: q.admin_comment,
+        label: q.label,
+        active: q.active ? 1 : 0,
+        exec_time_ms: q.exec_time_ms,
+        rows_read: q.rows_read,
+        bytes_read: q.bytes_read,
+        error: q.error,
+        hydrolix_version: cluster.options.version,
+        turbine_revision: 'local',
+        version: q.version,
+      }))
+      try {
+        await engine.insert('hdx.query_history', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')))
+      } catch {
+        // figures only
+      }
+    }
+  }
+
+  await setupSystemTables(engine)
+  const timer = setInterval(() => void plane.flushSystem().catch(() => {}), FLUSH_MS)
+  timer.unref()
+
+  const runner = new BatchRunner(plane)
+  const hooks = makeHooks(plane)
+
+  let recovered = false
+  const dataPlane: DataPlane = {
+    hooks,
+    register(router) {
+      router.add(['GET', 'POST', 'HEAD'], '/query', (ctx) => handleQuery(plane, ctx))
+      router.post('/ingest/event', (ctx) => handleIngest(plane, ctx))
+      router.post('/pool/:pool/ingest/event', (ctx) => handleIngest(plane, ctx))
+      router.post('/validator', (ctx) => handleValidator(plane, ctx))
+      router.get('/prometheus/api/v1/query_range', (ctx) => handleQueryRange(ctx))
+      router.post('/prometheus/api/v1/query_range', (ctx) => handleQueryRange(ctx))
+      router.get('/prometheus/api/v1/query', (ctx) => handleInstant(ctx))
+      router.post('/prometheus/api/v1/query', (ctx) => handleInstant(ctx))
+      router.get('/prometheus/api/v1/label/:label/values', (ctx) => handleLabelValues(ctx))
+      registerJobRoutes(plane, router, runner)
+      if (!recovered) {
+        recovered = true
+        // jobs interrupted by a restart (after routes exist, so the store is fully loaded)
+        setImmediate(() => {
+          try {
+            runner.recover()
+            recoverAlterJobs(plane)
+          } catch (error) {
+            cluster.log({ level: 'error', service: 'turbine-api', component: 'jobs', message: 'job recovery failed', error: String(error) })
+          }
+        })
+      }
+    },
+    seed: (e) => seed(plane, e),
+    async close() {
+      clearInterval(timer)
+      runner.stop()
+      await plane.flushSystem().catch(() => {})
+      await engine.close()
+    },
+  }
+  return dataPlane
+}
+
+async function setupSystemTables(engine: Engine) {
+  await engine.exec('CREATE DATABASE IF NOT EXISTS hydro')
+  await engine.exec(
+    "CREATE TABLE IF NOT EXISTS hydro.logs (timestamp DateTime64(3), level LowCardinality(String), message String, error String, `kubernetes.container_name` LowCardinality(String), service LowCardinality(String), component LowCardinality(String)) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp TTL toDateTime(timestamp) + INTERVAL 30 DAY",
+  )
+  await engine.exec('CREATE DATABASE IF NOT EXISTS hdx')
+  await engine.exec(
+    'CREATE TABLE IF NOT EXISTS hdx.query_history (query_id String, query_start DateTime64(3), query_end Nullable(DateTime64(3)), query String, user String, comment String, admin_comment String, label String, active UInt8, exec_time_ms UInt64, rows_read UInt64, bytes_read UInt64, error String, hydrolix_version String, turbine_revision String, version UInt8) ENGINE = ReplacingMergeTree(version) ORDER BY query_id TTL toDateTime(query_start) + INTERVAL 1 DAY',
+  )
+  await engine.exec(
+    'CREATE OR REPLACE VIEW hdx.active_queries AS SELECT query_id, query_start, query_end, query, user, comment, admin_comment, label, active, exec_time_ms, rows_read, bytes_read, error, hydrolix_version, turbine_revision FROM hdx.query_history FINAL WHERE query_start > now() - INTERVAL 5 MINUTE',
+  )
+  await engine.exec('CREATE DATABASE IF NOT EXISTS hdx_dicts')
+}
+
+/** The engine errors of a hook, as a 400 the config side answers as is. */
+function hookError(field: string, error: unknown): HttpError {
+  return validationError({ [field]: [toEngineError(error).message] })
+}
+
+function makeHooks(plane: Plane): DataHooks {
+  const { engine, cluster } = plane
+  const dictTable = (project: Resource, dictionary: Resource) => `${project.name}_${dictionary.name}`
+
+  async function loadDictionary(project: Resource, dictionary: Resource) {
+    const s = dictionary.settings ?? {}
+    const cols = (s.output_columns ?? []) as OutputColumn[]
+    if (!cols.length) throw validationError({ settings: { output_columns: ['A dictionary needs output_columns.'] } })
+    const keys: string[] = Array.isArray(s.primary_key) && s.primary_key.length ? s.primary_key : [cols[0].name]
+    const structure = cols.map((c) => `${ident(c.name)} ${baseType(c.datatype)}`).join(', ')
+    const name = dictTable(project, dictionary)
+    const backing = qualified('hdx_dicts', name)
+    await engine.exec(`CREATE OR REPLACE TABLE ${backing} (${structure}) ENGINE = MergeTree ORDER BY tuple()`)
+    const file = path.join(cluster.options.dataDir, 'files', project.uuid, String(s.filename ?? ''))
+    if (s.filename && fs.existsSync(file)) {
+      const format = typeof s.format === 'string' && s.format ? s.format : /\.json/i.test(file) ? 'JSONEachRow' : 'CSVWithNames'
+      try {
+        await engine.exec(`INSERT INTO ${backing} SELECT * FROM file(${lit(file)}, ${lit(format)}, ${lit(cols.map((c) => `${ident(c.name)} ${baseType(c.datatype)}`).join(', '))})`)
+      } catch (error) {
+        throw hookError('settings', error)
+      }
+    } else if (s.filename) {
+      cluster.log({ level: 'warning', service: 'turbine-api', component: 'dictionary', message: `dictionary ${project.name}.${dictionary.name}: file ${s.filename} not uploaded yet; the dictionary is empty` })
+    }
+    const keyTypes = keys.map((k) => baseType(cols.find((c) => c.name === k)?.datatype))
+    const simpleKey = keys.length === 1 && keyTypes[0] === 'UInt64'
+    let layout = String(s.layout ?? '').toLowerCase()
+    if (!layout) layout = simpleKey ? 'hashed' : 'complex_key_hashed'
+    if (!simpleKey && !layout.startsWith('complex_key')) layout = layout.includes('sparse') ? 'complex_key_sparse_hashed' : 'complex_key_hashed'
+    const layouts = ['flat', 'hashed', 'sparse_hashed', 'complex_key_hashed', 'complex_key_sparse_hashed', 'hashed_array', 'complex_key_hashed_array']
+    if (!layouts.includes(layout)) layout = simpleKey ? 'hashed' : 'complex_key_hashed'
+    const lifetime = Number.isFinite(Number(s.lifetime_seconds)) ? Math.max(0, Math.floor(Number(s.lifetime_seconds))) : 300
+    const attrs = cols.map((c) => `${ident(c.name)} ${baseType(c.datatype)}`).join(', ')
+    try {
+      await engine.exec(
+        `CREATE OR REPLACE DICTIONARY default.${ident(name)} (${attrs}) PRIMARY KEY ${keys.map(ident).join(', ')} SOURCE(CLICKHOUSE(DB 'hdx_dicts' TABLE ${lit(name)})) LAYOUT(${layout.toUpperCase()}()) LIFETIME(${lifetime})`,
+      )
+      await engine.exec(`SYSTEM RELOAD DICTIONARY default.${ident(name)}`).catch(() => {})
+    } catch (error) {
+      throw hookError('settings', error)
+    }
+  }
+
+  async function dropDictionary(project: Resource, dictionary: Resource | { name: string }) {
+    const name = `${project.name}_${dictionary.name}`
+    await engine.exec(`DROP DICTIONARY IF EXISTS default.${ident(name)}`)
+    await engine.exec(`DROP TABLE IF EXISTS ${qualified('hdx_dicts', name)}`)
+  }
+
+  const hooks: DataHooks & { dictionaryFileSaved(e: { project: Resource; filename: string }): Promise<void> } = {
+    async transformSaved({ project, table, transform }) {
+      const cols = storedColumns(transform)
+      if (!cols.length) return
+      const primary = primaryColumn(transform)
+      const target = qualified(project.name, table.name)
+      try {
+        await engine.exec(`CREATE DATABASE IF NOT EXISTS ${ident(project.name)}`)
+        const exists = (await engine.rows(`SELECT 1 FROM system.tables WHERE database = ${lit(project.name)} AND name = ${lit(table.name)}`)).length > 0
+        if (!exists) {
+          if (!primary) throw validationError({ settings: { output_columns: ['Exactly one datetime or epoch column must be primary.'] } })
+          const defs = cols.map((c) => `${ident(c.name)} ${columnType(c.datatype)}`).join(', ')
+          await engine.exec(
+            `CREATE TABLE IF NOT EXISTS ${target} (${defs}) ENGINE = MergeTree PARTITION BY toDate(${ident(primary.name)}) ORDER BY ${ident(primary.name)}`,
+          )
+          cluster.log({ level: 'info', service: 'turbine-api', component: 'engine', message: `created engine table ${project.name}.${table.name}` })
+        } else {
+          for (const c of cols) {
+            await engine.exec(`ALTER TABLE ${target} ADD COLUMN IF NOT EXISTS ${ident(c.name)} ${c.datatype?.primary ? 'DateTime64(3)' : columnType(c.datatype)}`)
+          }
+        }
+        forgetTable(project.name, table.name)
+      } catch (error) {
+        if (error instanceof HttpError) throw error
+        throw hookError('settings', error)
+      }
+    },
+    async tableDeleted({ project, table }) {
+      await engine.exec(`DROP TABLE IF EXISTS ${qualified(project.name, table.name)} SYNC`)
+      forgetTable(project.name, table.name)
+      plane.touched(project.name, table.name)
+    },
+    async tableTruncated({ project, table }) {
+      await engine.exec(`TRUNCATE TABLE IF EXISTS ${qualified(project.name, table.name)} SYNC`)
+      plane.touched(project.name, table.name)
+    },
+    async tableRenamed({ project, table, previousName }) {
+      if (previousName === table.name) return
+      const exists = (await engine.rows(`SELECT 1 FROM system.tables WHERE database = ${lit(project.name)} AND name = ${lit(previousName)}`)).length > 0
+      if (exists) await engine.exec(`RENAME TABLE ${qualified(project.name, previousName)} TO ${qualified(project.name, table.name)}`)
+      forgetTable(project.name, previousName)
+      plane.touched(project.name, previousName)
+    },
+    async projectDeleted({ project }) {
+      for (const d of cluster.store.filter<Resource>(KINDS.dictionary, (x) => parentOf(x, 'project') === project.uuid)) await dropDictionary(project, d).catch(() => {})
+      await engine.exec(`DROP DATABASE IF EXISTS ${ident(project.name)} SYNC`)
+      forgetTable(project.name)
+      plane.partitions.clear()
+    },
+    async projectRenamed({ project, previousName }) {
+      if (previousName === project.name) return
+      const exists = (await engine.rows(`SELECT 1 FROM system.databases WHERE name = ${lit(previousName)}`)).length > 0
+      if (exists) {
+        try {
+          await engine.exec(`RENAME DATABASE ${ident(previousName)} TO ${ident(project.name)}`)
+        } catch (error) {
+          throw hookError('name', error)
+        }
+      }
+      // dictionaries are named {project}_{name}: rebuild them under the new name
+      for (const d of cluster.store.filter<Resource>(KINDS.dictionary, (x) => parentOf(x, 'project') === project.uuid)) {
+        await dropDictionary({ ...project, name: previousName }, d).catch(() => {})
+        await loadDictionary(project, d).catch(() => {})
+      }
+      forgetTable(previousName)
+      plane.partitions.clear()
+    },
+    async tableStats({ project, table }) {
+      const db = lit(project.name)
+      const tb = lit(table.name)
+      const parts = await engine.rows<Record<string, string | number>>(
+        `SELECT sum(rows) AS total_rows, uniqExact(partition) AS total_partitions, count() AS total_parts, sum(data_uncompressed_bytes) AS raw_data_size, sum(data_compressed_bytes) AS compressed_data_size, sum(primary_key_bytes_in_memory) + sum(marks_bytes) AS compressed_index_size, sum(bytes_on_disk) AS bytes_on_disk, max(modification_time) AS last_modified FROM system.parts WHERE active AND database = ${db} AND table = ${tb}`,
+      )
+      const p = parts[0] ?? {}
+      const raw = Number(p.raw_data_size ?? 0)
+      const compressed = Number(p.compressed_data_size ?? 0)
+      let oldest: string | null = null
+      let latest: string | null = null
+      const key = (await engine.rows<{ sorting_key: string }>(`SELECT sorting_key FROM system.tables WHERE database = ${db} AND name = ${tb}`))[0]?.sorting_key?.split(',')[0]?.trim()
+      if (key && Number(p.total_rows ?? 0) > 0) {
+        const r = await engine.rows<{ lo: string; hi: string }>(`SELECT toString(min(${ident(key.replace(/^`|`$/g, ''))})) AS lo, toString(max(${ident(key.replace(/^`|`$/g, ''))})) AS hi FROM ${qualified(project.name, table.name)}`)
+        oldest = r[0]?.lo ? r[0].lo.replace(' ', 'T') + 'Z' : null
+        latest = r[0]?.hi ? r[0].hi.replace(' ', 'T') + 'Z' : null
+      }
+      const columns = await engine.rows<{ n: number }>(`SELECT count() AS n FROM system.columns WHERE database = ${db} AND table = ${tb}`)
+      return {
+        total_rows: Number(p.total_rows ?? 0),
+        total_partitions: Number(p.total_partitions ?? 0),
+        total_parts: Number(p.total_parts ?? 0),
+        raw_data_size: raw,
+        compressed_data_size: compressed,
+        compressed_index_size: Number(p.compressed_index_size ?? 0),
+        bytes_on_disk: Number(p.bytes_on_disk ?? 0),
+        compression_ratio: compressed > 0 ? Number((raw / compressed).toFixed(2)) : 0,
+        oldest_timestamp: oldest,
+        latest_timestamp: latest,
+        num_columns: Number(columns[0]?.n ?? 0),
+        current_ingest_latency: 0,
+      }
+    },
+    async functionSaved({ project, fn, previousName }) {
+      const sql = String(fn.sql ?? '').trim()
+      if (!sql) throw validationError({ sql: ['This field is required.'] })
+      try {
+        await engine.exec(`CREATE OR REPLACE FUNCTION ${ident(fn.name)} AS ${sql}`)
+      } catch (error) {
+        throw hookError('sql', error)
+      }
+      if (previousName && previousName !== fn.name) await engine.exec(`DROP FUNCTION IF EXISTS ${ident(previousName)}`).catch(() => {})
+      void project
+    },
+    async functionDeleted({ fn }) {
+      await engine.exec(`DROP FUNCTION IF EXISTS ${ident(fn.name)}`)
+    },
+    async dictionarySaved({ project, dictionary, previousName }) {
+      if (previousName && previousName !== dictionary.name) await dropDictionary(project, { name: previousName }).catch(() => {})
+      await loadDictionary(project, dictionary)
+    },
+    async dictionaryDeleted({ project, dictionary }) {
+      await dropDictionary(project, dictionary)
+    },
+    /** A dictionary file was uploaded or replaced: reload the dictionaries that read it. */
+    async dictionaryFileSaved({ project, filename }) {
+      for (const d of cluster.store.filter<Resource>(KINDS.dictionary, (x) => parentOf(x, 'project') === project.uuid && x.settings?.filename === filename)) {
+        await loadDictionary(project, d).catch((error) => cluster.log({ level: 'error', service: 'turbine-api', component: 'dictionary', message: `reloading ${d.name} failed`, error: String(error) }))
+      }
+    },
+    async orgFigures() {
+      const tables = allTables(cluster)
+      const names = tables.map(({ project, table }) => `(${lit(project.name)}, ${lit(table.name)})`)
+      let rows = 0
+      let raw = 0
+      let compressed = 0
+      let partitions = 0
+      if (names.length) {
+        const r = await engine.rows<Record<string, number>>(
+          `SELECT sum(rows) AS rows, sum(data_uncompressed_bytes) AS raw, sum(data_compressed_bytes) AS compressed, uniqExact(database, table, partition) AS partitions FROM system.parts WHERE active AND (database, table) IN (${names.join(', ')})`,
+        )
+        rows = Number(r[0]?.rows ?? 0)
+        raw = Number(r[0]?.raw ?? 0)
+        compressed = Number(r[0]?.compressed ?? 0)
+        partitions = Number(r[0]?.partitions ?? 0)
+      }
+      const hourAgo = Date.now() - 3600_000
+      const recent = plane.queries.filter((q) => Date.parse(q.query_start) >= hourAgo)
+      const sumMetric = (name: string, sinceMs: number) => {
+        let total = 0
+        for (const s of cluster.metrics.select(name)) for (const [t, v] of s.buckets) if (t >= sinceMs) total += v
+        return total
+      }
+      const batch = cluster.store.all<Resource>('batch_job')
+      const alter = cluster.store.all<Resource>('alter_job')
+      return {
+        total_rows: rows,
+        raw_data_size: raw,
+        compressed_data_size: compressed,
+        compression_ratio: compressed > 0 ? Number((raw / compressed).toFixed(2)) : 0,
+        total_partitions: partitions,
+        queries_last_hour: recent.length,
+        query_errors_last_hour: recent.filter((q) => q.error).length,
+        active_queries: plane.queries.filter((q) => q.active).length,
+        rows_ingested_last_5_minutes: sumMetric('rows_ingested_total', Date.now() - 300_000),
+        rows_ingested_last_hour: sumMetric('rows_ingested_total', hourAgo),
+        active_jobs: batch.filter((j) => ['ready', 'running'].includes(j.status)).length + alter.filter((j) => ['ready', 'running', 'pending'].includes(j.status)).length,
+        active_batch_jobs: batch.filter((j) => ['ready', 'running'].includes(j.status)).length,
+        pending_alter_jobs: alter.filter((j) => j.status === 'pending').length,
+      }
+    },
+  }
+  return hooks
 }

@@ -1,0 +1,207 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+// chdb runs each async query on a libuv worker thread; the default pool of 4 would let four long
+// queries starve everything else that uses the pool. Must be set before the pool first starts.
+process.env.UV_THREADPOOL_SIZE ??= '16'
+
+import { Session, type ChdbResult } from 'chdb'
+import type { Resource } from './hooks'
+
+/** Escapes an identifier for the engine: `name` with backticks and backslashes escaped. */
+export function ident(name: string): string {
+  return '`' + String(name).replace(/\\/g, '\\\\').replace(/`/g, '\\`') + '`'
+}
+
+/** A string literal for the engine. */
+export function lit(value: string): string {
+  return "'" + String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'"
+}
+
+export const qualified = (database: string, table: string) => `${ident(database)}.${ident(table)}`
+
+/** An engine error as the query API reports it: `Code: N. DB::Exception: ...`. */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message)
+  }
+}
+
+export function toEngineError(error: unknown): EngineError {
+  if (error instanceof EngineError) return error
+  const e = error as { message?: string; clickhouseCode?: number }
+  const message = (e?.message ?? String(error)).trim()
+  const m = /Code: (\d+)\./.exec(message)
+  const code = e?.clickhouseCode ?? (m ? Number(m[1]) : 1001)
+  // chdb sometimes repeats the prefix ("Code: 115. DB::Exception: Code: 115. DB::Exception: ..."); keep one.
+  const cleaned = message.replace(/^(Code: \d+\. DB::Exception: )(Code: \d+\. DB::Exception: )+/, '$1')
+  return new EngineError(/^Code: \d+\./.test(cleaned) ? cleaned : `Code: ${code}. DB::Exception: ${cleaned}`, code)
+}
+
+type Lane = 'query' | 'internal'
+
+interface Slot {
+  session: Session
+  busy: boolean
+}
+
+/**
+ * A small pool of chdb Sessions on one data directory. One Session runs one query at a time, while
+ * several Sessions on the same path run concurrently, so a long user query occupies one slot and
+ * never stalls the others. Two lanes: `query` (the /query API) and `internal` (hooks, ingest, jobs,
+ * stats), so user queries can never starve the config hooks or ingest.
+ */
+export class Engine {
+  private lanes: Record<Lane, { slots: Slot[]; waiters: ((slot: Slot) => void)[] }>
+  private closed = false
+
+  constructor(
+    readonly dir: string,
+    sizes: Record<Lane, number> = { query: 3, internal: 2 },
+  ) {
+    fs.mkdirSync(dir, { recursive: true })
+    const make = (n: number) => Array.from({ length: n }, () => ({ session: new Session(dir), busy: false }))
+    this.lanes = {
+      query: { slots: make(sizes.query), waiters: [] },
+      internal: { slots: make(sizes.internal), waiters: [] },
+    }
+  }
+
+  private acquire(lane: Lane): Promise<Slot> {
+    if (this.closed) return Promise.reject(new EngineError('Code: 1002. DB::Exception: the engine is closed', 1002))
+    const l = this.lanes[lane]
+    const free = l.slots.find((s) => !s.busy)
+    if (free) {
+      free.busy = true
+      return Promise.resolve(free)
+    }
+    return new Promise((resolve) => l.waiters.push(resolve))
+  }
+
+  private release(lane: Lane, slot: Slot) {
+    const next = this.lanes[lane].waiters.shift()
+    if (next) next(slot)
+    else slot.busy = false
+  }
+
+  /** Runs one statement; rejects with an EngineError. */
+  async run(sql: string, options: { format?: string; lane?: Lane; signal?: AbortSignal; params?: Record<string, string> } = {}): Promise<ChdbResult> {
+    const lane = options.lane ?? 'internal'
+    const slot = await this.acquire(lane)
+    try {
+      const opts = { format: options.format ?? 'CSV', signal: options.signal }
+      if (options.params) return await slot.session.queryBindAsync(sql, options.params, opts)
+      return await slot.session.queryAsync(sql, opts)
+    } catch (error) {
+      throw toEngineError(error)
+    } finally {
+      this.release(lane, slot)
+    }
+  }
+
+  /** Runs a statement and returns JSON rows (JSONEachRow parsed). */
+  async rows<T = Record<string, unknown>>(sql: string, lane: Lane = 'internal'): Promise<T[]> {
+    const result = await this.run(sql, { format: 'JSONEachRow', lane })
+    const text = result.text()
+    return text
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as T)
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.run(sql)
+  }
+
+  /** Inserts JSONEachRow/CSV bytes into a table. */
+  async insert(table: string, values: Buffer | string, format: 'JSONEachRow' | 'CSV' | 'CSVWithNames' = 'JSONEachRow', settings?: Record<string, string | number>) {
+    const slot = await this.acquire('internal')
+    try {
+      return await slot.session.insert({ table, values, format, settings })
+    } catch (error) {
+      throw toEngineError(error)
+    } finally {
+      this.release('internal', slot)
+    }
+  }
+
+  async close() {
+    this.closed = true
+    for (const lane of Object.values(this.lanes)) {
+      for (const slot of lane.slots) slot.session.close()
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transform datatypes → engine types
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Datatype = { type?: string; primary?: boolean; format?: string; resolution?: string; elements?: any[]; default?: unknown; ignore?: boolean; virtual?: boolean; source?: any; [k: string]: any }
+export type OutputColumn = { name: string; datatype: Datatype }
+
+const SCALARS: Record<string, string> = {
+  string: 'String',
+  boolean: 'Bool',
+  bool: 'Bool',
+  int8: 'Int8',
+  uint8: 'UInt8',
+  int16: 'Int16',
+  uint16: 'UInt16',
+  int32: 'Int32',
+  uint32: 'UInt32',
+  int64: 'Int64',
+  uint64: 'UInt64',
+  double: 'Float64',
+  float: 'Float64',
+  float64: 'Float64',
+  float32: 'Float32',
+  datetime: 'DateTime64(3)',
+  epoch: 'DateTime64(3)',
+  json: 'String',
+  ip: 'String',
+  uuid: 'String',
+}
+
+/** The engine type of a transform datatype, without Nullable. */
+export function baseType(dt: Datatype | undefined): string {
+  const type = String(dt?.type ?? 'string').toLowerCase()
+  if (type === 'array') return `Array(${elementType(dt?.elements?.[0])})`
+  if (type === 'map') return `Map(${mapKeyType(dt?.elements?.[0])}, ${elementType(dt?.elements?.[1])})`
+  return SCALARS[type] ?? 'String'
+}
+
+function elementType(dt: Datatype | undefined): string {
+  const inner = baseType(dt ?? { type: 'string' })
+  return inner.startsWith('Array(') || inner.startsWith('Map(') ? inner : `Nullable(${inner})`
+}
+
+function mapKeyType(dt: Datatype | undefined): string {
+  const t = baseType(dt ?? { type: 'string' })
+  return t.startsWith('Array(') || t.startsWith('Map(') || t.startsWith('DateTime64') || t === 'Float64' || t === 'Float32' || t === 'Bool' ? 'String' : t
+}
+
+/** The engine column type: primary datetime is NOT NULL; arrays and maps cannot be Nullable. */
+export function columnType(dt: Datatype): string {
+  const t = baseType(dt)
+  if (dt.primary) return t.startsWith('DateTime64') ? t : 'DateTime64(3)'
+  if (t.startsWith('Array(') || t.startsWith('Map(')) return t
+  return `Nullable(${t})`
+}
+
+/** The columns a transform stores: everything except `ignore`d ones. */
+export function storedColumns(transform: Resource): OutputColumn[] {
+  const cols = (transform?.settings?.output_columns ?? []) as OutputColumn[]
+  return cols.filter((c) => c && typeof c.name === 'string' && c.name && !c.datatype?.ignore)
+}
+
+export function primaryColumn(transform: Resource): OutputColumn | undefined {
+  return storedColumns(transform).find((c) => c.datatype?.primary)
+}
+
+export function dataPath(dataDir: string, ...parts: string[]) {
+  return path.join(dataDir, ...parts)
+}

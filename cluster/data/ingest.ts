@@ -1,0 +1,171 @@
+/**
+ * HTTP stream ingest (`POST /ingest/event`, `/pool/{pool}/ingest/event`) and the transform
+ * validator (`POST /validator`).
+ */
+import zlib from 'node:zlib'
+import type { Ctx } from '../context'
+import { HttpError, json } from '../http'
+import { can, requireUser } from '../config/access'
+import { pickTransform, resolveTable } from './catalog'
+import { qualified, toEngineError } from './engine'
+import type { Resource } from './hooks'
+import { tableOrderKey } from './jobs'
+import type { Plane } from './plane'
+import { makeMapper, recordsOf, toJsonEachRow, transformType } from './transform'
+
+const bad = (message: string, extra: Record<string, unknown> = {}) => new HttpError(400, { code: 400, message, ...extra })
+
+async function readBody(request: Request): Promise<string> {
+  const buf = Buffer.from(await request.arrayBuffer())
+  const encoding = (request.headers.get('content-encoding') ?? '').toLowerCase()
+  try {
+    if (encoding.includes('gzip') || (buf[0] === 0x1f && buf[1] === 0x8b)) return zlib.gunzipSync(buf).toString('utf8')
+    if (encoding.includes('deflate')) return zlib.inflateSync(buf).toString('utf8')
+  } catch (error) {
+    throw bad(`Could not decompress the body: ${(error as Error).message}`)
+  }
+  return buf.toString('utf8')
+}
+
+const orderKeys = new Map<string, string | null>()
+
+export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
+  const { request, cluster } = ctx
+  const tableRef = request.headers.get('x-hdx-table')
+  if (!tableRef) throw bad('Missing header x-hdx-table (project.table)')
+  const resolved = resolveTable(cluster, tableRef)
+  if ('error' in resolved) throw new HttpError(404, { code: 404, message: resolved.error })
+  const { project, table } = resolved
+  // Auth: a table with a stream token list takes its token; otherwise a signed-in user with insert_sql
+  const tokens: string[] = Array.isArray(table.settings?.stream?.token_list) ? table.settings.stream.token_list.filter(Boolean) : []
+  const given = request.headers.get('x-hdx-token')
+  if (tokens.length) {
+    if (!given || !tokens.includes(given)) {
+      throw new HttpError(401, { code: 401, message: given ? 'Invalid x-hdx-token for this table' : 'This table requires an x-hdx-token header' })
+    }
+  } else if (request.headers.get('authorization')) {
+    const user = requireUser(ctx)
+    if (!can(cluster, user, 'insert_sql', { projectId: project.uuid, tableId: table.uuid }) && !can(cluster, user, 'change_table', { projectId: project.uuid, tableId: table.uuid })) {
+      throw new HttpError(403, { detail: 'You do not have permission to perform this action.' })
+    }
+  } else {
+    throw new HttpError(401, { detail: 'Authentication credentials were not provided.' })
+  }
+  const transformName = request.headers.get('x-hdx-transform')
+  const transform = pickTransform(cluster, table.uuid, transformName)
+  if (!transform) throw bad(transformName ? `Transform "${transformName}" does not exist on ${tableRef}` : `Table ${tableRef} has no transform: publish one before ingesting`)
+
+  const text = await readBody(request)
+  const contentType = (request.headers.get('content-type') ?? '').toLowerCase()
+  let type = transformType(transform)
+  if (contentType.includes('csv')) type = 'csv'
+  else if (contentType.includes('json')) type = 'json'
+  if (type !== transformType(transform)) throw bad(`Transform "${transform.name}" is ${transformType(transform)}, the body is ${type}`)
+  const { records, error } = recordsOf(text, type, transform.settings?.format_details)
+  if (error) throw bad(`Could not parse the body as ${type.toUpperCase()}: ${error}`)
+  if (!records.length) throw bad('The body has no rows')
+
+  const key = `${project.name}.${table.name}`
+  if (!orderKeys.has(key)) orderKeys.set(key, await tableOrderKey(plane, project.name, table.name))
+  const orderKey = orderKeys.get(key)
+  if (!orderKey) {
+    orderKeys.delete(key)
+    throw bad(`Table ${tableRef} has no engine table yet: publish a transform with a primary datetime column`)
+  }
+  const mapper = makeMapper(transform, { tableOrderKey: orderKey })
+  const rows: Record<string, unknown>[] = []
+  const errors: string[] = []
+  records.forEach((r, i) => {
+    const m = mapper.map(r, i)
+    if (m.ok) rows.push(m.row)
+    else errors.push(m.error)
+  })
+  if (errors.length) {
+    cluster.metrics.inc('rows_rejected_total', { service: 'intake-head' }, errors.length)
+    cluster.log({ level: 'warning', service: 'intake-head', component: 'ingest', message: `rejected ${errors.length} of ${records.length} rows for ${tableRef}`, error: errors[0] })
+    // a real intake head rejects the whole request when rows do not fit the transform
+    throw bad(`${errors.length} of ${records.length} rows could not be mapped through transform "${transform.name}"`, { errors: errors.slice(0, 20) })
+  }
+  try {
+    await plane.engine.insert(qualified(project.name, table.name), toJsonEachRow(rows))
+  } catch (e) {
+    orderKeys.delete(key)
+    throw bad(toEngineError(e).message)
+  }
+  plane.touched(project.name, table.name)
+  cluster.metrics.inc('rows_ingested_total', { service: 'intake-head' }, rows.length)
+  cluster.metrics.inc('bytes_ingested_total', { service: 'intake-head' }, Buffer.byteLength(text))
+  return json({ code: 200, message: 'success', rows: rows.length, table: `${project.name}.${table.name}`, transform: transform.name })
+}
+
+export function forgetTable(database: string, table?: string) {
+  for (const k of orderKeys.keys()) if (table ? k === `${database}.${table}` : k.startsWith(`${database}.`)) orderKeys.delete(k)
+}
+
+/**
+ * `POST /validator`: `{"transform": {type?, settings}, "data": [...] | "csv text"}` (or a raw body
+ * with `x-hdx-transform`). Maps every row and reports per-row errors without storing anything.
+ */
+export async function handleValidator(plane: Plane, ctx: Ctx): Promise<Response> {
+  const { request, cluster } = ctx
+  requireUser(ctx)
+  const text = await readBody(request)
+  const tableRef = request.headers.get('x-hdx-table')
+  let transform: Resource | undefined
+  let data: unknown
+  let envelope: Record<string, any> | null = null
+  try {
+    const parsed = JSON.parse(text)
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && ('transform' in parsed || 'data' in parsed)) envelope = parsed
+  } catch {
+    // a raw body
+  }
+  if (envelope) {
+    if (envelope.transform && typeof envelope.transform === 'object') {
+      transform = { uuid: '', name: envelope.transform.name ?? 'validator', ...envelope.transform, settings: envelope.transform.settings ?? {} } as Resource
+    }
+    data = envelope.data
+  } else data = text
+  if (!transform) {
+    if (!tableRef) throw bad('Give a transform in the body ({"transform": {...}, "data": ...}) or x-hdx-table and x-hdx-transform headers')
+    const resolved = resolveTable(cluster, tableRef)
+    if ('error' in resolved) throw new HttpError(404, { code: 404, message: resolved.error })
+    transform = pickTransform(cluster, resolved.table.uuid, request.headers.get('x-hdx-transform'))
+    if (!transform) throw bad(`Table ${tableRef} has no transform`)
+  }
+  if (!Array.isArray(transform.settings?.output_columns) || transform.settings.output_columns.length === 0) {
+    throw bad('The transform has no output_columns')
+  }
+  // the type: the transform's, else guessed from the data
+  if (!transform.type) transform.type = typeof data === 'string' && !/^\s*[[{]/.test(data) ? 'csv' : 'json'
+  const type = transformType(transform)
+  let records: unknown[]
+  if (typeof data === 'string') {
+    const r = recordsOf(data, type, transform.settings?.format_details)
+    if (r.error) throw bad(`Could not parse the data as ${type.toUpperCase()}: ${r.error}`)
+    records = r.records
+  } else if (Array.isArray(data)) {
+    records = type === 'csv' ? data.flatMap((d) => (typeof d === 'string' ? recordsOf(d, 'csv', transform!.settings?.format_details).records : [d])) : data
+  } else if (data && typeof data === 'object') records = [data]
+  else throw bad('No data to validate')
+  const mapper = makeMapper(transform)
+  const rows: Record<string, unknown>[] = []
+  const errors: { row: number; message: string }[] = []
+  records.forEach((r, i) => {
+    const m = mapper.map(r, i)
+    if (m.ok) rows.push(m.row)
+    else errors.push({ row: i + 1, message: m.error })
+  })
+  void plane
+  return json({
+    code: 200,
+    message: errors.length ? `${errors.length} of ${records.length} rows have errors` : 'success',
+    transform: transform.name,
+    num_rows: records.length,
+    num_valid: rows.length,
+    num_errors: errors.length,
+    columns: mapper.columns.map((c) => ({ name: c.name, type: c.datatype?.type ?? 'string', primary: !!c.datatype?.primary })),
+    rows,
+    errors,
+  })
+}

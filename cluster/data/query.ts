@@ -1,0 +1,264 @@
+/**
+ * The query API: `POST /query` (SQL in the body) and `GET /query?query=`. Settings are layered
+ * (later wins): org query options → project and table `default_query_options` of the tables the
+ * statement names → `X-HDX-query-settings` header → URL parameters → the statement's own SETTINGS.
+ * `hdx_query_*` options map onto the engine's limits where one exists; the rest are recorded and
+ * dropped. ALTER TABLE ... UPDATE|DELETE creates an alter job instead of running.
+ */
+import crypto from 'node:crypto'
+import type { Ctx } from '../context'
+import { json } from '../http'
+import { requireUser, can, type User } from '../config/access'
+import { allTables, KINDS } from './catalog'
+import { EngineError, toEngineError } from './engine'
+import type { Resource } from './hooks'
+import type { Plane, QueryRecord } from './plane'
+import { isReadStatement, parseAlter, renderSetting, splitQuery, type SettingValue } from './sql'
+import { createAlterJob } from './jobs'
+
+/** hdx_query_* options that are real engine limits, and the engine setting they become. */
+export const HDX_TO_ENGINE: Record<string, string> = {
+  hdx_query_max_execution_time: 'max_execution_time',
+  hdx_query_max_result_rows: 'max_result_rows',
+  hdx_query_max_result_bytes: 'max_result_bytes',
+  hdx_query_max_memory_usage: 'max_memory_usage',
+  hdx_query_max_rows: 'max_rows_to_read',
+  hdx_query_max_columns_to_read: 'max_columns_to_read',
+  hdx_query_max_streams: 'max_threads',
+}
+
+/** URL parameters that are part of the HTTP interface, not settings. */
+const NOT_SETTINGS = new Set(['query', 'database', 'default_format', 'query_id', 'user', 'password', 'session_id', 'session_timeout', 'compress', 'decompress', 'buffer_size', 'wait_end_of_query', 'enable_http_compression'])
+
+const CONTENT_TYPES: [RegExp, string][] = [
+  [/^JSON(Compact)?(Strings)?$/i, 'application/json; charset=UTF-8'],
+  [/^(JSON|NDJSON|JSONL)/i, 'application/x-ndjson; charset=UTF-8'],
+  [/^CSV/i, 'text/csv; charset=UTF-8; header=absent'],
+  [/^(TSV|TabSeparated)/i, 'text/tab-separated-values; charset=UTF-8'],
+  [/^(Native|RowBinary|Parquet|Arrow|ArrowStream|ORC|Avro)/i, 'application/octet-stream'],
+  [/^XML$/i, 'application/xml; charset=UTF-8'],
+]
+
+function contentType(format: string): string {
+  for (const [re, type] of CONTENT_TYPES) if (re.test(format)) return type
+  return 'text/plain; charset=UTF-8'
+}
+
+/** Parses `k=v` pairs from the X-HDX-query-settings header(s) (comma, ampersand or space separated). */
+export function parseSettingsHeader(value: string | null): Record<string, SettingValue> {
+  const out: Record<string, SettingValue> = {}
+  if (!value) return out
+  for (const part of value.split(/[,&;]|\s+/)) {
+    const i = part.indexOf('=')
+    if (i <= 0) continue
+    const k = part.slice(0, i).trim()
+    let v = part.slice(i + 1).trim()
+    try {
+      v = decodeURIComponent(v)
+    } catch {
+      // keep as is
+    }
+    if (k) out[k] = v
+  }
+  return out
+}
+
+function orgQueryOptions(plane: Plane): Record<string, SettingValue> {
+  const { store } = plane.cluster
+  const candidates = [
+    ...store.all<Resource>('query_options'),
+    ...store.all<Resource>('org_query_options'),
+  ]
+  for (const c of candidates) {
+    const opts = c?.settings?.default_query_options ?? c?.default_query_options
+    if (opts && typeof opts === 'object') return opts
+  }
+  for (const org of store.all<Resource>(KINDS.org)) {
+    const opts = org?.settings?.default_query_options ?? org?.query_options?.settings?.default_query_options
+    if (opts && typeof opts === 'object') return opts
+  }
+  return {}
+}
+
+/** The tables a statement names as `project.table` (backticks allowed). */
+export function referencedTables(plane: Plane, sql: string): { project: Resource; table: Resource }[] {
+  const found: { project: Resource; table: Resource }[] = []
+  for (const pt of allTables(plane.cluster)) {
+    const p = pt.project.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    const t = pt.table.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    const re = new RegExp(`(^|[^\\w\`])\`?${p}\`?\\s*\\.\\s*\`?${t}(#[^\`\\s]*)?\`?(?![\\w])`)
+    if (re.test(sql)) found.push(pt)
+  }
+  return found
+}
+
+export interface ResolvedSettings {
+  engine: Record<string, SettingValue>
+  hdx: Record<string, SettingValue>
+  format: string
+}
+
+/** Merges every layer and maps hdx options onto engine settings. */
+export function resolveSettings(layers: Record<string, SettingValue>[], sqlFormat?: string): ResolvedSettings {
+  const merged: Record<string, SettingValue> = {}
+  for (const layer of layers) for (const [k, v] of Object.entries(layer)) if (v !== undefined && v !== null) merged[k] = v
+  const engine: Record<string, SettingValue> = {}
+  const hdx: Record<string, SettingValue> = {}
+  for (const [k, v] of Object.entries(merged)) {
+    if (k.startsWith('hdx_')) {
+      hdx[k] = v
+      const target = HDX_TO_ENGINE[k]
+      if (target && v !== '' && Number.isFinite(Number(v))) engine[target] = Number(v)
+    } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
+      engine[k] = v
+    }
+  }
+  // an explicit engine setting given in the same or a later layer than its hdx option wins: the
+  // statement's own SETTINGS are the last layer and were applied last above, so re-apply them
+  const last = layers[layers.length - 1] ?? {}
+  for (const [k, v] of Object.entries(last)) if (!k.startsWith('hdx_')) engine[k] = v
+  const format = sqlFormat ?? (typeof hdx.hdx_query_output_format === 'string' && hdx.hdx_query_output_format ? hdx.hdx_query_output_format : 'CSV')
+  return { engine, hdx, format }
+}
+
+function queryError(message: string, query: string, status = 400, headers: Record<string, string> = {}): Response {
+  return json({ error: message, query }, status, headers)
+}
+
+export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
+  const { request, url, cluster } = ctx
+  const user: User = requireUser(ctx)
+  let sql = ''
+  if (request.method === 'GET' || request.method === 'HEAD') sql = url.searchParams.get('query') ?? ''
+  else {
+    sql = await request.text()
+    const fromUrl = url.searchParams.get('query')
+    if (fromUrl) sql = fromUrl + (sql ? `\n${sql}` : '') // as ClickHouse: URL query then body
+  }
+  const queryId = crypto.randomUUID()
+  const baseHeaders = { 'x-clickhouse-query-id': queryId, 'x-clickhouse-timezone': 'UTC', 'x-clickhouse-server-display-name': 'local-cluster' }
+  if (!sql.trim()) return queryError('Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)', sql, 400, baseHeaders)
+
+  const split = splitQuery(sql)
+  const tables = referencedTables(plane, split.body)
+  // select_sql in the scope of every table the statement names (or anywhere, for table-less SQL)
+  const allowed = tables.length
+    ? tables.every(({ project, table }) => can(cluster, user, 'select_sql', { projectId: project.uuid, tableId: table.uuid }))
+    : can(cluster, user, 'select_sql')
+  if (!allowed) return json({ detail: 'You do not have permission to perform this action.' }, 403)
+
+  // ALTER TABLE ... UPDATE|DELETE: an alter job, not a statement
+  const alter = parseAlter(split.body)
+  if (alter) {
+    try {
+      const job = await createAlterJob(plane, ctx, user, alter, sql)
+      cluster.metrics.inc('queries_total', { service: 'query-head', status: 'alter' })
+      return json({ job_id: job.uuid, message: `Alter job ${job.uuid} created`, status: job.status }, 200, { ...baseHeaders, 'x-clickhouse-format': 'JSON' })
+    } catch (error) {
+      if (error instanceof EngineError) return queryError(error.message, sql, 400, baseHeaders)
+      throw error
+    }
+  }
+  if (!isReadStatement(split.firstWord)) {
+    cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
+    return queryError(
+      `Code: 164. DB::Exception: ${split.firstWord || 'This'} statements are not allowed through the query API: it is read-only (use the config API, /ingest/event, or ALTER TABLE ... UPDATE|DELETE for alter jobs). (READONLY)`,
+      sql,
+      400,
+      baseHeaders,
+    )
+  }
+
+  const layers: Record<string, SettingValue>[] = [orgQueryOptions(plane)]
+  for (const { project, table } of tables) {
+    layers.push(project.settings?.default_query_options ?? {})
+    layers.push(table.settings?.default_query_options ?? {})
+  }
+  for (const value of request.headers.get('x-hdx-query-settings')?.split(/\n/) ?? []) layers.push(parseSettingsHeader(value))
+  const urlSettings: Record<string, SettingValue> = {}
+  const params: Record<string, string> = {}
+  for (const [k, v] of url.searchParams) {
+    if (k.startsWith('param_')) params[k.slice(6)] = v
+    else if (!NOT_SETTINGS.has(k) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) urlSettings[k] = v
+  }
+  const defaultFormat = url.searchParams.get('default_format')
+  layers.push(urlSettings, split.settings)
+  const resolved = resolveSettings(layers, split.format ?? undefined)
+  if (!split.format && defaultFormat && !resolved.hdx.hdx_query_output_format) resolved.format = defaultFormat
+  resolved.engine.readonly = 2 // reads only, whatever the layers say
+  const settingsSql = Object.entries(resolved.engine).map(([k, v]) => renderSetting(k, v)).join(', ')
+  const finalSql = split.body + (settingsSql ? `\nSETTINGS ${settingsSql}` : '')
+
+  if (/\b(hydro\s*\.\s*logs|hdx\s*\.\s*active_queries)\b/i.test(split.body)) await plane.flushSystem().catch(() => {})
+
+  const record: QueryRecord = {
+    query_id: queryId,
+    query_start: new Date().toISOString(),
+    query_end: null,
+    query: sql,
+    user: user.email,
+    comment: String(resolved.hdx.hdx_query_comment ?? resolved.hdx.hdx_query_label ?? ''),
+    admin_comment: String(resolved.hdx.hdx_query_admin_comment ?? ''),
+    label: String(resolved.hdx.hdx_query_label ?? ''),
+    active: true,
+    exec_time_ms: 0,
+    rows_read: 0,
+    bytes_read: 0,
+    error: '',
+  }
+  plane.queries.push(record)
+  const started = performance.now()
+  try {
+    const result = await plane.engine.run(finalSql, { format: resolved.format, lane: 'query', signal: request.signal, params: Object.keys(params).length ? params : undefined })
+    const execMs = Math.round(performance.now() - started)
+    const partitions = await partitionCount(plane, tables)
+    Object.assign(record, { active: false, query_end: new Date().toISOString(), exec_time_ms: execMs, rows_read: result.rowsRead, bytes_read: result.bytesRead })
+    cluster.metrics.inc('queries_total', { service: 'query-head', status: 'ok' })
+    const stats = `exec_time=${execMs} rows_read=${result.rowsRead} bytes_read=${result.bytesRead} num_partitions=${partitions} num_peers=1 query_attempts=1 memory_usage=0`
+    return new Response(request.method === 'HEAD' ? null : (result.bytes() as Uint8Array<ArrayBuffer>), {
+      status: 200,
+      headers: {
+        ...baseHeaders,
+        'content-type': contentType(resolved.format),
+        'x-clickhouse-format': resolved.format,
+        'x-hdx-query-stats': stats,
+        'x-clickhouse-summary': JSON.stringify({ read_rows: String(result.rowsRead), read_bytes: String(result.bytesRead), elapsed_ns: String(Math.round(result.elapsed * 1e9)) }),
+      },
+    })
+  } catch (error) {
+    const e = toEngineError(error)
+    Object.assign(record, { active: false, query_end: new Date().toISOString(), exec_time_ms: Math.round(performance.now() - started), error: e.message })
+    cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
+    cluster.metrics.inc('query_errors_total', { service: 'query-head' })
+    return queryError(e.message, sql, 400, { ...baseHeaders, 'x-clickhouse-exception-code': String(e.code) })
+  } finally {
+    const cutoff = Date.now() - 3600_000
+    while (plane.queries.length > 5000 || (plane.queries.length && !plane.queries[0].active && Date.parse(plane.queries[0].query_start) < cutoff)) plane.queries.shift()
+  }
+}
+
+async function partitionCount(plane: Plane, tables: { project: Resource; table: Resource }[]): Promise<number> {
+  let total = 0
+  const missing: string[] = []
+  for (const { project, table } of tables) {
+    const key = `${project.name}.${table.name}`
+    const cached = plane.partitions.get(key)
+    if (cached === undefined) missing.push(key)
+    else total += cached
+  }
+  if (missing.length) {
+    try {
+      const rows = await plane.engine.rows<{ k: string; n: number }>(
+        `SELECT concat(database, '.', table) AS k, uniqExact(partition) AS n FROM system.parts WHERE active AND concat(database, '.', table) IN (${missing.map((m) => `'${m.replace(/'/g, "\\'")}'`).join(',')}) GROUP BY k`,
+      )
+      for (const key of missing) {
+        const n = Number(rows.find((r) => r.k === key)?.n ?? 0)
+        plane.partitions.set(key, n)
+        total += n
+      }
+    } catch {
+      // figures only
+    }
+  }
+  return total
+}
