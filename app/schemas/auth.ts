@@ -5,7 +5,9 @@ import { z } from 'zod'
 const EmailSchema = z
   .string({ error: 'Email is required' })
   .trim()
-  .pipe(z.email({ error: 'Wrong email format' }))
+  // The HTML5 pattern (what type="email" accepts): zod's default wants a TLD and would refuse the
+  // local cluster's admin@localhost.
+  .pipe(z.email({ pattern: z.regexes.html5Email, error: 'Wrong email format' }))
 
 const PasswordSchema = z.string({ error: 'Password is required' })
 

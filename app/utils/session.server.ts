@@ -84,7 +84,9 @@ export function loginUrlFor(request: Request): string {
 export async function requireSession(request: Request): Promise<SessionData> {
   const session = await getSession(request)
   if (session) return session
-  throw redirect(loginUrlFor(request), { headers: await logoutHeaders(request) })
+  // Drop a stale session cookie; the timezone preference outlives sessions.
+  const hasStaleCookie = (request.headers.get('Cookie') ?? '').includes(`${SESSION_COOKIE}=`)
+  throw redirect(loginUrlFor(request), hasStaleCookie ? { headers: await clearSessionHeaders(request) } : undefined)
 }
 
 /** Returns a Set-Cookie value that stores a new session expiring with the token. */
@@ -98,6 +100,13 @@ export async function commitSession(request: Request, data: Omit<SessionData, 'e
   session.set('expiresAt', expiresAt)
   session.set('orgId', data.orgId)
   return storage.commitSession(session, { maxAge: data.expiresIn })
+}
+
+/** Returns Headers whose Set-Cookie line clears the session cookie only. */
+export async function clearSessionHeaders(request: Request): Promise<Headers> {
+  const storage = sessionStorage(request)
+  const session = await storage.getSession(request.headers.get('Cookie'))
+  return new Headers({ 'Set-Cookie': await storage.destroySession(session) })
 }
 
 /** Returns Headers whose Set-Cookie lines clear every console cookie. */
