@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { parseEnv } from './env.server'
+
+describe('configuration', () => {
+  it('has sane defaults in local mode', () => {
+    const env = parseEnv({})
+    expect(env).not.toBeInstanceOf(Error)
+    expect((env as { CLUSTER_URL?: string }).CLUSTER_URL).toBeUndefined()
+    expect(env).toMatchObject({ PORT: 3000, ALLOW_EMBEDDING: false, DOCS_URL: 'https://docs.hydrolix.io' })
+  })
+
+  it('requires SESSION_SECRET when CLUSTER_URL is set', () => {
+    const env = parseEnv({ CLUSTER_URL: 'https://cluster.example.com' })
+    expect(env).toBeInstanceOf(Error)
+    expect((env as Error).message).toContain('SESSION_SECRET is required when CLUSTER_URL is set')
+  })
+
+  it('names each bad value with a clear message', () => {
+    const env = parseEnv({ PORT: 'abc', CLUSTER_URL: 'cluster', SESSION_SECRET: 'x'.repeat(20), ALLOW_EMBEDDING: 'maybe' })
+    expect(env).toBeInstanceOf(Error)
+    const message = (env as Error).message
+    expect(message).toContain('PORT must be a port number (got "abc")')
+    expect(message).toContain('CLUSTER_URL must be an http(s) origin')
+    expect(message).toContain('ALLOW_EMBEDDING must be true or false (got "maybe")')
+  })
+
+  it('reads a full configuration', () => {
+    const env = parseEnv({
+      PORT: '8080',
+      CLUSTER_URL: 'https://cluster.example.com/',
+      SESSION_SECRET: 's'.repeat(32),
+      ALLOW_EMBEDDING: 'true',
+      SUPPORT_EMAIL: 'ops@example.com',
+    })
+    expect(env).toMatchObject({
+      PORT: 8080,
+      CLUSTER_URL: 'https://cluster.example.com',
+      ALLOW_EMBEDDING: true,
+      SUPPORT_EMAIL: 'ops@example.com',
+    })
+  })
+})
