@@ -116,11 +116,17 @@ export class Engine {
     await this.run(sql)
   }
 
-  /** Inserts JSONEachRow/CSV bytes into a table. */
-  async insert(table: string, values: Buffer | string, format: 'JSONEachRow' | 'CSV' | 'CSVWithNames' = 'JSONEachRow', settings?: Record<string, string | number>) {
+  /** Inserts JSONEachRow/CSV bytes into `database`.`table`. */
+  async insert(database: string, table: string, values: Buffer | string, format: 'JSONEachRow' | 'CSV' | 'CSVWithNames' = 'JSONEachRow') {
     const slot = await this.acquire('internal')
     try {
-      return await slot.session.insert({ table, values, format, settings })
+      // the raw insert takes plain identifiers only; other names go through an INSERT statement
+      if (/^[A-Za-z0-9_]+$/.test(database) && /^[A-Za-z0-9_]+$/.test(table)) {
+        return await slot.session.insert({ table: `${database}.${table}`, values, format })
+      }
+      const body = typeof values === 'string' ? values : values.toString('utf8')
+      await slot.session.queryAsync(`INSERT INTO ${qualified(database, table)} FORMAT ${format}\n${body}`)
+      return undefined
     } catch (error) {
       throw toEngineError(error)
     } finally {

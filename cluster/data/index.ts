@@ -57,7 +57,7 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane>
         component: l.component,
       }))
       try {
-        await engine.insert('hydro.logs', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')))
+        await engine.insert('hydro', 'logs', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')))
       } catch {
         pendingLogs.unshift(...logs.slice(-5000))
       }
@@ -89,7 +89,7 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane>
         version: q.version,
       }))
       try {
-        await engine.insert('hdx.query_history', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')))
+        await engine.insert('hdx', 'query_history', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')))
       } catch {
         // figures only
       }

@@ -7,7 +7,7 @@ import type { Ctx } from '../context'
 import { HttpError, json } from '../http'
 import { can, requireUser } from '../config/access'
 import { pickTransform, resolveTable } from './catalog'
-import { qualified, toEngineError } from './engine'
+import { toEngineError } from './engine'
 import type { Resource } from './hooks'
 import { tableOrderKey } from './jobs'
 import type { Plane } from './plane'
@@ -87,7 +87,7 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
     throw bad(`${errors.length} of ${records.length} rows could not be mapped through transform "${transform.name}"`, { errors: errors.slice(0, 20) })
   }
   try {
-    await plane.engine.insert(qualified(project.name, table.name), toJsonEachRow(rows))
+    await plane.engine.insert(project.name, table.name, toJsonEachRow(rows))
   } catch (e) {
     orderKeys.delete(key)
     throw bad(toEngineError(e).message)

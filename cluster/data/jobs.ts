@@ -154,7 +154,6 @@ export class BatchRunner {
 
     const orderKey = (await tableOrderKey(this.plane, resolved.project.name, resolved.table.name)) ?? undefined
     const mapper = makeMapper(transform, { tableOrderKey: orderKey })
-    const target = qualified(resolved.project.name, resolved.table.name)
     for (const file of files) {
       if (this.cancelled.has(id) || this.stopped) {
         update({ status: 'canceled', finished: nowIso() })
@@ -185,7 +184,7 @@ export class BatchRunner {
       if (!job.settings.dry_run) {
         for (let k = 0; k < rows.length; k += 50_000) {
           try {
-            await engine.insert(target, toJsonEachRow(rows.slice(k, k + 50_000)))
+            await engine.insert(resolved.project.name, resolved.table.name, toJsonEachRow(rows.slice(k, k + 50_000)))
             progress.rows_ingested += Math.min(50_000, rows.length - k)
           } catch (e) {
             progress.errors.push(`${path.basename(file)}: ${toEngineError(e).message}`)

@@ -13,7 +13,7 @@ import { allTables, KINDS } from './catalog'
 import { EngineError, toEngineError } from './engine'
 import type { Resource } from './hooks'
 import type { Plane, QueryRecord } from './plane'
-import { isReadStatement, parseAlter, renderSetting, splitQuery, type SettingValue } from './sql'
+import { isWriteStatement, parseAlter, renderSetting, splitQuery, type SettingValue } from './sql'
 import { createAlterJob } from './jobs'
 
 /** hdx_query_* options that are real engine limits, and the engine setting they become. */
@@ -159,7 +159,7 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
       throw error
     }
   }
-  if (!isReadStatement(split.firstWord)) {
+  if (isWriteStatement(split.firstWord)) {
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
     return queryError(
       `Code: 164. DB::Exception: ${split.firstWord || 'This'} statements are not allowed through the query API: it is read-only (use the config API, /ingest/event, or ALTER TABLE ... UPDATE|DELETE for alter jobs). (READONLY)`,

@@ -211,7 +211,12 @@ export function parseAlter(sql: string): AlterStatement | null {
   return { table, kind, assignments: rest.slice(0, where.start).trim(), where: rest.slice(where.end).trim() }
 }
 
-/** Whether the statement only reads (the query API is read-only, as a real cluster's). */
-export function isReadStatement(firstWord: string): boolean {
-  return ['SELECT', 'WITH', 'SHOW', 'DESCRIBE', 'DESC', 'EXPLAIN', 'EXISTS', '('].includes(firstWord)
+const WRITE_WORDS = new Set(['INSERT', 'CREATE', 'DROP', 'ALTER', 'TRUNCATE', 'RENAME', 'ATTACH', 'DETACH', 'OPTIMIZE', 'SYSTEM', 'KILL', 'SET', 'GRANT', 'REVOKE', 'USE', 'DELETE', 'UPDATE', 'EXCHANGE', 'UNDROP', 'BACKUP', 'RESTORE', 'MOVE', 'REPLACE', 'UNDROP'])
+
+/**
+ * Whether the statement writes (the query API is read-only, as a real cluster's). Anything else
+ * goes to the engine, which runs it with readonly=2 and reports syntax errors itself.
+ */
+export function isWriteStatement(firstWord: string): boolean {
+  return WRITE_WORDS.has(firstWord)
 }
