@@ -26,9 +26,18 @@ const server = http.createServer(async (req, res) => {
   try {
     const url = `http://${req.headers.host ?? `${host}:${port}`}${req.url}`
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
+    const headers = { ...(req.headers as Record<string, string>) }
+    if (!hasBody && (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'])) {
+      // A GET with a body (auth_logs filters, as a real cluster takes them): fetch's Request cannot
+      // carry one, so it travels in a header the config API reads.
+      const chunks: Buffer[] = []
+      for await (const chunk of req) chunks.push(chunk as Buffer)
+      const raw = Buffer.concat(chunks)
+      if (raw.length && raw.length < 64 * 1024) headers['x-cluster-get-body'] = raw.toString('base64')
+    }
     const request = new Request(url, {
       method: req.method,
-      headers: req.headers as Record<string, string>,
+      headers,
       body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
       duplex: hasBody ? 'half' : undefined,
     } as RequestInit)

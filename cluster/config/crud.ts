@@ -67,6 +67,16 @@ export interface ResourceSpec {
   nameMax?: number
   /** Name uniqueness among siblings (default true). */
   unique?: boolean
+  /** The field that must be unique among siblings (default `name`). */
+  uniqueBy?: string
+  /** The resource has no `name` field (invites): no name is added to the fields. */
+  noName?: boolean
+  /** Only stored items of the kind that match belong to this resource (users vs service accounts). */
+  match?: (item: Item) => boolean
+  /** Replaces the default answer (the stored item minus internal fields) when given. */
+  view?: (item: Item, ctx: Ctx) => Record<string, unknown>
+  /** How the audit trail names an item (default its name). */
+  displayName?: (item: Item) => string
   /** Defaults that settings are deep-merged over on create (and on PUT). */
   settingsDefaults?: (parents: Parents, body: Record<string, unknown>) => Record<string, unknown>
   /** Paths that cannot change once set (e.g. [['settings','shard_key']]). */
@@ -145,7 +155,9 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
   const collectionPattern = `${LEVEL_PREFIX[spec.level]}/${spec.path}`
   const itemPattern = `${collectionPattern}/:${itemParam}`
   const fk = spec.fkField === undefined ? DEFAULT_FK[spec.level] : spec.fkField
-  const fields: Fields = { name: nameField(spec.nameMax ?? 63), ...spec.fields }
+  const fields: Fields = spec.noName ? { ...spec.fields } : { name: nameField(spec.nameMax ?? 63), ...spec.fields }
+  const uniqueBy = spec.uniqueBy ?? 'name'
+  const display = (item: Item) => (spec.displayName ? spec.displayName(item) : String(item.name))
   const allowed = { create: true, update: true, delete: true, ...spec.methods }
 
   const parentKey = spec.level === 'table' ? '_table' : spec.level === 'project' ? '_project' : spec.level === 'org' ? '_org' : null
@@ -159,7 +171,7 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     parents: (ctx) => resolveParents(ctx, spec.level),
     load(ctx, parents = resolveParents(ctx, spec.level)) {
       const item = ctx.cluster.store.get<Item>(spec.kind, ctx.params[itemParam])
-      if (!item || (parentKey && item[parentKey] !== parentId(parents))) throw notFound()
+      if (!item || (parentKey && item[parentKey] !== parentId(parents)) || (spec.match && !spec.match(item))) throw notFound()
       return { item, parents }
     },
     scopeOf(item, parents) {
@@ -175,14 +187,13 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
       return `${origin(ctx)}${path}/${idOf(item)}`
     },
     serialize(item, ctx) {
-      const out: Record<string, unknown> = stripInternal(item)
+      const out: Record<string, unknown> = spec.view ? spec.view(item, ctx) : stripInternal(item)
       out.url = api.url(item, ctx)
       return spec.serialize ? { ...out, ...spec.serialize(item, ctx) } : out
     },
     siblings(cluster, parents) {
-      if (!parentKey) return cluster.store.all<Item>(spec.kind)
-      const id = parentId(parents)
-      return cluster.store.filter<Item>(spec.kind, (i) => i[parentKey] === id)
+      const id = parentKey ? parentId(parents) : undefined
+      return cluster.store.filter<Item>(spec.kind, (i) => (!parentKey || i[parentKey] === id) && (!spec.match || spec.match(i)))
     },
   }
   registry.set(spec.kind, api)
@@ -210,9 +221,12 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     const result = validateObject(fields, data, { partial: false })
     const errors: Errors = { ...(result.errors ?? {}) }
     const value = (result.value ?? {}) as Record<string, unknown>
-    if (!errors.name && spec.unique !== false && typeof value.name === 'string') {
-      const clash = api.siblings(ctx.cluster, parents).find((s) => s.name === value.name && (!previous || idOf(s) !== idOf(previous)))
-      if (clash) errors.name = [`${spec.label.replace(/^./, (c) => c.toUpperCase())} with this name already exists.`]
+    if (!errors[uniqueBy] && spec.unique !== false && typeof value[uniqueBy] === 'string') {
+      const wanted = String(value[uniqueBy]).toLowerCase()
+      const clash = api.siblings(ctx.cluster, parents).find(
+        (s) => String(s[uniqueBy]).toLowerCase() === wanted && (!previous || idOf(s) !== idOf(previous)),
+      )
+      if (clash) errors[uniqueBy] = [`${spec.label.replace(/^./, (c) => c.toUpperCase())} with this ${uniqueBy} already exists.`]
     }
     if (previous) {
       for (const rule of spec.immutable ?? []) {
@@ -287,7 +301,7 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
         throw error
       }
       const saved = ctx.cluster.store.get<Item>(spec.kind, String(id)) ?? item
-      audit(ctx.cluster, user, `add_${spec.resource}`, `Created ${spec.label} "${saved.name}"${where(parents)}`, target(spec, saved, parents))
+      audit(ctx.cluster, user, `add_${spec.resource}`, `Created ${spec.label} "${display(saved)}"${where(parents)}`, target(spec, saved, parents))
       return json(api.serialize(saved, ctx), 201)
     })
   }
@@ -328,8 +342,8 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
         throw error
       }
       const saved = ctx.cluster.store.get<Item>(spec.kind, idOf(item)) ?? item
-      const renamed = previous.name !== saved.name ? ` (renamed from "${previous.name}")` : ''
-      audit(ctx.cluster, user, `change_${spec.resource}`, `Updated ${spec.label} "${saved.name}"${renamed}${where(parents)}`, target(spec, saved, parents))
+      const renamed = display(previous) !== display(saved) ? ` (renamed from "${display(previous)}")` : ''
+      audit(ctx.cluster, user, `change_${spec.resource}`, `Updated ${spec.label} "${display(saved)}"${renamed}${where(parents)}`, target(spec, saved, parents))
       return json(api.serialize(saved, ctx))
     })
   }
@@ -353,7 +367,7 @@ export async function removeItem(ctx: Ctx, user: User, api: ResourceApi, item: I
   cascade(ctx.cluster, spec.kind, idOf(item))
   ctx.cluster.store.delete(spec.kind, idOf(item))
   await spec.afterDelete?.({ ctx, user, item, parents })
-  audit(ctx.cluster, user, `delete_${spec.resource}`, `Deleted ${spec.label} "${item.name}"${where(parents)}`, target(spec, item, parents))
+  audit(ctx.cluster, user, `delete_${spec.resource}`, `Deleted ${spec.label} "${spec.displayName ? spec.displayName(item) : item.name}"${where(parents)}`, target(spec, item, parents))
 }
 
 /** Removes everything that lives under a project or a table. */

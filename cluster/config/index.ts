@@ -5,6 +5,11 @@ import { registerOrgRoutes } from './orgs'
 import { registerProjects } from './projects'
 import { registerTables } from './tables'
 import { registerColumns, registerTransforms, registerViews } from './transforms'
+import { registerSources } from './sources'
+import { registerDictionaries, registerFunctions } from './dictionaries'
+import { registerPools } from './pools'
+import { registerCredentials, registerStorages } from './storages'
+import { registerPeople } from './people'
 
 export type { User } from './access'
 export { authorize, can, canSomewhere, requireUser } from './access'
@@ -23,6 +28,13 @@ export function registerConfigRoutes(router: ClusterRouter, cluster: ClusterStat
   registerTransforms(router)
   registerViews(router)
   registerColumns(router)
+  registerSources(router)
+  registerDictionaries(router)
+  registerFunctions(router)
+  registerPools(router)
+  registerStorages(router)
+  registerCredentials(router)
+  registerPeople(router)
 }
 
 /**

@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import type { ClusterRouter, Ctx } from '../context'
 import { json, listResponse } from '../http'
 import { authorize } from './access'
@@ -53,6 +55,10 @@ export function registerProjects(router: ClusterRouter): ResourceApi {
     },
     async beforeDelete({ ctx, item }) {
       await ctx.cluster.data.hooks.projectDeleted({ project: asResource(item) })
+    },
+    afterDelete({ ctx, item }) {
+      // the project's dictionary files (their records went with the cascade)
+      fs.rmSync(path.join(ctx.cluster.options.dataDir, 'files', item.uuid), { recursive: true, force: true })
     },
   })
 }
