@@ -255,6 +255,9 @@ function epochToMs(n: number, unit: string | undefined): number {
   return n / 1e6
 }
 
+/** ISO 8601 / RFC 3339 (`2024-01-02T03:04:05.678Z`, space or T, zone optional = UTC): the common case, parsed without a layout. */
+const ISO_RE = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?(Z|z|[+-]\d\d:?\d\d)?$/
+
 /** Milliseconds since the epoch for a datetime/epoch value, or null when it cannot be read. */
 export function parseTime(value: unknown, dt: Datatype): number | null {
   const type = String(dt.type ?? 'datetime').toLowerCase()
@@ -265,6 +268,13 @@ export function parseTime(value: unknown, dt: Datatype): number | null {
   const s = value.trim()
   if (!s) return null
   if (/^-?\d+(\.\d+)?$/.test(s)) return epochToMs(Number(s), type === 'epoch' ? (dt.format ?? dt.resolution) : dt.resolution)
+  const iso = !dt.format || /^2006-01-02[T ]15:04/.test(dt.format) ? ISO_RE.exec(s) : null
+  if (iso) {
+    let t = Date.UTC(+iso[1], +iso[2] - 1, +iso[3], +iso[4], +iso[5], +(iso[6] ?? 0), iso[7] ? Math.floor(Number('0' + iso[7]) * 1000) : 0)
+    const tz = iso[8]
+    if (tz && tz !== 'Z' && tz !== 'z') t -= (tz[0] === '-' ? -1 : 1) * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(-2))) * 60_000
+    return t
+  }
   if (type === 'datetime' && typeof dt.format === 'string' && dt.format) {
     const parser = goLayoutParser(dt.format)
     if (parser) {
@@ -286,8 +296,15 @@ export function parseTime(value: unknown, dt: Datatype): number | null {
   return Number.isFinite(t) ? t : null
 }
 
+const pad2 = (n: number) => (n < 10 ? '0' + n : String(n))
+const pad3 = (n: number) => (n < 10 ? '00' + n : n < 100 ? '0' + n : String(n))
+
+/** `YYYY-MM-DD hh:mm:ss.mmm` (UTC), what a DateTime64(3) column takes. */
 export function formatTime(ms: number): string {
-  return new Date(Math.round(ms)).toISOString().replace('T', ' ').replace('Z', '')
+  const d = new Date(Math.round(ms))
+  const y = d.getUTCFullYear()
+  if (y < 1000 || y > 9999) return d.toISOString().replace('T', ' ').replace('Z', '')
+  return `${y}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${pad3(d.getUTCMilliseconds())}`
 }
 
 // ---------------------------------------------------------------------------------------------
