@@ -56,7 +56,8 @@ export default defineConfig({
     command: 'npx tsx server/index.ts',
     url: `${E2E_BASE_URL}/healthz`,
     timeout: 180_000,
-    reuseExistingServer: false,
+    // E2E_REUSE_SERVER=1 runs the specs against a console already listening on E2E_PORT (same login).
+    reuseExistingServer: process.env.E2E_REUSE_SERVER === '1',
     stdout: 'ignore',
     stderr: 'pipe',
     env: {

@@ -93,7 +93,7 @@ export function measureRouteBundles(clientDir = 'build/client'): RouteBundle[] {
   }
 
   return routes
-    .filter((route) => !parents.has(route.id) || route.path !== undefined)
+    .filter((route) => !parents.has(route.id) || Boolean(route.path))
     .map((route) => {
       const roots = [manifest.entry.module, ...(manifest.entry.imports ?? [])]
       const css = new Set<string>()

@@ -19,7 +19,7 @@ export function FilterForm({
 }) {
   const id = `filter-${name}`
   return (
-    <Form method="get" role="search" aria-label={label}>
+    <Form method="get" role="search">
       {Object.entries(keep).map(([key, kept]) =>
         kept === undefined || kept === '' ? null : <input key={key} type="hidden" name={key} value={kept} />,
       )}

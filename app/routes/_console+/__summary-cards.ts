@@ -1,74 +1,130 @@
-/** One dashboard card: a count from the org summary and, where the console has one, its page. */
-export type SummaryCard = { key: string; label: string; value: number; href?: string; detail?: string }
+/** One dashboard card: a figure from the org summary and, where the console has one, its page. */
+export type SummaryCard = {
+  key: string
+  label: string
+  value: number
+  /** The figure as shown: a count, a byte size or a ratio. */
+  text: string
+  href?: string
+  detail?: string
+}
 
-/** The order and pages of the counts the console knows; other counts follow, sorted by label. */
-const KNOWN: { keys: string[]; label: string; href?: string }[] = [
-  { keys: ['projects', 'project', 'project_count'], label: 'Projects', href: '/data/tables' },
-  { keys: ['tables', 'table', 'table_count'], label: 'Tables', href: '/data/tables' },
-  { keys: ['views', 'view'], label: 'Views', href: '/data/tables' },
-  { keys: ['transforms', 'transform'], label: 'Transforms', href: '/data/tables' },
-  { keys: ['sources', 'source', 'ingest_sources'], label: 'Ingest sources', href: '/data/tables' },
-  { keys: ['dictionaries', 'dictionary'], label: 'Dictionaries', href: '/data/dictionaries' },
-  { keys: ['functions', 'function'], label: 'Functions', href: '/data/functions' },
-  { keys: ['jobs', 'alter_jobs', 'batch_jobs'], label: 'Jobs', href: '/jobs/alter-jobs' },
-  { keys: ['pools', 'pool', 'resource_pools'], label: 'Resource pools', href: '/scale' },
-  { keys: ['users', 'user'], label: 'Users', href: '/security/users' },
-  { keys: ['roles', 'role'], label: 'Roles', href: '/security/roles' },
+export type SummaryGroups = { resources: SummaryCard[]; activity: SummaryCard[] }
+
+type Known = { keys: string[]; label: string; href?: string }
+
+/** Resource counts, in the order the dashboard shows them. */
+const RESOURCES: Known[] = [
+  { keys: ['projects', 'project_count'], label: 'Projects', href: '/data/tables' },
+  { keys: ['tables', 'table_count'], label: 'Tables', href: '/data/tables' },
+  { keys: ['summary_tables'], label: 'Summary tables', href: '/data/tables' },
+  { keys: ['views'], label: 'Views', href: '/data/tables' },
+  { keys: ['transforms'], label: 'Transforms', href: '/data/tables' },
+  { keys: ['sources', 'ingest_sources'], label: 'Ingest sources', href: '/data/tables' },
+  { keys: ['dictionaries'], label: 'Dictionaries', href: '/data/dictionaries' },
+  { keys: ['dictionary_files', 'files'], label: 'Files', href: '/data/files' },
+  { keys: ['functions'], label: 'Functions', href: '/data/functions' },
+  { keys: ['alter_jobs'], label: 'Alter jobs', href: '/jobs/alter-jobs' },
+  { keys: ['batch_jobs'], label: 'Batch jobs', href: '/jobs/batch-jobs' },
+  { keys: ['jobs'], label: 'Jobs', href: '/jobs/alter-jobs' },
+  { keys: ['pools', 'resource_pools'], label: 'Resource pools', href: '/scale' },
+  { keys: ['users'], label: 'Users', href: '/security/users' },
+  { keys: ['service_accounts'], label: 'Service accounts', href: '/security/users' },
+  { keys: ['pending_invites'], label: 'Pending invites', href: '/security/pending-invites' },
+  { keys: ['roles'], label: 'Roles', href: '/security/roles' },
   { keys: ['storages', 'buckets'], label: 'Buckets', href: '/security/buckets' },
   { keys: ['credentials'], label: 'Credentials', href: '/security/credentials' },
 ]
+
+/** Activity and storage figures, in order; anything else numeric follows them. */
+const ACTIVITY: Known[] = [
+  { keys: ['active_queries'], label: 'Active queries', href: '/queries' },
+  { keys: ['queries_last_hour'], label: 'Queries in the last hour', href: '/queries' },
+  { keys: ['query_errors_last_hour'], label: 'Query errors in the last hour' },
+  { keys: ['active_jobs'], label: 'Active jobs', href: '/jobs/alter-jobs' },
+  { keys: ['rows_ingested_last_5_minutes'], label: 'Rows ingested (last 5 min)' },
+  { keys: ['rows_ingested_last_hour'], label: 'Rows ingested (last hour)' },
+  { keys: ['total_rows'], label: 'Rows stored' },
+  { keys: ['raw_data_size'], label: 'Raw data size' },
+  { keys: ['compressed_data_size'], label: 'Stored size (compressed)' },
+  { keys: ['compression_ratio'], label: 'Compression ratio' },
+  { keys: ['total_partitions'], label: 'Partitions' },
+]
+
+/** Keys that describe the org rather than count anything. */
+const IGNORED = new Set(['uuid', 'name', 'org', 'version', 'meta', 'url', 'created', 'modified'])
 
 function labelOf(key: string): string {
   const text = key.replace(/[_-]+/g, ' ').trim()
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
-/** A count from a summary value: a number, a list's length, or an object's `count`/`total`. */
-function countOf(value: unknown): { value: number; detail?: string } | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return { value }
-  if (Array.isArray(value)) return { value: value.length }
-  if (value && typeof value === 'object') {
-    const record = value as Record<string, unknown>
-    const total = [record.count, record.total].find((n): n is number => typeof n === 'number')
-    if (total === undefined) {
-      // `{ by_status: {...} }`-style groups: the sum of their numbers.
-      const numbers = Object.values(record).filter((n): n is number => typeof n === 'number')
-      if (!numbers.length) return undefined
-      return {
-        value: numbers.reduce((sum, n) => sum + n, 0),
-        detail: Object.entries(record)
-          .filter(([, n]) => typeof n === 'number')
-          .map(([key, n]) => `${labelOf(key).toLowerCase()} ${n}`)
-          .join(', '),
-      }
-    }
-    const parts = Object.entries(record)
-      .filter(([key, n]) => typeof n === 'number' && key !== 'count' && key !== 'total')
-      .map(([key, n]) => `${labelOf(key).toLowerCase()} ${n}`)
-    return { value: total, detail: parts.length ? parts.join(', ') : undefined }
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB']
+
+/** "1.5 MB" (powers of 1024, as storage is usually reported). */
+export function formatBytes(bytes: number): string {
+  let value = bytes
+  let unit = 0
+  while (Math.abs(value) >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024
+    unit++
   }
-  return undefined
+  return `${unit === 0 ? value : value.toFixed(1)} ${BYTE_UNITS[unit]}`
 }
 
-/** Returns the summary's counts as cards: known ones first in a fixed order, then the rest. */
-export function summaryCards(summary: Record<string, unknown>): SummaryCard[] {
-  // Some clusters wrap the counts (`{ summary: {...} }` or `{ counts: {...} }`).
-  const inner = [summary.summary, summary.counts].find((value) => value && typeof value === 'object' && !Array.isArray(value))
-  const source = (inner as Record<string, unknown> | undefined) ?? summary
+function formatFigure(key: string, value: number): string {
+  if (/(_size|_bytes)$/.test(key)) return formatBytes(value)
+  if (/ratio$/.test(key)) return `${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}×`
+  return value.toLocaleString('en-US')
+}
+
+/** A figure from a summary value: a number, a list's length, or an object's `total`/`count` and its parts. */
+function figureOf(value: unknown): { value: number; detail?: string } | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return { value }
+  if (Array.isArray(value)) return { value: value.length }
+  if (!value || typeof value !== 'object') return undefined
+  const record = value as Record<string, unknown>
+  const parts = Object.entries(record).filter(
+    (entry): entry is [string, number] => typeof entry[1] === 'number' && entry[0] !== 'total' && entry[0] !== 'count',
+  )
+  const total = [record.total, record.count].find((n): n is number => typeof n === 'number')
+  if (total === undefined && !parts.length) return undefined
+  const shown = parts.filter(([, n]) => n > 0)
+  return {
+    value: total ?? parts.reduce((sum, [, n]) => sum + n, 0),
+    detail: shown.length ? shown.map(([key, n]) => `${labelOf(key).toLowerCase()} ${n}`).join(', ') : undefined,
+  }
+}
+
+function cardsFor(source: Record<string, unknown>, known: Known[], used: Set<string>): SummaryCard[] {
   const cards: SummaryCard[] = []
-  const used = new Set<string>()
-  for (const known of KNOWN) {
-    const key = known.keys.find((candidate) => candidate in source && countOf(source[candidate]) !== undefined)
+  for (const entry of known) {
+    const key = entry.keys.find((candidate) => !used.has(candidate) && figureOf(source[candidate]) !== undefined)
     if (!key) continue
     used.add(key)
-    cards.push({ key, label: known.label, href: known.href, ...countOf(source[key])! })
+    const figure = figureOf(source[key])!
+    cards.push({ key, label: entry.label, href: entry.href, ...figure, text: formatFigure(key, figure.value) })
   }
+  return cards
+}
+
+/**
+ * Returns the summary's figures as cards: resource counts (known ones in a fixed order) and
+ * activity/storage figures (known ones first, then any other numeric key, sorted by label).
+ */
+export function summaryCards(summary: Record<string, unknown>): SummaryGroups {
+  // Some clusters wrap the counts (`{ summary: {...} }` or `{ counts: {...} }`).
+  const inner = [summary.summary, summary.counts].find((value) => value && typeof value === 'object' && !Array.isArray(value))
+  const source = { ...summary, ...((inner as Record<string, unknown> | undefined) ?? {}) }
+  const used = new Set<string>(['summary', 'counts'])
+  const resources = cardsFor(source, RESOURCES, used)
+  const activity = cardsFor(source, ACTIVITY, used)
   const rest = Object.entries(source)
-    .filter(([key]) => !used.has(key) && key !== 'meta' && key !== 'uuid' && key !== 'org')
+    .filter(([key]) => !used.has(key) && !IGNORED.has(key))
     .flatMap(([key, value]) => {
-      const count = countOf(value)
-      return count ? [{ key, label: labelOf(key), ...count }] : []
+      const figure = figureOf(value)
+      return figure ? [{ key, label: labelOf(key), ...figure, text: formatFigure(key, figure.value) }] : []
     })
     .sort((a, b) => a.label.localeCompare(b.label))
-  return [...cards, ...rest]
+  return { resources, activity: [...activity, ...rest] }
 }

@@ -3,6 +3,7 @@ import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run
 import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { getOrgSummary, requireApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
+import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { loginUrlFor, logoutHeaders } from '~/utils/session.server'
@@ -11,22 +12,23 @@ import { summaryCards, type SummaryCard } from './__summary-cards'
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const api = await requireApi(request)
+  await requireApi(request)
   try {
     const summary = await getOrgSummary(request)
-    return { cards: summaryCards(summary ?? {}), error: null, orgId: api.orgId }
+    return { ...summaryCards(summary ?? {}), error: null }
   } catch (error) {
     if (!(error instanceof ClusterError)) throw error
     if (error.status === 401) throw redirect(loginUrlFor(request), { headers: await logoutHeaders(request) })
     // The start page stays usable when the summary fails: the failure shows in its place.
-    return { cards: [] as SummaryCard[], error: error.message, orgId: api.orgId }
+    return { resources: [] as SummaryCard[], activity: [] as SummaryCard[], error: error.message }
   }
 }
 
 export default function DashboardRoute() {
-  const { cards, error } = useLoaderData<typeof loader>()
+  const { resources, activity, error } = useLoaderData<typeof loader>()
+  const isEmpty = resources.every((card) => card.value === 0) && activity.every((card) => card.value === 0)
   return (
-    <Stack gap="4">
+    <Stack gap="6">
       <Heading as="h1" size="lg">
         Dashboard
       </Heading>
@@ -35,34 +37,54 @@ export default function DashboardRoute() {
           <Text fontWeight="medium">The organization summary could not be loaded.</Text>
           <Text>{error}</Text>
         </Box>
-      ) : cards.length ? (
-        <SimpleGrid as="ul" listStyleType="none" columns={{ base: 1, sm: 2, lg: 4 }} gap="4" aria-label="Organization summary">
-          {cards.map((card) => (
-            <Box as="li" key={card.key} bg="bg" borderWidth="1px" rounded="md" p="4">
-              <Stat.Root>
-                <Stat.Label>{card.label}</Stat.Label>
-                <Stat.ValueText>{card.value.toLocaleString('en-US')}</Stat.ValueText>
-                {card.detail ? <Stat.HelpText>{card.detail}</Stat.HelpText> : null}
-              </Stat.Root>
-              {card.href ? (
-                <ChakraLink asChild color="blue.600" fontSize="sm" mt="2">
-                  <Link to={card.href} aria-label={`View ${card.label.toLowerCase()}`}>
-                    View
-                  </Link>
-                </ChakraLink>
-              ) : null}
-            </Box>
-          ))}
-        </SimpleGrid>
-      ) : (
+      ) : !resources.length && !activity.length ? (
         <Box bg="bg" borderWidth="1px" rounded="md" p="8" textAlign="center" color="fg.muted" role="status">
-          <Text mb="2">Nothing to summarise yet: this organization has no resources.</Text>
-          <ChakraLink asChild color="blue.600">
-            <Link to="/data/new-table">Create a table</Link>
-          </ChakraLink>
+          <Text>The cluster returned no figures for this organization.</Text>
         </Box>
+      ) : (
+        <>
+          {isEmpty ? (
+            <Box bg="bg" borderWidth="1px" rounded="md" p="4" role="status">
+              <Text mb="1">This organization has nothing in it yet.</Text>
+              <ChakraLink asChild color="blue.600">
+                <Link to="/data/new-table">Create your first table</Link>
+              </ChakraLink>
+            </Box>
+          ) : null}
+          <CardGroup id="resources" title="Resources" cards={resources} />
+          <CardGroup id="activity" title="Activity and storage" cards={activity} />
+        </>
       )}
     </Stack>
+  )
+}
+
+function CardGroup({ id, title, cards }: { id: string; title: string; cards: SummaryCard[] }) {
+  if (!cards.length) return null
+  return (
+    <Box as="section" aria-labelledby={`${id}-heading`}>
+      <Heading as="h2" id={`${id}-heading`} size="md" mb="3">
+        {title}
+      </Heading>
+      <SimpleGrid as="ul" listStyleType="none" m="0" p="0" columns={{ base: 1, sm: 2, lg: 4 }} gap="4">
+        {cards.map((card) => (
+          <Box as="li" key={card.key} bg="bg" borderWidth="1px" rounded="md" p="4">
+            <Stat.Root>
+              <Stat.Label>{card.label}</Stat.Label>
+              <Stat.ValueText>{card.text}</Stat.ValueText>
+              {card.detail ? <Stat.HelpText>{card.detail}</Stat.HelpText> : null}
+            </Stat.Root>
+            {card.href ? (
+              <ChakraLink asChild color="blue.600" fontSize="sm" mt="2">
+                <Link to={card.href} aria-label={`View ${card.label.toLowerCase()}`}>
+                  View
+                </Link>
+              </ChakraLink>
+            ) : null}
+          </Box>
+        ))}
+      </SimpleGrid>
+    </Box>
   )
 }
 
@@ -70,12 +92,5 @@ export const meta: MetaFunction = () => [{ title: 'Dashboard · Cluster Console'
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return (
-    <Box role="alert" bg="bg" borderWidth="1px" rounded="md" p="6">
-      <Heading as="h1" size="md" mb="2">
-        The dashboard could not be shown
-      </Heading>
-      <Text>{errorMessage(error)}</Text>
-    </Box>
-  )
+  return <ErrorPanel title="The dashboard could not be shown" message={errorMessage(error)} />
 }
