@@ -13,19 +13,27 @@ type Replyable = {
  *   (field names as `mapFieldErrors` flattens them) and general errors as form errors;
  * - 401 → throws a redirect to /login?prevUrl=<referring page> that ends the session;
  * - anything else → throws `data({ message }, status)` for the route's ErrorBoundary.
- * `request` is used for the 401 redirect; without it the redirect goes to /login.
+ * `request` is used for the 401 redirect; without it the redirect goes to /login. `hideFields`
+ * keeps secrets (passwords) out of the values sent back to the page.
  */
 export async function replyFromCluster(
   submission: Replyable,
   error: unknown,
   request?: Request,
+  options: { hideFields?: string[] } = {},
 ): Promise<ReturnType<typeof data<{ result: SubmissionResult<string[]> }>>> {
   if (!(error instanceof ClusterError)) throw error
   if (error.status === 400) {
     const { fieldErrors, formErrors } = error.mapped
     const hasErrors = formErrors.length > 0 || Object.keys(fieldErrors).length > 0
     return data(
-      { result: submission.reply({ fieldErrors, formErrors: hasErrors ? formErrors : [error.message || GENERIC_MESSAGE] }) },
+      {
+        result: submission.reply({
+          fieldErrors,
+          formErrors: hasErrors ? formErrors : [error.message || GENERIC_MESSAGE],
+          hideFields: options.hideFields,
+        }),
+      },
       { status: 400 },
     )
   }

@@ -1,0 +1,82 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { Field } from '~/components/forms/field'
+import { FormErrors } from '~/components/forms/form-errors'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { PageHeader } from '~/components/layout/page-header'
+import { RouteErrorBoundary } from '~/components/layout/route-error'
+import { ChangePasswordFormSchema } from '~/schemas/auth'
+import { replyFromCluster } from '~/utils/form.server'
+import { requireSession } from '~/utils/session.server'
+
+const PASSWORD_FIELDS = ['current_password', 'new_password', 'confirm_password']
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireSession(request)
+  return {}
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const submission = parseWithZod(await request.formData(), { schema: ChangePasswordFormSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: PASSWORD_FIELDS }), isChanged: false }, { status: 400 })
+  }
+  try {
+    await api.put('/change_password', submission.value)
+  } catch (error) {
+    const reply = await replyFromCluster(submission, error, request, { hideFields: PASSWORD_FIELDS })
+    return data({ ...reply.data, isChanged: false }, reply.init ?? undefined)
+  }
+  return { result: submission.reply({ resetForm: true }), isChanged: true }
+}
+
+export default function ChangePasswordRoute() {
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useForm({
+    id: 'change-password',
+    lastResult: actionData?.isChanged ? undefined : actionData?.result,
+    constraint: getZodConstraint(ChangePasswordFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordFormSchema }),
+  })
+
+  if (actionData?.isChanged) {
+    return (
+      <Box maxW="lg">
+        <PageHeader title="Change password" />
+        <Box bg="bg" p="6" rounded="lg" borderWidth="1px" role="status">
+          <Text fontWeight="medium" mb="2">
+            Your password has been changed.
+          </Text>
+          <ChakraLink asChild color="blue.600">
+            <Link to="/profile/settings">Back to settings</Link>
+          </ChakraLink>
+        </Box>
+      </Box>
+    )
+  }
+
+  return (
+    <Box maxW="lg">
+      <PageHeader title="Change password" />
+      <Box bg="bg" p="6" rounded="lg" borderWidth="1px">
+        <Form method="post" {...getFormProps(form)}>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field meta={fields.current_password} label="Current password" type="password" inputProps={{ autoComplete: 'current-password' }} />
+          <Field meta={fields.new_password} label="New password" type="password" inputProps={{ autoComplete: 'new-password' }} />
+          <Field meta={fields.confirm_password} label="Repeat new password" type="password" inputProps={{ autoComplete: 'new-password' }} />
+          <SubmitButton>Change password</SubmitButton>
+        </Form>
+      </Box>
+    </Box>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Change password · Cluster Console' }]
+export const ErrorBoundary = RouteErrorBoundary

@@ -1,0 +1,86 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, chakra, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { getCurrentUser } from '~/api/client.server'
+import { ErrorList } from '~/components/forms/error-list'
+import { FormErrors } from '~/components/forms/form-errors'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { PageHeader } from '~/components/layout/page-header'
+import { RouteErrorBoundary } from '~/components/layout/route-error'
+import { TimezoneFormSchema } from '~/schemas/auth'
+import { loadFromCluster } from '~/utils/form.server'
+import { commitTimezone, getTimezone, requireSession } from '~/utils/session.server'
+import { redirectWithToast } from '~/utils/toast.server'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireSession(request)
+  const user = await loadFromCluster(request, () => getCurrentUser(request))
+  return { email: user.email, timezone: await getTimezone(request) }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireSession(request)
+  const submission = parseWithZod(await request.formData(), { schema: TimezoneFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  return redirectWithToast(
+    '/profile/settings',
+    { title: 'Settings saved', type: 'success' },
+    { headers: { 'Set-Cookie': await commitTimezone(request, submission.value.timezone) } },
+  )
+}
+
+export default function ProfileSettingsRoute() {
+  const { email, timezone } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useForm({
+    id: 'profile-settings',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(TimezoneFormSchema),
+    defaultValue: { timezone },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: TimezoneFormSchema }),
+  })
+  return (
+    <Box maxW="lg">
+      <PageHeader title="Settings" description="Your personal preferences." />
+      <Stack gap="6" bg="bg" p="6" rounded="lg" borderWidth="1px">
+        <Box>
+          <Text fontSize="sm" color="fg.muted">
+            Email
+          </Text>
+          <Text fontWeight="medium">{email}</Text>
+        </Box>
+        <Form method="post" {...getFormProps(form)}>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <chakra.fieldset border="none" p="0" m="0" aria-describedby={fields.timezone.errorId}>
+            <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
+              Timezone
+            </chakra.legend>
+            {(['Local', 'UTC'] as const).map((value) => (
+              <chakra.label key={value} display="flex" alignItems="center" gap="2" mb="1" cursor="pointer">
+                <input
+                  type="radio"
+                  name={fields.timezone.name}
+                  value={value}
+                  defaultChecked={(fields.timezone.initialValue ?? timezone) === value}
+                />
+                {value === 'Local' ? 'Local (your browser’s timezone)' : 'UTC'}
+              </chakra.label>
+            ))}
+            <ErrorList id={fields.timezone.errorId} errors={fields.timezone.errors} />
+          </chakra.fieldset>
+          <SubmitButton mt="4">Save</SubmitButton>
+        </Form>
+        <ChakraLink asChild color="blue.600" fontSize="sm">
+          <Link to="/profile/change-password">Change password</Link>
+        </ChakraLink>
+      </Stack>
+    </Box>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Settings · Cluster Console' }]
+export const ErrorBoundary = RouteErrorBoundary
