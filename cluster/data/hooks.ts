@@ -22,11 +22,6 @@ export interface DataHooks {
   functionDeleted(e: { project: Resource; fn: Resource }): Promise<void>
   dictionarySaved(e: { project: Resource; dictionary: Resource; previousName?: string }): Promise<void>
   dictionaryDeleted(e: { project: Resource; dictionary: Resource }): Promise<void>
-  /**
-   * Optional: a dictionary file was uploaded or replaced under `${dataDir}/files/${project.uuid}/`;
-   * the dictionaries that read it are reloaded.
-   */
-  dictionaryFileSaved?(e: { project: Resource; filename: string }): Promise<void>
   /** Engine-side figures for `orgs/{org}/summary` (rows, bytes, recent queries, ...). */
   orgFigures(): Promise<Record<string, number>>
 }

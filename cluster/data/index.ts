@@ -210,7 +210,7 @@ function makeHooks(plane: Plane): DataHooks {
     await engine.exec(`DROP TABLE IF EXISTS ${qualified('hdx_dicts', name)}`)
   }
 
-  const hooks: DataHooks & { dictionaryFileSaved(e: { project: Resource; filename: string }): Promise<void> } = {
+  const hooks: DataHooks = {
     async transformSaved({ project, table, transform }) {
       const cols = storedColumns(transform)
       if (!cols.length) return
@@ -330,12 +330,6 @@ function makeHooks(plane: Plane): DataHooks {
     },
     async dictionaryDeleted({ project, dictionary }) {
       await dropDictionary(project, dictionary)
-    },
-    /** A dictionary file was uploaded or replaced: reload the dictionaries that read it. */
-    async dictionaryFileSaved({ project, filename }) {
-      for (const d of cluster.store.filter<Resource>(KINDS.dictionary, (x) => parentOf(x, 'project') === project.uuid && x.settings?.filename === filename)) {
-        await loadDictionary(project, d).catch((error) => cluster.log({ level: 'error', service: 'turbine-api', component: 'dictionary', message: `reloading ${d.name} failed`, error: String(error) }))
-      }
     },
     async orgFigures() {
       const tables = allTables(cluster)

@@ -260,6 +260,17 @@ describe('table stats and engine hooks', () => {
     expect(r.body).toBe('"eu","b"\n')
   })
 
+  it('reads a view as project.`table#view`', async () => {
+    const v = await c.api('POST', `/config/v1/orgs/${c.orgId}/projects/${projectId}/tables/${tableId}/views/`, {
+      name: 'slim',
+      settings: { is_default: false, output_columns: [{ name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z07:00' } }, { name: 'path', datatype: { type: 'string' } }] },
+    })
+    expect(v.status, JSON.stringify(v.body)).toBe(201)
+    const r = await query("SELECT * FROM shop.`logs#slim` WHERE path = '/a' FORMAT JSONEachRow")
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body).toEqual({ timestamp: '2024-05-01 10:00:00.000', path: '/a' })
+  })
+
   it('alter job: pending until commit, then done', async () => {
     const before = await query("SELECT count() FROM shop.logs WHERE status = 404")
     expect(Number(before.body)).toBeGreaterThan(0)

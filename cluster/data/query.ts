@@ -9,8 +9,8 @@ import crypto from 'node:crypto'
 import type { Ctx } from '../context'
 import { json } from '../http'
 import { requireUser, can, type User } from '../config/access'
-import { allTables, KINDS } from './catalog'
-import { EngineError, toEngineError } from './engine'
+import { allTables, KINDS, parentOf } from './catalog'
+import { EngineError, ident, toEngineError } from './engine'
 import type { Resource } from './hooks'
 import type { Plane, QueryRecord } from './plane'
 import { isWriteStatement, parseAlter, renderSetting, splitQuery, type SettingValue } from './sql'
@@ -92,6 +92,26 @@ export function referencedTables(plane: Plane, sql: string): { project: Resource
   return found
 }
 
+/**
+ * Views: ``project.`table#view` `` reads the view's columns of the table, as a subquery
+ * (`(SELECT a, b FROM project.table)`), since the engine has no such names.
+ */
+export function expandViews(plane: Plane, sql: string): string {
+  if (!sql.includes('#')) return sql
+  return sql.replace(/(`[^`]+`|[\w-]+)\s*\.\s*`([^`#]+)#([^`]+)`/g, (whole, p: string, t: string, v: string) => {
+    const projectName = p.replace(/^`|`$/g, '')
+    const project = plane.cluster.store.find<Resource>(KINDS.project, (x) => x.name === projectName)
+    if (!project) return whole
+    const table = plane.cluster.store.find<Resource>(KINDS.table, (x) => parentOf(x, 'project') === project.uuid && x.name === t)
+    if (!table) return whole
+    const view = plane.cluster.store.find<Resource>('view', (x) => parentOf(x, 'table') === table.uuid && x.name === v)
+    if (!view) return whole
+    const cols = ((view.settings?.output_columns ?? []) as { name: string }[]).filter((c) => c?.name)
+    const list = cols.length ? cols.map((c) => ident(c.name)).join(', ') : '*'
+    return `(SELECT ${list} FROM ${ident(projectName)}.${ident(t)})`
+  })
+}
+
 export interface ResolvedSettings {
   engine: Record<string, SettingValue>
   hdx: Record<string, SettingValue>
@@ -140,6 +160,7 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   if (!sql.trim()) return queryError('Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)', sql, 400, baseHeaders)
 
   const split = splitQuery(sql)
+  split.body = expandViews(plane, split.body)
   const tables = referencedTables(plane, split.body)
   // select_sql in the scope of every table the statement names (or anywhere, for table-less SQL)
   const allowed = tables.length
