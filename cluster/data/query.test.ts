@@ -271,6 +271,18 @@ describe('table stats and engine hooks', () => {
     expect(r.body).toEqual({ timestamp: '2024-05-01 10:00:00.000', path: '/a' })
   })
 
+  it('serves a summary table as a view over its SQL', async () => {
+    const t = await c.api('POST', `/config/v1/orgs/${c.orgId}/projects/${projectId}/tables/`, {
+      name: 'by_status',
+      type: 'summary',
+      settings: { summary: { sql: "SELECT status, count() AS n FROM shop.logs GROUP BY status SETTINGS hdx_primary_key='status'" } },
+    })
+    expect(t.status, JSON.stringify(t.body)).toBe(201)
+    const r = await query('SELECT n FROM shop.by_status WHERE status = 201')
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body).toBe('1\n')
+  })
+
   it('alter job: pending until commit, then done', async () => {
     const before = await query("SELECT count() FROM shop.logs WHERE status = 404")
     expect(Number(before.body)).toBeGreaterThan(0)

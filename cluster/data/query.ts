@@ -211,6 +211,7 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   const finalSql = split.body + (settingsSql ? `\nSETTINGS ${settingsSql}` : '')
 
   if (/\b(hydro\s*\.\s*logs|hdx\s*\.\s*active_queries)\b/i.test(split.body)) await plane.flushSystem().catch(() => {})
+  for (const { project, table } of tables) if (table.type === 'summary') await ensureSummaryView(plane, project, table)
 
   const record: QueryRecord = {
     query_id: queryId,
@@ -257,6 +258,30 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     while (plane.queries.length > 5000 || (plane.queries.length && !plane.queries[0].active && Date.parse(plane.queries[0].query_start) < cutoff)) plane.queries.shift()
   }
 }
+
+/**
+ * Summary tables (`type: summary`, `settings.summary.sql`) are served as engine views over their
+ * SQL, created on first use (and again when the SQL changed): always current, never materialised.
+ */
+async function ensureSummaryView(plane: Plane, project: Resource, table: Resource) {
+  const raw = String(table.settings?.summary?.sql ?? '').trim()
+  if (!raw) return
+  const body = expandViews(plane, splitQuery(raw).body)
+  const key = `summary:${project.name}.${table.name}`
+  if (summaryViews.get(key) === body) return
+  const target = `${ident(project.name)}.${ident(table.name)}`
+  try {
+    await plane.engine.exec(`CREATE DATABASE IF NOT EXISTS ${ident(project.name)}`)
+    const existing = await plane.engine.rows<{ engine: string }>(`SELECT engine FROM system.tables WHERE database = '${project.name.replace(/'/g, "\\'")}' AND name = '${table.name.replace(/'/g, "\\'")}'`)
+    if (existing.length && existing[0].engine !== 'View') return // a real table by that name: leave it
+    await plane.engine.exec(`CREATE OR REPLACE VIEW ${target} AS ${body}`)
+    summaryViews.set(key, body)
+  } catch (error) {
+    plane.cluster.log({ level: 'warning', service: 'query-head', component: 'summary', message: `summary table ${project.name}.${table.name}: view not created`, error: toEngineError(error).message })
+  }
+}
+
+const summaryViews = new Map<string, string>()
 
 async function partitionCount(plane: Plane, tables: { project: Resource; table: Resource }[]): Promise<number> {
   let total = 0
