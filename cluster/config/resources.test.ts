@@ -452,3 +452,64 @@ describe('org endpoints', () => {
     expect(t.handler.state.store.count('transform', (x) => (x as { _project: string })._project === p.uuid)).toBe(0)
   })
 })
+
+describe('robustness', () => {
+  test('odd bodies never cause a 500', async () => {
+    const tr = (await t.api('POST', `${tablePath}/transforms`, { name: 'odd_tr', type: 'json', settings: { output_columns: columns } })).body
+    const pool = (await t.api('POST', '/config/v1/pools', { name: 'odd-pool', settings: { k8s_deployment: { service: 'query-peer' } } })).body
+    const role = (await t.api('POST', '/config/v1/roles', { name: 'odd-role', policies: [] })).body
+    const sa = (await t.api('POST', '/config/v1/service_accounts', { name: 'odd-sa' })).body
+    const me = (await t.api('GET', '/config/v1/users/current')).body
+    const collections = [
+      `${o}/projects`, `${o}/projects/${projectId}/tables`, `${tablePath}/transforms`, `${tablePath}/views`, `${tablePath}/columns`,
+      `${tablePath}/sources/kafka`, `${tablePath}/sources/kinesis`, `${tablePath}/sources/siem`, `${tablePath}/sources/summary`,
+      `${o}/projects/${projectId}/dictionaries`, `${o}/projects/${projectId}/functions`, '/config/v1/pools', `${o}/storages`,
+      `${o}/credentials`, '/config/v1/users', '/config/v1/service_accounts', '/config/v1/invites', '/config/v1/roles',
+      `${o}/projects/${projectId}/dictionaries/files`, `/config/v1/service_accounts/${sa.uuid}/tokens`,
+      `/config/v1/users/${me.uuid}/add_roles`, `/config/v1/roles/${role.id}/add_user`, '/config/v1/login', '/config/v1/reset_password',
+      '/config/v1/password_reset_confirm', '/config/v1/auth_logs', `${tablePath}/truncate`,
+    ]
+    const items = [
+      `${o}/projects/${projectId}`, tablePath, `${tablePath}/transforms/${tr.uuid}`, `/config/v1/pools/${pool.uuid}`,
+      `/config/v1/roles/${role.id}`, `/config/v1/service_accounts/${sa.uuid}`, `${o}/query_options`, '/config/v1/change_password',
+      `/config/v1/users/${me.uuid}`,
+    ]
+    const junk = 'x'
+    const bodies: unknown[] = [
+      'null', '[]', '"text"', '123', '{bad json',
+      { name: {} }, { name: 'odd', settings: junk, type: 5, email: 5, roles: junk, policies: junk, details: junk, users: junk, expiry: 5 },
+      {
+        name: 'odd', type: 'json', email: 'a@b.c', password: 12345678, roles: [1, null], policies: [1, null, { permissions: junk }], users: [1, null], details: { x: {} },
+        transform: {}, k8s_deployment: junk, current_password: 1, new_password: [], confirm_password: {},
+        settings: {
+          stream: junk, age: [], summary: junk, autoingest: junk, output_columns: junk, access_details: junk, checkpointer: junk,
+          default_query_options: junk, bootstrap_servers: junk, topics: [1], k8s_deployment: junk, format_details: junk, storage_map: junk,
+          primary_key: junk, filename: 5,
+        },
+      },
+      {
+        name: 'odd2', type: 'summary', settings: {
+          summary: { sql: 5 }, autoingest: [1, junk, null, { enabled: junk }], sort_keys: [{}],
+          output_columns: [1, junk, null, { name: 'a', datatype: junk }, { name: 'b', datatype: { type: 'array', elements: [1, junk, null, { type: 5 }] } }, { name: 'c', datatype: { type: 'map', elements: junk } }],
+          merge: { pools: junk }, stream: { token_list: junk }, k8s_deployment: { service: 5, replicas: {} },
+        },
+      },
+    ]
+    for (const body of bodies) {
+      for (const path of collections) {
+        const r = await t.api('POST', path, body, undefined, { 'content-type': 'application/json' })
+        expect(r.status, `POST ${path} ${JSON.stringify(body)} → ${JSON.stringify(r.body)}`).toBeLessThan(500)
+      }
+      for (const path of items) {
+        for (const method of ['PUT', 'PATCH']) {
+          const r = await t.api(method, path, body, undefined, { 'content-type': 'application/json' })
+          expect(r.status, `${method} ${path} ${JSON.stringify(body)} → ${JSON.stringify(r.body)}`).toBeLessThan(500)
+        }
+      }
+    }
+    // everything is still readable afterwards
+    for (const path of [...collections.slice(0, 18), ...items.slice(0, 7)]) {
+      expect((await t.api('GET', path)).status, path).toBeLessThan(500)
+    }
+  })
+})

@@ -7,7 +7,7 @@ import { descriptionField, f, nameField, type Errors, type Field, type Fields } 
 
 export const COLUMN_TYPES = [
   'string', 'boolean', 'bool', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64',
-  'float32', 'float64', 'double', 'datetime', 'datetime64', 'epoch', 'array', 'map', 'json', 'ip', 'uuid',
+  'float', 'float32', 'float64', 'double', 'datetime', 'datetime64', 'epoch', 'array', 'map', 'json', 'ip', 'uuid',
 ] as const
 
 const TIME_TYPES = ['datetime', 'datetime64', 'epoch']
@@ -19,7 +19,8 @@ const datatypeFields = (): Fields => ({
   index: f.bool(),
   index_options: f.obj({ fulltext: f.bool() }, { nullable: true }),
   format: f.str({ nullable: true, blank: true, help: 'Go time layout for datetime; s, ms, us, ns or cs for epoch' }),
-  resolution: f.str({ nullable: true, choices: ['ms', 's'], help: 'ms or s' }),
+  // ms or s (spec); the long spellings seen in real transforms are accepted as the same thing
+  resolution: f.str({ nullable: true, choices: ['ms', 's', 'milliseconds', 'seconds'], help: 'ms or s' }),
   default: f.json({ nullable: true }),
   script: f.str({ nullable: true, blank: true }),
   source: f.json({ nullable: true }),
@@ -84,7 +85,7 @@ function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
   if (dt.primary && !isTime) e.primary = ['Only a datetime or epoch column can be primary.']
   if (dt.primary && nested) e.primary = ['An element cannot be primary.']
   if (dt.primary && dt.ignore) e.ignore = ['A primary column cannot be ignored.']
-  if (dt.index === true && ['double', 'float32', 'float64'].includes(type)) e.index = ['Index cannot be enabled for double columns.']
+  if (dt.index === true && ['double', 'float', 'float32', 'float64'].includes(type)) e.index = ['Index cannot be enabled for double columns.']
   const fulltext = (dt.index_options as { fulltext?: boolean } | null)?.fulltext
   if (fulltext && dt.index === false) e.index_options = { fulltext: ['Full-text search needs the index enabled.'] }
   if (fulltext && type !== 'string') e.index_options = { fulltext: ['Full-text search is for string columns.'] }
