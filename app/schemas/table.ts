@@ -47,8 +47,8 @@ export const TableFormSchema = z
     description: z.string().trim().optional(),
     maxAgeDays: z
       .number({ error: TABLE_MESSAGES.maxAgeInteger })
-      .int({ error: TABLE_MESSAGES.maxAgeInteger })
-      .min(0, { error: TABLE_MESSAGES.maxAgeInteger })
+      // A refine, not .int(): zod's int check aborts the object's later checks (the project name's).
+      .refine((days) => Number.isSafeInteger(days) && days >= 0, { error: TABLE_MESSAGES.maxAgeInteger })
       .optional(),
     sortKeys: z
       .string()
