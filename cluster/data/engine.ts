@@ -68,6 +68,9 @@ export class Engine {
       query: { slots: make(sizes.query), waiters: [] },
       internal: { slots: make(sizes.internal), waiters: [] },
     }
+    // the query lane serves /query only, which is read-only: the engine enforces it per session
+    // (readonly = 2: reads, and settings changes other than readonly itself)
+    for (const slot of this.lanes.query.slots) slot.session.query('SET readonly = 2')
   }
 
   private acquire(lane: Lane): Promise<Slot> {

@@ -160,6 +160,10 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   if (!sql.trim()) return queryError('Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)', sql, 400, baseHeaders)
 
   const split = splitQuery(sql)
+  if (split.multi) {
+    cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
+    return queryError('Code: 62. DB::Exception: Multi-statements are not allowed: send one statement per request. (SYNTAX_ERROR)', sql, 400, baseHeaders)
+  }
   split.body = expandViews(plane, split.body)
   const tables = referencedTables(plane, split.body)
   // select_sql in the scope of every table the statement names (or anywhere, for table-less SQL)
@@ -206,7 +210,6 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   layers.push(urlSettings, split.settings)
   const resolved = resolveSettings(layers, split.format ?? undefined)
   if (!split.format && defaultFormat && !resolved.hdx.hdx_query_output_format) resolved.format = defaultFormat
-  resolved.engine.readonly = 2 // reads only, whatever the layers say
   const settingsSql = Object.entries(resolved.engine).map(([k, v]) => renderSetting(k, v)).join(', ')
   const finalSql = split.body + (settingsSql ? `\nSETTINGS ${settingsSql}` : '')
 

@@ -95,6 +95,8 @@ export interface SplitQuery {
   settings: Record<string, SettingValue>
   format?: string
   firstWord: string
+  /** More than one statement (a top-level `;` before the end). */
+  multi: boolean
 }
 
 function unquote(token: Token): SettingValue {
@@ -167,7 +169,8 @@ export function splitQuery(sql: string): SplitQuery {
   for (const [a, b] of cut.sort((x, y) => y[0] - x[0])) body = body.slice(0, a) + body.slice(b)
   body = body.trim()
   const first = tokens.find((t) => t.kind === 'word' || t.text === '(')
-  return { body, settings, format, firstWord: first ? first.text.toUpperCase() : '' }
+  const multi = tokens.some((t) => t.kind === 'punct' && t.text === ';')
+  return { body, settings, format, firstWord: first ? first.text.toUpperCase() : '', multi }
 }
 
 /** `name = value` for a SETTINGS clause. */
