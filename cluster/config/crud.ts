@@ -378,6 +378,11 @@ export function cascade(cluster: ClusterState, kind: string, id: string) {
     if (childKind === kind) continue
     for (const child of cluster.store.filter<Item>(childKind, (i) => i[key] === id)) cluster.store.delete(childKind, idOf(child))
   }
+  // pools created for sources that went with the cascade
+  const sourceKinds = [...registry.keys()].filter((k) => k.endsWith('source'))
+  for (const pool of cluster.store.filter<Item>('pool', (p) => !!p._source)) {
+    if (!sourceKinds.some((k) => cluster.store.get(k, pool._source))) cluster.store.delete('pool', pool.uuid)
+  }
 }
 
 function where(parents: Parents): string {

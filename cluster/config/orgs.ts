@@ -205,7 +205,7 @@ export async function orgSummary(ctx: Ctx, org: Org) {
     dictionary_files: inOrg('dictionaryfile').length,
     functions: inOrg('function').length,
     pools: store.count('pool'),
-    users: users.filter((u) => u.type === 'user').length,
+    users: users.filter((u) => u.type === 'user' && u.status === 'active').length,
     service_accounts: users.filter((u) => u.type === 'service_account').length,
     pending_invites: store.count('invite', (i) => (i as { status?: string }).status === 'pending'),
     roles: store.count('role'),
