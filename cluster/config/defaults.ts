@@ -101,9 +101,12 @@ export function poolDefaults() {
   return { k8s_deployment: { replicas: '1', cpu: '0.5', memory: '0.5Gi', storage: '0.5Gi' } }
 }
 
-/** The whole `defaults/` answer, grouped as in the spec. */
+/**
+ * The whole `defaults/` answer, grouped as in the spec. `table.autoingest` is the default of one
+ * autoingest entry (an object); in a table's settings `autoingest` is a list of such entries.
+ */
 export function allDefaults() {
-  const table = tableDefaults()
+  const table = { ...tableDefaults(), autoingest: { ...AUTOINGEST_DEFAULTS } }
   return {
     project: projectDefaults(),
     table,

@@ -406,6 +406,9 @@ describe('org endpoints', () => {
     expect(r.status).toBe(200)
     expect(Object.keys(r.body.table)).toEqual(expect.arrayContaining(['stream', 'age', 'reaper', 'merge', 'autoingest', 'sort_keys', 'shard_key']))
     expect(r.body.table.stream.hot_data_max_rows_per_partition).toBe(12288000)
+    expect(r.body.table.autoingest).toMatchObject({ enabled: false, pattern: '', destination: '/tmp/scratch', max_active_partitions: 50, dry_run: false })
+    expect(r.body.table.merge).toMatchObject({ partition_duration_minutes: 60, max_age_mins: 10080, memory_coefficient: 0, pools: { small: '', medium: '', large: '' } })
+    expect(r.body.table).toMatchObject({ age: { max_age_days: 0 }, reaper: { max_age_days: 1 }, sort_keys: [], shard_key: null })
     expect(r.body.transform).toMatchObject({ compression: 'none', format_details: { delimiter: ',', skip_head: 0, quote: '"', comment: '#', escape: '"', buffer_size: 4096 } })
   })
 
