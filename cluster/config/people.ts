@@ -8,7 +8,7 @@ import { audit } from './audit'
 import { defineResource, type Item, type PrepareEvent, type ResourceApi } from './crud'
 import { ALL_PERMISSIONS, permissionCatalogue, ROLE_LABELS, SCOPE_TYPES } from './permissions'
 import { descriptionField, f, nameField } from './schema'
-import { publicUser } from './util'
+import { origin, publicUser } from './util'
 
 /** Users, service accounts (+ tokens), invites and roles. */
 
@@ -83,7 +83,7 @@ function registerUsers(router: ClusterRouter): ResourceApi {
         let users = ctx.cluster.store.all<User>('user').filter((u) => u.status === 'active' || ctx.url.searchParams.get('include_pending'))
         const email = ctx.url.searchParams.get('email')
         if (email) users = users.filter((u) => u.email === email)
-        const base = `${ctx.url.protocol}//${ctx.url.host}`
+        const base = origin(ctx)
         return listResponse(ctx.request, users.map((u) => ({ ...publicUser(ctx.cluster, u), url: `${base}/config/v1/users/${u.uuid}` })), { bareArrays: ctx.cluster.options.bareArrays })
       })
       // anyone may read themselves
@@ -92,7 +92,7 @@ function registerUsers(router: ClusterRouter): ResourceApi {
         const target = ctx.cluster.store.get<User>('user', ctx.params.id)
         if (!target) throw new HttpError(404, { detail: 'Not found.' })
         if (target.uuid !== me.uuid) authorize(ctx, 'view_user', { id: target.uuid })
-        const base = `${ctx.url.protocol}//${ctx.url.host}`
+        const base = origin(ctx)
         return json({ ...publicUser(ctx.cluster, target), url: `${base}/config/v1/users/${target.uuid}` })
       })
       router.post(`${api.itemPattern}/add_roles`, (ctx) => roleChange('add')(ctx, api))
