@@ -4,7 +4,7 @@ import { bootstrap as bootstrapCluster, type BootstrapResult } from './bootstrap
 import { registerOrgRoutes } from './orgs'
 import { registerProjects } from './projects'
 import { registerTables } from './tables'
-import { registerColumns, registerTransforms, registerViews } from './transforms'
+import { registerColumns, registerRowPolicies, registerTransforms, registerViews } from './transforms'
 import { registerSources } from './sources'
 import { registerDictionaries, registerFunctions } from './dictionaries'
 import { registerPools } from './pools'
@@ -28,6 +28,7 @@ export function registerConfigRoutes(router: ClusterRouter, cluster: ClusterStat
   registerTransforms(router)
   registerViews(router)
   registerColumns(router)
+  registerRowPolicies(router)
   registerSources(router)
   registerDictionaries(router)
   registerFunctions(router)

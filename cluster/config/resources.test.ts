@@ -271,6 +271,20 @@ describe('transforms, views, columns', () => {
   })
 })
 
+describe('row policies', () => {
+  test('create, roles validated, add_roles/remove_roles, delete', async () => {
+    const base = `${tablePath}/rowpolicies`
+    expect((await t.api('POST', base, { name: 'eu' })).body.filter[0]).toMatch(/required/)
+    expect((await t.api('POST', base, { name: 'eu', filter: "region = 'EU'", roles: ['ghost'] })).body.roles[0]).toMatch(/does not exist/)
+    const r = await t.api('POST', base, { name: 'eu', filter: "region = 'EU'", roles: ['reader'] })
+    expect(r.status).toBe(201)
+    expect(r.body).toMatchObject({ table: tableId, restrictive: false, roles: ['reader'] })
+    expect((await t.api('POST', `${base}/${r.body.uuid}/add_roles/`, { roles: ['operator'] })).body.roles).toEqual(['reader', 'operator'])
+    expect((await t.api('POST', `${base}/${r.body.uuid}/remove_roles/`, { roles: ['reader'] })).body.roles).toEqual(['operator'])
+    expect((await t.api('DELETE', `${base}/${r.body.uuid}`)).status).toBe(204)
+  })
+})
+
 describe('sources', () => {
   test('kafka: create makes a pool; name at most 27; transform must exist', async () => {
     const body = { name: 'kafka_in', transform: 'json_in', settings: { bootstrap_servers: ['broker:9092'], topics: ['logs'] }, k8s_deployment: { replicas: 2, cpu: 1, memory: '1Gi', storage: '1Gi' } }

@@ -1,4 +1,7 @@
 import type { ClusterRouter } from '../context'
+import { json, nowIso, readJsonObject, validationError } from '../http'
+import { authorize } from './access'
+import { audit } from './audit'
 import { asResource, defineResource, type Item, type ResourceApi } from './crud'
 import { transformDefaults } from './defaults'
 import { descriptionField, f, nameField, type Errors, type Field, type Fields } from './schema'
@@ -225,5 +228,50 @@ export function registerColumns(router: ClusterRouter): ResourceApi {
       expression: f.str({ required: true, blank: false }),
     },
     serialize: (item) => ({ id: item.uuid }),
+  })
+}
+
+/** Row policies (stored; the local engine does not apply them): `{name, filter, restrictive, roles[]}`. */
+export function registerRowPolicies(router: ClusterRouter): ResourceApi {
+  const knownRoles = (store: { find<T>(k: string, p: (v: T) => boolean): T | undefined }, names: string[]) =>
+    names.filter((n) => !store.find<{ name: string }>('role', (r) => r.name === n))
+  return defineResource(router, {
+    kind: 'rowpolicy',
+    resource: 'rowpolicy',
+    label: 'row policy',
+    level: 'table',
+    path: 'rowpolicies',
+    description: 'Row policies: a filter applied to the rows the given roles can read (stored only on a local cluster).',
+    fields: {
+      description: descriptionField(),
+      filter: f.str({ required: true, blank: false, help: "SQL condition, e.g. region = 'EU'" }),
+      restrictive: f.bool(),
+      roles: f.list(f.str({ blank: false })),
+    },
+    prepare({ ctx, data, errors }) {
+      data.restrictive ??= false
+      data.roles ??= []
+      const unknown = knownRoles(ctx.cluster.store, data.roles as string[])
+      if (unknown.length) errors.roles = unknown.map((n) => `Role "${n}" does not exist.`)
+    },
+    routes(router, api) {
+      for (const verb of ['add', 'remove'] as const) {
+        router.post(`${api.itemPattern}/${verb}_roles`, async (ctx) => {
+          const { item, parents } = api.load(ctx)
+          const user = authorize(ctx, 'change_rowpolicy', api.scopeOf(item, parents))
+          const body = await readJsonObject(ctx.request)
+          if (!Array.isArray(body.roles) || body.roles.some((r) => typeof r !== 'string')) throw validationError({ roles: ['Expected a list of role names.'] })
+          const unknown = knownRoles(ctx.cluster.store, body.roles as string[])
+          if (unknown.length) throw validationError({ roles: unknown.map((n) => `Role "${n}" does not exist.`) })
+          const roles = verb === 'add' ? [...new Set([...item.roles, ...(body.roles as string[])])] : item.roles.filter((r: string) => !(body.roles as string[]).includes(r))
+          const saved = { ...item, roles, modified: nowIso() }
+          ctx.cluster.store.put('rowpolicy', item.uuid, saved)
+          audit(ctx.cluster, user, 'change_rowpolicy', `${verb === 'add' ? 'Added' : 'Removed'} roles ${(body.roles as string[]).join(', ')} on row policy "${item.name}"`, {
+            kind: 'rowpolicy', id: item.uuid, project: parents.project!.uuid, table: parents.table!.uuid,
+          })
+          return json(api.serialize(saved, ctx))
+        })
+      }
+    },
   })
 }
