@@ -48,7 +48,8 @@ export function DisclosureMenu({
   }, [])
 
   return (
-    <chakra.details ref={ref} position="relative" css={{ '& > summary::-webkit-details-marker': { display: 'none' } }}>
+    // `name` makes the header's menus exclusive (opening one closes the other), scripts or not.
+    <chakra.details ref={ref} name="header-menu" position="relative" css={{ '& > summary::-webkit-details-marker': { display: 'none' } }}>
       <chakra.summary
         role="button"
         aria-label={ariaLabel}

@@ -25,7 +25,7 @@ export const SIDEBAR_ENTRIES = [
   { label: 'Jobs', to: '/jobs/alter-jobs', section: '/jobs', glyph: '⚙' },
   { label: 'Scale', to: '/scale', section: '/scale', glyph: '⇅' },
   { label: 'Query', to: '/queries', section: '/queries', glyph: '⌕' },
-  { label: 'Security', to: '/security/users', section: '/security', glyph: '⛨' },
+  { label: 'Security', to: '/security/users', section: '/security', glyph: '▣' },
 ] as const
 
 /** Alt+N then A: the new alter job page (spec section 1). */

@@ -1,4 +1,4 @@
-import { Box, Flex } from '@chakra-ui/react'
+import { Box, chakra, Flex } from '@chakra-ui/react'
 import { useMatches, useLocation, useNavigation } from '@remix-run/react'
 import { useEffect, useState, type ReactNode } from 'react'
 import { buildBreadcrumb, type CrumbNames } from '~/utils/breadcrumb'
@@ -64,6 +64,15 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
         },
       }}
     >
+      <chakra.a
+        href="#main"
+        position="absolute"
+        left="-9999px"
+        zIndex="skipNav"
+        _focus={{ left: '4', top: '4', bg: 'bg', px: '3', py: '2', rounded: 'md', shadow: 'md' }}
+      >
+        Skip to content
+      </chakra.a>
       <PendingIndicator />
       <Sidebar version={data.version} supportUrl={data.supportUrl} docsUrl={data.docsUrl} />
       <Flex direction="column" flex="1" minW="0">
@@ -74,7 +83,7 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
           isCollapsed={isCollapsed}
           onToggle={setCollapsed}
         />
-        <Box as="main" id="main" flex="1" p="6" minW="0">
+        <Box as="main" id="main" tabIndex={-1} flex="1" p="6" minW="0" outline="none">
           {children}
         </Box>
       </Flex>

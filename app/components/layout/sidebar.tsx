@@ -43,12 +43,15 @@ export function Sidebar({ version, supportUrl, docsUrl }: { version: string | nu
       data-sidebar=""
       w={SIDEBAR_WIDTH.open}
       flexShrink={0}
+      position="sticky"
+      top="0"
+      h="100vh"
       bg="gray.900"
       color="gray.100"
       display="flex"
       flexDirection="column"
       transition="width 0.15s"
-      overflow="hidden"
+      overflowX="hidden"
     >
       <Box px="4" py="4" fontWeight="bold" whiteSpace="nowrap" color="white">
         <Glyph>◆</Glyph>
