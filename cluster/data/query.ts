@@ -160,6 +160,10 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   if (!sql.trim()) return queryError('Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)', sql, 400, baseHeaders)
 
   const split = splitQuery(sql)
+  if (split.outsideFunctions.length) {
+    cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
+    return queryError(`Code: 497. DB::Exception: Table function ${split.outsideFunctions[0]}() reads outside the cluster and is not allowed through the query API. (ACCESS_DENIED)`, sql, 400, baseHeaders)
+  }
   if (split.multi) {
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
     return queryError('Code: 62. DB::Exception: Multi-statements are not allowed: send one statement per request. (SYNTAX_ERROR)', sql, 400, baseHeaders)

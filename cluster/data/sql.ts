@@ -97,7 +97,11 @@ export interface SplitQuery {
   firstWord: string
   /** More than one statement (a top-level `;` before the end). */
   multi: boolean
+  /** Table functions that reach outside the engine (files, URLs, other servers, programs). */
+  outsideFunctions: string[]
 }
+
+const OUTSIDE = new Set(['file', 'filecluster', 'url', 'urlcluster', 's3', 's3cluster', 'gcs', 'oss', 'cosn', 'azureblobstorage', 'azureblobstoragecluster', 'hdfs', 'hdfscluster', 'remote', 'remotesecure', 'cluster', 'clusterallreplicas', 'mysql', 'postgresql', 'mongodb', 'redis', 'sqlite', 'jdbc', 'odbc', 'executable', 'iceberg', 'icebergs3', 'icebergazure', 'iceberghdfs', 'icebergs3cluster', 'deltalake', 'deltalakecluster', 'hudi', 'hudicluster', 'arrowflight', 'ytsaurus', 'paimon', 'paimons3'])
 
 function unquote(token: Token): SettingValue {
   if (token.kind === 'string') return token.text.slice(1, -1).replace(/''/g, "'").replace(/\\(.)/g, '$1')
@@ -170,7 +174,8 @@ export function splitQuery(sql: string): SplitQuery {
   body = body.trim()
   const first = tokens.find((t) => t.kind === 'word' || t.text === '(')
   const multi = tokens.some((t) => t.kind === 'punct' && t.text === ';')
-  return { body, settings, format, firstWord: first ? first.text.toUpperCase() : '', multi }
+  const outsideFunctions = tokens.filter((t, i) => t.kind === 'word' && tokens[i + 1]?.text === '(' && OUTSIDE.has(t.text.toLowerCase())).map((t) => t.text)
+  return { body, settings, format, firstWord: first ? first.text.toUpperCase() : '', multi, outsideFunctions }
 }
 
 /** `name = value` for a SETTINGS clause. */
