@@ -37,15 +37,17 @@ export async function bootstrap(cluster: ClusterState): Promise<BootstrapResult>
   }
 
   const created = nowIso()
-  const org: Org = { uuid: crypto.randomUUID(), name: 'local', type: 'singletenant', cloud: 'aws', kubernetes: true, created, modified: created }
+  // a first start interrupted half-way (before the bootstrap record) left an org: keep it
+  const org: Org = store.all<Org>('org')[0] ?? { uuid: crypto.randomUUID(), name: 'local', type: 'singletenant', cloud: 'aws', kubernetes: true, created, modified: created }
   store.put('org', org.uuid, org)
   ensureBuiltInRoles(cluster)
 
   const email = (options.adminEmail ?? 'admin@localhost').trim().toLowerCase()
   const password = options.adminPassword ?? crypto.randomBytes(12).toString('base64url')
   const superAdmin = store.find<Role>('role', (r) => r.name === 'super_admin')!
+  const earlier = store.find<User>('user', (u) => u.email === email)
   const admin: User = {
-    uuid: crypto.randomUUID(),
+    uuid: earlier?.uuid ?? crypto.randomUUID(),
     email,
     name: email,
     type: 'user',
