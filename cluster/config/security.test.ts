@@ -151,6 +151,31 @@ describe('users and permissions', () => {
     expect((await t.api('DELETE', `/config/v1/roles/${role.body.id}/`)).status).toBe(204)
   })
 
+  test('a project-scoped policy covers the tables inside it, not other projects', async () => {
+    const other = (await t.api('POST', `${o}/projects`, { name: 'elsewhere' })).body
+    const role = await t.api('POST', '/config/v1/roles', {
+      name: 'sec-owner',
+      policies: [{ permissions: ['view_project', 'view_table', 'add_table', 'change_table', 'delete_table'], scope_type: 'project', scope_id: projectId }],
+    })
+    expect(role.status).toBe(201)
+    await t.api('POST', '/config/v1/users', { email: 'owner@example.com', password: 'owner-password', roles: ['sec-owner'] })
+    const token = (await login('owner@example.com', 'owner-password')).body.auth_token.access_token
+    const made = await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'owned' }, token)
+    expect(made.status).toBe(201)
+    expect((await t.api('DELETE', `${o}/projects/${projectId}/tables/${made.body.uuid}`, undefined, token)).status).toBe(204)
+    expect((await t.api('POST', `${o}/projects/${other.uuid}/tables`, { name: 'nope' }, token)).status).toBe(403)
+    const projects = await t.api('GET', `${o}/projects`, undefined, token)
+    expect(projects.body.results.map((p: { name: string }) => p.name)).toEqual(['sec'])
+    expect((await t.api('GET', `${o}/projects/${other.uuid}`, undefined, token)).status).toBe(403)
+    // a publisher creates but cannot delete
+    await t.api('POST', '/config/v1/users', { email: 'pub@example.com', password: 'pub-password', roles: ['publisher'] })
+    const pub = (await login('pub@example.com', 'pub-password')).body.auth_token.access_token
+    const p = await t.api('POST', `${o}/projects`, { name: 'published' }, pub)
+    expect(p.status).toBe(201)
+    expect((await t.api('DELETE', `${o}/projects/${p.body.uuid}`, undefined, pub)).status).toBe(403)
+    expect((await t.api('GET', '/config/v1/orgs', undefined, pub)).body.results[0].uuid).toBe(t.orgId)
+  })
+
   test('delete a user; their token stops working', async () => {
     const u = await t.api('POST', '/config/v1/users', { email: 'temp@example.com', password: 'temp-password', roles: ['reader'] })
     const token = (await login('temp@example.com', 'temp-password')).body.auth_token.access_token
