@@ -21,6 +21,7 @@ export interface ClusterBenchResult {
   configBusyP50: number
   configBusyP99: number
   ingestRowsPerSec: number
+  ingestConcurrentRowsPerSec: number
   queries: { sql: string; httpMs: number; engineMs: number; ratio: number }[]
   overheadRatio: number
 }
@@ -134,6 +135,18 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
       await r.arrayBuffer()
     }
     const ingestRowsPerSec = Math.round((batches * 1000) / ((performance.now() - ingestStart) / 1000))
+    // the same batches from 4 concurrent clients (group commit merges their writes)
+    const concurrentStart = performance.now()
+    await Promise.all(
+      [0, 1, 2, 3].map(async (w) => {
+        for (let b = w; b < batches; b += 4) {
+          const r = await fetch(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }, body: payloads[b] })
+          if (!r.ok) throw new Error(`ingest answered ${r.status}: ${await r.text()}`)
+          await r.arrayBuffer()
+        }
+      }),
+    )
+    const ingestConcurrentRowsPerSec = Math.round((batches * 1000) / ((performance.now() - concurrentStart) / 1000))
 
     // the same SQL on an engine in this process, holding the same generated rows
     const { Session } = await import('chdb')
@@ -142,7 +155,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     const direct = new Session(engineDir)
     await direct.queryAsync('CREATE DATABASE IF NOT EXISTS sample')
     await direct.queryAsync(`CREATE TABLE sample.web_logs (${WEB_LOG_COLUMNS.map((c) => `\`${c.name}\` ${columnType(c.datatype)}`).join(', ')}) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp`)
-    await direct.queryAsync(webLogsInsertSql('sample.web_logs', seedRows + batches * 1000))
+    await direct.queryAsync(webLogsInsertSql('sample.web_logs', seedRows + 2 * batches * 1000))
     const queries: ClusterBenchResult['queries'] = []
     for (const sql of QUERIES) {
       const http: number[] = []
@@ -171,13 +184,15 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
       configBusyP50: Number(percentile(busy, 50).toFixed(2)),
       configBusyP99: Number(percentile(busy, 99).toFixed(2)),
       ingestRowsPerSec,
+      ingestConcurrentRowsPerSec,
       queries,
       overheadRatio,
     }
     log(`local cluster bench (${seedRows.toLocaleString('en')} seeded rows, start to listening incl. seed ${startupMs} ms)`)
     log(`  config GET table      p50 ${result.configP50} ms   p99 ${result.configP99} ms`)
     log(`  ... 3 heavy queries   p50 ${result.configBusyP50} ms   p99 ${result.configBusyP99} ms`)
-    log(`  /ingest/event         ${ingestRowsPerSec.toLocaleString('en')} rows/s (batches of 1,000 JSON rows)`)
+    log(`  /ingest/event         ${ingestRowsPerSec.toLocaleString('en')} rows/s (batches of 1,000 JSON rows, one client)`)
+    log(`  /ingest/event         ${ingestConcurrentRowsPerSec.toLocaleString('en')} rows/s (4 concurrent clients)`)
     log(`  /query vs engine      overall ratio ${overheadRatio}`)
     for (const q of queries) log(`    ${String(q.httpMs).padStart(8)} ms http ${String(q.engineMs).padStart(8)} ms engine  x${q.ratio}  ${q.sql.slice(0, 70)}`)
     return result

@@ -137,6 +137,56 @@ export class Engine {
     }
   }
 
+  private batches = new Map<string, { parts: Buffer[]; waiters: { resolve: () => void; reject: (e: unknown) => void }[] }>()
+  private inFlight = new Set<string>()
+
+  /**
+   * JSONEachRow insert with group commit: while an insert into a table is in flight, later ones
+   * for the same table are gathered and written together when it finishes. Each caller's promise
+   * settles when its own rows are written, so an acknowledgement still means "on disk".
+   */
+  insertRows(database: string, table: string, values: Buffer): Promise<void> {
+    const key = `${database}\u0000${table}`
+    return new Promise<void>((resolve, reject) => {
+      let batch = this.batches.get(key)
+      if (!batch) this.batches.set(key, (batch = { parts: [], waiters: [] }))
+      batch.parts.push(values)
+      batch.waiters.push({ resolve, reject })
+      if (!this.inFlight.has(key)) void this.drain(key, database, table)
+    })
+  }
+
+  private async drain(key: string, database: string, table: string) {
+    this.inFlight.add(key)
+    try {
+      for (;;) {
+        const batch = this.batches.get(key)
+        if (!batch || batch.parts.length === 0) break
+        this.batches.delete(key)
+        const payload = batch.parts.length === 1 ? batch.parts[0] : Buffer.concat(batch.parts.map((p) => (p[p.length - 1] === 10 ? p : Buffer.concat([p, Buffer.from('\n')]))))
+        try {
+          await this.insert(database, table, payload)
+          for (const w of batch.waiters) w.resolve()
+        } catch (error) {
+          if (batch.waiters.length === 1) batch.waiters[0].reject(error)
+          else {
+            // one bad payload must not fail the others: write them one by one
+            for (let i = 0; i < batch.parts.length; i++) {
+              try {
+                await this.insert(database, table, batch.parts[i])
+                batch.waiters[i].resolve()
+              } catch (e) {
+                batch.waiters[i].reject(e)
+              }
+            }
+          }
+        }
+      }
+    } finally {
+      this.inFlight.delete(key)
+    }
+  }
+
   async close() {
     this.closed = true
     for (const lane of Object.values(this.lanes)) {

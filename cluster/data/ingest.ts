@@ -87,7 +87,7 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
     throw bad(`${errors.length} of ${records.length} rows could not be mapped through transform "${transform.name}"`, { errors: errors.slice(0, 20) })
   }
   try {
-    await plane.engine.insert(project.name, table.name, toJsonEachRow(rows))
+    await plane.engine.insertRows(project.name, table.name, toJsonEachRow(rows))
   } catch (e) {
     orderKeys.delete(key)
     throw bad(toEngineError(e).message)

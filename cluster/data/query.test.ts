@@ -75,7 +75,7 @@ describe('ingest then query', () => {
       { path: '/csv,2', status: 302 },
       { path: '/csv1', status: 200 },
     ])
-    const count = await query('SELECT count() FROM shop.logs')
+    const count = await query("SELECT count() FROM shop.logs WHERE path NOT LIKE '/group-%'")
     expect(count.body.trim()).toBe('7')
   })
 
@@ -92,6 +92,14 @@ describe('ingest then query', () => {
     const badJson = await ingest('{"timestamp": ')
     expect(badJson.status).toBe(400)
     expect(badJson.body.message).toMatch(/parse/i)
+  })
+
+  it('groups concurrent ingests into shared writes, each answered for its own rows', async () => {
+    const body = (k: number) => JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ timestamp: `2024-07-01T00:${String(k).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`, path: `/group-${k}`, status: 200 })))
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, k) => ingest(body(k))))
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200))
+    const r = await query("SELECT count() FROM shop.logs WHERE path LIKE '/group-%'")
+    expect(r.body).toBe('1200\n')
   })
 
   it('counts ingested rows in the intake-head metrics', () => {
