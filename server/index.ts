@@ -5,9 +5,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
-import compression from 'compression'
-import express, { type NextFunction, type Request, type Response } from 'express'
+import express from 'express'
 import { parseEnv } from '../app/utils/env.server'
+import { createBaseApp } from './app'
 import { startLocalCluster, type LocalCluster } from './local-cluster'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -32,19 +32,6 @@ function localSessionSecret(): string {
   return secret
 }
 
-/** Security headers on every answer (spec section 7: frames denied unless embedding is allowed). */
-function securityHeaders(allowEmbedding: boolean) {
-  return (_req: Request, res: Response, next: NextFunction) => {
-    if (!allowEmbedding) {
-      res.setHeader('X-Frame-Options', 'DENY')
-      res.setHeader('Content-Security-Policy', "frame-ancestors 'none'")
-    }
-    res.setHeader('X-Content-Type-Options', 'nosniff')
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
-    next()
-  }
-}
-
 async function main() {
   const initial = parseEnv(process.env)
   if (initial instanceof Error) fail(initial.message)
@@ -63,15 +50,7 @@ async function main() {
   const env = parseEnv(process.env)
   if (env instanceof Error) fail(env.message)
 
-  const app = express()
-  app.disable('x-powered-by')
-  app.set('trust proxy', true)
-  app.use(compression())
-  app.use(securityHeaders(env.ALLOW_EMBEDDING))
-  app.get('/healthz', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store')
-    res.json({ status: 'ok' })
-  })
+  const app = createBaseApp({ allowEmbedding: env.ALLOW_EMBEDDING })
 
   let build: ServerBuild | (() => Promise<ServerBuild>)
   let closeVite: (() => Promise<void>) | undefined

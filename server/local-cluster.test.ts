@@ -1,0 +1,32 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { startLocalCluster } from './local-cluster'
+
+describe('startLocalCluster', () => {
+  it('starts the cluster process on a loopback port, hands back its admin, and stops it', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-local-cluster-'))
+    const cluster = await startLocalCluster({
+      dataDir,
+      adminEmail: 'ops@example.com',
+      adminPassword: 'ops-password-123',
+      stdio: 'ignore',
+      env: { CLUSTER_SEED_ROWS: '0' },
+    })
+    try {
+      expect(cluster.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(cluster.admin).toEqual({ email: 'ops@example.com', password: 'ops-password-123' })
+      const login = await fetch(`${cluster.url}/config/v1/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: cluster.admin.email, password: cluster.admin.password }),
+      })
+      expect(login.status).toBe(200)
+    } finally {
+      await cluster.stop()
+    }
+    await expect(fetch(`${cluster.url}/version`)).rejects.toThrow()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }, 120_000)
+})
