@@ -298,7 +298,7 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
         await spec.afterSave?.({ ctx, user, item, parents })
       } catch (error) {
         ctx.cluster.store.delete(spec.kind, String(id))
-        throw error
+        throw engineRefusal(error)
       }
       const saved = ctx.cluster.store.get<Item>(spec.kind, String(id)) ?? item
       audit(ctx.cluster, user, `add_${spec.resource}`, `Created ${spec.label} "${display(saved)}"${where(parents)}`, target(spec, saved, parents))
@@ -339,7 +339,7 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
         await spec.afterSave?.({ ctx, user, item, previous, parents })
       } catch (error) {
         ctx.cluster.store.put(spec.kind, idOf(previous), previous)
-        throw error
+        throw engineRefusal(error)
       }
       const saved = ctx.cluster.store.get<Item>(spec.kind, idOf(item)) ?? item
       const renamed = display(previous) !== display(saved) ? ` (renamed from "${display(previous)}")` : ''
@@ -358,6 +358,16 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
   }
 
   return api
+}
+
+/**
+ * A save the engine refused (a hook threw): HttpErrors pass as they are, anything else becomes a
+ * 400 with the engine's message, since it was the object that could not be applied.
+ */
+function engineRefusal(error: unknown): unknown {
+  if (error instanceof HttpError) return error
+  const message = error instanceof Error ? error.message : String(error)
+  return validationError({ non_field_errors: [`The engine could not apply this change: ${message}`] })
 }
 
 /** Deletes an item (hooks, cascade to its children, audit). */

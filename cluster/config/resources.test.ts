@@ -242,6 +242,22 @@ describe('transforms, views, columns', () => {
     expect(missing.body).toEqual({ settings: { output_columns: ['This list may not be empty.'] } })
   })
 
+  test('an engine refusal is a 400 and nothing is stored', async () => {
+    const hooks = t.handler.state.data.hooks
+    const original = hooks.transformSaved
+    hooks.transformSaved = async () => {
+      throw new Error('unsupported column type')
+    }
+    try {
+      const r = await t.api('POST', `${tablePath}/transforms`, { name: 'refused', type: 'json', settings: { output_columns: columns } })
+      expect(r.status).toBe(400)
+      expect(r.body.non_field_errors[0]).toMatch(/unsupported column type/)
+    } finally {
+      hooks.transformSaved = original
+    }
+    expect((await t.api('GET', `${tablePath}/transforms?name=refused`)).body.count).toBe(0)
+  })
+
   test('update and delete a transform', async () => {
     const tr = (await t.api('POST', `${tablePath}/transforms`, { name: 'upd', type: 'csv', settings: { output_columns: columns } })).body
     const path = `${tablePath}/transforms/${tr.uuid}`
