@@ -321,12 +321,14 @@ const INT_RANGES: Record<string, [bigint, bigint]> = {
   uint64: [0n, 18446744073709551615n],
 }
 
+const NUM_RANGES: Record<string, [number, number]> = Object.fromEntries(Object.entries(INT_RANGES).map(([k, [lo, hi]]) => [k, [Number(lo), Number(hi)]]))
+
 class ValueError extends Error {}
 
 /** Converts one input value to what the engine column accepts in JSONEachRow; throws ValueError. */
 export function convertValue(value: unknown, dt: Datatype): unknown {
   if (value === null || value === undefined) return null
-  const type = String(dt.type ?? 'string').toLowerCase()
+  const type = dt.__type ?? String(dt.type ?? 'string').toLowerCase()
   switch (type) {
     case 'string':
     case 'ip':
@@ -387,6 +389,11 @@ export function convertValue(value: unknown, dt: Datatype): unknown {
     default: {
       const range = INT_RANGES[type]
       if (!range) return typeof value === 'string' ? value : JSON.stringify(value)
+      if (typeof value === 'number' && Number.isSafeInteger(value)) {
+        const [lo, hi] = NUM_RANGES[type]
+        if (value < lo || value > hi) throw new ValueError(`${value} is out of range for ${type}`)
+        return value
+      }
       if (typeof value === 'string' && value.trim() === '') return null
       let big: bigint
       try {
@@ -408,6 +415,12 @@ export function convertValue(value: unknown, dt: Datatype): unknown {
 // ---------------------------------------------------------------------------------------------
 // Row mapping
 
+function withTypeCache(dt: Datatype): Datatype {
+  const out: Datatype = { ...dt, __type: String(dt.type ?? 'string').toLowerCase() }
+  if (Array.isArray(dt.elements)) out.elements = dt.elements.map((e) => (e && typeof e === 'object' ? withTypeCache(e) : e))
+  return out
+}
+
 export interface Mapper {
   columns: OutputColumn[]
   type: 'json' | 'csv'
@@ -421,7 +434,8 @@ export function transformType(transform: Resource): 'json' | 'csv' {
 
 /** Builds the row mapper for a transform. `extraPrimary` also fills the table's own order key. */
 export function makeMapper(transform: Resource, options: { tableOrderKey?: string } = {}): Mapper {
-  const columns = storedColumns(transform)
+  // datatypes with the lowercased type cached (convertValue reads `__type`)
+  const columns = storedColumns(transform).map((c) => ({ ...c, datatype: withTypeCache(c.datatype ?? {}) }))
   const type = transformType(transform)
   const nullValues = new Set<string>(Array.isArray(transform?.settings?.null_values) ? transform.settings.null_values.map(String) : [])
   const flattening = transform?.settings?.format_details?.flattening
