@@ -1,5 +1,8 @@
 import { createCookie, createCookieSessionStorage, redirect } from '@remix-run/node'
 import { getEnv } from './env.server'
+import type { Timezone } from './timezone'
+
+export type { Timezone }
 
 /** Every cookie the console sets starts with this prefix (spec section 3: "prefixed for the product"). */
 export const COOKIE_PREFIX = 'cc_'
@@ -11,7 +14,6 @@ export const CONSOLE_COOKIES = [SESSION_COOKIE, TIMEZONE_COOKIE, TOAST_COOKIE] a
 
 export const DEFAULT_REDIRECT = '/dashboard'
 
-export type Timezone = 'Local' | 'UTC'
 
 /** What the login stores (spec section 3): token, user id, expires-in, expiry date, org id. */
 export type SessionData = {

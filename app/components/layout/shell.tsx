@@ -4,6 +4,7 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { buildBreadcrumb, type CrumbNames } from '~/utils/breadcrumb'
 import { docsLinks } from '~/utils/docs'
 import type { RouteHandle } from '~/utils/handle'
+import type { Timezone } from '~/utils/timezone'
 import { Header, SIDEBAR_TOGGLE_ID } from './header'
 import { PendingIndicator } from './pending-indicator'
 import { Sidebar, SIDEBAR_WIDTH } from './sidebar'
@@ -11,6 +12,7 @@ import { useShortcuts } from './use-shortcuts'
 
 export type ShellData = {
   email: string | null
+  timezone: Timezone
   version: string | null
   docsUrl: string
   supportUrl: string

@@ -6,7 +6,7 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { Shell, type ShellData } from '~/components/layout/shell'
 import { getEnv } from '~/utils/env.server'
 import { errorMessage } from '~/utils/error-message'
-import { requireSession } from '~/utils/session.server'
+import { getTimezone, requireSession } from '~/utils/session.server'
 
 const LAYOUT_ROUTE_ID = 'routes/_console+/_layout'
 
@@ -25,6 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ])
   return {
     email: typeof user?.email === 'string' ? user.email : null,
+    timezone: await getTimezone(request),
     version: version || null,
     docsUrl: env.DOCS_URL,
     supportUrl: env.SUPPORT_URL,

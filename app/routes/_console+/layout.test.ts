@@ -18,7 +18,7 @@ describe('console layout loader', () => {
     const data = await loader(args(get('/dashboard', cookie)) as never)
     expect(data).toMatchObject({ email: ADMIN.email, docsUrl: 'https://docs.hydrolix.io' })
     expect(data.version).toMatch(/^v\d/)
-    expect(Object.keys(data).sort()).toEqual(['docsUrl', 'email', 'supportUrl', 'version'])
+    expect(Object.keys(data).sort()).toEqual(['docsUrl', 'email', 'supportUrl', 'timezone', 'version'])
   })
 
   it('omits the version line when the version call fails', async () => {
