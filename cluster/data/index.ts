@@ -255,6 +255,10 @@ function makeHooks(plane: Plane): DataHooks {
     },
     async projectDeleted({ project }) {
       for (const d of cluster.store.filter<Resource>(KINDS.dictionary, (x) => parentOf(x, 'project') === project.uuid)) await dropDictionary(project, d).catch(() => {})
+      // the project's functions go with it (called before the config side's cascade)
+      for (const fn of cluster.store.filter<Resource>(KINDS.fn, (x) => parentOf(x, 'project') === project.uuid)) {
+        await engine.exec(`DROP FUNCTION IF EXISTS ${ident(fn.name)}`).catch(() => {})
+      }
       await engine.exec(`DROP DATABASE IF EXISTS ${ident(project.name)} SYNC`)
       forgetTable(project.name)
       plane.partitions.clear()

@@ -62,6 +62,27 @@ describe('seed', () => {
     const dir = path.join(c.dataDir, 'buckets', 'sample-bucket', 'web-logs')
     expect(fs.readdirSync(dir).sort()).toEqual(['part-0001.json', 'part-0002.json.gz'])
   })
+
+  it('follows project and table renames, truncate and deletes in the engine', async () => {
+    const projects = await c.api('GET', `/config/v1/orgs/${c.orgId}/projects/`)
+    const sample = projects.body.results.find((p: { name: string }) => p.name === 'sample')
+    const pUrl = `/config/v1/orgs/${c.orgId}/projects/${sample.uuid}`
+    expect((await c.api('PATCH', pUrl, { name: 'demo' })).status).toBe(200)
+    expect(await q('SELECT count() FROM demo.web_logs')).toBe('5000')
+    expect(await q("SELECT dictGet('demo_countries', 'name', tuple('JP'))")).toBe('"Japan"')
+    const tables = await c.api('GET', `${pUrl}/tables/`)
+    const web = tables.body.results.find((t: { name: string }) => t.name === 'web_logs')
+    expect((await c.api('PATCH', `${pUrl}/tables/${web.uuid}`, { name: 'access' })).status).toBe(200)
+    expect(await q('SELECT count() FROM demo.access')).toBe('5000')
+    expect((await c.api('POST', `${pUrl}/tables/${web.uuid}/truncate/`)).status).toBeLessThan(300)
+    expect(await q('SELECT count() FROM demo.access')).toBe('0')
+    expect((await c.api('DELETE', pUrl)).status).toBe(204)
+    const gone = await c.api('POST', '/query', 'SELECT count() FROM demo.access')
+    expect(gone.status).toBe(400)
+    expect(gone.body.error).toMatch(/Code: (60|81)\./)
+    const fn = await c.api('POST', '/query', 'SELECT sample_kb(1)')
+    expect(fn.status).toBe(400)
+  })
 })
 
 // ---------------------------------------------------------------------------------------------
