@@ -17,7 +17,7 @@ interface SourceKind {
   needsTransform: boolean
 }
 
-const hostPort = f.str({ blank: false, pattern: /^[^\s:]+:\d+$/, patternMessage: 'Use host:port.' })
+const hostPort = f.str({ blank: false, pattern: /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^\s:/]+:\d+$/, patternMessage: 'Use host:port.' })
 
 const KINDS: SourceKind[] = [
   {
