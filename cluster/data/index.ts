@@ -119,15 +119,13 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane>
       registerJobRoutes(plane, router, runner)
       if (!recovered) {
         recovered = true
-        // jobs interrupted by a restart (after routes exist, so the store is fully loaded)
-        setImmediate(() => {
-          try {
-            runner.recover()
-            recoverAlterJobs(plane)
-          } catch (error) {
-            cluster.log({ level: 'error', service: 'turbine-api', component: 'jobs', message: 'job recovery failed', error: String(error) })
-          }
-        })
+        // jobs interrupted by a restart: done now, so no request sees them in a stale state
+        try {
+          runner.recover()
+          recoverAlterJobs(plane)
+        } catch (error) {
+          cluster.log({ level: 'error', service: 'turbine-api', component: 'jobs', message: 'job recovery failed', error: String(error) })
+        }
       }
     },
     seed: (e) => seed(plane, e),

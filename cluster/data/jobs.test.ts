@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Store } from '../store'
 import { startTestCluster, type TestCluster } from '../test-helpers'
 import { WEB_LOG_COLUMNS, writeSampleBucket } from './seed'
 
@@ -136,5 +137,33 @@ describe('batch jobs', () => {
     expect((await c.api('POST', `${base}/jobs/batch/`, job('r', 's3://sample-bucket/web-logs/'), token)).status).toBe(403)
     expect((await c.api('POST', '/query', 'SELECT count() FROM batch.web', token)).status).toBe(200)
     expect((await c.api('POST', '/query', 'ALTER TABLE batch.web DELETE WHERE 1', token)).status).toBe(403)
+  })
+})
+
+describe('jobs across a restart', () => {
+  it('fails a job that was running, runs a ready one, recounts an alter job', async () => {
+    const dataDir = c.dataDir
+    await c.close({ keepData: true })
+    const store = Store.open(path.join(dataDir, 'store'))
+    const org = c.orgId
+    const now = new Date().toISOString()
+    const source = (url: string) => ({ table: 'batch.web', type: 'batch', settings: { url } })
+    store.put('batch_job', 'job-running', { uuid: 'job-running', org, name: 'was-running', type: 'batch_import', status: 'running', settings: { max_files: 0, regex_filter: '', source: source('s3://sample-bucket/web-logs/') }, progress: {}, created: now, modified: now })
+    store.put('batch_job', 'job-ready', { uuid: 'job-ready', org, name: 'was-ready', type: 'batch_import', status: 'ready', settings: { max_files: 1, regex_filter: '', source: source('s3://sample-bucket/web-logs/') }, progress: {}, created: now, modified: now })
+    store.put('alter_job', 'alter-ready', { uuid: 'alter-ready', org, name: 'a', type: 'alter', status: 'running', settings: { project_name: 'batch', table_name: 'web', kind: 'delete', where: 'status = 500', assignments: '', committing: false }, progress: {}, created: now, modified: now })
+    store.close()
+    c = await startTestCluster({ dataDir })
+    base = `/config/v1/orgs/${c.orgId}`
+    const running = await c.api('GET', `${base}/jobs/batch/job-running`)
+    expect(running.body.status).toBe('failed')
+    expect(running.body.error).toMatch(/restarted/)
+    const ready = await poll(() => c.api('GET', `${base}/jobs/batch/job-ready`), finished)
+    expect(ready.body.status, JSON.stringify(ready.body)).toBe('done')
+    expect(ready.body.progress.files_done).toBe(1)
+    const alter = await poll(() => c.api('GET', `${base}/jobs/alter/alter-ready`), (x) => x.body.status === 'pending')
+    expect(alter.body.status).toBe('pending')
+    // counted at restart, while the ready batch job may still be adding rows
+    expect(alter.body.progress.rows_to_alter).toBeGreaterThan(0)
+    expect(alter.body.progress.rows_to_alter).toBeLessThanOrEqual(await count('status = 500'))
   })
 })

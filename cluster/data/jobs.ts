@@ -59,7 +59,12 @@ function scopeOf(cluster: ClusterState, job: Job) {
 
 function save(cluster: ClusterState, kind: string, job: Job) {
   job.modified = nowIso()
-  cluster.store.put(kind, job.uuid, job)
+  try {
+    cluster.store.put(kind, job.uuid, job)
+  } catch (error) {
+    // the cluster is closing: the job's state is recovered on the next start
+    if (!/store is closed/.test(String((error as Error).message))) throw error
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
