@@ -148,6 +148,10 @@ describe('/query', () => {
     expect(u.status).toBe(200)
     const s = await query(`${sql} SETTINGS hdx_query_max_result_rows=5`, { 'x-hdx-query-settings': 'hdx_query_max_result_rows=10' }, '?hdx_query_max_result_rows=100')
     expect(s.status).toBe(400)
+    // hdx options become engine limits
+    const slow = await query('SELECT sleep(2) SETTINGS hdx_query_max_execution_time = 1')
+    expect(slow.status).toBe(400)
+    expect(slow.body.error).toMatch(/^Code: 159\./)
     // a table's default_query_options apply to queries naming it
     const patched = await c.api('PATCH', `/config/v1/orgs/${c.orgId}/projects/${projectId}/tables/${tableId}`, { settings: { default_query_options: { hdx_query_max_rows: 2 } } })
     expect(patched.status, JSON.stringify(patched.body)).toBe(200)
