@@ -39,6 +39,8 @@ export default function handleRequest(
             const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(html))
             const page = html.replace('</head>', `${styles}</head>`)
             responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+            // Pages carry one user's data: never store them in shared or browser caches.
+            if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-store')
             resolve(
               new Response(page, {
                 status: didError ? 500 : responseStatusCode,
@@ -59,6 +61,12 @@ export default function handleRequest(
     )
     setTimeout(abort, streamTimeout + 1000)
   })
+}
+
+/** Single-fetch data carries the same per-user data as the pages. */
+export function handleDataRequest(response: Response) {
+  if (!response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
+  return response
 }
 
 /** Errors thrown in loaders/actions are logged once, without the token or a stack in any response. */
