@@ -65,7 +65,7 @@ function registerUsers(router: ClusterRouter): ResourceApi {
     path: 'users',
     noName: true,
     uniqueBy: 'email',
-    match: (u) => u.type === 'user',
+    // service accounts are users too: users/{uuid} reads, changes and deletes them as well
     displayName: (u) => u.email,
     description: 'Users (service accounts are listed too). POST creates a user with a password directly (a local-cluster convenience; real clusters invite).',
     fields: {
@@ -101,6 +101,7 @@ function registerUsers(router: ClusterRouter): ResourceApi {
     prepare({ ctx, data, previous, parents, errors }: PrepareEvent) {
       data.email = String(data.email).trim().toLowerCase()
       if (!previous && data.password === undefined) errors.password = ['This field is required.']
+      if (previous?.type === 'service_account' && data.password !== undefined) errors.password = ['Service accounts have no password.']
       if (data.password !== undefined) {
         const problems = passwordProblems(data.password)
         if (problems.length) errors.password = problems
@@ -110,7 +111,7 @@ function registerUsers(router: ClusterRouter): ResourceApi {
       const ids = roleIds(ctx.cluster, data.roles, errors)
       delete data.roles
       data.role_ids = ids ?? previous?.role_ids ?? []
-      data.type = 'user'
+      data.type = previous?.type ?? 'user'
       data.status = previous?.status ?? 'active'
       data.org = parents.org.uuid
       data.name ??= data.email

@@ -207,7 +207,12 @@ describe('service accounts', () => {
     const tok2 = await t.api('POST', `/config/v1/service_accounts/${sa.body.uuid}/tokens`, { expiry: '2000-01-01T00:00:00Z' })
     expect(tok2.body.expiry[0]).toMatch(/future/)
     expect((await t.api('POST', '/config/v1/service_accounts', { name: 'ci-bot' })).body.name[0]).toMatch(/already exists/)
+    expect((await t.api('GET', `/config/v1/users/${sa.body.uuid}`)).body.is_service_account).toBe(true)
     expect((await t.api('DELETE', `/config/v1/service_accounts/${sa.body.uuid}`)).status).toBe(204)
+    // a service account can also be deleted through its users/ url, as listed there
+    const sa2 = (await t.api('POST', '/config/v1/service_accounts/', { name: 'ci-bot-2' })).body
+    expect((await t.api('DELETE', `/config/v1/users/${sa2.uuid}`)).status).toBe(204)
+    expect((await t.api('GET', `/config/v1/service_accounts/${sa2.uuid}`)).status).toBe(404)
   })
 })
 
