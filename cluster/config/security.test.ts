@@ -245,6 +245,17 @@ describe('invites and passwords', () => {
     expect((await t.api('POST', '/config/v1/reset_password', { email: 'nobody@example.com' }, null)).status).toBe(200)
     expect((await t.api('POST', '/config/v1/reset_password', { email: 'reader@example.com' }, null)).status).toBe(200)
     expect((await t.api('POST', '/config/v1/reset_password', {}, null)).status).toBe(400)
+    // the link for a known user is in the cluster log; confirming it sets the password
+    await t.api('POST', '/config/v1/users', { email: 'forgetful@example.com', password: 'first-password', roles: ['reader'] })
+    await t.api('POST', '/config/v1/reset_password', { email: 'forgetful@example.com' }, null)
+    const line = t.handler.state.logs.filter((l) => l.message.includes('password reset requested for forgetful@example.com')).at(-1)!
+    const [, uuidb64, token] = /\/verifyaccount\/([^/]+)\/(\w+)/.exec(line.message)!
+    const short = await t.api('POST', '/config/v1/password_reset_confirm', { uuidb64, token, password: 'short', password_confirm: 'short' }, null)
+    expect(short.body.password[0]).toMatch(/too short/)
+    const ok = await t.api('POST', '/config/v1/password_reset_confirm', { uuidb64, token, password: 'second-password', password_confirm: 'second-password' }, null)
+    expect(ok.status).toBe(200)
+    expect((await login('forgetful@example.com', 'second-password')).status).toBe(200)
+    expect((await login('forgetful@example.com', 'first-password')).status).toBe(401)
   })
 
   test('change_password', async () => {
