@@ -1,4 +1,4 @@
-import { Box, Heading, Link as ChakraLink, SimpleGrid, Stack, Stat, Text } from '@chakra-ui/react'
+import { Box, Heading, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { getOrgSummary, requireApi } from '~/api/client.server'
@@ -59,6 +59,21 @@ export default function DashboardRoute() {
   )
 }
 
+/** Card styles set once on the list: plain elements inside render far faster on the server than a Chakra component per card. */
+const cardsCss = {
+  listStyleType: 'none',
+  m: '0',
+  p: '0',
+  display: 'grid',
+  gap: '4',
+  gridTemplateColumns: { base: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
+  '& > li': { bg: 'bg', borderWidth: '1px', borderColor: 'border', rounded: 'md', p: '4', display: 'flex', flexDirection: 'column', gap: '1' },
+  '& [data-label]': { fontSize: 'sm', color: 'fg.muted' },
+  '& [data-value]': { fontSize: '2xl', fontWeight: 'semibold', lineHeight: 'short' },
+  '& [data-detail]': { fontSize: 'xs', color: 'fg.muted' },
+  '& a': { fontSize: 'sm', color: 'blue.600', textDecoration: 'none', mt: 'auto', _hover: { textDecoration: 'underline' } },
+} as const
+
 function CardGroup({ id, title, cards }: { id: string; title: string; cards: SummaryCard[] }) {
   if (!cards.length) return null
   return (
@@ -66,24 +81,20 @@ function CardGroup({ id, title, cards }: { id: string; title: string; cards: Sum
       <Heading as="h2" id={`${id}-heading`} size="md" mb="3">
         {title}
       </Heading>
-      <SimpleGrid as="ul" listStyleType="none" m="0" p="0" columns={{ base: 1, sm: 2, lg: 4 }} gap="4">
+      <Box as="ul" css={cardsCss}>
         {cards.map((card) => (
-          <Box as="li" key={card.key} bg="bg" borderWidth="1px" rounded="md" p="4">
-            <Stat.Root>
-              <Stat.Label>{card.label}</Stat.Label>
-              <Stat.ValueText>{card.text}</Stat.ValueText>
-              {card.detail ? <Stat.HelpText>{card.detail}</Stat.HelpText> : null}
-            </Stat.Root>
+          <li key={card.key}>
+            <span data-label="">{card.label}</span>
+            <span data-value="">{card.text}</span>
+            {card.detail ? <span data-detail="">{card.detail}</span> : null}
             {card.href ? (
-              <ChakraLink asChild color="blue.600" fontSize="sm" mt="2">
-                <Link to={card.href} aria-label={`View ${card.label.toLowerCase()}`}>
-                  View
-                </Link>
-              </ChakraLink>
+              <Link to={card.href} aria-label={`View ${card.label.toLowerCase()}`}>
+                View
+              </Link>
             ) : null}
-          </Box>
+          </li>
         ))}
-      </SimpleGrid>
+      </Box>
     </Box>
   )
 }

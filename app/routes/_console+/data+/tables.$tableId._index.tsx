@@ -118,11 +118,7 @@ export default function TableDetailRoute() {
       key: 'name',
       header: 'Transform',
       isRowHeader: true,
-      cell: (row) => (
-        <ChakraLink asChild color="blue.600">
-          <Link to={`/data/tables/${table.uuid}/transform/edit/${row.uuid}?project=${project.uuid}`}>{row.name}</Link>
-        </ChakraLink>
-      ),
+      cell: (row) => <Link to={`/data/tables/${table.uuid}/transform/edit/${row.uuid}?project=${project.uuid}`}>{row.name}</Link>,
     },
     { key: 'type', header: 'Type', cell: (row) => row.type || '—' },
     { key: 'default', header: 'Default', cell: (row) => (row.isDefault ? 'Yes' : 'No') },

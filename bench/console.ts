@@ -1,0 +1,226 @@
+/**
+ * Console bench, run after `npm run build` (it builds when no build is found):
+ *   1. gzipped initial JavaScript per route: the client entry, the root and every ancestor route,
+ *      the route and everything they import statically (what the browser loads before the page is
+ *      interactive), read from the Remix browser manifest; fails when Ace or Plotly is in one;
+ *   2. server-render throughput of /data/tables with 200 tables beside trivial routes of the same
+ *      server: the local cluster (unseeded) on a fresh data dir, 200 tables created through its
+ *      API, the built console started against it, N concurrent fetch loops for a few seconds each.
+ * Run: `npx tsx bench/console.ts` (env BENCH_CONCURRENCY, default 8; BENCH_DURATION_MS, default 4000;
+ * BENCH_TABLES, default 200).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { freePort, startLocalCluster } from '../server/local-cluster'
+import { measureRouteBundles, type RouteBundle } from './bundle-sizes'
+import { hammer, type LoadResult } from './load'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const ADMIN = { email: 'bench@console.test', password: 'bench-password-1' }
+
+export type ConsoleBenchResult = {
+  routes: { url: string; routeId: string; jsGzipKb: number; files: number; heavy: string[] }[]
+  heavyInInitialLoad: string[]
+  throughput: (LoadResult & { label: string })[]
+  tables: number
+  concurrency: number
+  durationMs: number
+}
+
+type Options = { concurrency?: number; durationMs?: number; tables?: number; log?: (line: string) => void }
+
+function ensureBuild(log: (line: string) => void) {
+  if (existsSync(path.join(ROOT, 'build', 'server', 'index.js')) && existsSync(path.join(ROOT, 'build', 'client', 'assets'))) return
+  log('No build found: running npm run build…')
+  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' })
+  if (result.status !== 0) throw new Error('npm run build failed')
+}
+
+async function clusterCall<T>(base: string, method: string, pathname: string, body?: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${base}/config/v1${pathname}`, {
+    method,
+    headers: {
+      'Content-Type': 'application/json',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${pathname}: HTTP ${response.status} ${text.slice(0, 200)}`)
+  return (text ? JSON.parse(text) : undefined) as T
+}
+
+/** Creates `count` tables in one project through the cluster's API, a few at a time. */
+async function createTables(base: string, count: number) {
+  const login = await clusterCall<{ auth_token: { access_token: string }; orgs: { uuid: string }[] }>(base, 'POST', '/login', {
+    username: ADMIN.email,
+    password: ADMIN.password,
+  })
+  const token = login.auth_token.access_token
+  const org = login.orgs[0]!.uuid
+  const project = await clusterCall<{ uuid: string }>(base, 'POST', `/orgs/${org}/projects/`, { name: 'bench' }, token)
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < count) {
+        const index = next++
+        await clusterCall(
+          base,
+          'POST',
+          `/orgs/${org}/projects/${project.uuid}/tables/`,
+          { name: `bench_table_${String(index).padStart(3, '0')}`, description: `Bench table number ${index}` },
+          token,
+        )
+      }
+    }),
+  )
+}
+
+/** Starts the built console against `clusterUrl`; resolves once /healthz answers. */
+async function startConsole(clusterUrl: string): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const port = await freePort()
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'server', 'index.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      CLUSTER_URL: clusterUrl,
+      SESSION_SECRET: randomBytes(24).toString('hex'),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000)
+    await exited
+    clearTimeout(killer)
+  }
+  const base = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The console exited (code ${child.exitCode})`)
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { base, child, stop }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  await stop()
+  throw new Error('The console did not answer /healthz within 60 s')
+}
+
+/** Logs in through the console's own form and returns the Cookie header. */
+async function consoleLogin(base: string): Promise<string> {
+  const response = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password, prevUrl: '/data/tables' }),
+  })
+  if (response.status !== 302) throw new Error(`Console login answered ${response.status}`)
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0]!)
+    .join('; ')
+}
+
+function kb(bytes: number) {
+  return Math.round((bytes / 1024) * 10) / 10
+}
+
+/** Runs both parts and returns the figures; `log` gets the printed table (console.log by default). */
+export async function runConsoleBench(options: Options = {}): Promise<ConsoleBenchResult> {
+  const log = options.log ?? ((line: string) => console.log(line))
+  const concurrency = options.concurrency ?? Number(process.env.BENCH_CONCURRENCY ?? 8)
+  const durationMs = options.durationMs ?? Number(process.env.BENCH_DURATION_MS ?? 4000)
+  const tableCount = options.tables ?? Number(process.env.BENCH_TABLES ?? 200)
+
+  ensureBuild(log)
+  const bundles: RouteBundle[] = measureRouteBundles(path.join(ROOT, 'build', 'client'))
+  const heavyInInitialLoad = bundles.filter((route) => route.heavy.length).map((route) => `${route.url}: ${route.heavy.join(', ')}`)
+  log('\nInitial JavaScript per route (gzipped: entry + root + layouts + route + static imports)')
+  log(`${'route'.padEnd(48)} ${'JS KB gz'.padStart(9)} ${'files'.padStart(6)}  ace/plotly`)
+  for (const route of bundles) {
+    log(`${route.url.padEnd(48)} ${kb(route.jsGzipBytes).toFixed(1).padStart(9)} ${String(route.files.length).padStart(6)}  ${route.heavy.join(', ') || 'none'}`)
+  }
+  log(heavyInInitialLoad.length ? `FAIL: heavy libraries in an initial load: ${heavyInInitialLoad.join('; ')}` : 'OK: no route loads Ace or Plotly initially')
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'console-bench-cluster-'))
+  const cluster = await startLocalCluster({
+    dataDir,
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+    env: { CLUSTER_SEED_ROWS: '0' } as unknown as NodeJS.ProcessEnv,
+    stdio: 'ignore',
+  })
+  let consoleServer: Awaited<ReturnType<typeof startConsole>> | undefined
+  const throughput: ConsoleBenchResult['throughput'] = []
+  try {
+    const created = performance.now()
+    await createTables(cluster.url, tableCount)
+    log(`\nCreated ${tableCount} tables through the cluster API in ${Math.round(performance.now() - created)} ms`)
+    consoleServer = await startConsole(cluster.url)
+    const cookie = await consoleLogin(consoleServer.base)
+
+    const check = await fetch(`${consoleServer.base}/data/tables?pageSize=100`, { headers: { Cookie: cookie } })
+    const html = await check.text()
+    if (check.status !== 200 || !html.includes('bench_table_099')) {
+      throw new Error(`/data/tables did not list the bench tables (HTTP ${check.status})`)
+    }
+
+    const targets: { label: string; path: string; isAuthed: boolean }[] = [
+      { label: 'health check (Express only)', path: '/healthz', isAuthed: false },
+      { label: 'trivial page /login (SSR, no cluster call)', path: '/login', isAuthed: false },
+      { label: '/data/tables, 200 tables, 25 rows', path: '/data/tables', isAuthed: true },
+      { label: '/data/tables, 200 tables, 100 rows', path: '/data/tables?pageSize=100', isAuthed: true },
+    ]
+    for (const target of targets) {
+      const result = await hammer(`${consoleServer.base}${target.path}`, {
+        concurrency,
+        durationMs,
+        headers: { 'Accept-Encoding': 'gzip', ...(target.isAuthed ? { Cookie: cookie } : {}) },
+      })
+      throughput.push({ label: target.label, ...result })
+    }
+  } finally {
+    await consoleServer?.stop()
+    await cluster.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+
+  log(`\nServer-render throughput (${concurrency} concurrent fetch loops, ${durationMs / 1000} s each, same server)`)
+  log(`${'route'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'body KB'.padStart(8)}`)
+  for (const row of throughput) {
+    log(
+      `${row.label.padEnd(44)} ${row.rps.toFixed(1).padStart(8)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)} ${String(row.errors).padStart(7)} ${kb(row.bodyBytes).toFixed(1).padStart(8)}`,
+    )
+  }
+
+  return {
+    routes: bundles.map((route) => ({ url: route.url, routeId: route.routeId, jsGzipKb: kb(route.jsGzipBytes), files: route.files.length, heavy: route.heavy })),
+    heavyInInitialLoad,
+    throughput,
+    tables: tableCount,
+    concurrency,
+    durationMs,
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  runConsoleBench()
+    .then((result) => {
+      if (result.heavyInInitialLoad.length) process.exitCode = 1
+    })
+    .catch((error: unknown) => {
+      console.error(error)
+      process.exitCode = 1
+    })
+}
