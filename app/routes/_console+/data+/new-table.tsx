@@ -10,6 +10,7 @@ import { createTable } from '~/api/tables.server'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
+import { ErrorPanel } from '~/components/layout/route-error'
 import { NEW_PROJECT, parseSortKeys, TableFormSchema } from '~/schemas/table'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
@@ -129,12 +130,5 @@ export const meta: MetaFunction = () => [{ title: 'New table · Cluster Console'
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return (
-    <Box role="alert" bg="bg" borderWidth="1px" rounded="md" p="6">
-      <Heading as="h1" size="md" mb="2">
-        The table could not be created
-      </Heading>
-      <Text>{errorMessage(error)}</Text>
-    </Box>
-  )
+  return <ErrorPanel title="The table could not be created" message={errorMessage(error)} />
 }
