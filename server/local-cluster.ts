@@ -23,7 +23,7 @@ export type LocalClusterOptions = {
   adminEmail?: string
   adminPassword?: string
   /** Extra environment for the cluster process. */
-  env?: NodeJS.ProcessEnv
+  env?: Record<string, string | undefined>
   /** Give up when the cluster has not answered after this long. Default 120 s (first start seeds data). */
   timeoutMs?: number
   /** Where the cluster's output goes. Default: inherited (the console's terminal). */
