@@ -98,7 +98,7 @@ function parseBody(text: string): unknown {
 export type ClusterApi = {
   orgId: string
   userId: string
-  get<T>(path: string, options?: { params?: ListOptions['params'] }): Promise<T>
+  get<T>(path: string, options?: { params?: ListOptions['params']; context?: ErrorContext }): Promise<T>
   post<T>(path: string, body?: unknown): Promise<T>
   put<T>(path: string, body?: unknown): Promise<T>
   patch<T>(path: string, body?: unknown): Promise<T>
@@ -138,7 +138,8 @@ export function createClusterApi(session: SessionData, origin = getClusterUrl())
   return {
     orgId: session.orgId,
     userId: session.userId,
-    get: (path, options) => callCluster('GET', url(withParams(path, options?.params)), undefined, { token }),
+    get: (path, options) =>
+      callCluster('GET', url(withParams(path, options?.params)), undefined, { token, context: options?.context }),
     post: (path, body) => callCluster('POST', url(path), body ?? {}, { token }),
     put: (path, body) => callCluster('PUT', url(path), body ?? {}, { token }),
     patch: (path, body) => callCluster('PATCH', url(path), body ?? {}, { token }),
