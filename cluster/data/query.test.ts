@@ -102,6 +102,21 @@ describe('ingest then query', () => {
     expect(r.body).toBe('1200\n')
   })
 
+  it('requires the table stream token when the table has one', async () => {
+    const url = `/config/v1/orgs/${c.orgId}/projects/${projectId}/tables/${tableId}`
+    const patched = await c.api('PATCH', url, { settings: { stream: { token_list: ['s3cret'] } } })
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+    const row = JSON.stringify({ timestamp: '2024-08-01T00:00:00Z', path: '/token', status: 200 })
+    expect((await ingest(row)).status).toBe(401)
+    expect((await ingest(row, { 'x-hdx-token': 'nope' })).status).toBe(401)
+    const ok = await c.api('POST', '/ingest/event', row, null, { 'x-hdx-table': 'shop.logs', 'content-type': 'application/json', 'x-hdx-token': 's3cret' })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+    await c.api('PATCH', url, { settings: { stream: { token_list: [] } } })
+    const anonymous = await c.api('POST', '/ingest/event', row, null, { 'x-hdx-table': 'shop.logs', 'content-type': 'application/json' })
+    expect(anonymous.status).toBe(401)
+    expect((await query("SELECT count() FROM shop.logs WHERE path = '/token'")).body).toBe('1\n')
+  })
+
   it('counts ingested rows in the intake-head metrics', () => {
     const series = c.handler.state.metrics.select('rows_ingested_total', { service: 'intake-head' })
     const total = series.reduce((acc, s) => acc + [...s.buckets.values()].reduce((a, b) => a + b, 0), 0)
@@ -207,7 +222,8 @@ describe('/query', () => {
 
   it('does not stall config calls while long queries run', async () => {
     const started = Date.now()
-    const slow = [query('SELECT sleep(3)'), query('SELECT sleep(3)'), query('SELECT sleep(3)'), query('SELECT sleep(3)')]
+    const heavy = "SELECT count() FROM numbers(5000000000) WHERE sipHash64(number) % 3 = 0 SETTINGS max_execution_time = 3, timeout_overflow_mode = 'break'"
+    const slow = [query('SELECT sleep(3)'), query(heavy), query('SELECT sleep(3)'), query('SELECT sleep(3)')]
     let finished = false
     void Promise.all(slow).then(() => (finished = true))
     await new Promise((r) => setTimeout(r, 200))
@@ -333,6 +349,13 @@ describe('table stats and engine hooks', () => {
     const cancel = await c.api('POST', `/config/v1/orgs/${c.orgId}/jobs/alter/${uid}/cancel/`)
     expect(cancel.body.status).toBe('canceled')
     expect((await query("SELECT count() FROM shop.logs WHERE path = '/changed'")).body).toBe('0\n')
+    // an update through to done
+    const u2 = await query("ALTER TABLE shop.logs UPDATE country = 'XX' WHERE path = '/a'")
+    await poll(() => show(u2.body.job_id), (x) => x.body.status === 'pending')
+    expect((await query("SELECT count() FROM shop.logs WHERE country = 'XX'")).body).toBe('0\n')
+    await c.api('POST', `/config/v1/orgs/${c.orgId}/jobs/alter/${u2.body.job_id}/commit`)
+    expect((await poll(() => show(u2.body.job_id), (x) => x.body.status === 'done')).body.status).toBe('done')
+    expect((await query("SELECT count() FROM shop.logs WHERE country = 'XX'")).body).toBe('1\n')
     const commitCanceled = await c.api('POST', `/config/v1/orgs/${c.orgId}/jobs/alter/${uid}/commit`)
     expect(commitCanceled.status).toBe(400)
     expect((await c.api('DELETE', `/config/v1/orgs/${c.orgId}/jobs/alter/${uid}/`)).status).toBe(204)
