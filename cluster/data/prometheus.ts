@@ -3,6 +3,7 @@
  * (cluster/metrics.ts, 10-second buckets, last 24 h):
  *
  *   metric                         cumulative counter per label set (since the process started)
+ *   up                             1 per service of this process (a gauge)
  *   metric{service="x",status=~"5.."}   label matchers =, !=, =~, !~
  *   rate(metric[5m]) / increase(metric[5m])
  *   sum(expr), sum by (label, ...) (expr), sum(expr) by (label)
@@ -64,8 +65,14 @@ function matches(labels: Record<string, string>, matchers: Matcher[]) {
   })
 }
 
+/** The services this process serves: `up{service}` is 1 for each (they live and die together). */
+const SERVICES = ['turbine-api', 'query-head', 'intake-head', 'batch-peer', 'alter-peer', 'prometheus']
+
 function selectSeries(metrics: Metrics, text: string, rangeMs: number | null, fn: 'rate' | 'increase' | null): Series[] {
   const { name, matchers } = parseSelector(text)
+  if (name === 'up') {
+    return SERVICES.map((service) => ({ labels: { __name__: 'up', service } })).filter((s) => matches(s.labels, matchers)).map((s) => ({ labels: s.labels, at: () => (fn === 'rate' ? 0 : 1) }))
+  }
   return metrics
     .select(name)
     .filter((s) => matches(s.labels, matchers))

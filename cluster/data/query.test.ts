@@ -379,6 +379,8 @@ describe('prometheus', () => {
     expect(sel.body.data.result).toHaveLength(1)
     const last = sel.body.data.result[0].values.at(-1)
     expect(Number(last[1])).toBeGreaterThanOrEqual(7)
+    const up = await c.api('GET', `/prometheus/api/v1/query?query=${encodeURIComponent('up{service="query-head"}')}`)
+    expect(up.body.data.result).toEqual([{ metric: { __name__: 'up', service: 'query-head' }, value: [expect.any(Number), '1'] }])
     const bad = await c.api('GET', `/prometheus/api/v1/query_range?query=${encodeURIComponent('histogram_quantile(0.9, x)')}`)
     expect(bad.status).toBe(400)
     expect(bad.body.status).toBe('error')

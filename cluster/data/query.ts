@@ -259,6 +259,7 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     Object.assign(record, { active: false, query_end: new Date().toISOString(), exec_time_ms: Math.round(performance.now() - started), error: e.message })
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
     cluster.metrics.inc('query_errors_total', { service: 'query-head' })
+    cluster.log({ level: 'warning', service: 'query-head', component: 'query', message: `query ${queryId} failed for ${user.email}`, error: e.message })
     return queryError(e.message, sql, 400, { ...baseHeaders, 'x-clickhouse-exception-code': String(e.code) })
   } finally {
     const cutoff = Date.now() - 3600_000
