@@ -41,7 +41,7 @@ function start(dataDir: string, seedRows: number): Promise<{ child: ChildProcess
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'cluster/main.ts'], {
       cwd: root,
-      env: { ...process.env, CLUSTER_PORT: '0', CLUSTER_DATA_DIR: dataDir, CLUSTER_SEED_ROWS: String(seedRows), CLUSTER_ADMIN_EMAIL: 'bench@example.com', CLUSTER_ADMIN_PASSWORD: 'bench-password-1' },
+      env: { ...process.env, UV_THREADPOOL_SIZE: '16', CLUSTER_PORT: '0', CLUSTER_DATA_DIR: dataDir, CLUSTER_SEED_ROWS: String(seedRows), CLUSTER_ADMIN_EMAIL: 'bench@example.com', CLUSTER_ADMIN_PASSWORD: 'bench-password-1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''

@@ -1,10 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-// chdb runs each async query on a libuv worker thread; the default pool of 4 would let four long
-// queries starve everything else that uses the pool. Must be set before the pool first starts.
-process.env.UV_THREADPOOL_SIZE ??= '16'
-
 import { Session, type ChdbResult } from 'chdb'
 import type { Resource } from './hooks'
 
@@ -43,6 +39,17 @@ export function toEngineError(error: unknown): EngineError {
 
 type Lane = 'query' | 'internal'
 
+/**
+ * chdb runs every async query on a libuv worker thread, and libuv's pool is sized once, from
+ * UV_THREADPOOL_SIZE at process start (default 4; setting it from code is too late under tsx). A
+ * busy Session holds a thread, so the sessions must leave one thread free for file system work:
+ * 3 + 2 sessions when the process was started with UV_THREADPOOL_SIZE >= 8, else 2 + 1.
+ */
+export function defaultLaneSizes(): Record<Lane, number> {
+  const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4)
+  return Number.isFinite(threads) && threads >= 8 ? { query: 3, internal: 2 } : { query: 2, internal: 1 }
+}
+
 interface Slot {
   session: Session
   busy: boolean
@@ -60,7 +67,7 @@ export class Engine {
 
   constructor(
     readonly dir: string,
-    sizes: Record<Lane, number> = { query: 3, internal: 2 },
+    sizes: Record<Lane, number> = defaultLaneSizes(),
   ) {
     fs.mkdirSync(dir, { recursive: true })
     const make = (n: number) => Array.from({ length: n }, () => ({ session: new Session(dir), busy: false }))

@@ -91,7 +91,7 @@ function startProcess(dataDir: string): Promise<{ child: ChildProcess; base: str
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'cluster/main.ts'], {
       cwd: path.resolve(import.meta.dirname, '..', '..'),
-      env: { ...process.env, CLUSTER_PORT: '0', CLUSTER_DATA_DIR: dataDir, CLUSTER_SEED_ROWS: '0', CLUSTER_ADMIN_EMAIL: 'kill@example.com', CLUSTER_ADMIN_PASSWORD: 'kill-password-1' },
+      env: { ...process.env, UV_THREADPOOL_SIZE: '16', CLUSTER_PORT: '0', CLUSTER_DATA_DIR: dataDir, CLUSTER_SEED_ROWS: '0', CLUSTER_ADMIN_EMAIL: 'kill@example.com', CLUSTER_ADMIN_PASSWORD: 'kill-password-1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
