@@ -104,6 +104,15 @@ async function main() {
     await cluster?.stop()
     process.exit(0)
   }
+  // Without its cluster the console can only show errors: stop, so a supervisor restarts both.
+  void cluster?.exited.then(({ code, signal }) => {
+    if (isClosing) return
+    console.error(`The local cluster stopped (code ${code}, signal ${signal}); stopping the console.`)
+    isClosing = true
+    server.close()
+    server.closeAllConnections()
+    process.exit(1)
+  })
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
 }

@@ -13,6 +13,8 @@ export type LocalCluster = {
   admin: { email: string; password: string }
   /** Stops the cluster process (SIGTERM, then SIGKILL after 5 s); resolves when it has exited. */
   stop(): Promise<void>
+  /** Resolves when the cluster process exits, for whatever reason. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
 export type LocalClusterOptions = {
@@ -87,10 +89,10 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     stdio: ['ignore', options.stdio ?? 'inherit', options.stdio ?? 'inherit'],
   })
   let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null
-  const exited = new Promise<void>((resolve) => {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => {
       exit = { code, signal }
-      resolve()
+      resolve(exit)
     })
   })
   child.once('error', () => {
@@ -127,7 +129,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
         (process.env.CLUSTER_ADMIN_EMAIL && process.env.CLUSTER_ADMIN_PASSWORD
           ? { email: process.env.CLUSTER_ADMIN_EMAIL, password: process.env.CLUSTER_ADMIN_PASSWORD }
           : null)
-      if (admin) return { url, admin, stop }
+      if (admin) return { url, admin, stop, exited }
     }
     await sleep(200)
   }
