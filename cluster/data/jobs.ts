@@ -386,7 +386,7 @@ export function registerJobRoutes(plane: Plane, router: import('../context').Clu
 
   const update = async (ctx: Ctx) => {
     const existing = getJob(ctx, BATCH)
-    const user = authorize(ctx, 'change_batchjob', scopeOf(cluster, existing))
+    const user = authorize(ctx, 'add_batchjob', scopeOf(cluster, existing)) // the catalogue has no change_batchjob
     if (existing.status === 'running') throw badRequest('A running job cannot be changed; cancel it first.')
     const body = await readJsonObject(ctx.request)
     const merged = ctx.request.method === 'PATCH' ? { ...existing, ...body, settings: { ...existing.settings, ...(isObj(body.settings) ? body.settings : {}) } } : body
