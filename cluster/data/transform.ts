@@ -494,6 +494,7 @@ export function makeMapper(transform: Resource, options: { tableOrderKey?: strin
 
 /** Splits a body into records for the transform type (JSON objects or CSV field arrays). */
 export function recordsOf(text: string, type: 'json' | 'csv', formatDetails?: Record<string, unknown>): { records: unknown[]; error?: string } {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1) // a UTF-8 byte order mark
   if (type === 'csv') return { records: parseCsv(text, csvOptions(formatDetails)) }
   return parseJsonRecords(text)
 }
