@@ -1,4 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import type { ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
 import { getCurrentUser, getVersion } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
@@ -30,6 +31,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     docsUrl: env.DOCS_URL,
     supportUrl: env.SUPPORT_URL,
   } satisfies ShellData
+}
+
+/**
+ * The shell's data (email, version, timezone) changes only through a form (e.g. the settings page),
+ * so plain navigations skip the two cluster calls; every page's own loader still checks the session.
+ */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod && formMethod.toUpperCase() !== 'GET') return defaultShouldRevalidate
+  return false
 }
 
 export default function ConsoleLayout() {
