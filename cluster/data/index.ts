@@ -375,5 +375,18 @@ function makeHooks(plane: Plane): DataHooks {
       }
     },
   }
-  return hooks
+  // an engine failure in a hook is answered as a 400 with the engine's message, never a 500
+  const wrapped = {} as Record<string, unknown>
+  for (const [name, fn] of Object.entries(hooks) as [string, (e: unknown) => Promise<unknown>][]) {
+    wrapped[name] = async (e: unknown) => {
+      try {
+        return await fn(e)
+      } catch (error) {
+        if (error instanceof HttpError) throw error
+        cluster.log({ level: 'error', service: 'turbine-api', component: 'engine', message: `${name} failed`, error: toEngineError(error).message })
+        throw new HttpError(400, { detail: `The engine refused the change: ${toEngineError(error).message}` })
+      }
+    }
+  }
+  return wrapped as unknown as DataHooks
 }
