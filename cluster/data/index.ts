@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { ClusterState, LogEntry } from '../context'
+import type { ClusterState, Ctx, LogEntry } from '../context'
+import { authorize } from '../config/access'
 import { HttpError, validationError } from '../http'
 import { allTables, KINDS, parentOf } from './catalog'
 import { baseType, columnType, Engine, ident, lit, primaryColumn, qualified, storedColumns, toEngineError, type OutputColumn } from './engine'
@@ -117,6 +118,7 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane>
       router.post('/prometheus/api/v1/query', (ctx) => handleInstant(ctx))
       router.get('/prometheus/api/v1/label/:label/values', (ctx) => handleLabelValues(ctx))
       registerJobRoutes(plane, router, runner)
+      router.get('/config/v1/orgs/:org/catalog/download', (ctx) => catalogDownload(plane, ctx))
       if (!recovered) {
         recovered = true
         // jobs interrupted by a restart: done now, so no request sees them in a stale state
@@ -137,6 +139,36 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane>
     },
   }
   return dataPlane
+}
+
+/**
+ * `GET orgs/{org}/catalog/download/?project=&table=`: the table's partitions as CSV, one row per
+ * active engine part (the engine's parts stand in for Hydrolix partitions).
+ */
+async function catalogDownload(plane: Plane, ctx: Ctx): Promise<Response> {
+  const { cluster, url } = ctx
+  if (!cluster.store.get('org', ctx.params.org)) throw new HttpError(404, { detail: 'Org not found.' })
+  const projectRef = url.searchParams.get('project') ?? ''
+  const tableRef = url.searchParams.get('table') ?? ''
+  if (!projectRef || !tableRef) throw validationError({ ...(projectRef ? {} : { project: ['This field is required.'] }), ...(tableRef ? {} : { table: ['This field is required.'] }) })
+  const project = cluster.store.find<Resource>(KINDS.project, (p) => (p.uuid === projectRef || p.name === projectRef) && parentOf(p, 'org') === ctx.params.org)
+  if (!project) throw new HttpError(404, { detail: 'Project not found.' })
+  const table = cluster.store.find<Resource>(KINDS.table, (t) => (t.uuid === tableRef || t.name === tableRef) && parentOf(t, 'project') === project.uuid)
+  if (!table) throw new HttpError(404, { detail: 'Table not found.' })
+  authorize(ctx, 'view_catalog', { projectId: project.uuid, tableId: table.uuid })
+  const key = await plane.engine.rows<{ sorting_key: string }>(`SELECT sorting_key FROM system.tables WHERE database = ${lit(project.name)} AND name = ${lit(table.name)}`)
+  const header = 'created,modified,min_timestamp,max_timestamp,manifest_size,data_size,index_size,root_path,data_path,active,rows,mem_size,metadata,shard_key,lock,storage_id'
+  if (!key.length) return new Response(header + '\n', { headers: { 'content-type': 'text/csv; charset=utf-8' } })
+  const result = await plane.engine.run(
+    `SELECT formatDateTime(modification_time, '%Y-%m-%dT%H:%i:%SZ') AS created, created AS modified,
+       formatDateTime(min_time, '%Y-%m-%dT%H:%i:%SZ') AS min_timestamp, formatDateTime(max_time, '%Y-%m-%dT%H:%i:%SZ') AS max_timestamp,
+       0 AS manifest_size, data_compressed_bytes AS data_size, primary_key_bytes_in_memory + marks_bytes AS index_size,
+       ${lit(`${project.uuid}/${table.uuid}`)} AS root_path, path AS data_path, toUInt8(active) AS active, rows,
+       bytes_on_disk AS mem_size, '{}' AS metadata, '' AS shard_key, '' AS lock, '' AS storage_id
+     FROM system.parts WHERE active AND database = ${lit(project.name)} AND table = ${lit(table.name)} ORDER BY min_time`,
+    { format: 'CSV' },
+  )
+  return new Response(header + '\n' + result.text(), { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${table.name}-catalog.csv"` } })
 }
 
 async function setupSystemTables(engine: Engine) {

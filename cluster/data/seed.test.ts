@@ -58,6 +58,17 @@ describe('seed', () => {
     expect(Number(await q('SELECT count() FROM sample_countries'))).toBeGreaterThan(10)
   })
 
+  it('downloads the table catalog (its partitions) as CSV', async () => {
+    const r = await c.api('GET', `/config/v1/orgs/${c.orgId}/catalog/download/?project=sample&table=web_logs`)
+    expect(r.status).toBe(200)
+    const lines = String(r.body).trim().split('\n')
+    expect(lines[0]).toMatch(/^created,modified,min_timestamp,max_timestamp,/)
+    expect(lines.length).toBeGreaterThanOrEqual(8)
+    const rows = lines.slice(1).reduce((acc, l) => acc + Number(l.split(',')[10]), 0)
+    expect(rows).toBe(5000)
+    expect((await c.api('GET', `/config/v1/orgs/${c.orgId}/catalog/download/?project=sample`)).status).toBe(400)
+  })
+
   it('writes the sample bucket for batch jobs', () => {
     const dir = path.join(c.dataDir, 'buckets', 'sample-bucket', 'web-logs')
     expect(fs.readdirSync(dir).sort()).toEqual(['part-0001.json', 'part-0002.json.gz'])
