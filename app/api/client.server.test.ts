@@ -7,6 +7,8 @@ import {
   createClusterApi,
   getCurrentUser,
   getDefaults,
+  getTableDefaults,
+  getTransformDefaults,
   getVersion,
   REQUEST_TIMEOUT_MS,
   requireApi,
@@ -144,5 +146,25 @@ describe('cluster client', () => {
     const error = await failure(api.post(`/orgs/${api.orgId}/projects/`, {}))
     expect(error.status).toBe(400)
     expect(error.mapped.fieldErrors.name).toBeDefined()
+  })
+})
+
+describe('defaults', () => {
+  it('reads the table defaults from the cluster', async () => {
+    const cookie = await loginAsAdmin()
+    const defaults = await getTableDefaults(get('/data/new-table', cookie))
+    expect(defaults.stream.hot_data_max_rows_per_partition).toBe(12288000)
+    expect(defaults.merge.enabled).toBe(true)
+  })
+
+  it('falls back to the built-in defaults when the call fails', async () => {
+    const cookie = await loginAsAdmin()
+    failWith('/config/v1/defaults', 500, { detail: 'boom' })
+    const request = get('/data/new-transform', cookie)
+    const defaults = await getTransformDefaults(request)
+    // The cluster's answer for this request really was the failure.
+    await expect(getDefaults(request)).rejects.toMatchObject({ status: 500 })
+    expect(defaults.format_details.buffer_size).toBe(4096)
+    expect(defaults.compression).toBe('none')
   })
 })

@@ -1,6 +1,7 @@
 import { redirect } from '@remix-run/node'
 import { getClusterUrl, getEnv } from '~/utils/env.server'
 import { loginUrlFor, logoutHeaders, requireSession, type SessionData } from '~/utils/session.server'
+import { mergeDefaults, TABLE_DEFAULTS, TRANSFORM_DEFAULTS, type TableDefaults, type TransformDefaults } from '~/schemas/defaults'
 import { ClusterError, type ErrorContext } from './errors.server'
 
 export const API_BASE_PATH = '/config/v1'
@@ -216,6 +217,31 @@ const defaultsByRequest = new WeakMap<Request, Promise<Record<string, unknown>>>
 /** Returns the cluster's default settings (GET /defaults), fetched once per request. */
 export function getDefaults(request: Request): Promise<Record<string, unknown>> {
   return memo(defaultsByRequest, request, async () => (await requireApi(request)).get('/defaults'))
+}
+
+/**
+ * The table defaults (spec section 3): the cluster's `table` defaults over the built-in ones; the
+ * built-in ones alone when the call fails (a 401 still ends the session).
+ */
+export async function getTableDefaults(request: Request): Promise<TableDefaults> {
+  return mergeDefaults(TABLE_DEFAULTS, (await safeDefaults(request))?.table)
+}
+
+/** The transform defaults: the cluster's `transform` defaults over the built-in ones. */
+export async function getTransformDefaults(request: Request): Promise<TransformDefaults> {
+  return mergeDefaults(TRANSFORM_DEFAULTS, (await safeDefaults(request))?.transform)
+}
+
+async function safeDefaults(request: Request): Promise<Record<string, unknown> | null> {
+  try {
+    return await getDefaults(request)
+  } catch (error) {
+    if (error instanceof ClusterError && error.status === 401) {
+      throw redirect(loginUrlFor(request), { headers: await logoutHeaders(request) })
+    }
+    if (error instanceof ClusterError) return null
+    throw error
+  }
 }
 
 const summaries = new WeakMap<Request, Promise<Record<string, unknown>>>()
