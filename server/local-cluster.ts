@@ -70,6 +70,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const port = options.port ?? (await freePort())
   const url = `http://127.0.0.1:${port}`
   const env: NodeJS.ProcessEnv = {
+    // chdb runs each async query on a libuv worker thread, and the pool size is fixed at process
+    // start: 16 lets a long query run beside ingest and config work (decision 003).
+    UV_THREADPOOL_SIZE: '16',
     ...process.env,
     ...options.env,
     CLUSTER_PORT: String(port),
