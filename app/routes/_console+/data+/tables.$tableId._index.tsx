@@ -92,16 +92,23 @@ function show(value: unknown): string {
 function settingsGroups(settings: TableSettings): SettingsGroup[] {
   const general: SettingsGroup = { title: GROUP_TITLES.general!, entries: [] }
   const groups: SettingsGroup[] = [general]
+  const entriesOf = (record: Record<string, unknown>) =>
+    Object.entries(record).map(([inner, innerValue]) => ({
+      label: labelOf(inner),
+      value:
+        inner === 'token_list' && Array.isArray(innerValue)
+          ? `${innerValue.length} ${innerValue.length === 1 ? 'token' : 'tokens'}`
+          : show(innerValue),
+    }))
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    Boolean(value) && typeof value === 'object' && !Array.isArray(value)
   for (const [key, value] of Object.entries(settings)) {
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const entries = Object.entries(value as Record<string, unknown>).map(([inner, innerValue]) => ({
-        label: labelOf(inner),
-        value:
-          inner === 'token_list' && Array.isArray(innerValue)
-            ? `${innerValue.length} ${innerValue.length === 1 ? 'token' : 'tokens'}`
-            : show(innerValue),
-      }))
-      if (entries.length) groups.push({ title: GROUP_TITLES[key] ?? labelOf(key), entries })
+    const title = GROUP_TITLES[key] ?? labelOf(key)
+    if (isRecord(value)) {
+      groups.push({ title, entries: entriesOf(value) })
+    } else if (Array.isArray(value) && value.length && value.every(isRecord)) {
+      // A list of settings objects (auto ingest): one group each.
+      value.forEach((item, index) => groups.push({ title: value.length > 1 ? `${title} ${index + 1}` : title, entries: entriesOf(item) }))
     } else {
       general.entries.push({ label: labelOf(key), value: show(value) })
     }
