@@ -1,0 +1,42 @@
+/**
+ * `npm run bench`: every benchmark the issues name, in one run.
+ *   - the local cluster: config-call latency p50/p99 (idle and under heavy queries), rows/s through
+ *     /ingest/event, /query time against the same SQL on the engine directly;
+ *   - the console: gzipped initial JavaScript per route, and server-render throughput of
+ *     /data/tables with 200 tables beside a trivial route.
+ * Figures are printed and written to bench/results/latest.json. Exit code 1 when Ace or Plotly is
+ * in a route's initial load.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { runClusterBench } from './cluster'
+import { runConsoleBench } from './console'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const only = process.argv.slice(2)
+const wants = (name: string) => only.length === 0 || only.includes(name)
+
+const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, load: os.loadavg().map((l) => l.toFixed(2)) }
+console.log(`Machine: ${machine.cpus} cores (${machine.cpu}), Node ${machine.node}, load ${machine.load.join(' ')}`)
+
+const results: Record<string, unknown> = { at: new Date().toISOString(), machine }
+if (wants('cluster')) {
+  console.log('\n== Local cluster')
+  results.cluster = await runClusterBench()
+}
+if (wants('console')) {
+  console.log('\n== Console')
+  results.console = await runConsoleBench()
+}
+
+const out = path.join(ROOT, 'bench', 'results')
+fs.mkdirSync(out, { recursive: true })
+fs.writeFileSync(path.join(out, 'latest.json'), JSON.stringify(results, null, 2))
+console.log(`\nFigures written to ${path.relative(ROOT, path.join(out, 'latest.json'))}`)
+const heavy = (results.console as { heavyInInitialLoad?: string[] } | undefined)?.heavyInInitialLoad ?? []
+if (heavy.length) {
+  console.error(`Heavy libraries in an initial load: ${heavy.join(', ')}`)
+  process.exitCode = 1
+}
