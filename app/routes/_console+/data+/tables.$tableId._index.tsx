@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Code, DataList, Heading, HStack, Link as ChakraLink, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useRouteError } from '@remix-run/react'
+import { useEffect, useRef } from 'react'
 import { requireApi } from '~/api/client.server'
 import { deleteTable, findTable, type TableSettings } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
@@ -225,6 +226,9 @@ export default function TableDetailRoute() {
 
 /** The confirmation step: a real POST form, so deleting works the same with and without scripts. */
 function DeleteConfirm({ table, project }: { table: { uuid: string; name: string }; project: { uuid: string; name: string } }) {
+  // With scripts the page does not reload: move focus to the question so it is read out.
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  useEffect(() => headingRef.current?.focus(), [])
   return (
     <Box
       as="section"
@@ -236,7 +240,7 @@ function DeleteConfirm({ table, project }: { table: { uuid: string; name: string
       rounded="md"
       p="4"
     >
-      <Heading as="h2" id="delete-heading" size="md" mb="2">
+      <Heading as="h2" id="delete-heading" size="md" mb="2" ref={headingRef} tabIndex={-1} outline="none">
         Delete table {table.name}?
       </Heading>
       <Text id="delete-text" mb="3">
