@@ -29,10 +29,23 @@ async function readBody(request: Request): Promise<string> {
 
 const orderKeys = new Map<string, string | null>()
 
+/**
+ * The target table and transform: the `x-hdx-table` / `x-hdx-transform` headers, or the `table` /
+ * `transform` URL parameters (`/ingest/event?table=project.table&transform=name`, as the Home
+ * Assistant integration sends them). A header wins over a parameter.
+ */
+function targetOf(ctx: Ctx): { tableRef: string | null; transformName: string | null } {
+  const { request, url } = ctx
+  return {
+    tableRef: request.headers.get('x-hdx-table') || url.searchParams.get('table') || null,
+    transformName: request.headers.get('x-hdx-transform') || url.searchParams.get('transform') || null,
+  }
+}
+
 export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
   const { request, cluster } = ctx
-  const tableRef = request.headers.get('x-hdx-table')
-  if (!tableRef) throw bad('Missing header x-hdx-table (project.table)')
+  const { tableRef, transformName } = targetOf(ctx)
+  if (!tableRef) throw bad('Missing header x-hdx-table (project.table) or URL parameter ?table=project.table')
   const resolved = resolveTable(cluster, tableRef)
   if ('error' in resolved) throw new HttpError(404, { code: 404, message: resolved.error })
   const { project, table } = resolved
@@ -51,7 +64,6 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
   } else {
     throw new HttpError(401, { detail: 'Authentication credentials were not provided.' })
   }
-  const transformName = request.headers.get('x-hdx-transform')
   const transform = pickTransform(cluster, table.uuid, transformName)
   if (!transform) throw bad(transformName ? `Transform "${transformName}" does not exist on ${tableRef}` : `Table ${tableRef} has no transform: publish one before ingesting`)
 
@@ -110,7 +122,7 @@ export async function handleValidator(plane: Plane, ctx: Ctx): Promise<Response>
   const { request, cluster } = ctx
   requireUser(ctx)
   const text = await readBody(request)
-  const tableRef = request.headers.get('x-hdx-table')
+  const { tableRef, transformName } = targetOf(ctx)
   let transform: Resource | undefined
   let data: unknown
   let envelope: Record<string, any> | null = null
@@ -130,7 +142,7 @@ export async function handleValidator(plane: Plane, ctx: Ctx): Promise<Response>
     if (!tableRef) throw bad('Give a transform in the body ({"transform": {...}, "data": ...}) or x-hdx-table and x-hdx-transform headers')
     const resolved = resolveTable(cluster, tableRef)
     if ('error' in resolved) throw new HttpError(404, { code: 404, message: resolved.error })
-    transform = pickTransform(cluster, resolved.table.uuid, request.headers.get('x-hdx-transform'))
+    transform = pickTransform(cluster, resolved.table.uuid, transformName)
     if (!transform) throw bad(`Table ${tableRef} has no transform`)
   }
   if (!Array.isArray(transform.settings?.output_columns) || transform.settings.output_columns.length === 0) {

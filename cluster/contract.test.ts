@@ -1,0 +1,690 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { apiFor, startTestCluster, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestCluster } from './test-helpers'
+
+/**
+ * Contract tests: the call sequences of real clients of the cluster API, replayed as black-box HTTP
+ * requests through the handler, asserting only what those clients read (fields, statuses). Each
+ * block names the client file it replays. Sources (GitHub): hydrolix/hdxcli, hydrolix/mcp-hydrolix,
+ * hydrolix/grafana-datasource-plugin, dsztykman/hydrolix_home_assistant.
+ */
+
+let c: TestCluster
+let org: string
+let tmp: string
+
+/** What python `requests` sends for `requests.<verb>(url, headers=..., json=body)`. */
+const HDX_HEADERS = (token: string) => ({ Authorization: `Bearer ${token}`, Accept: 'application/json' })
+
+/** Raw request (no helper defaults): exact headers and body as the client sends them. */
+async function raw(method: string, url: string, init: { headers?: Record<string, string>; body?: BodyInit } = {}) {
+  const response = await c.handler(new Request(url.startsWith('http') ? url : `http://local-cluster${url}`, { method, headers: init.headers, body: init.body }))
+  const text = await response.text()
+  const type = response.headers.get('content-type') ?? ''
+  let body: any = text
+  if (type.includes('json') && text) body = JSON.parse(text)
+  return { status: response.status, body, headers: response.headers, text }
+}
+
+/** requests.post(url, json=body): content-type application/json, or no body at all for json=None. */
+const hdx = (token: string) => ({
+  get: (url: string) => raw('GET', url, { headers: HDX_HEADERS(token) }),
+  options: (url: string) => raw('OPTIONS', url, { headers: HDX_HEADERS(token) }),
+  delete: (url: string) => raw('DELETE', url, { headers: HDX_HEADERS(token) }),
+  post: (url: string, json?: unknown) =>
+    raw('POST', url, json === undefined ? { headers: HDX_HEADERS(token) } : { headers: { ...HDX_HEADERS(token), 'Content-Type': 'application/json' }, body: JSON.stringify(json) }),
+  put: (url: string, json: unknown) => raw('PUT', url, { headers: { ...HDX_HEADERS(token), 'Content-Type': 'application/json' }, body: JSON.stringify(json) }),
+  patch: (url: string, json: unknown) => raw('PATCH', url, { headers: { ...HDX_HEADERS(token), 'Content-Type': 'application/json' }, body: JSON.stringify(json) }),
+})
+
+/** hdxcli and the HA integration accept a paginated page or a bare array. */
+const unwrapList = (body: any): any[] => (Array.isArray(body) ? body : body && typeof body === 'object' && 'results' in body ? body.results : [body])
+
+const poll = async <T,>(fn: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> => {
+  const until = Date.now() + ms
+  for (;;) {
+    const v = await fn()
+    if (done(v) || Date.now() > until) return v
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+// hdxcli tests_data/transforms/csv_transform.json (note `"resolution": "seconds"`)
+const HDXCLI_CSV_TRANSFORM = {
+  type: 'csv',
+  settings: {
+    is_default: false,
+    format_details: { delimiter: ',', skip_head: 1, buffer_size: 4096 },
+    output_columns: [
+      { name: '_timestamp', datatype: { primary: true, type: 'datetime', format: '02/01/2006 15:04', resolution: 'seconds', source: { from_input_index: 0 } } },
+      { name: '_float', datatype: { type: 'double', source: { from_input_index: 1 } } },
+      { name: '_ip4', datatype: { type: 'string', source: { from_input_index: 2 } } },
+      { name: '_key', datatype: { type: 'string', source: { from_input_index: 3 } } },
+      { name: '_numeric', datatype: { type: 'uint64', source: { from_input_index: 4 } } },
+      { name: '_string', datatype: { type: 'string', source: { from_input_index: 5 } } },
+      { name: '_uint64', datatype: { type: 'uint64', source: { from_input_index: 6 } } },
+    ],
+  },
+}
+
+beforeAll(async () => {
+  c = await startTestCluster()
+  org = c.orgId
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-'))
+})
+
+afterAll(async () => {
+  await c?.close()
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true })
+})
+
+describe('hdxcli', () => {
+  let token: string
+  let api: ReturnType<typeof hdx>
+  let projectsPath: string
+  let project: any
+  let tablesPath: string
+  let table: any
+
+  it('logs in and takes orgs[0].uuid (library_api/common/login.py)', async () => {
+    // requests.post(url, json={"username", "password"}, headers={"Accept": "application/json"}); no trailing slash
+    const r = await raw('POST', '/config/v1/login', {
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }),
+    })
+    expect(r.status).toBe(200)
+    expect(typeof r.body.auth_token.access_token).toBe('string')
+    expect(r.body.auth_token.expires_in).toBeGreaterThan(0)
+    expect(r.body.auth_token.token_type).toBe('Bearer')
+    expect(r.body.orgs[0].uuid).toBe(org)
+    token = r.body.auth_token.access_token
+    api = hdx(token)
+    // a failed login: 401 and json.loads(content)["detail"]
+    const bad = await raw('POST', '/config/v1/login/', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN_EMAIL, password: 'wrong' }) })
+    expect(bad.status).toBe(401)
+    expect(typeof bad.body.detail).toBe('string')
+  })
+
+  it('creates a project and a table with the basic_create body (cli_interface/common/undecorated_click_commands.py)', async () => {
+    projectsPath = `/config/v1/orgs/${org}/projects/`
+    const created = await api.post(projectsPath, { name: 'hdx_project', description: 'Created with hdxcli tool' })
+    expect([200, 201]).toContain(created.status)
+    // table group: rest_ops.list(projects/) then [p['uuid'] for p in projects_list if p['name'] == name]
+    const list = await api.get(projectsPath)
+    expect(list.status).toBe(200)
+    project = unwrapList(list.body).find((p) => p.name === 'hdx_project')
+    expect(project.uuid).toMatch(/^[0-9a-f-]{36}$/)
+    tablesPath = `/config/v1/orgs/${org}/projects/${project.uuid}/tables/`
+    const t = await api.post(tablesPath, { name: 'hdx_table', description: 'Created with hdxcli tool' })
+    expect([200, 201]).toContain(t.status)
+    // find_tables lists without the trailing slash (cli_interface/common/cached_operations.py)
+    const tables = await api.get(tablesPath.replace(/\/$/, ''))
+    table = unwrapList(tables.body).find((x) => x.name === 'hdx_table')
+    expect(table.type).toBe('turbine')
+    expect(table.url).toBe(`http://local-cluster${tablesPath}${table.uuid}`)
+  })
+
+  it('creates a transform from tests_data/transforms/csv_transform.json (transform/commands.py, body from string)', async () => {
+    // basic_create_with_body_from_string: json.loads(file), body['name'] = name, POST with Content-Type json
+    const r = await api.post(`${tablesPath}${table.uuid}/transforms/`, { ...HDXCLI_CSV_TRANSFORM, name: 'hdx_csv' })
+    expect([200, 201], JSON.stringify(r.body)).toContain(r.status)
+    // list: "name (default)" when settings.is_default; the table's first transform is its default
+    const list = await api.get(`${tablesPath}${table.uuid}/transforms`)
+    const t = unwrapList(list.body).find((x) => x.name === 'hdx_csv')
+    expect(t.settings.output_columns[0].datatype.resolution).toBe('seconds')
+    expect(typeof t.settings.is_default).toBe('boolean')
+  })
+
+  it('settings: OPTIONS actions.POST walk, then PUT of the whole fetched table, PATCH as fallback (basic_settings)', async () => {
+    const opts = await api.options(tablesPath)
+    expect(opts.status).toBe(200)
+    const walk = (fields: Record<string, any>) => {
+      for (const [, v] of Object.entries(fields)) {
+        // _do_for_each_setting reads setting_val["read_only"], ["type"], and ["children"] of nested objects
+        expect(typeof v.read_only).toBe('boolean')
+        expect(typeof v.type).toBe('string')
+        if (v.type === 'nested object' && !v.read_only) {
+          expect(v.children).toBeTypeOf('object')
+          walk(v.children)
+        }
+      }
+    }
+    walk(opts.body.actions.POST)
+    expect(opts.body.actions.POST.settings.children.merge.children.enabled.type).toBe('boolean')
+
+    // `table settings settings.merge.enabled false`: the resource as listed, one key changed, PUT to {list}{uuid}
+    const listed = unwrapList((await api.get(tablesPath)).body).find((x) => x.name === 'hdx_table')
+    listed.settings.merge.enabled = false
+    const put = await api.put(`${tablesPath}${listed.uuid}`, listed)
+    expect(put.status, JSON.stringify(put.body)).toBe(200)
+    expect(put.body.settings.merge.enabled).toBe(false)
+    // `settings description Modified`: PUT again (the description top-level key)
+    const again = unwrapList((await api.get(tablesPath)).body).find((x) => x.name === 'hdx_table')
+    again.description = 'Modified-with-hdxcli-tool'
+    expect((await api.put(`${tablesPath}${again.uuid}`, again)).status).toBe(200)
+    // the fallback: PATCH {"settings": {"merge": {"enabled": true}}}
+    const patch = await api.patch(`${tablesPath}${listed.uuid}`, { settings: { merge: { enabled: true } } })
+    expect(patch.status).toBe(200)
+    const after = await api.get(`${tablesPath}${listed.uuid}`)
+    expect(after.body.settings.merge.enabled).toBe(true)
+    expect(after.body.description).toBe('Modified-with-hdxcli-tool')
+    // project: PUT of the whole listed project with a new description
+    const p = unwrapList((await api.get(projectsPath)).body).find((x) => x.name === 'hdx_project')
+    p.description = 'Modified-with-hdxcli-tool'
+    expect((await api.put(`${projectsPath}${p.uuid}`, p)).status).toBe(200)
+    // transform: PUT of the whole listed transform
+    const tr = unwrapList((await api.get(`${tablesPath}${listed.uuid}/transforms/`)).body)[0]
+    tr.description = 'changed'
+    const trPut = await api.put(`${tablesPath}${listed.uuid}/transforms/${tr.uuid}`, tr)
+    expect(trPut.status, JSON.stringify(trPut.body)).toBe(200)
+  })
+
+  it('stats, activity and truncate on the url field (basic_stats, basic_activity, table _basic_truncate)', async () => {
+    // ingest a row first so truncate has something to do
+    const ing = await raw('POST', '/ingest/event', {
+      headers: { Authorization: `Bearer ${token}`, 'x-hdx-table': 'hdx_project.hdx_table', 'x-hdx-transform': 'hdx_csv', 'content-type': 'text/csv' },
+      body: '_timestamp,_float,_ip4,_key,_numeric,_string,_uint64\n18/07/2022 15:58,1.5,10.0.0.1,k,7,s,8\n',
+    })
+    expect(ing.status, JSON.stringify(ing.body)).toBe(200)
+    const listed = unwrapList((await api.get(tablesPath)).body).find((x) => x.name === 'hdx_table')
+    // url = resource['url'].replace('https://', f'{scheme}://'); url += '/stats'
+    const stats = await api.get(`${listed.url.replace('https://', 'http://')}/stats`)
+    expect(stats.status).toBe(200)
+    expect(stats.body.total_rows).toBe(1)
+    const activity = await api.get(`${listed.url}/activity`)
+    expect(activity.status).toBe(200)
+    expect(JSON.stringify(activity.body)).toContain('hdx_table')
+    const projectListed = unwrapList((await api.get(projectsPath)).body).find((x) => x.name === 'hdx_project')
+    expect((await api.get(`${projectListed.url}/stats`)).status).toBe(200)
+    expect((await api.get(`${projectListed.url}/activity`)).status).toBe(200)
+    // requests.post(f'{url}/truncate', headers=headers): no body, no content-type; 200 or 201
+    const tr = await api.post(`${listed.url}/truncate`)
+    expect([200, 201]).toContain(tr.status)
+    const after = await api.get(`${listed.url}/stats`)
+    expect(after.body.total_rows).toBe(0)
+  })
+
+  it('url follows the scheme and host the client used (X-Forwarded-Proto/Host)', async () => {
+    const r = await raw('GET', projectsPath, { headers: { ...HDX_HEADERS(token), 'x-forwarded-proto': 'https', 'x-forwarded-host': 'hdx.example.com' } })
+    const p = unwrapList(r.body)[0]
+    expect(p.url).toBe(`https://hdx.example.com${projectsPath}${p.uuid}`)
+  })
+
+  it('batch job: create from tests_data/batch-jobs, cancel, retry (job/batch/commands.py)', async () => {
+    const files = path.join(tmp, 'batch')
+    fs.mkdirSync(files)
+    fs.writeFileSync(path.join(files, 'a.csv'), '_timestamp,_float,_ip4,_key,_numeric,_string,_uint64\n18/07/2022 15:58,1.5,10.0.0.1,k,7,s,8\n19/07/2022 10:00,2.5,10.0.0.2,k2,9,t,10\n')
+    const jobsPath = `/config/v1/orgs/${org}/jobs/batch/`
+    // body = file; body["settings"]["source"]["table"] = "project.table"; ["transform"] = default transform name
+    const body = {
+      type: 'batch_import',
+      settings: { source: { table: 'hdx_project.hdx_table', type: 'batch', subtype: 'aws s3', transform: 'hdx_csv', settings: { url: files } } },
+      name: 'hdx_batch',
+    }
+    const created = await api.post(jobsPath, body)
+    expect([200, 201], JSON.stringify(created.body)).toContain(created.status)
+    // cancel: basic_show(list, name) -> uuid; basic_create(f"{path}{uuid}/cancel") posts the default json body
+    const job = unwrapList((await api.get(jobsPath)).body).find((j) => j.name === 'hdx_batch')
+    const cancel = await api.post(`${jobsPath}${job.uuid}/cancel`, { name: 'None', description: 'Created with hdxcli tool' })
+    expect([200, 201], JSON.stringify(cancel.body)).toContain(cancel.status)
+    const canceled = await poll(() => api.get(`${jobsPath}${job.uuid}`), (r) => ['canceled', 'done', 'failed'].includes(r.body.status))
+    expect(canceled.body.status).toBe('canceled')
+    const retry = await api.post(`${jobsPath}${job.uuid}/retry`, { name: 'None', description: 'Created with hdxcli tool' })
+    expect([200, 201], JSON.stringify(retry.body)).toContain(retry.status)
+    const done = await poll(() => api.get(`${jobsPath}${job.uuid}`), (r) => ['canceled', 'done', 'failed'].includes(r.body.status))
+    expect(done.body.status, JSON.stringify(done.body)).toBe('done')
+    // a cloud URL this machine cannot reach (tests_data url) fails the job with a message, never a 500
+    const s3 = await api.post(jobsPath, { ...body, name: 'hdx_batch_s3', settings: { source: { ...body.settings.source, settings: { url: 's3://qe-datasets/every_datatype/json/every_datatype-data.json' } } } })
+    expect([200, 201]).toContain(s3.status)
+    const failed = await poll(() => api.get(`${jobsPath}${s3.body.uuid}`), (r) => ['canceled', 'done', 'failed'].includes(r.body.status))
+    expect(failed.body.status).toBe('failed')
+    // purgejobs: rest_ops.create(purgejobs_url) with no body
+    const purge = await api.post(`/config/v1/orgs/${org}/purgejobs/`)
+    expect([200, 201]).toContain(purge.status)
+  })
+
+  it('alter job: raw ALTER TABLE text to /query with no content-type, list .results, commit, verify (job/alter/commands.py)', async () => {
+    const ing = await raw('POST', '/ingest/event', {
+      headers: { Authorization: `Bearer ${token}`, 'x-hdx-table': 'hdx_project.hdx_table', 'x-hdx-transform': 'hdx_csv', 'content-type': 'text/csv' },
+      body: '_timestamp,_float,_ip4,_key,_numeric,_string,_uint64\n20/07/2022 15:58,1.5,10.0.0.1,alter-me,7,s,8\n',
+    })
+    expect(ing.status).toBe(200)
+    // rest_ops.create(url, body=str, body_type='csv') -> requests.post(url, data=str): no Content-Type header
+    const create = await raw('POST', '/query', {
+      headers: HDX_HEADERS(token),
+      body: "ALTER TABLE hdx_project.hdx_table UPDATE _string = 'changed' WHERE _key = 'alter-me'",
+    })
+    expect([200, 201], create.text).toContain(create.status)
+    const alterPath = `/config/v1/orgs/${org}/jobs/alter/`
+    // get_resource_list(...).get('results'): the alter list is always a page
+    const list = await api.get(alterPath)
+    expect(Array.isArray(list.body.results)).toBe(true)
+    const job = list.body.results[0]
+    expect(typeof job.name).toBe('string')
+    expect(job.settings.project_name).toBe('hdx_project')
+    expect(job.settings.table_name).toBe('hdx_table')
+    const pending = await poll(() => api.get(`${alterPath}${job.uuid}`), (r) => ['pending', 'failed'].includes(r.body.status))
+    expect(pending.body.status).toBe('pending')
+    // perform_alter_job: rest_ops.create(f'{path}{uuid}/commit') -> requests.post(url, json=None): no body
+    const commit = await api.post(`${alterPath}${job.uuid}/commit`)
+    expect([200, 201], JSON.stringify(commit.body)).toContain(commit.status)
+    const done = await poll(() => api.get(`${alterPath}${job.uuid}`), (r) => ['done', 'failed'].includes(r.body.status))
+    expect(done.body.status).toBe('done')
+    // verify_alter: get(f'{path}{uuid}/verify/').get('results')[0]
+    const verify = await api.get(`${alterPath}${job.uuid}/verify/`)
+    expect(verify.status).toBe(200)
+    expect(verify.body.results[0]).toBeTypeOf('object')
+    // delete_alter: DELETE {path}{uuid} -> 204
+    expect((await api.delete(`${alterPath}${job.uuid}`)).status).toBe(204)
+  })
+
+  it('storages: create from tests_data/storages, delete with ?force_operation=true (storage/commands.py)', async () => {
+    const storagesPath = `/config/v1/orgs/${org}/storages/`
+    const body = { settings: { bucket_path: '/new-bucket-2/', bucket_name: 'hdx-cli-2', region: 'us-sea-9', cloud: 'linode', endpoint: 'https://us-sea-9.linodeobjects.com' }, name: 'hdx_storage' }
+    const created = await api.post(storagesPath, body)
+    expect([200, 201], JSON.stringify(created.body)).toContain(created.status)
+    const listed = unwrapList((await api.get(storagesPath)).body).find((s) => s.name === 'hdx_storage')
+    // settings with params: PUT of the whole object with ?force_operation=true
+    listed.settings.io_perf_mode = 'relaxed'
+    const put = await api.put(`${storagesPath}${listed.uuid}?force_operation=true`, listed)
+    expect(put.status, JSON.stringify(put.body)).toBe(200)
+    const del = await api.delete(`${listed.url}?force_operation=true`)
+    expect(del.status).toBe(204)
+  })
+
+  it('pools: create with build_request_body, settings PUT then PATCH (pool/commands.py)', async () => {
+    const poolsPath = '/config/v1/pools/'
+    const body = { description: 'Created with hdxcli tool', settings: { k8s_deployment: { replicas: '1', cpu: '0.5', memory: '0.5Gi', storage: '0.5Gi', service: 'query-peer' } }, name: 'hdx-pool' }
+    const created = await api.post(poolsPath, body)
+    expect([200, 201], JSON.stringify(created.body)).toContain(created.status)
+    const listed = unwrapList((await api.get(poolsPath)).body).find((p) => p.name === 'hdx-pool')
+    listed.settings.k8s_deployment.replicas = '3'
+    const put = await api.put(`${poolsPath}${listed.uuid}`, listed)
+    expect(put.status, JSON.stringify(put.body)).toBe(200)
+    const patch = await api.patch(`${poolsPath}${listed.uuid}`, { settings: { k8s_deployment: { cpu: '2' } } })
+    expect(patch.status).toBe(200)
+    expect(patch.body.settings.k8s_deployment).toMatchObject({ replicas: '3', cpu: '2', service: 'query-peer' })
+    expect((await api.delete(listed.url)).status).toBe(204)
+  })
+
+  it('roles: create with exclude_none policies, add_user with [{uuid}] (role/commands.py)', async () => {
+    const created = await api.post('/config/v1/roles/', { name: 'hdx_role', policies: [{ permissions: ['change_table'] }] })
+    expect([200, 201], JSON.stringify(created.body)).toContain(created.status)
+    const role = unwrapList((await api.get('/config/v1/roles/')).body).find((r) => r.name === 'hdx_role')
+    expect(Number.isInteger(role.id)).toBe(true)
+    const users = unwrapList((await api.get('/config/v1/users/')).body)
+    const admin = users.find((u) => u.email === TEST_ADMIN_EMAIL)
+    const add = await api.post(`/config/v1/roles/${role.id}/add_user/`, { users: [{ uuid: admin.uuid }] })
+    expect([200, 201], JSON.stringify(add.body)).toContain(add.status)
+    // edit: PUT of the whole role to roles/{id}/
+    const full = (await api.get(`/config/v1/roles/${role.id}/`)).body
+    full.description = 'edited'
+    const put = await api.put(`/config/v1/roles/${role.id}/`, full)
+    expect(put.status, JSON.stringify(put.body)).toBe(200)
+    // permission list: [{scope_type, permissions}]
+    const perms = await api.get('/config/v1/roles/permissions')
+    expect(unwrapList(perms.body).every((x: any) => Array.isArray(x.permissions))).toBe(true)
+  })
+
+  it('service account and token; the token works on /query (svc_account/commands.py, auth/service_account.py)', async () => {
+    const sa = await api.post('/config/v1/service_accounts/', { name: 'hdx_sa' })
+    expect([200, 201]).toContain(sa.status)
+    // roles go through the users endpoint
+    const add = await api.post(`/config/v1/users/${sa.body.uuid}/add_roles/`, { roles: ['reader'] })
+    expect([200, 201], JSON.stringify(add.body)).toContain(add.status)
+    const tok = await api.post(`/config/v1/service_accounts/${sa.body.uuid}/tokens/`, {})
+    expect([200, 201]).toContain(tok.status)
+    const claims = JSON.parse(Buffer.from(tok.body.token.split('.')[1], 'base64url').toString())
+    expect(claims.sub).toBe(sa.body.uuid)
+    expect(claims.exp).toBeGreaterThan(claims.iat)
+    const q = await raw('POST', '/query', { headers: { Authorization: `Bearer ${tok.body.token}` }, body: 'SELECT 1' })
+    expect(q.status).toBe(200)
+    expect(q.text.trim()).toBe('1')
+    // revoke all tokens: DELETE .../tokens/ -> the token stops working
+    const revoke = await api.delete(`/config/v1/service_accounts/${sa.body.uuid}/tokens/`)
+    expect([200, 204]).toContain(revoke.status)
+    expect((await raw('POST', '/query', { headers: { Authorization: `Bearer ${tok.body.token}` }, body: 'SELECT 1' })).status).toBe(401)
+  })
+
+  it('dictionary files: multipart upload to dictionaries/files, list of names, create, delete (dictionary/commands.py)', async () => {
+    const filesPath = `/config/v1/orgs/${org}/projects/${project.uuid}/dictionaries/files`
+    // rest_ops.create_file: requests.post(url, files={'file': stream}, data={'name': remote_filename})
+    const form = new FormData()
+    form.append('name', 'hdx_dict_file')
+    form.append('file', new Blob(['id_country,country_name\n1,Qatar\n2,Andorra\n3,Saudi Arabia\n4,Egypt\n']), 'dictionary_file.csv')
+    const up = await raw('POST', filesPath, { headers: HDX_HEADERS(token), body: form })
+    expect([200, 201], JSON.stringify(up.body)).toContain(up.status)
+    // basic_list prints list items that are strings as they are
+    const list = await api.get(filesPath)
+    expect(unwrapList(list.body)).toContain('hdx_dict_file')
+    // create: tests_data/dictionaries/dictionary_settings.json + name + settings.filename
+    const dictsPath = `/config/v1/orgs/${org}/projects/${project.uuid}/dictionaries/`
+    const d = await api.post(dictsPath, {
+      name: 'hdx_dict',
+      settings: {
+        filename: 'hdx_dict_file',
+        layout: 'complex_key_hashed',
+        lifetime_seconds: 5,
+        output_columns: [
+          { name: 'id_country', datatype: { type: 'uint64' } },
+          { name: 'country_name', datatype: { type: 'string' } },
+        ],
+        primary_key: ['id_country'],
+        format: 'CSVWithNames',
+      },
+    })
+    expect([200, 201], JSON.stringify(d.body)).toContain(d.status)
+    const q = await raw('POST', '/query', { headers: HDX_HEADERS(token), body: "SELECT dictGet('hdx_project_hdx_dict', 'country_name', tuple(toUInt64(2)))" })
+    expect(q.text.trim()).toBe('"Andorra"')
+    expect((await api.delete(`${dictsPath}${d.body.uuid}`)).status).toBe(204)
+    // dict_file_delete: DELETE {path}/{filename} -> 204
+    expect((await api.delete(`${filesPath}/hdx_dict_file`)).status).toBe(204)
+  })
+
+  it('function from tests_data/function_settings.json (function/commands.py)', async () => {
+    const r = await api.post(`/config/v1/orgs/${org}/projects/${project.uuid}/functions/`, { name: 'function_test', sql: '(x, k, b) -> k*x + b' })
+    expect([200, 201], JSON.stringify(r.body)).toContain(r.status)
+    const q = await raw('POST', '/query', { headers: HDX_HEADERS(token), body: 'SELECT function_test(2, 3, 4)' })
+    expect(q.text.trim()).toBe('10')
+  })
+
+  it('query options: GET, PUT the object back with one option changed (query_option/commands.py)', async () => {
+    const url = `/config/v1/orgs/${org}/query_options/`
+    const opts = await api.options(url)
+    expect(opts.body.actions.PUT.settings.children.default_query_options.children.hdx_query_max_rows.type).toBeTypeOf('string')
+    const current = (await api.get(url)).body
+    current.settings.default_query_options = { ...current.settings.default_query_options, hdx_query_max_execution_time: 60 }
+    const put = await api.put(url, current)
+    expect(put.status, JSON.stringify(put.body)).toBe(200)
+    expect(put.body.settings.default_query_options.hdx_query_max_execution_time).toBe(60)
+  })
+
+  it('deletes via the url field: 204 (basic_delete)', async () => {
+    const listed = unwrapList((await api.get(tablesPath)).body).find((x) => x.name === 'hdx_table')
+    const del = await api.delete(listed.url.replace('https://', 'http://'))
+    expect(del.status).toBe(204)
+    expect((await api.get(listed.url)).status).toBe(404)
+  })
+})
+
+describe('query clients', () => {
+  beforeAll(async () => {
+    const p = await c.api('POST', `/config/v1/orgs/${org}/projects/`, { name: 'q' })
+    const t = await c.api('POST', `/config/v1/orgs/${org}/projects/${p.body.uuid}/tables/`, { name: 'events' })
+    const tr = await c.api('POST', `/config/v1/orgs/${org}/projects/${p.body.uuid}/tables/${t.body.uuid}/transforms/`, {
+      name: 'json',
+      type: 'json',
+      settings: {
+        is_default: true,
+        output_columns: [
+          { name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+          { name: 'n', datatype: { type: 'uint32' } },
+        ],
+      },
+    })
+    expect(tr.status).toBe(201)
+    const rows = Array.from({ length: 10 }, (_, i) => JSON.stringify({ ts: `2024-01-01T00:00:0${i}Z`, n: i })).join('\n')
+    expect((await c.api('POST', '/ingest/event', rows, undefined, { 'x-hdx-table': 'q.events', 'content-type': 'application/json' })).status).toBe(200)
+  })
+
+  it('hdx_query_output_format=JSON and X-HDX-query-settings; the stats header parsed as k=v pairs (grafana-datasource-plugin)', async () => {
+    const r = await raw('POST', '/query?hdx_query_output_format=JSON', {
+      headers: { Authorization: `Bearer ${c.token}`, 'X-HDX-query-settings': 'hdx_query_max_result_rows=100 hdx_query_max_execution_time=30' },
+      body: 'SELECT n FROM q.events ORDER BY n',
+    })
+    expect(r.status, r.text).toBe(200)
+    expect(JSON.parse(r.text).data.length).toBe(10)
+    // grafana: strings.Fields(header) -> strings.SplitN(kv, "=", 2)
+    const stats = Object.fromEntries((r.headers.get('x-hdx-query-stats') ?? '').split(/\s+/).filter(Boolean).map((kv) => kv.split('=', 2)))
+    for (const key of ['exec_time', 'rows_read', 'bytes_read', 'num_partitions', 'num_peers', 'query_attempts', 'memory_usage']) {
+      expect(Number.isFinite(Number(stats[key])), key).toBe(true)
+    }
+    expect(Number(stats.rows_read)).toBeGreaterThanOrEqual(10)
+    expect(r.headers.get('x-clickhouse-format')).toBe('JSON')
+    // the header's limit applies: more rows than hdx_query_max_result_rows is an engine error, 400 {"error"}
+    const limited = await raw('POST', '/query', {
+      headers: { Authorization: `Bearer ${c.token}`, 'X-HDX-query-settings': 'hdx_query_max_result_rows=5' },
+      body: 'SELECT n FROM q.events',
+    })
+    expect(limited.status).toBe(400)
+    expect(limited.body.error).toMatch(/^Code: \d+/)
+  })
+
+  it('mcp-hydrolix: Basic user:password and Basic __api_token__:token on the query endpoint, GET /version (auth/credentials.py, mcp_env.py)', async () => {
+    const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`
+    // clickhouse-connect: POST with the SQL as body and settings as URL parameters
+    const r = await raw('POST', '/query?default_format=JSONCompact&query_id=mcp-1&database=q', { headers: { Authorization: basic(TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD) }, body: 'SELECT count() FROM q.events' })
+    expect(r.status, r.text).toBe(200)
+    expect(Number(JSON.parse(r.text).data[0][0])).toBe(10)
+    const sa = await c.api('POST', '/config/v1/service_accounts/', { name: 'mcp_sa', roles: ['reader'] })
+    const tok = await c.api('POST', `/config/v1/service_accounts/${sa.body.uuid}/tokens/`, {})
+    const viaApiToken = await raw('POST', '/query', { headers: { Authorization: basic('__api_token__', tok.body.token) }, body: 'SELECT count() FROM q.events' })
+    expect(viaApiToken.status, viaApiToken.text).toBe(200)
+    expect(viaApiToken.text.trim()).toBe('10')
+    const bearer = await raw('GET', `/query?query=${encodeURIComponent('SELECT 1')}`, { headers: { Authorization: `Bearer ${tok.body.token}` } })
+    expect(bearer.text.trim()).toBe('1')
+    const version = await raw('GET', '/version', { headers: { Authorization: basic(TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD) } })
+    expect(version.status).toBe(200)
+    expect(version.text).toMatch(/^v\d+\.\d+/)
+    const wrong = await raw('POST', '/query', { headers: { Authorization: basic(TEST_ADMIN_EMAIL, 'nope') }, body: 'SELECT 1' })
+    expect(wrong.status).toBe(401)
+  })
+})
+
+describe('Home Assistant integration (custom_components/hydrolix_history/config_api.py, client.py)', () => {
+  it('finds the org, provisions project, table and transform, then ingests gzipped NDJSON with ?table=&transform=', async () => {
+    const headers = { Authorization: `Bearer ${c.token}`, 'Content-Type': 'application/json', Accept: 'application/json' }
+    const base = 'http://local-cluster/config/v1'
+    // get_org_uuid: _unwrap_list(GET /orgs/)[0]["uuid"]
+    const orgs = await raw('GET', `${base}/orgs/`, { headers })
+    expect(unwrapList(orgs.body)[0].uuid).toBe(org)
+    // create_project: _unwrap_single(POST) -> ["uuid"]
+    const proj = await raw('POST', `${base}/orgs/${org}/projects/`, { headers, body: JSON.stringify({ name: 'home_assistant', description: 'Home Assistant history data' }) })
+    expect(proj.status).toBe(201)
+    const table = await raw('POST', `${base}/orgs/${org}/projects/${proj.body.uuid}/tables/`, {
+      headers,
+      body: JSON.stringify({
+        name: 'states',
+        description: 'Home Assistant state change history',
+        settings: {
+          stream: {
+            hot_data_max_age_minutes: 5,
+            hot_data_max_active_partitions: 3,
+            hot_data_max_rows_per_partition: 12288000,
+            hot_data_max_minutes_per_partition: 5,
+            hot_data_max_open_seconds: 60,
+            hot_data_max_idle_seconds: 30,
+            cold_data_max_age_days: 3650,
+            cold_data_max_active_partitions: 50,
+            cold_data_max_rows_per_partition: 12288000,
+            cold_data_max_minutes_per_partition: 60,
+            cold_data_max_open_seconds: 30,
+            cold_data_max_idle_seconds: 60,
+          },
+          age: { max_age_days: 0 },
+          merge: { enabled: true },
+          sort_keys: ['entity_id'],
+          max_future_days: 0,
+        },
+      }),
+    })
+    expect(table.status, JSON.stringify(table.body)).toBe(201)
+    expect(table.body.uuid).toBeTruthy()
+    const fmt = '2006-01-02T15:04:05.000000Z07:00'
+    const transform = await raw('POST', `${base}/orgs/${org}/projects/${proj.body.uuid}/tables/${table.body.uuid}/transforms/`, {
+      headers,
+      body: JSON.stringify({
+        name: 'ha_state_history',
+        description: 'Home Assistant state change events — auto-created by the Hydrolix History integration',
+        type: 'json',
+        settings: {
+          is_default: true,
+          output_columns: [
+            { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: fmt, resolution: 'ms' } },
+            { name: 'entity_id', datatype: { type: 'string', index: true } },
+            { name: 'domain', datatype: { type: 'string', index: true } },
+            { name: 'state', datatype: { type: 'string', index: true } },
+            { name: 'old_state', datatype: { type: 'string', index: true, default: '' } },
+            { name: 'state_float', datatype: { type: 'double', index: false, default: '0' } },
+            { name: 'last_changed', datatype: { type: 'datetime', format: fmt, resolution: 'ms', index: true } },
+            { name: 'last_updated', datatype: { type: 'datetime', format: fmt, resolution: 'ms', index: true } },
+            { name: 'friendly_name', datatype: { type: 'string', index: true, default: '' } },
+            { name: 'device_class', datatype: { type: 'string', index: true, default: '' } },
+            { name: 'unit_of_measurement', datatype: { type: 'string', index: true, default: '' } },
+            { name: 'icon', datatype: { type: 'string', index: true, default: '' } },
+            { name: 'attributes', datatype: { type: 'json' } },
+          ],
+          format_details: { flattening: { active: false, map_flattening_strategy: null } },
+        },
+      }),
+    })
+    expect(transform.status, JSON.stringify(transform.body)).toBe(201)
+    // list_transforms: any(t.get("name") == HA_TRANSFORM_NAME)
+    const transforms = await raw('GET', `${base}/orgs/${org}/projects/${proj.body.uuid}/tables/${table.body.uuid}/transforms/`, { headers })
+    expect(unwrapList(transforms.body).some((t) => t.name === 'ha_state_history')).toBe(true)
+
+    // client.py _flush: POST /ingest/event?table=db.table&transform=name, gzip NDJSON, Bearer token
+    const now = '2024-05-01T12:00:00.123456+00:00'
+    const records = [
+      { timestamp: now, entity_id: 'sensor.t', domain: 'sensor', state: '21.5', old_state: '21.0', last_changed: now, last_updated: now, friendly_name: 'T', device_class: 'temperature', unit_of_measurement: '°C', icon: '', state_float: 21.5, attributes: { unit_of_measurement: '°C' } },
+      { timestamp: now, entity_id: 'light.k', domain: 'light', state: 'on', old_state: '', last_changed: now, last_updated: now, friendly_name: '', device_class: '', unit_of_measurement: '', icon: '', state_float: null, attributes: {} },
+    ]
+    const ingest = await raw('POST', 'http://local-cluster/ingest/event?table=home_assistant.states&transform=ha_state_history', {
+      headers: { Authorization: `Bearer ${c.token}`, Accept: 'application/json', 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      body: zlib.gzipSync(records.map((r) => JSON.stringify(r)).join('\n')),
+    })
+    expect([200, 201, 204], ingest.text).toContain(ingest.status)
+    const q = await c.api('POST', '/query', "SELECT count(), countIf(state_float IS NULL OR state_float = 0) FROM home_assistant.states FORMAT CSV")
+    expect(String(q.body).trim()).toBe('2,1')
+  })
+})
+
+describe('never a 500 for bad input', () => {
+  const bodies: [string, unknown][] = [
+    ['number for name', { name: 12345678901234567890 }],
+    ['array body', [{ name: 'x' }]],
+    ['string body', 'just text'],
+    ['null settings', { name: 'fuzz_null', settings: null }],
+    ['array settings', { name: 'fuzz_arr', settings: [1, 2] }],
+    ['huge name', { name: 'x'.repeat(10_000) }],
+    ['unicode name', { name: 'ünïcødé-名前-🙂' }],
+    ['object name', { name: { a: 1 } }],
+    ['nested wrong types', { name: 'fuzz_types', description: ['a'], type: 7, settings: { stream: 'x', merge: { enabled: 'maybe' }, output_columns: 'nope', k8s_deployment: [] } }],
+    ['empty', {}],
+  ]
+  let collections: string[]
+  let items: string[]
+
+  beforeAll(async () => {
+    const o = `/config/v1/orgs/${org}`
+    const p = await c.api('POST', `${o}/projects/`, { name: 'fuzz' })
+    const t = await c.api('POST', `${o}/projects/${p.body.uuid}/tables/`, { name: 'fuzz_t' })
+    const pt = `${o}/projects/${p.body.uuid}/tables/${t.body.uuid}`
+    collections = [
+      `${o}/projects/`,
+      `${o}/projects/${p.body.uuid}/tables/`,
+      `${pt}/transforms/`,
+      `${pt}/views/`,
+      `${pt}/columns/`,
+      `${pt}/rowpolicies/`,
+      `${pt}/sources/kafka/`,
+      `${pt}/sources/kinesis/`,
+      `${pt}/sources/siem/`,
+      `${pt}/sources/summary/`,
+      `${o}/projects/${p.body.uuid}/dictionaries/`,
+      `${o}/projects/${p.body.uuid}/dictionaries/files/`,
+      `${o}/projects/${p.body.uuid}/functions/`,
+      `${o}/storages/`,
+      `${o}/credentials/`,
+      `${o}/jobs/batch/`,
+      `${o}/query_options/`,
+      '/config/v1/pools/',
+      '/config/v1/users/',
+      '/config/v1/service_accounts/',
+      '/config/v1/invites/',
+      '/config/v1/roles/',
+      '/config/v1/login',
+      '/config/v1/reset_password',
+      '/config/v1/password_reset_confirm/',
+      '/validator',
+    ]
+    items = [
+      `${o}/projects/not-a-uuid`,
+      `${o}/projects/00000000-0000-0000-0000-000000000000/tables/`,
+      `${o}/projects/${p.body.uuid}/tables/%E2%9C%93`,
+      `/config/v1/orgs/not-an-org/projects/`,
+      '/config/v1/roles/abc/',
+      '/config/v1/roles/99999999999999999999999/',
+      '/config/v1/invites/-1/',
+      '/config/v1/users/%00/',
+      `${o}/jobs/batch/nope/cancel`,
+      `${o}/jobs/alter/nope/commit`,
+      `${o}/projects/${p.body.uuid}/dictionaries/files/..%2F..%2Fsecret.key`,
+    ]
+  })
+
+  it('POSTs wrong types to every collection: 400 with a JSON message', async () => {
+    const failures: string[] = []
+    for (const url of collections) {
+      for (const [label, body] of bodies) {
+        const r = await c.api('POST', url, body)
+        const ok = r.status >= 400 && r.status < 500 && typeof r.body === 'object' && r.body !== null
+        // empty bodies are valid on a few endpoints (reset_password answers 200 always; query_options takes {})
+        if (!ok && !(r.status < 300 && ['empty', 'array settings', 'null settings', 'unicode name', 'number for name'].includes(label))) failures.push(`${url} ${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+        if (r.status >= 500) failures.push(`${url} ${label}: ${r.status}`)
+      }
+    }
+    expect(failures).toEqual([])
+  })
+
+  it('PUT and PATCH wrong types on items, and bad ids in paths: 4xx with JSON, never 500', async () => {
+    const failures: string[] = []
+    const o = `/config/v1/orgs/${org}`
+    const p = await c.api('POST', `${o}/projects/`, { name: 'fuzz_items' })
+    const t = await c.api('POST', `${o}/projects/${p.body.uuid}/tables/`, { name: 'fuzz_items_t' })
+    const pool = await c.api('POST', '/config/v1/pools/', { name: 'fuzz-pool', settings: { k8s_deployment: { service: 'query-peer' } } })
+    const role = await c.api('POST', '/config/v1/roles/', { name: 'fuzz_role', policies: [] })
+    const targets = [
+      `${o}/projects/${p.body.uuid}`,
+      `${o}/projects/${p.body.uuid}/tables/${t.body.uuid}`,
+      `/config/v1/pools/${pool.body.uuid}`,
+      `/config/v1/roles/${role.body.id}`,
+      `${o}/query_options/`,
+    ]
+    for (const url of targets) {
+      for (const method of ['PUT', 'PATCH']) {
+        for (const [label, body] of bodies) {
+          const r = await c.api(method, url, body)
+          if (r.status >= 500) failures.push(`${method} ${url} ${label}: ${r.status}`)
+          if (r.status >= 400 && (typeof r.body !== 'object' || r.body === null)) failures.push(`${method} ${url} ${label}: not JSON`)
+        }
+      }
+    }
+    for (const url of items) {
+      for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'POST']) {
+        const r = await c.api(method, url, ['GET', 'DELETE'].includes(method) ? undefined : { name: 'x' })
+        if (r.status >= 500 || r.status < 400) failures.push(`${method} ${url}: ${r.status}`)
+        else if (typeof r.body !== 'object' || r.body === null) failures.push(`${method} ${url}: not JSON (${r.body})`)
+      }
+    }
+    // malformed JSON
+    const broken = await c.api('POST', `${o}/projects/`, '{"name": ', undefined, { 'content-type': 'application/json' })
+    expect(broken.status).toBe(400)
+    expect(broken.body.detail).toMatch(/JSON parse error/)
+    expect(failures).toEqual([])
+  })
+})
+
+describe('an unauthenticated client', () => {
+  it('gets 401 {"detail"} everywhere, JSON that the HA integration can resp.json()', async () => {
+    const anon = apiFor(c.handler)
+    for (const url of [`/config/v1/orgs/${org}/projects/`, '/config/v1/users/current', '/config/v1/orgs/']) {
+      const r = await anon('GET', url)
+      expect(r.status).toBe(401)
+      expect(typeof r.body.detail).toBe('string')
+    }
+  })
+})
