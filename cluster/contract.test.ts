@@ -402,6 +402,85 @@ describe('hdxcli', () => {
     expect(put.body.settings.default_query_options.hdx_query_max_execution_time).toBe(60)
   })
 
+  it('migrate: objects re-created through the OPTIONS structure keep their settings (migrate/resources.py, resource_adapter.py)', async () => {
+    // _adapt_resource_to_api_structure: keeps only the non-read-only fields OPTIONS actions.POST lists,
+    // nested objects through their `children`; an empty required field would stop for a prompt.
+    const prompts: string[] = []
+    const adapt = (structure: Record<string, any>, value: Record<string, any> | undefined, parent = ''): Record<string, any> => {
+      const out: Record<string, any> = {}
+      const empty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length) || (typeof v === 'object' && v !== null && !Array.isArray(v) && !Object.keys(v).length)
+      for (const [name, props] of Object.entries(structure)) {
+        if (props.read_only) continue
+        const v = value?.[name]
+        const at = parent ? `${parent}.${name}` : name
+        if (props.type === 'nested object') {
+          if (props.children && Object.keys(props.children).length) {
+            if (!v && !props.required) continue
+            const nested = adapt(props.children, v ?? {}, at)
+            if (Object.keys(nested).length || props.required) out[name] = nested
+          } else if (props.child && v && typeof v === 'object') out[name] = { ...v }
+        } else if (!empty(v)) out[name] = v
+        else if (props.required) prompts.push(at)
+      }
+      return out
+    }
+    const o = `/config/v1/orgs/${org}`
+    const src = (await api.post(`${o}/projects/`, { name: 'mig_src', description: 'source' })).body
+    const table = await api.post(`${o}/projects/${src.uuid}/tables/`, {
+      name: 'mig_t',
+      settings: {
+        stream: { token_list: ['tok1'], hot_data_max_age_minutes: 30, message_queue_max_rows: 100 },
+        age: { max_age_days: 30 },
+        merge: { enabled: false },
+        sort_keys: ['host'],
+        shard_key: 'host',
+        max_future_days: 2,
+        default_query_options: { hdx_query_max_execution_time: 30 },
+        autoingest: [{ enabled: true, source: 's3://bucket/in/', pattern: '.*\\.json', max_rows_per_partition: 1000 }],
+      },
+    })
+    expect(table.status, JSON.stringify(table.body)).toBe(201)
+    const transform = await api.post(`${o}/projects/${src.uuid}/tables/${table.body.uuid}/transforms/`, {
+      name: 'mig_json',
+      type: 'json',
+      settings: {
+        is_default: true,
+        compression: 'gzip',
+        null_values: ['-'],
+        sql_transform: 'SELECT * FROM {STREAM}',
+        format_details: { flattening: { active: true, depth: 2, map_flattening_strategy: { left: '_', right: '' }, slice_flattening_strategy: { left: '[', right: ']' } } },
+        output_columns: [
+          { name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z', resolution: 's' } },
+          { name: 'host', datatype: { type: 'string', index: true, default: 'none' } },
+        ],
+      },
+    })
+    expect(transform.status, JSON.stringify(transform.body)).toBe(201)
+    const fn = await api.post(`${o}/projects/${src.uuid}/functions/`, { name: 'mig_fn', sql: '(x) -> x + 1', description: 'plus one' })
+    expect(fn.status).toBe(201)
+
+    // get_resources, then create_resources into a new project: project, functions, table, transforms
+    const target = (await api.post(`${o}/projects/`, adapt((await api.options(`${o}/projects/`)).body.actions.POST, { ...src, name: 'mig_dst' }))).body
+    expect(target.uuid).toBeTruthy()
+    const srcFn = unwrapList((await api.get(`${o}/projects/${src.uuid}/functions/`)).body)[0]
+    const fnBody = adapt((await api.options(`${o}/projects/${target.uuid}/functions/`)).body.actions.POST, { ...srcFn, name: 'mig_fn2' })
+    expect((await api.post(`${o}/projects/${target.uuid}/functions/`, fnBody)).status).toBe(201)
+    const srcTable = unwrapList((await api.get(`${o}/projects/${src.uuid}/tables/`)).body)[0]
+    const tableBody = adapt((await api.options(`${o}/projects/${target.uuid}/tables/`)).body.actions.POST, srcTable)
+    const newTable = await api.post(`${o}/projects/${target.uuid}/tables/`, tableBody)
+    expect(newTable.status, JSON.stringify(newTable.body)).toBe(201)
+    const srcTransform = unwrapList((await api.get(`${o}/projects/${src.uuid}/tables/${srcTable.uuid}/transforms/`)).body)[0]
+    const trBody = adapt((await api.options(`${o}/projects/${target.uuid}/tables/${newTable.body.uuid}/transforms/`)).body.actions.POST, srcTransform)
+    const newTransform = await api.post(`${o}/projects/${target.uuid}/tables/${newTable.body.uuid}/transforms/`, trBody)
+    expect(newTransform.status, JSON.stringify(newTransform.body)).toBe(201)
+
+    expect(prompts).toEqual([])
+    expect(newTable.body.settings).toEqual(srcTable.settings)
+    expect(newTransform.body.settings).toEqual(srcTransform.settings)
+    expect(newTransform.body.type).toBe('json')
+    expect(target.description).toBe('source')
+  })
+
   it('deletes via the url field: 204 (basic_delete)', async () => {
     const listed = unwrapList((await api.get(tablesPath)).body).find((x) => x.name === 'hdx_table')
     const del = await api.delete(listed.url.replace('https://', 'http://'))
