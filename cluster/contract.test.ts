@@ -481,6 +481,108 @@ describe('hdxcli', () => {
     expect(target.description).toBe('source')
   })
 
+  it('sources, views, summary table from hdxcli tests_data (sources/*.py, view/commands.py, table/commands.py)', async () => {
+    const t = `${tablesPath}${table.uuid}`
+    // tests_data/sources/kafka_source_settings.json: numbers for cpu and replicas, type/subtype/table/pool_name given
+    const kafka = await api.post(`${t}/sources/kafka/`, {
+      type: 'pull',
+      subtype: 'kafka',
+      transform: 'hdx_csv',
+      table: 'hdx_project.hdx_table',
+      settings: { bootstrap_servers: ['104.198.40.96:9092'], topics: ['test_ci_topic'] },
+      pool_name: 'my-kafka-pool',
+      k8s_deployment: { cpu: 1, replicas: 1, service: 'kafka-peer' },
+      name: 'hdx_kafka',
+    })
+    expect([200, 201], JSON.stringify(kafka.body)).toContain(kafka.status)
+    const kinesis = await api.post(`${t}/sources/kinesis/`, {
+      pool_name: 'kinesis-pool',
+      k8s_deployment: { cpu: 1, memory: '10Gi', service: 'kinesis-peer', replicas: '1', storage: '10Gi' },
+      type: 'pull',
+      subtype: 'kinesis',
+      transform: 'hdx_csv',
+      table: 'hdx_project.hdx_table',
+      settings: { stream_name: 'arn:aws:kinesis:us-east-2:184958025203:stream/ci', region: 'us-east-2', checkpointer: { name: 'arn:aws:dynamodb:us-east-2:184958025203:table/ci' } },
+      name: 'hdx_kinesis',
+    })
+    expect([200, 201], JSON.stringify(kinesis.body)).toContain(kinesis.status)
+    const siem = await api.post(`${t}/sources/siem/`, {
+      transform: 'hdx_csv',
+      table: 'hdx_project.hdx_table',
+      pool_name: 'siem12-pool',
+      k8s_deployment: { replicas: 1, cpu: 1, service: 'akamai-siem-peer' },
+      settings: { access_details: { host: 'akab-1.luna.akamaiapis.net', entity_id: '87862', client_secret: 's', client_token: 't', access_token: 'a' } },
+      name: 'hdx_siem',
+    })
+    expect([200, 201], JSON.stringify(siem.body)).toContain(siem.status)
+    // `sources kinesis settings type` -> "type: pull"; show has the service name
+    const listed = unwrapList((await api.get(`${t}/sources/kinesis/`)).body).find((s) => s.name === 'hdx_kinesis')
+    expect(listed.type).toBe('pull')
+    expect(JSON.stringify(unwrapList((await api.get(`${t}/sources/kafka/`)).body))).toContain('kafka-peer')
+    // settings name rename through PUT of the whole object
+    const k = unwrapList((await api.get(`${t}/sources/kafka/`)).body)[0]
+    k.name = 'new_kafka_name'
+    const put = await api.put(`${t}/sources/kafka/${k.uuid}`, k)
+    expect(put.status, JSON.stringify(put.body)).toBe(200)
+
+    // tests_data/views/view_settings.json (its own name replaced by the argument)
+    const view = await api.post(`${t}/views/`, {
+      name: 'hdx_view',
+      description: 'view_description_should_be_here',
+      settings: {
+        is_default: false,
+        output_columns: [
+          { name: '_timestamp', datatype: { primary: true, type: 'datetime', index: false, format: '2006-01-02T15:04:05Z', resolution: 'seconds' } },
+          { name: '_key', datatype: { type: 'string', index: true } },
+        ],
+      },
+    })
+    expect([200, 201], JSON.stringify(view.body)).toContain(view.status)
+    const views = unwrapList((await api.get(`${t}/views/`)).body)
+    expect(views.find((v) => v.name === 'hdx_view').settings.is_default).toBe(false)
+
+    // table create -t summary -f sql.txt: {"name", "type": "summary", "settings": {"summary": {"sql"}}}
+    const summary = await api.post(tablesPath, {
+      name: 'hdx_summary',
+      type: 'summary',
+      settings: { summary: { sql: "SELECT toStartOfMinute(_timestamp) AS minute, count() AS cnt FROM hdx_project.hdx_table GROUP BY minute SETTINGS hdx_primary_key='minute'" } },
+    })
+    expect([200, 201], JSON.stringify(summary.body)).toContain(summary.status)
+    expect(summary.body.type).toBe('summary')
+  })
+
+  it('users and invites: invite send, pending list, resend, delete by url (user/commands.py)', async () => {
+    // older hdxcli posts to /config/v1/invite/ (singular), newer to invites/
+    const invite = await api.post('/config/v1/invite/', { email: 'test_ci_invite_user@hydolix.io', org, roles: ['reader'] })
+    expect([200, 201], JSON.stringify(invite.body)).toContain(invite.status)
+    const second = await api.post('/config/v1/invites/', { email: 'second_invite@hydolix.io', org, roles: ['reader'] })
+    expect([200, 201], JSON.stringify(second.body)).toContain(second.status)
+    const pending = await api.get('/config/v1/invites/?pending_only=true')
+    const mine = unwrapList(pending.body).find((i) => i.email === 'test_ci_invite_user@hydolix.io')
+    expect(Number.isInteger(mine.id)).toBe(true)
+    expect(typeof mine.status).toBe('string')
+    const resend = await api.post(`/config/v1/invites/${mine.id}/resend_invite/`)
+    expect([200, 201], JSON.stringify(resend.body)).toContain(resend.status)
+    // user delete: the invited user appears in users/ and goes by its url
+    const users = unwrapList((await api.get('/config/v1/users/')).body)
+    const invited = users.find((u) => u.email === 'test_ci_invite_user@hydolix.io')
+    expect(invited).toMatchObject({ status: 'pending', emailVerified: false })
+    expect((await api.delete(invited.url ?? `/config/v1/users/${invited.uuid}`)).status).toBe(204)
+    // users/current and credentials/types as the credential command reads them
+    expect((await api.get('/config/v1/users/current')).body.email).toBe(TEST_ADMIN_EMAIL)
+    const types = await api.get(`/config/v1/orgs/${org}/credentials/types/`)
+    for (const [, t] of Object.entries<any>(types.body)) expect(t.fields).toBeTypeOf('object')
+  })
+
+  it('resource summary reads config_blob; defaults reads /defaults/ (resource_summary/commands.py, defaults/commands.py)', async () => {
+    const blob = await api.get(`/config/v1/orgs/${org}/config_blob/`)
+    expect(blob.status).toBe(200)
+    expect(blob.body.projects.hdx_project.tables.hdx_table.transforms.hdx_csv).toBeTypeOf('object')
+    for (const k of ['kafka', 'kinesis', 'siem', 'summary']) expect(blob.body.sources[k]).toBeTypeOf('object')
+    const defaults = await api.get('/config/v1/defaults/')
+    expect(defaults.body.table.stream).toBeTypeOf('object')
+  })
+
   it('deletes via the url field: 204 (basic_delete)', async () => {
     const listed = unwrapList((await api.get(tablesPath)).body).find((x) => x.name === 'hdx_table')
     const del = await api.delete(listed.url.replace('https://', 'http://'))

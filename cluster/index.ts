@@ -82,7 +82,7 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
           if (fault.drop) return Response.error()
           if (fault.status) return json(fault.body ?? { detail: `Injected fault ${fault.status}` }, fault.status)
         }
-        const { handler: routeHandler, params } = router.match(request.method, url.pathname)
+        const { handler: routeHandler, params } = router.match(request.method, aliasOf(url.pathname))
         response = await routeHandler({ request, url, params, cluster: state })
       }
     } catch (error) {
@@ -154,6 +154,12 @@ function loadSecret(dataDir: string): string {
   const secret = crypto.randomBytes(32).toString('base64url')
   fs.writeFileSync(file, secret, { mode: 0o600 })
   return secret
+}
+
+/** Paths older clients use for an endpoint that has moved: hdxcli before 1.0 invites through `/config/v1/invite/`. */
+function aliasOf(pathname: string): string {
+  if (/^\/config\/v1\/invite\/?$/.test(pathname)) return '/config/v1/invites/'
+  return pathname
 }
 
 function serviceOf(pathname: string): string {
