@@ -330,22 +330,32 @@ describe('hdxcli', () => {
   })
 
   it('service account and token; the token works on /query (svc_account/commands.py, auth/service_account.py)', async () => {
-    const sa = await api.post('/config/v1/service_accounts/', { name: 'hdx_sa' })
+    // create_service_account: basic_create(path, name) -> {"name", "description": "Created with hdxcli tool"}
+    const sa = await api.post('/config/v1/service_accounts/', { name: 'hdx_sa', description: 'Created with hdxcli tool' })
     expect([200, 201]).toContain(sa.status)
     // roles go through the users endpoint
     const add = await api.post(`/config/v1/users/${sa.body.uuid}/add_roles/`, { roles: ['reader'] })
     expect([200, 201], JSON.stringify(add.body)).toContain(add.status)
     const tok = await api.post(`/config/v1/service_accounts/${sa.body.uuid}/tokens/`, {})
     expect([200, 201]).toContain(tok.status)
+    // create_service_account_token: jwt.decode(token) -> exp - iat; mcp-hydrolix's ServiceAccountToken reads sub, iss, exp
     const claims = JSON.parse(Buffer.from(tok.body.token.split('.')[1], 'base64url').toString())
     expect(claims.sub).toBe(sa.body.uuid)
+    expect(typeof claims.iss).toBe('string')
     expect(claims.exp).toBeGreaterThan(claims.iat)
+    // --duration 30d: {"expiry": "%Y-%m-%dT%H:%M:%S.%fZ" cut to milliseconds}
+    const expiry = new Date(Date.now() + 30 * 86_400_000).toISOString()
+    const dated = await api.post(`/config/v1/service_accounts/${sa.body.uuid}/tokens/`, { expiry })
+    expect([200, 201], JSON.stringify(dated.body)).toContain(dated.status)
+    const datedClaims = JSON.parse(Buffer.from(dated.body.token.split('.')[1], 'base64url').toString())
+    expect(Math.abs(datedClaims.exp - Date.parse(expiry) / 1000)).toBeLessThan(2)
     const q = await raw('POST', '/query', { headers: { Authorization: `Bearer ${tok.body.token}` }, body: 'SELECT 1' })
     expect(q.status).toBe(200)
     expect(q.text.trim()).toBe('1')
     // revoke all tokens: DELETE .../tokens/ -> the token stops working
+    // revoke_all_service_account_tokens: basic_delete(url=.../tokens/) -> rest_ops.delete wants 204
     const revoke = await api.delete(`/config/v1/service_accounts/${sa.body.uuid}/tokens/`)
-    expect([200, 204]).toContain(revoke.status)
+    expect(revoke.status).toBe(204)
     expect((await raw('POST', '/query', { headers: { Authorization: `Bearer ${tok.body.token}` }, body: 'SELECT 1' })).status).toBe(401)
   })
 
