@@ -644,6 +644,33 @@ describe('query clients', () => {
     expect(limited.body.error).toMatch(/^Code: \d+/)
   })
 
+  it('grafana over HTTP: clickhouse-go settings as URL parameters, Native output, Accept-Encoding deflate, compressed bodies (pkg/plugin/driver.go)', async () => {
+    const basic = `Basic ${Buffer.from(`${TEST_ADMIN_EMAIL}:${TEST_ADMIN_PASSWORD}`).toString('base64')}`
+    const params = 'default_format=Native&database=default&enable_http_compression=1&hdx_query_output_format=Native&query_id=grafana-1'
+    // the connection handshake clickhouse-go runs, then a panel query; the settings ride on the URL
+    for (const sql of ['SELECT displayName(), version(), revision(), timezone()', 'SELECT n FROM q.events ORDER BY n']) {
+      const r = await c.handler(new Request(`http://local-cluster/query?${params}`, { method: 'POST', headers: { Authorization: basic, 'Accept-Encoding': 'deflate' }, body: sql }))
+      const bytes = new Uint8Array(await r.arrayBuffer())
+      expect(r.status, new TextDecoder().decode(bytes)).toBe(200)
+      expect(r.headers.get('x-clickhouse-format')).toBe('Native')
+      // Native: a block starts with varint column count, varint row count
+      expect(bytes[0]).toBeGreaterThan(0)
+      expect(r.headers.get('content-encoding')).toBeNull()
+    }
+    // ClickHouse's HTTP interface takes compressed request bodies (Content-Encoding gzip / deflate / br)
+    for (const [encoding, body] of [
+      ['gzip', zlib.gzipSync('SELECT count() FROM q.events')],
+      ['deflate', zlib.deflateSync('SELECT count() FROM q.events')],
+      ['br', zlib.brotliCompressSync('SELECT count() FROM q.events')],
+    ] as const) {
+      const r = await raw('POST', '/query', { headers: { Authorization: basic, 'Content-Encoding': encoding }, body })
+      expect(r.text.trim(), encoding).toBe('10')
+    }
+    const broken = await raw('POST', '/query', { headers: { Authorization: basic, 'Content-Encoding': 'gzip' }, body: 'not gzip at all' })
+    expect(broken.status).toBe(400)
+    expect(broken.body.error).toMatch(/^Code: \d+/)
+  })
+
   it('mcp-hydrolix: Basic user:password and Basic __api_token__:token on the query endpoint, GET /version (auth/credentials.py, mcp_env.py)', async () => {
     const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`
     // clickhouse-connect: POST with the SQL as body and settings as URL parameters

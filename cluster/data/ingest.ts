@@ -15,12 +15,19 @@ import { makeMapper, recordsOf, toJsonEachRow, transformType } from './transform
 
 const bad = (message: string, extra: Record<string, unknown> = {}) => new HttpError(400, { code: 400, message, ...extra })
 
-async function readBody(request: Request): Promise<string> {
+/**
+ * A request body as text, decoded by its `Content-Encoding` (gzip, deflate, br; a gzip body is also
+ * recognised by its magic bytes). Used by ingest, the validator and `/query`, as the engine's own
+ * HTTP interface accepts compressed request bodies.
+ */
+export async function readBody(request: Request): Promise<string> {
   const buf = Buffer.from(await request.arrayBuffer())
   const encoding = (request.headers.get('content-encoding') ?? '').toLowerCase()
   try {
     if (encoding.includes('gzip') || (buf[0] === 0x1f && buf[1] === 0x8b)) return zlib.gunzipSync(buf).toString('utf8')
-    if (encoding.includes('deflate')) return zlib.inflateSync(buf).toString('utf8')
+    // HTTP "deflate" is zlib-wrapped; some clients send raw deflate
+    if (encoding.includes('deflate')) return (buf[0] === 0x78 ? zlib.inflateSync(buf) : zlib.inflateRawSync(buf)).toString('utf8')
+    if (encoding.includes('br')) return zlib.brotliDecompressSync(buf).toString('utf8')
   } catch (error) {
     throw bad(`Could not decompress the body: ${(error as Error).message}`)
   }

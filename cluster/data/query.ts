@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto'
 import type { Ctx } from '../context'
-import { json } from '../http'
+import { HttpError, json } from '../http'
 import { requireUser, can, type User } from '../config/access'
 import { allTables, KINDS, parentOf } from './catalog'
 import { EngineError, ident, toEngineError } from './engine'
@@ -15,6 +15,7 @@ import type { Resource } from './hooks'
 import type { Plane, QueryRecord } from './plane'
 import { isWriteStatement, parseAlter, renderSetting, splitQuery, type SettingValue } from './sql'
 import { createAlterJob } from './jobs'
+import { readBody } from './ingest'
 
 /** hdx_query_* options that are real engine limits, and the engine setting they become. */
 export const HDX_TO_ENGINE: Record<string, string> = {
@@ -151,7 +152,11 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   let sql = ''
   if (request.method === 'GET' || request.method === 'HEAD') sql = url.searchParams.get('query') ?? ''
   else {
-    sql = await request.text()
+    try {
+      sql = await readBody(request)
+    } catch (error) {
+      return queryError(`Code: 432. DB::Exception: ${error instanceof HttpError ? String((error.body as { message?: string }).message) : String(error)} (UNKNOWN_CODEC)`, '', 400)
+    }
     const fromUrl = url.searchParams.get('query')
     if (fromUrl) sql = fromUrl + (sql ? `\n${sql}` : '') // as ClickHouse: URL query then body
   }
