@@ -671,6 +671,35 @@ describe('query clients', () => {
     expect(broken.body.error).toMatch(/^Code: \d+/)
   })
 
+  it('mcp-hydrolix through clickhouse-connect: the engine HTTP interface at / on the query port, its session and settings parameters (mcp_env.py get_client_config)', async () => {
+    const basic = `Basic ${Buffer.from(`${TEST_ADMIN_EMAIL}:${TEST_ADMIN_PASSWORD}`).toString('base64')}`
+    // get_client(host, port=8088, secure=False, username, password, database, client_name="mcp_hydrolix")
+    const params = new URLSearchParams({
+      session_id: 'f0c6a3f2-mcp',
+      database: 'q',
+      send_progress_in_http_headers: '1',
+      http_headers_progress_interval_ms: '120000',
+      enable_http_compression: '1',
+      client_protocol_version: '54405',
+      query_id: 'mcp-q-1',
+    })
+    for (const sql of [
+      'SELECT version(), timezone() FORMAT TabSeparated',
+      'SELECT name, value, changed, description, type, readonly FROM system.settings LIMIT 10000 FORMAT Native',
+      'SELECT count() FROM q.events FORMAT Native',
+    ]) {
+      const r = await c.handler(new Request(`http://local-cluster/?${params}`, { method: 'POST', headers: { Authorization: basic, 'Accept-Encoding': 'lz4, zstd, br, gzip, deflate', 'User-Agent': 'clickhouse-connect/0.8 (mcp_hydrolix)' }, body: sql }))
+      expect(r.status, `${sql}: ${await r.clone().text()}`).toBe(200)
+    }
+    // ping and a bare GET answer as the engine does
+    expect(await (await c.handler(new Request('http://local-cluster/ping'))).text()).toBe('Ok.\n')
+    expect(await (await c.handler(new Request('http://local-cluster/'))).text()).toBe('Ok.\n')
+    // a GET with ?query= at the root runs it; credentials are still required
+    const get = await raw('GET', `/?query=${encodeURIComponent('SELECT 1')}`, { headers: { Authorization: basic } })
+    expect(get.text.trim()).toBe('1')
+    expect((await raw('POST', '/', { body: 'SELECT 1' })).status).toBe(401)
+  })
+
   it('mcp-hydrolix: Basic user:password and Basic __api_token__:token on the query endpoint, GET /version (auth/credentials.py, mcp_env.py)', async () => {
     const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`
     // clickhouse-connect: POST with the SQL as body and settings as URL parameters

@@ -163,7 +163,7 @@ function aliasOf(pathname: string): string {
 }
 
 function serviceOf(pathname: string): string {
-  if (pathname.startsWith('/query')) return 'query-head'
+  if (pathname.startsWith('/query') || pathname === '/' || pathname === '/ping') return 'query-head'
   if (pathname.startsWith('/ingest') || pathname.startsWith('/pool/')) return 'intake-head'
   if (pathname.startsWith('/validator')) return 'intake-head'
   if (pathname.startsWith('/prometheus')) return 'prometheus'

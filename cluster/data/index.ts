@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { ClusterState, Ctx, LogEntry } from '../context'
 import { authorize } from '../config/access'
-import { HttpError, validationError } from '../http'
+import { HttpError, text, validationError } from '../http'
 import { allTables, KINDS, parentOf } from './catalog'
 import { baseType, columnType, Engine, ident, lit, primaryColumn, qualified, storedColumns, toEngineError, type OutputColumn } from './engine'
 import type { DataHooks, DataPlane, Resource } from './hooks'
@@ -109,6 +109,13 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane>
     hooks,
     register(router) {
       router.add(['GET', 'POST', 'HEAD'], '/query', (ctx) => handleQuery(plane, ctx))
+      // The engine's HTTP interface at the root, as a cluster serves it on its query port (8088, this
+      // cluster's default port): clickhouse-connect (mcp-hydrolix) and clickhouse-go POST to `/`.
+      // A bare GET / and GET /ping answer "Ok." as the engine does.
+      router.add(['GET', 'POST', 'HEAD'], '/', (ctx) =>
+        ctx.request.method !== 'POST' && !ctx.url.searchParams.has('query') ? text('Ok.\n') : handleQuery(plane, ctx),
+      )
+      router.get('/ping', () => text('Ok.\n'))
       router.post('/ingest/event', (ctx) => handleIngest(plane, ctx))
       router.post('/pool/:pool/ingest/event', (ctx) => handleIngest(plane, ctx))
       router.post('/validator', (ctx) => handleValidator(plane, ctx))

@@ -29,7 +29,11 @@ export const HDX_TO_ENGINE: Record<string, string> = {
 }
 
 /** URL parameters that are part of the HTTP interface, not settings. */
-const NOT_SETTINGS = new Set(['query', 'database', 'default_format', 'query_id', 'user', 'password', 'session_id', 'session_timeout', 'compress', 'decompress', 'buffer_size', 'wait_end_of_query', 'enable_http_compression'])
+const NOT_SETTINGS = new Set([
+  'query', 'database', 'default_format', 'query_id', 'user', 'password', 'session_id', 'session_timeout', 'session_check',
+  'compress', 'decompress', 'buffer_size', 'wait_end_of_query', 'enable_http_compression', 'client_protocol_version',
+  'quota_key', 'stacktrace', 'role',
+])
 
 const CONTENT_TYPES: [RegExp, string][] = [
   [/^JSON(Compact)?(Strings)?$/i, 'application/json; charset=UTF-8'],
