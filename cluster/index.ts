@@ -105,12 +105,14 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
     if (resolved.seedRows > 0) {
       // The sample data goes through the cluster's own API, so it has exactly the shapes clients see.
       const token = signToken(state.secret, { sub: adminId, typ: 'user', exp: Math.floor(Date.now() / 1000) + 3600 })
+      // body: an object (sent as JSON), a string (as is) or FormData (multipart, e.g. a dictionary file)
       const call = async (method: string, pathname: string, body?: unknown) => {
+        const multipart = body instanceof FormData
         const response = await handler(
           new Request(`http://local-cluster${pathname}`, {
             method,
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+            headers: { authorization: `Bearer ${token}`, ...(multipart ? {} : { 'content-type': 'application/json' }) },
+            body: body === undefined ? undefined : multipart || typeof body === 'string' ? (body as BodyInit) : JSON.stringify(body),
           }),
         )
         const text = await response.text()

@@ -56,6 +56,14 @@ describe('seed', () => {
     expect(await q('SELECT sample_kb(2048)')).toBe('2')
     expect(await q("SELECT dictGet('sample_countries', 'name', tuple('FR'))")).toBe('"France"')
     expect(Number(await q('SELECT count() FROM sample_countries'))).toBeGreaterThan(10)
+    // the dictionary file went through the multipart upload, so it is downloadable as uploaded
+    const projects = await c.api('GET', `/config/v1/orgs/${c.orgId}/projects/`)
+    const sample = projects.body.results.find((p: { name: string }) => p.name === 'sample')
+    const files = `/config/v1/orgs/${c.orgId}/projects/${sample.uuid}/dictionaries/files/`
+    expect((await c.api('GET', files)).body.results).toEqual(['countries.csv'])
+    const download = await c.api('GET', `${files}countries.csv`)
+    expect(download.status).toBe(200)
+    expect(String(download.body)).toMatch(/^code,name\n/)
   })
 
   it('downloads the table catalog (its partitions) as CSV', async () => {

@@ -195,16 +195,16 @@ export async function seed(plane: Plane, e: { orgId: string; rows: number; call:
     [
       'dictionary',
       async () => {
-        const dir = path.join(cluster.options.dataDir, 'files', project.uuid)
-        fs.mkdirSync(dir, { recursive: true })
         const bytes = 'code,name\n' + Object.entries(COUNTRY_NAMES).map(([k, v]) => `${k},${v}`).join('\n') + '\n'
-        fs.writeFileSync(path.join(dir, 'countries.csv'), bytes)
-        // \`call\` sends JSON only, so the file is registered as the multipart upload would (kind and
-        // shape of cluster/config/dictionaries.ts), unless it is already there
-        if (!cluster.store.find<Record<string, unknown>>('dictionaryfile', (x) => x._project === project.uuid && x.name === 'countries.csv')) {
-          const now = new Date().toISOString().replace('Z', '000Z')
-          const id = crypto.randomUUID()
-          cluster.store.put('dictionaryfile', id, { uuid: id, name: 'countries.csv', size: Buffer.byteLength(bytes), content_type: 'text/csv', created: now, modified: now, _org: orgId, _project: project.uuid })
+        // uploaded as a client would (multipart `file` + `name`), unless an interrupted seed already did
+        const files = `${base}/projects/${project.uuid}/dictionaries/files/`
+        const existing = await call('GET', files)
+        const names: unknown[] = Array.isArray(existing) ? existing : existing.results
+        if (!names.includes('countries.csv')) {
+          const form = new FormData()
+          form.append('name', 'countries.csv')
+          form.append('file', new Blob([bytes], { type: 'text/csv' }), 'countries.csv')
+          await call('POST', files, form)
         }
         return call('POST', `${base}/projects/${project.uuid}/dictionaries/`, {
           name: 'countries',
