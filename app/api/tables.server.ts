@@ -60,6 +60,22 @@ export function getTable(api: ClusterApi, projectId: string, tableId: string): P
   return api.get<Table>(tablePath(api, projectId, tableId))
 }
 
+/** A table's storage figures as the cluster reports them (`tables/{t}/stats`). */
+export type TableStats = {
+  total_rows?: number
+  total_partitions?: number
+  raw_data_size?: number
+  compressed_data_size?: number
+  compression_ratio?: number
+  oldest_timestamp?: string | null
+  latest_timestamp?: string | null
+}
+
+/** Returns the table's storage figures; throws ClusterError. */
+export function getTableStats(api: ClusterApi, projectId: string, tableId: string): Promise<TableStats> {
+  return api.get<TableStats>(`${tablePath(api, projectId, tableId)}/stats`)
+}
+
 /**
  * Returns the table and its project: the `projectHint` (links carry `?project=`) is tried first,
  * then every project of the org, so a bare `/data/tables/{uuid}` still resolves.

@@ -3,11 +3,13 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { requireApi } from '~/api/client.server'
-import { deleteTable, findTable, type TableSettings } from '~/api/tables.server'
+import { deleteTable, findTable, getTableStats, type TableSettings, type TableStats } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { useTimezone } from '~/components/layout/use-timezone'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { errorMessage } from '~/utils/error-message'
+import { formatDateTime } from '~/utils/format-date'
 import { loadFromCluster } from '~/utils/form.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -26,7 +28,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { table, project } = await loadFromCluster(request, () =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const transforms = await loadFromCluster(request, () => listTransforms(api, project.uuid, table.uuid))
+  const [transforms, stats] = await Promise.all([
+    loadFromCluster(request, () => listTransforms(api, project.uuid, table.uuid)),
+    // Figures are a bonus on this page: when the cluster cannot give them, the rest still shows.
+    getTableStats(api, project.uuid, table.uuid).catch((): TableStats | null => null),
+  ])
   return {
     table: {
       uuid: table.uuid,
@@ -38,6 +44,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       modified: table.modified ?? '',
     },
     settings: settingsGroups(table.settings ?? {}),
+    stats,
     project: { uuid: project.uuid, name: project.name },
     transforms: transforms.map((transform) => ({
       uuid: transform.uuid,
@@ -120,7 +127,8 @@ function settingsGroups(settings: TableSettings): SettingsGroup[] {
 type TransformRow = Awaited<ReturnType<typeof loader>>['transforms'][number]
 
 export default function TableDetailRoute() {
-  const { table, project, settings, transforms, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const { table, project, settings, stats, transforms, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const timezone = useTimezone()
   const columns: Column<TransformRow>[] = [
     {
       key: 'name',
@@ -165,16 +173,18 @@ export default function TableDetailRoute() {
             ['Table ID', table.uuid],
             ['Project', project.name],
             ['Primary key', table.primaryKey || 'Set by the default transform'],
-            ['Created', table.created || '—'],
-            ['Modified', table.modified || '—'],
+            ['Created', formatDateTime(table.created, timezone)],
+            ['Modified', formatDateTime(table.modified, timezone)],
           ].map(([label, value]) => (
             <DataList.Item key={label}>
               <DataList.ItemLabel>{label}</DataList.ItemLabel>
-              <DataList.ItemValue>{value}</DataList.ItemValue>
+              <DataList.ItemValue suppressHydrationWarning>{value}</DataList.ItemValue>
             </DataList.Item>
           ))}
         </DataList.Root>
       </Box>
+
+      <StatsPanel stats={stats} timezone={timezone} />
 
       <Box as="section" aria-labelledby="transforms-heading">
         <HStack justify="space-between" mb="2">
@@ -221,6 +231,59 @@ export default function TableDetailRoute() {
         </SimpleGrid>
       </Box>
     </Stack>
+  )
+}
+
+const numberFormat = new Intl.NumberFormat('en-US')
+
+/** Bytes as B, KB, MB, GB (powers of 1024) with one decimal. */
+function formatBytes(bytes: number | undefined): string {
+  if (bytes === undefined || !Number.isFinite(bytes)) return '—'
+  const units = ['B', 'KB', 'MB', 'GB', 'TB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
+}
+
+/** The table's storage figures, or a line saying they are unavailable. */
+function StatsPanel({ stats, timezone }: { stats: TableStats | null; timezone: ReturnType<typeof useTimezone> }) {
+  const figures: [string, string][] = stats
+    ? [
+        ['Rows', stats.total_rows === undefined ? '—' : numberFormat.format(stats.total_rows)],
+        ['Partitions', stats.total_partitions === undefined ? '—' : numberFormat.format(stats.total_partitions)],
+        ['Raw size', formatBytes(stats.raw_data_size)],
+        ['Compressed size', formatBytes(stats.compressed_data_size)],
+        ['Compression ratio', stats.compression_ratio ? `${stats.compression_ratio}×` : '—'],
+        ['Oldest row', formatDateTime(stats.oldest_timestamp, timezone)],
+        ['Latest row', formatDateTime(stats.latest_timestamp, timezone)],
+      ]
+    : []
+  return (
+    <Box as="section" aria-labelledby="stats-heading" bg="bg" borderWidth="1px" rounded="md" p="4">
+      <Heading as="h2" id="stats-heading" size="md" mb="3">
+        Statistics
+      </Heading>
+      {stats ? (
+        <SimpleGrid as="dl" columns={{ base: 2, md: 4, xl: 7 }} gap="4">
+          {figures.map(([label, value]) => (
+            <Box key={label}>
+              <Text as="dt" fontSize="xs" color="fg.muted">
+                {label}
+              </Text>
+              <Text as="dd" fontWeight="semibold" suppressHydrationWarning>
+                {value}
+              </Text>
+            </Box>
+          ))}
+        </SimpleGrid>
+      ) : (
+        <Text color="fg.muted">Statistics are not available for this table right now.</Text>
+      )}
+    </Box>
   )
 }
 

@@ -198,6 +198,34 @@ describe('/data/tables/$tableId', () => {
     expect(data.project.uuid).toBe(projectId)
     expect(data.transforms).toMatchObject([{ name: 'json_in', type: 'json', isDefault: true, columns: 2 }])
     expect(data.isConfirmingDelete).toBe(false)
+
+    // Rows ingested through the transform show in the table's statistics.
+    const ingest = await fetch('http://cluster.test/ingest/event', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${await adminToken()}`,
+        'x-hdx-table': `p_with_transform.with_transform`,
+        'x-hdx-transform': 'json_in',
+      },
+      body: JSON.stringify([
+        { timestamp: '2026-11-01T10:00:00Z', message: 'a' },
+        { timestamp: '2026-11-02T10:00:00Z', message: 'b' },
+        { timestamp: '2026-11-03T10:00:00Z', message: 'c' },
+      ]),
+    })
+    expect(ingest.status, await ingest.clone().text()).toBe(200)
+    const withRows = (await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }) as never)) as DetailData
+    expect(withRows.stats).toMatchObject({ total_rows: 3 })
+    expect(Date.parse(withRows.stats!.oldest_timestamp!)).toBe(Date.parse('2026-11-01T10:00:00Z'))
+  })
+
+  it('still shows the table when the cluster cannot give its statistics', async () => {
+    const { tableId, projectId } = await createTableOk('no_stats')
+    failWith('/config/v1/orgs/:org/projects/:project/tables/:table/stats', 500)
+    const data = (await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }) as never)) as DetailData
+    expect(data.table.name).toBe('no_stats')
+    expect(data.stats).toBeNull()
   })
 
   it('answers 404 with the catalogue message for an unknown table, even with a wrong ?project=', async () => {
