@@ -92,6 +92,94 @@ describe('a v5.3 cluster (bare arrays)', () => {
     expect(list.body.results.length).toBeGreaterThan(0)
   })
 
+  it('hydrolix_helpers dump: login, storages, projects, functions, tables, transforms deserialize into its serde structs (src/auth.rs, src/dump.rs, src/hydrolix/*.rs)', async () => {
+    // A tiny serde: 'str' | 'bool' | 'int' | 'value' (present, any) | '?x' (Option: absent or null ok) | [x] (Vec) | {..} (struct)
+    type Shape = string | Shape[] | { [k: string]: Shape }
+    const problems: string[] = []
+    const check = (v: unknown, s: Shape, at: string) => {
+      if (typeof s === 'string' && s.startsWith('?')) {
+        if (v === null || v === undefined) return
+        return check(v, s.slice(1), at)
+      }
+      if (v === undefined) return void problems.push(`${at}: missing`)
+      if (s === 'value') return
+      if (s === 'str') return void (typeof v !== 'string' && problems.push(`${at}: ${JSON.stringify(v)} is not a string`))
+      if (s === 'bool') return void (typeof v !== 'boolean' && problems.push(`${at}: ${JSON.stringify(v)} is not a bool`))
+      if (s === 'int') return void (!Number.isInteger(v) && problems.push(`${at}: ${JSON.stringify(v)} is not an integer`))
+      if (Array.isArray(s)) {
+        if (!Array.isArray(v)) return void problems.push(`${at}: not an array`)
+        return v.forEach((x, i) => check(x, s[0], `${at}[${i}]`))
+      }
+      if (typeof s === 'object') {
+        if (!v || typeof v !== 'object' || Array.isArray(v)) return void problems.push(`${at}: not an object`)
+        for (const [k, sub] of Object.entries(s)) check((v as Record<string, unknown>)[k], sub, `${at}.${k}`)
+      }
+    }
+    const ORG = { uuid: 'str', name: 'str', cloud: 'str' }
+    const LOGIN = { auth_token: { access_token: 'str', expires_in: '?int', token_type: '?str' }, orgs: [ORG], roles: ['str'], email: 'str', emailVerified: 'bool' }
+    const STORAGE = {
+      name: 'str', org: 'str', description: 'str', uuid: 'str', url: 'str', created: 'str', modified: 'str', publish_task_id: '?str',
+      settings: { bucket_name: 'str', bucket_path: 'str', region: 'str', endpoint: '?str', cloud: 'str', credential_id: '?str', account_name: '?str', is_default: 'bool' },
+    }
+    const PROJECT = { name: 'str', org: 'str', description: '?str', uuid: 'str', url: 'str', created: 'str', modified: 'str', settings: { default_query_options: 'value', blob: '?value', rate_limit: '?value' } }
+    const FUNCTION = { name: 'str', project: 'str', description: 'str', sql: '?str', uuid: 'str', url: 'str', created: 'str', modified: 'str' }
+    const STREAM = Object.fromEntries(
+      ['hot_data_max_age_minutes', 'hot_data_max_active_partitions', 'hot_data_max_rows_per_partition', 'hot_data_max_minutes_per_partition', 'hot_data_max_open_seconds', 'hot_data_max_idle_seconds', 'cold_data_max_age_days', 'cold_data_max_active_partitions', 'cold_data_max_rows_per_partition', 'cold_data_max_minutes_per_partition', 'cold_data_max_open_seconds', 'cold_data_max_idle_seconds', 'message_queue_max_rows'].map((k) => [k, 'int']),
+    )
+    const AUTOINGEST = { enabled: 'bool', source: 'str', source_region: 'str', pattern: 'str', max_rows_per_partition: 'int', max_minutes_per_partition: 'int', max_active_partitions: 'int', dry_run: 'bool', source_credential_id: '?value', bucket_credential_id: '?value' }
+    const TABLE = {
+      project: 'str', name: 'str', description: '?str', uuid: 'str', created: 'str', modified: 'str', url: 'str', primary_key: 'str',
+      settings: {
+        default_query_options: 'value', rate_limit: '?value', stream: { token_list: ['value'], ...STREAM }, age: { max_age_days: 'int' }, reaper: { max_age_days: 'int' },
+        merge: { enabled: 'bool' }, autoingest: [AUTOINGEST], sort_keys: ['value'], shard_key: '?value', max_future_days: 'int', max_request_bytes: 'int',
+      },
+    }
+    const STRATEGY = { left: '?str', right: '?str' }
+    const TRANSFORM = {
+      name: 'str', description: '?str', uuid: 'str', created: 'str', modified: 'str', url: 'str', type: 'str', table: 'str',
+      settings: {
+        is_default: 'bool', rate_limit: '?value', sql_transform: '?str', null_values: ['str'], sample_data: '?value', compression: '?str', wurfl: '?value',
+        format_details: { flattening: '?' as Shape },
+        output_columns: [{ name: 'str', datatype: { type: 'str', index: 'bool', primary: '?bool', format: '?str', resolution: '?str', default: '?value', script: '?value', source: '?value', suppress: '?bool' } }],
+      },
+    }
+    ;(TRANSFORM.settings.format_details as Record<string, Shape>).flattening = { depth: '?int', active: 'bool', map_flattening_strategy: '?' as Shape, slice_flattening_strategy: '?' as Shape }
+    // Option<struct>: absent/null or the struct
+    const flattening = (TRANSFORM.settings.format_details as Record<string, Record<string, Shape>>).flattening
+    flattening.map_flattening_strategy = STRATEGY
+    flattening.slice_flattening_strategy = STRATEGY
+
+    const login = await c.handler(new Request('http://local-cluster/config/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }) }))
+    check(await login.json(), LOGIN, 'login')
+
+    // what a user creates with the fewest fields, then read back as dump() reads it
+    const o = `/config/v1/orgs/${org}`
+    expect((await raw('POST', `${o}/storages/`, { name: 'helpers-bucket', settings: { bucket_name: 'b', region: 'us-east-1', cloud: 'aws' } })).status).toBe(201)
+    const p = (await raw('POST', `${o}/projects/`, { name: 'helpers' })).body
+    expect((await raw('POST', `${o}/projects/${p.uuid}/functions/`, { name: 'helpers_fn', sql: '(x) -> x' })).status).toBe(201)
+    const t = (await raw('POST', `${o}/projects/${p.uuid}/tables/`, { name: 'helpers_t' })).body
+    expect((await raw('POST', `${o}/projects/${p.uuid}/tables/${t.uuid}/transforms/`, {
+      name: 'helpers_tr',
+      type: 'json',
+      settings: { output_columns: [{ name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } }, { name: 'v', datatype: { type: 'string' } }] },
+    })).status).toBe(201)
+    // and a table whose autoingest entry gives only what is needed
+    expect((await raw('POST', `${o}/projects/${p.uuid}/tables/`, { name: 'helpers_ai', settings: { autoingest: [{ enabled: true, source: 's3://b/p/' }] } })).status).toBe(201)
+
+    // get_paginated(url + "?page=1"): a bare array on these clusters
+    for (const s of (await raw('GET', `${o}/storages?page=1`)).body) check(s, STORAGE, `storage ${s.name}`)
+    const projects = (await raw('GET', `${o}/projects?page=1`)).body
+    for (const project of projects) {
+      check(project, PROJECT, `project ${project.name}`)
+      for (const f of (await raw('GET', `${o}/projects/${project.uuid}/functions?page=1`)).body) check(f, FUNCTION, `function ${f.name}`)
+      for (const table of (await raw('GET', `${o}/projects/${project.uuid}/tables?page=1`)).body) {
+        check(table, TABLE, `table ${table.name}`)
+        for (const tr of (await raw('GET', `${o}/projects/${project.uuid}/tables/${table.uuid}/transforms/?page=1`)).body) check(tr, TRANSFORM, `transform ${tr.name}`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+
   it('the Home Assistant integration unwraps bare lists and single objects alike (_unwrap_list, _unwrap_single)', async () => {
     const orgs = await raw('GET', '/config/v1/orgs/')
     expect(unwrapList(orgs.body)[0].uuid).toBe(org)

@@ -12,6 +12,8 @@ interface Base {
   readOnly?: boolean
   label?: string
   help?: string
+  /** Stored when the field is absent from a create or a full update (as a model field's default). */
+  default?: unknown
   /** Extra check on a value that passed the type check; returns messages (or nested errors). */
   check?: (value: never) => string | string[] | Record<string, unknown> | undefined
 }
@@ -146,6 +148,7 @@ export function validateObject(fields: Fields, data: Record<string, unknown>, op
     }
     if (!(key in data) || data[key] === undefined) {
       if (field.required && !options.partial) errors[key] = [REQUIRED]
+      else if (field.default !== undefined && !options.partial) value[key] = structuredClone(field.default)
       continue
     }
     const r = validateValue(field, data[key])
@@ -202,7 +205,8 @@ export const f = {
 export const nameField = (max = 63, extra: Partial<Extract<Field, { type: 'string' }>> = {}): Field =>
   f.str({ required: true, blank: false, maxLength: max, ...extra })
 
-export const descriptionField = (): Field => f.str({ nullable: true, maxLength: 1024 })
+/** Descriptions: optional, answered as "" when never given (clients such as hydrolix_helpers read a string). */
+export const descriptionField = (): Field => f.str({ nullable: true, blank: true, maxLength: 1024, default: '' })
 
 /** Puts `errors` at `path` (e.g. ['settings','shard_key']) in a nested error object. */
 export function nestError(path: string[], messages: unknown): Errors {

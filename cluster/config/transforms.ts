@@ -78,6 +78,8 @@ const COMPRESSIONS = ['none', '', 'gzip', 'zip', 'zlib', 'bzip2', 'deflate', 'sn
 
 type Column = { name: string; datatype: Record<string, unknown> }
 
+const NO_INDEX_TYPES = ['double', 'float', 'float32', 'float64']
+
 /** The spec's column rules; returns DRF errors for one datatype (elements checked recursively). */
 function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
   const e: Errors = {}
@@ -88,7 +90,7 @@ function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
   if (dt.primary && !isTime) e.primary = ['Only a datetime or epoch column can be primary.']
   if (dt.primary && nested) e.primary = ['An element cannot be primary.']
   if (dt.primary && dt.ignore) e.ignore = ['A primary column cannot be ignored.']
-  if (dt.index === true && ['double', 'float', 'float32', 'float64'].includes(type)) e.index = ['Index cannot be enabled for double columns.']
+  if (dt.index === true && NO_INDEX_TYPES.includes(type)) e.index = ['Index cannot be enabled for double columns.']
   const fulltext = (dt.index_options as { fulltext?: boolean } | null)?.fulltext
   if (fulltext && dt.index === false) e.index_options = { fulltext: ['Full-text search needs the index enabled.'] }
   if (fulltext && type !== 'string') e.index_options = { fulltext: ['Full-text search is for string columns.'] }
@@ -105,6 +107,14 @@ function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
     if (inner.some((x) => Object.keys(x).length)) e.elements = inner
   }
   return e
+}
+
+/**
+ * Fills what a stored column always answers: `datatype.index` (true, false for doubles, which cannot
+ * be indexed). Clients read it as a required boolean (hydrolix_helpers' `DataType.index: bool`).
+ */
+export function withColumnDefaults(columns: Column[]): Column[] {
+  return columns.map((c) => (typeof c.datatype.index === 'boolean' ? c : { ...c, datatype: { ...c.datatype, index: !NO_INDEX_TYPES.includes(String(c.datatype.type)) } }))
 }
 
 /** Checks the output columns: each column's rules, unique names, and exactly one primary (if `needPrimary`). */
@@ -158,6 +168,7 @@ export function registerTransforms(router: ClusterRouter): ResourceApi {
         }
       }
       if (Object.keys(settingErrors).length) errors.settings = settingErrors
+      else settings.output_columns = withColumnDefaults(settings.output_columns as Column[])
     },
     async afterSave({ ctx, item, parents }) {
       const { store } = ctx.cluster
@@ -204,6 +215,7 @@ export function registerViews(router: ClusterRouter): ResourceApi {
       const settings = data.settings as Record<string, unknown>
       const colErrors = columnsErrors(settings.output_columns as Column[], false)
       if (colErrors) errors.settings = { output_columns: colErrors }
+      else settings.output_columns = withColumnDefaults(settings.output_columns as Column[])
     },
     afterSave({ ctx, item }) {
       if (!item.settings.is_default) return
