@@ -925,6 +925,125 @@ describe('never a 500 for bad input', () => {
   })
 })
 
+describe('never a 500: every item kind, odd requests, the data endpoints', () => {
+  it('PUT/PATCH wrong types on one item of every kind', async () => {
+    const o = `/config/v1/orgs/${org}`
+    const mk = async (url: string, body: unknown) => {
+      const r = await c.api('POST', url, body)
+      expect(r.status, `${url} ${JSON.stringify(r.body)}`).toBe(201)
+      return r.body
+    }
+    const p = await mk(`${o}/projects/`, { name: 'fz_all' })
+    const t = await mk(`${o}/projects/${p.uuid}/tables/`, { name: 'fz_t' })
+    const pt = `${o}/projects/${p.uuid}/tables/${t.uuid}`
+    const cols = [{ name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } }, { name: 'v', datatype: { type: 'string' } }]
+    const tr = await mk(`${pt}/transforms/`, { name: 'fz_tr', type: 'json', settings: { output_columns: cols } })
+    const form = new FormData()
+    form.append('name', 'fz.csv')
+    form.append('file', new Blob(['k,v\n1,a\n']), 'fz.csv')
+    expect((await c.api('POST', `${o}/projects/${p.uuid}/dictionaries/files/`, form)).status).toBe(201)
+    const items = [
+      `${o}/projects/${p.uuid}/tables/${t.uuid}/transforms/${tr.uuid}`,
+      `${pt}/views/${(await mk(`${pt}/views/`, { name: 'fz_v', settings: { output_columns: cols } })).uuid}`,
+      `${pt}/columns/${(await mk(`${pt}/columns/`, { name: 'fz_c', expression: 'length(v)' })).uuid}`,
+      `${pt}/rowpolicies/${(await mk(`${pt}/rowpolicies/`, { name: 'fz_rp', filter: '1' })).uuid}`,
+      `${pt}/sources/kafka/${(await mk(`${pt}/sources/kafka/`, { name: 'fz_k', transform: 'fz_tr', settings: { bootstrap_servers: ['h:9092'], topics: ['t'] } })).uuid}`,
+      `${o}/projects/${p.uuid}/functions/${(await mk(`${o}/projects/${p.uuid}/functions/`, { name: 'fz_fn', sql: '(x) -> x' })).uuid}`,
+      `${o}/projects/${p.uuid}/dictionaries/${(await mk(`${o}/projects/${p.uuid}/dictionaries/`, { name: 'fz_d', settings: { filename: 'fz.csv', format: 'CSVWithNames', layout: 'complex_key_hashed', lifetime_seconds: 60, primary_key: ['k'], output_columns: [{ name: 'k', datatype: { type: 'string' } }, { name: 'v', datatype: { type: 'string' } }] } })).uuid}`,
+      `${o}/storages/${(await mk(`${o}/storages/`, { name: 'fz-s', settings: { bucket_name: 'b', region: 'r', cloud: 'aws' } })).uuid}`,
+      `${o}/credentials/${(await mk(`${o}/credentials/`, { name: 'fz_cred', type: 'aws_access_keys', details: { access_key_id: 'a', secret_access_key: 's' } })).uuid}`,
+      `/config/v1/users/${(await mk('/config/v1/users/', { email: 'fz@example.com', password: 'a-long-password-1', roles: ['reader'] })).uuid}`,
+      `/config/v1/service_accounts/${(await mk('/config/v1/service_accounts/', { name: 'fz_sa' })).uuid}`,
+      `/config/v1/invites/${(await mk('/config/v1/invites/', { email: 'fz-invite@example.com', roles: ['reader'] })).id}`,
+      `${o}/jobs/batch/${(await mk(`${o}/jobs/batch/`, { name: 'fz_job', type: 'batch_import', settings: { source: { table: 'fz_all.fz_t', settings: { url: 's3://nowhere/x/' } } } })).uuid}`,
+      `${o}/query_options/`,
+      '/config/v1/change_password',
+    ]
+    const bodies: unknown[] = [
+      [1, 2],
+      'text',
+      { name: null, settings: null, description: 5, type: ['x'], roles: 'reader', email: 7, details: [], expression: {}, filter: null, transform: 9, sql: [], policies: 'all' },
+      { settings: { output_columns: [{}], k8s_deployment: 'x', source: [], summary: 1, stream: { token_list: 'x' }, default_query_options: { hdx_query_max_result_bytes: 'x' } } },
+      { name: 'Ω'.repeat(5000) },
+      { current_password: 1, new_password: null, confirm_password: [] },
+    ]
+    const failures: string[] = []
+    for (const url of items) {
+      for (const method of ['PUT', 'PATCH']) {
+        for (const body of bodies) {
+          const r = await c.api(method, url, body)
+          if (r.status >= 500 || (r.status >= 400 && (typeof r.body !== 'object' || r.body === null))) failures.push(`${method} ${url} ${JSON.stringify(body).slice(0, 60)}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+        }
+      }
+    }
+    expect(failures).toEqual([])
+  })
+
+  it('odd requests: content types, paging, auth headers, bodies on GET', async () => {
+    const o = `/config/v1/orgs/${org}`
+    const failures: string[] = []
+    const check = (label: string, r: { status: number; body: any }, want?: number) => {
+      if (r.status >= 500 || (want !== undefined && r.status !== want) || (r.status >= 400 && (typeof r.body !== 'object' || r.body === null))) failures.push(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+    }
+    for (const q of ['page=abc', 'page=0', 'page=-1', 'page=99999999999999999999', 'page_size=-5', 'page_size=abc', 'page_size=100000', 'name=%00', 'page=1.5']) {
+      check(`list ?${q}`, await c.api('GET', `${o}/projects/?${q}`))
+    }
+    const form = new FormData()
+    form.append('name', 'from-form')
+    check('multipart to a JSON endpoint', await c.api('POST', `${o}/projects/`, form), 400)
+    check('xml body', await c.api('POST', `${o}/projects/`, '<project><name>x</name></project>', undefined, { 'content-type': 'application/xml' }), 400)
+    check('BOM json', await c.api('POST', `${o}/projects/`, '\uFEFF{"name":"bom_project"}', undefined, { 'content-type': 'application/json' }))
+    check('deeply nested json', await c.api('POST', `${o}/projects/`, `{"name":"deep","settings":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`, undefined, { 'content-type': 'application/json' }))
+    check('bytes', await c.api('POST', `${o}/projects/`, new Uint8Array([0xff, 0xfe, 0x00, 0x01]), undefined, { 'content-type': 'application/json' }), 400)
+    for (const auth of ['Bearer', 'Bearer ', 'Bearer a.b.c', 'Bearer !!!.@@@.###', 'Basic', 'Basic !!!', `Basic ${Buffer.from('nocolon').toString('base64')}`, `Basic ${Buffer.from(':').toString('base64')}`, 'Token x', 'Bearer ' + 'x'.repeat(20000)]) {
+      const r = await c.api('GET', `${o}/projects/`, undefined, null, { authorization: auth })
+      check(`auth "${auth.slice(0, 30)}"`, r, 401)
+    }
+    // a JSON body on a GET is ignored (auth_logs reads filters from it)
+    const withBody = await c.handler(new Request(`http://local-cluster/config/v1/auth_logs`, { method: 'POST', headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' }, body: '{"event_types": 5, "limit": "x", "from_date": "not a date"}' }))
+    check('auth_logs odd filters', { status: withBody.status, body: await withBody.json() })
+    expect(failures).toEqual([])
+  })
+
+  it('the data endpoints answer bad input with 4xx and a message', async () => {
+    const failures: string[] = []
+    const check = (label: string, r: { status: number; body: any }) => {
+      if (r.status >= 500 || r.status < 400 || typeof r.body !== 'object' || r.body === null) failures.push(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+    }
+    const q = (sql: string, path = '/query', headers: Record<string, string> = {}) => c.api('POST', path, sql, undefined, headers)
+    check('bad output format', await q('SELECT 1', '/query?hdx_query_output_format=NoSuchFormat'))
+    check('bad default_format', await q('SELECT 1', '/query?default_format=NoSuchFormat'))
+    check('bad setting value', await q('SELECT 1', '/query?hdx_query_max_result_rows=abc'))
+    check('unknown setting', await q('SELECT 1', '/query?no_such_setting=1'))
+    check('garbage settings header', await q('SELECT 1', '/query', { 'x-hdx-query-settings': '=== ==x max_threads=' }))
+    check('syntax error', await q('SELEC 1'))
+    check('unknown table', await q('SELECT * FROM nope.nope'))
+    check('param without value type', await q('SELECT {x:Nope}', '/query?param_x=1'))
+    check('alter on a missing table', await q('ALTER TABLE nope.nope DELETE WHERE 1'))
+    check('alter without where', await q('ALTER TABLE q.events DELETE'))
+    check('insert', await q("INSERT INTO q.events VALUES (now(), 1)"))
+    check('two statements', await q('SELECT 1; SELECT 2'))
+    check('table function', await q("SELECT * FROM file('/etc/passwd')"))
+    check('null byte', await q('SELECT 1\u0000'))
+    const ingest = (body: string, headers: Record<string, string>) => c.api('POST', '/ingest/event', body, undefined, headers)
+    check('ingest no table', await ingest('{}', { 'content-type': 'application/json' }))
+    check('ingest a.b.c', await ingest('{}', { 'x-hdx-table': 'a.b.c', 'content-type': 'application/json' }))
+    check('ingest unknown transform', await ingest('{}', { 'x-hdx-table': 'q.events', 'x-hdx-transform': 'nope', 'content-type': 'application/json' }))
+    check('ingest broken json', await ingest('{"ts":', { 'x-hdx-table': 'q.events', 'content-type': 'application/json' }))
+    check('ingest wrong types', await ingest('{"ts": [1], "n": {"a": 1}}', { 'x-hdx-table': 'q.events', 'content-type': 'application/json' }))
+    check('ingest bad gzip', await ingest('not gzip', { 'x-hdx-table': 'q.events', 'content-type': 'application/json', 'content-encoding': 'gzip' }))
+    check('validator nonsense', await c.api('POST', '/validator', { transform: 'x', data: 5 }))
+    check('validator bad columns', await c.api('POST', '/validator', { transform: { type: 'json', settings: { output_columns: 'x' } }, data: [{}] }))
+    check('prometheus garbage', await c.api('GET', '/prometheus/api/v1/query_range?query=)))&start=x&end=y&step=-1'))
+    check('prometheus huge range', await c.api('GET', `/prometheus/api/v1/query_range?query=up&start=0&end=${1e12}&step=0.001`))
+    check('catalog unknown', await c.api('GET', `/config/v1/orgs/${org}/catalog/download/?project=nope&table=nope`))
+    check('batch job bad source', await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, { name: 'bad', settings: { source: 'x' } }))
+    check('batch job unknown table', await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, { name: 'bad2', settings: { source: { table: 'no.pe', settings: { url: '/tmp' } } } }))
+    check('batch job relative path', await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, { name: 'bad3', settings: { source: { table: 'q.events', settings: { url: 12 } } } }))
+    expect(failures).toEqual([])
+  })
+})
+
 describe('an unauthenticated client', () => {
   it('gets 401 {"detail"} everywhere, JSON that the HA integration can resp.json()', async () => {
     const anon = apiFor(c.handler)

@@ -41,6 +41,23 @@ export const forbidden = (detail = 'You do not have permission to perform this a
 export const notFound = (detail = 'Not found.') => new HttpError(404, { detail })
 export const methodNotAllowed = (method: string) => new HttpError(405, { detail: `Method "${method}" not allowed.` })
 
+/** No real object nests this deep; deeper bodies are refused before anything recurses over them. */
+const MAX_JSON_DEPTH = 64
+
+/** Nesting depth of a parsed JSON value, measured without recursion. */
+function depthOf(value: unknown): number {
+  let max = 0
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length) {
+    const [v, d] = stack.pop()!
+    if (!v || typeof v !== 'object') continue
+    if (d + 1 > max) max = d + 1
+    if (max > MAX_JSON_DEPTH) return max
+    for (const child of Object.values(v)) stack.push([child, d + 1])
+  }
+  return max
+}
+
 /** Parses a JSON object body; a 400 with a message for empty, malformed or non-object bodies. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const raw = await request.text()
@@ -51,6 +68,7 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   } catch (error) {
     throw badRequest(`JSON parse error - ${(error as Error).message}`)
   }
+  if (depthOf(parsed) > MAX_JSON_DEPTH) throw badRequest(`JSON parse error - nesting deeper than ${MAX_JSON_DEPTH} levels`)
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw validationError({ non_field_errors: ['Invalid data. Expected a dictionary, but got ' + (Array.isArray(parsed) ? 'list' : typeof parsed) + '.'] })
   }

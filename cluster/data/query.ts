@@ -121,6 +121,8 @@ export interface ResolvedSettings {
   engine: Record<string, SettingValue>
   hdx: Record<string, SettingValue>
   format: string
+  /** hdx options whose value the engine limit cannot take (a number is needed), as engine errors. */
+  problems: string[]
 }
 
 /** Merges every layer and maps hdx options onto engine settings. */
@@ -129,11 +131,13 @@ export function resolveSettings(layers: Record<string, SettingValue>[], sqlForma
   for (const layer of layers) for (const [k, v] of Object.entries(layer)) if (v !== undefined && v !== null) merged[k] = v
   const engine: Record<string, SettingValue> = {}
   const hdx: Record<string, SettingValue> = {}
+  const problems: string[] = []
   for (const [k, v] of Object.entries(merged)) {
     if (k.startsWith('hdx_')) {
       hdx[k] = v
       const target = HDX_TO_ENGINE[k]
-      if (target && v !== '' && Number.isFinite(Number(v))) engine[target] = Number(v)
+      if (target && v !== '' && Number.isFinite(Number(v)) && typeof v !== 'boolean') engine[target] = Number(v)
+      else if (target && v !== '') problems.push(`Code: 72. DB::Exception: Cannot parse ${JSON.stringify(String(v))} as a number for setting ${k}. (CANNOT_PARSE_NUMBER)`)
     } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
       engine[k] = v
     }
@@ -143,7 +147,7 @@ export function resolveSettings(layers: Record<string, SettingValue>[], sqlForma
   const last = layers[layers.length - 1] ?? {}
   for (const [k, v] of Object.entries(last)) if (!k.startsWith('hdx_')) engine[k] = v
   const format = sqlFormat ?? (typeof hdx.hdx_query_output_format === 'string' && hdx.hdx_query_output_format ? hdx.hdx_query_output_format : 'CSV')
-  return { engine, hdx, format }
+  return { engine, hdx, format, problems }
 }
 
 function queryError(message: string, query: string, status = 400, headers: Record<string, string> = {}): Response {
@@ -222,6 +226,10 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   const defaultFormat = url.searchParams.get('default_format')
   layers.push(urlSettings, split.settings)
   const resolved = resolveSettings(layers, split.format ?? undefined)
+  if (resolved.problems.length) {
+    cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
+    return queryError(resolved.problems[0], sql, 400, baseHeaders)
+  }
   if (!split.format && defaultFormat && !resolved.hdx.hdx_query_output_format) resolved.format = defaultFormat
   const settingsSql = Object.entries(resolved.engine).map(([k, v]) => renderSetting(k, v)).join(', ')
   const finalSql = split.body + (settingsSql ? `\nSETTINGS ${settingsSql}` : '')
