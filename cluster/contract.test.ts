@@ -410,6 +410,31 @@ describe('hdxcli', () => {
     const put = await api.put(url, current)
     expect(put.status, JSON.stringify(put.body)).toBe(200)
     expect(put.body.settings.default_query_options.hdx_query_max_execution_time).toBe(60)
+
+    // _set from the command line: the value is a string (click argument)
+    const before = (await api.get(url)).body
+    expect('default_query_options' in before.settings).toBe(true)
+    before.settings.default_query_options.hdx_query_max_concurrent_partitions = '10'
+    before.settings.default_query_options.hdx_query_timerange_required = 'true'
+    const fromCli = await api.put(url, before)
+    expect(fromCli.status, JSON.stringify(fromCli.body)).toBe(200)
+    // --from-file tests_data/query-options/settings.json
+    const again = (await api.get(url)).body
+    Object.assign(again.settings.default_query_options, { hdx_query_max_concurrent_partitions: 10, hdx_query_max_columns_to_read: 20 })
+    expect((await api.put(url, again)).status).toBe(200)
+    // _list: only options that OPTIONS lists are shown, each with its type
+    const listed = (await api.get(url)).body.settings.default_query_options
+    const available = opts.body.actions.PUT.settings.children.default_query_options.children
+    for (const name of Object.keys(listed)) expect(available[name]?.type, name).toBeTypeOf('string')
+    // _unset one, then --all (del settings['default_query_options']); the key must come back for the next _set
+    const one = (await api.get(url)).body
+    delete one.settings.default_query_options.hdx_query_max_columns_to_read
+    expect((await api.put(url, one)).body.settings.default_query_options.hdx_query_max_columns_to_read).toBeUndefined()
+    const all = (await api.get(url)).body
+    delete all.settings.default_query_options
+    expect((await api.put(url, all)).status).toBe(200)
+    const after = (await api.get(url)).body
+    expect(after.settings.default_query_options).toEqual({})
   })
 
   it('migrate: objects re-created through the OPTIONS structure keep their settings (migrate/resources.py, resource_adapter.py)', async () => {

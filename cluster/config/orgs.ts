@@ -68,7 +68,9 @@ export function registerOrgRoutes(router: ClusterRouter) {
       throw validationError({ settings: { non_field_errors: ['Invalid data. Expected a dictionary.'] } })
     }
     let options = (incoming as Record<string, unknown>).default_query_options
-    if (options === undefined) options = ctx.request.method === 'PATCH' ? {} : current
+    // PUT replaces: settings without default_query_options unset them all (hdxcli `query-option unset
+    // --all` deletes the key and PUTs the object back); a PUT without settings keeps them
+    if (options === undefined) options = ctx.request.method === 'PATCH' ? {} : body.settings === undefined ? current : {}
     if (ctx.request.method === 'PATCH' && options && typeof options === 'object' && !Array.isArray(options)) options = { ...current, ...options }
     const r = validateValue(qoField, { default_query_options: options })
     if (r.errors) throw validationError({ settings: r.errors })
