@@ -1,0 +1,49 @@
+import { chakra, HStack } from '@chakra-ui/react'
+import { useEffect } from 'react'
+import { useNavigation, useRevalidator, useSearchParams } from '@remix-run/react'
+import { useHydrated } from 'remix-utils/use-hydrated'
+
+export const LIVE_INTERVAL_MS = 5000
+
+/**
+ * "Live": with scripts, reloads the page's data every 5 s while the tab is visible and nothing else
+ * is loading; the choice is kept in the URL (`live=1`). Without scripts it is not shown (the page's
+ * plain Refresh link does the same by hand).
+ */
+export function LiveToggle({ isLive }: { isLive: boolean }) {
+  const isHydrated = useHydrated()
+  const [, setSearchParams] = useSearchParams()
+  const revalidator = useRevalidator()
+  const navigation = useNavigation()
+  const isBusy = revalidator.state !== 'idle' || navigation.state !== 'idle'
+
+  useEffect(() => {
+    if (!isLive) return
+    const timer = window.setInterval(() => {
+      if (document.visibilityState === 'visible' && !isBusy) revalidator.revalidate()
+    }, LIVE_INTERVAL_MS)
+    return () => window.clearInterval(timer)
+  }, [isLive, isBusy, revalidator])
+
+  if (!isHydrated) return null
+  return (
+    <HStack as="label" gap="2" fontSize="sm" cursor="pointer">
+      <chakra.input
+        type="checkbox"
+        checked={isLive}
+        onChange={(event) =>
+          setSearchParams(
+            (params) => {
+              const next = new URLSearchParams(params)
+              if (event.target.checked) next.set('live', '1')
+              else next.delete('live')
+              return next
+            },
+            { replace: true, preventScrollReset: true },
+          )
+        }
+      />
+      Live (every 5 s)
+    </HStack>
+  )
+}

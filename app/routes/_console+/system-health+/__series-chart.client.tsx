@@ -1,0 +1,41 @@
+import Plotly from 'plotly.js-basic-dist'
+import { useEffect, useRef } from 'react'
+import type { SeriesPanelData } from './__series'
+
+/** A stacked bar chart of a panel's series (browser only: Plotly needs the DOM). */
+export default function SeriesChart({ panel }: { panel: SeriesPanelData }) {
+  const ref = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    const element = ref.current
+    if (!element) return
+    // Times as UTC wall-clock strings: Plotly shows them as written, so the axis reads UTC.
+    const x = panel.times.map((t) => new Date(t).toISOString().slice(0, 19).replace('T', ' '))
+    void Plotly.react(
+      element,
+      panel.series.map((series) => ({ type: 'bar', name: series.name, x, y: series.values, hovertemplate: `%{y} ${panel.unit}<extra>${series.name}</extra>` })),
+      {
+        barmode: 'stack',
+        height: 260,
+        margin: { l: 56, r: 16, t: 8, b: 48 },
+        showlegend: true,
+        legend: { orientation: 'h', y: -0.25 },
+        xaxis: { type: 'date', title: { text: 'UTC' } },
+        yaxis: { rangemode: 'tozero', title: { text: panel.unit } },
+        paper_bgcolor: 'rgba(0,0,0,0)',
+        plot_bgcolor: 'rgba(0,0,0,0)',
+        font: { size: 11 },
+      },
+      { responsive: true, displaylogo: false, modeBarButtonsToRemove: ['select2d', 'lasso2d'] },
+    )
+  }, [panel])
+
+  useEffect(() => {
+    const element = ref.current
+    return () => {
+      if (element) Plotly.purge(element)
+    }
+  }, [])
+
+  return <div ref={ref} role="img" aria-label={`Chart: ${panel.title}`} data-chart={panel.id} style={{ width: '100%', minHeight: 260 }} />
+}

@@ -1,0 +1,212 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Box, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react'
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData, useLocation, useRouteError } from '@remix-run/react'
+import { getOrgSummary, requireApi, type ClusterApi } from '~/api/client.server'
+import { listLabelValues, promString, queryRange } from '~/api/health.server'
+import { FormErrors } from '~/components/forms/form-errors'
+import { SelectField } from '~/components/forms/select-field'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { summaryCards, type SummaryCard } from '../__summary-cards'
+import { CountsFilterSchema, formatUtc, resolveRange, type ResolvedRange } from './__range'
+import { RangeFields } from './__range-fields'
+import type { SeriesPanelData } from './__series'
+import { SeriesPanel } from './__series-panel'
+import { settle } from './__settle.server'
+
+export const handle: RouteHandle = { docsTopic: 'system health' }
+
+/** The Counts panels: one cluster counter each, counted per interval and split by one label. */
+export const PANELS = [
+  { id: 'requests', title: 'Requests per service', description: 'HTTP requests answered, per interval.', metric: 'http_requests_total', by: 'service', unit: 'requests' },
+  { id: 'errors', title: 'Errors per service', description: 'Requests answered with a 5xx status, per interval.', metric: 'http_errors_total', by: 'service', unit: 'errors' },
+  { id: 'queries', title: 'Queries by result', description: 'SQL queries run through the query API, per interval.', metric: 'queries_total', by: 'status', unit: 'queries' },
+  { id: 'rows', title: 'Rows ingested per service', description: 'Rows written by stream ingest, batch jobs and the sample seed, per interval.', metric: 'rows_ingested_total', by: 'service', unit: 'rows' },
+] as const
+
+/** The summary figures the Counts tab repeats from the org summary (spec section 7). */
+const SUMMARY_KEYS = [
+  'active_queries',
+  'queries_last_hour',
+  'query_errors_last_hour',
+  'rows_ingested_last_5_minutes',
+  'rows_ingested_last_hour',
+  'total_rows',
+  'compressed_data_size',
+  'compression_ratio',
+]
+
+/** The PromQL for a panel: per-interval increases, summed by the panel's label, for one service or all. */
+export function panelQuery(panel: (typeof PANELS)[number], stepSeconds: number, service?: string): string {
+  const selector = service ? `{service=${promString(service)}}` : ''
+  return `sum by (${panel.by}) (increase(${panel.metric}${selector}[${stepSeconds}s]))`
+}
+
+async function loadPanel(request: Request, api: ClusterApi, panel: (typeof PANELS)[number], range: ResolvedRange, service?: string): Promise<SeriesPanelData> {
+  const step = range.stepSeconds
+  // Each point counts the interval that ends at it, so the first one ends a step after the start.
+  const settled = await settle(request, () =>
+    queryRange(api, { query: panelQuery(panel, step, service), start: Math.min(range.start + step * 1000, range.end), end: range.end, stepSeconds: step }),
+  )
+  const base = { id: panel.id, title: panel.title, description: panel.description, unit: panel.unit }
+  if (settled.error !== null) return { ...base, times: [], series: [], total: 0, error: settled.error }
+  const result = settled.value
+  const times = result[0]?.values.map(([t]) => Math.round(t * 1000)) ?? []
+  const series = result
+    .map((entry) => ({ name: entry.metric[panel.by] ?? '', values: entry.values.map(([, value]) => Math.round(Number(value) || 0)) }))
+    .sort((a, b) => a.name.localeCompare(b.name))
+  const total = series.reduce((sum, entry) => sum + entry.values.reduce((a, b) => a + b, 0), 0)
+  // A counter that never moved in the range is noise in a chart: keep series with something in them.
+  const moving = series.filter((entry) => entry.values.some((value) => value !== 0))
+  return { ...base, times, series: moving, total, error: null }
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const now = Date.now()
+  const submission = parseWithZod(new URL(request.url).searchParams, { schema: CountsFilterSchema })
+  const [services, summary] = await Promise.all([
+    settle(request, () => listLabelValues(api, 'service')),
+    settle(request, () => getOrgSummary(request)),
+  ])
+  const wanted = submission.payload.service
+  const serviceOptions = [...new Set([...(services.value ?? []), ...(typeof wanted === 'string' && wanted ? [wanted] : [])])].sort()
+  const figures: SummaryCard[] = summary.value
+    ? summaryCards(summary.value).activity.filter((card) => SUMMARY_KEYS.includes(card.key))
+    : []
+  const common = { services: serviceOptions, summary: { figures, error: summary.error }, updatedAt: now }
+
+  if (submission.status !== 'success') {
+    return { ...common, result: submission.reply(), filters: null, range: null, panels: [] as SeriesPanelData[] }
+  }
+  const range = resolveRange(submission.value, now)
+  const service = submission.value.service || undefined
+  const panels = await Promise.all(PANELS.map((panel) => loadPanel(request, api, panel, range, service)))
+  return {
+    ...common,
+    result: undefined,
+    filters: { range: submission.value.range, from: submission.value.from ?? '', to: submission.value.to ?? '', service: service ?? '' },
+    range: { label: range.label, start: range.start, end: range.end, stepSeconds: range.stepSeconds },
+    panels,
+  }
+}
+
+export default function SystemHealthCountsRoute() {
+  const data = useLoaderData<typeof loader>()
+  const location = useLocation()
+  return (
+    <Stack gap="5">
+      <CountsFilterForm key={location.search} services={data.services} />
+      {data.range ? (
+        <HStack justify="space-between" wrap="wrap" gap="2">
+          <Text fontSize="sm" color="fg.muted">
+            {data.range.label} · {formatUtc(data.range.start)} to {formatUtc(data.range.end)} · {intervalLabel(data.range.stepSeconds)} intervals
+          </Text>
+          <Button asChild size="xs" variant="outline">
+            <Link to={`${location.pathname}${location.search}`} preventScrollReset>
+              Refresh
+            </Link>
+          </Button>
+        </HStack>
+      ) : (
+        <Box role="status" color="fg.muted" fontSize="sm">
+          Fix the time range to see the counts.
+        </Box>
+      )}
+      <SummaryFigures figures={data.summary.figures} error={data.summary.error} />
+      {data.panels.length ? (
+        <Box display="grid" gap="4" gridTemplateColumns={{ base: '1fr', xl: 'repeat(2, minmax(0, 1fr))' }}>
+          {data.panels.map((panel) => (
+            <SeriesPanel key={panel.id} panel={panel} withSeconds={(data.range?.stepSeconds ?? 60) < 60} />
+          ))}
+        </Box>
+      ) : null}
+    </Stack>
+  )
+}
+
+function intervalLabel(seconds: number): string {
+  return seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`
+}
+
+function CountsFilterForm({ services }: { services: string[] }) {
+  const data = useLoaderData<typeof loader>()
+  const [form, fields] = useForm({
+    id: 'counts-filters',
+    lastResult: data.result,
+    defaultValue: data.filters ?? undefined,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CountsFilterSchema }),
+  })
+  return (
+    <Form method="get" {...getFormProps(form)} aria-label="Counts filters">
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <HStack gap="4" align="flex-start" wrap="wrap">
+        <Box minW="44">
+          <SelectField
+            meta={fields.service}
+            label="Service"
+            placeholder="All services"
+            options={services.map((service) => ({ value: service, label: service }))}
+          />
+        </Box>
+        <RangeFields range={fields.range} from={fields.from} to={fields.to} />
+        <Box pt="6">
+          <SubmitButton size="sm">Apply</SubmitButton>
+        </Box>
+      </HStack>
+    </Form>
+  )
+}
+
+const figuresCss = {
+  listStyleType: 'none',
+  m: '0',
+  p: '0',
+  display: 'grid',
+  gap: '3',
+  gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
+  '& > li': { bg: 'bg', borderWidth: '1px', borderColor: 'border', rounded: 'md', p: '3', display: 'flex', flexDirection: 'column', gap: '0.5' },
+  '& [data-label]': { fontSize: 'xs', color: 'fg.muted' },
+  '& [data-value]': { fontSize: 'xl', fontWeight: 'semibold', lineHeight: 'short' },
+} as const
+
+function SummaryFigures({ figures, error }: { figures: SummaryCard[]; error: string | null }) {
+  return (
+    <Box as="section" aria-labelledby="summary-heading">
+      <Heading as="h2" id="summary-heading" size="sm" mb="2">
+        Summary
+      </Heading>
+      {error ? (
+        <Box role="alert" bg="red.subtle" color="red.fg" rounded="md" p="3" fontSize="sm">
+          {error}
+        </Box>
+      ) : !figures.length ? (
+        <Text fontSize="sm" color="fg.muted">
+          The cluster reports no activity figures.
+        </Text>
+      ) : (
+        <Box as="ul" css={figuresCss}>
+          {figures.map((figure) => (
+            <li key={figure.key}>
+              <span data-label="">{figure.label}</span>
+              <span data-value="">{figure.text}</span>
+            </li>
+          ))}
+        </Box>
+      )}
+    </Box>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Counts · System health · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The counts could not be shown" message={errorMessage(error)} />
+}
