@@ -1,0 +1,345 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, Button, chakra, Heading, HStack, Input, Text } from '@chakra-ui/react'
+import { Form, Link, useLocation, useNavigation, useRevalidator } from '@remix-run/react'
+import { useEffect, useRef, type ReactNode } from 'react'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { ErrorList } from '~/components/forms/error-list'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { FORCE_WORD, JOB_MESSAGES } from '~/schemas/job'
+import { z } from 'zod'
+
+/** Statuses the filters offer; the cluster may answer others, which are shown as they come. */
+export const ALTER_STATUSES = ['ready', 'running', 'pending', 'done', 'failed', 'canceled'] as const
+export const BATCH_STATUSES = ['ready', 'running', 'done', 'failed', 'canceled'] as const
+
+/** How often a list with running jobs reloads its data (with scripts). */
+export const REFRESH_MS = 2000
+
+/**
+ * Revalidates the page's loaders every `ms` while `isActive` (a job is running), and stops when
+ * it is not. Without scripts the page has a plain Refresh link instead.
+ */
+export function useAutoRefresh(isActive: boolean, ms = REFRESH_MS) {
+  const revalidator = useRevalidator()
+  const navigation = useNavigation()
+  const isBusy = revalidator.state !== 'idle' || navigation.state !== 'idle'
+  useEffect(() => {
+    if (!isActive || isBusy) return
+    const timer = window.setTimeout(() => revalidator.revalidate(), ms)
+    return () => window.clearTimeout(timer)
+  }, [isActive, isBusy, ms, revalidator])
+}
+
+/** The current URL with some parameters changed (null removes one). */
+export function useHrefWith() {
+  const location = useLocation()
+  return (changes: Record<string, string | null>) => {
+    const params = new URLSearchParams(location.search)
+    params.delete('index')
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) params.delete(key)
+      else params.set(key, value)
+    }
+    const search = params.toString()
+    return `${location.pathname}${search ? `?${search}` : ''}`
+  }
+}
+
+const STATUS_COLORS: Record<string, string> = {
+  ready: 'gray',
+  running: 'blue',
+  pending: 'orange',
+  done: 'green',
+  failed: 'red',
+  canceled: 'yellow',
+  unknown: 'gray',
+}
+
+// The list's look, set once on its wrapper (as DataTable): cells, badges, bars and row buttons are plain elements.
+const tableCss = {
+  '& table': { width: '100%', borderCollapse: 'collapse', fontSize: 'sm' },
+  '& caption': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+  '& th, & td': { textAlign: 'start', px: '3', py: '2', borderBottomWidth: '1px', borderColor: 'border', verticalAlign: 'middle' },
+  '& thead th': { fontWeight: 'medium', color: 'fg.muted', bg: 'bg.muted', fontSize: 'xs' },
+  '& tbody th': { fontWeight: 'medium' },
+  '& tbody tr:last-of-type > *': { borderBottomWidth: '0' },
+  '& tbody tr:hover': { bg: 'bg.subtle' },
+  '& tbody tr[data-selected]': { bg: 'blue.subtle', boxShadow: 'inset 3px 0 0 var(--chakra-colors-blue-500)' },
+  '& a': { color: 'blue.600', textDecoration: 'none', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' } },
+  '& [data-muted]': { color: 'fg.muted', fontWeight: 'normal' },
+  '& code': { fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-all' },
+  '& progress': { width: '24', height: '2', verticalAlign: 'middle', mr: '2', accentColor: 'var(--chakra-colors-blue-500)' },
+  '& form': { display: 'inline' },
+  '& [data-actions]': { display: 'flex', gap: '1', flexWrap: 'wrap', alignItems: 'center' },
+  '& button, & [data-action-link]': {
+    px: '2',
+    py: '0.5',
+    fontSize: 'xs',
+    fontWeight: 'medium',
+    borderWidth: '1px',
+    borderColor: 'border',
+    rounded: 'sm',
+    bg: 'bg',
+    color: 'fg',
+    cursor: 'pointer',
+    _hover: { bg: 'bg.muted', textDecoration: 'none' },
+    _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' },
+  },
+  '& button[data-tone=primary]': { bg: 'blue.solid', color: 'white', borderColor: 'blue.solid', _hover: { bg: 'blue.emphasized' } },
+  '& [data-tone=danger]': { color: 'red.fg' },
+  '& button[aria-busy=true]': { opacity: 0.6, cursor: 'progress' },
+  ...Object.fromEntries(
+    Object.entries(STATUS_COLORS).map(([status, color]) => [
+      `& [data-status=${status}]`,
+      { bg: `${color}.subtle`, color: `${color}.fg` },
+    ]),
+  ),
+  '& [data-status]': { display: 'inline-block', px: '1.5', rounded: 'sm', fontSize: 'xs', fontWeight: 'medium', bg: 'gray.subtle', color: 'gray.fg' },
+} as const
+
+export type JobColumn<Row> = { key: string; header: ReactNode; cell: (row: Row) => ReactNode; isRowHeader?: boolean }
+
+/**
+ * A server-rendered job list; the row whose key is `selectedKey` (the open or new job) is marked
+ * `data-selected` and `aria-current`.
+ */
+export function JobsTable<Row>({
+  columns,
+  rows,
+  rowKey,
+  caption,
+  empty,
+  selectedKey,
+}: {
+  columns: JobColumn<Row>[]
+  rows: Row[]
+  rowKey: (row: Row) => string
+  caption: string
+  empty: ReactNode
+  selectedKey?: string | null
+}) {
+  if (!rows.length) {
+    return (
+      <Box borderWidth="1px" rounded="md" bg="bg" p="8" textAlign="center" color="fg.muted" role="status">
+        {empty}
+      </Box>
+    )
+  }
+  return (
+    <Box borderWidth="1px" rounded="md" bg="bg" overflowX="auto" css={tableCss}>
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.key} scope="col">
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const key = rowKey(row)
+            const isSelected = key === selectedKey
+            return (
+              <tr key={key} data-selected={isSelected ? '' : undefined} aria-current={isSelected ? 'true' : undefined}>
+                {columns.map((column) =>
+                  column.isRowHeader ? (
+                    <th scope="row" key={column.key}>
+                      {column.cell(row)}
+                    </th>
+                  ) : (
+                    <td key={column.key}>{column.cell(row)}</td>
+                  ),
+                )}
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </Box>
+  )
+}
+
+/** A status as a small coloured label (styled by the list's or panel's container). */
+export function StatusBadge({ status }: { status: string }) {
+  return <span data-status={status}>{status}</span>
+}
+
+/** A panel's wrapper that styles badges, bars and buttons like the list does. */
+export function JobPanelBox({ children, label, tone }: { children: ReactNode; label: string; tone?: 'danger' }) {
+  return (
+    <Box
+      as="section"
+      aria-labelledby={label}
+      bg={tone === 'danger' ? 'red.subtle' : 'bg'}
+      borderWidth="1px"
+      borderColor={tone === 'danger' ? 'red.muted' : 'border'}
+      rounded="md"
+      p="4"
+      mb="4"
+      css={tableCss}
+    >
+      {children}
+    </Box>
+  )
+}
+
+/**
+ * One row action as its own small POST form (`intent`, `job`); with scripts the button shows it
+ * is busy while that job's action runs. Never disabled.
+ */
+export function RowAction({ intent, job, label, tone }: { intent: string; job: string; label: string; tone?: 'primary' | 'danger' }) {
+  const navigation = useNavigation()
+  const isBusy = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent && navigation.formData?.get('job') === job
+  return (
+    <Form method="post">
+      <input type="hidden" name="job" value={job} />
+      <button type="submit" name="intent" value={intent} data-tone={tone} aria-busy={isBusy ? 'true' : undefined}>
+        {label}
+      </button>
+    </Form>
+  )
+}
+
+/** A heading that takes focus when it appears without a reload (with scripts), so it is read out. */
+export function FocusHeading({ id, children }: { id: string; children: ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null)
+  useEffect(() => ref.current?.focus(), [])
+  return (
+    <Heading as="h2" id={id} size="md" mb="2" ref={ref} tabIndex={-1} outline="none">
+      {children}
+    </Heading>
+  )
+}
+
+/** The delete confirmation: a real POST form, the same with and without scripts. */
+export function DeleteJobPanel({ job, kind, cancelHref }: { job: { uuid: string; name: string }; kind: string; cancelHref: string }) {
+  return (
+    <JobPanelBox label="delete-job-heading" tone="danger">
+      <FocusHeading id="delete-job-heading">
+        Delete {kind} {job.name}?
+      </FocusHeading>
+      <Text mb="3">The job and its record are removed. Data it already changed or loaded stays. This cannot be undone.</Text>
+      <Form method="post">
+        <input type="hidden" name="job" value={job.uuid} />
+        <HStack gap="3">
+          <SubmitButton name="intent" value="delete" colorPalette="red" size="sm">
+            Delete job
+          </SubmitButton>
+          <Button asChild variant="outline" size="sm">
+            <Link to={cancelHref}>Cancel</Link>
+          </Button>
+        </HStack>
+      </Form>
+    </JobPanelBox>
+  )
+}
+
+const PurgeClientSchema = z.object({
+  confirm: z.string({ error: JOB_MESSAGES.forceRequired }).refine((text) => text === FORCE_WORD, { error: JOB_MESSAGES.forceRequired }),
+})
+
+/** Purge, a force operation: the user types FORCE, then the POST clears the finished jobs. */
+export function PurgePanel({
+  kind,
+  finishedCount,
+  lastResult,
+  cancelHref,
+}: {
+  kind: string
+  finishedCount: number | null
+  lastResult?: SubmissionResult<string[]>
+  cancelHref: string
+}) {
+  const [form, fields] = useForm({
+    id: 'purge-jobs',
+    lastResult,
+    constraint: getZodConstraint(PurgeClientSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PurgeClientSchema }),
+  })
+  const input = getInputProps(fields.confirm, { type: 'text' })
+  return (
+    <JobPanelBox label="purge-heading" tone="danger">
+      <FocusHeading id="purge-heading">Purge finished {kind}s?</FocusHeading>
+      <Text mb="3">
+        Every failed, canceled, unknown and done {kind} is removed
+        {finishedCount === null ? '' : ` (${finishedCount} now)`}. Jobs that are ready, running or pending stay. This cannot
+        be undone.
+      </Text>
+      <Form method="post" {...getFormProps(form)}>
+        <chakra.label htmlFor={fields.confirm.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
+          Type {FORCE_WORD} to confirm
+        </chakra.label>
+        <Input {...input} key={input.key} autoComplete="off" maxW="xs" bg="bg" size="sm" />
+        <ErrorList id={fields.confirm.errorId} errors={fields.confirm.errors} />
+        <HStack gap="3" mt="3">
+          <SubmitButton name="intent" value="purge" colorPalette="red" size="sm">
+            Purge jobs
+          </SubmitButton>
+          <Button asChild variant="outline" size="sm">
+            <Link to={cancelHref}>Cancel</Link>
+          </Button>
+        </HStack>
+      </Form>
+    </JobPanelBox>
+  )
+}
+
+/** The status filter: a GET form; with scripts it applies on change. */
+export function StatusFilter({ value, statuses, keep }: { value: string; statuses: readonly string[]; keep: Record<string, string | undefined> }) {
+  const isHydrated = useHydrated()
+  return (
+    <Form method="get" onChange={(event) => isHydrated && event.currentTarget.requestSubmit()}>
+      {Object.entries(keep).map(([key, kept]) => (kept ? <input key={key} type="hidden" name={key} value={kept} /> : null))}
+      <HStack gap="2" align="end">
+        <Box>
+          <chakra.label htmlFor="status-filter" display="block" fontSize="sm" fontWeight="medium" mb="1">
+            Status
+          </chakra.label>
+          <chakra.select
+            id="status-filter"
+            name="status"
+            defaultValue={value}
+            key={value}
+            h="8"
+            px="2"
+            borderWidth="1px"
+            borderColor="border"
+            rounded="l2"
+            bg="bg"
+            fontSize="sm"
+          >
+            <option value="">All statuses</option>
+            {statuses.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </chakra.select>
+        </Box>
+        <Button type="submit" size="sm" variant="outline">
+          Filter
+        </Button>
+      </HStack>
+    </Form>
+  )
+}
+
+/** Label/value pairs for a job's detail panel. */
+export function DetailList({ entries }: { entries: [string, ReactNode][] }) {
+  return (
+    <chakra.dl display="grid" gridTemplateColumns={{ base: '1fr', md: '12rem 1fr' }} columnGap="4" rowGap="1.5" fontSize="sm">
+      {entries.map(([label, value]) => (
+        <Box key={label} display="contents">
+          <chakra.dt color="fg.muted">{label}</chakra.dt>
+          <chakra.dd m="0">{value}</chakra.dd>
+        </Box>
+      ))}
+    </chakra.dl>
+  )
+}

@@ -1,0 +1,173 @@
+import { getFormProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, Button, chakra, Heading, HStack, Stack, Text, Textarea } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { requireApi } from '~/api/client.server'
+import { ClusterError } from '~/api/errors.server'
+import { createAlterJob, engineMessage } from '~/api/jobs.server'
+import { listProjectsWithTables } from '~/api/tables.server'
+import { ErrorList } from '~/components/forms/error-list'
+import { FormErrors } from '~/components/forms/form-errors'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { alterTemplate, AlterJobFormSchema, isTemplateOrEmpty } from '~/schemas/job'
+import { errorMessage } from '~/utils/error-message'
+import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+
+export const handle: RouteHandle = { docsTopic: 'alter' }
+
+const TEMPLATE_INTENT = 'template'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const projects = await loadFromCluster(request, () => listProjectsWithTables(api))
+  const tables = projects.flatMap(({ project, tables }) => tables.map((table) => `${project.name}.${table.name}`))
+  // `?table=project.table` (a deep link) picks the table and fills the template; else the first table.
+  const wanted = new URL(request.url).searchParams.get('table')
+  const table = wanted && tables.includes(wanted) ? wanted : (tables[0] ?? '')
+  return { tables, table, sql: table ? alterTemplate(table) : '' }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: AlterJobFormSchema })
+
+  // "Use template" without scripts: the same form again, its SQL replaced by the chosen table's template.
+  if (formData.get('intent') === TEMPLATE_INTENT) {
+    const table = typeof submission.payload.table === 'string' ? submission.payload.table : ''
+    submission.payload.sql = table ? alterTemplate(table) : ''
+    return data({ result: { status: undefined, initialValue: submission.payload as Record<string, string> } }, { status: 200 })
+  }
+
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  let jobId: string
+  try {
+    jobId = await createAlterJob(api, submission.value.sql)
+  } catch (error) {
+    // The engine's refusal (syntax, unknown column or table) belongs to the SQL field, word for word.
+    const message = engineMessage(error)
+    if (message) return data({ result: submission.reply({ fieldErrors: { sql: [message] } }) }, { status: 400 })
+    if (error instanceof ClusterError && error.status === 400 && error.mapped.fieldErrors.sql) {
+      return data({ result: submission.reply({ fieldErrors: { sql: error.mapped.fieldErrors.sql } }) }, { status: 400 })
+    }
+    return replyFromCluster(submission, error, request)
+  }
+  return redirectWithToast(`/jobs/alter-jobs?job=${encodeURIComponent(jobId)}`, {
+    title: 'Alter job created: counting the rows it changes',
+    type: 'success',
+  })
+}
+
+export default function NewAlterJobRoute() {
+  const loaderData = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const isHydrated = useHydrated()
+  const [form, fields] = useForm({
+    id: 'new-alter-job',
+    lastResult: actionData?.result?.status ? actionData.result : undefined,
+    constraint: getZodConstraint(AlterJobFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    defaultValue: actionData?.result?.initialValue ?? { table: loaderData.table, sql: loaderData.sql },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AlterJobFormSchema }),
+  })
+  const tableProps = getSelectProps(fields.table)
+  const sqlProps = getTextareaProps(fields.sql)
+
+  // With scripts, picking a table rewrites the SQL only while it is still a template (nothing typed is lost).
+  const onTableChange = (table: string) => {
+    if (isTemplateOrEmpty(String(fields.sql.value ?? ''))) form.update({ name: fields.sql.name, value: table ? alterTemplate(table) : '' })
+  }
+
+  return (
+    <Stack gap="4" maxW="3xl">
+      <Box>
+        <Heading as="h2" size="md">
+          New alter job
+        </Heading>
+        <Text color="fg.muted" fontSize="sm">
+          Write an <code>ALTER TABLE project.table DELETE WHERE …</code> or <code>ALTER TABLE project.table UPDATE column = value WHERE …</code>{' '}
+          statement. The job counts the rows it touches and waits for you to commit it; nothing changes before that.
+        </Text>
+      </Box>
+      <Box bg="bg" borderWidth="1px" rounded="md" p="6">
+        <Form method="post" {...getFormProps(form)}>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Box mb="4">
+            <chakra.label htmlFor={fields.table.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
+              Table
+            </chakra.label>
+            <HStack gap="2" align="stretch">
+              <chakra.select
+                {...tableProps}
+                key={tableProps.key}
+                onChange={(event) => onTableChange(event.currentTarget.value)}
+                flex="1"
+                h="10"
+                px="3"
+                borderWidth="1px"
+                borderColor="border"
+                rounded="l2"
+                bg="bg"
+                fontSize="sm"
+              >
+                {loaderData.tables.length ? null : <option value="">No tables yet</option>}
+                {loaderData.tables.map((table) => (
+                  <option key={table} value={table}>
+                    {table}
+                  </option>
+                ))}
+              </chakra.select>
+              {isHydrated ? null : (
+                <Button type="submit" name="intent" value={TEMPLATE_INTENT} variant="outline" h="10" formNoValidate>
+                  Use template
+                </Button>
+              )}
+            </HStack>
+            <Box fontSize="xs" color="fg.muted" mt="1">
+              {isHydrated
+                ? 'Picking a table fills in its template while the SQL is still untouched.'
+                : '“Use template” replaces the SQL with a DELETE template for the chosen table.'}
+            </Box>
+            <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
+          </Box>
+          <Box mb="4">
+            <chakra.label htmlFor={fields.sql.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
+              SQL
+            </chakra.label>
+            <Textarea
+              {...sqlProps}
+              key={sqlProps.key}
+              rows={6}
+              fontFamily="mono"
+              fontSize="sm"
+              spellCheck={false}
+              borderColor={fields.sql.errors?.length ? 'border.error' : undefined}
+            />
+            <ErrorList id={fields.sql.errorId} errors={fields.sql.errors} />
+          </Box>
+          <HStack gap="3" mt="2">
+            <SubmitButton name="intent" value="create">
+              Create alter job
+            </SubmitButton>
+            <Button asChild variant="outline">
+              <Link to="/jobs/alter-jobs">Cancel</Link>
+            </Button>
+          </HStack>
+        </Form>
+      </Box>
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New alter job · Jobs · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The alter job form could not be shown" message={errorMessage(error)} />
+}
