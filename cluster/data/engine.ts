@@ -106,6 +106,9 @@ export class Engine {
       if (options.params) return await slot.session.queryBindAsync(sql, options.params, opts)
       return await slot.session.queryAsync(sql, opts)
     } catch (error) {
+      // A statement that fails after writing output (a result limit in throw mode) leaves that
+      // output in the Session's buffer, and chdb prepends it to the next answer: drain it here.
+      if (!options.signal?.aborted) await slot.session.queryAsync('SELECT 1', { format: 'Null' }).catch(() => undefined)
       throw toEngineError(error)
     } finally {
       this.release(lane, slot)

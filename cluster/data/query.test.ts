@@ -204,6 +204,14 @@ describe('/query', () => {
     expect(unauth.status).toBe(401)
   })
 
+  it('a query that fails after writing output leaves nothing behind for the next one', async () => {
+    const over = await query('SELECT number FROM numbers(100) FORMAT JSONCompact', {}, '?hdx_query_max_result_rows=50')
+    expect(over.status).toBe(400)
+    expect(over.body.error).toMatch(/Code: 396\./)
+    const next = await query('SELECT 7 AS n FORMAT CSV')
+    expect(next.body).toBe('7\n')
+  })
+
   it('accepts HTTP Basic credentials', async () => {
     const basic = Buffer.from(`${c.handler.admin.email}:${c.handler.admin.password}`).toString('base64')
     const r = await c.api('POST', '/query', 'SELECT 7', null, { authorization: `Basic ${basic}` })
