@@ -1,0 +1,358 @@
+import { Box, Button, chakra, Heading, HStack, Stack, Text } from '@chakra-ui/react'
+import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { ClientOnly } from 'remix-utils/client-only'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { addToHistory, readHistory, type HistoryEntry } from './__query-history'
+import { OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
+
+const SqlEditor = lazy(() => import('./__sql-editor.client'))
+
+export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
+
+const tabsCss = {
+  display: 'flex',
+  gap: '1',
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+  mb: '4',
+  overflowX: 'auto',
+  '& a': {
+    px: '3',
+    py: '2',
+    mb: '-1px',
+    fontSize: 'sm',
+    fontWeight: 'medium',
+    color: 'fg.muted',
+    borderBottomWidth: '2px',
+    borderColor: 'transparent',
+    whiteSpace: 'nowrap',
+    textDecoration: 'none',
+    _hover: { color: 'fg' },
+    _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' },
+  },
+  '& a[aria-current=page]': { color: 'blue.600', borderColor: 'blue.600' },
+} as const
+
+export type TabLink = { label: string; to: string; isCurrent: boolean }
+
+/** Tabs as links; `isCurrent` is decided by the page (query parameters count, unlike NavLink). */
+export function TabLinks({ tabs, label }: { tabs: TabLink[]; label: string }) {
+  return (
+    <Box as="nav" aria-label={label} css={tabsCss}>
+      {tabs.map((tab) => (
+        <Link key={tab.label} to={tab.to} aria-current={tab.isCurrent ? 'page' : undefined} prefetch="none">
+          {tab.label}
+        </Link>
+      ))}
+    </Box>
+  )
+}
+
+/** The Query section's tabs; the SQL travels along as `data` so switching keeps it. */
+export function QueryTabs({ current, sql, tableId }: { current: 'editor' | 'reference'; sql: string; tableId?: string | null }) {
+  const search = (extra: Record<string, string>) => {
+    const params = new URLSearchParams()
+    if (sql) params.set('data', sql)
+    if (tableId) params.set('table_id', tableId)
+    for (const [key, value] of Object.entries(extra)) params.set(key, value)
+    const text = params.toString()
+    return text ? `?${text}` : ''
+  }
+  return (
+    <TabLinks
+      label="Query"
+      tabs={[
+        { label: 'Editor', to: `/queries${search({})}`, isCurrent: current === 'editor' },
+        { label: 'Reference', to: `/queries/reference${search({})}`, isCurrent: current === 'reference' },
+      ]}
+    />
+  )
+}
+
+const fieldCss = {
+  '& select, & input:not([type=hidden])': {
+    width: '100%',
+    height: '9',
+    px: '2',
+    borderWidth: '1px',
+    borderColor: 'border',
+    rounded: 'l2',
+    bg: 'bg',
+    fontSize: 'sm',
+  },
+  '& [aria-invalid=true]': { borderColor: 'border.error' },
+  '& label': { display: 'block', fontSize: 'sm', fontWeight: 'medium', mb: '1' },
+  '& [data-help]': { fontSize: 'xs', color: 'fg.muted', mt: '1' },
+  '& [data-error]': { fontSize: 'sm', color: 'fg.error', mt: '1' },
+  '& fieldset': { borderWidth: '1px', borderColor: 'border', rounded: 'md', p: '3', mb: '3' },
+  '& legend': { fontWeight: 'semibold', fontSize: 'sm', px: '1' },
+  '& [data-grid]': { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(15rem, 1fr))', gap: '3' },
+} as const
+
+/** A GET form to /queries?table_id=…: the editor then opens with `SELECT * FROM project.table LIMIT 100`. */
+export function TablePicker({ picker, tableId }: { picker: PickerProject[]; tableId?: string | null }) {
+  const submit = useSubmit()
+  const hasTables = picker.some((project) => project.tables.length)
+  return (
+    <Form method="get" action="/queries">
+      <HStack gap="2" align="end" wrap="wrap" css={fieldCss}>
+        <Box minW="16rem">
+          <label htmlFor="table-picker">Table</label>
+          <select
+            id="table-picker"
+            name="table_id"
+            defaultValue={tableId ?? ''}
+            key={tableId ?? ''}
+            onChange={(event) => {
+              if (event.currentTarget.value) submit(event.currentTarget.form)
+            }}
+          >
+            <option value="">{hasTables ? 'Pick a table…' : 'No tables yet'}</option>
+            {picker
+              .filter((project) => project.tables.length)
+              .map((project) => (
+                <optgroup key={project.name} label={project.name}>
+                  {project.tables.map((table) => (
+                    <option key={table.uuid} value={table.uuid}>
+                      {project.name}.{table.name}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+          </select>
+        </Box>
+        <Button type="submit" variant="outline" size="sm" h="9">
+          Query this table
+        </Button>
+      </HStack>
+    </Form>
+  )
+}
+
+function OptionField({ option, value, error }: { option: QueryOption; value?: string; error?: string }) {
+  const id = `opt-${option.name}`
+  const describedBy = [`${id}-help`, error ? `${id}-error` : ''].filter(Boolean).join(' ')
+  const common = { id, name: option.name, defaultValue: value ?? '', 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy }
+  return (
+    <Box>
+      <label htmlFor={id}>{option.label}</label>
+      {option.kind === 'bool' ? (
+        <select {...common}>
+          <option value="">Default</option>
+          <option value={option.values![0]}>Yes ({option.values![0]})</option>
+          <option value={option.values![1]}>No ({option.values![1]})</option>
+        </select>
+      ) : option.kind === 'format' ? (
+        <select {...common}>
+          <option value="">Default (table)</option>
+          {OUTPUT_FORMATS.map((format) => (
+            <option key={format} value={format}>
+              {format}
+            </option>
+          ))}
+          {value && !(OUTPUT_FORMATS as readonly string[]).includes(value) ? <option value={value}>{value}</option> : null}
+        </select>
+      ) : (
+        <input {...common} type="text" inputMode={option.kind === 'int' ? 'numeric' : undefined} autoComplete="off" />
+      )}
+      <Box data-help="" id={`${id}-help`}>
+        {option.description} <code>{option.name}</code>
+      </Box>
+      {error ? (
+        <Box data-error="" id={`${id}-error`}>
+          {error}
+        </Box>
+      ) : null}
+    </Box>
+  )
+}
+
+/** The options, grouped as the spec lists them, in a disclosure open when any is set or wrong. */
+function QueryOptions({ values, errors }: { values: Record<string, string>; errors: Record<string, string> }) {
+  const count = Object.keys(values).length
+  const isOpen = count > 0 || Object.keys(errors).length > 0
+  return (
+    <chakra.details open={isOpen} borderWidth="1px" rounded="md" bg="bg" css={fieldCss}>
+      <chakra.summary cursor="pointer" px="3" py="2" fontSize="sm" fontWeight="medium">
+        Query options{count ? ` (${count} set)` : ''}
+      </chakra.summary>
+      <Box px="3" pb="1">
+        <Text fontSize="xs" color="fg.muted" mb="2">
+          Only the options you fill are sent; the others keep the cluster's, project's and table's defaults.
+        </Text>
+        {QUERY_OPTION_GROUPS.map((group) => (
+          <fieldset key={group.title}>
+            <legend>{group.title}</legend>
+            <Box data-grid="">
+              {group.options.map((option) => (
+                <OptionField key={option.name} option={option} value={values[option.name]} error={errors[option.name]} />
+              ))}
+            </Box>
+          </fieldset>
+        ))}
+      </Box>
+    </chakra.details>
+  )
+}
+
+function useElapsedSeconds(isRunning: boolean): number {
+  const [seconds, setSeconds] = useState(0)
+  useEffect(() => {
+    if (!isRunning) return
+    setSeconds(0)
+    const started = Date.now()
+    const timer = window.setInterval(() => setSeconds(Math.floor((Date.now() - started) / 1000)), 500)
+    return () => window.clearInterval(timer)
+  }, [isRunning])
+  return seconds
+}
+
+/**
+ * The query form: a GET to /result so every run is a shareable URL. The SQL is a textarea named
+ * `sql` in server HTML, replaced by Ace once scripts load. `error` shows beside the editor.
+ */
+export function QueryEditorForm({
+  sql,
+  options,
+  optionErrors,
+  sqlError,
+  error,
+}: {
+  sql: string
+  options: Record<string, string>
+  optionErrors: Record<string, string>
+  sqlError?: string
+  error?: ReactNode
+}) {
+  const [value, setValue] = useState(sql)
+  const [history, setHistory] = useState<HistoryEntry[]>([])
+  const formRef = useRef<HTMLFormElement>(null)
+  const submit = useSubmit()
+  const navigation = useNavigation()
+  const isHydrated = useHydrated()
+  const isRunning = navigation.state === 'loading' && navigation.location.pathname === '/result' && !navigation.location.search.includes('tab=analysis')
+  const elapsed = useElapsedSeconds(isRunning)
+
+  useEffect(() => setValue(sql), [sql])
+  useEffect(() => setHistory(readHistory()), [])
+
+  const run = () => formRef.current?.requestSubmit()
+  // Only filled fields go in the URL, so a result link carries the SQL and the options set, nothing else.
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const data = new FormData(event.currentTarget)
+    const params = new URLSearchParams()
+    for (const [key, entry] of data) if (typeof entry === 'string' && entry.trim() !== '') params.append(key, entry)
+    if (value.trim()) setHistory(addToHistory(value))
+    submit(params, { method: 'get', action: '/result' })
+  }
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault()
+      run()
+    }
+  }
+  const describedBy = [sqlError || error ? 'sql-error' : '', 'sql-help'].filter(Boolean).join(' ')
+  const textarea = (
+    <chakra.textarea
+      id="sql"
+      name="sql"
+      defaultValue={value}
+      onChange={(event) => setValue(event.currentTarget.value)}
+      onKeyDown={onKeyDown}
+      rows={9}
+      w="full"
+      p="3"
+      fontFamily="mono"
+      fontSize="sm"
+      borderWidth="1px"
+      borderColor={sqlError || error ? 'border.error' : 'border'}
+      rounded="md"
+      bg="bg"
+      spellCheck={false}
+      aria-invalid={sqlError || error ? true : undefined}
+      aria-describedby={describedBy}
+      placeholder="SELECT * FROM project.table LIMIT 100"
+    />
+  )
+
+  return (
+    <Form method="get" action="/result" ref={formRef} onSubmit={onSubmit} aria-label="Query">
+      <Stack gap="3">
+        <Box>
+          <chakra.label htmlFor="sql" display="block" fontWeight="medium" fontSize="sm" mb="1">
+            SQL
+          </chakra.label>
+          <ClientOnly fallback={textarea}>
+            {() => (
+              <Suspense fallback={textarea}>
+                <Box borderWidth="1px" borderColor={sqlError || error ? 'border.error' : 'border'} rounded="md" overflow="hidden" bg="bg">
+                  <SqlEditor name="sql" value={value} onChange={setValue} onRun={run} label="SQL" describedBy={describedBy} />
+                </Box>
+              </Suspense>
+            )}
+          </ClientOnly>
+          <Text id="sql-help" fontSize="xs" color="fg.muted" mt="1">
+            {isHydrated ? 'Ctrl+Enter (⌘+Enter) runs the query. ' : ''}Results show at most 10,000 rows.
+          </Text>
+          {sqlError || error ? (
+            <Box id="sql-error" role="alert" mt="2" bg="red.subtle" color="red.fg" borderWidth="1px" borderColor="red.muted" rounded="md" px="3" py="2">
+              {sqlError ? <Text>{sqlError}</Text> : error}
+            </Box>
+          ) : null}
+        </Box>
+        <QueryOptions values={options} errors={optionErrors} />
+        <HStack gap="3" wrap="wrap">
+          <Button type="submit" colorPalette="blue" loading={isRunning} loadingText="Running…">
+            Run
+          </Button>
+          {isRunning ? (
+            <HStack role="status" gap="3" fontSize="sm">
+              <Text>
+                Running the query… {elapsed}s
+              </Text>
+              <Link to={`/queries?data=${encodeURIComponent(value)}`}>Cancel</Link>
+            </HStack>
+          ) : null}
+        </HStack>
+        {isHydrated && history.length ? (
+          <chakra.details borderWidth="1px" rounded="md" bg="bg" fontSize="sm">
+            <chakra.summary cursor="pointer" px="3" py="2" fontWeight="medium">
+              History ({history.length})
+            </chakra.summary>
+            <chakra.ul listStyleType="none" m="0" px="3" pb="2">
+              {history.map((entry) => (
+                <li key={entry.at + entry.sql}>
+                  <chakra.button
+                    type="button"
+                    onClick={() => setValue(entry.sql)}
+                    textAlign="start"
+                    w="full"
+                    py="1"
+                    fontFamily="mono"
+                    fontSize="xs"
+                    truncate
+                    title={entry.sql}
+                    _hover={{ color: 'blue.600' }}
+                  >
+                    {entry.sql}
+                  </chakra.button>
+                </li>
+              ))}
+            </chakra.ul>
+          </chakra.details>
+        ) : null}
+      </Stack>
+    </Form>
+  )
+}
+
+/** The page heading shared by the Query tabs. */
+export function QueryHeading() {
+  return (
+    <Heading as="h1" size="lg" mb="2">
+      Query
+    </Heading>
+  )
+}

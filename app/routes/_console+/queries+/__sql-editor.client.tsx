@@ -1,0 +1,50 @@
+import AceEditor from 'react-ace'
+import 'ace-builds/src-noconflict/mode-sql'
+import 'ace-builds/src-noconflict/theme-textmate'
+
+/**
+ * The Ace SQL editor (browser only: loaded lazily behind ClientOnly, over a textarea of the same
+ * name). Its text goes to the form through a hidden input; Ctrl/Cmd+Enter calls `onRun`.
+ */
+export default function SqlEditor({
+  name,
+  value,
+  onChange,
+  onRun,
+  label,
+  describedBy,
+}: {
+  name: string
+  value: string
+  onChange: (value: string) => void
+  onRun: () => void
+  label: string
+  describedBy?: string
+}) {
+  return (
+    <div style={{ width: '100%' }}>
+      <input type="hidden" name={name} value={value} />
+      <AceEditor
+        mode="sql"
+        theme="textmate"
+        name={`${name}-ace`}
+        value={value}
+        onChange={onChange}
+        width="100%"
+        height="220px"
+        fontSize={14}
+        showPrintMargin={false}
+        setOptions={{ useWorker: false, tabSize: 2, wrap: true }}
+        editorProps={{ $blockScrolling: true }}
+        commands={[{ name: 'run', bindKey: { win: 'Ctrl-Enter', mac: 'Command-Enter' }, exec: () => onRun() }]}
+        onLoad={(editor) => {
+          const textarea = editor.textInput.getElement()
+          textarea.setAttribute('aria-label', label)
+          if (describedBy) textarea.setAttribute('aria-describedby', describedBy)
+          editor.focus()
+          editor.navigateFileEnd()
+        }}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,282 @@
+import { http } from 'msw'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { TEST_CLUSTER_URL } from '../../../../tests/env'
+import { dropConnection, failWith, server, useTestCluster } from '../../../../tests/msw'
+import { args, get, loginAsAdmin, unwrap } from '../../../../tests/session'
+import { requireApi } from '~/api/client.server'
+import { loader as csvLoader } from '../../resources+/query-csv'
+import { loader as resultLoader, shouldRevalidate } from '../result'
+import { loader as editorLoader } from './_index'
+import { MAX_ROWS_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS } from './__query-options'
+import type { AnalysisPart, QueryOutcome } from './__query.server'
+import { loader as referenceLoader } from './reference'
+
+const cluster = useTestCluster()
+
+type ResultData = Awaited<ReturnType<typeof resultLoader>>
+type Loaded = {
+  sql: string
+  options: Record<string, string>
+  optionErrors: Record<string, string>
+  sqlError?: string
+  outcome: QueryOutcome | null
+  analysis: AnalysisPart[] | null
+}
+
+let cookie: string
+let projectId: string
+let tableId: string
+
+beforeAll(async () => {
+  cookie = await loginAsAdmin()
+  const api = await requireApi(get('/queries', cookie))
+  const project = await api.post<{ uuid: string }>(`/orgs/${api.orgId}/projects/`, { name: 'weblogs' })
+  const table = await api.post<{ uuid: string }>(`/orgs/${api.orgId}/projects/${project.uuid}/tables/`, { name: 'access' })
+  await api.post(`/orgs/${api.orgId}/projects/${project.uuid}/tables/${table.uuid}/transforms/`, {
+    name: 'access_json',
+    type: 'json',
+    settings: {
+      is_default: true,
+      output_columns: [
+        { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02 15:04:05' } },
+        { name: 'status', datatype: { type: 'uint32' } },
+        { name: 'path', datatype: { type: 'string' } },
+      ],
+    },
+  })
+  projectId = project.uuid
+  tableId = table.uuid
+})
+
+/** Runs /result for `search` and returns its data and HTTP status. */
+async function result(search: Record<string, string>) {
+  const returned: ResultData | unknown = await resultLoader(args(get(`/result?${new URLSearchParams(search)}`, cookie)) as never)
+  const { data, status } = unwrap<Loaded>(returned)
+  return { data, status }
+}
+
+/** Records the URLs of the query calls while still answering them from the local cluster. */
+function recordQueryCalls(): string[] {
+  const seen: string[] = []
+  server.use(
+    http.post(`${TEST_CLUSTER_URL}/query`, ({ request }) => {
+      seen.push(request.url)
+      return cluster().handler(request)
+    }),
+  )
+  return seen
+}
+
+describe('/queries (editor)', () => {
+  it('needs a session', async () => {
+    const thrown = (await editorLoader(args(get('/queries')) as never).catch((error: unknown) => error)) as Response
+    expect(thrown.status).toBe(302)
+    expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fqueries')
+  })
+
+  it('lists the tables for the picker; table_id opens the editor on that table, data fills it as is', async () => {
+    const picked = await editorLoader(args(get(`/queries?table_id=${tableId}`, cookie)) as never)
+    expect(picked.picker).toEqual([{ name: 'weblogs', tables: [{ uuid: tableId, name: 'access' }] }])
+    expect(picked.sql).toBe('SELECT * FROM weblogs.access LIMIT 100')
+    const filled = await editorLoader(args(get(`/queries?data=${encodeURIComponent('SELECT 42')}&hdx_query_max_rows=7`, cookie)) as never)
+    expect(filled.sql).toBe('SELECT 42')
+    expect(filled.options).toEqual({ hdx_query_max_rows: '7' })
+    const empty = await editorLoader(args(get('/queries', cookie)) as never)
+    expect(empty.sql).toBe('')
+  })
+})
+
+describe('/result', () => {
+  it('runs a good query: columns with their types, rows, and the statistics of x-hdx-query-stats', async () => {
+    const { data, status } = await result({ sql: "SELECT number AS n, toString(number) AS s, NULL AS nothing FROM numbers(3)" })
+    expect(status).toBe(200)
+    const outcome = data.outcome!
+    expect(outcome.kind).toBe('rows')
+    if (outcome.kind !== 'rows') return
+    expect(outcome.columns).toEqual([
+      { name: 'n', type: 'UInt64' },
+      { name: 's', type: 'String' },
+      { name: 'nothing', type: 'Nullable(Nothing)' },
+    ])
+    expect(outcome.rows).toEqual([
+      ['0', '0', null],
+      ['1', '1', null],
+      ['2', '2', null],
+    ])
+    expect(outcome.isCapped).toBe(false)
+    expect(Object.keys(outcome.stats.cluster)).toEqual(expect.arrayContaining(['exec_time', 'rows_read', 'bytes_read', 'num_partitions']))
+    expect(outcome.stats.cluster.rows_read).toBe('3')
+    expect(outcome.stats.queryId).toMatch(/[0-9a-f-]{36}/)
+    expect(outcome.stats.rowCount).toBe(3)
+  })
+
+  it("queries a project's table by project.table", async () => {
+    const { data } = await result({ sql: 'SELECT count() AS c FROM weblogs.access' })
+    expect(data.outcome).toMatchObject({ kind: 'rows', columns: [{ name: 'c', type: 'UInt64' }], rows: [['0']] })
+  })
+
+  it("shows the engine's 400 with the SQL kept and nothing run twice", async () => {
+    const sql = 'SELEC nonsense FROM'
+    const { data, status } = await result({ sql, hdx_query_comment: 'kept too' })
+    expect(status).toBe(400)
+    expect(data.sql).toBe(sql)
+    expect(data.options).toEqual({ hdx_query_comment: 'kept too' })
+    expect(data.outcome).toMatchObject({ kind: 'error', status: 400 })
+    expect(data.outcome?.kind === 'error' && data.outcome.message).toMatch(/^Code: 62\. DB::Exception: .*SYNTAX_ERROR/s)
+  })
+
+  it('an empty result is an empty row list (the page says "Nothing was found for the current query")', async () => {
+    const { data, status } = await result({ sql: 'SELECT 1 AS one WHERE 0' })
+    expect(status).toBe(200)
+    expect(data.outcome).toMatchObject({ kind: 'rows', rows: [], columns: [{ name: 'one', type: 'UInt8' }] })
+  })
+
+  it('caps the result at 10,000 rows and says so, sending hdx_query_max_result_rows=10000', async () => {
+    const seen = recordQueryCalls()
+    const { data } = await result({ sql: 'SELECT number FROM numbers(200000)' })
+    expect(data.outcome?.kind).toBe('rows')
+    if (data.outcome?.kind !== 'rows') return
+    expect(data.outcome.rows).toHaveLength(10_000)
+    expect(data.outcome.isCapped).toBe(true)
+    const params = new URL(seen[0]!).searchParams
+    expect(params.get('hdx_query_max_result_rows')).toBe('10000')
+    expect(params.get('hdx_query_output_format')).toBe('JSONCompact')
+
+    const exact = await result({ sql: 'SELECT number FROM numbers(500)' })
+    expect(exact.data.outcome).toMatchObject({ kind: 'rows', isCapped: false })
+  })
+
+  it('refuses max result rows over 10,000 with the spec message, and bad numbers at their option', async () => {
+    const seen = recordQueryCalls()
+    const { data, status } = await result({ sql: 'SELECT 1', hdx_query_max_result_rows: '20000', hdx_query_max_rows: 'ten', hdx_query_debug: 'maybe' })
+    expect(status).toBe(400)
+    expect(data.optionErrors).toEqual({
+      hdx_query_max_result_rows: MAX_ROWS_MESSAGE,
+      hdx_query_max_rows: 'Max rows must be a whole number',
+      hdx_query_debug: 'Debug must be true or false',
+    })
+    expect(data.outcome).toBeNull()
+    expect(seen).toEqual([])
+    const blank = await result({ sql: '   ' })
+    expect(blank.status).toBe(400)
+    expect(blank.data.sqlError).toBe(NO_SQL_MESSAGE)
+  })
+
+  it('sends only the options that are filled, as URL parameters, and the cluster applies them', async () => {
+    const seen = recordQueryCalls()
+    const { data } = await result({
+      sql: 'SELECT number FROM numbers(100000)',
+      hdx_query_max_rows: '10',
+      hdx_query_comment: 'from the console',
+      hdx_query_label: '',
+      hdx_query_debug: 'true',
+    })
+    const params = new URL(seen[0]!).searchParams
+    expect(params.get('hdx_query_max_rows')).toBe('10')
+    expect(params.get('hdx_query_comment')).toBe('from the console')
+    expect(params.get('hdx_query_debug')).toBe('true')
+    expect(params.has('hdx_query_label')).toBe(false)
+    // hdx_query_max_rows becomes the engine's max_rows_to_read: the circuit breaker fires.
+    expect(data.outcome).toMatchObject({ kind: 'error', status: 400 })
+    expect(data.outcome?.kind === 'error' && data.outcome.message).toMatch(/TOO_MANY_ROWS|Limit for rows/)
+
+    // A max result rows of the user's own is a circuit breaker too: no silent cut.
+    const own = await result({ sql: 'SELECT number FROM numbers(100)', hdx_query_max_result_rows: '50' })
+    expect(own.data.outcome?.kind).toBe('error')
+    expect(new URL(seen.at(-1)!).searchParams.get('hdx_query_max_result_rows')).toBe('50')
+  })
+
+  it('shows another output format as text', async () => {
+    const { data } = await result({ sql: 'SELECT number AS n FROM numbers(2)', hdx_query_output_format: 'CSVWithNames' })
+    expect(data.outcome).toMatchObject({ kind: 'text', format: 'CSVWithNames', text: '"n"\n0\n1\n' })
+  })
+
+  it('the Analysis tab shows EXPLAIN and EXPLAIN PIPELINE of the same SQL, and their errors', async () => {
+    const seen = recordQueryCalls()
+    const { data } = await result({ sql: 'SELECT sum(number) FROM numbers(10)', tab: 'analysis' })
+    expect(data.outcome).toBeNull()
+    expect(data.analysis).toHaveLength(2)
+    const [plan, pipeline] = data.analysis!
+    expect(plan).toMatchObject({ title: 'Plan', statement: 'EXPLAIN SELECT sum(number) FROM numbers(10)' })
+    expect('text' in plan! && plan.text).toMatch(/Expression|Aggregating/)
+    expect('text' in pipeline! && pipeline.text).toMatch(/Aggregating|Transform/)
+    expect(seen.every((url) => new URL(url).searchParams.get('hdx_query_output_format') === 'TSVRaw')).toBe(true)
+
+    const broken = await result({ sql: 'SELEC 1', tab: 'analysis' })
+    expect(broken.data.analysis?.every((part) => 'error' in part && /SYNTAX_ERROR/.test(part.error))).toBe(true)
+  })
+
+  it("shows the catalogue's message when the cluster fails, and sends a 401 to login", async () => {
+    failWith('/query', 500, { detail: 'boom' }, 'post')
+    const failed = await result({ sql: 'SELECT 1' })
+    expect(failed.status).toBe(500)
+    expect(failed.data.outcome).toMatchObject({ kind: 'error', status: 500, message: expect.stringMatching(/^Internal server error/) })
+    expect(failed.data.sql).toBe('SELECT 1')
+
+    dropConnection('/query', 'post')
+    const dropped = await result({ sql: 'SELECT 1' })
+    expect(dropped.data.outcome).toMatchObject({ kind: 'error', status: 503, message: "API unavailable at the moment, we'll be back shortly." })
+
+    failWith('/query', 401, { detail: 'expired' }, 'post')
+    const thrown = (await resultLoader(args(get('/result?sql=SELECT+1', cookie)) as never).catch((error: unknown) => error)) as Response
+    expect(thrown.status).toBe(302)
+    expect(thrown.headers.get('Location')).toBe(`/login?prevUrl=${encodeURIComponent('/result?sql=SELECT+1')}`)
+  })
+
+  it('keeps the loaded run when only the tab changes between Results and Statistics', () => {
+    const at = (search: string) => new URL(`http://console.test/result?${search}`)
+    const base = { currentParams: {}, nextParams: {}, defaultShouldRevalidate: true } as never
+    const check = (from: string, to: string, formMethod?: string) =>
+      shouldRevalidate({ ...(base as object), currentUrl: at(from), nextUrl: at(to), formMethod } as never)
+    expect(check('sql=SELECT+1', 'sql=SELECT+1&tab=statistics')).toBe(false)
+    expect(check('sql=SELECT+1&tab=statistics', 'sql=SELECT+1')).toBe(false)
+    expect(check('sql=SELECT+1', 'sql=SELECT+1&tab=analysis')).toBe(true)
+    expect(check('sql=SELECT+1', 'sql=SELECT+2&tab=statistics')).toBe(true)
+    expect(check('sql=SELECT+1', 'sql=SELECT+1', 'GET')).toBe(true)
+  })
+})
+
+describe('/queries/reference', () => {
+  it("lists tables with their transforms' columns, the custom functions and every query option", async () => {
+    const api = await requireApi(get('/queries', cookie))
+    await api.post(`/orgs/${api.orgId}/projects/${projectId}/functions/`, { name: 'double_it', sql: '(x) -> x * 2', description: 'Twice x' })
+    const data = await referenceLoader(args(get(`/queries/reference?table_id=${tableId}&data=SELECT+1`, cookie)) as never)
+    expect(data.tableId).toBe(tableId)
+    expect(data.sql).toBe('SELECT 1')
+    expect(data.tables[0]).toEqual({
+      uuid: tableId,
+      project: 'weblogs',
+      name: 'access',
+      columns: [
+        { name: 'timestamp', type: 'datetime', isPrimary: true },
+        { name: 'status', type: 'uint32', isPrimary: false },
+        { name: 'path', type: 'string', isPrimary: false },
+      ],
+    })
+    expect(data.functions).toContainEqual({ project: 'weblogs', name: 'double_it', sql: '(x) -> x * 2', description: 'Twice x' })
+    expect(QUERY_OPTIONS.map((option) => option.name)).toEqual(
+      expect.arrayContaining(['hdx_query_max_rows', 'hdx_query_pool_name', 'hdx_query_max_concurrent_partitions', 'max_bytes_before_external_sort']),
+    )
+  })
+})
+
+describe('/resources/query-csv', () => {
+  it("streams the query's CSV with a header line as a download, without the UI's cap", async () => {
+    const response = (await csvLoader(args(get(`/resources/query-csv?sql=${encodeURIComponent('SELECT number AS n FROM numbers(12000)')}`, cookie)) as never)) as Response
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Content-Type')).toMatch(/^text\/csv/)
+    expect(response.headers.get('Content-Disposition')).toBe('attachment; filename="query-result.csv"')
+    const lines = (await response.text()).trim().split('\n')
+    expect(lines[0]).toBe('"n"')
+    expect(lines).toHaveLength(12_001)
+  })
+
+  it('answers the engine message as text for a bad query, and needs a session', async () => {
+    const bad = (await csvLoader(args(get('/resources/query-csv?sql=SELEC+1', cookie)) as never)) as Response
+    expect(bad.status).toBe(400)
+    expect(await bad.text()).toMatch(/^Code: 62/)
+    const thrown = (await csvLoader(args(get('/resources/query-csv?sql=SELECT+1')) as never).catch((error: unknown) => error)) as Response
+    expect(thrown.status).toBe(302)
+    expect(thrown.headers.get('Location')).toMatch(/^\/login\?prevUrl=/)
+  })
+})

@@ -1,0 +1,213 @@
+import { Box, chakra, Heading, Stack, Text } from '@chakra-ui/react'
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi, type ClusterApi } from '~/api/client.server'
+import { listAll } from '~/api/list-all.server'
+import { listProjectsWithTables } from '~/api/tables.server'
+import { listTransforms } from '~/api/transforms.server'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import { loadFromCluster } from '~/utils/form.server'
+import type { RouteHandle } from '~/utils/handle'
+import { QueryHeading, QueryTabs } from './__query-editor'
+import { QUERY_OPTION_GROUPS } from './__query-options'
+
+export const handle: RouteHandle = { docsTopic: 'query' }
+
+type ReferenceColumn = { name: string; type: string; isPrimary: boolean }
+type ReferenceTable = { uuid: string; project: string; name: string; columns: ReferenceColumn[] }
+type ReferenceFunction = { project: string; name: string; sql: string; description: string }
+
+/** A table's columns: every column of its transforms' output (the first transform's type wins). */
+async function tableColumns(api: ClusterApi, projectId: string, tableId: string): Promise<ReferenceColumn[]> {
+  const transforms = await listTransforms(api, projectId, tableId)
+  transforms.sort((a, b) => Number(Boolean(b.settings?.is_default)) - Number(Boolean(a.settings?.is_default)))
+  const columns = new Map<string, ReferenceColumn>()
+  for (const transform of transforms) {
+    for (const column of transform.settings?.output_columns ?? []) {
+      if (!column?.name || columns.has(column.name) || column.datatype?.ignore) continue
+      columns.set(column.name, { name: column.name, type: String(column.datatype?.type ?? ''), isPrimary: Boolean(column.datatype?.primary) })
+    }
+  }
+  return [...columns.values()]
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const tableId = url.searchParams.get('table_id')
+  const { tables, functions } = await loadFromCluster(request, async () => {
+    const projects = await listProjectsWithTables(api)
+    const [tables, functions] = await Promise.all([
+      Promise.all(
+        projects.flatMap(({ project, tables }) =>
+          tables.map(async (table): Promise<ReferenceTable> => ({
+            uuid: table.uuid,
+            project: project.name,
+            name: table.name,
+            columns: await tableColumns(api, project.uuid, table.uuid),
+          })),
+        ),
+      ),
+      Promise.all(
+        projects.map(async ({ project }) => {
+          const items = await listAll<{ name: string; sql?: string; description?: string | null }>(
+            api,
+            `/orgs/${api.orgId}/projects/${encodeURIComponent(project.uuid)}/functions/`,
+          )
+          return items.map((fn): ReferenceFunction => ({ project: project.name, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' }))
+        }),
+      ),
+    ])
+    return { tables, functions: functions.flat() }
+  })
+  // The table asked for (`?table_id=`) comes first and open.
+  tables.sort((a, b) => Number(b.uuid === tableId) - Number(a.uuid === tableId))
+  return { tables, functions, tableId, sql: url.searchParams.get('data') ?? '' }
+}
+
+const referenceCss = {
+  '& details': { borderWidth: '1px', borderColor: 'border', rounded: 'md', bg: 'bg', mb: '2' },
+  '& summary': { cursor: 'pointer', px: '3', py: '2', fontWeight: 'medium', fontFamily: 'mono', fontSize: 'sm' },
+  '& table': { width: '100%', borderCollapse: 'collapse', fontSize: 'sm' },
+  '& th, & td': { textAlign: 'start', px: '3', py: '1', borderTopWidth: '1px', borderColor: 'border', verticalAlign: 'top' },
+  '& thead th': { color: 'fg.muted', fontWeight: 'medium', fontSize: 'xs', bg: 'bg.muted' },
+  '& code': { fontFamily: 'mono', fontSize: 'sm' },
+  '& a': { color: 'blue.600', fontSize: 'sm' },
+  '& [data-muted]': { color: 'fg.muted' },
+} as const
+
+export default function QueryReferenceRoute() {
+  const { tables, functions, tableId, sql } = useLoaderData<typeof loader>()
+  return (
+    <Stack gap="4" css={referenceCss}>
+      <QueryHeading />
+      <QueryTabs current="reference" sql={sql} tableId={tableId} />
+
+      <Box as="section" aria-labelledby="tables-heading">
+        <Heading as="h2" id="tables-heading" size="md" mb="2">
+          Tables
+        </Heading>
+        {tables.length ? (
+          tables.map((table) => (
+            <details key={table.uuid} open={table.uuid === tableId || tables.length <= 3}>
+              <summary>
+                {table.project}.{table.name}
+              </summary>
+              <Box px="3" pb="2">
+                <Text mb="1">
+                  <Link to={`/queries?table_id=${table.uuid}`}>Query this table</Link>
+                </Text>
+                {table.columns.length ? (
+                  <table aria-label={`Columns of ${table.project}.${table.name}`}>
+                    <thead>
+                      <tr>
+                        <th scope="col">Column</th>
+                        <th scope="col">Type</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {table.columns.map((column) => (
+                        <tr key={column.name}>
+                          <td>
+                            <code>{column.name}</code>
+                          </td>
+                          <td>
+                            {column.type}
+                            {column.isPrimary ? <span data-muted=""> · primary</span> : null}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                ) : (
+                  <Text data-muted="">No columns yet: the table has no transform.</Text>
+                )}
+              </Box>
+            </details>
+          ))
+        ) : (
+          <Text data-muted="">
+            No tables yet. <Link to="/data/new-table">Create a table</Link>
+          </Text>
+        )}
+      </Box>
+
+      <Box as="section" aria-labelledby="functions-heading">
+        <Heading as="h2" id="functions-heading" size="md" mb="2">
+          Functions
+        </Heading>
+        {functions.length ? (
+          <Box borderWidth="1px" rounded="md" bg="bg" overflowX="auto">
+            <table aria-label="Custom functions">
+              <thead>
+                <tr>
+                  <th scope="col">Function</th>
+                  <th scope="col">Definition</th>
+                  <th scope="col">Description</th>
+                </tr>
+              </thead>
+              <tbody>
+                {functions.map((fn) => (
+                  <tr key={`${fn.project}.${fn.name}`}>
+                    <td>
+                      <code>{fn.name}</code> <span data-muted="">({fn.project})</span>
+                    </td>
+                    <td>
+                      <code>{fn.sql}</code>
+                    </td>
+                    <td>{fn.description || '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Box>
+        ) : (
+          <Text data-muted="">No custom functions yet. The engine's own SQL functions are always available.</Text>
+        )}
+      </Box>
+
+      <Box as="section" aria-labelledby="options-heading">
+        <Heading as="h2" id="options-heading" size="md" mb="2">
+          Query options
+        </Heading>
+        <Text fontSize="sm" mb="2" data-muted="">
+          Set them in the editor's Query options, as URL parameters of the query API, or in the statement's own{' '}
+          <chakra.code>SETTINGS</chakra.code> clause.
+        </Text>
+        {QUERY_OPTION_GROUPS.map((group) => (
+          <Box key={group.title} borderWidth="1px" rounded="md" bg="bg" mb="3" overflowX="auto">
+            <table aria-label={group.title}>
+              <caption style={{ textAlign: 'start', fontWeight: 600, padding: '0.5rem 0.75rem' }}>{group.title}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Option</th>
+                  <th scope="col">Setting</th>
+                  <th scope="col">Description</th>
+                </tr>
+              </thead>
+              <tbody>
+                {group.options.map((option) => (
+                  <tr key={option.name}>
+                    <td>{option.label}</td>
+                    <td>
+                      <code>{option.name}</code>
+                    </td>
+                    <td>{option.description}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Box>
+        ))}
+      </Box>
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Query reference · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The query reference could not be loaded" message={errorMessage(error)} />
+}

@@ -1,0 +1,290 @@
+import { Box, Button, chakra, DataList, Heading, HStack, Stack, Text } from '@chakra-ui/react'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
+import { useEffect } from 'react'
+import { requireApi } from '~/api/client.server'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import { loadFromCluster } from '~/utils/form.server'
+import type { RouteHandle } from '~/utils/handle'
+import { QueryEditorForm, QueryHeading, QueryTabs, TabLinks, TablePicker } from './queries+/__query-editor'
+import { addToHistory } from './queries+/__query-history'
+import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS } from './queries+/__query-options'
+import { loadPicker, readQueryParams, runAnalysis, runForUi, type AnalysisPart, type QueryOutcome } from './queries+/__query.server'
+
+export const handle: RouteHandle = { docsTopic: 'query' }
+
+const TABS = ['results', 'statistics', 'analysis'] as const
+type ResultTab = (typeof TABS)[number]
+
+function tabOf(value: string | null): ResultTab {
+  return (TABS as readonly string[]).includes(value ?? '') ? (value as ResultTab) : 'results'
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const picker = await loadFromCluster(request, () => loadPicker(api))
+  const { sql, options, optionErrors } = readQueryParams(url, picker)
+  const tab = tabOf(url.searchParams.get('tab'))
+  const base = { picker, sql, options, optionErrors, tab }
+  if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
+  if (Object.keys(optionErrors).length) return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
+  if (tab === 'analysis') {
+    const analysis = await runAnalysis(request, sql, options)
+    return { ...base, sqlError: undefined, outcome: null, analysis }
+  }
+  const outcome = await runForUi(request, sql, options)
+  return data({ ...base, sqlError: undefined, outcome, analysis: null }, { status: outcome.kind === 'error' ? outcome.status : 200 })
+}
+
+/**
+ * Results and Statistics come from the same run: with scripts, switching between them keeps the
+ * loaded result instead of running the query again. Any other change (a new run included) reloads.
+ */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod) return defaultShouldRevalidate
+  const current = new URLSearchParams(currentUrl.search)
+  const next = new URLSearchParams(nextUrl.search)
+  const from = tabOf(current.get('tab'))
+  const to = tabOf(next.get('tab'))
+  current.delete('tab')
+  next.delete('tab')
+  if (currentUrl.pathname === nextUrl.pathname && current.toString() === next.toString() && from !== 'analysis' && to !== 'analysis') return false
+  return defaultShouldRevalidate
+}
+
+export default function QueryResultRoute() {
+  const loaded = useLoaderData<typeof loader>()
+  const location = useLocation()
+  // The tab is read from the URL: with scripts a switch between Results and Statistics keeps the data.
+  const tab = tabOf(new URLSearchParams(location.search).get('tab'))
+  const outcome = loaded.outcome as QueryOutcome | null
+  const analysis = loaded.analysis as AnalysisPart[] | null
+
+  useEffect(() => {
+    if (outcome && outcome.kind !== 'error') addToHistory(loaded.sql)
+  }, [outcome, loaded.sql])
+
+  const withTab = (next: ResultTab) => {
+    const params = new URLSearchParams(location.search)
+    if (next === 'results') params.delete('tab')
+    else params.set('tab', next)
+    return `/result?${params}`
+  }
+  const csvParams = new URLSearchParams(location.search)
+  csvParams.delete('tab')
+
+  return (
+    <Stack gap="4">
+      <QueryHeading />
+      <QueryTabs current="editor" sql={loaded.sql} />
+      <TablePicker picker={loaded.picker} />
+      <QueryEditorForm
+        sql={loaded.sql}
+        options={loaded.options}
+        optionErrors={loaded.optionErrors}
+        sqlError={loaded.sqlError}
+        error={outcome?.kind === 'error' ? <ErrorText message={outcome.message} status={outcome.status} /> : undefined}
+      />
+      {outcome || analysis ? (
+        <Box as="section" aria-labelledby="result-heading">
+          <HStack justify="space-between" wrap="wrap" gap="2" mb="2">
+            <Heading as="h2" id="result-heading" size="md">
+              Result
+            </Heading>
+            <Button asChild size="sm" variant="outline">
+              <a href={`/resources/query-csv?${csvParams}`} download>
+                Download CSV
+              </a>
+            </Button>
+          </HStack>
+          <TabLinks
+            label="Result"
+            tabs={[
+              { label: 'Results', to: withTab('results'), isCurrent: tab === 'results' },
+              { label: 'Statistics', to: withTab('statistics'), isCurrent: tab === 'statistics' },
+              { label: 'Analysis', to: withTab('analysis'), isCurrent: tab === 'analysis' },
+            ]}
+          />
+          {tab === 'analysis' ? (
+            analysis ? <Analysis parts={analysis} /> : <Text>Loading the analysis…</Text>
+          ) : outcome ? (
+            tab === 'statistics' ? (
+              <Statistics outcome={outcome} />
+            ) : (
+              <Results outcome={outcome} />
+            )
+          ) : null}
+        </Box>
+      ) : null}
+    </Stack>
+  )
+}
+
+function ErrorText({ message, status }: { message: string; status: number }) {
+  return (
+    <>
+      <Text fontWeight="semibold" mb="1">
+        {status === 400 ? 'The query failed' : 'The query could not be run'}
+      </Text>
+      <chakra.pre whiteSpace="pre-wrap" wordBreak="break-word" fontFamily="mono" fontSize="sm" m="0">
+        {message}
+      </chakra.pre>
+    </>
+  )
+}
+
+const resultCss = {
+  maxH: '70vh',
+  overflow: 'auto',
+  borderWidth: '1px',
+  rounded: 'md',
+  bg: 'bg',
+  '& table': { borderCollapse: 'collapse', fontSize: 'sm', fontFamily: 'mono', minW: 'full' },
+  '& caption': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)' },
+  '& th, & td': { textAlign: 'start', px: '2', py: '1', borderBottomWidth: '1px', borderColor: 'border', whiteSpace: 'pre', maxW: '40rem', overflow: 'hidden', textOverflow: 'ellipsis', verticalAlign: 'top' },
+  '& thead th': { position: 'sticky', top: 0, bg: 'bg.muted', fontFamily: 'body', fontWeight: 'semibold', zIndex: 1 },
+  '& thead small': { display: 'block', fontWeight: 'normal', color: 'fg.muted', fontFamily: 'mono', fontSize: 'xs' },
+  '& tbody th': { color: 'fg.muted', fontWeight: 'normal', textAlign: 'end' },
+  '& [data-null]': { color: 'fg.subtle', fontStyle: 'italic' },
+} as const
+
+function Results({ outcome }: { outcome: QueryOutcome }) {
+  if (outcome.kind === 'error') {
+    return <Text color="fg.muted">The query failed: see the message under the editor.</Text>
+  }
+  if (outcome.kind === 'text') {
+    return (
+      <Stack gap="2">
+        <Text fontSize="sm" color="fg.muted">
+          The answer is in {outcome.format || 'text'} format{outcome.isTruncated ? '; only its first megabyte is shown' : ''}.
+        </Text>
+        {outcome.text.trim() ? (
+          <chakra.pre borderWidth="1px" rounded="md" bg="bg" p="3" fontSize="sm" maxH="70vh" overflow="auto" data-testid="query-text">
+            {outcome.text}
+          </chakra.pre>
+        ) : (
+          <EmptyResult />
+        )}
+      </Stack>
+    )
+  }
+  if (!outcome.rows.length) return <EmptyResult />
+  return (
+    <Stack gap="2">
+      <Text fontSize="sm" role="status">
+        {outcome.rows.length.toLocaleString('en-US')} {outcome.rows.length === 1 ? 'row' : 'rows'}
+        {outcome.isCapped
+          ? ` shown: the query UI is limited to ${QUERY_UI_MAX_ROWS.toLocaleString('en-US')} rows. Download CSV for all of them, or narrow the query.`
+          : ''}
+      </Text>
+      <Box css={resultCss}>
+        <table>
+          <caption>Query results</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              {outcome.columns.map((column, index) => (
+                <th key={index} scope="col">
+                  {column.name}
+                  <small>{column.type}</small>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {outcome.rows.map((row, index) => (
+              <tr key={index}>
+                <th scope="row">{index + 1}</th>
+                {row.map((cell, cellIndex) => (cell === null ? <td key={cellIndex} data-null="">NULL</td> : <td key={cellIndex}>{cell}</td>))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Box>
+    </Stack>
+  )
+}
+
+function EmptyResult() {
+  return (
+    <Box borderWidth="1px" rounded="md" bg="bg" p="8" textAlign="center" color="fg.muted" role="status">
+      {EMPTY_RESULT_MESSAGE}
+    </Box>
+  )
+}
+
+const STAT_LABELS: Record<string, string> = {
+  exec_time: 'Execution time (ms)',
+  rows_read: 'Rows read',
+  bytes_read: 'Bytes read',
+  num_partitions: 'Partitions',
+  num_peers: 'Peers',
+  query_attempts: 'Attempts',
+  memory_usage: 'Memory usage (bytes)',
+}
+
+function formatNumber(value: string | number): string {
+  const number = Number(value)
+  return Number.isFinite(number) && String(value).trim() !== '' ? number.toLocaleString('en-US') : String(value)
+}
+
+function Statistics({ outcome }: { outcome: QueryOutcome }) {
+  if (outcome.kind === 'error') return <Text color="fg.muted">The query failed, so there are no statistics.</Text>
+  const { stats } = outcome
+  const entries: [string, string][] = [
+    ['Rows returned', outcome.kind === 'rows' ? formatNumber(outcome.rows.length) : '—'],
+    ['Elapsed (round trip, ms)', formatNumber(stats.elapsedMs)],
+    ...Object.entries(stats.cluster).map(([key, value]): [string, string] => [STAT_LABELS[key] ?? key.replace(/_/g, ' '), formatNumber(value)]),
+  ]
+  if (stats.engine.elapsed !== undefined) entries.push(['Engine elapsed (s)', String(stats.engine.elapsed)])
+  if (stats.queryId) entries.push(['Query ID', stats.queryId])
+  return (
+    <Box borderWidth="1px" rounded="md" bg="bg" p="4">
+      <DataList.Root orientation="horizontal" size="sm" aria-label="Query statistics">
+        {entries.map(([label, value]) => (
+          <DataList.Item key={label}>
+            <DataList.ItemLabel minW="14rem">{label}</DataList.ItemLabel>
+            <DataList.ItemValue fontFamily="mono">{value}</DataList.ItemValue>
+          </DataList.Item>
+        ))}
+      </DataList.Root>
+    </Box>
+  )
+}
+
+function Analysis({ parts }: { parts: AnalysisPart[] }) {
+  return (
+    <Stack gap="4">
+      {parts.map((part) => (
+        <Box key={part.title} as="section" aria-label={part.title}>
+          <Heading as="h3" size="sm" mb="1">
+            {part.title}
+          </Heading>
+          <Text fontSize="xs" color="fg.muted" mb="1" fontFamily="mono" truncate>
+            {part.statement.split('\n')[0]}
+          </Text>
+          {'text' in part ? (
+            <chakra.pre borderWidth="1px" rounded="md" bg="bg" p="3" fontSize="sm" overflow="auto" maxH="50vh">
+              {part.text}
+            </chakra.pre>
+          ) : (
+            <Box role="alert" bg="red.subtle" color="red.fg" borderWidth="1px" borderColor="red.muted" rounded="md" px="3" py="2">
+              <chakra.pre whiteSpace="pre-wrap" fontSize="sm" m="0">
+                {part.error}
+              </chakra.pre>
+            </Box>
+          )}
+        </Box>
+      ))}
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Query result · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The query could not be run" message={errorMessage(error)} />
+}
