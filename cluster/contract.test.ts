@@ -618,6 +618,31 @@ describe('hdxcli', () => {
     expect(defaults.body.table.stream).toBeTypeOf('object')
   })
 
+  it('columns: list and show a transform column (current_name), add-name, add-alias, delete the alias (column/commands.py)', async () => {
+    const columnsPath = `${tablesPath}${table.uuid}/columns/`
+    // `column list`: the table's columns by name, _timestamp among them
+    const list = unwrapList((await api.get(columnsPath)).body)
+    expect(list.map((x) => x.name)).toEqual(expect.arrayContaining(['_timestamp', '_float', '_uint64']))
+    // `column --column _timestamp show`: basic_show over the list; "name", "current_name", an "id"
+    const ts = list.find((x) => x.name === '_timestamp')
+    expect(ts).toMatchObject({ name: '_timestamp', current_name: '_timestamp' })
+    expect(typeof ts.id).toBe('string')
+    expect((await api.get(`${columnsPath}${ts.id}`)).body.current_name).toBe('_timestamp')
+    // `add-name renamed_column`: basic_create(f"{path}{id}/add_name/", body={"new_name"})
+    const added = await api.post(`${columnsPath}${ts.id}/add_name/`, { new_name: 'renamed_column' })
+    expect([200, 201], JSON.stringify(added.body)).toContain(added.status)
+    expect((await api.get(`${columnsPath}${ts.id}`)).body.names).toContain('renamed_column')
+    expect((await api.post(`${columnsPath}${ts.id}/add_name/`, { new_name: '_float' })).status).toBe(400)
+    // `add-alias new_column 'plus(_numeric,_uint64)'`: {"name", "expression"}
+    const alias = await api.post(columnsPath, { name: 'new_column', expression: 'plus(_numeric,_uint64)' })
+    expect([200, 201], JSON.stringify(alias.body)).toContain(alias.status)
+    const withAlias = unwrapList((await api.get(columnsPath)).body).find((x) => x.name === 'new_column')
+    expect(withAlias).toMatchObject({ current_name: 'new_column', expression: 'plus(_numeric,_uint64)' })
+    // `column delete new_column`: basic_delete through the listed url -> 204
+    expect((await api.delete(withAlias.url)).status).toBe(204)
+    expect(unwrapList((await api.get(columnsPath)).body).some((x) => x.name === 'new_column')).toBe(false)
+  })
+
   it('deletes via the url field: 204 (basic_delete)', async () => {
     const listed = unwrapList((await api.get(tablesPath)).body).find((x) => x.name === 'hdx_table')
     const del = await api.delete(listed.url.replace('https://', 'http://'))

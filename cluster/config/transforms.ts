@@ -1,8 +1,10 @@
-import type { ClusterRouter } from '../context'
-import { json, nowIso, readJsonObject, validationError } from '../http'
+import crypto from 'node:crypto'
+import type { ClusterRouter, Ctx } from '../context'
+import { json, notFound, nowIso, readJsonObject, validationError } from '../http'
+import type { Store } from '../store'
 import { authorize } from './access'
 import { audit } from './audit'
-import { asResource, defineResource, type Item, type ResourceApi } from './crud'
+import { asResource, checkValue, defineResource, extraChildKinds, type Item, type ResourceApi } from './crud'
 import { transformDefaults } from './defaults'
 import { descriptionField, f, nameField, type Errors, type Field, type Fields } from './schema'
 
@@ -226,6 +228,55 @@ export function registerViews(router: ClusterRouter): ResourceApi {
   })
 }
 
+/** Extra names given to a table's columns (`columns/{id}/add_name/`); stored, not applied by the engine. */
+const COLUMN_NAME_KIND = 'columnname'
+extraChildKinds.add(COLUMN_NAME_KIND)
+
+/** A stable id for a transform column: the table's uuid and the column name, hashed into uuid form. */
+function derivedColumnId(tableId: string, name: string): string {
+  const h = crypto.createHash('sha1').update(`${tableId}/${name}`).digest('hex')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
+
+/**
+ * The table's columns as `columns/` lists them: every output column of its transforms (the default
+ * transform first; ignored columns left out), answered like stored items with a derived id, then the
+ * stored alias columns. Each answers `current_name` and its extra `names`.
+ */
+function tableColumns(store: Store, table: Item): Item[] {
+  const extra = (column: string) => store.filter<Item>(COLUMN_NAME_KIND, (n) => n._table === table.uuid && n.column === column).map((n) => n.name as string)
+  const transforms = store.filter<Item>('transform', (t) => t._table === table.uuid).sort((a, b) => Number(!!b.settings?.is_default) - Number(!!a.settings?.is_default))
+  const seen = new Set<string>()
+  const out: Item[] = []
+  for (const t of transforms) {
+    for (const c of (t.settings?.output_columns ?? []) as Column[]) {
+      if (!c?.name || seen.has(c.name) || c.datatype?.ignore) continue
+      seen.add(c.name)
+      out.push({
+        uuid: derivedColumnId(table.uuid, c.name),
+        name: c.name,
+        current_name: c.name,
+        names: [c.name, ...extra(c.name)],
+        type: c.datatype?.type ?? null,
+        primary: !!c.datatype?.primary,
+        alias: false,
+        expression: null,
+        description: '',
+        table: table.uuid,
+        created: t.created,
+        modified: t.modified,
+        _org: table._org,
+        _project: table._project,
+        _table: table.uuid,
+      } as Item)
+    }
+  }
+  for (const a of store.filter<Item>('column', (x) => x._table === table.uuid)) {
+    out.push({ ...a, current_name: a.name, names: [a.name, ...extra(a.name)], alias: true })
+  }
+  return out
+}
+
 export function registerColumns(router: ClusterRouter): ResourceApi {
   return defineResource(router, {
     kind: 'column',
@@ -233,13 +284,49 @@ export function registerColumns(router: ClusterRouter): ResourceApi {
     label: 'column',
     level: 'table',
     path: 'columns',
-    description: 'Alias columns: a name for an SQL expression over the table.',
+    description: "The table's columns: its transforms' output columns (read only) and alias columns (a name for an SQL expression).",
     fields: {
       name: nameField(255, { pattern: COLUMN_NAME, patternMessage: 'Column names cannot contain spaces or quotes.' }),
       description: descriptionField(),
       expression: f.str({ required: true, blank: false }),
     },
     serialize: (item) => ({ id: item.uuid }),
+    // the stored alias columns are replaced by the whole column list of the table (same permission scope)
+    listFilter: (items, ctx) => {
+      const table = ctx.cluster.store.get<Item>('table', ctx.params.table)
+      if (!table) return items
+      const name = ctx.url.searchParams.get('name')
+      const visible = new Set(items.map((i) => i.uuid))
+      return tableColumns(ctx.cluster.store, table).filter((c) => (c.alias ? visible.has(c.uuid) : true) && (name === null || c.name === name))
+    },
+    routes(router, api) {
+      const find = (ctx: Ctx) => {
+        const parents = api.parents(ctx)
+        const column = tableColumns(ctx.cluster.store, parents.table!).find((c) => c.uuid === ctx.params.id)
+        if (!column) throw notFound()
+        return { column, parents }
+      }
+      router.get(api.itemPattern, (ctx) => {
+        const { column, parents } = find(ctx)
+        authorize(ctx, 'view_column', api.scopeOf(column, parents))
+        return json(api.serialize(column, ctx))
+      })
+      // hdxcli `column add-name`: {"new_name"} -> the column can be referenced by another name
+      router.post(`${api.itemPattern}/add_name`, async (ctx) => {
+        const { column, parents } = find(ctx)
+        const user = authorize(ctx, 'change_column', api.scopeOf(column, parents))
+        const body = await readJsonObject(ctx.request)
+        const newName = checkValue(['new_name'], { ...nameField(255, { pattern: COLUMN_NAME, patternMessage: 'Column names cannot contain spaces or quotes.' }) }, body.new_name) as string
+        const taken = tableColumns(ctx.cluster.store, parents.table!).some((c) => (c.names as string[]).some((n) => n.toLowerCase() === newName.toLowerCase()))
+        if (taken) throw validationError({ new_name: [`A column of this table is already named "${newName}".`] })
+        const id = crypto.randomUUID()
+        const now = nowIso()
+        ctx.cluster.store.put(COLUMN_NAME_KIND, id, { uuid: id, name: newName, column: column.name, created: now, modified: now, _org: parents.org.uuid, _project: parents.project!.uuid, _table: parents.table!.uuid })
+        audit(ctx.cluster, user, 'change_column', `Added the name "${newName}" to column "${column.name}" in table "${parents.project!.name}.${parents.table!.name}"`, { kind: 'column', id: column.uuid, project: parents.project!.uuid, table: parents.table!.uuid })
+        const updated = tableColumns(ctx.cluster.store, parents.table!).find((c) => c.uuid === column.uuid)!
+        return json(api.serialize(updated, ctx), 201)
+      })
+    },
   })
 }
 
