@@ -55,15 +55,30 @@ export function verifyPassword(password: string, stored: string): boolean {
   return crypto.timingSafeEqual(actual, expected)
 }
 
-/** Reads `Authorization: Bearer <token>` (or Basic user:password, as the query API allows). */
+/**
+ * Reads `Authorization: Bearer <token>` or Basic user:password. On the query interface (`/query`
+ * and `/`) also the engine's other ways of passing a user: `X-ClickHouse-User`/`X-ClickHouse-Key`
+ * headers and `user`/`password` URL parameters. A token may come as a Basic password with the user
+ * `__api_token__` (ClickHouse clients) or `bearer` (hdxcli's `logs` through clickhouse-connect).
+ */
 export function readCredentials(request: Request): { bearer?: string; basic?: { username: string; password: string } } {
   const header = request.headers.get('authorization') ?? ''
   const [scheme, value] = header.split(/\s+/, 2)
+  let basic: { username: string; password: string } | undefined
   if (/^bearer$/i.test(scheme ?? '') && value) return { bearer: value }
   if (/^basic$/i.test(scheme ?? '') && value) {
     const decoded = Buffer.from(value, 'base64').toString('utf8')
     const i = decoded.indexOf(':')
-    if (i > 0) return { basic: { username: decoded.slice(0, i), password: decoded.slice(i + 1) } }
+    if (i > 0) basic = { username: decoded.slice(0, i), password: decoded.slice(i + 1) }
+  } else if (!header) {
+    const url = new URL(request.url)
+    if (url.pathname === '/' || /^\/query\/?$/.test(url.pathname)) {
+      const username = request.headers.get('x-clickhouse-user') ?? url.searchParams.get('user')
+      const password = request.headers.get('x-clickhouse-key') ?? url.searchParams.get('password')
+      if (username) basic = { username, password: password ?? '' }
+    }
   }
-  return {}
+  if (!basic) return {}
+  if (/^(__api_token__|bearer)$/i.test(basic.username)) return { bearer: basic.password }
+  return { basic }
 }

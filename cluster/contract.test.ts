@@ -750,6 +750,26 @@ describe('query clients', () => {
     expect((await raw('POST', '/', { body: 'SELECT 1' })).status).toBe(401)
   })
 
+  it('hdxcli logs: clickhouse-connect on port 8088 with username "bearer" and the token as password, the hydro.logs query (logs/query.py)', async () => {
+    // _build_query with service, level and text filter, parameters bound client-side (%(x)s)
+    const sql =
+      "SELECT timestamp, level, `kubernetes.container_name` AS service, message, error FROM hydro.logs WHERE service = 'turbine-api' AND level IN ('info', 'INFO') AND (message LIKE '%started%' OR error LIKE '%started%') ORDER BY timestamp DESC LIMIT 50 FORMAT Native"
+    const r = await c.handler(new Request('http://local-cluster/?session_id=hdx-logs&send_progress_in_http_headers=1', { method: 'POST', headers: { Authorization: `Basic ${Buffer.from(`bearer:${c.token}`).toString('base64')}` }, body: sql }))
+    expect(r.status, await r.clone().text()).toBe(200)
+    // the same rows as JSON, to see them: the startup line is there
+    const json = await raw('POST', '/query?default_format=JSON', { headers: { Authorization: `Basic ${Buffer.from(`bearer:${c.token}`).toString('base64')}` }, body: sql.replace(' FORMAT Native', '') })
+    expect(json.status, json.text).toBe(200)
+    expect(JSON.parse(json.text).data.some((row: any) => /started/.test(row.message))).toBe(true)
+    // the engine's other ways to pass a user: X-ClickHouse-User/Key headers, user/password parameters
+    const viaHeaders = await raw('POST', '/', { headers: { 'X-ClickHouse-User': TEST_ADMIN_EMAIL, 'X-ClickHouse-Key': TEST_ADMIN_PASSWORD }, body: 'SELECT 1' })
+    expect(viaHeaders.text.trim()).toBe('1')
+    const viaParams = await raw('GET', `/query?user=${encodeURIComponent(TEST_ADMIN_EMAIL)}&password=${encodeURIComponent(TEST_ADMIN_PASSWORD)}&query=SELECT%202`)
+    expect(viaParams.text.trim()).toBe('2')
+    expect((await raw('GET', `/query?user=${encodeURIComponent(TEST_ADMIN_EMAIL)}&password=wrong&query=SELECT%202`)).status).toBe(401)
+    // not on the config API
+    expect((await raw('GET', `/config/v1/orgs/?user=${encodeURIComponent(TEST_ADMIN_EMAIL)}&password=${encodeURIComponent(TEST_ADMIN_PASSWORD)}`)).status).toBe(401)
+  })
+
   it('mcp-hydrolix: Basic user:password and Basic __api_token__:token on the query endpoint, GET /version (auth/credentials.py, mcp_env.py)', async () => {
     const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`
     // clickhouse-connect: POST with the SQL as body and settings as URL parameters

@@ -42,7 +42,7 @@ const users = new WeakMap<Request, User>()
 
 /**
  * The caller: a bearer token (signed, unexpired, of a live user, or a service-account token not
- * revoked), HTTP Basic email:password, or ClickHouse-style `__api_token__`:token. 401 otherwise.
+ * revoked), HTTP Basic email:password, or a token as a Basic password (see readCredentials). 401 otherwise.
  */
 export function requireUser(ctx: Ctx): User {
   const cached = users.get(ctx.request)
@@ -55,8 +55,7 @@ export function requireUser(ctx: Ctx): User {
 /** Same as requireUser, for code that has a Request and the cluster but no Ctx. */
 export function authenticate(cluster: ClusterState, request: Request): User {
   const credentials = readCredentials(request)
-  let bearer = credentials.bearer
-  if (credentials.basic?.username === '__api_token__') bearer = credentials.basic.password
+  const bearer = credentials.bearer
   if (bearer) {
     const claims = verifyToken(cluster.secret, bearer)
     const user = cluster.store.get<User>('user', claims.sub)
