@@ -100,6 +100,25 @@ export const BatchJobFormSchema = z
   .refine(...requiredFor('bucket', 'bucketPath', JOB_MESSAGES.bucketPathRequired))
   .refine(...requiredFor('bucket', 'region', JOB_MESSAGES.regionRequired))
   .refine(...requiredFor('bucket', 'endpoint', JOB_MESSAGES.endpointRequired))
+  .refine((value) => transformOf(value.table, value.transform) !== null, {
+    path: ['transform'],
+    error: JOB_MESSAGES.transformOfTable,
+    when: ({ value }) => {
+      const form = (value ?? {}) as { table?: unknown; transform?: unknown }
+      return typeof form.table === 'string' && typeof form.transform === 'string' && transformOf(form.table, form.transform) === null
+    },
+  })
+
+/** A transform option's value: the table it belongs to and its name (`project.table:name`). */
+export function transformValue(table: string, name: string): string {
+  return `${table}:${name}`
+}
+
+/** The transform name of a `project.table:name` value when it belongs to `table`, else null. */
+export function transformOf(table: string | undefined, value: string | undefined): string | null {
+  if (!table || !value || !value.startsWith(`${table}:`)) return null
+  return value.slice(table.length + 1) || null
+}
 
 type SourceField = 'url' | 'cloud' | 'bucketName' | 'bucketPath' | 'region' | 'endpoint'
 

@@ -35,7 +35,8 @@ export async function clusterCall<T = any>(method: string, path: string, body?: 
  * message) and, when given, ingests `rows` into it.
  */
 export async function makeTable(project: string, table: string, rows: Record<string, unknown>[] = []) {
-  const p = await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: project })
+  const existing = await clusterCall<{ results: { uuid: string; name: string }[] }>('GET', `/config/v1/orgs/{org}/projects/?name=${project}`)
+  const p = existing.results[0] ?? (await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: project }))
   const t = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${p.uuid}/tables/`, { name: table })
   await clusterCall('POST', `/config/v1/orgs/{org}/projects/${p.uuid}/tables/${t.uuid}/transforms/`, {
     name: `${table}_json`,

@@ -1,0 +1,328 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, Button, chakra, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { requireApi } from '~/api/client.server'
+import { ClusterError } from '~/api/errors.server'
+import { createBatchJob } from '~/api/jobs.server'
+import { listProjectsWithTables } from '~/api/tables.server'
+import { listTransforms } from '~/api/transforms.server'
+import { CheckboxField } from '~/components/forms/checkbox-field'
+import { ErrorList } from '~/components/forms/error-list'
+import { Field, TextareaField } from '~/components/forms/field'
+import { FormErrors } from '~/components/forms/form-errors'
+import { SelectField } from '~/components/forms/select-field'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { BatchJobFormSchema, CLOUDS, sourceSubtype, sourceUrl, transformOf, transformValue, type BatchJobForm } from '~/schemas/job'
+import { errorMessage } from '~/utils/error-message'
+import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+
+export const handle: RouteHandle = { docsTopic: 'batch' }
+
+/** The advanced fields: form name, label, the cluster's setting and the docs' default (the placeholder). */
+const ADVANCED: { name: keyof BatchJobForm; label: string; setting: string; placeholder: string; help?: string }[] = [
+  { name: 'maxFiles', label: 'Dry run max files', setting: 'max_files', placeholder: '0', help: 'Read at most this many files; 0 reads them all.' },
+  { name: 'maxMinutes', label: 'Max minutes', setting: 'max_minutes_per_partition', placeholder: '15', help: 'Minutes of data per partition.' },
+  { name: 'maxRows', label: 'Max rows', setting: 'max_rows_per_partition', placeholder: '33554432', help: 'Rows per partition.' },
+  { name: 'maxActive', label: 'Max active', setting: 'max_active_partitions', placeholder: '576', help: 'Partitions open at once.' },
+  { name: 'inputAggregation', label: 'Input aggregation', setting: 'input_aggregation', placeholder: '1536000000', help: 'Bytes read per unit of work.' },
+  { name: 'inputConcurrency', label: 'Input concurrency', setting: 'input_concurrency', placeholder: '1', help: 'Files read at once.' },
+]
+
+/** Cluster error keys → this form's fields; a key the form lacks becomes a general error. */
+function renameClusterErrors(error: unknown, form: BatchJobForm): unknown {
+  if (!(error instanceof ClusterError) || error.status !== 400) return error
+  const { fieldErrors, formErrors } = error.mapped
+  const names: Record<string, string> = {
+    name: 'name',
+    description: 'description',
+    'settings.source.table': 'table',
+    'settings.source.transform': 'transform',
+    'settings.source.settings.url': form.sourceKind === 'bucket' ? 'bucketName' : 'url',
+    'settings.source.settings': form.sourceKind === 'bucket' ? 'bucketName' : 'url',
+    'settings.source': 'table',
+    'settings.regex_filter': 'regexFilter',
+    'settings.dry_run': 'dryRun',
+    ...Object.fromEntries(ADVANCED.map((field) => [`settings.${field.setting}`, field.name])),
+  }
+  const body: Record<string, string[]> = {}
+  const general = [...formErrors]
+  for (const [key, messages] of Object.entries(fieldErrors)) {
+    const name = names[key]
+    if (name) body[name] = [...(body[name] ?? []), ...messages]
+    else general.push(`${key}: ${messages.join(' ')}`)
+  }
+  if (general.length) body.non_field_errors = general
+  return new ClusterError({ status: 400, statusText: error.statusText, body })
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const tables = await loadFromCluster(request, async () => {
+    const projects = await listProjectsWithTables(api)
+    return Promise.all(
+      projects.flatMap(({ project, tables }) =>
+        tables.map(async (table) => {
+          const value = `${project.name}.${table.name}`
+          const transforms = await listTransforms(api, project.uuid, table.uuid)
+          return {
+            value,
+            transforms: transforms.map((transform) => ({
+              value: transformValue(value, transform.name),
+              name: transform.name,
+              type: transform.type ?? '',
+              isDefault: Boolean(transform.settings?.is_default),
+            })),
+          }
+        }),
+      ),
+    )
+  })
+  // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
+  const wanted = new URL(request.url).searchParams.get('table')
+  const table = tables.find((entry) => entry.value === wanted) ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
+  const transform = table?.transforms.find((entry) => entry.isDefault) ?? table?.transforms[0]
+  return { tables, table: table?.value ?? '', transform: transform?.value ?? '' }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const submission = parseWithZod(await request.formData(), { schema: BatchJobFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const form = submission.value
+  const settings: Record<string, unknown> = {}
+  if (form.dryRun) settings.dry_run = true
+  if (form.regexFilter) settings.regex_filter = form.regexFilter
+  for (const field of ADVANCED) {
+    const value = form[field.name]
+    if (typeof value === 'number') settings[field.setting] = value
+  }
+  const bucket =
+    form.sourceKind === 'bucket'
+      ? { cloud: form.cloud, bucket_name: form.bucketName, bucket_path: form.bucketPath, region: form.region, endpoint: form.endpoint }
+      : {}
+  try {
+    const job = await createBatchJob(api, {
+      name: form.name,
+      description: form.description,
+      table: form.table,
+      transform: transformOf(form.table, form.transform)!,
+      url: sourceUrl(form),
+      subtype: sourceSubtype(form),
+      sourceSettings: bucket,
+      settings,
+    })
+    return redirectWithToast(`/jobs/batch-jobs?job=${encodeURIComponent(job.uuid)}`, { title: `Batch job ${job.name} created`, type: 'success' })
+  } catch (error) {
+    return replyFromCluster(submission, renameClusterErrors(error, form), request)
+  }
+}
+
+type Meta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
+
+export default function NewBatchJobRoute() {
+  const loaderData = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const isHydrated = useHydrated()
+  const [form, fields] = useForm({
+    id: 'new-batch-job',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(BatchJobFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    defaultValue: { table: loaderData.table, transform: loaderData.transform, sourceKind: 'url', cloud: 'aws' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: BatchJobFormSchema }),
+  })
+  const table = String(fields.table.value ?? '')
+  const sourceKind = fields.sourceKind.value === 'bucket' ? 'bucket' : 'url'
+  const advancedNames = ['dryRun', 'regexFilter', ...ADVANCED.map((field) => field.name)] as const
+  const isAdvancedOpen = advancedNames.some((name) => fields[name].errors?.length || (fields[name].initialValue ?? '') !== '')
+
+  // With scripts: a new table selects its default transform and the transform list shows only its own.
+  const onTableChange = (value: string) => {
+    const entry = loaderData.tables.find((item) => item.value === value)
+    const next = entry?.transforms.find((item) => item.isDefault) ?? entry?.transforms[0]
+    form.update({ name: fields.transform.name, value: next?.value ?? '' })
+  }
+  const transformGroups = isHydrated ? loaderData.tables.filter((entry) => entry.value === table) : loaderData.tables
+  const transformProps = getSelectProps(fields.transform)
+  const tableProps = getSelectProps(fields.table)
+
+  return (
+    <Stack gap="4" maxW="3xl">
+      <Box>
+        <Heading as="h2" size="md">
+          New batch job
+        </Heading>
+        <Text color="fg.muted" fontSize="sm">
+          Loads every file under a URL or bucket path (CSV or JSON, gzipped or not) into a table through one of its transforms. The job starts
+          as soon as it is created.
+        </Text>
+      </Box>
+      <Box bg="bg" borderWidth="1px" rounded="md" p="6">
+        <Form method="post" {...getFormProps(form)}>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
+          <TextareaField meta={fields.description} label="Description" rows={2} />
+
+          <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+            <Box mb="4">
+              <Label htmlFor={fields.table.id}>Table</Label>
+              <NativeSelect {...tableProps} key={tableProps.key} isInvalid={Boolean(fields.table.errors?.length)} onChange={(event) => onTableChange(event.currentTarget.value)}>
+                <option value="">Select a table</option>
+                {loaderData.tables.map((entry) => (
+                  <option key={entry.value} value={entry.value}>
+                    {entry.value}
+                  </option>
+                ))}
+              </NativeSelect>
+              <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
+            </Box>
+            <Box mb="4">
+              <Label htmlFor={fields.transform.id}>Transform</Label>
+              <NativeSelect {...transformProps} key={transformProps.key} isInvalid={Boolean(fields.transform.errors?.length)}>
+                <option value="">Select a transform</option>
+                {transformGroups.map((entry) => (
+                  <optgroup key={entry.value} label={entry.value}>
+                    {entry.transforms.map((transform) => (
+                      <option key={transform.value} value={transform.value}>
+                        {transform.name}
+                        {transform.type ? ` (${transform.type})` : ''}
+                        {transform.isDefault ? ' · default' : ''}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
+              </NativeSelect>
+              {isHydrated ? null : (
+                <Box fontSize="xs" color="fg.muted" mt="1">
+                  Transforms are grouped by table: pick one of the selected table.
+                </Box>
+              )}
+              <ErrorList id={fields.transform.errorId} errors={fields.transform.errors} />
+            </Box>
+          </SimpleGrid>
+
+          <chakra.fieldset borderWidth="1px" rounded="md" p="4" mb="4">
+            <chakra.legend px="1" fontWeight="medium" fontSize="sm">
+              Source
+            </chakra.legend>
+            <HStack gap="6" mb="3" role="radiogroup" aria-label="Where the files are">
+              <SourceKindRadio meta={fields.sourceKind} value="url" label="A URL" />
+              <SourceKindRadio meta={fields.sourceKind} value="bucket" label="A bucket" />
+            </HStack>
+            {!isHydrated || sourceKind === 'url' ? (
+              <Field
+                meta={fields.url}
+                label="URL"
+                help={
+                  <>
+                    {isHydrated ? null : 'Used when “A URL” is selected. '}e.g. <code>s3://sample-bucket/web-logs/</code>, <code>gs://bucket/path/</code> or a
+                    path on the cluster (<code>file:///data/in/</code>).
+                  </>
+                }
+                inputProps={{ autoComplete: 'off', placeholder: 's3://bucket/path/' }}
+              />
+            ) : null}
+            {!isHydrated || sourceKind === 'bucket' ? (
+              <Box>
+                {isHydrated ? null : (
+                  <Text fontSize="xs" color="fg.muted" mb="2">
+                    Used when “A bucket” is selected.
+                  </Text>
+                )}
+                <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
+                  <SelectField meta={fields.cloud as Meta} label="Cloud" options={CLOUDS.map(({ value, label }) => ({ value, label }))} />
+                  <Field meta={fields.bucketName} label="Bucket name" inputProps={{ autoComplete: 'off', placeholder: 'sample-bucket' }} />
+                  <Field meta={fields.bucketPath} label="Bucket path" inputProps={{ autoComplete: 'off', placeholder: 'web-logs/' }} />
+                  <Field meta={fields.region} label="Region" inputProps={{ autoComplete: 'off', placeholder: 'us-east-1' }} />
+                  <Field meta={fields.endpoint} label="Endpoint" inputProps={{ autoComplete: 'off', placeholder: 'https://s3.us-east-1.amazonaws.com' }} />
+                </SimpleGrid>
+              </Box>
+            ) : null}
+          </chakra.fieldset>
+
+          <chakra.details open={isAdvancedOpen || undefined} borderWidth="1px" rounded="md" p="4" mb="4">
+            <chakra.summary cursor="pointer" fontWeight="medium" fontSize="sm">
+              Advanced options
+            </chakra.summary>
+            <Box mt="4">
+              <CheckboxField meta={fields.dryRun} label="Dry run" help="Read and check the files without loading any rows." />
+              <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
+                {ADVANCED.map((field) => (
+                  <Field
+                    key={field.name}
+                    meta={fields[field.name] as Meta}
+                    label={field.label}
+                    help={field.help}
+                    inputProps={{ inputMode: 'numeric', placeholder: field.placeholder }}
+                  />
+                ))}
+              </SimpleGrid>
+              <Field
+                meta={fields.regexFilter}
+                label="Regex filter"
+                help="Only files whose path matches this regular expression are read."
+                inputProps={{ autoComplete: 'off', placeholder: '.*\\.json(\\.gz)?$' }}
+              />
+            </Box>
+          </chakra.details>
+
+          <HStack gap="3" mt="2">
+            <SubmitButton>Create batch job</SubmitButton>
+            <Button asChild variant="outline">
+              <Link to="/jobs/batch-jobs">Cancel</Link>
+            </Button>
+          </HStack>
+        </Form>
+      </Box>
+    </Stack>
+  )
+}
+
+function Label({ htmlFor, children }: { htmlFor: string; children: string }) {
+  return (
+    <chakra.label htmlFor={htmlFor} display="block" fontWeight="medium" fontSize="sm" mb="1">
+      {children}
+    </chakra.label>
+  )
+}
+
+function NativeSelect({ isInvalid, ...props }: React.ComponentProps<typeof chakra.select> & { isInvalid: boolean }) {
+  return (
+    <chakra.select
+      {...props}
+      w="full"
+      h="10"
+      px="3"
+      borderWidth="1px"
+      borderColor={isInvalid ? 'border.error' : 'border'}
+      rounded="l2"
+      bg="bg"
+      fontSize="sm"
+    />
+  )
+}
+
+function SourceKindRadio({ meta, value, label }: { meta: FieldMetadata<string | undefined, Record<string, unknown>, string[]>; value: string; label: string }) {
+  const props = getInputProps(meta, { type: 'radio', value })
+  const id = `${meta.id}-${value}`
+  return (
+    <chakra.label htmlFor={id} display="inline-flex" alignItems="center" gap="2" fontSize="sm" cursor="pointer">
+      <input {...props} key={props.key} id={id} />
+      {label}
+    </chakra.label>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New batch job · Jobs · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The batch job form could not be shown" message={errorMessage(error)} />
+}

@@ -1,0 +1,228 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { failWith, useTestCluster } from '../../../../tests/msw'
+import { args, get, loginAsAdmin, post, unwrap } from '../../../../tests/session'
+import { JOB_MESSAGES } from '~/schemas/job'
+import { action as createAction, loader as createLoader } from './batch-jobs.create'
+import { action as listAction, loader as listLoader } from './batch-jobs._index'
+import { clusterCall, makeTable, queryCount, settle, waitFor } from './__test-helpers'
+
+const cluster = useTestCluster()
+
+type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
+type ListData = Awaited<ReturnType<typeof listLoader>>
+
+const line = (i: number, level = 'info') => JSON.stringify({ timestamp: new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString().replace('.000', ''), level, message: `m${i}` })
+
+let cookie: string
+beforeAll(async () => {
+  cookie = await loginAsAdmin()
+  await makeTable('batch_p', 'logs')
+  await makeTable('batch_p', 'other')
+  // A bucket as the local cluster reads it: ${dataDir}/buckets/<bucket>/<path>.
+  const folder = path.join(cluster().dataDir, 'buckets', 'test-bucket', 'logs')
+  fs.mkdirSync(folder, { recursive: true })
+  fs.writeFileSync(path.join(folder, 'part-1.json'), Array.from({ length: 30 }, (_, i) => line(i)).join('\n') + '\n')
+  fs.writeFileSync(path.join(folder, 'part-2.json.gz'), zlib.gzipSync(Array.from({ length: 20 }, (_, i) => line(100 + i, 'debug')).join('\n') + '\n'))
+  const big = path.join(cluster().dataDir, 'buckets', 'test-bucket', 'big')
+  fs.mkdirSync(big, { recursive: true })
+  for (let f = 0; f < 4; f++) fs.writeFileSync(path.join(big, `part-${f}.json`), Array.from({ length: 20_000 }, (_, i) => line(i)).join('\n') + '\n')
+})
+
+const list = (search = '') => listLoader(args(get(`/jobs/batch-jobs${search}`, cookie)) as never) as Promise<ListData>
+const send = (form: Record<string, string>) => settle(() => createAction(args(post('/jobs/batch-jobs/create', form, cookie)) as never))
+const act = (form: Record<string, string>, search = '') =>
+  settle(() => listAction(args(post(`/jobs/batch-jobs${search}`, form, cookie)) as never)) as Promise<Response>
+
+const VALID = { name: 'load_logs', table: 'batch_p.logs', transform: 'batch_p.logs:logs_json', sourceKind: 'url', url: 's3://test-bucket/logs/' }
+
+async function createJob(form: Record<string, string>): Promise<string> {
+  const response = (await send(form)) as Response
+  expect(response.status, JSON.stringify(response)).toBe(302)
+  const location = response.headers.get('Location')!
+  expect(location).toMatch(/^\/jobs\/batch-jobs\?job=[\w-]{36}$/)
+  expect(response.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
+  return location.split('job=')[1]!
+}
+
+async function until(jobId: string, statuses: string[]) {
+  return waitFor(async () => {
+    const data = await list(`?job=${jobId}`)
+    return data.selected && statuses.includes(data.selected.status) ? data : null
+  }, `batch job ${jobId} to be ${statuses.join(' or ')}`, 30_000)
+}
+
+describe('/jobs/batch-jobs/create', () => {
+  it('offers each table with its own transforms, the default one preselected', async () => {
+    const data = await createLoader(args(get('/jobs/batch-jobs/create', cookie)) as never)
+    expect(data.tables).toEqual([
+      { value: 'batch_p.logs', transforms: [{ value: 'batch_p.logs:logs_json', name: 'logs_json', type: 'json', isDefault: true }] },
+      { value: 'batch_p.other', transforms: [{ value: 'batch_p.other:other_json', name: 'other_json', type: 'json', isDefault: true }] },
+    ])
+    expect(data).toMatchObject({ table: 'batch_p.logs', transform: 'batch_p.logs:logs_json' })
+    const linked = await createLoader(args(get('/jobs/batch-jobs/create?table=batch_p.other', cookie)) as never)
+    expect(linked).toMatchObject({ table: 'batch_p.other', transform: 'batch_p.other:other_json' })
+  })
+
+  it('answers the required fields with their messages and keeps what was typed', async () => {
+    const empty = unwrap<FormReply>(await send({ sourceKind: 'url', description: 'kept' }))
+    expect(empty.status).toBe(400)
+    expect(empty.data.result.error).toEqual({
+      name: [JOB_MESSAGES.nameRequired],
+      table: [JOB_MESSAGES.tableRequired],
+      transform: [JOB_MESSAGES.transformRequired],
+      url: [JOB_MESSAGES.urlRequired],
+    })
+    expect(empty.data.result.initialValue).toMatchObject({ description: 'kept' })
+
+    const bucket = unwrap<FormReply>(await send({ ...VALID, sourceKind: 'bucket', cloud: '', url: '' }))
+    expect(bucket.data.result.error).toEqual({
+      cloud: [JOB_MESSAGES.cloudRequired],
+      bucketName: [JOB_MESSAGES.bucketNameRequired],
+      bucketPath: [JOB_MESSAGES.bucketPathRequired],
+      region: [JOB_MESSAGES.regionRequired],
+      endpoint: [JOB_MESSAGES.endpointRequired],
+    })
+  })
+
+  it('checks the transform belongs to the table, the name length, the numbers and the regex', async () => {
+    const { data } = unwrap<FormReply>(
+      await send({ ...VALID, name: 'n'.repeat(64), transform: 'batch_p.other:other_json', maxRows: '1.5', maxActive: '-1', regexFilter: '([' }),
+    )
+    expect(data.result.error).toEqual({
+      name: [JOB_MESSAGES.nameTooLong],
+      transform: [JOB_MESSAGES.transformOfTable],
+      maxRows: [JOB_MESSAGES.wholeNumber],
+      maxActive: [JOB_MESSAGES.wholeNumber],
+      regexFilter: [JOB_MESSAGES.regexInvalid],
+    })
+  })
+
+  it("puts the cluster's field errors on the form's fields", async () => {
+    failWith('/config/v1/orgs/:org/jobs/batch/', 400, { settings: { source: { settings: { url: ['Enter a valid URL.'] } }, max_files: ['Too many.'], other: ['x'] } }, 'post')
+    const { data, status } = unwrap<FormReply>(await send({ ...VALID, maxFiles: '3' }))
+    expect(status).toBe(400)
+    expect(data.result.error).toEqual({ url: ['Enter a valid URL.'], maxFiles: ['Too many.'], '': ['settings.other: x'] })
+    expect(data.result.initialValue).toMatchObject({ url: 's3://test-bucket/logs/', maxFiles: '3' })
+  })
+})
+
+describe('/jobs/batch-jobs', () => {
+  it('loads a bucket folder (plain and gzipped JSON) through to done, with the job highlighted and its progress', async () => {
+    const jobId = await createJob({ ...VALID, description: 'From the test bucket' })
+    const done = await until(jobId, ['done', 'failed'])
+    expect(done.selected).toMatchObject({
+      status: 'done',
+      description: 'From the test bucket',
+      table: 'batch_p.logs',
+      transform: 'logs_json',
+      url: 's3://test-bucket/logs/',
+      subtype: 'aws s3',
+      percent: 100,
+      filesTotal: 2,
+      filesDone: 2,
+      rowsIngested: 50,
+      rowsRejected: 0,
+      canRetry: true,
+      canCancel: false,
+    })
+    expect(done.rows[0]).toMatchObject({ uuid: jobId, status: 'done', rowsIngested: 50 })
+    expect(done.isAnyActive).toBe(false)
+    expect(await queryCount('SELECT count() FROM batch_p.logs')).toBe(50)
+  })
+
+  it('builds the URL from the bucket fields and sends the advanced settings (dry run loads nothing)', async () => {
+    const jobId = await createJob({
+      ...VALID,
+      name: 'dry_bucket',
+      url: '',
+      sourceKind: 'bucket',
+      cloud: 'aws',
+      bucketName: 'test-bucket',
+      bucketPath: '/logs/',
+      region: 'us-east-1',
+      endpoint: 'https://s3.us-east-1.amazonaws.com',
+      dryRun: 'on',
+      maxFiles: '1',
+      regexFilter: 'part-1',
+      inputConcurrency: '2',
+    })
+    const done = await until(jobId, ['done', 'failed'])
+    expect(done.selected).toMatchObject({ status: 'done', url: 's3://test-bucket/logs/', filesTotal: 1, rowsRead: 30, rowsIngested: 0 })
+    const settings = Object.fromEntries(done.selected!.settings)
+    expect(settings).toMatchObject({ 'Dry run': 'true', 'Dry run max files': '1', 'Regex filter': 'part-1', 'Input concurrency': '2' })
+    expect(await queryCount('SELECT count() FROM batch_p.logs')).toBe(50)
+  })
+
+  it('an unreachable cloud URL ends failed with its message', async () => {
+    const jobId = await createJob({ ...VALID, name: 'nowhere', url: 's3://no-such-bucket/data/' })
+    const failed = await until(jobId, ['failed', 'done'])
+    expect(failed.selected?.status).toBe('failed')
+    expect(failed.selected?.error).toMatch(/^Cannot reach s3:\/\/no-such-bucket\/data\/: this local cluster has no network access to cloud storage/)
+    expect(failed.selected?.canRetry).toBe(true)
+  })
+
+  it('cancels a queued job, retries it to done, and answers a refused action with a toast', async () => {
+    const bigId = await createJob({ ...VALID, name: 'big_one', url: 's3://test-bucket/big/', dryRun: 'on' })
+    const queuedId = await createJob({ ...VALID, name: 'queued' })
+    const canceled = await act({ intent: 'cancel', job: queuedId }, `?job=${queuedId}`)
+    expect(canceled.status).toBe(302)
+    expect(canceled.headers.get('Location')).toBe(`/jobs/batch-jobs?job=${queuedId}`)
+    const afterCancel = await until(queuedId, ['canceled', 'done'])
+    expect(afterCancel.selected?.status).toBe('canceled')
+
+    // Canceling it again: the cluster refuses; the list shows its message instead of an error page.
+    const refused = await act({ intent: 'cancel', job: queuedId })
+    expect(refused.status).toBe(302)
+    expect(refused.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
+
+    await until(bigId, ['done', 'failed'])
+    const retried = await act({ intent: 'retry', job: queuedId })
+    expect(retried.headers.get('Location')).toBe(`/jobs/batch-jobs?job=${queuedId}`)
+    const done = await until(queuedId, ['done', 'failed'])
+    expect(done.selected).toMatchObject({ status: 'done', rowsIngested: 50 })
+  })
+
+  it('filters by status in the URL', async () => {
+    const failed = await list('?status=failed')
+    expect(failed.rows.map((row) => row.name)).toEqual(['nowhere'])
+    expect((await list('?status=running')).rows).toEqual([])
+    expect((await list('?status=nope')).status).toBe('')
+  })
+
+  it('deletes a job after the ?delete confirmation', async () => {
+    const { rows } = await list('?status=failed')
+    const jobId = rows[0]!.uuid
+    expect((await list(`?delete=${jobId}`)).deleting).toEqual({ uuid: jobId, name: 'nowhere' })
+    const response = await act({ intent: 'delete', job: jobId }, `?delete=${jobId}&job=${jobId}`)
+    expect(response.headers.get('Location')).toBe('/jobs/batch-jobs')
+    expect((await list(`?job=${jobId}`)).selectedMissing).toBe(true)
+  })
+
+  it('purges only with FORCE typed, then removes the finished jobs', async () => {
+    const panel = await list('?purge')
+    expect(panel.finishedCount).toBe(4)
+    const refused = unwrap<{ purge: { error?: Record<string, string[]> } }>(await act({ intent: 'purge', confirm: 'yes' }, '?purge'))
+    expect(refused.status).toBe(400)
+    expect(refused.data.purge.error).toEqual({ confirm: [JOB_MESSAGES.forceRequired] })
+    expect((await list()).total).toBe(4)
+
+    const response = await act({ intent: 'purge', confirm: 'FORCE' }, '?purge')
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/jobs/batch-jobs')
+    expect((await list()).total).toBe(0)
+    // The loaded rows stay: purge removes job records only.
+    expect(await queryCount('SELECT count() FROM batch_p.logs')).toBe(100)
+  })
+
+  it('ends the session on a 401', async () => {
+    failWith('/config/v1/orgs/:org/jobs/batch/', 401, { detail: 'Token expired.' }, 'get')
+    const thrown = (await settle(() => list())) as Response
+    expect(thrown.status).toBe(302)
+    expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fjobs%2Fbatch-jobs')
+  })
+})
+
+void clusterCall
