@@ -750,6 +750,40 @@ describe('query clients', () => {
     expect((await raw('POST', '/', { body: 'SELECT 1' })).status).toBe(401)
   })
 
+  it('hdxcli migrate: catalog download by project and table uuid parses as its Partition rows (migrate/catalog_operations.py)', async () => {
+    const projects = unwrapList((await c.api('GET', `/config/v1/orgs/${org}/projects/`)).body)
+    const q = projects.find((p) => p.name === 'q')
+    const t = unwrapList((await c.api('GET', `/config/v1/orgs/${org}/projects/${q.uuid}/tables/`)).body).find((x) => x.name === 'events')
+    const r = await raw('GET', `/config/v1/orgs/${org}/catalog/download/?project=${q.uuid}&table=${t.uuid}`, { headers: { Authorization: `Bearer ${c.token}`, Accept: 'application/json' } })
+    expect(r.status).toBe(200)
+    // csv.reader: quoted fields may hold commas and doubled quotes
+    const rows: string[][] = []
+    let row: string[] = []
+    let field = ''
+    let quoted = false
+    for (let i = 0; i < r.text.length; i++) {
+      const ch = r.text[i]
+      if (quoted) {
+        if (ch === '"' && r.text[i + 1] === '"') (field += '"'), i++
+        else if (ch === '"') quoted = false
+        else field += ch
+      } else if (ch === '"') quoted = true
+      else if (ch === ',') row.push(field), (field = '')
+      else if (ch === '\n') row.push(field), rows.push(row), (row = []), (field = '')
+      else if (ch !== '\r') field += ch
+    }
+    const partitions = rows.slice(1) // reader.__next__(): the header
+    expect(partitions.length).toBeGreaterThan(0)
+    for (const p of partitions) {
+      expect(p.length).toBe(16)
+      const [, , minTs, maxTs, manifest, data, index, , , , rowsCount] = p
+      for (const ts of [minTs, maxTs]) expect(ts).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) // strptime("%Y-%m-%d %H:%M:%S")
+      for (const n of [manifest, data, index, rowsCount]) expect(Number.isInteger(Number(n)), n).toBe(true)
+      expect(JSON.parse(p[12].replace(/'/g, '"'))).toBeTypeOf('object') // _set_metadata
+    }
+    expect(partitions.reduce((s, p) => s + Number(p[10]), 0)).toBe(10)
+  })
+
   it('hdxcli logs: clickhouse-connect on port 8088 with username "bearer" and the token as password, the hydro.logs query (logs/query.py)', async () => {
     // _build_query with service, level and text filter, parameters bound client-side (%(x)s)
     const sql =

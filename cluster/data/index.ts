@@ -150,7 +150,8 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane>
 
 /**
  * `GET orgs/{org}/catalog/download/?project=&table=`: the table's partitions as CSV, one row per
- * active engine part (the engine's parts stand in for Hydrolix partitions).
+ * active engine part (the engine's parts stand in for Hydrolix partitions). `min_timestamp` and
+ * `max_timestamp` are `YYYY-MM-DD HH:MM:SS` (UTC), the layout hdxcli's migrate parses them with.
  */
 async function catalogDownload(plane: Plane, ctx: Ctx): Promise<Response> {
   const { cluster, url } = ctx
@@ -168,7 +169,7 @@ async function catalogDownload(plane: Plane, ctx: Ctx): Promise<Response> {
   if (!key.length) return new Response(header + '\n', { headers: { 'content-type': 'text/csv; charset=utf-8' } })
   const result = await plane.engine.run(
     `SELECT formatDateTime(modification_time, '%Y-%m-%dT%H:%i:%SZ') AS created, created AS modified,
-       formatDateTime(min_time, '%Y-%m-%dT%H:%i:%SZ') AS min_timestamp, formatDateTime(max_time, '%Y-%m-%dT%H:%i:%SZ') AS max_timestamp,
+       formatDateTime(min_time, '%Y-%m-%d %H:%i:%S') AS min_timestamp, formatDateTime(max_time, '%Y-%m-%d %H:%i:%S') AS max_timestamp,
        0 AS manifest_size, data_compressed_bytes AS data_size, primary_key_bytes_in_memory + marks_bytes AS index_size,
        ${lit(`${project.uuid}/${table.uuid}`)} AS root_path, path AS data_path, toUInt8(active) AS active, rows,
        bytes_on_disk AS mem_size, '{}' AS metadata, '' AS shard_key, '' AS lock, '' AS storage_id
