@@ -1,5 +1,5 @@
 import { chakra, HStack } from '@chakra-ui/react'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useNavigation, useRevalidator, useSearchParams } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 
@@ -16,6 +16,9 @@ export function LiveToggle({ isLive }: { isLive: boolean }) {
   const revalidator = useRevalidator()
   const navigation = useNavigation()
   const isBusy = revalidator.state !== 'idle' || navigation.state !== 'idle'
+  // Shown at once: the URL (and `isLive`) follow when the navigation it starts has loaded.
+  const [isChecked, setChecked] = useState(isLive)
+  useEffect(() => setChecked(isLive), [isLive])
 
   useEffect(() => {
     if (!isLive) return
@@ -30,8 +33,9 @@ export function LiveToggle({ isLive }: { isLive: boolean }) {
     <HStack as="label" gap="2" fontSize="sm" cursor="pointer">
       <chakra.input
         type="checkbox"
-        checked={isLive}
-        onChange={(event) =>
+        checked={isChecked}
+        onChange={(event) => {
+          setChecked(event.target.checked)
           setSearchParams(
             (params) => {
               const next = new URLSearchParams(params)
@@ -41,7 +45,7 @@ export function LiveToggle({ isLive }: { isLive: boolean }) {
             },
             { replace: true, preventScrollReset: true },
           )
-        }
+        }}
       />
       Live (every 5 s)
     </HStack>

@@ -3,8 +3,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useLocation, useRouteError } from '@remix-run/react'
-import { getOrgSummary, requireApi, type ClusterApi } from '~/api/client.server'
-import { listLabelValues, promString, queryRange } from '~/api/health.server'
+import { getOrgSummary, requireApi } from '~/api/client.server'
+import { listLabelValues } from '~/api/health.server'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SelectField } from '~/components/forms/select-field'
 import { SubmitButton } from '~/components/forms/submit-button'
@@ -12,21 +12,14 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { summaryCards, type SummaryCard } from '../__summary-cards'
-import { CountsFilterSchema, formatUtc, resolveRange, type ResolvedRange } from './__range'
+import { loadPanel, PANELS } from './__panels.server'
+import { CountsFilterSchema, formatUtc, resolveRange } from './__range'
 import { RangeFields } from './__range-fields'
 import type { SeriesPanelData } from './__series'
 import { SeriesPanel } from './__series-panel'
 import { settle } from './__settle.server'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
-
-/** The Counts panels: one cluster counter each, counted per interval and split by one label. */
-export const PANELS = [
-  { id: 'requests', title: 'Requests per service', description: 'HTTP requests answered, per interval.', metric: 'http_requests_total', by: 'service', unit: 'requests' },
-  { id: 'errors', title: 'Errors per service', description: 'Requests answered with a 5xx status, per interval.', metric: 'http_errors_total', by: 'service', unit: 'errors' },
-  { id: 'queries', title: 'Queries by result', description: 'SQL queries run through the query API, per interval.', metric: 'queries_total', by: 'status', unit: 'queries' },
-  { id: 'rows', title: 'Rows ingested per service', description: 'Rows written by stream ingest, batch jobs and the sample seed, per interval.', metric: 'rows_ingested_total', by: 'service', unit: 'rows' },
-] as const
 
 /** The summary figures the Counts tab repeats from the org summary (spec section 7). */
 const SUMMARY_KEYS = [
@@ -39,31 +32,6 @@ const SUMMARY_KEYS = [
   'compressed_data_size',
   'compression_ratio',
 ]
-
-/** The PromQL for a panel: per-interval increases, summed by the panel's label, for one service or all. */
-export function panelQuery(panel: (typeof PANELS)[number], stepSeconds: number, service?: string): string {
-  const selector = service ? `{service=${promString(service)}}` : ''
-  return `sum by (${panel.by}) (increase(${panel.metric}${selector}[${stepSeconds}s]))`
-}
-
-async function loadPanel(request: Request, api: ClusterApi, panel: (typeof PANELS)[number], range: ResolvedRange, service?: string): Promise<SeriesPanelData> {
-  const step = range.stepSeconds
-  // Each point counts the interval that ends at it, so the first one ends a step after the start.
-  const settled = await settle(request, () =>
-    queryRange(api, { query: panelQuery(panel, step, service), start: Math.min(range.start + step * 1000, range.end), end: range.end, stepSeconds: step }),
-  )
-  const base = { id: panel.id, title: panel.title, description: panel.description, unit: panel.unit }
-  if (settled.error !== null) return { ...base, times: [], series: [], total: 0, error: settled.error }
-  const result = settled.value
-  const times = result[0]?.values.map(([t]) => Math.round(t * 1000)) ?? []
-  const series = result
-    .map((entry) => ({ name: entry.metric[panel.by] ?? '', values: entry.values.map(([, value]) => Math.round(Number(value) || 0)) }))
-    .sort((a, b) => a.name.localeCompare(b.name))
-  const total = series.reduce((sum, entry) => sum + entry.values.reduce((a, b) => a + b, 0), 0)
-  // A counter that never moved in the range is noise in a chart: keep series with something in them.
-  const moving = series.filter((entry) => entry.values.some((value) => value !== 0))
-  return { ...base, times, series: moving, total, error: null }
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
