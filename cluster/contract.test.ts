@@ -154,6 +154,28 @@ describe('hdxcli', () => {
     }
     walk(opts.body.actions.POST)
     expect(opts.body.actions.POST.settings.children.merge.children.enabled.type).toBe('boolean')
+    // `table settings` (no key) reads every listed setting from the resource; the older
+    // _get_dotted_key_from_dict (common/misc_operations.py) catches KeyError only, so a null in the
+    // middle of a path (None[key] -> TypeError) would end the command
+    const resourceForSettings = unwrapList((await api.get(tablesPath)).body).find((x) => x.name === 'hdx_table')
+    const crashes: string[] = []
+    const read = (fields: Record<string, any>, prefix: string[]) => {
+      for (const [name, v] of Object.entries(fields)) {
+        if (v.read_only) continue
+        const at = [...prefix, name]
+        if (v.type === 'nested object') read(v.children, at)
+        else {
+          let cur: any = resourceForSettings
+          for (const key of at) {
+            if (cur === null) { crashes.push(at.join('.')); break }
+            if (typeof cur !== 'object' || !(key in cur)) break // KeyError: "(Key absent)"
+            cur = cur[key]
+          }
+        }
+      }
+    }
+    read(opts.body.actions.POST, [])
+    expect(crashes).toEqual([])
 
     // `table settings settings.merge.enabled false`: the resource as listed, one key changed, PUT to {list}{uuid}
     const listed = unwrapList((await api.get(tablesPath)).body).find((x) => x.name === 'hdx_table')

@@ -59,7 +59,8 @@ export function tableDefaults() {
     max_request_bytes: 0,
     rate_limit: null,
     default_query_options: {} as Record<string, unknown>,
-    storage_map: null as Record<string, unknown> | null,
+    // no storage_map unless one is given: real tables answer without the key, and a null there
+    // ends hdxcli's `settings` listing (it reads every OPTIONS path and only catches a missing key)
   }
 }
 
