@@ -190,6 +190,12 @@ describe('hdxcli', () => {
     // the fallback: PATCH {"settings": {"merge": {"enabled": true}}}
     const patch = await api.patch(`${tablesPath}${listed.uuid}`, { settings: { merge: { enabled: true } } })
     expect(patch.status).toBe(200)
+    // the older hdxcli (common/misc_operations.py) PATCHes first, with the value as the command-line string
+    const stringly = await api.patch(`${tablesPath}${listed.uuid}`, { settings: { merge: { enabled: 'false' }, age: { max_age_days: '30' } } })
+    expect(stringly.status, JSON.stringify(stringly.body)).toBe(200)
+    expect(stringly.body.settings.merge.enabled).toBe(false)
+    expect(stringly.body.settings.age.max_age_days).toBe(30)
+    expect((await api.patch(`${tablesPath}${listed.uuid}`, { settings: { merge: { enabled: 'true' }, age: { max_age_days: '0' } } })).status).toBe(200)
     const after = await api.get(`${tablesPath}${listed.uuid}`)
     expect(after.body.settings.merge.enabled).toBe(true)
     expect(after.body.description).toBe('Modified-with-hdxcli-tool')
