@@ -749,6 +749,23 @@ describe('query clients', () => {
     expect(broken.body.error).toMatch(/^Code: \d+/)
   })
 
+  it('grafana schema browsing: projects and tables as TurbineStorage tables of system.tables, columns, functions, DESCRIBE (src/constants.ts, editor/metadataProvider.ts)', async () => {
+    const run = async (sql: string) => {
+      const r = await raw('POST', '/query?default_format=JSONCompact', { headers: { Authorization: `Bearer ${c.token}` }, body: sql })
+      expect(r.status, `${sql}: ${r.text}`).toBe(200)
+      return JSON.parse(r.text).data.map((row: unknown[]) => row[0])
+    }
+    // SCHEMA_SQL, TABLES_SQL, COLUMNS_SQL, FUNCTIONS_SQL, AD_HOC_KEY_QUERY as the plugin sends them
+    expect(await run("SELECT DISTINCT database as project FROM system.tables WHERE engine = 'TurbineStorage' AND (project != 'sample_project' AND project != 'hdx' AND total_rows > 0)")).toContain('q')
+    expect(await run("SELECT name FROM system.tables WHERE engine = 'TurbineStorage' AND database = 'q' AND total_rows > 0")).toEqual(['events'])
+    expect(await run("SELECT name FROM system.columns WHERE database='q' AND table ='events'")).toEqual(['ts', 'n'])
+    expect((await run('SELECT name FROM  system.functions')).length).toBeGreaterThan(100)
+    expect(await run('DESCRIBE q.events')).toEqual(['ts', 'n'])
+    // the rename leaves string literals and other tables alone
+    expect(await run("SELECT count() FROM system.tables AS t WHERE t.name = 'system.tables' AND engine != 'TurbineStorage'")).toEqual([0])
+    expect(await run("SELECT engine FROM system.tables WHERE database = 'system' AND name = 'one'")).not.toContain('TurbineStorage')
+  })
+
   it('mcp-hydrolix through clickhouse-connect: the engine HTTP interface at / on the query port, its session and settings parameters (mcp_env.py get_client_config)', async () => {
     const basic = `Basic ${Buffer.from(`${TEST_ADMIN_EMAIL}:${TEST_ADMIN_PASSWORD}`).toString('base64')}`
     // get_client(host, port=8088, secure=False, username, password, database, client_name="mcp_hydrolix")

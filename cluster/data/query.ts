@@ -10,7 +10,7 @@ import type { Ctx } from '../context'
 import { HttpError, json } from '../http'
 import { requireUser, can, type User } from '../config/access'
 import { allTables, KINDS, parentOf } from './catalog'
-import { EngineError, ident, toEngineError } from './engine'
+import { EngineError, ident, lit, toEngineError } from './engine'
 import type { Resource } from './hooks'
 import type { Plane, QueryRecord } from './plane'
 import { isWriteStatement, parseAlter, renderSetting, splitQuery, type SettingValue } from './sql'
@@ -117,6 +117,24 @@ export function expandViews(plane: Plane, sql: string): string {
   })
 }
 
+/**
+ * `system.tables` as a cluster presents it: the tables of projects (and `hydro`, `hdx`) have the engine
+ * `TurbineStorage`, which is what clients filter on (the grafana plugin lists projects and tables
+ * with `WHERE engine = 'TurbineStorage'`). Outside string literals, `system.tables` is read through
+ * a subquery that renames the engine of those tables.
+ */
+export function presentSystemTables(plane: Plane, sql: string): string {
+  if (!/system\s*\.\s*tables/i.test(sql)) return sql
+  const databases = [...new Set([...plane.cluster.store.all<Resource>(KINDS.project).map((p) => p.name), 'hydro', 'hdx'])]
+  const list = databases.map((d) => lit(String(d))).join(', ')
+  const view = `(SELECT * REPLACE (if(database IN (${list}) AND (engine LIKE '%MergeTree' OR engine = 'View'), 'TurbineStorage', engine) AS engine) FROM system.tables)`
+  // replace only outside single-quoted strings and backquoted identifiers
+  return sql
+    .split(/('(?:[^'\\]|\\.)*'|`[^`]*`)/)
+    .map((part, i) => (i % 2 ? part : part.replace(/\bsystem\s*\.\s*tables\b/gi, view)))
+    .join('')
+}
+
 export interface ResolvedSettings {
   engine: Record<string, SettingValue>
   hdx: Record<string, SettingValue>
@@ -181,7 +199,7 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
     return queryError('Code: 62. DB::Exception: Multi-statements are not allowed: send one statement per request. (SYNTAX_ERROR)', sql, 400, baseHeaders)
   }
-  split.body = expandViews(plane, split.body)
+  split.body = presentSystemTables(plane, expandViews(plane, split.body))
   const tables = referencedTables(plane, split.body)
   // select_sql in the scope of every table the statement names (or anywhere, for table-less SQL)
   const allowed = tables.length
