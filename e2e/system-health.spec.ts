@@ -14,7 +14,7 @@ test.describe('system health', () => {
     }
     await expect(page.getByRole('region', { name: 'Summary' })).toBeVisible()
 
-    const table = requests.getByRole('table', { name: 'Requests per service per interval' })
+    const table = requests.getByRole('table', { name: 'Requests per service per interval, newest first' })
     await expect(requests.getByText(/requests in range/)).toBeVisible()
     if (testInfo.project.name === 'js') {
       // The chart replaces the table as the panel's face; the table stays one click away.

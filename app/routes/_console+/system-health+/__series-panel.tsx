@@ -76,10 +76,13 @@ function ChartPlaceholder() {
 
 function SeriesTable({ panel, withSeconds }: { panel: SeriesPanelData; withSeconds: boolean }) {
   const hasTotal = panel.series.length > 1
-  const rows: Row[] = panel.times.map((time, index) => {
-    const values = panel.series.map((series) => series.values[index] ?? 0)
-    return { time, values, total: values.reduce((sum, value) => sum + value, 0) }
-  })
+  // Newest first, as the logs: the latest intervals are what people open the table for.
+  const rows: Row[] = panel.times
+    .map((time, index) => {
+      const values = panel.series.map((series) => series.values[index] ?? 0)
+      return { time, values, total: values.reduce((sum, value) => sum + value, 0) }
+    })
+    .reverse()
   const columns: Column<Row>[] = [
     { key: 'time', header: 'Interval ending (UTC)', isRowHeader: true, cell: (row) => utcCell(row.time, withSeconds) },
     ...panel.series.map((series, index) => ({
@@ -91,7 +94,7 @@ function SeriesTable({ panel, withSeconds }: { panel: SeriesPanelData; withSecon
   ]
   return (
     <Box maxH="80" overflowY="auto">
-      <DataTable caption={`${panel.title} per interval`} columns={columns} rows={rows} rowKey={(row) => String(row.time)} empty={null} />
+      <DataTable caption={`${panel.title} per interval, newest first`} columns={columns} rows={rows} rowKey={(row) => String(row.time)} empty={null} />
     </Box>
   )
 }
