@@ -1,0 +1,143 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Locator, Page } from '@playwright/test'
+import { expect, test, uniqueName } from './fixtures'
+import { E2E_PORT } from './env'
+
+// Both projects (js, no-js) share one cluster and may run at once: a purge in one would remove the
+// other's finished jobs mid-test. The tests of this file take a lock (a directory) so they never overlap.
+const LOCK = path.join(os.tmpdir(), `console-e2e-jobs-lock-${E2E_PORT}`)
+async function withJobsLock(run: () => Promise<void>) {
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK)
+      break
+    } catch {
+      // A lock left by a crashed worker is stale after two minutes.
+      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
+      if (age > 120_000) fs.rmSync(LOCK, { recursive: true, force: true })
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
+  try {
+    await run()
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true })
+  }
+}
+
+/** Reloads the list with its Refresh link (as a user without scripts would) until `target` shows. */
+async function refreshUntil(page: Page, target: Locator, timeout = 30_000) {
+  const end = Date.now() + timeout
+  while (!(await target.isVisible())) {
+    if (Date.now() > end) break
+    await page.waitForTimeout(500)
+    if (!(await target.isVisible())) await page.getByRole('link', { name: 'Refresh' }).click()
+  }
+  await expect(target).toBeVisible()
+}
+
+test.describe('jobs', () => {
+  test.describe.configure({ timeout: 120_000 })
+
+  test('an alter job: the engine error shows at the SQL field, then the job counts, waits as pending and is committed', async ({
+    authedPage: page,
+  }, testInfo) => {
+    await withJobsLock(async () => {
+      await page.goto('/jobs/alter-jobs/create')
+      await expect(page.getByRole('navigation', { name: 'Job kinds' }).getByRole('link', { name: 'Alter jobs' })).toHaveAttribute('aria-current', 'page')
+      await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
+      const sql = page.getByLabel('SQL', { exact: true })
+      // With scripts the template follows the table; without them "Use template" asks the server for it.
+      if (testInfo.project.name === 'no-js') await page.getByRole('button', { name: 'Use template' }).click()
+      await expect(sql).toHaveValue('ALTER TABLE sample.web_logs DELETE WHERE ')
+
+      // The sample table must keep its rows (other specs count them): this job matches none.
+      const marker = uniqueName('e2e')
+      await sql.fill(`ALTER TABLE sample.web_logs DELETE WHERE no_such_column = '${marker}'`)
+      await page.getByRole('button', { name: 'Create alter job' }).click()
+      await expect(sql).toHaveAccessibleDescription(/Code: \d+\. DB::Exception: .*no_such_column/)
+      await expect(sql).toHaveValue(`ALTER TABLE sample.web_logs DELETE WHERE no_such_column = '${marker}'`)
+
+      await sql.fill(`ALTER TABLE sample.web_logs DELETE WHERE request_id = '${marker}'`)
+      await page.getByRole('button', { name: 'Create alter job' }).click()
+      await expect(page).toHaveURL(/\/jobs\/alter-jobs\?job=[0-9a-f-]{36}$/)
+      await expect(page.getByText('Alter job created: counting the rows it changes')).toBeVisible()
+      const panel = page.getByRole('region', { name: /^Alter job alter_sample_web_logs_/ })
+      await expect(panel).toContainText(`request_id = '${marker}'`)
+      // The new job is the highlighted row.
+      await expect(page.getByRole('table', { name: 'Alter jobs' }).locator('tr[aria-current="true"]')).toContainText(`request_id = '${marker}'`)
+
+      const commit = panel.getByRole('button', { name: 'Commit changes' })
+      await refreshUntil(page, commit)
+      await expect(panel).toContainText('pending')
+      await expect(panel).toContainText('Rows to alter0')
+      await commit.click()
+      await expect(page.getByText('Alter job committed: the data is being changed')).toBeVisible()
+      await refreshUntil(page, panel.getByText('Verified.'))
+      await expect(panel.locator('[data-status]').first()).toHaveText('done')
+      await expect(panel.getByRole('button', { name: 'Commit changes' })).toBeHidden()
+    })
+  })
+
+  test('a batch job from the sample bucket runs to done; the list shows its progress', async ({ authedPage: page }) => {
+    await withJobsLock(async () => {
+      const name = uniqueName('e2e_batch')
+      await page.goto('/jobs/batch-jobs/create')
+      await page.getByLabel('Name', { exact: true }).fill(name)
+      await page.getByLabel('Description', { exact: true }).fill('The sample bucket, dry run')
+      await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
+      await page.getByLabel('Transform', { exact: true }).selectOption({ label: 'web_logs_json (json) · default' })
+      await page.getByLabel('URL', { exact: true }).fill('s3://sample-bucket/web-logs/')
+      // A dry run reads every file and loads nothing: sample.web_logs keeps the rows other specs count.
+      await page.getByText('Advanced options').click()
+      await page.getByLabel('Dry run', { exact: true }).check()
+      await page.getByRole('button', { name: 'Create batch job' }).click()
+
+      await expect(page).toHaveURL(/\/jobs\/batch-jobs\?job=[0-9a-f-]{36}$/)
+      await expect(page.getByText(`Batch job ${name} created`)).toBeVisible()
+      const panel = page.getByRole('region', { name: `Batch job ${name}` })
+      await refreshUntil(page, panel.getByText('2 of 2 done'))
+      await expect(panel.locator('[data-status]').first()).toHaveText('done')
+      await expect(panel).toContainText('1000 read, 0 loaded, 0 rejected')
+      await expect(panel.getByRole('progressbar', { name: `${name} progress` })).toHaveAttribute('value', '100')
+      const row = page.getByRole('table', { name: 'Batch jobs' }).getByRole('row', { name: new RegExp(name) })
+      await expect(row).toContainText('100%')
+      await expect(row.getByRole('button', { name: 'Retry' })).toBeVisible()
+    })
+  })
+
+  test('a batch job from an unreachable bucket fails with its message; purge asks for FORCE, then clears it', async ({ authedPage: page }) => {
+    await withJobsLock(async () => {
+      const name = uniqueName('e2e_fail')
+      await page.goto('/jobs/batch-jobs/create')
+      await page.getByRole('button', { name: 'Create batch job' }).click()
+      await expect(page.getByLabel('Name', { exact: true })).toHaveAccessibleDescription('Name is required')
+      await expect(page.getByLabel('URL', { exact: true })).toHaveAccessibleDescription(/URL is required/)
+
+      await page.getByLabel('Name', { exact: true }).fill(name)
+      await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
+      await page.getByLabel('Transform', { exact: true }).selectOption({ label: 'web_logs_json (json) · default' })
+      await page.getByLabel('URL', { exact: true }).fill('s3://no-such-bucket/logs/')
+      await page.getByRole('button', { name: 'Create batch job' }).click()
+      const panel = page.getByRole('region', { name: `Batch job ${name}` })
+      await refreshUntil(page, panel.getByText(/Cannot reach s3:\/\/no-such-bucket\/logs\//))
+      await expect(panel.locator('[data-status]').first()).toHaveText('failed')
+
+      await page.getByRole('link', { name: 'Purge finished jobs…' }).click()
+      const confirm = page.getByLabel('Type FORCE to confirm')
+      await confirm.fill('force')
+      await page.getByRole('button', { name: 'Purge jobs' }).click()
+      await expect(confirm).toHaveAccessibleDescription('Type FORCE to confirm')
+      await expect(page.getByRole('table', { name: 'Batch jobs' }).getByRole('row', { name: new RegExp(name) })).toBeVisible()
+
+      await confirm.fill('FORCE')
+      await page.getByRole('button', { name: 'Purge jobs' }).click()
+      await expect(page.getByText(/^Purged \d+ batch jobs?$/)).toBeVisible()
+      await expect(page.getByRole('heading', { name: 'Purge finished batch jobs?' })).toBeHidden()
+      await expect(page.getByText('This batch job no longer exists.')).toBeVisible()
+      await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0)
+    })
+  })
+})
