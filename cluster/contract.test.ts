@@ -849,6 +849,44 @@ describe('query clients', () => {
     expect((await raw('GET', `/config/v1/orgs/?user=${encodeURIComponent(TEST_ADMIN_EMAIL)}&password=${encodeURIComponent(TEST_ADMIN_PASSWORD)}`)).status).toBe(401)
   })
 
+  it('mcp-hydrolix tools: SHOW DATABASES, list_tables, get_table_info, DESCRIBE with Identifier parameters, under its per-query settings (mcp_server.py)', async () => {
+    const basic = `Basic ${Buffer.from(`${TEST_ADMIN_EMAIL}:${TEST_ADMIN_PASSWORD}`).toString('base64')}`
+    // execute_query: settings ride as URL parameters (invalid_setting_action="send"), readonly=1 among them
+    const settings = {
+      readonly: '1',
+      hdx_query_max_execution_time: '30',
+      hdx_query_max_attempts: '1',
+      hdx_query_max_result_rows: '100000',
+      hdx_query_max_memory_usage: String(2 * 1024 * 1024 * 1024),
+      hdx_query_admin_comment: 'User: mcp-hydrolix version: 0.4.0 transport: stdio',
+    }
+    const ask = async (sql: string, params: Record<string, string> = {}, withSettings = true) => {
+      const qs = new URLSearchParams({ ...(withSettings ? settings : {}), ...Object.fromEntries(Object.entries(params).map(([k, v]) => [`param_${k}`, v])) })
+      const r = await raw('POST', `/?${qs}`, { headers: { Authorization: basic }, body: `${sql}\n FORMAT JSONCompact` })
+      expect(r.status, `${sql}: ${r.text}`).toBe(200)
+      return JSON.parse(r.text)
+    }
+    // list_databases: client.command("SHOW DATABASES")
+    const dbs = await c.handler(new Request('http://local-cluster/', { method: 'POST', headers: { Authorization: basic }, body: 'SHOW DATABASES' }))
+    expect((await dbs.text()).split('\n')).toContain('q')
+    // list_tables / get_table_info: system.tables with {db:String} (and {table:String}) parameters
+    const fields = 'database, name, engine, sorting_key, primary_key, total_rows, total_bytes, total_bytes_uncompressed, parts, active_parts, total_marks, comment'
+    const tables = await ask(`SELECT ${fields} FROM system.tables WHERE database = {db:String}`, { db: 'q' })
+    expect(tables.data.map((row: unknown[]) => row[1])).toEqual(['events'])
+    const info = await ask(`SELECT ${fields} FROM system.tables WHERE database = {db:String} AND name = {table:String}`, { db: 'q', table: 'events' })
+    expect(info.data[0][2]).toBe('TurbineStorage')
+    expect(info.data[0][4]).toBe('ts')
+    // _describe_columns: DESCRIBE TABLE {db:Identifier}.{table:Identifier}
+    const described = await ask('DESCRIBE TABLE {db:Identifier}.{table:Identifier}', { db: 'q', table: 'events' })
+    expect(described.data.map((row: unknown[]) => row[0])).toEqual(['ts', 'n'])
+    // run_select_query under the same settings
+    const rows = await ask('SELECT n FROM q.events WHERE ts > now() - INTERVAL 10 YEAR ORDER BY n LIMIT 3')
+    expect(rows.data.map((row: unknown[]) => Number(row[0]))).toEqual([0, 1, 2])
+    // the admin comment lands in hdx.active_queries
+    const active = await ask("SELECT admin_comment FROM hdx.active_queries WHERE admin_comment LIKE 'User: mcp-hydrolix%' LIMIT 1", {}, false)
+    expect(active.data.length).toBe(1)
+  })
+
   it('mcp-hydrolix: Basic user:password and Basic __api_token__:token on the query endpoint, GET /version (auth/credentials.py, mcp_env.py)', async () => {
     const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`
     // clickhouse-connect: POST with the SQL as body and settings as URL parameters

@@ -144,7 +144,7 @@ export interface ResolvedSettings {
 }
 
 /** Merges every layer and maps hdx options onto engine settings. */
-export function resolveSettings(layers: Record<string, SettingValue>[], sqlFormat?: string): ResolvedSettings {
+export function resolveSettings(layers: Record<string, SettingValue>[], sqlFormat?: string, fallbackFormat = 'CSV'): ResolvedSettings {
   const merged: Record<string, SettingValue> = {}
   for (const layer of layers) for (const [k, v] of Object.entries(layer)) if (v !== undefined && v !== null) merged[k] = v
   const engine: Record<string, SettingValue> = {}
@@ -156,6 +156,12 @@ export function resolveSettings(layers: Record<string, SettingValue>[], sqlForma
       const target = HDX_TO_ENGINE[k]
       if (target && v !== '' && Number.isFinite(Number(v)) && typeof v !== 'boolean') engine[target] = Number(v)
       else if (target && v !== '') problems.push(`Code: 72. DB::Exception: Cannot parse ${JSON.stringify(String(v))} as a number for setting ${k}. (CANNOT_PARSE_NUMBER)`)
+    } else if (k === 'readonly') {
+      // the query sessions are read-only already (readonly = 2) and the engine refuses to change it:
+      // asking for read-only (mcp-hydrolix sends readonly=1 with every query) is already satisfied;
+      // asking to lift it is refused as the engine would
+      if (['0', 'false'].includes(String(v).trim().toLowerCase())) problems.push("Code: 164. DB::Exception: Cannot modify 'readonly' setting in readonly mode. (READONLY)")
+      continue
     } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
       engine[k] = v
     }
@@ -163,8 +169,8 @@ export function resolveSettings(layers: Record<string, SettingValue>[], sqlForma
   // an explicit engine setting given in the same or a later layer than its hdx option wins: the
   // statement's own SETTINGS are the last layer and were applied last above, so re-apply them
   const last = layers[layers.length - 1] ?? {}
-  for (const [k, v] of Object.entries(last)) if (!k.startsWith('hdx_')) engine[k] = v
-  const format = sqlFormat ?? (typeof hdx.hdx_query_output_format === 'string' && hdx.hdx_query_output_format ? hdx.hdx_query_output_format : 'CSV')
+  for (const [k, v] of Object.entries(last)) if (!k.startsWith('hdx_') && k !== 'readonly') engine[k] = v
+  const format = sqlFormat ?? (typeof hdx.hdx_query_output_format === 'string' && hdx.hdx_query_output_format ? hdx.hdx_query_output_format : fallbackFormat)
   return { engine, hdx, format, problems }
 }
 
@@ -243,7 +249,9 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   }
   const defaultFormat = url.searchParams.get('default_format')
   layers.push(urlSettings, split.settings)
-  const resolved = resolveSettings(layers, split.format ?? undefined)
+  // the query API answers CSV by default; the engine's own interface at `/` answers TabSeparated, as
+  // the engine does (clickhouse-connect's command() splits that on tabs)
+  const resolved = resolveSettings(layers, split.format ?? undefined, url.pathname === '/' ? 'TabSeparated' : 'CSV')
   if (resolved.problems.length) {
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
     return queryError(resolved.problems[0], sql, 400, baseHeaders)
