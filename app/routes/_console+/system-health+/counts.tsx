@@ -12,6 +12,7 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { summaryCards, type SummaryCard } from '../__summary-cards'
+import { LiveToggle } from './__live-toggle'
 import { loadPanel, PANELS } from './__panels.server'
 import { CountsFilterSchema, formatUtc, resolveRange } from './__range'
 import { RangeFields } from './__range-fields'
@@ -46,7 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const figures: SummaryCard[] = summary.value
     ? summaryCards(summary.value).activity.filter((card) => SUMMARY_KEYS.includes(card.key))
     : []
-  const common = { services: serviceOptions, summary: { figures, error: summary.error }, updatedAt: now }
+  const isLive = new URL(request.url).searchParams.get('live') === '1'
+  const common = { services: serviceOptions, summary: { figures, error: summary.error }, updatedAt: now, isLive }
 
   if (submission.status !== 'success') {
     return { ...common, result: submission.reply(), filters: null, range: null, panels: [] as SeriesPanelData[] }
@@ -66,19 +68,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function SystemHealthCountsRoute() {
   const data = useLoaderData<typeof loader>()
   const location = useLocation()
+  const filterKey = new URLSearchParams([...new URLSearchParams(location.search)].filter(([key]) => key !== 'live')).toString()
   return (
     <Stack gap="5">
-      <CountsFilterForm key={location.search} services={data.services} />
+      <CountsFilterForm key={filterKey} services={data.services} />
       {data.range ? (
         <HStack justify="space-between" wrap="wrap" gap="2">
           <Text fontSize="sm" color="fg.muted">
             {data.range.label} · {formatUtc(data.range.start)} to {formatUtc(data.range.end)} · {intervalLabel(data.range.stepSeconds)} intervals
           </Text>
-          <Button asChild size="xs" variant="outline">
-            <Link to={`${location.pathname}${location.search}`} preventScrollReset>
-              Refresh
-            </Link>
-          </Button>
+          <HStack gap="3">
+            <LiveToggle isLive={data.isLive} />
+            <Button asChild size="xs" variant="outline">
+              <Link to={`${location.pathname}${location.search}`} preventScrollReset>
+                Refresh
+              </Link>
+            </Button>
+          </HStack>
         </HStack>
       ) : (
         <Box role="status" color="fg.muted" fontSize="sm">
@@ -114,6 +120,7 @@ function CountsFilterForm({ services }: { services: string[] }) {
   return (
     <Form method="get" {...getFormProps(form)} aria-label="Counts filters">
       <FormErrors id={form.errorId} errors={form.errors} />
+      {data.isLive ? <input type="hidden" name="live" value="1" /> : null}
       <HStack gap="4" align="flex-start" wrap="wrap">
         <Box minW="44">
           <SelectField

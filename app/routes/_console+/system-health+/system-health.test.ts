@@ -138,8 +138,10 @@ describe('/system-health/counts', () => {
     expect(missing.result?.error).toEqual({ from: [RANGE_MESSAGES.fromRequired], to: [RANGE_MESSAGES.invalid] })
     const backwards = await counts(`?range=custom&from=${toUtcInput(to)}&to=${toUtcInput(to - 3_600_000)}`)
     expect(backwards.result?.error).toEqual({ to: [RANGE_MESSAGES.order] })
-    // An unknown preset falls back to the default instead of failing.
-    expect((await counts('?range=bogus')).range?.label).toBe('Last hour')
+    // An unknown preset falls back to the default instead of failing; Live is kept in the URL.
+    const fallback = await counts('?range=bogus&live=1')
+    expect(fallback.range?.label).toBe('Last hour')
+    expect(fallback.isLive).toBe(true)
   })
 })
 
