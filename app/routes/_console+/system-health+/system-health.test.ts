@@ -117,6 +117,11 @@ describe('/system-health/counts', () => {
     const data = await counts('?range=6h')
     expect(data.range?.stepSeconds).toBe(300)
     expect(data.panels.map((panel) => panel.error).filter(Boolean)).toEqual(['Bad Gateway.'])
+
+    failWith('/config/v1/orgs/:org/summary', 503, { detail: 'down' }, 'get')
+    const noSummary = await counts('?range=1h')
+    expect(noSummary.summary).toEqual({ figures: [], error: 'Service Unavailable.' })
+    expect(noSummary.panels.every((panel) => panel.error === null)).toBe(true)
   })
 
   it('takes a custom range of up to 6 hours in 10-minute intervals, and refuses a longer one with a message', async () => {
