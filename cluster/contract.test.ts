@@ -1226,6 +1226,8 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
     check('catalog unknown', await c.api('GET', `/config/v1/orgs/${org}/catalog/download/?project=nope&table=nope`))
     check('batch job bad source', await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, { name: 'bad', settings: { source: 'x' } }))
     check('batch job unknown table', await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, { name: 'bad2', settings: { source: { table: 'no.pe', settings: { url: '/tmp' } } } }))
+    check('fault with a broken regular expression', await c.api('POST', '/__faults', { path: '(' }))
+    expect((await c.api('GET', '/version')).status).toBe(200)
     check('batch job relative path', await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, { name: 'bad3', settings: { source: { table: 'q.events', settings: { url: 12 } } } }))
     expect(failures).toEqual([])
   })

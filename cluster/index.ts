@@ -183,6 +183,11 @@ async function handleFaults(request: Request, faults: Fault[], enabled: boolean)
   if (request.method !== 'POST') throw new HttpError(405, { detail: `Method "${request.method}" not allowed.` })
   const body = await readJsonObject(request)
   if (typeof body.path !== 'string') throw new HttpError(400, { path: ['This field is required.'] })
+  try {
+    new RegExp(body.path)
+  } catch (error) {
+    throw new HttpError(400, { path: [`Not a valid regular expression: ${(error as Error).message}`] })
+  }
   const fault: Fault = {
     path: body.path,
     method: typeof body.method === 'string' ? body.method.toUpperCase() : undefined,
