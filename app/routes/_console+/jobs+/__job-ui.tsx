@@ -89,13 +89,14 @@ const tableCss = {
   '& button[data-tone=primary]': { bg: 'blue.solid', color: 'white', borderColor: 'blue.solid', _hover: { bg: 'blue.emphasized' } },
   '& [data-tone=danger]': { color: 'red.fg' },
   '& button[aria-busy=true]': { opacity: 0.6, cursor: 'progress' },
+  '& [data-status]': { display: 'inline-block', px: '1.5', rounded: 'sm', fontSize: 'xs', fontWeight: 'medium', bg: 'gray.subtle', color: 'gray.fg' },
+  // After the base rule: same specificity, so the later colour wins.
   ...Object.fromEntries(
     Object.entries(STATUS_COLORS).map(([status, color]) => [
       `& [data-status=${status}]`,
       { bg: `${color}.subtle`, color: `${color}.fg` },
     ]),
   ),
-  '& [data-status]': { display: 'inline-block', px: '1.5', rounded: 'sm', fontSize: 'xs', fontWeight: 'medium', bg: 'gray.subtle', color: 'gray.fg' },
 } as const
 
 export type JobColumn<Row> = { key: string; header: ReactNode; cell: (row: Row) => ReactNode; isRowHeader?: boolean }

@@ -324,12 +324,14 @@ function RowsCell({ row }: { row: AlterRow }) {
 
 type HrefWith = ReturnType<typeof useHrefWith>
 
-function AlterRowActions({ row, hrefWith }: { row: AlterRow; hrefWith: HrefWith }) {
+function AlterRowActions({ row, hrefWith, isInPanel }: { isInPanel?: boolean; row: AlterRow; hrefWith: HrefWith }) {
   return (
     <div data-actions="">
-      <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })} data-action-link="">
-        View
-      </Link>
+      {isInPanel ? null : (
+        <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })} data-action-link="">
+          View
+        </Link>
+      )}
       {row.canCommit ? <RowAction intent="commit" job={row.uuid} label="Commit changes" tone="primary" /> : null}
       {row.canCancel ? <RowAction intent="cancel" job={row.uuid} label="Cancel" /> : null}
       {row.canRetry ? <RowAction intent="retry" job={row.uuid} label="Retry" /> : null}
@@ -407,7 +409,7 @@ function AlterJobPanel({
         </Text>
       )}
       <Box mt="4">
-        <AlterRowActions row={job} hrefWith={hrefWith} />
+        <AlterRowActions row={job} hrefWith={hrefWith} isInPanel />
       </Box>
     </JobPanelBox>
   )

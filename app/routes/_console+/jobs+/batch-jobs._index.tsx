@@ -330,12 +330,14 @@ function ProgressCell({ row }: { row: BatchRow }) {
 
 type HrefWith = ReturnType<typeof useHrefWith>
 
-function BatchRowActions({ row, hrefWith }: { row: BatchRow; hrefWith: HrefWith }) {
+function BatchRowActions({ row, hrefWith, isInPanel }: { isInPanel?: boolean; row: BatchRow; hrefWith: HrefWith }) {
   return (
     <div data-actions="">
-      <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })} data-action-link="">
-        View
-      </Link>
+      {isInPanel ? null : (
+        <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })} data-action-link="">
+          View
+        </Link>
+      )}
       {row.canCancel ? <RowAction intent="cancel" job={row.uuid} label="Cancel" /> : null}
       {row.canRetry ? <RowAction intent="retry" job={row.uuid} label="Retry" /> : null}
       <Link to={hrefWith({ delete: row.uuid, purge: null })} data-action-link="" data-tone="danger">
@@ -394,7 +396,7 @@ function BatchJobPanel({ job, closeHref, hrefWith }: { job: ReturnType<typeof to
       </Heading>
       <DetailList entries={job.settings} />
       <Box mt="4">
-        <BatchRowActions row={job} hrefWith={hrefWith} />
+        <BatchRowActions row={job} hrefWith={hrefWith} isInPanel />
       </Box>
     </JobPanelBox>
   )
