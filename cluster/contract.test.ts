@@ -1233,6 +1233,50 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
   })
 })
 
+describe('never a 500: actions and accounts', () => {
+  it('answers bad action bodies with 4xx and a JSON message', async () => {
+    const o = `/config/v1/orgs/${org}`
+    const failures: string[] = []
+    const check = (label: string, r: { status: number; body: any }) => {
+      if (r.status >= 500 || r.status < 400 || typeof r.body !== 'object' || r.body === null) failures.push(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+    }
+    const anon = apiFor(c.handler)
+    check('login number', await anon('POST', '/config/v1/login', { username: 5, password: [] }))
+    check('login empty', await anon('POST', '/config/v1/login', {}))
+    check('login array', await anon('POST', '/config/v1/login', [1]))
+    check('reset confirm garbage', await anon('POST', '/config/v1/password_reset_confirm/', { uuidb64: '%%%', token: 5, password: 'a-long-password-1', password_confirm: 'a-long-password-1' }))
+    check('reset confirm objects', await anon('POST', '/config/v1/password_reset_confirm/', { uuidb64: {}, token: [], password: null }))
+    check('reset email object', await anon('POST', '/config/v1/reset_password', { email: { a: 1 } }))
+    check('change password types', await c.api('PUT', '/config/v1/change_password', { current_password: 5, new_password: {}, confirm_password: null }))
+    const sa = (await c.api('POST', '/config/v1/service_accounts/', { name: 'fz_actions_sa' })).body
+    for (const expiry of ['yesterday', '2000-01-01T00:00:00Z', 12, { a: 1 }, '']) check(`token expiry ${JSON.stringify(expiry)}`, await c.api('POST', `/config/v1/service_accounts/${sa.uuid}/tokens/`, { expiry }))
+    check('token for a missing account', await c.api('POST', '/config/v1/service_accounts/00000000-0000-0000-0000-000000000000/tokens/', {}))
+    for (const roles of ['reader', [5], [{}], ['no-such-role'], null]) check(`add_roles ${JSON.stringify(roles)}`, await c.api('POST', `/config/v1/users/${sa.uuid}/add_roles/`, { roles }))
+    const role = (await c.api('POST', '/config/v1/roles/', { name: 'fz_actions_role', policies: [] })).body
+    for (const users of ['x', [5], [{ uuid: 'nope' }], [{}], null]) check(`add_user ${JSON.stringify(users)}`, await c.api('POST', `/config/v1/roles/${role.id}/add_user/`, { users }))
+    for (const policies of ['x', [5], [{ permissions: 'view_table' }], [{ permissions: ['no_such_perm'] }], [{ permissions: ['view_table'], scope_type: 'table', scope_id: 'nope' }]]) {
+      check(`role policies ${JSON.stringify(policies)}`, await c.api('PUT', `/config/v1/roles/${role.id}/`, { name: 'fz_actions_role', policies }))
+    }
+    const p = (await c.api('POST', `${o}/projects/`, { name: 'fz_files' })).body
+    const files = `${o}/projects/${p.uuid}/dictionaries/files/`
+    check('upload as JSON', await c.api('POST', files, { name: 'x.csv', file: 'a,b' }))
+    const noFile = new FormData()
+    noFile.append('name', 'x.csv')
+    check('upload without file', await c.api('POST', files, noFile))
+    // (a blank name takes the uploaded file's own name, as hdxcli's verbatim upload relies on)
+    for (const name of ['../../secret.key', 'a/b.csv', '.', '\u0000']) {
+      const form = new FormData()
+      form.append('name', name)
+      form.append('file', new Blob(['a,b\n']), 'x.csv')
+      check(`upload name ${JSON.stringify(name)}`, await c.api('POST', files, form))
+    }
+    check('download missing', await c.api('GET', `${files}nope.csv`))
+    check('commit missing alter job', await c.api('POST', `${o}/jobs/alter/00000000-0000-0000-0000-000000000000/commit`))
+    check('retry a ready batch job', await c.api('POST', `${o}/jobs/batch/${(await c.api('POST', `${o}/jobs/batch/`, { name: 'fz_ready', settings: { source: { table: 'fz_files.nope', settings: { url: '/tmp/none' } } } })).body?.uuid ?? 'x'}/retry`))
+    expect(failures).toEqual([])
+  })
+})
+
 describe('an unauthenticated client', () => {
   it('gets 401 {"detail"} everywhere, JSON that the HA integration can resp.json()', async () => {
     const anon = apiFor(c.handler)
