@@ -254,6 +254,11 @@ describe('hdxcli', () => {
     }
     const created = await api.post(jobsPath, body)
     expect([200, 201], JSON.stringify(created.body)).toContain(created.status)
+    // `job batch settings`: OPTIONS actions.POST walked like every resource's (read_only, type, children)
+    const opts = await api.options(jobsPath)
+    expect(opts.status).toBe(200)
+    expect(opts.body.actions.POST.settings.children.source.children.settings.children.url.type).toBe('string')
+    for (const v of Object.values<any>(opts.body.actions.POST)) expect(typeof v.read_only).toBe('boolean')
     // cancel: basic_show(list, name) -> uuid; basic_create(f"{path}{uuid}/cancel") posts the default json body
     const job = unwrapList((await api.get(jobsPath)).body).find((j) => j.name === 'hdx_batch')
     const cancel = await api.post(`${jobsPath}${job.uuid}/cancel`, { name: 'None', description: 'Created with hdxcli tool' })
@@ -1263,7 +1268,7 @@ describe('never a 500: actions and accounts', () => {
     const noFile = new FormData()
     noFile.append('name', 'x.csv')
     check('upload without file', await c.api('POST', files, noFile))
-    // (a blank name takes the uploaded file's own name, as hdxcli's verbatim upload relies on)
+    // (a blank name takes the uploaded file's own name)
     for (const name of ['../../secret.key', 'a/b.csv', '.', '\u0000']) {
       const form = new FormData()
       form.append('name', name)

@@ -11,6 +11,7 @@ import type { ClusterState, Ctx } from '../context'
 import { badRequest, forbidden, json, listResponse, noContent, notFound, nowIso, readJsonObject, validationError } from '../http'
 import { authorize, can, canSomewhere, requireUser, type User } from '../config/access'
 import { audit } from '../config/audit'
+import { describe, f, type Fields } from '../config/schema'
 import { origin } from '../config/util'
 import { parentOf, pickTransform, resolveTable } from './catalog'
 import { qualified, toEngineError } from './engine'
@@ -328,9 +329,59 @@ function checkOrg(ctx: Ctx) {
   if (!ctx.cluster.store.get('org', ctx.params.org)) throw notFound('Org not found.')
 }
 
+/** OPTIONS metadata of batch jobs (hdxcli's `job batch settings` walks `actions.POST`). */
+const BATCH_FIELDS: Fields = {
+  name: f.str({ required: true, maxLength: 255 }),
+  description: f.str({ nullable: true, blank: true }),
+  type: f.str({ choices: ['batch_import'] }),
+  settings: f.obj({
+    source: f.obj(
+      {
+        table: f.str({ required: true, help: 'project.table' }),
+        transform: f.str({ help: 'a transform name of the table (default: its default transform)' }),
+        type: f.str(),
+        subtype: f.str(),
+        settings: f.obj({ url: f.str({ required: true, help: 'file:///path, /path, or s3://bucket/path (read from the data directory)' }) }, { required: true }),
+      },
+      { required: true },
+    ),
+    regex_filter: f.str({ blank: true }),
+    max_files: f.int({ min: 0 }),
+    dry_run: f.bool(),
+    max_active_partitions: f.int({ min: 1 }),
+    max_rows_per_partition: f.int({ min: 1 }),
+    max_minutes_per_partition: f.int({ min: 1 }),
+    input_concurrency: f.int({ min: 1 }),
+    input_aggregation: f.int({ min: 0 }),
+  }, { required: true }),
+}
+
+function batchOptions(method: 'POST' | 'PUT') {
+  return {
+    name: method === 'POST' ? 'Batch Job List' : 'Batch Job Instance',
+    description: 'Batch ingest jobs: files loaded into a table through its transform.',
+    renders: ['application/json'],
+    parses: ['application/json'],
+    actions: {
+      [method]: describe(BATCH_FIELDS, { uuid: 'Id', org: 'Org', status: 'Status', progress: 'Progress', created: 'Created', modified: 'Modified', url: 'Url' }),
+    },
+  }
+}
+
 export function registerJobRoutes(plane: Plane, router: import('../context').ClusterRouter, runner: BatchRunner) {
   const { cluster } = plane
   const base = '/config/v1/orgs/:org/jobs/batch'
+
+  router.add('OPTIONS', base, (ctx) => {
+    requireUser(ctx)
+    checkOrg(ctx)
+    return json(batchOptions('POST'), 200, { allow: 'GET, POST, HEAD, OPTIONS' })
+  })
+  router.add('OPTIONS', `${base}/:job`, (ctx) => {
+    requireUser(ctx)
+    getJob(ctx, BATCH)
+    return json(batchOptions('PUT'), 200, { allow: 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS' })
+  })
 
   router.get(base, (ctx) => {
     const user = requireUser(ctx)
