@@ -34,12 +34,15 @@ export default function SqlEditor({
         height="220px"
         fontSize={14}
         showPrintMargin={false}
-        setOptions={{ useWorker: false, tabSize: 2, wrap: true }}
+        // Ace keeps the textarea's aria-label current ("SQL, Cursor at row 1") from this option.
+        setOptions={{ useWorker: false, tabSize: 2, wrap: true, textInputAriaLabel: label }}
         editorProps={{ $blockScrolling: true }}
         commands={[{ name: 'run', bindKey: { win: 'Ctrl-Enter', mac: 'Command-Enter' }, exec: () => onRun() }]}
         onLoad={(editor) => {
           const textarea = editor.textInput.getElement()
-          textarea.setAttribute('aria-label', label)
+          editor.setOption('textInputAriaLabel', label)
+          // Ace names the textarea only when the cursor moves: name it now, for an empty editor too.
+          ;(editor.textInput as unknown as { setAriaLabel?: () => void }).setAriaLabel?.()
           if (describedBy) textarea.setAttribute('aria-describedby', describedBy)
           editor.focus()
           editor.navigateFileEnd()

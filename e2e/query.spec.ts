@@ -1,0 +1,127 @@
+import type { Page, TestInfo } from '@playwright/test'
+import { expect, test } from './fixtures'
+
+/** Replaces the editor's SQL: the textarea without scripts, Ace (its own textarea, labelled SQL) with them. */
+async function typeSql(page: Page, testInfo: TestInfo, sql: string) {
+  if (testInfo.project.name === 'js') {
+    // Ace names its textarea "SQL, Cursor at row N".
+    await page.getByRole('textbox', { name: /^SQL, / }).focus()
+    await page.keyboard.press('ControlOrMeta+a')
+    await page.keyboard.press('Delete')
+    await page.keyboard.insertText(sql)
+  } else {
+    await page.getByLabel('SQL', { exact: true }).fill(sql)
+  }
+}
+
+/** The SQL the editor holds now. */
+async function editorSql(page: Page, testInfo: TestInfo): Promise<string> {
+  if (testInfo.project.name === 'js') {
+    await expect(page.locator('.ace_editor')).toBeVisible()
+    return page.locator('input[type=hidden][name=sql]').inputValue()
+  }
+  return page.getByLabel('SQL', { exact: true }).inputValue()
+}
+
+test.describe('query', () => {
+  test('runs a query against sample.web_logs and shows rows, then statistics and analysis', async ({ authedPage: page }, testInfo) => {
+    await page.goto('/queries')
+    await expect(page.getByRole('heading', { level: 1, name: 'Query' })).toBeVisible()
+    await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
+    if (testInfo.project.name === 'no-js') await page.getByRole('button', { name: 'Query this table' }).click()
+    await expect(page).toHaveURL(/\/queries\?table_id=/)
+    await expect.poll(() => editorSql(page, testInfo)).toBe('SELECT * FROM sample.web_logs LIMIT 100')
+
+    await typeSql(page, testInfo, 'SELECT method, count() AS hits FROM sample.web_logs GROUP BY method ORDER BY method')
+    if (testInfo.project.name === 'js') await page.keyboard.press('Control+Enter')
+    else await page.getByRole('button', { name: 'Run' }).click()
+
+    await expect(page).toHaveURL(/\/result\?sql=SELECT/)
+    const table = page.getByRole('table', { name: 'Query results' })
+    await expect(table.getByRole('columnheader', { name: /hits\s*UInt64/ })).toBeVisible()
+    await expect(table.getByRole('cell', { name: 'GET', exact: true })).toBeVisible()
+    await expect(page.getByRole('status').filter({ hasText: /^\d+ rows?$/ })).toBeVisible()
+
+    await page.getByRole('link', { name: 'Statistics' }).click()
+    await expect(page).toHaveURL(/tab=statistics/)
+    const stats = page.getByLabel('Query statistics')
+    await expect(stats.getByText('Rows read')).toBeVisible()
+    await expect(stats.getByText('Bytes read')).toBeVisible()
+    await expect(stats.getByText(/^[0-9a-f]{8}-[0-9a-f-]{27}$/)).toBeVisible()
+
+    await page.getByRole('link', { name: 'Analysis' }).click()
+    await expect(page.getByRole('region', { name: 'Plan' }).locator('pre')).toContainText('ReadFromMergeTree (sample.web_logs)')
+    await expect(page.getByRole('region', { name: 'Pipeline' }).locator('pre')).not.toBeEmpty()
+  })
+
+  test('a syntax error shows the engine message next to the editor and keeps the SQL and options', async ({ authedPage: page }, testInfo) => {
+    await page.goto('/queries')
+    const sql = 'SELECT * FROM sample.web_logs WHERE'
+    await typeSql(page, testInfo, sql)
+    await page.getByText('Query options').click()
+    await page.getByLabel('Comment', { exact: true }).fill('kept')
+    await page.getByRole('button', { name: 'Run' }).click()
+
+    const alert = page.getByRole('alert').filter({ hasText: 'The query failed' })
+    await expect(alert).toContainText('Code: 62')
+    await expect(alert).toContainText('SYNTAX_ERROR')
+    await expect.poll(() => editorSql(page, testInfo)).toBe(sql)
+    await expect(page.getByLabel('Comment', { exact: true })).toHaveValue('kept')
+    await expect(page.getByRole('table', { name: 'Query results' })).toHaveCount(0)
+  })
+
+  test('a result link reproduces the result; an empty result says so; a bad option is refused at its field', async ({ authedPage: page }) => {
+    const sql = "SELECT status, count() AS n FROM sample.web_logs WHERE method = 'GET' GROUP BY status ORDER BY status LIMIT 3"
+    await page.goto(`/result?sql=${encodeURIComponent(sql)}&hdx_query_comment=shared`)
+    const table = page.getByRole('table', { name: 'Query results' })
+    await expect(table.getByRole('columnheader', { name: /^n/ })).toBeVisible()
+    await expect(table.locator('tbody tr')).toHaveCount(3)
+    await expect(page.getByLabel('Comment', { exact: true })).toHaveValue('shared')
+
+    await page.goto(`/result?sql=${encodeURIComponent('SELECT * FROM sample.web_logs WHERE 0')}`)
+    await expect(page.getByText('Nothing was found for the current query')).toBeVisible()
+
+    await page.goto(`/result?sql=${encodeURIComponent(sql)}&hdx_query_max_result_rows=50000`)
+    await expect(page.getByLabel('Max result rows')).toHaveAccessibleDescription(/Query UI max rows limited to 10,000/)
+    await expect(page.getByLabel('Max result rows')).toHaveValue('50000')
+  })
+
+  test('the reference lists the sample table with its columns and the query options', async ({ authedPage: page }) => {
+    await page.goto('/queries')
+    await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
+    await page.getByRole('button', { name: 'Query this table' }).click()
+    await expect(page).toHaveURL(/\/queries\?table_id=/)
+    // The tab carries the table and the SQL: the reference opens on that table.
+    await page.getByRole('link', { name: 'Reference' }).click()
+    await expect(page).toHaveURL(/\/queries\/reference\?data=SELECT.*&table_id=/)
+    const columns = page.getByRole('table', { name: 'Columns of sample.web_logs' })
+    await expect(columns.getByRole('cell', { name: 'method', exact: true })).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Circuit breakers' }).getByText('hdx_query_max_rows')).toBeVisible()
+  })
+
+  test('a long query shows its progress and can be cancelled by leaving; without scripts it just completes', async ({ authedPage: page }, testInfo) => {
+    await page.goto('/queries')
+    await typeSql(page, testInfo, 'SELECT sleep(2) AS slept')
+    await page.getByRole('button', { name: 'Run' }).click()
+    if (testInfo.project.name === 'js') {
+      await expect(page.getByText(/Running the query… \d+s/)).toBeVisible()
+      await page.getByRole('link', { name: 'Cancel' }).click()
+      await expect(page).toHaveURL(/\/queries\?data=SELECT/)
+      await expect.poll(() => editorSql(page, testInfo)).toBe('SELECT sleep(2) AS slept')
+      await expect(page.getByRole('table', { name: 'Query results' })).toHaveCount(0)
+    } else {
+      await expect(page.getByRole('table', { name: 'Query results' }).getByRole('columnheader', { name: /slept/ })).toBeVisible()
+    }
+  })
+
+  test('Download CSV gives the whole result as a file', async ({ authedPage: page }) => {
+    await page.goto(`/result?sql=${encodeURIComponent('SELECT method FROM sample.web_logs LIMIT 5')}`)
+    const link = page.getByRole('link', { name: 'Download CSV' })
+    const response = await page.request.get((await link.getAttribute('href'))!)
+    expect(response.status()).toBe(200)
+    expect(response.headers()['content-disposition']).toBe('attachment; filename="query-result.csv"')
+    const lines = (await response.text()).trim().split('\n')
+    expect(lines[0]).toBe('"method"')
+    expect(lines).toHaveLength(6)
+  })
+})
