@@ -82,6 +82,7 @@ export const BatchJobFormSchema = z
     bucketPath: z.string().trim().optional(),
     region: z.string().trim().optional(),
     endpoint: z.string().trim().optional(),
+    credential: z.string().optional(),
     dryRun: z.literal('on').optional(),
     maxFiles: wholeNumber,
     maxMinutes: wholeNumber,

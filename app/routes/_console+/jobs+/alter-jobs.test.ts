@@ -4,7 +4,7 @@ import { args, get, loginAsAdmin, post, unwrap } from '../../../../tests/session
 import { JOB_MESSAGES } from '~/schemas/job'
 import { action as createAction, loader as createLoader } from './alter-jobs.create'
 import { action as listAction, loader as listLoader } from './alter-jobs._index'
-import { clusterCall, makeTable, queryCount, settle, waitFor } from './__test-helpers'
+import { makeTable, queryCount, settle, waitFor } from './__test-helpers'
 
 useTestCluster()
 
@@ -198,4 +198,3 @@ describe('/jobs/alter-jobs', () => {
   })
 })
 
-void clusterCall

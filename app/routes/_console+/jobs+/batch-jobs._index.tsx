@@ -93,6 +93,7 @@ function toDetail(job: BatchJob) {
   return {
     ...toRow(job),
     subtype: job.settings?.source?.subtype ?? '',
+    credential: typeof job.settings?.source?.settings?.credential_id === 'string' ? job.settings.source.settings.credential_id : null,
     settings: SETTING_LABELS.map(([key, label]) => [label, settings[key] === undefined || settings[key] === '' ? '—' : String(settings[key])] as [string, string]),
     errors: (job.progress?.errors ?? []).slice(0, 50),
   }
@@ -367,6 +368,7 @@ function BatchJobPanel({ job, closeHref, hrefWith }: { job: ReturnType<typeof to
           ['Transform', job.transform || 'The table’s default'],
           ['Source', <code key="u">{job.url}</code>],
           ['Source type', job.subtype || '—'],
+          ['Credential', job.credential ? <code key="cr">{job.credential}</code> : 'None'],
           ['Created', when(job.created)],
           ['Started', when(job.started)],
           ['Finished', when(job.finished)],

@@ -4,7 +4,8 @@ import { Box, Button, chakra, Heading, HStack, SimpleGrid, Stack, Text } from '@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { requireApi } from '~/api/client.server'
+import { requireApi, type ClusterApi } from '~/api/client.server'
+import { listAll } from '~/api/list-all.server'
 import { ClusterError } from '~/api/errors.server'
 import { createBatchJob } from '~/api/jobs.server'
 import { listProjectsWithTables } from '~/api/tables.server'
@@ -46,6 +47,7 @@ function renameClusterErrors(error: unknown, form: BatchJobForm): unknown {
     'settings.source.settings.url': form.sourceKind === 'bucket' ? 'bucketName' : 'url',
     'settings.source.settings': form.sourceKind === 'bucket' ? 'bucketName' : 'url',
     'settings.source': 'table',
+    'settings.source.settings.credential_id': 'credential',
     'settings.regex_filter': 'regexFilter',
     'settings.dry_run': 'dryRun',
     ...Object.fromEntries(ADVANCED.map((field) => [`settings.${field.setting}`, field.name])),
@@ -83,11 +85,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ),
     )
   })
+  const credentials = await loadFromCluster(request, () => listCredentials(api))
   // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
   const wanted = new URL(request.url).searchParams.get('table')
   const table = tables.find((entry) => entry.value === wanted) ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
   const transform = table?.transforms.find((entry) => entry.isDefault) ?? table?.transforms[0]
-  return { tables, table: table?.value ?? '', transform: transform?.value ?? '' }
+  return { tables, table: table?.value ?? '', transform: transform?.value ?? '', credentials }
+}
+
+/** The org's credentials as options; none when the user may not list them (the field is optional). */
+async function listCredentials(api: ClusterApi): Promise<{ value: string; label: string }[]> {
+  try {
+    const credentials = await listAll<{ uuid: string; name: string; type?: string }>(api, `/orgs/${api.orgId}/credentials/`)
+    return credentials
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((credential) => ({ value: credential.uuid, label: credential.type ? `${credential.name} (${credential.type})` : credential.name }))
+  } catch (error) {
+    if (error instanceof ClusterError && (error.status === 403 || error.status === 404)) return []
+    throw error
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -102,10 +118,12 @@ export async function action({ request }: ActionFunctionArgs) {
     const value = form[field.name]
     if (typeof value === 'number') settings[field.setting] = value
   }
-  const bucket =
-    form.sourceKind === 'bucket'
+  const bucket = {
+    ...(form.sourceKind === 'bucket'
       ? { cloud: form.cloud, bucket_name: form.bucketName, bucket_path: form.bucketPath, region: form.region, endpoint: form.endpoint }
-      : {}
+      : {}),
+    ...(form.credential ? { credential_id: form.credential } : {}),
+  }
   try {
     const job = await createBatchJob(api, {
       name: form.name,
@@ -245,6 +263,13 @@ export default function NewBatchJobRoute() {
                 </SimpleGrid>
               </Box>
             ) : null}
+            <SelectField
+              meta={fields.credential as Meta}
+              label="Credential"
+              options={loaderData.credentials}
+              placeholder="None: a public bucket, or the cluster's own access"
+              help={loaderData.credentials.length ? undefined : 'No credentials yet: add one under Security → Credentials.'}
+            />
           </chakra.fieldset>
 
           <chakra.details open={isAdvancedOpen || undefined} borderWidth="1px" rounded="md" p="4" mb="4">

@@ -61,7 +61,7 @@ describe('/jobs/batch-jobs/create', () => {
       { value: 'batch_p.logs', transforms: [{ value: 'batch_p.logs:logs_json', name: 'logs_json', type: 'json', isDefault: true }] },
       { value: 'batch_p.other', transforms: [{ value: 'batch_p.other:other_json', name: 'other_json', type: 'json', isDefault: true }] },
     ])
-    expect(data).toMatchObject({ table: 'batch_p.logs', transform: 'batch_p.logs:logs_json' })
+    expect(data).toMatchObject({ table: 'batch_p.logs', transform: 'batch_p.logs:logs_json', credentials: [] })
     const linked = await createLoader(args(get('/jobs/batch-jobs/create?table=batch_p.other', cookie)) as never)
     expect(linked).toMatchObject({ table: 'batch_p.other', transform: 'batch_p.other:other_json' })
   })
@@ -133,7 +133,14 @@ describe('/jobs/batch-jobs', () => {
     expect(await queryCount('SELECT count() FROM batch_p.logs')).toBe(50)
   })
 
-  it('builds the URL from the bucket fields and sends the advanced settings (dry run loads nothing)', async () => {
+  it('builds the URL from the bucket fields and sends the credential and advanced settings (dry run loads nothing)', async () => {
+    const credential = await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/credentials/', {
+      name: 'bucket_keys',
+      type: 'aws_access_keys',
+      details: { access_key_id: 'AKIA0000', secret_access_key: 'secret' },
+    })
+    const form = await createLoader(args(get('/jobs/batch-jobs/create', cookie)) as never)
+    expect(form.credentials).toEqual([{ value: credential.uuid, label: 'bucket_keys (aws_access_keys)' }])
     const jobId = await createJob({
       ...VALID,
       name: 'dry_bucket',
@@ -148,9 +155,20 @@ describe('/jobs/batch-jobs', () => {
       maxFiles: '1',
       regexFilter: 'part-1',
       inputConcurrency: '2',
+      credential: credential.uuid,
     })
     const done = await until(jobId, ['done', 'failed'])
-    expect(done.selected).toMatchObject({ status: 'done', url: 's3://test-bucket/logs/', filesTotal: 1, rowsRead: 30, rowsIngested: 0 })
+    expect(done.selected).toMatchObject({ status: 'done', url: 's3://test-bucket/logs/', credential: credential.uuid, filesTotal: 1, rowsRead: 30, rowsIngested: 0 })
+    const stored = await clusterCall<{ settings: { source: { settings: Record<string, unknown> } } }>('GET', `/config/v1/orgs/{org}/jobs/batch/${jobId}`)
+    expect(stored.settings.source.settings).toEqual({
+      url: 's3://test-bucket/logs/',
+      cloud: 'aws',
+      bucket_name: 'test-bucket',
+      bucket_path: '/logs/',
+      region: 'us-east-1',
+      endpoint: 'https://s3.us-east-1.amazonaws.com',
+      credential_id: credential.uuid,
+    })
     const settings = Object.fromEntries(done.selected!.settings)
     expect(settings).toMatchObject({ 'Dry run': 'true', 'Dry run max files': '1', 'Regex filter': 'part-1', 'Input concurrency': '2' })
     expect(await queryCount('SELECT count() FROM batch_p.logs')).toBe(50)
@@ -225,4 +243,3 @@ describe('/jobs/batch-jobs', () => {
   })
 })
 
-void clusterCall
