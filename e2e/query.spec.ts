@@ -84,6 +84,8 @@ test.describe('query', () => {
     await page.goto(`/result?sql=${encodeURIComponent(sql)}&hdx_query_max_result_rows=50000`)
     await expect(page.getByLabel('Max result rows')).toHaveAccessibleDescription(/Query UI max rows limited to 10,000/)
     await expect(page.getByLabel('Max result rows')).toHaveValue('50000')
+    await expect(page.getByRole('alert').filter({ hasText: 'The query was not run' })).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Query results' })).toHaveCount(0)
   })
 
   test('the reference lists the sample table with its columns and the query options', async ({ authedPage: page }) => {

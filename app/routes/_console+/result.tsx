@@ -147,6 +147,8 @@ const resultCss = {
   '& thead th': { position: 'sticky', top: 0, bg: 'bg.muted', fontFamily: 'body', fontWeight: 'semibold', zIndex: 1 },
   '& thead small': { display: 'block', fontWeight: 'normal', color: 'fg.muted', fontFamily: 'mono', fontSize: 'xs' },
   '& tbody th': { color: 'fg.muted', fontWeight: 'normal', textAlign: 'end' },
+  // The row number column stays narrow; the data columns share the rest.
+  '& tr > :first-of-type': { width: '1%' },
   '& [data-null]': { color: 'fg.subtle', fontStyle: 'italic' },
 } as const
 

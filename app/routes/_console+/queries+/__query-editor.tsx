@@ -225,6 +225,7 @@ export function QueryEditorForm({
   sqlError?: string
   error?: ReactNode
 }) {
+  const hasOptionErrors = Object.keys(optionErrors).length > 0
   const [value, setValue] = useState(sql)
   const [history, setHistory] = useState<HistoryEntry[]>([])
   const formRef = useRef<HTMLFormElement>(null)
@@ -303,6 +304,11 @@ export function QueryEditorForm({
           ) : null}
         </Box>
         <QueryOptions values={options} errors={optionErrors} />
+        {hasOptionErrors ? (
+          <Text role="alert" color="fg.error" fontSize="sm">
+            The query was not run: correct the options marked above.
+          </Text>
+        ) : null}
         <HStack gap="3" wrap="wrap">
           <Button type="submit" colorPalette="blue" loading={isRunning} loadingText="Running…">
             Run
