@@ -192,13 +192,14 @@ export function JobPanelBox({ children, label, tone }: { children: ReactNode; la
  * One row action as its own small POST form (`intent`, `job`); with scripts the button shows it
  * is busy while that job's action runs. Never disabled.
  */
-export function RowAction({ intent, job, label, tone }: { intent: string; job: string; label: string; tone?: 'primary' | 'danger' }) {
+export function RowAction({ intent, job, name, label, tone }: { intent: string; job: string; name: string; label: string; tone?: 'primary' | 'danger' }) {
   const navigation = useNavigation()
   const isBusy = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent && navigation.formData?.get('job') === job
   return (
     <Form method="post">
       <input type="hidden" name="job" value={job} />
-      <button type="submit" name="intent" value={intent} data-tone={tone} aria-busy={isBusy ? 'true' : undefined}>
+      {/* The job's name in the accessible name: a list has one of these per row. */}
+      <button type="submit" name="intent" value={intent} data-tone={tone} aria-busy={isBusy ? 'true' : undefined} aria-label={`${label} ${name}`}>
         {label}
       </button>
     </Form>

@@ -205,9 +205,7 @@ export default function AlterJobsRoute() {
       header: 'Job',
       isRowHeader: true,
       cell: (row) => (
-        <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })} aria-label={`View ${row.name}`}>
-          {row.name}
-        </Link>
+        <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })}>{row.name}</Link>
       ),
     },
     { key: 'status', header: 'Status', cell: (row) => <StatusCell row={row} /> },
@@ -328,15 +326,15 @@ function AlterRowActions({ row, hrefWith, isInPanel }: { isInPanel?: boolean; ro
   return (
     <div data-actions="">
       {isInPanel ? null : (
-        <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })} data-action-link="">
+        <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })} data-action-link="" aria-label={`View ${row.name}`}>
           View
         </Link>
       )}
-      {row.canCommit ? <RowAction intent="commit" job={row.uuid} label="Commit changes" tone="primary" /> : null}
-      {row.canCancel ? <RowAction intent="cancel" job={row.uuid} label="Cancel" /> : null}
-      {row.canRetry ? <RowAction intent="retry" job={row.uuid} label="Retry" /> : null}
+      {row.canCommit ? <RowAction intent="commit" job={row.uuid} name={row.name} label="Commit changes" tone="primary" /> : null}
+      {row.canCancel ? <RowAction intent="cancel" job={row.uuid} name={row.name} label="Cancel" /> : null}
+      {row.canRetry ? <RowAction intent="retry" job={row.uuid} name={row.name} label="Retry" /> : null}
       {row.canDelete ? (
-        <Link to={hrefWith({ delete: row.uuid, purge: null })} data-action-link="" data-tone="danger">
+        <Link to={hrefWith({ delete: row.uuid, purge: null })} data-action-link="" data-tone="danger" aria-label={`Delete ${row.name}…`}>
           Delete…
         </Link>
       ) : null}

@@ -211,9 +211,7 @@ export default function BatchJobsRoute() {
       header: 'Job',
       isRowHeader: true,
       cell: (row) => (
-        <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })} aria-label={`View ${row.name}`}>
-          {row.name}
-        </Link>
+        <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })}>{row.name}</Link>
       ),
     },
     { key: 'status', header: 'Status', cell: (row) => <StatusBadge status={row.status} /> },
@@ -335,13 +333,13 @@ function BatchRowActions({ row, hrefWith, isInPanel }: { isInPanel?: boolean; ro
   return (
     <div data-actions="">
       {isInPanel ? null : (
-        <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })} data-action-link="">
+        <Link to={hrefWith({ job: row.uuid, delete: null, purge: null })} data-action-link="" aria-label={`View ${row.name}`}>
           View
         </Link>
       )}
-      {row.canCancel ? <RowAction intent="cancel" job={row.uuid} label="Cancel" /> : null}
-      {row.canRetry ? <RowAction intent="retry" job={row.uuid} label="Retry" /> : null}
-      <Link to={hrefWith({ delete: row.uuid, purge: null })} data-action-link="" data-tone="danger">
+      {row.canCancel ? <RowAction intent="cancel" job={row.uuid} name={row.name} label="Cancel" /> : null}
+      {row.canRetry ? <RowAction intent="retry" job={row.uuid} name={row.name} label="Retry" /> : null}
+      <Link to={hrefWith({ delete: row.uuid, purge: null })} data-action-link="" data-tone="danger" aria-label={`Delete ${row.name}…`}>
         Delete…
       </Link>
     </div>
