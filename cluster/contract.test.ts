@@ -252,6 +252,16 @@ describe('hdxcli', () => {
       settings: { source: { table: 'hdx_project.hdx_table', type: 'batch', subtype: 'aws s3', transform: 'hdx_csv', settings: { url: files } } },
       name: 'hdx_batch',
     }
+    // jobs run one at a time: a bigger job first keeps the runner busy, so the cancel below finds
+    // hdx_batch still waiting (ready) rather than racing it to the end
+    const bulk = path.join(tmp, 'bulk')
+    fs.mkdirSync(bulk)
+    for (let f = 0; f < 4; f++) {
+      const lines = Array.from({ length: 20_000 }, (_, i) => `18/07/2022 ${String(i % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')},${i},10.0.0.1,k${i},${i},s,${i}`)
+      fs.writeFileSync(path.join(bulk, `part-${f}.csv`), `_timestamp,_float,_ip4,_key,_numeric,_string,_uint64\n${lines.join('\n')}\n`)
+    }
+    const blocker = await api.post(jobsPath, { ...body, name: 'hdx_bulk', settings: { source: { ...body.settings.source, settings: { url: bulk } } } })
+    expect([200, 201]).toContain(blocker.status)
     const created = await api.post(jobsPath, body)
     expect([200, 201], JSON.stringify(created.body)).toContain(created.status)
     // `job batch settings`: OPTIONS actions.POST walked like every resource's (read_only, type, children)
@@ -267,7 +277,7 @@ describe('hdxcli', () => {
     expect(canceled.body.status).toBe('canceled')
     const retry = await api.post(`${jobsPath}${job.uuid}/retry`, { name: 'None', description: 'Created with hdxcli tool' })
     expect([200, 201], JSON.stringify(retry.body)).toContain(retry.status)
-    const done = await poll(() => api.get(`${jobsPath}${job.uuid}`), (r) => ['canceled', 'done', 'failed'].includes(r.body.status))
+    const done = await poll(() => api.get(`${jobsPath}${job.uuid}`), (r) => ['canceled', 'done', 'failed'].includes(r.body.status), 60_000)
     expect(done.body.status, JSON.stringify(done.body)).toBe('done')
     // a cloud URL this machine cannot reach (tests_data url) fails the job with a message, never a 500
     const s3 = await api.post(jobsPath, { ...body, name: 'hdx_batch_s3', settings: { source: { ...body.settings.source, settings: { url: 's3://qe-datasets/every_datatype/json/every_datatype-data.json' } } } })
