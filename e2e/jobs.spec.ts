@@ -88,7 +88,7 @@ test.describe('jobs', () => {
       await page.getByLabel('Name', { exact: true }).fill(name)
       await page.getByLabel('Description', { exact: true }).fill('The sample bucket, dry run')
       await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
-      await page.getByLabel('Transform', { exact: true }).selectOption({ label: 'web_logs_json (json) · default' })
+      await page.getByLabel('Transform', { exact: true }).selectOption('sample.web_logs:web_logs_json')
       await page.getByLabel('URL', { exact: true }).fill('s3://sample-bucket/web-logs/')
       // A dry run reads every file and loads nothing: sample.web_logs keeps the rows other specs count.
       await page.getByText('Advanced options').click()
@@ -118,7 +118,7 @@ test.describe('jobs', () => {
 
       await page.getByLabel('Name', { exact: true }).fill(name)
       await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
-      await page.getByLabel('Transform', { exact: true }).selectOption({ label: 'web_logs_json (json) · default' })
+      await page.getByLabel('Transform', { exact: true }).selectOption('sample.web_logs:web_logs_json')
       await page.getByLabel('URL', { exact: true }).fill('s3://no-such-bucket/logs/')
       await page.getByRole('button', { name: 'Create batch job' }).click()
       const panel = page.getByRole('region', { name: `Batch job ${name}` })
