@@ -345,3 +345,25 @@ export function DetailList({ entries }: { entries: [string, ReactNode][] }) {
     </chakra.dl>
   )
 }
+
+/** A jobs page's error boundary body: the catalogue message under the section's own h1 (so an h2). */
+export function JobsErrorPanel({ title, message, back }: { title: string; message: string; back: { to: string; label: string } }) {
+  return (
+    <Box role="alert" bg="bg" borderWidth="1px" borderColor="red.muted" rounded="lg" p="6" maxW="3xl">
+      <Heading as="h2" size="md" mb="2" color="red.fg">
+        {title}
+      </Heading>
+      <Text mb="3">{message}</Text>
+      <Link to={back.to}>{back.label}</Link>
+    </Box>
+  )
+}
+
+/** Shown on a create form when the org has no table to pick. */
+export function NoTablesNote() {
+  return (
+    <Box role="status" bg="orange.subtle" color="orange.fg" rounded="md" px="3" py="2" mb="4" fontSize="sm">
+      There are no tables yet. <Link to="/data/new-table">Create a table</Link> first; a job works on one.
+    </Box>
+  )
+}

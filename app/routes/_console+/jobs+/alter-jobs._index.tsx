@@ -19,7 +19,6 @@ import {
 import { listAll } from '~/api/list-all.server'
 import { Pagination } from '~/components/data-table/pagination'
 import { parsePaging } from '~/components/data-table/paging'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { useTimezone } from '~/components/layout/use-timezone'
 import { errorMessage } from '~/utils/error-message'
 import { formatDateTime } from '~/utils/format-date'
@@ -36,6 +35,7 @@ import {
   RowAction,
   StatusBadge,
   StatusFilter,
+  JobsErrorPanel,
   useAutoRefresh,
   useHrefWith,
   type JobColumn,
@@ -417,5 +417,5 @@ export const meta: MetaFunction = () => [{ title: 'Alter jobs · Jobs · Cluster
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The alter jobs could not be loaded" message={errorMessage(error)} />
+  return <JobsErrorPanel title="The alter jobs could not be loaded" message={errorMessage(error)} back={{ to: '/jobs/alter-jobs', label: 'Try again' }} />
 }

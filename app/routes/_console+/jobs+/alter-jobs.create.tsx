@@ -11,12 +11,13 @@ import { listProjectsWithTables } from '~/api/tables.server'
 import { ErrorList } from '~/components/forms/error-list'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { alterTemplate, AlterJobFormSchema, isTemplateOrEmpty } from '~/schemas/job'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
+
+import { JobsErrorPanel, NoTablesNote } from './__job-ui'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -98,6 +99,7 @@ export default function NewAlterJobRoute() {
       <Box bg="bg" borderWidth="1px" rounded="md" p="6">
         <Form method="post" {...getFormProps(form)}>
           <FormErrors id={form.errorId} errors={form.errors} />
+          {loaderData.tables.length ? null : <NoTablesNote />}
           <Box mb="4">
             <chakra.label htmlFor={fields.table.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
               Table
@@ -169,5 +171,5 @@ export const meta: MetaFunction = () => [{ title: 'New alter job · Jobs · Clus
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The alter job form could not be shown" message={errorMessage(error)} />
+  return <JobsErrorPanel title="The alter job form could not be shown" message={errorMessage(error)} back={{ to: '/jobs/alter-jobs', label: 'Back to the alter jobs' }} />
 }

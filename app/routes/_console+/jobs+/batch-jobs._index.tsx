@@ -17,7 +17,6 @@ import {
 import { listAll } from '~/api/list-all.server'
 import { Pagination } from '~/components/data-table/pagination'
 import { parsePaging } from '~/components/data-table/paging'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { useTimezone } from '~/components/layout/use-timezone'
 import { errorMessage } from '~/utils/error-message'
 import { formatDateTime } from '~/utils/format-date'
@@ -34,6 +33,7 @@ import {
   RowAction,
   StatusBadge,
   StatusFilter,
+  JobsErrorPanel,
   useAutoRefresh,
   useHrefWith,
   type JobColumn,
@@ -406,5 +406,5 @@ export const meta: MetaFunction = () => [{ title: 'Batch jobs · Jobs · Cluster
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The batch jobs could not be loaded" message={errorMessage(error)} />
+  return <JobsErrorPanel title="The batch jobs could not be loaded" message={errorMessage(error)} back={{ to: '/jobs/batch-jobs', label: 'Try again' }} />
 }

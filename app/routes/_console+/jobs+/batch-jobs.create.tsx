@@ -16,12 +16,13 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SelectField } from '~/components/forms/select-field'
 import { SubmitButton } from '~/components/forms/submit-button'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { BatchJobFormSchema, CLOUDS, sourceSubtype, sourceUrl, transformOf, transformValue, type BatchJobForm } from '~/schemas/job'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
+
+import { JobsErrorPanel, NoTablesNote } from './__job-ui'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
 
@@ -185,6 +186,7 @@ export default function NewBatchJobRoute() {
       <Box bg="bg" borderWidth="1px" rounded="md" p="6">
         <Form method="post" {...getFormProps(form)}>
           <FormErrors id={form.errorId} errors={form.errors} />
+          {loaderData.tables.length ? null : <NoTablesNote />}
           <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
           <TextareaField meta={fields.description} label="Description" rows={2} />
 
@@ -349,5 +351,5 @@ export const meta: MetaFunction = () => [{ title: 'New batch job · Jobs · Clus
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The batch job form could not be shown" message={errorMessage(error)} />
+  return <JobsErrorPanel title="The batch job form could not be shown" message={errorMessage(error)} back={{ to: '/jobs/batch-jobs', label: 'Back to the batch jobs' }} />
 }
