@@ -112,6 +112,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         verifyError = error.message
       }
       selected = { job: toRow(job), verify, verifyError }
+      // Read after the list: its row shows the same, fresher state as the panel.
+      const index = rows.findIndex((row) => row.uuid === job.uuid)
+      if (index >= 0) rows[index] = selected.job
     } else selectedMissing = true
   }
 

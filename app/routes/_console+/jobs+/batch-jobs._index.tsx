@@ -125,8 +125,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let selectedMissing = false
   if (jobId) {
     const job = await loadFromCluster(request, () => getBatchJob(api, jobId).catch(nullOn404))
-    if (job) selected = toDetail(job)
-    else selectedMissing = true
+    if (job) {
+      selected = toDetail(job)
+      // Read after the list: its row shows the same, fresher state as the panel.
+      const index = rows.findIndex((row) => row.uuid === job.uuid)
+      if (index >= 0) rows[index] = toRow(job)
+    } else selectedMissing = true
   }
 
   let deleting: { uuid: string; name: string } | null = null
