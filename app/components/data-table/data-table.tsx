@@ -16,7 +16,7 @@ export type Column<Row> = {
  * render several times slower than the same page with plain cells (bench/console.ts).
  * Cells may use `<a>` (links), `[data-badge]` and `[data-muted]` spans.
  */
-const tableCss = {
+export const dataTableCss = {
   '& table': { width: '100%', borderCollapse: 'collapse', fontSize: 'sm' },
   '& caption': {
     position: 'absolute',
@@ -31,6 +31,7 @@ const tableCss = {
   '& tbody th': { fontWeight: 'medium' },
   '& tbody tr:last-of-type > *': { borderBottomWidth: '0' },
   '& tbody tr:hover': { bg: 'bg.subtle' },
+  '& tbody tr[data-selected]': { bg: 'blue.subtle', boxShadow: 'inset 3px 0 0 var(--chakra-colors-blue-500)' },
   '& a': { color: 'blue.600', textDecoration: 'none', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' } },
   '& [data-muted]': { color: 'fg.muted', fontWeight: 'normal' },
   '& [data-badge]': {
@@ -47,7 +48,9 @@ const tableCss = {
 
 /**
  * A server-rendered table of `rows`; `empty` shows instead when there are none.
- * `caption` names the table for assistive technology (visually hidden).
+ * `caption` names the table for assistive technology (visually hidden). The row whose key is
+ * `selectedKey` is marked `data-selected` and `aria-current`; `css` adds rules for what the
+ * cells hold (badges, bars, row buttons), after the table's own.
  */
 export function DataTable<Row>({
   columns,
@@ -55,12 +58,16 @@ export function DataTable<Row>({
   rowKey,
   caption,
   empty,
+  selectedKey,
+  css,
 }: {
   columns: Column<Row>[]
   rows: Row[]
   rowKey: (row: Row) => string
   caption: string
   empty: ReactNode
+  selectedKey?: string | null
+  css?: Record<string, unknown>
 }) {
   if (!rows.length) {
     return (
@@ -70,7 +77,7 @@ export function DataTable<Row>({
     )
   }
   return (
-    <Box borderWidth="1px" rounded="md" bg="bg" overflowX="auto" css={tableCss}>
+    <Box borderWidth="1px" rounded="md" bg="bg" overflowX="auto" css={css ? { ...dataTableCss, ...css } : dataTableCss}>
       <table>
         <caption>{caption}</caption>
         <thead>
@@ -83,19 +90,23 @@ export function DataTable<Row>({
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
-            <tr key={rowKey(row)}>
-              {columns.map((column) =>
-                column.isRowHeader ? (
-                  <th scope="row" key={column.key}>
-                    {column.cell(row)}
-                  </th>
-                ) : (
-                  <td key={column.key}>{column.cell(row)}</td>
-                ),
-              )}
-            </tr>
-          ))}
+          {rows.map((row) => {
+            const key = rowKey(row)
+            const isSelected = selectedKey != null && key === selectedKey
+            return (
+              <tr key={key} data-selected={isSelected ? '' : undefined} aria-current={isSelected ? 'true' : undefined}>
+                {columns.map((column) =>
+                  column.isRowHeader ? (
+                    <th scope="row" key={column.key}>
+                      {column.cell(row)}
+                    </th>
+                  ) : (
+                    <td key={column.key}>{column.cell(row)}</td>
+                  ),
+                )}
+              </tr>
+            )
+          })}
         </tbody>
       </table>
     </Box>

@@ -4,6 +4,7 @@ import { Box, Button, chakra, Heading, HStack, Input, Text } from '@chakra-ui/re
 import { Form, Link, useLocation, useNavigation, useRevalidator } from '@remix-run/react'
 import { useEffect, useRef, type ReactNode } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
+import { DataTable, dataTableCss, type Column } from '~/components/data-table/data-table'
 import { ErrorList } from '~/components/forms/error-list'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { FORCE_WORD, JOB_MESSAGES } from '~/schemas/job'
@@ -56,18 +57,8 @@ const STATUS_COLORS: Record<string, string> = {
   unknown: 'gray',
 }
 
-// The list's look, set once on its wrapper (as DataTable): cells, badges, bars and row buttons are plain elements.
-const tableCss = {
-  '& table': { width: '100%', borderCollapse: 'collapse', fontSize: 'sm' },
-  '& caption': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
-  '& th, & td': { textAlign: 'start', px: '3', py: '2', borderBottomWidth: '1px', borderColor: 'border', verticalAlign: 'middle' },
-  '& thead th': { fontWeight: 'medium', color: 'fg.muted', bg: 'bg.muted', fontSize: 'xs' },
-  '& tbody th': { fontWeight: 'medium' },
-  '& tbody tr:last-of-type > *': { borderBottomWidth: '0' },
-  '& tbody tr:hover': { bg: 'bg.subtle' },
-  '& tbody tr[data-selected]': { bg: 'blue.subtle', boxShadow: 'inset 3px 0 0 var(--chakra-colors-blue-500)' },
-  '& a': { color: 'blue.600', textDecoration: 'none', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' } },
-  '& [data-muted]': { color: 'fg.muted', fontWeight: 'normal' },
+// What job cells and panels hold, on top of DataTable's look: bars, row buttons and status badges, all plain elements.
+const jobCellsCss = {
   '& code': { fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-all' },
   '& progress': { width: '24', height: '2', verticalAlign: 'middle', mr: '2', accentColor: 'var(--chakra-colors-blue-500)' },
   '& form': { display: 'inline' },
@@ -99,69 +90,13 @@ const tableCss = {
   ),
 } as const
 
-export type JobColumn<Row> = { key: string; header: ReactNode; cell: (row: Row) => ReactNode; isRowHeader?: boolean }
+const tableCss = { ...dataTableCss, ...jobCellsCss }
 
-/**
- * A server-rendered job list; the row whose key is `selectedKey` (the open or new job) is marked
- * `data-selected` and `aria-current`.
- */
-export function JobsTable<Row>({
-  columns,
-  rows,
-  rowKey,
-  caption,
-  empty,
-  selectedKey,
-}: {
-  columns: JobColumn<Row>[]
-  rows: Row[]
-  rowKey: (row: Row) => string
-  caption: string
-  empty: ReactNode
-  selectedKey?: string | null
-}) {
-  if (!rows.length) {
-    return (
-      <Box borderWidth="1px" rounded="md" bg="bg" p="8" textAlign="center" color="fg.muted" role="status">
-        {empty}
-      </Box>
-    )
-  }
-  return (
-    <Box borderWidth="1px" rounded="md" bg="bg" overflowX="auto" css={tableCss}>
-      <table>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column.key} scope="col">
-                {column.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => {
-            const key = rowKey(row)
-            const isSelected = key === selectedKey
-            return (
-              <tr key={key} data-selected={isSelected ? '' : undefined} aria-current={isSelected ? 'true' : undefined}>
-                {columns.map((column) =>
-                  column.isRowHeader ? (
-                    <th scope="row" key={column.key}>
-                      {column.cell(row)}
-                    </th>
-                  ) : (
-                    <td key={column.key}>{column.cell(row)}</td>
-                  ),
-                )}
-              </tr>
-            )
-          })}
-        </tbody>
-      </table>
-    </Box>
-  )
+export type JobColumn<Row> = Column<Row>
+
+/** A server-rendered job list (DataTable with the job cells' look); the open or new job's row is `selectedKey`. */
+export function JobsTable<Row>(props: Omit<Parameters<typeof DataTable<Row>>[0], 'css'>) {
+  return <DataTable {...props} css={jobCellsCss} />
 }
 
 /** A status as a small coloured label (styled by the list's or panel's container). */
