@@ -1,7 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from '@remix-run/node'
 import { z } from 'zod'
+import type { ClusterApi, Page } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
+import { FINISHED_STATUSES, RUNNING_STATUSES } from '~/api/jobs.server'
+import { listAll } from '~/api/list-all.server'
+import { parsePaging } from '~/components/data-table/paging'
+import { loadFromCluster } from '~/utils/form.server'
 import { FORCE_WORD, JOB_MESSAGES } from '~/schemas/job'
 import { loginUrlFor, logoutHeaders } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -70,4 +75,135 @@ export function jobIdOf(formData: FormData): string {
 export function oneOf<T extends string>(url: URL, name: string, allowed: readonly T[]): T | '' {
   const value = url.searchParams.get(name) ?? ''
   return (allowed as readonly string[]).includes(value) ? (value as T) : ''
+}
+
+/** A job read for a panel: null when the cluster says it is gone (404, or 400 for an id that is not one). */
+export function nullOn404(error: unknown): null {
+  if (error instanceof ClusterError && (error.status === 404 || error.status === 400)) return null
+  throw error
+}
+
+const isActive = (job: { status: string }) => (RUNNING_STATUSES as readonly string[]).includes(job.status)
+
+type JobLike = { uuid: string; name: string; status: string }
+
+/**
+ * A job list page's data: the page of rows (the first page when the asked one is past the end), the
+ * open job (`?job=`, its row refreshed from the same read), the job a delete confirms (`?delete=`)
+ * and, while purging (`?purge`), how many jobs are finished. Cluster errors go the way of
+ * `loadFromCluster` (401 to the login page, others thrown as a Response).
+ */
+export async function loadJobList<Job extends JobLike, Row extends JobLike, Status extends string, Selected>(
+  request: Request,
+  api: ClusterApi,
+  options: {
+    /** The cluster's job type, as in `/orgs/{org}/jobs/{type}/`. */
+    type: 'alter' | 'batch'
+    statuses: readonly Status[]
+    list: (api: ClusterApi, query: { page: number; pageSize: number; status: Status | '' }) => Promise<Page<Job>>
+    get: (api: ClusterApi, jobId: string) => Promise<Job>
+    toRow: (job: Job) => Row
+    toSelected: (job: Job) => Selected | Promise<Selected>
+  },
+) {
+  const { type, list, get, toRow } = options
+  const url = new URL(request.url)
+  const paging = parsePaging(url)
+  const status = oneOf(url, 'status', options.statuses)
+  const jobId = url.searchParams.get('job')
+  const deleteId = url.searchParams.get('delete')
+  const isPurging = url.searchParams.has('purge')
+
+  const page = await loadFromCluster(request, async () => {
+    try {
+      return await list(api, { page: paging.page, pageSize: paging.pageSize, status })
+    } catch (error) {
+      // A page past the end (the list shrank): the first page instead of an error.
+      if (error instanceof ClusterError && error.status === 404 && paging.page > 1) {
+        paging.page = 1
+        return list(api, { page: 1, pageSize: paging.pageSize, status })
+      }
+      throw error
+    }
+  })
+  const rows = page.results.map(toRow)
+
+  // The open job: its details; a job that is gone says so.
+  let selected: Selected | null = null
+  let selectedJob: Job | null = null
+  let selectedMissing = false
+  if (jobId) {
+    selectedJob = await loadFromCluster(request, () => get(api, jobId).catch(nullOn404))
+    if (selectedJob) {
+      selected = await options.toSelected(selectedJob)
+      // Read after the list: its row shows the same, fresher state as the panel.
+      const index = rows.findIndex((row) => row.uuid === selectedJob!.uuid)
+      if (index >= 0) rows[index] = toRow(selectedJob)
+    } else selectedMissing = true
+  }
+
+  let deleting: { uuid: string; name: string } | null = null
+  if (deleteId) {
+    const job = rows.find((row) => row.uuid === deleteId) ?? (await loadFromCluster(request, () => get(api, deleteId).catch(nullOn404)))
+    if (job) deleting = { uuid: job.uuid, name: job.name }
+  }
+
+  let finishedCount: number | null = null
+  if (isPurging) {
+    const all = await loadFromCluster(request, () => listFinishedJobs(api, type))
+    finishedCount = all.length
+  }
+
+  const pageCount = Math.max(1, Math.ceil(page.count / paging.pageSize))
+  return {
+    rows,
+    total: page.count,
+    page: Math.min(paging.page, pageCount),
+    pageCount,
+    pageSize: paging.pageSize,
+    status,
+    selected,
+    selectedMissing,
+    deleting,
+    isPurging,
+    finishedCount,
+    isAnyActive: rows.some(isActive) || Boolean(selectedJob && isActive(selectedJob)),
+  }
+}
+
+/** Every finished (failed, canceled, unknown, done) job of a type, across all pages. */
+export async function listFinishedJobs(api: ClusterApi, type: 'alter' | 'batch') {
+  const all = await listAll<JobLike>(api, `/orgs/${api.orgId}/jobs/${type}/`)
+  return all.filter((job) => (FINISHED_STATUSES as readonly string[]).includes(job.status))
+}
+
+/** The form's `intent` when it is one of `intents`; throws a 400 Response otherwise. */
+export function intentOf<T extends string>(formData: FormData, intents: readonly T[]): T {
+  const intent = formData.get('intent')
+  if (!(intents as readonly unknown[]).includes(intent)) throw data({ message: 'Unknown action' }, { status: 400 })
+  return intent as T
+}
+
+/**
+ * The purge action: the form's FORCE checked (a 400 reply without it), then `purge` run; redirects
+ * back with "Purged N <noun>s" or the cluster's refusal as a toast.
+ */
+export async function purgeJobsAction(request: Request, formData: FormData, noun: string, purge: () => Promise<number>) {
+  const refused = checkPurge(formData)
+  if (refused) return refused
+  let purged = 0
+  return runJobAction(
+    request,
+    async () => {
+      purged = await purge()
+    },
+    () => `Purged ${purged} ${noun}${purged === 1 ? '' : 's'}`,
+  )
+}
+
+/** The delete action: runs `remove` and redirects back, closing the open panel when it showed this job. */
+export function deleteJobAction(request: Request, jobId: string, title: string, remove: () => Promise<unknown>) {
+  const url = new URL(request.url)
+  const changes: Record<string, string | null> = url.searchParams.get('job') === jobId ? { job: null } : {}
+  return runJobAction(request, remove, title, changes)
 }
