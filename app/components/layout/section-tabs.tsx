@@ -1,14 +1,17 @@
 import { Box } from '@chakra-ui/react'
-import { NavLink } from '@remix-run/react'
+import { Link, NavLink } from '@remix-run/react'
 
-export type SectionTab = { label: string; to: string; end?: boolean }
+/**
+ * A tab. With `isCurrent` the page decides which tab is current (query parameters count, unlike
+ * NavLink's match) and the link is not prefetched (its URL may carry state such as the SQL).
+ */
+export type SectionTab = { label: string; to: string; end?: boolean; isCurrent?: boolean }
 
 const tabsCss = {
   display: 'flex',
   gap: '1',
   borderBottomWidth: '1px',
   borderColor: 'border',
-  mb: '6',
   overflowX: 'auto',
   '& a': {
     px: '3',
@@ -27,15 +30,21 @@ const tabsCss = {
   '& a[aria-current=page]': { color: 'blue.600', borderColor: 'blue.600' },
 } as const
 
-/** A section's tabs: links to sibling routes, the current one marked `aria-current="page"`. */
-export function SectionTabs({ tabs, label }: { tabs: SectionTab[]; label: string }) {
+/** A section's tabs: links to sibling routes, the current one marked `aria-current="page"`; `mb` is the space below. */
+export function SectionTabs({ tabs, label, mb = '6' }: { tabs: SectionTab[]; label: string; mb?: string }) {
   return (
-    <Box as="nav" aria-label={label} css={tabsCss}>
-      {tabs.map((tab) => (
-        <NavLink key={tab.to} to={tab.to} end={tab.end} prefetch="intent">
-          {tab.label}
-        </NavLink>
-      ))}
+    <Box as="nav" aria-label={label} css={tabsCss} mb={mb}>
+      {tabs.map((tab) =>
+        tab.isCurrent === undefined ? (
+          <NavLink key={tab.to} to={tab.to} end={tab.end} prefetch="intent">
+            {tab.label}
+          </NavLink>
+        ) : (
+          <Link key={tab.to} to={tab.to} aria-current={tab.isCurrent ? 'page' : undefined} prefetch="none">
+            {tab.label}
+          </Link>
+        ),
+      )}
     </Box>
   )
 }

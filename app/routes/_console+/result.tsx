@@ -4,10 +4,11 @@ import { useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctio
 import { useEffect } from 'react'
 import { requireApi } from '~/api/client.server'
 import { ErrorPanel } from '~/components/layout/route-error'
+import { SectionTabs } from '~/components/layout/section-tabs'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/utils/form.server'
 import type { RouteHandle } from '~/utils/handle'
-import { QueryEditorForm, QueryHeading, QueryTabs, TabLinks, TablePicker } from './queries+/__query-editor'
+import { QueryEditorForm, QueryHeading, QueryTabs, TablePicker } from './queries+/__query-editor'
 import { addToHistory } from './queries+/__query-history'
 import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS } from './queries+/__query-options'
 import { loadPicker, readQueryParams, runAnalysis, runForUi, type AnalysisPart, type QueryOutcome } from './queries+/__query.server'
@@ -99,8 +100,9 @@ export default function QueryResultRoute() {
               </a>
             </Button>
           </HStack>
-          <TabLinks
+          <SectionTabs
             label="Result"
+            mb="4"
             tabs={[
               { label: 'Results', to: withTab('results'), isCurrent: tab === 'results' },
               { label: 'Statistics', to: withTab('statistics'), isCurrent: tab === 'statistics' },

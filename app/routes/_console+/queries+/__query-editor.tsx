@@ -2,6 +2,7 @@ import { Box, Button, chakra, Heading, HStack, Stack, Text } from '@chakra-ui/re
 import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { ClientOnly } from 'remix-utils/client-only'
+import { SectionTabs } from '~/components/layout/section-tabs'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { addToHistory, readHistory, type HistoryEntry } from './__query-history'
 import { OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
@@ -9,45 +10,6 @@ import { OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query
 const SqlEditor = lazy(() => import('./__sql-editor.client'))
 
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
-
-const tabsCss = {
-  display: 'flex',
-  gap: '1',
-  borderBottomWidth: '1px',
-  borderColor: 'border',
-  mb: '4',
-  overflowX: 'auto',
-  '& a': {
-    px: '3',
-    py: '2',
-    mb: '-1px',
-    fontSize: 'sm',
-    fontWeight: 'medium',
-    color: 'fg.muted',
-    borderBottomWidth: '2px',
-    borderColor: 'transparent',
-    whiteSpace: 'nowrap',
-    textDecoration: 'none',
-    _hover: { color: 'fg' },
-    _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' },
-  },
-  '& a[aria-current=page]': { color: 'blue.600', borderColor: 'blue.600' },
-} as const
-
-export type TabLink = { label: string; to: string; isCurrent: boolean }
-
-/** Tabs as links; `isCurrent` is decided by the page (query parameters count, unlike NavLink). */
-export function TabLinks({ tabs, label }: { tabs: TabLink[]; label: string }) {
-  return (
-    <Box as="nav" aria-label={label} css={tabsCss}>
-      {tabs.map((tab) => (
-        <Link key={tab.label} to={tab.to} aria-current={tab.isCurrent ? 'page' : undefined} prefetch="none">
-          {tab.label}
-        </Link>
-      ))}
-    </Box>
-  )
-}
 
 /** The Query section's tabs; the SQL travels along as `data` so switching keeps it. */
 export function QueryTabs({ current, sql, tableId }: { current: 'editor' | 'reference'; sql: string; tableId?: string | null }) {
@@ -60,8 +22,9 @@ export function QueryTabs({ current, sql, tableId }: { current: 'editor' | 'refe
     return text ? `?${text}` : ''
   }
   return (
-    <TabLinks
+    <SectionTabs
       label="Query"
+      mb="4"
       tabs={[
         { label: 'Editor', to: `/queries${search({})}`, isCurrent: current === 'editor' },
         { label: 'Reference', to: `/queries/reference${search({})}`, isCurrent: current === 'reference' },
