@@ -1,11 +1,12 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, useForm, type FormMetadata, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Button, chakra, Heading, HStack, Input, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, Heading, HStack, Input, Stack, Text } from '@chakra-ui/react'
 import { Form, Link, useLocation, useNavigation, useRevalidator } from '@remix-run/react'
 import { useEffect, useRef, type ReactNode } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { DataTable, dataTableCss, type Column } from '~/components/data-table/data-table'
 import { ErrorList } from '~/components/forms/error-list'
+import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { FORCE_WORD, JOB_MESSAGES } from '~/schemas/job'
 import { z } from 'zod'
@@ -162,16 +163,23 @@ export function DeleteJobPanel({ job, kind, cancelHref }: { job: { uuid: string;
       <Text mb="3">The job and its record are removed. Data it already changed or loaded stays. This cannot be undone.</Text>
       <Form method="post">
         <input type="hidden" name="job" value={job.uuid} />
-        <HStack gap="3">
-          <SubmitButton name="intent" value="delete" colorPalette="red" size="sm">
-            Delete job
-          </SubmitButton>
-          <Button asChild variant="outline" size="sm">
-            <Link to={cancelHref}>Cancel</Link>
-          </Button>
-        </HStack>
+        <ConfirmButtons intent="delete" label="Delete job" cancelHref={cancelHref} />
       </Form>
     </JobPanelBox>
+  )
+}
+
+/** A danger confirmation's buttons: the submit (`intent`) and a Cancel link back. */
+function ConfirmButtons({ intent, label, cancelHref, mt }: { intent: string; label: string; cancelHref: string; mt?: string }) {
+  return (
+    <HStack gap="3" mt={mt}>
+      <SubmitButton name="intent" value={intent} colorPalette="red" size="sm">
+        {label}
+      </SubmitButton>
+      <Button asChild variant="outline" size="sm">
+        <Link to={cancelHref}>Cancel</Link>
+      </Button>
+    </HStack>
   )
 }
 
@@ -214,14 +222,7 @@ export function PurgePanel({
         </chakra.label>
         <Input {...input} key={input.key} autoComplete="off" maxW="xs" bg="bg" size="sm" />
         <ErrorList id={fields.confirm.errorId} errors={fields.confirm.errors} />
-        <HStack gap="3" mt="3">
-          <SubmitButton name="intent" value="purge" colorPalette="red" size="sm">
-            Purge jobs
-          </SubmitButton>
-          <Button asChild variant="outline" size="sm">
-            <Link to={cancelHref}>Cancel</Link>
-          </Button>
-        </HStack>
+        <ConfirmButtons intent="purge" label="Purge jobs" cancelHref={cancelHref} mt="3" />
       </Form>
     </JobPanelBox>
   )
@@ -300,5 +301,55 @@ export function NoTablesNote() {
     <Box role="status" bg="orange.subtle" color="orange.fg" rounded="md" px="3" py="2" mb="4" fontSize="sm">
       There are no tables yet. <Link to="/data/new-table">Create a table</Link> first; a job works on one.
     </Box>
+  )
+}
+
+/**
+ * A create form's page: its heading and intro, then a card with the POST form: form-level errors,
+ * a note when the org has no table, `children` (the fields), and the submit and Cancel.
+ */
+export function NewJobForm<Schema extends Record<string, unknown>>({
+  title,
+  intro,
+  form,
+  hasTables,
+  submit,
+  cancelTo,
+  children,
+}: {
+  title: string
+  intro: ReactNode
+  form: FormMetadata<Schema, string[]>
+  hasTables: boolean
+  submit: { label: string; name?: string; value?: string }
+  cancelTo: string
+  children: ReactNode
+}) {
+  return (
+    <Stack gap="4" maxW="3xl">
+      <Box>
+        <Heading as="h2" size="md">
+          {title}
+        </Heading>
+        <Text color="fg.muted" fontSize="sm">
+          {intro}
+        </Text>
+      </Box>
+      <Box bg="bg" borderWidth="1px" rounded="md" p="6">
+        <Form method="post" {...getFormProps(form)}>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          {hasTables ? null : <NoTablesNote />}
+          {children}
+          <HStack gap="3" mt="2">
+            <SubmitButton name={submit.name} value={submit.value}>
+              {submit.label}
+            </SubmitButton>
+            <Button asChild variant="outline">
+              <Link to={cancelTo}>Cancel</Link>
+            </Button>
+          </HStack>
+        </Form>
+      </Box>
+    </Stack>
   )
 }

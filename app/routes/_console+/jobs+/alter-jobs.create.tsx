@@ -1,23 +1,21 @@
-import { getFormProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Button, chakra, Heading, HStack, Stack, Text, Textarea } from '@chakra-ui/react'
+import { Box, Button, chakra, HStack, Textarea } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { createAlterJob, engineMessage } from '~/api/jobs.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import { ErrorList } from '~/components/forms/error-list'
-import { FormErrors } from '~/components/forms/form-errors'
-import { SubmitButton } from '~/components/forms/submit-button'
 import { alterTemplate, AlterJobFormSchema, isTemplateOrEmpty } from '~/schemas/job'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 
-import { JobsErrorPanel, NoTablesNote } from './__job-ui'
+import { JobsErrorPanel, NewJobForm } from './__job-ui'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -86,84 +84,73 @@ export default function NewAlterJobRoute() {
   }
 
   return (
-    <Stack gap="4" maxW="3xl">
-      <Box>
-        <Heading as="h2" size="md">
-          New alter job
-        </Heading>
-        <Text color="fg.muted" fontSize="sm">
+    <NewJobForm
+      title="New alter job"
+      intro={
+        <>
           Write an <code>ALTER TABLE project.table DELETE WHERE …</code> or <code>ALTER TABLE project.table UPDATE column = value WHERE …</code>{' '}
           statement. The job counts the rows it touches and waits for you to commit it; nothing changes before that.
-        </Text>
-      </Box>
-      <Box bg="bg" borderWidth="1px" rounded="md" p="6">
-        <Form method="post" {...getFormProps(form)}>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          {loaderData.tables.length ? null : <NoTablesNote />}
-          <Box mb="4">
-            <chakra.label htmlFor={fields.table.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-              Table
-            </chakra.label>
-            <HStack gap="2" align="stretch">
-              <chakra.select
-                {...tableProps}
-                key={tableProps.key}
-                onChange={(event) => onTableChange(event.currentTarget.value)}
-                flex="1"
-                h="10"
-                px="3"
-                borderWidth="1px"
-                borderColor="border"
-                rounded="l2"
-                bg="bg"
-                fontSize="sm"
-              >
-                {loaderData.tables.length ? null : <option value="">No tables yet</option>}
-                {loaderData.tables.map((table) => (
-                  <option key={table} value={table}>
-                    {table}
-                  </option>
-                ))}
-              </chakra.select>
-              {isHydrated ? null : (
-                <Button type="submit" name="intent" value={TEMPLATE_INTENT} variant="outline" h="10" formNoValidate>
-                  Use template
-                </Button>
-              )}
-            </HStack>
-            <Box fontSize="xs" color="fg.muted" mt="1">
-              {isHydrated
-                ? 'Picking a table fills in its template while the SQL is still untouched.'
-                : '“Use template” replaces the SQL with a DELETE template for the chosen table.'}
-            </Box>
-            <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
-          </Box>
-          <Box mb="4">
-            <chakra.label htmlFor={fields.sql.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-              SQL
-            </chakra.label>
-            <Textarea
-              {...sqlProps}
-              key={sqlProps.key}
-              rows={6}
-              fontFamily="mono"
-              fontSize="sm"
-              spellCheck={false}
-              borderColor={fields.sql.errors?.length ? 'border.error' : undefined}
-            />
-            <ErrorList id={fields.sql.errorId} errors={fields.sql.errors} />
-          </Box>
-          <HStack gap="3" mt="2">
-            <SubmitButton name="intent" value="create">
-              Create alter job
-            </SubmitButton>
-            <Button asChild variant="outline">
-              <Link to="/jobs/alter-jobs">Cancel</Link>
+        </>
+      }
+      form={form}
+      hasTables={loaderData.tables.length > 0}
+      submit={{ label: 'Create alter job', name: 'intent', value: 'create' }}
+      cancelTo="/jobs/alter-jobs"
+    >
+      <Box mb="4">
+        <chakra.label htmlFor={fields.table.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
+          Table
+        </chakra.label>
+        <HStack gap="2" align="stretch">
+          <chakra.select
+            {...tableProps}
+            key={tableProps.key}
+            onChange={(event) => onTableChange(event.currentTarget.value)}
+            flex="1"
+            h="10"
+            px="3"
+            borderWidth="1px"
+            borderColor="border"
+            rounded="l2"
+            bg="bg"
+            fontSize="sm"
+          >
+            {loaderData.tables.length ? null : <option value="">No tables yet</option>}
+            {loaderData.tables.map((table) => (
+              <option key={table} value={table}>
+                {table}
+              </option>
+            ))}
+          </chakra.select>
+          {isHydrated ? null : (
+            <Button type="submit" name="intent" value={TEMPLATE_INTENT} variant="outline" h="10" formNoValidate>
+              Use template
             </Button>
-          </HStack>
-        </Form>
+          )}
+        </HStack>
+        <Box fontSize="xs" color="fg.muted" mt="1">
+          {isHydrated
+            ? 'Picking a table fills in its template while the SQL is still untouched.'
+            : '“Use template” replaces the SQL with a DELETE template for the chosen table.'}
+        </Box>
+        <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
       </Box>
-    </Stack>
+      <Box mb="4">
+        <chakra.label htmlFor={fields.sql.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
+          SQL
+        </chakra.label>
+        <Textarea
+          {...sqlProps}
+          key={sqlProps.key}
+          rows={6}
+          fontFamily="mono"
+          fontSize="sm"
+          spellCheck={false}
+          borderColor={fields.sql.errors?.length ? 'border.error' : undefined}
+        />
+        <ErrorList id={fields.sql.errorId} errors={fields.sql.errors} />
+      </Box>
+    </NewJobForm>
   )
 }
 

@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from '@conform-to/react'
+import { getInputProps, getSelectProps, useForm, type FieldMetadata } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Button, chakra, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi, type ClusterApi } from '~/api/client.server'
 import { listAll } from '~/api/list-all.server'
@@ -13,16 +13,14 @@ import { listTransforms } from '~/api/transforms.server'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
-import { FormErrors } from '~/components/forms/form-errors'
 import { SelectField } from '~/components/forms/select-field'
-import { SubmitButton } from '~/components/forms/submit-button'
 import { BatchJobFormSchema, CLOUDS, sourceSubtype, sourceUrl, transformOf, transformValue, type BatchJobForm } from '~/schemas/job'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 
-import { JobsErrorPanel, NoTablesNote } from './__job-ui'
+import { JobsErrorPanel, NewJobForm } from './__job-ui'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
 
@@ -173,142 +171,127 @@ export default function NewBatchJobRoute() {
   const tableProps = getSelectProps(fields.table)
 
   return (
-    <Stack gap="4" maxW="3xl">
-      <Box>
-        <Heading as="h2" size="md">
-          New batch job
-        </Heading>
-        <Text color="fg.muted" fontSize="sm">
-          Loads every file under a URL or bucket path (CSV or JSON, gzipped or not) into a table through one of its transforms. The job starts
-          as soon as it is created.
-        </Text>
-      </Box>
-      <Box bg="bg" borderWidth="1px" rounded="md" p="6">
-        <Form method="post" {...getFormProps(form)}>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          {loaderData.tables.length ? null : <NoTablesNote />}
-          <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
-          <TextareaField meta={fields.description} label="Description" rows={2} />
+    <NewJobForm
+      title="New batch job"
+      intro="Loads every file under a URL or bucket path (CSV or JSON, gzipped or not) into a table through one of its transforms. The job starts as soon as it is created."
+      form={form}
+      hasTables={loaderData.tables.length > 0}
+      submit={{ label: 'Create batch job' }}
+      cancelTo="/jobs/batch-jobs"
+    >
+      <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
+      <TextareaField meta={fields.description} label="Description" rows={2} />
 
-          <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-            <Box mb="4">
-              <Label htmlFor={fields.table.id}>Table</Label>
-              <NativeSelect {...tableProps} key={tableProps.key} isInvalid={Boolean(fields.table.errors?.length)} onChange={(event) => onTableChange(event.currentTarget.value)}>
-                <option value="">Select a table</option>
-                {loaderData.tables.map((entry) => (
-                  <option key={entry.value} value={entry.value}>
-                    {entry.value}
+      <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+        <Box mb="4">
+          <Label htmlFor={fields.table.id}>Table</Label>
+          <NativeSelect {...tableProps} key={tableProps.key} isInvalid={Boolean(fields.table.errors?.length)} onChange={(event) => onTableChange(event.currentTarget.value)}>
+            <option value="">Select a table</option>
+            {loaderData.tables.map((entry) => (
+              <option key={entry.value} value={entry.value}>
+                {entry.value}
+              </option>
+            ))}
+          </NativeSelect>
+          <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
+        </Box>
+        <Box mb="4">
+          <Label htmlFor={fields.transform.id}>Transform</Label>
+          <NativeSelect {...transformProps} key={transformProps.key} isInvalid={Boolean(fields.transform.errors?.length)}>
+            <option value="">Select a transform</option>
+            {transformGroups.map((entry) => (
+              <optgroup key={entry.value} label={entry.value}>
+                {entry.transforms.map((transform) => (
+                  <option key={transform.value} value={transform.value}>
+                    {transform.name}
+                    {transform.type ? ` (${transform.type})` : ''}
+                    {transform.isDefault ? ' · default' : ''}
                   </option>
                 ))}
-              </NativeSelect>
-              <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
+              </optgroup>
+            ))}
+          </NativeSelect>
+          {isHydrated ? null : (
+            <Box fontSize="xs" color="fg.muted" mt="1">
+              Transforms are grouped by table: pick one of the selected table.
             </Box>
-            <Box mb="4">
-              <Label htmlFor={fields.transform.id}>Transform</Label>
-              <NativeSelect {...transformProps} key={transformProps.key} isInvalid={Boolean(fields.transform.errors?.length)}>
-                <option value="">Select a transform</option>
-                {transformGroups.map((entry) => (
-                  <optgroup key={entry.value} label={entry.value}>
-                    {entry.transforms.map((transform) => (
-                      <option key={transform.value} value={transform.value}>
-                        {transform.name}
-                        {transform.type ? ` (${transform.type})` : ''}
-                        {transform.isDefault ? ' · default' : ''}
-                      </option>
-                    ))}
-                  </optgroup>
-                ))}
-              </NativeSelect>
-              {isHydrated ? null : (
-                <Box fontSize="xs" color="fg.muted" mt="1">
-                  Transforms are grouped by table: pick one of the selected table.
-                </Box>
-              )}
-              <ErrorList id={fields.transform.errorId} errors={fields.transform.errors} />
-            </Box>
+          )}
+          <ErrorList id={fields.transform.errorId} errors={fields.transform.errors} />
+        </Box>
+      </SimpleGrid>
+
+      <chakra.fieldset borderWidth="1px" rounded="md" p="4" mb="4">
+        <chakra.legend px="1" fontWeight="medium" fontSize="sm">
+          Source
+        </chakra.legend>
+        <HStack gap="6" mb="3" role="radiogroup" aria-label="Where the files are">
+          <SourceKindRadio meta={fields.sourceKind} value="url" label="A URL" />
+          <SourceKindRadio meta={fields.sourceKind} value="bucket" label="A bucket" />
+        </HStack>
+        {!isHydrated || sourceKind === 'url' ? (
+          <Field
+            meta={fields.url}
+            label="URL"
+            help={
+              <>
+                {isHydrated ? null : 'Used when “A URL” is selected. '}e.g. <code>s3://sample-bucket/web-logs/</code>, <code>gs://bucket/path/</code> or a
+                path on the cluster (<code>file:///data/in/</code>).
+              </>
+            }
+            inputProps={{ autoComplete: 'off', placeholder: 's3://bucket/path/' }}
+          />
+        ) : null}
+        {!isHydrated || sourceKind === 'bucket' ? (
+          <Box>
+            {isHydrated ? null : (
+              <Text fontSize="xs" color="fg.muted" mb="2">
+                Used when “A bucket” is selected.
+              </Text>
+            )}
+            <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
+              <SelectField meta={fields.cloud as Meta} label="Cloud" options={CLOUDS.map(({ value, label }) => ({ value, label }))} />
+              <Field meta={fields.bucketName} label="Bucket name" inputProps={{ autoComplete: 'off', placeholder: 'sample-bucket' }} />
+              <Field meta={fields.bucketPath} label="Bucket path" inputProps={{ autoComplete: 'off', placeholder: 'web-logs/' }} />
+              <Field meta={fields.region} label="Region" inputProps={{ autoComplete: 'off', placeholder: 'us-east-1' }} />
+              <Field meta={fields.endpoint} label="Endpoint" inputProps={{ autoComplete: 'off', placeholder: 'https://s3.us-east-1.amazonaws.com' }} />
+            </SimpleGrid>
+          </Box>
+        ) : null}
+        <SelectField
+          meta={fields.credential as Meta}
+          label="Credential"
+          options={loaderData.credentials}
+          placeholder="None: a public bucket, or the cluster's own access"
+          help={loaderData.credentials.length ? undefined : 'No credentials yet: add one under Security → Credentials.'}
+        />
+      </chakra.fieldset>
+
+      <chakra.details open={isAdvancedOpen || undefined} borderWidth="1px" rounded="md" p="4" mb="4">
+        <chakra.summary cursor="pointer" fontWeight="medium" fontSize="sm">
+          Advanced options
+        </chakra.summary>
+        <Box mt="4">
+          <CheckboxField meta={fields.dryRun} label="Dry run" help="Read and check the files without loading any rows." />
+          <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
+            {ADVANCED.map((field) => (
+              <Field
+                key={field.name}
+                meta={fields[field.name] as Meta}
+                label={field.label}
+                help={field.help}
+                inputProps={{ inputMode: 'numeric', placeholder: field.placeholder }}
+              />
+            ))}
           </SimpleGrid>
-
-          <chakra.fieldset borderWidth="1px" rounded="md" p="4" mb="4">
-            <chakra.legend px="1" fontWeight="medium" fontSize="sm">
-              Source
-            </chakra.legend>
-            <HStack gap="6" mb="3" role="radiogroup" aria-label="Where the files are">
-              <SourceKindRadio meta={fields.sourceKind} value="url" label="A URL" />
-              <SourceKindRadio meta={fields.sourceKind} value="bucket" label="A bucket" />
-            </HStack>
-            {!isHydrated || sourceKind === 'url' ? (
-              <Field
-                meta={fields.url}
-                label="URL"
-                help={
-                  <>
-                    {isHydrated ? null : 'Used when “A URL” is selected. '}e.g. <code>s3://sample-bucket/web-logs/</code>, <code>gs://bucket/path/</code> or a
-                    path on the cluster (<code>file:///data/in/</code>).
-                  </>
-                }
-                inputProps={{ autoComplete: 'off', placeholder: 's3://bucket/path/' }}
-              />
-            ) : null}
-            {!isHydrated || sourceKind === 'bucket' ? (
-              <Box>
-                {isHydrated ? null : (
-                  <Text fontSize="xs" color="fg.muted" mb="2">
-                    Used when “A bucket” is selected.
-                  </Text>
-                )}
-                <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
-                  <SelectField meta={fields.cloud as Meta} label="Cloud" options={CLOUDS.map(({ value, label }) => ({ value, label }))} />
-                  <Field meta={fields.bucketName} label="Bucket name" inputProps={{ autoComplete: 'off', placeholder: 'sample-bucket' }} />
-                  <Field meta={fields.bucketPath} label="Bucket path" inputProps={{ autoComplete: 'off', placeholder: 'web-logs/' }} />
-                  <Field meta={fields.region} label="Region" inputProps={{ autoComplete: 'off', placeholder: 'us-east-1' }} />
-                  <Field meta={fields.endpoint} label="Endpoint" inputProps={{ autoComplete: 'off', placeholder: 'https://s3.us-east-1.amazonaws.com' }} />
-                </SimpleGrid>
-              </Box>
-            ) : null}
-            <SelectField
-              meta={fields.credential as Meta}
-              label="Credential"
-              options={loaderData.credentials}
-              placeholder="None: a public bucket, or the cluster's own access"
-              help={loaderData.credentials.length ? undefined : 'No credentials yet: add one under Security → Credentials.'}
-            />
-          </chakra.fieldset>
-
-          <chakra.details open={isAdvancedOpen || undefined} borderWidth="1px" rounded="md" p="4" mb="4">
-            <chakra.summary cursor="pointer" fontWeight="medium" fontSize="sm">
-              Advanced options
-            </chakra.summary>
-            <Box mt="4">
-              <CheckboxField meta={fields.dryRun} label="Dry run" help="Read and check the files without loading any rows." />
-              <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
-                {ADVANCED.map((field) => (
-                  <Field
-                    key={field.name}
-                    meta={fields[field.name] as Meta}
-                    label={field.label}
-                    help={field.help}
-                    inputProps={{ inputMode: 'numeric', placeholder: field.placeholder }}
-                  />
-                ))}
-              </SimpleGrid>
-              <Field
-                meta={fields.regexFilter}
-                label="Regex filter"
-                help="Only files whose path matches this regular expression are read."
-                inputProps={{ autoComplete: 'off', placeholder: '.*\\.json(\\.gz)?$' }}
-              />
-            </Box>
-          </chakra.details>
-
-          <HStack gap="3" mt="2">
-            <SubmitButton>Create batch job</SubmitButton>
-            <Button asChild variant="outline">
-              <Link to="/jobs/batch-jobs">Cancel</Link>
-            </Button>
-          </HStack>
-        </Form>
-      </Box>
-    </Stack>
+          <Field
+            meta={fields.regexFilter}
+            label="Regex filter"
+            help="Only files whose path matches this regular expression are read."
+            inputProps={{ autoComplete: 'off', placeholder: '.*\\.json(\\.gz)?$' }}
+          />
+        </Box>
+      </chakra.details>
+    </NewJobForm>
   )
 }
 
