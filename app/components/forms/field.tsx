@@ -1,7 +1,7 @@
 import { getInputProps, getTextareaProps, type FieldMetadata } from '@conform-to/react'
-import { Box, chakra, Input, Textarea, type InputProps } from '@chakra-ui/react'
+import { Input, Textarea, type InputProps } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
-import { ErrorList } from './error-list'
+import { describedBy, FieldShell, helpIdOf } from './field-shell'
 
 type FieldProps = {
   meta: FieldMetadata<string | number | undefined, Record<string, unknown>, string[]>
@@ -14,26 +14,16 @@ type FieldProps = {
 /** A labelled input wired to a conform field: errors below it, aria-invalid and aria-describedby set. */
 export function Field({ meta, label, type = 'text', help, inputProps }: FieldProps) {
   const props = getInputProps(meta, { type })
-  const helpId = help ? `${meta.id}-help` : undefined
   return (
-    <Box mb="4">
-      <chakra.label htmlFor={meta.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-        {label}
-      </chakra.label>
+    <FieldShell meta={meta} label={label} help={help}>
       <Input
         {...inputProps}
         {...props}
         key={props.key}
-        aria-describedby={[props['aria-describedby'], helpId].filter(Boolean).join(' ') || undefined}
+        aria-describedby={describedBy(props['aria-describedby'], helpIdOf(meta, help))}
         borderColor={meta.errors?.length ? 'border.error' : undefined}
       />
-      {help ? (
-        <Box id={helpId} fontSize="xs" color="fg.muted" mt="1">
-          {help}
-        </Box>
-      ) : null}
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </Box>
+    </FieldShell>
   )
 }
 
@@ -49,12 +39,8 @@ export function TextareaField({
 }) {
   const props = getTextareaProps(meta)
   return (
-    <Box mb="4">
-      <chakra.label htmlFor={meta.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-        {label}
-      </chakra.label>
+    <FieldShell meta={meta} label={label}>
       <Textarea {...props} key={props.key} rows={rows} />
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </Box>
+    </FieldShell>
   )
 }

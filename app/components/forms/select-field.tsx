@@ -1,7 +1,7 @@
 import { getSelectProps, type FieldMetadata } from '@conform-to/react'
-import { Box, chakra } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
-import { ErrorList } from './error-list'
+import { describedBy, FieldShell, helpIdOf } from './field-shell'
 
 export type SelectOption = { value: string; label: string }
 
@@ -21,16 +21,12 @@ export function SelectField({
   help?: ReactNode
 }) {
   const props = getSelectProps(meta)
-  const helpId = help ? `${meta.id}-help` : undefined
   return (
-    <Box mb="4">
-      <chakra.label htmlFor={meta.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-        {label}
-      </chakra.label>
+    <FieldShell meta={meta} label={label} help={help}>
       <chakra.select
         {...props}
         key={props.key}
-        aria-describedby={[props['aria-describedby'], helpId].filter(Boolean).join(' ') || undefined}
+        aria-describedby={describedBy(props['aria-describedby'], helpIdOf(meta, help))}
         w="full"
         h="10"
         px="3"
@@ -47,12 +43,6 @@ export function SelectField({
           </option>
         ))}
       </chakra.select>
-      {help ? (
-        <Box id={helpId} fontSize="xs" color="fg.muted" mt="1">
-          {help}
-        </Box>
-      ) : null}
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </Box>
+    </FieldShell>
   )
 }

@@ -1,0 +1,33 @@
+import { Box, chakra } from '@chakra-ui/react'
+import type { ReactNode } from 'react'
+import { ErrorList } from './error-list'
+
+type ShellMeta = { id: string; errorId: string; errors?: string[] }
+
+/** The id of a field's help text, or undefined when it has none. */
+export function helpIdOf(meta: { id: string }, help: ReactNode): string | undefined {
+  return help ? `${meta.id}-help` : undefined
+}
+
+/** A control's aria-describedby: conform's (its errors) and the help text's, or undefined for neither. */
+export function describedBy(conformIds: string | undefined, helpId: string | undefined): string | undefined {
+  return [conformIds, helpId].filter(Boolean).join(' ') || undefined
+}
+
+/** A labelled field's frame around its control (`children`): the label above, help text and errors below. */
+export function FieldShell({ meta, label, help, children }: { meta: ShellMeta; label: ReactNode; help?: ReactNode; children: ReactNode }) {
+  return (
+    <Box mb="4">
+      <chakra.label htmlFor={meta.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
+        {label}
+      </chakra.label>
+      {children}
+      {help ? (
+        <Box id={helpIdOf(meta, help)} fontSize="xs" color="fg.muted" mt="1">
+          {help}
+        </Box>
+      ) : null}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </Box>
+  )
+}
