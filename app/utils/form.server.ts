@@ -78,3 +78,22 @@ export async function loadFromCluster<T>(request: Request, load: () => Promise<T
     throw error
   }
 }
+
+/**
+ * A public (sessionless) call's failure as a form's errors: a 400's body mapped onto the fields and
+ * anything else the catalogue message as a form error. With `rename` (the cluster's field names to
+ * the form's), a field it does not name becomes a form error. Throws what is not a ClusterError.
+ */
+export function publicCallErrors(error: unknown, rename?: Record<string, string>): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
+  if (!(error instanceof ClusterError)) throw error
+  const mapped = error.status === 400 ? error.mapped : { fieldErrors: {}, formErrors: [] }
+  const fieldErrors: Record<string, string[]> = {}
+  const formErrors = [...mapped.formErrors]
+  for (const [key, messages] of Object.entries(mapped.fieldErrors)) {
+    const field = rename ? rename[key] : key
+    if (field) fieldErrors[field] = messages
+    else formErrors.push(...messages)
+  }
+  const hasMapped = formErrors.length > 0 || Object.keys(fieldErrors).length > 0
+  return { fieldErrors, formErrors: hasMapped ? formErrors : [error.message] }
+}

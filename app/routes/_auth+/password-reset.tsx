@@ -4,12 +4,12 @@ import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
 import { callPublic } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
 import { Field } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { AuthCard } from '~/components/layout/auth-card'
 import { PasswordResetFormSchema } from '~/schemas/auth'
+import { publicCallErrors } from '~/utils/form.server'
 
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: PasswordResetFormSchema })
@@ -18,13 +18,7 @@ export async function action({ request }: ActionFunctionArgs) {
     // Public call: no Authorization header.
     await callPublic('POST', '/reset_password', { email: submission.value.email })
   } catch (error) {
-    if (!(error instanceof ClusterError)) throw error
-    const { fieldErrors, formErrors } = error.status === 400 ? error.mapped : { fieldErrors: {}, formErrors: [] }
-    const hasMapped = formErrors.length > 0 || Object.keys(fieldErrors).length > 0
-    return data(
-      { result: submission.reply({ fieldErrors, formErrors: hasMapped ? formErrors : [error.message] }), sent: false },
-      { status: 400 },
-    )
+    return data({ result: submission.reply(publicCallErrors(error)), sent: false }, { status: 400 })
   }
   return { result: submission.reply(), sent: true as const }
 }

@@ -4,12 +4,12 @@ import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
 import { callPublic } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
 import { Field } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { AuthCard } from '~/components/layout/auth-card'
 import { SetPasswordFormSchema } from '~/schemas/auth'
+import { publicCallErrors } from '~/utils/form.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** The cluster's names for the form's fields (password_reset_confirm). */
@@ -28,20 +28,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       token: params.token,
     })
   } catch (error) {
-    if (!(error instanceof ClusterError)) throw error
-    const mapped = error.status === 400 ? error.mapped : { fieldErrors: {}, formErrors: [] }
-    const fieldErrors: Record<string, string[]> = {}
-    const formErrors = [...mapped.formErrors]
-    for (const [key, messages] of Object.entries(mapped.fieldErrors)) {
-      const field = CLUSTER_FIELDS[key]
-      if (field) fieldErrors[field] = messages
-      else formErrors.push(...messages) // uuidb64/token problems: the link is bad, not a field.
-    }
-    const hasMapped = formErrors.length > 0 || Object.keys(fieldErrors).length > 0
-    return data(
-      { result: submission.reply({ fieldErrors, formErrors: hasMapped ? formErrors : [error.message], hideFields }) },
-      { status: 400 },
-    )
+    // uuidb64/token problems are not fields (CLUSTER_FIELDS leaves them out): the link is bad, a form error.
+    return data({ result: submission.reply({ ...publicCallErrors(error, CLUSTER_FIELDS), hideFields }) }, { status: 400 })
   }
   return redirectWithToast('/login', { title: 'Password set', description: 'You can log in now.', type: 'success' })
 }
