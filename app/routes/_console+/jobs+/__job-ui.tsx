@@ -304,6 +304,20 @@ export function NoTablesNote() {
   )
 }
 
+/** A jobs page's h2 (under the section's h1) and the line that says what it is for. */
+export function PageIntro({ title, intro }: { title: string; intro: ReactNode }) {
+  return (
+    <Box>
+      <Heading as="h2" size="md">
+        {title}
+      </Heading>
+      <Text color="fg.muted" fontSize="sm">
+        {intro}
+      </Text>
+    </Box>
+  )
+}
+
 /**
  * A create form's page: its heading and intro, then a card with the POST form: form-level errors,
  * a note when the org has no table, `children` (the fields), and the submit and Cancel.
@@ -327,14 +341,7 @@ export function NewJobForm<Schema extends Record<string, unknown>>({
 }) {
   return (
     <Stack gap="4" maxW="3xl">
-      <Box>
-        <Heading as="h2" size="md">
-          {title}
-        </Heading>
-        <Text color="fg.muted" fontSize="sm">
-          {intro}
-        </Text>
-      </Box>
+      <PageIntro title={title} intro={intro} />
       <Box bg="bg" borderWidth="1px" rounded="md" p="6">
         <Form method="post" {...getFormProps(form)}>
           <FormErrors id={form.errorId} errors={form.errors} />

@@ -1,4 +1,4 @@
-import { Box, Button, Heading, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
 import type { SubmissionResult } from '@conform-to/react'
 import { Link, useLocation, useSearchParams } from '@remix-run/react'
 import type { ReactNode } from 'react'
@@ -8,6 +8,7 @@ import {
   FocusHeading,
   JobPanelBox,
   JobsTable,
+  PageIntro,
   PurgePanel,
   StatusFilter,
   useAutoRefresh,
@@ -86,14 +87,7 @@ export function JobsListPage<Row extends JobRow>({
   return (
     <Stack gap="4">
       <HStack justify="space-between" wrap="wrap" gap="3" align="end">
-        <Box>
-          <Heading as="h2" size="md">
-            {title}
-          </Heading>
-          <Text color="fg.muted" fontSize="sm">
-            {intro}
-          </Text>
-        </Box>
+        <PageIntro title={title} intro={intro} />
         <HStack gap="2" wrap="wrap">
           <Button asChild size="sm" variant="ghost">
             <Link to={`${location.pathname}${location.search}`} reloadDocument>
