@@ -117,4 +117,23 @@ test.describe('data → tables', () => {
     await expect(page.getByRole('heading', { name: 'Transforms' })).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible()
   })
+
+  test("a table's page shows its statistics and leads to a query and an alter job for that table", async ({ authedPage: page }) => {
+    await page.goto('/data/tables?q=web_logs')
+    await page.getByRole('link', { name: 'web_logs', exact: true }).click()
+    const stats = page.getByRole('region', { name: 'Statistics' })
+    await expect(stats.getByText('Rows', { exact: true })).toBeVisible()
+    await expect(stats.getByText(/^[1-9][\d,]*$/).first()).toBeVisible()
+
+    const tablePage = page.url()
+    await page.getByRole('link', { name: 'Query this table' }).click()
+    await expect(page).toHaveURL(/\/queries\?table_id=[0-9a-f-]{36}$/)
+    await expect(page.getByRole('button', { name: /Run/ }).first()).toBeVisible()
+
+    await page.goto(tablePage)
+    await page.getByRole('link', { name: 'New alter job' }).click()
+    await expect(page).toHaveURL(/\/jobs\/alter-jobs\/create\?table=sample\.web_logs$/)
+    await expect(page.getByLabel('Table', { exact: true })).toHaveValue('sample.web_logs')
+    await expect(page.getByLabel('SQL', { exact: true })).toHaveValue(/^ALTER TABLE sample\.web_logs DELETE WHERE/)
+  })
 })

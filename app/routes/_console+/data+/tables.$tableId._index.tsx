@@ -155,11 +155,19 @@ export default function TableDetailRoute() {
           </Heading>
           {table.description ? <Text mt="1">{table.description}</Text> : null}
         </Box>
-        {isConfirmingDelete ? null : (
-          <Button asChild size="sm" variant="outline" colorPalette="red">
-            <Link to={`${tableUrl(table.uuid, project.uuid)}&delete`}>Delete table…</Link>
+        <HStack gap="2" wrap="wrap">
+          <Button asChild size="sm" variant="outline">
+            <Link to={`/queries?table_id=${table.uuid}`}>Query this table</Link>
           </Button>
-        )}
+          <Button asChild size="sm" variant="outline">
+            <Link to={`/jobs/alter-jobs/create?table=${encodeURIComponent(`${project.name}.${table.name}`)}`}>New alter job</Link>
+          </Button>
+          {isConfirmingDelete ? null : (
+            <Button asChild size="sm" variant="outline" colorPalette="red">
+              <Link to={`${tableUrl(table.uuid, project.uuid)}&delete`}>Delete table…</Link>
+            </Button>
+          )}
+        </HStack>
       </HStack>
 
       {isConfirmingDelete ? <DeleteConfirm table={table} project={project} /> : null}
