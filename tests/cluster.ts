@@ -25,3 +25,23 @@ export async function startCluster(): Promise<TestClusterHandle> {
     },
   }
 }
+
+let adminLogin: { token: string; orgId: string } | undefined
+
+/**
+ * The admin's own cluster token and org (POST /config/v1/login through msw's `http://cluster.test`),
+ * for tests that set up data directly on the cluster. Logged in once per test file.
+ */
+export async function clusterAdminLogin(): Promise<{ token: string; orgId: string }> {
+  if (!adminLogin) {
+    const response = await fetch('http://cluster.test/config/v1/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
+    })
+    if (!response.ok) throw new Error(`admin login answered ${response.status}: ${await response.text()}`)
+    const body = (await response.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
+    adminLogin = { token: body.auth_token.access_token, orgId: body.orgs[0]!.uuid }
+  }
+  return adminLogin
+}

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { clusterAdminLogin } from '../../../../tests/cluster'
 import { failWith, useTestCluster } from '../../../../tests/msw'
 import { args, get, loginAsAdmin, post, unwrap } from '../../../../tests/session'
 import { NEW_PROJECT } from '~/schemas/table'
@@ -265,19 +266,5 @@ describe('/data/tables/$tableId', () => {
 })
 
 // The admin's own token and org, for setting up what the console cannot create yet (transforms).
-let login: { token: string; orgId: string } | undefined
-async function adminLogin() {
-  if (!login) {
-    const { ADMIN } = await import('../../../../tests/cluster')
-    const response = await fetch('http://cluster.test/config/v1/login', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
-    })
-    const body = (await response.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
-    login = { token: body.auth_token.access_token, orgId: body.orgs[0]!.uuid }
-  }
-  return login
-}
-const adminToken = async () => (await adminLogin()).token
-const orgId = async () => (await adminLogin()).orgId
+const adminToken = async () => (await clusterAdminLogin()).token
+const orgId = async () => (await clusterAdminLogin()).orgId

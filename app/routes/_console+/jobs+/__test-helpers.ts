@@ -1,25 +1,9 @@
 // Test-only helpers for the jobs section's vitest files (never imported by routes).
-import { ADMIN } from '../../../../tests/cluster'
-
-let login: { token: string; orgId: string } | undefined
-
-/** The admin's own token and org, for setting up what the jobs pages need (projects, tables, rows). */
-export async function adminLogin() {
-  if (!login) {
-    const response = await fetch('http://cluster.test/config/v1/login', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
-    })
-    const body = (await response.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
-    login = { token: body.auth_token.access_token, orgId: body.orgs[0]!.uuid }
-  }
-  return login
-}
+import { clusterAdminLogin } from '../../../../tests/cluster'
 
 /** Calls the cluster as the admin; returns the parsed body and throws on a failure. */
 export async function clusterCall<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const { token, orgId } = await adminLogin()
+  const { token, orgId } = await clusterAdminLogin()
   const response = await fetch(`http://cluster.test${path.replace('{org}', orgId)}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(typeof body === 'string' ? {} : { 'Content-Type': 'application/json' }), ...headers },
