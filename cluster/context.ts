@@ -1,7 +1,7 @@
 import type { Metrics } from './metrics'
 import type { RouteContext, Router } from './router'
 import type { Store } from './store'
-import type { DataPlane } from './data/hooks'
+import type { DataPlane } from './hooks'
 
 export interface ClusterOptions {
   /** Everything the cluster keeps lives under this directory. */
@@ -43,7 +43,7 @@ export interface ClusterState {
   /** Appends to the cluster's own log (queryable as `hydro.logs` once the engine is up). */
   log(entry: Omit<LogEntry, 'timestamp'>): void
   logs: LogEntry[]
-  data: DataPlane
+  data: DataPlane<ClusterRouter>
 }
 
 export interface Ctx extends RouteContext {

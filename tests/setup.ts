@@ -1,1 +1,2 @@
-// Shared vitest setup; console tests add msw wiring in tests/setup-console.ts.
+// Shared vitest setup (empty for now). A test file that calls the cluster wires msw and a local
+// cluster itself, with useTestCluster() from #tests/msw.

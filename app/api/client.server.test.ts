@@ -1,22 +1,16 @@
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
-import { TEST_CLUSTER_URL } from '../../tests/env'
-import { dropConnection, failWith, hang, server, useTestCluster } from '../../tests/msw'
-import { get, loginAsAdmin } from '../../tests/session'
-import {
-  createClusterApi,
-  getCurrentUser,
-  getDefaults,
-  getTableDefaults,
-  getTransformDefaults,
-  getVersion,
-  REQUEST_TIMEOUT_MS,
-  requireApi,
-  setRequestTimeout,
-} from './client.server'
+import { TEST_CLUSTER_URL } from '#tests/env'
+import { dropConnection, failWith, hang, server, useTestCluster } from '#tests/msw'
+import { get, loginAsAdmin } from '#tests/session'
+import { createClusterApi, REQUEST_TIMEOUT_MS, requireApi, setRequestTimeout } from './client.server'
+import { getDefaults } from './defaults.server'
 import { ClusterError } from './errors.server'
+import { getCurrentUser } from './users.server'
+import { getVersion } from './version.server'
 
 const cluster = useTestCluster()
+const SESSION = { token: 't', userId: 'u', orgId: 'o', expiresAt: 0, expiresIn: 1 }
 
 async function failure(promise: Promise<unknown>): Promise<ClusterError> {
   try {
@@ -40,7 +34,7 @@ describe('cluster client', () => {
     const cookie = await loginAsAdmin()
     const seen: (string | null)[] = []
     server.events.on('request:start', ({ request }) => seen.push(request.headers.get('Authorization')))
-    const user = await getCurrentUser(get('/dashboard', cookie))
+    const user = await getCurrentUser(await requireApi(get('/dashboard', cookie)))
     server.events.removeAllListeners()
     expect(user.email).toBe(cluster().handler.admin.email)
     expect(seen.at(-1)).toMatch(/^Bearer \S+/)
@@ -51,28 +45,29 @@ describe('cluster client', () => {
     const request = get('/dashboard', cookie)
     let calls = 0
     server.events.on('request:start', () => calls++)
-    await Promise.all([getCurrentUser(request), getCurrentUser(request), getDefaults(request), getDefaults(request)])
-    await Promise.all([getVersion(request), getVersion(request)])
+    const api = async () => requireApi(request)
+    await Promise.all([getCurrentUser(await api()), getCurrentUser(await api()), getDefaults(await api()), getDefaults(await api())])
+    await Promise.all([getVersion(await api()), getVersion(await api())])
     server.events.removeAllListeners()
     expect(calls).toBe(3)
   })
 
   it('reads the version as text from the origin', async () => {
     const cookie = await loginAsAdmin()
-    expect(await getVersion(get('/dashboard', cookie))).toMatch(/^v\d+\.\d+/)
+    expect(await getVersion(await requireApi(get('/dashboard', cookie)))).toMatch(/^v\d+\.\d+/)
   })
 
   it("words a 401 on the version call as 'Version cannot be accessed'", async () => {
     const cookie = await loginAsAdmin()
     failWith('/version', 401, { detail: 'Authentication credentials were not provided.' })
-    const error = await failure(getVersion(get('/dashboard', cookie)))
+    const error = await failure(getVersion(await requireApi(get('/dashboard', cookie))))
     expect(error.message).toBe('Version cannot be accessed')
   })
 
   it('ends the session on a 401 from the user call: redirect to /login with prevUrl', async () => {
     const cookie = await loginAsAdmin()
     failWith('/config/v1/users/:userId', 401, { detail: 'Token expired.' })
-    const thrown = await getCurrentUser(get('/data/tables?page=2', cookie)).catch((error: unknown) => error)
+    const thrown = await getCurrentUser(await requireApi(get('/data/tables?page=2', cookie))).catch((error: unknown) => error)
     expect(thrown).toBeInstanceOf(Response)
     expect((thrown as Response).headers.get('Location')).toBe('/login?prevUrl=%2Fdata%2Ftables%3Fpage%3D2')
     expect((thrown as Response).headers.getSetCookie().join('\n')).toMatch(/cc_session=;/)
@@ -84,7 +79,7 @@ describe('cluster client', () => {
   })
 
   it('accepts lists both paginated and as bare arrays', async () => {
-    const api = createClusterApi({ token: 't', userId: 'u', orgId: 'o', expiresAt: 0, expiresIn: 1 }, TEST_CLUSTER_URL)
+    const api = createClusterApi(SESSION, { origin: TEST_CLUSTER_URL })
     server.use(
       http.get(`${TEST_CLUSTER_URL}/config/v1/bare`, () => HttpResponse.json([{ n: 1 }, { n: 2 }])),
       http.get(`${TEST_CLUSTER_URL}/config/v1/paged`, ({ request }) => {
@@ -108,7 +103,7 @@ describe('cluster client', () => {
 
   it('times out with the catalogue 408', async () => {
     restoreTimeout = setRequestTimeout(50)
-    const api = createClusterApi({ token: 't', userId: 'u', orgId: 'o', expiresAt: 0, expiresIn: 1 }, TEST_CLUSTER_URL)
+    const api = createClusterApi(SESSION, { origin: TEST_CLUSTER_URL })
     hang('/config/v1/slow', 2000)
     const error = await failure(api.get('/slow'))
     expect(error.status).toBe(408)
@@ -116,7 +111,7 @@ describe('cluster client', () => {
   })
 
   it('reports no answer at all as 503 "API unavailable"', async () => {
-    const api = createClusterApi({ token: 't', userId: 'u', orgId: 'o', expiresAt: 0, expiresIn: 1 }, TEST_CLUSTER_URL)
+    const api = createClusterApi(SESSION, { origin: TEST_CLUSTER_URL })
     dropConnection('/config/v1/projects')
     const error = await failure(api.get('/projects'))
     expect(error.status).toBe(503)
@@ -124,7 +119,7 @@ describe('cluster client', () => {
   })
 
   it('maps a 500 to the support message and keeps the body', async () => {
-    const api = createClusterApi({ token: 't', userId: 'u', orgId: 'o', expiresAt: 0, expiresIn: 1 }, TEST_CLUSTER_URL)
+    const api = createClusterApi(SESSION, { origin: TEST_CLUSTER_URL })
     failWith('/config/v1/projects', 500, { detail: 'Internal server error.' })
     const error = await failure(api.get('/projects'))
     expect(error.status).toBe(500)
@@ -149,22 +144,63 @@ describe('cluster client', () => {
   })
 })
 
-describe('defaults', () => {
-  it('reads the table defaults from the cluster', async () => {
+describe('the 401 policy (one place: the per-request client)', () => {
+  it('a form POST that meets a 401 ends the session and comes back to the page the form was on', async () => {
     const cookie = await loginAsAdmin()
-    const defaults = await getTableDefaults(get('/data/new-table', cookie))
-    expect(defaults.stream.hot_data_max_rows_per_partition).toBe(12288000)
-    expect(defaults.merge.enabled).toBe(true)
+    const request = new Request('http://console.test/data/new-table', {
+      method: 'POST',
+      headers: { Cookie: cookie, Referer: 'http://console.test/data/new-table?project=p1' },
+    })
+    const api = await requireApi(request)
+    failWith('/config/v1/orgs/:orgId/projects/', 401, { detail: 'Token expired.' })
+    const thrown = (await api.post(`/orgs/${api.orgId}/projects/`, { name: 'x' }).catch((error: unknown) => error)) as Response
+    expect(thrown).toBeInstanceOf(Response)
+    expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fdata%2Fnew-table%3Fproject%3Dp1')
+    expect(thrown.headers.getSetCookie().join('\n')).toMatch(/cc_session=;/)
   })
 
-  it('falls back to the built-in defaults when the call fails', async () => {
+  it("a POST whose Referer is another site's comes back to the action's own page", async () => {
     const cookie = await loginAsAdmin()
-    failWith('/config/v1/defaults', 500, { detail: 'boom' })
-    const request = get('/data/new-transform', cookie)
-    const defaults = await getTransformDefaults(request)
-    // The cluster's answer for this request really was the failure.
-    await expect(getDefaults(request)).rejects.toMatchObject({ status: 500 })
-    expect(defaults.format_details.buffer_size).toBe(4096)
-    expect(defaults.compression).toBe('none')
+    const request = new Request('http://console.test/jobs/alter-jobs?job=1', {
+      method: 'POST',
+      headers: { Cookie: cookie, Referer: 'https://evil.example/steal' },
+    })
+    const api = await requireApi(request)
+    failWith('/config/v1/orgs/:orgId/projects/', 401, {})
+    const thrown = (await api.list(`/orgs/${api.orgId}/projects/`).catch((error: unknown) => error)) as Response
+    expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fjobs%2Falter-jobs%3Fjob%3D1')
+  })
+
+  it('a monitoring call keeps the session on a 401 and says the panel cannot be accessed', async () => {
+    const cookie = await loginAsAdmin()
+    const api = await requireApi(get('/system-health/counts', cookie))
+    failWith('/prometheus/api/v1/query_range', 401, {})
+    const error = await failure(api.raw('GET', '/prometheus/api/v1/query_range?query=up', { json: true, context: 'monitoring' }))
+    expect(error.status).toBe(401)
+    expect(error.message).toBe('This panel cannot be accessed')
+  })
+
+  it('a call that opts out keeps the session and throws the ClusterError', async () => {
+    const cookie = await loginAsAdmin()
+    const api = await requireApi(get('/dashboard', cookie))
+    failWith('/config/v1/orgs/:orgId/projects/', 401, {})
+    const error = await failure(api.get(`/orgs/${api.orgId}/projects/`, { keepSession: true }))
+    expect(error.status).toBe(401)
+  })
+
+  it('a client made without a request throws the ClusterError (nothing to redirect)', async () => {
+    const api = createClusterApi(SESSION, { origin: TEST_CLUSTER_URL })
+    failWith('/config/v1/projects', 401, {})
+    expect((await failure(api.get('/projects'))).status).toBe(401)
+  })
+})
+
+describe('defaults', () => {
+  it("reads the cluster's defaults once per request", async () => {
+    const cookie = await loginAsAdmin()
+    const api = await requireApi(get('/data/new-table', cookie))
+    const defaults = (await getDefaults(api)) as { table?: { stream?: Record<string, unknown> } }
+    expect(defaults.table?.stream?.hot_data_max_rows_per_partition).toBe(12288000)
+    expect(getDefaults(api)).toBe(getDefaults(api))
   })
 })

@@ -1,15 +1,20 @@
 import { redirect } from '@remix-run/node'
 import { getClusterUrl, getEnv } from '~/utils/env.server'
 import { loginUrlFor, logoutHeaders, requireSession, type SessionData } from '~/utils/session.server'
-import { mergeDefaults, TABLE_DEFAULTS, TRANSFORM_DEFAULTS, type TableDefaults, type TransformDefaults } from '~/schemas/defaults'
 import { ClusterError, type ErrorContext } from './errors.server'
+
+/*
+ * The transport, and only the transport: one way to call the cluster (callCluster / send), one
+ * per-request client (ClusterApi) that owns the 401 policy. What each resource is lives in its own
+ * `<resource>.server.ts`; what a loader or action does with a failure lives in policies.server.ts.
+ */
 
 export const API_BASE_PATH = '/config/v1'
 /** Spec section 9: every cluster call gives up after 300000 ms. */
 export const REQUEST_TIMEOUT_MS = 300_000
 
 let timeoutMs = REQUEST_TIMEOUT_MS
-/** Tests shorten the time-out; returns a function that restores the previous value. */
+/** Tests shorten the time-out (config calls and queries alike); returns a function that restores it. */
 export function setRequestTimeout(ms: number): () => void {
   const previous = timeoutMs
   timeoutMs = ms
@@ -19,32 +24,30 @@ export function setRequestTimeout(ms: number): () => void {
 }
 
 export type Page<T> = { count: number; results: T[]; next: string | null; previous: string | null }
-export type ListOptions = { page?: number; pageSize?: number; params?: Record<string, string | number | undefined> }
-type CallOptions = {
+export type Params = Record<string, string | number | undefined>
+export type ListOptions = { page?: number; pageSize?: number; params?: Params }
+
+type SendOptions = {
   /** Bearer token; omitted on the public pages' calls (login, reset, verify). */
   token?: string
   context?: ErrorContext
-  /** Return the response text instead of parsed JSON. */
-  asText?: boolean
+  accept?: string
   headers?: HeadersInit
   signal?: AbortSignal
 }
 
 /**
- * Calls the cluster at `url` and returns the parsed body (undefined for 204).
- * Throws ClusterError with the catalogue's status and message on any failure, time-out included.
+ * Sends one request to the cluster and returns its successful Response, body unread (for the caller
+ * to parse or stream). A FormData or string body is sent as is, anything else as JSON. Throws
+ * ClusterError with the catalogue's status and message on any failure: 408 on the time-out, 503
+ * when nothing answered. An abort by `signal` (the console request going away) is rethrown as is.
  */
-export async function callCluster<T>(
-  method: string,
-  url: string,
-  body?: unknown,
-  options: CallOptions = {},
-): Promise<T> {
+export async function send(method: string, url: string, body: unknown, options: SendOptions = {}): Promise<Response> {
   const headers = new Headers(options.headers)
-  headers.set('Accept', options.asText ? 'text/plain, */*' : 'application/json')
+  if (!headers.has('Accept')) headers.set('Accept', options.accept ?? 'application/json')
   if (options.token) headers.set('Authorization', `Bearer ${options.token}`)
   let payload: BodyInit | undefined
-  if (body instanceof FormData) payload = body
+  if (body instanceof FormData || typeof body === 'string') payload = body
   else if (body !== undefined) {
     headers.set('Content-Type', 'application/json')
     payload = JSON.stringify(body)
@@ -62,23 +65,42 @@ export async function callCluster<T>(
     // Nothing answered (refused, reset, DNS): the catalogue's "no response" row.
     throw new ClusterError({ status: 503, url, context, body: undefined })
   }
+  if (response.ok) return response
 
-  let text: string
+  let text = ''
   try {
     text = await response.text()
   } catch {
     if (timeout.aborted) throw new ClusterError({ status: 408, url, context })
-    throw new ClusterError({ status: 503, url, context })
   }
-  if (!response.ok) {
-    throw new ClusterError({
-      status: response.status,
-      statusText: response.statusText,
-      body: parseBody(text),
-      url,
-      context,
-      supportEmail: getEnv().SUPPORT_EMAIL,
-    })
+  throw new ClusterError({
+    status: response.status,
+    statusText: response.statusText,
+    body: parseBody(text),
+    url,
+    context,
+    supportEmail: getEnv().SUPPORT_EMAIL,
+  })
+}
+
+/**
+ * Calls the cluster at `url` and returns the parsed body (undefined for 204), or the text with
+ * `asText`. Throws ClusterError as `send` does, also when the body cannot be read.
+ */
+export async function callCluster<T>(
+  method: string,
+  url: string,
+  body?: unknown,
+  options: SendOptions & { asText?: boolean } = {},
+): Promise<T> {
+  const accept = options.asText ? 'text/plain, */*' : 'application/json'
+  const response = await send(method, url, body, { accept, ...options })
+  let text: string
+  try {
+    text = await response.text()
+  } catch (error) {
+    if (options.signal?.aborted) throw error
+    throw new ClusterError({ status: 503, url, context: options.context })
   }
   if (options.asText) return text as T
   if (response.status === 204 || text === '') return undefined as T
@@ -95,22 +117,41 @@ function parseBody(text: string): unknown {
   }
 }
 
-/** A cluster client bound to one signed-in session; paths are relative to /config/v1. */
+/** Per call: which catalogue wording applies, and whether a 401 may end the session. */
+export type CallOptions = {
+  params?: Params
+  context?: ErrorContext
+  /**
+   * Keep the session on a 401 and throw the ClusterError instead, for a panel that must survive
+   * one refused call. Monitoring and version calls keep it always: their 401 means "this part
+   * cannot be accessed", not "your session ended" (spec section 8).
+   */
+  keepSession?: boolean
+}
+
+export type StreamOptions = CallOptions & { body?: string | FormData; headers?: HeadersInit; accept?: string }
+
+/** A cluster client bound to one signed-in session and one console request. */
 export type ClusterApi = {
   orgId: string
   userId: string
-  get<T>(path: string, options?: { params?: ListOptions['params']; context?: ErrorContext }): Promise<T>
-  post<T>(path: string, body?: unknown): Promise<T>
-  put<T>(path: string, body?: unknown): Promise<T>
-  patch<T>(path: string, body?: unknown): Promise<T>
-  del(path: string): Promise<void>
+  /** The console request's signal: a user navigating away cancels long calls (queries). */
+  signal: AbortSignal | undefined
+  /** Paths are relative to /config/v1. */
+  get<T>(path: string, options?: CallOptions): Promise<T>
+  post<T>(path: string, body?: unknown, options?: CallOptions): Promise<T>
+  put<T>(path: string, body?: unknown, options?: CallOptions): Promise<T>
+  patch<T>(path: string, body?: unknown, options?: CallOptions): Promise<T>
+  del(path: string, options?: CallOptions): Promise<void>
   /** A list as `{count, results, next, previous}` whether the cluster pages it or not. */
-  list<T>(path: string, options?: ListOptions): Promise<Page<T>>
+  list<T>(path: string, options?: ListOptions & CallOptions): Promise<Page<T>>
   /** Calls `${origin}${path}` outside /config/v1 (e.g. /version); text unless `json` is set. */
-  raw<T = string>(method: string, path: string, options?: { body?: unknown; json?: boolean; context?: ErrorContext }): Promise<T>
+  raw<T = string>(method: string, path: string, options?: CallOptions & { body?: unknown; json?: boolean }): Promise<T>
+  /** Calls `${origin}${path}` and returns the successful Response unread, to stream (e.g. /query). */
+  stream(method: string, path: string, options?: StreamOptions): Promise<Response>
 }
 
-function withParams(path: string, params: ListOptions['params'] = {}): string {
+function withParams(path: string, params: Params = {}): string {
   const entries = Object.entries(params).filter(([, value]) => value !== undefined && value !== '')
   if (!entries.length) return path
   const search = new URLSearchParams(entries.map(([key, value]) => [key, String(value)]))
@@ -132,42 +173,106 @@ export function toPage<T>(body: unknown): Page<T> {
   return { count: 0, results: [], next: null, previous: null }
 }
 
-/** Returns a client for `session`; see requireApi for the usual way in. */
-export function createClusterApi(session: SessionData, origin = getClusterUrl()): ClusterApi {
+/**
+ * The page the user was on when a call failed: for a form POST the page that held the form (the
+ * Referer when it is this site's), otherwise the request's own URL.
+ */
+function currentPage(request: Request): Request {
+  if (request.method === 'GET' || request.method === 'HEAD') return request
+  const referer = request.headers.get('Referer')
+  if (referer) {
+    try {
+      const url = new URL(referer)
+      if (url.origin === new URL(request.url).origin) return new Request(url)
+    } catch {
+      // Not a URL: fall back to the action's own URL.
+    }
+  }
+  return request
+}
+
+/**
+ * The one 401 policy: the cluster no longer accepts the token, so the session ends. Returns the
+ * redirect to /login?prevUrl=<the user's page> that clears every console cookie.
+ */
+export async function endSession(request: Request): Promise<Response> {
+  return redirect(loginUrlFor(currentPage(request)), { headers: await logoutHeaders(request) })
+}
+
+/**
+ * Returns a client for `session`. With `request`, a 401 from any call (unless the call keeps the
+ * session) throws the endSession redirect; see requireApi for the usual way in.
+ */
+export function createClusterApi(session: SessionData, options: { request?: Request; origin?: string } = {}): ClusterApi {
+  const origin = options.origin ?? getClusterUrl()
+  const { request } = options
   const url = (path: string) => `${origin}${API_BASE_PATH}${path.startsWith('/') ? path : `/${path}`}`
   const token = session.token
+
+  async function guarded<T>(call: () => Promise<T>, callOptions: CallOptions = {}): Promise<T> {
+    try {
+      return await call()
+    } catch (error) {
+      const context = callOptions.context ?? 'default'
+      const keepsSession = callOptions.keepSession || context === 'monitoring' || context === 'version'
+      if (request && error instanceof ClusterError && error.status === 401 && !keepsSession) throw await endSession(request)
+      throw error
+    }
+  }
+  const json = <T>(method: string, path: string, body: unknown, callOptions?: CallOptions) =>
+    guarded(
+      () => callCluster<T>(method, url(withParams(path, callOptions?.params)), body, { token, context: callOptions?.context }),
+      callOptions,
+    )
+
   return {
     orgId: session.orgId,
     userId: session.userId,
-    get: (path, options) =>
-      callCluster('GET', url(withParams(path, options?.params)), undefined, { token, context: options?.context }),
-    post: (path, body) => callCluster('POST', url(path), body ?? {}, { token }),
-    put: (path, body) => callCluster('PUT', url(path), body ?? {}, { token }),
-    patch: (path, body) => callCluster('PATCH', url(path), body ?? {}, { token }),
-    del: async (path) => {
-      await callCluster('DELETE', url(path), undefined, { token })
+    signal: request?.signal,
+    get: (path, callOptions) => json('GET', path, undefined, callOptions),
+    post: (path, body, callOptions) => json('POST', path, body ?? {}, callOptions),
+    put: (path, body, callOptions) => json('PUT', path, body ?? {}, callOptions),
+    patch: (path, body, callOptions) => json('PATCH', path, body ?? {}, callOptions),
+    del: async (path, callOptions) => {
+      await json('DELETE', path, undefined, callOptions)
     },
-    list: async (path, options = {}) => {
-      const body = await callCluster<unknown>(
-        'GET',
-        url(withParams(path, { page: options.page, page_size: options.pageSize, ...options.params })),
-        undefined,
-        { token },
-      )
-      return toPage(body)
-    },
-    raw: (method, path, options = {}) =>
-      callCluster(method, `${origin}${path}`, options.body, { token, asText: !options.json, context: options.context }),
+    list: async (path, { page, pageSize, params, ...callOptions } = {}) =>
+      toPage(await json<unknown>('GET', path, undefined, { ...callOptions, params: { page, page_size: pageSize, ...params } })),
+    raw: (method, path, { body, json: isJson, ...callOptions } = {}) =>
+      guarded(
+        () =>
+          callCluster(method, `${origin}${withParams(path, callOptions.params)}`, body, {
+            token,
+            asText: !isJson,
+            context: callOptions.context,
+          }),
+        callOptions,
+      ),
+    stream: (method, path, { body, headers, accept, ...callOptions } = {}) =>
+      guarded(
+        () =>
+          send(method, `${origin}${withParams(path, callOptions.params)}`, body, {
+            token,
+            headers,
+            accept: accept ?? '*/*',
+            context: callOptions.context,
+            signal: request?.signal,
+          }),
+        callOptions,
+      ),
   }
 }
 
 const apis = new WeakMap<Request, Promise<ClusterApi>>()
 
-/** Returns the cluster client for the signed-in user; redirects to /login?prevUrl=… without a session. */
+/**
+ * Returns the cluster client for the signed-in user, one per request; redirects to
+ * /login?prevUrl=… without a session. Its calls end the session on a 401 (see createClusterApi).
+ */
 export function requireApi(request: Request): Promise<ClusterApi> {
   let api = apis.get(request)
   if (!api) {
-    api = requireSession(request).then((session) => createClusterApi(session))
+    api = requireSession(request).then((session) => createClusterApi(session, { request }))
     apis.set(request, api)
     // A redirect must not be cached as a rejected promise shared with unrelated callers' catch blocks.
     api.catch(() => apis.delete(request))
@@ -175,92 +280,20 @@ export function requireApi(request: Request): Promise<ClusterApi> {
   return api
 }
 
-/** Calls `load` once per Request and key, so the user/defaults/version calls happen once per request. */
-function memo<T>(store: WeakMap<Request, Promise<T>>, request: Request, load: () => Promise<T>): Promise<T> {
-  let value = store.get(request)
-  if (!value) {
-    value = load()
-    store.set(request, value)
-  }
-  return value
-}
-
-export type CurrentUser = {
-  uuid: string
-  email: string
-  roles?: string[]
-  scope?: unknown
-  permissions?: unknown
-  [key: string]: unknown
-}
-
-const users = new WeakMap<Request, Promise<CurrentUser>>()
 /**
- * Returns the signed-in user (GET /users/{userId}), fetched once per request.
- * A 401 ends the session: throws a redirect to /login?prevUrl=… that clears the cookies.
+ * Wraps a read of `api` so that it runs once per client (so once per console request), however
+ * many loaders of the same request ask for it.
  */
-export function getCurrentUser(request: Request): Promise<CurrentUser> {
-  return memo(users, request, async () => {
-    const api = await requireApi(request)
-    try {
-      return await api.get<CurrentUser>(`/users/${api.userId}`)
-    } catch (error) {
-      if (error instanceof ClusterError && error.status === 401) {
-        throw redirect(loginUrlFor(request), { headers: await logoutHeaders(request) })
-      }
-      throw error
+export function oncePerRequest<T>(load: (api: ClusterApi) => Promise<T>): (api: ClusterApi) => Promise<T> {
+  const store = new WeakMap<ClusterApi, Promise<T>>()
+  return (api) => {
+    let value = store.get(api)
+    if (!value) {
+      value = load(api)
+      store.set(api, value)
     }
-  })
-}
-
-const defaultsByRequest = new WeakMap<Request, Promise<Record<string, unknown>>>()
-/** Returns the cluster's default settings (GET /defaults), fetched once per request. */
-export function getDefaults(request: Request): Promise<Record<string, unknown>> {
-  return memo(defaultsByRequest, request, async () => (await requireApi(request)).get('/defaults'))
-}
-
-/**
- * The table defaults (spec section 3): the cluster's `table` defaults over the built-in ones; the
- * built-in ones alone when the call fails (a 401 still ends the session).
- */
-export async function getTableDefaults(request: Request): Promise<TableDefaults> {
-  return mergeDefaults(TABLE_DEFAULTS, (await safeDefaults(request))?.table)
-}
-
-/** The transform defaults: the cluster's `transform` defaults over the built-in ones. */
-export async function getTransformDefaults(request: Request): Promise<TransformDefaults> {
-  return mergeDefaults(TRANSFORM_DEFAULTS, (await safeDefaults(request))?.transform)
-}
-
-async function safeDefaults(request: Request): Promise<Record<string, unknown> | null> {
-  try {
-    return await getDefaults(request)
-  } catch (error) {
-    if (error instanceof ClusterError && error.status === 401) {
-      throw redirect(loginUrlFor(request), { headers: await logoutHeaders(request) })
-    }
-    if (error instanceof ClusterError) return null
-    throw error
+    return value
   }
-}
-
-const summaries = new WeakMap<Request, Promise<Record<string, unknown>>>()
-/** Returns the active org's summary (GET /orgs/{org}/summary?meta=1), fetched once per request. */
-export function getOrgSummary(request: Request): Promise<Record<string, unknown>> {
-  return memo(summaries, request, async () => {
-    const api = await requireApi(request)
-    return api.get(`/orgs/${api.orgId}/summary`, { params: { meta: 1 } })
-  })
-}
-
-const versions = new WeakMap<Request, Promise<string>>()
-/** Returns the cluster version (GET {origin}/version, text), fetched once per request; throws ClusterError. */
-export function getVersion(request: Request): Promise<string> {
-  return memo(versions, request, async () => {
-    const api = await requireApi(request)
-    const text = await api.raw<string>('GET', '/version', { context: 'version' })
-    return text.trim()
-  })
 }
 
 /** Calls a public /config/v1 endpoint (login, reset, verify) without an Authorization header. */

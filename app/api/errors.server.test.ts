@@ -1,4 +1,4 @@
-import '../../tests/env'
+import '#tests/env'
 import { describe, expect, it } from 'vitest'
 import { catalogueMessage, ClusterError, mapFieldErrors, NO_RESPONSE_MESSAGE, toastMessage } from './errors.server'
 

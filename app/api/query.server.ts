@@ -1,6 +1,4 @@
-import { getClusterUrl, getEnv } from '~/utils/env.server'
-import { requireSession } from '~/utils/session.server'
-import { REQUEST_TIMEOUT_MS } from './client.server'
+import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
 
 /**
@@ -17,64 +15,29 @@ export class QueryError extends Error {
   }
 }
 
-let timeoutMs = REQUEST_TIMEOUT_MS
-/** Tests shorten the query time-out; returns a function that restores the previous value. */
-export function setQueryTimeout(ms: number): () => void {
-  const previous = timeoutMs
-  timeoutMs = ms
-  return () => {
-    timeoutMs = previous
-  }
-}
-
 /**
  * Sends `sql` to `POST {cluster}/query` with `settings` as URL parameters (empty values dropped)
- * and the session's bearer token, and returns the cluster's answer (status 200) for the caller to
+ * through the session's client, and returns the cluster's answer (status 200) for the caller to
  * read or stream. The call is aborted with the console request (a user navigating away cancels the
- * query) and after the 300000 ms time-out. Throws QueryError for the engine's 400, ClusterError for
- * anything else (408 on time-out, 503 when nothing answered), and redirects to login without a session.
+ * query) and after the client's time-out. Throws QueryError for the engine's 400, ClusterError for
+ * anything else (408 on time-out, 503 when nothing answered); a 401 ends the session (the client).
  */
-export async function queryCluster(request: Request, sql: string, settings: Record<string, string> = {}): Promise<Response> {
-  const session = await requireSession(request)
-  const params = new URLSearchParams(Object.entries(settings).filter(([, value]) => value !== ''))
-  const url = `${getClusterUrl()}/query${params.size ? `?${params}` : ''}`
-  const timeout = AbortSignal.timeout(timeoutMs)
-  let response: Response
+export async function queryCluster(api: ClusterApi, sql: string, settings: Record<string, string> = {}): Promise<Response> {
   try {
-    response = await fetch(url, {
-      method: 'POST',
+    return await api.stream('POST', '/query', {
+      params: settings,
       body: sql,
-      headers: { Authorization: `Bearer ${session.token}`, 'Content-Type': 'text/plain; charset=utf-8' },
-      signal: AbortSignal.any([request.signal, timeout]),
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
     })
   } catch (error) {
-    if (timeout.aborted) throw new ClusterError({ status: 408, url })
-    if (request.signal.aborted) throw error
-    throw new ClusterError({ status: 503, url })
-  }
-  if (response.ok) return response
-  const text = await response.text().catch(() => '')
-  const body = parseJson(text)
-  if (response.status === 400) {
-    const record = body && typeof body === 'object' ? (body as { error?: unknown; query?: unknown }) : {}
-    const message = typeof record.error === 'string' ? record.error : text.trim() || 'Bad Request'
-    throw new QueryError(message, typeof record.query === 'string' ? record.query : sql)
-  }
-  throw new ClusterError({
-    status: response.status,
-    statusText: response.statusText,
-    body,
-    url,
-    supportEmail: getEnv().SUPPORT_EMAIL,
-  })
-}
-
-function parseJson(text: string): unknown {
-  if (text === '') return ''
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
+    if (error instanceof ClusterError && error.status === 400) {
+      const body = error.body
+      const record = body && typeof body === 'object' ? (body as { error?: unknown; query?: unknown }) : {}
+      const text = typeof body === 'string' ? body.trim() : ''
+      const message = typeof record.error === 'string' ? record.error : text || 'Bad Request'
+      throw new QueryError(message, typeof record.query === 'string' ? record.query : sql)
+    }
+    throw error
   }
 }
 
@@ -99,14 +62,14 @@ export type QueryText = {
 }
 
 /** Runs `sql` and returns the whole answer as text with its format and statistics; throws as queryCluster. */
-export async function runQuery(request: Request, sql: string, settings: Record<string, string> = {}): Promise<QueryText> {
+export async function runQuery(api: ClusterApi, sql: string, settings: Record<string, string> = {}): Promise<QueryText> {
   const started = performance.now()
-  const response = await queryCluster(request, sql, settings)
+  const response = await queryCluster(api, sql, settings)
   let text: string
   try {
     text = await response.text()
   } catch (error) {
-    if (request.signal.aborted) throw error
+    if (api.signal?.aborted) throw error
     throw new ClusterError({ status: 503 })
   }
   return {

@@ -1,7 +1,7 @@
-import '../../tests/env'
+import '#tests/env'
 import { describe, expect, it } from 'vitest'
 import { loader as rootLoader } from '~/root'
-import { unwrap } from '../../tests/session'
+import { args, get, unwrap } from '#tests/session'
 import { getToasts, redirectWithToast } from './toast.server'
 
 describe('toasts', () => {
@@ -21,10 +21,9 @@ describe('toasts', () => {
   it('are returned by the root loader, with the header that clears them', async () => {
     const response = await redirectWithToast('/x', 'Saved')
     const cookie = response.headers.get('Set-Cookie')!.split(';')[0]!
-    const result = await rootLoader({ request: new Request('http://console.test/x', { headers: { Cookie: cookie } }), params: {}, context: {} })
-    const wrapped = result as unknown as { data: { toasts: unknown[] }; init: ResponseInit }
-    expect(unwrap<{ toasts: unknown[] }>(result).data.toasts).toEqual([expect.objectContaining({ title: 'Saved', type: 'success' })])
-    expect(new Headers(wrapped.init.headers).get('Set-Cookie')).toMatch(/^cc_toast=;/)
+    const result = await rootLoader(args(get('/x', cookie)))
+    expect(unwrap(result).data.toasts).toEqual([expect.objectContaining({ title: 'Saved', type: 'success' })])
+    expect(new Headers(result.init?.headers).get('Set-Cookie')).toMatch(/^cc_toast=;/)
   })
 
   it('are absent without the cookie', async () => {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import type { ClusterRouter, ClusterState, Ctx } from '../context'
-import type { Resource } from '../data/hooks'
+import type { Resource } from '../hooks'
 import { HttpError, json, listResponse, noContent, notFound, nowIso, readJsonObject, validationError } from '../http'
 import { authorize, can, canSomewhere, requireUser, type Scope, type User } from './access'
 import { audit } from './audit'

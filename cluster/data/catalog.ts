@@ -3,7 +3,7 @@
  * from the store the config API writes. The kinds and shapes are the config side's.
  */
 import type { ClusterState } from '../context'
-import type { Resource } from './hooks'
+import type { Resource } from '../hooks'
 
 export const KINDS = { project: 'project', table: 'table', transform: 'transform', dictionary: 'dictionary', fn: 'function', org: 'org' }
 

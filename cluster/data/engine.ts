@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import { Session, type ChdbResult } from 'chdb'
-import type { Resource } from './hooks'
+import type { Resource } from '../hooks'
 
 /** Escapes an identifier for the engine: `name` with backticks and backslashes escaped. */
 export function ident(name: string): string {
@@ -202,6 +202,17 @@ export class Engine {
     for (const lane of Object.values(this.lanes)) {
       for (const slot of lane.slots) slot.session.close()
     }
+  }
+}
+
+/** The first ORDER BY column of the engine table (its primary datetime), if the table exists. */
+export async function tableOrderKey(engine: Engine, database: string, table: string): Promise<string | null> {
+  try {
+    const rows = await engine.rows<{ sorting_key: string }>(`SELECT sorting_key FROM system.tables WHERE database = '${database.replace(/'/g, "\\'")}' AND name = '${table.replace(/'/g, "\\'")}'`)
+    const key = rows[0]?.sorting_key?.split(',')[0]?.trim()
+    return key ? key.replace(/^`|`$/g, '') : null
+  } catch {
+    return null
   }
 }
 

@@ -1,11 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { ClusterState, Ctx, LogEntry } from '../context'
+import type { ClusterRouter, ClusterState, Ctx, LogEntry } from '../context'
 import { authorize } from '../config/access'
 import { HttpError, text, validationError } from '../http'
 import { allTables, KINDS, parentOf } from './catalog'
 import { baseType, columnType, Engine, ident, lit, primaryColumn, qualified, storedColumns, toEngineError, type OutputColumn } from './engine'
-import type { DataHooks, DataPlane, Resource } from './hooks'
+import type { DataHooks, DataPlane, Resource } from '../hooks'
 import { forgetTable, handleIngest, handleValidator } from './ingest'
 import { BatchRunner, recoverAlterJobs, registerJobRoutes } from './jobs'
 import type { Plane, QueryRecord } from './plane'
@@ -16,7 +16,7 @@ import { seed } from './seed'
 const FLUSH_MS = 5_000
 
 /** Opens the engine under `${dataDir}/engine` and returns the data plane. */
-export async function createDataPlane(cluster: ClusterState): Promise<DataPlane> {
+export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<ClusterRouter>> {
   const engine = new Engine(path.join(cluster.options.dataDir, 'engine'))
   const pendingLogs: LogEntry[] = [...cluster.logs]
   const flushedQueries = new Set<string>()
@@ -105,7 +105,7 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane>
   const hooks = makeHooks(plane)
 
   let recovered = false
-  const dataPlane: DataPlane = {
+  const dataPlane: DataPlane<ClusterRouter> = {
     hooks,
     register(router) {
       router.add(['GET', 'POST', 'HEAD'], '/query', (ctx) => handleQuery(plane, ctx))

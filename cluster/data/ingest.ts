@@ -7,9 +7,8 @@ import type { Ctx } from '../context'
 import { HttpError, json } from '../http'
 import { can, requireUser } from '../config/access'
 import { pickTransform, resolveTable } from './catalog'
-import { toEngineError } from './engine'
-import type { Resource } from './hooks'
-import { tableOrderKey } from './jobs'
+import { tableOrderKey, toEngineError } from './engine'
+import type { Resource } from '../hooks'
 import type { Plane } from './plane'
 import { makeMapper, recordsOf, toJsonEachRow, transformType } from './transform'
 
@@ -85,7 +84,7 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
   if (!records.length) throw bad('The body has no rows')
 
   const key = `${project.name}.${table.name}`
-  if (!orderKeys.has(key)) orderKeys.set(key, await tableOrderKey(plane, project.name, table.name))
+  if (!orderKeys.has(key)) orderKeys.set(key, await tableOrderKey(plane.engine, project.name, table.name))
   const orderKey = orderKeys.get(key)
   if (!orderKey) {
     orderKeys.delete(key)

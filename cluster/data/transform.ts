@@ -3,7 +3,7 @@
  * engine table accepts. Shared by /ingest/event, /validator and batch jobs.
  */
 import { storedColumns, type Datatype, type OutputColumn } from './engine'
-import type { Resource } from './hooks'
+import type { Resource } from '../hooks'
 
 export type Mapped = { ok: true; row: Record<string, unknown> } | { ok: false; error: string }
 

@@ -1,34 +1,32 @@
 import { describe, expect, it } from 'vitest'
-import { ADMIN } from '../../../tests/cluster'
-import { failWith, server, useTestCluster } from '../../../tests/msw'
-import { args, cookieFrom, get, post, unwrap } from '../../../tests/session'
+import { ADMIN } from '#tests/cluster'
+import { failWith, server, useTestCluster } from '#tests/msw'
+import { args, asResponse, cookieFrom, get, post, responseFrom, unwrap } from '#tests/session'
 import { action, loader } from './login'
 
 useTestCluster()
 
-type Result = { result: { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
-
 async function submit(form: Record<string, string>, path = '/login') {
-  const response = await action(args(post(path, form)) as never)
+  const response = await action(args(post(path, form)))
   return response
 }
 
 describe('login', () => {
   it('asks for the email and password, word for word', async () => {
-    const { data, status } = unwrap<Result>(await submit({}))
+    const { data, status } = unwrap(await submit({}))
     expect(status).toBe(400)
     expect(data.result.error).toMatchObject({ email: ['Email is required'], password: ['Password is required'] })
   })
 
   it('refuses a malformed email and keeps what was typed (but not the password)', async () => {
-    const { data } = unwrap<Result>(await submit({ email: 'not-an-email', password: 'secret' }))
+    const { data } = unwrap(await submit({ email: 'not-an-email', password: 'secret' }))
     expect(data.result.error).toMatchObject({ email: ['Wrong email format'] })
     expect(data.result.initialValue).toMatchObject({ email: 'not-an-email' })
     expect(data.result.initialValue?.password).toBeUndefined()
   })
 
   it("shows the server's detail on a 401", async () => {
-    const { data, status } = unwrap<Result>(await submit({ email: ADMIN.email, password: 'wrong-password' }))
+    const { data, status } = unwrap(await submit({ email: ADMIN.email, password: 'wrong-password' }))
     expect(status).toBe(401)
     expect(data.result.error?.['']).toEqual(['Invalid username or password.'])
   })
@@ -44,7 +42,7 @@ describe('login', () => {
   })
 
   it('stores the session and goes back to prevUrl', async () => {
-    const response = (await submit({ email: ADMIN.email, password: ADMIN.password, prevUrl: '/data/tables?page=2' })) as Response
+    const response = asResponse(await submit({ email: ADMIN.email, password: ADMIN.password, prevUrl: '/data/tables?page=2' }))
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/data/tables?page=2')
     const setCookie = response.headers.get('Set-Cookie')!
@@ -53,28 +51,28 @@ describe('login', () => {
 
   it('never redirects off the site', async () => {
     for (const prevUrl of ['//evil.example/x', 'https://evil.example', '/\\evil.example']) {
-      const response = (await submit({ email: ADMIN.email, password: ADMIN.password, prevUrl })) as Response
+      const response = asResponse(await submit({ email: ADMIN.email, password: ADMIN.password, prevUrl }))
       expect(response.headers.get('Location')).toBe('/dashboard')
     }
   })
 
   it('marks the cookie Secure on https', async () => {
-    const response = (await action(
-      args(post('/login', { email: ADMIN.email, password: ADMIN.password }, undefined, { 'X-Forwarded-Proto': 'https' })) as never,
-    )) as Response
+    const response = asResponse(
+      await action(args(post('/login', { email: ADMIN.email, password: ADMIN.password }, undefined, { 'X-Forwarded-Proto': 'https' }))),
+    )
     expect(response.headers.get('Set-Cookie')).toMatch(/; Secure/)
   })
 
   it('shows the catalogue message when the cluster fails', async () => {
     failWith('/config/v1/login', 503, '')
-    const { data } = unwrap<Result>(await submit({ email: ADMIN.email, password: ADMIN.password }))
+    const { data } = unwrap(await submit({ email: ADMIN.email, password: ADMIN.password }))
     expect(data.result.error?.['']).toEqual(['Service Unavailable.'])
   })
 
   it('sends a signed-in visitor on from the login page', async () => {
-    const response = (await submit({ email: ADMIN.email, password: ADMIN.password })) as Response
-    const thrown = await loader(args(get('/login?prevUrl=%2Fscale', cookieFrom(response))) as never).catch((e: unknown) => e)
-    expect((thrown as Response).headers.get('Location')).toBe('/scale')
-    expect(await loader(args(get('/login')) as never)).toEqual({})
+    const response = asResponse(await submit({ email: ADMIN.email, password: ADMIN.password }))
+    const thrown = await responseFrom(() => loader(args(get('/login?prevUrl=%2Fscale', cookieFrom(response)))))
+    expect(thrown.headers.get('Location')).toBe('/scale')
+    expect(await loader(args(get('/login')))).toEqual({})
   })
 })

@@ -1,27 +1,25 @@
 import { describe, expect, it } from 'vitest'
-import { ADMIN } from '../../../tests/cluster'
-import { useTestCluster } from '../../../tests/msw'
-import { args, post, unwrap } from '../../../tests/session'
+import { ADMIN } from '#tests/cluster'
+import { useTestCluster } from '#tests/msw'
+import { args, asResponse, post, unwrap } from '#tests/session'
 import { action as loginAction } from './login'
 import { action } from './password-reset'
 import { action as verifyAction } from './verifyaccount.$uuidb64.$token'
 
 const cluster = useTestCluster()
 
-type Result = { result: { error?: Record<string, string[] | null> }; sent?: boolean }
-
 describe('password reset', () => {
   it('asks for a well-formed email, word for word', async () => {
-    expect(unwrap<Result>(await action(args(post('/password-reset', {})) as never)).data.result.error).toMatchObject({
+    expect(unwrap(await action(args(post('/password-reset', {})))).data.result.error).toMatchObject({
       email: ['Email is required'],
     })
     expect(
-      unwrap<Result>(await action(args(post('/password-reset', { email: 'nope' })) as never)).data.result.error,
+      unwrap(await action(args(post('/password-reset', { email: 'nope' })))).data.result.error,
     ).toMatchObject({ email: ['Wrong email format'] })
   })
 
   it('says the recovery email was sent', async () => {
-    const { data, status } = unwrap<Result>(await action(args(post('/password-reset', { email: ADMIN.email })) as never))
+    const { data, status } = unwrap(await action(args(post('/password-reset', { email: ADMIN.email }))))
     expect(status).toBe(200)
     expect(data.sent).toBe(true)
   })
@@ -30,32 +28,34 @@ describe('password reset', () => {
 describe('verify account (set password from the e-mail link)', () => {
   it('checks both passwords match', async () => {
     const request = post('/verifyaccount/x/y', { new_password: 'a-long-password-1', confirm_password: 'other-password-1' })
-    const { data } = unwrap<Result>(await verifyAction(args(request, { uuidb64: 'x', token: 'y' }) as never))
+    const { data } = unwrap(await verifyAction(args(request, { uuidb64: 'x', token: 'y' })))
     expect(data.result.error).toMatchObject({ confirm_password: ['Passwords do not match'] })
   })
 
   it('shows a bad link as a form error', async () => {
     const request = post('/verifyaccount/x/y', { new_password: 'a-long-password-1', confirm_password: 'a-long-password-1' })
-    const { data, status } = unwrap<Result>(await verifyAction(args(request, { uuidb64: 'eA', token: 'bad' }) as never))
+    const { data, status } = unwrap(await verifyAction(args(request, { uuidb64: 'eA', token: 'bad' })))
     expect(status).toBe(400)
     expect(data.result.error?.['']).toEqual(['The reset link is invalid or has expired.'])
   })
 
   it('sets the password from a real reset link, then the new password logs in', async () => {
-    await action(args(post('/password-reset', { email: ADMIN.email })) as never)
+    await action(args(post('/password-reset', { email: ADMIN.email })))
     const entry = [...cluster().handler.state.logs].reverse().find((log) => /verifyaccount/.test(String(log.message)))
     const [, uuidb64, token] = /\/verifyaccount\/([^/\s]+)\/([^/\s]+)/.exec(String(entry?.message))!
     const newPassword = 'brand-new-password-42'
-    const response = (await verifyAction(
-      args(post(`/verifyaccount/${uuidb64}/${token}`, { new_password: newPassword, confirm_password: newPassword }), {
-        uuidb64: uuidb64!,
-        token: token!,
-      }) as never,
-    )) as Response
+    const response = asResponse(
+      await verifyAction(
+        args(post(`/verifyaccount/${uuidb64}/${token}`, { new_password: newPassword, confirm_password: newPassword }), {
+          uuidb64: uuidb64!,
+          token: token!,
+        }),
+      ),
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/login')
     expect(response.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
-    const login = (await loginAction(args(post('/login', { email: ADMIN.email, password: newPassword })) as never)) as Response
+    const login = asResponse(await loginAction(args(post('/login', { email: ADMIN.email, password: newPassword }))))
     expect(login.status).toBe(302)
   })
 })

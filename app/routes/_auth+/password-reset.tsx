@@ -9,7 +9,7 @@ import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { AuthCard } from '~/components/layout/auth-card'
 import { PasswordResetFormSchema } from '~/schemas/auth'
-import { publicCallErrors } from '~/utils/form.server'
+import { formErrorsOf } from '~/api/policies.server'
 
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: PasswordResetFormSchema })
@@ -18,7 +18,7 @@ export async function action({ request }: ActionFunctionArgs) {
     // Public call: no Authorization header.
     await callPublic('POST', '/reset_password', { email: submission.value.email })
   } catch (error) {
-    return data({ result: submission.reply(publicCallErrors(error)), sent: false }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(error)), sent: false }, { status: 400 })
   }
   return { result: submission.reply(), sent: true as const }
 }

@@ -9,7 +9,7 @@ import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { AuthCard } from '~/components/layout/auth-card'
 import { SetPasswordFormSchema } from '~/schemas/auth'
-import { publicCallErrors } from '~/utils/form.server'
+import { formErrorsOf } from '~/api/policies.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** The cluster's names for the form's fields (password_reset_confirm). */
@@ -29,7 +29,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     })
   } catch (error) {
     // uuidb64/token problems are not fields (CLUSTER_FIELDS leaves them out): the link is bad, a form error.
-    return data({ result: submission.reply({ ...publicCallErrors(error, CLUSTER_FIELDS), hideFields }) }, { status: 400 })
+    return data({ result: submission.reply({ ...formErrorsOf(error, CLUSTER_FIELDS), hideFields }) }, { status: 400 })
   }
   return redirectWithToast('/login', { title: 'Password set', description: 'You can log in now.', type: 'success' })
 }

@@ -1,33 +1,32 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import type { ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
-import { getCurrentUser, getVersion } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
+import { requireApi } from '~/api/client.server'
+import { getCurrentUser } from '~/api/users.server'
+import { getVersion } from '~/api/version.server'
+import { settle } from '~/api/policies.server'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { Shell, type ShellData } from '~/components/layout/shell'
 import { getEnv } from '~/utils/env.server'
 import { errorMessage } from '~/utils/error-message'
-import { getTimezone, requireSession } from '~/utils/session.server'
+import { getTimezone } from '~/utils/session.server'
 
 const LAYOUT_ROUTE_ID = 'routes/_console+/_layout'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireSession(request)
+  const api = await requireApi(request)
   const env = getEnv()
   const [user, version] = await Promise.all([
-    // A 401 from the user call ends the session (getCurrentUser throws the redirect); any other
+    // A 401 from the user call ends the session (the client throws the redirect); any other
     // failure leaves the shell usable with a generic account label.
-    getCurrentUser(request).catch((error: unknown) => {
-      if (error instanceof ClusterError) return null
-      throw error
-    }),
+    settle(() => getCurrentUser(api)),
     // Spec section 1: the version line is omitted when the version call fails.
-    getVersion(request).catch(() => null),
+    settle(() => getVersion(api)),
   ])
   return {
-    email: typeof user?.email === 'string' ? user.email : null,
+    email: typeof user.value?.email === 'string' ? user.value.email : null,
     timezone: await getTimezone(request),
-    version: version || null,
+    version: version.value || null,
     docsUrl: env.DOCS_URL,
     supportUrl: env.SUPPORT_URL,
   } satisfies ShellData

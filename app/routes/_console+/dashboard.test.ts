@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { failWith, useTestCluster } from '../../../tests/msw'
-import { args, get, loginAsAdmin } from '../../../tests/session'
+import { failWith, useTestCluster } from '#tests/msw'
+import { args, get, loginAsAdmin, responseFrom } from '#tests/session'
 import { loader } from './dashboard'
 
 useTestCluster()
@@ -10,7 +10,7 @@ beforeAll(async () => {
   cookie = await loginAsAdmin()
 })
 
-const load = () => loader(args(get('/dashboard', cookie)) as never)
+const load = () => loader(args(get('/dashboard', cookie)))
 
 describe('/dashboard', () => {
   it("shows the org summary's counts as cards, with links to their pages", async () => {
@@ -31,13 +31,13 @@ describe('/dashboard', () => {
 
   it('ends the session on a 401', async () => {
     failWith('/config/v1/orgs/:org/summary', 401, { detail: 'Token expired.' })
-    const thrown = (await load().catch((error: unknown) => error)) as Response
+    const thrown = await responseFrom(load)
     expect(thrown.status).toBe(302)
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fdashboard')
   })
 
   it('needs a session', async () => {
-    const thrown = (await loader(args(get('/dashboard')) as never).catch((error: unknown) => error)) as Response
+    const thrown = await responseFrom(() => loader(args(get('/dashboard'))))
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fdashboard')
   })
 })

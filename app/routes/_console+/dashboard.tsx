@@ -1,27 +1,22 @@
 import { Box, Heading, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError } from '@remix-run/react'
-import { getOrgSummary, requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
+import { requireApi } from '~/api/client.server'
+import { getOrgSummary } from '~/api/orgs.server'
+import { settle } from '~/api/policies.server'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
-import { loginUrlFor, logoutHeaders } from '~/utils/session.server'
 import { summaryCards, type SummaryCard } from './__summary-cards'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireApi(request)
-  try {
-    const summary = await getOrgSummary(request)
-    return { ...summaryCards(summary ?? {}), error: null }
-  } catch (error) {
-    if (!(error instanceof ClusterError)) throw error
-    if (error.status === 401) throw redirect(loginUrlFor(request), { headers: await logoutHeaders(request) })
-    // The start page stays usable when the summary fails: the failure shows in its place.
-    return { resources: [] as SummaryCard[], activity: [] as SummaryCard[], error: error.message }
-  }
+  const api = await requireApi(request)
+  // The start page stays usable when the summary fails: the failure shows in its place.
+  const summary = await settle(() => getOrgSummary(api))
+  if (summary.error !== null) return { resources: [] as SummaryCard[], activity: [] as SummaryCard[], error: summary.error }
+  return { ...summaryCards(summary.value ?? {}), error: null }
 }
 
 export default function DashboardRoute() {

@@ -6,7 +6,7 @@ import { requireApi } from '~/api/client.server'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { errorMessage } from '~/utils/error-message'
-import { loadFromCluster } from '~/utils/form.server'
+import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { QueryEditorForm, QueryHeading, QueryTabs, TablePicker } from './queries+/__query-editor'
 import { addToHistory } from './queries+/__query-history'
@@ -25,17 +25,17 @@ function tabOf(value: string | null): ResultTab {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const picker = await loadFromCluster(request, () => loadPicker(api))
+  const picker = await loadFromCluster(() => loadPicker(api))
   const { sql, options, optionErrors } = readQueryParams(url, picker)
   const tab = tabOf(url.searchParams.get('tab'))
   const base = { picker, sql, options, optionErrors, tab }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
   if (Object.keys(optionErrors).length) return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
   if (tab === 'analysis') {
-    const analysis = await runAnalysis(request, sql, options)
+    const analysis = await runAnalysis(api, sql, options)
     return { ...base, sqlError: undefined, outcome: null, analysis }
   }
-  const outcome = await runForUi(request, sql, options)
+  const outcome = await runForUi(api, sql, options)
   return data({ ...base, sqlError: undefined, outcome, analysis: null }, { status: outcome.kind === 'error' ? outcome.status : 200 })
 }
 

@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { redirect } from '@remix-run/node'
+import { requireApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { QueryError, queryCluster } from '~/api/query.server'
-import { loginUrlFor, logoutHeaders, requireSession } from '~/utils/session.server'
 import { NO_SQL_MESSAGE, readOptions, validateOptions } from '../_console+/queries+/__query-options'
 
 /**
@@ -11,7 +10,7 @@ import { NO_SQL_MESSAGE, readOptions, validateOptions } from '../_console+/queri
  * the options set do. Failures answer plain text with the cluster's message.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireSession(request)
+  const api = await requireApi(request)
   const params = new URL(request.url).searchParams
   const sql = params.get('sql') ?? params.get('data') ?? ''
   const options = readOptions(params)
@@ -20,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (errors.length) return text(errors.join('\n'), 400)
   const format = options.hdx_query_output_format ?? 'CSVWithNames'
   try {
-    const answer = await queryCluster(request, sql, { ...options, hdx_query_output_format: format })
+    const answer = await queryCluster(api, sql, { ...options, hdx_query_output_format: format })
     const answered = answer.headers.get('x-clickhouse-format') ?? format
     const extension = /^CSV/i.test(answered) ? 'csv' : /^(TSV|TabSeparated)/i.test(answered) ? 'tsv' : /^JSON/i.test(answered) ? 'json' : 'txt'
     const headers = new Headers({
@@ -33,10 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return new Response(answer.body, { status: 200, headers })
   } catch (error) {
     if (error instanceof QueryError) return text(error.message, 400)
-    if (error instanceof ClusterError) {
-      if (error.status === 401) throw redirect(loginUrlFor(request), { headers: await logoutHeaders(request) })
-      return text(error.message, error.status)
-    }
+    if (error instanceof ClusterError) return text(error.message, error.status)
     throw error
   }
 }

@@ -1,71 +1,31 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
-import { createProject, listProjects, type Project } from '~/api/projects.server'
-import { createTable } from '~/api/tables.server'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { ErrorPanel } from '~/components/layout/route-error'
-import { NEW_PROJECT, parseSortKeys, TableFormSchema } from '~/schemas/table'
+import { NEW_PROJECT, TableFormSchema } from '~/schemas/table'
 import { errorMessage } from '~/utils/error-message'
-import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
+import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
-import { redirectWithToast } from '~/utils/toast.server'
 import { ProjectSelect } from './__project-select'
-import { projectFieldErrors, tableFieldErrors } from './__table-form.server'
-import { tableUrl } from './__table-url'
+import { createTableAction, loadTableEditor } from './__table-editor.server'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const projects = await loadFromCluster(request, () => listProjects(api))
-  const wanted = new URL(request.url).searchParams.get('project')
-  return {
-    projects: projects.map((project) => ({ uuid: project.uuid, name: project.name })),
-    // A link from a project (`?project=`) preselects it; with no projects at all, a new one.
-    project: projects.some((project) => project.uuid === wanted) ? wanted! : projects.length ? '' : NEW_PROJECT,
-  }
+  return loadFromCluster(() => loadTableEditor(api, new URL(request.url)))
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
-  const submission = parseWithZod(await request.formData(), { schema: TableFormSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  const { project: projectId, newProjectName, sortKeys, ...fields } = submission.value
-  const table = { ...fields, sortKeys: sortKeys ? parseSortKeys(sortKeys) : undefined }
-
-  let project: Pick<Project, 'uuid' | 'name'>
-  if (projectId === NEW_PROJECT) {
-    try {
-      project = await createProject(api, { name: newProjectName! })
-    } catch (error) {
-      return replyFromCluster(submission, projectFieldErrors(error), request)
-    }
-  } else {
-    project = { uuid: projectId, name: '' }
-  }
-
-  try {
-    const created = await createTable(api, project.uuid, table)
-    return redirectWithToast(tableUrl(created.uuid, project.uuid), { title: `Table ${created.name} created`, type: 'success' })
-  } catch (error) {
-    if (projectId === NEW_PROJECT) {
-      // The project exists now: show it selected, so sending the form again does not create it twice.
-      submission.payload.project = project.uuid
-      delete submission.payload.newProjectName
-    }
-    const reply = await replyFromCluster(submission, tableFieldErrors(error), request)
-    if (projectId !== NEW_PROJECT) return reply
-    const result = reply.data.result
-    const note = `Project ${project.name} was created; the table was not.`
-    return data({ result: { ...result, error: { ...result.error, '': [...(result.error?.[''] ?? []), note] } } }, { status: 400 })
-  }
+  return createTableAction(api, await request.formData())
 }
 
 export default function NewTableRoute() {

@@ -10,7 +10,7 @@ import { useTimezone } from '~/components/layout/use-timezone'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { errorMessage } from '~/utils/error-message'
 import { formatDateTime } from '~/utils/format-date'
-import { loadFromCluster } from '~/utils/form.server'
+import { loadFromCluster, settle } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
@@ -25,14 +25,15 @@ const DELETE_INTENT = 'delete-table'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const { table, project } = await loadFromCluster(request, () =>
+  const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const [transforms, stats] = await Promise.all([
-    loadFromCluster(request, () => listTransforms(api, project.uuid, table.uuid)),
+  const [transforms, statsLoad] = await Promise.all([
+    loadFromCluster(() => listTransforms(api, project.uuid, table.uuid)),
     // Figures are a bonus on this page: when the cluster cannot give them, the rest still shows.
-    getTableStats(api, project.uuid, table.uuid).catch((): TableStats | null => null),
+    settle<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
   ])
+  const stats = statsLoad.value
   return {
     table: {
       uuid: table.uuid,
@@ -64,10 +65,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw data({ message: 'Unknown action' }, { status: 400 })
   }
   const projectHint = formData.get('project')
-  const { table, project } = await loadFromCluster(request, () =>
+  const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, typeof projectHint === 'string' ? projectHint : null),
   )
-  await loadFromCluster(request, () => deleteTable(api, project.uuid, table.uuid))
+  await loadFromCluster(() => deleteTable(api, project.uuid, table.uuid))
   return redirectWithToast('/data/tables', { title: `Table ${table.name} deleted`, type: 'success' })
 }
 

@@ -9,7 +9,7 @@ import { Pagination } from '~/components/data-table/pagination'
 import { pageOf, parsePaging } from '~/components/data-table/paging'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
-import { loadFromCluster } from '~/utils/form.server'
+import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { tableUrl } from './__table-url'
 
@@ -25,7 +25,7 @@ type TableRow = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const paging = parsePaging(new URL(request.url))
-  const projects = await loadFromCluster(request, () => listProjectsWithTables(api))
+  const projects = await loadFromCluster(() => listProjectsWithTables(api))
   const needle = paging.q.toLowerCase()
   const matches = (name: string) => name.toLowerCase().includes(needle)
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { clusterAdminLogin } from '../../../../tests/cluster'
-import { failWith, useTestCluster } from '../../../../tests/msw'
-import { args, get, loginAsAdmin, post, unwrap } from '../../../../tests/session'
+import { clusterAdminLogin } from '#tests/cluster'
+import { failWith, useTestCluster } from '#tests/msw'
+import { args, asResponse, get, loginAsAdmin, post, responseFrom, returnedOrThrown, unwrap } from '#tests/session'
 import { NEW_PROJECT } from '~/schemas/table'
 import { action as newTableAction, loader as newTableLoader } from './new-table'
 import { action as detailAction, loader as detailLoader } from './tables.$tableId._index'
@@ -10,30 +10,19 @@ import { loader as listLoader } from './tables._index'
 useTestCluster()
 
 type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
-type ListData = Awaited<ReturnType<typeof listLoader>>
-type DetailData = Awaited<ReturnType<typeof detailLoader>>
 
 let cookie: string
 beforeAll(async () => {
   cookie = await loginAsAdmin()
 })
 
-/** Runs a loader/action and returns what it returned or threw (redirects and errors are thrown). */
-async function settle<T>(run: () => Promise<T>): Promise<T | Response | unknown> {
-  try {
-    return await run()
-  } catch (thrown) {
-    return thrown
-  }
-}
-
 async function createTable(form: Record<string, string>) {
-  return settle(() => newTableAction(args(post('/data/new-table', form, cookie)) as never))
+  return returnedOrThrown(() => newTableAction(args(post('/data/new-table', form, cookie))))
 }
 
 /** Creates a table (in a new project unless `project` is a uuid) and returns its ids from the redirect. */
 async function createTableOk(name: string, project: string = NEW_PROJECT, newProjectName = `p_${name}`) {
-  const response = (await createTable({ project, newProjectName, name })) as Response
+  const response = asResponse(await createTable({ project, newProjectName, name }))
   expect(response.status, JSON.stringify(response)).toBe(302)
   const location = response.headers.get('Location')!
   const [, tableId, projectId] = location.match(/^\/data\/tables\/([\w-]+)\?project=([\w-]+)$/)!
@@ -42,16 +31,16 @@ async function createTableOk(name: string, project: string = NEW_PROJECT, newPro
 
 describe('/data/new-table', () => {
   it('needs a session: without one it redirects to login with prevUrl', async () => {
-    const thrown = (await settle(() => newTableLoader(args(get('/data/new-table')) as never))) as Response
+    const thrown = await responseFrom(() => newTableLoader(args(get('/data/new-table'))))
     expect(thrown.status).toBe(302)
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fdata%2Fnew-table')
   })
 
   it('offers a new project when the org has none, and preselects ?project=', async () => {
-    const empty = await newTableLoader(args(get('/data/new-table', cookie)) as never)
+    const empty = await newTableLoader(args(get('/data/new-table', cookie)))
     expect(empty).toEqual({ projects: [], project: NEW_PROJECT })
     const { projectId } = await createTableOk('first_table')
-    const chosen = await newTableLoader(args(get(`/data/new-table?project=${projectId}`, cookie)) as never)
+    const chosen = await newTableLoader(args(get(`/data/new-table?project=${projectId}`, cookie)))
     expect(chosen.project).toBe(projectId)
     expect(chosen.projects).toEqual([{ uuid: projectId, name: 'p_first_table' }])
   })
@@ -70,20 +59,22 @@ describe('/data/new-table', () => {
   })
 
   it('creates the project and the table with its settings, then redirects to the table with a toast', async () => {
-    const response = (await createTable({
-      project: NEW_PROJECT,
-      newProjectName: 'weblogs',
-      name: 'access',
-      description: 'Access logs',
-      maxAgeDays: '30',
-      sortKeys: '["timestamp"]',
-    })) as Response
+    const response = asResponse(
+      await createTable({
+        project: NEW_PROJECT,
+        newProjectName: 'weblogs',
+        name: 'access',
+        description: 'Access logs',
+        maxAgeDays: '30',
+        sortKeys: '["timestamp"]',
+      }),
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toMatch(/^\/data\/tables\/[\w-]{36}\?project=[\w-]{36}$/)
     expect(response.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
 
     const [, tableId, projectId] = response.headers.get('Location')!.match(/tables\/([\w-]+)\?project=([\w-]+)/)!
-    const detail = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId: tableId! }) as never)
+    const detail = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId: tableId! }))
     expect(detail.table).toMatchObject({ uuid: tableId, name: 'access', description: 'Access logs' })
     expect(detail.project).toEqual({ uuid: projectId, name: 'weblogs' })
     const entries = Object.fromEntries(detail.settings.flatMap((group) => group.entries.map((entry) => [`${group.title}/${entry.label}`, entry.value])))
@@ -124,7 +115,7 @@ describe('/data/new-table', () => {
     expect(status).toBe(400)
     expect(data.result.error?.name).toEqual(['Bad name.'])
     expect(data.result.error?.['']).toEqual(['Project made_anyway was created; the table was not.'])
-    const loaded = await newTableLoader(args(get('/data/new-table', cookie)) as never)
+    const loaded = await newTableLoader(args(get('/data/new-table', cookie)))
     const made = loaded.projects.find((project) => project.name === 'made_anyway')!
     expect(data.result.initialValue?.project).toBe(made.uuid)
     expect(data.result.initialValue?.newProjectName).toBeUndefined()
@@ -141,7 +132,7 @@ describe('/data/new-table', () => {
 
 describe('/data/tables', () => {
   it('lists projects with their tables, a project without tables as its own row', async () => {
-    const data = (await listLoader(args(get('/data/tables', cookie)) as never)) as ListData
+    const data = await listLoader(args(get('/data/tables', cookie)))
     const access = data.rows.find((row) => row.table?.name === 'access')
     expect(access).toMatchObject({ projectName: 'weblogs', table: { name: 'access', description: 'Access logs', type: 'turbine' } })
     expect(data.rows.some((row) => row.projectName === 'made_anyway' && row.table === null)).toBe(true)
@@ -152,23 +143,23 @@ describe('/data/tables', () => {
     const { projectId } = await createTableOk('paged_00', NEW_PROJECT, 'paging_project')
     for (let i = 1; i < 12; i++) await createTableOk(`paged_${String(i).padStart(2, '0')}`, projectId)
 
-    const first = (await listLoader(args(get('/data/tables?q=PAGED_&pageSize=10', cookie)) as never)) as ListData
+    const first = await listLoader(args(get('/data/tables?q=PAGED_&pageSize=10', cookie)))
     expect(first).toMatchObject({ total: 12, page: 1, pageCount: 2, pageSize: 10, q: 'PAGED_' })
     expect(first.rows.map((row) => row.table?.name)).toEqual(Array.from({ length: 10 }, (_, i) => `paged_${String(i).padStart(2, '0')}`))
-    const second = (await listLoader(args(get('/data/tables?q=paged_&pageSize=10&page=2', cookie)) as never)) as ListData
+    const second = await listLoader(args(get('/data/tables?q=paged_&pageSize=10&page=2', cookie)))
     expect(second.rows.map((row) => row.table?.name)).toEqual(['paged_10', 'paged_11'])
 
     // A project's name matches all of its tables.
-    const byProject = (await listLoader(args(get('/data/tables?q=paging_project', cookie)) as never)) as ListData
+    const byProject = await listLoader(args(get('/data/tables?q=paging_project', cookie)))
     expect(byProject.total).toBe(12)
 
-    const none = (await listLoader(args(get('/data/tables?q=no-such-thing', cookie)) as never)) as ListData
+    const none = await listLoader(args(get('/data/tables?q=no-such-thing', cookie)))
     expect(none).toMatchObject({ rows: [], total: 0, page: 1 })
   })
 
   it('ends the session on a 401 from the cluster', async () => {
     failWith('/config/v1/orgs/:org/projects/', 401, { detail: 'Token expired.' }, 'get')
-    const thrown = (await settle(() => listLoader(args(get('/data/tables?page=2', cookie)) as never))) as Response
+    const thrown = await responseFrom(() => listLoader(args(get('/data/tables?page=2', cookie))))
     expect(thrown.status).toBe(302)
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fdata%2Ftables%3Fpage%3D2')
     expect(thrown.headers.getSetCookie().join('\n')).toMatch(/cc_session=;/)
@@ -195,7 +186,7 @@ describe('/data/tables/$tableId', () => {
     })
     expect(transform.status, await transform.clone().text()).toBe(201)
 
-    const data = (await detailLoader(args(get(`/data/tables/${tableId}`, cookie), { tableId }) as never)) as DetailData
+    const data = await detailLoader(args(get(`/data/tables/${tableId}`, cookie), { tableId }))
     expect(data.project.uuid).toBe(projectId)
     expect(data.transforms).toMatchObject([{ name: 'json_in', type: 'json', isDefault: true, columns: 2 }])
     expect(data.isConfirmingDelete).toBe(false)
@@ -216,7 +207,7 @@ describe('/data/tables/$tableId', () => {
       ]),
     })
     expect(ingest.status, await ingest.clone().text()).toBe(200)
-    const withRows = (await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }) as never)) as DetailData
+    const withRows = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }))
     expect(withRows.stats).toMatchObject({ total_rows: 3 })
     expect(Date.parse(withRows.stats!.oldest_timestamp!)).toBe(Date.parse('2026-11-01T10:00:00Z'))
   })
@@ -224,7 +215,7 @@ describe('/data/tables/$tableId', () => {
   it('still shows the table when the cluster cannot give its statistics', async () => {
     const { tableId, projectId } = await createTableOk('no_stats')
     failWith('/config/v1/orgs/:org/projects/:project/tables/:table/stats', 500)
-    const data = (await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }) as never)) as DetailData
+    const data = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }))
     expect(data.table.name).toBe('no_stats')
     expect(data.stats).toBeNull()
   })
@@ -233,7 +224,7 @@ describe('/data/tables/$tableId', () => {
     const { projectId } = await createTableOk('neighbour')
     for (const path of ['/data/tables/00000000-0000-4000-8000-000000000000', `/data/tables/not-a-uuid?project=${projectId}`]) {
       const thrown = unwrap<{ message: string }>(
-        await settle(() => detailLoader(args(get(path, cookie), { tableId: path.split('/')[3]!.split('?')[0]! }) as never)),
+        await returnedOrThrown(() => detailLoader(args(get(path, cookie), { tableId: path.split('/')[3]!.split('?')[0]! }))),
       )
       expect(thrown.status).toBe(404)
       expect(thrown.data.message).toBe('404 Error: Not Found.')
@@ -242,25 +233,25 @@ describe('/data/tables/$tableId', () => {
 
   it('asks for confirmation with ?delete, then deletes on POST and goes back to the list with a toast', async () => {
     const { tableId, projectId } = await createTableOk('doomed')
-    const confirm = (await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}&delete`, cookie), { tableId }) as never)) as DetailData
+    const confirm = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}&delete`, cookie), { tableId }))
     expect(confirm.isConfirmingDelete).toBe(true)
 
-    const response = (await settle(() =>
-      detailAction(args(post(`/data/tables/${tableId}?project=${projectId}`, { intent: 'delete-table', project: projectId }, cookie), { tableId }) as never),
-    )) as Response
+    const response = asResponse(
+      await returnedOrThrown(() => detailAction(args(post(`/data/tables/${tableId}?project=${projectId}`, { intent: 'delete-table', project: projectId }, cookie), { tableId }))),
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/data/tables')
     expect(response.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
 
-    const gone = unwrap(await settle(() => detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }) as never)))
+    const gone = unwrap(await returnedOrThrown(() => detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }))))
     expect(gone.status).toBe(404)
   })
 
   it('refuses a POST without the delete intent', async () => {
     const { tableId, projectId } = await createTableOk('kept')
-    const thrown = unwrap(await settle(() => detailAction(args(post(`/data/tables/${tableId}`, { project: projectId }, cookie), { tableId }) as never)))
+    const thrown = unwrap(await returnedOrThrown(() => detailAction(args(post(`/data/tables/${tableId}`, { project: projectId }, cookie), { tableId }))))
     expect(thrown.status).toBe(400)
-    const still = (await detailLoader(args(get(`/data/tables/${tableId}`, cookie), { tableId }) as never)) as DetailData
+    const still = await detailLoader(args(get(`/data/tables/${tableId}`, cookie), { tableId }))
     expect(still.table.name).toBe('kept')
   })
 })

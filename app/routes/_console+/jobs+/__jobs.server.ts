@@ -1,14 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from '@remix-run/node'
+import { data } from '@remix-run/node'
 import { z } from 'zod'
 import type { ClusterApi, Page } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { FINISHED_STATUSES, RUNNING_STATUSES } from '~/api/jobs.server'
 import { listAll } from '~/api/list-all.server'
 import { parsePaging } from '~/components/data-table/paging'
-import { loadFromCluster } from '~/utils/form.server'
+import { loadFromCluster, nullOnMissing } from '~/api/policies.server'
 import { FORCE_WORD, JOB_MESSAGES } from '~/schemas/job'
-import { loginUrlFor, logoutHeaders } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** URL parameters that open a step (a confirmation) and must not survive the action that ends it. */
@@ -32,7 +31,7 @@ export function backTo(request: Request, changes: Record<string, string | null> 
 /**
  * Runs one row action (commit, cancel, retry, delete) and answers with a redirect back to the list
  * and a toast: a success title, or the cluster's message when it refused (a job that is no longer
- * pending, already gone, …). A 401 ends the session. Never throws a cluster error to the page:
+ * pending, already gone, …). Never throws a cluster error to the page:
  * the list stays usable.
  */
 export async function runJobAction(
@@ -45,7 +44,6 @@ export async function runJobAction(
     await run()
   } catch (error) {
     if (!(error instanceof ClusterError)) throw error
-    if (error.status === 401) throw redirect(loginUrlFor(request), { headers: await logoutHeaders(request) })
     return redirectWithToast(backTo(request), { title: error.message, type: 'error' })
   }
   return redirectWithToast(backTo(request, changes), { title: typeof success === 'function' ? success() : success, type: 'success' })
@@ -77,12 +75,6 @@ export function oneOf<T extends string>(url: URL, name: string, allowed: readonl
   return (allowed as readonly string[]).includes(value) ? (value as T) : ''
 }
 
-/** A job read for a panel: null when the cluster says it is gone (404, or 400 for an id that is not one). */
-export function nullOn404(error: unknown): null {
-  if (error instanceof ClusterError && (error.status === 404 || error.status === 400)) return null
-  throw error
-}
-
 const isActive = (job: { status: string }) => (RUNNING_STATUSES as readonly string[]).includes(job.status)
 
 type JobLike = { uuid: string; name: string; status: string }
@@ -91,7 +83,7 @@ type JobLike = { uuid: string; name: string; status: string }
  * A job list page's data: the page of rows (the first page when the asked one is past the end), the
  * open job (`?job=`, its row refreshed from the same read), the job a delete confirms (`?delete=`)
  * and, while purging (`?purge`), how many jobs are finished. Cluster errors go the way of
- * `loadFromCluster` (401 to the login page, others thrown as a Response).
+ * `loadFromCluster` (thrown as the catalogue's message).
  */
 export async function loadJobList<Job extends JobLike, Row extends JobLike, Status extends string, Selected>(
   request: Request,
@@ -114,7 +106,7 @@ export async function loadJobList<Job extends JobLike, Row extends JobLike, Stat
   const deleteId = url.searchParams.get('delete')
   const isPurging = url.searchParams.has('purge')
 
-  const page = await loadFromCluster(request, async () => {
+  const page = await loadFromCluster(async () => {
     try {
       return await list(api, { page: paging.page, pageSize: paging.pageSize, status })
     } catch (error) {
@@ -133,7 +125,7 @@ export async function loadJobList<Job extends JobLike, Row extends JobLike, Stat
   let selectedJob: Job | null = null
   let selectedMissing = false
   if (jobId) {
-    selectedJob = await loadFromCluster(request, () => get(api, jobId).catch(nullOn404))
+    selectedJob = await loadFromCluster(() => nullOnMissing(() => get(api, jobId)))
     if (selectedJob) {
       selected = await options.toSelected(selectedJob)
       // Read after the list: its row shows the same, fresher state as the panel.
@@ -144,13 +136,13 @@ export async function loadJobList<Job extends JobLike, Row extends JobLike, Stat
 
   let deleting: { uuid: string; name: string } | null = null
   if (deleteId) {
-    const job = rows.find((row) => row.uuid === deleteId) ?? (await loadFromCluster(request, () => get(api, deleteId).catch(nullOn404)))
+    const job = rows.find((row) => row.uuid === deleteId) ?? (await loadFromCluster(() => nullOnMissing(() => get(api, deleteId))))
     if (job) deleting = { uuid: job.uuid, name: job.name }
   }
 
   let finishedCount: number | null = null
   if (isPurging) {
-    const all = await loadFromCluster(request, () => listFinishedJobs(api, type))
+    const all = await loadFromCluster(() => listFinishedJobs(api, type))
     finishedCount = all.length
   }
 

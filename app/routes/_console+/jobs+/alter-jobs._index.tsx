@@ -3,7 +3,7 @@ import type { SubmissionResult } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
+import { settle } from '~/api/policies.server'
 import {
   cancelAlterJob,
   commitAlterJob,
@@ -63,15 +63,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     toRow,
     // The open job with what verify says now.
     toSelected: async (job) => {
-      let verify: AlterVerify[] | null = null
-      let verifyError: string | null = null
-      try {
-        verify = await verifyAlterJob(api, job.uuid)
-      } catch (error) {
-        if (!(error instanceof ClusterError)) throw error
-        verifyError = error.message
-      }
-      return { job: toRow(job), verify, verifyError }
+      const verify = await settle<AlterVerify[]>(() => verifyAlterJob(api, job.uuid))
+      return { job: toRow(job), verify: verify.value, verifyError: verify.error }
     },
   })
 }

@@ -5,13 +5,12 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
 import { createAlterJob, engineMessage } from '~/api/jobs.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import { ErrorList } from '~/components/forms/error-list'
 import { alterTemplate, AlterJobFormSchema, isTemplateOrEmpty } from '~/schemas/job'
 import { errorMessage } from '~/utils/error-message'
-import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
+import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -23,7 +22,7 @@ const TEMPLATE_INTENT = 'template'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const projects = await loadFromCluster(request, () => listProjectsWithTables(api))
+  const projects = await loadFromCluster(() => listProjectsWithTables(api))
   const tables = projects.flatMap(({ project, tables }) => tables.map((table) => `${project.name}.${table.name}`))
   // `?table=project.table` (a deep link) picks the table and fills the template; else the first table.
   const wanted = new URL(request.url).searchParams.get('table')
@@ -51,10 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
     // The engine's refusal (syntax, unknown column or table) belongs to the SQL field, word for word.
     const message = engineMessage(error)
     if (message) return data({ result: submission.reply({ fieldErrors: { sql: [message] } }) }, { status: 400 })
-    if (error instanceof ClusterError && error.status === 400 && error.mapped.fieldErrors.sql) {
-      return data({ result: submission.reply({ fieldErrors: { sql: error.mapped.fieldErrors.sql } }) }, { status: 400 })
-    }
-    return replyFromCluster(submission, error, request)
+    return replyFromCluster(submission, error)
   }
   return redirectWithToast(`/jobs/alter-jobs?job=${encodeURIComponent(jobId)}`, {
     title: 'Alter job created: counting the rows it changes',

@@ -1,15 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { failWith, useTestCluster } from '../../../../tests/msw'
-import { args, get, loginAsAdmin, post, unwrap } from '../../../../tests/session'
+import { makeTable, queryCount, waitFor } from '#tests/cluster'
+import { failWith, useTestCluster } from '#tests/msw'
+import { args, asResponse, get, loginAsAdmin, post, responseFrom, returnedOrThrown, unwrap } from '#tests/session'
 import { JOB_MESSAGES } from '~/schemas/job'
 import { action as createAction, loader as createLoader } from './alter-jobs.create'
 import { action as listAction, loader as listLoader } from './alter-jobs._index'
-import { makeTable, queryCount, settle, waitFor } from './__test-helpers'
 
 useTestCluster()
 
 type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
-type ListData = Awaited<ReturnType<typeof listLoader>>
 
 let cookie: string
 beforeAll(async () => {
@@ -22,14 +21,13 @@ beforeAll(async () => {
   ])
 })
 
-const list = (search = '') => listLoader(args(get(`/jobs/alter-jobs${search}`, cookie)) as never) as Promise<ListData>
-const send = (form: Record<string, string>) => settle(() => createAction(args(post('/jobs/alter-jobs/create', form, cookie)) as never))
-const act = (form: Record<string, string>, search = '') =>
-  settle(() => listAction(args(post(`/jobs/alter-jobs${search}`, form, cookie)) as never)) as Promise<Response>
+const list = (search = '') => listLoader(args(get(`/jobs/alter-jobs${search}`, cookie)))
+const send = (form: Record<string, string>) => returnedOrThrown(() => createAction(args(post('/jobs/alter-jobs/create', form, cookie))))
+const act = (form: Record<string, string>, search = '') => returnedOrThrown(() => listAction(args(post(`/jobs/alter-jobs${search}`, form, cookie))))
 
 /** Creates an alter job through the form and returns its id from the redirect. */
 async function createJob(sql: string): Promise<string> {
-  const response = (await send({ intent: 'create', table: 'alter_p.events', sql })) as Response
+  const response = asResponse(await send({ intent: 'create', table: 'alter_p.events', sql }))
   expect(response.status, JSON.stringify(response)).toBe(302)
   const location = response.headers.get('Location')!
   expect(location).toMatch(/^\/jobs\/alter-jobs\?job=[\w-]{36}$/)
@@ -46,9 +44,9 @@ async function until(jobId: string, status: string) {
 
 describe('/jobs/alter-jobs/create', () => {
   it('offers every table and a DELETE template for the first one, or for ?table=', async () => {
-    const data = await createLoader(args(get('/jobs/alter-jobs/create', cookie)) as never)
+    const data = await createLoader(args(get('/jobs/alter-jobs/create', cookie)))
     expect(data).toEqual({ tables: ['alter_p.events'], table: 'alter_p.events', sql: 'ALTER TABLE alter_p.events DELETE WHERE ' })
-    const linked = await createLoader(args(get('/jobs/alter-jobs/create?table=alter_p.events', cookie)) as never)
+    const linked = await createLoader(args(get('/jobs/alter-jobs/create?table=alter_p.events', cookie)))
     expect(linked.table).toBe('alter_p.events')
   })
 
@@ -98,7 +96,7 @@ describe('/jobs/alter-jobs', () => {
     // Nothing changed before the commit.
     expect(await queryCount("SELECT count() FROM alter_p.events WHERE level = 'debug'")).toBe(2)
 
-    const committed = await act({ intent: 'commit', job: jobId }, `?job=${jobId}&status=pending`)
+    const committed = asResponse(await act({ intent: 'commit', job: jobId }, `?job=${jobId}&status=pending`))
     expect(committed.status).toBe(302)
     expect(committed.headers.get('Location')).toBe(`/jobs/alter-jobs?job=${jobId}&status=pending`)
     expect(committed.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
@@ -121,13 +119,13 @@ describe('/jobs/alter-jobs', () => {
   it('cancels a pending job, retries it back to pending, and refuses a commit that is not allowed with a toast', async () => {
     const jobId = await createJob("ALTER TABLE alter_p.events DELETE WHERE level = 'info'")
     await until(jobId, 'pending')
-    const canceled = await act({ intent: 'cancel', job: jobId })
+    const canceled = asResponse(await act({ intent: 'cancel', job: jobId }))
     expect(canceled.status).toBe(302)
     const afterCancel = await until(jobId, 'canceled')
     expect(afterCancel.selected?.job).toMatchObject({ canRetry: true, canCommit: false })
 
     // Committing a canceled job: the cluster says no; the list answers with its message, not an error page.
-    const refused = await act({ intent: 'commit', job: jobId })
+    const refused = asResponse(await act({ intent: 'commit', job: jobId }))
     expect(refused.status).toBe(302)
     expect(refused.headers.get('Location')).toBe('/jobs/alter-jobs')
     expect(refused.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
@@ -154,7 +152,7 @@ describe('/jobs/alter-jobs', () => {
     const confirm = await list(`?delete=${jobId}&job=${jobId}`)
     expect(confirm.deleting).toEqual({ uuid: jobId, name: expect.stringMatching(/^alter_alter_p_events_/) })
 
-    const response = await act({ intent: 'delete', job: jobId }, `?delete=${jobId}&job=${jobId}`)
+    const response = asResponse(await act({ intent: 'delete', job: jobId }, `?delete=${jobId}&job=${jobId}`))
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/jobs/alter-jobs')
     const after = await list(`?job=${jobId}`)
@@ -174,7 +172,7 @@ describe('/jobs/alter-jobs', () => {
     }
     expect((await list('?status=done')).rows.length).toBe(2)
 
-    const response = await act({ intent: 'purge', confirm: 'FORCE' }, '?purge')
+    const response = asResponse(await act({ intent: 'purge', confirm: 'FORCE' }, '?purge'))
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/jobs/alter-jobs')
     const after = await list()
@@ -188,11 +186,11 @@ describe('/jobs/alter-jobs', () => {
 
   it('ends the session on a 401 and shows other failures with the catalogue message', async () => {
     failWith('/config/v1/orgs/:org/jobs/alter/', 401, { detail: 'Token expired.' }, 'get')
-    const thrown = (await settle(() => list('?status=done'))) as Response
+    const thrown = await responseFrom(() => list('?status=done'))
     expect(thrown.status).toBe(302)
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fjobs%2Falter-jobs%3Fstatus%3Ddone')
     failWith('/config/v1/orgs/:org/jobs/alter/', 500, { detail: 'boom' }, 'get')
-    const failed = unwrap<{ message: string }>(await settle(() => list()))
+    const failed = unwrap<{ message: string }>(await returnedOrThrown(() => list()))
     expect(failed.status).toBe(500)
     expect(failed.data.message).toMatch(/^Internal server error/)
   })

@@ -5,7 +5,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi, type ClusterApi } from '~/api/client.server'
-import { listAll } from '~/api/list-all.server'
+import { listCredentials } from '~/api/credentials.server'
 import { ClusterError } from '~/api/errors.server'
 import { createBatchJob } from '~/api/jobs.server'
 import { listProjectsWithTables } from '~/api/tables.server'
@@ -16,7 +16,7 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { SelectField } from '~/components/forms/select-field'
 import { BatchJobFormSchema, CLOUDS, sourceSubtype, sourceUrl, transformOf, transformValue, type BatchJobForm } from '~/schemas/job'
 import { errorMessage } from '~/utils/error-message'
-import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
+import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -34,11 +34,9 @@ const ADVANCED: { name: keyof BatchJobForm; label: string; setting: string; plac
   { name: 'inputConcurrency', label: 'Input concurrency', setting: 'input_concurrency', placeholder: '1', help: 'Files read at once.' },
 ]
 
-/** Cluster error keys → this form's fields; a key the form lacks becomes a general error. */
-function renameClusterErrors(error: unknown, form: BatchJobForm): unknown {
-  if (!(error instanceof ClusterError) || error.status !== 400) return error
-  const { fieldErrors, formErrors } = error.mapped
-  const names: Record<string, string> = {
+/** The cluster's error keys → this form's fields (a key the form lacks becomes a form error). */
+function batchJobFields(form: BatchJobForm): Record<string, string> {
+  return {
     name: 'name',
     description: 'description',
     'settings.source.table': 'table',
@@ -51,20 +49,11 @@ function renameClusterErrors(error: unknown, form: BatchJobForm): unknown {
     'settings.dry_run': 'dryRun',
     ...Object.fromEntries(ADVANCED.map((field) => [`settings.${field.setting}`, field.name])),
   }
-  const body: Record<string, string[]> = {}
-  const general = [...formErrors]
-  for (const [key, messages] of Object.entries(fieldErrors)) {
-    const name = names[key]
-    if (name) body[name] = [...(body[name] ?? []), ...messages]
-    else general.push(`${key}: ${messages.join(' ')}`)
-  }
-  if (general.length) body.non_field_errors = general
-  return new ClusterError({ status: 400, statusText: error.statusText, body })
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const tables = await loadFromCluster(request, async () => {
+  const tables = await loadFromCluster(async () => {
     const projects = await listProjectsWithTables(api)
     return Promise.all(
       projects.flatMap(({ project, tables }) =>
@@ -84,7 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ),
     )
   })
-  const credentials = await loadFromCluster(request, () => listCredentials(api))
+  const credentials = await loadFromCluster(() => credentialOptions(api))
   // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
   const wanted = new URL(request.url).searchParams.get('table')
   const table = tables.find((entry) => entry.value === wanted) ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
@@ -93,16 +82,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** The org's credentials as options; none when the user may not list them (the field is optional). */
-async function listCredentials(api: ClusterApi): Promise<{ value: string; label: string }[]> {
-  try {
-    const credentials = await listAll<{ uuid: string; name: string; type?: string }>(api, `/orgs/${api.orgId}/credentials/`)
-    return credentials
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map((credential) => ({ value: credential.uuid, label: credential.type ? `${credential.name} (${credential.type})` : credential.name }))
-  } catch (error) {
+async function credentialOptions(api: ClusterApi): Promise<{ value: string; label: string }[]> {
+  const credentials = await listCredentials(api).catch((error: unknown) => {
     if (error instanceof ClusterError && (error.status === 403 || error.status === 404)) return []
     throw error
-  }
+  })
+  return credentials.map((credential) => ({
+    value: credential.uuid,
+    label: credential.type ? `${credential.name} (${credential.type})` : credential.name,
+  }))
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -136,7 +124,7 @@ export async function action({ request }: ActionFunctionArgs) {
     })
     return redirectWithToast(`/jobs/batch-jobs?job=${encodeURIComponent(job.uuid)}`, { title: `Batch job ${job.name} created`, type: 'success' })
   } catch (error) {
-    return replyFromCluster(submission, renameClusterErrors(error, form), request)
+    return replyFromCluster(submission, error, { rename: batchJobFields(form) })
   }
 }
 

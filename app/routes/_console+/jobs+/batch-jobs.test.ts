@@ -2,17 +2,16 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { failWith, useTestCluster } from '../../../../tests/msw'
-import { args, get, loginAsAdmin, post, unwrap } from '../../../../tests/session'
+import { clusterCall, makeTable, queryCount, waitFor } from '#tests/cluster'
+import { failWith, useTestCluster } from '#tests/msw'
+import { args, asResponse, get, loginAsAdmin, post, responseFrom, returnedOrThrown, unwrap } from '#tests/session'
 import { JOB_MESSAGES } from '~/schemas/job'
 import { action as createAction, loader as createLoader } from './batch-jobs.create'
 import { action as listAction, loader as listLoader } from './batch-jobs._index'
-import { clusterCall, makeTable, queryCount, settle, waitFor } from './__test-helpers'
 
 const cluster = useTestCluster()
 
 type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
-type ListData = Awaited<ReturnType<typeof listLoader>>
 
 const line = (i: number, level = 'info') => JSON.stringify({ timestamp: new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString().replace('.000', ''), level, message: `m${i}` })
 
@@ -31,15 +30,14 @@ beforeAll(async () => {
   for (let f = 0; f < 4; f++) fs.writeFileSync(path.join(big, `part-${f}.json`), Array.from({ length: 20_000 }, (_, i) => line(i)).join('\n') + '\n')
 })
 
-const list = (search = '') => listLoader(args(get(`/jobs/batch-jobs${search}`, cookie)) as never) as Promise<ListData>
-const send = (form: Record<string, string>) => settle(() => createAction(args(post('/jobs/batch-jobs/create', form, cookie)) as never))
-const act = (form: Record<string, string>, search = '') =>
-  settle(() => listAction(args(post(`/jobs/batch-jobs${search}`, form, cookie)) as never)) as Promise<Response>
+const list = (search = '') => listLoader(args(get(`/jobs/batch-jobs${search}`, cookie)))
+const send = (form: Record<string, string>) => returnedOrThrown(() => createAction(args(post('/jobs/batch-jobs/create', form, cookie))))
+const act = (form: Record<string, string>, search = '') => returnedOrThrown(() => listAction(args(post(`/jobs/batch-jobs${search}`, form, cookie))))
 
 const VALID = { name: 'load_logs', table: 'batch_p.logs', transform: 'batch_p.logs:logs_json', sourceKind: 'url', url: 's3://test-bucket/logs/' }
 
 async function createJob(form: Record<string, string>): Promise<string> {
-  const response = (await send(form)) as Response
+  const response = asResponse(await send(form))
   expect(response.status, JSON.stringify(response)).toBe(302)
   const location = response.headers.get('Location')!
   expect(location).toMatch(/^\/jobs\/batch-jobs\?job=[\w-]{36}$/)
@@ -56,13 +54,13 @@ async function until(jobId: string, statuses: string[]) {
 
 describe('/jobs/batch-jobs/create', () => {
   it('offers each table with its own transforms, the default one preselected', async () => {
-    const data = await createLoader(args(get('/jobs/batch-jobs/create', cookie)) as never)
+    const data = await createLoader(args(get('/jobs/batch-jobs/create', cookie)))
     expect(data.tables).toEqual([
       { value: 'batch_p.logs', transforms: [{ value: 'batch_p.logs:logs_json', name: 'logs_json', type: 'json', isDefault: true }] },
       { value: 'batch_p.other', transforms: [{ value: 'batch_p.other:other_json', name: 'other_json', type: 'json', isDefault: true }] },
     ])
     expect(data).toMatchObject({ table: 'batch_p.logs', transform: 'batch_p.logs:logs_json', credentials: [] })
-    const linked = await createLoader(args(get('/jobs/batch-jobs/create?table=batch_p.other', cookie)) as never)
+    const linked = await createLoader(args(get('/jobs/batch-jobs/create?table=batch_p.other', cookie)))
     expect(linked).toMatchObject({ table: 'batch_p.other', transform: 'batch_p.other:other_json' })
   })
 
@@ -139,7 +137,7 @@ describe('/jobs/batch-jobs', () => {
       type: 'aws_access_keys',
       details: { access_key_id: 'AKIA0000', secret_access_key: 'secret' },
     })
-    const form = await createLoader(args(get('/jobs/batch-jobs/create', cookie)) as never)
+    const form = await createLoader(args(get('/jobs/batch-jobs/create', cookie)))
     expect(form.credentials).toEqual([{ value: credential.uuid, label: 'bucket_keys (aws_access_keys)' }])
     const jobId = await createJob({
       ...VALID,
@@ -185,19 +183,19 @@ describe('/jobs/batch-jobs', () => {
   it('cancels a queued job, retries it to done, and answers a refused action with a toast', async () => {
     const bigId = await createJob({ ...VALID, name: 'big_one', url: 's3://test-bucket/big/', dryRun: 'on' })
     const queuedId = await createJob({ ...VALID, name: 'queued' })
-    const canceled = await act({ intent: 'cancel', job: queuedId }, `?job=${queuedId}`)
+    const canceled = asResponse(await act({ intent: 'cancel', job: queuedId }, `?job=${queuedId}`))
     expect(canceled.status).toBe(302)
     expect(canceled.headers.get('Location')).toBe(`/jobs/batch-jobs?job=${queuedId}`)
     const afterCancel = await until(queuedId, ['canceled', 'done'])
     expect(afterCancel.selected?.status).toBe('canceled')
 
     // Canceling it again: the cluster refuses; the list shows its message instead of an error page.
-    const refused = await act({ intent: 'cancel', job: queuedId })
+    const refused = asResponse(await act({ intent: 'cancel', job: queuedId }))
     expect(refused.status).toBe(302)
     expect(refused.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
 
     await until(bigId, ['done', 'failed'])
-    const retried = await act({ intent: 'retry', job: queuedId })
+    const retried = asResponse(await act({ intent: 'retry', job: queuedId }))
     expect(retried.headers.get('Location')).toBe(`/jobs/batch-jobs?job=${queuedId}`)
     const done = await until(queuedId, ['done', 'failed'])
     expect(done.selected).toMatchObject({ status: 'done', rowsIngested: 50 })
@@ -214,7 +212,7 @@ describe('/jobs/batch-jobs', () => {
     const { rows } = await list('?status=failed')
     const jobId = rows[0]!.uuid
     expect((await list(`?delete=${jobId}`)).deleting).toEqual({ uuid: jobId, name: 'nowhere' })
-    const response = await act({ intent: 'delete', job: jobId }, `?delete=${jobId}&job=${jobId}`)
+    const response = asResponse(await act({ intent: 'delete', job: jobId }, `?delete=${jobId}&job=${jobId}`))
     expect(response.headers.get('Location')).toBe('/jobs/batch-jobs')
     expect((await list(`?job=${jobId}`)).selectedMissing).toBe(true)
   })
@@ -227,7 +225,7 @@ describe('/jobs/batch-jobs', () => {
     expect(refused.data.purge.error).toEqual({ confirm: [JOB_MESSAGES.forceRequired] })
     expect((await list()).total).toBe(4)
 
-    const response = await act({ intent: 'purge', confirm: 'FORCE' }, '?purge')
+    const response = asResponse(await act({ intent: 'purge', confirm: 'FORCE' }, '?purge'))
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/jobs/batch-jobs')
     expect((await list()).total).toBe(0)
@@ -237,7 +235,7 @@ describe('/jobs/batch-jobs', () => {
 
   it('ends the session on a 401', async () => {
     failWith('/config/v1/orgs/:org/jobs/batch/', 401, { detail: 'Token expired.' }, 'get')
-    const thrown = (await settle(() => list())) as Response
+    const thrown = await responseFrom(() => list())
     expect(thrown.status).toBe(302)
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fjobs%2Fbatch-jobs')
   })

@@ -4,13 +4,14 @@ import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
+import { changePassword } from '~/api/users.server'
 import { Field } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { PageHeader } from '~/components/layout/page-header'
 import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { ChangePasswordFormSchema } from '~/schemas/auth'
-import { replyFromCluster } from '~/utils/form.server'
+import { replyFromCluster } from '~/api/policies.server'
 import { requireSession } from '~/utils/session.server'
 
 const PASSWORD_FIELDS = ['current_password', 'new_password', 'confirm_password']
@@ -27,9 +28,9 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ result: submission.reply({ hideFields: PASSWORD_FIELDS }), isChanged: false }, { status: 400 })
   }
   try {
-    await api.put('/change_password', submission.value)
+    await changePassword(api, submission.value)
   } catch (error) {
-    const reply = await replyFromCluster(submission, error, request, { hideFields: PASSWORD_FIELDS })
+    const reply = replyFromCluster(submission, error, { hideFields: PASSWORD_FIELDS })
     return data({ ...reply.data, isChanged: false }, reply.init ?? undefined)
   }
   return { result: submission.reply({ resetForm: true }), isChanged: true }

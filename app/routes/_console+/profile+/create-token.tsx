@@ -4,6 +4,7 @@ import { Box, chakra, Stack, Text, Textarea } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
+import { createServiceAccount, createServiceAccountToken, getServiceAccount, listServiceAccounts } from '~/api/service-accounts.server'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
@@ -11,15 +12,12 @@ import { SubmitButton } from '~/components/forms/submit-button'
 import { PageHeader } from '~/components/layout/page-header'
 import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { CreateTokenFormSchema } from '~/schemas/token'
-import { loadFromCluster, replyFromCluster } from '~/utils/form.server'
-
-type ServiceAccount = { uuid: string; name: string }
-type IssuedToken = { token: string; expiry?: string }
+import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const page = await loadFromCluster(request, () => api.list<ServiceAccount>('/service_accounts/'))
-  return { serviceAccounts: page.results.map(({ uuid, name }) => ({ uuid, name })) }
+  const accounts = await loadFromCluster(() => listServiceAccounts(api))
+  return { serviceAccounts: accounts.map(({ uuid, name }) => ({ uuid, name })) }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -28,17 +26,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply(), issued: null }, { status: 400 })
   const { service_account, name, expiry } = submission.value
   try {
-    let account: ServiceAccount
-    if (service_account) account = await api.get<ServiceAccount>(`/service_accounts/${service_account}`)
-    else account = await api.post<ServiceAccount>('/service_accounts/', { name })
-    const issued = await api.post<IssuedToken>(
-      `/service_accounts/${account.uuid}/tokens/`,
-      expiry ? { expiry: new Date(`${expiry}T00:00:00Z`).toISOString() } : {},
-    )
+    const account = service_account ? await getServiceAccount(api, service_account) : await createServiceAccount(api, name!)
+    const issued = await createServiceAccountToken(api, account.uuid, expiry ? new Date(`${expiry}T00:00:00Z`) : undefined)
     // Shown once: the cluster never returns it again.
     return { result: submission.reply({ resetForm: true }), issued: { ...issued, name: account.name } }
   } catch (error) {
-    const reply = await replyFromCluster(submission, error, request)
+    const reply = replyFromCluster(submission, error)
     return data({ ...reply.data, issued: null }, reply.init ?? undefined)
   }
 }

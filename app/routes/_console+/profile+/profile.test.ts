@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ADMIN } from '../../../../tests/cluster'
-import { useTestCluster } from '../../../../tests/msw'
-import { args, cookieFrom, get, loginAsAdmin, post, unwrap } from '../../../../tests/session'
+import { ADMIN } from '#tests/cluster'
+import { useTestCluster } from '#tests/msw'
+import { args, asResponse, cookieFrom, get, loginAsAdmin, post, unwrap } from '#tests/session'
 import { action as loginAction } from '../../_auth+/login'
 import { action as changePasswordAction } from './change-password'
 import { action as createTokenAction, loader as createTokenLoader } from './create-token'
@@ -9,12 +9,10 @@ import { action as settingsAction, loader as settingsLoader } from './settings'
 
 useTestCluster()
 
-type Result = { result: { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
-
 describe('profile settings', () => {
   it('shows the email and the timezone, Local by default', async () => {
     const cookie = await loginAsAdmin()
-    expect(await settingsLoader(args(get('/profile/settings', cookie)) as never)).toEqual({
+    expect(await settingsLoader(args(get('/profile/settings', cookie)))).toEqual({
       email: ADMIN.email,
       timezone: 'Local',
     })
@@ -22,18 +20,18 @@ describe('profile settings', () => {
 
   it('saves UTC in its own cookie and says so', async () => {
     const cookie = await loginAsAdmin()
-    const response = (await settingsAction(args(post('/profile/settings', { timezone: 'UTC' }, cookie)) as never)) as Response
+    const response = asResponse(await settingsAction(args(post('/profile/settings', { timezone: 'UTC' }, cookie))))
     expect(response.status).toBe(302)
     const cookies = response.headers.getSetCookie()
     expect(cookies.some((line) => line.startsWith('cc_timezone='))).toBe(true)
     expect(cookies.some((line) => line.startsWith('cc_toast='))).toBe(true)
     const next = `${cookie}; ${cookieFrom(response)}`
-    expect(await settingsLoader(args(get('/profile/settings', next)) as never)).toMatchObject({ timezone: 'UTC' })
+    expect(await settingsLoader(args(get('/profile/settings', next)))).toMatchObject({ timezone: 'UTC' })
   })
 
   it('refuses anything but Local or UTC', async () => {
     const cookie = await loginAsAdmin()
-    const { status } = unwrap(await settingsAction(args(post('/profile/settings', { timezone: 'Mars' }, cookie)) as never))
+    const { status } = unwrap(await settingsAction(args(post('/profile/settings', { timezone: 'Mars' }, cookie))))
     expect(status).toBe(400)
   })
 })
@@ -41,15 +39,15 @@ describe('profile settings', () => {
 describe('change password', () => {
   it('uses the spec messages', async () => {
     const cookie = await loginAsAdmin()
-    const empty = unwrap<Result>(await changePasswordAction(args(post('/profile/change-password', {}, cookie)) as never))
+    const empty = unwrap(await changePasswordAction(args(post('/profile/change-password', {}, cookie))))
     expect(empty.data.result.error).toMatchObject({
       current_password: ['You must enter the current password'],
       new_password: ['New password is required'],
       confirm_password: ['Repeat password is required'],
     })
-    const mismatch = unwrap<Result>(
+    const mismatch = unwrap(
       await changePasswordAction(
-        args(post('/profile/change-password', { current_password: 'x', new_password: 'abcdefgh1', confirm_password: 'abcdefgh2' }, cookie)) as never,
+        args(post('/profile/change-password', { current_password: 'x', new_password: 'abcdefgh1', confirm_password: 'abcdefgh2' }, cookie)),
       ),
     )
     expect(mismatch.data.result.error).toMatchObject({ confirm_password: ['Passwords do not match'] })
@@ -58,7 +56,7 @@ describe('change password', () => {
   it("shows the cluster's error at the field and never sends passwords back", async () => {
     const cookie = await loginAsAdmin()
     const form = { current_password: 'not-my-password', new_password: 'new-password-123', confirm_password: 'new-password-123' }
-    const { data, status } = unwrap<Result>(await changePasswordAction(args(post('/profile/change-password', form, cookie)) as never))
+    const { data, status } = unwrap(await changePasswordAction(args(post('/profile/change-password', form, cookie))))
     expect(status).toBe(400)
     expect(data.result.error?.current_password).toEqual(['The current password is incorrect.'])
     expect(JSON.stringify(data)).not.toContain('new-password-123')
@@ -68,13 +66,13 @@ describe('change password', () => {
     const cookie = await loginAsAdmin()
     const next = 'changed-password-456'
     const form = { current_password: ADMIN.password, new_password: next, confirm_password: next }
-    const { data } = unwrap<{ isChanged: boolean }>(await changePasswordAction(args(post('/profile/change-password', form, cookie)) as never))
+    const { data } = unwrap(await changePasswordAction(args(post('/profile/change-password', form, cookie))))
     expect(data.isChanged).toBe(true)
-    const login = (await loginAction(args(post('/login', { email: ADMIN.email, password: next })) as never)) as Response
+    const login = asResponse(await loginAction(args(post('/login', { email: ADMIN.email, password: next }))))
     expect(login.status).toBe(302)
     // Put it back for the other tests in this file.
     await changePasswordAction(
-      args(post('/profile/change-password', { current_password: next, new_password: ADMIN.password, confirm_password: ADMIN.password }, cookieFrom(login))) as never,
+      args(post('/profile/change-password', { current_password: next, new_password: ADMIN.password, confirm_password: ADMIN.password }, cookieFrom(login))),
     )
   })
 })
@@ -82,18 +80,18 @@ describe('change password', () => {
 describe('create token', () => {
   it('creates a service account and shows its token once', async () => {
     const cookie = await loginAsAdmin()
-    const { data } = unwrap<{ issued: { token: string; name: string } | null }>(
-      await createTokenAction(args(post('/profile/create-token', { name: 'ci-bot' }, cookie)) as never),
+    const { data } = unwrap(
+      await createTokenAction(args(post('/profile/create-token', { name: 'ci-bot' }, cookie))),
     )
     expect(data.issued?.name).toBe('ci-bot')
     expect(data.issued?.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
-    const { serviceAccounts } = await createTokenLoader(args(get('/profile/create-token', cookie)) as never)
+    const { serviceAccounts } = await createTokenLoader(args(get('/profile/create-token', cookie)))
     expect(serviceAccounts.map((account) => account.name)).toContain('ci-bot')
   })
 
   it('asks for an account or a name', async () => {
     const cookie = await loginAsAdmin()
-    const { data, status } = unwrap<Result>(await createTokenAction(args(post('/profile/create-token', {}, cookie)) as never))
+    const { data, status } = unwrap(await createTokenAction(args(post('/profile/create-token', {}, cookie))))
     expect(status).toBe(400)
     expect(data.result.error?.name).toEqual(['Choose a service account or enter a name for a new one'])
   })

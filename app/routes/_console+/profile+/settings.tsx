@@ -3,20 +3,21 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { getCurrentUser } from '~/api/client.server'
+import { requireApi } from '~/api/client.server'
+import { getCurrentUser } from '~/api/users.server'
 import { ErrorList } from '~/components/forms/error-list'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { PageHeader } from '~/components/layout/page-header'
 import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { TimezoneFormSchema } from '~/schemas/auth'
-import { loadFromCluster } from '~/utils/form.server'
+import { loadFromCluster } from '~/api/policies.server'
 import { commitTimezone, getTimezone, requireSession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireSession(request)
-  const user = await loadFromCluster(request, () => getCurrentUser(request))
+  const api = await requireApi(request)
+  const user = await loadFromCluster(() => getCurrentUser(api))
   return { email: user.email, timezone: await getTimezone(request) }
 }
 

@@ -1,9 +1,7 @@
-import { redirect } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { QueryError, runQuery } from '~/api/query.server'
 import { listProjectsWithTables } from '~/api/tables.server'
-import { loginUrlFor, logoutHeaders } from '~/utils/session.server'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
 
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
@@ -88,21 +86,18 @@ function cellOf(value: unknown): Cell {
   return JSON.stringify(value)
 }
 
-/** A 401 ends the session; QueryError and other ClusterErrors become the outcome shown beside the editor. */
-async function failureOutcome(request: Request, error: unknown): Promise<{ kind: 'error'; message: string; status: number }> {
+/** QueryError and other ClusterErrors become the outcome shown beside the editor (a 401 has ended the session). */
+function failureOutcome(error: unknown): { kind: 'error'; message: string; status: number } {
   if (error instanceof QueryError) return { kind: 'error', message: error.message, status: 400 }
-  if (error instanceof ClusterError) {
-    if (error.status === 401) throw redirect(loginUrlFor(request), { headers: await logoutHeaders(request) })
-    return { kind: 'error', message: error.message, status: error.status }
-  }
+  if (error instanceof ClusterError) return { kind: 'error', message: error.message, status: error.status }
   throw error
 }
 
 /** Runs `sql` for the Results and Statistics tabs; never throws for a failing query. */
-export async function runForUi(request: Request, sql: string, options: Record<string, string>): Promise<QueryOutcome> {
+export async function runForUi(api: ClusterApi, sql: string, options: Record<string, string>): Promise<QueryOutcome> {
   const settings = uiSettings(options)
   try {
-    const answer = await runQuery(request, sql, settings)
+    const answer = await runQuery(api, sql, settings)
     const stats: QueryStats = { cluster: answer.stats, engine: {}, elapsedMs: answer.elapsedMs, queryId: answer.queryId, rowCount: null }
     if (/^JSON(Compact)?(Strings)?$/i.test(answer.format)) {
       const body = JSON.parse(answer.text) as {
@@ -124,15 +119,15 @@ export async function runForUi(request: Request, sql: string, options: Record<st
     const isTruncated = answer.text.length > MAX_TEXT
     return { kind: 'text', format: answer.format, text: isTruncated ? answer.text.slice(0, MAX_TEXT) : answer.text, isTruncated, stats }
   } catch (error) {
-    if (request.signal.aborted) throw error
-    return failureOutcome(request, error)
+    if (api.signal?.aborted) throw error
+    return failureOutcome(error)
   }
 }
 
 export type AnalysisPart = { title: string; statement: string } & ({ text: string } | { error: string })
 
 /** `EXPLAIN` and `EXPLAIN PIPELINE` of `sql` with the same options, as text; failures are shown per part. */
-export async function runAnalysis(request: Request, sql: string, options: Record<string, string>): Promise<AnalysisPart[]> {
+export async function runAnalysis(api: ClusterApi, sql: string, options: Record<string, string>): Promise<AnalysisPart[]> {
   const { hdx_query_output_format: _format, ...settings } = options
   const parts = [
     { title: 'Plan', statement: `EXPLAIN ${sql}` },
@@ -141,11 +136,11 @@ export async function runAnalysis(request: Request, sql: string, options: Record
   return Promise.all(
     parts.map(async (part): Promise<AnalysisPart> => {
       try {
-        const answer = await runQuery(request, part.statement, { ...settings, hdx_query_output_format: 'TSVRaw' })
+        const answer = await runQuery(api, part.statement, { ...settings, hdx_query_output_format: 'TSVRaw' })
         return { ...part, text: answer.text }
       } catch (error) {
-        if (request.signal.aborted) throw error
-        const outcome = await failureOutcome(request, error)
+        if (api.signal?.aborted) throw error
+        const outcome = failureOutcome(error)
         return { ...part, error: outcome.message }
       }
     }),

@@ -4,7 +4,7 @@ import { useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
-import { loadFromCluster } from '~/utils/form.server'
+import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { QueryEditorForm, QueryHeading, QueryTabs, TablePicker } from './__query-editor'
 import { loadPicker, readQueryParams } from './__query.server'
@@ -13,7 +13,7 @@ export const handle: RouteHandle = { docsTopic: 'query' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const picker = await loadFromCluster(request, () => loadPicker(api))
+  const picker = await loadFromCluster(() => loadPicker(api))
   const { sql, tableId, options, optionErrors } = readQueryParams(new URL(request.url), picker)
   return { picker, sql, tableId, options, optionErrors }
 }

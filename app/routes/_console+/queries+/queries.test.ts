@@ -1,27 +1,17 @@
+import type { ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { http } from 'msw'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { TEST_CLUSTER_URL } from '../../../../tests/env'
-import { dropConnection, failWith, server, useTestCluster } from '../../../../tests/msw'
-import { args, get, loginAsAdmin, unwrap } from '../../../../tests/session'
-import { requireApi } from '~/api/client.server'
+import { clusterCall } from '#tests/cluster'
+import { TEST_CLUSTER_URL } from '#tests/env'
+import { dropConnection, failWith, server, useTestCluster } from '#tests/msw'
+import { args, get, loginAsAdmin, responseFrom, unwrap } from '#tests/session'
 import { loader as csvLoader } from '../../resources+/query-csv'
 import { loader as resultLoader, shouldRevalidate } from '../result'
 import { loader as editorLoader } from './_index'
 import { MAX_ROWS_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS } from './__query-options'
-import type { AnalysisPart, QueryOutcome } from './__query.server'
 import { loader as referenceLoader } from './reference'
 
 const cluster = useTestCluster()
-
-type ResultData = Awaited<ReturnType<typeof resultLoader>>
-type Loaded = {
-  sql: string
-  options: Record<string, string>
-  optionErrors: Record<string, string>
-  sqlError?: string
-  outcome: QueryOutcome | null
-  analysis: AnalysisPart[] | null
-}
 
 let cookie: string
 let projectId: string
@@ -29,10 +19,9 @@ let tableId: string
 
 beforeAll(async () => {
   cookie = await loginAsAdmin()
-  const api = await requireApi(get('/queries', cookie))
-  const project = await api.post<{ uuid: string }>(`/orgs/${api.orgId}/projects/`, { name: 'weblogs' })
-  const table = await api.post<{ uuid: string }>(`/orgs/${api.orgId}/projects/${project.uuid}/tables/`, { name: 'access' })
-  await api.post(`/orgs/${api.orgId}/projects/${project.uuid}/tables/${table.uuid}/transforms/`, {
+  const project = await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: 'weblogs' })
+  const table = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`, { name: 'access' })
+  await clusterCall('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/${table.uuid}/transforms/`, {
     name: 'access_json',
     type: 'json',
     settings: {
@@ -50,9 +39,7 @@ beforeAll(async () => {
 
 /** Runs /result for `search` and returns its data and HTTP status. */
 async function result(search: Record<string, string>) {
-  const returned: ResultData | unknown = await resultLoader(args(get(`/result?${new URLSearchParams(search)}`, cookie)) as never)
-  const { data, status } = unwrap<Loaded>(returned)
-  return { data, status }
+  return unwrap(await resultLoader(args(get(`/result?${new URLSearchParams(search)}`, cookie))))
 }
 
 /** Records the URLs of the query calls while still answering them from the local cluster. */
@@ -69,19 +56,19 @@ function recordQueryCalls(): string[] {
 
 describe('/queries (editor)', () => {
   it('needs a session', async () => {
-    const thrown = (await editorLoader(args(get('/queries')) as never).catch((error: unknown) => error)) as Response
+    const thrown = await responseFrom(() => editorLoader(args(get('/queries'))))
     expect(thrown.status).toBe(302)
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fqueries')
   })
 
   it('lists the tables for the picker; table_id opens the editor on that table, data fills it as is', async () => {
-    const picked = await editorLoader(args(get(`/queries?table_id=${tableId}`, cookie)) as never)
+    const picked = await editorLoader(args(get(`/queries?table_id=${tableId}`, cookie)))
     expect(picked.picker).toEqual([{ name: 'weblogs', tables: [{ uuid: tableId, name: 'access' }] }])
     expect(picked.sql).toBe('SELECT * FROM weblogs.access LIMIT 100')
-    const filled = await editorLoader(args(get(`/queries?data=${encodeURIComponent('SELECT 42')}&hdx_query_max_rows=7`, cookie)) as never)
+    const filled = await editorLoader(args(get(`/queries?data=${encodeURIComponent('SELECT 42')}&hdx_query_max_rows=7`, cookie)))
     expect(filled.sql).toBe('SELECT 42')
     expect(filled.options).toEqual({ hdx_query_max_rows: '7' })
-    const empty = await editorLoader(args(get('/queries', cookie)) as never)
+    const empty = await editorLoader(args(get('/queries', cookie)))
     expect(empty.sql).toBe('')
   })
 })
@@ -218,16 +205,15 @@ describe('/result', () => {
     expect(dropped.data.outcome).toMatchObject({ kind: 'error', status: 503, message: "API unavailable at the moment, we'll be back shortly." })
 
     failWith('/query', 401, { detail: 'expired' }, 'post')
-    const thrown = (await resultLoader(args(get('/result?sql=SELECT+1', cookie)) as never).catch((error: unknown) => error)) as Response
+    const thrown = await responseFrom(() => resultLoader(args(get('/result?sql=SELECT+1', cookie))))
     expect(thrown.status).toBe(302)
     expect(thrown.headers.get('Location')).toBe(`/login?prevUrl=${encodeURIComponent('/result?sql=SELECT+1')}`)
   })
 
   it('keeps the loaded run when only the tab changes between Results and Statistics', () => {
     const at = (search: string) => new URL(`http://console.test/result?${search}`)
-    const base = { currentParams: {}, nextParams: {}, defaultShouldRevalidate: true } as never
-    const check = (from: string, to: string, formMethod?: string) =>
-      shouldRevalidate({ ...(base as object), currentUrl: at(from), nextUrl: at(to), formMethod } as never)
+    const check = (from: string, to: string, formMethod?: ShouldRevalidateFunctionArgs['formMethod']) =>
+      shouldRevalidate({ currentParams: {}, nextParams: {}, defaultShouldRevalidate: true, currentUrl: at(from), nextUrl: at(to), formMethod })
     expect(check('sql=SELECT+1', 'sql=SELECT+1&tab=statistics')).toBe(false)
     expect(check('sql=SELECT+1&tab=statistics', 'sql=SELECT+1')).toBe(false)
     expect(check('sql=SELECT+1', 'sql=SELECT+1&tab=analysis')).toBe(true)
@@ -238,9 +224,8 @@ describe('/result', () => {
 
 describe('/queries/reference', () => {
   it("lists tables with their transforms' columns, the custom functions and every query option", async () => {
-    const api = await requireApi(get('/queries', cookie))
-    await api.post(`/orgs/${api.orgId}/projects/${projectId}/functions/`, { name: 'double_it', sql: '(x) -> x * 2', description: 'Twice x' })
-    const data = await referenceLoader(args(get(`/queries/reference?table_id=${tableId}&data=SELECT+1`, cookie)) as never)
+    await clusterCall('POST', `/config/v1/orgs/{org}/projects/${projectId}/functions/`, { name: 'double_it', sql: '(x) -> x * 2', description: 'Twice x' })
+    const data = await referenceLoader(args(get(`/queries/reference?table_id=${tableId}&data=SELECT+1`, cookie)))
     expect(data.tableId).toBe(tableId)
     expect(data.sql).toBe('SELECT 1')
     expect(data.tables[0]).toEqual({
@@ -262,7 +247,7 @@ describe('/queries/reference', () => {
 
 describe('/resources/query-csv', () => {
   it("streams the query's CSV with a header line as a download, without the UI's cap", async () => {
-    const response = (await csvLoader(args(get(`/resources/query-csv?sql=${encodeURIComponent('SELECT number AS n FROM numbers(12000)')}`, cookie)) as never)) as Response
+    const response = await csvLoader(args(get(`/resources/query-csv?sql=${encodeURIComponent('SELECT number AS n FROM numbers(12000)')}`, cookie)))
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toMatch(/^text\/csv/)
     expect(response.headers.get('Content-Disposition')).toBe('attachment; filename="query-result.csv"')
@@ -272,10 +257,10 @@ describe('/resources/query-csv', () => {
   })
 
   it('answers the engine message as text for a bad query, and needs a session', async () => {
-    const bad = (await csvLoader(args(get('/resources/query-csv?sql=SELEC+1', cookie)) as never)) as Response
+    const bad = await csvLoader(args(get('/resources/query-csv?sql=SELEC+1', cookie)))
     expect(bad.status).toBe(400)
     expect(await bad.text()).toMatch(/^Code: 62/)
-    const thrown = (await csvLoader(args(get('/resources/query-csv?sql=SELECT+1')) as never).catch((error: unknown) => error)) as Response
+    const thrown = await responseFrom(() => csvLoader(args(get('/resources/query-csv?sql=SELECT+1'))))
     expect(thrown.status).toBe(302)
     expect(thrown.headers.get('Location')).toMatch(/^\/login\?prevUrl=/)
   })

@@ -2,12 +2,12 @@ import { Box, chakra, Heading, Stack, Text } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi, type ClusterApi } from '~/api/client.server'
-import { listAll } from '~/api/list-all.server'
+import { listFunctions } from '~/api/functions.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
-import { loadFromCluster } from '~/utils/form.server'
+import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { QueryHeading, QueryTabs } from './__query-editor'
 import { QUERY_OPTION_GROUPS } from './__query-options'
@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const tableId = url.searchParams.get('table_id')
-  const { tables, functions } = await loadFromCluster(request, async () => {
+  const { tables, functions } = await loadFromCluster(async () => {
     const projects = await listProjectsWithTables(api)
     const [tables, functions] = await Promise.all([
       Promise.all(
@@ -51,10 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ),
       Promise.all(
         projects.map(async ({ project }) => {
-          const items = await listAll<{ name: string; sql?: string; description?: string | null }>(
-            api,
-            `/orgs/${api.orgId}/projects/${encodeURIComponent(project.uuid)}/functions/`,
-          )
+          const items = await listFunctions(api, project.uuid)
           return items.map((fn): ReferenceFunction => ({ project: project.name, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' }))
         }),
       ),

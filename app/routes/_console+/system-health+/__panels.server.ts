@@ -2,7 +2,7 @@ import type { ClusterApi } from '~/api/client.server'
 import { promString, queryRange } from '~/api/health.server'
 import type { ResolvedRange } from './__range'
 import type { SeriesPanelData } from './__series'
-import { settle } from './__settle.server'
+import { settle } from '~/api/policies.server'
 
 /** The Counts panels: one cluster counter each, counted per interval and split by one label. */
 export const PANELS = [
@@ -19,10 +19,10 @@ export function panelQuery(panel: (typeof PANELS)[number], stepSeconds: number, 
 }
 
 /** One panel's series over `range`; a failure becomes the panel's message (see settle). */
-export async function loadPanel(request: Request, api: ClusterApi, panel: (typeof PANELS)[number], range: ResolvedRange, service?: string): Promise<SeriesPanelData> {
+export async function loadPanel(api: ClusterApi, panel: (typeof PANELS)[number], range: ResolvedRange, service?: string): Promise<SeriesPanelData> {
   const step = range.stepSeconds
   // Each point counts the interval that ends at it, so the first one ends a step after the start.
-  const settled = await settle(request, () =>
+  const settled = await settle(() =>
     queryRange(api, { query: panelQuery(panel, step, service), start: Math.min(range.start + step * 1000, range.end), end: range.end, stepSeconds: step }),
   )
   const base = { id: panel.id, title: panel.title, description: panel.description, unit: panel.unit }

@@ -3,7 +3,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useLocation, useRouteError } from '@remix-run/react'
-import { getOrgSummary, requireApi } from '~/api/client.server'
+import { requireApi } from '~/api/client.server'
+import { getOrgSummary } from '~/api/orgs.server'
 import { listLabelValues } from '~/api/health.server'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SelectField } from '~/components/forms/select-field'
@@ -18,7 +19,7 @@ import { CountsFilterSchema, formatUtc, resolveRange } from './__range'
 import { RangeFields } from './__range-fields'
 import type { SeriesPanelData } from './__series'
 import { SeriesPanel } from './__series-panel'
-import { settle } from './__settle.server'
+import { settle } from '~/api/policies.server'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
@@ -39,8 +40,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const now = Date.now()
   const submission = parseWithZod(new URL(request.url).searchParams, { schema: CountsFilterSchema })
   const [services, summary] = await Promise.all([
-    settle(request, () => listLabelValues(api, 'service')),
-    settle(request, () => getOrgSummary(request)),
+    settle(() => listLabelValues(api, 'service')),
+    settle(() => getOrgSummary(api)),
   ])
   const wanted = submission.payload.service
   const serviceOptions = [...new Set([...(services.value ?? []), ...(typeof wanted === 'string' && wanted ? [wanted] : [])])].sort()
@@ -55,7 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const range = resolveRange(submission.value, now)
   const service = submission.value.service || undefined
-  const panels = await Promise.all(PANELS.map((panel) => loadPanel(request, api, panel, range, service)))
+  const panels = await Promise.all(PANELS.map((panel) => loadPanel(api, panel, range, service)))
   return {
     ...common,
     result: undefined,

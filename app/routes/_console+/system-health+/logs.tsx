@@ -18,7 +18,7 @@ import type { RouteHandle } from '~/utils/handle'
 import { LiveToggle } from './__live-toggle'
 import { CUSTOM_RANGE, formatUtc, LogsFilterSchema, parseUtcInput, RANGE_PRESETS } from './__range'
 import { RangeFields } from './__range-fields'
-import { settle } from './__settle.server'
+import { settle } from '~/api/policies.server'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const paging = parsePaging(url)
   const submission = parseWithZod(url.searchParams, { schema: LogsFilterSchema })
-  const facetsLoad = settle(request, () => listLogFacets(api))
+  const facetsLoad = settle(() => listLogFacets(api))
   const common = { updatedAt: now, pageSize: paging.pageSize, isLive: url.searchParams.get('live') === '1' }
   const noRows = { entries: [] as LogEntry[], total: 0, page: 1, pageCount: 1, error: null as string | null, range: null }
 
@@ -45,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const end = value.range === CUSTOM_RANGE ? parseUtcInput(value.to) : now
   const filters = { start, end, service: value.service, level: value.level, component: value.component, container: value.container, search: value.q }
 
-  const [counted, facets] = await Promise.all([settle(request, () => countLogs(api, filters)), facetsLoad])
+  const [counted, facets] = await Promise.all([settle(() => countLogs(api, filters)), facetsLoad])
   const total = counted.value ?? 0
   const pageCount = Math.max(1, Math.ceil(total / paging.pageSize))
   const page = Math.min(paging.page, pageCount)
@@ -53,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ? counted
     : total === 0
       ? { value: [] as LogEntry[], error: null }
-      : await settle(request, () => listLogs(api, filters, { limit: paging.pageSize, offset: (page - 1) * paging.pageSize }))
+      : await settle(() => listLogs(api, filters, { limit: paging.pageSize, offset: (page - 1) * paging.pageSize }))
   return {
     ...common,
     result: undefined,

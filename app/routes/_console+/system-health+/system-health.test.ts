@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN } from '../../../../tests/cluster'
-import { TEST_CLUSTER_URL } from '../../../../tests/env'
-import { failWith, useTestCluster } from '../../../../tests/msw'
-import { args, get, loginAsAdmin } from '../../../../tests/session'
+import { ADMIN } from '#tests/cluster'
+import { TEST_CLUSTER_URL } from '#tests/env'
+import { failWith, useTestCluster } from '#tests/msw'
+import { args, get, loginAsAdmin, responseFrom } from '#tests/session'
 import { loader as indexLoader } from './_index'
 import { loader as countsLoader } from './counts'
 import { panelQuery, PANELS } from './__panels.server'
@@ -10,9 +10,6 @@ import { loader as logsLoader } from './logs'
 import { RANGE_MESSAGES, toUtcInput } from './__range'
 
 useTestCluster()
-
-type CountsData = Awaited<ReturnType<typeof countsLoader>>
-type LogsData = Awaited<ReturnType<typeof logsLoader>>
 
 let cookie: string
 beforeAll(async () => {
@@ -34,23 +31,15 @@ function failingQuery(message: string) {
   return callCluster('GET', `/query?${new URLSearchParams({ query: sql })}`)
 }
 
-const counts = (search: string) => countsLoader(args(get(`/system-health/counts${search}`, cookie)) as never) as Promise<CountsData>
-const logs = (search: string) => logsLoader(args(get(`/system-health/logs${search}`, cookie)) as never) as Promise<LogsData>
-
-async function settle<T>(run: () => Promise<T>): Promise<T | unknown> {
-  try {
-    return await run()
-  } catch (thrown) {
-    return thrown
-  }
-}
+const counts = (search: string) => countsLoader(args(get(`/system-health/counts${search}`, cookie)))
+const logs = (search: string) => logsLoader(args(get(`/system-health/logs${search}`, cookie)))
 
 describe('/system-health', () => {
   it('needs a session, and sends a signed-in user to the Counts tab', async () => {
-    const anonymous = (await settle(() => countsLoader(args(get('/system-health/counts')) as never))) as Response
+    const anonymous = await responseFrom(() => countsLoader(args(get('/system-health/counts'))))
     expect(anonymous.status).toBe(302)
     expect(anonymous.headers.get('Location')).toBe('/login?prevUrl=%2Fsystem-health%2Fcounts')
-    const index = (await settle(() => indexLoader(args(get('/system-health', cookie)) as never))) as Response
+    const index = await responseFrom(() => indexLoader(args(get('/system-health', cookie))))
     expect(index.headers.get('Location')).toBe('/system-health/counts')
   })
 })

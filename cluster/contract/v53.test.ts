@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestCluster, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestCluster } from './test-helpers'
+import { startTestCluster, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestCluster } from '../test-helpers'
 
 /**
  * Contract tests against a cluster that answers as v5.3 did (lists as bare JSON arrays): the clients

@@ -1,5 +1,7 @@
-import type { ClusterRouter } from '../context'
-
+/**
+ * The contract between the config side (`config/`) and the data side (`data/`): the config API
+ * calls the data plane's hooks when config changes. Nothing here depends on `context.ts`.
+ */
 /** A stored config object: every resource has a uuid and a name; the rest is its own. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Resource = { uuid: string; name: string } & Record<string, any>
@@ -26,10 +28,14 @@ export interface DataHooks {
   orgFigures(): Promise<Record<string, number>>
 }
 
-export interface DataPlane {
+/**
+ * The data plane as the cluster holds it. `Router` is the cluster's router type (`ClusterRouter`),
+ * a parameter so that this contract needs nothing from `context.ts`, which holds a `DataPlane`.
+ */
+export interface DataPlane<Router> {
   hooks: DataHooks
   /** Registers /query, /ingest/event, /validator, jobs, /prometheus... */
-  register(router: ClusterRouter): void
+  register(router: Router): void
   /**
    * Creates the sample project, table, transform and rows (first start only). `call` sends a
    * request to the cluster's own API as the admin and returns the parsed body (throws on non-2xx).

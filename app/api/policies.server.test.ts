@@ -1,0 +1,109 @@
+import '#tests/env'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { ClusterError } from './errors.server'
+import { unwrap } from '#tests/session'
+import { formErrorsOf, loadFromCluster, nullOnMissing, replyFromCluster, settle } from './policies.server'
+
+const Schema = z.object({ name: z.string(), settings: z.object({ stream: z.object({ hot_data_max_age_minutes: z.number() }) }) })
+
+function submission() {
+  const form = new FormData()
+  form.set('name', 'logs')
+  form.set('settings.stream.hot_data_max_age_minutes', '3')
+  form.set('password', 'secret')
+  return parseWithZod(form, { schema: Schema })
+}
+
+async function thrownFrom(run: () => unknown) {
+  try {
+    await run()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a throw')
+}
+
+type Reply = { result: { error: Record<string, string[] | null>; initialValue: Record<string, unknown> } }
+
+describe('replyFromCluster', () => {
+  it('puts a 400’s field errors on the form’s fields (nested settings by dotted name) and folds the rest', async () => {
+    const error = new ClusterError({
+      status: 400,
+      body: {
+        name: ['A table with this name already exists.'],
+        settings: { stream: { hot_data_max_age_minutes: ['Ensure this value is greater than or equal to 1.'] } },
+        non_field_errors: ['Check the table.'],
+      },
+    })
+    const { data, status } = unwrap<Reply>(replyFromCluster(submission(), error))
+    expect(status).toBe(400)
+    expect(data.result.error).toEqual({
+      '': ['Check the table.'],
+      name: ['A table with this name already exists.'],
+      'settings.stream.hot_data_max_age_minutes': ['Ensure this value is greater than or equal to 1.'],
+    })
+  })
+
+  it('hides secrets from the values sent back', async () => {
+    const error = new ClusterError({ status: 400, body: { password: ['Too short.'] } })
+    const { data } = unwrap<Reply>(replyFromCluster(submission(), error, { hideFields: ['password'] }))
+    expect(data.result.initialValue.password).toBeUndefined()
+    expect(data.result.initialValue.name).toBe('logs')
+  })
+
+  it('renames the cluster’s fields to the form’s; a field the form lacks becomes a form error', async () => {
+    const error = new ClusterError({
+      status: 400,
+      body: { name: ['Taken.'], settings: { stream: { hot_data_max_age_minutes: ['Too small.'] } } },
+    })
+    const { data } = unwrap<Reply>(replyFromCluster(submission(), error, { rename: { name: 'newProjectName' }, notes: ['Nothing was saved.'] }))
+    expect(data.result.error).toEqual({
+      '': ['settings.stream.hot_data_max_age_minutes: Too small.', 'Nothing was saved.'],
+      newProjectName: ['Taken.'],
+    })
+  })
+
+  it('other failures are thrown with the catalogue message for the error boundary', async () => {
+    const thrown = await thrownFrom(() => replyFromCluster(submission(), new ClusterError({ status: 502, body: '' })))
+    expect(unwrap(thrown)).toEqual({ data: { message: 'Bad Gateway.', status: 502 }, status: 502 })
+  })
+
+  it('rethrows what is not a cluster error', async () => {
+    const boom = new Error('bug')
+    expect(await thrownFrom(() => replyFromCluster(submission(), boom))).toBe(boom)
+  })
+})
+
+describe('loadFromCluster', () => {
+  it('turns a cluster failure into the catalogue message', async () => {
+    const thrown = await thrownFrom(() => loadFromCluster(() => Promise.reject(new ClusterError({ status: 404, statusText: 'Not Found' }))))
+    expect(unwrap(thrown)).toMatchObject({ data: { message: '404 Error: Not Found.' }, status: 404 })
+  })
+})
+
+describe('settle', () => {
+  it('keeps a panel’s failure as its message and passes other errors on', async () => {
+    expect(await settle(() => Promise.resolve(3))).toEqual({ value: 3, error: null })
+    expect(await settle(() => Promise.reject(new ClusterError({ status: 503, body: '' })))).toEqual({ value: null, error: 'Service Unavailable.' })
+    const redirect = new Response(null, { status: 302 })
+    expect(await thrownFrom(() => settle(() => Promise.reject(redirect)))).toBe(redirect)
+  })
+})
+
+describe('nullOnMissing', () => {
+  it('answers null for a 404 or an id that is not one (400), and throws anything else', async () => {
+    expect(await nullOnMissing(() => Promise.reject(new ClusterError({ status: 404 })))).toBeNull()
+    expect(await nullOnMissing(() => Promise.reject(new ClusterError({ status: 400 })))).toBeNull()
+    expect(await nullOnMissing(() => Promise.resolve('x'))).toBe('x')
+    const thrown = await thrownFrom(() => nullOnMissing(() => Promise.reject(new ClusterError({ status: 500 }))))
+    expect((thrown as ClusterError).status).toBe(500)
+  })
+})
+
+describe('formErrorsOf', () => {
+  it('a failure that is not a 400 is the catalogue message as a form error', () => {
+    expect(formErrorsOf(new ClusterError({ status: 429 }))).toEqual({ fieldErrors: {}, formErrors: [new ClusterError({ status: 429 }).message] })
+  })
+})

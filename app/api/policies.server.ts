@@ -1,0 +1,104 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { data } from '@remix-run/node'
+import { ClusterError, GENERIC_MESSAGE, type FieldErrors } from './errors.server'
+
+/*
+ * What loaders and actions do with a failed cluster call, one policy each. The 401 policy is not
+ * here: the per-request client (client.server.ts) ends the session itself, before any of these run.
+ *
+ * - loadFromCluster: the page cannot be shown; the ErrorBoundary shows the catalogue message.
+ * - settle:          one panel fails, the page around it stays usable.
+ * - nullOnMissing:   a missing item is an answer (null), not a failure.
+ * - replyFromCluster: an action's failure as the form's field errors (400) or the page's error.
+ */
+
+/** The catalogue message as thrown data the ErrorBoundary reads (`error.data.message`). */
+export function errorResponse(error: ClusterError) {
+  return data({ message: error.message, status: error.status }, { status: error.status, statusText: error.statusText })
+}
+
+/** Returns what `load` returns; a ClusterError is thrown as the catalogue's message for the ErrorBoundary. */
+export async function loadFromCluster<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load()
+  } catch (error) {
+    if (error instanceof ClusterError) throw errorResponse(error)
+    throw error
+  }
+}
+
+export type Settled<T> = { value: T; error: null } | { value: null; error: string }
+
+/** Runs one panel's calls: a ClusterError becomes that panel's message; other errors are thrown. */
+export async function settle<T>(load: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { value: await load(), error: null }
+  } catch (error) {
+    if (!(error instanceof ClusterError)) throw error
+    return { value: null, error: error.message }
+  }
+}
+
+/**
+ * Returns what `load` returns, or null when the cluster says there is no such item (404, or 400
+ * for an id that is not one). Other failures are thrown.
+ */
+export async function nullOnMissing<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load()
+  } catch (error) {
+    if (error instanceof ClusterError && (error.status === 404 || error.status === 400)) return null
+    throw error
+  }
+}
+
+export type FormErrors = { fieldErrors: FieldErrors; formErrors: string[] }
+
+/**
+ * A failed call's errors as a form's: a 400's body mapped onto the fields, anything else the
+ * catalogue message as a form error. `rename` maps the cluster's field names (as mapFieldErrors
+ * flattens them, `settings.age.max_age_days`) to the form's; with it, a field the form does not
+ * have becomes a form error ("settings.x: message") rather than vanishing. A field named with an
+ * index (`sort_keys[1]`) falls back to its list's name. Throws what is not a ClusterError.
+ */
+export function formErrorsOf(error: unknown, rename?: Record<string, string>): FormErrors {
+  if (!(error instanceof ClusterError)) throw error
+  const mapped = error.status === 400 ? error.mapped : { fieldErrors: {}, formErrors: [] }
+  const fieldErrors: FieldErrors = {}
+  const formErrors = [...mapped.formErrors]
+  for (const [key, messages] of Object.entries(mapped.fieldErrors)) {
+    const field = rename ? (rename[key] ?? rename[key.replace(/\[\d+\]$/, '')]) : key
+    if (field) (fieldErrors[field] ??= []).push(...messages)
+    else formErrors.push(`${key}: ${messages.join(' ')}`)
+  }
+  const hasErrors = formErrors.length > 0 || Object.keys(fieldErrors).length > 0
+  return { fieldErrors, formErrors: hasErrors ? formErrors : [error.message || GENERIC_MESSAGE] }
+}
+
+type Replyable = {
+  reply(options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }): SubmissionResult<string[]>
+}
+
+export type ReplyOptions = {
+  /** The cluster's field names to the form's (see formErrorsOf). */
+  rename?: Record<string, string>
+  /** Fields whose values are not sent back to the page (passwords). */
+  hideFields?: string[]
+  /** Form errors added after the mapped ones (e.g. what already happened before the failure). */
+  notes?: string[]
+}
+
+/**
+ * Turns a failed cluster call into the action's answer: a 400 is `data({ result }, 400)` with the
+ * body's errors on the form (the submitted values kept); anything else is thrown as the catalogue
+ * message for the ErrorBoundary. (A 401 never gets here: the client has ended the session.)
+ */
+export function replyFromCluster(submission: Replyable, error: unknown, options: ReplyOptions = {}) {
+  if (!(error instanceof ClusterError)) throw error
+  if (error.status !== 400) throw errorResponse(error)
+  const { fieldErrors, formErrors } = formErrorsOf(error, options.rename)
+  return data(
+    { result: submission.reply({ fieldErrors, formErrors: [...formErrors, ...(options.notes ?? [])], hideFields: options.hideFields }) },
+    { status: 400 },
+  )
+}
