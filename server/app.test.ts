@@ -1,4 +1,4 @@
-import type { Server } from 'node:http'
+import { request, type Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createBaseApp } from './app'
 
@@ -9,6 +9,9 @@ async function serve(allowEmbedding: boolean): Promise<string> {
   const app = createBaseApp({ allowEmbedding })
   app.get('/page', (_req, res) => {
     res.send('<p>hello</p>'.repeat(200))
+  })
+  app.post('/login', (_req, res) => {
+    res.send('changed')
   })
   return new Promise((resolve) => {
     server = app.listen(0, '127.0.0.1', () => {
@@ -44,5 +47,40 @@ describe('console server', () => {
     expect(response.headers.get('x-frame-options')).toBeNull()
     expect(response.headers.get('content-security-policy')).toBeNull()
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
+  describe('refuses a write from another site (CSRF beyond SameSite)', () => {
+    /** POSTs with exactly these headers (node:http sends what it is given, Origin included). */
+    function postWith(base: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+      const url = new URL(`${base}/login`)
+      return new Promise((resolve, reject) => {
+        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers }, (res) => {
+          let body = ''
+          res.setEncoding('utf8')
+          res.on('data', (chunk: string) => (body += chunk))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+        })
+        req.on('error', reject)
+        req.end('email=a')
+      })
+    }
+
+    it('answers 403 with a page that says why for another origin, a foreign Referer or Origin: null', async () => {
+      const base = await serve(false)
+      for (const headers of [{ Origin: 'https://evil.example' }, { Referer: 'https://evil.example/page' }, { Origin: 'null' }]) {
+        const answer = await postWith(base, headers)
+        expect(answer.status).toBe(403)
+        expect(answer.body).toContain('Request refused')
+        expect(answer.body).not.toContain('changed')
+      }
+    })
+
+    it('lets the same origin, a proxy-forwarded host and a client that states no origin through', async () => {
+      const base = await serve(false)
+      expect((await postWith(base, { Origin: base })).body).toBe('changed')
+      expect((await postWith(base, { Referer: `${base}/data/new-table` })).body).toBe('changed')
+      expect((await postWith(base, { Origin: 'https://console.example', 'X-Forwarded-Host': 'console.example' })).body).toBe('changed')
+      expect((await postWith(base, {})).body).toBe('changed')
+    })
   })
 })
