@@ -67,7 +67,8 @@ describe('console server', () => {
 
     it('answers 403 with a page that says why for another origin, a foreign Referer or Origin: null', async () => {
       const base = await serve(false)
-      for (const headers of [{ Origin: 'https://evil.example' }, { Referer: 'https://evil.example/page' }, { Origin: 'null' }]) {
+      const foreign: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { Referer: 'https://evil.example/page' }, { Origin: 'null' }]
+      for (const headers of foreign) {
         const answer = await postWith(base, headers)
         expect(answer.status).toBe(403)
         expect(answer.body).toContain('Request refused')

@@ -1,6 +1,7 @@
 import { ClusterError } from './errors.server'
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
+import { nullOnMissing } from './policies.server'
 import { getProject, listProjects, type Project } from './projects.server'
 
 /** A table as the cluster returns it (cluster-api.md 3.2). */
@@ -84,28 +85,19 @@ export function getTableStats(api: ClusterApi, projectId: string, tableId: strin
 export async function findTable(api: ClusterApi, tableId: string, projectHint?: string | null): Promise<TableWithProject> {
   if (projectHint) {
     const [project, table] = await Promise.all([
-      getProject(api, projectHint).catch(nullWhenMissing),
-      getTableOrNull(api, projectHint, tableId),
+      nullOnMissing(() => getProject(api, projectHint)),
+      nullOnMissing(() => getTable(api, projectHint, tableId)),
     ])
     if (project && table) return { table, project }
   }
   const projects = (await listProjects(api)).filter((project) => project.uuid !== projectHint)
   const found = await Promise.all(
-    projects.map(async (project) => ({ project, table: await getTableOrNull(api, project.uuid, tableId) })),
+    // A miss (or an id that is not a uuid) in one project is not a failure of the search.
+    projects.map(async (project) => ({ project, table: await nullOnMissing(() => getTable(api, project.uuid, tableId)) })),
   )
   const match = found.find((entry) => entry.table !== null)
   if (match?.table) return { table: match.table, project: match.project }
   throw new ClusterError({ status: 404, statusText: 'Not Found' })
-}
-
-function nullWhenMissing(error: unknown): null {
-  // A miss (or an id that is not a uuid) is not a failure of the search.
-  if (error instanceof ClusterError && (error.status === 404 || error.status === 400)) return null
-  throw error
-}
-
-function getTableOrNull(api: ClusterApi, projectId: string, tableId: string): Promise<Table | null> {
-  return getTable(api, projectId, tableId).catch(nullWhenMissing)
 }
 
 /** The create body: only what the form set; the cluster fills every other setting with its defaults. */

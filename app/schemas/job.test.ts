@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
-import { alterTemplate, BatchJobFormSchema, isTemplateOrEmpty, sourceSubtype, sourceUrl, transformOf, transformValue, type BatchJobForm } from './job'
+import { AlterJobFormSchema, alterTemplate, BatchJobFormSchema, isTemplateOrEmpty, sourceSubtype, sourceUrl, transformOf, transformValue, type BatchJobForm } from './job'
 
 const form = (fields: Partial<BatchJobForm>): BatchJobForm => ({ name: 'n', table: 'p.t', transform: 'p.t:x', sourceKind: 'url', ...fields }) as BatchJobForm
 
@@ -38,5 +38,14 @@ describe('job schemas', () => {
     expect(parse({ sourceKind: 'url' })).toEqual({ url: ['URL is required'] })
     expect(Object.keys(parse({ sourceKind: 'bucket', cloud: 'aws', bucketName: 'b' }))).toEqual(['bucketPath', 'region', 'endpoint'])
     expect(parse({ sourceKind: 'url', url: 's3://b/p/' })).toEqual({})
+  })
+})
+
+describe('alter templates quote names that are not plain identifiers', () => {
+  it('backticks each part, and the quoted template still counts as a template and as alter SQL', () => {
+    const sql = alterTemplate('my-proj.My Table')
+    expect(sql).toBe('ALTER TABLE `my-proj`.`My Table` DELETE WHERE ')
+    expect(isTemplateOrEmpty(sql)).toBe(true)
+    expect(AlterJobFormSchema.safeParse({ sql: `${sql}status = 500` }).success).toBe(true)
   })
 })

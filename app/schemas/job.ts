@@ -1,5 +1,9 @@
 import { z } from 'zod'
+import { sqlName, tableRef } from '~/utils/sql'
+import { FORCE_MESSAGE } from './confirm'
 import { NAME_MAX_LENGTH } from './table'
+
+export { FORCE_WORD } from './confirm'
 
 export const JOB_MESSAGES = {
   sqlRequired: 'SQL is required',
@@ -17,23 +21,23 @@ export const JOB_MESSAGES = {
   bucketPathRequired: 'Bucket path is required',
   wholeNumber: 'Must be a whole number, 0 or more',
   regexInvalid: 'Regex filter must be a valid regular expression',
-  forceRequired: 'Type FORCE to confirm',
+  forceRequired: FORCE_MESSAGE,
 } as const
 
-/** The word a force operation (purge) must be confirmed with (spec section 4). */
-export const FORCE_WORD = 'FORCE'
-
 /** `ALTER TABLE p.t UPDATE|DELETE …` or `DELETE FROM p.t WHERE …`: what the query API turns into a job. */
-const ALTER_SQL = /^\s*(ALTER\s+TABLE\s+\S+\s+(UPDATE|DELETE)\b|DELETE\s+FROM\s+\S+\s+WHERE\b)/i
+const TABLE_REF = String.raw`(?:\`(?:[^\`\\]|\\.)*\`|[^\s\`])+`
+const ALTER_SQL = new RegExp(String.raw`^\s*(ALTER\s+TABLE\s+${TABLE_REF}\s+(UPDATE|DELETE)\b|DELETE\s+FROM\s+${TABLE_REF}\s+WHERE\b)`, 'i')
 
 /** Returns the SQL template for a new alter job on `table` (`project.table`). */
 export function alterTemplate(table: string): string {
-  return `ALTER TABLE ${table} DELETE WHERE `
+  const dot = table.indexOf('.')
+  const ref = dot > 0 ? tableRef(table.slice(0, dot), table.slice(dot + 1)) : sqlName(table)
+  return `ALTER TABLE ${ref} DELETE WHERE `
 }
 
 /** Whether `sql` is empty or one of the templates, i.e. nothing the user typed would be lost by replacing it. */
 export function isTemplateOrEmpty(sql: string): boolean {
-  return !sql.trim() || /^ALTER TABLE \S+ DELETE WHERE\s*$/.test(sql)
+  return !sql.trim() || /^ALTER TABLE (`(?:[^`\\]|\\.)*`|[^\s.`]+)\.(`(?:[^`\\]|\\.)*`|[^\s`]+) DELETE WHERE\s*$/.test(sql)
 }
 
 /** The new alter job form: a table to fill the template and the SQL that makes the job. */

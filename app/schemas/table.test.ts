@@ -24,6 +24,16 @@ describe('TableFormSchema', () => {
     expect(errorsOf({ project: 'p', name: 'a'.repeat(64) })).toEqual({ name: [TABLE_MESSAGES.nameTooLong] })
   })
 
+  it('wants table and project names that are plain SQL identifiers', () => {
+    for (const name of ['My Table', 'a.b', "x'; drop", 'ünïcode', '-lead', '1st', '_x']) {
+      expect(errorsOf({ project: 'p', name })).toEqual({ name: [TABLE_MESSAGES.nameCharacters] })
+    }
+    expect(errorsOf({ project: NEW_PROJECT, newProjectName: 'my-proj', name: 'web_logs2' })).toEqual({
+      newProjectName: [TABLE_MESSAGES.projectNameCharacters],
+    })
+    expect(parse({ project: 'p', name: 'Web_logs_2' }).status).toBe('success')
+  })
+
   it('requires the new project name only when a new project is asked for, beside other errors', () => {
     expect(parse({ project: 'some-uuid', name: 't' }).status).toBe('success')
     expect(errorsOf({ project: NEW_PROJECT, name: '' })).toEqual({

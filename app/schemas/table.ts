@@ -6,12 +6,20 @@ export const NEW_PROJECT = '__new__'
 /** Names are under 64 symbols (spec section 9). */
 export const NAME_MAX_LENGTH = 63
 
+/**
+ * Project and table names are SQL identifiers (`project.table` in every query): a letter first, then
+ * letters, digits and underscores, the spec's transform-name rule, which real clusters apply too.
+ */
+export const IDENTIFIER_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/
+
 export const TABLE_MESSAGES = {
   projectRequired: 'Project is required',
   nameRequired: 'Name is required',
   nameTooLong: 'Name must be under 64 symbols',
   projectNameRequired: 'Project name is required',
   projectNameTooLong: 'Project name must be under 64 symbols',
+  nameCharacters: 'Name must start with a letter and contain only letters, digits and underscores',
+  projectNameCharacters: 'Project name must start with a letter and contain only letters, digits and underscores',
   maxAgeInteger: 'Max age must be an integer',
   sortKeysJson: 'Sort keys must be JSON',
 } as const
@@ -38,12 +46,14 @@ export const TableFormSchema = z
       .string()
       .trim()
       .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.projectNameTooLong })
+      .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.projectNameCharacters })
       .optional(),
     name: z
       .string({ error: TABLE_MESSAGES.nameRequired })
       .trim()
       .min(1, { error: TABLE_MESSAGES.nameRequired })
-      .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.nameTooLong }),
+      .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.nameTooLong })
+      .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.nameCharacters }),
     description: z.string().trim().optional(),
     maxAgeDays: z
       .number({ error: TABLE_MESSAGES.maxAgeInteger })

@@ -65,6 +65,8 @@ export interface ResourceSpec {
   fkField?: string | null
   /** Longest name allowed (default 63: names are under 64). */
   nameMax?: number
+  /** What a name may look like (SQL identifiers: projects and tables), with the message when it does not. */
+  namePattern?: { pattern: RegExp; message: string }
   /** Name uniqueness among siblings (default true). */
   unique?: boolean
   /** The field that must be unique among siblings (default `name`). */
@@ -155,7 +157,7 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
   const collectionPattern = `${LEVEL_PREFIX[spec.level]}/${spec.path}`
   const itemPattern = `${collectionPattern}/:${itemParam}`
   const fk = spec.fkField === undefined ? DEFAULT_FK[spec.level] : spec.fkField
-  const fields: Fields = spec.noName ? { ...spec.fields } : { name: nameField(spec.nameMax ?? 63), ...spec.fields }
+  const fields: Fields = spec.noName ? { ...spec.fields } : { name: nameField(spec.nameMax ?? 63, spec.namePattern ? { pattern: spec.namePattern.pattern, patternMessage: spec.namePattern.message } : {}), ...spec.fields }
   const uniqueBy = spec.uniqueBy ?? 'name'
   const display = (item: Item) => (spec.displayName ? spec.displayName(item) : String(item.name))
   const allowed = { create: true, update: true, delete: true, ...spec.methods }

@@ -6,7 +6,7 @@ import { authorize } from './access'
 import type { AuditEntry } from './audit'
 import { asResource, defineResource, type Item, type ResourceApi } from './crud'
 import { projectDefaults, queryOptionsField } from './defaults'
-import { descriptionField, f } from './schema'
+import { descriptionField, f, IDENTIFIER_NAME } from './schema'
 
 /** Projects: `orgs/{org}/projects/` with activity and stats. */
 
@@ -24,6 +24,7 @@ export function registerProjects(router: ClusterRouter): ResourceApi {
     level: 'org',
     path: 'projects',
     itemParam: 'project',
+    namePattern: IDENTIFIER_NAME,
     description: 'Projects group tables, dictionaries and functions.',
     fields: {
       description: descriptionField(),

@@ -49,7 +49,8 @@ describe('projects', () => {
     const dup = await t.api('POST', `${o}/projects`, { name: 'main' })
     expect(dup.status).toBe(400)
     expect(dup.body.name[0]).toMatch(/already exists/)
-    expect((await t.api('POST', `${o}/projects`, { name: 5 })).status).toBe(201) // DRF coerces numbers to strings
+    // A number is coerced to a string as DRF does; "5" then fails the identifier rule (issue 15), not a type check.
+    expect((await t.api('POST', `${o}/projects`, { name: 5 })).body).toEqual({ name: ['The name must start with a letter and contain only letters, digits and underscores.'] })
     const bad = await t.api('POST', `${o}/projects`, { name: 'q', settings: { default_query_options: { hdx_query_max_result_bytes: 10 } } })
     expect(bad.body).toEqual({ settings: { default_query_options: { hdx_query_max_result_bytes: ['Ensure this value is greater than or equal to 10000.'] } } })
     const json = await t.api('POST', `${o}/projects`, '{"name":', undefined, { 'content-type': 'application/json' })
@@ -107,6 +108,19 @@ describe('projects', () => {
 })
 
 describe('tables', () => {
+  test('project and table names are SQL identifiers: a letter first, then letters, digits and underscores', async () => {
+    const message = 'The name must start with a letter and contain only letters, digits and underscores.'
+    for (const name of ['My Table', 'a.b', "x'; drop", 'ünïcode', '-lead', '1st']) {
+      const table = await t.api('POST', `${o}/projects/${projectId}/tables`, { name })
+      expect(table.status).toBe(400)
+      expect(table.body).toEqual({ name: [message] })
+      const project = await t.api('POST', `${o}/projects/`, { name })
+      expect(project.status).toBe(400)
+      expect(project.body).toEqual({ name: [message] })
+    }
+    expect((await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'Logs_2' })).status).toBe(201)
+  })
+
   test('settings are filled from the defaults (spec §9)', async () => {
     const r = await t.api('GET', tablePath)
     expect(r.body).toMatchObject({ name: 'logs', type: 'turbine', project: projectId, primary_key: '' })

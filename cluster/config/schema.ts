@@ -201,6 +201,15 @@ export const f = {
   obj: (children: Fields, o: Partial<Extract<Field, { type: 'nested object' }>> = {}): Field => ({ type: 'nested object', children, ...o }),
 }
 
+/**
+ * Names the engine uses as SQL identifiers (projects, tables, transforms): a letter first, then
+ * letters, digits and underscores, so `project.table` never needs quoting.
+ */
+export const IDENTIFIER_NAME = {
+  pattern: /^[A-Za-z][A-Za-z0-9_]*$/,
+  message: 'The name must start with a letter and contain only letters, digits and underscores.',
+}
+
 /** Names: required, under 64 characters (ingest sources: at most 27). */
 export const nameField = (max = 63, extra: Partial<Extract<Field, { type: 'string' }>> = {}): Field =>
   f.str({ required: true, blank: false, maxLength: max, ...extra })

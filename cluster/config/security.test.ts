@@ -112,7 +112,7 @@ describe('users and permissions', () => {
     const reader = (await t.api('GET', '/config/v1/users?email=reader@example.com')).body.results[0]
     const add = await t.api('POST', `/config/v1/users/${reader.uuid}/add_roles/`, { roles: ['publisher'] })
     expect(add.body.roles).toEqual(['reader', 'publisher'])
-    expect((await t.api('POST', `${o}/projects`, { name: 'by-publisher' }, readerToken)).status).toBe(201)
+    expect((await t.api('POST', `${o}/projects`, { name: 'by_publisher' }, readerToken)).status).toBe(201)
     const rm = await t.api('POST', `/config/v1/users/${reader.uuid}/remove_roles/`, { roles: ['publisher'] })
     expect(rm.body.roles).toEqual(['reader'])
     expect((await t.api('POST', `/config/v1/users/${reader.uuid}/add_roles/`, { roles: ['nope'] })).body.roles[0]).toMatch(/does not exist/)

@@ -5,7 +5,7 @@ import { audit } from './audit'
 import { asResource, defineResource, type Item, type ResourceApi } from './crud'
 import { AUTOINGEST_DEFAULTS, queryOptionsField, tableDefaults } from './defaults'
 import { activity } from './projects'
-import { descriptionField, f, REQUIRED, type Errors, type Fields } from './schema'
+import { descriptionField, f, IDENTIFIER_NAME, REQUIRED, type Errors, type Fields } from './schema'
 
 /** Tables: `projects/{p}/tables/` with settings over the defaults, truncate, stats, activity. */
 
@@ -85,6 +85,7 @@ export function registerTables(router: ClusterRouter): ResourceApi {
     level: 'project',
     path: 'tables',
     itemParam: 'table',
+    namePattern: IDENTIFIER_NAME,
     description: 'Tables hold data; settings not given are filled from the defaults.',
     fields: {
       description: descriptionField(),

@@ -6,7 +6,7 @@ import { authorize } from './access'
 import { audit } from './audit'
 import { asResource, checkValue, defineResource, extraChildKinds, type Item, type ResourceApi } from './crud'
 import { transformDefaults } from './defaults'
-import { descriptionField, f, nameField, type Errors, type Field, type Fields } from './schema'
+import { descriptionField, f, IDENTIFIER_NAME, nameField, type Errors, type Field, type Fields } from './schema'
 
 /** Transforms, views and alias columns of a table. */
 
@@ -149,7 +149,7 @@ export function registerTransforms(router: ClusterRouter): ResourceApi {
     path: 'transforms',
     description: 'Transforms map incoming data onto the table columns.',
     fields: {
-      name: nameField(63, { pattern: /^[A-Za-z][A-Za-z0-9_]*$/, patternMessage: 'The name must start with a letter and contain only letters, digits and underscores.' }),
+      name: nameField(63, { pattern: IDENTIFIER_NAME.pattern, patternMessage: IDENTIFIER_NAME.message }),
       description: descriptionField(),
       type: f.str({ required: true, choices: ['csv', 'json', 'hdx'] }),
       settings: f.obj(transformSettingsFields, { required: true }),

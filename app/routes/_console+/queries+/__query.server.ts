@@ -2,6 +2,7 @@ import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { QueryError, runQuery } from '~/api/query.server'
 import { listProjectsWithTables } from '~/api/tables.server'
+import { tableRef } from '~/utils/sql'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
 
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
@@ -15,17 +16,12 @@ export async function loadPicker(api: ClusterApi): Promise<PickerProject[]> {
   }))
 }
 
-/** Backticks a name unless it is a plain identifier. */
-export function sqlName(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name.replace(/`/g, '\\`')}\``
-}
-
 /** `SELECT * FROM project.table LIMIT 100` for the picked table, or null when no project holds it. */
 export function tableTemplate(picker: PickerProject[], tableId: string | null): string | null {
   if (!tableId) return null
   for (const project of picker) {
     const table = project.tables.find((entry) => entry.uuid === tableId)
-    if (table) return `SELECT * FROM ${sqlName(project.name)}.${sqlName(table.name)} LIMIT 100`
+    if (table) return `SELECT * FROM ${tableRef(project.name, table.name)} LIMIT 100`
   }
   return null
 }
