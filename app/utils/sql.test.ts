@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { sqlName, tableRef } from './sql'
+import { isChangingStatement, sqlName, tableRef } from './sql'
 
 describe('sqlName', () => {
   it('leaves plain identifiers alone and backticks the rest, escaping what would end the quote', () => {
@@ -15,5 +15,16 @@ describe('sqlName', () => {
   it('quotes each part of project.table on its own', () => {
     expect(tableRef('sample', 'web_logs')).toBe('sample.web_logs')
     expect(tableRef('my-proj', 'a.b')).toBe('`my-proj`.`a.b`')
+  })
+})
+
+describe('isChangingStatement', () => {
+  it('tells reads from changes, whatever comments, case and parentheses come first', () => {
+    for (const sql of ['SELECT 1', '  with x as (select 1) select * from x', '(SELECT 1) UNION ALL (SELECT 2)', 'SHOW TABLES', 'DESCRIBE sample.web_logs', 'EXPLAIN ALTER TABLE t DELETE WHERE 1', '-- note\nselect 1', '/* c */ SELECT 1', '', 'SELEC typo FROM']) {
+      expect(isChangingStatement(sql), sql).toBe(false)
+    }
+    for (const sql of ['ALTER TABLE sample.web_logs DELETE WHERE status = 500', 'alter table t update x = 1 where 1', '/* hi */ DELETE FROM t WHERE 1', '-- x\nINSERT INTO t VALUES (1)', 'DROP TABLE t', 'TRUNCATE TABLE t', 'OPTIMIZE TABLE t', 'CREATE TABLE t (x UInt8) ENGINE = Memory', 'SYSTEM FLUSH LOGS', 'KILL QUERY WHERE 1']) {
+      expect(isChangingStatement(sql), sql).toBe(true)
+    }
   })
 })

@@ -1,19 +1,28 @@
 import { Box, Button, chakra, DataList, Heading, HStack, Stack, Text } from '@chakra-ui/react'
-import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { useEffect } from 'react'
 import { requireApi } from '~/api/client.server'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { errorMessage } from '~/utils/error-message'
-import { loadFromCluster } from '~/api/policies.server'
+import { ClusterError } from '~/api/errors.server'
+import { createAlterJob, engineMessage } from '~/api/jobs.server'
+import { errorResponse, loadFromCluster } from '~/api/policies.server'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { isAlterJobSql } from '~/schemas/job'
+import { isChangingStatement } from '~/utils/sql'
+import { redirectWithToast } from '~/utils/toast.server'
 import type { RouteHandle } from '~/utils/handle'
-import { QueryEditorForm, QueryHeading, QueryTabs, TablePicker } from './queries+/__query-editor'
+import { PageHeader } from '~/components/layout/page-header'
+import { QueryEditorForm, QueryTabs, TablePicker } from './queries+/__query-editor'
 import { addToHistory } from './queries+/__query-history'
 import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS } from './queries+/__query-options'
-import { loadPicker, readQueryParams, runAnalysis, runForUi, type AnalysisPart, type QueryOutcome } from './queries+/__query.server'
+import { loadPicker, readOptionsOnly, readQueryParams, runAnalysis, runForUi, type AnalysisPart, type QueryOutcome } from './queries+/__query.server'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
+
+const RUN_CHANGE_INTENT = 'run-change'
 
 const TABS = ['results', 'statistics', 'analysis'] as const
 type ResultTab = (typeof TABS)[number]
@@ -28,15 +37,45 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const picker = await loadFromCluster(() => loadPicker(api))
   const { sql, options, optionErrors } = readQueryParams(url, picker)
   const tab = tabOf(url.searchParams.get('tab'))
-  const base = { picker, sql, options, optionErrors, tab }
+  const base = { picker, sql, options, optionErrors, tab, isChange: false }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
   if (Object.keys(optionErrors).length) return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
+  // A GET (a link, a reload, a prefetch) never changes anything: a change waits for a confirmed POST.
+  if (isChangingStatement(sql) && tab !== 'analysis') return { ...base, isChange: true, sqlError: undefined, outcome: null, analysis: null }
   if (tab === 'analysis') {
     const analysis = await runAnalysis(api, sql, options)
     return { ...base, sqlError: undefined, outcome: null, analysis }
   }
   const outcome = await runForUi(api, sql, options)
   return data({ ...base, sqlError: undefined, outcome, analysis: null }, { status: outcome.kind === 'error' ? outcome.status : 200 })
+}
+
+/**
+ * Runs a statement that changes data, after the user confirmed it on this page (the SQL comes in
+ * the form, the options from the URL). An alter statement becomes an alter job and the page goes
+ * to it; anything else shows its answer here.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  const sql = formData.get('sql')
+  if (formData.get('intent') !== RUN_CHANGE_INTENT || typeof sql !== 'string' || !sql.trim()) {
+    throw data({ message: 'Unknown action' }, { status: 400 })
+  }
+  const { options, optionErrors } = readOptionsOnly(new URL(request.url))
+  if (Object.keys(optionErrors).length) throw data({ message: Object.values(optionErrors).join(' ') }, { status: 400 })
+  if (isAlterJobSql(sql)) {
+    try {
+      const jobId = await createAlterJob(api, sql)
+      return redirectWithToast(`/jobs/alter-jobs?job=${encodeURIComponent(jobId)}`, { title: 'Alter job created: counting the rows it changes', type: 'success' })
+    } catch (error) {
+      const message = engineMessage(error)
+      if (!message) throw error instanceof ClusterError ? errorResponse(error) : error
+      return data({ outcome: { kind: 'error', message, status: 400 } as QueryOutcome }, { status: 400 })
+    }
+  }
+  const outcome = await runForUi(api, sql, options)
+  return data({ outcome }, { status: outcome.kind === 'error' ? outcome.status : 200 })
 }
 
 /**
@@ -60,7 +99,9 @@ export default function QueryResultRoute() {
   const location = useLocation()
   // The tab is read from the URL: with scripts a switch between Results and Statistics keeps the data.
   const tab = tabOf(new URLSearchParams(location.search).get('tab'))
-  const outcome = loaded.outcome as QueryOutcome | null
+  const ran = useActionData<typeof action>()
+  const outcome = (ran?.outcome ?? loaded.outcome) as QueryOutcome | null
+  const isConfirming = loaded.isChange && !ran
   const analysis = loaded.analysis as AnalysisPart[] | null
 
   useEffect(() => {
@@ -78,7 +119,7 @@ export default function QueryResultRoute() {
 
   return (
     <Stack gap="4">
-      <QueryHeading />
+      <PageHeader title="Query" mb="2" />
       <QueryTabs current="editor" sql={loaded.sql} />
       <TablePicker picker={loaded.picker} />
       <QueryEditorForm
@@ -88,6 +129,7 @@ export default function QueryResultRoute() {
         sqlError={loaded.sqlError}
         error={outcome?.kind === 'error' ? <ErrorText message={outcome.message} status={outcome.status} /> : undefined}
       />
+      {isConfirming ? <ConfirmChange sql={loaded.sql} /> : null}
       {outcome || analysis ? (
         <Box as="section" aria-labelledby="result-heading">
           <HStack justify="space-between" wrap="wrap" gap="2" mb="2">
@@ -121,6 +163,27 @@ export default function QueryResultRoute() {
         </Box>
       ) : null}
     </Stack>
+  )
+}
+
+/** The step between a changing statement and its run: a link or a reload shows this, never runs it. */
+function ConfirmChange({ sql }: { sql: string }) {
+  return (
+    <Box as="section" aria-labelledby="confirm-change-heading" role="alert" bg="orange.subtle" borderWidth="1px" borderColor="orange.muted" rounded="md" p="4">
+      <Heading as="h2" id="confirm-change-heading" size="sm" mb="1">
+        This statement changes data
+      </Heading>
+      <Text mb="3" fontSize="sm">
+        {isAlterJobSql(sql)
+          ? 'It becomes an alter job: the rows it changes are counted first and nothing changes until you commit the job.'
+          : 'It runs on the cluster as soon as you confirm. Opening a link or reloading never runs it.'}
+      </Text>
+      <Form method="post">
+        <input type="hidden" name="intent" value={RUN_CHANGE_INTENT} />
+        <input type="hidden" name="sql" value={sql} />
+        <SubmitButton colorPalette="orange">{isAlterJobSql(sql) ? 'Create alter job' : 'Run this statement'}</SubmitButton>
+      </Form>
+    </Box>
   )
 }
 

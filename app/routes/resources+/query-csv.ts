@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
+import { isChangingStatement } from '~/utils/sql'
 import { ClusterError } from '~/api/errors.server'
 import { QueryError, queryCluster } from '~/api/query.server'
 import { NO_SQL_MESSAGE, readOptions, validateOptions } from '../_console+/queries+/__query-options'
@@ -17,6 +18,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const errors = Object.values(validateOptions(options))
   if (!sql.trim()) return text(NO_SQL_MESSAGE, 400)
   if (errors.length) return text(errors.join('\n'), 400)
+  // A download link is a GET: it never runs a statement that changes data.
+  if (isChangingStatement(sql)) return text('This statement changes data: run it from the Query page, where it asks you to confirm.', 400)
   const format = options.hdx_query_output_format ?? 'CSVWithNames'
   try {
     const answer = await queryCluster(api, sql, { ...options, hdx_query_output_format: format })

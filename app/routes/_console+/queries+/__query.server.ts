@@ -35,6 +35,12 @@ export function readQueryParams(url: URL, picker: PickerProject[]) {
   return { sql, tableId, options, optionErrors: validateOptions(options) }
 }
 
+/** The options a URL sets, and their errors (for an action whose SQL comes in the form). */
+export function readOptionsOnly(url: URL) {
+  const options = readOptions(url.searchParams)
+  return { options, optionErrors: validateOptions(options) }
+}
+
 export type Cell = string | null
 export type QueryOutcome =
   | { kind: 'error'; message: string; status: number }

@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { clusterCall } from '#tests/cluster'
 import { TEST_CLUSTER_URL } from '#tests/env'
 import { dropConnection, failWith, server, useTestCluster } from '#tests/msw'
-import { args, get, loginAsAdmin, responseFrom, unwrap } from '#tests/session'
+import { args, get, loginAsAdmin, post, responseFrom, unwrap } from '#tests/session'
 import { loader as csvLoader } from '../../resources+/query-csv'
-import { loader as resultLoader, shouldRevalidate } from '../result'
+import { action as resultAction, loader as resultLoader, shouldRevalidate } from '../result'
 import { loader as editorLoader } from './_index'
 import { MAX_ROWS_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS } from './__query-options'
 import { loader as referenceLoader } from './reference'
@@ -263,5 +263,46 @@ describe('/resources/query-csv', () => {
     const thrown = await responseFrom(() => csvLoader(args(get('/resources/query-csv?sql=SELECT+1'))))
     expect(thrown.status).toBe(302)
     expect(thrown.headers.get('Location')).toMatch(/^\/login\?prevUrl=/)
+  })
+})
+
+describe('a statement that changes data (issue 15: a GET is never a mutation)', () => {
+  const alterJobCount = async () =>
+    (await clusterCall<{ count?: number; results?: unknown[] } | unknown[]>('GET', '/config/v1/orgs/{org}/jobs/alter/')) as { count?: number } | unknown[]
+
+  const countOf = (answer: { count?: number } | unknown[]) => (Array.isArray(answer) ? answer.length : (answer.count ?? 0))
+
+  it('opening /result?sql=ALTER… asks to confirm and creates no alter job; the CSV link refuses it', async () => {
+    const before = countOf(await alterJobCount())
+    const sql = 'ALTER TABLE weblogs.access DELETE WHERE status = 500'
+    const seen = recordQueryCalls()
+    const { data } = await result({ sql })
+    expect(data.isChange).toBe(true)
+    expect(data.outcome).toBeNull()
+    expect(seen).toEqual([])
+    const csv = await csvLoader(args(get(`/resources/query-csv?${new URLSearchParams({ sql })}`, cookie)))
+    expect(csv.status).toBe(400)
+    expect(await csv.text()).toMatch(/changes data/)
+    expect(countOf(await alterJobCount())).toBe(before)
+  })
+
+  it('the confirmed POST creates the alter job and goes to it', async () => {
+    const before = countOf(await alterJobCount())
+    const sql = 'ALTER TABLE weblogs.access DELETE WHERE status = 500'
+    const response = await responseFrom(() =>
+      resultAction(args(post(`/result?${new URLSearchParams({ sql })}`, { intent: 'run-change', sql }, cookie))),
+    )
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toMatch(/^\/jobs\/alter-jobs\?job=/)
+    expect(countOf(await alterJobCount())).toBe(before + 1)
+  })
+
+  it('a confirmed statement the engine refuses shows its message; a POST without the intent is refused', async () => {
+    const sql = 'ALTER TABLE weblogs.nope DELETE WHERE 1'
+    const refused = unwrap(await resultAction(args(post(`/result?${new URLSearchParams({ sql })}`, { intent: 'run-change', sql }, cookie))))
+    expect(refused.status).toBe(400)
+    expect(refused.data).toMatchObject({ outcome: { kind: 'error' } })
+    const thrown = unwrap(await resultAction(args(post('/result', { sql }, cookie))).catch((error: unknown) => error))
+    expect(thrown.status).toBe(400)
   })
 })
