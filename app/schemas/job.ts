@@ -28,6 +28,11 @@ export const JOB_MESSAGES = {
 const TABLE_REF = String.raw`(?:\`(?:[^\`\\]|\\.)*\`|[^\s\`])+`
 const ALTER_SQL = new RegExp(String.raw`^\s*(ALTER\s+TABLE\s+${TABLE_REF}\s+(UPDATE|DELETE)\b|DELETE\s+FROM\s+${TABLE_REF}\s+WHERE\b)`, 'i')
 
+/** Whether `sql` is a statement the query API turns into an alter job (rather than running it). */
+export function isAlterJobSql(sql: string): boolean {
+  return ALTER_SQL.test(sql)
+}
+
 /** Returns the SQL template for a new alter job on `table` (`project.table`). */
 export function alterTemplate(table: string): string {
   const dot = table.indexOf('.')
