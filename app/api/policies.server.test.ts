@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ClusterError } from './errors.server'
 import { unwrap } from '#tests/session'
-import { formErrorsOf, loadFromCluster, nullOnMissing, replyFromCluster, settle } from './policies.server'
+import { formErrorsOf, loadFromCluster, nullOnMissing, replyFromCluster, settle, toastFromCluster } from './policies.server'
 
 const Schema = z.object({ name: z.string(), settings: z.object({ stream: z.object({ hot_data_max_age_minutes: z.number() }) }) })
 
@@ -105,5 +105,14 @@ describe('nullOnMissing', () => {
 describe('formErrorsOf', () => {
   it('a failure that is not a 400 is the catalogue message as a form error', () => {
     expect(formErrorsOf(new ClusterError({ status: 429 }))).toEqual({ fieldErrors: {}, formErrors: [new ClusterError({ status: 429 }).message] })
+  })
+})
+
+describe('toastFromCluster', () => {
+  it('titles the toast in the spec’s order and keeps the catalogue’s reason as its description', () => {
+    expect(toastFromCluster(new ClusterError({ status: 400, body: { _error: { message: 'Quota exceeded' } } }))).toMatchObject({ title: 'Quota exceeded', type: 'error' })
+    expect(toastFromCluster(new ClusterError({ status: 400, body: { non_field_errors: ['Locked.'] } })).title).toBe('Locked.')
+    const conflict = toastFromCluster(new ClusterError({ status: 409, body: { detail: 'Only a pending job can be committed.' } }))
+    expect(conflict).toEqual({ title: 'Something went wrong', description: 'Only a pending job can be committed.', type: 'error' })
   })
 })

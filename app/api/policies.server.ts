@@ -1,6 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data } from '@remix-run/node'
-import { ClusterError, GENERIC_MESSAGE, type FieldErrors } from './errors.server'
+import { ClusterError, GENERIC_MESSAGE, toastMessage, type FieldErrors } from './errors.server'
 
 /*
  * What loaders and actions do with a failed cluster call, one policy each. The 401 policy is not
@@ -10,6 +10,7 @@ import { ClusterError, GENERIC_MESSAGE, type FieldErrors } from './errors.server
  * - settle:          one panel fails, the page around it stays usable.
  * - nullOnMissing:   a missing item is an answer (null), not a failure.
  * - replyFromCluster: an action's failure as the form's field errors (400) or the page's error.
+ * - toastFromCluster: an action with no form to answer (a row button) says its failure in a toast.
  */
 
 /** The catalogue message as thrown data the ErrorBoundary reads (`error.data.message`). */
@@ -101,4 +102,14 @@ export function replyFromCluster(submission: Replyable, error: unknown, options:
     { result: submission.reply({ fieldErrors, formErrors: [...formErrors, ...(options.notes ?? [])], hideFields: options.hideFields }) },
     { status: 400 },
   )
+}
+
+/**
+ * The toast for a failed row action (spec section 8): the title from the body's `_error.message`,
+ * then `non_field_error(s)`, then the generic text; the catalogue's message as the description when
+ * it says more (a 409's detail, a 404), so the reason is never lost.
+ */
+export function toastFromCluster(error: ClusterError): { title: string; description?: string; type: 'error' } {
+  const title = toastMessage(error)
+  return { title, ...(error.message && error.message !== title ? { description: error.message } : {}), type: 'error' }
 }

@@ -102,12 +102,12 @@ describe('safeRedirect', () => {
 })
 
 describe('logout and timezone', () => {
-  it('logout clears every console cookie and goes to /login', async () => {
+  it('logout clears the session and toast cookies, keeps the timezone preference, and goes to /login', async () => {
     const response = await logout(new Request('http://console.test/logout', { method: 'POST' }))
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/login')
     const cleared = response.headers.getSetCookie().map((line) => line.split('=')[0])
-    expect(cleared).toEqual(['cc_session', 'cc_timezone', 'cc_toast'])
+    expect(cleared).toEqual(['cc_session', 'cc_toast'])
     for (const line of response.headers.getSetCookie()) expect(line).toMatch(/Max-Age=0/)
   })
 

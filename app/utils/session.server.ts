@@ -111,11 +111,17 @@ export async function clearSessionHeaders(request: Request): Promise<Headers> {
   return new Headers({ 'Set-Cookie': await storage.destroySession(session) })
 }
 
-/** Returns Headers whose Set-Cookie lines clear every console cookie. */
+/** The cookies a logout clears: the session's (spec: "clears five cookies", all in one here) and a pending toast. */
+const SESSION_COOKIES = CONSOLE_COOKIES.filter((name) => name !== TIMEZONE_COOKIE)
+
+/**
+ * Returns Headers whose Set-Cookie lines end the session (the session and toast cookies); the
+ * timezone preference is the user's, not the session's, and outlives it.
+ */
 export async function logoutHeaders(request: Request): Promise<Headers> {
   const headers = new Headers()
   const secure = isHttps(request) ? '; Secure' : ''
-  for (const name of CONSOLE_COOKIES) {
+  for (const name of SESSION_COOKIES) {
     const sameSite = name === SESSION_COOKIE ? 'Strict' : 'Lax'
     headers.append(
       'Set-Cookie',

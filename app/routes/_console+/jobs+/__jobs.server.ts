@@ -6,7 +6,7 @@ import { ClusterError } from '~/api/errors.server'
 import { FINISHED_STATUSES, RUNNING_STATUSES } from '~/api/jobs.server'
 import { listAll } from '~/api/list-all.server'
 import { parsePaging } from '~/components/data-table/paging'
-import { loadFromCluster, nullOnMissing } from '~/api/policies.server'
+import { loadFromCluster, nullOnMissing, toastFromCluster } from '~/api/policies.server'
 import { FORCE_WORD, JOB_MESSAGES } from '~/schemas/job'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -44,7 +44,7 @@ export async function runJobAction(
     await run()
   } catch (error) {
     if (!(error instanceof ClusterError)) throw error
-    return redirectWithToast(backTo(request), { title: error.message, type: 'error' })
+    return redirectWithToast(backTo(request), toastFromCluster(error))
   }
   return redirectWithToast(backTo(request, changes), { title: typeof success === 'function' ? success() : success, type: 'success' })
 }
