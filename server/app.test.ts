@@ -1,14 +1,28 @@
 import { request, type Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createBaseApp } from './app'
+import { Writable } from 'node:stream'
+import { pino } from 'pino'
+import { recordClusterCall } from '../app/utils/request-context.server'
+import { closeGracefully, createBaseApp } from './app'
 
 let server: Server | undefined
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
 
-async function serve(allowEmbedding: boolean): Promise<string> {
-  const app = createBaseApp({ allowEmbedding })
+async function serve(allowEmbedding: boolean, options: Omit<Parameters<typeof createBaseApp>[0], 'allowEmbedding'> = {}): Promise<string> {
+  const app = createBaseApp({ allowEmbedding, ...options })
   app.get('/page', (_req, res) => {
     res.send('<p>hello</p>'.repeat(200))
+  })
+  app.get('/calls-cluster', async (_req, res) => {
+    // What the cluster client does around each call, from inside an async continuation.
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    recordClusterCall(12)
+    recordClusterCall(30)
+    res.send('ok')
+  })
+  app.get('/slow', async (_req, res) => {
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    res.send('finished')
   })
   app.post('/login', (_req, res) => {
     res.send('changed')
@@ -83,5 +97,57 @@ describe('console server', () => {
       expect((await postWith(base, { Origin: 'https://console.example', 'X-Forwarded-Host': 'console.example' })).body).toBe('changed')
       expect((await postWith(base, {})).body).toBe('changed')
     })
+  })
+
+  it('logs one JSON line per request with id, path, status, duration and cluster time, and never a header, cookie or query', async () => {
+    const lines: Record<string, unknown>[] = []
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)))
+        done()
+      },
+    })
+    const base = await serve(false, { logger: pino({ level: 'info' }, sink) })
+    const response = await fetch(`${base}/calls-cluster?sql=SELECT+secret`, {
+      headers: { Cookie: 'cc_session=secret-cookie', Authorization: 'Bearer secret-token', 'X-Request-Id': 'abc-123' },
+    })
+    expect(response.headers.get('x-request-id')).toBe('abc-123')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const line = lines.find((entry) => (entry.req as { path?: string } | undefined)?.path === '/calls-cluster')
+    expect(line).toMatchObject({ req: { id: 'abc-123', method: 'GET', path: '/calls-cluster' }, res: { status: 200 }, clusterMs: 42, clusterCalls: 2 })
+    expect(typeof line?.responseTime).toBe('number')
+    const text = JSON.stringify(lines)
+    for (const secret of ['secret-cookie', 'secret-token', 'SELECT', 'cookie', 'authorization']) expect(text).not.toContain(secret)
+  })
+
+  it('/readyz says whether the cluster answers', async () => {
+    const cluster = createBaseApp({ allowEmbedding: false })
+    cluster.get('/version', (_req, res) => void res.send('v5.4.0\n'))
+    const clusterServer = await new Promise<Server>((resolve) => {
+      const listening = cluster.listen(0, '127.0.0.1', () => resolve(listening))
+    })
+    const address = clusterServer.address()
+    const clusterOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+    const base = await serve(false, { clusterUrl: () => clusterOrigin })
+    const ready = await fetch(`${base}/readyz`)
+    expect(ready.status).toBe(200)
+    expect(await ready.json()).toEqual({ status: 'ready', cluster: 'v5.4.0' })
+    // The cluster stops answering.
+    clusterServer.closeAllConnections()
+    await new Promise<void>((resolve) => clusterServer.close(() => resolve()))
+    const down = await fetch(`${base}/readyz`)
+    expect(down.status).toBe(503)
+    expect(await down.json()).toMatchObject({ status: 'unavailable' })
+  })
+
+  it('a graceful stop lets a request already in flight finish, and refuses new connections', async () => {
+    const base = await serve(false)
+    const slow = fetch(`${base}/slow`).then((response) => response.text())
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const stopped = closeGracefully(server!, 5000)
+    expect(await slow).toBe('finished')
+    await stopped
+    await expect(fetch(`${base}/page`)).rejects.toThrow()
+    server = undefined
   })
 })

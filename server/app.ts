@@ -1,5 +1,10 @@
+import { randomUUID } from 'node:crypto'
+import type { Server } from 'node:http'
 import compression from 'compression'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
+import { pino, type Logger } from 'pino'
+import { pinoHttp } from 'pino-http'
+import { withRequestContext, type RequestContext } from '../app/utils/request-context.server'
 
 /** Security headers on every answer (spec section 7: frames denied unless embedding is allowed). */
 export function securityHeaders(allowEmbedding: boolean) {
@@ -63,14 +68,60 @@ export function sameOriginWrites() {
   }
 }
 
+/** The console's logger: JSON lines on stdout, level from LOG_LEVEL (default info). */
+export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return pino({ level, base: { service: 'cluster-console' } })
+}
+
 /**
- * The Express app without the Remix handler: compression, security headers and the health check.
- * The caller mounts static files and the Remix handler after it.
+ * One JSON log line per request: request id (X-Request-Id when a proxy sent one, echoed back),
+ * method, path, status, duration and the time spent waiting on the cluster. Never a header, a
+ * cookie, a body or a query string (they can carry tokens, passwords and SQL).
  */
-export function createBaseApp({ allowEmbedding }: { allowEmbedding: boolean }): Express {
+export function requestLogs(logger: Logger) {
+  return pinoHttp({
+    logger,
+    genReqId: (req, res) => {
+      const given = req.headers['x-request-id']
+      const id = typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID()
+      res.setHeader('X-Request-Id', id)
+      return id
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customProps: (_req, res) => {
+      const context = (res as unknown as { locals?: { requestContext?: RequestContext } }).locals?.requestContext
+      return context ? { clusterMs: Math.round(context.clusterMs), clusterCalls: context.clusterCalls } : {}
+    },
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || (req.url ?? '').startsWith('/assets/') },
+  })
+}
+
+/**
+ * The Express app without the Remix handler: request logs, compression, security headers, the
+ * CSRF origin check, and the health checks: `/healthz` (the process answers) and `/readyz` (the
+ * cluster answers too). The caller mounts static files and the Remix handler after it.
+ */
+export function createBaseApp({
+  allowEmbedding,
+  logger,
+  clusterUrl,
+}: {
+  allowEmbedding: boolean
+  logger?: Logger
+  /** The cluster's origin for /readyz; without it /readyz answers as /healthz does. */
+  clusterUrl?: () => string | undefined
+}): Express {
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', true)
+  app.use((_req, res, next) => {
+    res.locals.requestContext = withRequestContext(next)
+  })
+  if (logger) app.use(requestLogs(logger))
   app.use(compression())
   app.use(securityHeaders(allowEmbedding))
   app.use(sameOriginWrites())
@@ -78,5 +129,29 @@ export function createBaseApp({ allowEmbedding }: { allowEmbedding: boolean }): 
     res.setHeader('Cache-Control', 'no-store')
     res.json({ status: 'ok' })
   })
+  app.get('/readyz', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store')
+    const origin = clusterUrl?.()
+    if (!origin) return void res.json({ status: 'ready' })
+    try {
+      const answer = await fetch(`${origin}/version`, { signal: AbortSignal.timeout(3000) })
+      if (!answer.ok) throw new Error(`the cluster answered ${answer.status}`)
+      res.json({ status: 'ready', cluster: (await answer.text()).trim() })
+    } catch (error) {
+      res.status(503).json({ status: 'unavailable', reason: error instanceof Error ? error.message : String(error) })
+    }
+  })
   return app
+}
+
+/**
+ * Stops taking new connections and resolves once the requests in flight have finished, or after
+ * `graceMs`, when the connections still open are closed.
+ */
+export function closeGracefully(server: Server, graceMs = 5000): Promise<void> {
+  const force = setTimeout(() => server.closeAllConnections(), graceMs)
+  force.unref()
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeIdleConnections()
+  return closed.finally(() => clearTimeout(force))
 }

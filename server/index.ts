@@ -7,7 +7,7 @@ import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
 import express from 'express'
 import { parseEnv } from '../app/utils/env.server'
-import { createBaseApp } from './app'
+import { closeGracefully, createBaseApp, createLogger } from './app'
 import { startLocalCluster, type LocalCluster } from './local-cluster'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -50,7 +50,8 @@ async function main() {
   const env = parseEnv(process.env)
   if (env instanceof Error) fail(env.message)
 
-  const app = createBaseApp({ allowEmbedding: env.ALLOW_EMBEDDING })
+  const logger = createLogger()
+  const app = createBaseApp({ allowEmbedding: env.ALLOW_EMBEDDING, logger, clusterUrl: () => process.env.CLUSTER_URL })
 
   let build: ServerBuild | (() => Promise<ServerBuild>)
   let closeVite: (() => Promise<void>) | undefined
@@ -95,11 +96,7 @@ async function main() {
     if (isClosing) return
     isClosing = true
     console.log(`${signal}: shutting down…`)
-    const force = setTimeout(() => server.closeAllConnections(), 5000)
-    force.unref()
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-    server.closeIdleConnections()
-    await closed
+    await closeGracefully(server)
     await closeVite?.()
     await cluster?.stop()
     process.exit(0)

@@ -1,5 +1,6 @@
 import { redirect } from '@remix-run/node'
 import { getClusterUrl, getEnv } from '~/utils/env.server'
+import { recordClusterCall } from '~/utils/request-context.server'
 import { loginUrlFor, logoutHeaders, requireSession, type SessionData } from '~/utils/session.server'
 import { ClusterError, type ErrorContext } from './errors.server'
 
@@ -57,6 +58,7 @@ export async function send(method: string, url: string, body: unknown, options: 
   const context = options.context ?? 'default'
 
   let response: Response
+  const started = performance.now()
   try {
     response = await fetch(url, { method, headers, body: payload, signal })
   } catch (error) {
@@ -64,6 +66,9 @@ export async function send(method: string, url: string, body: unknown, options: 
     if (options.signal?.aborted) throw error
     // Nothing answered (refused, reset, DNS): the catalogue's "no response" row.
     throw new ClusterError({ status: 503, url, context, body: undefined })
+  } finally {
+    // Time to the response's head: a streamed body (a query) is the browser's wait, not the cluster's.
+    recordClusterCall(performance.now() - started)
   }
   if (response.ok) return response
 

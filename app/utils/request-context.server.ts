@@ -1,0 +1,25 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+/** What one console request spent on the cluster, for its log line. */
+export type RequestContext = { clusterMs: number; clusterCalls: number }
+
+// The server (server/app.ts, run from source) and the app (bundled into build/server) are separate
+// module instances in production: they meet on one store kept under a global symbol.
+const KEY = Symbol.for('cluster-console.request-context')
+const holder = globalThis as typeof globalThis & { [KEY]?: AsyncLocalStorage<RequestContext> }
+const storage: AsyncLocalStorage<RequestContext> = (holder[KEY] ??= new AsyncLocalStorage<RequestContext>())
+
+/** Runs `next` with a fresh context and returns that context (read it when the response ends). */
+export function withRequestContext(next: () => void): RequestContext {
+  const context: RequestContext = { clusterMs: 0, clusterCalls: 0 }
+  storage.run(context, next)
+  return context
+}
+
+/** Adds one cluster call's duration to the current request's context (no-op outside a request). */
+export function recordClusterCall(ms: number): void {
+  const context = storage.getStore()
+  if (!context) return
+  context.clusterMs += ms
+  context.clusterCalls += 1
+}
