@@ -18,14 +18,7 @@ export type Column<Row> = {
  */
 export const dataTableCss = {
   '& table': { width: '100%', borderCollapse: 'collapse', fontSize: 'sm' },
-  '& caption': {
-    position: 'absolute',
-    width: '1px',
-    height: '1px',
-    overflow: 'hidden',
-    clip: 'rect(0 0 0 0)',
-    whiteSpace: 'nowrap',
-  },
+  '& caption': { srOnly: true },
   '& th, & td': { textAlign: 'start', px: '3', py: '2', borderBottomWidth: '1px', borderColor: 'border', verticalAlign: 'middle' },
   '& thead th': { fontWeight: 'medium', color: 'fg.muted', bg: 'bg.muted', fontSize: 'xs' },
   '& tbody th': { fontWeight: 'medium' },

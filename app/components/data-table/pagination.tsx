@@ -22,10 +22,12 @@ function withParams(searchParams: URLSearchParams, changes: Record<string, strin
 /**
  * Previous/next links, "Showing a–b of n" and the "Rows per page" control, all in the URL.
  * Without scripts the size is applied with its button; with scripts it applies on change.
+ * Nothing for an empty list (its table shows the empty state).
  */
 export function Pagination({ page, pageCount, pageSize, total, searchParams, noun = 'rows' }: PaginationProps) {
   const submit = useSubmit()
   const isHydrated = useHydrated()
+  if (total === 0) return null
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1
   const last = Math.min(total, page * pageSize)
   const kept = [...searchParams.entries()].filter(([key]) => key !== 'page' && key !== 'pageSize')

@@ -2,21 +2,25 @@ import { Button, type ButtonProps } from '@chakra-ui/react'
 import { useNavigation } from '@remix-run/react'
 
 /**
- * A submit button that shows a spinner while its form submits. Never `disabled` in server HTML
- * (house style): without scripts it must stay usable.
+ * A submit button that shows a spinner while its form submits: any submission, or with `name` the
+ * one that sent this button's value; `isPending` decides instead where the form says which it is
+ * (a hidden `intent`, a fetcher). Never `disabled` in server HTML (house style): without scripts it
+ * must stay usable.
  */
 export function SubmitButton({
   children,
   name,
   value,
   formAction,
+  isPending,
   ...props
-}: ButtonProps & { name?: string; value?: string; formAction?: string }) {
+}: ButtonProps & { name?: string; value?: string; formAction?: string; isPending?: boolean }) {
   const navigation = useNavigation()
   const isSubmitting =
-    navigation.state === 'submitting' &&
-    (name === undefined || navigation.formData?.get(name) === value) &&
-    (formAction === undefined || navigation.formAction === formAction)
+    isPending ??
+    (navigation.state === 'submitting' &&
+      (name === undefined || navigation.formData?.get(name) === value) &&
+      (formAction === undefined || navigation.formAction === formAction))
   return (
     <Button type="submit" name={name} value={value} formAction={formAction} loading={isSubmitting} colorPalette="blue" {...props}>
       {children}

@@ -1,8 +1,22 @@
-import { Box, Heading } from '@chakra-ui/react'
+import { Box, Heading, Link as ChakraLink, Text } from '@chakra-ui/react'
+import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 
-/** The centred card the public pages (login, reset, verify) sit in. */
-export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
+/**
+ * The centred card the public pages (login, reset, verify) sit in: the product name, the page's h1,
+ * an optional line on what to do (`intro`), the page's form (`children`) and a link below it.
+ */
+export function AuthCard({
+  title,
+  intro,
+  footerLink,
+  children,
+}: {
+  title: string
+  intro?: ReactNode
+  footerLink?: { to: string; label: string }
+  children: ReactNode
+}) {
   return (
     <Box as="main" minH="100vh" display="flex" alignItems="center" justifyContent="center" p="4">
       <Box bg="bg" w="full" maxW="sm" p="8" rounded="lg" shadow="md">
@@ -12,7 +26,19 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
         <Heading as="h1" size="lg" mb="6">
           {title}
         </Heading>
+        {intro ? (
+          <Text mb="4" color="fg.muted" fontSize="sm">
+            {intro}
+          </Text>
+        ) : null}
         {children}
+        {footerLink ? (
+          <Box mt="4" fontSize="sm" textAlign="center">
+            <ChakraLink asChild color="blue.600">
+              <Link to={footerLink.to}>{footerLink.label}</Link>
+            </ChakraLink>
+          </Box>
+        ) : null}
       </Box>
     </Box>
   )

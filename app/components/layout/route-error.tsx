@@ -1,5 +1,5 @@
-import { Box, Heading, Text } from '@chakra-ui/react'
-import { useRouteError } from '@remix-run/react'
+import { Box, Heading, Link as ChakraLink, Text } from '@chakra-ui/react'
+import { Link, useRouteError } from '@remix-run/react'
 import { errorMessage } from '~/utils/error-message'
 
 /**
@@ -12,14 +12,32 @@ export function RouteErrorBoundary() {
   return <ErrorPanel message={errorMessage(error)} />
 }
 
-/** The error panel shown in the main area. */
-export function ErrorPanel({ message, title = 'Something went wrong' }: { message: string; title?: string }) {
+/**
+ * The error panel shown in the main area: a heading (the page's h1, or `level` 2 under a section's
+ * own h1), the message, and optionally a link back (`back`).
+ */
+export function ErrorPanel({
+  message,
+  title = 'Something went wrong',
+  back,
+  level = 1,
+}: {
+  message: string
+  title?: string
+  back?: { to: string; label: string }
+  level?: 1 | 2 | 3
+}) {
   return (
     <Box role="alert" bg="bg" borderWidth="1px" borderColor="red.muted" rounded="lg" p="6" maxW="3xl">
-      <Heading as="h1" size="md" mb="2" color="red.fg">
+      <Heading as={`h${level}`} size="md" mb="2" color="red.fg">
         {title}
       </Heading>
       <Text>{message}</Text>
+      {back ? (
+        <ChakraLink asChild color="blue.600" mt="3" display="inline-block">
+          <Link to={back.to}>{back.label}</Link>
+        </ChakraLink>
+      ) : null}
     </Box>
   )
 }

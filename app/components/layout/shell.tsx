@@ -56,14 +56,7 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
       minH="100vh"
       css={{
         [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar]`]: { width: SIDEBAR_WIDTH.collapsed },
-        [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar-label]`]: {
-          position: 'absolute',
-          width: '1px',
-          height: '1px',
-          overflow: 'hidden',
-          clip: 'rect(0 0 0 0)',
-          whiteSpace: 'nowrap',
-        },
+        [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar-label]`]: { srOnly: true },
       }}
     >
       <chakra.a

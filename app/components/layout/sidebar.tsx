@@ -1,4 +1,4 @@
-import { Box, chakra, Text } from '@chakra-ui/react'
+import { Box, chakra } from '@chakra-ui/react'
 import { Link, useLocation } from '@remix-run/react'
 import { isInSection, SIDEBAR_ENTRIES } from './nav-config'
 
@@ -91,9 +91,12 @@ export function Sidebar({ version, supportUrl, docsUrl }: { version: string | nu
         </Box>
       </nav>
       {version ? (
-        <Text mt="auto" px="4" py="3" fontSize="xs" color="gray.400" whiteSpace="nowrap" data-sidebar-label="">
-          Version {version}
-        </Text>
+        // Support and Docs leave the console (spec section 2); the version line leads to /support, which shows it.
+        <chakra.a asChild mt="auto" px="4" py="3" fontSize="xs" color="gray.400" whiteSpace="nowrap" _hover={{ color: 'white' }} data-sidebar-label="">
+          <Link to="/support" title="Versions and how to reach support">
+            Version {version}
+          </Link>
+        </chakra.a>
       ) : null}
     </Box>
   )

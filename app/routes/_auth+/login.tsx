@@ -1,8 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Link as ChakraLink } from '@chakra-ui/react'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useSearchParams } from '@remix-run/react'
+import { Form, useActionData, useSearchParams } from '@remix-run/react'
 import { z } from 'zod'
 import { callPublic } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
@@ -85,7 +84,7 @@ export default function LoginRoute() {
   })
 
   return (
-    <AuthCard title="Log in">
+    <AuthCard title="Log in" footerLink={{ to: '/password-reset', label: 'Forgot password?' }}>
       <Form method="post" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name={fields.prevUrl.name} value={searchParams.get('prevUrl') ?? ''} />
@@ -95,11 +94,6 @@ export default function LoginRoute() {
           Log in
         </SubmitButton>
       </Form>
-      <Box mt="4" fontSize="sm" textAlign="center">
-        <ChakraLink asChild color="blue.600">
-          <Link to="/password-reset">Forgot password?</Link>
-        </ChakraLink>
-      </Box>
     </AuthCard>
   )
 }

@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
+import { Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData } from '@remix-run/react'
+import { Form, useActionData } from '@remix-run/react'
 import { callPublic } from '~/api/client.server'
 import { Field } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
@@ -23,6 +23,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return { result: submission.reply(), sent: true as const }
 }
 
+const BACK_TO_LOGIN = { to: '/login', label: 'Back to login' }
+
 export default function PasswordResetRoute() {
   const actionData = useActionData<typeof action>()
   const [form, fields] = useForm({
@@ -36,23 +38,17 @@ export default function PasswordResetRoute() {
 
   if (actionData?.sent) {
     return (
-      <AuthCard title="Recovery email sent">
-        <Text mb="6" role="status">
+      <AuthCard title="Recovery email sent" footerLink={BACK_TO_LOGIN}>
+        <Text role="status">
           If an account exists for that address, a recovery email is on its way. Follow the link in it to set a new
           password.
         </Text>
-        <ChakraLink asChild color="blue.600">
-          <Link to="/login">Back to login</Link>
-        </ChakraLink>
       </AuthCard>
     )
   }
 
   return (
-    <AuthCard title="Forgot password">
-      <Text mb="4" color="fg.muted" fontSize="sm">
-        Enter your email and we will send you a link to reset your password.
-      </Text>
+    <AuthCard title="Forgot password" intro="Enter your email and we will send you a link to reset your password." footerLink={BACK_TO_LOGIN}>
       <Form method="post" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'email', autoFocus: true }} />
@@ -60,11 +56,6 @@ export default function PasswordResetRoute() {
           Send recovery email
         </SubmitButton>
       </Form>
-      <Box mt="4" fontSize="sm" textAlign="center">
-        <ChakraLink asChild color="blue.600">
-          <Link to="/login">Back to login</Link>
-        </ChakraLink>
-      </Box>
     </AuthCard>
   )
 }

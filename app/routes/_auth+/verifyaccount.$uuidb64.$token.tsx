@@ -1,8 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData } from '@remix-run/react'
+import { Form, useActionData } from '@remix-run/react'
 import { callPublic } from '~/api/client.server'
 import { Field } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
@@ -45,10 +44,7 @@ export default function VerifyAccountRoute() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SetPasswordFormSchema }),
   })
   return (
-    <AuthCard title="Set your password">
-      <Text mb="4" color="fg.muted" fontSize="sm">
-        Choose a password for your account.
-      </Text>
+    <AuthCard title="Set your password" intro="Choose a password for your account." footerLink={{ to: '/login', label: 'Back to login' }}>
       <Form method="post" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field meta={fields.new_password} label="New password" type="password" inputProps={{ autoComplete: 'new-password' }} />
@@ -62,11 +58,6 @@ export default function VerifyAccountRoute() {
           Set password
         </SubmitButton>
       </Form>
-      <Box mt="4" fontSize="sm" textAlign="center">
-        <ChakraLink asChild color="blue.600">
-          <Link to="/login">Back to login</Link>
-        </ChakraLink>
-      </Box>
     </AuthCard>
   )
 }

@@ -1,3 +1,8 @@
+import { formatBytes, formatNumber, formatRatio } from '~/utils/format-number'
+
+// TODO(issue 6): __summary-cards.test.ts still imports formatBytes from here; its case belongs in format-number.test.ts.
+export { formatBytes }
+
 /** One dashboard card: a figure from the org summary and, where the console has one, its page. */
 export type SummaryCard = {
   key: string
@@ -59,23 +64,10 @@ function labelOf(key: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB']
-
-/** "1.5 MB" (powers of 1024, as storage is usually reported). */
-export function formatBytes(bytes: number): string {
-  let value = bytes
-  let unit = 0
-  while (Math.abs(value) >= 1024 && unit < BYTE_UNITS.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${BYTE_UNITS[unit]}`
-}
-
 function formatFigure(key: string, value: number): string {
   if (/(_size|_bytes)$/.test(key)) return formatBytes(value)
-  if (/ratio$/.test(key)) return `${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}×`
-  return value.toLocaleString('en-US')
+  if (/ratio$/.test(key)) return formatRatio(value)
+  return formatNumber(value)
 }
 
 /** A figure from a summary value: a number, a list's length, or an object's `total`/`count` and its parts. */

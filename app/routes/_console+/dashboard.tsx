@@ -4,7 +4,9 @@ import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { getOrgSummary } from '~/api/orgs.server'
 import { settle } from '~/api/policies.server'
+import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
+import { InlineAlert } from '~/components/layout/inline-alert'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { summaryCards, type SummaryCard } from './__summary-cards'
@@ -24,14 +26,9 @@ export default function DashboardRoute() {
   const isEmpty = resources.every((card) => card.value === 0) && activity.every((card) => card.value === 0)
   return (
     <Stack gap="6">
-      <Heading as="h1" size="lg">
-        Dashboard
-      </Heading>
+      <PageHeader title="Dashboard" mb="0" />
       {error ? (
-        <Box role="alert" bg="red.subtle" color="red.fg" borderWidth="1px" borderColor="red.muted" rounded="md" p="4">
-          <Text fontWeight="medium">The organization summary could not be loaded.</Text>
-          <Text>{error}</Text>
-        </Box>
+        <InlineAlert title="The organization summary could not be loaded.">{error}</InlineAlert>
       ) : !resources.length && !activity.length ? (
         <Box bg="bg" borderWidth="1px" rounded="md" p="8" textAlign="center" color="fg.muted" role="status">
           <Text>The cluster returned no figures for this organization.</Text>

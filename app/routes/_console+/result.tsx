@@ -1,20 +1,23 @@
-import { Box, Button, chakra, DataList, Heading, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, Heading, HStack, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { useEffect } from 'react'
 import { requireApi } from '~/api/client.server'
+import { DetailList } from '~/components/layout/detail-list'
+import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { errorMessage } from '~/utils/error-message'
+import { formatNumber } from '~/utils/format-number'
 import { ClusterError } from '~/api/errors.server'
 import { createAlterJob, engineMessage } from '~/api/jobs.server'
 import { errorResponse, loadFromCluster } from '~/api/policies.server'
 import { SubmitButton } from '~/components/forms/submit-button'
+import { InlineAlert } from '~/components/layout/inline-alert'
 import { isAlterJobSql } from '~/schemas/job'
 import { isChangingStatement } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { RouteHandle } from '~/utils/handle'
-import { PageHeader } from '~/components/layout/page-header'
 import { QueryEditorForm, QueryTabs, TablePicker } from './queries+/__query-editor'
 import { addToHistory } from './queries+/__query-history'
 import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS } from './queries+/__query-options'
@@ -241,9 +244,9 @@ function Results({ outcome }: { outcome: QueryOutcome }) {
   return (
     <Stack gap="2">
       <Text fontSize="sm" role="status">
-        {outcome.rows.length.toLocaleString('en-US')} {outcome.rows.length === 1 ? 'row' : 'rows'}
+        {formatNumber(outcome.rows.length)} {outcome.rows.length === 1 ? 'row' : 'rows'}
         {outcome.isCapped
-          ? ` shown: the query UI is limited to ${QUERY_UI_MAX_ROWS.toLocaleString('en-US')} rows. Download CSV for all of them, or narrow the query.`
+          ? ` shown: the query UI is limited to ${formatNumber(QUERY_UI_MAX_ROWS)} rows. Download CSV for all of them, or narrow the query.`
           : ''}
       </Text>
       <Box css={resultCss}>
@@ -292,9 +295,10 @@ const STAT_LABELS: Record<string, string> = {
   memory_usage: 'Memory usage (bytes)',
 }
 
-function formatNumber(value: string | number): string {
+/** A statistic as shown: grouped digits when it is a number, else as the cluster sent it. */
+function formatStat(value: string | number): string {
   const number = Number(value)
-  return Number.isFinite(number) && String(value).trim() !== '' ? number.toLocaleString('en-US') : String(value)
+  return Number.isFinite(number) && String(value).trim() !== '' ? formatNumber(number) : String(value)
 }
 
 function Statistics({ outcome }: { outcome: QueryOutcome }) {
@@ -302,21 +306,14 @@ function Statistics({ outcome }: { outcome: QueryOutcome }) {
   const { stats } = outcome
   const entries: [string, string][] = [
     ['Rows returned', outcome.kind === 'rows' ? formatNumber(outcome.rows.length) : '—'],
-    ['Elapsed (round trip, ms)', formatNumber(stats.elapsedMs)],
-    ...Object.entries(stats.cluster).map(([key, value]): [string, string] => [STAT_LABELS[key] ?? key.replace(/_/g, ' '), formatNumber(value)]),
+    ['Elapsed (round trip, ms)', formatStat(stats.elapsedMs)],
+    ...Object.entries(stats.cluster).map(([key, value]): [string, string] => [STAT_LABELS[key] ?? key.replace(/_/g, ' '), formatStat(value)]),
   ]
   if (stats.engine.elapsed !== undefined) entries.push(['Engine elapsed (s)', String(stats.engine.elapsed)])
   if (stats.queryId) entries.push(['Query ID', stats.queryId])
   return (
     <Box borderWidth="1px" rounded="md" bg="bg" p="4">
-      <DataList.Root orientation="horizontal" size="sm" aria-label="Query statistics">
-        {entries.map(([label, value]) => (
-          <DataList.Item key={label}>
-            <DataList.ItemLabel minW="14rem">{label}</DataList.ItemLabel>
-            <DataList.ItemValue fontFamily="mono">{value}</DataList.ItemValue>
-          </DataList.Item>
-        ))}
-      </DataList.Root>
+      <DetailList label="Query statistics" labelWidth="14rem" entries={entries.map(([label, value]) => [label, <code key={label}>{value}</code>])} />
     </Box>
   )
 }
@@ -337,11 +334,11 @@ function Analysis({ parts }: { parts: AnalysisPart[] }) {
               {part.text}
             </chakra.pre>
           ) : (
-            <Box role="alert" bg="red.subtle" color="red.fg" borderWidth="1px" borderColor="red.muted" rounded="md" px="3" py="2">
+            <InlineAlert>
               <chakra.pre whiteSpace="pre-wrap" fontSize="sm" m="0">
                 {part.error}
               </chakra.pre>
-            </Box>
+            </InlineAlert>
           )}
         </Box>
       ))}

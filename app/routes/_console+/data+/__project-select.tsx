@@ -1,6 +1,5 @@
-import { getSelectProps, type FieldMetadata } from '@conform-to/react'
-import { Box, chakra, NativeSelect } from '@chakra-ui/react'
-import { ErrorList } from '~/components/forms/error-list'
+import type { FieldMetadata } from '@conform-to/react'
+import { SelectField } from '~/components/forms/select-field'
 import { NEW_PROJECT } from '~/schemas/table'
 
 /** The project picker: every project, and "New project…" which asks for a name in another field. */
@@ -11,25 +10,12 @@ export function ProjectSelect({
   meta: FieldMetadata<string | undefined, Record<string, unknown>, string[]>
   projects: { uuid: string; name: string }[]
 }) {
-  const props = getSelectProps(meta)
   return (
-    <Box mb="4">
-      <chakra.label htmlFor={meta.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-        Project
-      </chakra.label>
-      <NativeSelect.Root>
-        <NativeSelect.Field {...props} key={props.key} borderColor={meta.errors?.length ? 'border.error' : undefined}>
-          <option value="">Select a project</option>
-          {projects.map((project) => (
-            <option key={project.uuid} value={project.uuid}>
-              {project.name}
-            </option>
-          ))}
-          <option value={NEW_PROJECT}>New project…</option>
-        </NativeSelect.Field>
-        <NativeSelect.Indicator />
-      </NativeSelect.Root>
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </Box>
+    <SelectField
+      meta={meta}
+      label="Project"
+      placeholder="Select a project"
+      options={[...projects.map((project) => ({ value: project.uuid, label: project.name })), { value: NEW_PROJECT, label: 'New project…' }]}
+    />
   )
 }

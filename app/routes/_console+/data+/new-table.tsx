@@ -1,13 +1,13 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react'
+import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
 import { Field, TextareaField } from '~/components/forms/field'
-import { FormErrors } from '~/components/forms/form-errors'
-import { SubmitButton } from '~/components/forms/submit-button'
+import { FormCard } from '~/components/forms/form-card'
+import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { NEW_PROJECT, TableFormSchema } from '~/schemas/table'
 import { errorMessage } from '~/utils/error-message'
@@ -46,42 +46,26 @@ export default function NewTableRoute() {
 
   return (
     <Stack gap="4" maxW="2xl">
-      <Box>
-        <Heading as="h1" size="lg">
-          New table
-        </Heading>
-        <Text color="fg.muted" fontSize="sm">
-          A table lives in a project. Settings you leave empty take the cluster's defaults.
-        </Text>
-      </Box>
-      <Box bg="bg" borderWidth="1px" rounded="md" p="6">
-        <Form method="post" {...getFormProps(form)}>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <ProjectSelect meta={fields.project} projects={loaderData.projects} />
-          {isNewProjectShown ? (
-            <Field
-              meta={fields.newProjectName}
-              label="New project name"
-              help={isHydrated ? undefined : 'Only used when “New project…” is selected above.'}
-            />
-          ) : null}
-          <Field meta={fields.name} label="Table name" inputProps={{ autoComplete: 'off' }} />
-          <TextareaField meta={fields.description} label="Description" rows={2} />
+      <PageHeader title="New table" description="A table lives in a project. Settings you leave empty take the cluster's defaults." mb="0" />
+      <FormCard form={form} submit={{ label: 'Create table' }} cancelTo="/data/tables">
+        <ProjectSelect meta={fields.project} projects={loaderData.projects} />
+        {isNewProjectShown ? (
           <Field
-            meta={fields.maxAgeDays}
-            label="Max age (days)"
-            help="Data older than this is removed; 0 keeps it forever."
-            inputProps={{ inputMode: 'numeric' }}
+            meta={fields.newProjectName}
+            label="New project name"
+            help={isHydrated ? undefined : 'Only used when “New project…” is selected above.'}
           />
-          <TextareaField meta={fields.sortKeys} label="Sort keys (JSON)" rows={2} />
-          <HStack gap="3" mt="2">
-            <SubmitButton>Create table</SubmitButton>
-            <Button asChild variant="outline">
-              <Link to="/data/tables">Cancel</Link>
-            </Button>
-          </HStack>
-        </Form>
-      </Box>
+        ) : null}
+        <Field meta={fields.name} label="Table name" inputProps={{ autoComplete: 'off' }} />
+        <TextareaField meta={fields.description} label="Description" rows={2} />
+        <Field
+          meta={fields.maxAgeDays}
+          label="Max age (days)"
+          help="Data older than this is removed; 0 keeps it forever."
+          inputProps={{ inputMode: 'numeric' }}
+        />
+        <TextareaField meta={fields.sortKeys} label="Sort keys (JSON)" rows={2} />
+      </FormCard>
     </Stack>
   )
 }

@@ -1,15 +1,19 @@
-import { Badge, Box, Button, Code, DataList, Heading, HStack, Link as ChakraLink, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Badge, Box, Button, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useRouteError } from '@remix-run/react'
-import { useEffect, useRef } from 'react'
+import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { deleteTable, findTable, getTableStats, type TableSettings, type TableStats } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { DetailList } from '~/components/layout/detail-list'
+import { PageHeader } from '~/components/layout/page-header'
+import { SectionCard } from '~/components/layout/section-card'
+import { ErrorPanel } from '~/components/layout/route-error'
 import { useTimezone } from '~/components/layout/use-timezone'
-import { SubmitButton } from '~/components/forms/submit-button'
 import { errorMessage } from '~/utils/error-message'
 import { formatDateTime } from '~/utils/format-date'
+import { formatBytes, formatNumber, formatRatio } from '~/utils/format-number'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -143,55 +147,58 @@ export default function TableDetailRoute() {
   ]
   return (
     <Stack gap="6">
-      <HStack justify="space-between" align="start" wrap="wrap" gap="3">
-        <Box>
-          <Text color="fg.muted" fontSize="sm">
-            Project {project.name}
-          </Text>
-          <Heading as="h1" size="lg">
+      <PageHeader
+        eyebrow={`Project ${project.name}`}
+        title={
+          <>
             {table.name}{' '}
             <Badge colorPalette={table.type === 'summary' ? 'purple' : 'gray'} verticalAlign="middle">
               {table.type}
             </Badge>
-          </Heading>
-          {table.description ? <Text mt="1">{table.description}</Text> : null}
-        </Box>
-        <HStack gap="2" wrap="wrap">
-          <Button asChild size="sm" variant="outline">
-            <Link to={`/queries?table_id=${table.uuid}`}>Query this table</Link>
-          </Button>
-          <Button asChild size="sm" variant="outline">
-            <Link to={`/jobs/alter-jobs/create?table=${encodeURIComponent(`${project.name}.${table.name}`)}`}>New alter job</Link>
-          </Button>
-          {isConfirmingDelete ? null : (
-            <Button asChild size="sm" variant="outline" colorPalette="red">
-              <Link to={`${tableUrl(table.uuid, project.uuid)}&delete`}>Delete table…</Link>
+          </>
+        }
+        description={table.description || undefined}
+        mb="0"
+        actions={
+          <>
+            <Button asChild size="sm" variant="outline">
+              <Link to={`/queries?table_id=${table.uuid}`}>Query this table</Link>
             </Button>
-          )}
-        </HStack>
-      </HStack>
+            <Button asChild size="sm" variant="outline">
+              <Link to={`/jobs/alter-jobs/create?table=${encodeURIComponent(`${project.name}.${table.name}`)}`}>New alter job</Link>
+            </Button>
+            {isConfirmingDelete ? null : (
+              <Button asChild size="sm" variant="outline" colorPalette="red">
+                <Link to={`${tableUrl(table.uuid, project.uuid)}&delete=${table.uuid}`}>Delete table…</Link>
+              </Button>
+            )}
+          </>
+        }
+      />
 
-      {isConfirmingDelete ? <DeleteConfirm table={table} project={project} /> : null}
+      {isConfirmingDelete ? (
+        <ConfirmPanel
+          id="delete-table"
+          title={`Delete table ${table.name}?`}
+          intent={DELETE_INTENT}
+          hiddenFields={{ project: project.uuid }}
+          confirmLabel="Delete table"
+        >
+          The table {table.name} in project {project.name}, its transforms and all its data will be removed. This cannot be undone.
+        </ConfirmPanel>
+      ) : null}
 
-      <Box as="section" aria-labelledby="details-heading" bg="bg" borderWidth="1px" rounded="md" p="4">
-        <Heading as="h2" id="details-heading" size="md" mb="3">
-          Details
-        </Heading>
-        <DataList.Root orientation="horizontal" size="sm">
-          {[
-            ['Table ID', table.uuid],
+      <SectionCard id="details" title="Details">
+        <DetailList
+          entries={[
+            ['Table ID', <code key="id">{table.uuid}</code>],
             ['Project', project.name],
             ['Primary key', table.primaryKey || 'Set by the default transform'],
-            ['Created', formatDateTime(table.created, timezone)],
-            ['Modified', formatDateTime(table.modified, timezone)],
-          ].map(([label, value]) => (
-            <DataList.Item key={label}>
-              <DataList.ItemLabel>{label}</DataList.ItemLabel>
-              <DataList.ItemValue suppressHydrationWarning>{value}</DataList.ItemValue>
-            </DataList.Item>
-          ))}
-        </DataList.Root>
-      </Box>
+            ['Created', <span key="c" suppressHydrationWarning>{formatDateTime(table.created, timezone)}</span>],
+            ['Modified', <span key="m" suppressHydrationWarning>{formatDateTime(table.modified, timezone)}</span>],
+          ]}
+        />
+      </SectionCard>
 
       <StatsPanel stats={stats} timezone={timezone} />
 
@@ -223,18 +230,7 @@ export default function TableDetailRoute() {
               <Heading as="h3" size="sm" mb="2">
                 {group.title}
               </Heading>
-              <DataList.Root orientation="horizontal" size="sm">
-                {group.entries.map((entry) => (
-                  <DataList.Item key={entry.label}>
-                    <DataList.ItemLabel>{entry.label}</DataList.ItemLabel>
-                    <DataList.ItemValue>
-                      <Code variant="plain" whiteSpace="pre-wrap" wordBreak="break-all">
-                        {entry.value}
-                      </Code>
-                    </DataList.ItemValue>
-                  </DataList.Item>
-                ))}
-              </DataList.Root>
+              <DetailList labelWidth="10rem" entries={group.entries.map((entry) => [entry.label, <code key={entry.label}>{entry.value}</code>])} />
             </Box>
           ))}
         </SimpleGrid>
@@ -243,39 +239,21 @@ export default function TableDetailRoute() {
   )
 }
 
-const numberFormat = new Intl.NumberFormat('en-US')
-
-/** Bytes as B, KB, MB, GB (powers of 1024) with one decimal. */
-function formatBytes(bytes: number | undefined): string {
-  if (bytes === undefined || !Number.isFinite(bytes)) return '—'
-  const units = ['B', 'KB', 'MB', 'GB', 'TB']
-  let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
-}
-
 /** The table's storage figures, or a line saying they are unavailable. */
 function StatsPanel({ stats, timezone }: { stats: TableStats | null; timezone: ReturnType<typeof useTimezone> }) {
   const figures: [string, string][] = stats
     ? [
-        ['Rows', stats.total_rows === undefined ? '—' : numberFormat.format(stats.total_rows)],
-        ['Partitions', stats.total_partitions === undefined ? '—' : numberFormat.format(stats.total_partitions)],
+        ['Rows', formatNumber(stats.total_rows)],
+        ['Partitions', formatNumber(stats.total_partitions)],
         ['Raw size', formatBytes(stats.raw_data_size)],
         ['Compressed size', formatBytes(stats.compressed_data_size)],
-        ['Compression ratio', stats.compression_ratio ? `${stats.compression_ratio}×` : '—'],
+        ['Compression ratio', stats.compression_ratio ? formatRatio(stats.compression_ratio) : '—'],
         ['Oldest row', formatDateTime(stats.oldest_timestamp, timezone)],
         ['Latest row', formatDateTime(stats.latest_timestamp, timezone)],
       ]
     : []
   return (
-    <Box as="section" aria-labelledby="stats-heading" bg="bg" borderWidth="1px" rounded="md" p="4">
-      <Heading as="h2" id="stats-heading" size="md" mb="3">
-        Statistics
-      </Heading>
+    <SectionCard id="stats" title="Statistics">
       {stats ? (
         <SimpleGrid as="dl" columns={{ base: 2, md: 4, xl: 7 }} gap="4">
           {figures.map(([label, value]) => (
@@ -292,44 +270,7 @@ function StatsPanel({ stats, timezone }: { stats: TableStats | null; timezone: R
       ) : (
         <Text color="fg.muted">Statistics are not available for this table right now.</Text>
       )}
-    </Box>
-  )
-}
-
-/** The confirmation step: a real POST form, so deleting works the same with and without scripts. */
-function DeleteConfirm({ table, project }: { table: { uuid: string; name: string }; project: { uuid: string; name: string } }) {
-  // With scripts the page does not reload: move focus to the question so it is read out.
-  const headingRef = useRef<HTMLHeadingElement>(null)
-  useEffect(() => headingRef.current?.focus(), [])
-  return (
-    <Box
-      as="section"
-      aria-labelledby="delete-heading"
-      aria-describedby="delete-text"
-      bg="red.subtle"
-      borderWidth="1px"
-      borderColor="red.muted"
-      rounded="md"
-      p="4"
-    >
-      <Heading as="h2" id="delete-heading" size="md" mb="2" ref={headingRef} tabIndex={-1} outline="none">
-        Delete table {table.name}?
-      </Heading>
-      <Text id="delete-text" mb="3">
-        The table {table.name} in project {project.name}, its transforms and all its data will be removed. This cannot be undone.
-      </Text>
-      <Form method="post">
-        <input type="hidden" name="project" value={project.uuid} />
-        <HStack gap="3">
-          <SubmitButton name="intent" value={DELETE_INTENT} colorPalette="red">
-            Delete table
-          </SubmitButton>
-          <Button asChild variant="outline">
-            <Link to={tableUrl(table.uuid, project.uuid)}>Cancel</Link>
-          </Button>
-        </HStack>
-      </Form>
-    </Box>
+    </SectionCard>
   )
 }
 
@@ -339,15 +280,5 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return (
-    <Box role="alert" bg="bg" borderWidth="1px" rounded="md" p="6">
-      <Heading as="h1" size="md" mb="2">
-        The table could not be shown
-      </Heading>
-      <Text mb="3">{errorMessage(error)}</Text>
-      <ChakraLink asChild color="blue.600">
-        <Link to="/data/tables">Back to the tables</Link>
-      </ChakraLink>
-    </Box>
-  )
+  return <ErrorPanel title="The table could not be shown" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
 }

@@ -1,4 +1,4 @@
-import { Box, Button, Heading, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -7,6 +7,7 @@ import { DataTable, type Column } from '~/components/data-table/data-table'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { pageOf, parsePaging } from '~/components/data-table/paging'
+import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
@@ -85,20 +86,16 @@ export default function DataTablesRoute() {
   const [searchParams] = useSearchParams()
   return (
     <Stack gap="4">
-      <HStack justify="space-between" wrap="wrap" gap="3">
-        <Box>
-          <Heading as="h1" size="lg">
-            Tables
-          </Heading>
-          <Text color="fg.muted" fontSize="sm">
-            {data.tableCount} {data.tableCount === 1 ? 'table' : 'tables'} in {data.projectCount}{' '}
-            {data.projectCount === 1 ? 'project' : 'projects'}
-          </Text>
-        </Box>
-        <Button asChild colorPalette="blue" size="sm">
-          <Link to="/data/new-table">New table</Link>
-        </Button>
-      </HStack>
+      <PageHeader
+        title="Tables"
+        description={`${data.tableCount} ${data.tableCount === 1 ? 'table' : 'tables'} in ${data.projectCount} ${data.projectCount === 1 ? 'project' : 'projects'}`}
+        mb="0"
+        actions={
+          <Button asChild colorPalette="blue" size="sm">
+            <Link to="/data/new-table">New table</Link>
+          </Button>
+        }
+      />
       <FilterForm label="Filter by table or project name" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
       <DataTable
         caption="Projects and their tables"
@@ -107,15 +104,7 @@ export default function DataTablesRoute() {
         rowKey={(row) => row.table?.uuid ?? `project-${row.projectId}`}
         empty={<EmptyState q={data.q} hasProjects={data.projectCount > 0} />}
       />
-      {data.total > 0 ? (
-        <Pagination
-          page={data.page}
-          pageCount={data.pageCount}
-          pageSize={data.pageSize}
-          total={data.total}
-          searchParams={searchParams}
-        />
-      ) : null}
+      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
     </Stack>
   )
 }

@@ -1,15 +1,12 @@
-import { getFormProps, getInputProps, useForm, type FormMetadata, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Button, chakra, Heading, HStack, Input, Stack, Text } from '@chakra-ui/react'
-import { Form, Link, useLocation, useNavigation, useRevalidator } from '@remix-run/react'
-import { useEffect, useRef, type ReactNode } from 'react'
+import type { FormMetadata } from '@conform-to/react'
+import { Box, Button, chakra, HStack, Stack } from '@chakra-ui/react'
+import { Form, Link, useNavigation, useRevalidator } from '@remix-run/react'
+import { useEffect, type ReactNode } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { DataTable, dataTableCss, type Column } from '~/components/data-table/data-table'
-import { ErrorList } from '~/components/forms/error-list'
-import { FormErrors } from '~/components/forms/form-errors'
-import { SubmitButton } from '~/components/forms/submit-button'
-import { FORCE_WORD, JOB_MESSAGES } from '~/schemas/job'
-import { z } from 'zod'
+import { statusBadgeCss } from '~/components/data-table/status-badge'
+import { FormCard } from '~/components/forms/form-card'
+import { PageHeader } from '~/components/layout/page-header'
 
 /** Statuses the filters offer; the cluster may answer others, which are shown as they come. */
 export const ALTER_STATUSES = ['ready', 'running', 'pending', 'done', 'failed', 'canceled'] as const
@@ -31,31 +28,6 @@ export function useAutoRefresh(isActive: boolean, ms = REFRESH_MS) {
     const timer = window.setTimeout(() => revalidator.revalidate(), ms)
     return () => window.clearTimeout(timer)
   }, [isActive, isBusy, ms, revalidator])
-}
-
-/** The current URL with some parameters changed (null removes one). */
-export function useHrefWith() {
-  const location = useLocation()
-  return (changes: Record<string, string | null>) => {
-    const params = new URLSearchParams(location.search)
-    params.delete('index')
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null) params.delete(key)
-      else params.set(key, value)
-    }
-    const search = params.toString()
-    return `${location.pathname}${search ? `?${search}` : ''}`
-  }
-}
-
-const STATUS_COLORS: Record<string, string> = {
-  ready: 'gray',
-  running: 'blue',
-  pending: 'orange',
-  done: 'green',
-  failed: 'red',
-  canceled: 'yellow',
-  unknown: 'gray',
 }
 
 // What job cells and panels hold, on top of DataTable's look: bars, row buttons and status badges, all plain elements.
@@ -81,14 +53,7 @@ const jobCellsCss = {
   '& button[data-tone=primary]': { bg: 'blue.solid', color: 'white', borderColor: 'blue.solid', _hover: { bg: 'blue.emphasized' } },
   '& [data-tone=danger]': { color: 'red.fg' },
   '& button[aria-busy=true]': { opacity: 0.6, cursor: 'progress' },
-  '& [data-status]': { display: 'inline-block', px: '1.5', rounded: 'sm', fontSize: 'xs', fontWeight: 'medium', bg: 'gray.subtle', color: 'gray.fg' },
-  // After the base rule: same specificity, so the later colour wins.
-  ...Object.fromEntries(
-    Object.entries(STATUS_COLORS).map(([status, color]) => [
-      `& [data-status=${status}]`,
-      { bg: `${color}.subtle`, color: `${color}.fg` },
-    ]),
-  ),
+  ...statusBadgeCss,
 } as const
 
 const tableCss = { ...dataTableCss, ...jobCellsCss }
@@ -100,25 +65,10 @@ export function JobsTable<Row>(props: Omit<Parameters<typeof DataTable<Row>>[0],
   return <DataTable {...props} css={jobCellsCss} />
 }
 
-/** A status as a small coloured label (styled by the list's or panel's container). */
-export function StatusBadge({ status }: { status: string }) {
-  return <span data-status={status}>{status}</span>
-}
-
 /** A panel's wrapper that styles badges, bars and buttons like the list does. */
-export function JobPanelBox({ children, label, tone }: { children: ReactNode; label: string; tone?: 'danger' }) {
+export function JobPanelBox({ children, label }: { children: ReactNode; label: string }) {
   return (
-    <Box
-      as="section"
-      aria-labelledby={label}
-      bg={tone === 'danger' ? 'red.subtle' : 'bg'}
-      borderWidth="1px"
-      borderColor={tone === 'danger' ? 'red.muted' : 'border'}
-      rounded="md"
-      p="4"
-      mb="4"
-      css={tableCss}
-    >
+    <Box as="section" aria-labelledby={label} bg="bg" borderWidth="1px" borderColor="border" rounded="md" p="4" mb="4" css={tableCss}>
       {children}
     </Box>
   )
@@ -139,92 +89,6 @@ export function RowAction({ intent, job, name, label, tone }: { intent: string; 
         {label}
       </button>
     </Form>
-  )
-}
-
-/** A heading that takes focus when it appears without a reload (with scripts), so it is read out. */
-export function FocusHeading({ id, children }: { id: string; children: ReactNode }) {
-  const ref = useRef<HTMLHeadingElement>(null)
-  useEffect(() => ref.current?.focus(), [])
-  return (
-    <Heading as="h2" id={id} size="md" mb="2" ref={ref} tabIndex={-1} outline="none">
-      {children}
-    </Heading>
-  )
-}
-
-/** The delete confirmation: a real POST form, the same with and without scripts. */
-export function DeleteJobPanel({ job, kind, cancelHref }: { job: { uuid: string; name: string }; kind: string; cancelHref: string }) {
-  return (
-    <JobPanelBox label="delete-job-heading" tone="danger">
-      <FocusHeading id="delete-job-heading">
-        Delete {kind} {job.name}?
-      </FocusHeading>
-      <Text mb="3">The job and its record are removed. Data it already changed or loaded stays. This cannot be undone.</Text>
-      <Form method="post">
-        <input type="hidden" name="job" value={job.uuid} />
-        <ConfirmButtons intent="delete" label="Delete job" cancelHref={cancelHref} />
-      </Form>
-    </JobPanelBox>
-  )
-}
-
-/** A danger confirmation's buttons: the submit (`intent`) and a Cancel link back. */
-function ConfirmButtons({ intent, label, cancelHref, mt }: { intent: string; label: string; cancelHref: string; mt?: string }) {
-  return (
-    <HStack gap="3" mt={mt}>
-      <SubmitButton name="intent" value={intent} colorPalette="red" size="sm">
-        {label}
-      </SubmitButton>
-      <Button asChild variant="outline" size="sm">
-        <Link to={cancelHref}>Cancel</Link>
-      </Button>
-    </HStack>
-  )
-}
-
-const PurgeClientSchema = z.object({
-  confirm: z.string({ error: JOB_MESSAGES.forceRequired }).refine((text) => text === FORCE_WORD, { error: JOB_MESSAGES.forceRequired }),
-})
-
-/** Purge, a force operation: the user types FORCE, then the POST clears the finished jobs. */
-export function PurgePanel({
-  kind,
-  finishedCount,
-  lastResult,
-  cancelHref,
-}: {
-  kind: string
-  finishedCount: number | null
-  lastResult?: SubmissionResult<string[]>
-  cancelHref: string
-}) {
-  const [form, fields] = useForm({
-    id: 'purge-jobs',
-    lastResult,
-    constraint: getZodConstraint(PurgeClientSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: PurgeClientSchema }),
-  })
-  const input = getInputProps(fields.confirm, { type: 'text' })
-  return (
-    <JobPanelBox label="purge-heading" tone="danger">
-      <FocusHeading id="purge-heading">Purge finished {kind}s?</FocusHeading>
-      <Text mb="3">
-        Every failed, canceled, unknown and done {kind} is removed
-        {finishedCount === null ? '' : ` (${finishedCount} now)`}. Jobs that are ready, running or pending stay. This cannot
-        be undone.
-      </Text>
-      <Form method="post" {...getFormProps(form)}>
-        <chakra.label htmlFor={fields.confirm.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-          Type {FORCE_WORD} to confirm
-        </chakra.label>
-        <Input {...input} key={input.key} autoComplete="off" maxW="xs" bg="bg" size="sm" />
-        <ErrorList id={fields.confirm.errorId} errors={fields.confirm.errors} />
-        <ConfirmButtons intent="purge" label="Purge jobs" cancelHref={cancelHref} mt="3" />
-      </Form>
-    </JobPanelBox>
   )
 }
 
@@ -268,52 +132,11 @@ export function StatusFilter({ value, statuses, keep }: { value: string; statuse
   )
 }
 
-/** Label/value pairs for a job's detail panel. */
-export function DetailList({ entries }: { entries: [string, ReactNode][] }) {
-  return (
-    <chakra.dl display="grid" gridTemplateColumns={{ base: '1fr', md: '12rem 1fr' }} columnGap="4" rowGap="1.5" fontSize="sm">
-      {entries.map(([label, value]) => (
-        <Box key={label} display="contents">
-          <chakra.dt color="fg.muted">{label}</chakra.dt>
-          <chakra.dd m="0">{value}</chakra.dd>
-        </Box>
-      ))}
-    </chakra.dl>
-  )
-}
-
-/** A jobs page's error boundary body: the catalogue message under the section's own h1 (so an h2). */
-export function JobsErrorPanel({ title, message, back }: { title: string; message: string; back: { to: string; label: string } }) {
-  return (
-    <Box role="alert" bg="bg" borderWidth="1px" borderColor="red.muted" rounded="lg" p="6" maxW="3xl">
-      <Heading as="h2" size="md" mb="2" color="red.fg">
-        {title}
-      </Heading>
-      <Text mb="3">{message}</Text>
-      <Link to={back.to}>{back.label}</Link>
-    </Box>
-  )
-}
-
 /** Shown on a create form when the org has no table to pick. */
 export function NoTablesNote() {
   return (
     <Box role="status" bg="orange.subtle" color="orange.fg" rounded="md" px="3" py="2" mb="4" fontSize="sm">
       There are no tables yet. <Link to="/data/new-table">Create a table</Link> first; a job works on one.
-    </Box>
-  )
-}
-
-/** A jobs page's h2 (under the section's h1) and the line that says what it is for. */
-export function PageIntro({ title, intro }: { title: string; intro: ReactNode }) {
-  return (
-    <Box>
-      <Heading as="h2" size="md">
-        {title}
-      </Heading>
-      <Text color="fg.muted" fontSize="sm">
-        {intro}
-      </Text>
     </Box>
   )
 }
@@ -341,22 +164,11 @@ export function NewJobForm<Schema extends Record<string, unknown>>({
 }) {
   return (
     <Stack gap="4" maxW="3xl">
-      <PageIntro title={title} intro={intro} />
-      <Box bg="bg" borderWidth="1px" rounded="md" p="6">
-        <Form method="post" {...getFormProps(form)}>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          {hasTables ? null : <NoTablesNote />}
-          {children}
-          <HStack gap="3" mt="2">
-            <SubmitButton name={submit.name} value={submit.value}>
-              {submit.label}
-            </SubmitButton>
-            <Button asChild variant="outline">
-              <Link to={cancelTo}>Cancel</Link>
-            </Button>
-          </HStack>
-        </Form>
-      </Box>
+      <PageHeader title={title} description={intro} level={2} mb="0" />
+      <FormCard form={form} submit={submit} cancelTo={cancelTo}>
+        {hasTables ? null : <NoTablesNote />}
+        {children}
+      </FormCard>
     </Stack>
   )
 }

@@ -3,18 +3,12 @@ import type { SubmissionResult } from '@conform-to/react'
 import { Link, useLocation, useSearchParams } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { Pagination } from '~/components/data-table/pagination'
-import {
-  DeleteJobPanel,
-  FocusHeading,
-  JobPanelBox,
-  JobsTable,
-  PageIntro,
-  PurgePanel,
-  StatusFilter,
-  useAutoRefresh,
-  useHrefWith,
-  type JobColumn,
-} from './__job-ui'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { FocusHeading } from '~/components/layout/focus-heading'
+import { PageHeader } from '~/components/layout/page-header'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import { useHrefWith } from '~/utils/use-href-with'
+import { JobPanelBox, JobsTable, StatusFilter, useAutoRefresh, type JobColumn } from './__job-ui'
 
 type JobRow = { uuid: string; name: string }
 
@@ -86,27 +80,53 @@ export function JobsListPage<Row extends JobRow>({
 
   return (
     <Stack gap="4">
-      <HStack justify="space-between" wrap="wrap" gap="3" align="end">
-        <PageIntro title={title} intro={intro} />
-        <HStack gap="2" wrap="wrap">
-          <Button asChild size="sm" variant="ghost">
-            <Link to={`${location.pathname}${location.search}`} reloadDocument>
-              Refresh
-            </Link>
-          </Button>
-          <Button asChild size="sm" variant="outline" colorPalette="red">
-            <Link to={hrefWith({ purge: '', delete: null })}>Purge finished jobs…</Link>
-          </Button>
-          <Button asChild size="sm" colorPalette="blue">
-            <Link to={`${basePath}/create`}>New {noun}</Link>
-          </Button>
-        </HStack>
-      </HStack>
+      <PageHeader
+        title={title}
+        description={intro}
+        level={2}
+        mb="0"
+        actions={
+          <>
+            <Button asChild size="sm" variant="ghost">
+              <Link to={`${location.pathname}${location.search}`} reloadDocument>
+                Refresh
+              </Link>
+            </Button>
+            <Button asChild size="sm" variant="outline" colorPalette="red">
+              <Link to={hrefWith({ purge: '', delete: null })}>Purge finished jobs…</Link>
+            </Button>
+            <Button asChild size="sm" colorPalette="blue">
+              <Link to={`${basePath}/create`}>New {noun}</Link>
+            </Button>
+          </>
+        }
+      />
 
       {data.isPurging ? (
-        <PurgePanel kind={noun} finishedCount={data.finishedCount} lastResult={purgeResult} cancelHref={hrefWith({ purge: null })} />
+        <ConfirmPanel
+          id="purge-jobs"
+          title={`Purge finished ${noun}s?`}
+          intent="purge"
+          confirmLabel="Purge jobs"
+          stepParam="purge"
+          force={{ lastResult: purgeResult }}
+        >
+          Every failed, canceled, unknown and done {noun} is removed
+          {data.finishedCount === null ? '' : ` (${data.finishedCount} now)`}. Jobs that are ready, running or pending stay.
+          This cannot be undone.
+        </ConfirmPanel>
       ) : null}
-      {data.deleting ? <DeleteJobPanel job={data.deleting} kind={noun} cancelHref={hrefWith({ delete: null })} /> : null}
+      {data.deleting ? (
+        <ConfirmPanel
+          id="delete-job"
+          title={`Delete ${noun} ${data.deleting.name}?`}
+          intent="delete"
+          hiddenFields={{ job: data.deleting.uuid }}
+          confirmLabel="Delete job"
+        >
+          The job and its record are removed. Data it already changed or loaded stays. This cannot be undone.
+        </ConfirmPanel>
+      ) : null}
       {panel ??
         (data.selectedMissing ? (
           <JobPanelBox label="missing-job-heading">
@@ -152,9 +172,7 @@ export function JobsListPage<Row extends JobRow>({
           )
         }
       />
-      {data.total > 0 ? (
-        <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="jobs" />
-      ) : null}
+      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="jobs" />
     </Stack>
   )
 }
@@ -205,9 +223,7 @@ export function JobDetailPanel({
       </HStack>
       {details}
       {error ? (
-        <Box role="alert" mt="3" bg="red.subtle" color="red.fg" p="3" rounded="md" fontSize="sm">
-          {error}
-        </Box>
+        <InlineAlert mt="3">{error}</InlineAlert>
       ) : null}
       {children}
       <Box mt="4">{actions}</Box>

@@ -1,5 +1,6 @@
-import { Box, Heading, Text } from '@chakra-ui/react'
+import { Box } from '@chakra-ui/react'
 import { Outlet } from '@remix-run/react'
+import { PageHeader } from '~/components/layout/page-header'
 import { SectionTabs } from '~/components/layout/section-tabs'
 
 const TABS = [
@@ -11,12 +12,7 @@ const TABS = [
 export default function JobsLayout() {
   return (
     <Box>
-      <Heading as="h1" size="lg">
-        Jobs
-      </Heading>
-      <Text color="fg.muted" fontSize="sm" mb="4">
-        Alter jobs change or delete rows in place; batch jobs load files into a table.
-      </Text>
+      <PageHeader title="Jobs" description="Alter jobs change or delete rows in place; batch jobs load files into a table." mb="4" />
       <SectionTabs label="Job kinds" tabs={TABS} />
       <Outlet />
     </Box>

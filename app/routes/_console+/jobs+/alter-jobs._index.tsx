@@ -19,7 +19,10 @@ import { useTimezone } from '~/components/layout/use-timezone'
 import { errorMessage } from '~/utils/error-message'
 import { formatDateTime } from '~/utils/format-date'
 import type { RouteHandle } from '~/utils/handle'
-import { ALTER_STATUSES, DetailList, JobsErrorPanel, RowAction, StatusBadge, type JobColumn } from './__job-ui'
+import { StatusBadge } from '~/components/data-table/status-badge'
+import { DetailList } from '~/components/layout/detail-list'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { ALTER_STATUSES, RowAction, type JobColumn } from './__job-ui'
 import { JobDetailPanel, JobRowActions, JobsListPage } from './__jobs-list'
 import { deleteJobAction, intentOf, jobIdOf, listFinishedJobs, loadJobList, purgeJobsAction, runJobAction } from './__jobs.server'
 
@@ -134,7 +137,7 @@ export default function AlterJobsRoute() {
 }
 
 function StatusCell({ row }: { row: AlterRow }) {
-  if (row.isCommitting) return <span data-status="running">committing</span>
+  if (row.isCommitting) return <StatusBadge status="running">committing</StatusBadge>
   return <StatusBadge status={row.status} />
 }
 
@@ -225,5 +228,5 @@ export const meta: MetaFunction = () => [{ title: 'Alter jobs · Jobs · Cluster
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <JobsErrorPanel title="The alter jobs could not be loaded" message={errorMessage(error)} back={{ to: '/jobs/alter-jobs', label: 'Try again' }} />
+  return <ErrorPanel level={2} title="The alter jobs could not be loaded" message={errorMessage(error)} back={{ to: '/jobs/alter-jobs', label: 'Try again' }} />
 }

@@ -14,7 +14,8 @@ import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 
-import { JobsErrorPanel, NewJobForm } from './__job-ui'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { NewJobForm } from './__job-ui'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -154,5 +155,5 @@ export const meta: MetaFunction = () => [{ title: 'New alter job · Jobs · Clus
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <JobsErrorPanel title="The alter job form could not be shown" message={errorMessage(error)} back={{ to: '/jobs/alter-jobs', label: 'Back to the alter jobs' }} />
+  return <ErrorPanel level={2} title="The alter job form could not be shown" message={errorMessage(error)} back={{ to: '/jobs/alter-jobs', label: 'Back to the alter jobs' }} />
 }

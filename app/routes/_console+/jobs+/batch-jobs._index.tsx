@@ -16,7 +16,10 @@ import { useTimezone } from '~/components/layout/use-timezone'
 import { errorMessage } from '~/utils/error-message'
 import { formatDateTime } from '~/utils/format-date'
 import type { RouteHandle } from '~/utils/handle'
-import { BATCH_STATUSES, DetailList, JobsErrorPanel, RowAction, StatusBadge, type JobColumn } from './__job-ui'
+import { StatusBadge } from '~/components/data-table/status-badge'
+import { DetailList } from '~/components/layout/detail-list'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { BATCH_STATUSES, RowAction, type JobColumn } from './__job-ui'
 import { JobDetailPanel, JobRowActions, JobsListPage } from './__jobs-list'
 import { deleteJobAction, intentOf, jobIdOf, loadJobList, purgeJobsAction, runJobAction } from './__jobs.server'
 
@@ -226,5 +229,5 @@ export const meta: MetaFunction = () => [{ title: 'Batch jobs · Jobs · Cluster
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <JobsErrorPanel title="The batch jobs could not be loaded" message={errorMessage(error)} back={{ to: '/jobs/batch-jobs', label: 'Try again' }} />
+  return <ErrorPanel level={2} title="The batch jobs could not be loaded" message={errorMessage(error)} back={{ to: '/jobs/batch-jobs', label: 'Try again' }} />
 }

@@ -20,7 +20,8 @@ import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 
-import { JobsErrorPanel, NewJobForm } from './__job-ui'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { NewJobForm } from './__job-ui'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
 
@@ -322,5 +323,5 @@ export const meta: MetaFunction = () => [{ title: 'New batch job · Jobs · Clus
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <JobsErrorPanel title="The batch job form could not be shown" message={errorMessage(error)} back={{ to: '/jobs/batch-jobs', label: 'Back to the batch jobs' }} />
+  return <ErrorPanel level={2} title="The batch job form could not be shown" message={errorMessage(error)} back={{ to: '/jobs/batch-jobs', label: 'Back to the batch jobs' }} />
 }

@@ -1,13 +1,12 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData } from '@remix-run/react'
+import { Link, useActionData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { changePassword } from '~/api/users.server'
 import { Field } from '~/components/forms/field'
-import { FormErrors } from '~/components/forms/form-errors'
-import { SubmitButton } from '~/components/forms/submit-button'
+import { FormCard } from '~/components/forms/form-card'
 import { PageHeader } from '~/components/layout/page-header'
 import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { ChangePasswordFormSchema } from '~/schemas/auth'
@@ -66,15 +65,11 @@ export default function ChangePasswordRoute() {
   return (
     <Box maxW="lg">
       <PageHeader title="Change password" />
-      <Box bg="bg" p="6" rounded="lg" borderWidth="1px">
-        <Form method="post" {...getFormProps(form)}>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <Field meta={fields.current_password} label="Current password" type="password" inputProps={{ autoComplete: 'current-password' }} />
-          <Field meta={fields.new_password} label="New password" type="password" inputProps={{ autoComplete: 'new-password' }} />
-          <Field meta={fields.confirm_password} label="Repeat new password" type="password" inputProps={{ autoComplete: 'new-password' }} />
-          <SubmitButton>Change password</SubmitButton>
-        </Form>
-      </Box>
+      <FormCard form={form} submit={{ label: 'Change password' }} cancelTo="/profile/settings">
+        <Field meta={fields.current_password} label="Current password" type="password" inputProps={{ autoComplete: 'current-password' }} />
+        <Field meta={fields.new_password} label="New password" type="password" inputProps={{ autoComplete: 'new-password' }} />
+        <Field meta={fields.confirm_password} label="Repeat new password" type="password" inputProps={{ autoComplete: 'new-password' }} />
+      </FormCard>
     </Box>
   )
 }

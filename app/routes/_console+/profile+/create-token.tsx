@@ -1,14 +1,13 @@
-import { getFormProps, getSelectProps, useForm } from '@conform-to/react'
+import { useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, chakra, Stack, Text, Textarea } from '@chakra-ui/react'
+import { Box, chakra, Text, Textarea } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { createServiceAccount, createServiceAccountToken, getServiceAccount, listServiceAccounts } from '~/api/service-accounts.server'
-import { ErrorList } from '~/components/forms/error-list'
 import { Field } from '~/components/forms/field'
-import { FormErrors } from '~/components/forms/form-errors'
-import { SubmitButton } from '~/components/forms/submit-button'
+import { FormCard } from '~/components/forms/form-card'
+import { SelectField } from '~/components/forms/select-field'
 import { PageHeader } from '~/components/layout/page-header'
 import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { CreateTokenFormSchema } from '~/schemas/token'
@@ -67,40 +66,16 @@ export default function CreateTokenRoute() {
           <Textarea id="issued-token" readOnly rows={4} fontFamily="mono" fontSize="xs" value={issued.token} />
         </Box>
       ) : null}
-      <Box bg="bg" p="6" rounded="lg" borderWidth="1px">
-        <Form method="post" {...getFormProps(form)}>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <Stack gap="0">
-            <Box mb="4">
-              <chakra.label htmlFor={fields.service_account.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-                Service account
-              </chakra.label>
-              <chakra.select
-                {...getSelectProps(fields.service_account)}
-                key={fields.service_account.key}
-                w="full"
-                h="10"
-                px="3"
-                borderWidth="1px"
-                borderColor="border"
-                rounded="md"
-                bg="bg"
-              >
-                <option value="">New service account…</option>
-                {serviceAccounts.map((account) => (
-                  <option key={account.uuid} value={account.uuid}>
-                    {account.name}
-                  </option>
-                ))}
-              </chakra.select>
-              <ErrorList id={fields.service_account.errorId} errors={fields.service_account.errors} />
-            </Box>
-            <Field meta={fields.name} label="New service account name" help="Used when no existing account is chosen." />
-            <Field meta={fields.expiry} label="Expires on (optional)" type="date" />
-          </Stack>
-          <SubmitButton>Create token</SubmitButton>
-        </Form>
-      </Box>
+      <FormCard form={form} submit={{ label: 'Create token' }}>
+        <SelectField
+          meta={fields.service_account}
+          label="Service account"
+          placeholder="New service account…"
+          options={serviceAccounts.map((account) => ({ value: account.uuid, label: account.name }))}
+        />
+        <Field meta={fields.name} label="New service account name" help="Used when no existing account is chosen." />
+        <Field meta={fields.expiry} label="Expires on (optional)" type="date" />
+      </FormCard>
     </Box>
   )
 }

@@ -1,13 +1,12 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, chakra, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, Link as ChakraLink, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { getCurrentUser } from '~/api/users.server'
 import { ErrorList } from '~/components/forms/error-list'
-import { FormErrors } from '~/components/forms/form-errors'
-import { SubmitButton } from '~/components/forms/submit-button'
+import { FormCard } from '~/components/forms/form-card'
 import { PageHeader } from '~/components/layout/page-header'
 import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { TimezoneFormSchema } from '~/schemas/auth'
@@ -47,38 +46,34 @@ export default function ProfileSettingsRoute() {
   return (
     <Box maxW="lg">
       <PageHeader title="Settings" description="Your personal preferences." />
-      <Stack gap="6" bg="bg" p="6" rounded="lg" borderWidth="1px">
-        <Box>
+      <FormCard form={form} submit={{ label: 'Save' }}>
+        <Box mb="6">
           <Text fontSize="sm" color="fg.muted">
             Email
           </Text>
           <Text fontWeight="medium">{email}</Text>
         </Box>
-        <Form method="post" {...getFormProps(form)}>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <chakra.fieldset border="none" p="0" m="0" aria-describedby={fields.timezone.errorId}>
-            <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
-              Timezone
-            </chakra.legend>
-            {(['Local', 'UTC'] as const).map((value) => (
-              <chakra.label key={value} display="flex" alignItems="center" gap="2" mb="1" cursor="pointer">
-                <input
-                  type="radio"
-                  name={fields.timezone.name}
-                  value={value}
-                  defaultChecked={(fields.timezone.initialValue ?? timezone) === value}
-                />
-                {value === 'Local' ? 'Local (your browser’s timezone)' : 'UTC'}
-              </chakra.label>
-            ))}
-            <ErrorList id={fields.timezone.errorId} errors={fields.timezone.errors} />
-          </chakra.fieldset>
-          <SubmitButton mt="4">Save</SubmitButton>
-        </Form>
-        <ChakraLink asChild color="blue.600" fontSize="sm">
-          <Link to="/profile/change-password">Change password</Link>
-        </ChakraLink>
-      </Stack>
+        <chakra.fieldset border="none" p="0" mx="0" mt="0" mb="2" aria-describedby={fields.timezone.errorId}>
+          <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
+            Timezone
+          </chakra.legend>
+          {(['Local', 'UTC'] as const).map((value) => (
+            <chakra.label key={value} display="flex" alignItems="center" gap="2" mb="1" cursor="pointer">
+              <input
+                type="radio"
+                name={fields.timezone.name}
+                value={value}
+                defaultChecked={(fields.timezone.initialValue ?? timezone) === value}
+              />
+              {value === 'Local' ? 'Local (your browser’s timezone)' : 'UTC'}
+            </chakra.label>
+          ))}
+          <ErrorList id={fields.timezone.errorId} errors={fields.timezone.errors} />
+        </chakra.fieldset>
+      </FormCard>
+      <ChakraLink asChild color="blue.600" fontSize="sm" mt="4" display="inline-block">
+        <Link to="/profile/change-password">Change password</Link>
+      </ChakraLink>
     </Box>
   )
 }

@@ -1,8 +1,9 @@
-import { Box, Button, chakra, Heading, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { ClientOnly } from 'remix-utils/client-only'
 import { SectionTabs } from '~/components/layout/section-tabs'
+import { InlineAlert } from '~/components/layout/inline-alert'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { addToHistory, readHistory, type HistoryEntry } from './__query-history'
 import { OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
@@ -261,9 +262,9 @@ export function QueryEditorForm({
             {isHydrated ? 'Ctrl+Enter (⌘+Enter) runs the query. ' : ''}Results show at most 10,000 rows.
           </Text>
           {sqlError || error ? (
-            <Box id="sql-error" role="alert" mt="2" bg="red.subtle" color="red.fg" borderWidth="1px" borderColor="red.muted" rounded="md" px="3" py="2">
+            <InlineAlert id="sql-error" mt="2">
               {sqlError ? <Text>{sqlError}</Text> : error}
-            </Box>
+            </InlineAlert>
           ) : null}
         </Box>
         <QueryOptions values={options} errors={optionErrors} />
@@ -314,14 +315,5 @@ export function QueryEditorForm({
         ) : null}
       </Stack>
     </Form>
-  )
-}
-
-/** The page heading shared by the Query tabs. */
-export function QueryHeading() {
-  return (
-    <Heading as="h1" size="lg" mb="2">
-      Query
-    </Heading>
   )
 }

@@ -6,7 +6,8 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
-import { QueryEditorForm, QueryHeading, QueryTabs, TablePicker } from './__query-editor'
+import { PageHeader } from '~/components/layout/page-header'
+import { QueryEditorForm, QueryTabs, TablePicker } from './__query-editor'
 import { loadPicker, readQueryParams } from './__query.server'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
@@ -23,7 +24,7 @@ export default function QueryEditorRoute() {
   return (
     <Stack gap="4">
       <div>
-        <QueryHeading />
+        <PageHeader title="Query" mb="2" />
         <Text color="fg.muted" fontSize="sm">
           Run SQL against the cluster. Every run has its own link: share it or bookmark it.
         </Text>

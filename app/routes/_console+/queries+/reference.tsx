@@ -5,12 +5,14 @@ import { requireApi, type ClusterApi } from '~/api/client.server'
 import { listFunctions } from '~/api/functions.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
+import { DataTable, type Column } from '~/components/data-table/data-table'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
-import { QueryHeading, QueryTabs } from './__query-editor'
-import { QUERY_OPTION_GROUPS } from './__query-options'
+import { PageHeader } from '~/components/layout/page-header'
+import { QueryTabs } from './__query-editor'
+import { QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
 
@@ -66,19 +68,51 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const referenceCss = {
   '& details': { borderWidth: '1px', borderColor: 'border', rounded: 'md', bg: 'bg', mb: '2' },
   '& summary': { cursor: 'pointer', px: '3', py: '2', fontWeight: 'medium', fontFamily: 'mono', fontSize: 'sm' },
-  '& table': { width: '100%', borderCollapse: 'collapse', fontSize: 'sm' },
-  '& th, & td': { textAlign: 'start', px: '3', py: '1', borderTopWidth: '1px', borderColor: 'border', verticalAlign: 'top' },
-  '& thead th': { color: 'fg.muted', fontWeight: 'medium', fontSize: 'xs', bg: 'bg.muted' },
   '& code': { fontFamily: 'mono', fontSize: 'sm' },
   '& a': { color: 'blue.600', fontSize: 'sm' },
   '& [data-muted]': { color: 'fg.muted' },
 } as const
 
+const COLUMN_COLUMNS: Column<ReferenceColumn>[] = [
+  { key: 'name', header: 'Column', cell: (column) => <code>{column.name}</code> },
+  {
+    key: 'type',
+    header: 'Type',
+    cell: (column) => (
+      <>
+        {column.type}
+        {column.isPrimary ? <span data-muted=""> · primary</span> : null}
+      </>
+    ),
+  },
+]
+
+const FUNCTION_COLUMNS: Column<ReferenceFunction>[] = [
+  {
+    key: 'name',
+    header: 'Function',
+    isRowHeader: true,
+    cell: (fn) => (
+      <>
+        <code>{fn.name}</code> <span data-muted="">({fn.project})</span>
+      </>
+    ),
+  },
+  { key: 'sql', header: 'Definition', cell: (fn) => <code>{fn.sql}</code> },
+  { key: 'description', header: 'Description', cell: (fn) => fn.description || '—' },
+]
+
+const OPTION_COLUMNS: Column<QueryOption>[] = [
+  { key: 'label', header: 'Option', isRowHeader: true, cell: (option) => option.label },
+  { key: 'name', header: 'Setting', cell: (option) => <code>{option.name}</code> },
+  { key: 'description', header: 'Description', cell: (option) => option.description },
+]
+
 export default function QueryReferenceRoute() {
   const { tables, functions, tableId, sql } = useLoaderData<typeof loader>()
   return (
     <Stack gap="4" css={referenceCss}>
-      <QueryHeading />
+      <PageHeader title="Query" mb="2" />
       <QueryTabs current="reference" sql={sql} tableId={tableId} />
 
       <Box as="section" aria-labelledby="tables-heading">
@@ -95,31 +129,13 @@ export default function QueryReferenceRoute() {
                 <Text mb="1">
                   <Link to={`/queries?table_id=${table.uuid}`}>Query this table</Link>
                 </Text>
-                {table.columns.length ? (
-                  <table aria-label={`Columns of ${table.project}.${table.name}`}>
-                    <thead>
-                      <tr>
-                        <th scope="col">Column</th>
-                        <th scope="col">Type</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {table.columns.map((column) => (
-                        <tr key={column.name}>
-                          <td>
-                            <code>{column.name}</code>
-                          </td>
-                          <td>
-                            {column.type}
-                            {column.isPrimary ? <span data-muted=""> · primary</span> : null}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                ) : (
-                  <Text data-muted="">No columns yet: the table has no transform.</Text>
-                )}
+                <DataTable
+                  caption={`Columns of ${table.project}.${table.name}`}
+                  columns={COLUMN_COLUMNS}
+                  rows={table.columns}
+                  rowKey={(column) => column.name}
+                  empty="No columns yet: the table has no transform."
+                />
               </Box>
             </details>
           ))
@@ -134,34 +150,13 @@ export default function QueryReferenceRoute() {
         <Heading as="h2" id="functions-heading" size="md" mb="2">
           Functions
         </Heading>
-        {functions.length ? (
-          <Box borderWidth="1px" rounded="md" bg="bg" overflowX="auto">
-            <table aria-label="Custom functions">
-              <thead>
-                <tr>
-                  <th scope="col">Function</th>
-                  <th scope="col">Definition</th>
-                  <th scope="col">Description</th>
-                </tr>
-              </thead>
-              <tbody>
-                {functions.map((fn) => (
-                  <tr key={`${fn.project}.${fn.name}`}>
-                    <td>
-                      <code>{fn.name}</code> <span data-muted="">({fn.project})</span>
-                    </td>
-                    <td>
-                      <code>{fn.sql}</code>
-                    </td>
-                    <td>{fn.description || '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </Box>
-        ) : (
-          <Text data-muted="">No custom functions yet. The engine's own SQL functions are always available.</Text>
-        )}
+        <DataTable
+          caption="Custom functions"
+          columns={FUNCTION_COLUMNS}
+          rows={functions}
+          rowKey={(fn) => `${fn.project}.${fn.name}`}
+          empty="No custom functions yet. The engine's own SQL functions are always available."
+        />
       </Box>
 
       <Box as="section" aria-labelledby="options-heading">
@@ -173,28 +168,11 @@ export default function QueryReferenceRoute() {
           <chakra.code>SETTINGS</chakra.code> clause.
         </Text>
         {QUERY_OPTION_GROUPS.map((group) => (
-          <Box key={group.title} borderWidth="1px" rounded="md" bg="bg" mb="3" overflowX="auto">
-            <table aria-label={group.title}>
-              <caption style={{ textAlign: 'start', fontWeight: 600, padding: '0.5rem 0.75rem' }}>{group.title}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Option</th>
-                  <th scope="col">Setting</th>
-                  <th scope="col">Description</th>
-                </tr>
-              </thead>
-              <tbody>
-                {group.options.map((option) => (
-                  <tr key={option.name}>
-                    <td>{option.label}</td>
-                    <td>
-                      <code>{option.name}</code>
-                    </td>
-                    <td>{option.description}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          <Box key={group.title} mb="3">
+            <Heading as="h3" size="sm" mb="1">
+              {group.title}
+            </Heading>
+            <DataTable caption={group.title} columns={OPTION_COLUMNS} rows={group.options} rowKey={(option) => option.name} empty="No options." />
           </Box>
         ))}
       </Box>

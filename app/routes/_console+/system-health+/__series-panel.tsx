@@ -3,6 +3,8 @@ import { lazy, Suspense } from 'react'
 import { ClientOnly } from 'remix-utils/client-only'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import { formatNumber } from '~/utils/format-number'
 import { utcCell, type SeriesPanelData } from './__series'
 
 // Plotly (about 400 KB gzipped) is its own chunk, fetched only once a chart is on screen.
@@ -35,14 +37,12 @@ export function SeriesPanel({ panel, withSeconds }: { panel: SeriesPanelData; wi
         </Box>
         {panel.error ? null : (
           <Text fontSize="sm" color="fg.muted" data-testid="panel-total">
-            {panel.total.toLocaleString('en-US')} {panel.unit} in range
+            {formatNumber(panel.total)} {panel.unit} in range
           </Text>
         )}
       </Box>
       {panel.error ? (
-        <Box role="alert" bg="red.subtle" color="red.fg" rounded="md" p="3" fontSize="sm">
-          {panel.error}
-        </Box>
+        <InlineAlert>{panel.error}</InlineAlert>
       ) : !panel.series.length ? (
         <Box role="status" color="fg.muted" fontSize="sm" p="3" textAlign="center" borderWidth="1px" borderStyle="dashed" rounded="md">
           No {panel.unit} in this range.
@@ -88,9 +88,9 @@ function SeriesTable({ panel, withSeconds }: { panel: SeriesPanelData; withSecon
     ...panel.series.map((series, index) => ({
       key: `s-${series.name}`,
       header: series.name || 'all',
-      cell: (row: Row) => row.values[index]!.toLocaleString('en-US'),
+      cell: (row: Row) => formatNumber(row.values[index]),
     })),
-    ...(hasTotal ? [{ key: 'total', header: 'Total', cell: (row: Row) => row.total.toLocaleString('en-US') }] : []),
+    ...(hasTotal ? [{ key: 'total', header: 'Total', cell: (row: Row) => formatNumber(row.total) }] : []),
   ]
   return (
     <Box maxH="80" overflowY="auto">

@@ -10,6 +10,7 @@ import { FormErrors } from '~/components/forms/form-errors'
 import { SelectField } from '~/components/forms/select-field'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { ErrorPanel } from '~/components/layout/route-error'
+import { InlineAlert } from '~/components/layout/inline-alert'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { summaryCards, type SummaryCard } from '../__summary-cards'
@@ -159,9 +160,7 @@ function SummaryFigures({ figures, error }: { figures: SummaryCard[]; error: str
         Summary
       </Heading>
       {error ? (
-        <Box role="alert" bg="red.subtle" color="red.fg" rounded="md" p="3" fontSize="sm">
-          {error}
-        </Box>
+        <InlineAlert>{error}</InlineAlert>
       ) : !figures.length ? (
         <Text fontSize="sm" color="fg.muted">
           The cluster reports no activity figures.

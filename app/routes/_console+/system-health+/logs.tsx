@@ -13,6 +13,7 @@ import { FormErrors } from '~/components/forms/form-errors'
 import { SelectField } from '~/components/forms/select-field'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { ErrorPanel } from '~/components/layout/route-error'
+import { InlineAlert } from '~/components/layout/inline-alert'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { LiveToggle } from './__live-toggle'
@@ -153,10 +154,7 @@ export default function SystemHealthLogsRoute() {
         </HStack>
       </HStack>
       {data.error ? (
-        <Box role="alert" bg="red.subtle" color="red.fg" borderWidth="1px" borderColor="red.muted" rounded="md" p="4">
-          <Text fontWeight="medium">The logs could not be read.</Text>
-          <Text>{data.error}</Text>
-        </Box>
+        <InlineAlert title="The logs could not be read.">{data.error}</InlineAlert>
       ) : data.filters ? (
         <Box css={logCss}>
           <DataTable

@@ -1,0 +1,121 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, Button, HStack, Text } from '@chakra-ui/react'
+import { Form, Link, useNavigation } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { FocusHeading } from '~/components/layout/focus-heading'
+import { ForceConfirmSchema, FORCE_MESSAGE } from '~/schemas/confirm'
+import { useHrefWith } from '~/utils/use-href-with'
+import { Field } from './field'
+import { SubmitButton } from './submit-button'
+
+type ConfirmPanelProps = {
+  /** Names the panel's form and heading (`<id>-heading`): unique on the page. */
+  id: string
+  /** The question: "Delete table web_logs?". */
+  title: ReactNode
+  /** What the step does and what is lost. */
+  children: ReactNode
+  /** Sent as the hidden `intent`: what the action does. */
+  intent: string
+  /** Hidden fields the action needs besides `intent`: the item's id, a project hint. */
+  hiddenFields?: Record<string, string>
+  /** The confirm button's label: "Delete table". */
+  confirmLabel: string
+  /** The URL parameter that opened this step (`?delete=<id>`); Cancel goes to the same URL without it. */
+  stepParam?: string
+  /** Ask for FORCE typed into a `confirm` field; `lastResult` is the action's reply (its field error). */
+  force?: { lastResult?: SubmissionResult<string[]> }
+  /** Where the form posts; the page's own action when not given. */
+  action?: string
+  /** 3 under a section's h2 (the components kit). */
+  level?: 2 | 3
+  /** False where several panels show at once, so none takes focus. */
+  isFocusedOnShow?: boolean
+}
+
+/**
+ * A destructive step's confirmation, rendered by the server and the same without scripts: the
+ * question, what is lost, an optional typed FORCE, then a POST form (hidden `intent` and ids) with the
+ * confirm button and Cancel. Opened by a URL parameter (`?delete=<id>`) on the page that shows the item.
+ */
+export function ConfirmPanel({
+  id,
+  title,
+  children,
+  intent,
+  hiddenFields = {},
+  confirmLabel,
+  stepParam = 'delete',
+  force,
+  action,
+  level = 2,
+  isFocusedOnShow = true,
+}: ConfirmPanelProps) {
+  const hrefWith = useHrefWith()
+  const navigation = useNavigation()
+  const headingId = `${id}-heading`
+  const actions = (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(hiddenFields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {/* With FORCE, the field's own space below separates them. */}
+      <HStack gap="3" mt={force ? '0' : '3'}>
+        <SubmitButton colorPalette="red" size="sm" isPending={navigation.state === 'submitting' && navigation.formData?.get('intent') === intent}>
+          {confirmLabel}
+        </SubmitButton>
+        <Button asChild variant="outline" size="sm" bg="bg">
+          <Link to={hrefWith({ [stepParam]: null })}>Cancel</Link>
+        </Button>
+      </HStack>
+    </>
+  )
+  return (
+    <Box
+      as="section"
+      aria-labelledby={headingId}
+      aria-describedby={`${id}-text`}
+      bg="red.subtle"
+      borderWidth="1px"
+      borderColor="red.muted"
+      rounded="md"
+      p="4"
+    >
+      <FocusHeading id={headingId} level={level} isFocusedOnShow={isFocusedOnShow}>
+        {title}
+      </FocusHeading>
+      <Text id={`${id}-text`}>{children}</Text>
+      {force ? (
+        <ForceForm id={id} action={action} lastResult={force.lastResult}>
+          {actions}
+        </ForceForm>
+      ) : (
+        <Form method="post" action={action}>
+          {actions}
+        </Form>
+      )}
+    </Box>
+  )
+}
+
+/** The form with a FORCE field, checked in the browser (with scripts) by the schema the action uses. */
+function ForceForm({ id, action, lastResult, children }: { id: string; action?: string; lastResult?: SubmissionResult<string[]>; children: ReactNode }) {
+  const [form, fields] = useForm({
+    id,
+    lastResult,
+    constraint: getZodConstraint(ForceConfirmSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForceConfirmSchema }),
+  })
+  return (
+    <Form method="post" action={action} {...getFormProps(form)}>
+      <Box mt="3">
+        <Field meta={fields.confirm} label={FORCE_MESSAGE} inputProps={{ autoComplete: 'off', maxW: 'xs', bg: 'bg', size: 'sm' }} />
+      </Box>
+      {children}
+    </Form>
+  )
+}

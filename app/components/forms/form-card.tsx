@@ -1,0 +1,45 @@
+import { getFormProps, type FormMetadata } from '@conform-to/react'
+import { Box, Button, HStack } from '@chakra-ui/react'
+import { Form, Link } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { FormErrors } from './form-errors'
+import { SubmitButton } from './submit-button'
+
+/**
+ * The card around a create or edit form: a POST form wired to conform's `form`, its form-level
+ * errors on top, the fields (`children`), then the submit button and, with `cancelTo`, Cancel.
+ */
+export function FormCard<Schema extends Record<string, unknown>>({
+  form,
+  submit,
+  cancelTo,
+  action,
+  children,
+}: {
+  form: FormMetadata<Schema, string[]>
+  /** The submit button: its label and, for a form with several submits, its `name`/`value`. */
+  submit: { label: string; name?: string; value?: string }
+  cancelTo?: string
+  /** Where the form posts; the page's own action when not given. */
+  action?: string
+  children: ReactNode
+}) {
+  return (
+    <Box bg="bg" borderWidth="1px" rounded="md" p="6">
+      <Form method="post" action={action} {...getFormProps(form)}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        {children}
+        <HStack gap="3" mt="2">
+          <SubmitButton name={submit.name} value={submit.value}>
+            {submit.label}
+          </SubmitButton>
+          {cancelTo ? (
+            <Button asChild variant="outline">
+              <Link to={cancelTo}>Cancel</Link>
+            </Button>
+          ) : null}
+        </HStack>
+      </Form>
+    </Box>
+  )
+}
