@@ -126,4 +126,19 @@ test.describe('query', () => {
     expect(lines[0]).toBe('"method"')
     expect(lines).toHaveLength(6)
   })
+
+  test('a statement that changes data never runs from a link: it waits for a confirmation, then becomes an alter job', async ({ authedPage: page }) => {
+    // Matches no row: the sample table keeps what other specs count.
+    const sql = 'ALTER TABLE sample.web_logs DELETE WHERE status = 999'
+    await page.goto(`/result?${new URLSearchParams({ sql })}`)
+    await expect(page.getByRole('heading', { name: 'This statement changes data' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Result' })).toBeHidden()
+    // Reloading the link still runs nothing.
+    await page.reload()
+    await expect(page.getByRole('heading', { name: 'This statement changes data' })).toBeVisible()
+    await page.getByRole('button', { name: 'Create alter job' }).click()
+    await expect(page).toHaveURL(/\/jobs\/alter-jobs\?job=/)
+    await expect(page.getByText('Alter job created: counting the rows it changes')).toBeVisible()
+  })
 })
+

@@ -107,4 +107,14 @@ test.describe('shell', () => {
     expect(page.url()).toMatch(/\/data\/tables$/)
     await expect(page.getByRole('banner').getByRole('link', { name: 'API', exact: true })).toHaveAttribute('target', '_blank')
   })
+
+  test('a page that does not exist says so plainly inside the shell, with the ways on', async ({ authedPage: page }) => {
+    const response = await page.goto('/no/such/page')
+    expect(response?.status()).toBe(404)
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible()
+    await expect(page.getByText('The console has no page at /no/such/page.', { exact: false })).toBeVisible()
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).last().click()
+    await expect(page).toHaveURL(/\/dashboard$/)
+  })
 })
+

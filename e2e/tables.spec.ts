@@ -74,7 +74,7 @@ test.describe('data → tables', () => {
     await expect(page.getByLabel('Project', { exact: true })).toHaveValue(/[0-9a-f-]{36}/)
   })
 
-  test('deleting a table asks for confirmation, then removes it', async ({ authedPage: page }) => {
+  test('deleting a table asks for confirmation and FORCE, then removes it', async ({ authedPage: page }) => {
     const { table } = await createTableThroughForm(page)
     await page.getByRole('link', { name: 'Delete table…' }).click()
     await expect(page.getByRole('heading', { name: `Delete table ${table}?` })).toBeVisible()
@@ -85,6 +85,11 @@ test.describe('data → tables', () => {
     await expect(page.getByRole('heading', { level: 1, name: new RegExp(table) })).toBeVisible()
 
     await page.getByRole('link', { name: 'Delete table…' }).click()
+    // Data is lost: without FORCE typed, nothing happens but the field's error.
+    await page.getByRole('button', { name: 'Delete table' }).click()
+    await expect(page.getByText('Type FORCE to confirm').last()).toBeVisible()
+    await expect(page.getByRole('heading', { level: 1, name: new RegExp(table) })).toBeVisible()
+    await page.getByLabel('Type FORCE to confirm').fill('FORCE')
     await page.getByRole('button', { name: 'Delete table' }).click()
     await expect(page).toHaveURL(/\/data\/tables$/)
     await expect(page.getByText(`Table ${table} deleted`)).toBeVisible()

@@ -1,5 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Box, Button, HStack, Text } from '@chakra-ui/react'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
@@ -8,6 +7,7 @@ import { ForceConfirmSchema, FORCE_MESSAGE } from '~/schemas/confirm'
 import { useHrefWith } from '~/utils/use-href-with'
 import { Field } from './field'
 import { SubmitButton } from './submit-button'
+import { useSchemaForm } from './use-schema-form'
 
 type ConfirmPanelProps = {
   /** Names the panel's form and heading (`<id>-heading`): unique on the page. */
@@ -32,6 +32,10 @@ type ConfirmPanelProps = {
   level?: 2 | 3
   /** False where several panels show at once, so none takes focus. */
   isFocusedOnShow?: boolean
+  /** `danger` (red) loses something; `warning` (orange) changes something the user should look at first. */
+  tone?: 'danger' | 'warning'
+  /** Where Cancel goes when the step is not a URL parameter (the same URL without `stepParam` by default). */
+  cancelTo?: string
 }
 
 /**
@@ -51,7 +55,10 @@ export function ConfirmPanel({
   action,
   level = 2,
   isFocusedOnShow = true,
+  tone = 'danger',
+  cancelTo,
 }: ConfirmPanelProps) {
+  const palette = tone === 'danger' ? 'red' : 'orange'
   const hrefWith = useHrefWith()
   const navigation = useNavigation()
   const headingId = `${id}-heading`
@@ -63,11 +70,11 @@ export function ConfirmPanel({
       ))}
       {/* With FORCE, the field's own space below separates them. */}
       <HStack gap="3" mt={force ? '0' : '3'}>
-        <SubmitButton colorPalette="red" size="sm" isPending={navigation.state === 'submitting' && navigation.formData?.get('intent') === intent}>
+        <SubmitButton colorPalette={palette} size="sm" isPending={navigation.state === 'submitting' && navigation.formData?.get('intent') === intent}>
           {confirmLabel}
         </SubmitButton>
         <Button asChild variant="outline" size="sm" bg="bg">
-          <Link to={hrefWith({ [stepParam]: null })}>Cancel</Link>
+          <Link to={cancelTo ?? hrefWith({ [stepParam]: null })}>Cancel</Link>
         </Button>
       </HStack>
     </>
@@ -77,9 +84,9 @@ export function ConfirmPanel({
       as="section"
       aria-labelledby={headingId}
       aria-describedby={`${id}-text`}
-      bg="red.subtle"
+      bg={`${palette}.subtle`}
       borderWidth="1px"
-      borderColor="red.muted"
+      borderColor={`${palette}.muted`}
       rounded="md"
       p="4"
     >
@@ -102,14 +109,7 @@ export function ConfirmPanel({
 
 /** The form with a FORCE field, checked in the browser (with scripts) by the schema the action uses. */
 function ForceForm({ id, action, lastResult, children }: { id: string; action?: string; lastResult?: SubmissionResult<string[]>; children: ReactNode }) {
-  const [form, fields] = useForm({
-    id,
-    lastResult,
-    constraint: getZodConstraint(ForceConfirmSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForceConfirmSchema }),
-  })
+  const [form, fields] = useSchemaForm(ForceConfirmSchema, { id, lastResult, shouldValidate: 'onSubmit' })
   return (
     <Form method="post" action={action} {...getFormProps(form)}>
       <Box mt="3">

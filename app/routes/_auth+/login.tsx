@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import {getFormProps} from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useSearchParams } from '@remix-run/react'
 import { z } from 'zod'
@@ -11,6 +11,7 @@ import { SubmitButton } from '~/components/forms/submit-button'
 import { AuthCard } from '~/components/layout/auth-card'
 import { LoginFormSchema } from '~/schemas/auth'
 import { commitSession, getSession, safeRedirect } from '~/utils/session.server'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 /** The part of the login answer the console keeps (spec section 3). */
 const LoginResponseSchema = z.object({
@@ -73,15 +74,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function LoginRoute() {
   const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
-  const [form, fields] = useForm({
-    id: 'login',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(LoginFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    defaultValue: { prevUrl: searchParams.get('prevUrl') ?? '' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginFormSchema }),
-  })
+  const [form, fields] = useSchemaForm(LoginFormSchema, { id: 'login', lastResult: actionData?.result, defaultValue: { prevUrl: searchParams.get('prevUrl') ?? '' } })
 
   return (
     <AuthCard title="Log in" footerLink={{ to: '/password-reset', label: 'Forgot password?' }}>

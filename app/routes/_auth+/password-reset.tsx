@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import {getFormProps} from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
@@ -10,6 +10,7 @@ import { SubmitButton } from '~/components/forms/submit-button'
 import { AuthCard } from '~/components/layout/auth-card'
 import { PasswordResetFormSchema } from '~/schemas/auth'
 import { formErrorsOf } from '~/api/policies.server'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: PasswordResetFormSchema })
@@ -27,14 +28,7 @@ const BACK_TO_LOGIN = { to: '/login', label: 'Back to login' }
 
 export default function PasswordResetRoute() {
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useForm({
-    id: 'password-reset',
-    lastResult: actionData?.sent ? undefined : actionData?.result,
-    constraint: getZodConstraint(PasswordResetFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordResetFormSchema }),
-  })
+  const [form, fields] = useSchemaForm(PasswordResetFormSchema, { id: 'password-reset', lastResult: actionData?.sent ? undefined : actionData?.result })
 
   if (actionData?.sent) {
     return (

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import {getFormProps} from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
 import { callPublic } from '~/api/client.server'
@@ -10,6 +10,7 @@ import { AuthCard } from '~/components/layout/auth-card'
 import { SetPasswordFormSchema } from '~/schemas/auth'
 import { formErrorsOf } from '~/api/policies.server'
 import { redirectWithToast } from '~/utils/toast.server'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 /** The cluster's names for the form's fields (password_reset_confirm). */
 const CLUSTER_FIELDS: Record<string, string> = { password: 'new_password', password_confirm: 'confirm_password' }
@@ -35,14 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function VerifyAccountRoute() {
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useForm({
-    id: 'verify-account',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(SetPasswordFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SetPasswordFormSchema }),
-  })
+  const [form, fields] = useSchemaForm(SetPasswordFormSchema, { id: 'verify-account', lastResult: actionData?.result })
   return (
     <AuthCard title="Set your password" intro="Choose a password for your account." footerLink={{ to: '/login', label: 'Back to login' }}>
       <Form method="post" {...getFormProps(form)}>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, summaryCards } from './__summary-cards'
+import { formatBytes } from '~/utils/format-number'
+import { summaryCards } from './__summary-cards'
 
 describe('summaryCards', () => {
   it('shows known resource counts in order, with their pages, and figures formatted by kind', () => {

@@ -1,8 +1,5 @@
 import { formatBytes, formatNumber, formatRatio } from '~/utils/format-number'
 
-// TODO(issue 6): __summary-cards.test.ts still imports formatBytes from here; its case belongs in format-number.test.ts.
-export { formatBytes }
-
 /** One dashboard card: a figure from the org summary and, where the console has one, its page. */
 export type SummaryCard = {
   key: string

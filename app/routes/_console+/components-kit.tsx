@@ -1,5 +1,5 @@
-import { useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, Button, Heading, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
@@ -25,6 +25,7 @@ import { SectionTabs } from '~/components/layout/section-tabs'
 import { ForceConfirmSchema } from '~/schemas/confirm'
 import { requireSession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 /*
  * The living catalogue of the shared components in app/components, each in its states, rendered by
@@ -386,15 +387,7 @@ function Example({ title, children }: { title: string; children: ReactNode }) {
 
 /** The sample create form; `id` is its intent too, so the action's reply comes back to this one. */
 function SampleForm({ id, lastResult }: { id: string; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
-    id,
-    lastResult,
-    defaultValue: { owner: 'admin@example.com' },
-    constraint: getZodConstraint(SampleFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SampleFormSchema }),
-  })
+  const [form, fields] = useSchemaForm(SampleFormSchema, { id, lastResult, defaultValue: { owner: 'admin@example.com' } })
   return (
     <FormCard form={form} submit={{ label: 'Create sample', name: 'intent', value: id }} cancelTo={KIT_PATH}>
       <Field meta={fields.name} label="Name" help="Lower-case letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />

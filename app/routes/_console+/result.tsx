@@ -1,6 +1,6 @@
 import { Box, Button, chakra, Heading, HStack, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
+import { useActionData, useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { useEffect } from 'react'
 import { requireApi } from '~/api/client.server'
 import { DetailList } from '~/components/layout/detail-list'
@@ -12,7 +12,7 @@ import { formatNumber } from '~/utils/format-number'
 import { ClusterError } from '~/api/errors.server'
 import { createAlterJob, engineMessage } from '~/api/jobs.server'
 import { errorResponse, loadFromCluster } from '~/api/policies.server'
-import { SubmitButton } from '~/components/forms/submit-button'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { isAlterJobSql } from '~/schemas/job'
 import { isChangingStatement } from '~/utils/sql'
@@ -171,22 +171,21 @@ export default function QueryResultRoute() {
 
 /** The step between a changing statement and its run: a link or a reload shows this, never runs it. */
 function ConfirmChange({ sql }: { sql: string }) {
+  const isAlterJob = isAlterJobSql(sql)
   return (
-    <Box as="section" aria-labelledby="confirm-change-heading" role="alert" bg="orange.subtle" borderWidth="1px" borderColor="orange.muted" rounded="md" p="4">
-      <Heading as="h2" id="confirm-change-heading" size="sm" mb="1">
-        This statement changes data
-      </Heading>
-      <Text mb="3" fontSize="sm">
-        {isAlterJobSql(sql)
-          ? 'It becomes an alter job: the rows it changes are counted first and nothing changes until you commit the job.'
-          : 'It runs on the cluster as soon as you confirm. Opening a link or reloading never runs it.'}
-      </Text>
-      <Form method="post">
-        <input type="hidden" name="intent" value={RUN_CHANGE_INTENT} />
-        <input type="hidden" name="sql" value={sql} />
-        <SubmitButton colorPalette="orange">{isAlterJobSql(sql) ? 'Create alter job' : 'Run this statement'}</SubmitButton>
-      </Form>
-    </Box>
+    <ConfirmPanel
+      id="confirm-change"
+      title="This statement changes data"
+      intent={RUN_CHANGE_INTENT}
+      hiddenFields={{ sql }}
+      confirmLabel={isAlterJob ? 'Create alter job' : 'Run this statement'}
+      tone="warning"
+      cancelTo={`/queries?${new URLSearchParams({ data: sql })}`}
+    >
+      {isAlterJob
+        ? 'It becomes an alter job: the rows it changes are counted first and nothing changes until you commit the job.'
+        : 'It runs on the cluster as soon as you confirm. Opening a link or reloading never runs it.'}
+    </ConfirmPanel>
   )
 }
 

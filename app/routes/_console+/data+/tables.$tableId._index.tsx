@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { deleteTable, findTable, getTableStats, type TableSettings, type TableStats } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
@@ -15,6 +16,7 @@ import { errorMessage } from '~/utils/error-message'
 import { formatDateTime } from '~/utils/format-date'
 import { formatBytes, formatNumber, formatRatio } from '~/utils/format-number'
 import { loadFromCluster, settle } from '~/api/policies.server'
+import { ForceConfirmSchema } from '~/schemas/confirm'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
@@ -58,16 +60,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isDefault: Boolean(transform.settings?.is_default),
       columns: transform.settings?.output_columns?.length ?? 0,
     })),
-    isConfirmingDelete: url.searchParams.has('delete'),
+    isConfirmingDelete: url.searchParams.get('delete') === table.uuid,
   }
 }
 
+/**
+ * Deletes the table after the user typed FORCE (its data goes with it: issue 15); without FORCE the
+ * confirmation comes back with the field's error. Redirects to the list with a toast.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const formData = await request.formData()
   if (formData.get('intent') !== DELETE_INTENT) {
     throw data({ message: 'Unknown action' }, { status: 400 })
   }
+  const confirmation = parseWithZod(formData, { schema: ForceConfirmSchema })
+  if (confirmation.status !== 'success') return data({ deleteResult: confirmation.reply() }, { status: 400 })
   const projectHint = formData.get('project')
   const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, typeof projectHint === 'string' ? projectHint : null),
@@ -133,6 +141,7 @@ type TransformRow = Awaited<ReturnType<typeof loader>>['transforms'][number]
 
 export default function TableDetailRoute() {
   const { table, project, settings, stats, transforms, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
   const timezone = useTimezone()
   const columns: Column<TransformRow>[] = [
     {
@@ -183,8 +192,13 @@ export default function TableDetailRoute() {
           intent={DELETE_INTENT}
           hiddenFields={{ project: project.uuid }}
           confirmLabel="Delete table"
+          force={{ lastResult: actionData?.deleteResult }}
         >
-          The table {table.name} in project {project.name}, its transforms and all its data will be removed. This cannot be undone.
+          The table {table.name} in project {project.name}, its transforms and all its data will be removed
+          {stats?.total_rows !== undefined
+            ? `: ${formatNumber(stats.total_rows)} rows${stats.compressed_data_size !== undefined ? `, ${formatBytes(stats.compressed_data_size)} stored` : ''}`
+            : ''}
+          . This cannot be undone.
         </ConfirmPanel>
       ) : null}
 

@@ -6,7 +6,7 @@ import { listProjectsWithTables } from '~/api/tables.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
-import { pageOf, parsePaging } from '~/components/data-table/paging'
+import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
@@ -44,14 +44,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       })
     }
   }
-  const page = pageOf(rows, paging)
   return {
-    rows: page.items,
-    page: page.page,
-    pageCount: page.pageCount,
-    total: page.total,
-    pageSize: paging.pageSize,
-    q: paging.q,
+    ...listPage(rows, paging),
     projectCount: projects.length,
     tableCount: projects.reduce((sum, entry) => sum + entry.tables.length, 0),
   }

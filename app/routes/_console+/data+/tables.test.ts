@@ -231,13 +231,27 @@ describe('/data/tables/$tableId', () => {
     }
   })
 
-  it('asks for confirmation with ?delete, then deletes on POST and goes back to the list with a toast', async () => {
+  it('asks for confirmation with ?delete=<tableId>, wants FORCE typed, then deletes on POST and goes back to the list with a toast', async () => {
     const { tableId, projectId } = await createTableOk('doomed')
-    const confirm = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}&delete`, cookie), { tableId }))
+    const confirm = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}&delete=${tableId}`, cookie), { tableId }))
     expect(confirm.isConfirmingDelete).toBe(true)
+    const other = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}&delete=someone-else`, cookie), { tableId }))
+    expect(other.isConfirmingDelete).toBe(false)
+
+    // Without FORCE (or with anything else) the table stays and the field says why.
+    for (const typed of [{}, { confirm: 'force' }] as Record<string, string>[]) {
+      const refused = unwrap(
+        await detailAction(args(post(`/data/tables/${tableId}?project=${projectId}&delete=${tableId}`, { intent: 'delete-table', project: projectId, ...typed }, cookie), { tableId })),
+      )
+      expect(refused.status).toBe(400)
+      expect(refused.data).toMatchObject({ deleteResult: { error: { confirm: ['Type FORCE to confirm'] } } })
+    }
+    expect((await detailLoader(args(get(`/data/tables/${tableId}`, cookie), { tableId }))).table.name).toBe('doomed')
 
     const response = asResponse(
-      await returnedOrThrown(() => detailAction(args(post(`/data/tables/${tableId}?project=${projectId}`, { intent: 'delete-table', project: projectId }, cookie), { tableId }))),
+      await returnedOrThrown(() =>
+        detailAction(args(post(`/data/tables/${tableId}?project=${projectId}`, { intent: 'delete-table', project: projectId, confirm: 'FORCE' }, cookie), { tableId })),
+      ),
     )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/data/tables')

@@ -1,13 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
-import { z } from 'zod'
 import type { ClusterApi, Page } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { FINISHED_STATUSES, RUNNING_STATUSES } from '~/api/jobs.server'
 import { listAll } from '~/api/list-all.server'
 import { parsePaging } from '~/components/data-table/paging'
 import { loadFromCluster, nullOnMissing, toastFromCluster } from '~/api/policies.server'
-import { FORCE_WORD, JOB_MESSAGES } from '~/schemas/job'
+import { ForceConfirmSchema } from '~/schemas/confirm'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** URL parameters that open a step (a confirmation) and must not survive the action that ends it. */
@@ -49,15 +48,9 @@ export async function runJobAction(
   return redirectWithToast(backTo(request, changes), { title: typeof success === 'function' ? success() : success, type: 'success' })
 }
 
-export const PurgeFormSchema = z.object({
-  confirm: z
-    .string({ error: JOB_MESSAGES.forceRequired })
-    .refine((text) => text === FORCE_WORD, { error: JOB_MESSAGES.forceRequired }),
-})
-
 /** Checks the purge form's FORCE; returns the 400 reply to show when it is missing, else null. */
 export function checkPurge(formData: FormData) {
-  const submission = parseWithZod(formData, { schema: PurgeFormSchema })
+  const submission = parseWithZod(formData, { schema: ForceConfirmSchema })
   if (submission.status === 'success') return null
   return data({ purge: submission.reply() }, { status: 400 })
 }

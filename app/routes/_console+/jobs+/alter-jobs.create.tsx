@@ -1,5 +1,5 @@
-import { getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import {getSelectProps, getTextareaProps} from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, Button, chakra, HStack, Textarea } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -16,6 +16,7 @@ import { redirectWithToast } from '~/utils/toast.server'
 
 import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -63,15 +64,7 @@ export default function NewAlterJobRoute() {
   const loaderData = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const isHydrated = useHydrated()
-  const [form, fields] = useForm({
-    id: 'new-alter-job',
-    lastResult: actionData?.result?.status ? actionData.result : undefined,
-    constraint: getZodConstraint(AlterJobFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    defaultValue: actionData?.result?.initialValue ?? { table: loaderData.table, sql: loaderData.sql },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AlterJobFormSchema }),
-  })
+  const [form, fields] = useSchemaForm(AlterJobFormSchema, { id: 'new-alter-job', lastResult: actionData?.result?.status ? actionData.result : undefined, defaultValue: actionData?.result?.initialValue ?? { table: loaderData.table, sql: loaderData.sql } })
   const tableProps = getSelectProps(fields.table)
   const sqlProps = getTextareaProps(fields.sql)
 

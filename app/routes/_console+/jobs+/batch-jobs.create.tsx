@@ -1,5 +1,5 @@
-import { getInputProps, getSelectProps, useForm, type FieldMetadata } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import {getInputProps, getSelectProps, type FieldMetadata} from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -22,6 +22,7 @@ import { redirectWithToast } from '~/utils/toast.server'
 
 import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
 
@@ -135,15 +136,7 @@ export default function NewBatchJobRoute() {
   const loaderData = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const isHydrated = useHydrated()
-  const [form, fields] = useForm({
-    id: 'new-batch-job',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(BatchJobFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    defaultValue: { table: loaderData.table, transform: loaderData.transform, sourceKind: 'url', cloud: 'aws' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: BatchJobFormSchema }),
-  })
+  const [form, fields] = useSchemaForm(BatchJobFormSchema, { id: 'new-batch-job', lastResult: actionData?.result, defaultValue: { table: loaderData.table, transform: loaderData.transform, sourceKind: 'url', cloud: 'aws' } })
   const table = String(fields.table.value ?? '')
   const sourceKind = fields.sourceKind.value === 'bucket' ? 'bucket' : 'url'
   const advancedNames = ['dryRun', 'regexFilter', ...ADVANCED.map((field) => field.name)] as const

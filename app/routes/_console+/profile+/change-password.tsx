@@ -1,5 +1,5 @@
-import { useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData } from '@remix-run/react'
@@ -12,6 +12,7 @@ import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { ChangePasswordFormSchema } from '~/schemas/auth'
 import { replyFromCluster } from '~/api/policies.server'
 import { requireSession } from '~/utils/session.server'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 const PASSWORD_FIELDS = ['current_password', 'new_password', 'confirm_password']
 
@@ -37,14 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ChangePasswordRoute() {
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useForm({
-    id: 'change-password',
-    lastResult: actionData?.isChanged ? undefined : actionData?.result,
-    constraint: getZodConstraint(ChangePasswordFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordFormSchema }),
-  })
+  const [form, fields] = useSchemaForm(ChangePasswordFormSchema, { id: 'change-password', lastResult: actionData?.isChanged ? undefined : actionData?.result })
 
   if (actionData?.isChanged) {
     return (

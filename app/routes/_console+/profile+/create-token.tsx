@@ -1,5 +1,5 @@
-import { useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Text, Textarea } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
@@ -12,6 +12,7 @@ import { PageHeader } from '~/components/layout/page-header'
 import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { CreateTokenFormSchema } from '~/schemas/token'
 import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -38,14 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function CreateTokenRoute() {
   const { serviceAccounts } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useForm({
-    id: 'create-token',
-    lastResult: actionData?.issued ? undefined : actionData?.result,
-    constraint: getZodConstraint(CreateTokenFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateTokenFormSchema }),
-  })
+  const [form, fields] = useSchemaForm(CreateTokenFormSchema, { id: 'create-token', lastResult: actionData?.issued ? undefined : actionData?.result })
   const issued = actionData?.issued
 
   return (

@@ -1,5 +1,4 @@
-import { useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Link as ChakraLink, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
@@ -13,6 +12,7 @@ import { TimezoneFormSchema } from '~/schemas/auth'
 import { loadFromCluster } from '~/api/policies.server'
 import { commitTimezone, getTimezone, requireSession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -34,15 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ProfileSettingsRoute() {
   const { email, timezone } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useForm({
-    id: 'profile-settings',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(TimezoneFormSchema),
-    defaultValue: { timezone },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TimezoneFormSchema }),
-  })
+  const [form, fields] = useSchemaForm(TimezoneFormSchema, { id: 'profile-settings', lastResult: actionData?.result, defaultValue: { timezone } })
   return (
     <Box maxW="lg">
       <PageHeader title="Settings" description="Your personal preferences." />
