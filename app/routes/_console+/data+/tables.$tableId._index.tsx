@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Badge, Box, Button, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
@@ -11,9 +12,8 @@ import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
 import { SectionCard } from '~/components/layout/section-card'
 import { ErrorPanel } from '~/components/layout/route-error'
-import { useTimezone } from '~/components/layout/use-timezone'
 import { errorMessage } from '~/utils/error-message'
-import { formatDateTime } from '~/utils/format-date'
+import { DateTime } from '~/components/layout/date-time'
 import { formatBytes, formatNumber, formatRatio } from '~/utils/format-number'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import { ForceConfirmSchema } from '~/schemas/confirm'
@@ -142,7 +142,6 @@ type TransformRow = Awaited<ReturnType<typeof loader>>['transforms'][number]
 export default function TableDetailRoute() {
   const { table, project, settings, stats, transforms, isConfirmingDelete } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const timezone = useTimezone()
   const columns: Column<TransformRow>[] = [
     {
       key: 'name',
@@ -208,13 +207,13 @@ export default function TableDetailRoute() {
             ['Table ID', <code key="id">{table.uuid}</code>],
             ['Project', project.name],
             ['Primary key', table.primaryKey || 'Set by the default transform'],
-            ['Created', <span key="c" suppressHydrationWarning>{formatDateTime(table.created, timezone)}</span>],
-            ['Modified', <span key="m" suppressHydrationWarning>{formatDateTime(table.modified, timezone)}</span>],
+            ['Created', <DateTime key="c" value={table.created} />],
+            ['Modified', <DateTime key="m" value={table.modified} />],
           ]}
         />
       </SectionCard>
 
-      <StatsPanel stats={stats} timezone={timezone} />
+      <StatsPanel stats={stats} />
 
       <Box as="section" aria-labelledby="transforms-heading">
         <HStack justify="space-between" mb="2">
@@ -254,16 +253,16 @@ export default function TableDetailRoute() {
 }
 
 /** The table's storage figures, or a line saying they are unavailable. */
-function StatsPanel({ stats, timezone }: { stats: TableStats | null; timezone: ReturnType<typeof useTimezone> }) {
-  const figures: [string, string][] = stats
+function StatsPanel({ stats }: { stats: TableStats | null }) {
+  const figures: [string, ReactNode][] = stats
     ? [
         ['Rows', formatNumber(stats.total_rows)],
         ['Partitions', formatNumber(stats.total_partitions)],
         ['Raw size', formatBytes(stats.raw_data_size)],
         ['Compressed size', formatBytes(stats.compressed_data_size)],
         ['Compression ratio', stats.compression_ratio ? formatRatio(stats.compression_ratio) : '—'],
-        ['Oldest row', formatDateTime(stats.oldest_timestamp, timezone)],
-        ['Latest row', formatDateTime(stats.latest_timestamp, timezone)],
+        ['Oldest row', <DateTime key="oldest_timestamp" value={stats.oldest_timestamp} />],
+        ['Latest row', <DateTime key="latest_timestamp" value={stats.latest_timestamp} />],
       ]
     : []
   return (
@@ -275,7 +274,7 @@ function StatsPanel({ stats, timezone }: { stats: TableStats | null; timezone: R
               <Text as="dt" fontSize="xs" color="fg.muted">
                 {label}
               </Text>
-              <Text as="dd" fontWeight="semibold" suppressHydrationWarning>
+              <Text as="dd" fontWeight="semibold">
                 {value}
               </Text>
             </Box>

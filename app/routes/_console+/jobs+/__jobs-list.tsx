@@ -9,6 +9,10 @@ import { PageHeader } from '~/components/layout/page-header'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { useHrefWith } from '~/utils/use-href-with'
 import { JobPanelBox, JobsTable, StatusFilter, useAutoRefresh, type JobColumn } from './__job-ui'
+import { useHydrated } from 'remix-utils/use-hydrated'
+
+/** How often a list with running jobs reloads itself when scripts are off. */
+const NO_SCRIPT_REFRESH_SECONDS = 10
 
 type JobRow = { uuid: string; name: string }
 
@@ -65,6 +69,7 @@ export function JobsListPage<Row extends JobRow>({
   const location = useLocation()
   const hrefWith = useHrefWith()
   useAutoRefresh(data.isAnyActive)
+  const isHydrated = useHydrated()
   const title = `${capitalize(noun)}s`
 
   const allColumns: JobColumn<Row>[] = [
@@ -141,7 +146,13 @@ export function JobsListPage<Row extends JobRow>({
         <StatusFilter value={data.status} statuses={statuses} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
         {data.isAnyActive ? (
           <Text fontSize="sm" color="fg.muted" role="status">
-            Jobs are running: this list refreshes itself (or use Refresh).
+            {isHydrated
+              ? 'Jobs are running: this list refreshes itself (or use Refresh).'
+              : `Jobs are running: this page reloads every ${NO_SCRIPT_REFRESH_SECONDS} seconds until they finish.`}
+            {/* Without scripts the browser reloads the page itself; with them this is inert text. */}
+            <noscript>
+              <meta httpEquiv="refresh" content={String(NO_SCRIPT_REFRESH_SECONDS)} />
+            </noscript>
           </Text>
         ) : null}
       </HStack>

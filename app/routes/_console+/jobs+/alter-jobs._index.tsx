@@ -15,9 +15,8 @@ import {
   type AlterJob,
   type AlterVerify,
 } from '~/api/jobs.server'
-import { useTimezone } from '~/components/layout/use-timezone'
 import { errorMessage } from '~/utils/error-message'
-import { formatDateTime } from '~/utils/format-date'
+import { DateTime } from '~/components/layout/date-time'
 import type { RouteHandle } from '~/utils/handle'
 import { StatusBadge } from '~/components/data-table/status-badge'
 import { DetailList } from '~/components/layout/detail-list'
@@ -105,7 +104,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AlterJobsRoute() {
   const data = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as { purge?: SubmissionResult<string[]> } | undefined
-  const timezone = useTimezone()
 
   const columns: JobColumn<AlterRow>[] = [
     { key: 'status', header: 'Status', cell: (row) => <StatusCell row={row} /> },
@@ -114,7 +112,7 @@ export default function AlterJobsRoute() {
     {
       key: 'created',
       header: 'Created',
-      cell: (row) => <span suppressHydrationWarning>{formatDateTime(row.created, timezone)}</span>,
+      cell: (row) => <DateTime value={row.created} />,
     },
     { key: 'rows', header: 'Rows', cell: (row) => <RowsCell row={row} /> },
   ]
@@ -167,7 +165,6 @@ function AlterRowActions({ row, isInPanel }: { row: AlterRow; isInPanel?: boolea
 
 function AlterJobPanel({ selected }: { selected: { job: AlterRow; verify: AlterVerify[] | null; verifyError: string | null } }) {
   const { job, verify, verifyError } = selected
-  const timezone = useTimezone()
   return (
     <JobDetailPanel
       title={`Alter job ${job.name}`}
@@ -182,8 +179,8 @@ function AlterJobPanel({ selected }: { selected: { job: AlterRow; verify: AlterV
               ['Kind', job.kind || '—'],
               ['Rows to alter', job.rowsToAlter === null ? 'Not counted yet' : String(job.rowsToAlter)],
               ['Rows altered', job.rowsAltered === null ? '—' : String(job.rowsAltered)],
-              ['Created', <span key="c" suppressHydrationWarning>{formatDateTime(job.created, timezone)}</span>],
-              ['Last change', <span key="m" suppressHydrationWarning>{formatDateTime(job.modified, timezone)}</span>],
+              ['Created', <DateTime key="c" value={job.created} />],
+              ['Last change', <DateTime key="m" value={job.modified} />],
               ['Created by', job.createdBy ?? '—'],
               ['Job ID', <code key="id">{job.uuid}</code>],
             ]}

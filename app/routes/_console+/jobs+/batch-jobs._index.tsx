@@ -12,9 +12,8 @@ import {
   retryBatchJob,
   type BatchJob,
 } from '~/api/jobs.server'
-import { useTimezone } from '~/components/layout/use-timezone'
 import { errorMessage } from '~/utils/error-message'
-import { formatDateTime } from '~/utils/format-date'
+import { DateTime } from '~/components/layout/date-time'
 import type { RouteHandle } from '~/utils/handle'
 import { StatusBadge } from '~/components/data-table/status-badge'
 import { DetailList } from '~/components/layout/detail-list'
@@ -113,7 +112,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function BatchJobsRoute() {
   const data = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as { purge?: SubmissionResult<string[]> } | undefined
-  const timezone = useTimezone()
 
   const columns: JobColumn<BatchRow>[] = [
     { key: 'status', header: 'Status', cell: (row) => <StatusBadge status={row.status} /> },
@@ -130,7 +128,7 @@ export default function BatchJobsRoute() {
     },
     { key: 'errors', header: 'Errors', cell: (row) => (row.errorCount || row.error ? <span data-tone="danger">{row.errorCount || 1}</span> : '0') },
     { key: 'files', header: 'Files', cell: (row) => `${row.filesDone} / ${row.filesTotal}` },
-    { key: 'created', header: 'Created', cell: (row) => <span suppressHydrationWarning>{formatDateTime(row.created, timezone)}</span> },
+    { key: 'created', header: 'Created', cell: (row) => <DateTime value={row.created} /> },
   ]
 
   return (
@@ -174,8 +172,7 @@ function BatchRowActions({ row, isInPanel }: { row: BatchRow; isInPanel?: boolea
 }
 
 function BatchJobPanel({ job }: { job: ReturnType<typeof toDetail> }) {
-  const timezone = useTimezone()
-  const when = (value: string | null) => <span suppressHydrationWarning>{formatDateTime(value, timezone)}</span>
+  const when = (value: string | null) => <DateTime value={value} />
   return (
     <JobDetailPanel
       title={`Batch job ${job.name}`}
