@@ -140,5 +140,18 @@ test.describe('query', () => {
     await expect(page).toHaveURL(/\/jobs\/alter-jobs\?job=/)
     await expect(page.getByText('Alter job created: counting the rows it changes')).toBeVisible()
   })
+
+  test('after a run the first result row is on screen, numbers line up on the right, and an error says where', async ({ authedPage: page }) => {
+    await page.goto(`/result?${new URLSearchParams({ sql: "SELECT number AS n, concat('row_', toString(number)) AS label FROM numbers(50)" })}`)
+    const firstRow = page.getByRole('row', { name: /^1 0 row_0$/ })
+    await expect(firstRow).toBeInViewport()
+    await expect(firstRow.getByRole('cell').first()).toHaveCSS('text-align', 'end')
+    await expect(firstRow.getByRole('cell').last()).not.toHaveCSS('text-align', 'end')
+
+    await page.goto(`/result?${new URLSearchParams({ sql: 'SELECT 1,\n  nonsense FROM' })}`)
+    await expect(page.getByText('The query failed at the end of line 2')).toBeVisible()
+    await expect(page.getByTestId('error-position')).toHaveText('  nonsense FROM\n               ^')
+    await expect(page.getByText(/result_overflow_mode/)).toHaveCount(0)
+  })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isChangingStatement, sqlName, tableRef } from './sql'
+import { isChangingStatement, isNumericType, sqlName, tableRef } from './sql'
 
 describe('sqlName', () => {
   it('leaves plain identifiers alone and backticks the rest, escaping what would end the quote', () => {
@@ -26,5 +26,12 @@ describe('isChangingStatement', () => {
     for (const sql of ['ALTER TABLE sample.web_logs DELETE WHERE status = 500', 'alter table t update x = 1 where 1', '/* hi */ DELETE FROM t WHERE 1', '-- x\nINSERT INTO t VALUES (1)', 'DROP TABLE t', 'TRUNCATE TABLE t', 'OPTIMIZE TABLE t', 'CREATE TABLE t (x UInt8) ENGINE = Memory', 'SYSTEM FLUSH LOGS', 'KILL QUERY WHERE 1']) {
       expect(isChangingStatement(sql), sql).toBe(true)
     }
+  })
+})
+
+describe('isNumericType', () => {
+  it('knows numbers, wrapped or not, from everything else', () => {
+    for (const type of ['UInt64', 'Int8', 'Float64', 'Decimal(10, 2)', 'Decimal64(3)', 'Nullable(UInt32)', 'LowCardinality(Nullable(Int16))']) expect(isNumericType(type), type).toBe(true)
+    for (const type of ['String', 'DateTime64(3)', 'Array(UInt8)', 'Map(String, UInt64)', 'Nullable(String)', 'IPv4', 'UUID']) expect(isNumericType(type), type).toBe(false)
   })
 })

@@ -28,3 +28,8 @@ export function isChangingStatement(sql: string): boolean {
   const keyword = /^[A-Za-z]+/.exec(text)?.[0]?.toUpperCase()
   return keyword !== undefined && CHANGING.has(keyword)
 }
+
+/** Whether a column of this ClickHouse type holds numbers (Nullable and LowCardinality unwrapped). */
+export function isNumericType(type: string): boolean {
+  return /^(?:(?:Nullable|LowCardinality)\()*(?:U?Int\d+|Float\d+|Decimal\d*)\b/.test(type)
+}

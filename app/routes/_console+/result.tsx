@@ -15,13 +15,13 @@ import { errorResponse, loadFromCluster } from '~/api/policies.server'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { isAlterJobSql } from '~/schemas/job'
-import { isChangingStatement } from '~/utils/sql'
+import { isChangingStatement, isNumericType } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { RouteHandle } from '~/utils/handle'
 import { QueryEditorForm, QueryTabs, TablePicker } from './queries+/__query-editor'
 import { addToHistory } from './queries+/__query-history'
 import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS } from './queries+/__query-options'
-import { loadPicker, readOptionsOnly, readQueryParams, runAnalysis, runForUi, type AnalysisPart, type QueryOutcome } from './queries+/__query.server'
+import { loadPicker, readOptionsOnly, readQueryParams, runAnalysis, runForUi, type AnalysisPart, type ErrorPosition, type QueryOutcome } from './queries+/__query.server'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
 
@@ -130,7 +130,8 @@ export default function QueryResultRoute() {
         options={loaded.options}
         optionErrors={loaded.optionErrors}
         sqlError={loaded.sqlError}
-        error={outcome?.kind === 'error' ? <ErrorText message={outcome.message} status={outcome.status} /> : undefined}
+        isCompact={Boolean(outcome && outcome.kind !== 'error')}
+        error={outcome?.kind === 'error' ? <ErrorText message={outcome.message} status={outcome.status} position={outcome.position} /> : undefined}
       />
       {isConfirming ? <ConfirmChange sql={loaded.sql} /> : null}
       {outcome || analysis ? (
@@ -189,12 +190,18 @@ function ConfirmChange({ sql }: { sql: string }) {
   )
 }
 
-function ErrorText({ message, status }: { message: string; status: number }) {
+function ErrorText({ message, status, position }: { message: string; status: number; position?: ErrorPosition | null }) {
   return (
     <>
       <Text fontWeight="semibold" mb="1">
         {status === 400 ? 'The query failed' : 'The query could not be run'}
+        {position ? (position.isPastEnd ? ` at the end of line ${position.line}` : ` at line ${position.line}, column ${position.column}`) : ''}
       </Text>
+      {position ? (
+        <chakra.pre fontFamily="mono" fontSize="sm" m="0" mb="2" overflowX="auto" data-testid="error-position">
+          {`${position.text}\n${' '.repeat(Math.max(0, position.column - 1))}^`}
+        </chakra.pre>
+      ) : null}
       <chakra.pre whiteSpace="pre-wrap" wordBreak="break-word" fontFamily="mono" fontSize="sm" m="0">
         {message}
       </chakra.pre>
@@ -217,7 +224,10 @@ const resultCss = {
   // The row number column stays narrow; the data columns share the rest.
   '& tr > :first-of-type': { width: '1%' },
   '& [data-null]': { color: 'fg.subtle', fontStyle: 'italic' },
+  // Numbers line up on their last digit.
+  '& [data-numeric]': { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
 } as const
+
 
 function Results({ outcome }: { outcome: QueryOutcome }) {
   if (outcome.kind === 'error') {
@@ -240,6 +250,7 @@ function Results({ outcome }: { outcome: QueryOutcome }) {
     )
   }
   if (!outcome.rows.length) return <EmptyResult />
+  const numeric = outcome.columns.map((column) => isNumericType(column.type))
   return (
     <Stack gap="2">
       <Text fontSize="sm" role="status">
@@ -255,7 +266,7 @@ function Results({ outcome }: { outcome: QueryOutcome }) {
             <tr>
               <th scope="col">#</th>
               {outcome.columns.map((column, index) => (
-                <th key={index} scope="col">
+                <th key={index} scope="col" data-numeric={numeric[index] ? '' : undefined}>
                   {column.name}
                   <small>{column.type}</small>
                 </th>
@@ -266,7 +277,17 @@ function Results({ outcome }: { outcome: QueryOutcome }) {
             {outcome.rows.map((row, index) => (
               <tr key={index}>
                 <th scope="row">{index + 1}</th>
-                {row.map((cell, cellIndex) => (cell === null ? <td key={cellIndex} data-null="">NULL</td> : <td key={cellIndex}>{cell}</td>))}
+                {row.map((cell, cellIndex) =>
+                  cell === null ? (
+                    <td key={cellIndex} data-null="">
+                      NULL
+                    </td>
+                  ) : (
+                    <td key={cellIndex} data-numeric={numeric[cellIndex] ? '' : undefined}>
+                      {cell}
+                    </td>
+                  ),
+                )}
               </tr>
             ))}
           </tbody>
@@ -300,13 +321,24 @@ function formatStat(value: string | number): string {
   return Number.isFinite(number) && String(value).trim() !== '' ? formatNumber(number) : String(value)
 }
 
+/**
+ * One statistic as shown: the engine's own count of rows and bytes read when the answer carried it
+ * (the figure the engine measured, not a summary header's), and "not reported" for a memory figure
+ * of 0 (a cluster that does not measure it says 0).
+ */
+function statValue(key: string, value: string, engine: Record<string, number>): string {
+  if ((key === 'rows_read' || key === 'bytes_read') && engine[key] !== undefined) return formatStat(String(engine[key]))
+  if (/memory/.test(key) && Number(value) === 0) return 'not reported'
+  return formatStat(value)
+}
+
 function Statistics({ outcome }: { outcome: QueryOutcome }) {
   if (outcome.kind === 'error') return <Text color="fg.muted">The query failed, so there are no statistics.</Text>
   const { stats } = outcome
   const entries: [string, string][] = [
     ['Rows returned', outcome.kind === 'rows' ? formatNumber(outcome.rows.length) : '—'],
     ['Elapsed (round trip, ms)', formatStat(stats.elapsedMs)],
-    ...Object.entries(stats.cluster).map(([key, value]): [string, string] => [STAT_LABELS[key] ?? key.replace(/_/g, ' '), formatStat(value)]),
+    ...Object.entries(stats.cluster).map(([key, value]): [string, string] => [STAT_LABELS[key] ?? key.replace(/_/g, ' '), statValue(key, value, stats.engine)]),
   ]
   if (stats.engine.elapsed !== undefined) entries.push(['Engine elapsed (s)', String(stats.engine.elapsed)])
   if (stats.queryId) entries.push(['Query ID', stats.queryId])

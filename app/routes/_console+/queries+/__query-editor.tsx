@@ -182,12 +182,15 @@ export function QueryEditorForm({
   optionErrors,
   sqlError,
   error,
+  isCompact = false,
 }: {
   sql: string
   options: Record<string, string>
   optionErrors: Record<string, string>
   sqlError?: string
   error?: ReactNode
+  /** Above a result: a shorter editor, so the result's first rows are on screen (1280×800). */
+  isCompact?: boolean
 }) {
   const hasOptionErrors = Object.keys(optionErrors).length > 0
   const [value, setValue] = useState(sql)
@@ -226,7 +229,7 @@ export function QueryEditorForm({
       defaultValue={value}
       onChange={(event) => setValue(event.currentTarget.value)}
       onKeyDown={onKeyDown}
-      rows={9}
+      rows={isCompact ? 4 : 9}
       w="full"
       p="3"
       fontFamily="mono"
@@ -253,7 +256,7 @@ export function QueryEditorForm({
             {() => (
               <Suspense fallback={textarea}>
                 <Box borderWidth="1px" borderColor={sqlError || error ? 'border.error' : 'border'} rounded="md" overflow="hidden" bg="bg">
-                  <SqlEditor name="sql" value={value} onChange={setValue} onRun={run} label="SQL" describedBy={describedBy} />
+                  <SqlEditor name="sql" value={value} onChange={setValue} onRun={run} label="SQL" describedBy={describedBy} height={isCompact ? 110 : 220} />
                 </Box>
               </Suspense>
             )}

@@ -43,7 +43,7 @@ export function readOptionsOnly(url: URL) {
 
 export type Cell = string | null
 export type QueryOutcome =
-  | { kind: 'error'; message: string; status: number }
+  | { kind: 'error'; message: string; status: number; position?: ErrorPosition | null }
   | {
       kind: 'rows'
       columns: { name: string; type: string }[]
@@ -88,10 +88,41 @@ function cellOf(value: unknown): Cell {
   return JSON.stringify(value)
 }
 
+/** Where in the user's SQL the engine stopped: 1-based line and column, and that line's text. */
+export type ErrorPosition = { line: number; column: number; text: string; isPastEnd: boolean }
+
+/**
+ * Reads the engine's `(line L, col C)` out of its message and says where that is in the SQL the
+ * user wrote. The options the console sends can reach the engine as a trailing SETTINGS clause, so
+ * a position past the user's last line means "at the end of your statement": the message's excerpt
+ * of text the user never wrote is replaced by "end of query". Returns the message unchanged and no
+ * position when the engine gave none.
+ */
+export function locateEngineError(message: string, sql: string): { message: string; position: ErrorPosition | null } {
+  const match = /\(line (\d+), col (\d+)\)(: )?/.exec(message)
+  if (!match) return { message, position: null }
+  const lines = sql.replace(/\s+$/, '').split('\n')
+  const line = Number(match[1])
+  const column = Number(match[2])
+  if (line >= 1 && line <= lines.length && column <= lines[line - 1]!.length + 1) {
+    return { message, position: { line, column, text: lines[line - 1]!, isPastEnd: false } }
+  }
+  const last = lines.length
+  const cleaned = match[3]
+    ? message.slice(0, match.index + match[0].length) + message.slice(match.index + match[0].length).replace(/^[\s\S]*?\. (?=Expected)/, 'end of query. ')
+    : message
+  return {
+    message: cleaned
+      .replace(/failed at position \d+ \([^)]*\)/, 'failed at the end of the query')
+      .replace(`(line ${line}, col ${column})`, `(line ${last}, col ${lines[last - 1]!.length + 1})`),
+    position: { line: last, column: lines[last - 1]!.length + 1, text: lines[last - 1]!, isPastEnd: true },
+  }
+}
+
 /** QueryError and other ClusterErrors become the outcome shown beside the editor (a 401 has ended the session). */
-function failureOutcome(error: unknown): { kind: 'error'; message: string; status: number } {
-  if (error instanceof QueryError) return { kind: 'error', message: error.message, status: 400 }
-  if (error instanceof ClusterError) return { kind: 'error', message: error.message, status: error.status }
+function failureOutcome(error: unknown, sql: string): { kind: 'error'; message: string; status: number; position: ErrorPosition | null } {
+  if (error instanceof QueryError) return { kind: 'error', status: 400, ...locateEngineError(error.message, sql) }
+  if (error instanceof ClusterError) return { kind: 'error', message: error.message, status: error.status, position: null }
   throw error
 }
 
@@ -122,7 +153,7 @@ export async function runForUi(api: ClusterApi, sql: string, options: Record<str
     return { kind: 'text', format: answer.format, text: isTruncated ? answer.text.slice(0, MAX_TEXT) : answer.text, isTruncated, stats }
   } catch (error) {
     if (api.signal?.aborted) throw error
-    return failureOutcome(error)
+    return failureOutcome(error, sql)
   }
 }
 
@@ -142,7 +173,7 @@ export async function runAnalysis(api: ClusterApi, sql: string, options: Record<
         return { ...part, text: answer.text }
       } catch (error) {
         if (api.signal?.aborted) throw error
-        const outcome = failureOutcome(error)
+        const outcome = failureOutcome(error, part.statement)
         return { ...part, error: outcome.message }
       }
     }),

@@ -1,6 +1,7 @@
 import AceEditor from 'react-ace'
 import 'ace-builds/src-noconflict/mode-sql'
 import 'ace-builds/src-noconflict/theme-textmate'
+import { MONO_FONTS } from '~/theme'
 
 /**
  * The Ace SQL editor (browser only: loaded lazily behind ClientOnly, over a textarea of the same
@@ -13,6 +14,7 @@ export default function SqlEditor({
   onRun,
   label,
   describedBy,
+  height = 220,
 }: {
   name: string
   value: string
@@ -20,6 +22,8 @@ export default function SqlEditor({
   onRun: () => void
   label: string
   describedBy?: string
+  /** Pixels; smaller above a result, so its first rows are on screen. */
+  height?: number
 }) {
   return (
     <div style={{ width: '100%' }}>
@@ -31,11 +35,11 @@ export default function SqlEditor({
         value={value}
         onChange={onChange}
         width="100%"
-        height="220px"
+        height={`${height}px`}
         fontSize={14}
         showPrintMargin={false}
         // Ace keeps the textarea's aria-label current ("SQL, Cursor at row 1") from this option.
-        setOptions={{ useWorker: false, tabSize: 2, wrap: true, textInputAriaLabel: label }}
+        setOptions={{ useWorker: false, tabSize: 2, wrap: true, textInputAriaLabel: label, fontFamily: MONO_FONTS }}
         editorProps={{ $blockScrolling: true }}
         commands={[{ name: 'run', bindKey: { win: 'Ctrl-Enter', mac: 'Command-Enter' }, exec: () => onRun() }]}
         onLoad={(editor) => {
