@@ -141,8 +141,11 @@ test.describe('query', () => {
     await expect(page.getByText('Alter job created: counting the rows it changes')).toBeVisible()
   })
 
-  test('after a run the first result row is on screen, numbers line up on the right, and an error says where', async ({ authedPage: page }) => {
-    await page.goto(`/result?${new URLSearchParams({ sql: "SELECT number AS n, concat('row_', toString(number)) AS label FROM numbers(50)" })}`)
+  test('after a run the first result row is on screen, numbers line up on the right, and an error says where', async ({ authedPage: page }, testInfo) => {
+    await page.goto('/queries')
+    await typeSql(page, testInfo, "SELECT number AS n, concat('row_', toString(number)) AS label FROM numbers(50)")
+    await page.getByRole('button', { name: 'Run' }).click()
+    await expect(page).toHaveURL(/\/result\?.*#result$/)
     const firstRow = page.getByRole('row', { name: /^1 0 row_0$/ })
     await expect(firstRow).toBeInViewport()
     await expect(firstRow.getByRole('cell').first()).toHaveCSS('text-align', 'end')

@@ -135,7 +135,7 @@ export default function QueryResultRoute() {
       />
       {isConfirming ? <ConfirmChange sql={loaded.sql} /> : null}
       {outcome || analysis ? (
-        <Box as="section" aria-labelledby="result-heading">
+        <Box as="section" id="result" aria-labelledby="result-heading" scrollMarginTop="4">
           <HStack justify="space-between" wrap="wrap" gap="2" mb="2">
             <Heading as="h2" id="result-heading" size="md">
               Result

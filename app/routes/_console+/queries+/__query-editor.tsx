@@ -173,6 +173,12 @@ function useElapsedSeconds(isRunning: boolean): number {
 }
 
 /**
+ * Where a run goes: /result, scrolled to the result (the fragment survives a GET form's submission,
+ * so without scripts the browser lands on the result too, with the editor just above it).
+ */
+const RESULT_ACTION = '/result#result'
+
+/**
  * The query form: a GET to /result so every run is a shareable URL. The SQL is a textarea named
  * `sql` in server HTML, replaced by Ace once scripts load. `error` shows beside the editor.
  */
@@ -213,7 +219,7 @@ export function QueryEditorForm({
     const params = new URLSearchParams()
     for (const [key, entry] of data) if (typeof entry === 'string' && entry.trim() !== '') params.append(key, entry)
     if (value.trim()) setHistory(addToHistory(value))
-    submit(params, { method: 'get', action: '/result' })
+    submit(params, { method: 'get', action: RESULT_ACTION })
   }
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
@@ -246,7 +252,7 @@ export function QueryEditorForm({
   )
 
   return (
-    <Form method="get" action="/result" ref={formRef} onSubmit={onSubmit} aria-label="Query">
+    <Form method="get" action={RESULT_ACTION} ref={formRef} onSubmit={onSubmit} aria-label="Query">
       <Stack gap="3">
         <Box>
           <chakra.label htmlFor="sql" display="block" fontWeight="medium" fontSize="sm" mb="1">
