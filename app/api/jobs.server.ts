@@ -45,7 +45,38 @@ export type BatchProgress = {
   rows_read: number
   rows_ingested: number
   rows_rejected: number
+  /** Source bytes of the files loaded, over every attempt. */
+  bytes_read: number
+  /** How many times the job ran (first run + retries). */
+  attempts: number
+  /** The latest attempt's errors (each attempt keeps its own in `status_detail.attempts`). */
   errors: string[]
+}
+
+/**
+ * One run of a batch job (the first run and each Retry). Counts are taken when a file is recorded
+ * as loaded, so each file counts in exactly one attempt and the attempts add up to `progress`.
+ */
+export type BatchAttempt = {
+  attempt: number
+  started: string
+  ended: string | null
+  status: 'running' | 'done' | 'failed' | 'canceled'
+  files_done: number
+  rows: number
+  bytes: number
+  rows_read: number
+  rows_rejected: number
+  error: string | null
+  errors: string[]
+}
+
+export type BatchStatusDetail = {
+  attempts: BatchAttempt[]
+  /** Files (paths under the job's url) whose rows are stored; Retry skips them. */
+  files_completed: string[]
+  /** The file whose insert is in flight, null between files. */
+  current_file: string | null
 }
 
 export type BatchJob = {
@@ -61,6 +92,8 @@ export type BatchJob = {
   created_by?: string
   error?: string | null
   progress?: Partial<BatchProgress>
+  /** Absent on records from clusters that do not keep attempts. */
+  status_detail?: Partial<BatchStatusDetail>
   settings: {
     source?: { table?: string; transform?: string; type?: string; subtype?: string; settings?: Record<string, unknown> }
     [key: string]: unknown

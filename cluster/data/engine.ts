@@ -129,16 +129,26 @@ export class Engine {
     await this.run(sql)
   }
 
-  /** Inserts JSONEachRow/CSV bytes into `database`.`table`. */
-  async insert(database: string, table: string, values: Buffer | string, format: 'JSONEachRow' | 'CSV' | 'CSVWithNames' = 'JSONEachRow') {
+  /**
+   * Inserts JSONEachRow/CSV bytes into `database`.`table`. `settings` are per-insert engine
+   * settings (names and values are the caller's own constants, never user input).
+   */
+  async insert(
+    database: string,
+    table: string,
+    values: Buffer | string,
+    format: 'JSONEachRow' | 'CSV' | 'CSVWithNames' = 'JSONEachRow',
+    settings?: Record<string, number | string>,
+  ) {
     const slot = await this.acquire('internal')
     try {
       // the raw insert takes plain identifiers only; other names go through an INSERT statement
       if (/^[A-Za-z0-9_]+$/.test(database) && /^[A-Za-z0-9_]+$/.test(table)) {
-        return await slot.session.insert({ table: `${database}.${table}`, values, format })
+        return await slot.session.insert({ table: `${database}.${table}`, values, format, ...(settings ? { settings } : {}) })
       }
       const body = typeof values === 'string' ? values : values.toString('utf8')
-      await slot.session.queryAsync(`INSERT INTO ${qualified(database, table)} FORMAT ${format}\n${body}`)
+      const withSettings = settings && Object.keys(settings).length ? ` SETTINGS ${Object.entries(settings).map(([k, v]) => `${k} = ${typeof v === 'number' ? v : lit(v)}`).join(', ')}` : ''
+      await slot.session.queryAsync(`INSERT INTO ${qualified(database, table)}${withSettings} FORMAT ${format}\n${body}`)
       return undefined
     } catch (error) {
       throw toEngineError(error)

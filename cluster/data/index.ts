@@ -140,7 +140,7 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
     seed: (e) => seed(plane, e),
     async close() {
       clearInterval(timer)
-      runner.stop()
+      await runner.stop() // the job running now finishes its current file and records it
       await plane.flushSystem().catch(() => {})
       await engine.close()
     },

@@ -8,6 +8,7 @@ import { describe, f, type Fields } from '../../config/schema'
 import type { Resource } from '../../hooks'
 import { pickTransform, resolveTable } from '../catalog'
 import type { Plane } from '../plane'
+import { detailOf, emptyProgress, retryRefusal } from './batch-record'
 import type { BatchRunner } from './batch-runner'
 import { BATCH, checkOrg, getJob, save, scopeOf, visible, withUrl, type Job } from './job-store'
 
@@ -75,6 +76,12 @@ function validateBatch(cluster: ClusterState, body: Record<string, any>, existin
   }
 }
 
+/** What decides which files a job loads: changing it after files were loaded would mislead a Retry. */
+const sourceKey = (settings: Record<string, any> | undefined) => {
+  const src = settings?.source ?? {}
+  return JSON.stringify([src.table, src.transform ?? null, src.settings?.url, settings?.regex_filter ?? '', settings?.max_files ?? 0])
+}
+
 function publicBatch(ctx: Ctx, job: Job) {
   return withUrl(ctx, job, 'batch')
 }
@@ -113,7 +120,7 @@ function batchOptions(method: 'POST' | 'PUT') {
     renders: ['application/json'],
     parses: ['application/json'],
     actions: {
-      [method]: describe(BATCH_FIELDS, { uuid: 'Id', org: 'Org', status: 'Status', progress: 'Progress', created: 'Created', modified: 'Modified', url: 'Url' }),
+      [method]: describe(BATCH_FIELDS, { uuid: 'Id', org: 'Org', status: 'Status', progress: 'Progress', status_detail: 'Status detail', created: 'Created', modified: 'Modified', url: 'Url' }),
     },
   }
 }
@@ -160,7 +167,8 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
       org: ctx.params.org,
       ...job!,
       status: 'ready',
-      progress: { percent: 0, files_total: 0, files_done: 0, rows_read: 0, rows_ingested: 0, rows_rejected: 0, errors: [] },
+      progress: emptyProgress(),
+      status_detail: { attempts: [], files_completed: [], current_file: null },
       error: null,
       created: now,
       modified: now,
@@ -183,7 +191,7 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
   router.get(`${base}/:job/status`, (ctx) => {
     const job = getJob(ctx, BATCH)
     authorize(ctx, 'status_batchjob', scopeOf(cluster, job))
-    return json({ uuid: job.uuid, name: job.name, status: job.status, progress: job.progress, error: job.error, started: job.started, finished: job.finished })
+    return json({ uuid: job.uuid, name: job.name, status: job.status, progress: job.progress, status_detail: job.status_detail, error: job.error, started: job.started, finished: job.finished })
   })
 
   const update = async (ctx: Ctx) => {
@@ -194,6 +202,10 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
     const merged = ctx.request.method === 'PATCH' ? { ...existing, ...body, settings: { ...existing.settings, ...(isObj(body.settings) ? body.settings : {}) } } : body
     const { job, errors } = validateBatch(cluster, merged, existing)
     if (errors) throw validationError(errors)
+    const loaded = detailOf(existing).detail.files_completed.length || Number(existing.progress?.files_done ?? 0)
+    if (loaded > 0 && sourceKey(job!.settings) !== sourceKey(existing.settings)) {
+      throw badRequest(`${loaded} files of this job are loaded already; changing its source, table, transform or file selection would make Retry load the wrong files. Create a new job instead.`)
+    }
     const saved: Job = { ...existing, ...job! }
     save(cluster, BATCH, saved)
     audit(cluster, user, 'change_batchjob', `Changed batch job ${saved.name}`, { kind: 'batchjob', id: saved.uuid })
@@ -228,10 +240,13 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
   router.post(`${base}/:job/retry`, (ctx) => {
     const job = getJob(ctx, BATCH)
     const user = authorize(ctx, 'retry_batchjob', scopeOf(cluster, job))
-    if (!['failed', 'canceled', 'done'].includes(job.status)) throw badRequest(`Job is ${job.status}; only failed, canceled or done jobs can be retried.`)
-    Object.assign(job, { status: 'ready', error: null, started: null, finished: null, progress: { percent: 0, files_total: 0, files_done: 0, rows_read: 0, rows_ingested: 0, rows_rejected: 0, errors: [] } })
+    const refusal = retryRefusal(job)
+    if (refusal) throw badRequest(refusal)
+    // the record keeps every attempt and the files loaded: the next run resumes after them
+    const { detail } = detailOf(job)
+    Object.assign(job, { status: 'ready', error: null, finished: null, status_detail: detail })
     save(cluster, BATCH, job)
-    audit(cluster, user, 'retry_batchjob', `Retried batch job ${job.name}`, { kind: 'batchjob', id: job.uuid })
+    audit(cluster, user, 'retry_batchjob', `Retried batch job ${job.name} (attempt ${detail.attempts.length + 1}, resuming after ${detail.files_completed.length} loaded files)`, { kind: 'batchjob', id: job.uuid })
     runner.enqueue(job.uuid)
     return json(publicBatch(ctx, job))
   })

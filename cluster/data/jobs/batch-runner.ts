@@ -10,21 +10,37 @@ import { pickTransform, resolveTable } from '../catalog'
 import { tableOrderKey, toEngineError } from '../engine'
 import type { Plane } from '../plane'
 import { makeMapper, recordsOf, toJsonEachRow } from '../transform'
+import { detailOf, MAX_ERRORS, progressOf, type BatchAttempt, type BatchStatusDetail } from './batch-record'
 import { BATCH, save, type Job } from './job-store'
 
-interface Progress {
-  percent: number
-  files_total: number
-  files_done: number
-  rows_read: number
-  rows_ingested: number
-  rows_rejected: number
-  errors: string[]
-}
+/**
+ * Engine settings that make one file's insert a single block: parsed whole before anything is
+ * written, so a file that fails to insert stores none of its rows.
+ */
+const oneBlock = (rows: number) => ({
+  max_insert_block_size: Math.max(rows + 1, 1_048_576),
+  min_insert_block_size_rows: 0,
+  min_insert_block_size_bytes: 0,
+  input_format_parallel_parsing: 0,
+})
 
+/**
+ * Runs batch jobs one at a time. Each run is one attempt in the job's `status_detail.attempts`;
+ * files already in `status_detail.files_completed` are skipped, so a Retry resumes after the files
+ * earlier attempts loaded (see batch-record.ts).
+ *
+ * One file is all-or-nothing from the job's point of view: its rows go to the engine in one insert
+ * (one block, see `oneBlock`), and the file is recorded as loaded, in the same store write as its
+ * counts, only after that insert succeeded. Cancel takes effect between files: a file whose insert
+ * has started is finished and recorded; a file read but not yet inserted is abandoned whole (none
+ * of its rows stored) and loaded by the next Retry. Stopping the cluster waits for the file in
+ * flight the same way. Only a process killed after the engine committed a file's insert and before
+ * the store write that follows it (microseconds) can leave that file stored but not recorded; the
+ * record then names it in `current_file` and in the error.
+ */
 export class BatchRunner {
   private queue: string[] = []
-  private running = false
+  private running: Promise<void> | null = null
   private cancelled = new Set<string>()
   private stopped = false
 
@@ -35,8 +51,16 @@ export class BatchRunner {
     const { store } = this.plane.cluster
     for (const job of store.all<Job>(BATCH)) {
       if (job.status === 'running') {
-        job.status = 'failed'
-        job.error = 'The cluster restarted while this job ran; rows loaded before the restart were kept. Retry to load the files again.'
+        const { detail } = detailOf(job)
+        const inFlight = detail.current_file
+        const now = nowIso()
+        const error =
+          `The cluster restarted while this job ran; the ${detail.files_completed.length} files recorded as loaded are kept, and Retry resumes after them.` +
+          (inFlight ? ` The file being loaded, ${inFlight}, was not recorded as loaded, so Retry loads it.` : '')
+        const last = detail.attempts.at(-1)
+        if (last && last.status === 'running') Object.assign(last, { status: 'failed', ended: now, error })
+        detail.current_file = null
+        Object.assign(job, { status: 'failed', error, finished: now, status_detail: detail, progress: progressOf(detail, Number(job.progress?.files_total ?? 0)) })
         save(this.plane.cluster, BATCH, job)
       } else if (job.status === 'ready') this.enqueue(job.uuid)
     }
@@ -44,49 +68,74 @@ export class BatchRunner {
 
   enqueue(id: string) {
     this.queue.push(id)
-    void this.pump()
+    if (!this.running) this.running = this.pump().finally(() => (this.running = null))
   }
 
   cancel(id: string) {
     this.cancelled.add(id)
   }
 
-  stop() {
+  /** Stops taking jobs; resolves when the job running now has finished its current file and saved. */
+  async stop() {
     this.stopped = true
+    await this.running
   }
 
   private async pump() {
-    if (this.running) return
-    this.running = true
-    try {
-      while (this.queue.length && !this.stopped) {
-        const id = this.queue.shift()!
-        await this.run(id).catch((error) => {
-          this.plane.cluster.log({ level: 'error', service: 'batch-peer', component: 'batch', message: `batch job ${id} crashed`, error: String(error) })
-        })
-      }
-    } finally {
-      this.running = false
+    while (this.queue.length && !this.stopped) {
+      const id = this.queue.shift()!
+      await this.run(id).catch((error) => {
+        this.plane.cluster.log({ level: 'error', service: 'batch-peer', component: 'batch', message: `batch job ${id} crashed`, error: String(error) })
+      })
     }
   }
 
   private async run(id: string) {
     const { cluster, engine } = this.plane
-    let job = cluster.store.get<Job>(BATCH, id)
-    if (!job || job.status !== 'ready') return
+    const initial = cluster.store.get<Job>(BATCH, id)
+    if (!initial || initial.status !== 'ready') return
     this.cancelled.delete(id)
-    const progress: Progress = { percent: 0, files_total: 0, files_done: 0, rows_read: 0, rows_ingested: 0, rows_rejected: 0, errors: [] }
+    const { detail, legacyFilesDone } = detailOf(initial)
+    const attempt: BatchAttempt = {
+      attempt: detail.attempts.length + 1,
+      started: nowIso(),
+      ended: null,
+      status: 'running',
+      files_done: 0,
+      rows: 0,
+      bytes: 0,
+      rows_read: 0,
+      rows_rejected: 0,
+      error: null,
+      errors: [],
+    }
+    detail.attempts.push(attempt)
+    let filesTotal = Number(initial.progress?.files_total ?? 0)
+    let filesDone: number | undefined
+    let name = initial.name
+    /** Saves the job with the attempt's state; false when the job was deleted meanwhile. */
     const update = (patch: Partial<Job>) => {
-      job = { ...cluster.store.get<Job>(BATCH, id)!, ...patch, progress: { ...progress } }
-      save(cluster, BATCH, job)
+      const current = cluster.store.get<Job>(BATCH, id)
+      if (!current) return false
+      name = current.name
+      const status_detail: BatchStatusDetail = { ...detail, attempts: detail.attempts.map((a) => ({ ...a, errors: [...a.errors] })), files_completed: [...detail.files_completed] }
+      save(cluster, BATCH, { ...current, ...patch, status_detail, progress: progressOf(detail, filesTotal, filesDone) })
+      return true
     }
-    const fail = (message: string) => {
-      update({ status: 'failed', error: message, finished: nowIso() })
-      cluster.log({ level: 'error', service: 'batch-peer', component: 'batch', message: `batch job ${job!.name} failed`, error: message })
+    const end = (status: 'done' | 'failed' | 'canceled', error: string | null = null) => {
+      Object.assign(attempt, { status, ended: nowIso(), error })
+      detail.current_file = null
+      update({ status, error, finished: attempt.ended })
+      if (status === 'failed') cluster.log({ level: 'error', service: 'batch-peer', component: 'batch', message: `batch job ${name} failed`, error: error ?? '' })
     }
-    update({ status: 'running', started: nowIso(), error: null })
-    cluster.log({ level: 'info', service: 'batch-peer', component: 'batch', message: `batch job ${job.name} started` })
+    const fail = (message: string) => end('failed', message)
+    const addError = (message: string) => {
+      if (attempt.errors.length < MAX_ERRORS) attempt.errors.push(message)
+    }
+    update({ status: 'running', started: initial.started ?? attempt.started, finished: null, error: null })
+    cluster.log({ level: 'info', service: 'batch-peer', component: 'batch', message: `batch job ${name} started (attempt ${attempt.attempt})` })
 
+    const job = initial
     const source = job.settings.source
     const resolved = resolveTable(cluster, source.table)
     if ('error' in resolved) return fail(resolved.error)
@@ -106,59 +155,99 @@ export class BatchRunner {
     }
     if (job.settings.max_files > 0) files = files.slice(0, job.settings.max_files)
     if (!files.length) return fail(`No files to load under ${source.settings.url} (looked in ${located.path})`)
-    progress.files_total = files.length
-    update({})
+    /** A file's key in `files_completed`: its path under the job's url. */
+    const keyOf = (file: string) => path.relative(located.path, file) || path.basename(file)
+    if (legacyFilesDone > 0 && !detail.files_completed.length) detail.files_completed = files.slice(0, legacyFilesDone).map(keyOf)
+    delete detail.legacy_files_done
+    const completed = new Set(detail.files_completed)
+    const countDone = () => files.reduce((n, f) => n + (completed.has(keyOf(f)) ? 1 : 0), 0)
+    filesTotal = files.length
+    filesDone = countDone()
+    if (!update({})) return
 
-    const orderKey = (await tableOrderKey(this.plane.engine, resolved.project.name, resolved.table.name)) ?? undefined
+    const dryRun = !!job.settings.dry_run
+    const orderKey = (await tableOrderKey(engine, resolved.project.name, resolved.table.name)) ?? undefined
     const mapper = makeMapper(transform, { tableOrderKey: orderKey })
+    const stopping = () => this.cancelled.has(id) || this.stopped
+    const stopNow = () =>
+      this.cancelled.has(id)
+        ? end('canceled')
+        : fail(`The cluster stopped while this job ran; the ${detail.files_completed.length} files recorded as loaded are kept, and Retry resumes after them.`)
     for (const file of files) {
-      if (this.cancelled.has(id) || this.stopped) {
-        update({ status: 'canceled', finished: nowIso() })
-        return
-      }
+      const key = keyOf(file)
+      if (completed.has(key)) continue
+      if (!cluster.store.get(BATCH, id)) return // deleted
+      if (stopping()) return stopNow()
+      let raw: Buffer
       let text: string
       try {
-        const raw = fs.readFileSync(file)
+        raw = fs.readFileSync(file)
         text = (/\.gz$/i.test(file) ? zlib.gunzipSync(raw) : raw).toString('utf8')
       } catch (error) {
-        progress.errors.push(`${path.basename(file)}: ${(error as Error).message}`)
-        progress.files_done++
+        addError(`${key}: ${(error as Error).message}`)
+        update({})
         continue
       }
-      const type = mapper.type
-      const { records, error } = recordsOf(text, type, transform.settings?.format_details)
-      if (error) progress.errors.push(`${path.basename(file)}: ${error}`)
-      progress.rows_read += records.length
+      const fileErrors: string[] = []
+      const { records, error } = recordsOf(text, mapper.type, transform.settings?.format_details)
+      if (error) fileErrors.push(`${key}: ${error}`)
       const rows: Record<string, unknown>[] = []
+      let rejected = 0
       records.forEach((r, i) => {
         const m = mapper.map(r, i)
         if (m.ok) rows.push(m.row)
         else {
-          progress.rows_rejected++
-          if (progress.errors.length < 50) progress.errors.push(`${path.basename(file)}: ${m.error}`)
+          rejected++
+          fileErrors.push(`${key}: ${m.error}`)
         }
       })
-      if (!job.settings.dry_run) {
-        for (let k = 0; k < rows.length; k += 50_000) {
-          try {
-            await engine.insert(resolved.project.name, resolved.table.name, toJsonEachRow(rows.slice(k, k + 50_000)))
-            progress.rows_ingested += Math.min(50_000, rows.length - k)
-          } catch (e) {
-            progress.errors.push(`${path.basename(file)}: ${toEngineError(e).message}`)
-          }
+      if (!dryRun && !rows.length && fileErrors.length) {
+        // nothing of this file can be stored: it stays unloaded, so a Retry (after a fix) reads it again
+        fileErrors.forEach(addError)
+        update({})
+        continue
+      }
+      // abandon a file not yet inserted when a cancel came in meanwhile: none of its rows are stored
+      if (stopping()) return stopNow()
+      if (!dryRun && rows.length) {
+        detail.current_file = key
+        update({})
+        try {
+          await engine.insert(resolved.project.name, resolved.table.name, toJsonEachRow(rows), 'JSONEachRow', oneBlock(rows.length))
+        } catch (e) {
+          detail.current_file = null
+          addError(`${key}: ${toEngineError(e).message}`)
+          update({})
+          continue
         }
         this.plane.touched(resolved.project.name, resolved.table.name)
       }
-      progress.files_done++
-      progress.percent = Math.round((progress.files_done / progress.files_total) * 100)
-      update({})
+      // the file's rows are stored: record it and count it, in one store write
+      detail.current_file = null
+      detail.files_completed.push(key)
+      completed.add(key)
+      filesDone!++
+      attempt.files_done++
+      attempt.rows += dryRun ? 0 : rows.length
+      attempt.bytes += raw.length
+      attempt.rows_read += records.length
+      attempt.rows_rejected += rejected
+      fileErrors.forEach(addError)
+      if (!update({})) return
     }
-    cluster.metrics.inc('rows_ingested_total', { service: 'batch-peer' }, progress.rows_ingested)
-    if (progress.rows_ingested === 0 && progress.errors.length && !job.settings.dry_run) {
-      return fail(`No rows were loaded: ${progress.errors[0]}`)
+    if (!dryRun) cluster.metrics.inc('rows_ingested_total', { service: 'batch-peer' }, attempt.rows)
+    const missing = files.length - countDone()
+    if (missing > 0) {
+      const loaded = detail.attempts.reduce((n, a) => n + a.rows, 0)
+      const why = attempt.errors[0] ?? 'see errors'
+      return fail(
+        loaded === 0
+          ? `No rows were loaded: ${why}`
+          : `${missing} of ${files.length} files could not be loaded (${why}). Retry loads only those files.`,
+      )
     }
-    update({ status: 'done', finished: nowIso() })
-    cluster.log({ level: 'info', service: 'batch-peer', component: 'batch', message: `batch job ${job!.name} done: ${progress.rows_ingested} rows from ${progress.files_done} files` })
+    end('done')
+    cluster.log({ level: 'info', service: 'batch-peer', component: 'batch', message: `batch job ${name} done: attempt ${attempt.attempt} loaded ${attempt.rows} rows from ${attempt.files_done} files` })
   }
 }
 
