@@ -62,7 +62,8 @@ function toRow(job: BatchJob) {
     finished: job.finished ?? null,
     createdBy: job.created_by ?? null,
     canCancel: ['ready', 'running'].includes(job.status),
-    canRetry: ['failed', 'canceled', 'done'].includes(job.status),
+    // Retry resumes after the last stored file; a done job has nothing left to load
+    canRetry: ['failed', 'canceled'].includes(job.status),
   }
 }
 type BatchRow = ReturnType<typeof toRow>
@@ -76,6 +77,16 @@ function toDetail(job: BatchJob) {
     credential: typeof job.settings?.source?.settings?.credential_id === 'string' ? job.settings.source.settings.credential_id : null,
     settings: SETTING_LABELS.map(([key, label]) => [label, settings[key] === undefined || settings[key] === '' ? '—' : String(settings[key])] as [string, string]),
     errors: (job.progress?.errors ?? []).slice(0, 50),
+    attempts: (job.status_detail?.attempts ?? []).map((a) => ({
+      attempt: a.attempt,
+      status: a.status,
+      started: a.started ?? null,
+      ended: a.ended ?? null,
+      filesDone: a.files_done ?? 0,
+      rows: a.rows ?? 0,
+      rowsRejected: a.rows_rejected ?? 0,
+      error: a.error ?? null,
+    })),
   }
 }
 
@@ -211,6 +222,46 @@ function BatchJobPanel({ job }: { job: ReturnType<typeof toDetail> }) {
             {job.errors.map((message, index) => (
               <li key={index}>{message}</li>
             ))}
+          </Box>
+        </>
+      ) : null}
+      {job.attempts.length > 1 ? (
+        <>
+          <Heading as="h3" size="sm" mt="4" mb="1" id="attempts">
+            Attempts ({job.attempts.length})
+          </Heading>
+          <Text fontSize="sm" color="fg.muted" mb="1">
+            Each Retry resumes after the last file stored; the rows of a file are counted in the attempt that stored them.
+          </Text>
+          <Box as="table" fontSize="sm" aria-labelledby="attempts" css={{ '& th, & td': { px: '2', py: '1', textAlign: 'left' }, '& td.num': { textAlign: 'right' } }}>
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>Status</th>
+                <th>Started</th>
+                <th>Ended</th>
+                <th>Files</th>
+                <th>Rows loaded</th>
+                <th>Rejected</th>
+                <th>Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {job.attempts.map((a) => (
+                <tr key={a.attempt}>
+                  <td className="num">{a.attempt}</td>
+                  <td>
+                    <StatusBadge status={a.status} />
+                  </td>
+                  <td>{when(a.started)}</td>
+                  <td>{when(a.ended)}</td>
+                  <td className="num">{a.filesDone}</td>
+                  <td className="num">{a.rows}</td>
+                  <td className="num">{a.rowsRejected}</td>
+                  <td>{a.error ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
           </Box>
         </>
       ) : null}

@@ -123,7 +123,7 @@ describe('/jobs/batch-jobs', () => {
       filesDone: 2,
       rowsIngested: 50,
       rowsRejected: 0,
-      canRetry: true,
+      canRetry: false, // done: nothing left to load, Retry is not offered
       canCancel: false,
     })
     expect(done.rows[0]).toMatchObject({ uuid: jobId, status: 'done', rowsIngested: 50 })
@@ -198,7 +198,13 @@ describe('/jobs/batch-jobs', () => {
     const retried = asResponse(await act({ intent: 'retry', job: queuedId }))
     expect(retried.headers.get('Location')).toBe(`/jobs/batch-jobs?job=${queuedId}`)
     const done = await until(queuedId, ['done', 'failed'])
-    expect(done.selected).toMatchObject({ status: 'done', rowsIngested: 50 })
+    expect(done.selected).toMatchObject({ status: 'done', rowsIngested: 50, canRetry: false })
+    // canceled while queued, it never ran: the retry is its one attempt, and it stored the 50 rows
+    expect(done.selected?.attempts.map((a) => [a.status, a.rows])).toEqual([['done', 50]])
+    // a retry of a done job (a stale page, a hand-made request) is refused with the cluster's reason
+    const again = asResponse(await act({ intent: 'retry', job: queuedId }))
+    expect(again.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
+    expect((await until(queuedId, ['done'])).selected?.attempts).toHaveLength(1)
   })
 
   it('filters by status in the URL', async () => {
