@@ -111,7 +111,9 @@ test.describe('jobs', () => {
       await expect(panel.getByRole('progressbar', { name: `${name} progress` })).toHaveAttribute('value', '100')
       const row = page.getByRole('table', { name: 'Batch jobs' }).getByRole('row', { name: new RegExp(name) })
       await expect(row).toContainText('100%')
-      await expect(row.getByRole('button', { name: 'Retry' })).toBeVisible()
+      // done: Retry would have nothing left to load, so it is not offered (Delete is)
+      await expect(row.getByRole('link', { name: `Delete ${name}…` })).toBeVisible()
+      await expect(row.getByRole('button', { name: 'Retry' })).toHaveCount(0)
     })
   })
 

@@ -14,6 +14,7 @@ export function FormCard<Schema extends Record<string, unknown>>({
   submit,
   cancelTo,
   action,
+  encType,
   children,
 }: {
   form: FormMetadata<Schema, string[]>
@@ -22,11 +23,13 @@ export function FormCard<Schema extends Record<string, unknown>>({
   cancelTo?: string
   /** Where the form posts; the page's own action when not given. */
   action?: string
+  /** `multipart/form-data` for a form with a file input (it then works without scripts too). */
+  encType?: 'multipart/form-data'
   children: ReactNode
 }) {
   return (
     <Box bg="bg" borderWidth="1px" rounded="md" p="6">
-      <Form method="post" action={action} {...getFormProps(form)}>
+      <Form method="post" action={action} encType={encType} {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         {children}
         <HStack gap="3" mt="2">

@@ -8,6 +8,7 @@ import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
+import { DataTabs } from './__data-tabs'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
@@ -90,6 +91,7 @@ export default function DataTablesRoute() {
           </Button>
         }
       />
+      <DataTabs />
       <FilterForm label="Filter by table or project name" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
       <DataTable
         caption="Projects and their tables"
