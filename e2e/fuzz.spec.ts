@@ -1,8 +1,7 @@
-import { pathToFileURL } from 'node:url'
-import path from 'node:path'
 import fc from 'fast-check'
-import { expect, test, uniqueName } from './fixtures'
+import { expect, test } from './fixtures'
 import { E2E_BASE_URL } from './env'
+import { builtRoutes, concretePath, cookieHeader, createTableByPost } from './routes'
 
 /**
  * Every route with an action, fuzzed through the real server with a real session against the local
@@ -18,25 +17,6 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined
 
 /** Actions that end or change the signed-in session itself: fuzzing them would sign the fuzzer out. */
 const SKIPPED = new Set(['routes/logout'])
-
-type RouteInfo = { id: string; path: string }
-
-async function actionRoutes(): Promise<RouteInfo[]> {
-  const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as {
-    routes: Record<string, { id: string; path?: string; parentId?: string; module: { action?: unknown } }>
-  }
-  const fullPath = (id: string | undefined): string => {
-    if (!id) return ''
-    const route = build.routes[id]!
-    const own = route.path ?? ''
-    const parent = fullPath(route.parentId)
-    return own ? `${parent}/${own}`.replace(/\/+/g, '/') : parent
-  }
-  return Object.values(build.routes)
-    .filter((route) => route.module.action && !SKIPPED.has(route.id))
-    .map((route) => ({ id: route.id, path: fullPath(route.id) || '/' }))
-    .sort((a, b) => a.path.localeCompare(b.path))
-}
 
 type Field = { name: string; kind: 'text' | 'password' | 'hidden' | 'checkbox' | 'select' | 'file' | 'other' }
 
@@ -130,7 +110,7 @@ test.describe('fuzzing every action', () => {
   test.setTimeout(30 * 60_000)
 
   test(`every action answers ${RUNS} generated submissions without a 5xx, keeping what was typed`, async ({ sessionState }) => {
-    const cookie = sessionState.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+    const cookie = cookieHeader(sessionState)
     const post = (url: string, entries: [string, string][]) =>
       fetch(`${E2E_BASE_URL}${url}`, {
         method: 'POST',
@@ -140,23 +120,13 @@ test.describe('fuzzing every action', () => {
       })
 
     // A table of its own for the table page's actions (rename, truncate, settings, delete)
-    const created = await post('/data/new-table', [
-      ['project', '__new__'],
-      ['newProjectName', uniqueName('fuzz_p')],
-      ['name', uniqueName('fuzz_t')],
-    ])
-    expect(created.status, await created.clone().text()).toBeLessThan(400)
-    const tableId = /\/data\/tables\/([0-9a-f-]{36})/.exec(created.headers.get('location') ?? '')?.[1]
-    expect(tableId).toBeTruthy()
-    const ids: Record<string, string> = { tableId: tableId! }
-    const resolve = (routePath: string) => routePath.replace(/:(\w+)\??/g, (_, name: string) => ids[name] ?? '00000000-0000-4000-8000-000000000000')
-
-    const routes = await actionRoutes()
+    const ids: Record<string, string> = { tableId: await createTableByPost(cookie, 'fuzz') }
+    const routes = (await builtRoutes()).filter((route) => route.hasAction && !SKIPPED.has(route.id))
     expect(routes.length).toBeGreaterThan(5)
     const report: string[] = []
     let total = 0
     for (const route of routes) {
-      const url = resolve(route.path)
+      const url = concretePath(route.path, ids)
       const page = await fetch(`${E2E_BASE_URL}${url}`, { headers: { Cookie: cookie } })
       const forms = postForms(await page.text())
       let tried = 0
