@@ -27,6 +27,13 @@ const config = defineConfig({
   },
   globalCss: {
     'html, body': { minHeight: '100%', bg: 'bg.subtle' },
+    // A field with keyboard focus gets a 2 px ring (Chakra's own is a 1 px inset line, easy to miss)
+    'input:focus-visible, select:focus-visible, textarea:focus-visible': {
+      outlineStyle: 'solid !important',
+      outlineWidth: '2px !important',
+      outlineColor: 'var(--chakra-colors-blue-600) !important',
+      outlineOffset: '0px !important',
+    },
   },
 })
 

@@ -118,3 +118,52 @@ test.describe('shell', () => {
   })
 })
 
+
+test.describe('shell on a phone (390 × 844)', () => {
+  test.use({ viewport: { width: 390, height: 844 } })
+
+  test('the sidebar is a menu button, nothing is wider than the screen, and the user menu stays on it', async ({ authedPage: page }) => {
+    for (const path of ['/dashboard', '/data/tables', '/queries', '/jobs/batch-jobs', '/system-health/counts', '/profile/settings']) {
+      await page.goto(path)
+      const width = await page.evaluate(() => document.documentElement.scrollWidth)
+      expect(width, `${path} is ${width}px wide`).toBeLessThanOrEqual(390)
+    }
+
+    await page.goto('/dashboard')
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    await expect(nav.getByRole('link', { name: 'Data', exact: true })).toBeHidden()
+    await page.getByLabel('Toggle sidebar').click({ force: true })
+    await expect(nav.getByRole('link', { name: 'Data', exact: true })).toBeVisible()
+    await nav.getByRole('link', { name: 'Data', exact: true }).click()
+    await expect(page).toHaveURL(/\/data\/tables$/)
+    // the navigation closed the menu
+    await expect(nav.getByRole('link', { name: 'Data', exact: true })).toBeHidden()
+
+    const account = page.getByRole('banner').getByRole('button', { name: ADMIN_EMAIL })
+    const box = await account.boundingBox()
+    expect(box && box.x + box.width).toBeLessThanOrEqual(390)
+    await account.click()
+    const logOut = page.getByRole('button', { name: 'Log out' })
+    await expect(logOut).toBeVisible()
+    const menu = await logOut.boundingBox()
+    expect(menu && menu.x).toBeGreaterThanOrEqual(0)
+    expect(menu && menu.x + menu.width).toBeLessThanOrEqual(390)
+  })
+})
+
+test.describe('focus', () => {
+  test('a focused field shows a clear ring (at least 2 px), not a faint border', async ({ authedPage: page }) => {
+    await page.goto('/data/new-table')
+    const name = page.getByLabel('Table name')
+    await name.focus()
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Tab')
+    await expect(name).toBeFocused()
+    const ring = await name.evaluate((element) => {
+      const style = getComputedStyle(element)
+      return { outline: parseFloat(style.outlineWidth), outlineStyle: style.outlineStyle, shadow: style.boxShadow }
+    })
+    const hasOutline = ring.outlineStyle !== 'none' && ring.outline >= 2
+    expect(hasOutline, JSON.stringify(ring)).toBe(true)
+  })
+})

@@ -22,8 +22,8 @@ export function Header({ crumbs, email, docs, isCollapsed, onToggle }: HeaderPro
     <Flex
       as="header"
       align="center"
-      gap="3"
-      px="4"
+      gap={{ base: '2', md: '3' }}
+      px={{ base: '2', md: '4' }}
       py="2"
       bg="bg"
       borderBottomWidth="1px"
@@ -47,6 +47,8 @@ export function Header({ crumbs, email, docs, isCollapsed, onToggle }: HeaderPro
         css={{
           '&:has(input:focus-visible)': { outline: '2px solid', outlineColor: 'var(--chakra-colors-blue-500)', outlineOffset: '2px' },
           '&:has(input:checked) [data-arrow]': { transform: 'rotate(180deg)' },
+          // on a phone the toggle is a menu button (the sidebar slides over the page)
+          '@media (max-width: 47.99em)': { '& [data-arrow]': { display: 'none' }, '& [data-menu-glyph]': { display: 'inline' } },
         }}
       >
         <chakra.input
@@ -65,6 +67,9 @@ export function Header({ crumbs, email, docs, isCollapsed, onToggle }: HeaderPro
         <Box as="span" aria-hidden="true" data-arrow="" transition="transform 0.15s" fontSize="sm">
           ◀
         </Box>
+        <Box as="span" aria-hidden="true" data-menu-glyph="" display="none" fontSize="md">
+          ☰
+        </Box>
       </chakra.label>
 
       <Box flex="1" minW="0">
@@ -72,7 +77,8 @@ export function Header({ crumbs, email, docs, isCollapsed, onToggle }: HeaderPro
       </Box>
 
       {docs ? (
-        <Flex gap="3" fontSize="sm">
+        // contextual docs: on a phone the sidebar's Docs link stands in for them
+        <Flex gap="3" fontSize="sm" display={{ base: 'none', md: 'flex' }}>
           <chakra.a href={docs.docs} target="_blank" rel="noopener noreferrer" color="blue.600" _hover={{ textDecoration: 'underline' }}>
             Docs
           </chakra.a>
@@ -94,7 +100,15 @@ export function Header({ crumbs, email, docs, isCollapsed, onToggle }: HeaderPro
         </Box>
       </DisclosureMenu>
 
-      <DisclosureMenu label={email ?? 'Account'} width="48">
+      <DisclosureMenu
+        label={
+          // a long address is cut short on a phone (its full text stays the button's name)
+          <Box as="span" display="inline-block" verticalAlign="bottom" maxW={{ base: '24', md: '72' }} overflow="hidden" textOverflow="ellipsis">
+            {email ?? 'Account'}
+          </Box>
+        }
+        width="48"
+      >
         <Box as="ul" listStyleType="none" m="0" p="0">
           <li>
             <chakra.a asChild {...menuItemStyles}>

@@ -55,8 +55,17 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
     <Flex
       minH="100vh"
       css={{
-        [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar]`]: { width: SIDEBAR_WIDTH.collapsed },
-        [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar-label]`]: { srOnly: true },
+        // Wide screens: the toggle collapses the sidebar to its glyphs.
+        '@media (min-width: 48em)': {
+          [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar]`]: { width: SIDEBAR_WIDTH.collapsed },
+          [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar-label]`]: { srOnly: true },
+        },
+        // Phones: the sidebar is off-screen and the same toggle is the menu button that slides it
+        // over the page (CSS only: it works without scripts; a navigation closes it again).
+        '@media (max-width: 47.99em)': {
+          '& [data-sidebar]': { position: 'fixed', top: 0, bottom: 0, left: 0, zIndex: 'overlay', transform: 'translateX(-100%)', visibility: 'hidden', boxShadow: 'lg' },
+          [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar]`]: { transform: 'none', visibility: 'visible' },
+        },
       }}
     >
       <chakra.a
@@ -78,7 +87,7 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
           isCollapsed={isCollapsed}
           onToggle={setCollapsed}
         />
-        <Box as="main" id="main" tabIndex={-1} flex="1" p="6" minW="0" outline="none">
+        <Box as="main" id="main" tabIndex={-1} flex="1" p={{ base: '3', md: '6' }} minW="0" outline="none">
           {children}
         </Box>
       </Flex>
