@@ -125,7 +125,8 @@ export function PoolCreateEditor({
 
   // With scripts the services and transforms offered follow the type and the table picked.
   const serviceGroups: Group[] = (isHydrated && (POOL_KINDS as readonly string[]).includes(kind) ? [kind as PoolKind] : POOL_KINDS).map((entry) => ({
-    label: isHydrated ? '' : KIND_LABELS[entry],
+    // Always in labelled groups: hydration keeps the group (and the option picked) instead of remounting it.
+    label: KIND_LABELS[entry],
     options: SERVICES[entry],
   }))
   const onTypeChange = (value: string) => {
