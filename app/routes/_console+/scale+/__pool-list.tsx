@@ -5,7 +5,7 @@ import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { PageHeader } from '~/components/layout/page-header'
 import { KIND_LABELS, KIND_PATHS, type PoolKind } from '~/schemas/pool'
-import { formatBytes, formatNumber } from '~/utils/format-number'
+import { formatNumber } from '~/utils/format-number'
 import type { PoolRow, PoolTotals } from './__pools.server'
 
 /** What each tab says about its kind of pool. */
@@ -23,7 +23,22 @@ export function rangeText(range: Range | null, format: (value: number) => string
   return range.min === range.max ? format(range.min) : `${format(range.min)}–${format(range.max)}`
 }
 
-const cores = (value: number) => formatNumber(value, { maximumFractionDigits: 2 })
+/** Cores with at most two decimals: "10", "0.5". */
+export const cores = (value: number) => formatNumber(value, { maximumFractionDigits: 2 })
+
+const SIZE_UNITS = ['Ki', 'Mi', 'Gi', 'Ti', 'Pi'] as const
+
+/** Bytes in the binary units pools are sized in ("136Gi", "512Mi", "1.5Ti"), so totals read like the sizes typed. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${formatNumber(bytes)} B`
+  let value = bytes / 1024
+  let unit = 0
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${formatNumber(value, { maximumFractionDigits: 1 })}${SIZE_UNITS[unit]}`
+}
 
 /** One size cell: the cluster's own words ("2Gi"), or a dash. */
 const sizeCell = (text: string) => text || '—'
@@ -94,8 +109,8 @@ function TotalsPanel({ totals }: { totals: PoolTotals }) {
     ['Pools', formatNumber(totals.pools)],
     ['Replicas', rangeText(totals.replicas)],
     ['CPU (cores)', rangeText(totals.cpu, cores)],
-    ['Memory', rangeText(totals.memory, formatBytes)],
-    ['Ephemeral storage', rangeText(totals.storage, formatBytes)],
+    ['Memory', rangeText(totals.memory, formatSize)],
+    ['Ephemeral storage', rangeText(totals.storage, formatSize)],
   ]
   return (
     <Box as="section" aria-label="Capacity" bg="bg" borderWidth="1px" rounded="md" p="4">

@@ -12,10 +12,10 @@ import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { KIND_LABELS, KIND_PATHS, kindOfPool } from '~/schemas/pool'
 import { errorMessage } from '~/utils/error-message'
-import { formatBytes, formatNumber } from '~/utils/format-number'
+import { formatNumber } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
-import { rangeText } from './__pool-list'
+import { cores, formatSize, rangeText } from './__pool-list'
 import { PoolEditEditor, UPDATE_INTENT } from './__pool-editor'
 import { loadPoolDefaults, poolEditValues, updatePoolAction } from './__pool-editor.server'
 import { poolRow, poolTotals } from './__pools.server'
@@ -69,7 +69,6 @@ export default function PoolRoute() {
   const actionData = useActionData<typeof action>()
   const listPath = KIND_PATHS[pool.kind]
   const ownPath = `/scale/pool/${pool.uuid}`
-  const cores = (value: number) => formatNumber(value, { maximumFractionDigits: 2 })
   return (
     <Stack gap="6">
       <PageHeader
@@ -140,8 +139,8 @@ export default function PoolRoute() {
                 ['Memory per replica', pool.memoryText || '—'],
                 ['Storage per replica', pool.storageText || '—'],
                 ['CPU in all', rangeText(totals.cpu, cores) + ' cores'],
-                ['Memory in all', rangeText(totals.memory, formatBytes)],
-                ['Storage in all', rangeText(totals.storage, formatBytes)],
+                ['Memory in all', rangeText(totals.memory, formatSize)],
+                ['Storage in all', rangeText(totals.storage, formatSize)],
                 ['Shards', pool.shards === null ? '—' : formatNumber(pool.shards)],
               ] as [string, string][]
             ).map(([label, value]) => (

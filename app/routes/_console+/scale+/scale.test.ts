@@ -3,6 +3,7 @@ import { clusterCall, makeTable } from '#tests/cluster'
 import { failWith, useTestCluster } from '#tests/msw'
 import { args, asResponse, get, loginAsAdmin, post, responseFrom, returnedOrThrown, unwrap } from '#tests/session'
 import { POOL_MESSAGES } from '~/schemas/pool'
+import { formatSize, rangeText } from './__pool-list'
 import { loader as ingestLoader } from './_index'
 import { loader as coreLoader } from './core'
 import { action as poolAction, loader as poolLoader } from './pool.$poolId'
@@ -275,5 +276,17 @@ describe('/scale/pool/$poolId', () => {
     const gone = unwrap<{ message: string }>(await returnedOrThrown(() => detail(poolId)))
     expect(gone.status).toBe(404)
     expect(gone.data.message).toMatch(/^404 Error/)
+  })
+})
+
+describe('sizes as the tabs show them', () => {
+  it('writes totals in the binary units pools are sized in, and ranges with a dash', () => {
+    expect(formatSize(136 * 2 ** 30)).toBe('136Gi')
+    expect(formatSize(512 * 2 ** 20)).toBe('512Mi')
+    expect(formatSize(1.5 * 2 ** 40)).toBe('1.5Ti')
+    expect(formatSize(100)).toBe('100 B')
+    expect(rangeText({ min: 2, max: 2 })).toBe('2')
+    expect(rangeText({ min: 4, max: 12 }, formatSize)).toBe('4 B–12 B')
+    expect(rangeText(null)).toBe('—')
   })
 })
