@@ -16,6 +16,7 @@ import {
   PoolEditFormSchema,
   PoolFormSchema,
   replicasValue,
+  SERVICES,
   type PoolEditForm,
   type PoolKind,
 } from '~/schemas/pool'
@@ -78,12 +79,14 @@ export async function loadTableOptions(api: ClusterApi): Promise<TableOption[]> 
   )
 }
 
-/** The create form's data: the kind from `?type=` (ingest otherwise), the tables with their transforms, the default sizes. Throws ClusterError. */
+/** The create form's data: the kind from `?type=` (ingest otherwise), its service when it has only one, the tables with their transforms, the default sizes. Throws ClusterError. */
 export async function loadCreatePool(api: ClusterApi, url: URL) {
   const wanted = url.searchParams.get('type')
   const type: PoolKind = (POOL_KINDS as readonly string[]).includes(wanted ?? '') ? (wanted as PoolKind) : 'ingest'
   const [tables, defaults] = await Promise.all([loadTableOptions(api), loadPoolDefaults(api)])
-  return { type, tables, defaults }
+  // A kind with one service (search: query-peer) has it picked already.
+  const services = SERVICES[type]
+  return { type, service: services.length === 1 ? services[0]!.value : '', tables, defaults }
 }
 
 /**

@@ -106,20 +106,25 @@ function ScaleFields({ fields, defaults }: { fields: ScaleFieldsMeta; defaults: 
   )
 }
 
+const NAME_EXAMPLES: Record<PoolKind, string> = { ingest: 'intake-pool', search: 'query-pool', core: 'merge-pool' }
+
 /** The new-pool form: type, service, name, table and transform (ingest), then the sizes. */
 export function PoolCreateEditor({
   type,
+  service,
   tables,
   defaults,
   lastResult,
 }: {
   type: PoolKind
+  /** The service to preselect ('' for none). */
+  service: string
   tables: TableOption[]
   defaults: PoolSizeDefaults
   lastResult?: SubmissionResult<string[]>
 }) {
   const isHydrated = useHydrated()
-  const [form, fields] = useSchemaForm(PoolFormSchema, { id: 'pool-editor', lastResult, defaultValue: { type } })
+  const [form, fields] = useSchemaForm(PoolFormSchema, { id: 'pool-editor', lastResult, defaultValue: { type, service } })
   const kind = String(fields.type.value ?? '')
   const table = String(fields.table.value ?? '')
 
@@ -145,7 +150,9 @@ export function PoolCreateEditor({
       label: `${transform.name}${transform.type ? ` (${transform.type})` : ''}${transform.isDefault ? ' · default' : ''}`,
     })),
   }))
-  const isTableShown = !isHydrated || kindNeedsTable(kind)
+  // The type is known on the server too (the URL's, or the one sent): without scripts, a changed type
+  // brings its fields (and their errors) with the next submission.
+  const isTableShown = kindNeedsTable(kind)
 
   return (
     <FormCard form={form} submit={{ label: 'Create pool' }} cancelTo={kind && (POOL_KINDS as readonly string[]).includes(kind) ? (kind === 'ingest' ? '/scale' : `/scale/${kind}`) : '/scale'}>
@@ -156,6 +163,7 @@ export function PoolCreateEditor({
           placeholder="Select a type"
           groups={[{ label: '', options: POOL_KINDS.map((entry) => ({ value: entry, label: KIND_LABELS[entry] })) }]}
           onChange={onTypeChange}
+          help={isHydrated || isTableShown ? undefined : 'An ingest pool also needs a table and a transform: the form asks for them once it is sent as Ingest.'}
         />
         <GroupedSelect
           meta={fields.service}
@@ -169,15 +177,10 @@ export function PoolCreateEditor({
         meta={fields.name}
         label="Name"
         help="Lowercase letters, digits and dashes, under 64. It names the pool's workers and cannot be changed later."
-        inputProps={{ autoComplete: 'off', placeholder: 'intake-pool' }}
+        inputProps={{ autoComplete: 'off', placeholder: NAME_EXAMPLES[kind as PoolKind] ?? 'intake-pool' }}
       />
       {isTableShown ? (
         <Box>
-          {isHydrated ? null : (
-            <Text fontSize="xs" color="fg.muted" mb="2">
-              Table and transform: for ingest pools only.
-            </Text>
-          )}
           <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
             <GroupedSelect
               meta={fields.table}

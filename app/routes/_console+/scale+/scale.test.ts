@@ -48,7 +48,8 @@ describe('/scale/pool/create', () => {
 
   it('preselects the type from ?type= (ingest otherwise) and offers every table with its transforms', async () => {
     const core = await createLoader(args(get('/scale/pool/create?type=core', cookie)))
-    expect(core.type).toBe('core')
+    expect(core).toMatchObject({ type: 'core', service: '' })
+    expect(await createLoader(args(get('/scale/pool/create?type=search', cookie)))).toMatchObject({ type: 'search', service: 'query-peer' })
     expect((await createLoader(args(get('/scale/pool/create?type=nonsense', cookie)))).type).toBe('ingest')
     expect(core.tables).toEqual([
       { value: 'weblogs.access', transforms: [{ value: 'weblogs.access:access_json', name: 'access_json', type: 'json', isDefault: true }] },
@@ -276,6 +277,8 @@ describe('/scale/pool/$poolId', () => {
     const gone = unwrap<{ message: string }>(await returnedOrThrown(() => detail(poolId)))
     expect(gone.status).toBe(404)
     expect(gone.data.message).toMatch(/^404 Error/)
+    const notAnId = unwrap<{ message: string }>(await returnedOrThrown(() => detail('not-a-pool')))
+    expect([400, 404]).toContain(notAnId.status)
   })
 })
 
