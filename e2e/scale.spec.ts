@@ -92,6 +92,27 @@ test.describe('scale → pools', () => {
     await expect(page.getByLabel('Table', { exact: true })).toHaveValue(`${project}.${table}`)
   })
 
+  test('changing the type changes what the form asks for, with scripts at once, without them on sending', async ({ authedPage: page }, testInfo) => {
+    await page.goto('/scale/pool/create?type=search')
+    await expect(page.getByLabel('Service', { exact: true })).toHaveValue('query-peer')
+    await expect(page.getByLabel('Table', { exact: true })).toHaveCount(0)
+    // Hydrated: only the selected type's services are listed (the server lists every group).
+    if (testInfo.project.name === 'js') await expect(page.getByLabel('Service', { exact: true }).locator('optgroup')).toHaveCount(1)
+    await page.getByLabel('Type', { exact: true }).selectOption('ingest')
+    if (testInfo.project.name === 'js') {
+      // The service list follows the type: query-peer is gone, so nothing is picked.
+      await expect(page.getByLabel('Service', { exact: true })).toHaveValue('')
+      await expect(page.getByLabel('Table', { exact: true })).toBeVisible()
+      await expect(page.getByLabel('Service', { exact: true }).locator('option[value="query-peer"]')).toHaveCount(0)
+    } else {
+      await page.getByLabel('Name', { exact: true }).fill('switched-type')
+      await page.getByRole('button', { name: 'Create pool' }).click()
+      await expect(page.getByLabel('Service', { exact: true })).toHaveAccessibleDescription(/Pick a service of the selected type/)
+      await expect(page.getByLabel('Table', { exact: true })).toHaveAccessibleDescription(/Table is required/)
+      await expect(page.getByLabel('Name', { exact: true })).toHaveValue('switched-type')
+    }
+  })
+
   test('a pool is resized on its page; a bad change keeps the form', async ({ authedPage: page }) => {
     const name = poolName('e2e-merge')
     await startPool(page, 'core', 'merge-peer', name)
