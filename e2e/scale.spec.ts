@@ -92,6 +92,16 @@ test.describe('scale → pools', () => {
     await expect(page.getByLabel('Table', { exact: true })).toHaveValue(`${project}.${table}`)
   })
 
+  test('the ingest tab lists every table; one without a pool links to the form with the table picked', async ({ authedPage: page }) => {
+    const { project, table } = await createTableThroughForm(page)
+    await page.goto('/scale')
+    const row = page.getByRole('table', { name: 'Tables and their ingest pools' }).getByRole('row').filter({ hasText: `${project}.${table}` })
+    await expect(row).toContainText('None: HTTP stream goes through the default intake')
+    await row.getByRole('link', { name: 'add a pool' }).click()
+    await expect(page).toHaveURL(/\/scale\/pool\/create\?type=ingest&table=/)
+    await expect(page.getByLabel('Table', { exact: true })).toHaveValue(`${project}.${table}`)
+  })
+
   test('changing the type changes what the form asks for, with scripts at once, without them on sending', async ({ authedPage: page }, testInfo) => {
     await page.goto('/scale/pool/create?type=search')
     await expect(page.getByLabel('Service', { exact: true })).toHaveValue('query-peer')

@@ -79,14 +79,17 @@ export async function loadTableOptions(api: ClusterApi): Promise<TableOption[]> 
   )
 }
 
-/** The create form's data: the kind from `?type=` (ingest otherwise), its service when it has only one, the tables with their transforms, the default sizes. Throws ClusterError. */
+/** The create form's data: the kind from `?type=` (ingest otherwise), its service when it has only one, the table from `?table=` with its default transform, the tables with their transforms, the default sizes. Throws ClusterError. */
 export async function loadCreatePool(api: ClusterApi, url: URL) {
   const wanted = url.searchParams.get('type')
   const type: PoolKind = (POOL_KINDS as readonly string[]).includes(wanted ?? '') ? (wanted as PoolKind) : 'ingest'
   const [tables, defaults] = await Promise.all([loadTableOptions(api), loadPoolDefaults(api)])
   // A kind with one service (search: query-peer) has it picked already.
   const services = SERVICES[type]
-  return { type, service: services.length === 1 ? services[0]!.value : '', tables, defaults }
+  // `?table=project.table` (from the ingest tab) picks the table and its default transform.
+  const table = tables.find((entry) => entry.value === url.searchParams.get('table'))
+  const transform = table?.transforms.find((entry) => entry.isDefault) ?? table?.transforms[0]
+  return { type, service: services.length === 1 ? services[0]!.value : '', table: table?.value ?? '', transform: transform?.value ?? '', tables, defaults }
 }
 
 /**

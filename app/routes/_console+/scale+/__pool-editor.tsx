@@ -112,6 +112,8 @@ const NAME_EXAMPLES: Record<PoolKind, string> = { ingest: 'intake-pool', search:
 export function PoolCreateEditor({
   type,
   service,
+  table: initialTable,
+  transform: initialTransform,
   tables,
   defaults,
   lastResult,
@@ -119,12 +121,15 @@ export function PoolCreateEditor({
   type: PoolKind
   /** The service to preselect ('' for none). */
   service: string
+  /** The table (`project.table`) and transform (`project.table:name`) to preselect ('' for none). */
+  table: string
+  transform: string
   tables: TableOption[]
   defaults: PoolSizeDefaults
   lastResult?: SubmissionResult<string[]>
 }) {
   const isHydrated = useHydrated()
-  const [form, fields] = useSchemaForm(PoolFormSchema, { id: 'pool-editor', lastResult, defaultValue: { type, service } })
+  const [form, fields] = useSchemaForm(PoolFormSchema, { id: 'pool-editor', lastResult, defaultValue: { type, service, table: initialTable, transform: initialTransform } })
   const kind = String(fields.type.value ?? '')
   const table = String(fields.table.value ?? '')
 

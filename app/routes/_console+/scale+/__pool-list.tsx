@@ -1,4 +1,4 @@
-import { Box, Button, Link as ChakraLink, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, Link as ChakraLink, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Link, useSearchParams } from '@remix-run/react'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { FilterForm } from '~/components/data-table/filter-form'
@@ -6,7 +6,70 @@ import { Pagination } from '~/components/data-table/pagination'
 import { PageHeader } from '~/components/layout/page-header'
 import { KIND_LABELS, KIND_PATHS, type PoolKind } from '~/schemas/pool'
 import { formatNumber } from '~/utils/format-number'
-import type { PoolRow, PoolTotals } from './__pools.server'
+import type { Settled } from '~/api/policies.server'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import type { IngestTable, PoolRow, PoolTotals } from './__pools.server'
+
+const tableColumns: Column<IngestTable>[] = [
+  {
+    key: 'table',
+    header: 'Table',
+    isRowHeader: true,
+    cell: (row) => <Link to={`/data/tables/${row.uuid}?project=${row.projectId}`}>{row.name}</Link>,
+  },
+  {
+    key: 'pools',
+    header: 'Ingest pools',
+    cell: (row) =>
+      row.pools.length ? (
+        row.pools.map((pool, index) => (
+          <span key={pool.uuid}>
+            {index ? ', ' : ''}
+            <Link to={`/scale/pool/${pool.uuid}`}>{pool.name}</Link> <span data-muted="">({pool.service})</span>
+          </span>
+        ))
+      ) : (
+        <span data-muted="">
+          None: HTTP stream goes through the default intake ·{' '}
+          <Link to={`/scale/pool/create?type=ingest&table=${encodeURIComponent(row.name)}`}>add a pool</Link>
+        </span>
+      ),
+  },
+  { key: 'replicas', header: 'Replicas', cell: (row) => (row.pools.length ? rangeText(row.replicas) : '—') },
+  { key: 'cpu', header: 'CPU (cores)', cell: (row) => (row.pools.length ? rangeText(row.cpu, cores) : '—') },
+]
+
+/** The ingest tab's second list: every table and the ingest pools that write into it. */
+function IngestTables({ tables }: { tables: Settled<IngestTable[]> }) {
+  return (
+    <Box as="section" aria-labelledby="ingest-tables-heading" mt="4">
+      <Heading as="h3" id="ingest-tables-heading" size="md" mb="1">
+        Tables
+      </Heading>
+      <Text color="fg.muted" fontSize="sm" mb="3">
+        Where ingest pools write. A table with no pool of its own still takes HTTP stream ingest through the cluster’s default intake.
+      </Text>
+      {tables.error !== null ? (
+        <InlineAlert title="The tables could not be loaded">{tables.error}</InlineAlert>
+      ) : (
+        <DataTable
+          caption="Tables and their ingest pools"
+          columns={tableColumns}
+          rows={tables.value}
+          rowKey={(row) => row.uuid}
+          empty={
+            <>
+              <Text mb="2">No tables yet: an ingest pool writes into one.</Text>
+              <ChakraLink asChild color="blue.600">
+                <Link to="/data/new-table">Create a table</Link>
+              </ChakraLink>
+            </>
+          }
+        />
+      )}
+    </Box>
+  )
+}
 
 /** What each tab says about its kind of pool. */
 const INTROS: Record<PoolKind, string> = {
@@ -144,6 +207,8 @@ export type PoolListData = {
   q: string
   totals: PoolTotals
   allPools: number
+  /** The ingest tab's tables with their pools (null on the other tabs). */
+  tables: Settled<IngestTable[]> | null
 }
 
 /** One Scale tab: the kind's heading and New pool link, its capacity, the filter, the pools and paging. */
@@ -196,6 +261,7 @@ export function PoolList({ data }: { data: PoolListData }) {
         }
       />
       {data.total ? <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} /> : null}
+      {data.tables ? <IngestTables tables={data.tables} /> : null}
     </Stack>
   )
 }

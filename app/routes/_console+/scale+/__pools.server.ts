@@ -1,5 +1,7 @@
 import type { ClusterApi } from '~/api/client.server'
+import { settle, type Settled } from '~/api/policies.server'
 import { listPools, type Pool } from '~/api/pools.server'
+import { listProjectsWithTables } from '~/api/tables.server'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { kindOfPool, parseCpu, parseReplicas, parseSize, type PoolKind } from '~/schemas/pool'
 
@@ -88,6 +90,38 @@ export function poolTotals(rows: PoolRow[]): PoolTotals {
   return totals
 }
 
+/** A table on the ingest tab: where it lives and the ingest pools that write into it. */
+export type IngestTable = {
+  /** `project.table`, as pools name it. */
+  name: string
+  uuid: string
+  projectId: string
+  pools: { uuid: string; name: string; service: string }[]
+  replicas: { min: number; max: number }
+  cpu: { min: number; max: number }
+}
+
+/** Returns every table of the org with the ingest pools (of `rows`) that write into it, tables with pools first. Throws ClusterError. */
+export async function loadIngestTables(api: ClusterApi, rows: PoolRow[]): Promise<IngestTable[]> {
+  const projects = await listProjectsWithTables(api)
+  const tables = projects.flatMap(({ project, tables }) =>
+    tables.map((table) => {
+      const name = `${project.name}.${table.name}`
+      const pools = rows.filter((row) => row.table === name)
+      const totals = poolTotals(pools)
+      return {
+        name,
+        uuid: table.uuid,
+        projectId: project.uuid,
+        pools: pools.map((row) => ({ uuid: row.uuid, name: row.name, service: row.service })),
+        replicas: totals.replicas,
+        cpu: totals.cpu,
+      }
+    }),
+  )
+  return tables.sort((a, b) => Number(b.pools.length > 0) - Number(a.pools.length > 0) || a.name.localeCompare(b.name))
+}
+
 /**
  * The list of one kind's pools for its Scale tab: every pool of the kind (filtered by `?q=` on
  * name, service, table or description, then paged), the kind's totals over all its pools, and how
@@ -107,5 +141,8 @@ export async function loadPoolList(api: ClusterApi, kind: PoolKind, url: URL) {
   const shown = needle
     ? rows.filter((row) => [row.name, row.service, row.table, row.description].some((value) => value.toLowerCase().includes(needle)))
     : rows
-  return { kind, ...listPage(shown, paging), totals, allPools: pools.length }
+  // The ingest tab also shows every table with the pools that write into it: a bonus panel, so a
+  // failure there leaves the pools on screen.
+  const tables: Settled<IngestTable[]> | null = kind === 'ingest' ? await settle(() => loadIngestTables(api, rows)) : null
+  return { kind, ...listPage(shown, paging), totals, allPools: pools.length, tables }
 }

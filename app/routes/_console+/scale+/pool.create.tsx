@@ -23,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PoolCreateRoute() {
-  const { type, service, tables, defaults } = useLoaderData<typeof loader>()
+  const { type, service, table, transform, tables, defaults } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="3xl">
@@ -38,7 +38,7 @@ export default function PoolCreateRoute() {
           There are no tables yet: an ingest pool needs one, search and core pools do not.
         </Text>
       )}
-      <PoolCreateEditor key={type} type={type} service={service} tables={tables} defaults={defaults} lastResult={actionData?.result} />
+      <PoolCreateEditor key={`${type}:${table}`} type={type} service={service} table={table} transform={transform} tables={tables} defaults={defaults} lastResult={actionData?.result} />
     </Stack>
   )
 }

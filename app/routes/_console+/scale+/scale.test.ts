@@ -195,6 +195,26 @@ describe('the Scale tabs', () => {
 
     const ingest = await ingestLoader(args(get('/scale', cookie)))
     expect(ingest.rows).toMatchObject([{ name: 'access-intake', service: 'intake-head', table: 'weblogs.access', transform: 'access_json' }])
+    expect(search.tables).toBeNull()
+  })
+
+  it('the ingest tab lists every table with the pools that write into it, tables with pools first', async () => {
+    const ingest = await ingestLoader(args(get('/scale', cookie)))
+    expect(ingest.tables?.error).toBeNull()
+    expect(ingest.tables?.value).toMatchObject([
+      { name: 'weblogs.access', pools: [{ name: 'access-intake', service: 'intake-head' }], replicas: { min: 1, max: 1 }, cpu: { min: 0.5, max: 0.5 } },
+      { name: 'weblogs.errors', pools: [], replicas: { min: 0, max: 0 } },
+    ])
+    // "add a pool" on a table without one opens the form with the table and its default transform picked.
+    const form = await createLoader(args(get('/scale/pool/create?type=ingest&table=weblogs.errors', cookie)))
+    expect(form).toMatchObject({ type: 'ingest', table: 'weblogs.errors', transform: 'weblogs.errors:errors_json' })
+    expect(await createLoader(args(get('/scale/pool/create?table=nope.nope', cookie)))).toMatchObject({ table: '', transform: '' })
+
+    // The tables are a bonus: when they cannot be read, the pools still show.
+    failWith('/config/v1/orgs/:org/projects/', 500, { detail: 'boom' }, 'get')
+    const degraded = await ingestLoader(args(get('/scale', cookie)))
+    expect(degraded.rows).toHaveLength(1)
+    expect(degraded.tables?.error).toMatch(/^Internal server error/)
   })
 
   it('filters by name, service or table in the URL', async () => {
