@@ -1,0 +1,186 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from '@remix-run/node'
+import type { ClusterApi } from '~/api/client.server'
+import { getDefaults } from '~/api/defaults.server'
+import { replyFromCluster, settle } from '~/api/policies.server'
+import { createPool, updatePool, type Pool } from '~/api/pools.server'
+import { listProjectsWithTables } from '~/api/tables.server'
+import { listTransforms } from '~/api/transforms.server'
+import { transformOf, transformValue } from '~/schemas/job'
+import {
+  kindNeedsTable,
+  parseReplicas,
+  parseSize,
+  POOL_KINDS,
+  POOL_MESSAGES,
+  PoolEditFormSchema,
+  PoolFormSchema,
+  replicasValue,
+  SERVICES,
+  type PoolEditForm,
+  type PoolKind,
+} from '~/schemas/pool'
+import { redirectWithToast } from '~/utils/toast.server'
+
+/** A table the pool form offers (`project.table`) with its transforms (`project.table:name`). */
+export type TableOption = { value: string; transforms: { value: string; name: string; type: string; isDefault: boolean }[] }
+
+/** The sizes a pool gets when the form leaves them empty (the cluster's `defaults/`, else its documented ones). */
+export type PoolSizeDefaults = { replicas: string; cpu: string; memory: string; storage: string }
+
+const FALLBACK_DEFAULTS: PoolSizeDefaults = { replicas: '1', cpu: '0.5', memory: '0.5Gi', storage: '0.5Gi' }
+
+/** Where the cluster's pool errors (as mapFieldErrors flattens them) show on the pool form. */
+function poolFields(form: { minReplicas?: number; maxReplicas?: number }): Record<string, string> {
+  const isRange = form.minReplicas !== undefined && form.maxReplicas !== undefined
+  return {
+    name: 'name',
+    description: 'description',
+    type: 'type',
+    'settings.k8s_deployment.service': 'service',
+    'settings.k8s_deployment.replicas': isRange ? 'minReplicas' : 'replicas',
+    'settings.k8s_deployment.cpu': 'cpu',
+    'settings.k8s_deployment.memory': 'memory',
+    'settings.k8s_deployment.storage': 'storage',
+    'settings.k8s_deployment.shards': 'shards',
+    'settings.table': 'table',
+    'settings.transform': 'transform',
+    'settings.is_default': 'isDefault',
+  }
+}
+
+/** Returns the pool sizes the cluster fills in; falls back to the documented ones when `defaults/` fails. */
+export async function loadPoolDefaults(api: ClusterApi): Promise<PoolSizeDefaults> {
+  const loaded = await settle(() => getDefaults(api))
+  const k8s = ((loaded.value?.pool as { k8s_deployment?: Record<string, unknown> } | undefined)?.k8s_deployment ?? {}) as Record<string, unknown>
+  const pick = (key: keyof PoolSizeDefaults) => (k8s[key] === undefined || k8s[key] === null ? FALLBACK_DEFAULTS[key] : String(k8s[key]))
+  return { replicas: pick('replicas'), cpu: pick('cpu'), memory: pick('memory'), storage: pick('storage') }
+}
+
+/** Returns every table of the org as `project.table` with its transforms; throws ClusterError. */
+export async function loadTableOptions(api: ClusterApi): Promise<TableOption[]> {
+  const projects = await listProjectsWithTables(api)
+  return Promise.all(
+    projects.flatMap(({ project, tables }) =>
+      tables.map(async (table) => {
+        const value = `${project.name}.${table.name}`
+        const transforms = await listTransforms(api, project.uuid, table.uuid)
+        return {
+          value,
+          transforms: transforms.map((transform) => ({
+            value: transformValue(value, transform.name),
+            name: transform.name,
+            type: transform.type ?? '',
+            isDefault: Boolean(transform.settings?.is_default),
+          })),
+        }
+      }),
+    ),
+  )
+}
+
+/** The create form's data: the kind from `?type=` (ingest otherwise), its service when it has only one, the table from `?table=` with its default transform, the tables with their transforms, the default sizes. Throws ClusterError. */
+export async function loadCreatePool(api: ClusterApi, url: URL) {
+  const wanted = url.searchParams.get('type')
+  const type: PoolKind = (POOL_KINDS as readonly string[]).includes(wanted ?? '') ? (wanted as PoolKind) : 'ingest'
+  const [tables, defaults] = await Promise.all([loadTableOptions(api), loadPoolDefaults(api)])
+  // A kind with one service (search: query-peer) has it picked already.
+  const services = SERVICES[type]
+  // `?table=project.table` (from the ingest tab) picks the table and its default transform.
+  const table = tables.find((entry) => entry.value === url.searchParams.get('table'))
+  const transform = table?.transforms.find((entry) => entry.isDefault) ?? table?.transforms[0]
+  return { type, service: services.length === 1 ? services[0]!.value : '', table: table?.value ?? '', transform: transform?.value ?? '', tables, defaults }
+}
+
+/**
+ * The create action: validates the form, checks an ingest pool's table and transform exist, creates
+ * the pool and redirects to it with a toast. Validation and the cluster's 400s come back on the
+ * form's fields with everything typed kept.
+ */
+export async function createPoolAction(api: ClusterApi, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: PoolFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const form = submission.value
+  const needsTable = kindNeedsTable(form.type)
+  if (needsTable) {
+    // The options were right when the page was made; the table or transform may be gone since.
+    const tables = await loadTableOptions(api).catch((error: unknown) => replyFromCluster(submission, error))
+    if (!Array.isArray(tables)) return tables
+    const table = tables.find((entry) => entry.value === form.table)
+    const fieldErrors: Record<string, string[]> = {}
+    if (!table) fieldErrors.table = [`Table ${form.table} does not exist`]
+    else if (!table.transforms.some((entry) => entry.value === form.transform)) fieldErrors.transform = [POOL_MESSAGES.transformOfTable]
+    if (Object.keys(fieldErrors).length) return data({ result: submission.reply({ fieldErrors }) }, { status: 400 })
+  }
+  try {
+    const pool = await createPool(api, {
+      name: form.name,
+      description: form.description,
+      type: form.type,
+      service: form.service,
+      table: needsTable ? form.table : undefined,
+      transform: needsTable ? (transformOf(form.table, form.transform) ?? undefined) : undefined,
+      replicas: replicasValue(form),
+      cpu: form.cpu,
+      memory: form.memory,
+      storage: form.storage,
+      shards: form.shards,
+      isDefault: form.isDefault,
+    })
+    return redirectWithToast(`/scale/pool/${pool.uuid}`, { title: `Pool ${pool.name} created`, type: 'success' })
+  } catch (error) {
+    return replyFromCluster(submission, error, { rename: poolFields(form) })
+  }
+}
+
+/** A size as the form shows it: the cluster's own words when they have a unit, else the bytes in Gi or Mi. */
+function sizeInput(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined
+  if (typeof value === 'string' && /[A-Za-z]$/.test(value.trim())) return value.trim()
+  const bytes = parseSize(value)
+  if (bytes === null) return String(value)
+  const gi = bytes / 2 ** 30
+  return Number.isInteger(gi * 1000) ? `${gi}Gi` : `${Math.round(bytes / 2 ** 20)}Mi`
+}
+
+/** The edit form's starting values for `pool`: a fixed count as Replicas, a range as Min and Max. */
+export function poolEditValues(pool: Pool): Record<string, string | boolean | undefined> {
+  const k8s = pool.settings?.k8s_deployment ?? {}
+  const replicas = parseReplicas(k8s.replicas)
+  const isRange = replicas !== null && replicas.min !== replicas.max
+  return {
+    description: pool.description ?? '',
+    replicas: replicas && !isRange ? String(replicas.min) : k8s.replicas === undefined || replicas ? undefined : String(k8s.replicas),
+    minReplicas: isRange ? String(replicas.min) : undefined,
+    maxReplicas: isRange ? String(replicas.max) : undefined,
+    cpu: k8s.cpu === undefined || k8s.cpu === null ? undefined : String(k8s.cpu),
+    memory: sizeInput(k8s.memory),
+    storage: sizeInput(k8s.storage),
+    shards: k8s.shards === undefined || k8s.shards === null ? undefined : String(k8s.shards),
+    isDefault: Boolean(pool.settings?.is_default),
+  }
+}
+
+/**
+ * The edit action: validates the sizes, saves the pool (its name, type, service, table and
+ * transform unchanged) and redirects back to it with a toast; errors come back on the fields.
+ */
+export async function updatePoolAction(api: ClusterApi, pool: Pool, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: PoolEditFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const form: PoolEditForm = submission.value
+  try {
+    const saved = await updatePool(api, pool, {
+      description: form.description,
+      replicas: replicasValue(form),
+      cpu: form.cpu,
+      memory: form.memory,
+      storage: form.storage,
+      shards: form.shards,
+      isDefault: form.isDefault,
+    })
+    return redirectWithToast(`/scale/pool/${saved.uuid}`, { title: `Pool ${saved.name} saved`, type: 'success' })
+  } catch (error) {
+    return replyFromCluster(submission, error, { rename: poolFields(form) })
+  }
+}

@@ -1,0 +1,231 @@
+import { getSelectProps, type FieldMetadata, type FormMetadata, type SubmissionResult } from '@conform-to/react'
+import { Box, chakra, SimpleGrid, Text } from '@chakra-ui/react'
+import type { ReactNode } from 'react'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { CheckboxField } from '~/components/forms/checkbox-field'
+import { Field, TextareaField } from '~/components/forms/field'
+import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
+import { FormCard } from '~/components/forms/form-card'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { KIND_LABELS, kindNeedsTable, POOL_KINDS, PoolEditFormSchema, PoolFormSchema, SERVICES, type PoolKind } from '~/schemas/pool'
+import type { PoolSizeDefaults, TableOption } from './__pool-editor.server'
+
+/** The edit form's intent on the pool's page (its other one is the delete). */
+export const UPDATE_INTENT = 'update-pool'
+
+type Meta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
+type Group = { label: string; options: { value: string; label: string }[] }
+
+/** A labelled native select wired to a conform field, its options in groups (works without scripts). */
+function GroupedSelect({
+  meta,
+  label,
+  groups,
+  placeholder,
+  help,
+  onChange,
+}: {
+  meta: Meta
+  label: string
+  groups: Group[]
+  placeholder: string
+  help?: ReactNode
+  onChange?: (value: string) => void
+}) {
+  const props = getSelectProps(meta)
+  return (
+    <FieldShell meta={meta} label={label} help={help}>
+      <chakra.select
+        {...props}
+        key={props.key}
+        aria-describedby={describedBy(props['aria-describedby'], helpIdOf(meta, help))}
+        onChange={onChange ? (event) => onChange(event.currentTarget.value) : undefined}
+        w="full"
+        h="10"
+        px="3"
+        borderWidth="1px"
+        borderColor={meta.errors?.length ? 'border.error' : 'border'}
+        rounded="l2"
+        bg="bg"
+        fontSize="sm"
+      >
+        <option value="">{placeholder}</option>
+        {groups.map((group) =>
+          group.label ? (
+            <optgroup key={group.label} label={group.label}>
+              {group.options.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </optgroup>
+          ) : (
+            group.options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))
+          ),
+        )}
+      </chakra.select>
+    </FieldShell>
+  )
+}
+
+type ScaleFieldsMeta = Record<'description' | 'replicas' | 'minReplicas' | 'maxReplicas' | 'cpu' | 'memory' | 'storage' | 'shards' | 'isDefault', Meta>
+
+/** The size fields both forms share: replicas (a count or a range), CPU, memory, storage, shards, default, description. */
+function ScaleFields({ fields, defaults }: { fields: ScaleFieldsMeta; defaults: PoolSizeDefaults }) {
+  const empty = (value: string) => `Empty: the cluster's default, ${value}.`
+  return (
+    <>
+      <chakra.fieldset borderWidth="1px" rounded="md" p="4" mb="4">
+        <chakra.legend px="1" fontWeight="medium" fontSize="sm">
+          Replicas
+        </chakra.legend>
+        <Text fontSize="xs" color="fg.muted" mb="3">
+          A fixed number of workers, or a min and max for the cluster to scale between. {empty(defaults.replicas)}
+        </Text>
+        <SimpleGrid columns={{ base: 1, md: 3 }} columnGap="4">
+          <Field meta={fields.replicas} label="Replicas" inputProps={{ inputMode: 'numeric', placeholder: defaults.replicas }} />
+          <Field meta={fields.minReplicas} label="Min replicas" inputProps={{ inputMode: 'numeric' }} />
+          <Field meta={fields.maxReplicas} label="Max replicas" inputProps={{ inputMode: 'numeric' }} />
+        </SimpleGrid>
+      </chakra.fieldset>
+      <SimpleGrid columns={{ base: 1, md: 3 }} columnGap="4">
+        <Field meta={fields.cpu} label="CPU" help={`Cores per replica: 2, 0.5 or 500m. ${empty(defaults.cpu)}`} inputProps={{ autoComplete: 'off', placeholder: defaults.cpu }} />
+        <Field meta={fields.memory} label="Memory" help={`Per replica: 2Gi, 512Mi. ${empty(defaults.memory)}`} inputProps={{ autoComplete: 'off', placeholder: defaults.memory }} />
+        <Field meta={fields.storage} label="Ephemeral storage" help={`Scratch disk per replica. ${empty(defaults.storage)}`} inputProps={{ autoComplete: 'off', placeholder: defaults.storage }} />
+      </SimpleGrid>
+      <SimpleGrid columns={{ base: 1, md: 3 }} columnGap="4">
+        <Field meta={fields.shards} label="Shards" help="Optional: how many shards the pool's work is split into." inputProps={{ inputMode: 'numeric' }} />
+      </SimpleGrid>
+      <CheckboxField meta={fields.isDefault} label="Default pool for its service" help="Work that names no pool runs here (for a query pool: queries without hdx_query_pool_name)." />
+      <TextareaField meta={fields.description} label="Description" rows={2} />
+    </>
+  )
+}
+
+const NAME_EXAMPLES: Record<PoolKind, string> = { ingest: 'intake-pool', search: 'query-pool', core: 'merge-pool' }
+
+/** The new-pool form: type, service, name, table and transform (ingest), then the sizes. */
+export function PoolCreateEditor({
+  type,
+  service,
+  table: initialTable,
+  transform: initialTransform,
+  tables,
+  defaults,
+  lastResult,
+}: {
+  type: PoolKind
+  /** The service to preselect ('' for none). */
+  service: string
+  /** The table (`project.table`) and transform (`project.table:name`) to preselect ('' for none). */
+  table: string
+  transform: string
+  tables: TableOption[]
+  defaults: PoolSizeDefaults
+  lastResult?: SubmissionResult<string[]>
+}) {
+  const isHydrated = useHydrated()
+  const [form, fields] = useSchemaForm(PoolFormSchema, { id: 'pool-editor', lastResult, defaultValue: { type, service, table: initialTable, transform: initialTransform } })
+  const kind = String(fields.type.value ?? '')
+  const table = String(fields.table.value ?? '')
+
+  // With scripts the services and transforms offered follow the type and the table picked.
+  const serviceGroups: Group[] = (isHydrated && (POOL_KINDS as readonly string[]).includes(kind) ? [kind as PoolKind] : POOL_KINDS).map((entry) => ({
+    // Always in labelled groups: hydration keeps the group (and the option picked) instead of remounting it.
+    label: KIND_LABELS[entry],
+    options: SERVICES[entry],
+  }))
+  const onTypeChange = (value: string) => {
+    const services = SERVICES[value as PoolKind] ?? []
+    if (!services.some((entry) => entry.value === fields.service.value)) form.update({ name: fields.service.name, value: services.length === 1 ? services[0]!.value : '' })
+  }
+  const onTableChange = (value: string) => {
+    const entry = tables.find((item) => item.value === value)
+    const next = entry?.transforms.find((item) => item.isDefault) ?? entry?.transforms[0]
+    form.update({ name: fields.transform.name, value: next?.value ?? '' })
+  }
+  const transformGroups: Group[] = (isHydrated ? tables.filter((entry) => entry.value === table) : tables).map((entry) => ({
+    label: entry.value,
+    options: entry.transforms.map((transform) => ({
+      value: transform.value,
+      label: `${transform.name}${transform.type ? ` (${transform.type})` : ''}${transform.isDefault ? ' · default' : ''}`,
+    })),
+  }))
+  // The type is known on the server too (the URL's, or the one sent): without scripts, a changed type
+  // brings its fields (and their errors) with the next submission.
+  const isTableShown = kindNeedsTable(kind)
+
+  return (
+    <FormCard form={form} submit={{ label: 'Create pool' }} cancelTo={kind && (POOL_KINDS as readonly string[]).includes(kind) ? (kind === 'ingest' ? '/scale' : `/scale/${kind}`) : '/scale'}>
+      <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
+        <GroupedSelect
+          meta={fields.type as Meta}
+          label="Type"
+          placeholder="Select a type"
+          groups={[{ label: '', options: POOL_KINDS.map((entry) => ({ value: entry, label: KIND_LABELS[entry] })) }]}
+          onChange={onTypeChange}
+          help={isHydrated || isTableShown ? undefined : 'An ingest pool also needs a table and a transform: the form asks for them once it is sent as Ingest.'}
+        />
+        <GroupedSelect
+          meta={fields.service}
+          label="Service"
+          placeholder="Select a service"
+          groups={serviceGroups}
+          help={isHydrated ? undefined : 'Services are grouped by type: pick one of the selected type.'}
+        />
+      </SimpleGrid>
+      <Field
+        meta={fields.name}
+        label="Name"
+        help="Lowercase letters, digits and dashes, under 64. It names the pool's workers and cannot be changed later."
+        inputProps={{ autoComplete: 'off', placeholder: NAME_EXAMPLES[kind as PoolKind] ?? 'intake-pool' }}
+      />
+      {isTableShown ? (
+        <Box>
+          <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
+            <GroupedSelect
+              meta={fields.table}
+              label="Table"
+              placeholder={tables.length ? 'Select a table' : 'No tables yet'}
+              groups={[{ label: '', options: tables.map((entry) => ({ value: entry.value, label: entry.value })) }]}
+              onChange={onTableChange}
+            />
+            <GroupedSelect
+              meta={fields.transform}
+              label="Transform"
+              placeholder="Select a transform"
+              groups={transformGroups}
+              help={isHydrated ? 'Where the pool writes: a transform of the table.' : 'Transforms are grouped by table: pick one of the selected table.'}
+            />
+          </SimpleGrid>
+        </Box>
+      ) : null}
+      <ScaleFields fields={fields as unknown as ScaleFieldsMeta} defaults={defaults} />
+    </FormCard>
+  )
+}
+
+/** The edit form on a pool's page: the sizes, default flag and description; `intent=update`. */
+export function PoolEditEditor({
+  defaultValue,
+  defaults,
+  lastResult,
+  cancelTo,
+}: {
+  defaultValue: Record<string, string | boolean | undefined>
+  defaults: PoolSizeDefaults
+  lastResult?: SubmissionResult<string[]>
+  cancelTo: string
+}) {
+  const [form, fields] = useSchemaForm(PoolEditFormSchema, { id: 'pool-edit', lastResult, defaultValue })
+  return (
+    <FormCard form={form as unknown as FormMetadata<Record<string, unknown>, string[]>} submit={{ label: 'Save changes' }} cancelTo={cancelTo}>
+      <input type="hidden" name="intent" value={UPDATE_INTENT} />
+      <ScaleFields fields={fields as unknown as ScaleFieldsMeta} defaults={defaults} />
+    </FormCard>
+  )
+}

@@ -1,0 +1,148 @@
+import type { ClusterApi } from '~/api/client.server'
+import { settle, type Settled } from '~/api/policies.server'
+import { listPools, type Pool } from '~/api/pools.server'
+import { listProjectsWithTables } from '~/api/tables.server'
+import { listPage, parsePaging } from '~/components/data-table/paging'
+import { kindOfPool, parseCpu, parseReplicas, parseSize, type PoolKind } from '~/schemas/pool'
+
+/** A pool as its list shows it: the cluster's words and the figures read from them (null when unreadable). */
+export type PoolRow = {
+  uuid: string
+  name: string
+  description: string
+  service: string
+  table: string
+  transform: string
+  isDefault: boolean
+  replicas: { min: number; max: number } | null
+  replicasText: string
+  cpu: number | null
+  cpuText: string
+  memory: number | null
+  memoryText: string
+  storage: number | null
+  storageText: string
+  /** This pool's share of its kind's CPU at the most replicas (0 to 1), for the capacity bar. */
+  cpuShare: number
+}
+
+/** A kind's capacity at its fewest and most replicas (autoscaled pools count both ends). */
+export type PoolTotals = {
+  pools: number
+  replicas: { min: number; max: number }
+  cpu: { min: number; max: number }
+  memory: { min: number; max: number }
+  storage: { min: number; max: number }
+  /** Pools whose size could not be read, left out of the totals. */
+  unreadable: number
+}
+
+const text = (value: unknown) => (value === undefined || value === null || value === '' ? '' : String(value))
+
+/** Returns the row for a pool (its share of CPU still 0). */
+export function poolRow(pool: Pool): PoolRow {
+  const k8s = pool.settings?.k8s_deployment ?? {}
+  return {
+    uuid: pool.uuid,
+    name: pool.name,
+    description: pool.description ?? '',
+    service: text(k8s.service),
+    table: text(pool.settings?.table),
+    transform: text(pool.settings?.transform),
+    isDefault: Boolean(pool.settings?.is_default),
+    replicas: parseReplicas(k8s.replicas),
+    replicasText: text(k8s.replicas),
+    cpu: parseCpu(k8s.cpu),
+    cpuText: text(k8s.cpu),
+    memory: parseSize(k8s.memory),
+    memoryText: text(k8s.memory),
+    storage: parseSize(k8s.storage),
+    storageText: text(k8s.storage),
+    cpuShare: 0,
+  }
+}
+
+/** Returns the totals of `rows`: each size times the replicas, at the fewest and the most replicas. */
+export function poolTotals(rows: PoolRow[]): PoolTotals {
+  const totals: PoolTotals = {
+    pools: rows.length,
+    replicas: { min: 0, max: 0 },
+    cpu: { min: 0, max: 0 },
+    memory: { min: 0, max: 0 },
+    storage: { min: 0, max: 0 },
+    unreadable: 0,
+  }
+  for (const row of rows) {
+    if (!row.replicas) {
+      totals.unreadable++
+      continue
+    }
+    totals.replicas.min += row.replicas.min
+    totals.replicas.max += row.replicas.max
+    for (const key of ['cpu', 'memory', 'storage'] as const) {
+      const each = row[key]
+      if (each === null) continue
+      totals[key].min += each * row.replicas.min
+      totals[key].max += each * row.replicas.max
+    }
+    if (row.cpu === null || row.memory === null || row.storage === null) totals.unreadable++
+  }
+  return totals
+}
+
+/** A table on the ingest tab: where it lives and the ingest pools that write into it. */
+export type IngestTable = {
+  /** `project.table`, as pools name it. */
+  name: string
+  uuid: string
+  projectId: string
+  pools: { uuid: string; name: string; service: string }[]
+  replicas: { min: number; max: number }
+  cpu: { min: number; max: number }
+}
+
+/** Returns every table of the org with the ingest pools (of `rows`) that write into it, tables with pools first. Throws ClusterError. */
+export async function loadIngestTables(api: ClusterApi, rows: PoolRow[]): Promise<IngestTable[]> {
+  const projects = await listProjectsWithTables(api)
+  const tables = projects.flatMap(({ project, tables }) =>
+    tables.map((table) => {
+      const name = `${project.name}.${table.name}`
+      const pools = rows.filter((row) => row.table === name)
+      const totals = poolTotals(pools)
+      return {
+        name,
+        uuid: table.uuid,
+        projectId: project.uuid,
+        pools: pools.map((row) => ({ uuid: row.uuid, name: row.name, service: row.service })),
+        replicas: totals.replicas,
+        cpu: totals.cpu,
+      }
+    }),
+  )
+  return tables.sort((a, b) => Number(b.pools.length > 0) - Number(a.pools.length > 0) || a.name.localeCompare(b.name))
+}
+
+/**
+ * The list of one kind's pools for its Scale tab: every pool of the kind (filtered by `?q=` on
+ * name, service, table or description, then paged), the kind's totals over all its pools, and how
+ * many pools the other kinds have (for the empty state). Throws ClusterError.
+ */
+export async function loadPoolList(api: ClusterApi, kind: PoolKind, url: URL) {
+  const paging = parsePaging(url)
+  const pools = await listPools(api)
+  const rows = pools
+    .filter((pool) => kindOfPool(pool.type, pool.settings?.k8s_deployment?.service) === kind)
+    .map(poolRow)
+  const totals = poolTotals(rows)
+  for (const row of rows) {
+    row.cpuShare = row.cpu !== null && row.replicas && totals.cpu.max > 0 ? (row.cpu * row.replicas.max) / totals.cpu.max : 0
+  }
+  const needle = paging.q.toLowerCase()
+  const shown = needle
+    ? rows.filter((row) => [row.name, row.service, row.table, row.description].some((value) => value.toLowerCase().includes(needle)))
+    : rows
+  // The ingest tab also shows every table with the pools that write into it: a bonus panel, so a
+  // failure there leaves the pools on screen.
+  const tables: Settled<IngestTable[]> | null = kind === 'ingest' ? await settle(() => loadIngestTables(api, rows)) : null
+  return { kind, ...listPage(shown, paging), totals, allPools: pools.length, tables }
+}

@@ -1,0 +1,187 @@
+import type { ReactNode } from 'react'
+import { Badge, Box, Button, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { deletePool, getPool } from '~/api/pools.server'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { DateTime } from '~/components/layout/date-time'
+import { DetailList } from '~/components/layout/detail-list'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { KIND_LABELS, KIND_PATHS, kindOfPool } from '~/schemas/pool'
+import { errorMessage } from '~/utils/error-message'
+import { formatNumber } from '~/utils/format-number'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+import { cores, formatSize, rangeText } from './__pool-list'
+import { PoolEditEditor, UPDATE_INTENT } from './__pool-editor'
+import { loadPoolDefaults, poolEditValues, updatePoolAction } from './__pool-editor.server'
+import { poolRow, poolTotals } from './__pools.server'
+
+export const handle: RouteHandle = {
+  docsTopic: 'scale',
+  breadcrumb: (data: { pool?: { name: string } } | undefined) => ({ poolId: data?.pool?.name }),
+}
+
+const DELETE_INTENT = 'delete-pool'
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const [pool, defaults] = await Promise.all([loadFromCluster(() => getPool(api, params.poolId!)), loadPoolDefaults(api)])
+  const row = poolRow(pool)
+  const kind = kindOfPool(pool.type, row.service)
+  const shards = pool.settings?.k8s_deployment?.shards
+  return {
+    pool: {
+      ...row,
+      kind,
+      shards: typeof shards === 'number' ? shards : null,
+      created: pool.created ?? '',
+      modified: pool.modified ?? '',
+      // An intake pool has its own address for HTTP stream ingest (cluster-api.md 7).
+      ingestPath: row.service === 'intake-head' ? `/pool/${pool.name}/ingest/event` : null,
+    },
+    totals: poolTotals([row]),
+    editValues: poolEditValues(pool),
+    defaults,
+    isConfirmingDelete: url.searchParams.get('delete') === pool.uuid,
+  }
+}
+
+/** Saves the pool's sizes (`intent=update-pool`) or deletes it (`intent=delete-pool`), then redirects with a toast. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+  if (intent !== UPDATE_INTENT && intent !== DELETE_INTENT) throw data({ message: 'Unknown action' }, { status: 400 })
+  const pool = await loadFromCluster(() => getPool(api, params.poolId!))
+  if (intent === UPDATE_INTENT) return updatePoolAction(api, pool, formData)
+  await loadFromCluster(() => deletePool(api, pool.uuid))
+  const kind = kindOfPool(pool.type, pool.settings?.k8s_deployment?.service)
+  return redirectWithToast(KIND_PATHS[kind], { title: `Pool ${pool.name} deleted`, type: 'success' })
+}
+
+export default function PoolRoute() {
+  const { pool, totals, editValues, defaults, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const listPath = KIND_PATHS[pool.kind]
+  const ownPath = `/scale/pool/${pool.uuid}`
+  return (
+    <Stack gap="6">
+      <PageHeader
+        level={2}
+        eyebrow={`${KIND_LABELS[pool.kind]} pool`}
+        title={
+          <>
+            {pool.name}{' '}
+            {pool.isDefault ? (
+              <Badge colorPalette="green" verticalAlign="middle">
+                default
+              </Badge>
+            ) : null}
+          </>
+        }
+        description={pool.description || undefined}
+        mb="0"
+        actions={
+          <>
+            <Button asChild size="sm" variant="outline">
+              <Link to={listPath}>All {pool.kind} pools</Link>
+            </Button>
+            {isConfirmingDelete ? null : (
+              <Button asChild size="sm" variant="outline" colorPalette="red">
+                <Link to={`${ownPath}?delete=${pool.uuid}`}>Delete pool…</Link>
+              </Button>
+            )}
+          </>
+        }
+      />
+
+      {isConfirmingDelete ? (
+        <ConfirmPanel id="delete-pool" title={`Delete pool ${pool.name}?`} intent={DELETE_INTENT} confirmLabel="Delete pool">
+          The pool {pool.name} ({pool.service || 'no service'}, {rangeText(pool.replicas)} {pool.replicas?.max === 1 ? 'replica' : 'replicas'}) will be
+          removed. No stored data is lost; work that ran on it goes to the default pool of its service.
+          {pool.isDefault ? ' It is the default pool of its service: pick another default first if one is needed.' : ''}
+        </ConfirmPanel>
+      ) : null}
+
+      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
+        <Panel id="details" title="Details">
+          <DetailList
+            entries={[
+              ['Type', KIND_LABELS[pool.kind]],
+              ['Service', <code key="service">{pool.service || '—'}</code>],
+              ...(pool.kind === 'ingest'
+                ? ([
+                    ['Table', pool.table || 'Any (chosen by each request)'],
+                    ['Transform', pool.transform || 'The table’s default'],
+                  ] as [string, string][])
+                : []),
+              ...(pool.ingestPath ? ([['Ingest address', <code key="ingest">{pool.ingestPath}</code>]] as [string, ReactNode][]) : []),
+              ['Pool ID', <code key="id">{pool.uuid}</code>],
+              ['Created', <DateTime key="c" value={pool.created} />],
+              ['Modified', <DateTime key="m" value={pool.modified} />],
+            ]}
+          />
+          <Text fontSize="xs" color="fg.muted" mt="3">
+            The name, type, service, table and transform are fixed once a pool exists; make a new pool to change them.
+          </Text>
+        </Panel>
+        <Panel id="capacity" title="Capacity">
+          <SimpleGrid as="dl" columns={2} gap="4">
+            {(
+              [
+                ['Replicas', pool.replicas ? rangeText(pool.replicas) : pool.replicasText || '—'],
+                ['CPU per replica', pool.cpuText || '—'],
+                ['Memory per replica', pool.memoryText || '—'],
+                ['Storage per replica', pool.storageText || '—'],
+                ['CPU in all', rangeText(totals.cpu, cores) + ' cores'],
+                ['Memory in all', rangeText(totals.memory, formatSize)],
+                ['Storage in all', rangeText(totals.storage, formatSize)],
+                ['Shards', pool.shards === null ? '—' : formatNumber(pool.shards)],
+              ] as [string, string][]
+            ).map(([label, value]) => (
+              <Box key={label}>
+                <Text as="dt" fontSize="xs" color="fg.muted">
+                  {label}
+                </Text>
+                <Text as="dd" fontWeight="semibold">
+                  {value}
+                </Text>
+              </Box>
+            ))}
+          </SimpleGrid>
+        </Panel>
+      </SimpleGrid>
+
+      <Box as="section" aria-labelledby="edit-heading">
+        <Heading as="h3" id="edit-heading" size="md" mb="2">
+          Change the size
+        </Heading>
+        <PoolEditEditor key={pool.modified} defaultValue={editValues} defaults={defaults} lastResult={actionData?.result} cancelTo={listPath} />
+      </Box>
+    </Stack>
+  )
+}
+
+/** A card under the pool's h2, named by its h3 (SectionCard's h2 would sit at the page heading's level). */
+function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Box as="section" aria-labelledby={`${id}-heading`} bg="bg" borderWidth="1px" rounded="md" p="4">
+      <Heading as="h3" id={`${id}-heading`} size="md" mb="3">
+        {title}
+      </Heading>
+      {children}
+    </Box>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.pool.name ?? 'Pool'} · Scale · Cluster Console` }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel level={2} title="The pool could not be shown" message={errorMessage(error)} back={{ to: '/scale', label: 'Back to the pools' }} />
+}

@@ -1,0 +1,51 @@
+import { Stack, Text } from '@chakra-ui/react'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { PoolCreateEditor } from './__pool-editor'
+import { createPoolAction, loadCreatePool } from './__pool-editor.server'
+
+export const handle: RouteHandle = { docsTopic: 'scale' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  return loadFromCluster(() => loadCreatePool(api, new URL(request.url)))
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  return createPoolAction(api, await request.formData())
+}
+
+export default function PoolCreateRoute() {
+  const { type, service, table, transform, tables, defaults } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <Stack gap="4" maxW="3xl">
+      <PageHeader
+        level={2}
+        title="New pool"
+        description="A pool runs its own workers for one service, sized here. Ingest pools write into one table through one of its transforms."
+        mb="0"
+      />
+      {tables.length ? null : (
+        <Text fontSize="sm" color="fg.muted">
+          There are no tables yet: an ingest pool needs one, search and core pools do not.
+        </Text>
+      )}
+      <PoolCreateEditor key={`${type}:${table}`} type={type} service={service} table={table} transform={transform} tables={tables} defaults={defaults} lastResult={actionData?.result} />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New pool · Scale · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel level={2} title="The pool form could not be shown" message={errorMessage(error)} back={{ to: '/scale', label: 'Back to the pools' }} />
+}
