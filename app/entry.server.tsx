@@ -5,7 +5,10 @@ import createEmotionServer from '@emotion/server/create-instance'
 import type { AppLoadContext, EntryContext } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
+import { randomBytes } from 'node:crypto'
+import { getEnv } from '~/utils/env.server'
 import { NonceContext } from '~/utils/nonce'
+import { contentSecurityPolicy } from '~/utils/security-headers.server'
 
 declare module '@remix-run/node' {
   interface AppLoadContext {
@@ -28,7 +31,10 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext = {},
 ) {
-  const nonce = loadContext.cspNonce
+  // Under server/index.ts the nonce comes with the request (its express layer set the headers);
+  // under `remix-serve` the page makes its own and sets the same headers itself.
+  const nonce = loadContext.cspNonce ?? randomBytes(16).toString('base64')
+  if (!loadContext.cspNonce) setSecurityHeaders(responseHeaders, nonce)
   const cache = createCache({ key: 'css' })
   const emotionServer = createEmotionServer(cache)
 
@@ -76,9 +82,19 @@ export default function handleRequest(
   })
 }
 
+/** The page's security headers when no server in front set them (`remix-serve`). */
+function setSecurityHeaders(headers: Headers, nonce: string) {
+  const allowEmbedding = getEnv().ALLOW_EMBEDDING
+  headers.set('Content-Security-Policy', contentSecurityPolicy(nonce, allowEmbedding))
+  if (!allowEmbedding) headers.set('X-Frame-Options', 'DENY')
+  headers.set('X-Content-Type-Options', 'nosniff')
+  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
+}
+
 /** Single-fetch data carries the same per-user data as the pages. */
 export function handleDataRequest(response: Response) {
   if (!response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
+  if (!response.headers.has('X-Content-Type-Options')) response.headers.set('X-Content-Type-Options', 'nosniff')
   return response
 }
 

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { expect, logIn, test } from './fixtures'
-import { E2E_BASE_URL, E2E_CLUSTER_PORT, E2E_PORT, SESSION_SECRET } from './env'
+import { E2E_BASE_URL, E2E_PORT } from './env'
+import { startSecondConsole } from './second-console'
 
 /**
  * Frames, scripts and CSRF in a real browser. The console under test is at 127.0.0.1; "another
@@ -21,19 +20,6 @@ async function otherSite(src: string, host = 'localhost'): Promise<{ url: string
   })
   await new Promise<void>((resolve) => server.listen(0, resolve))
   return { url: `http://${host}:${(server.address() as AddressInfo).port}/`, server }
-}
-
-async function waitForHealth(url: string, child: ChildProcess) {
-  for (let i = 0; i < 120; i++) {
-    if (child.exitCode !== null) throw new Error(`the embedding console exited (${child.exitCode})`)
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return
-    } catch {
-      // not listening yet
-    }
-    await sleep(250)
-  }
-  throw new Error('the embedding console did not start')
 }
 
 test.describe('default mode', () => {
@@ -78,37 +64,20 @@ test.describe('default mode', () => {
 
 test.describe('ALLOW_EMBEDDING=true', () => {
   // A second console on the same local cluster, started by this spec with embedding allowed.
-  const port = E2E_PORT + 50
+  // one port per project: the js and no-js workers may run this at the same time
+  const portOf = (project: string) => E2E_PORT + 50 + (project === 'js' ? 0 : 1)
   // localhost: Chromium keeps Secure cookies on http://localhost (not on http://127.0.0.1)
-  const consoleUrl = `http://localhost:${port}`
-  let child: ChildProcess | undefined
+  let consoleUrl = ''
+  let second: Awaited<ReturnType<typeof startSecondConsole>> | undefined
 
-  test.beforeAll(async () => {
-    child = spawn('npx', ['tsx', 'server/index.ts'], {
-      detached: true,
-      stdio: 'ignore',
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: String(port),
-        CLUSTER_URL: `http://127.0.0.1:${E2E_CLUSTER_PORT}`,
-        SESSION_SECRET,
-        ALLOW_EMBEDDING: 'true',
-      },
-    })
-    await waitForHealth(consoleUrl, child)
+  test.beforeAll(async ({}, testInfo) => {
+    const port = portOf(testInfo.project.name)
+    consoleUrl = `http://localhost:${port}`
+    second = await startSecondConsole(['npx', 'tsx', 'server/index.ts'], port, { ALLOW_EMBEDDING: 'true' })
   })
 
   test.afterAll(async () => {
-    // its own process group only (npx, tsx and the server)
-    if (!child?.pid || child.exitCode !== null) return
-    const exited = new Promise((resolve) => child!.once('exit', resolve))
-    try {
-      process.kill(-child.pid, 'SIGTERM')
-    } catch {
-      return // already gone
-    }
-    await exited
+    await second?.stop()
   })
 
   test('inside another site’s frame the user logs in and works: the session cookie is SameSite=None; Secure; Partitioned', async ({ page }) => {

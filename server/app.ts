@@ -5,29 +5,9 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { pino, type Logger } from 'pino'
 import { pinoHttp } from 'pino-http'
 import { withRequestContext, type RequestContext } from '../app/utils/request-context.server'
+import { contentSecurityPolicy } from '../app/utils/security-headers.server'
 
-/**
- * The Content-Security-Policy of a page. Scripts run only from this site or inline with this
- * answer's nonce (Remix's hydration data and module loader carry it; nothing else is inline), so an
- * injected `<script>` never runs. Styles may be inline: Chakra/Emotion write them at runtime.
- * Frames: none may hold the console unless embedding is allowed.
- */
-export function contentSecurityPolicy(nonce: string | null, allowEmbedding: boolean): string {
-  const directives = [
-    "default-src 'self'",
-    nonce ? `script-src 'self' 'nonce-${nonce}'` : null,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "worker-src 'self' blob:",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    allowEmbedding ? null : "frame-ancestors 'none'",
-  ]
-  return directives.filter(Boolean).join('; ')
-}
+export { contentSecurityPolicy }
 
 /**
  * Security headers on every answer (spec section 7: frames denied unless embedding is allowed) and
