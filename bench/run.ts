@@ -4,6 +4,7 @@
  *     /ingest/event, /query time against the same SQL on the engine directly;
  *   - the console: gzipped initial JavaScript per route, and server-render throughput of
  *     /data/tables with 200 tables beside a trivial route.
+ *   - `npm run bench load`: 100 signed-in sessions for 60 s over pages and actions (bench/sessions.ts).
  * Figures are printed and written to bench/results/latest.json. Exit code 1 when Ace or Plotly is
  * in a route's initial load.
  */
@@ -13,10 +14,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runClusterBench } from './cluster'
 import { runConsoleBench } from './console'
+import { runSessionsBench } from './sessions'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const only = process.argv.slice(2)
 const wants = (name: string) => only.length === 0 || only.includes(name)
+// 60 s of 100 users: only when asked for (`npm run bench load`)
+const asked = (name: string) => only.includes(name)
 
 const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, load: os.loadavg().map((l) => l.toFixed(2)) }
 console.log(`Machine: ${machine.cpus} cores (${machine.cpu}), Node ${machine.node}, load ${machine.load.join(' ')}`)
@@ -29,6 +33,11 @@ if (wants('cluster')) {
 if (wants('console')) {
   console.log('\n== Console')
   results.console = await runConsoleBench()
+}
+
+if (asked('load')) {
+  console.log('\n== Load: signed-in sessions over a mix of pages and actions')
+  results.load = await runSessionsBench()
 }
 
 const out = path.join(ROOT, 'bench', 'results')

@@ -1,0 +1,165 @@
+/**
+ * `npm run bench load`: many signed-in users at once (issue 13). SESSIONS users (default 100), each
+ * with its own login through the console's form, loop for DURATION_MS (default 60 s) over a mix of
+ * pages and actions: the dashboard, the table list, a table, the jobs list, the Query page, a query
+ * result, saving the timezone setting (an action that succeeds) and a new-table form with a bad name
+ * (an action refused with field errors). Measures errors (any 5xx, unexpected status or network
+ * failure), latency p50/p99 over every request, and the console's memory (RSS of its process tree)
+ * after a 10 s warm-up and at the end.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { startLocalCluster } from '../server/local-cluster'
+import { ADMIN, consoleLogin, ensureBuild, startConsole } from './console'
+
+type Step = { label: string; method: 'GET' | 'POST'; path: string; body?: Record<string, string>; expect: number[] }
+
+const MIX: Step[] = [
+  { label: 'dashboard', method: 'GET', path: '/dashboard', expect: [200] },
+  { label: 'tables', method: 'GET', path: '/data/tables', expect: [200] },
+  { label: 'table', method: 'GET', path: '/data/tables/:tableId', expect: [200] },
+  { label: 'batch jobs', method: 'GET', path: '/jobs/batch-jobs', expect: [200] },
+  { label: 'query page', method: 'GET', path: '/queries', expect: [200] },
+  { label: 'query result', method: 'GET', path: '/result?sql=' + encodeURIComponent('SELECT status, count() FROM sample.web_logs GROUP BY status ORDER BY status'), expect: [200] },
+  { label: 'save setting', method: 'POST', path: '/profile/settings', body: { timezone: 'UTC' }, expect: [302] },
+  { label: 'refused form', method: 'POST', path: '/data/new-table', body: { project: '__new__', newProjectName: 'bad name', name: '1nope' }, expect: [400] },
+]
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+}
+
+/** RSS in MB of `pid` and its descendants (tsx runs the server in a child node process). */
+function treeRssMb(pid: number): number {
+  const pids = [pid]
+  for (let i = 0; i < pids.length; i++) {
+    try {
+      const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pids[i])], { encoding: 'utf8' }).split('\n').map((line) => Number(line.trim())).filter(Boolean)
+      pids.push(...children)
+    } catch {
+      // no children
+    }
+  }
+  let kb = 0
+  for (const one of pids) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${one}/status`, 'utf8'))?.[1] ?? 0)
+    } catch {
+      // gone
+    }
+  }
+  return Math.round(kb / 1024)
+}
+
+export type SessionsResult = {
+  sessions: number
+  durationMs: number
+  requests: number
+  errors: number
+  errorSamples: string[]
+  rps: number
+  p50: number
+  p99: number
+  perStep: Record<string, { requests: number; p50: number; p99: number }>
+  rssAfterWarmupMb: number
+  rssAtEndMb: number
+  rssChangePercent: number
+}
+
+export async function runSessionsBench(): Promise<SessionsResult> {
+  const sessions = Number(process.env.SESSIONS ?? 100)
+  const durationMs = Number(process.env.DURATION_MS ?? 60_000)
+  const warmupMs = Number(process.env.WARMUP_MS ?? 10_000)
+  ensureBuild((line) => console.log(line))
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'console-load-cluster-'))
+  const cluster = await startLocalCluster({
+    dataDir,
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+    env: { CLUSTER_SEED_ROWS: '10000' } as unknown as NodeJS.ProcessEnv,
+    stdio: 'ignore',
+  })
+  const server = await startConsole(cluster.url)
+  try {
+    const cookies: string[] = []
+    for (let i = 0; i < sessions; i++) cookies.push(await consoleLogin(server.base))
+    const list = await fetch(`${server.base}/data/tables?q=web_logs`, { headers: { Cookie: cookies[0]! } })
+    const tableId = /\/data\/tables\/([0-9a-f-]{36})/.exec(await list.text())?.[1]
+    if (!tableId) throw new Error('the sample table is not listed')
+    console.log(`${sessions} sessions signed in; ${durationMs / 1000} s of load after a ${warmupMs / 1000} s warm-up…`)
+
+    const latencies: number[] = []
+    const perStep = new Map<string, number[]>()
+    const errorSamples: string[] = []
+    let errors = 0
+    let isMeasuring = false
+    let stopAt = Date.now() + warmupMs + durationMs
+    const user = async (cookie: string, offset: number) => {
+      for (let i = offset; Date.now() < stopAt; i++) {
+        const step = MIX[i % MIX.length]!
+        const started = performance.now()
+        try {
+          const answer = await fetch(`${server.base}${step.path.replace(':tableId', tableId)}`, {
+            method: step.method,
+            redirect: 'manual',
+            headers: { Cookie: cookie, ...(step.body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+            body: step.body ? new URLSearchParams(step.body).toString() : undefined,
+          })
+          await answer.arrayBuffer()
+          if (!step.expect.includes(answer.status)) throw new Error(`${step.label}: HTTP ${answer.status}`)
+          if (isMeasuring) {
+            const elapsed = performance.now() - started
+            latencies.push(elapsed)
+            perStep.set(step.label, [...(perStep.get(step.label) ?? []), elapsed])
+          }
+        } catch (error) {
+          if (isMeasuring) {
+            errors++
+            if (errorSamples.length < 10) errorSamples.push(error instanceof Error ? error.message : String(error))
+          }
+        }
+      }
+    }
+    const running = cookies.map((cookie, index) => user(cookie, index))
+    await new Promise((resolve) => setTimeout(resolve, warmupMs))
+    isMeasuring = true
+    const rssAfterWarmupMb = treeRssMb(server.child.pid!)
+    const measuredFrom = performance.now()
+    stopAt = Date.now() + durationMs
+    await Promise.all(running)
+    const elapsed = performance.now() - measuredFrom
+    const rssAtEndMb = treeRssMb(server.child.pid!)
+    latencies.sort((a, b) => a - b)
+    const result: SessionsResult = {
+      sessions,
+      durationMs,
+      requests: latencies.length,
+      errors,
+      errorSamples,
+      rps: Math.round((latencies.length / elapsed) * 1000 * 10) / 10,
+      p50: Math.round(percentile(latencies, 50)),
+      p99: Math.round(percentile(latencies, 99)),
+      perStep: Object.fromEntries(
+        [...perStep].map(([label, values]) => {
+          values.sort((a, b) => a - b)
+          return [label, { requests: values.length, p50: Math.round(percentile(values, 50)), p99: Math.round(percentile(values, 99)) }]
+        }),
+      ),
+      rssAfterWarmupMb,
+      rssAtEndMb,
+      rssChangePercent: Math.round(((rssAtEndMb - rssAfterWarmupMb) / rssAfterWarmupMb) * 1000) / 10,
+    }
+    console.log(`requests ${result.requests} (${result.rps}/s), errors ${result.errors}, p50 ${result.p50} ms, p99 ${result.p99} ms`)
+    for (const [label, step] of Object.entries(result.perStep)) console.log(`  ${label.padEnd(14)} ${String(step.requests).padStart(6)}  p50 ${step.p50} ms  p99 ${step.p99} ms`)
+    console.log(`console RSS: ${rssAfterWarmupMb} MB after warm-up, ${rssAtEndMb} MB at the end (${result.rssChangePercent}%)`)
+    if (errorSamples.length) console.log(`errors, first ones: ${errorSamples.join('; ')}`)
+    return result
+  } finally {
+    await server.stop()
+    await cluster.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
