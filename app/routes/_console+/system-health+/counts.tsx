@@ -14,6 +14,7 @@ import { InlineAlert } from '~/components/layout/inline-alert'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { summaryCards, type SummaryCard } from '../__summary-cards'
+import { formatNumber } from '~/utils/format-number'
 import { LiveToggle } from './__live-toggle'
 import { loadPanel, PANELS } from './__panels.server'
 import { CountsFilterSchema, formatUtc, resolveRange } from './__range'
@@ -24,17 +25,19 @@ import { settle } from '~/api/policies.server'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
-/** The summary figures the Counts tab repeats from the org summary (spec section 7). */
-const SUMMARY_KEYS = [
-  'active_queries',
-  'queries_last_hour',
-  'query_errors_last_hour',
-  'rows_ingested_last_5_minutes',
-  'rows_ingested_last_hour',
-  'total_rows',
-  'compressed_data_size',
-  'compression_ratio',
-]
+/**
+ * The org summary's figures that hold whatever the range (now, not over a window): the summary's
+ * fixed-window ones ("last hour", "last 5 minutes") would contradict the chosen range, so the range's
+ * own totals, from the panels, stand in for them.
+ */
+const SUMMARY_KEYS = ['active_queries', 'total_rows', 'compressed_data_size', 'compression_ratio']
+
+/** "Requests in the range": each panel's total over the chosen range, as a summary figure. */
+function rangeFigures(panels: SeriesPanelData[]): SummaryCard[] {
+  return panels
+    .filter((panel) => panel.error === null)
+    .map((panel) => ({ key: `range_${panel.id}`, label: `${panel.unit[0]!.toUpperCase()}${panel.unit.slice(1)} in the range`, value: panel.total, text: formatNumber(panel.total) }))
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -60,6 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const panels = await Promise.all(PANELS.map((panel) => loadPanel(api, panel, range, service)))
   return {
     ...common,
+    summary: { ...common.summary, figures: [...rangeFigures(panels), ...figures] },
     result: undefined,
     filters: { range: submission.value.range, from: submission.value.from ?? '', to: submission.value.to ?? '', service: service ?? '' },
     range: { label: range.label, start: range.start, end: range.end, stepSeconds: range.stepSeconds },
@@ -159,14 +163,10 @@ function SummaryFigures({ figures, error }: { figures: SummaryCard[]; error: str
       <Heading as="h2" id="summary-heading" size="sm" mb="2">
         Summary
       </Heading>
-      {error ? (
-        <InlineAlert>{error}</InlineAlert>
-      ) : !figures.length ? (
-        <Text fontSize="sm" color="fg.muted">
-          The cluster reports no activity figures.
-        </Text>
-      ) : (
-        <Box as="ul" css={figuresCss}>
+      {/* the range's own totals show even when the org summary could not be read */}
+      {error ? <InlineAlert>{error}</InlineAlert> : null}
+      {figures.length ? (
+        <Box as="ul" css={figuresCss} mt={error ? '2' : '0'}>
           {figures.map((figure) => (
             <li key={figure.key}>
               <span data-label="">{figure.label}</span>
@@ -174,6 +174,10 @@ function SummaryFigures({ figures, error }: { figures: SummaryCard[]; error: str
             </li>
           ))}
         </Box>
+      ) : error ? null : (
+        <Text fontSize="sm" color="fg.muted">
+          The cluster reports no activity figures.
+        </Text>
       )}
     </Box>
   )

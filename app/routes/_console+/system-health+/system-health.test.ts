@@ -71,7 +71,14 @@ describe('/system-health/counts', () => {
     const queries = after.panels.find((panel) => panel.id === 'queries')!
     expect(queries.series.find((series) => series.name === 'error')?.values.some((value) => value > 0)).toBe(true)
     expect(after.summary.error).toBeNull()
-    expect(after.summary.figures.length).toBeGreaterThan(0)
+    // the summary follows the range: each panel's total over it, then what holds whatever the range
+    const figure = (data: typeof after, key: string) => data.summary.figures.find((f) => f.key === key)
+    expect(figure(after, 'range_queries')).toMatchObject({ label: 'Queries in the range', value: queries.total })
+    expect(figure(after, 'range_requests')?.value).toBe(after.panels.find((panel) => panel.id === 'requests')!.total)
+    expect(after.summary.figures.some((f) => /last hour|last 5 minutes/i.test(f.label))).toBe(false)
+    expect(figure(after, 'total_rows')).toBeDefined()
+    const day = await counts('?range=24h')
+    expect(figure(day, 'range_requests')!.value).toBeGreaterThanOrEqual(figure(after, 'range_requests')!.value)
   })
 
   it('filters by service through an escaped PromQL label, so a hostile value only matches nothing', async () => {
@@ -109,7 +116,9 @@ describe('/system-health/counts', () => {
 
     failWith('/config/v1/orgs/:org/summary', 503, { detail: 'down' }, 'get')
     const noSummary = await counts('?range=1h')
-    expect(noSummary.summary).toEqual({ figures: [], error: 'Service Unavailable.' })
+    expect(noSummary.summary.error).toBe('Service Unavailable.')
+    // what the panels counted still shows; nothing of the summary's own
+    expect(noSummary.summary.figures.map((f) => f.key)).toEqual(['range_requests', 'range_errors', 'range_queries', 'range_rows'])
     expect(noSummary.panels.every((panel) => panel.error === null)).toBe(true)
   })
 
