@@ -5,7 +5,7 @@ import { createDictionary, updateDictionary, type Dictionary, type DictionaryInp
 import { listDictionaryFiles } from '~/api/dictionary-files.server'
 import { replyFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
-import { DEFAULT_LIFETIME_SECONDS, DictionaryFormSchema, parsePrimaryKey, parseSchemaDefinition, type DictionaryForm } from '~/schemas/dictionary'
+import { DictionaryFormSchema, parsePrimaryKey, parseSchemaDefinition, type DictionaryForm } from '~/schemas/dictionary'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { DictionaryFormValues } from './__dictionary-editor'
 import { dictionaryUrl } from './__dictionary-url'
@@ -50,10 +50,6 @@ export function formValuesOf(projectId: string, dictionary: Dictionary): Diction
   }
 }
 
-/** The create form's defaults: ?project= when it is one, the recommended lifetime, CSV with names, hashed. */
-export function newDictionaryDefaults(project: string): DictionaryFormValues {
-  return { project, lifetimeSeconds: String(DEFAULT_LIFETIME_SECONDS), format: 'CSVWithNames', layout: 'complex_key_hashed' }
-}
 
 function inputOf(form: DictionaryForm): DictionaryInput {
   return {

@@ -8,7 +8,7 @@ import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shel
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
-import { DICTIONARY_FORMATS, DICTIONARY_LAYOUTS, DictionaryFormSchema } from '~/schemas/dictionary'
+import { DEFAULT_LIFETIME_SECONDS, DICTIONARY_FORMATS, DICTIONARY_LAYOUTS, DictionaryFormSchema } from '~/schemas/dictionary'
 
 export type DictionaryFormValues = {
   project?: string
@@ -21,6 +21,11 @@ export type DictionaryFormValues = {
   format?: string
   layout?: string
   file?: string
+}
+
+/** The create form's defaults: ?project= when it is one, the recommended lifetime, CSV with names, hashed. */
+export function newDictionaryDefaults(project: string): DictionaryFormValues {
+  return { project, lifetimeSeconds: String(DEFAULT_LIFETIME_SECONDS), format: 'CSVWithNames', layout: 'complex_key_hashed' }
 }
 
 /**

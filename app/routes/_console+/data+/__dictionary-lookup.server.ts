@@ -66,7 +66,9 @@ export async function lookUpDictionary(api: ClusterApi, projectName: string, dic
   const attributes = columns.map((column) => column.name).filter((name) => !keyNames.includes(name))
   const name = sqlString(dictionarySqlName(projectName, dictionary.name))
   const isComplex = (s.layout ?? '').startsWith('complex_key') || !(keys.length === 1 && /^U?Int\d+$/.test(keys[0]!.type))
-  let sql = `SELECT ${keyNames.map((key) => `\`${key.replace(/`/g, '')}\``).join(', ')} FROM dictionary(${name}) LIMIT 1`
+  const keyList = keyNames.map((key) => `\`${key.replace(/`/g, '')}\``).join(', ')
+  // The smallest key, so the same page shows the same lookup (a hashed layout has no order of its own).
+  let sql = `SELECT ${keyList} FROM dictionary(${name}) ORDER BY ${keyList} LIMIT 1`
   try {
     if (keys.every((key) => key.value === '')) {
       const first = (await rowsOf(api, sql))[0]

@@ -7,8 +7,8 @@ import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
-import { DictionaryEditor } from './__dictionary-editor'
-import { createDictionaryAction, loadDictionaryChoices, newDictionaryDefaults } from './__dictionary-editor.server'
+import { DictionaryEditor, newDictionaryDefaults } from './__dictionary-editor'
+import { createDictionaryAction, loadDictionaryChoices } from './__dictionary-editor.server'
 
 export const handle: RouteHandle = { docsTopic: 'dictionary' }
 
