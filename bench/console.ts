@@ -20,7 +20,7 @@ import { measureRouteBundles, type RouteBundle } from './bundle-sizes'
 import { hammer, type LoadResult } from './load'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const ADMIN = { email: 'bench@console.test', password: 'bench-password-1' }
+export const ADMIN = { email: 'bench@console.test', password: 'bench-password-1' }
 
 export type ConsoleBenchResult = {
   routes: { url: string; routeId: string; jsGzipKb: number; files: number; heavy: string[] }[]
@@ -81,7 +81,7 @@ async function createTables(base: string, count: number) {
 }
 
 /** Starts the built console against `clusterUrl`; resolves once /healthz answers. */
-async function startConsole(clusterUrl: string): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startConsole(clusterUrl: string): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort()
   const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'server', 'index.ts')], {
     cwd: ROOT,
@@ -118,7 +118,7 @@ async function startConsole(clusterUrl: string): Promise<{ base: string; child: 
 }
 
 /** Logs in through the console's own form and returns the Cookie header. */
-async function consoleLogin(base: string): Promise<string> {
+export async function consoleLogin(base: string): Promise<string> {
   const response = await fetch(`${base}/login`, {
     method: 'POST',
     redirect: 'manual',

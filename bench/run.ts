@@ -13,6 +13,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runClusterBench } from './cluster'
 import { runConsoleBench } from './console'
+import { runUploadBench } from './upload'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const only = process.argv.slice(2)
@@ -29,6 +30,10 @@ if (wants('cluster')) {
 if (wants('console')) {
   console.log('\n== Console')
   results.console = await runConsoleBench()
+}
+if (wants('upload')) {
+  console.log('\n== Upload (50 MB through the console)')
+  results.upload = await runUploadBench()
 }
 
 const out = path.join(ROOT, 'bench', 'results')
