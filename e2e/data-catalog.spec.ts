@@ -104,6 +104,10 @@ test.describe('data → files and dictionaries', () => {
     await page.getByRole('button', { name: 'Look up' }).click()
     await expect(page.getByRole('alert').filter({ hasText: 'The engine refused the lookup' })).toBeVisible()
 
+    // Query's reference lists it under the name dictGet takes.
+    await page.goto('/queries/reference')
+    await expect(page.getByRole('rowheader', { name: new RegExp(`${project}_${dictionary}`) })).toBeVisible()
+
     // The file is in use: its page says by which dictionary and offers no delete.
     await page.goto(`/data/files?q=${file}`)
     await expect(page.getByRole('row', { name: new RegExp(file) })).toContainText(dictionary)

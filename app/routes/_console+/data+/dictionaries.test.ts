@@ -194,3 +194,13 @@ describe('/data/dictionaries/$projectId/$dictionaryId/edit-dictionary', () => {
     expect(gone.status).toBe(404)
   })
 })
+
+describe('/queries/reference (Beyond)', () => {
+  it("lists the org's dictionaries with the name dictGet takes, their key and a lookup to copy", async () => {
+    const { loader: referenceLoader } = await import('../queries+/reference')
+    const data = await referenceLoader(args(get('/queries/reference', cookie)))
+    const languages = data.dictionaries.find((dictionary) => dictionary.name === 'languages')
+    expect(languages).toMatchObject({ project: 'geo', sqlName: 'geo_languages', key: ['code'], attributes: ['label'] })
+    expect(languages!.editUrl).toMatch(new RegExp(`^/data/dictionaries/${projectId}/[\\w-]+/edit-dictionary$`))
+  })
+})
