@@ -58,6 +58,11 @@ export function FileUploadForm({
         if (progressEvent.lengthComputable) setProgress({ loaded: progressEvent.loaded, total: progressEvent.total })
       }
       xhr.onload = () => {
+        // An ended session answers with the login page (the redirect was followed): go there.
+        if (new URL(xhr.responseURL || window.location.href).pathname === '/login') {
+          window.location.assign(xhr.responseURL)
+          return
+        }
         let answer: { status?: string; redirectTo?: string; result?: SubmissionResult<string[]>; message?: string } = {}
         try {
           answer = JSON.parse(xhr.responseText)
