@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { runClusterBench } from './cluster'
 import { runConsoleBench } from './console'
 import { runSessionsBench } from './sessions'
+import { runUploadBench } from './upload'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const only = process.argv.slice(2)
@@ -33,6 +34,10 @@ if (wants('cluster')) {
 if (wants('console')) {
   console.log('\n== Console')
   results.console = await runConsoleBench()
+}
+if (wants('upload')) {
+  console.log('\n== Upload (50 MB through the console)')
+  results.upload = await runUploadBench()
 }
 
 if (asked('load')) {

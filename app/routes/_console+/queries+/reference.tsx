@@ -2,6 +2,7 @@ import { Box, chakra, Heading, Stack, Text } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi, type ClusterApi } from '~/api/client.server'
+import { dictionarySqlName, listDictionaries } from '~/api/dictionaries.server'
 import { listFunctions } from '~/api/functions.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
@@ -19,6 +20,8 @@ export const handle: RouteHandle = { docsTopic: 'query' }
 type ReferenceColumn = { name: string; type: string; isPrimary: boolean }
 type ReferenceTable = { uuid: string; project: string; name: string; columns: ReferenceColumn[] }
 type ReferenceFunction = { project: string; name: string; sql: string; description: string }
+/** A dictionary as SQL sees it: the name dictGet takes, its key and its attributes. */
+type ReferenceDictionary = { project: string; name: string; sqlName: string; key: string[]; attributes: string[]; editUrl: string }
 
 /** A table's columns: every column of its transforms' output (the first transform's type wins). */
 async function tableColumns(api: ClusterApi, projectId: string, tableId: string): Promise<ReferenceColumn[]> {
@@ -38,9 +41,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const tableId = url.searchParams.get('table_id')
-  const { tables, functions } = await loadFromCluster(async () => {
+  const { tables, functions, dictionaries } = await loadFromCluster(async () => {
     const projects = await listProjectsWithTables(api)
-    const [tables, functions] = await Promise.all([
+    const [tables, functions, dictionaries] = await Promise.all([
       Promise.all(
         projects.flatMap(({ project, tables }) =>
           tables.map(async (table): Promise<ReferenceTable> => ({
@@ -57,12 +60,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
           return items.map((fn): ReferenceFunction => ({ project: project.name, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' }))
         }),
       ),
+      Promise.all(
+        projects.map(async ({ project }) =>
+          (await listDictionaries(api, project.uuid)).map((dictionary): ReferenceDictionary => {
+            const key = dictionary.settings?.primary_key ?? []
+            return {
+              project: project.name,
+              name: dictionary.name,
+              sqlName: dictionarySqlName(project.name, dictionary.name),
+              key,
+              attributes: (dictionary.settings?.output_columns ?? []).map((column) => column.name).filter((name) => !key.includes(name)),
+              editUrl: `/data/dictionaries/${project.uuid}/${dictionary.uuid}/edit-dictionary`,
+            }
+          }),
+        ),
+      ),
     ])
-    return { tables, functions: functions.flat() }
+    return { tables, functions: functions.flat(), dictionaries: dictionaries.flat() }
   })
   // The table asked for (`?table_id=`) comes first and open.
   tables.sort((a, b) => Number(b.uuid === tableId) - Number(a.uuid === tableId))
-  return { tables, functions, tableId, sql: url.searchParams.get('data') ?? '' }
+  return { tables, functions, dictionaries, tableId, sql: url.searchParams.get('data') ?? '' }
 }
 
 const referenceCss = {
@@ -102,6 +120,29 @@ const FUNCTION_COLUMNS: Column<ReferenceFunction>[] = [
   { key: 'description', header: 'Description', cell: (fn) => fn.description || '—' },
 ]
 
+const DICTIONARY_COLUMNS: Column<ReferenceDictionary>[] = [
+  {
+    key: 'name',
+    header: 'Dictionary',
+    isRowHeader: true,
+    cell: (dictionary) => (
+      <>
+        <Link to={dictionary.editUrl}>
+          <code>{dictionary.sqlName}</code>
+        </Link>{' '}
+        <span data-muted="">({dictionary.project})</span>
+      </>
+    ),
+  },
+  { key: 'key', header: 'Key', cell: (dictionary) => <code>{dictionary.key.join(', ') || '—'}</code> },
+  {
+    key: 'use',
+    header: 'Lookup',
+    cell: (dictionary) => <code>{`dictGet('${dictionary.sqlName}', '${dictionary.attributes[0] ?? 'attribute'}', ${dictionary.key.length > 1 ? `(${dictionary.key.join(', ')})` : (dictionary.key[0] ?? 'key')})`}</code>,
+  },
+  { key: 'attributes', header: 'Attributes', cell: (dictionary) => dictionary.attributes.join(', ') || '—' },
+]
+
 const OPTION_COLUMNS: Column<QueryOption>[] = [
   { key: 'label', header: 'Option', isRowHeader: true, cell: (option) => option.label },
   { key: 'name', header: 'Setting', cell: (option) => <code>{option.name}</code> },
@@ -109,7 +150,7 @@ const OPTION_COLUMNS: Column<QueryOption>[] = [
 ]
 
 export default function QueryReferenceRoute() {
-  const { tables, functions, tableId, sql } = useLoaderData<typeof loader>()
+  const { tables, functions, dictionaries, tableId, sql } = useLoaderData<typeof loader>()
   return (
     <Stack gap="4" css={referenceCss}>
       <PageHeader title="Query" mb="2" />
@@ -156,6 +197,23 @@ export default function QueryReferenceRoute() {
           rows={functions}
           rowKey={(fn) => `${fn.project}.${fn.name}`}
           empty="No custom functions yet. The engine's own SQL functions are always available."
+        />
+      </Box>
+
+      <Box as="section" aria-labelledby="dictionaries-heading">
+        <Heading as="h2" id="dictionaries-heading" size="md" mb="2">
+          Dictionaries
+        </Heading>
+        <DataTable
+          caption="Dictionaries"
+          columns={DICTIONARY_COLUMNS}
+          rows={dictionaries}
+          rowKey={(dictionary) => dictionary.sqlName}
+          empty={
+            <>
+              No dictionaries yet. <Link to="/data/dictionaries/new-data-dictionary">Create a dictionary</Link>
+            </>
+          }
         />
       </Box>
 

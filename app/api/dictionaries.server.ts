@@ -1,0 +1,93 @@
+import type { ClusterApi } from './client.server'
+import { listAll } from './list-all.server'
+import { listProjects, type Project } from './projects.server'
+
+/** One column of a dictionary's schema definition (cluster-api.md 5). */
+export type DictionaryColumn = { name: string; datatype: { type: string } }
+
+/** A dictionary as the cluster returns it (cluster-api.md 5). */
+export type Dictionary = {
+  uuid: string
+  name: string
+  description?: string | null
+  project?: string
+  created?: string
+  modified?: string
+  settings?: {
+    filename?: string
+    format?: string
+    layout?: string
+    lifetime_seconds?: number
+    primary_key?: string[]
+    output_columns?: DictionaryColumn[]
+    load_level?: string | null
+  }
+}
+
+export type DictionaryInput = {
+  name: string
+  description?: string
+  filename: string
+  format: string
+  layout: string
+  lifetimeSeconds?: number
+  primaryKey: string[]
+  outputColumns: DictionaryColumn[]
+  loadLevel?: string
+}
+
+const dictionariesPath = (api: ClusterApi, projectId: string) =>
+  `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/dictionaries/`
+
+/** Returns every dictionary of a project, sorted by name; throws ClusterError. */
+export async function listDictionaries(api: ClusterApi, projectId: string): Promise<Dictionary[]> {
+  const dictionaries = await listAll<Dictionary>(api, dictionariesPath(api, projectId))
+  return dictionaries.sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/** Returns every project with its dictionaries (the cluster has no org-wide list); throws ClusterError. */
+export async function listProjectsWithDictionaries(api: ClusterApi): Promise<{ project: Project; dictionaries: Dictionary[] }[]> {
+  const projects = await listProjects(api)
+  return Promise.all(projects.map(async (project) => ({ project, dictionaries: await listDictionaries(api, project.uuid) })))
+}
+
+/** Returns one dictionary; throws ClusterError (404 when there is none). */
+export function getDictionary(api: ClusterApi, projectId: string, dictionaryId: string): Promise<Dictionary> {
+  return api.get<Dictionary>(`${dictionariesPath(api, projectId)}${encodeURIComponent(dictionaryId)}`)
+}
+
+function body(dictionary: DictionaryInput) {
+  return {
+    name: dictionary.name,
+    description: dictionary.description ?? '',
+    settings: {
+      filename: dictionary.filename,
+      format: dictionary.format,
+      layout: dictionary.layout,
+      ...(dictionary.lifetimeSeconds !== undefined ? { lifetime_seconds: dictionary.lifetimeSeconds } : {}),
+      primary_key: dictionary.primaryKey,
+      output_columns: dictionary.outputColumns,
+      load_level: dictionary.loadLevel || null,
+    },
+  }
+}
+
+/** Creates a dictionary (the cluster loads its file at once) and returns it; throws ClusterError. */
+export function createDictionary(api: ClusterApi, projectId: string, dictionary: DictionaryInput): Promise<Dictionary> {
+  return api.post<Dictionary>(dictionariesPath(api, projectId), body(dictionary))
+}
+
+/** Replaces a dictionary's fields and settings; throws ClusterError. */
+export function updateDictionary(api: ClusterApi, projectId: string, dictionaryId: string, dictionary: DictionaryInput): Promise<Dictionary> {
+  return api.put<Dictionary>(`${dictionariesPath(api, projectId)}${encodeURIComponent(dictionaryId)}`, body(dictionary))
+}
+
+/** Deletes a dictionary; throws ClusterError. */
+export function deleteDictionary(api: ClusterApi, projectId: string, dictionaryId: string): Promise<void> {
+  return api.del(`${dictionariesPath(api, projectId)}${encodeURIComponent(dictionaryId)}`)
+}
+
+/** The name a dictionary answers to in SQL (`dictGet('{project}_{name}', …)`, cluster-api.md 5). */
+export function dictionarySqlName(projectName: string, dictionaryName: string): string {
+  return `${projectName}_${dictionaryName}`
+}

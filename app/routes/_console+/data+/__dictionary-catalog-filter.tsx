@@ -1,0 +1,69 @@
+import { Button, chakra, HStack, Input, Stack } from '@chakra-ui/react'
+import { Form } from '@remix-run/react'
+
+/*
+ * The filter above the Dictionaries, Functions and Files lists (one helper for the three, named
+ * with the dictionaries' prefix): a GET form with a project select and a name box, so the filter
+ * and the page live in the URL (`?project=&q=&pageSize=`) and work without scripts.
+ */
+
+/** Reads the project filter from a list URL: a project uuid, or '' for every project. */
+export function projectFilterOf(url: URL): string {
+  return (url.searchParams.get('project') ?? '').trim()
+}
+
+export function CatalogFilter({
+  projects,
+  project,
+  q,
+  pageSize,
+  nameLabel,
+}: {
+  projects: { uuid: string; name: string }[]
+  project: string
+  q: string
+  pageSize?: string | null
+  nameLabel: string
+}) {
+  return (
+    <Form method="get" role="search" aria-label="Filter">
+      {pageSize ? <input type="hidden" name="pageSize" value={pageSize} /> : null}
+      <HStack gap="3" alignItems="flex-end" flexWrap="wrap">
+        <Stack gap="1">
+          <chakra.label htmlFor="filter-project" fontSize="sm" fontWeight="medium">
+            Project
+          </chakra.label>
+          <chakra.select
+            id="filter-project"
+            name="project"
+            defaultValue={project}
+            key={project}
+            h="8"
+            px="2"
+            borderWidth="1px"
+            rounded="l2"
+            bg="bg"
+            fontSize="sm"
+            minW="48"
+          >
+            <option value="">All projects</option>
+            {projects.map((item) => (
+              <option key={item.uuid} value={item.uuid}>
+                {item.name}
+              </option>
+            ))}
+          </chakra.select>
+        </Stack>
+        <Stack gap="1">
+          <chakra.label htmlFor="filter-q" fontSize="sm" fontWeight="medium">
+            {nameLabel}
+          </chakra.label>
+          <Input id="filter-q" type="search" name="q" defaultValue={q} key={q} maxW="sm" bg="bg" size="sm" />
+        </Stack>
+        <Button type="submit" size="sm" variant="outline">
+          Filter
+        </Button>
+      </HStack>
+    </Form>
+  )
+}

@@ -1,0 +1,12 @@
+/** The page of a dictionary file (spec: /data/files/[projectId]/[name]/update-file). */
+export function fileUrl(projectId: string, name: string): string {
+  return `/data/files/${encodeURIComponent(projectId)}/${encodeURIComponent(name)}/update-file`
+}
+
+/** Where a file's bytes download from (a resource route: the token stays on the server). */
+export function fileDownloadUrl(projectId: string, name: string): string {
+  return `/resources/dictionary-file/${encodeURIComponent(projectId)}/${encodeURIComponent(name)}`
+}
+
+/** The resource route the upload forms send to by XHR, with scripts, for the progress bar. */
+export const FILE_UPLOAD_URL = '/resources/dictionary-file-upload'

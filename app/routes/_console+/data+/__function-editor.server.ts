@@ -1,0 +1,48 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from '@remix-run/node'
+import type { ClusterApi } from '~/api/client.server'
+import { createFunction, updateFunction } from '~/api/functions.server'
+import { replyFromCluster } from '~/api/policies.server'
+import { listProjects } from '~/api/projects.server'
+import { FunctionFormSchema } from '~/schemas/function'
+import { redirectWithToast } from '~/utils/toast.server'
+import { functionUrl } from './__function-url'
+
+/** Where the cluster's function fields show on the form (a bad expression comes back on `sql`). */
+export const FUNCTION_FIELDS: Record<string, string> = { name: 'name', description: 'description', sql: 'sql' }
+
+/** The create form's data: every project, and `?project=` preselected when it is one. Throws ClusterError. */
+export async function loadFunctionEditor(api: ClusterApi, url: URL) {
+  const projects = (await listProjects(api)).map((project) => ({ uuid: project.uuid, name: project.name }))
+  const wanted = url.searchParams.get('project')
+  return { projects, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
+}
+
+/**
+ * Creates the function (the cluster checks the expression); redirects to its page with a toast.
+ * Validation and the cluster's 400s come back on the fields with everything typed kept.
+ */
+export async function createFunctionAction(api: ClusterApi, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: FunctionFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { project, ...fn } = submission.value
+  try {
+    const created = await createFunction(api, project, fn)
+    return redirectWithToast(functionUrl(project, created.uuid ?? created.name), { title: `Function ${created.name} created`, type: 'success' })
+  } catch (error) {
+    return replyFromCluster(submission, error, { rename: FUNCTION_FIELDS })
+  }
+}
+
+/** Saves the function's name, description and expression; redirects back to its page with a toast. */
+export async function updateFunctionAction(api: ClusterApi, projectId: string, functionId: string, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: FunctionFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { project: _project, ...fn } = submission.value
+  try {
+    const saved = await updateFunction(api, projectId, functionId, fn)
+    return redirectWithToast(functionUrl(projectId, saved.uuid ?? functionId), { title: `Function ${saved.name} saved`, type: 'success' })
+  } catch (error) {
+    return replyFromCluster(submission, error, { rename: FUNCTION_FIELDS })
+  }
+}

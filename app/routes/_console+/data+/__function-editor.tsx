@@ -1,0 +1,57 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { Text } from '@chakra-ui/react'
+import { Field, TextareaField } from '~/components/forms/field'
+import { FormCard } from '~/components/forms/form-card'
+import { SelectField } from '~/components/forms/select-field'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { FunctionFormSchema } from '~/schemas/function'
+
+/**
+ * The function form (create and edit): project (fixed once the function exists), name,
+ * description, SQL expression. `lastResult` brings back the action's errors and what was typed.
+ */
+export function FunctionEditor({
+  projects,
+  defaultValue,
+  fixedProject,
+  lastResult,
+  submitLabel,
+  cancelTo,
+}: {
+  projects: { uuid: string; name: string }[]
+  defaultValue: { project?: string; name?: string; description?: string; sql?: string }
+  /** On edit: the function's project, shown and sent as a hidden field. */
+  fixedProject?: { uuid: string; name: string }
+  lastResult?: SubmissionResult<string[]>
+  submitLabel: string
+  cancelTo: string
+}) {
+  const [form, fields] = useSchemaForm(FunctionFormSchema, { id: 'function-editor', lastResult, defaultValue })
+  return (
+    <FormCard form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo}>
+      {fixedProject ? (
+        <>
+          <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />
+          <Text fontSize="sm" mb="3">
+            Project: <strong>{fixedProject.name}</strong>
+          </Text>
+        </>
+      ) : (
+        <SelectField
+          meta={fields.project}
+          label="Project"
+          placeholder="Select a project"
+          options={projects.map((project) => ({ value: project.uuid, label: project.name }))}
+        />
+      )}
+      <Field meta={fields.name} label="Function name" help="A letter first, then letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />
+      <TextareaField meta={fields.description} label="Description" rows={2} />
+      <Field
+        meta={fields.sql}
+        label="SQL expression"
+        help="A lambda, e.g. (x, k, b) -> k*x + b. Saving defines it on the cluster, which checks it."
+        inputProps={{ fontFamily: 'mono', autoComplete: 'off', spellCheck: false }}
+      />
+    </FormCard>
+  )
+}

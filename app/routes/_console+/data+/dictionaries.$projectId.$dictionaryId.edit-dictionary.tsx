@@ -1,0 +1,141 @@
+import { Box, Button, chakra, Code, HStack, Input, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { deleteDictionary, dictionarySqlName, getDictionary } from '~/api/dictionaries.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { getProject } from '~/api/projects.server'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { SectionCard } from '~/components/layout/section-card'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+import { DictionaryEditor } from './__dictionary-editor'
+import { formValuesOf, loadDictionaryChoices, updateDictionaryAction } from './__dictionary-editor.server'
+import { lookUpDictionary } from './__dictionary-lookup.server'
+import { dictionaryUrl } from './__dictionary-url'
+
+export const handle: RouteHandle = { docsTopic: 'dictionary' }
+
+const DELETE_INTENT = 'delete-dictionary'
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const projectId = params.projectId!
+  const [project, dictionary, choices] = await loadFromCluster(() =>
+    Promise.all([getProject(api, projectId), getDictionary(api, projectId, params.dictionaryId!), loadDictionaryChoices(api, projectId)]),
+  )
+  const lookup = await loadFromCluster(() => lookUpDictionary(api, project.name, dictionary, url))
+  return {
+    project: { uuid: project.uuid, name: project.name },
+    dictionary: { uuid: dictionary.uuid, name: dictionary.name, description: dictionary.description ?? '', sqlName: dictionarySqlName(project.name, dictionary.name) },
+    values: formValuesOf(project.uuid, dictionary),
+    files: choices.files,
+    lookup,
+    isConfirmingDelete: url.searchParams.get('delete') === dictionary.uuid,
+  }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+  if (intent === DELETE_INTENT) {
+    const dictionary = await loadFromCluster(() => getDictionary(api, params.projectId!, params.dictionaryId!))
+    await loadFromCluster(() => deleteDictionary(api, params.projectId!, params.dictionaryId!))
+    return redirectWithToast('/data/dictionaries', { title: `Dictionary ${dictionary.name} deleted`, type: 'success' })
+  }
+  if (intent !== 'save') throw data({ message: 'Unknown action' }, { status: 400 })
+  return updateDictionaryAction(api, params.projectId!, params.dictionaryId!, formData)
+}
+
+export default function EditDictionaryRoute() {
+  const { project, dictionary, values, files, lookup, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const pageUrl = dictionaryUrl(project.uuid, dictionary.uuid)
+  return (
+    <Stack gap="6" maxW="3xl">
+      <PageHeader
+        eyebrow={`Project ${project.name}`}
+        title={`Dictionary ${dictionary.name}`}
+        description={dictionary.description || undefined}
+        mb="0"
+        actions={
+          <>
+            <Button asChild size="sm" variant="outline">
+              <Link to={`/queries?sql=${encodeURIComponent(lookup.sql)}`}>Open in Query</Link>
+            </Button>
+            {isConfirmingDelete ? null : (
+              <Button asChild size="sm" variant="outline" colorPalette="red">
+                <Link to={`${pageUrl}?delete=${dictionary.uuid}`}>Delete dictionary…</Link>
+              </Button>
+            )}
+          </>
+        }
+      />
+      {isConfirmingDelete ? (
+        <ConfirmPanel id="delete-dictionary" title={`Delete dictionary ${dictionary.name}?`} intent={DELETE_INTENT} confirmLabel="Delete dictionary">
+          Queries that call dictGet('{dictionary.sqlName}', …) will fail once it is gone. Its file stays. This cannot be undone.
+        </ConfirmPanel>
+      ) : null}
+
+      <SectionCard id="lookup" title="Lookup">
+        <Form method="get" action={`${pageUrl}#lookup-heading`}>
+          <Stack gap="3">
+            <Text fontSize="sm">
+              Runs <Code data-testid="lookup-sql">{lookup.sql}</Code> on the cluster.
+            </Text>
+            <HStack gap="3" alignItems="flex-end" flexWrap="wrap">
+              {lookup.keys.map((key, index) => (
+                <Stack gap="1" key={key.column}>
+                  <chakra.label htmlFor={`lookup-k${index}`} fontSize="sm" fontWeight="medium">
+                    Key {key.column} ({key.type})
+                  </chakra.label>
+                  <Input id={`lookup-k${index}`} name={`k${index}`} defaultValue={key.value} key={key.value} size="sm" maxW="xs" bg="bg" autoComplete="off" />
+                </Stack>
+              ))}
+              <Button type="submit" size="sm" variant="outline">
+                Look up
+              </Button>
+            </HStack>
+            {lookup.status === 'done' ? (
+              <Box as="dl" role="status" aria-label="Lookup answer" fontSize="sm" display="grid" gridTemplateColumns="max-content 1fr" columnGap="4" rowGap="1">
+                {lookup.values.map((entry) => (
+                  <Box key={entry.attribute} display="contents">
+                    <chakra.dt color="fg.muted">{entry.attribute}</chakra.dt>
+                    <chakra.dd m="0">
+                      <Code>{entry.value}</Code>
+                    </chakra.dd>
+                  </Box>
+                ))}
+              </Box>
+            ) : null}
+            {lookup.status === 'empty' ? <Text fontSize="sm">The dictionary holds no rows yet: its file is empty or was not loaded.</Text> : null}
+            {lookup.status === 'failed' ? <InlineAlert title="The engine refused the lookup">{lookup.error}</InlineAlert> : null}
+          </Stack>
+        </Form>
+      </SectionCard>
+
+      <DictionaryEditor
+        projects={[project]}
+        files={files}
+        fixedProject={project}
+        defaultValue={values}
+        lastResult={actionData?.result}
+        submitLabel="Save dictionary"
+        cancelTo="/data/dictionaries"
+      />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [{ title: `${loaded ? `Dictionary ${loaded.dictionary.name}` : 'Dictionary'} · Cluster Console` }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The dictionary could not be loaded" message={errorMessage(error)} />
+}

@@ -1,0 +1,115 @@
+import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { listProjectsWithDictionaries } from '~/api/dictionaries.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { DataTable, type Column } from '~/components/data-table/data-table'
+import { Pagination } from '~/components/data-table/pagination'
+import { listPage, parsePaging } from '~/components/data-table/paging'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { DataTabs } from './__data-tabs'
+import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
+import { dictionaryUrl } from './__dictionary-url'
+import { fileUrl } from './__file-url'
+
+export const handle: RouteHandle = { docsTopic: 'dictionary' }
+
+type DictionaryRow = {
+  uuid: string
+  name: string
+  description: string
+  projectId: string
+  projectName: string
+  file: string
+  layout: string
+  format: string
+  primaryKey: string
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const paging = parsePaging(url)
+  const project = projectFilterOf(url)
+  const entries = await loadFromCluster(() => listProjectsWithDictionaries(api))
+  const needle = paging.q.toLowerCase()
+  const rows: DictionaryRow[] = entries
+    .filter((entry) => !project || entry.project.uuid === project)
+    .flatMap(({ project, dictionaries }) =>
+      dictionaries.map((dictionary) => ({
+        uuid: dictionary.uuid,
+        name: dictionary.name,
+        description: dictionary.description ?? '',
+        projectId: project.uuid,
+        projectName: project.name,
+        file: dictionary.settings?.filename ?? '',
+        layout: dictionary.settings?.layout ?? '',
+        format: dictionary.settings?.format ?? '',
+        primaryKey: (dictionary.settings?.primary_key ?? []).join(', '),
+      })),
+    )
+    .filter((row) => !needle || row.name.toLowerCase().includes(needle))
+  return {
+    ...listPage(rows, paging),
+    project,
+    projects: entries.map(({ project }) => ({ uuid: project.uuid, name: project.name })),
+    dictionaryCount: entries.reduce((sum, entry) => sum + entry.dictionaries.length, 0),
+  }
+}
+
+const columns: Column<DictionaryRow>[] = [
+  { key: 'name', header: 'Dictionary', isRowHeader: true, cell: (row) => <Link to={dictionaryUrl(row.projectId, row.uuid)}>{row.name}</Link> },
+  { key: 'project', header: 'Project', cell: (row) => row.projectName },
+  { key: 'file', header: 'File', cell: (row) => (row.file ? <Link to={fileUrl(row.projectId, row.file)}>{row.file}</Link> : '—') },
+  { key: 'key', header: 'Primary key', cell: (row) => row.primaryKey || '—' },
+  { key: 'layout', header: 'Layout', cell: (row) => <span data-badge="">{row.layout || '—'}</span> },
+  { key: 'format', header: 'Format', cell: (row) => row.format || '—' },
+]
+
+export default function DataDictionariesRoute() {
+  const data = useLoaderData<typeof loader>()
+  const [searchParams] = useSearchParams()
+  const isFiltered = Boolean(data.q || data.project)
+  return (
+    <Stack gap="4">
+      <PageHeader
+        title="Dictionaries"
+        description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}; query one with dictGet('{project}_{name}', …)`}
+        mb="0"
+        actions={
+          <Button asChild colorPalette="blue" size="sm">
+            <Link to={`/data/dictionaries/new-data-dictionary${data.project ? `?project=${data.project}` : ''}`}>New dictionary</Link>
+          </Button>
+        }
+      />
+      <DataTabs />
+      <CatalogFilter projects={data.projects} project={data.project} q={data.q} pageSize={searchParams.get('pageSize')} nameLabel="Dictionary name" />
+      <DataTable
+        caption="Dictionaries"
+        columns={columns}
+        rows={data.rows}
+        rowKey={(row) => `${row.projectId}/${row.uuid}`}
+        empty={
+          <>
+            <Text mb="2">{isFiltered ? 'No dictionaries match this filter.' : 'No dictionaries yet. A dictionary loads a file: upload one first.'}</Text>
+            <ChakraLink asChild color="blue.600">
+              {isFiltered ? <Link to="/data/dictionaries">Clear the filter</Link> : <Link to="/data/dictionaries/new-data-dictionary">Create your first dictionary</Link>}
+            </ChakraLink>
+          </>
+        }
+      />
+      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="dictionaries" />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Dictionaries · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The dictionaries could not be loaded" message={errorMessage(error)} />
+}

@@ -1,0 +1,50 @@
+import { Stack } from '@chakra-ui/react'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { DictionaryEditor, newDictionaryDefaults } from './__dictionary-editor'
+import { createDictionaryAction, loadDictionaryChoices } from './__dictionary-editor.server'
+
+export const handle: RouteHandle = { docsTopic: 'dictionary' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const { projects, files } = await loadFromCluster(() => loadDictionaryChoices(api))
+  const wanted = new URL(request.url).searchParams.get('project')
+  return { projects, files, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  return createDictionaryAction(api, await request.formData())
+}
+
+export default function NewDictionaryRoute() {
+  const { projects, files, project } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <Stack gap="4" maxW="2xl">
+      <PageHeader title="New dictionary" description="A dictionary loads a file of its project and answers lookups by key in every query." mb="0" />
+      <DictionaryEditor
+        projects={projects}
+        files={files}
+        defaultValue={newDictionaryDefaults(project)}
+        lastResult={actionData?.result}
+        submitLabel="Create dictionary"
+        cancelTo="/data/dictionaries"
+      />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New dictionary · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The dictionary could not be created" message={errorMessage(error)} />
+}

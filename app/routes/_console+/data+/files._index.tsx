@@ -1,0 +1,143 @@
+import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { listDictionaries } from '~/api/dictionaries.server'
+import { listDictionaryFiles } from '~/api/dictionary-files.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { listProjects } from '~/api/projects.server'
+import { DataTable, type Column } from '~/components/data-table/data-table'
+import { Pagination } from '~/components/data-table/pagination'
+import { listPage, parsePaging } from '~/components/data-table/paging'
+import { DateTime } from '~/components/layout/date-time'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import { formatBytes } from '~/utils/format-number'
+import type { RouteHandle } from '~/utils/handle'
+import { DataTabs } from './__data-tabs'
+import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
+import { dictionaryUrl } from './__dictionary-url'
+import { fileDownloadUrl, fileUrl } from './__file-url'
+import { usersOf } from './__file-usage.server'
+
+export const handle: RouteHandle = { docsTopic: 'file' }
+
+type FileRow = {
+  name: string
+  projectId: string
+  projectName: string
+  size: number | null
+  modified: string
+  usedBy: { uuid: string; name: string }[]
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const paging = parsePaging(url)
+  const project = projectFilterOf(url)
+  const projects = await loadFromCluster(() => listProjects(api))
+  const shown = projects.filter((item) => !project || item.uuid === project)
+  const entries = await loadFromCluster(() =>
+    Promise.all(
+      shown.map(async (item) => {
+        const [files, dictionaries] = await Promise.all([listDictionaryFiles(api, item.uuid), listDictionaries(api, item.uuid)])
+        return { project: item, files, dictionaries }
+      }),
+    ),
+  )
+  const needle = paging.q.toLowerCase()
+  const rows: FileRow[] = entries
+    .flatMap(({ project, files, dictionaries }) =>
+      files.map((file) => ({
+        name: file.name,
+        projectId: project.uuid,
+        projectName: project.name,
+        size: typeof file.size === 'number' ? file.size : null,
+        modified: file.modified ?? '',
+        usedBy: usersOf(dictionaries, file.name),
+      })),
+    )
+    .filter((row) => !needle || row.name.toLowerCase().includes(needle))
+  return {
+    ...listPage(rows, paging),
+    project,
+    projects: projects.map((item) => ({ uuid: item.uuid, name: item.name })),
+  }
+}
+
+const columns: Column<FileRow>[] = [
+  { key: 'name', header: 'File', isRowHeader: true, cell: (row) => <Link to={fileUrl(row.projectId, row.name)}>{row.name}</Link> },
+  { key: 'project', header: 'Project', cell: (row) => row.projectName },
+  { key: 'size', header: 'Size', cell: (row) => (row.size === null ? '—' : formatBytes(row.size)) },
+  { key: 'modified', header: 'Modified', cell: (row) => (row.modified ? <DateTime value={row.modified} /> : '—') },
+  {
+    key: 'used',
+    header: 'Used by',
+    cell: (row) =>
+      row.usedBy.length ? (
+        row.usedBy.map((dictionary, index) => (
+          <span key={dictionary.uuid}>
+            {index ? ', ' : ''}
+            <Link to={dictionaryUrl(row.projectId, dictionary.uuid)}>{dictionary.name}</Link>
+          </span>
+        ))
+      ) : (
+        <span data-muted="">no dictionary</span>
+      ),
+  },
+  {
+    key: 'download',
+    header: 'Download',
+    cell: (row) => (
+      <a href={fileDownloadUrl(row.projectId, row.name)} download={row.name} aria-label={`Download ${row.name}`}>
+        Download
+      </a>
+    ),
+  },
+]
+
+export default function DataFilesRoute() {
+  const data = useLoaderData<typeof loader>()
+  const [searchParams] = useSearchParams()
+  const isFiltered = Boolean(data.q || data.project)
+  return (
+    <Stack gap="4">
+      <PageHeader
+        title="Files"
+        description="Files that dictionaries load, one set per project."
+        mb="0"
+        actions={
+          <Button asChild colorPalette="blue" size="sm">
+            <Link to={`/data/files/new-file${data.project ? `?project=${data.project}` : ''}`}>Upload file</Link>
+          </Button>
+        }
+      />
+      <DataTabs />
+      <CatalogFilter projects={data.projects} project={data.project} q={data.q} pageSize={searchParams.get('pageSize')} nameLabel="File name" />
+      <DataTable
+        caption="Dictionary files"
+        columns={columns}
+        rows={data.rows}
+        rowKey={(row) => `${row.projectId}/${row.name}`}
+        empty={
+          <>
+            <Text mb="2">{isFiltered ? 'No files match this filter.' : 'No files yet.'}</Text>
+            <ChakraLink asChild color="blue.600">
+              {isFiltered ? <Link to="/data/files">Clear the filter</Link> : <Link to="/data/files/new-file">Upload your first file</Link>}
+            </ChakraLink>
+          </>
+        }
+      />
+      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="files" />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Files · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The files could not be loaded" message={errorMessage(error)} />
+}

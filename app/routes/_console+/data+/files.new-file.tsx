@@ -1,0 +1,47 @@
+import { Stack } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { listProjects } from '~/api/projects.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+import { FileUploadForm } from './__file-upload-form'
+import { uploadFileAction } from './__file-upload.server'
+
+export const handle: RouteHandle = { docsTopic: 'file' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const projects = (await loadFromCluster(() => listProjects(api))).map((project) => ({ uuid: project.uuid, name: project.name }))
+  const wanted = new URL(request.url).searchParams.get('project')
+  return { projects, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const outcome = await loadFromCluster(() => uploadFileAction(api, request))
+  if (outcome.status === 'error') return data({ result: outcome.result }, { status: 400 })
+  return redirectWithToast(outcome.redirectTo, { title: outcome.toast, type: 'success' })
+}
+
+export default function NewFileRoute() {
+  const { projects, project } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <Stack gap="4" maxW="2xl">
+      <PageHeader title="Upload file" description="A file of a project that its dictionaries can load (CSV, TSV, JSON or Parquet)." mb="0" />
+      <FileUploadForm projects={projects} project={project} lastResult={actionData?.result} submitLabel="Upload file" cancelTo="/data/files" />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Upload file · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The file could not be uploaded" message={errorMessage(error)} />
+}

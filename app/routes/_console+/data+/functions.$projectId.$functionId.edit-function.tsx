@@ -1,0 +1,169 @@
+import { Box, Button, chakra, Code, HStack, Input, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { deleteFunction, getFunction } from '~/api/functions.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { getProject } from '~/api/projects.server'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { SectionCard } from '~/components/layout/section-card'
+import { ARGUMENT_TYPES } from '~/schemas/function'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+import { FunctionEditor } from './__function-editor'
+import { updateFunctionAction } from './__function-editor.server'
+import { tryFunction } from './__function-try.server'
+import { functionUrl } from './__function-url'
+
+export const handle: RouteHandle = { docsTopic: 'function' }
+
+const DELETE_INTENT = 'delete-function'
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const [project, fn] = await loadFromCluster(() =>
+    Promise.all([getProject(api, params.projectId!), getFunction(api, params.projectId!, params.functionId!)]),
+  )
+  const current = { name: fn.name, sql: fn.sql ?? '' }
+  const tryOutcome = await loadFromCluster(() => tryFunction(api, current, url))
+  return {
+    project: { uuid: project.uuid, name: project.name },
+    fn: { uuid: fn.uuid ?? params.functionId!, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' },
+    tryOutcome,
+    isConfirmingDelete: url.searchParams.get('delete') === (fn.uuid ?? params.functionId),
+  }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+  if (intent === DELETE_INTENT) {
+    const fn = await loadFromCluster(() => getFunction(api, params.projectId!, params.functionId!))
+    await loadFromCluster(() => deleteFunction(api, params.projectId!, params.functionId!))
+    return redirectWithToast('/data/functions', { title: `Function ${fn.name} deleted`, type: 'success' })
+  }
+  if (intent !== 'save') throw data({ message: 'Unknown action' }, { status: 400 })
+  return updateFunctionAction(api, params.projectId!, params.functionId!, formData)
+}
+
+export default function EditFunctionRoute() {
+  const { project, fn, tryOutcome, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const pageUrl = functionUrl(project.uuid, fn.uuid)
+  return (
+    <Stack gap="6" maxW="3xl">
+      <PageHeader
+        eyebrow={`Project ${project.name}`}
+        title={`Function ${fn.name}`}
+        description={fn.description || undefined}
+        mb="0"
+        actions={
+          <>
+            <Button asChild size="sm" variant="outline">
+              <Link to={`/queries?sql=${encodeURIComponent(`${tryOutcome.sql}`)}`}>Open in Query</Link>
+            </Button>
+            {isConfirmingDelete ? null : (
+              <Button asChild size="sm" variant="outline" colorPalette="red">
+                <Link to={`${pageUrl}?delete=${fn.uuid}`}>Delete function…</Link>
+              </Button>
+            )}
+          </>
+        }
+      />
+      {isConfirmingDelete ? (
+        <ConfirmPanel id="delete-function" title={`Delete function ${fn.name}?`} intent={DELETE_INTENT} confirmLabel="Delete function">
+          Queries that call {fn.name} will fail once it is gone. This cannot be undone.
+        </ConfirmPanel>
+      ) : null}
+
+      <SectionCard id="try-it" title="Try it">
+        <Form method="get" action={`${pageUrl}#try-it-heading`}>
+          <input type="hidden" name="try" value="1" />
+          <Stack gap="3">
+            <Text fontSize="sm">
+              Runs <Code>{tryOutcome.sql}</Code> on the cluster.
+            </Text>
+            {tryOutcome.arguments.length === 0 ? (
+              <Text fontSize="sm" color="fg.muted">
+                This expression takes no arguments.
+              </Text>
+            ) : null}
+            {tryOutcome.arguments.map((arg, index) => (
+              <HStack key={arg.parameter} gap="3" alignItems="flex-end" flexWrap="wrap">
+                <Stack gap="1">
+                  <chakra.label htmlFor={`try-a${index}`} fontSize="sm" fontWeight="medium">
+                    Argument {arg.parameter}
+                  </chakra.label>
+                  <Input
+                    id={`try-a${index}`}
+                    name={`a${index}`}
+                    defaultValue={arg.value}
+                    size="sm"
+                    maxW="xs"
+                    bg="bg"
+                    autoComplete="off"
+                    aria-invalid={arg.error ? true : undefined}
+                    aria-describedby={arg.error ? `try-a${index}-error` : undefined}
+                  />
+                </Stack>
+                <Stack gap="1">
+                  <chakra.label htmlFor={`try-t${index}`} fontSize="sm" fontWeight="medium">
+                    Type of {arg.parameter}
+                  </chakra.label>
+                  <chakra.select id={`try-t${index}`} name={`t${index}`} defaultValue={arg.type} h="8" px="2" borderWidth="1px" rounded="l2" bg="bg" fontSize="sm">
+                    {ARGUMENT_TYPES.map((type) => (
+                      <option key={type} value={type}>
+                        {type}
+                      </option>
+                    ))}
+                  </chakra.select>
+                </Stack>
+                {arg.error ? (
+                  <Text id={`try-a${index}-error`} color="fg.error" fontSize="sm">
+                    {arg.error}
+                  </Text>
+                ) : null}
+              </HStack>
+            ))}
+            <Box>
+              <Button type="submit" size="sm" variant="outline">
+                Run
+              </Button>
+            </Box>
+            {tryOutcome.status === 'done' ? (
+              <Box role="status" fontSize="sm">
+                Result: <Code data-testid="try-result">{tryOutcome.value}</Code>{' '}
+                <chakra.span color="fg.muted">
+                  ({tryOutcome.type}, {tryOutcome.elapsedMs} ms)
+                </chakra.span>
+              </Box>
+            ) : null}
+            {tryOutcome.status === 'failed' ? <InlineAlert title="The engine refused it">{tryOutcome.error}</InlineAlert> : null}
+          </Stack>
+        </Form>
+      </SectionCard>
+
+      <FunctionEditor
+        projects={[project]}
+        fixedProject={project}
+        defaultValue={{ project: project.uuid, name: fn.name, description: fn.description, sql: fn.sql }}
+        lastResult={actionData?.result}
+        submitLabel="Save function"
+        cancelTo="/data/functions"
+      />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Function ${data.fn.name}` : 'Function'} · Cluster Console` }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The function could not be loaded" message={errorMessage(error)} />
+}

@@ -1,0 +1,41 @@
+import { Stack } from '@chakra-ui/react'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { FunctionEditor } from './__function-editor'
+import { createFunctionAction, loadFunctionEditor } from './__function-editor.server'
+
+export const handle: RouteHandle = { docsTopic: 'function' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  return loadFromCluster(() => loadFunctionEditor(api, new URL(request.url)))
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  return createFunctionAction(api, await request.formData())
+}
+
+export default function NewFunctionRoute() {
+  const { projects, project } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <Stack gap="4" maxW="2xl">
+      <PageHeader title="New function" description="A custom SQL function of a project, usable in every query once saved." mb="0" />
+      <FunctionEditor projects={projects} defaultValue={{ project }} lastResult={actionData?.result} submitLabel="Create function" cancelTo="/data/functions" />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New function · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The function could not be created" message={errorMessage(error)} />
+}

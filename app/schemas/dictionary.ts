@@ -1,0 +1,111 @@
+import { z } from 'zod'
+import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH } from './table'
+
+/** Spec section 5, Dictionary. */
+export const DICTIONARY_MESSAGES = {
+  projectRequired: 'Project is required',
+  nameRequired: 'Name is required',
+  nameTooLong: 'Name must be under 64 symbols',
+  nameCharacters: 'Name must start with a letter and contain only letters, digits and underscores',
+  primaryKeyRequired: 'Primary key is required',
+  primaryKeyJson: 'Primary key must be JSON',
+  primaryKeyShape: 'Primary key must be a JSON list of column names, e.g. ["id"]',
+  schemaRequired: 'Schema definition is required',
+  schemaJson: 'Schema definition must be JSON',
+  schemaShape: 'Schema definition must be a JSON list of columns, e.g. [{"name": "id", "datatype": {"type": "uint64"}}]',
+  formatRequired: 'Format is required',
+  layoutRequired: 'Layout is required',
+  fileRequired: 'File selection is required',
+  lifetimeInteger: 'Lifetime must be a whole number of seconds',
+} as const
+
+/** Engine input formats a dictionary file can be read as. */
+export const DICTIONARY_FORMATS = ['CSVWithNames', 'CSV', 'TSVWithNames', 'TabSeparated', 'JSONEachRow', 'Parquet'] as const
+
+/** The cluster's dictionary layouts (cluster-api.md 5). */
+export const DICTIONARY_LAYOUTS = [
+  'flat', 'hashed', 'sparse_hashed', 'complex_key_hashed', 'complex_key_sparse_hashed', 'range_hashed',
+  'complex_key_range_hashed', 'cache', 'complex_key_cache', 'direct', 'complex_key_direct', 'ip_trie',
+] as const
+
+/** Spec section 9: 5 seconds recommended. */
+export const DEFAULT_LIFETIME_SECONDS = 5
+
+export type SchemaColumn = { name: string; datatype: { type: string } }
+
+function parseJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Returns the columns a schema definition names: the cluster's list
+ * (`[{"name": "id", "datatype": {"type": "uint64"}}]`) or the short map (`{"id": "uint64"}`);
+ * undefined when it is neither.
+ */
+export function parseSchemaDefinition(text: string): SchemaColumn[] | undefined {
+  const parsed = parseJson(text)
+  if (!parsed) return undefined
+  const { value } = parsed
+  if (Array.isArray(value)) {
+    const ok = value.length > 0 && value.every((column) => {
+      const c = column as { name?: unknown; datatype?: { type?: unknown } }
+      return c && typeof c.name === 'string' && c.name !== '' && typeof c.datatype?.type === 'string'
+    })
+    return ok ? (value as SchemaColumn[]).map((c) => ({ name: c.name, datatype: { type: c.datatype.type } })) : undefined
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+    if (entries.length && entries.every(([, type]) => typeof type === 'string')) {
+      return entries.map(([name, type]) => ({ name, datatype: { type: type as string } }))
+    }
+  }
+  return undefined
+}
+
+/** Returns the column names a primary-key JSON list names (a lone string is one name); undefined otherwise. */
+export function parsePrimaryKey(text: string): string[] | undefined {
+  const parsed = parseJson(text)
+  if (!parsed) return undefined
+  const { value } = parsed
+  if (typeof value === 'string' && value) return [value]
+  if (Array.isArray(value) && value.length && value.every((key) => typeof key === 'string' && key)) return value as string[]
+  return undefined
+}
+
+const jsonField = (required: string, notJson: string, shape: string, parse: (text: string) => unknown) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, { error: required })
+    .superRefine((text, ctx) => {
+      if (!parseJson(text)) ctx.addIssue({ code: 'custom', message: notJson })
+      else if (parse(text) === undefined) ctx.addIssue({ code: 'custom', message: shape })
+    })
+
+/** The dictionary form (create and edit). */
+export const DictionaryFormSchema = z.object({
+  project: z.string({ error: DICTIONARY_MESSAGES.projectRequired }),
+  name: z
+    .string({ error: DICTIONARY_MESSAGES.nameRequired })
+    .trim()
+    .min(1, { error: DICTIONARY_MESSAGES.nameRequired })
+    .max(NAME_MAX_LENGTH, { error: DICTIONARY_MESSAGES.nameTooLong })
+    .regex(IDENTIFIER_PATTERN, { error: DICTIONARY_MESSAGES.nameCharacters }),
+  description: z.string().trim().optional(),
+  schemaDefinition: jsonField(DICTIONARY_MESSAGES.schemaRequired, DICTIONARY_MESSAGES.schemaJson, DICTIONARY_MESSAGES.schemaShape, parseSchemaDefinition),
+  primaryKey: jsonField(DICTIONARY_MESSAGES.primaryKeyRequired, DICTIONARY_MESSAGES.primaryKeyJson, DICTIONARY_MESSAGES.primaryKeyShape, parsePrimaryKey),
+  lifetimeSeconds: z
+    .number({ error: DICTIONARY_MESSAGES.lifetimeInteger })
+    .refine((seconds) => Number.isSafeInteger(seconds) && seconds >= 0, { error: DICTIONARY_MESSAGES.lifetimeInteger })
+    .optional(),
+  loadLevel: z.string().trim().optional(),
+  format: z.string({ error: DICTIONARY_MESSAGES.formatRequired }),
+  layout: z.string({ error: DICTIONARY_MESSAGES.layoutRequired }),
+  file: z.string({ error: DICTIONARY_MESSAGES.fileRequired }),
+})
+
+export type DictionaryForm = z.infer<typeof DictionaryFormSchema>

@@ -1,0 +1,67 @@
+import { z } from 'zod'
+import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH } from './table'
+
+/** Spec section 5, Function: word for word where the spec gives words. */
+export const FUNCTION_MESSAGES = {
+  projectRequired: 'Project must be selected',
+  nameRequired: 'Name is required',
+  nameTooLong: 'Name must be under 64 symbols',
+  nameCharacters: 'Name must start with a letter and contain only letters, digits and underscores',
+  sqlRequired: 'SQL expression is required',
+} as const
+
+/** The function form (create and edit): project, name, description, SQL expression. */
+export const FunctionFormSchema = z.object({
+  project: z.string({ error: FUNCTION_MESSAGES.projectRequired }),
+  name: z
+    .string({ error: FUNCTION_MESSAGES.nameRequired })
+    .trim()
+    .min(1, { error: FUNCTION_MESSAGES.nameRequired })
+    .max(NAME_MAX_LENGTH, { error: FUNCTION_MESSAGES.nameTooLong })
+    .regex(IDENTIFIER_PATTERN, { error: FUNCTION_MESSAGES.nameCharacters }),
+  description: z.string().trim().optional(),
+  sql: z.string({ error: FUNCTION_MESSAGES.sqlRequired }).trim().min(1, { error: FUNCTION_MESSAGES.sqlRequired }),
+})
+
+export type FunctionForm = z.infer<typeof FunctionFormSchema>
+
+/**
+ * The parameters a lambda expression names (`(x, k, b) -> k*x + b` → x, k, b; `x -> x + 1` → x);
+ * empty when the expression is not a lambda.
+ */
+export function lambdaParameters(sql: string): string[] {
+  const match = /^\s*(?:\(([^()]*)\)|([A-Za-z_][A-Za-z0-9_]*))\s*->/.exec(sql)
+  if (!match) return []
+  const list = match[1] ?? match[2] ?? ''
+  return list
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+}
+
+/** The kinds of value "try it" can pass: each becomes a typed SQL literal, never raw SQL. */
+export const ARGUMENT_TYPES = ['number', 'string', 'boolean', 'null'] as const
+export type ArgumentType = (typeof ARGUMENT_TYPES)[number]
+
+export const TRY_MESSAGES = {
+  notNumber: 'Not a number',
+  notBoolean: 'Type true or false',
+} as const
+
+/**
+ * Returns the SQL literal for one "try it" argument, or an error message: numbers as themselves
+ * (checked), strings quoted and escaped, booleans as true/false, null as NULL.
+ */
+export function argumentLiteral(value: string, type: ArgumentType): { literal: string } | { error: string } {
+  const text = value.trim()
+  switch (type) {
+    case 'number':
+      return /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(text) ? { literal: text } : { error: TRY_MESSAGES.notNumber }
+    case 'boolean':
+      return /^(true|false)$/i.test(text) ? { literal: text.toLowerCase() } : { error: TRY_MESSAGES.notBoolean }
+    case 'null':
+      return { literal: 'NULL' }
+    default:
+      return { literal: `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` }
+  }
+}
