@@ -20,6 +20,8 @@ import { ForceConfirmSchema } from '~/schemas/confirm'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
+import { TableSummariesPanel, TableViewsPanel } from './__table-related'
+import { loadTableRelated } from './__table-related.server'
 import { RenameTableForm, SettingsGroupForm, TableManageLinks, TableSettingsOverview } from './__table-settings'
 import {
   loadSettingsStep,
@@ -45,10 +47,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const [transforms, statsLoad] = await Promise.all([
+  const [transforms, statsLoad, related] = await Promise.all([
     loadFromCluster(() => listTransforms(api, project.uuid, table.uuid)),
     // Figures are a bonus on this page: when the cluster cannot give them, the rest still shows.
     settle<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
+    loadTableRelated(api, table, project),
   ])
   const stats = statsLoad.value
   const edit = url.searchParams.get('edit')
@@ -64,6 +67,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       modified: table.modified ?? '',
     },
     settings: settingsOverview(table),
+    related,
     settingsStep,
     isRenaming: edit === 'rename',
     isConfirmingTruncate: url.searchParams.get('truncate') === table.uuid,
@@ -111,7 +115,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type TransformRow = Awaited<ReturnType<typeof loader>>['transforms'][number]
 
 export default function TableDetailRoute() {
-  const { table, project, settings, settingsStep, isRenaming, isConfirmingTruncate, stats, transforms, isConfirmingDelete } =
+  const { related, table, project, settings, settingsStep, isRenaming, isConfirmingTruncate, stats, transforms, isConfirmingDelete } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const base = tableUrl(table.uuid, project.uuid)
@@ -228,6 +232,9 @@ export default function TableDetailRoute() {
           empty={<Text>This table has no transforms yet: data cannot be ingested until one is published.</Text>}
         />
       </Box>
+
+      <TableViewsPanel views={related.views} tableId={table.uuid} projectId={project.uuid} tableName={table.name} />
+      <TableSummariesPanel summaries={related.summaries} tableId={table.uuid} projectId={project.uuid} />
 
       <TableSettingsOverview groups={settings} base={base} />
     </Stack>
