@@ -25,9 +25,15 @@ export function stepHref(base: string, params: Record<string, string>): string {
 }
 
 /** Rename, truncate and remove: links that open their step on the table page. */
-export function TableManageLinks({ base, tableId }: { base: string; tableId: string }) {
+export function TableManageLinks({ base, tableId, isSummary = false }: { base: string; tableId: string; isSummary?: boolean }) {
+  const projectId = new URL(base, 'http://x').searchParams.get('project') ?? ''
   return (
     <>
+      {isSummary ? (
+        <Button asChild size="sm" variant="outline">
+          <Link to={`/data/tables/${tableId}/edit-summary-settings?project=${projectId}`}>Summary settings</Link>
+        </Button>
+      ) : null}
       <Button asChild size="sm" variant="outline">
         <Link to={stepHref(base, { edit: 'rename' })}>Rename…</Link>
       </Button>

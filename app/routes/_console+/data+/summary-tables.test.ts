@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 const parentValue = () => `${parent.projectId}/${parent.tableId}`
 
-const send = (action: typeof newSummaryAction, path: string, form: Record<string, string>, params: Record<string, string> = {}) =>
+const send = (action: (a: ReturnType<typeof args>) => Promise<unknown>, path: string, form: Record<string, string>, params: Record<string, string> = {}) =>
   returnedOrThrown(() => action(args(post(path, form, cookie), params)))
 
 describe('/data/new-summary-table and its column analysis', () => {

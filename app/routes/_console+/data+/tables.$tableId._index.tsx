@@ -153,7 +153,7 @@ export default function TableDetailRoute() {
             <Button asChild size="sm" variant="outline">
               <Link to={`/jobs/alter-jobs/create?table=${encodeURIComponent(`${project.name}.${table.name}`)}`}>New alter job</Link>
             </Button>
-            <TableManageLinks base={base} tableId={table.uuid} />
+            <TableManageLinks base={base} tableId={table.uuid} isSummary={table.type === 'summary'} />
             {isConfirmingDelete ? null : (
               <Button asChild size="sm" variant="outline" colorPalette="red">
                 <Link to={`${tableUrl(table.uuid, project.uuid)}&delete=${table.uuid}`}>Delete table…</Link>
