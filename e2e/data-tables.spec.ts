@@ -63,15 +63,15 @@ test.describe('data → a table in full (issue 7)', () => {
     const name = uniqueName('e2e_proj')
     await page.goto('/data/tables')
     await page.getByRole('link', { name: 'New project' }).click()
-    await page.getByLabel('Project name').fill('9bad')
+    await page.getByLabel('Project name', { exact: true }).fill('9bad')
     await page.getByRole('button', { name: 'Create project' }).click()
-    await expect(page.getByLabel('Project name')).toHaveAccessibleDescription(/Project name must start with a letter/)
-    await page.getByLabel('Project name').fill(name)
+    await expect(page.getByLabel('Project name', { exact: true })).toHaveAccessibleDescription(/Project name must start with a letter/)
+    await page.getByLabel('Project name', { exact: true }).fill(name)
     await page.getByLabel('Project description').fill('Made by e2e')
     await page.getByRole('button', { name: 'Create project' }).click()
     await expect(page.getByRole('heading', { name: `Project ${name}` })).toBeVisible()
 
-    await page.getByLabel('Project name').fill(`${name}_2`)
+    await page.getByLabel('Project name', { exact: true }).fill(`${name}_2`)
     await page.getByRole('button', { name: 'Save project' }).click()
     await expect(page.getByRole('heading', { name: `Project ${name}_2` })).toBeVisible()
     await expect(page.getByText('Made by e2e').first()).toBeVisible()
@@ -94,8 +94,11 @@ test.describe('data → a table in full (issue 7)', () => {
 
   test('views: the rules at their fields, then a view from auto_view listed on its table, edited and deleted', async ({ authedPage: page }) => {
     await page.goto('/data/new-view')
-    await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
-    await page.getByRole('button', { name: 'Choose table' }).click()
+    await expect(async () => {
+      await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
+      await page.getByRole('button', { name: 'Choose table' }).click()
+      await expect(page.getByLabel('View name')).toBeVisible({ timeout: 2000 })
+    }).toPass()
     const name = uniqueName('v')
     await page.getByLabel('View name').fill(name)
     await page.getByRole('button', { name: 'Create view' }).click()
@@ -124,8 +127,12 @@ test.describe('data → a table in full (issue 7)', () => {
     await page.goto('/data/new-summary-table')
     await expect(page.getByRole('navigation', { name: 'Summary table' }).getByRole('link')).toHaveText(['Summary Form', 'Column Analysis'])
     await page.getByRole('navigation', { name: 'Summary table' }).getByRole('link', { name: 'Column Analysis' }).click()
-    await page.getByLabel('Parent table').selectOption({ label: 'sample.web_logs' })
-    await page.getByRole('button', { name: 'Analyse columns' }).click()
+    // With scripts, a choice made before the page hydrated can be reset by it: choose until the columns show.
+    await expect(async () => {
+      await page.getByLabel('Parent table').selectOption({ label: 'sample.web_logs' })
+      await page.getByRole('button', { name: 'Analyse columns' }).click()
+      await expect(page.getByLabel(/^status/)).toBeVisible({ timeout: 2000 })
+    }).toPass()
     await page.getByLabel(/^status/).selectOption('group')
     await page.getByLabel(/^bytes/).selectOption('sum')
     await page.getByLabel('WHERE clause (optional)').fill('bytes > 0')
@@ -136,6 +143,7 @@ test.describe('data → a table in full (issue 7)', () => {
     await page.getByRole('button', { name: 'Build SQL' }).click()
     await expect(page.getByTestId('built-sql')).toContainText('sum(bytes) AS sum_bytes')
     await page.getByRole('button', { name: 'Use this SQL' }).click()
+    await expect(page).toHaveURL(/\/data\/new-summary-table\?/)
 
     await expect(page.getByLabel('Summary SQL')).toHaveValue(/FROM sample\.web_logs/)
     const name = uniqueName('by_status')

@@ -223,7 +223,7 @@ export function ColumnAnalysisForm({
       {sql ? (
         <Box as="section" aria-labelledby="built-sql-heading" bg="bg" borderWidth="1px" rounded="md" p="4">
           <Text as="h2" id="built-sql-heading" fontWeight="semibold" mb="2">
-            Summary SQL
+            The SQL built
           </Text>
           <Box as="pre" fontFamily="mono" fontSize="sm" whiteSpace="pre-wrap" mb="3" data-testid="built-sql">
             {sql}

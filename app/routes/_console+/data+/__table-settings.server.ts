@@ -21,9 +21,7 @@ import {
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
 
-export const SETTINGS_INTENT = 'save-settings'
-export const RENAME_INTENT = 'rename-table'
-export const TRUNCATE_INTENT = 'truncate-table'
+export { RENAME_INTENT, SETTINGS_INTENT, TRUNCATE_INTENT } from './__table-intents'
 
 /**
  * The table defaults the spec gives (section 9), used when `GET /config/v1/defaults/` fails or

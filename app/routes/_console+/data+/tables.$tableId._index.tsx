@@ -23,16 +23,8 @@ import { tableUrl } from './__table-url'
 import { TableSummariesPanel, TableViewsPanel } from './__table-related'
 import { loadTableRelated } from './__table-related.server'
 import { RenameTableForm, SettingsGroupForm, TableManageLinks, TableSettingsOverview } from './__table-settings'
-import {
-  loadSettingsStep,
-  RENAME_INTENT,
-  renameTableAction,
-  saveSettingsAction,
-  SETTINGS_INTENT,
-  settingsOverview,
-  TRUNCATE_INTENT,
-  truncateTableAction,
-} from './__table-settings.server'
+import { loadSettingsStep, renameTableAction, saveSettingsAction, settingsOverview, truncateTableAction } from './__table-settings.server'
+import { RENAME_INTENT, SETTINGS_INTENT, TRUNCATE_INTENT } from './__table-intents'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
