@@ -3,7 +3,9 @@ import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { getDefaults } from '~/api/defaults.server'
 import { loadFromCluster, replyFromCluster, settle } from '~/api/policies.server'
-import { patchTable, replaceTable, truncateTable, type Table, type TableSettings } from '~/api/tables.server'
+import { getTableStats, patchTable, replaceTable, truncateTable, type Table, type TableSettings } from '~/api/tables.server'
+import { formatBytes, formatNumber } from '~/utils/format-number'
+import { checkSummarySql } from './__summary.server'
 import type { Project } from '~/api/projects.server'
 import { ForceConfirmSchema } from '~/schemas/confirm'
 import {
@@ -203,6 +205,24 @@ export function settingsDiff(group: SettingsGroupDef, before: unknown, after: un
   return lines
 }
 
+const DAY_MS = 86_400_000
+
+/**
+ * A lifecycle change that would remove rows already stored, said with what goes (from the table's
+ * statistics: rows, bytes, the oldest row); null when nothing stored is older than the new max age.
+ */
+async function dropWarning(api: ClusterApi, projectId: string, table: Table, settings: Record<string, unknown>): Promise<string | null> {
+  const next = Number(valueAt(settings, ['age', 'max_age_days']) ?? 0)
+  const previous = Number(valueAt(table.settings, ['age', 'max_age_days']) ?? 0)
+  if (!(next > 0) || (previous > 0 && next >= previous)) return null
+  const stats = (await settle(() => getTableStats(api, projectId, table.uuid))).value
+  const oldest = stats?.oldest_timestamp ? Date.parse(stats.oldest_timestamp) : NaN
+  const cutoff = Date.now() - next * DAY_MS
+  if (!Number.isFinite(oldest) || oldest >= cutoff) return null
+  const held = stats?.total_rows !== undefined ? ` The table holds ${formatNumber(stats.total_rows)} rows${stats.compressed_data_size !== undefined ? ` (${formatBytes(stats.compressed_data_size)} stored)` : ''}.` : ''
+  return `A max age of ${next} days removes every row older than ${new Date(cutoff).toISOString().slice(0, 10)}; the oldest row is from ${new Date(oldest).toISOString().slice(0, 10)}.${held} Tick “Remove the older data” and save again to go ahead.`
+}
+
 type TableRef = { table: Table; project: Pick<Project, 'uuid' | 'name'> }
 
 /**
@@ -230,6 +250,14 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
   }
   // A shard key nobody set stays null (the cluster's "not set"), never an empty string.
   if (group.key === 'index' && settings.shard_key === undefined) settings.shard_key = null
+  if (group.key === 'lifecycle' && formData.get('confirmDrop') !== 'on') {
+    const warning = await dropWarning(api, project.uuid, table, settings)
+    if (warning) return data({ result: submission.reply({ formErrors: [warning] }) }, { status: 400 })
+  }
+  if (group.key === 'summary') {
+    const refusal = await loadFromCluster(() => checkSummarySql(api, String(valueAt(settings, ['summary', 'sql']) ?? '')))
+    if (refusal) return data({ result: submission.reply({ fieldErrors: { summary_sql: [refusal] } }) }, { status: 400 })
+  }
 
   let saved: Table
   try {

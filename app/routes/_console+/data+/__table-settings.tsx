@@ -105,6 +105,16 @@ export function SettingsGroupForm({ step, lastResult, cancelTo }: { step: Settin
             <SettingInput key={view.name} view={view} meta={fields[view.name] as unknown as AnyMeta} value={step.values[view.name]} />
           ))}
         </SimpleGrid>
+        {step.key === 'lifecycle' ? (
+          <Box mb="4" fontSize="sm">
+            <label>
+              <input type="checkbox" name="confirmDrop" /> Remove the older data
+            </label>
+            <Text fontSize="xs" color="fg.muted">
+              Needed only when the new max age removes rows already stored; the console says what goes first.
+            </Text>
+          </Box>
+        ) : null}
       </FormCard>
     </Stack>
   )

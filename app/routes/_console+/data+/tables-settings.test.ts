@@ -211,6 +211,38 @@ describe('/data/tables/$tableId settings forms (?edit=<group>)', () => {
     expect((await load(tableId, projectId)).table.uuid).toBe(tableId)
   })
 
+  it('lifecycle: a max age that removes stored rows says what goes and needs "Remove the older data"', async () => {
+    const { tableId, projectId } = await createTableOk('drop_preview')
+    failWith('/config/v1/orgs/:org/projects/:project/tables/:table/stats', 200, {
+      total_rows: 1234,
+      compressed_data_size: 2048,
+      oldest_timestamp: '2020-01-01T00:00:00Z',
+    }, 'get')
+    const warned = unwrap<FormReply>(await send(tableId, projectId, { intent: 'save-settings', group: 'lifecycle', max_age_days: '7' }))
+    expect(warned.status).toBe(400)
+    expect(warned.data.result.error?.['']?.[0]).toMatch(/^A max age of 7 days removes every row older than \d{4}-\d{2}-\d{2}; the oldest row is from 2020-01-01\. The table holds 1,234 rows \(2(\.0)? KB stored\)\./)
+    expect(warned.data.result.initialValue).toMatchObject({ max_age_days: '7' })
+    expect(overview(await load(tableId, projectId))['lifecycle/Max age (days)']).toBe('0')
+
+    asResponse(await send(tableId, projectId, { intent: 'save-settings', group: 'lifecycle', max_age_days: '7', confirmDrop: 'on' }))
+    expect(overview(await load(tableId, projectId))['lifecycle/Max age (days)']).toBe('7')
+  })
+
+  it('summary group: the SQL is run on the cluster before it is saved', async () => {
+    const { tableId: parentId, projectId } = await createTableOk('summary_parent')
+    const parentPage = await load(parentId, projectId)
+    const { clusterCall } = await import('#tests/cluster')
+    const summary = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${projectId}/tables/`, {
+      name: 'summary_child',
+      type: 'summary',
+      settings: { summary: { sql: `SELECT count() AS n FROM p_summary_parent.${parentPage.table.name}` } },
+    })
+    expect((await load(summary.uuid, projectId, '&edit=summary')).settingsStep?.values.summary_sql).toMatch(/^SELECT count/)
+    const refused = unwrap<FormReply>(await send(summary.uuid, projectId, { intent: 'save-settings', group: 'summary', summary_enabled: 'on', summary_sql: 'SELECT nope FROM p_summary_parent.summary_parent' }))
+    expect(refused.status).toBe(400)
+    expect(refused.data.result.error?.summary_sql?.[0]).toMatch(/^The cluster refused the SQL: /)
+  })
+
   it('an unknown group is a 400, never a 500', async () => {
     const { tableId, projectId } = await createTableOk('unknown_group')
     const thrown = unwrap<{ message: string }>(await send(tableId, projectId, { intent: 'save-settings', group: 'nope' }))
