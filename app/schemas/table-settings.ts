@@ -316,3 +316,19 @@ export function fromFormText(field: SettingField, text: string | undefined): unk
       return text.trim()
   }
 }
+
+/** A settings group edited as JSON: an object shaped like the table's `settings` (only the group's keys are read). */
+export const JsonSettingsSchema = z.object({
+  json: z
+    .string({ error: 'Settings JSON is required' })
+    .transform((text, ctx) => {
+      try {
+        const value: unknown = JSON.parse(text)
+        if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: 'Settings must be a JSON object' })
+      return z.NEVER
+    }),
+})

@@ -10,6 +10,7 @@ import type { Project } from '~/api/projects.server'
 import { ForceConfirmSchema } from '~/schemas/confirm'
 import {
   fromFormText,
+  JsonSettingsSchema,
   RenameTableSchema,
   SETTINGS_GROUPS,
   SETTINGS_MESSAGES,
@@ -145,10 +146,14 @@ export type SettingsStep = {
   values: Record<string, string>
   /** True when the defaults call failed and the spec's built-in values stand in. */
   isBuiltInDefaults: boolean
+  /** The group's current settings as JSON (the "Edit as JSON" form). */
+  json: string
+  /** Show the JSON form (`&as=json`) instead of the fields. */
+  asJson: boolean
 }
 
 /** One group's form data for `?edit=<group>`; null when the table has no such group. */
-export async function loadSettingsStep(api: ClusterApi, table: Table, groupKey: string | null): Promise<SettingsStep | null> {
+export async function loadSettingsStep(api: ClusterApi, table: Table, groupKey: string | null, options: { asJson?: boolean } = {}): Promise<SettingsStep | null> {
   const group = groupsOf(table).find((candidate) => candidate.key === groupKey)
   if (!group) return null
   const { defaults, isBuiltIn } = await loadTableDefaults(api)
@@ -168,7 +173,12 @@ export async function loadSettingsStep(api: ClusterApi, table: Table, groupKey: 
       lockedBecause: lockReason(field, table),
     }
   })
-  return { key: group.key, title: group.title, description: group.description, fields, values, isBuiltInDefaults: isBuiltIn }
+  const json: Record<string, unknown> = {}
+  for (const field of group.fields) {
+    const value = valueAt(table.settings, field.path)
+    if (value !== undefined) setAt(json, field.path, value)
+  }
+  return { key: group.key, title: group.title, description: group.description, fields, values, isBuiltInDefaults: isBuiltIn, json: JSON.stringify(json, null, 2), asJson: Boolean(options.asJson) }
 }
 
 /** Where a group's fields show the cluster's flattened errors (`settings.stream.hot_data_max_age_minutes`). */
@@ -235,12 +245,39 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
   const group = groupsOf(table).find((candidate) => candidate.key === formData.get('group'))
   if (!group) throw data({ message: 'Unknown settings group' }, { status: 400 })
   const locked = group.fields.filter((field) => lockReason(field, table)).map((field) => field.name)
-  const submission = parseWithZod(formData, { schema: settingsSchema(group, { lockedFields: locked }) })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const schema = settingsSchema(group, { lockedFields: locked })
+  let submission: { reply: (typeof jsonSubmission)['reply'] }
+  const parseFields = (source: FormData) => parseWithZod(source, { schema })
+  let parsed: ReturnType<typeof parseFields>
+  let rename = renameMap(group)
+  let onField = (name: string, messages: string[]) => ({ [name]: messages })
+  const jsonSubmission = parseWithZod(formData, { schema: JsonSettingsSchema })
+  if (formData.get('format') === 'json') {
+    // The same group edited as JSON: read into the form's fields, then the same schema and save.
+    if (jsonSubmission.status !== 'success') return data({ result: jsonSubmission.reply() }, { status: 400 })
+    const fields = new FormData()
+    for (const field of group.fields) {
+      const text = toFormText(field, valueAt(jsonSubmission.value.json, field.path))
+      if (text !== undefined) fields.set(field.name, text)
+    }
+    parsed = parseFields(fields)
+    submission = jsonSubmission
+    const labelOf = (name: string) => group.fields.find((field) => field.name === name)?.path.join('.') ?? name
+    onField = (name, messages) => ({ json: messages.map((message) => `${labelOf(name)}: ${message}`) })
+    rename = Object.fromEntries(Object.keys(rename).map((key) => [key, 'json']))
+    if (parsed.status !== 'success') {
+      const errors = Object.entries(parsed.error ?? {}).flatMap(([name, messages]) => (onField(name, messages ?? []) as { json?: string[] }).json ?? [])
+      return data({ result: jsonSubmission.reply({ fieldErrors: { json: errors } }) }, { status: 400 })
+    }
+  } else {
+    parsed = parseFields(formData)
+    submission = parsed
+    if (parsed.status !== 'success') return data({ result: parsed.reply() }, { status: 400 })
+  }
 
   const { defaults } = await loadTableDefaults(api)
   const settings = structuredClone(table.settings ?? {}) as Record<string, unknown>
-  const values = submission.value as Record<string, string | undefined>
+  const values = parsed.value as Record<string, string | undefined>
   for (const field of group.fields) {
     if (locked.includes(field.name)) continue
     const value = fromFormText(field, values[field.name])
@@ -256,14 +293,14 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
   }
   if (group.key === 'summary') {
     const refusal = await loadFromCluster(() => checkSummarySql(api, String(valueAt(settings, ['summary', 'sql']) ?? '')))
-    if (refusal) return data({ result: submission.reply({ fieldErrors: { summary_sql: [refusal] } }) }, { status: 400 })
+    if (refusal) return data({ result: submission.reply({ fieldErrors: onField('summary_sql', [refusal]) }) }, { status: 400 })
   }
 
   let saved: Table
   try {
     saved = await replaceTable(api, project.uuid, table.uuid, { ...table, settings })
   } catch (error) {
-    return replyFromCluster(submission, error, { rename: renameMap(group) })
+    return replyFromCluster(submission, error, { rename })
   }
   const changes = settingsDiff(group, table.settings, saved.settings)
   return redirectWithToast(`${tableUrl(table.uuid, project.uuid)}#settings`, {

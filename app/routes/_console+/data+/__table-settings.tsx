@@ -8,7 +8,7 @@ import { FormCard } from '~/components/forms/form-card'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { DetailList } from '~/components/layout/detail-list'
 import { FocusHeading } from '~/components/layout/focus-heading'
-import { RenameTableSchema, settingsGroup, settingsSchema } from '~/schemas/table-settings'
+import { JsonSettingsSchema, RenameTableSchema, settingsGroup, settingsSchema } from '~/schemas/table-settings'
 import type { SettingsFieldView, SettingsOverviewGroup, SettingsStep } from './__table-settings.server'
 
 /*
@@ -78,8 +78,52 @@ export function TableSettingsOverview({ groups, base }: { groups: SettingsOvervi
   )
 }
 
-/** One group's form (`?edit=<group>`): its fields, empty ones showing the default they take. */
-export function SettingsGroupForm({ step, lastResult, cancelTo }: { step: SettingsStep; lastResult?: SubmissionResult<string[]>; cancelTo: string }) {
+/** One group's form (`?edit=<group>`): its fields, empty ones showing the default they take; or, with `&as=json`, its JSON. */
+export function SettingsGroupForm(props: { step: SettingsStep; lastResult?: SubmissionResult<string[]>; cancelTo: string }) {
+  return props.step.asJson ? <SettingsJsonForm {...props} /> : <SettingsFieldsForm {...props} />
+}
+
+function SettingsJsonForm({ step, lastResult, cancelTo }: { step: SettingsStep; lastResult?: SubmissionResult<string[]>; cancelTo: string }) {
+  const [form, fields] = useSchemaForm(JsonSettingsSchema, { id: `settings-json-${step.key}`, lastResult, defaultValue: { json: step.json } })
+  const title = step.title.charAt(0).toLowerCase() + step.title.slice(1)
+  const props = getTextareaProps(fields.json)
+  const fieldsHref = stepHref(cancelTo.split('#')[0]!, { edit: step.key })
+  return (
+    <Stack as="section" aria-labelledby="edit-settings-heading" id="edit-settings" gap="3">
+      <FocusHeading id="edit-settings-heading" level={2}>
+        Edit {title} as JSON
+      </FocusHeading>
+      <Text color="fg.muted">
+        Shaped like the table’s settings; only this group’s keys are read, and checked by the same rules as the form.{' '}
+        <Link to={`${fieldsHref}#edit-settings`}>Edit as a form</Link>
+      </Text>
+      <FormCard form={form} submit={{ label: `Save ${title}` }} cancelTo={cancelTo}>
+        <input type="hidden" name="intent" value="save-settings" />
+        <input type="hidden" name="group" value={step.key} />
+        <input type="hidden" name="format" value="json" />
+        <FieldShell meta={fields.json} label="Settings (JSON)">
+          <Textarea {...props} key={props.key} rows={Math.min(24, step.json.split('\n').length + 2)} fontFamily="mono" fontSize="sm" spellCheck={false} />
+        </FieldShell>
+        {step.key === 'lifecycle' ? <ConfirmDropBox /> : null}
+      </FormCard>
+    </Stack>
+  )
+}
+
+function ConfirmDropBox() {
+  return (
+    <Box mb="4" fontSize="sm">
+      <label>
+        <input type="checkbox" name="confirmDrop" /> Remove the older data
+      </label>
+      <Text fontSize="xs" color="fg.muted">
+        Needed only when the new max age removes rows already stored; the console says what goes first.
+      </Text>
+    </Box>
+  )
+}
+
+function SettingsFieldsForm({ step, lastResult, cancelTo }: { step: SettingsStep; lastResult?: SubmissionResult<string[]>; cancelTo: string }) {
   const group = settingsGroup(step.key)!
   const locked = step.fields.filter((field) => field.lockedBecause).map((field) => field.name)
   const [form, fields] = useSchemaForm(settingsSchema(group, { lockedFields: locked }), {
@@ -95,7 +139,8 @@ export function SettingsGroupForm({ step, lastResult, cancelTo }: { step: Settin
       </FocusHeading>
       <Text color="fg.muted">
         {step.description} An empty field takes the default shown in it
-        {step.isBuiltInDefaults ? ' (the cluster’s defaults could not be read: these are the built-in ones)' : ''}.
+        {step.isBuiltInDefaults ? ' (the cluster’s defaults could not be read: these are the built-in ones)' : ''}.{' '}
+        <Link to={`${stepHref(cancelTo.split('#')[0]!, { edit: step.key, as: 'json' })}#edit-settings`}>Edit as JSON</Link>
       </Text>
       <FormCard form={form} submit={{ label: `Save ${step.title.charAt(0).toLowerCase() + step.title.slice(1)}` }} cancelTo={cancelTo}>
         <input type="hidden" name="intent" value="save-settings" />
@@ -105,16 +150,7 @@ export function SettingsGroupForm({ step, lastResult, cancelTo }: { step: Settin
             <SettingInput key={view.name} view={view} meta={fields[view.name] as unknown as AnyMeta} value={step.values[view.name]} />
           ))}
         </SimpleGrid>
-        {step.key === 'lifecycle' ? (
-          <Box mb="4" fontSize="sm">
-            <label>
-              <input type="checkbox" name="confirmDrop" /> Remove the older data
-            </label>
-            <Text fontSize="xs" color="fg.muted">
-              Needed only when the new max age removes rows already stored; the console says what goes first.
-            </Text>
-          </Box>
-        ) : null}
+        {step.key === 'lifecycle' ? <ConfirmDropBox /> : null}
       </FormCard>
     </Stack>
   )

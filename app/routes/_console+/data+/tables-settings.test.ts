@@ -243,6 +243,31 @@ describe('/data/tables/$tableId settings forms (?edit=<group>)', () => {
     expect(refused.data.result.error?.summary_sql?.[0]).toMatch(/^The cluster refused the SQL: /)
   })
 
+  it('a group edited as JSON: the same rules (named by their keys), the same save', async () => {
+    const { tableId, projectId } = await createTableOk('as_json')
+    const step = (await load(tableId, projectId, '&edit=flush&as=json')).settingsStep!
+    expect(step.asJson).toBe(true)
+    const current = JSON.parse(step.json) as { stream: Record<string, number> }
+    expect(current.stream.hot_data_max_age_minutes).toBe(3)
+    expect(current.stream.message_queue_max_rows).toBeUndefined()
+
+    const notJson = unwrap<FormReply>(await send(tableId, projectId, { intent: 'save-settings', group: 'flush', format: 'json', json: '{oops' }))
+    expect(notJson.data.result.error).toEqual({ json: ['Settings must be a JSON object'] })
+    expect(notJson.data.result.initialValue).toMatchObject({ json: '{oops' })
+
+    const broken = { stream: { ...current.stream, hot_data_max_age_minutes: 1.5 } }
+    delete (broken.stream as Partial<Record<string, number>>).cold_data_max_idle_seconds
+    const bad = unwrap<FormReply>(await send(tableId, projectId, { intent: 'save-settings', group: 'flush', format: 'json', json: JSON.stringify(broken) }))
+    expect(bad.data.result.error?.json).toEqual([
+      'stream.hot_data_max_age_minutes: Hot: max age (minutes) must be an integer',
+      'stream.cold_data_max_idle_seconds: Cold: max idle seconds is required',
+    ])
+
+    const good = { stream: { ...current.stream, hot_data_max_age_minutes: 9 } }
+    asResponse(await send(tableId, projectId, { intent: 'save-settings', group: 'flush', format: 'json', json: JSON.stringify(good) }))
+    expect(overview(await load(tableId, projectId))['flush/Hot: max age (minutes)']).toBe('9')
+  })
+
   it('an unknown group is a 400, never a 500', async () => {
     const { tableId, projectId } = await createTableOk('unknown_group')
     const thrown = unwrap<{ message: string }>(await send(tableId, projectId, { intent: 'save-settings', group: 'nope' }))

@@ -47,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ])
   const stats = statsLoad.value
   const edit = url.searchParams.get('edit')
-  const settingsStep = edit && edit !== 'rename' ? await loadSettingsStep(api, table, edit) : null
+  const settingsStep = edit && edit !== 'rename' ? await loadSettingsStep(api, table, edit, { asJson: url.searchParams.get('as') === 'json' }) : null
   return {
     table: {
       uuid: table.uuid,
