@@ -29,6 +29,19 @@ test.describe('data → a table in full (issue 7)', () => {
     await page.getByRole('button', { name: 'Save flush (hot and cold)' }).click()
     await expect(page.getByText('Flush (hot and cold) saved')).toBeVisible()
     await expect(page.getByRole('region', { name: 'Flush (hot and cold)' }).getByText('100', { exact: true })).toBeVisible()
+
+    // The same group as JSON.
+    await page.getByRole('link', { name: 'Edit Data lifecycle' }).click()
+    await page.getByRole('link', { name: 'Edit as JSON' }).click()
+    const json = page.getByLabel('Settings (JSON)')
+    await expect(json).toHaveValue(/"max_age_days": 30/)
+    await json.fill('{"age": {"max_age_days": "x"}}')
+    await page.getByRole('button', { name: 'Save data lifecycle' }).click()
+    await expect(json).toHaveAccessibleDescription(/age\.max_age_days: Max age must be an integer/)
+    await json.fill('{"age": {"max_age_days": 45}}')
+    await page.getByRole('button', { name: 'Save data lifecycle' }).click()
+    await expect(page.getByText('Data lifecycle saved')).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Data lifecycle' }).getByText('45', { exact: true })).toBeVisible()
   })
 
   test('the shard key is read-only once set, with why; rename; truncate needs FORCE', async ({ authedPage: page }) => {
