@@ -30,7 +30,7 @@ export function TableViewsPanel({
     { key: 'columns', header: 'Output columns', cell: (row) => row.columns },
   ]
   return (
-    <Box as="section" aria-labelledby="views-heading" id="views">
+    <Box as="section" aria-labelledby="views-heading" id="views" scrollMarginTop="20">
       <HStack justify="space-between" mb="2">
         <Heading as="h2" id="views-heading" size="md">
           Views

@@ -1,5 +1,5 @@
 import { getTextareaProps, type SubmissionResult } from '@conform-to/react'
-import { Box, Button, Heading, HStack, Input, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react'
+import { Box, Button, Heading, HStack, Input, Link as ChakraLink, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react'
 import { Link } from '@remix-run/react'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
@@ -47,7 +47,7 @@ export function TableManageLinks({ base, tableId, isSummary = false }: { base: s
 /** Every settings group with its current values, each with a link to its own form. */
 export function TableSettingsOverview({ groups, base }: { groups: SettingsOverviewGroup[]; base: string }) {
   return (
-    <Box as="section" aria-labelledby="settings-heading" id="settings">
+    <Box as="section" aria-labelledby="settings-heading" id="settings" scrollMarginTop="20">
       <Heading as="h2" id="settings-heading" size="md" mb="2">
         Settings
       </Heading>
@@ -89,13 +89,15 @@ function SettingsJsonForm({ step, lastResult, cancelTo }: { step: SettingsStep; 
   const props = getTextareaProps(fields.json)
   const fieldsHref = stepHref(cancelTo.split('#')[0]!, { edit: step.key })
   return (
-    <Stack as="section" aria-labelledby="edit-settings-heading" id="edit-settings" gap="3">
+    <Stack as="section" aria-labelledby="edit-settings-heading" id="edit-settings" gap="3" scrollMarginTop="20">
       <FocusHeading id="edit-settings-heading" level={2}>
         Edit {title} as JSON
       </FocusHeading>
       <Text color="fg.muted">
         Shaped like the table’s settings; only this group’s keys are read, and checked by the same rules as the form.{' '}
-        <Link to={`${fieldsHref}#edit-settings`}>Edit as a form</Link>
+        <ChakraLink asChild color="blue.600">
+          <Link to={`${fieldsHref}#edit-settings`}>Edit as a form</Link>
+        </ChakraLink>
       </Text>
       <FormCard form={form} submit={{ label: `Save ${title}` }} cancelTo={cancelTo}>
         <input type="hidden" name="intent" value="save-settings" />
@@ -133,14 +135,16 @@ function SettingsFieldsForm({ step, lastResult, cancelTo }: { step: SettingsStep
   })
   const isWide = step.fields.length > 6
   return (
-    <Stack as="section" aria-labelledby="edit-settings-heading" id="edit-settings" gap="3">
+    <Stack as="section" aria-labelledby="edit-settings-heading" id="edit-settings" gap="3" scrollMarginTop="20">
       <FocusHeading id="edit-settings-heading" level={2}>
         Edit {step.title.charAt(0).toLowerCase() + step.title.slice(1)}
       </FocusHeading>
       <Text color="fg.muted">
         {step.description} An empty field takes the default shown in it
         {step.isBuiltInDefaults ? ' (the cluster’s defaults could not be read: these are the built-in ones)' : ''}.{' '}
-        <Link to={`${stepHref(cancelTo.split('#')[0]!, { edit: step.key, as: 'json' })}#edit-settings`}>Edit as JSON</Link>
+        <ChakraLink asChild color="blue.600">
+          <Link to={`${stepHref(cancelTo.split('#')[0]!, { edit: step.key, as: 'json' })}#edit-settings`}>Edit as JSON</Link>
+        </ChakraLink>
       </Text>
       <FormCard form={form} submit={{ label: `Save ${step.title.charAt(0).toLowerCase() + step.title.slice(1)}` }} cancelTo={cancelTo}>
         <input type="hidden" name="intent" value="save-settings" />
@@ -213,7 +217,7 @@ export function RenameTableForm({
 }) {
   const [form, fields] = useSchemaForm(RenameTableSchema, { id: 'rename-table', lastResult, defaultValue: { name, description } })
   return (
-    <Stack as="section" aria-labelledby="edit-settings-heading" id="edit-settings" gap="3">
+    <Stack as="section" aria-labelledby="edit-settings-heading" id="edit-settings" gap="3" scrollMarginTop="20">
       <FocusHeading id="edit-settings-heading" level={2}>
         Rename table
       </FocusHeading>
