@@ -120,7 +120,7 @@ test.describe('data → tables', () => {
     await page.getByRole('link', { name: table, exact: true }).click()
     await expect(page.getByRole('heading', { level: 1, name: new RegExp(table) })).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Transforms' })).toBeVisible()
-    await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible()
   })
 
   test("a table's page shows its statistics and leads to a query and an alter job for that table", async ({ authedPage: page }) => {

@@ -121,3 +121,46 @@ export function createTable(api: ClusterApi, projectId: string, table: NewTable)
 export function deleteTable(api: ClusterApi, projectId: string, tableId: string): Promise<void> {
   return api.del(tablePath(api, projectId, tableId))
 }
+
+/**
+ * Replaces a table's name, description and settings (PUT of the whole object, so a setting left out
+ * is unset, e.g. a query option); returns the saved table; throws ClusterError (400 with field errors,
+ * `settings.<group>.<key>` flattened).
+ */
+export function replaceTable(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  table: Pick<Table, 'name' | 'description' | 'type' | 'settings'>,
+): Promise<Table> {
+  return api.put<Table>(tablePath(api, projectId, tableId), {
+    name: table.name,
+    description: table.description ?? '',
+    ...(table.type ? { type: table.type } : {}),
+    settings: table.settings ?? {},
+  })
+}
+
+/** Changes only the given fields of a table (PATCH merges nested settings); throws ClusterError. */
+export function patchTable(api: ClusterApi, projectId: string, tableId: string, changes: Record<string, unknown>): Promise<Table> {
+  return api.patch<Table>(tablePath(api, projectId, tableId), changes)
+}
+
+/** Removes every row of a table (its settings, transforms and views stay); throws ClusterError. */
+export async function truncateTable(api: ClusterApi, projectId: string, tableId: string): Promise<void> {
+  await api.post(`${tablePath(api, projectId, tableId)}/truncate/`)
+}
+
+/** Creates a summary table (type summary, fed by `sql`); throws ClusterError (`settings.summary.sql`). */
+export function createSummaryTable(
+  api: ClusterApi,
+  projectId: string,
+  table: { name: string; description?: string; sql: string },
+): Promise<Table> {
+  return api.post<Table>(tablesPath(api, projectId), {
+    name: table.name,
+    ...(table.description ? { description: table.description } : {}),
+    type: 'summary',
+    settings: { summary: { enabled: true, sql: table.sql } },
+  })
+}

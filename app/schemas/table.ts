@@ -81,3 +81,14 @@ export const TableFormSchema = z
   )
 
 export type TableForm = z.infer<typeof TableFormSchema>
+
+/** The project form (create, rename, describe): the spec's project-name rules. */
+export const ProjectFormSchema = z.object({
+  name: z
+    .string({ error: TABLE_MESSAGES.projectNameRequired })
+    .trim()
+    .min(1, { error: TABLE_MESSAGES.projectNameRequired })
+    .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.projectNameTooLong })
+    .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.projectNameCharacters }),
+  description: z.string().trim().optional(),
+})

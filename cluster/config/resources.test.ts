@@ -288,8 +288,18 @@ describe('transforms, views, columns', () => {
     expect(r.body).toMatchObject({ table: tableId, settings: { is_default: false } })
     expect((await t.api('POST', `${tablePath}/views`, { name: 'v2', settings: { output_columns: [] } })).body.settings.output_columns[0]).toMatch(/empty/)
     expect((await t.api('PATCH', `${tablePath}/views/${r.body.uuid}`, { description: 'd' })).body.description).toBe('d')
-    expect((await t.api('GET', `${tablePath}/views`)).body.count).toBe(1)
+    // v1 and the auto_view the table's transforms made
+    expect((await t.api('GET', `${tablePath}/views`)).body.count).toBe(2)
     expect((await t.api('DELETE', `${tablePath}/views/${r.body.uuid}`)).status).toBe(204)
+  })
+
+  test('a transform gives its table an auto_view with every column, not ignored ones', async () => {
+    const views = (await t.api('GET', `${tablePath}/views`)).body.results as { name: string; table: string; settings: { output_columns: { name: string }[] } }[]
+    const auto = views.find((v) => v.name === 'auto_view')
+    expect(auto?.table).toBe(tableId)
+    const names = auto!.settings.output_columns.map((c) => c.name)
+    for (const column of columns) expect(names).toContain(column.name)
+    expect(new Set(names).size).toBe(names.length)
   })
 
   test('alias columns', async () => {

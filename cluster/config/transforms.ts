@@ -185,12 +185,43 @@ export function registerTransforms(router: ClusterRouter): ResourceApi {
       if (saved.settings.is_default) {
         for (const t of siblings) if (t.settings?.is_default) store.put('transform', t.uuid, { ...t, settings: { ...t.settings, is_default: false } })
       }
+      ensureAutoView(store, saved)
     },
     afterDelete({ ctx, item }) {
       if (!item.settings?.is_default) return
       const next = ctx.cluster.store.find<Item>('transform', (t) => t._table === item._table)
       if (next) ctx.cluster.store.put('transform', next.uuid, { ...next, settings: { ...next.settings, is_default: true } })
     },
+  })
+}
+
+/** The view every table with a transform has on a real cluster: all its transforms' columns (ignored ones left out). */
+export const AUTO_VIEW = 'auto_view'
+
+/** Creates the table's auto_view, or adds the transform's new columns to it. */
+function ensureAutoView(store: Store, transform: Item) {
+  const columns = ((transform.settings?.output_columns ?? []) as Column[]).filter((c) => c?.name && !c.datatype?.ignore)
+  const existing = store.find<Item>('view', (v) => v._table === transform._table && v.name === AUTO_VIEW)
+  const now = nowIso()
+  if (existing) {
+    const have = new Set(((existing.settings?.output_columns ?? []) as Column[]).map((c) => c.name))
+    const added = columns.filter((c) => !have.has(c.name))
+    if (!added.length) return
+    store.put('view', existing.uuid, { ...existing, settings: { ...existing.settings, output_columns: [...existing.settings.output_columns, ...added] }, modified: now })
+    return
+  }
+  const uuid = crypto.randomUUID()
+  store.put('view', uuid, {
+    uuid,
+    name: AUTO_VIEW,
+    description: 'Every column of the table, kept up to date as transforms are published.',
+    settings: { is_default: false, output_columns: structuredClone(columns) },
+    table: transform._table,
+    created: now,
+    modified: now,
+    _org: transform._org,
+    _project: transform._project,
+    _table: transform._table,
   })
 }
 

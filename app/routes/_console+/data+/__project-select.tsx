@@ -1,4 +1,5 @@
 import type { FieldMetadata } from '@conform-to/react'
+import { Link } from '@remix-run/react'
 import { SelectField } from '~/components/forms/select-field'
 import { NEW_PROJECT } from '~/schemas/table'
 
@@ -15,6 +16,11 @@ export function ProjectSelect({
       meta={meta}
       label="Project"
       placeholder="Select a project"
+      help={
+        <Link to={`/data/tables?manage-project=${meta.value && meta.value !== NEW_PROJECT ? encodeURIComponent(meta.value) : 'new'}`}>
+          {meta.value && meta.value !== NEW_PROJECT ? 'See what this project holds, rename, describe or delete it' : 'Create, rename, describe or delete projects'}
+        </Link>
+      }
       options={[...projects.map((project) => ({ value: project.uuid, label: project.name })), { value: NEW_PROJECT, label: 'New project…' }]}
     />
   )

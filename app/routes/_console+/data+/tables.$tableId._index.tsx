@@ -20,6 +20,11 @@ import { ForceConfirmSchema } from '~/schemas/confirm'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
+import { TableSummariesPanel, TableViewsPanel } from './__table-related'
+import { loadTableRelated } from './__table-related.server'
+import { RenameTableForm, SettingsGroupForm, TableManageLinks, TableSettingsOverview } from './__table-settings'
+import { loadSettingsStep, renameTableAction, saveSettingsAction, settingsOverview, truncateTableAction } from './__table-settings.server'
+import { RENAME_INTENT, SETTINGS_INTENT, TRUNCATE_INTENT } from './__table-intents'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -34,12 +39,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const [transforms, statsLoad] = await Promise.all([
+  const [transforms, statsLoad, related] = await Promise.all([
     loadFromCluster(() => listTransforms(api, project.uuid, table.uuid)),
     // Figures are a bonus on this page: when the cluster cannot give them, the rest still shows.
     settle<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
+    loadTableRelated(api, table, project),
   ])
   const stats = statsLoad.value
+  const edit = url.searchParams.get('edit')
+  const settingsStep = edit && edit !== 'rename' ? await loadSettingsStep(api, table, edit, { asJson: url.searchParams.get('as') === 'json' }) : null
   return {
     table: {
       uuid: table.uuid,
@@ -50,7 +58,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       created: table.created ?? '',
       modified: table.modified ?? '',
     },
-    settings: settingsGroups(table.settings ?? {}),
+    settings: settingsOverview(table),
+    related,
+    settingsStep,
+    isRenaming: edit === 'rename',
+    isConfirmingTruncate: url.searchParams.get('truncate') === table.uuid,
     stats,
     project: { uuid: project.uuid, name: project.name },
     transforms: transforms.map((transform) => ({
@@ -71,7 +83,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const formData = await request.formData()
-  if (formData.get('intent') !== DELETE_INTENT) {
+  const intent = formData.get('intent')
+  if (intent === SETTINGS_INTENT || intent === RENAME_INTENT || intent === TRUNCATE_INTENT) {
+    const projectHint = new URL(request.url).searchParams.get('project') ?? formData.get('project')
+    const found = await loadFromCluster(() => findTable(api, params.tableId!, typeof projectHint === 'string' ? projectHint : null))
+    if (intent === SETTINGS_INTENT) return saveSettingsAction(api, formData, found)
+    if (intent === RENAME_INTENT) return renameTableAction(api, formData, found)
+    return truncateTableAction(api, formData, found)
+  }
+  if (intent !== DELETE_INTENT) {
     throw data({ message: 'Unknown action' }, { status: 400 })
   }
   const confirmation = parseWithZod(formData, { schema: ForceConfirmSchema })
@@ -84,64 +104,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithToast('/data/tables', { title: `Table ${table.name} deleted`, type: 'success' })
 }
 
-type SettingsGroup = { title: string; entries: { label: string; value: string }[] }
-
-const GROUP_TITLES: Record<string, string> = {
-  general: 'General',
-  age: 'Lifecycle: max age',
-  reaper: 'Lifecycle: permanent deletion',
-  stream: 'Stream (hot and cold flush)',
-  merge: 'Merge',
-  autoingest: 'Auto ingest',
-  default_query_options: 'Query options',
-  summary: 'Summary',
-  storage_map: 'Bucket map',
-}
-
-function labelOf(key: string): string {
-  const text = key.replace(/_/g, ' ')
-  return text.charAt(0).toUpperCase() + text.slice(1)
-}
-
-function show(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '—'
-  if (typeof value === 'string') return value
-  return JSON.stringify(value)
-}
-
-/** The table's settings as titled groups of label/value pairs; stream tokens are counted, not shown. */
-function settingsGroups(settings: TableSettings): SettingsGroup[] {
-  const general: SettingsGroup = { title: GROUP_TITLES.general!, entries: [] }
-  const groups: SettingsGroup[] = [general]
-  const entriesOf = (record: Record<string, unknown>) =>
-    Object.entries(record).map(([inner, innerValue]) => ({
-      label: labelOf(inner),
-      value:
-        inner === 'token_list' && Array.isArray(innerValue)
-          ? `${innerValue.length} ${innerValue.length === 1 ? 'token' : 'tokens'}`
-          : show(innerValue),
-    }))
-  const isRecord = (value: unknown): value is Record<string, unknown> =>
-    Boolean(value) && typeof value === 'object' && !Array.isArray(value)
-  for (const [key, value] of Object.entries(settings)) {
-    const title = GROUP_TITLES[key] ?? labelOf(key)
-    if (isRecord(value)) {
-      groups.push({ title, entries: entriesOf(value) })
-    } else if (Array.isArray(value) && value.length && value.every(isRecord)) {
-      // A list of settings objects (auto ingest): one group each.
-      value.forEach((item, index) => groups.push({ title: value.length > 1 ? `${title} ${index + 1}` : title, entries: entriesOf(item) }))
-    } else {
-      general.entries.push({ label: labelOf(key), value: show(value) })
-    }
-  }
-  return groups.filter((group) => group.entries.length)
-}
-
 type TransformRow = Awaited<ReturnType<typeof loader>>['transforms'][number]
 
 export default function TableDetailRoute() {
-  const { table, project, settings, stats, transforms, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const { related, table, project, settings, settingsStep, isRenaming, isConfirmingTruncate, stats, transforms, isConfirmingDelete } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
+  const base = tableUrl(table.uuid, project.uuid)
+  const formResult = actionData && 'result' in actionData ? actionData.result : undefined
   const columns: Column<TransformRow>[] = [
     {
       key: 'name',
@@ -175,6 +145,7 @@ export default function TableDetailRoute() {
             <Button asChild size="sm" variant="outline">
               <Link to={`/jobs/alter-jobs/create?table=${encodeURIComponent(`${project.name}.${table.name}`)}`}>New alter job</Link>
             </Button>
+            <TableManageLinks base={base} tableId={table.uuid} isSummary={table.type === 'summary'} />
             {isConfirmingDelete ? null : (
               <Button asChild size="sm" variant="outline" colorPalette="red">
                 <Link to={`${tableUrl(table.uuid, project.uuid)}&delete=${table.uuid}`}>Delete table…</Link>
@@ -191,7 +162,7 @@ export default function TableDetailRoute() {
           intent={DELETE_INTENT}
           hiddenFields={{ project: project.uuid }}
           confirmLabel="Delete table"
-          force={{ lastResult: actionData?.deleteResult }}
+          force={{ lastResult: actionData && 'deleteResult' in actionData ? actionData.deleteResult : undefined }}
         >
           The table {table.name} in project {project.name}, its transforms and all its data will be removed
           {stats?.total_rows !== undefined
@@ -200,6 +171,27 @@ export default function TableDetailRoute() {
           . This cannot be undone.
         </ConfirmPanel>
       ) : null}
+
+      {isConfirmingTruncate ? (
+        <ConfirmPanel
+          id="truncate-table"
+          title={`Truncate table ${table.name}?`}
+          intent={TRUNCATE_INTENT}
+          stepParam="truncate"
+          hiddenFields={{ project: project.uuid }}
+          confirmLabel="Truncate table"
+          force={{ lastResult: actionData && 'truncateResult' in actionData ? actionData.truncateResult : undefined }}
+        >
+          Every row of {table.name} will be removed
+          {stats?.total_rows !== undefined
+            ? `: ${formatNumber(stats.total_rows)} rows in ${formatNumber(stats.total_partitions)} partitions${stats.compressed_data_size !== undefined ? `, ${formatBytes(stats.compressed_data_size)} stored` : ''}`
+            : ''}
+          . Its settings, transforms and views stay. This cannot be undone.
+        </ConfirmPanel>
+      ) : null}
+
+      {settingsStep ? <SettingsGroupForm key={settingsStep.key} step={settingsStep} lastResult={formResult} cancelTo={`${base}#settings`} /> : null}
+      {isRenaming ? <RenameTableForm name={table.name} description={table.description} lastResult={formResult} cancelTo={base} /> : null}
 
       <SectionCard id="details" title="Details">
         <DetailList
@@ -233,21 +225,10 @@ export default function TableDetailRoute() {
         />
       </Box>
 
-      <Box as="section" aria-labelledby="settings-heading">
-        <Heading as="h2" id="settings-heading" size="md" mb="2">
-          Settings
-        </Heading>
-        <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
-          {settings.map((group) => (
-            <Box key={group.title} bg="bg" borderWidth="1px" rounded="md" p="4">
-              <Heading as="h3" size="sm" mb="2">
-                {group.title}
-              </Heading>
-              <DetailList labelWidth="10rem" entries={group.entries.map((entry) => [entry.label, <code key={entry.label}>{entry.value}</code>])} />
-            </Box>
-          ))}
-        </SimpleGrid>
-      </Box>
+      <TableViewsPanel views={related.views} tableId={table.uuid} projectId={project.uuid} tableName={table.name} />
+      <TableSummariesPanel summaries={related.summaries} tableId={table.uuid} projectId={project.uuid} />
+
+      <TableSettingsOverview groups={settings} base={base} />
     </Stack>
   )
 }

@@ -1,6 +1,6 @@
 import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { data as dataResponse, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
@@ -14,6 +14,8 @@ import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { tableUrl } from './__table-url'
+import { ProjectStep } from './__project-manage'
+import { loadProjectStep, projectAction } from './__project-manage.server'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
@@ -27,7 +29,10 @@ type TableRow = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const paging = parsePaging(new URL(request.url))
-  const projects = await loadFromCluster(() => listProjectsWithTables(api))
+  const [projects, projectStep] = await Promise.all([
+    loadFromCluster(() => listProjectsWithTables(api)),
+    loadProjectStep(api, new URL(request.url)),
+  ])
   const needle = paging.q.toLowerCase()
   const matches = (name: string) => name.toLowerCase().includes(needle)
 
@@ -49,7 +54,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...listPage(rows, paging),
     projectCount: projects.length,
     tableCount: projects.reduce((sum, entry) => sum + entry.tables.length, 0),
+    projectStep,
   }
+}
+
+/** Project create, rename/describe and delete (the steps of __project-manage). */
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const answer = await projectAction(api, await request.formData())
+  if (answer === null) throw dataResponse({ message: 'Unknown action' }, { status: 400 })
+  return answer
 }
 
 // Plain elements inside the table: DataTable styles links, [data-muted] and [data-badge] once.
@@ -67,7 +81,15 @@ const columns: Column<TableRow>[] = [
         </span>
       ),
   },
-  { key: 'project', header: 'Project', cell: (row) => row.projectName },
+  {
+    key: 'project',
+    header: 'Project',
+    cell: (row) => (
+      <Link to={`/data/tables?manage-project=${encodeURIComponent(row.projectId)}`} aria-label={`Project ${row.projectName}: contents, rename, delete`}>
+        {row.projectName}
+      </Link>
+    ),
+  },
   { key: 'description', header: 'Description', cell: (row) => row.table?.description || '—' },
   {
     key: 'type',
@@ -78,6 +100,7 @@ const columns: Column<TableRow>[] = [
 
 export default function DataTablesRoute() {
   const data = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   return (
     <Stack gap="4">
@@ -86,10 +109,23 @@ export default function DataTablesRoute() {
         description={`${data.tableCount} ${data.tableCount === 1 ? 'table' : 'tables'} in ${data.projectCount} ${data.projectCount === 1 ? 'project' : 'projects'}`}
         mb="0"
         actions={
-          <Button asChild colorPalette="blue" size="sm">
-            <Link to="/data/new-table">New table</Link>
-          </Button>
+          <>
+            <Button asChild variant="outline" size="sm">
+              <Link to="/data/tables?manage-project=new">New project</Link>
+            </Button>
+            <Button asChild colorPalette="blue" size="sm">
+              <Link to="/data/new-table">New table</Link>
+            </Button>
+          </>
         }
+      />
+      <ProjectStep
+        key={searchParams.toString()}
+        step={data.projectStep}
+        replies={{
+          projectResult: actionData && 'projectResult' in actionData ? actionData.projectResult : undefined,
+          deleteProjectResult: actionData && 'deleteProjectResult' in actionData ? actionData.deleteProjectResult : undefined,
+        }}
       />
       <DataTabs />
       <FilterForm label="Filter by table or project name" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />

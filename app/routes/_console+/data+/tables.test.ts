@@ -78,8 +78,8 @@ describe('/data/new-table', () => {
     expect(detail.table).toMatchObject({ uuid: tableId, name: 'access', description: 'Access logs' })
     expect(detail.project).toEqual({ uuid: projectId, name: 'weblogs' })
     const entries = Object.fromEntries(detail.settings.flatMap((group) => group.entries.map((entry) => [`${group.title}/${entry.label}`, entry.value])))
-    expect(entries['Lifecycle: max age/Max age days']).toBe('30')
-    expect(entries['General/Sort keys']).toBe('["timestamp"]')
+    expect(entries['Data lifecycle/Max age (days)']).toBe('30')
+    expect(entries['Index/Sort keys (JSON)']).toBe('["timestamp"]')
   })
 
   it("puts the cluster's field errors on the form's fields: a taken table name lands on Table name", async () => {

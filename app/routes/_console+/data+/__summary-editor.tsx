@@ -1,0 +1,244 @@
+import { getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { Box, Button, chakra, HStack, Stack, Text, Textarea } from '@chakra-ui/react'
+import { Form, Link } from '@remix-run/react'
+import { CheckboxField } from '~/components/forms/checkbox-field'
+import { ErrorList } from '~/components/forms/error-list'
+import { FieldShell } from '~/components/forms/field-shell'
+import { Field } from '~/components/forms/field'
+import { FormCard } from '~/components/forms/form-card'
+import { SelectField } from '~/components/forms/select-field'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { SectionTabs } from '~/components/layout/section-tabs'
+import { AGGREGATION_LABELS, AGGREGATIONS, ColumnAnalysisSchema, SummaryFormSchema, SummarySettingsSchema, TIME_UNITS } from '~/schemas/summary'
+
+type Option = { value: string; label: string }
+
+/**
+ * The summary table screen's three tabs (spec section 2): Summary Form, Column Analysis, Summary
+ * Settings. On a new summary table the settings tab waits until the table exists.
+ */
+export function SummaryTabs({ current, hrefs }: { current: 'form' | 'analysis' | 'settings'; hrefs: { form: string; analysis: string; settings?: string } }) {
+  const tabs = [
+    { label: 'Summary Form', to: hrefs.form, isCurrent: current === 'form' },
+    { label: 'Column Analysis', to: hrefs.analysis, isCurrent: current === 'analysis' },
+    ...(hrefs.settings ? [{ label: 'Summary Settings', to: hrefs.settings, isCurrent: current === 'settings' }] : []),
+  ]
+  return (
+    <Stack gap="1">
+      <SectionTabs label="Summary table" tabs={tabs} mb="0" />
+      {!hrefs.settings ? (
+        <Text fontSize="xs" color="fg.muted">
+          Summary Settings: once the table exists, from its page.
+        </Text>
+      ) : null}
+    </Stack>
+  )
+}
+
+function SqlField({ meta, label, help, rows = 8 }: { meta: Parameters<typeof getTextareaProps>[0]; label: string; help?: string; rows?: number }) {
+  const props = getTextareaProps(meta)
+  return (
+    <FieldShell meta={meta} label={label} help={help}>
+      <Textarea {...props} key={props.key} rows={rows} fontFamily="mono" fontSize="sm" spellCheck={false} />
+    </FieldShell>
+  )
+}
+
+/** The Summary Form tab (create). */
+export function SummaryForm({
+  projects,
+  parents,
+  defaults,
+  lastResult,
+  analysisHref,
+}: {
+  projects: { uuid: string; name: string }[]
+  parents: Option[]
+  defaults: { project?: string; parent?: string; sql?: string }
+  lastResult?: SubmissionResult<string[]>
+  analysisHref: string
+}) {
+  const [form, fields] = useSchemaForm(SummaryFormSchema, { id: 'summary-form', lastResult, defaultValue: defaults })
+  return (
+    <FormCard form={form} submit={{ label: 'Create summary table' }} cancelTo="/data/tables">
+      <SelectField meta={fields.project} label="Project" placeholder="Select a project" options={projects.map((project) => ({ value: project.uuid, label: project.name }))} />
+      <Field meta={fields.name} label="Table name" help="A letter first, then letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />
+      <Field meta={fields.description} label="Description" />
+      <SelectField meta={fields.parent} label="Parent table" placeholder="Select the parent table" options={parents} />
+      <SqlField
+        meta={fields.sql}
+        label="Summary SQL"
+        help="It must read FROM the parent table; it is run on the cluster before the table is created."
+      />
+      <Text fontSize="sm" mb="3">
+        <Link to={analysisHref}>Build the SQL with Column Analysis</Link>
+      </Text>
+    </FormCard>
+  )
+}
+
+/** The Summary Settings tab (edit): enabled and the SQL. */
+export function SummarySettingsForm({
+  defaults,
+  lastResult,
+  cancelTo,
+}: {
+  defaults: { enabled: boolean; sql: string }
+  lastResult?: SubmissionResult<string[]>
+  cancelTo: string
+}) {
+  const [form, fields] = useSchemaForm(SummarySettingsSchema, {
+    id: 'summary-settings',
+    lastResult,
+    defaultValue: { enabled: defaults.enabled ? 'on' : undefined, sql: defaults.sql },
+  })
+  return (
+    <FormCard form={form} submit={{ label: 'Save summary settings' }} cancelTo={cancelTo}>
+      <CheckboxField meta={fields.enabled} label="Summary enabled" />
+      <SqlField meta={fields.sql} label="Summary SQL" help="Run on the cluster before it is saved." />
+    </FormCard>
+  )
+}
+
+/** Picks the parent for the column analysis (a GET form: works without scripts). */
+export function ParentPicker({ parents, parent }: { parents: Option[]; parent: string }) {
+  return (
+    <Box bg="bg" borderWidth="1px" rounded="md" p="4">
+      <Form method="get">
+        <chakra.label htmlFor="analysis-parent" display="block" fontWeight="medium" fontSize="sm" mb="1">
+          Parent table
+        </chakra.label>
+        <HStack>
+          <chakra.select id="analysis-parent" name="parent" defaultValue={parent} w="full" h="10" px="3" borderWidth="1px" rounded="l2" bg="bg" fontSize="sm">
+            <option value="">Select the parent table</option>
+            {parents.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </chakra.select>
+          <Button type="submit" size="sm" variant="outline">
+            Analyse columns
+          </Button>
+        </HStack>
+      </Form>
+    </Box>
+  )
+}
+
+/**
+ * The Column Analysis tab: the timestamp bucket, what each column becomes (group by or an
+ * aggregate), an optional WHERE and timeframe. "Build SQL" answers the SQL, which "Use this SQL"
+ * takes to the form (`useHref` + `?sql=`).
+ */
+export function ColumnAnalysisForm({
+  parent,
+  columns,
+  lastResult,
+  sql,
+  useHref,
+}: {
+  parent: string
+  columns: { name: string; type: string; primary: boolean }[]
+  lastResult?: SubmissionResult<string[]>
+  sql: string | null
+  /** Where "Use this SQL" goes, without the sql parameter. */
+  useHref: string
+}) {
+  const primary = columns.find((column) => column.primary)?.name ?? columns.find((column) => /date|time|epoch/.test(column.type))?.name
+  const [form, fields] = useSchemaForm(ColumnAnalysisSchema, {
+    id: 'column-analysis',
+    lastResult,
+    shouldValidate: 'onSubmit',
+    defaultValue: {
+      parent,
+      timestampColumn: primary,
+      timestampValue: '1',
+      timestampUnit: 'minute',
+      timeframeUnit: 'day',
+      columns: columns.map((column) => ({ name: column.name, aggregation: 'skip' })),
+    },
+  })
+  const rows = fields.columns.getFieldList()
+  return (
+    <Stack gap="4">
+      <FormCard form={form} submit={{ label: 'Build SQL' }}>
+        <input type="hidden" name="parent" value={parent} />
+        <SelectField
+          meta={fields.timestampColumn}
+          label="Timestamp column"
+          options={columns.filter((column) => /date|time|epoch/.test(column.type)).map((column) => ({ value: column.name, label: column.name }))}
+        />
+        <HStack align="start" gap="4">
+          <Field meta={fields.timestampValue} label="Timestamp value" help="The size of each time bucket." inputProps={{ inputMode: 'numeric' }} />
+          <SelectField meta={fields.timestampUnit} label="Timestamp unit" options={TIME_UNITS.map((unit) => ({ value: unit, label: unit }))} />
+        </HStack>
+        <Box as="fieldset" mb="4">
+          <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
+            Columns
+          </chakra.legend>
+          <Stack gap="2">
+            {rows.map((row, index) => {
+              const column = columns[index]
+              if (!column) return null
+              const rowFields = row.getFieldset()
+              return (
+                <HStack key={row.key} gap="3">
+                  <input type="hidden" name={rowFields.name.name} value={column.name} />
+                  <chakra.label htmlFor={rowFields.aggregation.id} fontSize="sm" minW="12rem">
+                    {column.name}{' '}
+                    <Text as="span" color="fg.muted" fontSize="xs">
+                      {column.type}
+                    </Text>
+                  </chakra.label>
+                  <chakra.select
+                    id={rowFields.aggregation.id}
+                    name={rowFields.aggregation.name}
+                    defaultValue={rowFields.aggregation.initialValue ?? 'skip'}
+                    h="8"
+                    px="2"
+                    borderWidth="1px"
+                    rounded="l2"
+                    bg="bg"
+                    fontSize="sm"
+                  >
+                    {AGGREGATIONS.map((aggregation) => (
+                      <option key={aggregation} value={aggregation}>
+                        {AGGREGATION_LABELS[aggregation]}
+                      </option>
+                    ))}
+                  </chakra.select>
+                </HStack>
+              )
+            })}
+          </Stack>
+          <ErrorList id={fields.columns.errorId} errors={fields.columns.errors} />
+        </Box>
+        <Field meta={fields.where} label="WHERE clause (optional)" help="Columns used here can be grouped by, not aggregated." />
+        <HStack align="start" gap="4">
+          <Field meta={fields.timeframeValue} label="Timeframe value (optional)" help="Only rows this recent." inputProps={{ inputMode: 'numeric' }} />
+          <SelectField meta={fields.timeframeUnit} label="Timeframe unit" options={TIME_UNITS.map((unit) => ({ value: unit, label: unit }))} />
+        </HStack>
+      </FormCard>
+      {sql ? (
+        <Box as="section" aria-labelledby="built-sql-heading" bg="bg" borderWidth="1px" rounded="md" p="4">
+          <Text as="h2" id="built-sql-heading" fontWeight="semibold" mb="2">
+            The SQL built
+          </Text>
+          <Box as="pre" fontFamily="mono" fontSize="sm" whiteSpace="pre-wrap" mb="3" data-testid="built-sql">
+            {sql}
+          </Box>
+          <Form method="get" action={useHref.split('?')[0]}>
+            {[...new URLSearchParams(useHref.split('?')[1] ?? '').entries()].map(([key, value]) => (
+              <input key={key} type="hidden" name={key} value={value} />
+            ))}
+            <input type="hidden" name="sql" value={sql} />
+            <Button type="submit" size="sm" colorPalette="blue">
+              Use this SQL
+            </Button>
+          </Form>
+        </Box>
+      ) : null}
+    </Stack>
+  )
+}

@@ -1,0 +1,39 @@
+import type { ClusterApi } from '~/api/client.server'
+import { settle } from '~/api/policies.server'
+import { listProjectsWithTables, type Table } from '~/api/tables.server'
+import type { Project } from '~/api/projects.server'
+import { listViews } from '~/api/views.server'
+
+/** The summary tables whose SQL reads `project.table` (the cluster records it in `settings.summary.parents`). */
+function feeds(candidate: Table, parentName: string): boolean {
+  const summary = candidate.settings?.summary as { parents?: unknown; sql?: unknown } | null | undefined
+  if (!summary) return false
+  if (Array.isArray(summary.parents)) return summary.parents.includes(parentName)
+  return typeof summary.sql === 'string' && summary.sql.includes(parentName)
+}
+
+/**
+ * What hangs off a table, for its page: its views and the summary tables it feeds. Each is a
+ * bonus panel: a failure shows in that panel, the page stays.
+ */
+export async function loadTableRelated(api: ClusterApi, table: Table, project: Pick<Project, 'uuid' | 'name'>) {
+  const [views, summaries] = await Promise.all([
+    settle(async () =>
+      (await listViews(api, project.uuid, table.uuid)).map((view) => ({
+        uuid: view.uuid,
+        name: view.name,
+        columns: view.settings?.output_columns?.length ?? 0,
+      })),
+    ),
+    settle(async () => {
+      const parentName = `${project.name}.${table.name}`
+      const all = await listProjectsWithTables(api)
+      return all.flatMap((entry) =>
+        entry.tables
+          .filter((candidate) => candidate.type === 'summary' && feeds(candidate, parentName))
+          .map((candidate) => ({ uuid: candidate.uuid, name: `${entry.project.name}.${candidate.name}`, projectId: entry.project.uuid })),
+      )
+    }),
+  ])
+  return { views, summaries }
+}

@@ -1,0 +1,86 @@
+import { Box, Button, Heading, HStack, Text } from '@chakra-ui/react'
+import { Link } from '@remix-run/react'
+import { DataTable, type Column } from '~/components/data-table/data-table'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import { tableUrl } from './__table-url'
+
+type Settled<T> = { value: T; error: null } | { value: null; error: string }
+type ViewRow = { uuid: string; name: string; columns: number }
+type SummaryRow = { uuid: string; name: string; projectId: string }
+
+/** The table's views, each linking to its edit page, and "New view". */
+export function TableViewsPanel({
+  views,
+  tableId,
+  projectId,
+  tableName,
+}: {
+  views: Settled<ViewRow[]>
+  tableId: string
+  projectId: string
+  tableName: string
+}) {
+  const columns: Column<ViewRow>[] = [
+    {
+      key: 'name',
+      header: 'View',
+      isRowHeader: true,
+      cell: (row) => <Link to={`/data/tables/${tableId}/view/edit/${row.uuid}?project=${projectId}`}>{row.name}</Link>,
+    },
+    { key: 'columns', header: 'Output columns', cell: (row) => row.columns },
+  ]
+  return (
+    <Box as="section" aria-labelledby="views-heading" id="views" scrollMarginTop="20">
+      <HStack justify="space-between" mb="2">
+        <Heading as="h2" id="views-heading" size="md">
+          Views
+        </Heading>
+        <Button asChild size="sm" variant="outline">
+          <Link to={`/data/new-view?table=${projectId}/${tableId}`}>New view</Link>
+        </Button>
+      </HStack>
+      {views.value ? (
+        <DataTable
+          caption={`Views of ${tableName}`}
+          columns={columns}
+          rows={views.value}
+          rowKey={(row) => row.uuid}
+          empty={<Text>No views yet: the table gets its auto_view when its first transform is published.</Text>}
+        />
+      ) : (
+        <InlineAlert title="The views could not be loaded">{views.error}</InlineAlert>
+      )}
+    </Box>
+  )
+}
+
+/** The summary tables fed by this table, each linking to its page, and "New summary table". */
+export function TableSummariesPanel({ summaries, tableId, projectId }: { summaries: Settled<SummaryRow[]>; tableId: string; projectId: string }) {
+  return (
+    <Box as="section" aria-labelledby="summaries-heading" id="summaries">
+      <HStack justify="space-between" mb="2">
+        <Heading as="h2" id="summaries-heading" size="md">
+          Summary tables fed by this table
+        </Heading>
+        <Button asChild size="sm" variant="outline">
+          <Link to={`/data/new-summary-table?parent=${projectId}/${tableId}`}>New summary table</Link>
+        </Button>
+      </HStack>
+      {summaries.value ? (
+        summaries.value.length ? (
+          <HStack as="ul" wrap="wrap" gap="4" listStyleType="none">
+            {summaries.value.map((row) => (
+              <li key={row.uuid}>
+                <Link to={tableUrl(row.uuid, row.projectId)}>{row.name}</Link>
+              </li>
+            ))}
+          </HStack>
+        ) : (
+          <Text color="fg.muted">None.</Text>
+        )
+      ) : (
+        <InlineAlert title="The summary tables could not be loaded">{summaries.error}</InlineAlert>
+      )}
+    </Box>
+  )
+}

@@ -1,0 +1,84 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from '@remix-run/node'
+import type { ClusterApi } from '~/api/client.server'
+import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
+import { listProjectsWithTables } from '~/api/tables.server'
+import type { TransformColumn } from '~/api/transforms.server'
+import { AUTO_VIEW, createView, listViews, updateView, type View } from '~/api/views.server'
+import { VIEW_MESSAGES, ViewFormSchema } from '~/schemas/view'
+import { redirectWithToast } from '~/utils/toast.server'
+import { tableUrl } from './__table-url'
+
+/** Where the cluster's view fields show on the form. */
+const VIEW_FIELDS: Record<string, string> = {
+  name: 'name',
+  description: 'description',
+  'settings.output_columns': 'outputColumns',
+}
+
+export type ViewChoice = { uuid: string; name: string; columns: { name: string; type: string }[] }
+
+/** A table's views as the form offers them: each with its columns. */
+function choicesOf(views: View[]): ViewChoice[] {
+  return views.map((view) => ({
+    uuid: view.uuid,
+    name: view.name,
+    columns: (view.settings?.output_columns ?? []).map((column) => ({ name: column.name, type: column.datatype?.type ?? '' })),
+  }))
+}
+
+/** The table a `<projectId>/<tableId>` value names, with its views; null when the table does not exist. */
+export async function loadTableViews(api: ClusterApi, projectId: string, tableId: string) {
+  const views = await loadFromCluster(() => nullOnMissing(() => listViews(api, projectId, tableId)))
+  if (!views) return null
+  const choices = choicesOf(views)
+  return { views: choices, hasAutoView: choices.some((view) => view.name === AUTO_VIEW) }
+}
+
+/**
+ * The new-view form's data: every table (as `<projectId>/<tableId>` and `project.table`) and, once
+ * one is chosen (`?table=`), its views. Throws ClusterError.
+ */
+export async function loadNewView(api: ClusterApi, url: URL) {
+  const projects = await listProjectsWithTables(api)
+  const tables = projects.flatMap(({ project, tables: list }) =>
+    list.filter((table) => table.type !== 'summary').map((table) => ({ value: `${project.uuid}/${table.uuid}`, label: `${project.name}.${table.name}` })),
+  )
+  const wanted = url.searchParams.get('table') ?? ''
+  const chosen = tables.find((table) => table.value === wanted || table.value.endsWith(`/${wanted}`))
+  const [projectId, tableId] = chosen ? chosen.value.split('/') : []
+  const tableViews = chosen ? await loadTableViews(api, projectId!, tableId!) : null
+  return { tables, table: chosen?.value ?? '', views: tableViews?.views ?? [], hasAutoView: tableViews?.hasAutoView ?? false }
+}
+
+/**
+ * Checks the form and the view rules against the table's views (auto_view there, the parent one of
+ * them, every column in the parent), then creates or updates; redirects to the table with a toast.
+ */
+export async function saveViewAction(api: ClusterApi, formData: FormData, viewId?: string) {
+  const submission = parseWithZod(formData, { schema: ViewFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { table, name, description, parentView, outputColumns } = submission.value
+  const [projectId, tableId] = table.split('/') as [string, string]
+  const tableViews = await loadTableViews(api, projectId, tableId)
+  if (!tableViews) return data({ result: submission.reply({ fieldErrors: { table: [VIEW_MESSAGES.tableRequired] } }) }, { status: 400 })
+  if (!tableViews.hasAutoView) return data({ result: submission.reply({ fieldErrors: { table: [VIEW_MESSAGES.autoViewMissing] } }) }, { status: 400 })
+  const parent = tableViews.views.find((view) => view.uuid === parentView && view.uuid !== viewId)
+  if (!parent) return data({ result: submission.reply({ fieldErrors: { parentView: [VIEW_MESSAGES.parentRequired] } }) }, { status: 400 })
+  const missing = outputColumns.filter((column) => !parent.columns.some((candidate) => candidate.name === column))
+  if (missing.length) {
+    return data({ result: submission.reply({ fieldErrors: { outputColumns: missing.map(VIEW_MESSAGES.columnNotInParent) } }) }, { status: 400 })
+  }
+  // The columns keep the parent view's datatypes (the primary timestamp among them).
+  const views = await loadFromCluster(() => listViews(api, projectId, tableId))
+  const parentColumns = views.find((view) => view.uuid === parent.uuid)?.settings?.output_columns ?? []
+  const columns: TransformColumn[] = outputColumns.map((column) => parentColumns.find((candidate) => candidate.name === column)!)
+  try {
+    const saved = viewId
+      ? await updateView(api, projectId, tableId, viewId, { name, description, outputColumns: columns })
+      : await createView(api, projectId, tableId, { name, description, outputColumns: columns })
+    return redirectWithToast(`${tableUrl(tableId, projectId)}#views`, { title: `View ${saved.name} ${viewId ? 'saved' : 'created'}`, type: 'success' })
+  } catch (error) {
+    return replyFromCluster(submission, error, { rename: VIEW_FIELDS })
+  }
+}

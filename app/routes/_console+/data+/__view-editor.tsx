@@ -1,0 +1,135 @@
+import { getCollectionProps, type SubmissionResult } from '@conform-to/react'
+import { Box, Button, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
+import { Form, Link } from '@remix-run/react'
+import { ErrorList } from '~/components/forms/error-list'
+import { Field } from '~/components/forms/field'
+import { FormCard } from '~/components/forms/form-card'
+import { SelectField } from '~/components/forms/select-field'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import { AUTO_VIEW_NAME, ViewFormSchema } from '~/schemas/view'
+import type { ViewChoice } from './__view-editor.server'
+
+/** The first step of a new view without a table yet: a GET form that picks it (works without scripts). */
+export function ViewTablePicker({ tables, table }: { tables: { value: string; label: string }[]; table: string }) {
+  return (
+    <Box bg="bg" borderWidth="1px" rounded="md" p="6">
+      <Form method="get">
+        <chakra.label htmlFor="view-table" display="block" fontWeight="medium" fontSize="sm" mb="1">
+          Table
+        </chakra.label>
+        <chakra.select id="view-table" name="table" defaultValue={table} w="full" h="10" px="3" borderWidth="1px" rounded="l2" bg="bg" fontSize="sm">
+          <option value="">Select a table</option>
+          {tables.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </chakra.select>
+        <Button type="submit" mt="3" size="sm" variant="outline">
+          Choose table
+        </Button>
+      </Form>
+    </Box>
+  )
+}
+
+/**
+ * The view form (new and edit): the table (fixed here), name, description, parent view and the
+ * output columns, picked from the parent view's (with scripts the list follows the parent picked;
+ * without them it lists auto_view's, which holds every column, and the server checks the parent).
+ */
+export function ViewEditor({
+  table,
+  tableLabel,
+  views,
+  hasAutoView,
+  defaults,
+  lastResult,
+  submitLabel,
+  cancelTo,
+  changeTableTo,
+  excludeViewId,
+}: {
+  table: string
+  tableLabel: string
+  views: ViewChoice[]
+  hasAutoView: boolean
+  defaults: { name?: string; description?: string; parentView?: string; outputColumns?: string[] }
+  lastResult?: SubmissionResult<string[]>
+  submitLabel: string
+  cancelTo: string
+  changeTableTo?: string
+  excludeViewId?: string
+}) {
+  const parents = views.filter((view) => view.uuid !== excludeViewId)
+  const autoView = parents.find((view) => view.name === AUTO_VIEW_NAME)
+  const [form, fields] = useSchemaForm(ViewFormSchema, {
+    id: 'view-editor',
+    lastResult,
+    defaultValue: { table, parentView: defaults.parentView ?? autoView?.uuid, name: defaults.name, description: defaults.description, outputColumns: defaults.outputColumns },
+  })
+  const parent = parents.find((view) => view.uuid === fields.parentView.value) ?? autoView
+  const options = (parent?.columns ?? []).map((column) => column.name)
+  const checkboxes = getCollectionProps(fields.outputColumns, { type: 'checkbox', options })
+  return (
+    <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
+      <input type="hidden" name="table" value={table} />
+      <Box mb="4">
+        <Text fontWeight="medium" fontSize="sm" mb="1">
+          Table
+        </Text>
+        <HStack>
+          <code>{tableLabel}</code>
+          {changeTableTo ? (
+            <Link to={changeTableTo}>
+              <Text as="span" fontSize="sm" color="blue.600">
+                Change table
+              </Text>
+            </Link>
+          ) : null}
+        </HStack>
+        <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
+      </Box>
+      {!hasAutoView ? (
+        <Box mb="4">
+          <InlineAlert title="The table must contain auto_view">
+            A table gets its auto_view (every column) when its first transform is published. Publish a transform, then make the view.
+          </InlineAlert>
+        </Box>
+      ) : null}
+      <Field meta={fields.name} label="View name" inputProps={{ autoComplete: 'off' }} />
+      <Field meta={fields.description} label="Description" />
+      <SelectField
+        meta={fields.parentView}
+        label="Parent view"
+        placeholder="Select a parent view"
+        options={parents.map((view) => ({ value: view.uuid, label: view.name }))}
+        help="The view's columns are chosen from the parent's."
+      />
+      <Box as="fieldset" mb="4" aria-describedby={fields.outputColumns.errors?.length ? fields.outputColumns.errorId : undefined}>
+        <chakra.legend fontWeight="medium" fontSize="sm" mb="1">
+          Output columns
+        </chakra.legend>
+        {options.length ? (
+          <SimpleGrid columns={{ base: 1, md: 3 }} gap="1">
+            {checkboxes.map((props) => (
+              <chakra.label key={props.key} display="inline-flex" alignItems="center" gap="2" fontSize="sm">
+                <input {...props} key={props.key} />
+                {props.value}
+                <Text as="span" color="fg.muted" fontSize="xs">
+                  {parent?.columns.find((column) => column.name === props.value)?.type}
+                </Text>
+              </chakra.label>
+            ))}
+          </SimpleGrid>
+        ) : (
+          <Text color="fg.muted" fontSize="sm">
+            The parent view has no columns.
+          </Text>
+        )}
+        <ErrorList id={fields.outputColumns.errorId} errors={fields.outputColumns.errors} />
+      </Box>
+    </FormCard>
+  )
+}

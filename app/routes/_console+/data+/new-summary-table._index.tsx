@@ -1,0 +1,56 @@
+import { Stack } from '@chakra-ui/react'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { SummaryForm, SummaryTabs } from './__summary-editor'
+import { createSummaryAction, findParent, loadSummaryChoices } from './__summary.server'
+
+export const handle: RouteHandle = { docsTopic: 'summary settings' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const { parents, projects } = await loadFromCluster(() => loadSummaryChoices(api))
+  const parent = findParent(parents, url.searchParams.get('parent'))
+  const wantedProject = url.searchParams.get('project')
+  return {
+    projects,
+    parents: parents.map(({ value, label }) => ({ value, label })),
+    defaults: {
+      parent: parent?.value,
+      // The parent's project unless another is asked for.
+      project: projects.some((project) => project.uuid === wantedProject) ? wantedProject! : parent?.value.split('/')[0],
+      sql: url.searchParams.get('sql') ?? undefined,
+    },
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  return createSummaryAction(api, await request.formData())
+}
+
+export default function NewSummaryTableRoute() {
+  const { projects, parents, defaults } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const analysisHref = `/data/new-summary-table/column-analysis${defaults.parent ? `?parent=${defaults.parent}` : ''}`
+  return (
+    <Stack gap="4" maxW="3xl">
+      <PageHeader title="New summary table" description="A summary table keeps the result of an aggregating SQL over its parent table as rows arrive." mb="0" />
+      <SummaryTabs current="form" hrefs={{ form: '/data/new-summary-table', analysis: analysisHref }} />
+      <SummaryForm key={defaults.sql ?? ''} projects={projects} parents={parents} defaults={defaults} lastResult={actionData?.result} analysisHref={analysisHref} />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New summary table · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The summary table could not be created" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+}

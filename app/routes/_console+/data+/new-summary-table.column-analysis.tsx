@@ -1,0 +1,50 @@
+import { Stack } from '@chakra-ui/react'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { ColumnAnalysisForm, ParentPicker, SummaryTabs } from './__summary-editor'
+import { columnAnalysisAction, findParent, loadParentColumns, loadSummaryChoices } from './__summary.server'
+
+export const handle: RouteHandle = { docsTopic: 'summary settings' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const { parents } = await loadFromCluster(() => loadSummaryChoices(api))
+  const parent = findParent(parents, url.searchParams.get('parent'))
+  const columns = parent ? await loadFromCluster(() => loadParentColumns(api, parent.value)) : []
+  return { parents: parents.map(({ value, label }) => ({ value, label })), parent: parent?.value ?? '', columns }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  return columnAnalysisAction(api, await request.formData())
+}
+
+export default function NewSummaryColumnAnalysisRoute() {
+  const { parents, parent, columns } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const formHref = `/data/new-summary-table${parent ? `?parent=${parent}` : ''}`
+  return (
+    <Stack gap="4" maxW="3xl">
+      <PageHeader title="New summary table" description="Pick what each column of the parent becomes; the SQL is built for you." mb="0" />
+      <SummaryTabs current="analysis" hrefs={{ form: formHref, analysis: '/data/new-summary-table/column-analysis' }} />
+      <ParentPicker parents={parents} parent={parent} />
+      {parent ? (
+        <ColumnAnalysisForm key={parent} parent={parent} columns={columns} lastResult={actionData?.result} sql={actionData?.sql ?? null} useHref={formHref} />
+      ) : null}
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Column analysis · New summary table · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The column analysis could not be shown" message={errorMessage(error)} back={{ to: '/data/new-summary-table', label: 'Back to the summary form' }} />
+}

@@ -1,0 +1,62 @@
+import { Stack } from '@chakra-ui/react'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { ViewEditor, ViewTablePicker } from './__view-editor'
+import { loadNewView, saveViewAction } from './__view-editor.server'
+
+export const handle: RouteHandle = { docsTopic: 'table' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  return loadFromCluster(() => loadNewView(api, new URL(request.url)))
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  return saveViewAction(api, await request.formData())
+}
+
+export default function NewViewRoute() {
+  const { tables, table, views, hasAutoView } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const label = tables.find((option) => option.value === table)?.label ?? ''
+  const [projectId, tableId] = table.split('/')
+  return (
+    <Stack gap="4" maxW="3xl">
+      <PageHeader
+        title="New view"
+        description="A view selects columns of a table; query it as project.`table#view`."
+        mb="0"
+      />
+      {table ? (
+        <ViewEditor
+          key={table}
+          table={table}
+          tableLabel={label}
+          views={views}
+          hasAutoView={hasAutoView}
+          defaults={{}}
+          lastResult={actionData?.result}
+          submitLabel="Create view"
+          cancelTo={`/data/tables/${tableId}?project=${projectId}`}
+          changeTableTo="/data/new-view"
+        />
+      ) : (
+        <ViewTablePicker tables={tables} table={table} />
+      )}
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New view · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The view could not be created" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+}

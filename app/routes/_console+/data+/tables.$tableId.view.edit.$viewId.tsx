@@ -1,0 +1,110 @@
+import { Button, Stack } from '@chakra-ui/react'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { findTable } from '~/api/tables.server'
+import { deleteView, getView } from '~/api/views.server'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+import { tableUrl } from './__table-url'
+import { ViewEditor } from './__view-editor'
+import { loadTableViews, saveViewAction } from './__view-editor.server'
+
+export const handle: RouteHandle = {
+  docsTopic: 'table',
+  breadcrumb: (data: { tableName?: string } | undefined) => ({ tableId: data?.tableName }),
+}
+
+const DELETE_INTENT = 'delete-view'
+
+async function findView(request: Request, tableId: string, viewId: string, projectHint: string | null) {
+  const api = await requireApi(request)
+  const { table, project } = await loadFromCluster(() => findTable(api, tableId, projectHint))
+  const view = await loadFromCluster(() => getView(api, project.uuid, table.uuid, viewId))
+  return { api, table, project, view }
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const url = new URL(request.url)
+  const { api, table, project, view } = await findView(request, params.tableId!, params.viewId!, url.searchParams.get('project'))
+  const tableViews = await loadTableViews(api, project.uuid, table.uuid)
+  const views = tableViews?.views ?? []
+  const columns = (view.settings?.output_columns ?? []).map((column) => column.name)
+  // The cluster keeps no parent: the smallest other view holding every column of this one (auto_view at worst).
+  const parent = views
+    .filter((candidate) => candidate.uuid !== view.uuid && columns.every((name) => candidate.columns.some((column) => column.name === name)))
+    .sort((a, b) => a.columns.length - b.columns.length)[0]
+  return {
+    tableName: table.name,
+    table: `${project.uuid}/${table.uuid}`,
+    tableLabel: `${project.name}.${table.name}`,
+    tablePage: tableUrl(table.uuid, project.uuid),
+    views,
+    hasAutoView: tableViews?.hasAutoView ?? false,
+    view: { uuid: view.uuid, name: view.name, description: view.description ?? '', columns, parentView: parent?.uuid },
+    isConfirmingDelete: url.searchParams.get('delete') === view.uuid,
+  }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const formData = await request.formData()
+  const projectHint = new URL(request.url).searchParams.get('project')
+  const { api, table, project, view } = await findView(request, params.tableId!, params.viewId!, projectHint)
+  if (formData.get('intent') === DELETE_INTENT) {
+    await loadFromCluster(() => deleteView(api, project.uuid, table.uuid, view.uuid))
+    return redirectWithToast(`${tableUrl(table.uuid, project.uuid)}#views`, { title: `View ${view.name} deleted`, type: 'success' })
+  }
+  // The table is this page's, whatever the form says.
+  formData.set('table', `${project.uuid}/${table.uuid}`)
+  return saveViewAction(api, formData, view.uuid)
+}
+
+export default function EditViewRoute() {
+  const loaded = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const { view } = loaded
+  return (
+    <Stack gap="4" maxW="3xl">
+      <PageHeader
+        eyebrow={`View of ${loaded.tableLabel}`}
+        title={view.name}
+        mb="0"
+        actions={
+          loaded.isConfirmingDelete ? null : (
+            <Button asChild size="sm" variant="outline" colorPalette="red">
+              <Link to={`?project=${loaded.table.split('/')[0]}&delete=${view.uuid}`}>Delete view…</Link>
+            </Button>
+          )
+        }
+      />
+      {loaded.isConfirmingDelete ? (
+        <ConfirmPanel id="delete-view" title={`Delete view ${view.name}?`} intent={DELETE_INTENT} confirmLabel="Delete view">
+          Queries that read {loaded.tableLabel}#{view.name} will fail. The table and its data stay.
+        </ConfirmPanel>
+      ) : null}
+      <ViewEditor
+        table={loaded.table}
+        tableLabel={loaded.tableLabel}
+        views={loaded.views}
+        hasAutoView={loaded.hasAutoView}
+        excludeViewId={view.uuid}
+        defaults={{ name: view.name, description: view.description, parentView: view.parentView, outputColumns: view.columns }}
+        lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+        submitLabel="Save view"
+        cancelTo={loaded.tablePage}
+      />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [{ title: `${loaded?.view.name ?? 'View'} · Views · Cluster Console` }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The view could not be shown" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+}

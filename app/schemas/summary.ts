@@ -1,0 +1,105 @@
+import { z } from 'zod'
+import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH, TABLE_MESSAGES } from './table'
+
+export const SUMMARY_MESSAGES = {
+  parentRequired: 'Parent table is required',
+  sqlRequired: 'Summary SQL is required',
+  sqlNotFromParent: (parent: string) => `The summary SQL must read FROM the parent table ${parent}`,
+  columnsRequired: 'At least one column must be selected',
+  timestampRequired: 'Timestamp value is required',
+  timestampPositive: 'Timestamp value must be greater than 0',
+  timeframePositive: 'Timeframe value must be greater than 0',
+  timestampColumnRequired: 'Timestamp column is required',
+  /** Spec section 8, word for word. */
+  illegalAggregation: 'Illegal Aggregation. Column cannot be aggregated if used in WHERE clause.',
+} as const
+
+/** The Summary Form tab (create): project, name, description, parent table (`<projectId>/<tableId>`), SQL. */
+export const SummaryFormSchema = z.object({
+  project: z.string({ error: TABLE_MESSAGES.projectRequired }),
+  name: z
+    .string({ error: TABLE_MESSAGES.nameRequired })
+    .trim()
+    .min(1, { error: TABLE_MESSAGES.nameRequired })
+    .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.nameTooLong })
+    .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.nameCharacters }),
+  description: z.string().trim().optional(),
+  parent: z.string({ error: SUMMARY_MESSAGES.parentRequired }),
+  sql: z.string({ error: SUMMARY_MESSAGES.sqlRequired }).trim().min(1, { error: SUMMARY_MESSAGES.sqlRequired }),
+})
+
+/** The Summary Settings tab (edit): enabled and the SQL. */
+export const SummarySettingsSchema = z.object({
+  enabled: z.string().optional(),
+  sql: z.string({ error: SUMMARY_MESSAGES.sqlRequired }).trim().min(1, { error: SUMMARY_MESSAGES.sqlRequired }),
+})
+
+export const AGGREGATIONS = ['skip', 'group', 'count', 'sum', 'avg', 'min', 'max', 'uniq'] as const
+export const AGGREGATION_LABELS: Record<(typeof AGGREGATIONS)[number], string> = {
+  skip: 'Not used',
+  group: 'Group by',
+  count: 'count()',
+  sum: 'sum()',
+  avg: 'avg()',
+  min: 'min()',
+  max: 'max()',
+  uniq: 'uniq()',
+}
+export const TIME_UNITS = ['minute', 'hour', 'day'] as const
+
+const positiveInt = (required: string | undefined, positive: string) =>
+  (required ? z.string({ error: required }) : z.string()).refine((text) => /^\d+$/.test(text.trim()) && Number(text) > 0, { error: positive })
+
+/**
+ * The Column Analysis tab: the parent, the timestamp column bucketed by `timestampValue`
+ * `timestampUnit`, each column's aggregation, an optional WHERE clause and an optional timeframe
+ * (only rows of the last `timeframeValue` `timeframeUnit`s).
+ */
+export const ColumnAnalysisSchema = z
+  .object({
+    parent: z.string({ error: SUMMARY_MESSAGES.parentRequired }),
+    timestampColumn: z.string({ error: SUMMARY_MESSAGES.timestampColumnRequired }),
+    timestampValue: positiveInt(SUMMARY_MESSAGES.timestampRequired, SUMMARY_MESSAGES.timestampPositive),
+    timestampUnit: z.enum(TIME_UNITS),
+    timeframeValue: positiveInt(undefined, SUMMARY_MESSAGES.timeframePositive).optional(),
+    timeframeUnit: z.enum(TIME_UNITS).optional(),
+    where: z.string().trim().optional(),
+    columns: z.array(z.object({ name: z.string(), aggregation: z.enum(AGGREGATIONS).optional() })).optional(),
+  })
+  .superRefine((value, ctx) => {
+    const used = (value.columns ?? []).filter((column) => column.aggregation && column.aggregation !== 'skip')
+    if (!used.length) ctx.addIssue({ code: 'custom', path: ['columns'], message: SUMMARY_MESSAGES.columnsRequired })
+    if (value.where) {
+      const aggregated = used.filter((column) => column.aggregation !== 'group' && new RegExp(`(^|[^\\w.])\`?${column.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`?([^\\w.]|$)`).test(value.where!))
+      if (aggregated.length) ctx.addIssue({ code: 'custom', path: ['where'], message: SUMMARY_MESSAGES.illegalAggregation })
+    }
+  })
+
+export type ColumnAnalysis = z.infer<typeof ColumnAnalysisSchema>
+
+const quote = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name.replace(/`/g, '\\`')}\``)
+
+/** The summary SQL a column analysis stands for (`parentRef` is `project.table`, quoted as needed). */
+export function buildSummarySql(analysis: ColumnAnalysis, parentRef: string): string {
+  const bucket = `toStartOfInterval(${quote(analysis.timestampColumn)}, INTERVAL ${Number(analysis.timestampValue)} ${analysis.timestampUnit.toUpperCase()})`
+  const used = (analysis.columns ?? []).filter((column) => column.aggregation && column.aggregation !== 'skip' && column.name !== analysis.timestampColumn)
+  const groups = used.filter((column) => column.aggregation === 'group').map((column) => quote(column.name))
+  const aggregates = used
+    .filter((column) => column.aggregation !== 'group')
+    .map((column) =>
+      column.aggregation === 'count' ? `count() AS ${quote(`count_${column.name}`.replace(/\W/g, '_'))}` : `${column.aggregation}(${quote(column.name)}) AS ${quote(`${column.aggregation}_${column.name}`.replace(/\W/g, '_'))}`,
+    )
+  const where = [
+    analysis.where ? `(${analysis.where})` : '',
+    analysis.timeframeValue ? `${quote(analysis.timestampColumn)} >= now() - INTERVAL ${Number(analysis.timeframeValue)} ${(analysis.timeframeUnit ?? 'day').toUpperCase()}` : '',
+  ].filter(Boolean)
+  return [
+    `SELECT ${[`${bucket} AS time_bucket`, ...groups, ...aggregates].join(', ')}`,
+    `FROM ${parentRef}`,
+    where.length ? `WHERE ${where.join(' AND ')}` : '',
+    `GROUP BY ${['time_bucket', ...groups].join(', ')}`,
+    `SETTINGS hdx_primary_key='time_bucket'`,
+  ]
+    .filter(Boolean)
+    .join('\n')
+}

@@ -1,0 +1,334 @@
+import { z } from 'zod'
+import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH, parseSortKeys, TABLE_MESSAGES } from './table'
+
+/*
+ * The table page's advanced options, one form per group (spec sections 2, 3 and 5): each group is a
+ * list of fields, each field a place in the table's `settings`. The same definitions build the zod
+ * schema (browser and server), the form, the request body and the cluster-error rename map.
+ */
+
+export type SettingKind =
+  /** a whole number */
+  | 'int'
+  /** a number that may have a fraction */
+  | 'number'
+  /** a checkbox */
+  | 'bool'
+  | 'text'
+  /** one value per line → a list of strings */
+  | 'lines'
+  /** a JSON value */
+  | 'json'
+  /** a JSON list of column names */
+  | 'sortKeys'
+
+export type SettingField = {
+  /** The form field's name (unique in its group). */
+  name: string
+  /** Where it lives under `settings`. */
+  path: string[]
+  label: string
+  kind: SettingKind
+  /** Empty is an error (flush fields); otherwise empty takes the default. */
+  required?: boolean
+  /** The checkbox says the opposite of the setting ("Disable merge" ↔ merge.enabled). */
+  inverted?: boolean
+  help?: string
+  /** An extra rule: returns the message when the (non-empty) text breaks it. */
+  check?: (text: string) => string | undefined
+  /** Empty removes the setting instead of taking a default (query options). */
+  unsetWhenEmpty?: boolean
+  /** The textarea's rows (json, lines). */
+  rows?: number
+}
+
+export type SettingsGroupKey = 'bucket' | 'lifecycle' | 'index' | 'merge' | 'flush' | 'stream' | 'summary' | 'query'
+
+export type SettingsGroupDef = { key: SettingsGroupKey; title: string; description: string; fields: SettingField[] }
+
+export const SETTINGS_MESSAGES = {
+  required: (label: string) => `${label} is required`,
+  integer: (label: string) => `${label} must be an integer`,
+  number: (label: string) => `${label} must be a number`,
+  json: (label: string) => `${label} must be JSON`,
+  memoryCoefficient: 'Memory coefficient must be a positive number',
+  notBlank: (label: string) => `${label} must not be blank`,
+  shardKeyImmutable: 'The shard key cannot be changed once set.',
+} as const
+
+const flushFields = (temp: 'hot' | 'cold'): SettingField[] => {
+  const Temp = temp === 'hot' ? 'Hot' : 'Cold'
+  const field = (key: string, label: string, help?: string): SettingField => ({
+    name: `${temp}_${key}`,
+    path: ['stream', `${temp}_data_${key}`],
+    label: `${Temp}: ${label}`,
+    kind: 'int',
+    required: true,
+    help,
+  })
+  return [
+    field('max_active_partitions', 'max active partitions'),
+    field('max_rows_per_partition', 'max rows per partition'),
+    field('max_minutes_per_partition', 'max minutes per partition'),
+    field('max_open_seconds', 'max open seconds'),
+    field('max_idle_seconds', 'max idle seconds'),
+    temp === 'hot'
+      ? field('max_age_minutes', 'max age (minutes)', 'Data with a primary timestamp newer than this is hot.')
+      : field('max_age_days', 'max age (days)', 'Older data than this is not ingested.'),
+  ]
+}
+
+const query = (key: string, label: string, kind: SettingKind = 'int'): SettingField => ({
+  name: key,
+  path: ['default_query_options', key],
+  label,
+  kind,
+  unsetWhenEmpty: true,
+})
+
+export const SETTINGS_GROUPS: SettingsGroupDef[] = [
+  {
+    key: 'bucket',
+    title: 'Bucket settings',
+    description: 'Store rows in different buckets by the value of one column; other values go to the default storage.',
+    fields: [
+      { name: 'column_name', path: ['storage_map', 'column_name'], label: 'Column name', kind: 'text', required: true },
+      { name: 'default_storage_id', path: ['storage_map', 'default_storage_id'], label: 'Default storage ID', kind: 'text', required: true },
+      {
+        name: 'column_value_mapping',
+        path: ['storage_map', 'column_value_mapping'],
+        label: 'Value lists → storage IDs (JSON)',
+        kind: 'json',
+        help: 'An object: each storage ID mapped to the list of column values stored there, e.g. {"<storage id>": ["eu", "de"]}.',
+        rows: 4,
+        check: (text) => {
+          const value: unknown = JSON.parse(text)
+          const ok =
+            value !== null &&
+            typeof value === 'object' &&
+            !Array.isArray(value) &&
+            Object.values(value).every((list) => Array.isArray(list) && list.every((item) => typeof item === 'string'))
+          return ok ? undefined : 'Value lists must map each storage ID to a list of values'
+        },
+      },
+    ],
+  },
+  {
+    key: 'lifecycle',
+    title: 'Data lifecycle',
+    description: 'How long data is kept, and when removed data is deleted for good.',
+    fields: [
+      { name: 'max_age_days', path: ['age', 'max_age_days'], label: 'Max age (days)', kind: 'int', help: 'Data older than this is removed; 0 keeps it forever.' },
+      { name: 'reaper_max_age_days', path: ['reaper', 'max_age_days'], label: 'Delay before permanent deletion (days)', kind: 'int' },
+      { name: 'max_future_days', path: ['max_future_days'], label: 'Max future days', kind: 'int', help: 'Rows dated further ahead than this are rejected; 0 accepts any.' },
+    ],
+  },
+  {
+    key: 'index',
+    title: 'Index',
+    description: 'The columns data is sorted by, and the column partitions are sharded by.',
+    fields: [
+      { name: 'sort_keys', path: ['sort_keys'], label: 'Sort keys (JSON)', kind: 'sortKeys', help: 'A JSON list of column names, e.g. ["host", "status"].', rows: 2 },
+      { name: 'shard_key', path: ['shard_key'], label: 'Shard key', kind: 'text', help: 'Cannot be changed once set.' },
+    ],
+  },
+  {
+    key: 'merge',
+    title: 'Merge',
+    description:
+      'Merging combines small partitions. Pools: small takes partitions with a primary timestamp under 1 hour old, medium 1 to 24 hours, large over 1 day.',
+    fields: [
+      { name: 'disable', path: ['merge', 'enabled'], label: 'Disable merge', kind: 'bool', inverted: true },
+      {
+        name: 'memory_coefficient',
+        path: ['merge', 'memory_coefficient'],
+        label: 'Memory coefficient',
+        kind: 'number',
+        check: (text) => (Number(text) >= 0 ? undefined : SETTINGS_MESSAGES.memoryCoefficient),
+      },
+      { name: 'pool_small', path: ['merge', 'pools', 'small'], label: 'Small pool', kind: 'text', unsetWhenEmpty: true },
+      { name: 'pool_medium', path: ['merge', 'pools', 'medium'], label: 'Medium pool', kind: 'text', unsetWhenEmpty: true },
+      { name: 'pool_large', path: ['merge', 'pools', 'large'], label: 'Large pool', kind: 'text', unsetWhenEmpty: true },
+    ],
+  },
+  {
+    key: 'flush',
+    title: 'Flush (hot and cold)',
+    description: 'When stream ingest closes a partition. Hot max age is in minutes, cold max age in days.',
+    fields: [...flushFields('hot'), ...flushFields('cold')],
+  },
+  {
+    key: 'stream',
+    title: 'Stream',
+    description: 'Who may send rows to the stream endpoint, and how many rows may wait in the queue.',
+    fields: [
+      { name: 'token_auth_enabled', path: ['stream', 'token_auth_enabled'], label: 'Token authentication enabled', kind: 'bool' },
+      { name: 'token_list', path: ['stream', 'token_list'], label: 'Tokens (one per line)', kind: 'lines', rows: 3 },
+      { name: 'message_queue_max_rows', path: ['stream', 'message_queue_max_rows'], label: 'Max queue rows', kind: 'int', required: true },
+    ],
+  },
+  {
+    key: 'summary',
+    title: 'Summary',
+    description: 'A summary table is fed by the SQL below as rows arrive in its parent table.',
+    fields: [
+      { name: 'summary_enabled', path: ['summary', 'enabled'], label: 'Summary enabled', kind: 'bool' },
+      { name: 'summary_sql', path: ['summary', 'sql'], label: 'Summary SQL', kind: 'text', required: true, rows: 6 },
+    ],
+  },
+  {
+    key: 'query',
+    title: 'Query options',
+    description: 'Defaults for every query on this table; an empty field leaves the option unset.',
+    fields: [
+      query('hdx_query_max_rows', 'Max rows'),
+      query('hdx_query_max_attempts', 'Max attempts'),
+      query('hdx_query_max_result_bytes', 'Max result bytes'),
+      query('hdx_query_max_result_rows', 'Max result rows'),
+      query('hdx_query_max_timerange_sec', 'Max timerange (seconds)'),
+      query('hdx_query_timerange_required', 'Timerange required', 'bool'),
+      query('hdx_query_max_partitions', 'Max partitions'),
+      query('hdx_query_max_execution_time', 'Max execution time (seconds)'),
+      query('hdx_query_max_columns_to_read', 'Max columns to read'),
+      query('hdx_query_max_memory_usage', 'Max memory usage (bytes)'),
+      query('hdx_query_catalog_timeout_ms', 'Catalog timeout (ms)'),
+      query('hdx_query_unlimited_cnf', 'Unlimited CNF', 'bool'),
+      query('hdx_query_max_peers', 'Max peers'),
+      query('hdx_query_pool_name', 'Peer pool name', 'text'),
+      query('hdx_query_max_streams', 'Max streams'),
+      query('hdx_query_max_concurrent_partitions', 'Max concurrent partitions'),
+      query('hdx_query_output_file_enabled', 'Output file enabled', 'bool'),
+      query('hdx_query_output_filename', 'Output file name', 'text'),
+      query('hdx_query_comment', 'Comment', 'text'),
+      query('hdx_query_admin_comment', 'Admin comment', 'text'),
+      query('hdx_query_debug', 'Debug', 'bool'),
+      query('hdx_query_label', 'Label', 'text'),
+      query('distributed_aggregation_memory_efficient', 'Distributed aggregation memory efficient', 'bool'),
+      query('max_bytes_before_external_group_by', 'Max bytes before external group by'),
+      query('max_bytes_before_external_sort', 'Max bytes before external sort'),
+      query('alter_reliable_update_enabled', 'Alter reliable update enabled', 'bool'),
+    ],
+  },
+]
+
+export function settingsGroup(key: string | null | undefined): SettingsGroupDef | undefined {
+  return SETTINGS_GROUPS.find((group) => group.key === key)
+}
+
+const INTEGER = /^-?\d+$/
+
+/** One field's zod type: the text as typed (or "on" for a checkbox), checked by its kind's rule. */
+function fieldSchema(field: SettingField): z.ZodType<string | undefined> {
+  if (field.kind === 'bool') return z.string().optional()
+  const label = field.label.replace(/ \((JSON|one per line)\)$/, '')
+  const rule = (text: string): string | undefined => {
+    if (field.kind === 'text' && !text.trim()) return SETTINGS_MESSAGES.notBlank(label)
+    if (field.kind === 'int' && !INTEGER.test(text.trim())) {
+      return field.path.join('.') === 'age.max_age_days' ? TABLE_MESSAGES.maxAgeInteger : SETTINGS_MESSAGES.integer(label)
+    }
+    if (field.kind === 'number' && (text.trim() === '' || !Number.isFinite(Number(text)))) {
+      return field.name === 'memory_coefficient' ? SETTINGS_MESSAGES.memoryCoefficient : SETTINGS_MESSAGES.number(label)
+    }
+    if (field.kind === 'sortKeys' && parseSortKeys(text) === undefined) return TABLE_MESSAGES.sortKeysJson
+    if (field.kind === 'json') {
+      try {
+        JSON.parse(text)
+      } catch {
+        return SETTINGS_MESSAGES.json(label)
+      }
+    }
+    return field.check?.(text)
+  }
+  const base = z.string().superRefine((text, ctx) => {
+    const message = rule(text)
+    if (message) ctx.addIssue({ code: 'custom', message })
+  })
+  return field.required ? (z.string({ error: SETTINGS_MESSAGES.required(label) }).pipe(base) as z.ZodType<string>) : base.optional()
+}
+
+/** The zod schema of one group's form (fields by name, all text). */
+export function settingsSchema(group: SettingsGroupDef, options: { lockedFields?: string[] } = {}) {
+  const shape: Record<string, z.ZodType<string | undefined>> = {}
+  for (const field of group.fields) {
+    shape[field.name] = options.lockedFields?.includes(field.name) ? z.string().optional() : fieldSchema(field)
+  }
+  return z.object(shape)
+}
+
+/** The rename form: name and description. */
+export const RenameTableSchema = z.object({
+  name: z
+    .string({ error: TABLE_MESSAGES.nameRequired })
+    .trim()
+    .min(1, { error: TABLE_MESSAGES.nameRequired })
+    .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.nameTooLong })
+    .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.nameCharacters }),
+  description: z.string().trim().optional(),
+})
+
+/** Reads a value at `path` of a nested record. */
+export function valueAt(record: unknown, path: string[]): unknown {
+  let value: unknown = record
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
+}
+
+/** A setting's value as the form shows it: digits, JSON, one token per line, "on" for true. */
+export function toFormText(field: SettingField, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined
+  switch (field.kind) {
+    case 'bool':
+      return (field.inverted ? !value : Boolean(value)) ? 'on' : undefined
+    case 'lines':
+      return Array.isArray(value) ? value.join('\n') : String(value)
+    case 'json':
+    case 'sortKeys':
+      return JSON.stringify(value)
+    default:
+      return typeof value === 'object' ? JSON.stringify(value) : String(value)
+  }
+}
+
+/**
+ * The value a field's text stands for: undefined when empty (the caller fills the default).
+ */
+export function fromFormText(field: SettingField, text: string | undefined): unknown {
+  if (field.kind === 'bool') return field.inverted ? text !== 'on' : text === 'on'
+  if (text === undefined || text === '') return undefined
+  switch (field.kind) {
+    case 'int': {
+      return Number(text.trim())
+    }
+    case 'number':
+      return Number(text)
+    case 'lines':
+      return text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean)
+    case 'json':
+    case 'sortKeys':
+      return JSON.parse(text)
+    default:
+      return text.trim()
+  }
+}
+
+/** A settings group edited as JSON: an object shaped like the table's `settings` (only the group's keys are read). */
+export const JsonSettingsSchema = z.object({
+  json: z
+    .string({ error: 'Settings JSON is required' })
+    .transform((text, ctx) => {
+      try {
+        const value: unknown = JSON.parse(text)
+        if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: 'Settings must be a JSON object' })
+      return z.NEVER
+    }),
+})
