@@ -3,7 +3,9 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
+import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
+import { SUMMARY_MESSAGES } from '~/schemas/summary'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
@@ -35,6 +37,8 @@ export default function NewSummaryColumnAnalysisRoute() {
       <PageHeader title="New summary table" description="Pick what each column of the parent becomes; the SQL is built for you." mb="0" />
       <SummaryTabs current="analysis" hrefs={{ form: formHref, analysis: '/data/new-summary-table/column-analysis' }} />
       <ParentPicker parents={parents} parent={parent} />
+      {/* a submission that names no parent (a stale page, a hand-made request) says what is missing */}
+      {!parent && actionData ? <InlineAlert>{SUMMARY_MESSAGES.parentRequired}</InlineAlert> : null}
       {parent ? (
         <ColumnAnalysisForm key={parent} parent={parent} columns={columns} lastResult={actionData?.result} sql={actionData?.sql ?? null} useHref={formHref} />
       ) : null}
