@@ -1,0 +1,71 @@
+import type { ClusterApi } from './client.server'
+import { listAll } from './list-all.server'
+
+/** The kinds of pull source the console creates (the cluster's `sources/{subtype}/`). */
+export const SOURCE_KINDS = ['kafka', 'kinesis', 'siem'] as const
+export type SourceKind = (typeof SOURCE_KINDS)[number]
+
+export const SOURCE_LABELS: Record<SourceKind, string> = {
+  kafka: 'Kafka',
+  kinesis: 'Kinesis',
+  siem: 'Security-event feed',
+}
+
+export function isSourceKind(value: unknown): value is SourceKind {
+  return typeof value === 'string' && (SOURCE_KINDS as readonly string[]).includes(value)
+}
+
+/** An ingest source as the cluster returns it (cluster-api.md section 4). */
+export type Source = {
+  uuid: string
+  name: string
+  description?: string | null
+  type?: string
+  subtype?: SourceKind | string
+  transform?: string | null
+  table?: string
+  pool_name?: string
+  settings?: Record<string, unknown>
+  k8s_deployment?: { replicas?: number | string; cpu?: number | string; memory?: number | string; storage?: number | string; service?: string }
+  created?: string
+  modified?: string
+}
+
+export type SourceBody = {
+  name: string
+  description?: string
+  transform: string
+  settings: Record<string, unknown>
+  k8s_deployment: Record<string, unknown>
+}
+
+const sourcesPath = (api: ClusterApi, projectId: string, tableId: string, kind: SourceKind) =>
+  `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/tables/${encodeURIComponent(tableId)}/sources/${kind}/`
+
+/** Returns a table's sources of every kind, sorted by name; throws ClusterError. */
+export async function listSources(api: ClusterApi, projectId: string, tableId: string): Promise<(Source & { subtype: SourceKind })[]> {
+  const lists = await Promise.all(
+    SOURCE_KINDS.map(async (kind) => (await listAll<Source>(api, sourcesPath(api, projectId, tableId, kind))).map((source) => ({ ...source, subtype: kind }))),
+  )
+  return lists.flat().sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/** Returns one source; throws ClusterError (404 when there is none). */
+export function getSource(api: ClusterApi, projectId: string, tableId: string, kind: SourceKind, sourceId: string): Promise<Source> {
+  return api.get<Source>(`${sourcesPath(api, projectId, tableId, kind)}${encodeURIComponent(sourceId)}`)
+}
+
+/** Creates a source (the cluster creates its pool); throws ClusterError (400 with field errors). */
+export function createSource(api: ClusterApi, projectId: string, tableId: string, kind: SourceKind, body: SourceBody): Promise<Source> {
+  return api.post<Source>(sourcesPath(api, projectId, tableId, kind), { ...body, type: 'pull', subtype: kind })
+}
+
+/** Replaces a source; throws ClusterError. */
+export function updateSource(api: ClusterApi, projectId: string, tableId: string, kind: SourceKind, sourceId: string, body: SourceBody): Promise<Source> {
+  return api.put<Source>(`${sourcesPath(api, projectId, tableId, kind)}${encodeURIComponent(sourceId)}`, { ...body, type: 'pull', subtype: kind })
+}
+
+/** Deletes a source (and its pool); throws ClusterError. */
+export function deleteSource(api: ClusterApi, projectId: string, tableId: string, kind: SourceKind, sourceId: string): Promise<void> {
+  return api.del(`${sourcesPath(api, projectId, tableId, kind)}${encodeURIComponent(sourceId)}`)
+}
