@@ -69,3 +69,25 @@ export function updateSource(api: ClusterApi, projectId: string, tableId: string
 export function deleteSource(api: ClusterApi, projectId: string, tableId: string, kind: SourceKind, sourceId: string): Promise<void> {
   return api.del(`${sourcesPath(api, projectId, tableId, kind)}${encodeURIComponent(sourceId)}`)
 }
+
+/** The pool a source runs in, as the source page shows it. */
+export type SourcePool = {
+  uuid: string
+  name: string
+  settings?: { k8s_deployment?: Record<string, unknown> }
+}
+
+/**
+ * Returns the pool the cluster created for a source (found by its `pool_name`), or null when there
+ * is none. The pools resource belongs to Scale; a source only reads its own pool. Throws ClusterError.
+ */
+export async function findSourcePool(api: ClusterApi, poolName: string | undefined): Promise<SourcePool | null> {
+  if (!poolName) return null
+  const pools = await listAll<SourcePool>(api, '/pools/')
+  return pools.find((pool) => pool.name === poolName) ?? null
+}
+
+/** Sets a source pool's scale (the cluster scales a source through its pool). Throws ClusterError. */
+export function updateSourcePoolScale(api: ClusterApi, poolId: string, k8s: Record<string, unknown>): Promise<SourcePool> {
+  return api.patch<SourcePool>(`/pools/${encodeURIComponent(poolId)}`, { settings: { k8s_deployment: k8s } })
+}

@@ -215,9 +215,10 @@ const SETTINGS_KEYS: Record<string, string> = {
 /** Where a cluster error key (`settings.output_columns[2].datatype.format`) shows on the form (`columns[2].format`). */
 export function formFieldOf(key: string): string | undefined {
   if (SETTINGS_KEYS[key]) return SETTINGS_KEYS[key]
-  const match = /^settings\.output_columns\[(\d+)\]\.?(.*)$/.exec(key)
+  const match = /^settings\.output_columns(?:\[(\d+)\]|\.(\d+))\.?(.*)$/.exec(key)
   if (!match) return undefined
-  const [, index, rest = ''] = match
+  const [, bracketed, dotted, rest = ''] = match
+  const index = bracketed ?? dotted
   if (rest.startsWith('datatype.elements')) return `columns[${index}].elements`
   return `columns[${index}].${COLUMN_KEYS[rest] ?? 'name'}`
 }

@@ -20,6 +20,9 @@ import { ForceConfirmSchema } from '~/schemas/confirm'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
+// Ingest sources (issue 8): the panel and its rows live in the source helpers.
+import { SourcesPanel } from './__source-list'
+import { loadSourceRows } from './__source-editor.server'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -40,7 +43,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     settle<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
   ])
   const stats = statsLoad.value
+  const sources = await settle(() => loadSourceRows(api, project.uuid, table.uuid))
   return {
+    sources,
     table: {
       uuid: table.uuid,
       name: table.name,
@@ -140,7 +145,7 @@ function settingsGroups(settings: TableSettings): SettingsGroup[] {
 type TransformRow = Awaited<ReturnType<typeof loader>>['transforms'][number]
 
 export default function TableDetailRoute() {
-  const { table, project, settings, stats, transforms, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const { table, project, settings, stats, transforms, isConfirmingDelete, sources } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const columns: Column<TransformRow>[] = [
     {
@@ -232,6 +237,8 @@ export default function TableDetailRoute() {
           empty={<Text>This table has no transforms yet: data cannot be ingested until one is published.</Text>}
         />
       </Box>
+
+      <SourcesPanel table={table} project={project} sources={sources.value} error={sources.error} />
 
       <Box as="section" aria-labelledby="settings-heading">
         <Heading as="h2" id="settings-heading" size="md" mb="2">

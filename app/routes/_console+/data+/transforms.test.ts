@@ -220,6 +220,13 @@ describe('/data/new-transform', () => {
     expect(data.result.initialValue?.columns).toHaveLength(3)
   })
 
+  it("the local cluster's own column rule (an epoch format) lands on that column's Format", async () => {
+    const { table } = await makeTable('epochfmt')
+    const { data, status } = unwrap<Reply>(await send(jsonForm(table, { 'columns[1].type': 'epoch', 'columns[1].format': 'minutes', 'columns[1].index': 'on' })))
+    expect(status).toBe(400)
+    expect(data.result.error?.['columns[1].format']?.[0]).toMatch(/Epoch formats/)
+  })
+
   it('uploads a transform file into the form; a non-JSON file or none gets the spec message', async () => {
     const upload = (file?: File) => {
       const body = new FormData()
