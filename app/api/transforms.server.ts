@@ -94,3 +94,24 @@ export async function validateTransform(
     return { message: text }
   }
 }
+
+/** What `/ingest/event` answers when the rows were stored. */
+export type IngestResult = { code?: number; message?: string; rows?: number; table?: string; transform?: string }
+
+/**
+ * Sends rows to the table through one of its transforms (`POST /ingest/event`, the HTTP stream
+ * ingest) and returns the cluster's answer; throws ClusterError (a 400 says which rows did not map).
+ */
+export async function ingestRows(api: ClusterApi, tableRef: string, transformName: string, body: string, type: 'csv' | 'json'): Promise<IngestResult> {
+  const response = await api.stream('POST', '/ingest/event', {
+    body,
+    headers: { 'content-type': type === 'csv' ? 'text/csv' : 'application/json', 'x-hdx-table': tableRef, 'x-hdx-transform': transformName },
+    accept: 'application/json',
+  })
+  const text = await response.text()
+  try {
+    return JSON.parse(text) as IngestResult
+  } catch {
+    return { message: text }
+  }
+}

@@ -7,6 +7,7 @@ import { formErrorsOf, replyFromCluster } from '~/api/policies.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import {
   createTransform,
+  ingestRows,
   updateTransform,
   validateTransform,
   type Transform,
@@ -335,6 +336,8 @@ export async function transformEditorAction(api: ClusterApi, formData: FormData,
     }
   }
 
+  if (intent === 'ingest' && options.transformId) return ingestSample(api, submission, form)
+
   try {
     const body = transformBody(form)
     const saved = options.transformId
@@ -343,6 +346,28 @@ export async function transformEditorAction(api: ClusterApi, formData: FormData,
     return redirectWithToast(tableUrl(tableId, projectId), { title: `Transform ${saved.name} ${options.transformId ? 'saved' : 'published'}`, type: 'success' })
   } catch (error) {
     return replyFromCluster(withoutFiles(submission), error, { rename: renameFor(error), notes: [TRANSFORM_MESSAGES.publishFailed] })
+  }
+}
+
+/**
+ * Edit only: sends the sample through the saved transform into the table (`/ingest/event`), so the
+ * rows can be queried at once. The cluster's refusal comes back at Sample data, row by row.
+ */
+async function ingestSample(api: ClusterApi, submission: Submission, form: TransformForm) {
+  const sample = form.sampleData ?? ''
+  const problem = sampleError(sample, form.type)
+  if (problem) return reply400(submission, {}, { fieldErrors: { sampleData: [problem] } })
+  const tableRef = (await loadTableChoices(api)).find((choice) => choice.value === form.table)?.label ?? ''
+  try {
+    const result = await ingestRows(api, tableRef, form.name, sample, form.type === 'csv' ? 'csv' : 'json')
+    return data({ result: withoutFiles(submission).reply(), notice: `Ingested ${result.rows ?? 0} rows into ${tableRef} with transform ${form.name}.` })
+  } catch (error) {
+    if (error instanceof ClusterError && error.status === 400) {
+      const body = error.body as { message?: unknown; errors?: unknown } | undefined
+      const messages = [typeof body?.message === 'string' ? body.message : error.message, ...(Array.isArray(body?.errors) ? body.errors.map(String) : [])]
+      return reply400(submission, {}, { fieldErrors: { sampleData: messages } })
+    }
+    throw error
   }
 }
 

@@ -37,6 +37,7 @@ export function TransformEditor({
   validation,
   notice,
   downloadHref,
+  canIngest = false,
 }: {
   tables: { value: string; label: string }[]
   /** Edit: the table cannot change (sent as a hidden field). */
@@ -48,6 +49,8 @@ export function TransformEditor({
   validation?: ValidationView | null
   notice?: string | null
   downloadHref?: string
+  /** Edit: the sample can be sent through the saved transform into the table. */
+  canIngest?: boolean
 }) {
   const isHydrated = useHydrated()
   const [form, fields] = useForm<z.input<typeof TransformFormSchema>, z.output<typeof TransformFormSchema>, string[]>({
@@ -189,6 +192,11 @@ export function TransformEditor({
           <SubmitButton name="intent" value="validate" variant="outline" colorPalette="gray" size="sm">
             Validate sample
           </SubmitButton>
+          {canIngest ? (
+            <SubmitButton name="intent" value="ingest" variant="outline" colorPalette="gray" size="sm">
+              Ingest the sample
+            </SubmitButton>
+          ) : null}
         </HStack>
         {validation ? <ValidationResult validation={validation} /> : null}
       </Section>

@@ -85,6 +85,7 @@ export default function EditTransformRoute() {
         validation={actionData && 'validation' in actionData ? actionData.validation : null}
         notice={actionData && 'notice' in actionData ? actionData.notice : null}
         downloadHref={`${base}/download?project=${project.uuid}`}
+        canIngest
       />
     </Stack>
   )

@@ -194,6 +194,15 @@ describe('/data/new-transform', () => {
     const reloaded = await editLoader(args(get(`/data/tables/${tableId}/transform/edit/${listed.uuid}?project=${projectId}`, cookie), params))
     expect((reloaded.defaultValue.columns as Record<string, unknown>[])[1]).toMatchObject({ name: 'status', type: 'int64' })
 
+    const sample = '{"timestamp":"2024-05-01T10:00:00Z","status":200,"path":"/a"}\n{"timestamp":"2024-05-01T10:00:05Z","status":201,"path":"/b"}'
+    const ingested = unwrap<Reply>(await returnedOrThrown(() => editAction(args(post(`/data/tables/${tableId}/transform/edit/${listed.uuid}`, jsonForm(table, { 'columns[1].type': 'int64', sampleData: sample, intent: 'ingest' }), cookie), params))))
+    expect(ingested.data.notice, JSON.stringify(ingested.data.result.error)).toBe('Ingested 2 rows into p_pub.pub with transform web_json.')
+    const stats = await tableLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }))
+    expect(stats.stats?.total_rows).toBe(2)
+    const refused = unwrap<Reply>(await returnedOrThrown(() => editAction(args(post(`/data/tables/${tableId}/transform/edit/${listed.uuid}`, jsonForm(table, { 'columns[1].type': 'int64', sampleData: '{"timestamp":"nope"}', intent: 'ingest' }), cookie), params))))
+    expect(refused.status).toBe(400)
+    expect(refused.data.result.error?.sampleData?.[0]).toMatch(/could not be mapped/)
+
     const file = asResponse(await returnedOrThrown(() => downloadLoader(args(get(`/data/tables/${tableId}/transform/edit/${listed.uuid}/download?project=${projectId}`, cookie), params))))
     expect(file.headers.get('Content-Disposition')).toBe('attachment; filename="web_json.json"')
     const body = await file.json()
