@@ -1,19 +1,9 @@
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
 
-/** The kinds of pull source the console creates (the cluster's `sources/{subtype}/`). */
-export const SOURCE_KINDS = ['kafka', 'kinesis', 'siem'] as const
-export type SourceKind = (typeof SOURCE_KINDS)[number]
+import { type SourceKind, SOURCE_KINDS } from '~/schemas/source'
 
-export const SOURCE_LABELS: Record<SourceKind, string> = {
-  kafka: 'Kafka',
-  kinesis: 'Kinesis',
-  siem: 'Security-event feed',
-}
-
-export function isSourceKind(value: unknown): value is SourceKind {
-  return typeof value === 'string' && (SOURCE_KINDS as readonly string[]).includes(value)
-}
+export { isSourceKind, SOURCE_KINDS, SOURCE_LABELS, type SourceKind } from '~/schemas/source'
 
 /** An ingest source as the cluster returns it (cluster-api.md section 4). */
 export type Source = {

@@ -2,6 +2,21 @@ import { z } from 'zod'
 
 /** Ingest source forms (spec sections 3 and 5): kafka, kinesis, security-event feed (siem). */
 
+/** The kinds of pull source the console creates (the cluster's `sources/{subtype}/`). */
+export const SOURCE_KINDS = ['kafka', 'kinesis', 'siem'] as const
+export type SourceKind = (typeof SOURCE_KINDS)[number]
+
+export const SOURCE_LABELS: Record<SourceKind, string> = {
+  kafka: 'Kafka',
+  kinesis: 'Kinesis',
+  siem: 'Security-event feed',
+}
+
+export function isSourceKind(value: unknown): value is SourceKind {
+  return typeof value === 'string' && (SOURCE_KINDS as readonly string[]).includes(value)
+}
+
+
 export const SOURCE_NAME_MAX = 27
 export const KAFKA_OFFSETS = ['earliest', 'latest'] as const
 

@@ -4,7 +4,7 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
-import type { SourceKind } from '~/api/sources.server'
+import type { SourceKind } from '~/schemas/source'
 import { KAFKA_OFFSETS, sourceSchemaFor } from '~/schemas/source'
 import type { ReactNode } from 'react'
 

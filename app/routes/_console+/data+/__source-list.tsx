@@ -1,6 +1,6 @@
 import { Box, Button, Heading, HStack, Text } from '@chakra-ui/react'
 import { Link } from '@remix-run/react'
-import { SOURCE_LABELS, type SourceKind } from '~/api/sources.server'
+import { SOURCE_LABELS, type SourceKind } from '~/schemas/source'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { InlineAlert } from '~/components/layout/inline-alert'
 

@@ -128,7 +128,7 @@ export function TransformEditor({
                   meta={column}
                   index={index}
                   removeButton={
-                    <Button variant="ghost" size="xs" colorPalette="red" {...form.remove.getButtonProps({ name: fields.columns.name, index })} aria-label={`Remove column ${index + 1}`}>
+                    <Button variant="ghost" size="xs" colorPalette="red" {...form.remove.getButtonProps({ name: fields.columns.name, index })} type="submit" aria-label={`Remove column ${index + 1}`}>
                       Remove
                     </Button>
                   }
@@ -138,7 +138,7 @@ export function TransformEditor({
           </chakra.table>
         </Box>
         <ErrorList id={fields.columns.errorId} errors={fields.columns.errors} />
-        <Button mt="2" size="sm" variant="outline" {...form.insert.getButtonProps({ name: fields.columns.name, defaultValue: { type: 'string', index: 'on' } })}>
+        <Button mt="2" size="sm" variant="outline" {...form.insert.getButtonProps({ name: fields.columns.name, defaultValue: { type: 'string', index: 'on' } })} type="submit">
           Add column
         </Button>
       </Section>
