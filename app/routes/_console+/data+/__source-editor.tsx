@@ -34,7 +34,7 @@ export function SourceEditor({
   cancelTo: string
   isEdit: boolean
 }) {
-  const [form, fields] = useSchemaForm(sourceSchemaFor(kind, isEdit), { id: `source-${kind}`, lastResult, defaultValue: defaultValue as never })
+  const [form, fields] = useSchemaForm(sourceSchemaFor(kind, isEdit), { id: `source-${kind}`, lastResult, defaultValue: defaultValue as never, shouldValidate: 'onSubmit' })
   const f = fields as unknown as Record<string, Parameters<typeof Field>[0]['meta']>
   const secretHelp = isEdit ? 'Stored; leave blank to keep it.' : undefined
   return (
