@@ -81,3 +81,32 @@ export async function findSourcePool(api: ClusterApi, poolName: string | undefin
 export function updateSourcePoolScale(api: ClusterApi, poolId: string, k8s: Record<string, unknown>): Promise<SourcePool> {
   return api.patch<SourcePool>(`/pools/${encodeURIComponent(poolId)}`, { settings: { k8s_deployment: k8s } })
 }
+
+/** An auto batch entry: the table's `settings.autoingest[i]` (cluster-api.md section 4). */
+export type AutoBatch = {
+  enabled?: boolean
+  source?: string
+  source_region?: string
+  pattern?: string
+  dry_run?: boolean
+  max_minutes_per_partition?: number
+  max_rows_per_partition?: number
+  max_active_partitions?: number
+  source_credential_id?: string | null
+  bucket_credential_id?: string | null
+  [key: string]: unknown
+}
+
+const tablePath = (api: ClusterApi, projectId: string, tableId: string) =>
+  `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/tables/${encodeURIComponent(tableId)}`
+
+/** Returns the table's auto batch entries (its `settings.autoingest`); throws ClusterError. */
+export async function listAutoBatches(api: ClusterApi, projectId: string, tableId: string): Promise<AutoBatch[]> {
+  const table = await api.get<{ settings?: { autoingest?: AutoBatch[] } }>(tablePath(api, projectId, tableId))
+  return Array.isArray(table.settings?.autoingest) ? table.settings.autoingest : []
+}
+
+/** Replaces the table's auto batch entries (a PATCH of `settings.autoingest`); throws ClusterError (400 with `settings.autoingest[i].*`). */
+export async function setAutoBatches(api: ClusterApi, projectId: string, tableId: string, entries: AutoBatch[]): Promise<void> {
+  await api.patch(tablePath(api, projectId, tableId), { settings: { autoingest: entries } })
+}

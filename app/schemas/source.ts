@@ -50,6 +50,60 @@ export const SOURCE_MESSAGES = {
   accessTokenRequired: 'Access token is required',
 } as const
 
+/** Auto batch is not a pull source: it lives in the table's settings (`autoingest`). */
+export const AUTO_BATCH = 'autobatch' as const
+export const FORM_KINDS = [...SOURCE_KINDS, AUTO_BATCH] as const
+export type FormKind = (typeof FORM_KINDS)[number]
+export const FORM_KIND_LABELS: Record<FormKind, string> = { ...SOURCE_LABELS, autobatch: 'Auto batch' }
+export function isFormKind(value: unknown): value is FormKind {
+  return typeof value === 'string' && (FORM_KINDS as readonly string[]).includes(value)
+}
+
+/** A queue given with its address: scheme://host/path (https://sqs.us-east-1.amazonaws.com/123456789012/events, sqs://…). */
+export const QUEUE_ADDRESS = /^[a-z][a-z0-9+.-]*:\/\/[^\s/]+\/\S+$/i
+
+export const AUTO_BATCH_MESSAGES = {
+  queueRequired: 'Queue name is required',
+  queueAddress: 'Queue name must be prefixed with its address, e.g. https://sqs.us-east-1.amazonaws.com/123456789012/',
+  regex: 'Regex filter must be a valid regular expression',
+  positive: 'Must be a whole number greater than 0',
+} as const
+
+const positiveWhole = z
+  .number({ error: AUTO_BATCH_MESSAGES.positive })
+  .refine((value) => Number.isSafeInteger(value) && value > 0, { error: AUTO_BATCH_MESSAGES.positive })
+  .optional()
+
+export const AutoBatchSchema = z.object({
+  table: z.string({ error: 'Table is required' }).min(1, { error: 'Table is required' }),
+  queue: z
+    .string({ error: AUTO_BATCH_MESSAGES.queueRequired })
+    .trim()
+    .min(1, { error: AUTO_BATCH_MESSAGES.queueRequired })
+    .regex(QUEUE_ADDRESS, { error: AUTO_BATCH_MESSAGES.queueAddress }),
+  region: z.string().trim().optional(),
+  pattern: z
+    .string()
+    .optional()
+    .refine((text) => {
+      if (!text) return true
+      try {
+        new RegExp(text)
+        return true
+      } catch {
+        return false
+      }
+    }, { error: AUTO_BATCH_MESSAGES.regex }),
+  sourceCredential: z.string().optional(),
+  bucketCredential: z.string().optional(),
+  dryRun: z.boolean().optional(),
+  maxMinutes: positiveWhole,
+  maxRows: positiveWhole,
+  maxActive: positiveWhole,
+})
+
+export type AutoBatchForm = z.infer<typeof AutoBatchSchema>
+
 /** Secrets: never sent back to the browser; blank on edit keeps the stored value. */
 export const SOURCE_SECRETS = ['secretAccessKey', 'clientSecret', 'clientToken', 'accessToken'] as const
 

@@ -6,6 +6,7 @@ import { replyFromCluster } from '~/api/policies.server'
 import {
   createSource,
   findSourcePool,
+  listAutoBatches,
   listSources,
   getSource,
   updateSource,
@@ -17,6 +18,7 @@ import {
 import { listTransforms } from '~/api/transforms.server'
 import { SOURCE_SECRETS, sourceSchemaFor, splitList, type KafkaSourceForm, type KinesisSourceForm, type SiemSourceForm } from '~/schemas/source'
 import { redirectWithToast } from '~/utils/toast.server'
+import type { SourceRow } from './__source-list'
 import { splitTableValue } from './__transform-editor.server'
 
 type AnyForm = Partial<KafkaSourceForm & KinesisSourceForm & SiemSourceForm> & Pick<KafkaSourceForm, 'table' | 'name' | 'transform'>
@@ -190,7 +192,13 @@ export async function sourceEditorAction(api: ClusterApi, kind: SourceKind, form
 }
 
 /** The table page's source rows (every kind), plain objects only. Throws ClusterError. */
-export async function loadSourceRows(api: ClusterApi, projectId: string, tableId: string) {
-  const sources = await listSources(api, projectId, tableId)
-  return sources.map((source) => ({ uuid: source.uuid, name: source.name, kind: source.subtype, transform: source.transform ?? '', pool: source.pool_name ?? '' }))
+export async function loadSourceRows(api: ClusterApi, projectId: string, tableId: string): Promise<SourceRow[]> {
+  const [sources, batches] = await Promise.all([listSources(api, projectId, tableId), listAutoBatches(api, projectId, tableId)])
+  return [
+    ...sources.map((source) => ({ uuid: source.uuid, name: source.name, kind: source.subtype, transform: source.transform ?? '', pool: source.pool_name ?? '' })),
+    // auto batch entries (the table's settings.autoingest) that were set up; the id is the index
+    ...batches.flatMap((batch, index) =>
+      batch.enabled || batch.source ? [{ uuid: String(index), name: String(batch.source || `Auto batch ${index + 1}`), kind: 'autobatch' as const, transform: 'default transform', pool: '' }] : [],
+    ),
+  ]
 }

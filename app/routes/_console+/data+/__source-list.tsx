@@ -1,11 +1,11 @@
 import { Box, Button, Heading, HStack, Text } from '@chakra-ui/react'
 import { Link } from '@remix-run/react'
-import { SOURCE_LABELS, type SourceKind } from '~/schemas/source'
+import { FORM_KIND_LABELS, type FormKind } from '~/schemas/source'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { InlineAlert } from '~/components/layout/inline-alert'
 
 /** A table's ingest source as its table page lists it. */
-export type SourceRow = { uuid: string; name: string; kind: SourceKind; transform: string; pool: string }
+export type SourceRow = { uuid: string; name: string; kind: FormKind; transform: string; pool: string }
 
 /**
  * The table page's "Ingest sources" panel: each source (kind, transform, pool) linking to its page,
@@ -29,7 +29,7 @@ export function SourcesPanel({
       isRowHeader: true,
       cell: (row) => <Link to={`/data/tables/${table.uuid}/source/edit/${row.kind}/${row.uuid}?project=${project.uuid}`}>{row.name}</Link>,
     },
-    { key: 'kind', header: 'Kind', cell: (row) => SOURCE_LABELS[row.kind] },
+    { key: 'kind', header: 'Kind', cell: (row) => FORM_KIND_LABELS[row.kind] },
     { key: 'transform', header: 'Transform', cell: (row) => row.transform || '—' },
     { key: 'pool', header: 'Pool', cell: (row) => row.pool || '—' },
   ]
@@ -51,7 +51,7 @@ export function SourcesPanel({
           columns={columns}
           rows={sources ?? []}
           rowKey={(row) => row.uuid}
-          empty={<Text>No Kafka, Kinesis or security-event feed pulls into this table. Data can still be sent over HTTP.</Text>}
+          empty={<Text>No Kafka, Kinesis, security-event feed or auto batch source feeds this table. Data can still be sent over HTTP.</Text>}
         />
       )}
     </Box>

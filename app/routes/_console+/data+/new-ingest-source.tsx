@@ -3,11 +3,13 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
-import { isSourceKind, SOURCE_KINDS, SOURCE_LABELS } from '~/schemas/source'
+import { AUTO_BATCH, FORM_KIND_LABELS, FORM_KINDS, isFormKind, isSourceKind } from '~/schemas/source'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
+import { AutoBatchEditor } from './__source-autobatch'
+import { autoBatchAction, loadCredentialChoices } from './__source-autobatch.server'
 import { SourceEditor } from './__source-editor'
 import { loadTransformNames, sourceEditorAction } from './__source-editor.server'
 import { loadTableChoices } from './__transform-editor.server'
@@ -30,13 +32,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const wanted = chosenTable(url)
   const table = tables.find((choice) => choice.value === wanted) ?? null
   const type = url.searchParams.get('type')
-  const kind = isSourceKind(type) ? type : null
-  const transforms = table ? await loadFromCluster(() => loadTransformNames(api, table.value)) : []
+  const kind = isFormKind(type) ? type : null
+  const [transforms, credentials] = await Promise.all([
+    table && kind !== AUTO_BATCH ? loadFromCluster(() => loadTransformNames(api, table.value)) : [],
+    table && kind === AUTO_BATCH ? loadCredentialChoices(api) : [],
+  ])
   return {
     tables,
     table,
     kind,
     transforms,
+    credentials,
     defaultValue: { table: table?.value ?? '', transform: transforms.length === 1 ? transforms[0] : '', replicasMin: '1', cpu: '1', memory: '10', storage: '10', offset: 'latest' },
   }
 }
@@ -44,6 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const type = new URL(request.url).searchParams.get('type')
+  if (type === AUTO_BATCH) return autoBatchAction(api, await request.formData())
   if (!isSourceKind(type)) throw data({ message: 'Choose the kind of source first' }, { status: 400 })
   return sourceEditorAction(api, type, await request.formData())
 }
@@ -51,12 +58,12 @@ export async function action({ request }: ActionFunctionArgs) {
 const selectCss = { display: 'block', w: 'full', h: '10', px: '3', borderWidth: '1px', rounded: 'l2', bg: 'bg', fontSize: 'sm', mb: '3' } as const
 
 export default function NewIngestSourceRoute() {
-  const { tables, table, kind, transforms, defaultValue } = useLoaderData<typeof loader>()
+  const { tables, table, kind, transforms, credentials, defaultValue } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [projectId = '', tableId = ''] = (table?.value ?? '').split('/')
   return (
     <Stack gap="4" maxW="3xl">
-      <PageHeader title="New ingest source" description="A source pulls rows from Kafka, Kinesis or a security-event feed into a table through one of its transforms. The cluster creates a pool to run it." mb="0" />
+      <PageHeader title="New ingest source" description="A source pulls rows from Kafka, Kinesis or a security-event feed into a table through one of its transforms (the cluster creates a pool to run it); auto batch loads the files a queue announces." mb="0" />
       {/* Step one (a GET form, the same with and without scripts): which table, which kind. */}
       <Box bg="bg" borderWidth="1px" rounded="md" p="4">
         <Form method="get" aria-label="Table and kind">
@@ -76,9 +83,9 @@ export default function NewIngestSourceRoute() {
         </chakra.label>
         <chakra.select id="source-type" name="type" defaultValue={kind ?? ''} {...selectCss}>
           <option value="">Select a kind</option>
-          {SOURCE_KINDS.map((value) => (
+          {FORM_KINDS.map((value) => (
             <option key={value} value={value}>
-              {SOURCE_LABELS[value]}
+              {FORM_KIND_LABELS[value]}
             </option>
           ))}
         </chakra.select>
@@ -90,7 +97,18 @@ export default function NewIngestSourceRoute() {
         </HStack>
         </Form>
       </Box>
-      {table && kind ? (
+      {table && kind === AUTO_BATCH ? (
+        <AutoBatchEditor
+          key={table.value}
+          table={table.value}
+          tableLabel={table.label}
+          credentials={credentials}
+          defaultValue={{ table: table.value }}
+          lastResult={actionData?.result}
+          submitLabel="Create auto batch"
+          cancelTo={tableUrl(tableId, projectId)}
+        />
+      ) : table && kind && isSourceKind(kind) ? (
         transforms.length ? (
           <SourceEditor
             key={`${table.value}-${kind}`}
@@ -100,7 +118,7 @@ export default function NewIngestSourceRoute() {
             transforms={transforms}
             defaultValue={defaultValue}
             lastResult={actionData?.result}
-            submitLabel={`Create ${SOURCE_LABELS[kind]} source`}
+            submitLabel={`Create ${FORM_KIND_LABELS[kind]} source`}
             cancelTo={tableUrl(tableId, projectId)}
             isEdit={false}
           />

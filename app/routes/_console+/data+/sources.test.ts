@@ -39,6 +39,12 @@ async function tableWithTransform(name: string) {
   return { tableId: tableId!, projectId: projectId!, table }
 }
 
+/** The pull-source page's data (not an auto batch's). */
+function sourcePage<T extends { mode: string }>(loaded: T): Extract<T, { mode: 'source' }> {
+  if (loaded.mode !== 'source') throw new Error(`Expected a source page, got ${loaded.mode}`)
+  return loaded as Extract<T, { mode: 'source' }>
+}
+
 const scale = { replicasMin: '1', replicasMax: '3', cpu: '0.5', memory: '2', storage: '10' }
 const create = (type: string, form: Record<string, string>) => returnedOrThrown(() => newAction(args(post(`/data/new-ingest-source?type=${type}`, form, cookie))))
 
@@ -112,7 +118,7 @@ describe('/data/new-ingest-source', () => {
     expect(detail.sources.value).toEqual([{ uuid: sourceId, name: 'orders_kafka', kind: 'kafka', transform: 'logs_json', pool: 'orders_kafka' }])
 
     const params = { tableId, type: 'kafka', sourceId: sourceId! }
-    const page = await editLoader(args(get(`/data/tables/${tableId}/source/edit/kafka/${sourceId}?project=${projectId}`, cookie), params))
+    const page = sourcePage(await editLoader(args(get(`/data/tables/${tableId}/source/edit/kafka/${sourceId}?project=${projectId}`, cookie), params)))
     expect(page.pool).toMatchObject({ name: 'orders_kafka', replicasMin: '1', replicasMax: '3', cpu: '0.5', memory: '2', storage: '10' })
     expect(page.defaultValue).toMatchObject({ name: 'orders_kafka', bootstrapServers: 'k1:9092, k2:9092', topics: 'orders', readTimeout: '5', maxWait: '250', offset: 'earliest' })
 
@@ -122,7 +128,7 @@ describe('/data/new-ingest-source', () => {
       ),
     )
     expect(saved.status).toBe(302)
-    const after = await editLoader(args(get(`/data/tables/${tableId}/source/edit/kafka/${sourceId}?project=${projectId}`, cookie), params))
+    const after = sourcePage(await editLoader(args(get(`/data/tables/${tableId}/source/edit/kafka/${sourceId}?project=${projectId}`, cookie), params)))
     expect(after.pool).toMatchObject({ replicasMin: '1', replicasMax: '', cpu: '2' })
     expect(after.defaultValue.topics).toBe('orders, refunds')
 
@@ -153,5 +159,44 @@ describe('/data/new-ingest-source', () => {
     const session = await requireSession(get('/', cookie))
     const stored = await getSource(createClusterApi(session), projectId, tableId, 'siem', sourceId!)
     expect(stored.settings).toMatchObject({ access_details: { host: 'akab2.example.net', client_secret: 'cs-secret', client_token: 'ct-secret', access_token: 'at-secret' } })
+  })
+
+  it('auto batch: the queue needs its address; stored in the table settings, listed, edited and deleted', async () => {
+    const { table, tableId, projectId } = await tableWithTransform('src_batch')
+    const bad = unwrap<Reply>(await create('autobatch', { table, queue: 'new-files', pattern: '([', maxRows: '0' }))
+    expect(bad.status).toBe(400)
+    expect(bad.data.result.error).toEqual({
+      queue: ['Queue name must be prefixed with its address, e.g. https://sqs.us-east-1.amazonaws.com/123456789012/'],
+      pattern: ['Regex filter must be a valid regular expression'],
+      maxRows: ['Must be a whole number greater than 0'],
+    })
+    const empty = unwrap<Reply>(await create('autobatch', { table }))
+    expect(empty.data.result.error?.queue).toEqual(['Queue name is required'])
+
+    const queue = 'https://sqs.us-east-1.amazonaws.com/123456789012/new-files'
+    const created = asResponse(await create('autobatch', { table, queue, region: 'us-east-1', pattern: '.*\\.gz$', dryRun: 'on', maxRows: '1000' }))
+    expect(created.headers.get('Location')).toBe(`/data/tables/${tableId}/source/edit/autobatch/0?project=${projectId}`)
+    const detail = await tableLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }))
+    expect(detail.sources.value).toContainEqual({ uuid: '0', name: queue, kind: 'autobatch', transform: 'default transform', pool: '' })
+
+    const params = { tableId, type: 'autobatch', sourceId: '0' }
+    const page = await editLoader(args(get(`/data/tables/${tableId}/source/edit/autobatch/0?project=${projectId}`, cookie), params))
+    if (page.mode !== 'autobatch') throw new Error('expected the auto batch page')
+    expect(page.state).toBe('Enabled (dry run: nothing is stored)')
+    expect(page.defaultValue).toMatchObject({ queue, region: 'us-east-1', pattern: '.*\\.gz$', dryRun: 'on', maxRows: '1000' })
+
+    const saved = asResponse(await returnedOrThrown(() => editAction(args(post(`/data/tables/${tableId}/source/edit/autobatch/0`, { table, queue, maxRows: '2000' }, cookie), params))))
+    expect(saved.status).toBe(302)
+    const again = await editLoader(args(get(`/data/tables/${tableId}/source/edit/autobatch/0?project=${projectId}`, cookie), params))
+    if (again.mode !== 'autobatch') throw new Error('expected the auto batch page')
+    expect(again.state).toBe('Enabled')
+    expect(again.defaultValue).toMatchObject({ maxRows: '2000', pattern: '' })
+
+    const deleted = asResponse(await returnedOrThrown(() => editAction(args(post(`/data/tables/${tableId}/source/edit/autobatch/0`, { intent: 'delete-source', project: projectId }, cookie), params))))
+    expect(deleted.status).toBe(302)
+    const gone = await tableLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }))
+    expect(gone.sources.value).toEqual([])
+    const missing = await returnedOrThrown(() => editLoader(args(get(`/data/tables/${tableId}/source/edit/autobatch/0?project=${projectId}`, cookie), params)))
+    expect(unwrap<unknown>(missing).status).toBe(404)
   })
 })
