@@ -133,4 +133,43 @@ test.describe('data → transforms and sources', () => {
     await expect(page.getByText(`Source ${name} deleted`)).toBeVisible()
     await expect(page.getByRole('table', { name: `Ingest sources of ${table}` }).getByRole('link', { name })).toHaveCount(0)
   })
+
+  test('an auto batch: the queue needs its address; created, shown with its state, deleted', async ({ authedPage: page }) => {
+    const { table } = await createTableThroughForm(page)
+    await page.getByRole('link', { name: 'New ingest source' }).click()
+    await page.getByLabel('Kind', { exact: true }).selectOption({ label: 'Auto batch' })
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByLabel('Queue name').fill('new-files')
+    await page.getByLabel('Dry run').check()
+    await page.getByRole('button', { name: 'Create auto batch' }).click()
+    await expect(page.getByLabel('Queue name')).toHaveAccessibleDescription(/Queue name must be prefixed with its address/)
+    await expect(page.getByLabel('Dry run')).toBeChecked()
+    const queue = 'https://sqs.us-east-1.amazonaws.com/123456789012/new-files'
+    await page.getByLabel('Queue name').fill(queue)
+    await page.getByRole('button', { name: 'Create auto batch' }).click()
+    await expect(page.getByText('Auto batch created')).toBeVisible()
+    await expect(page.getByText('Enabled (dry run: nothing is stored)')).toBeVisible()
+    await page.getByRole('link', { name: 'Delete auto batch…' }).click()
+    await page.getByRole('button', { name: 'Delete auto batch' }).click()
+    await expect(page.getByText('Auto batch deleted')).toBeVisible()
+    await expect(page.getByRole('table', { name: `Ingest sources of ${table}` }).getByRole('link', { name: queue })).toHaveCount(0)
+  })
+
+  test('validate a transform given as JSON: parsed rows and refused rows; bad JSON gets the spec message', async ({ authedPage: page }) => {
+    await page.goto('/data/validate-transform')
+    await page.getByLabel('Transform (JSON)').fill('{"type": "csv", "settings": {')
+    await page.getByLabel('Sample data', { exact: true }).fill('2024-01-01 00:00:00,5')
+    await page.getByRole('button', { name: 'Validate' }).click()
+    await expect(page.getByLabel('Transform (JSON)')).toHaveAccessibleDescription(/Schema must be valid JSON/)
+    const schema = JSON.stringify({
+      type: 'csv',
+      settings: { output_columns: [{ name: 'ts', datatype: { type: 'datetime', format: '2006-01-02 15:04:05', primary: true } }, { name: 'n', datatype: { type: 'uint32' } }] },
+    })
+    await page.getByLabel('Transform (JSON)').fill(schema)
+    await page.getByLabel('Sample data', { exact: true }).fill('2024-01-01 00:00:00,5\n2024-01-01 00:00:01,x')
+    await page.getByRole('button', { name: 'Validate' }).click()
+    await expect(page.getByRole('heading', { name: 'Validation: 1 of 2 rows have errors' })).toBeVisible()
+    await expect(page.getByRole('table', { name: /Parsed rows/ }).getByRole('cell', { name: '5', exact: true })).toBeVisible()
+    await expect(page.getByRole('alert').filter({ hasText: 'Rows the cluster refused' })).toContainText('Row 2:')
+  })
 })
