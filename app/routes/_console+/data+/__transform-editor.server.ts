@@ -147,7 +147,7 @@ export function transformBody(form: TransformForm): TransformBody {
   const formatDetails: Record<string, unknown> =
     form.type === 'csv'
       ? {
-          delimiter: form.delimiter || ',',
+          delimiter: form.delimiter === '\\t' ? '\t' : form.delimiter || ',',
           quote: form.quote ?? '"',
           comment: form.comment ?? '#',
           escape: form.escape ?? '"',
@@ -405,7 +405,12 @@ function inferColumns(submission: Submission) {
     return reply400(submission, {}, { fieldErrors: { sampleData: [type === 'csv' ? TRANSFORM_MESSAGES.sampleCsvRequired : TRANSFORM_MESSAGES.sampleRequired] } })
   }
   const problem = sampleError(sample, type === 'csv' ? 'csv' : /^\s*[[{]/.test(sample) ? 'json' : 'csv')
-  const inference = problem ? null : inferTransform(sample, undefined, typeof payload.delimiter === 'string' && payload.delimiter.length === 1 ? payload.delimiter : ',')
+  // the delimiter typed (`\t` for a tab), else a tab when the header line has tabs and no commas
+  const typed = payload.delimiter === '\\t' ? '\t' : typeof payload.delimiter === 'string' && payload.delimiter.length === 1 ? payload.delimiter : ','
+  const header = sample.trim().split(/\r?\n/, 1)[0] ?? ''
+  const delimiter = typed === ',' && header.includes('\t') && !header.includes(',') ? '\t' : typed
+  if (delimiter !== typed) payload.delimiter = delimiter
+  const inference = problem ? null : inferTransform(sample, undefined, delimiter)
   if (!inference || (type === 'csv' && inference.type !== 'csv')) {
     return reply400(submission, {}, { fieldErrors: { sampleData: [TRANSFORM_MESSAGES.sampleInvalid] } })
   }

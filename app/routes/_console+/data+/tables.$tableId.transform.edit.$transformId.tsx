@@ -62,11 +62,16 @@ export default function EditTransformRoute() {
         title={`Transform ${transform.name}`}
         mb="0"
         actions={
-          isConfirmingDelete ? null : (
-            <Button asChild size="sm" variant="outline" colorPalette="red">
-              <Link to={`${base}?project=${project.uuid}&delete=${transform.uuid}`}>Delete transform…</Link>
+          <>
+            <Button asChild size="sm" variant="outline">
+              <Link to={`/data/validate-transform?project=${project.uuid}&table=${table.uuid}&transform=${transform.uuid}`}>Validate with other data</Link>
             </Button>
-          )
+            {isConfirmingDelete ? null : (
+              <Button asChild size="sm" variant="outline" colorPalette="red">
+                <Link to={`${base}?project=${project.uuid}&delete=${transform.uuid}`}>Delete transform…</Link>
+              </Button>
+            )}
+          </>
         }
       />
       {isConfirmingDelete ? (

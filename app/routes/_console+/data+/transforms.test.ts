@@ -171,6 +171,10 @@ describe('/data/new-transform', () => {
     expect(jsonColumns[0]).toMatchObject({ format: 's', primary: 'on' })
     expect(nested.data.result.initialValue?.flatteningActive).toBe('on')
 
+    const tsv = unwrap<Reply>(await send({ table: '', name: '', type: 'csv', delimiter: ',', sampleData: 'date\ttime\tsc-status\n2024-05-01\t10:00:00\t200', intent: 'infer' }))
+    expect(tsv.data.result.initialValue?.delimiter).toBe('\t')
+    expect((tsv.data.result.initialValue?.columns as { name: string }[]).map((c) => c.name)).toEqual(['date', 'time', 'sc-status'])
+
     const empty = unwrap<Reply>(await send({ table: '', name: '', type: 'csv', sampleData: '', intent: 'infer' }))
     expect(empty.data.result.error?.sampleData).toEqual(['A sample CSV with headers is required'])
   })
