@@ -218,6 +218,10 @@ describe('/data/new-transform', () => {
     const toast = /cc_toast=([^.;]+)/.exec(missing.headers.get('Set-Cookie') ?? '')?.[1] ?? ''
     expect(Buffer.from(decodeURIComponent(toast), 'base64').toString()).toContain('Error during the download of the transform.')
 
+    const prefilled = await validateLoader(args(get(`/data/validate-transform?project=${projectId}&table=${tableId}&transform=${listed.uuid}`, cookie)))
+    expect(prefilled.defaultValue.table).toBe(table)
+    expect(JSON.parse(prefilled.defaultValue.schema)).toMatchObject({ name: 'web_json', type: 'json', settings: { output_columns: [{ name: 'timestamp' }, { name: 'status' }, { name: 'path' }] } })
+
     const deleted = asResponse(await returnedOrThrown(() => editAction(args(post(`/data/tables/${tableId}/transform/edit/${listed.uuid}`, { intent: 'delete-transform', project: projectId }, cookie), params))))
     expect(deleted.status).toBe(302)
     const after = await tableLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }))
