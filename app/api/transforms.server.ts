@@ -36,3 +36,82 @@ export async function listTransforms(api: ClusterApi, projectId: string, tableId
 export function getTransform(api: ClusterApi, projectId: string, tableId: string, transformId: string): Promise<Transform> {
   return api.get<Transform>(`${transformsPath(api, projectId, tableId)}${encodeURIComponent(transformId)}`)
 }
+
+/** The body the console sends to create or update a transform. */
+export type TransformBody = {
+  name: string
+  description?: string
+  type: string
+  settings: Record<string, unknown>
+}
+
+/** Creates a transform on a table; throws ClusterError (400 with field errors such as `settings.output_columns[0].datatype.format`). */
+export function createTransform(api: ClusterApi, projectId: string, tableId: string, body: TransformBody): Promise<Transform> {
+  return api.post<Transform>(transformsPath(api, projectId, tableId), body)
+}
+
+/** Replaces a transform; throws ClusterError. */
+export function updateTransform(api: ClusterApi, projectId: string, tableId: string, transformId: string, body: TransformBody): Promise<Transform> {
+  return api.put<Transform>(`${transformsPath(api, projectId, tableId)}${encodeURIComponent(transformId)}`, body)
+}
+
+/** Deletes a transform; throws ClusterError. */
+export function deleteTransform(api: ClusterApi, projectId: string, tableId: string, transformId: string): Promise<void> {
+  return api.del(`${transformsPath(api, projectId, tableId)}${encodeURIComponent(transformId)}`)
+}
+
+/** What the cluster's `/validator` answers: the rows as they would be stored, and the rows it refused. */
+export type ValidatorResult = {
+  code?: number
+  message?: string
+  num_rows?: number
+  num_valid?: number
+  num_errors?: number
+  columns?: { name: string; type: string; primary?: boolean }[]
+  rows?: Record<string, unknown>[]
+  errors?: { row: number; message: string }[]
+}
+
+/**
+ * Sends a transform and sample data to the cluster's `/validator` (`x-hdx-test: true`: nothing is
+ * stored) and returns its answer; throws ClusterError (a 400 says why the data could not be parsed).
+ */
+export async function validateTransform(
+  api: ClusterApi,
+  target: { table: string },
+  transform: { name?: string; type: string; settings: Record<string, unknown> },
+  data: string,
+): Promise<ValidatorResult> {
+  const response = await api.stream('POST', '/validator', {
+    body: JSON.stringify({ transform, data }),
+    headers: { 'content-type': 'application/json', 'x-hdx-table': target.table, 'x-hdx-test': 'true' },
+    accept: 'application/json',
+  })
+  const text = await response.text()
+  try {
+    return JSON.parse(text) as ValidatorResult
+  } catch {
+    return { message: text }
+  }
+}
+
+/** What `/ingest/event` answers when the rows were stored. */
+export type IngestResult = { code?: number; message?: string; rows?: number; table?: string; transform?: string }
+
+/**
+ * Sends rows to the table through one of its transforms (`POST /ingest/event`, the HTTP stream
+ * ingest) and returns the cluster's answer; throws ClusterError (a 400 says which rows did not map).
+ */
+export async function ingestRows(api: ClusterApi, tableRef: string, transformName: string, body: string, type: 'csv' | 'json'): Promise<IngestResult> {
+  const response = await api.stream('POST', '/ingest/event', {
+    body,
+    headers: { 'content-type': type === 'csv' ? 'text/csv' : 'application/json', 'x-hdx-table': tableRef, 'x-hdx-transform': transformName },
+    accept: 'application/json',
+  })
+  const text = await response.text()
+  try {
+    return JSON.parse(text) as IngestResult
+  } catch {
+    return { message: text }
+  }
+}

@@ -25,6 +25,9 @@ import { loadTableRelated } from './__table-related.server'
 import { RenameTableForm, SettingsGroupForm, TableManageLinks, TableSettingsOverview } from './__table-settings'
 import { loadSettingsStep, renameTableAction, saveSettingsAction, settingsOverview, truncateTableAction } from './__table-settings.server'
 import { RENAME_INTENT, SETTINGS_INTENT, TRUNCATE_INTENT } from './__table-intents'
+// Ingest sources (issue 8): the panel and its rows live in the source helpers.
+import { SourcesPanel } from './__source-list'
+import { loadSourceRows } from './__source-editor.server'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -48,7 +51,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const stats = statsLoad.value
   const edit = url.searchParams.get('edit')
   const settingsStep = edit && edit !== 'rename' ? await loadSettingsStep(api, table, edit, { asJson: url.searchParams.get('as') === 'json' }) : null
+  const sources = await settle(() => loadSourceRows(api, project.uuid, table.uuid))
   return {
+    sources,
     table: {
       uuid: table.uuid,
       name: table.name,
@@ -107,7 +112,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type TransformRow = Awaited<ReturnType<typeof loader>>['transforms'][number]
 
 export default function TableDetailRoute() {
-  const { related, table, project, settings, settingsStep, isRenaming, isConfirmingTruncate, stats, transforms, isConfirmingDelete } =
+  const { related, table, project, settings, settingsStep, isRenaming, isConfirmingTruncate, stats, transforms, isConfirmingDelete, sources } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const base = tableUrl(table.uuid, project.uuid)
@@ -227,6 +232,8 @@ export default function TableDetailRoute() {
 
       <TableViewsPanel views={related.views} tableId={table.uuid} projectId={project.uuid} tableName={table.name} />
       <TableSummariesPanel summaries={related.summaries} tableId={table.uuid} projectId={project.uuid} />
+
+      <SourcesPanel table={table} project={project} sources={sources.value} error={sources.error} />
 
       <TableSettingsOverview groups={settings} base={base} />
     </Stack>

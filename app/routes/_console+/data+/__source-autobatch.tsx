@@ -1,0 +1,50 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { SimpleGrid, Text } from '@chakra-ui/react'
+import { CheckboxField } from '~/components/forms/checkbox-field'
+import { Field } from '~/components/forms/field'
+import { FormCard } from '~/components/forms/form-card'
+import { SelectField } from '~/components/forms/select-field'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { AutoBatchSchema } from '~/schemas/source'
+
+/** The auto batch form: the queue (with its address), filter, credentials, dry run and limits. */
+export function AutoBatchEditor({
+  table,
+  tableLabel,
+  credentials,
+  defaultValue,
+  lastResult,
+  submitLabel,
+  cancelTo,
+}: {
+  table: string
+  tableLabel: string
+  credentials: { value: string; label: string }[]
+  defaultValue: Record<string, unknown>
+  lastResult?: SubmissionResult<string[]>
+  submitLabel: string
+  cancelTo: string
+}) {
+  const [form, fields] = useSchemaForm(AutoBatchSchema, { id: 'source-autobatch', lastResult, defaultValue: defaultValue as never, shouldValidate: 'onSubmit' })
+  return (
+    <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
+      <input type="hidden" name="table" value={table} />
+      <Text mb="4" fontSize="sm">
+        Table: <strong>{tableLabel}</strong>. New files announced on the queue are loaded through the table's default transform.
+      </Text>
+      <Field meta={fields.queue} label="Queue name" help="With its address, e.g. https://sqs.us-east-1.amazonaws.com/123456789012/new-files" inputProps={{ autoComplete: 'off' }} />
+      <SimpleGrid columns={{ base: 1, md: 2 }} gapX="4">
+        <Field meta={fields.region} label="Queue region" />
+        <Field meta={fields.pattern} label="Regex filter" help="Only object paths matching it are loaded." />
+        <SelectField meta={fields.sourceCredential} label="Source credential" placeholder="None" options={credentials} />
+        <SelectField meta={fields.bucketCredential} label="Bucket credential" placeholder="None" options={credentials} />
+      </SimpleGrid>
+      <CheckboxField meta={fields.dryRun} label="Dry run" help="Read and check the files without storing rows." />
+      <SimpleGrid columns={{ base: 1, md: 3 }} gapX="4">
+        <Field meta={fields.maxMinutes} label="Max minutes per partition" inputProps={{ inputMode: 'numeric' }} />
+        <Field meta={fields.maxRows} label="Max rows per partition" inputProps={{ inputMode: 'numeric' }} />
+        <Field meta={fields.maxActive} label="Max active partitions" inputProps={{ inputMode: 'numeric' }} />
+      </SimpleGrid>
+    </FormCard>
+  )
+}

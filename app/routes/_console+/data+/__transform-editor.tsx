@@ -1,0 +1,366 @@
+import { getInputProps, getSelectProps, getTextareaProps, useForm, type DefaultValue, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Box, Button, chakra, Heading, HStack, Input, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react'
+import { Link } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { z } from 'zod'
+import { CheckboxField } from '~/components/forms/checkbox-field'
+import { ErrorList } from '~/components/forms/error-list'
+import { Field, TextareaField } from '~/components/forms/field'
+import { FieldShell } from '~/components/forms/field-shell'
+import { FormCard } from '~/components/forms/form-card'
+import { SelectField } from '~/components/forms/select-field'
+import { SubmitButton } from '~/components/forms/submit-button'
+import { COLUMN_TYPES, COMPRESSIONS, RESOLUTIONS, TRANSFORM_TYPES, TransformFormSchema } from '~/schemas/transform'
+import type { ValidationView } from './__transform-editor.server'
+
+/** Intents that refill the form from the server: the form need not be valid to send them. */
+const LOOSE_INTENTS = ['infer', 'upload']
+const LooseSchema = z.object({}).passthrough()
+
+const selectCss = { w: 'full', h: '9', px: '2', borderWidth: '1px', rounded: 'l2', bg: 'bg', fontSize: 'sm' } as const
+
+/**
+ * The transform form (create and edit): table, name, type, the output columns as a table of rows,
+ * format options, settings, SQL and sample data. Every button is a submit of this one form, so
+ * adding or removing a column, inferring, validating and uploading work without scripts and keep
+ * everything typed; with scripts the column rows are added and removed in the browser.
+ */
+export function TransformEditor({
+  tables,
+  isTableFixed,
+  defaultValue,
+  lastResult,
+  submitLabel,
+  cancelTo,
+  validation,
+  notice,
+  downloadHref,
+  canIngest = false,
+}: {
+  tables: { value: string; label: string }[]
+  /** Edit: the table cannot change (sent as a hidden field). */
+  isTableFixed: boolean
+  defaultValue: Record<string, unknown>
+  lastResult?: SubmissionResult<string[]>
+  submitLabel: string
+  cancelTo: string
+  validation?: ValidationView | null
+  notice?: string | null
+  downloadHref?: string
+  /** Edit: the sample can be sent through the saved transform into the table. */
+  canIngest?: boolean
+}) {
+  const isHydrated = useHydrated()
+  const [form, fields] = useForm<z.input<typeof TransformFormSchema>, z.output<typeof TransformFormSchema>, string[]>({
+    id: 'transform-editor',
+    lastResult,
+    defaultValue: defaultValue as DefaultValue<z.input<typeof TransformFormSchema>>,
+    constraint: getZodConstraint(TransformFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => {
+      const intent = String(formData.get('intent') ?? '')
+      if (LOOSE_INTENTS.includes(intent)) return parseWithZod(formData, { schema: LooseSchema }) as unknown as Submission<z.output<typeof TransformFormSchema>>
+      return parseWithZod(formData, { schema: TransformFormSchema })
+    },
+  })
+  const type = fields.type.value ?? 'json'
+  const showCsv = !isHydrated || type === 'csv'
+  const showJson = !isHydrated || type !== 'csv'
+  const columns = fields.columns.getFieldList()
+  const tableLabel = tables.find((table) => table.value === fields.table.initialValue)?.label
+
+  return (
+    <FormCard form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo} encType="multipart/form-data">
+      {/* Enter in a field publishes (the first submit button of a form is the one Enter presses). */}
+      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: 'absolute', width: 1, height: 1, opacity: 0, pointerEvents: 'none' }} />
+      {notice ? (
+        <Box role="status" bg="blue.subtle" color="blue.fg" rounded="md" px="3" py="2" mb="4" fontSize="sm">
+          {notice}
+        </Box>
+      ) : null}
+      {isTableFixed ? (
+        <>
+          <input type="hidden" name={fields.table.name} value={String(fields.table.initialValue ?? '')} />
+          <Text mb="4" fontSize="sm">
+            Table: <strong>{tableLabel ?? '—'}</strong>
+          </Text>
+        </>
+      ) : (
+        <SelectField meta={fields.table} label="Table" placeholder="Select a table" options={tables} />
+      )}
+      <SimpleGrid columns={{ base: 1, md: 2 }} gapX="4">
+        <Field meta={fields.name} label="Transform name" help="A letter first, then letters, digits and underscores; at most 64." inputProps={{ autoComplete: 'off' }} />
+        <SelectField meta={fields.type} label="Type" options={TRANSFORM_TYPES.map((value) => ({ value, label: value.toUpperCase() }))} />
+      </SimpleGrid>
+      <TextareaField meta={fields.description} label="Description" rows={2} />
+
+      <Section title="Output columns" id="columns-heading">
+        <Text fontSize="xs" color="fg.muted" mb="2">
+          Exactly one datetime or epoch column is primary. Format: a Go layout for datetime (2006-01-02T15:04:05Z), s/ms/us/ns for
+          epoch. Elements: the element type of an array, or the key and value types of a map (string, uint64).
+        </Text>
+        <Box overflowX="auto">
+          <chakra.table w="full" fontSize="sm" aria-labelledby="columns-heading" css={{ '& td, & th': { px: '1', py: '1', verticalAlign: 'top', textAlign: 'left' } }}>
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>Name</th>
+                <th>Type</th>
+                <th>Format</th>
+                <th>Resolution</th>
+                <th>Primary</th>
+                <th>Ignore</th>
+                <th>Index</th>
+                <th>Fulltext</th>
+                <th>Elements</th>
+                <th>
+                  <chakra.span srOnly>Row actions</chakra.span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {columns.map((column, index) => (
+                <ColumnRow
+                  key={column.key}
+                  meta={column}
+                  index={index}
+                  removeButton={
+                    <Button variant="ghost" size="xs" colorPalette="red" {...form.remove.getButtonProps({ name: fields.columns.name, index })} type="submit" aria-label={`Remove column ${index + 1}`}>
+                      Remove
+                    </Button>
+                  }
+                />
+              ))}
+            </tbody>
+          </chakra.table>
+        </Box>
+        <ErrorList id={fields.columns.errorId} errors={fields.columns.errors} />
+        <Button mt="2" size="sm" variant="outline" {...form.insert.getButtonProps({ name: fields.columns.name, defaultValue: { type: 'string', index: 'on' } })} type="submit">
+          Add column
+        </Button>
+      </Section>
+
+      {showCsv ? (
+        <Section title={isHydrated ? 'CSV format' : 'CSV format (used when the type is CSV)'}>
+          <SimpleGrid columns={{ base: 2, md: 5 }} gapX="3">
+            <Field meta={fields.delimiter} label="Delimiter" />
+            <Field meta={fields.quote} label="Quote" />
+            <Field meta={fields.comment} label="Comment" />
+            <Field meta={fields.escape} label="Escape" />
+            <Field meta={fields.skipHead} label="Skip head (lines)" inputProps={{ inputMode: 'numeric' }} />
+          </SimpleGrid>
+          <HStack gap="6">
+            <CheckboxField meta={fields.skipComments} label="Skip comments" />
+            <CheckboxField meta={fields.windowsEnding} label="Windows line endings" />
+          </HStack>
+        </Section>
+      ) : null}
+      {showJson ? (
+        <Section title={isHydrated ? 'JSON flattening' : 'JSON flattening (used when the type is JSON or HDX)'}>
+          <CheckboxField meta={fields.flatteningActive} label="Flattening active" />
+          <SimpleGrid columns={{ base: 2, md: 5 }} gapX="3">
+            <Field meta={fields.depth} label="Depth" inputProps={{ inputMode: 'numeric' }} />
+            <Field meta={fields.mapLeft} label="Map left" />
+            <Field meta={fields.mapRight} label="Map right" />
+            <Field meta={fields.sliceLeft} label="Slice left" />
+            <Field meta={fields.sliceRight} label="Slice right" />
+          </SimpleGrid>
+        </Section>
+      ) : null}
+
+      <Section title="Settings">
+        <CheckboxField meta={fields.isDefault} label="Default transform of the table" help="Ingest without a transform name uses the default one." />
+        <SimpleGrid columns={{ base: 1, md: 2 }} gapX="4">
+          <Field meta={fields.nullValues} label="Null values" help="Comma-separated values read as null, e.g. -, null" />
+          <SelectField meta={fields.compression} label="Compression" options={COMPRESSIONS.map((value) => ({ value, label: value }))} />
+        </SimpleGrid>
+        <TextareaField meta={fields.sql} label="SQL transform" rows={2} />
+      </Section>
+
+      <Section title="Sample data">
+        <FieldShell meta={fields.sampleData} label="Sample data (CSV with a header line, or JSON)">
+          <Textarea {...getTextareaProps(fields.sampleData)} key={fields.sampleData.key} rows={6} fontFamily="mono" fontSize="xs" />
+        </FieldShell>
+        <FileInput name="sampleFile" label="…or upload a sample file" />
+        <HStack gap="3" wrap="wrap" mb="4">
+          <SubmitButton name="intent" value="infer" variant="outline" colorPalette="gray" size="sm">
+            Infer columns from sample
+          </SubmitButton>
+          <SubmitButton name="intent" value="validate" variant="outline" colorPalette="gray" size="sm">
+            Validate sample
+          </SubmitButton>
+          {canIngest ? (
+            <SubmitButton name="intent" value="ingest" variant="outline" colorPalette="gray" size="sm">
+              Ingest the sample
+            </SubmitButton>
+          ) : null}
+        </HStack>
+        {validation ? <ValidationResult validation={validation} /> : null}
+      </Section>
+
+      <Section title="Transform file">
+        <FieldShell meta={{ id: 'transformFile', errorId: 'transformFile-error', errors: form.allErrors.transformFile }} label="Upload a transform (JSON)">
+          <input id="transformFile" type="file" name="transformFile" accept=".json,application/json" aria-describedby={form.allErrors.transformFile ? 'transformFile-error' : undefined} />
+        </FieldShell>
+        <HStack gap="3" mb="2">
+          <SubmitButton name="intent" value="upload" variant="outline" colorPalette="gray" size="sm">
+            Load transform from file
+          </SubmitButton>
+          {downloadHref ? (
+            <Button asChild size="sm" variant="outline">
+              <Link to={downloadHref} reloadDocument>
+                Download as JSON
+              </Link>
+            </Button>
+          ) : null}
+        </HStack>
+      </Section>
+    </FormCard>
+  )
+}
+
+function Section({ title, id, children }: { title: string; id?: string; children: ReactNode }) {
+  return (
+    <Box as="fieldset" borderTopWidth="1px" pt="4" mt="2" mb="4">
+      <Heading as="h2" size="sm" mb="3" id={id}>
+        {title}
+      </Heading>
+      {children}
+    </Box>
+  )
+}
+
+function FileInput({ name, label }: { name: string; label: string }) {
+  return (
+    <Box mb="3" fontSize="sm">
+      <chakra.label htmlFor={name} display="block" mb="1">
+        {label}
+      </chakra.label>
+      <input id={name} type="file" name={name} accept=".csv,.json,.txt,.log,.ndjson,text/*,application/json" />
+    </Box>
+  )
+}
+
+type ColumnMeta = FieldMetadata<Record<string, unknown> | undefined, Record<string, unknown>, string[]>
+
+/** One output column: its cells, each labelled "Column N …" for screen readers, errors under each. */
+function ColumnRow({ meta, index, removeButton }: { meta: ColumnMeta; index: number; removeButton: ReactNode }) {
+  const cols = meta.getFieldset() as Record<string, FieldMetadata<string | boolean | undefined, Record<string, unknown>, string[]>>
+  const n = index + 1
+  const text = (key: string, width: string, placeholder?: string) => {
+    const field = cols[key]!
+    const props = getInputProps(field as FieldMetadata<string>, { type: 'text' })
+    return (
+      <td>
+        <Input {...props} key={props.key} size="sm" w={width} placeholder={placeholder} aria-label={`Column ${n} ${key}`} borderColor={field.errors?.length ? 'border.error' : undefined} />
+        <ErrorList id={field.errorId} errors={field.errors} />
+      </td>
+    )
+  }
+  const select = (key: string, options: readonly string[], blank?: string) => {
+    const field = cols[key]!
+    const props = getSelectProps(field as FieldMetadata<string>)
+    return (
+      <td>
+        <chakra.select {...props} key={props.key} aria-label={`Column ${n} ${key}`} {...selectCss} borderColor={field.errors?.length ? 'border.error' : 'border'}>
+          {blank !== undefined ? <option value="">{blank}</option> : null}
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </chakra.select>
+        <ErrorList id={field.errorId} errors={field.errors} />
+      </td>
+    )
+  }
+  const check = (key: string) => {
+    const field = cols[key]!
+    const props = getInputProps(field as FieldMetadata<boolean>, { type: 'checkbox' })
+    return (
+      <td>
+        <input {...props} key={props.key} aria-label={`Column ${n} ${key}`} />
+        <ErrorList id={field.errorId} errors={field.errors} />
+      </td>
+    )
+  }
+  const extra = cols.extra!
+  return (
+    <tr>
+      <td>
+        <Text pt="2" color="fg.muted">
+          {n}
+        </Text>
+        <input type="hidden" name={extra.name} defaultValue={String(extra.initialValue ?? '')} key={extra.key} />
+      </td>
+      {text('name', '10rem')}
+      {select('type', COLUMN_TYPES)}
+      {text('format', '11rem')}
+      {select('resolution', RESOLUTIONS, '—')}
+      {check('primary')}
+      {check('ignore')}
+      {check('index')}
+      {check('fulltext')}
+      {text('elements', '8rem', 'string, uint64')}
+      <td>{removeButton}</td>
+    </tr>
+  )
+}
+
+/** The validator's answer: the rows as the cluster would store them, then its errors row by row. */
+export function ValidationResult({ validation }: { validation: ValidationView }) {
+  return (
+    <Stack gap="3" id="validation" aria-labelledby="validation-heading" as="section" tabIndex={-1}>
+      <Heading as="h3" size="sm" id="validation-heading">
+        Validation: {validation.errors.length ? `${validation.errors.length} of ${validation.numRows} rows have errors` : `all ${validation.numRows} rows parsed`}
+      </Heading>
+      {validation.rows.length ? (
+        <Box overflowX="auto" borderWidth="1px" rounded="md">
+          <chakra.table fontSize="xs" w="full" css={{ '& td, & th': { px: '2', py: '1', borderBottomWidth: '1px', textAlign: 'left', whiteSpace: 'nowrap' } }}>
+            <caption style={{ textAlign: 'left', padding: '4px 8px' }}>Parsed rows, as the cluster would store them</caption>
+            <thead>
+              <tr>
+                {validation.columns.map((column) => (
+                  <th key={column.name} scope="col">
+                    {column.name}
+                    <chakra.span color="fg.muted" fontWeight="normal">
+                      {' '}
+                      {column.type}
+                      {column.primary ? ' · primary' : ''}
+                    </chakra.span>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {validation.rows.map((row, index) => (
+                <tr key={index}>
+                  {validation.columns.map((column) => (
+                    <td key={column.name}>
+                      <code>{row[column.name] ?? ''}</code>
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </chakra.table>
+        </Box>
+      ) : null}
+      {validation.errors.length ? (
+        <Box role="alert" bg="red.subtle" color="red.fg" rounded="md" px="3" py="2" fontSize="sm">
+          <Text fontWeight="medium">Rows the cluster refused</Text>
+          <chakra.ul pl="4">
+            {validation.errors.map((error) => (
+              <li key={`${error.row}-${error.message}`}>
+                Row {error.row}: {error.message.replace(/^row \d+: /, '')}
+              </li>
+            ))}
+          </chakra.ul>
+        </Box>
+      ) : null}
+    </Stack>
+  )
+}

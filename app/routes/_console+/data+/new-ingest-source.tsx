@@ -1,0 +1,141 @@
+import { Box, Button, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { AUTO_BATCH, FORM_KIND_LABELS, FORM_KINDS, isFormKind, isSourceKind } from '~/schemas/source'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { AutoBatchEditor } from './__source-autobatch'
+import { autoBatchAction, loadCredentialChoices } from './__source-autobatch.server'
+import { SourceEditor } from './__source-editor'
+import { loadTransformNames, sourceEditorAction } from './__source-editor.server'
+import { loadTableChoices } from './__transform-editor.server'
+import { tableUrl } from './__table-url'
+
+export const handle: RouteHandle = { docsTopic: 'table' }
+
+/** The chosen table: `?table=projectId/tableId`, or `?project=&table=` as the table page links. */
+function chosenTable(url: URL): string {
+  const table = url.searchParams.get('table') ?? ''
+  if (table.includes('/')) return table
+  const project = url.searchParams.get('project')
+  return project && table ? `${project}/${table}` : ''
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const tables = (await loadFromCluster(() => loadTableChoices(api))).map(({ value, label }) => ({ value, label }))
+  const wanted = chosenTable(url)
+  const table = tables.find((choice) => choice.value === wanted) ?? null
+  const type = url.searchParams.get('type')
+  const kind = isFormKind(type) ? type : null
+  const [transforms, credentials] = await Promise.all([
+    table && kind !== AUTO_BATCH ? loadFromCluster(() => loadTransformNames(api, table.value)) : [],
+    table && kind === AUTO_BATCH ? loadCredentialChoices(api) : [],
+  ])
+  return {
+    tables,
+    table,
+    kind,
+    transforms,
+    credentials,
+    defaultValue: { table: table?.value ?? '', transform: transforms.length === 1 ? transforms[0] : '', replicasMin: '1', cpu: '1', memory: '10', storage: '10', offset: 'latest' },
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const type = new URL(request.url).searchParams.get('type')
+  if (type === AUTO_BATCH) return autoBatchAction(api, await request.formData())
+  if (!isSourceKind(type)) throw data({ message: 'Choose the kind of source first' }, { status: 400 })
+  return sourceEditorAction(api, type, await request.formData())
+}
+
+const selectCss = { display: 'block', w: 'full', h: '10', px: '3', borderWidth: '1px', rounded: 'l2', bg: 'bg', fontSize: 'sm', mb: '3' } as const
+
+export default function NewIngestSourceRoute() {
+  const { tables, table, kind, transforms, credentials, defaultValue } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const [projectId = '', tableId = ''] = (table?.value ?? '').split('/')
+  return (
+    <Stack gap="4" maxW="3xl">
+      <PageHeader title="New ingest source" description="A source pulls rows from Kafka, Kinesis or a security-event feed into a table through one of its transforms (the cluster creates a pool to run it); auto batch loads the files a queue announces." mb="0" />
+      {/* Step one (a GET form, the same with and without scripts): which table, which kind. */}
+      <Box bg="bg" borderWidth="1px" rounded="md" p="4">
+        <Form method="get" aria-label="Table and kind">
+        <chakra.label htmlFor="source-table" fontSize="sm" fontWeight="medium">
+          Table
+        </chakra.label>
+        <chakra.select id="source-table" name="table" defaultValue={table?.value ?? ''} {...selectCss}>
+          <option value="">Select a table</option>
+          {tables.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </chakra.select>
+        <chakra.label htmlFor="source-type" fontSize="sm" fontWeight="medium">
+          Kind
+        </chakra.label>
+        <chakra.select id="source-type" name="type" defaultValue={kind ?? ''} {...selectCss}>
+          <option value="">Select a kind</option>
+          {FORM_KINDS.map((value) => (
+            <option key={value} value={value}>
+              {FORM_KIND_LABELS[value]}
+            </option>
+          ))}
+        </chakra.select>
+        <HStack>
+          <Button type="submit" size="sm" variant="outline">
+            {table && kind ? 'Change' : 'Continue'}
+          </Button>
+          {!tables.length ? <Text fontSize="sm">There are no tables yet: <Link to="/data/new-table">create one</Link> first.</Text> : null}
+        </HStack>
+        </Form>
+      </Box>
+      {table && kind === AUTO_BATCH ? (
+        <AutoBatchEditor
+          key={table.value}
+          table={table.value}
+          tableLabel={table.label}
+          credentials={credentials}
+          defaultValue={{ table: table.value }}
+          lastResult={actionData?.result}
+          submitLabel="Create auto batch"
+          cancelTo={tableUrl(tableId, projectId)}
+        />
+      ) : table && kind && isSourceKind(kind) ? (
+        transforms.length ? (
+          <SourceEditor
+            key={`${table.value}-${kind}`}
+            kind={kind}
+            table={table.value}
+            tableLabel={table.label}
+            transforms={transforms}
+            defaultValue={defaultValue}
+            lastResult={actionData?.result}
+            submitLabel={`Create ${FORM_KIND_LABELS[kind]} source`}
+            cancelTo={tableUrl(tableId, projectId)}
+            isEdit={false}
+          />
+        ) : (
+          <Text>
+            The table {table.label} has no transforms: a source needs one.{' '}
+            <Link to={`/data/new-transform?project=${projectId}&table=${tableId}`}>Create a transform</Link>.
+          </Text>
+        )
+      ) : null}
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New ingest source · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The source could not be created" message={errorMessage(error)} />
+}

@@ -1,0 +1,65 @@
+import { Stack } from '@chakra-ui/react'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { TransformEditor } from './__transform-editor'
+import { loadTableChoices, newTransformValue, transformEditorAction } from './__transform-editor.server'
+import { tableUrl } from './__table-url'
+
+export const handle: RouteHandle = { docsTopic: 'table' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const tables = await loadFromCluster(() => loadTableChoices(api))
+  const wanted = `${url.searchParams.get('project') ?? ''}/${url.searchParams.get('table') ?? ''}`
+  const table = tables.some((choice) => choice.value === wanted) ? wanted : ''
+  return {
+    tables: tables.map(({ value, label }) => ({ value, label })),
+    defaultValue: newTransformValue(table),
+    cancelTo: table ? tableUrl(table.split('/')[1]!, table.split('/')[0]!) : '/data/tables',
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  return transformEditorAction(api, await request.formData())
+}
+
+export default function NewTransformRoute() {
+  const { tables, defaultValue, cancelTo } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const formKey = actionData && 'formKey' in actionData ? actionData.formKey : 'new'
+  return (
+    <Stack gap="4" maxW="6xl">
+      <PageHeader
+        title="New transform"
+        description="A transform maps incoming rows (CSV, JSON or HDX) onto the table's columns. Paste a sample to infer the columns, validate it on the cluster, then publish."
+        mb="0"
+      />
+      <TransformEditor
+        key={formKey}
+        tables={tables}
+        isTableFixed={false}
+        defaultValue={defaultValue}
+        lastResult={actionData?.result}
+        submitLabel="Publish transform"
+        cancelTo={cancelTo}
+        validation={actionData && 'validation' in actionData ? actionData.validation : null}
+        notice={actionData && 'notice' in actionData ? actionData.notice : null}
+      />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New transform · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The transform could not be published" message={errorMessage(error)} />
+}

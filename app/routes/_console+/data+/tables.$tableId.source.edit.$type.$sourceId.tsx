@@ -1,0 +1,207 @@
+import { Button, Stack } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster, settle } from '~/api/policies.server'
+import { deleteSource, findSourcePool, getSource } from '~/api/sources.server'
+import { AUTO_BATCH, isSourceKind, SOURCE_LABELS } from '~/schemas/source'
+import { listAutoBatches } from '~/api/sources.server'
+import { AutoBatchEditor } from './__source-autobatch'
+import { autoBatchAction, autoBatchFormValue, deleteAutoBatch, loadCredentialChoices } from './__source-autobatch.server'
+import { findTable } from '~/api/tables.server'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { DetailList } from '~/components/layout/detail-list'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { SectionCard } from '~/components/layout/section-card'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+import { SourceEditor } from './__source-editor'
+import { loadTransformNames, scaleValue, sourceEditorAction, sourceFormValue } from './__source-editor.server'
+import { tableUrl } from './__table-url'
+
+export const handle: RouteHandle = {
+  docsTopic: 'table',
+  breadcrumb: (data: { table?: { name: string }; source?: { name: string } } | undefined) => ({ tableId: data?.table?.name, sourceId: data?.source?.name }),
+}
+
+const DELETE_INTENT = 'delete-source'
+
+function kindOf(type: string | undefined) {
+  if (!isSourceKind(type)) throw data({ message: `404 Error: Not Found.` }, { status: 404, statusText: 'Not Found' })
+  return type
+}
+
+/** An auto batch entry's index from the URL (`/source/edit/autobatch/0`); 404 when it is not one. */
+function indexOf(sourceId: string | undefined): number {
+  if (!/^\d+$/.test(sourceId ?? '')) throw data({ message: '404 Error: Not Found.' }, { status: 404, statusText: 'Not Found' })
+  return Number(sourceId)
+}
+
+async function loadAutoBatch(request: Request, tableId: string, sourceId: string | undefined) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const index = indexOf(sourceId)
+  const { table, project } = await loadFromCluster(() => findTable(api, tableId, url.searchParams.get('project')))
+  const [entries, credentials] = await Promise.all([loadFromCluster(() => listAutoBatches(api, project.uuid, table.uuid)), loadCredentialChoices(api)])
+  const entry = entries[index]
+  if (!entry) throw data({ message: '404 Error: Not Found.' }, { status: 404, statusText: 'Not Found' })
+  const tableValue = `${project.uuid}/${table.uuid}`
+  return {
+    mode: AUTO_BATCH,
+    index,
+    table: { uuid: table.uuid, name: table.name, value: tableValue, label: `${project.name}.${table.name}` },
+    project: { uuid: project.uuid, name: project.name },
+    source: { name: entry.source || `Auto batch ${index + 1}` },
+    state: entry.enabled ? (entry.dry_run ? 'Enabled (dry run: nothing is stored)' : 'Enabled') : 'Disabled',
+    credentials,
+    defaultValue: autoBatchFormValue(entry, tableValue),
+    isConfirmingDelete: url.searchParams.get('delete') === String(index),
+  }
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  if (params.type === AUTO_BATCH) return loadAutoBatch(request, params.tableId!, params.sourceId)
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const kind = kindOf(params.type)
+  const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, url.searchParams.get('project')))
+  const source = await loadFromCluster(() => getSource(api, project.uuid, table.uuid, kind, params.sourceId!))
+  const tableValue = `${project.uuid}/${table.uuid}`
+  const [transforms, pool] = await Promise.all([loadFromCluster(() => loadTransformNames(api, tableValue)), settle(() => findSourcePool(api, source.pool_name))])
+  const poolScale = pool.value ? scaleValue(pool.value.settings?.k8s_deployment) : null
+  return {
+    mode: 'source' as const,
+    kind,
+    table: { uuid: table.uuid, name: table.name, value: tableValue, label: `${project.name}.${table.name}` },
+    project: { uuid: project.uuid, name: project.name },
+    source: { uuid: source.uuid, name: source.name, transform: source.transform ?? '', created: source.created ?? '', modified: source.modified ?? '' },
+    pool: pool.value ? { uuid: pool.value.uuid, name: pool.value.name, ...poolScale } : null,
+    poolError: pool.error,
+    poolName: source.pool_name ?? '',
+    transforms,
+    defaultValue: sourceFormValue(source, kind, tableValue),
+    isConfirmingDelete: url.searchParams.get('delete') === source.uuid,
+  }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  if (params.type === AUTO_BATCH) {
+    const index = indexOf(params.sourceId)
+    if (formData.get('intent') !== DELETE_INTENT) return autoBatchAction(api, formData, { index })
+    const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, String(formData.get('project') ?? '') || null))
+    return loadFromCluster(() => deleteAutoBatch(api, project.uuid, table.uuid, index))
+  }
+  const kind = kindOf(params.type)
+  if (formData.get('intent') === DELETE_INTENT) {
+    const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, String(formData.get('project') ?? '') || null))
+    const source = await loadFromCluster(() => getSource(api, project.uuid, table.uuid, kind, params.sourceId!))
+    await loadFromCluster(() => deleteSource(api, project.uuid, table.uuid, kind, source.uuid))
+    return redirectWithToast(tableUrl(table.uuid, project.uuid), { title: `Source ${source.name} deleted`, type: 'success' })
+  }
+  return sourceEditorAction(api, kind, formData, { sourceId: params.sourceId! })
+}
+
+export default function EditSourceRoute() {
+  const loaded = useLoaderData<typeof loader>()
+  return loaded.mode === AUTO_BATCH ? <AutoBatchPage {...loaded} /> : <SourcePage {...loaded} />
+}
+
+function AutoBatchPage({ index, table, project, source, state, credentials, defaultValue, isConfirmingDelete }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'autobatch' }>) {
+  const actionData = useActionData<typeof action>()
+  const base = `/data/tables/${table.uuid}/source/edit/autobatch/${index}?project=${project.uuid}`
+  return (
+    <Stack gap="4" maxW="3xl">
+      <PageHeader
+        eyebrow={`Auto batch · table ${table.label}`}
+        title={source.name}
+        mb="0"
+        actions={
+          isConfirmingDelete ? null : (
+            <Button asChild size="sm" variant="outline" colorPalette="red">
+              <Link to={`${base}&delete=${index}`}>Delete auto batch…</Link>
+            </Button>
+          )
+        }
+      />
+      {isConfirmingDelete ? (
+        <ConfirmPanel id="delete-autobatch" title="Delete this auto batch?" intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete auto batch">
+          New files on the queue will no longer be loaded. Rows already stored stay in the table.
+        </ConfirmPanel>
+      ) : null}
+      <SectionCard id="state" title="State">
+        <DetailList entries={[['State', state], ['Transform', "The table's default transform"]]} />
+      </SectionCard>
+      <AutoBatchEditor
+        table={table.value}
+        tableLabel={table.label}
+        credentials={credentials}
+        defaultValue={defaultValue}
+        lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+        submitLabel="Save auto batch"
+        cancelTo={tableUrl(table.uuid, project.uuid)}
+      />
+    </Stack>
+  )
+}
+
+function SourcePage({ kind, table, project, source, pool, poolError, poolName, transforms, defaultValue, isConfirmingDelete }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'source' }>) {
+  const actionData = useActionData<typeof action>()
+  const base = `/data/tables/${table.uuid}/source/edit/${kind}/${source.uuid}?project=${project.uuid}`
+  const state = pool ? `Running in pool ${pool.name}` : poolError ? 'Unknown (the pool could not be read)' : 'No pool: the source is stored but not running'
+  return (
+    <Stack gap="4" maxW="3xl">
+      <PageHeader
+        eyebrow={`${SOURCE_LABELS[kind]} source · table ${table.label}`}
+        title={source.name}
+        mb="0"
+        actions={
+          isConfirmingDelete ? null : (
+            <Button asChild size="sm" variant="outline" colorPalette="red">
+              <Link to={`${base}&delete=${source.uuid}`}>Delete source…</Link>
+            </Button>
+          )
+        }
+      />
+      {isConfirmingDelete ? (
+        <ConfirmPanel id="delete-source" title={`Delete source ${source.name}?`} intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete source">
+          The source stops pulling and its pool {poolName || ''} is removed. Rows already stored stay in the table.
+        </ConfirmPanel>
+      ) : null}
+      <SectionCard id="pool" title="Pool and state">
+        <DetailList
+          entries={[
+            ['State', state],
+            ['Pool', pool ? <Link key="pool" to={`/scale/pool/${pool.uuid}`}>{pool.name}</Link> : poolName || '—'],
+            ['Replicas', pool ? (pool.replicasMax ? `${pool.replicasMin}–${pool.replicasMax}` : pool.replicasMin) : '—'],
+            ['CPU', pool?.cpu || '—'],
+            ['Memory', pool?.memory ? `${pool.memory} GiB` : '—'],
+            ['Storage', pool?.storage ? `${pool.storage} GiB` : '—'],
+            ['Transform', source.transform || '—'],
+          ]}
+        />
+      </SectionCard>
+      <SourceEditor
+        kind={kind}
+        table={table.value}
+        tableLabel={table.label}
+        transforms={transforms}
+        defaultValue={defaultValue}
+        lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+        submitLabel="Save source"
+        cancelTo={tableUrl(table.uuid, project.uuid)}
+        isEdit
+      />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.source.name ?? 'Source'} · Sources · Cluster Console` }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The source could not be shown" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+}

@@ -1,0 +1,104 @@
+import { Button, Stack } from '@chakra-ui/react'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { findTable } from '~/api/tables.server'
+import { deleteTransform, getTransform } from '~/api/transforms.server'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+import { TransformEditor } from './__transform-editor'
+import { transformEditorAction, transformFormValue } from './__transform-editor.server'
+import { tableUrl } from './__table-url'
+
+export const handle: RouteHandle = {
+  docsTopic: 'table',
+  breadcrumb: (data: { table?: { name: string }; transform?: { name: string } } | undefined) => ({ tableId: data?.table?.name, transformId: data?.transform?.name }),
+}
+
+const DELETE_INTENT = 'delete-transform'
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, url.searchParams.get('project')))
+  const transform = await loadFromCluster(() => getTransform(api, project.uuid, table.uuid, params.transformId!))
+  const tableValue = `${project.uuid}/${table.uuid}`
+  return {
+    table: { uuid: table.uuid, name: table.name },
+    project: { uuid: project.uuid, name: project.name },
+    transform: { uuid: transform.uuid, name: transform.name },
+    tables: [{ value: tableValue, label: `${project.name}.${table.name}` }],
+    defaultValue: transformFormValue(transform, tableValue),
+    isConfirmingDelete: url.searchParams.get('delete') === transform.uuid,
+  }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  if (formData.get('intent') === DELETE_INTENT) {
+    const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, String(formData.get('project') ?? '') || null))
+    const transform = await loadFromCluster(() => getTransform(api, project.uuid, table.uuid, params.transformId!))
+    await loadFromCluster(() => deleteTransform(api, project.uuid, table.uuid, transform.uuid))
+    return redirectWithToast(tableUrl(table.uuid, project.uuid), { title: `Transform ${transform.name} deleted`, type: 'success' })
+  }
+  return transformEditorAction(api, formData, { transformId: params.transformId! })
+}
+
+export default function EditTransformRoute() {
+  const { table, project, transform, tables, defaultValue, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const formKey = actionData && 'formKey' in actionData ? actionData.formKey : 'edit'
+  const base = `/data/tables/${table.uuid}/transform/edit/${transform.uuid}`
+  return (
+    <Stack gap="4" maxW="6xl">
+      <PageHeader
+        eyebrow={`Table ${project.name}.${table.name}`}
+        title={`Transform ${transform.name}`}
+        mb="0"
+        actions={
+          <>
+            <Button asChild size="sm" variant="outline">
+              <Link to={`/data/validate-transform?project=${project.uuid}&table=${table.uuid}&transform=${transform.uuid}`}>Validate with other data</Link>
+            </Button>
+            {isConfirmingDelete ? null : (
+              <Button asChild size="sm" variant="outline" colorPalette="red">
+                <Link to={`${base}?project=${project.uuid}&delete=${transform.uuid}`}>Delete transform…</Link>
+              </Button>
+            )}
+          </>
+        }
+      />
+      {isConfirmingDelete ? (
+        <ConfirmPanel id="delete-transform" title={`Delete transform ${transform.name}?`} intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete transform">
+          Data sent with this transform will no longer be accepted. Rows already stored stay in the table.
+        </ConfirmPanel>
+      ) : null}
+      <TransformEditor
+        key={formKey}
+        tables={tables}
+        isTableFixed
+        defaultValue={defaultValue}
+        lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+        submitLabel="Save transform"
+        cancelTo={tableUrl(table.uuid, project.uuid)}
+        validation={actionData && 'validation' in actionData ? actionData.validation : null}
+        notice={actionData && 'notice' in actionData ? actionData.notice : null}
+        downloadHref={`${base}/download?project=${project.uuid}`}
+        canIngest
+      />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.transform.name ?? 'Transform'} · Transforms · Cluster Console` }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The transform could not be shown" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+}

@@ -1,0 +1,211 @@
+import { z } from 'zod'
+
+/** Ingest source forms (spec sections 3 and 5): kafka, kinesis, security-event feed (siem). */
+
+/** The kinds of pull source the console creates (the cluster's `sources/{subtype}/`). */
+export const SOURCE_KINDS = ['kafka', 'kinesis', 'siem'] as const
+export type SourceKind = (typeof SOURCE_KINDS)[number]
+
+export const SOURCE_LABELS: Record<SourceKind, string> = {
+  kafka: 'Kafka',
+  kinesis: 'Kinesis',
+  siem: 'Security-event feed',
+}
+
+export function isSourceKind(value: unknown): value is SourceKind {
+  return typeof value === 'string' && (SOURCE_KINDS as readonly string[]).includes(value)
+}
+
+
+export const SOURCE_NAME_MAX = 27
+export const KAFKA_OFFSETS = ['earliest', 'latest'] as const
+
+export const SOURCE_MESSAGES = {
+  tableRequired: 'Table is required',
+  transformRequired: 'Transform is required',
+  nameRequired: 'Name is required',
+  nameTooLong: 'Name must be at most 27 symbols',
+  replicasRequired: 'Replicas are required',
+  replicasInteger: 'Replicas must be a whole number',
+  replicasOrder: 'Min replicas must be below max',
+  cpuRequired: 'CPU is required',
+  cpuPositive: 'CPU must be greater than 0',
+  memoryRequired: 'Memory is required',
+  memoryPositive: 'Memory must be greater than 0',
+  storageRequired: 'Storage is required',
+  storagePositive: 'Storage must be greater than 0',
+  bootstrapRequired: 'Bootstrap servers are required',
+  topicsRequired: 'Topics are required',
+  secondsInteger: 'Read timeout must be a whole number of seconds',
+  millisInteger: 'Max wait must be a whole number of milliseconds',
+  streamRequired: 'Stream name is required',
+  regionRequired: 'Region is required',
+  checkpointerRequired: 'Checkpointer is required',
+  secretWithKey: 'Cloud secret is required when the access key is filled',
+  keyWithSecret: 'Cloud access key is required when the secret is filled',
+  hostRequired: 'Host is required',
+  configRequired: 'Configuration ID is required',
+  clientSecretRequired: 'Client secret is required',
+  clientTokenRequired: 'Client token is required',
+  accessTokenRequired: 'Access token is required',
+} as const
+
+/** Auto batch is not a pull source: it lives in the table's settings (`autoingest`). */
+export const AUTO_BATCH = 'autobatch' as const
+export const FORM_KINDS = [...SOURCE_KINDS, AUTO_BATCH] as const
+export type FormKind = (typeof FORM_KINDS)[number]
+export const FORM_KIND_LABELS: Record<FormKind, string> = { ...SOURCE_LABELS, autobatch: 'Auto batch' }
+export function isFormKind(value: unknown): value is FormKind {
+  return typeof value === 'string' && (FORM_KINDS as readonly string[]).includes(value)
+}
+
+/** A queue given with its address: scheme://host/path (https://sqs.us-east-1.amazonaws.com/123456789012/events, sqs://…). */
+export const QUEUE_ADDRESS = /^[a-z][a-z0-9+.-]*:\/\/[^\s/]+\/\S+$/i
+
+export const AUTO_BATCH_MESSAGES = {
+  queueRequired: 'Queue name is required',
+  queueAddress: 'Queue name must be prefixed with its address, e.g. https://sqs.us-east-1.amazonaws.com/123456789012/',
+  regex: 'Regex filter must be a valid regular expression',
+  positive: 'Must be a whole number greater than 0',
+} as const
+
+const positiveWhole = z
+  .number({ error: AUTO_BATCH_MESSAGES.positive })
+  .refine((value) => Number.isSafeInteger(value) && value > 0, { error: AUTO_BATCH_MESSAGES.positive })
+  .optional()
+
+export const AutoBatchSchema = z.object({
+  table: z.string({ error: 'Table is required' }).min(1, { error: 'Table is required' }),
+  queue: z
+    .string({ error: AUTO_BATCH_MESSAGES.queueRequired })
+    .trim()
+    .min(1, { error: AUTO_BATCH_MESSAGES.queueRequired })
+    .regex(QUEUE_ADDRESS, { error: AUTO_BATCH_MESSAGES.queueAddress }),
+  region: z.string().trim().optional(),
+  pattern: z
+    .string()
+    .optional()
+    .refine((text) => {
+      if (!text) return true
+      try {
+        new RegExp(text)
+        return true
+      } catch {
+        return false
+      }
+    }, { error: AUTO_BATCH_MESSAGES.regex }),
+  sourceCredential: z.string().optional(),
+  bucketCredential: z.string().optional(),
+  dryRun: z.boolean().optional(),
+  maxMinutes: positiveWhole,
+  maxRows: positiveWhole,
+  maxActive: positiveWhole,
+})
+
+export type AutoBatchForm = z.infer<typeof AutoBatchSchema>
+
+/** Secrets: never sent back to the browser; blank on edit keeps the stored value. */
+export const SOURCE_SECRETS = ['secretAccessKey', 'clientSecret', 'clientToken', 'accessToken'] as const
+
+const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message })
+const requiredName = () => required(SOURCE_MESSAGES.nameRequired).max(SOURCE_NAME_MAX, { error: SOURCE_MESSAGES.nameTooLong })
+/** The form's cross-field checks run beside the field checks, not only once those pass. */
+const ALWAYS = { when: () => true }
+const optionalText = z.string().trim().optional()
+/** A quantity above 0; its absence is reported by checkScale (so it shows beside the other errors). */
+const positive = (positiveMessage: string) => z.number({ error: positiveMessage }).gt(0, { error: positiveMessage }).optional()
+const whole = (message: string) => z.number({ error: message }).refine((value) => Number.isSafeInteger(value) && value >= 0, { error: message })
+
+/** Name, table, transform and scale: the same on every kind. */
+const common = {
+  table: required(SOURCE_MESSAGES.tableRequired),
+  name: requiredName(),
+  description: optionalText,
+  transform: required(SOURCE_MESSAGES.transformRequired),
+  replicasMin: whole(SOURCE_MESSAGES.replicasInteger).optional(),
+  replicasMax: whole(SOURCE_MESSAGES.replicasInteger).optional(),
+  cpu: positive(SOURCE_MESSAGES.cpuPositive),
+  memory: positive(SOURCE_MESSAGES.memoryPositive),
+  storage: positive(SOURCE_MESSAGES.storagePositive),
+}
+
+type Scale = { replicasMin?: number; replicasMax?: number; cpu?: number; memory?: number; storage?: number }
+
+function checkReplicas(form: Scale, ctx: z.RefinementCtx) {
+  if (form.cpu === undefined) ctx.addIssue({ code: 'custom', path: ['cpu'], message: SOURCE_MESSAGES.cpuRequired })
+  if (form.memory === undefined) ctx.addIssue({ code: 'custom', path: ['memory'], message: SOURCE_MESSAGES.memoryRequired })
+  if (form.storage === undefined) ctx.addIssue({ code: 'custom', path: ['storage'], message: SOURCE_MESSAGES.storageRequired })
+  if (form.replicasMin === undefined && form.replicasMax === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['replicasMin'], message: SOURCE_MESSAGES.replicasRequired })
+  } else if (form.replicasMin === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['replicasMin'], message: SOURCE_MESSAGES.replicasRequired })
+  } else if (typeof form.replicasMin === 'number' && typeof form.replicasMax === 'number' && form.replicasMin >= form.replicasMax) {
+    ctx.addIssue({ code: 'custom', path: ['replicasMin'], message: SOURCE_MESSAGES.replicasOrder })
+  }
+}
+
+export const KafkaSourceSchema = z
+  .object({
+    ...common,
+    bootstrapServers: required(SOURCE_MESSAGES.bootstrapRequired),
+    topics: required(SOURCE_MESSAGES.topicsRequired),
+    readTimeout: whole(SOURCE_MESSAGES.secondsInteger).optional(),
+    maxWait: whole(SOURCE_MESSAGES.millisInteger).optional(),
+    offset: z.enum(KAFKA_OFFSETS).optional(),
+  })
+  .check(z.superRefine((form: Scale, ctx) => checkReplicas(form, ctx), ALWAYS))
+
+export const KinesisSourceSchema = z
+  .object({
+    ...common,
+    streamName: required(SOURCE_MESSAGES.streamRequired),
+    region: required(SOURCE_MESSAGES.regionRequired),
+    checkpointer: required(SOURCE_MESSAGES.checkpointerRequired),
+    datastoreProjectId: optionalText,
+    accessKeyId: optionalText,
+    secretAccessKey: optionalText,
+    roleArn: optionalText,
+    /** Edit: a secret is stored already, so a blank secret field keeps it. */
+    hasStoredSecret: z.boolean().optional(),
+  })
+  .check(
+    z.superRefine((form: Scale & { accessKeyId?: string; secretAccessKey?: string; hasStoredSecret?: boolean }, ctx) => {
+      checkReplicas(form, ctx)
+      const hasSecret = Boolean(form.secretAccessKey) || Boolean(form.hasStoredSecret)
+      if (form.accessKeyId && !hasSecret) ctx.addIssue({ code: 'custom', path: ['secretAccessKey'], message: SOURCE_MESSAGES.secretWithKey })
+      if (form.secretAccessKey && !form.accessKeyId) ctx.addIssue({ code: 'custom', path: ['accessKeyId'], message: SOURCE_MESSAGES.keyWithSecret })
+    }, ALWAYS),
+  )
+
+/** Security-event feed: every field required; on edit a blank secret keeps the stored one. */
+export function siemSourceSchema(isEdit: boolean) {
+  const secret = (message: string) => (isEdit ? optionalText : required(message))
+  return z
+    .object({
+      ...common,
+      host: required(SOURCE_MESSAGES.hostRequired),
+      configId: required(SOURCE_MESSAGES.configRequired),
+      clientSecret: secret(SOURCE_MESSAGES.clientSecretRequired),
+      clientToken: secret(SOURCE_MESSAGES.clientTokenRequired),
+      accessToken: secret(SOURCE_MESSAGES.accessTokenRequired),
+    })
+    .check(z.superRefine((form: Scale, ctx) => checkReplicas(form, ctx), ALWAYS))
+}
+
+export const SiemSourceSchema = siemSourceSchema(false)
+
+export type KafkaSourceForm = z.infer<typeof KafkaSourceSchema>
+export type KinesisSourceForm = z.infer<typeof KinesisSourceSchema>
+export type SiemSourceForm = z.infer<ReturnType<typeof siemSourceSchema>>
+
+/** The schema for a kind (edit relaxes the security-event feed's secrets). */
+export function sourceSchemaFor(kind: 'kafka' | 'kinesis' | 'siem', isEdit = false) {
+  if (kind === 'kafka') return KafkaSourceSchema
+  if (kind === 'kinesis') return KinesisSourceSchema
+  return siemSourceSchema(isEdit)
+}
+
+/** "a:9092, b:9092" or one per line → ["a:9092", "b:9092"]. */
+export function splitList(text: string): string[] {
+  return text.split(/[\s,]+/).map((part) => part.trim()).filter(Boolean)
+}
