@@ -1,0 +1,166 @@
+import { expect, test, uniqueName } from './fixtures'
+import { ADMIN_EMAIL } from './env'
+
+/** A unique email for one test run. */
+const uniqueEmail = (prefix: string) => `${uniqueName(prefix).toLowerCase()}@example.com`
+
+test.describe('security → users and invites', () => {
+  test('the users list marks you and says why you cannot delete yourself', async ({ authedPage: page }) => {
+    await page.goto('/security')
+    await expect(page).toHaveURL(/\/security\/users$/)
+    await expect(page.getByRole('heading', { level: 2, name: 'Users' })).toBeVisible()
+    const me = page.getByRole('row', { name: new RegExp(ADMIN_EMAIL) })
+    await expect(me.getByText('Delete not available: this is you')).toBeVisible()
+    await expect(me.getByRole('link', { name: /^Delete/ })).toHaveCount(0)
+  })
+
+  test('an invite with bad input shows the rules at the fields and keeps what was typed; a good one is pending, resent, then deleted', async ({
+    authedPage: page,
+  }) => {
+    const email = uniqueEmail('invitee')
+    await page.goto('/security/users')
+    await page.getByRole('link', { name: 'Invite user' }).click()
+    await expect(page).toHaveURL(/\/security\/users\/invite-new-user$/)
+    await page.getByLabel('Email').fill('not-an-email')
+    await page.getByLabel('Role').selectOption({ label: 'Publisher' })
+    await page.getByRole('button', { name: 'Send invite' }).click()
+    await expect(page.getByLabel('Email')).toHaveAccessibleDescription(/Wrong email format/)
+    await expect(page.getByLabel('Email')).toHaveValue('not-an-email')
+    await expect(page.getByLabel('Role')).toHaveValue('publisher')
+
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Scope', { exact: true }).selectOption({ label: 'Project' })
+    await page.getByLabel('Resource').selectOption({ label: 'sample' })
+    await page.getByRole('button', { name: 'Send invite' }).click()
+    await expect(page).toHaveURL(/\/security\/pending-invites$/)
+    await expect(page.getByText(`Invite sent to ${email}`)).toBeVisible()
+    const row = page.getByRole('row', { name: new RegExp(email) })
+    await expect(row).toContainText('Publisher')
+    await expect(row).toContainText('Project sample')
+
+    await row.getByRole('button', { name: `Resend the invite to ${email}` }).click()
+    await expect(page.getByText(`Invite sent again to ${email}`)).toBeVisible()
+    await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('(2 times)')
+
+    await page.getByRole('link', { name: `Delete the invite for ${email}` }).click()
+    await expect(page.getByRole('heading', { name: `Delete the invite for ${email}?` })).toBeVisible()
+    await page.getByRole('button', { name: 'Delete invite' }).click()
+    await expect(page.getByText(`Invite for ${email} deleted`)).toBeVisible()
+    await expect(page.getByRole('row', { name: new RegExp(email) })).toHaveCount(0)
+  })
+
+  test("an invited user shows in Users; their roles are edited, then the user is deleted", async ({ authedPage: page }) => {
+    const email = uniqueEmail('member')
+    await page.goto('/security/users/invite-new-user')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Role').selectOption({ label: 'Reader' })
+    await page.getByRole('button', { name: 'Send invite' }).click()
+    await expect(page.getByText(`Invite sent to ${email}`)).toBeVisible()
+
+    await page.goto(`/security/users?q=${encodeURIComponent(email)}`)
+    const row = page.getByRole('row', { name: new RegExp(email) })
+    await expect(row).toContainText('Invited')
+    await expect(row).toContainText('Reader')
+    await row.getByRole('link', { name: `Edit roles of ${email}` }).click()
+    await expect(page.getByRole('heading', { level: 2, name: `Edit ${email}` })).toBeVisible()
+    await expect(page.getByRole('checkbox', { name: 'Reader' })).toBeChecked()
+    await page.getByRole('checkbox', { name: 'Reader' }).uncheck()
+    await page.getByRole('checkbox', { name: 'Operator' }).check()
+    await page.getByRole('button', { name: 'Save roles' }).click()
+    await expect(page).toHaveURL(/\/security\/users$/)
+    await expect(page.getByText(`${email}: added Operator; removed Reader`)).toBeVisible()
+
+    await page.goto(`/security/users?q=${encodeURIComponent(email)}`)
+    await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('Operator')
+    await page.getByRole('link', { name: `Delete ${email}` }).click()
+    await expect(page.getByRole('heading', { name: `Delete ${email}?` })).toBeVisible()
+    await page.getByRole('button', { name: 'Delete user' }).click()
+    await expect(page.getByText(`${email} deleted`)).toBeVisible()
+    await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(email).replace(/\./g, '\\.')}`))
+    await expect(page.getByText(/No users match/)).toBeVisible()
+  })
+})
+
+test.describe('security → roles', () => {
+  test('policies are staged (Add policy, List All, Remove) with the name kept, and published only when the role is saved', async ({ authedPage: page }) => {
+    const name = uniqueName('e2e_role')
+    await page.goto('/security/roles')
+    await expect(page.getByRole('row', { name: /Org admin/ })).toContainText('built-in')
+    await page.getByRole('link', { name: 'New role' }).click()
+    await expect(page).toHaveURL(/\/security\/roles\/new-role$/)
+
+    await page.getByLabel('Name').fill(name)
+    await page.getByLabel('Description').fill('Reads the sample logs')
+    // Organization level, the organization as scope (preselected): two permissions.
+    await page.getByRole('checkbox', { name: 'view_table', exact: true }).check()
+    await page.getByRole('checkbox', { name: 'select_sql', exact: true }).check()
+    await page.getByRole('button', { name: 'Add policy' }).click()
+    const staged = page.getByRole('region', { name: 'Policies' })
+    await expect(staged.getByText('Organization', { exact: true })).toBeVisible()
+    await expect(staged.getByText(/2 permissions: view_table, select_sql|2 permissions: select_sql, view_table/)).toBeVisible()
+    await expect(page.getByText(/Unsaved changes/)).toBeVisible()
+    await expect(page.getByLabel('Name')).toHaveValue(name)
+    await expect(page.getByLabel('Description')).toHaveValue('Reads the sample logs')
+
+    // A project scope with List All (view permissions only).
+    await page.getByLabel('Scope level').selectOption({ label: 'Project' })
+    await page.getByLabel('Scope', { exact: true }).selectOption({ label: 'sample' })
+    await page.getByRole('button', { name: 'List All' }).click()
+    await expect(staged.getByText('Project sample')).toBeVisible()
+
+    // Nothing is published yet.
+    await page.goto('/security/roles')
+    await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0)
+    // (the staged state lived in that page's form; start again: add, remove, save)
+    await page.goto('/security/roles/new-role')
+    await page.getByLabel('Name').fill(name)
+    await page.getByRole('button', { name: 'Add All' }).click()
+    await expect(staged.getByText('Organization', { exact: true })).toBeVisible()
+    await page.getByLabel('Scope level').selectOption({ label: 'Table' })
+    await page.getByLabel('Scope', { exact: true }).selectOption({ label: 'sample.web_logs' })
+    await page.getByRole('button', { name: 'List All' }).click()
+    await expect(staged.getByText('Table sample.web_logs')).toBeVisible()
+    await page.getByRole('button', { name: 'Remove the policy on Organization' }).click()
+    await expect(staged.getByText('Organization', { exact: true })).toHaveCount(0)
+    await expect(page.getByLabel('Name')).toHaveValue(name)
+    await page.getByRole('button', { name: 'Create role' }).click()
+
+    await expect(page).toHaveURL(/\/security\/roles$/)
+    await expect(page.getByText(`Role ${name} created`)).toBeVisible()
+    const row = page.getByRole('row', { name: new RegExp(name) })
+    await expect(row).toContainText(/Table sample\.web_logs: \d+ permissions/)
+
+    // Edit: the saved policy is there; a rename is saved.
+    await row.getByRole('link', { name }).click()
+    await expect(page.getByRole('heading', { level: 2, name: `Edit role ${name}` })).toBeVisible()
+    await expect(page.getByText('No unsaved policy changes.')).toBeVisible()
+    await page.getByLabel('Name').fill(`${name}_2`)
+    await page.getByRole('button', { name: 'Save role' }).click()
+    await expect(page.getByText(`Role ${name}_2 saved`)).toBeVisible()
+  })
+
+  test('saving without policies or a name says so and keeps what was staged', async ({ authedPage: page }) => {
+    await page.goto('/security/roles/new-role')
+    await page.getByRole('button', { name: 'List All' }).click()
+    await expect(page.getByRole('region', { name: 'Policies' }).getByText('Organization', { exact: true })).toBeVisible()
+    await page.getByRole('button', { name: 'Create role' }).click()
+    await expect(page.getByLabel('Name')).toHaveAccessibleDescription(/Name is required/)
+    await expect(page.getByRole('region', { name: 'Policies' }).getByText('Organization', { exact: true })).toBeVisible()
+
+    await page.getByRole('button', { name: 'Remove the policy on Organization' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Policy removed' })).toBeVisible()
+    // the builder keeps its choices: the organization is still the scope
+    await expect(page.getByLabel('Scope', { exact: true }).locator('option:checked')).toHaveText('This organization')
+    await page.getByLabel('Name').fill('no_policies')
+    await page.getByRole('button', { name: 'Create role' }).click()
+    await expect(page.getByText('Permissions are required')).toBeVisible()
+    await expect(page.getByLabel('Name')).toHaveValue('no_policies')
+  })
+
+  test('a built-in role is shown read-only', async ({ authedPage: page }) => {
+    await page.goto('/security/roles')
+    await page.getByRole('link', { name: 'Reader', exact: true }).click()
+    await expect(page.getByText('Built-in roles cannot be changed; create a custom role instead.')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Save role' })).toHaveCount(0)
+  })
+})
