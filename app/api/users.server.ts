@@ -58,3 +58,12 @@ export function addUserRoles(api: ClusterApi, userId: string, roles: string[]): 
 export function removeUserRoles(api: ClusterApi, userId: string, roles: string[]): Promise<User> {
   return api.post<User>(`/users/${encodeURIComponent(userId)}/remove_roles/`, { roles })
 }
+
+/**
+ * The signed-in user's permissions (`GET users/current`: a flat list, scopes not said), read once per
+ * request; throws ClusterError. Pages use it to show what the user may not do, and why.
+ */
+export const getMyPermissions = oncePerRequest(async (api) => {
+  const me = await api.get<{ permissions?: unknown }>('/users/current')
+  return Array.isArray(me.permissions) ? me.permissions.filter((p): p is string => typeof p === 'string') : []
+})

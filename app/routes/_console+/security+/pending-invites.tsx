@@ -19,17 +19,28 @@ import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
 import { describeScope, loadScopeOptions } from './__scopes.server'
 import { settle } from '~/api/policies.server'
+import { Denied } from './__denied'
+import { loadAllowed } from './__permissions.server'
+import { InlineAlert } from '~/components/layout/inline-alert'
 
 export const RESEND_INTENT = 'resend-invite'
 export const DELETE_INVITE_INTENT = 'delete-invite'
 
-type InviteRow = { id: string; email: string; roles: string; scope: string; invitedBy: string; sent: string; sentCount: number }
+type InviteRow = {
+  id: string
+  email: string
+  roles: string
+  scope: string
+  invitedBy: string
+  sent: string
+  sentCount: number
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const paging = parsePaging(url)
-  const [invites, scopes] = await Promise.all([loadFromCluster(() => listPendingInvites(api)), settle(() => loadScopeOptions(api))])
+  const [invites, scopes, allowed] = await Promise.all([loadFromCluster(() => listPendingInvites(api)), settle(() => loadScopeOptions(api)), loadAllowed(api)])
   const needle = paging.q.toLowerCase()
   const rows: InviteRow[] = invites
     .filter((invite) => !needle || invite.email.toLowerCase().includes(needle))
@@ -44,7 +55,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }))
   const deleteId = url.searchParams.get('delete')
   const toDelete = deleteId ? invites.find((invite) => String(invite.id) === deleteId) : undefined
-  return { ...listPage(rows, paging), confirmDelete: toDelete ? { id: String(toDelete.id), email: toDelete.email } : null }
+  return {
+    ...listPage(rows, paging),
+    allowed,
+    confirmDelete: toDelete ? { id: String(toDelete.id), email: toDelete.email } : null,
+  }
 }
 
 /** Resends or deletes an invite; back to the list (filter and paging kept) with a toast either way. */
@@ -59,11 +74,17 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     if (intent === RESEND_INTENT) {
       await resendInvite(api, inviteId)
-      return redirectWithToast(back, { title: `Invite sent again to ${email}`, type: 'success' })
+      return redirectWithToast(back, {
+        title: `Invite sent again to ${email}`,
+        type: 'success',
+      })
     }
     if (intent === DELETE_INVITE_INTENT) {
       await deleteInvite(api, inviteId)
-      return redirectWithToast(back, { title: `Invite for ${email} deleted`, type: 'success' })
+      return redirectWithToast(back, {
+        title: `Invite for ${email} deleted`,
+        type: 'success',
+      })
     }
   } catch (error) {
     if (!(error instanceof ClusterError)) throw error
@@ -86,7 +107,12 @@ export default function PendingInvitesRoute() {
   const hrefWith = useHrefWith()
   const navigation = useNavigation()
   const columns: Column<InviteRow>[] = [
-    { key: 'email', header: 'Email', isRowHeader: true, cell: (row) => row.email },
+    {
+      key: 'email',
+      header: 'Email',
+      isRowHeader: true,
+      cell: (row) => row.email,
+    },
     { key: 'roles', header: 'Role', cell: (row) => row.roles || '—' },
     { key: 'scope', header: 'Scope', cell: (row) => row.scope },
     {
@@ -105,23 +131,31 @@ export default function PendingInvitesRoute() {
       header: 'Actions',
       cell: (row) => (
         <Stack direction="row" gap="3" align="center">
-          <Form method="post">
-            <input type="hidden" name="intent" value={RESEND_INTENT} />
-            <input type="hidden" name="invite" value={row.id} />
-            <input type="hidden" name="email" value={row.email} />
-            <Button
-              type="submit"
-              size="xs"
-              variant="outline"
-              aria-label={`Resend the invite to ${row.email}`}
-              loading={navigation.state === 'submitting' && navigation.formData?.get('invite') === row.id}
-            >
-              Resend
-            </Button>
-          </Form>
-          <Link to={hrefWith({ delete: row.id })} aria-label={`Delete the invite for ${row.email}`}>
-            Delete…
-          </Link>
+          {data.allowed.resendInvite ? (
+            <Denied size="xs" label="Resend" reason={data.allowed.resendInvite} />
+          ) : (
+            <Form method="post">
+              <input type="hidden" name="intent" value={RESEND_INTENT} />
+              <input type="hidden" name="invite" value={row.id} />
+              <input type="hidden" name="email" value={row.email} />
+              <Button
+                type="submit"
+                size="xs"
+                variant="outline"
+                aria-label={`Resend the invite to ${row.email}`}
+                loading={navigation.state === 'submitting' && navigation.formData?.get('invite') === row.id}
+              >
+                Resend
+              </Button>
+            </Form>
+          )}
+          {data.allowed.deleteInvite ? (
+            <span data-muted="">Delete: {data.allowed.deleteInvite.toLowerCase()}</span>
+          ) : (
+            <Link to={hrefWith({ delete: row.id })} aria-label={`Delete the invite for ${row.email}`}>
+              Delete…
+            </Link>
+          )}
         </Stack>
       ),
     },
@@ -131,20 +165,31 @@ export default function PendingInvitesRoute() {
       <PageHeader
         level={2}
         title="Pending invites"
-        description={`${data.total} ${data.total === 1 ? 'invite' : 'invites'} not accepted yet. Resend one whose link was lost or expired (links last 7 days).`}
+        description={`${data.total} ${
+          data.total === 1 ? 'invite' : 'invites'
+        } not accepted yet. Resend one whose link was lost or expired (links last 7 days).`}
         mb="0"
         actions={
-          <Button asChild colorPalette="blue" size="sm">
-            <Link to="/security/users/invite-new-user">Invite user</Link>
-          </Button>
+          data.allowed.inviteUser ? (
+            <Denied label="Invite user" reason={data.allowed.inviteUser} />
+          ) : (
+            <Button asChild colorPalette="blue" size="sm">
+              <Link to="/security/users/invite-new-user">Invite user</Link>
+            </Button>
+          )
         }
       />
-      {data.confirmDelete ? (
+      {data.confirmDelete && data.allowed.deleteInvite ? (
+        <InlineAlert title="You cannot delete invites">{data.allowed.deleteInvite}</InlineAlert>
+      ) : data.confirmDelete ? (
         <ConfirmPanel
           id="delete-invite"
           title={`Delete the invite for ${data.confirmDelete.email}?`}
           intent={DELETE_INVITE_INTENT}
-          hiddenFields={{ invite: data.confirmDelete.id, email: data.confirmDelete.email }}
+          hiddenFields={{
+            invite: data.confirmDelete.id,
+            email: data.confirmDelete.email,
+          }}
           confirmLabel="Delete invite"
         >
           The link already sent to {data.confirmDelete.email} stops working. You can invite them again later.
@@ -183,5 +228,12 @@ export const meta: MetaFunction = () => [{ title: 'Pending invites · Security �
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The invites could not be loaded" message={errorMessage(error)} back={{ to: '/security/pending-invites', label: 'Try again' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The invites could not be loaded"
+      message={errorMessage(error)}
+      back={{ to: '/security/pending-invites', label: 'Try again' }}
+    />
+  )
 }

@@ -13,6 +13,7 @@ import type { RouteHandle } from '~/utils/handle'
 import { RoleEditor } from './__role-editor'
 import { loadRoleEditor, roleEditorAction } from './__role-editor.server'
 import { describeScope } from './__scopes.server'
+import { loadAllowed } from './__permissions.server'
 
 export const handle: RouteHandle = {
   breadcrumb: (data: { role?: { name: string } | null } | undefined) => ({ roleId: data?.role?.name }),
@@ -23,11 +24,13 @@ export const BUILT_IN_NOTE = 'Built-in roles cannot be changed; create a custom 
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const editor = await loadFromCluster(() => loadRoleEditor(api, params.roleId!))
+  const [editor, allowed] = await Promise.all([loadFromCluster(() => loadRoleEditor(api, params.roleId!)), loadAllowed(api)])
+  const reason = editor.role?.builtIn ? BUILT_IN_NOTE : allowed.changeRole ? `You cannot change roles: ${allowed.changeRole}.` : null
   return {
     ...editor,
     // a built-in role is shown, not edited: its policies as text
-    readOnly: editor.role?.builtIn
+    reason,
+    readOnly: reason
       ? editor.saved.map((policy) => ({ scope: describeScope(editor.scopes, policy.scope_type, policy.scope_id), count: policy.permissions.length }))
       : null,
   }
@@ -39,7 +42,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditRoleRoute() {
-  const { draft, saved, scopes, catalogue, role, readOnly } = useLoaderData<typeof loader>()
+  const { draft, saved, scopes, catalogue, role, readOnly, reason } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const staging = actionData && 'draft' in actionData ? actionData : null
   const revision = actionData?.revision ?? 'loaded'
@@ -47,7 +50,7 @@ export default function EditRoleRoute() {
   if (readOnly) {
     return (
       <Stack gap="4" maxW="4xl">
-        <PageHeader level={2} title={title} description={BUILT_IN_NOTE} mb="0" />
+        <PageHeader level={2} title={title} description={reason} mb="0" />
         <SectionCard id="policies" title="Policies">
           <DetailList entries={readOnly.map((policy) => [policy.scope, `${policy.count} permissions`])} />
           <Text fontSize="sm" color="fg.muted" mt="2">

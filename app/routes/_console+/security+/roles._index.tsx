@@ -13,13 +13,15 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { roleLabel } from '~/schemas/security'
 import { errorMessage } from '~/utils/error-message'
 import { describeScope, loadScopeOptions } from './__scopes.server'
+import { Denied } from './__denied'
+import { loadAllowed } from './__permissions.server'
 
 type RoleRow = { id: number; name: string; label: string; description: string; builtIn: boolean; users: number; policies: string[] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const paging = parsePaging(new URL(request.url))
-  const [roles, scopes] = await Promise.all([loadFromCluster(() => listRoles(api)), settle(() => loadScopeOptions(api))])
+  const [roles, scopes, allowed] = await Promise.all([loadFromCluster(() => listRoles(api)), settle(() => loadScopeOptions(api)), loadAllowed(api)])
   const needle = paging.q.toLowerCase()
   const rows: RoleRow[] = roles
     .filter((role) => !needle || role.name.toLowerCase().includes(needle) || roleLabel(role.name).toLowerCase().includes(needle))
@@ -34,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         (policy) => `${describeScope(scopes.value ?? [], policy.scope_type, policy.scope_id)}: ${policy.permissions.length} ${policy.permissions.length === 1 ? 'permission' : 'permissions'}`,
       ),
     }))
-  return listPage(rows, paging)
+  return { ...listPage(rows, paging), allowed }
 }
 
 const columns: Column<RoleRow>[] = [
@@ -65,9 +67,13 @@ export default function RolesRoute() {
         description="Built-in roles, and custom ones made of policies (permissions in a scope)."
         mb="0"
         actions={
-          <Button asChild colorPalette="blue" size="sm">
-            <Link to="/security/roles/new-role">New role</Link>
-          </Button>
+          data.allowed.addRole ? (
+            <Denied label="New role" reason={data.allowed.addRole} />
+          ) : (
+            <Button asChild colorPalette="blue" size="sm">
+              <Link to="/security/roles/new-role">New role</Link>
+            </Button>
+          )
         }
       />
       <FilterForm label="Filter by role name" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />

@@ -17,6 +17,11 @@ import { roleLabel, UserRolesFormSchema } from '~/schemas/security'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
+import { settle } from '~/api/policies.server'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import { SectionCard } from '~/components/layout/section-card'
+import { loadAllowed } from './__permissions.server'
+import { describeScope, loadScopeOptions } from './__scopes.server'
 
 export const handle: RouteHandle = {
   breadcrumb: (data: { user?: { email: string } } | undefined) => ({ userId: data?.user?.email }),
@@ -24,7 +29,21 @@ export const handle: RouteHandle = {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const [user, roles] = await loadFromCluster(() => Promise.all([getUser(api, params.userId!), listRoles(api)]))
+  const [[user, roles], scopes, allowed] = await Promise.all([
+    loadFromCluster(() => Promise.all([getUser(api, params.userId!), listRoles(api)])),
+    settle(() => loadScopeOptions(api)),
+    loadAllowed(api),
+  ])
+  // Effective permissions: the user's roles' policies, merged per scope.
+  const byScope = new Map<string, Set<string>>()
+  for (const role of roles.filter((r) => (user.roles ?? []).includes(r.name))) {
+    for (const policy of role.policies) {
+      const scope = describeScope(scopes.value ?? [], policy.scope_type, policy.scope_id)
+      const set = byScope.get(scope) ?? new Set<string>()
+      for (const permission of policy.permissions) set.add(permission)
+      byScope.set(scope, set)
+    }
+  }
   return {
     user: {
       uuid: user.uuid,
@@ -34,6 +53,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       roles: user.roles ?? [],
       isSelf: user.uuid === api.userId,
     },
+    denied: allowed.editUser,
+    effective: [...byScope.entries()].map(([scope, set]) => ({ scope, permissions: [...set].sort() })),
     roles: roles.map((role) => ({ name: role.name, description: role.description ?? '', builtIn: Boolean(role.built_in) })),
   }
 }
@@ -64,13 +85,37 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditUserRoute() {
-  const { user, roles } = useLoaderData<typeof loader>()
+  const { user, roles, denied, effective } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
       <PageHeader level={2} title={`Edit ${user.email}`} description={`${user.kind} · ${user.status === 'pending' ? 'Invited, not signed in yet' : 'Active'}`} mb="0" />
-      <RolesForm roles={roles} current={user.roles} isSelf={user.isSelf} lastResult={actionData?.result} />
-      <DetailList label="Roles now" entries={[['Roles now', user.roles.length ? user.roles.map(roleLabel).join(', ') : 'No roles']]} />
+      {denied ? (
+        <InlineAlert title="You cannot change roles">{denied}: ask an org admin.</InlineAlert>
+      ) : (
+        <RolesForm roles={roles} current={user.roles} isSelf={user.isSelf} lastResult={actionData?.result} />
+      )}
+      <SectionCard id="effective" title="Effective permissions">
+        <DetailList label="Roles" entries={[['Roles', user.roles.length ? user.roles.map(roleLabel).join(', ') : 'No roles']]} />
+        {effective.length ? (
+          <Stack gap="2" mt="3">
+            {effective.map((entry) => (
+              <details key={entry.scope}>
+                <summary>
+                  {entry.scope}: {entry.permissions.length} {entry.permissions.length === 1 ? 'permission' : 'permissions'}
+                </summary>
+                <Text fontSize="xs" color="fg.muted" mt="1">
+                  {entry.permissions.join(', ')}
+                </Text>
+              </details>
+            ))}
+          </Stack>
+        ) : (
+          <Text fontSize="sm" color="fg.muted" mt="2">
+            No permissions: this user can sign in but sees nothing until given a role.
+          </Text>
+        )}
+      </SectionCard>
     </Stack>
   )
 }

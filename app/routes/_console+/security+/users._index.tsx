@@ -17,6 +17,8 @@ import { roleLabel } from '~/schemas/security'
 import { errorMessage } from '~/utils/error-message'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
+import { Denied } from './__denied'
+import { loadAllowed } from './__permissions.server'
 
 export const DELETE_USER_INTENT = 'delete-user'
 /** Why the signed-in user's own row has no Delete (the cluster refuses it too). */
@@ -28,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const paging = parsePaging(url)
-  const users = await loadFromCluster(() => listUsers(api))
+  const [users, allowed] = await Promise.all([loadFromCluster(() => listUsers(api)), loadAllowed(api)])
   const needle = paging.q.toLowerCase()
   const rows: UserRow[] = users
     .filter((user) => !needle || user.email.toLowerCase().includes(needle) || (user.name ?? '').toLowerCase().includes(needle))
@@ -46,6 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const toDelete = deleteId ? users.find((user) => user.uuid === deleteId) : undefined
   return {
     ...listPage(rows, paging),
+    allowed,
     confirmDelete: toDelete ? { uuid: toDelete.uuid, email: toDelete.email, isSelf: toDelete.uuid === api.userId } : null,
   }
 }
@@ -103,11 +106,13 @@ export default function UsersRoute() {
       header: 'Actions',
       cell: (row) => (
         <>
-          <Link to={`/security/users/${row.uuid}/edit-user`} aria-label={`Edit roles of ${row.email}`}>
-            Edit roles
+          <Link to={`/security/users/${row.uuid}/edit-user`} aria-label={`${data.allowed.editUser ? 'Roles' : 'Edit roles'} of ${row.email}`}>
+            {data.allowed.editUser ? 'Roles' : 'Edit roles'}
           </Link>
           {' · '}
-          {row.isSelf ? (
+          {data.allowed.deleteUser ? (
+            <span data-muted="">Delete: {data.allowed.deleteUser.toLowerCase()}</span>
+          ) : row.isSelf ? (
             <span data-muted="" title={SELF_DELETE_REASON}>
               Delete not available: this is you
             </span>
@@ -128,13 +133,19 @@ export default function UsersRoute() {
         description={`${data.total} ${data.total === 1 ? 'user' : 'users'}. Invited users show until they set a password.`}
         mb="0"
         actions={
-          <Button asChild colorPalette="blue" size="sm">
-            <Link to="/security/users/invite-new-user">Invite user</Link>
-          </Button>
+          data.allowed.inviteUser ? (
+            <Denied label="Invite user" reason={data.allowed.inviteUser} />
+          ) : (
+            <Button asChild colorPalette="blue" size="sm">
+              <Link to="/security/users/invite-new-user">Invite user</Link>
+            </Button>
+          )
         }
       />
       {data.confirmDelete ? (
-        data.confirmDelete.isSelf ? (
+        data.allowed.deleteUser ? (
+          <InlineAlert title="You cannot delete users">{data.allowed.deleteUser}</InlineAlert>
+        ) : data.confirmDelete.isSelf ? (
           <InlineAlert title="You cannot delete yourself">{SELF_DELETE_REASON}</InlineAlert>
         ) : (
           <ConfirmPanel

@@ -16,13 +16,22 @@ import { errorMessage } from '~/utils/error-message'
 import { redirectWithToast } from '~/utils/toast.server'
 import { ScopeFields } from './__scope-fields'
 import { isScopeOf, loadScopeOptions } from './__scopes.server'
+import { loadAllowed } from './__permissions.server'
+import { InlineAlert } from '~/components/layout/inline-alert'
 
 /** Where the cluster's invite fields show on the form. */
-const INVITE_FIELDS: Record<string, string> = { email: 'email', roles: 'role', scope_type: 'scopeLevel', scope_id: 'resource', org: 'resource' }
+const INVITE_FIELDS: Record<string, string> = {
+  email: 'email',
+  roles: 'role',
+  scope_type: 'scopeLevel',
+  scope_id: 'resource',
+  org: 'resource',
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  return { scopes: await loadFromCluster(() => loadScopeOptions(api)) }
+  const [scopes, allowed] = await Promise.all([loadFromCluster(() => loadScopeOptions(api)), loadAllowed(api)])
+  return { scopes, denied: allowed.inviteUser }
 }
 
 /** Sends the invite (the cluster mails the link) and goes to Pending Invites with a toast. */
@@ -34,32 +43,63 @@ export async function action({ request }: ActionFunctionArgs) {
     schema: InviteFormSchema.superRefine((value, ctx) => {
       if (!isScopeOf(scopes, value.scopeLevel, value.resource)) {
         const level = SCOPE_LEVELS.find((l) => l.value === value.scopeLevel)?.label.toLowerCase()
-        ctx.addIssue({ code: 'custom', path: ['resource'], message: `Resource must be ${level === 'organization' ? 'the organization' : `a ${level}`} (the scope chosen)` })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['resource'],
+          message: `Resource must be ${level === 'organization' ? 'the organization' : `a ${level}`} (the scope chosen)`,
+        })
       }
     }),
   })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { email, role, scopeLevel, resource } = submission.value
   try {
-    await createInvite(api, { email, roles: [role], scopeType: scopeLevel, scopeId: resource })
+    await createInvite(api, {
+      email,
+      roles: [role],
+      scopeType: scopeLevel,
+      scopeId: resource,
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: INVITE_FIELDS })
   }
-  return redirectWithToast('/security/pending-invites', { title: `Invite sent to ${email}`, type: 'success' })
+  return redirectWithToast('/security/pending-invites', {
+    title: `Invite sent to ${email}`,
+    type: 'success',
+  })
 }
 
 export default function InviteUserRoute() {
-  const { scopes } = useLoaderData<typeof loader>()
+  const { scopes, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(InviteFormSchema, { id: 'invite-user', lastResult: actionData?.result, defaultValue: { scopeLevel: 'org', resource: scopes.find((scope) => scope.level === 'org')?.value } })
+  const [form, fields] = useSchemaForm(InviteFormSchema, {
+    id: 'invite-user',
+    lastResult: actionData?.result,
+    defaultValue: {
+      scopeLevel: 'org',
+      resource: scopes.find((scope) => scope.level === 'org')?.value,
+    },
+  })
   return (
     <Stack gap="4" maxW="2xl">
       <PageHeader level={2} title="Invite user" description="They get an email with a link to set their password; until then the invite is pending." mb="0" />
-      <FormCard form={form} submit={{ label: 'Send invite' }} cancelTo="/security/users">
-        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'off' }} />
-        <SelectField meta={fields.role} label="Role" options={INVITE_ROLES.map((role) => ({ value: role.value, label: role.label }))} placeholder="Select a role" />
-        <ScopeFields level={fields.scopeLevel} resource={fields.resource} options={scopes} />
-      </FormCard>
+      {denied ? (
+        <InlineAlert title="You cannot invite users">{denied}: ask an org admin.</InlineAlert>
+      ) : (
+        <FormCard form={form} submit={{ label: 'Send invite' }} cancelTo="/security/users">
+          <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'off' }} />
+          <SelectField
+            meta={fields.role}
+            label="Role"
+            options={INVITE_ROLES.map((role) => ({
+              value: role.value,
+              label: role.label,
+            }))}
+            placeholder="Select a role"
+          />
+          <ScopeFields level={fields.scopeLevel} resource={fields.resource} options={scopes} />
+        </FormCard>
+      )}
     </Stack>
   )
 }
@@ -68,5 +108,7 @@ export const meta: MetaFunction = () => [{ title: 'Invite user · Security · Cl
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The invite could not be sent" message={errorMessage(error)} back={{ to: '/security/users', label: 'Back to the users' }} />
+  return (
+    <ErrorPanel level={2} title="The invite could not be sent" message={errorMessage(error)} back={{ to: '/security/users', label: 'Back to the users' }} />
+  )
 }
