@@ -164,3 +164,56 @@ test.describe('security → roles', () => {
     await expect(page.getByRole('button', { name: 'Save role' })).toHaveCount(0)
   })
 })
+
+test.describe('security → the operator walk (permission-aware pages)', () => {
+  test('an invited operator sets a password, signs in, and is offered no change they cannot make, each with the reason', async ({
+    authedPage: page,
+    browser,
+  }, testInfo) => {
+    const email = uniqueEmail('operator')
+    await page.goto('/security/users/invite-new-user')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Role').selectOption({ label: 'Operator' })
+    await page.getByRole('button', { name: 'Send invite' }).click()
+    await expect(page.getByText(`Invite sent to ${email}`)).toBeVisible()
+
+    // The local cluster has no mail server: the invite link is in its log.
+    await page.goto(`/system-health/logs?q=${encodeURIComponent(email)}`)
+    const line = page.getByText(new RegExp(`invite for ${email.replace(/\./g, '\\.')}: /verifyaccount/`)).first()
+    await expect(line).toBeVisible()
+    const link = (await line.textContent())!.match(/\/verifyaccount\/\S+/)![0]
+
+    const { baseURL, javaScriptEnabled } = testInfo.project.use
+    const context = await browser.newContext({ baseURL, javaScriptEnabled })
+    const operator = await context.newPage()
+    await operator.goto(link)
+    await operator.getByLabel('New password').fill('operator-password-1')
+    await operator.getByLabel('Repeat password').fill('operator-password-1')
+    await operator.getByRole('button', { name: 'Set password' }).click()
+    await expect(operator).toHaveURL(/\/login/)
+    // (not logIn(): the "Password set" toast's Dismiss button is labelled "…Password…" too)
+    await operator.getByLabel('Email').fill(email)
+    await operator.getByLabel('Password', { exact: true }).fill('operator-password-1')
+    await operator.getByRole('button', { name: 'Log in' }).click()
+    await operator.waitForURL('**/dashboard')
+
+    await operator.goto('/security/users')
+    await expect(operator.getByRole('button', { name: 'Invite user' })).toBeDisabled()
+    await expect(operator.getByRole('button', { name: 'Invite user' })).toHaveAccessibleDescription('Needs add_invite')
+    const me = operator.getByRole('row', { name: new RegExp(email) })
+    await expect(me.getByText('Delete: needs delete_user')).toBeVisible()
+    await expect(operator.getByRole('link', { name: /^Delete/ })).toHaveCount(0)
+
+    await operator.getByRole('link', { name: `Roles of ${email}` }).click()
+    await expect(operator.getByText('Needs change_user: ask an org admin.')).toBeVisible()
+    await expect(operator.getByRole('button', { name: 'Save roles' })).toHaveCount(0)
+    await expect(operator.getByRole('region', { name: 'Effective permissions' })).toContainText(/Organization: \d+ permissions/)
+
+    await operator.goto('/security/roles')
+    await expect(operator.getByRole('button', { name: 'New role' })).toBeDisabled()
+    await operator.goto('/security/users/invite-new-user')
+    await expect(operator.getByText('Needs add_invite: ask an org admin.')).toBeVisible()
+    await expect(operator.getByRole('button', { name: 'Send invite' })).toHaveCount(0)
+    await context.close()
+  })
+})
