@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_BASE_URL, E2E_PORT, SESSION_SECRET } from './e2e/env'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_BASE_URL, E2E_CLUSTER_PORT, E2E_PORT, SESSION_SECRET } from './e2e/env'
 
 const isCI = Boolean(process.env.CI)
 
@@ -64,6 +64,7 @@ export default defineConfig({
       NODE_ENV: 'production',
       PORT: String(E2E_PORT),
       CLUSTER_URL: '',
+      CLUSTER_PORT: String(E2E_CLUSTER_PORT),
       CLUSTER_DATA_DIR: clusterDataDir,
       // The sample table with a thousand rows, not the default million: a faster first start.
       CLUSTER_SEED_ROWS: '1000',

@@ -2,9 +2,17 @@ import { PassThrough } from 'node:stream'
 import createCache from '@emotion/cache'
 import { CacheProvider } from '@emotion/react'
 import createEmotionServer from '@emotion/server/create-instance'
-import type { EntryContext } from '@remix-run/node'
+import type { AppLoadContext, EntryContext } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
+import { NonceContext } from '~/utils/nonce'
+
+declare module '@remix-run/node' {
+  interface AppLoadContext {
+    /** This request's CSP nonce (server/index.ts getLoadContext); absent under the dev server and in tests. */
+    cspNonce?: string
+  }
+}
 
 export const streamTimeout = 10_000
 
@@ -18,17 +26,22 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext = {},
 ) {
+  const nonce = loadContext.cspNonce
   const cache = createCache({ key: 'css' })
   const emotionServer = createEmotionServer(cache)
 
   return new Promise<Response>((resolve, reject) => {
     let didError = false
     const { pipe, abort } = renderToPipeableStream(
-      <CacheProvider value={cache}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} />
-      </CacheProvider>,
+      <NonceContext.Provider value={nonce}>
+        <CacheProvider value={cache}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+        </CacheProvider>
+      </NonceContext.Provider>,
       {
+        nonce,
         onAllReady() {
           const chunks: Buffer[] = []
           const sink = new PassThrough()

@@ -14,6 +14,7 @@ import type { ReactNode } from 'react'
 import { Toaster } from '~/components/layout/toaster'
 import { system } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
+import { useNonce } from '~/utils/nonce'
 import { getToasts } from '~/utils/toast.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -25,6 +26,7 @@ export const meta: MetaFunction = () => [{ title: 'Cluster Console' }]
 
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>('root')
+  const nonce = useNonce()
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -39,8 +41,8 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
           <Toaster toasts={rootData?.toasts ?? []} />
         </ChakraProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )

@@ -18,6 +18,12 @@ const config = defineConfig({
         sidebarCollapsed: { value: '62px' },
       },
     },
+    semanticTokens: {
+      colors: {
+        // Chakra's fg.error is red 500: 3.8:1 on white, under WCAG AA's 4.5:1 for small text (axe)
+        fg: { error: { value: { _light: '{colors.red.700}', _dark: '{colors.red.300}' } } },
+      },
+    },
   },
   globalCss: {
     'html, body': { minHeight: '100%', bg: 'bg.subtle' },

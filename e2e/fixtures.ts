@@ -42,8 +42,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const { baseURL, javaScriptEnabled } = testInfo.project.use
     const context = await browser.newContext({ baseURL, javaScriptEnabled, storageState: sessionState })
     const page = await context.newPage()
+    // Every page a spec visits runs under the console's Content-Security-Policy: anything it blocks
+    // (an inline script without the nonce, an eval, a foreign origin) fails the test that caused it.
+    const blocked: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) blocked.push(message.text())
+    })
     await use(page)
     await context.close()
+    expect(blocked, 'Content-Security-Policy violations').toEqual([])
   },
 })
 

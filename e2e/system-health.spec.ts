@@ -7,10 +7,10 @@ test.describe('system health', () => {
     await expect(page).toHaveURL(/\/system-health\/counts$/)
     await expect(page.getByRole('navigation', { name: 'System health' }).getByRole('link', { name: 'Counts' })).toHaveAttribute('aria-current', 'page')
 
-    const requests = page.getByRole('region', { name: 'Requests per service' })
+    const requests = page.getByRole('region', { name: 'Requests per service', exact: true })
     await expect(requests).toBeVisible()
     for (const title of ['Errors per service', 'Queries by result', 'Rows ingested per service']) {
-      await expect(page.getByRole('region', { name: title })).toBeVisible()
+      await expect(page.getByRole('region', { name: title, exact: true })).toBeVisible()
     }
     await expect(page.getByRole('region', { name: 'Summary' })).toBeVisible()
 
@@ -40,7 +40,7 @@ test.describe('system health', () => {
     await expect(page).toHaveURL(/range=15m/)
     await expect(page).toHaveURL(/service=turbine-api/)
     await expect(page.getByText(/Last 15 minutes · .* 30-second intervals/)).toBeVisible()
-    const requests = page.getByRole('region', { name: 'Requests per service' })
+    const requests = page.getByRole('region', { name: 'Requests per service', exact: true })
     // The data table is in the page with and without scripts (folded under the chart with them).
     await expect(requests.locator('table tbody tr')).toHaveCount(30)
     await expect(requests.locator('table thead th')).toHaveText(['Interval ending (UTC)', 'turbine-api'])
@@ -62,7 +62,7 @@ test.describe('system health', () => {
     await page.getByRole('button', { name: 'Apply' }).click()
     await expect(page).toHaveURL(/range=custom&from=2026-01-01T00%3A00&to=2026-01-01T05%3A00/)
     await expect(page.getByText(/10-minute intervals/)).toBeVisible()
-    await expect(page.getByRole('region', { name: 'Requests per service' }).getByText('No requests in this range.')).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Requests per service', exact: true }).getByText('No requests in this range.')).toBeVisible()
   })
 
   test('Logs: filtering by level and searching narrows the rows, in UTC, newest first', async ({ authedPage: page }, testInfo) => {

@@ -48,7 +48,15 @@ describe('console server', () => {
     const base = await serve(false)
     const response = await fetch(`${base}/page`, { headers: { 'Accept-Encoding': 'gzip' } })
     expect(response.headers.get('x-frame-options')).toBe('DENY')
-    expect(response.headers.get('content-security-policy')).toBe("frame-ancestors 'none'")
+    const csp = response.headers.get('content-security-policy') ?? ''
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/]{22}=='(;|$)/)
+    expect(csp).toContain("object-src 'none'")
+    expect(csp).toContain("base-uri 'self'")
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/)
+    // a fresh nonce each answer
+    const again = (await fetch(`${base}/page`)).headers.get('content-security-policy')
+    expect(again?.match(/nonce-([^']+)/)?.[1]).not.toBe(csp.match(/nonce-([^']+)/)?.[1])
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
     expect(response.headers.get('x-powered-by')).toBeNull()
@@ -59,7 +67,9 @@ describe('console server', () => {
     const base = await serve(true)
     const response = await fetch(`${base}/page`)
     expect(response.headers.get('x-frame-options')).toBeNull()
-    expect(response.headers.get('content-security-policy')).toBeNull()
+    const csp = response.headers.get('content-security-policy') ?? ''
+    expect(csp).not.toContain('frame-ancestors')
+    expect(csp).toMatch(/script-src 'self' 'nonce-/)
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
   })
 

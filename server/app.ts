@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import type { Server } from 'node:http'
 import compression from 'compression'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
@@ -6,13 +6,41 @@ import { pino, type Logger } from 'pino'
 import { pinoHttp } from 'pino-http'
 import { withRequestContext, type RequestContext } from '../app/utils/request-context.server'
 
-/** Security headers on every answer (spec section 7: frames denied unless embedding is allowed). */
-export function securityHeaders(allowEmbedding: boolean) {
+/**
+ * The Content-Security-Policy of a page. Scripts run only from this site or inline with this
+ * answer's nonce (Remix's hydration data and module loader carry it; nothing else is inline), so an
+ * injected `<script>` never runs. Styles may be inline: Chakra/Emotion write them at runtime.
+ * Frames: none may hold the console unless embedding is allowed.
+ */
+export function contentSecurityPolicy(nonce: string | null, allowEmbedding: boolean): string {
+  const directives = [
+    "default-src 'self'",
+    nonce ? `script-src 'self' 'nonce-${nonce}'` : null,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    allowEmbedding ? null : "frame-ancestors 'none'",
+  ]
+  return directives.filter(Boolean).join('; ')
+}
+
+/**
+ * Security headers on every answer (spec section 7: frames denied unless embedding is allowed) and
+ * the CSP with a fresh nonce per request, kept in `res.locals.cspNonce` for the page's scripts.
+ * `scriptNonces: false` (the dev server, whose Vite client injects inline scripts) leaves
+ * script-src out.
+ */
+export function securityHeaders(allowEmbedding: boolean, { scriptNonces = true }: { scriptNonces?: boolean } = {}) {
   return (_req: Request, res: Response, next: NextFunction) => {
-    if (!allowEmbedding) {
-      res.setHeader('X-Frame-Options', 'DENY')
-      res.setHeader('Content-Security-Policy', "frame-ancestors 'none'")
-    }
+    const nonce = scriptNonces ? randomBytes(16).toString('base64') : null
+    res.locals.cspNonce = nonce ?? undefined
+    res.setHeader('Content-Security-Policy', contentSecurityPolicy(nonce, allowEmbedding))
+    if (!allowEmbedding) res.setHeader('X-Frame-Options', 'DENY')
     res.setHeader('X-Content-Type-Options', 'nosniff')
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
     next()
@@ -107,10 +135,13 @@ export function requestLogs(logger: Logger) {
  */
 export function createBaseApp({
   allowEmbedding,
+  scriptNonces,
   logger,
   clusterUrl,
 }: {
   allowEmbedding: boolean
+  /** Nonces in the CSP's script-src (default); false for the dev server. */
+  scriptNonces?: boolean
   logger?: Logger
   /** The cluster's origin for /readyz; without it /readyz answers as /healthz does. */
   clusterUrl?: () => string | undefined
@@ -123,7 +154,7 @@ export function createBaseApp({
   })
   if (logger) app.use(requestLogs(logger))
   app.use(compression())
-  app.use(securityHeaders(allowEmbedding))
+  app.use(securityHeaders(allowEmbedding, { scriptNonces }))
   app.use(sameOriginWrites())
   app.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store')

@@ -41,7 +41,8 @@ async function main() {
     process.env.SESSION_SECRET ??= localSessionSecret()
     console.log('CLUSTER_URL is not set: starting the local cluster…')
     try {
-      cluster = await startLocalCluster()
+      // CLUSTER_PORT pins the local cluster's port (default: a free one), e.g. to share it with a second console
+      cluster = await startLocalCluster(process.env.CLUSTER_PORT ? { port: Number(process.env.CLUSTER_PORT) } : {})
     } catch (error) {
       fail(`Could not start the local cluster: ${error instanceof Error ? error.message : String(error)}`)
     }
@@ -51,7 +52,7 @@ async function main() {
   if (env instanceof Error) fail(env.message)
 
   const logger = createLogger()
-  const app = createBaseApp({ allowEmbedding: env.ALLOW_EMBEDDING, logger, clusterUrl: () => process.env.CLUSTER_URL })
+  const app = createBaseApp({ allowEmbedding: env.ALLOW_EMBEDDING, scriptNonces: !isDev, logger, clusterUrl: () => process.env.CLUSTER_URL })
 
   let build: ServerBuild | (() => Promise<ServerBuild>)
   let closeVite: (() => Promise<void>) | undefined
@@ -70,7 +71,8 @@ async function main() {
     app.use(express.static(path.join(ROOT, 'build', 'client'), { maxAge: '1h' }))
     build = (await import(serverBuild)) as ServerBuild
   }
-  app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV }))
+  // The CSP nonce securityHeaders made for this request reaches entry.server through the load context.
+  app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string | undefined }) }))
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(env.PORT, () => resolve(listening))

@@ -42,6 +42,31 @@ describe('session cookie', () => {
     expect(await commitSession(proxied, SESSION)).toMatch(/; Secure/)
   })
 
+  it('with ALLOW_EMBEDDING every console cookie is SameSite=None; Secure (a frame on another site sends no other kind)', async () => {
+    const before = process.env.ALLOW_EMBEDDING
+    process.env.ALLOW_EMBEDDING = 'true'
+    try {
+      const request = new Request('http://console.test/login')
+      const session = await commitSession(request, SESSION)
+      expect(session).toMatch(/; SameSite=None/)
+      expect(session).toMatch(/; Secure/)
+      expect(session).toMatch(/; Partitioned/)
+      expect(await commitTimezone(request, 'UTC')).toMatch(/; SameSite=None; Secure|; Secure; SameSite=None/)
+      const { createToastHeaders } = await import('./toast.server')
+      const toast = await createToastHeaders({ title: 'Saved' })
+      expect(toast).toMatch(/SameSite=None/)
+      expect(toast).toMatch(/Secure/)
+      const cleared = (await logout(request)).headers.getSetCookie()
+      expect(cleared.length).toBeGreaterThan(0)
+      for (const line of cleared) expect(line).toMatch(/; SameSite=None; Secure; Partitioned$/)
+    } finally {
+      if (before === undefined) delete process.env.ALLOW_EMBEDDING
+      else process.env.ALLOW_EMBEDDING = before
+    }
+    // back to the default: Strict, not Secure on http
+    expect(await commitSession(new Request('http://console.test/login'), SESSION)).toMatch(/; SameSite=Strict(?!.*Secure)/)
+  })
+
   it('stores token, user id, expires-in, expiry date and org id, and does not leak the token in clear', async () => {
     const now = Date.UTC(2026, 0, 1)
     const cookie = await commitSession(new Request('http://console.test/'), SESSION, now)

@@ -26,6 +26,23 @@ export type SessionData = {
   orgId: string
 }
 
+/**
+ * SameSite and Secure for a console cookie. By default the session cookie is Strict and the others
+ * Lax, Secure on https (spec section 9). With ALLOW_EMBEDDING the console runs inside another
+ * site's frame, where a browser sends only SameSite=None cookies, which must be Secure: every
+ * console cookie is then `SameSite=None; Secure`, and CSRF protection rests on the server's Origin
+ * check (server/app.ts sameOriginWrites), which refuses any write another site sends.
+ */
+export function cookieAttributes(
+  request: Request | null,
+  kind: 'session' | 'preference',
+): { sameSite: 'strict' | 'lax' | 'none'; secure: boolean; partitioned?: boolean } {
+  // Partitioned (CHIPS): browsers that block third-party cookies keep these, in a jar of the
+  // embedding site's own, so the console still works in its frame without tracking across sites.
+  if (getEnv().ALLOW_EMBEDDING) return { sameSite: 'none', secure: true, partitioned: true }
+  return { sameSite: kind === 'session' ? 'strict' : 'lax', secure: request ? isHttps(request) : false }
+}
+
 /** True when the request reached us over https (directly or through a proxy that says so). */
 export function isHttps(request: Request): boolean {
   const forwarded = request.headers.get('x-forwarded-proto')
@@ -45,9 +62,8 @@ function sessionStorage(request: Request) {
     cookie: {
       name: SESSION_COOKIE,
       httpOnly: true,
-      sameSite: 'strict',
       path: '/',
-      secure: isHttps(request),
+      ...cookieAttributes(request, 'session'),
       secrets: getSecrets(),
     },
   })
@@ -56,9 +72,8 @@ function sessionStorage(request: Request) {
 function timezoneCookie(request: Request) {
   return createCookie(TIMEZONE_COOKIE, {
     httpOnly: true,
-    sameSite: 'lax',
     path: '/',
-    secure: isHttps(request),
+    ...cookieAttributes(request, 'preference'),
     maxAge: 60 * 60 * 24 * 365,
   })
 }
@@ -120,12 +135,12 @@ const SESSION_COOKIES = CONSOLE_COOKIES.filter((name) => name !== TIMEZONE_COOKI
  */
 export async function logoutHeaders(request: Request): Promise<Headers> {
   const headers = new Headers()
-  const secure = isHttps(request) ? '; Secure' : ''
   for (const name of SESSION_COOKIES) {
-    const sameSite = name === SESSION_COOKIE ? 'Strict' : 'Lax'
+    const { sameSite, secure, partitioned } = cookieAttributes(request, name === SESSION_COOKIE ? 'session' : 'preference')
+    const sameSiteText = sameSite[0]!.toUpperCase() + sameSite.slice(1)
     headers.append(
       'Set-Cookie',
-      `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; HttpOnly; SameSite=${sameSite}${secure}`,
+      `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; HttpOnly; SameSite=${sameSiteText}${secure ? '; Secure' : ''}${partitioned ? '; Partitioned' : ''}`,
     )
   }
   return headers

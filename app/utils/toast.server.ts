@@ -1,7 +1,7 @@
 import { createCookieSessionStorage, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getEnv } from './env.server'
-import { TOAST_COOKIE } from './session.server'
+import { cookieAttributes, TOAST_COOKIE } from './session.server'
 
 export const ToastSchema = z.object({
   id: z.string().default(() => Math.random().toString(36).slice(2, 10)),
@@ -12,13 +12,14 @@ export const ToastSchema = z.object({
 export type Toast = z.infer<typeof ToastSchema>
 export type ToastInput = z.input<typeof ToastSchema>
 
-// The toast cookie carries no secret (only the message), so it is not marked Secure: that would
-// need the request in every redirectWithToast call. It is signed, HttpOnly and lives one page.
+// The toast cookie carries no secret (only the message), so by default it is not marked Secure:
+// that would need the request in every redirectWithToast call. It is signed, HttpOnly and lives
+// one page. Embedded in another site's frame it must be SameSite=None; Secure to arrive at all.
 function toastStorage() {
   const secret = getEnv().SESSION_SECRET ?? process.env.SESSION_SECRET
   if (!secret) throw new Error('SESSION_SECRET is not set')
   return createCookieSessionStorage({
-    cookie: { name: TOAST_COOKIE, httpOnly: true, sameSite: 'lax', path: '/', secrets: secret.split(',') },
+    cookie: { name: TOAST_COOKIE, httpOnly: true, path: '/', ...cookieAttributes(null, 'preference'), secrets: secret.split(',') },
   })
 }
 

@@ -55,6 +55,7 @@ export default function ProfileSettingsRoute() {
                 type="radio"
                 name={fields.timezone.name}
                 value={value}
+                aria-invalid={fields.timezone.errors?.length ? true : undefined}
                 defaultChecked={(fields.timezone.initialValue ?? timezone) === value}
               />
               {value === 'Local' ? 'Local (your browser’s timezone)' : 'UTC'}

@@ -37,5 +37,5 @@ export default function SeriesChart({ panel }: { panel: SeriesPanelData }) {
     }
   }, [])
 
-  return <div ref={ref} role="img" aria-label={`Chart: ${panel.title}`} data-chart={panel.id} style={{ width: '100%', minHeight: 260 }} />
+  return <div ref={ref} role="figure" aria-label={`Chart: ${panel.title}`} data-chart={panel.id} style={{ width: '100%', minHeight: 260 }} />
 }

@@ -93,7 +93,8 @@ function SeriesTable({ panel, withSeconds }: { panel: SeriesPanelData; withSecon
     ...(hasTotal ? [{ key: 'total', header: 'Total', cell: (row: Row) => formatNumber(row.total) }] : []),
   ]
   return (
-    <Box maxH="80" overflowY="auto">
+    // a scrolling box a keyboard can reach (tab to it, then arrows scroll it)
+    <Box maxH="80" overflowY="auto" tabIndex={0} role="region" aria-label={`${panel.title} data`}>
       <DataTable caption={`${panel.title} per interval, newest first`} columns={columns} rows={rows} rowKey={(row) => String(row.time)} empty={null} />
     </Box>
   )

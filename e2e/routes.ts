@@ -1,0 +1,62 @@
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { E2E_BASE_URL } from './env'
+import { uniqueName } from './fixtures'
+
+/**
+ * The console's routes as the server build has them, so that checks over "every route" (fuzzing,
+ * accessibility) take in each new section without being edited.
+ */
+export type BuiltRoute = { id: string; path: string; hasAction: boolean; isPage: boolean }
+
+type BuildRoute = { id: string; path?: string; index?: boolean; parentId?: string; module: { action?: unknown; default?: unknown } }
+
+export async function builtRoutes(): Promise<BuiltRoute[]> {
+  const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as { routes: Record<string, BuildRoute> }
+  const parents = new Set(Object.values(build.routes).map((route) => route.parentId))
+  const fullPath = (id: string | undefined): string => {
+    if (!id) return ''
+    const route = build.routes[id]!
+    const own = route.path ?? ''
+    const parent = fullPath(route.parentId)
+    return own ? `${parent}/${own}`.replace(/\/+/g, '/') : parent
+  }
+  return Object.values(build.routes)
+    .map((route) => ({
+      id: route.id,
+      path: fullPath(route.id) || '/',
+      hasAction: Boolean(route.module.action),
+      // a page a user lands on: it renders, and no other route renders inside it
+      isPage: Boolean(route.module.default) && !parents.has(route.id),
+    }))
+    .sort((a, b) => a.path.localeCompare(b.path))
+}
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000'
+
+/** A route's path with its parameters filled from `ids` (an unknown id otherwise; `*` becomes a missing page). */
+export function concretePath(routePath: string, ids: Record<string, string>): string {
+  return routePath.replace(/:(\w+)\??/g, (_, name: string) => encodeURIComponent(ids[name] ?? UNKNOWN_ID)).replace(/\*$/, 'no-such-page')
+}
+
+/** The Cookie header of a signed-in browser context's storage state. */
+export function cookieHeader(state: { cookies: { name: string; value: string }[] }): string {
+  return state.cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ')
+}
+
+/** Creates a project and a table through the console's own form (plain HTTP); returns the table's id. */
+export async function createTableByPost(cookie: string, prefix: string): Promise<string> {
+  const answer = await fetch(`${E2E_BASE_URL}/data/new-table`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams([
+      ['project', '__new__'],
+      ['newProjectName', uniqueName(`${prefix}_p`)],
+      ['name', uniqueName(`${prefix}_t`)],
+    ]).toString(),
+  })
+  const tableId = /\/data\/tables\/([0-9a-f-]{36})/.exec(answer.headers.get('location') ?? '')?.[1]
+  if (!tableId) throw new Error(`creating a table answered ${answer.status}: ${(await answer.text()).slice(0, 500)}`)
+  return tableId
+}
