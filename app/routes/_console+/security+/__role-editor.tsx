@@ -112,7 +112,10 @@ export function RoleEditor({
               No policies yet: add at least one below.
             </Text>
           )}
-          <ErrorList id={fields.policies.errorId} errors={fields.policies.errors} />
+          {/* the staged list has no input to mark invalid: its error is announced */}
+          <Box role={fields.policies.errors?.length ? 'alert' : undefined}>
+            <ErrorList id={fields.policies.errorId} errors={fields.policies.errors} />
+          </Box>
         </Box>
 
         <Box as="fieldset" borderWidth="1px" rounded="md" p="4" mb="6" bg="bg.subtle">
