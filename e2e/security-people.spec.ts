@@ -1,3 +1,4 @@
+import type { Browser, Page, TestInfo } from '@playwright/test'
 import { expect, test, uniqueName } from './fixtures'
 import { ADMIN_EMAIL } from './env'
 
@@ -165,37 +166,43 @@ test.describe('security → roles', () => {
   })
 })
 
-test.describe('security → the operator walk (permission-aware pages)', () => {
-  test('an invited operator sets a password, signs in, and is offered no change they cannot make, each with the reason', async ({
-    authedPage: page,
-    browser,
-  }, testInfo) => {
+/**
+ * Invites `email` with `role` as the admin, takes the set-password link from the local cluster's log
+ * (System Health → Logs: it has no mail server), sets a password and signs in, in a fresh context
+ * with the project's scripts setting. Returns the signed-in page.
+ */
+async function signInInvited(admin: Page, browser: Browser, testInfo: TestInfo, email: string, role: string) {
+  await admin.goto('/security/users/invite-new-user')
+  await admin.getByLabel('Email').fill(email)
+  await admin.getByLabel('Role').selectOption({ label: role })
+  await admin.getByRole('button', { name: 'Send invite' }).click()
+  await expect(admin.getByText(`Invite sent to ${email}`)).toBeVisible()
+
+  await admin.goto(`/system-health/logs?q=${encodeURIComponent(email)}`)
+  const line = admin.getByText(new RegExp(`invite for ${email.replace(/\./g, '\\.')}: /verifyaccount/`)).first()
+  await expect(line).toBeVisible()
+  const link = (await line.textContent())!.match(/\/verifyaccount\/\S+/)![0]
+
+  const { baseURL, javaScriptEnabled } = testInfo.project.use
+  const context = await browser.newContext({ baseURL, javaScriptEnabled })
+  const page = await context.newPage()
+  await page.goto(link)
+  await page.getByLabel('New password').fill('invited-password-1')
+  await page.getByLabel('Repeat password').fill('invited-password-1')
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page).toHaveURL(/\/login/)
+  // (not logIn(): the "Password set" toast's Dismiss button is labelled "…Password…" too)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('invited-password-1')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.waitForURL('**/dashboard')
+  return page
+}
+
+test.describe('security → walks as other roles (permission-aware pages)', () => {
+  test('an invited operator is offered no change they cannot make, each with the reason', async ({ authedPage: page, browser }, testInfo) => {
     const email = uniqueEmail('operator')
-    await page.goto('/security/users/invite-new-user')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Role').selectOption({ label: 'Operator' })
-    await page.getByRole('button', { name: 'Send invite' }).click()
-    await expect(page.getByText(`Invite sent to ${email}`)).toBeVisible()
-
-    // The local cluster has no mail server: the invite link is in its log.
-    await page.goto(`/system-health/logs?q=${encodeURIComponent(email)}`)
-    const line = page.getByText(new RegExp(`invite for ${email.replace(/\./g, '\\.')}: /verifyaccount/`)).first()
-    await expect(line).toBeVisible()
-    const link = (await line.textContent())!.match(/\/verifyaccount\/\S+/)![0]
-
-    const { baseURL, javaScriptEnabled } = testInfo.project.use
-    const context = await browser.newContext({ baseURL, javaScriptEnabled })
-    const operator = await context.newPage()
-    await operator.goto(link)
-    await operator.getByLabel('New password').fill('operator-password-1')
-    await operator.getByLabel('Repeat password').fill('operator-password-1')
-    await operator.getByRole('button', { name: 'Set password' }).click()
-    await expect(operator).toHaveURL(/\/login/)
-    // (not logIn(): the "Password set" toast's Dismiss button is labelled "…Password…" too)
-    await operator.getByLabel('Email').fill(email)
-    await operator.getByLabel('Password', { exact: true }).fill('operator-password-1')
-    await operator.getByRole('button', { name: 'Log in' }).click()
-    await operator.waitForURL('**/dashboard')
+    const operator = await signInInvited(page, browser, testInfo, email, 'Operator')
 
     await operator.goto('/security/users')
     await expect(operator.getByRole('button', { name: 'Invite user' })).toBeDisabled()
@@ -214,6 +221,23 @@ test.describe('security → the operator walk (permission-aware pages)', () => {
     await operator.goto('/security/users/invite-new-user')
     await expect(operator.getByText('Needs add_invite: ask an org admin.')).toBeVisible()
     await expect(operator.getByRole('button', { name: 'Send invite' })).toHaveCount(0)
-    await context.close()
+    await operator.context().close()
+  })
+
+  test("a reader's Security tabs say the cluster's refusal inside the page, never a 500", async ({ authedPage: page, browser }, testInfo) => {
+    const reader = await signInInvited(page, browser, testInfo, uniqueEmail('reader'), 'Reader')
+    for (const [path, title] of [
+      ['/security/users', 'The users could not be loaded'],
+      ['/security/roles', 'The roles could not be loaded'],
+      ['/security/pending-invites', 'The invites could not be loaded'],
+    ] as const) {
+      const answer = await reader.goto(path)
+      expect(answer?.status()).toBe(403)
+      await expect(reader.getByRole('heading', { name: title })).toBeVisible()
+      await expect(reader.getByText(/permission/i).first()).toBeVisible()
+      // the section's tabs stay, so the reader can go elsewhere
+      await expect(reader.getByRole('navigation', { name: 'Security areas' })).toBeVisible()
+    }
+    await reader.context().close()
   })
 })
