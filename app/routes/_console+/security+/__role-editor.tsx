@@ -2,6 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, Button, chakra, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Form, Link } from '@remix-run/react'
+import { useState } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
@@ -52,10 +53,12 @@ export function RoleEditor({
   cancelTo: string
 }) {
   const isHydrated = useHydrated()
+  const [initial] = useState(() => ({ ...draft, policies: JSON.stringify(draft.policies) }))
   const [form, fields] = useForm({
     id: 'role-editor',
     lastResult,
-    defaultValue: { ...draft, policies: JSON.stringify(draft.policies) },
+    // one object for the form's life: the editor is re-keyed for each new draft
+    defaultValue: initial,
     shouldValidate: 'onSubmit',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: roleFormSchema(String(formData.get('intent') ?? '').split(':')[0]) }),
   })
