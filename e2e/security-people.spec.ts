@@ -22,14 +22,14 @@ test.describe('security → users and invites', () => {
     await page.goto('/security/users')
     await page.getByRole('link', { name: 'Invite user' }).click()
     await expect(page).toHaveURL(/\/security\/users\/invite-new-user$/)
-    await page.getByLabel('Email').fill('not-an-email')
+    await page.getByLabel('Email', { exact: true }).fill('not-an-email')
     await page.getByLabel('Role').selectOption({ label: 'Publisher' })
     await page.getByRole('button', { name: 'Send invite' }).click()
-    await expect(page.getByLabel('Email')).toHaveAccessibleDescription(/Wrong email format/)
-    await expect(page.getByLabel('Email')).toHaveValue('not-an-email')
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAccessibleDescription(/Wrong email format/)
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('not-an-email')
     await expect(page.getByLabel('Role')).toHaveValue('publisher')
 
-    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Email', { exact: true }).fill(email)
     await page.getByLabel('Scope', { exact: true }).selectOption({ label: 'Project' })
     await page.getByLabel('Resource').selectOption({ label: 'sample' })
     await page.getByRole('button', { name: 'Send invite' }).click()
@@ -53,7 +53,7 @@ test.describe('security → users and invites', () => {
   test("an invited user shows in Users; their roles are edited, then the user is deleted", async ({ authedPage: page }) => {
     const email = uniqueEmail('member')
     await page.goto('/security/users/invite-new-user')
-    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Email', { exact: true }).fill(email)
     await page.getByLabel('Role').selectOption({ label: 'Reader' })
     await page.getByRole('button', { name: 'Send invite' }).click()
     await expect(page.getByText(`Invite sent to ${email}`)).toBeVisible()
@@ -89,10 +89,10 @@ test.describe('security → roles', () => {
     await page.goto('/security/roles')
     await expect(page.getByRole('row', { name: /Org admin/ })).toContainText('built-in')
     await expect(page.getByRole('link', { name: 'New role' })).toHaveAttribute('href', '/security/roles/new-role')
-    // (loaded directly: after a click, getByLabel('Name') could still match the list's "Filter by role name")
+    // (loaded directly: after a click, getByLabel('Name', { exact: true }) could still match the list's "Filter by role name")
     await page.goto('/security/roles/new-role')
 
-    await page.getByLabel('Name').fill(name)
+    await page.getByLabel('Name', { exact: true }).fill(name)
     await page.getByLabel('Description').fill('Reads the sample logs')
     // Organization level, the organization as scope (preselected): two permissions.
     await page.getByRole('checkbox', { name: 'view_table', exact: true }).check()
@@ -102,7 +102,7 @@ test.describe('security → roles', () => {
     await expect(staged.getByText('Organization', { exact: true })).toBeVisible()
     await expect(staged.getByText(/2 permissions: view_table, select_sql|2 permissions: select_sql, view_table/)).toBeVisible()
     await expect(page.getByText(/Unsaved changes/)).toBeVisible()
-    await expect(page.getByLabel('Name')).toHaveValue(name)
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
     await expect(page.getByLabel('Description')).toHaveValue('Reads the sample logs')
 
     // A project scope with List All (view permissions only).
@@ -116,7 +116,7 @@ test.describe('security → roles', () => {
     await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0)
     // (the staged state lived in that page's form; start again: add, remove, save)
     await page.goto('/security/roles/new-role')
-    await page.getByLabel('Name').fill(name)
+    await page.getByLabel('Name', { exact: true }).fill(name)
     await page.getByRole('button', { name: 'Add All' }).click()
     await expect(staged.getByText('Organization', { exact: true })).toBeVisible()
     await page.getByLabel('Scope level').selectOption({ label: 'Table' })
@@ -125,7 +125,7 @@ test.describe('security → roles', () => {
     await expect(staged.getByText('Table sample.web_logs')).toBeVisible()
     await page.getByRole('button', { name: 'Remove the policy on Organization' }).click()
     await expect(staged.getByText('Organization', { exact: true })).toHaveCount(0)
-    await expect(page.getByLabel('Name')).toHaveValue(name)
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
     await page.getByRole('button', { name: 'Create role' }).click()
 
     await expect(page).toHaveURL(/\/security\/roles$/)
@@ -137,7 +137,7 @@ test.describe('security → roles', () => {
     await row.getByRole('link', { name }).click()
     await expect(page.getByRole('heading', { level: 2, name: `Edit role ${name}` })).toBeVisible()
     await expect(page.getByText('No unsaved policy changes.')).toBeVisible()
-    await page.getByLabel('Name').fill(`${name}_2`)
+    await page.getByLabel('Name', { exact: true }).fill(`${name}_2`)
     await page.getByRole('button', { name: 'Save role' }).click()
     await expect(page.getByText(`Role ${name}_2 saved`)).toBeVisible()
   })
@@ -147,17 +147,17 @@ test.describe('security → roles', () => {
     await page.getByRole('button', { name: 'List All' }).click()
     await expect(page.getByRole('region', { name: 'Policies' }).getByText('Organization', { exact: true })).toBeVisible()
     await page.getByRole('button', { name: 'Create role' }).click()
-    await expect(page.getByLabel('Name')).toHaveAccessibleDescription(/Name is required/)
+    await expect(page.getByLabel('Name', { exact: true })).toHaveAccessibleDescription(/Name is required/)
     await expect(page.getByRole('region', { name: 'Policies' }).getByText('Organization', { exact: true })).toBeVisible()
 
     await page.getByRole('button', { name: 'Remove the policy on Organization' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'Policy removed' })).toBeVisible()
     // the builder keeps its choices: the organization is still the scope
     await expect(page.getByLabel('Scope', { exact: true }).locator('option:checked')).toHaveText('This organization')
-    await page.getByLabel('Name').fill('no_policies')
+    await page.getByLabel('Name', { exact: true }).fill('no_policies')
     await page.getByRole('button', { name: 'Create role' }).click()
     await expect(page.getByText('Permissions are required')).toBeVisible()
-    await expect(page.getByLabel('Name')).toHaveValue('no_policies')
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue('no_policies')
   })
 
   test('a built-in role is shown read-only', async ({ authedPage: page }) => {
@@ -175,7 +175,7 @@ test.describe('security → roles', () => {
  */
 async function signInInvited(admin: Page, browser: Browser, testInfo: TestInfo, email: string, role: string) {
   await admin.goto('/security/users/invite-new-user')
-  await admin.getByLabel('Email').fill(email)
+  await admin.getByLabel('Email', { exact: true }).fill(email)
   await admin.getByLabel('Role').selectOption({ label: role })
   await admin.getByRole('button', { name: 'Send invite' }).click()
   await expect(admin.getByText(`Invite sent to ${email}`)).toBeVisible()
@@ -194,7 +194,7 @@ async function signInInvited(admin: Page, browser: Browser, testInfo: TestInfo, 
   await page.getByRole('button', { name: 'Set password' }).click()
   await expect(page).toHaveURL(/\/login/)
   // (not logIn(): the "Password set" toast's Dismiss button is labelled "…Password…" too)
-  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Email', { exact: true }).fill(email)
   await page.getByLabel('Password', { exact: true }).fill('invited-password-1')
   await page.getByRole('button', { name: 'Log in' }).click()
   await page.waitForURL('**/dashboard')
