@@ -1,4 +1,5 @@
 import { oncePerRequest, type ClusterApi } from './client.server'
+import { listAll } from './list-all.server'
 
 /** A user as the cluster returns it (cluster-api.md, users). */
 export type CurrentUser = {
@@ -19,3 +20,50 @@ export type PasswordChange = { current_password: string; new_password: string; c
 export async function changePassword(api: ClusterApi, change: PasswordChange): Promise<void> {
   await api.put('/change_password', change)
 }
+
+/** A user in the org's list (cluster-api.md 8.1); service accounts and invited users are listed too. */
+export type User = {
+  uuid: string
+  email: string
+  name?: string
+  roles: string[]
+  type?: 'user' | 'service_account' | string
+  is_service_account?: boolean
+  status?: 'active' | 'pending' | string
+  created?: string
+  modified?: string
+}
+
+/** Returns every user of the org (service accounts and invited users included); throws ClusterError. */
+export function listUsers(api: ClusterApi): Promise<User[]> {
+  return listAll<User>(api, '/users/')
+}
+
+/** Returns one user; throws ClusterError (404 when there is none). */
+export function getUser(api: ClusterApi, userId: string): Promise<User> {
+  return api.get<User>(`/users/${encodeURIComponent(userId)}`)
+}
+
+/** Deletes a user (the cluster refuses the signed-in user's own account); throws ClusterError. */
+export async function deleteUser(api: ClusterApi, userId: string): Promise<void> {
+  await api.del(`/users/${encodeURIComponent(userId)}`)
+}
+
+/** Gives a user the named roles; throws ClusterError (400 for an unknown role). */
+export function addUserRoles(api: ClusterApi, userId: string, roles: string[]): Promise<User> {
+  return api.post<User>(`/users/${encodeURIComponent(userId)}/add_roles/`, { roles })
+}
+
+/** Takes the named roles from a user; throws ClusterError. */
+export function removeUserRoles(api: ClusterApi, userId: string, roles: string[]): Promise<User> {
+  return api.post<User>(`/users/${encodeURIComponent(userId)}/remove_roles/`, { roles })
+}
+
+/**
+ * The signed-in user's permissions (`GET users/current`: a flat list, scopes not said), read once per
+ * request; throws ClusterError. Pages use it to show what the user may not do, and why.
+ */
+export const getMyPermissions = oncePerRequest(async (api) => {
+  const me = await api.get<{ permissions?: unknown }>('/users/current')
+  return Array.isArray(me.permissions) ? me.permissions.filter((p): p is string => typeof p === 'string') : []
+})

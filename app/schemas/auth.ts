@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 // Spec section 5, word for word. Conform turns an empty input into `undefined`, so the type error
 // is the "required" message.
-const EmailSchema = z
+export const EmailSchema = z
   .string({ error: 'Email is required' })
   .trim()
   // The HTML5 pattern (what type="email" accepts): zod's default wants a TLD and would refuse the

@@ -1,0 +1,48 @@
+import type { ClusterApi } from './client.server'
+import { listAll } from './list-all.server'
+
+/** One policy of a role: permissions, in a scope (none, or `org`, for the whole org). */
+export type Policy = { permissions: string[]; scope_type: string | null; scope_id: string | null }
+
+/** A role as the cluster returns it (cluster-api.md 8.3): integer id, policies, its users' uuids. */
+export type Role = {
+  id: number
+  name: string
+  description?: string | null
+  policies: Policy[]
+  users?: string[]
+  built_in?: boolean
+  created?: string
+  modified?: string
+}
+
+export type RoleInput = { name: string; description: string; policies: Policy[] }
+
+/** Per scope type, the permissions a policy of that scope may hold (`GET roles/permissions/`). */
+export type PermissionCatalogue = { scope_type: string | null; permissions: string[] }[]
+
+/** Returns every role, built-in ones included, sorted by name; throws ClusterError. */
+export async function listRoles(api: ClusterApi): Promise<Role[]> {
+  const roles = await listAll<Role>(api, '/roles/')
+  return roles.sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/** Returns one role; throws ClusterError (404 when there is none). */
+export function getRole(api: ClusterApi, roleId: string | number): Promise<Role> {
+  return api.get<Role>(`/roles/${encodeURIComponent(String(roleId))}/`)
+}
+
+/** Creates a role with its policies; throws ClusterError (400 with field errors, `policies[i].x` per policy). */
+export function createRole(api: ClusterApi, role: RoleInput): Promise<Role> {
+  return api.post<Role>('/roles/', role)
+}
+
+/** Replaces a role's name, description and policies (publishes staged edits); throws ClusterError. */
+export function updateRole(api: ClusterApi, roleId: string | number, role: RoleInput): Promise<Role> {
+  return api.put<Role>(`/roles/${encodeURIComponent(String(roleId))}/`, role)
+}
+
+/** Returns the permission catalogue; throws ClusterError. */
+export function getPermissionCatalogue(api: ClusterApi): Promise<PermissionCatalogue> {
+  return api.get<PermissionCatalogue>('/roles/permissions/')
+}

@@ -1,0 +1,144 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from '@remix-run/node'
+import type { ClusterApi } from '~/api/client.server'
+import { replyFromCluster } from '~/api/policies.server'
+import { createRole, getPermissionCatalogue, getRole, updateRole, type Role } from '~/api/roles.server'
+import { parsePolicies, roleFormSchema, SCOPE_LEVELS, SECURITY_MESSAGES, type ScopeLevel, type StagedPolicy } from '~/schemas/security'
+import { redirectWithToast } from '~/utils/toast.server'
+import { isScopeOf, loadScopeOptions, type ScopeOption } from './__scopes.server'
+
+/** The role form's whole state: what is published on save, plus the policy builder's choices. */
+export type RoleDraft = {
+  name: string
+  description: string
+  policies: StagedPolicy[]
+  scopeLevel: ScopeLevel
+  scope: string
+  permissions: string[]
+}
+
+/** The permissions a policy of each offered scope level may hold, from the cluster's catalogue. */
+export type PermissionsByLevel = Record<ScopeLevel, string[]>
+
+/** The permissions List All stages: the read-only ones. */
+export const isListPermission = (permission: string) => permission.startsWith('view_')
+
+async function loadCatalogue(api: ClusterApi): Promise<PermissionsByLevel> {
+  const catalogue = await getPermissionCatalogue(api)
+  const of = (level: string) => catalogue.find((entry) => entry.scope_type === level)?.permissions ?? []
+  return Object.fromEntries(SCOPE_LEVELS.map((level) => [level.value, of(level.value)])) as PermissionsByLevel
+}
+
+/**
+ * The role form's data: scopes (org, projects, tables), the permission catalogue, the draft (the
+ * saved role, or an empty one) and, when editing, the saved policies the staged ones are compared
+ * with. Throws ClusterError.
+ */
+export async function loadRoleEditor(api: ClusterApi, roleId?: string) {
+  const [scopes, catalogue, role] = await Promise.all([loadScopeOptions(api), loadCatalogue(api), roleId ? getRole(api, roleId) : null])
+  const org = scopes.find((scope) => scope.level === 'org')?.value ?? ''
+  const policies = (role?.policies ?? []).map(normalise)
+  const draft: RoleDraft = { name: role?.name ?? '', description: role?.description ?? '', policies, scopeLevel: 'org', scope: org, permissions: [] }
+  return {
+    scopes,
+    catalogue,
+    draft,
+    saved: policies,
+    role: role ? { id: role.id, name: role.name, builtIn: Boolean(role.built_in), users: role.users?.length ?? 0 } : null,
+  }
+}
+
+const normalise = (policy: Role['policies'][number]): StagedPolicy => ({
+  permissions: [...policy.permissions],
+  scope_type: policy.scope_type ?? null,
+  scope_id: policy.scope_id ?? null,
+})
+
+/** Adds a policy to the staged ones; one with the same scope gets the new permissions merged in. */
+export function stagePolicy(policies: StagedPolicy[], policy: StagedPolicy): StagedPolicy[] {
+  const index = policies.findIndex((p) => p.scope_type === policy.scope_type && (p.scope_id ?? null) === (policy.scope_id ?? null))
+  if (index === -1) return [...policies, policy]
+  return policies.map((p, i) => (i === index ? { ...p, permissions: [...new Set([...p.permissions, ...policy.permissions])] } : p))
+}
+
+const newRevision = () => Math.random().toString(36).slice(2, 10)
+
+/**
+ * The role form's action, for every button: Add policy, Add All, List All, Remove (each returns the
+ * new draft: staged, nothing is sent to the cluster), the level chooser (no scripts), and Save,
+ * which publishes the name, description and every staged policy in one call (create, or replace
+ * when `roleId` is given) and goes to the roles list with a toast. Errors come back on the form
+ * with everything typed and staged kept.
+ */
+export async function roleEditorAction(api: ClusterApi, formData: FormData, roleId?: string) {
+  const intent = String(formData.get('intent') ?? '')
+  const [kind, argument] = intent.split(':')
+  const revision = String(formData.get('revision') ?? '') || newRevision()
+  const submission = parseWithZod(formData, { schema: roleFormSchema(kind) })
+  if (submission.status !== 'success') return data({ result: submission.reply(), revision }, { status: 400 })
+  const value = submission.value
+  const staged = parsePolicies(value.policies) ?? []
+  const draft: RoleDraft = {
+    name: value.name ?? '',
+    description: value.description ?? '',
+    policies: staged,
+    scopeLevel: (SCOPE_LEVELS.some((l) => l.value === value.scopeLevel) ? value.scopeLevel : 'org') as ScopeLevel,
+    scope: value.scope ?? '',
+    permissions: [],
+  }
+  const answer = (next: Partial<RoleDraft>, note?: string) => data({ draft: { ...draft, ...next }, revision: newRevision(), note: note ?? null })
+
+  if (kind === 'remove-policy') {
+    const index = Number(argument)
+    const removed = staged[index]
+    if (!removed) return answer({})
+    return answer({ policies: staged.filter((_, i) => i !== index) }, 'Policy removed (staged: saved with the role).')
+  }
+  if (kind === 'choose-level') {
+    const scopes = await loadScopeOptions(api)
+    const first = scopes.find((scope) => scope.level === draft.scopeLevel)
+    return answer({ scope: isScopeOf(scopes, draft.scopeLevel, draft.scope) ? draft.scope : (first?.value ?? '') })
+  }
+  if (kind === 'add-policy' || kind === 'add-all' || kind === 'list-all') {
+    const [scopes, catalogue] = await Promise.all([loadScopeOptions(api), loadCatalogue(api)])
+    const level = draft.scopeLevel
+    const allowed = catalogue[level] ?? []
+    const errors: Record<string, string[]> = {}
+    if (!isScopeOf(scopes, level, draft.scope)) errors.scope = [scopeMismatch(scopes, level)]
+    const chosen = kind === 'add-all' ? allowed : kind === 'list-all' ? allowed.filter(isListPermission) : (value.permissions ?? [])
+    const foreign = chosen.filter((permission) => !allowed.includes(permission))
+    if (foreign.length) errors.permissions = [`Not permissions of a ${labelOf(level).toLowerCase()} scope: ${foreign.join(', ')}`]
+    if (!chosen.length) errors.permissions = [SECURITY_MESSAGES.permissionsRequired]
+    if (Object.keys(errors).length) return data({ result: submission.reply({ fieldErrors: errors }), revision }, { status: 400 })
+    const policy: StagedPolicy = { permissions: chosen, scope_type: level, scope_id: draft.scope }
+    return answer({ policies: stagePolicy(staged, policy) }, `${chosen.length} ${chosen.length === 1 ? 'permission' : 'permissions'} staged: saved with the role.`)
+  }
+  if (kind !== 'save') throw data({ message: 'Unknown action' }, { status: 400 })
+
+  const role = { name: value.name!.trim(), description: draft.description, policies: staged }
+  try {
+    const saved = roleId ? await updateRole(api, roleId, role) : await createRole(api, role)
+    return redirectWithToast('/security/roles', { title: `Role ${saved.name} ${roleId ? 'saved' : 'created'}`, type: 'success' })
+  } catch (error) {
+    const reply = replyFromCluster(submission, error, { rename: clusterFields(staged.length) })
+    return data({ result: reply.data.result, revision }, { status: 400 })
+  }
+}
+
+function labelOf(level: string) {
+  return SCOPE_LEVELS.find((l) => l.value === level)?.label ?? level
+}
+
+function scopeMismatch(scopes: ScopeOption[], level: string) {
+  if (!scopes.some((scope) => scope.level === level)) return `There is no ${labelOf(level).toLowerCase()} to choose yet`
+  return level === 'org' ? 'Scope must be the organization' : `Scope must be a ${labelOf(level).toLowerCase()} (the scope level chosen)`
+}
+
+/** The cluster's role fields (policies flattened per index) to the form's. */
+function clusterFields(count: number): Record<string, string> {
+  const fields: Record<string, string> = { name: 'name', description: 'description', policies: 'policies' }
+  for (let i = 0; i < count; i++) {
+    for (const key of ['', '.permissions', '.scope_type', '.scope_id']) fields[`policies[${i}]${key}`] = 'policies'
+  }
+  return fields
+}

@@ -1,0 +1,239 @@
+import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { ClusterError } from '~/api/errors.server'
+import { deleteInvite, listPendingInvites, resendInvite } from '~/api/invites.server'
+import { loadFromCluster, toastFromCluster } from '~/api/policies.server'
+import { DataTable, type Column } from '~/components/data-table/data-table'
+import { FilterForm } from '~/components/data-table/filter-form'
+import { Pagination } from '~/components/data-table/pagination'
+import { listPage, parsePaging } from '~/components/data-table/paging'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { DateTime } from '~/components/layout/date-time'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { roleLabel } from '~/schemas/security'
+import { errorMessage } from '~/utils/error-message'
+import { redirectWithToast } from '~/utils/toast.server'
+import { useHrefWith } from '~/utils/use-href-with'
+import { describeScope, loadScopeOptions } from './__scopes.server'
+import { settle } from '~/api/policies.server'
+import { Denied } from './__denied'
+import { loadAllowed } from './__permissions.server'
+import { InlineAlert } from '~/components/layout/inline-alert'
+
+export const RESEND_INTENT = 'resend-invite'
+export const DELETE_INVITE_INTENT = 'delete-invite'
+
+type InviteRow = {
+  id: string
+  email: string
+  roles: string
+  scope: string
+  invitedBy: string
+  sent: string
+  sentCount: number
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const paging = parsePaging(url)
+  const [invites, scopes, allowed] = await Promise.all([loadFromCluster(() => listPendingInvites(api)), settle(() => loadScopeOptions(api)), loadAllowed(api)])
+  const needle = paging.q.toLowerCase()
+  const rows: InviteRow[] = invites
+    .filter((invite) => !needle || invite.email.toLowerCase().includes(needle))
+    .map((invite) => ({
+      id: String(invite.id),
+      email: invite.email,
+      roles: (invite.roles ?? []).map(roleLabel).join(', '),
+      scope: describeScope(scopes.value ?? [], invite.scope_type, invite.scope_id),
+      invitedBy: invite.invited_by ?? '',
+      sent: invite.sent ?? invite.created ?? '',
+      sentCount: invite.sent_count ?? 1,
+    }))
+  const deleteId = url.searchParams.get('delete')
+  const toDelete = deleteId ? invites.find((invite) => String(invite.id) === deleteId) : undefined
+  return {
+    ...listPage(rows, paging),
+    allowed,
+    confirmDelete: toDelete ? { id: String(toDelete.id), email: toDelete.email } : null,
+  }
+}
+
+/** Resends or deletes an invite; back to the list (filter and paging kept) with a toast either way. */
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+  const inviteId = String(formData.get('invite') ?? '')
+  const email = String(formData.get('email') ?? '') || 'the user'
+  if (!inviteId) throw data({ message: 'Which invite? The form sent no invite id.' }, { status: 400 })
+  const back = listUrl(request)
+  try {
+    if (intent === RESEND_INTENT) {
+      await resendInvite(api, inviteId)
+      return redirectWithToast(back, {
+        title: `Invite sent again to ${email}`,
+        type: 'success',
+      })
+    }
+    if (intent === DELETE_INVITE_INTENT) {
+      await deleteInvite(api, inviteId)
+      return redirectWithToast(back, {
+        title: `Invite for ${email} deleted`,
+        type: 'success',
+      })
+    }
+  } catch (error) {
+    if (!(error instanceof ClusterError)) throw error
+    return redirectWithToast(back, toastFromCluster(error))
+  }
+  throw data({ message: 'Unknown action' }, { status: 400 })
+}
+
+function listUrl(request: Request): string {
+  const url = new URL(request.url)
+  url.searchParams.delete('delete')
+  url.searchParams.delete('index')
+  const search = url.searchParams.toString()
+  return `/security/pending-invites${search ? `?${search}` : ''}`
+}
+
+export default function PendingInvitesRoute() {
+  const data = useLoaderData<typeof loader>()
+  const [searchParams] = useSearchParams()
+  const hrefWith = useHrefWith()
+  const navigation = useNavigation()
+  const columns: Column<InviteRow>[] = [
+    {
+      key: 'email',
+      header: 'Email',
+      isRowHeader: true,
+      cell: (row) => row.email,
+    },
+    { key: 'roles', header: 'Role', cell: (row) => row.roles || '—' },
+    { key: 'scope', header: 'Scope', cell: (row) => row.scope },
+    {
+      key: 'sent',
+      header: 'Sent',
+      cell: (row) => (
+        <>
+          <DateTime value={row.sent} />
+          {row.sentCount > 1 ? <span data-muted=""> ({row.sentCount} times)</span> : null}
+          {row.invitedBy ? <div data-muted="">by {row.invitedBy}</div> : null}
+        </>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (row) => (
+        <Stack direction="row" gap="3" align="center">
+          {data.allowed.resendInvite ? (
+            <Denied size="xs" label="Resend" reason={data.allowed.resendInvite} />
+          ) : (
+            <Form method="post">
+              <input type="hidden" name="intent" value={RESEND_INTENT} />
+              <input type="hidden" name="invite" value={row.id} />
+              <input type="hidden" name="email" value={row.email} />
+              <Button
+                type="submit"
+                size="xs"
+                variant="outline"
+                aria-label={`Resend the invite to ${row.email}`}
+                loading={navigation.state === 'submitting' && navigation.formData?.get('invite') === row.id}
+              >
+                Resend
+              </Button>
+            </Form>
+          )}
+          {data.allowed.deleteInvite ? (
+            <span data-muted="">Delete: {data.allowed.deleteInvite.toLowerCase()}</span>
+          ) : (
+            <Link to={hrefWith({ delete: row.id })} aria-label={`Delete the invite for ${row.email}`}>
+              Delete…
+            </Link>
+          )}
+        </Stack>
+      ),
+    },
+  ]
+  return (
+    <Stack gap="4">
+      <PageHeader
+        level={2}
+        title="Pending invites"
+        description={`${data.total} ${
+          data.total === 1 ? 'invite' : 'invites'
+        } not accepted yet. Resend one whose link was lost or expired (links last 7 days).`}
+        mb="0"
+        actions={
+          data.allowed.inviteUser ? (
+            <Denied label="Invite user" reason={data.allowed.inviteUser} />
+          ) : (
+            <Button asChild colorPalette="blue" size="sm">
+              <Link to="/security/users/invite-new-user">Invite user</Link>
+            </Button>
+          )
+        }
+      />
+      {data.confirmDelete && data.allowed.deleteInvite ? (
+        <InlineAlert title="You cannot delete invites">{data.allowed.deleteInvite}</InlineAlert>
+      ) : data.confirmDelete ? (
+        <ConfirmPanel
+          id="delete-invite"
+          title={`Delete the invite for ${data.confirmDelete.email}?`}
+          intent={DELETE_INVITE_INTENT}
+          hiddenFields={{
+            invite: data.confirmDelete.id,
+            email: data.confirmDelete.email,
+          }}
+          confirmLabel="Delete invite"
+        >
+          The link already sent to {data.confirmDelete.email} stops working. You can invite them again later.
+        </ConfirmPanel>
+      ) : null}
+      <FilterForm label="Filter by email" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <DataTable
+        caption="Pending invites"
+        columns={columns}
+        rows={data.rows}
+        rowKey={(row) => row.id}
+        empty={
+          data.q ? (
+            <>
+              <Text mb="2">No pending invites match “{data.q}”.</Text>
+              <ChakraLink asChild color="blue.600">
+                <Link to="/security/pending-invites">Clear the filter</Link>
+              </ChakraLink>
+            </>
+          ) : (
+            <>
+              <Text mb="2">No pending invites: everyone invited has signed in.</Text>
+              <ChakraLink asChild color="blue.600">
+                <Link to="/security/users/invite-new-user">Invite a user</Link>
+              </ChakraLink>
+            </>
+          )
+        }
+      />
+      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Pending invites · Security · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return (
+    <ErrorPanel
+      level={2}
+      title="The invites could not be loaded"
+      message={errorMessage(error)}
+      back={{ to: '/security/pending-invites', label: 'Try again' }}
+    />
+  )
+}

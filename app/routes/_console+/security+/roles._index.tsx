@@ -1,0 +1,104 @@
+import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster, settle } from '~/api/policies.server'
+import { listRoles } from '~/api/roles.server'
+import { DataTable, type Column } from '~/components/data-table/data-table'
+import { FilterForm } from '~/components/data-table/filter-form'
+import { Pagination } from '~/components/data-table/pagination'
+import { listPage, parsePaging } from '~/components/data-table/paging'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { roleLabel } from '~/schemas/security'
+import { errorMessage } from '~/utils/error-message'
+import { describeScope, loadScopeOptions } from './__scopes.server'
+import { Denied } from './__denied'
+import { loadAllowed } from './__permissions.server'
+
+type RoleRow = { id: number; name: string; label: string; description: string; builtIn: boolean; users: number; policies: string[] }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const paging = parsePaging(new URL(request.url))
+  const [roles, scopes, allowed] = await Promise.all([loadFromCluster(() => listRoles(api)), settle(() => loadScopeOptions(api)), loadAllowed(api)])
+  const needle = paging.q.toLowerCase()
+  const rows: RoleRow[] = roles
+    .filter((role) => !needle || role.name.toLowerCase().includes(needle) || roleLabel(role.name).toLowerCase().includes(needle))
+    .map((role) => ({
+      id: role.id,
+      name: role.name,
+      label: roleLabel(role.name),
+      description: role.description ?? '',
+      builtIn: Boolean(role.built_in),
+      users: role.users?.length ?? 0,
+      policies: role.policies.map(
+        (policy) => `${describeScope(scopes.value ?? [], policy.scope_type, policy.scope_id)}: ${policy.permissions.length} ${policy.permissions.length === 1 ? 'permission' : 'permissions'}`,
+      ),
+    }))
+  return { ...listPage(rows, paging), allowed }
+}
+
+const columns: Column<RoleRow>[] = [
+  {
+    key: 'name',
+    header: 'Role',
+    isRowHeader: true,
+    cell: (row) => (
+      <>
+        <Link to={`/security/roles/${row.id}/edit-role`}>{row.label}</Link>
+        {row.builtIn ? <span data-badge=""> built-in</span> : null}
+        {row.description ? <div data-muted="">{row.description}</div> : null}
+      </>
+    ),
+  },
+  { key: 'policies', header: 'Policies', cell: (row) => (row.policies.length ? row.policies.map((text) => <div key={text}>{text}</div>) : <span data-muted="">None</span>) },
+  { key: 'users', header: 'Users', cell: (row) => row.users },
+]
+
+export default function RolesRoute() {
+  const data = useLoaderData<typeof loader>()
+  const [searchParams] = useSearchParams()
+  return (
+    <Stack gap="4">
+      <PageHeader
+        level={2}
+        title="Roles"
+        description="Built-in roles, and custom ones made of policies (permissions in a scope)."
+        mb="0"
+        actions={
+          data.allowed.addRole ? (
+            <Denied label="New role" reason={data.allowed.addRole} />
+          ) : (
+            <Button asChild colorPalette="blue" size="sm">
+              <Link to="/security/roles/new-role">New role</Link>
+            </Button>
+          )
+        }
+      />
+      <FilterForm label="Filter by role name" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <DataTable
+        caption="Roles"
+        columns={columns}
+        rows={data.rows}
+        rowKey={(row) => String(row.id)}
+        empty={
+          <>
+            <Text mb="2">{data.q ? `No roles match “${data.q}”.` : 'No roles yet.'}</Text>
+            <ChakraLink asChild color="blue.600">
+              <Link to={data.q ? '/security/roles' : '/security/roles/new-role'}>{data.q ? 'Clear the filter' : 'Create a role'}</Link>
+            </ChakraLink>
+          </>
+        }
+      />
+      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Roles · Security · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel level={2} title="The roles could not be loaded" message={errorMessage(error)} back={{ to: '/security/roles', label: 'Try again' }} />
+}

@@ -1,0 +1,60 @@
+import { Stack } from '@chakra-ui/react'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import { RoleEditor } from './__role-editor'
+import { loadRoleEditor, roleEditorAction } from './__role-editor.server'
+import { loadAllowed } from './__permissions.server'
+import { InlineAlert } from '~/components/layout/inline-alert'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const [editor, allowed] = await Promise.all([loadFromCluster(() => loadRoleEditor(api)), loadAllowed(api)])
+  return { ...editor, denied: allowed.addRole }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  return loadFromCluster(async () => roleEditorAction(api, await request.formData()))
+}
+
+export default function NewRoleRoute() {
+  const { draft, saved, scopes, catalogue, denied } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const staging = actionData && 'draft' in actionData ? actionData : null
+  const revision = actionData?.revision ?? 'new'
+  return (
+    <Stack gap="4" maxW="4xl">
+      <PageHeader level={2} title="New role" description="A role is a set of policies: permissions in a scope. Give it to users on their Edit page." mb="0" />
+      {denied ? (
+        <InlineAlert title="You cannot create roles">{denied}: ask an org admin.</InlineAlert>
+      ) : (
+        <RoleEditor
+          key={revision}
+          draft={staging?.draft ?? draft}
+          saved={saved}
+          scopes={scopes}
+          catalogue={catalogue}
+          revision={revision}
+          lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+          note={staging?.note}
+          submitLabel="Create role"
+          cancelTo="/security/roles"
+        />
+      )}
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New role · Security · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return (
+    <ErrorPanel level={2} title="The role could not be created" message={errorMessage(error)} back={{ to: '/security/roles', label: 'Back to the roles' }} />
+  )
+}

@@ -1,0 +1,177 @@
+import { getCollectionProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Box, chakra, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
+import { listRoles } from '~/api/roles.server'
+import { addUserRoles, getUser, removeUserRoles } from '~/api/users.server'
+import { ErrorList } from '~/components/forms/error-list'
+import { FormCard } from '~/components/forms/form-card'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { DetailList } from '~/components/layout/detail-list'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { roleLabel, UserRolesFormSchema } from '~/schemas/security'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+import { settle } from '~/api/policies.server'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import { SectionCard } from '~/components/layout/section-card'
+import { loadAllowed } from './__permissions.server'
+import { describeScope, loadScopeOptions } from './__scopes.server'
+
+export const handle: RouteHandle = {
+  breadcrumb: (data: { user?: { email: string } } | undefined) => ({ userId: data?.user?.email }),
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const [[user, roles], scopes, allowed] = await Promise.all([
+    loadFromCluster(() => Promise.all([getUser(api, params.userId!), listRoles(api)])),
+    settle(() => loadScopeOptions(api)),
+    loadAllowed(api),
+  ])
+  // Effective permissions: the user's roles' policies, merged per scope.
+  const byScope = new Map<string, Set<string>>()
+  for (const role of roles.filter((r) => (user.roles ?? []).includes(r.name))) {
+    for (const policy of role.policies) {
+      const scope = describeScope(scopes.value ?? [], policy.scope_type, policy.scope_id)
+      const set = byScope.get(scope) ?? new Set<string>()
+      for (const permission of policy.permissions) set.add(permission)
+      byScope.set(scope, set)
+    }
+  }
+  return {
+    user: {
+      uuid: user.uuid,
+      email: user.email,
+      status: user.status ?? 'active',
+      kind: user.type === 'service_account' ? 'Service account' : 'User',
+      roles: user.roles ?? [],
+      isSelf: user.uuid === api.userId,
+    },
+    denied: allowed.editUser,
+    effective: [...byScope.entries()].map(([scope, set]) => ({ scope, permissions: [...set].sort() })),
+    roles: roles.map((role) => ({ name: role.name, description: role.description ?? '', builtIn: Boolean(role.built_in) })),
+  }
+}
+
+/**
+ * Gives the user the checked roles: the ones newly checked are added, the ones unchecked removed
+ * (two calls at most); back to the users list with a toast. A cluster 400 comes back on the form.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const submission = parseWithZod(await request.formData(), { schema: UserRolesFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const wanted = submission.value.roles
+  try {
+    const user = await getUser(api, params.userId!)
+    const current = user.roles ?? []
+    const added = wanted.filter((role) => !current.includes(role))
+    const removed = current.filter((role) => !wanted.includes(role))
+    if (added.length) await addUserRoles(api, user.uuid, added)
+    if (removed.length) await removeUserRoles(api, user.uuid, removed)
+    const changes = [added.length ? `added ${added.map(roleLabel).join(', ')}` : '', removed.length ? `removed ${removed.map(roleLabel).join(', ')}` : '']
+      .filter(Boolean)
+      .join('; ')
+    return redirectWithToast('/security/users', { title: changes ? `${user.email}: ${changes}` : `${user.email}: no changes`, type: 'success' })
+  } catch (error) {
+    return replyFromCluster(submission, error, { rename: { roles: 'roles' } })
+  }
+}
+
+export default function EditUserRoute() {
+  const { user, roles, denied, effective } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <Stack gap="4" maxW="2xl">
+      <PageHeader level={2} title={`Edit ${user.email}`} description={`${user.kind} · ${user.status === 'pending' ? 'Invited, not signed in yet' : 'Active'}`} mb="0" />
+      {denied ? (
+        <InlineAlert title="You cannot change roles">{denied}: ask an org admin.</InlineAlert>
+      ) : (
+        <RolesForm roles={roles} current={user.roles} isSelf={user.isSelf} lastResult={actionData?.result} />
+      )}
+      <SectionCard id="effective" title="Effective permissions">
+        <DetailList label="Roles" entries={[['Roles', user.roles.length ? user.roles.map(roleLabel).join(', ') : 'No roles']]} />
+        {effective.length ? (
+          <Stack gap="2" mt="3">
+            {effective.map((entry) => (
+              <details key={entry.scope}>
+                <summary>
+                  {entry.scope}: {entry.permissions.length} {entry.permissions.length === 1 ? 'permission' : 'permissions'}
+                </summary>
+                <Text fontSize="xs" color="fg.muted" mt="1">
+                  {entry.permissions.join(', ')}
+                </Text>
+              </details>
+            ))}
+          </Stack>
+        ) : (
+          <Text fontSize="sm" color="fg.muted" mt="2">
+            No permissions: this user can sign in but sees nothing until given a role.
+          </Text>
+        )}
+      </SectionCard>
+    </Stack>
+  )
+}
+
+function RolesForm({
+  roles,
+  current,
+  isSelf,
+  lastResult,
+}: {
+  roles: { name: string; description: string; builtIn: boolean }[]
+  current: string[]
+  isSelf: boolean
+  lastResult?: SubmissionResult<string[]>
+}) {
+  const [form, fields] = useSchemaForm(UserRolesFormSchema, { id: 'user-roles', lastResult, defaultValue: { roles: current } })
+  const boxes = getCollectionProps(fields.roles, { type: 'checkbox', options: roles.map((role) => role.name) })
+  return (
+    <FormCard form={form} submit={{ label: 'Save roles' }} cancelTo="/security/users">
+      <chakra.fieldset mb="4" aria-describedby={fields.roles.errorId}>
+        <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
+          Roles
+        </chakra.legend>
+        {isSelf ? (
+          <Text fontSize="sm" color="fg.muted" mb="2">
+            These are your own roles: removing Org admin takes Security away from you.
+          </Text>
+        ) : null}
+        <Stack gap="2">
+          {boxes.map((props, index) => {
+            const role = roles[index]!
+            return (
+              <Box key={props.key}>
+                <chakra.label display="inline-flex" alignItems="center" gap="2" fontSize="sm" cursor="pointer">
+                  <input {...props} key={props.key} />
+                  {roleLabel(role.name)}
+                  {role.builtIn ? <Text as="span" color="fg.muted">(built-in)</Text> : null}
+                </chakra.label>
+                {role.description ? (
+                  <Text fontSize="xs" color="fg.muted" ms="6">
+                    {role.description}
+                  </Text>
+                ) : null}
+              </Box>
+            )
+          })}
+        </Stack>
+        <ErrorList id={fields.roles.errorId} errors={fields.roles.errors} />
+      </chakra.fieldset>
+    </FormCard>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.email ?? 'User'} · Users · Cluster Console` }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel level={2} title="The user could not be shown" message={errorMessage(error)} back={{ to: '/security/users', label: 'Back to the users' }} />
+}

@@ -1,0 +1,197 @@
+import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { ClusterError } from '~/api/errors.server'
+import { loadFromCluster, toastFromCluster } from '~/api/policies.server'
+import { deleteUser, listUsers } from '~/api/users.server'
+import { DataTable, type Column } from '~/components/data-table/data-table'
+import { FilterForm } from '~/components/data-table/filter-form'
+import { Pagination } from '~/components/data-table/pagination'
+import { listPage, parsePaging } from '~/components/data-table/paging'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { roleLabel } from '~/schemas/security'
+import { errorMessage } from '~/utils/error-message'
+import { redirectWithToast } from '~/utils/toast.server'
+import { useHrefWith } from '~/utils/use-href-with'
+import { Denied } from './__denied'
+import { loadAllowed } from './__permissions.server'
+
+export const DELETE_USER_INTENT = 'delete-user'
+/** Why the signed-in user's own row has no Delete (the cluster refuses it too). */
+export const SELF_DELETE_REASON = 'You cannot delete yourself: you are signed in as this user. Another org admin can.'
+
+type UserRow = { uuid: string; email: string; name: string; roles: string[]; status: string; kind: string; isSelf: boolean }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const paging = parsePaging(url)
+  const [users, allowed] = await Promise.all([loadFromCluster(() => listUsers(api)), loadAllowed(api)])
+  const needle = paging.q.toLowerCase()
+  const rows: UserRow[] = users
+    .filter((user) => !needle || user.email.toLowerCase().includes(needle) || (user.name ?? '').toLowerCase().includes(needle))
+    .sort((a, b) => a.email.localeCompare(b.email))
+    .map((user) => ({
+      uuid: user.uuid,
+      email: user.email,
+      name: user.name && user.name !== user.email ? user.name : '',
+      roles: user.roles ?? [],
+      status: user.status ?? 'active',
+      kind: user.type === 'service_account' || user.is_service_account ? 'Service account' : 'User',
+      isSelf: user.uuid === api.userId,
+    }))
+  const deleteId = url.searchParams.get('delete')
+  const toDelete = deleteId ? users.find((user) => user.uuid === deleteId) : undefined
+  return {
+    ...listPage(rows, paging),
+    allowed,
+    confirmDelete: toDelete ? { uuid: toDelete.uuid, email: toDelete.email, isSelf: toDelete.uuid === api.userId } : null,
+  }
+}
+
+/** Deletes a user after the confirmation; never the signed-in user. Back to the list with a toast. */
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  if (formData.get('intent') !== DELETE_USER_INTENT) throw data({ message: 'Unknown action' }, { status: 400 })
+  const userId = String(formData.get('user') ?? '')
+  const email = String(formData.get('email') ?? '') || 'The user'
+  const back = listUrl(request)
+  if (!userId) throw data({ message: 'Which user? The form sent no user id.' }, { status: 400 })
+  if (userId === api.userId) return redirectWithToast(back, { title: SELF_DELETE_REASON, type: 'error' })
+  try {
+    await deleteUser(api, userId)
+  } catch (error) {
+    if (!(error instanceof ClusterError)) throw error
+    return redirectWithToast(back, toastFromCluster(error))
+  }
+  return redirectWithToast(back, { title: `${email} deleted`, type: 'success' })
+}
+
+/** The list's URL with its filter and paging, the delete step closed. */
+function listUrl(request: Request): string {
+  const url = new URL(request.url)
+  url.searchParams.delete('delete')
+  url.searchParams.delete('index')
+  const search = url.searchParams.toString()
+  return `/security/users${search ? `?${search}` : ''}`
+}
+
+export default function UsersRoute() {
+  const data = useLoaderData<typeof loader>()
+  const [searchParams] = useSearchParams()
+  const hrefWith = useHrefWith()
+  const columns: Column<UserRow>[] = [
+    {
+      key: 'email',
+      header: 'Email',
+      isRowHeader: true,
+      cell: (row) => (
+        <>
+          <Link to={`/security/users/${row.uuid}/edit-user`}>{row.email}</Link>
+          {row.isSelf ? <span data-muted=""> (you)</span> : null}
+          {row.name ? <div data-muted="">{row.name}</div> : null}
+        </>
+      ),
+    },
+    { key: 'kind', header: 'Type', cell: (row) => row.kind },
+    { key: 'roles', header: 'Roles', cell: (row) => (row.roles.length ? row.roles.map(roleLabel).join(', ') : <span data-muted="">No roles</span>) },
+    { key: 'status', header: 'Status', cell: (row) => <span data-badge={row.status}>{row.status === 'pending' ? 'Invited' : 'Active'}</span> },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (row) => (
+        <>
+          <Link to={`/security/users/${row.uuid}/edit-user`} aria-label={`${data.allowed.editUser ? 'Roles' : 'Edit roles'} of ${row.email}`}>
+            {data.allowed.editUser ? 'Roles' : 'Edit roles'}
+          </Link>
+          {' · '}
+          {data.allowed.deleteUser ? (
+            <span data-muted="">Delete: {data.allowed.deleteUser.toLowerCase()}</span>
+          ) : row.isSelf ? (
+            <span data-muted="" title={SELF_DELETE_REASON}>
+              Delete not available: this is you
+            </span>
+          ) : (
+            <Link to={hrefWith({ delete: row.uuid })} aria-label={`Delete ${row.email}`}>
+              Delete…
+            </Link>
+          )}
+        </>
+      ),
+    },
+  ]
+  return (
+    <Stack gap="4">
+      <PageHeader
+        level={2}
+        title="Users"
+        description={`${data.total} ${data.total === 1 ? 'user' : 'users'}. Invited users show until they set a password.`}
+        mb="0"
+        actions={
+          data.allowed.inviteUser ? (
+            <Denied label="Invite user" reason={data.allowed.inviteUser} />
+          ) : (
+            <Button asChild colorPalette="blue" size="sm">
+              <Link to="/security/users/invite-new-user">Invite user</Link>
+            </Button>
+          )
+        }
+      />
+      {data.confirmDelete ? (
+        data.allowed.deleteUser ? (
+          <InlineAlert title="You cannot delete users">{data.allowed.deleteUser}</InlineAlert>
+        ) : data.confirmDelete.isSelf ? (
+          <InlineAlert title="You cannot delete yourself">{SELF_DELETE_REASON}</InlineAlert>
+        ) : (
+          <ConfirmPanel
+            id="delete-user"
+            title={`Delete ${data.confirmDelete.email}?`}
+            intent={DELETE_USER_INTENT}
+            hiddenFields={{ user: data.confirmDelete.uuid, email: data.confirmDelete.email }}
+            confirmLabel="Delete user"
+          >
+            {data.confirmDelete.email} will no longer be able to sign in, and loses every role. This cannot be undone; invite them again to
+            bring them back.
+          </ConfirmPanel>
+        )
+      ) : null}
+      <FilterForm label="Filter by email or name" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <DataTable
+        caption="Users"
+        columns={columns}
+        rows={data.rows}
+        rowKey={(row) => row.uuid}
+        empty={
+          data.q ? (
+            <>
+              <Text mb="2">No users match “{data.q}”.</Text>
+              <ChakraLink asChild color="blue.600">
+                <Link to="/security/users">Clear the filter</Link>
+              </ChakraLink>
+            </>
+          ) : (
+            <>
+              <Text mb="2">No users yet.</Text>
+              <ChakraLink asChild color="blue.600">
+                <Link to="/security/users/invite-new-user">Invite the first user</Link>
+              </ChakraLink>
+            </>
+          )
+        }
+      />
+      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Users · Security · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel level={2} title="The users could not be loaded" message={errorMessage(error)} back={{ to: '/security/users', label: 'Try again' }} />
+}

@@ -1,0 +1,114 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Stack } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { createInvite } from '~/api/invites.server'
+import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
+import { Field } from '~/components/forms/field'
+import { FormCard } from '~/components/forms/form-card'
+import { SelectField } from '~/components/forms/select-field'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { INVITE_ROLES, InviteFormSchema, SCOPE_LEVELS } from '~/schemas/security'
+import { errorMessage } from '~/utils/error-message'
+import { redirectWithToast } from '~/utils/toast.server'
+import { ScopeFields } from './__scope-fields'
+import { isScopeOf, loadScopeOptions } from './__scopes.server'
+import { loadAllowed } from './__permissions.server'
+import { InlineAlert } from '~/components/layout/inline-alert'
+
+/** Where the cluster's invite fields show on the form. */
+const INVITE_FIELDS: Record<string, string> = {
+  email: 'email',
+  roles: 'role',
+  scope_type: 'scopeLevel',
+  scope_id: 'resource',
+  org: 'resource',
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const [scopes, allowed] = await Promise.all([loadFromCluster(() => loadScopeOptions(api)), loadAllowed(api)])
+  return { scopes, denied: allowed.inviteUser }
+}
+
+/** Sends the invite (the cluster mails the link) and goes to Pending Invites with a toast. */
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  const scopes = await loadFromCluster(() => loadScopeOptions(api))
+  const submission = parseWithZod(formData, {
+    schema: InviteFormSchema.superRefine((value, ctx) => {
+      if (!isScopeOf(scopes, value.scopeLevel, value.resource)) {
+        const level = SCOPE_LEVELS.find((l) => l.value === value.scopeLevel)?.label.toLowerCase()
+        ctx.addIssue({
+          code: 'custom',
+          path: ['resource'],
+          message: `Resource must be ${level === 'organization' ? 'the organization' : `a ${level}`} (the scope chosen)`,
+        })
+      }
+    }),
+  })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { email, role, scopeLevel, resource } = submission.value
+  try {
+    await createInvite(api, {
+      email,
+      roles: [role],
+      scopeType: scopeLevel,
+      scopeId: resource,
+    })
+  } catch (error) {
+    return replyFromCluster(submission, error, { rename: INVITE_FIELDS })
+  }
+  return redirectWithToast('/security/pending-invites', {
+    title: `Invite sent to ${email}`,
+    type: 'success',
+  })
+}
+
+export default function InviteUserRoute() {
+  const { scopes, denied } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useSchemaForm(InviteFormSchema, {
+    id: 'invite-user',
+    lastResult: actionData?.result,
+    defaultValue: {
+      scopeLevel: 'org',
+      resource: scopes.find((scope) => scope.level === 'org')?.value,
+    },
+  })
+  return (
+    <Stack gap="4" maxW="2xl">
+      <PageHeader level={2} title="Invite user" description="They get an email with a link to set their password; until then the invite is pending." mb="0" />
+      {denied ? (
+        <InlineAlert title="You cannot invite users">{denied}: ask an org admin.</InlineAlert>
+      ) : (
+        <FormCard form={form} submit={{ label: 'Send invite' }} cancelTo="/security/users">
+          <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'off' }} />
+          <SelectField
+            meta={fields.role}
+            label="Role"
+            options={INVITE_ROLES.map((role) => ({
+              value: role.value,
+              label: role.label,
+            }))}
+            placeholder="Select a role"
+          />
+          <ScopeFields level={fields.scopeLevel} resource={fields.resource} options={scopes} />
+        </FormCard>
+      )}
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Invite user · Security · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return (
+    <ErrorPanel level={2} title="The invite could not be sent" message={errorMessage(error)} back={{ to: '/security/users', label: 'Back to the users' }} />
+  )
+}

@@ -1,0 +1,207 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { clusterCall } from '#tests/cluster'
+import { useTestCluster } from '#tests/msw'
+import { args, asResponse, cookieFrom, get, loginAsAdmin, post, returnedOrThrown, unwrap } from '#tests/session'
+import { action as editAction, loader as editLoader } from './users.$userId.edit-user'
+import { action as listAction, loader as listLoader, SELF_DELETE_REASON } from './users._index'
+import { action as inviteAction, loader as inviteLoader } from './users.invite-new-user'
+import { action as invitesAction, loader as invitesLoader } from './pending-invites'
+
+useTestCluster()
+
+type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
+
+let cookie: string
+let adminId: string
+beforeAll(async () => {
+  cookie = await loginAsAdmin()
+  const me = await clusterCall<{ results: { uuid: string; email: string }[] }>('GET', '/config/v1/users/?email=admin@example.com')
+  adminId = me.results[0]!.uuid
+})
+
+/** Makes an active user with a password and roles directly on the cluster; returns its uuid. */
+async function makeUser(email: string, roles: string[] = ['reader']) {
+  const user = await clusterCall<{ uuid: string }>('POST', '/config/v1/users/', { email, password: 'a-long-password-1', roles })
+  return user.uuid
+}
+
+/** Logs `email` in through the console's login action; returns the Cookie header. */
+async function loginAs(email: string) {
+  const { action } = await import('~/routes/_auth+/login')
+  const result = await returnedOrThrown(() => action(args(post('/login', { email, password: 'a-long-password-1' }))))
+  return cookieFrom(asResponse(result))
+}
+
+/** The toast a redirect carries, read on the page it goes to. */
+async function toastOf(response: Response) {
+  const { getToasts } = await import('~/utils/toast.server')
+  const { toasts } = await getToasts(new Request('http://x/', { headers: { Cookie: cookieFrom(response) } }))
+  return toasts[0]
+}
+
+describe('/security/users', () => {
+  it('lists users with their roles, marks the signed-in one, filters and pages in the URL', async () => {
+    await makeUser('alice@example.com', ['publisher'])
+    await makeUser('bob@example.com', ['reader', 'operator'])
+    const all = await listLoader(args(get('/security/users', cookie)))
+    const emails = all.rows.map((row) => row.email)
+    expect(emails).toEqual(expect.arrayContaining(['admin@example.com', 'alice@example.com', 'bob@example.com']))
+    expect(all.rows.find((row) => row.email === 'bob@example.com')?.roles.sort()).toEqual(['operator', 'reader'])
+    expect(all.rows.filter((row) => row.isSelf).map((row) => row.email)).toEqual(['admin@example.com'])
+    const filtered = await listLoader(args(get('/security/users?q=ALI', cookie)))
+    expect(filtered.rows.map((row) => row.email)).toEqual(['alice@example.com'])
+    const paged = await listLoader(args(get('/security/users?pageSize=10&page=9', cookie)))
+    expect(paged.page).toBe(paged.pageCount)
+  })
+
+  it('opens the delete step for another user, and says why not for yourself', async () => {
+    const id = await makeUser('step@example.com')
+    const other = await listLoader(args(get(`/security/users?delete=${id}`, cookie)))
+    expect(other.confirmDelete).toEqual({ uuid: id, email: 'step@example.com', isSelf: false })
+    const self = await listLoader(args(get(`/security/users?delete=${adminId}`, cookie)))
+    expect(self.confirmDelete?.isSelf).toBe(true)
+  })
+
+  it('deletes a user and goes back to the list (filter kept) with a toast', async () => {
+    const id = await makeUser('gone@example.com')
+    const response = asResponse(await returnedOrThrown(() => listAction(args(post('/security/users?q=gone&delete=x&index', { intent: 'delete-user', user: id, email: 'gone@example.com' }, cookie)))))
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/security/users?q=gone')
+    expect((await toastOf(response))?.title).toBe('gone@example.com deleted')
+    const after = await listLoader(args(get('/security/users?q=gone', cookie)))
+    expect(after.rows).toEqual([])
+  })
+
+  it('never deletes the signed-in user: the toast says why and the user stays', async () => {
+    const response = asResponse(await returnedOrThrown(() => listAction(args(post('/security/users', { intent: 'delete-user', user: adminId, email: 'admin@example.com' }, cookie)))))
+    expect(response.status).toBe(302)
+    expect(await toastOf(response)).toMatchObject({ title: SELF_DELETE_REASON, type: 'error' })
+    const list = await listLoader(args(get('/security/users', cookie)))
+    expect(list.rows.some((row) => row.uuid === adminId)).toBe(true)
+  })
+
+  it("a reader's delete is refused by the cluster (403): a toast with the cluster's reason, never a 500", async () => {
+    await makeUser('reader1@example.com', ['reader'])
+    const victim = await makeUser('victim@example.com')
+    const readerCookie = await loginAs('reader1@example.com')
+    // A reader may not even list users: the page's error boundary gets the catalogue message.
+    const listed = await returnedOrThrown(() => listLoader(args(get('/security/users', readerCookie))))
+    expect(unwrap<{ message: string; status: number }>(listed).data.status).toBe(403)
+    const response = asResponse(await returnedOrThrown(() => listAction(args(post('/security/users', { intent: 'delete-user', user: victim, email: 'victim@example.com' }, readerCookie)))))
+    expect(response.status).toBe(302)
+    expect((await toastOf(response))?.type).toBe('error')
+    const list = await listLoader(args(get('/security/users?q=victim', cookie)))
+    expect(list.rows).toHaveLength(1)
+  })
+})
+
+describe('/security/users/[userId]/edit-user', () => {
+  it('shows the user and every role, then adds and removes roles in one save', async () => {
+    const id = await makeUser('carol@example.com', ['reader'])
+    const loaded = await editLoader(args(get(`/security/users/${id}/edit-user`, cookie), { userId: id }))
+    expect(loaded.user).toMatchObject({ email: 'carol@example.com', roles: ['reader'], isSelf: false })
+    expect(loaded.roles.map((role) => role.name)).toEqual(expect.arrayContaining(['org_admin', 'operator', 'publisher', 'reader']))
+
+    const body = new URLSearchParams([['roles', 'publisher'], ['roles', 'operator']])
+    const request = new Request(`http://localhost/security/users/${id}/edit-user`, { method: 'POST', body, headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' } })
+    const response = asResponse(await returnedOrThrown(() => editAction(args(request, { userId: id }))))
+    expect(response.headers.get('Location')).toBe('/security/users')
+    expect((await toastOf(response))?.title).toBe('carol@example.com: added Publisher, Operator; removed Reader')
+    const user = await clusterCall<{ roles: string[] }>('GET', `/config/v1/users/${id}`)
+    expect(user.roles.sort()).toEqual(['operator', 'publisher'])
+  })
+
+  it('unchecking every role removes them all', async () => {
+    const id = await makeUser('dave@example.com', ['reader', 'publisher'])
+    const response = asResponse(await returnedOrThrown(() => editAction(args(post(`/security/users/${id}/edit-user`, {}, cookie), { userId: id }))))
+    expect(response.status).toBe(302)
+    const user = await clusterCall<{ roles: string[] }>('GET', `/config/v1/users/${id}`)
+    expect(user.roles).toEqual([])
+  })
+
+  it('an unknown role comes back on the form (the cluster 400), with the choice kept', async () => {
+    const id = await makeUser('erin@example.com', [])
+    const { data, status } = unwrap<FormReply>(await returnedOrThrown(() => editAction(args(post(`/security/users/${id}/edit-user`, { roles: 'no_such_role' }, cookie), { userId: id }))))
+    expect(status).toBe(400)
+    expect(data.result.error?.roles?.[0]).toMatch(/does not exist/)
+  })
+
+  it('a user that does not exist is a 404 for the error boundary', async () => {
+    const thrown = unwrap<{ status: number }>(await returnedOrThrown(() => editLoader(args(get('/security/users/00000000-0000-4000-8000-000000000000/edit-user', cookie), { userId: '00000000-0000-4000-8000-000000000000' }))))
+    expect(thrown.data.status).toBe(404)
+  })
+})
+
+describe('/security/users/invite-new-user and /security/pending-invites', () => {
+  it('offers the org, its projects and tables as scopes', async () => {
+    await clusterCall('POST', '/config/v1/orgs/{org}/projects/', { name: 'scoped' })
+    const { scopes } = await inviteLoader(args(get('/security/users/invite-new-user', cookie)))
+    expect(scopes[0]).toMatchObject({ level: 'org', label: 'This organization' })
+    expect(scopes.some((scope) => scope.level === 'project' && scope.label === 'scoped')).toBe(true)
+  })
+
+  it('answers the spec rules word for word at their fields and keeps what was typed', async () => {
+    const empty = unwrap<FormReply>(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', {}, cookie)))))
+    expect(empty.status).toBe(400)
+    expect(empty.data.result.error).toMatchObject({
+      email: ['Email is required'],
+      role: ['Role is required'],
+      scopeLevel: ['Scope is required'],
+      resource: ['Resource is required'],
+    })
+    const bad = unwrap<FormReply>(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', { email: 'nope', role: 'reader', scopeLevel: 'project', resource: 'x' }, cookie)))))
+    expect(bad.data.result.error?.email).toEqual(['Wrong email format'])
+    expect(bad.data.result.initialValue).toMatchObject({ email: 'nope', role: 'reader', scopeLevel: 'project', resource: 'x' })
+  })
+
+  it('refuses a resource outside the chosen scope', async () => {
+    const { scopes } = await inviteLoader(args(get('/security/users/invite-new-user', cookie)))
+    const org = scopes.find((scope) => scope.level === 'org')!
+    const { data } = unwrap<FormReply>(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', { email: 'x@example.com', role: 'reader', scopeLevel: 'project', resource: org.value }, cookie)))))
+    expect(data.result.error?.resource).toEqual(['Resource must be a project (the scope chosen)'])
+  })
+
+  it('sends an invite, lists it as pending with its role and scope, resends and deletes it', async () => {
+    const { scopes } = await inviteLoader(args(get('/security/users/invite-new-user', cookie)))
+    const project = scopes.find((scope) => scope.level === 'project')!
+    const sent = asResponse(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', { email: 'New.Person@example.com', role: 'publisher', scopeLevel: 'project', resource: project.value }, cookie)))))
+    expect(sent.headers.get('Location')).toBe('/security/pending-invites')
+    expect((await toastOf(sent))?.title).toBe('Invite sent to New.Person@example.com')
+
+    const list = await invitesLoader(args(get('/security/pending-invites', cookie)))
+    const row = list.rows.find((r) => r.email === 'new.person@example.com')!
+    expect(row).toMatchObject({ roles: 'Publisher', scope: `Project ${project.label}`, invitedBy: 'admin@example.com', sentCount: 1 })
+    // the invited user shows in Users as invited
+    const users = await listLoader(args(get('/security/users?q=new.person', cookie)))
+    expect(users.rows[0]).toMatchObject({ status: 'pending', roles: ['publisher'] })
+
+    const resent = asResponse(await returnedOrThrown(() => invitesAction(args(post('/security/pending-invites', { intent: 'resend-invite', invite: row.id, email: row.email }, cookie)))))
+    expect((await toastOf(resent))?.title).toBe('Invite sent again to new.person@example.com')
+    expect((await invitesLoader(args(get('/security/pending-invites', cookie)))).rows.find((r) => r.id === row.id)?.sentCount).toBe(2)
+
+    const step = await invitesLoader(args(get(`/security/pending-invites?delete=${row.id}`, cookie)))
+    expect(step.confirmDelete).toEqual({ id: row.id, email: row.email })
+    const deleted = asResponse(await returnedOrThrown(() => invitesAction(args(post(`/security/pending-invites?delete=${row.id}`, { intent: 'delete-invite', invite: row.id, email: row.email }, cookie)))))
+    expect(deleted.headers.get('Location')).toBe('/security/pending-invites')
+    expect((await toastOf(deleted))?.title).toBe('Invite for new.person@example.com deleted')
+    expect((await invitesLoader(args(get('/security/pending-invites', cookie)))).rows.some((r) => r.id === row.id)).toBe(false)
+  })
+
+  it("an email the cluster refuses (an active user's) comes back at the Email field", async () => {
+    await makeUser('taken@example.com')
+    const { data, status } = unwrap<FormReply>(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', { email: 'taken@example.com', role: 'reader', scopeLevel: 'org', resource: '' }, cookie)))))
+    expect(status).toBe(400)
+    expect(data.result.error?.resource).toEqual(['Resource is required'])
+    const { scopes } = await inviteLoader(args(get('/security/users/invite-new-user', cookie)))
+    const org = scopes.find((scope) => scope.level === 'org')!
+    const again = unwrap<FormReply>(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', { email: 'taken@example.com', role: 'reader', scopeLevel: 'org', resource: org.value }, cookie)))))
+    expect(again.status).toBe(400)
+    expect(again.data.result.error?.email).toEqual(['A user with this email already exists.'])
+  })
+
+  it("a resend the cluster refuses says why in a toast (an unknown invite's 404), never a 500", async () => {
+    const response = asResponse(await returnedOrThrown(() => invitesAction(args(post('/security/pending-invites', { intent: 'resend-invite', invite: '99999', email: 'x' }, cookie)))))
+    expect(response.status).toBe(302)
+    expect((await toastOf(response))?.type).toBe('error')
+  })
+})

@@ -1,0 +1,123 @@
+import { z } from 'zod'
+import { EmailSchema } from './auth'
+
+/** The roles an invite may carry (spec section 6), as the cluster names them, with the spec's labels. */
+export const INVITE_ROLES = [
+  { value: 'org_admin', label: 'Org admin' },
+  { value: 'operator', label: 'Operator' },
+  { value: 'publisher', label: 'Publisher' },
+  { value: 'reader', label: 'Reader' },
+] as const
+
+/** Scope levels offered for invites and policies: the cluster's scope types the console can name. */
+export const SCOPE_LEVELS = [
+  { value: 'org', label: 'Organization' },
+  { value: 'project', label: 'Project' },
+  { value: 'table', label: 'Table' },
+] as const
+export type ScopeLevel = (typeof SCOPE_LEVELS)[number]['value']
+const LEVEL_VALUES = SCOPE_LEVELS.map((level) => level.value) as [ScopeLevel, ...ScopeLevel[]]
+
+export const SECURITY_MESSAGES = {
+  roleRequired: 'Role is required',
+  scopeRequired: 'Scope is required',
+  resourceRequired: 'Resource is required',
+  nameRequired: 'Name is required',
+  nameTooLong: 'Name must be under 64 symbols',
+  nameCharacters: 'Name may contain only letters, digits, "_" and "-"',
+  scopeLevelRequired: 'Scope level is required',
+  permissionsRequired: 'Permissions are required',
+  policiesInvalid: 'The staged policies could not be read; reload the page and try again',
+} as const
+
+/** The invite form: email, one of the invitable roles, a scope level and the resource in it (spec 5). */
+export const InviteFormSchema = z.object({
+  email: EmailSchema,
+  role: z.enum(INVITE_ROLES.map((role) => role.value) as [string, ...string[]], { error: SECURITY_MESSAGES.roleRequired }),
+  scopeLevel: z.enum(LEVEL_VALUES, { error: SECURITY_MESSAGES.scopeRequired }),
+  resource: z.string({ error: SECURITY_MESSAGES.resourceRequired }).trim().min(1, { error: SECURITY_MESSAGES.resourceRequired }),
+})
+export type InviteForm = z.infer<typeof InviteFormSchema>
+
+/** The edit-user form: the roles the user should have (checkboxes; none checked sends nothing). */
+export const UserRolesFormSchema = z.object({
+  roles: z.array(z.string()).default([]),
+})
+
+/** A staged policy in the role form (the hidden `policies` field holds a JSON list of them). */
+export const PolicySchema = z.object({
+  permissions: z.array(z.string()).min(1),
+  scope_type: z.string().nullable(),
+  scope_id: z.string().nullable(),
+})
+export type StagedPolicy = z.infer<typeof PolicySchema>
+
+/** Reads the hidden `policies` field: a JSON list of policies, or undefined when it is not one. */
+export function parsePolicies(text: string | undefined): StagedPolicy[] | undefined {
+  if (!text) return []
+  try {
+    const parsed = z.array(PolicySchema).safeParse(JSON.parse(text))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** What each button of the role form does: stage a policy, drop one, or publish the role. */
+export const ROLE_INTENTS = ['add-policy', 'add-all', 'list-all', 'remove-policy', 'choose-level', 'save'] as const
+export type RoleIntent = (typeof ROLE_INTENTS)[number]
+
+const nameField = z
+  .string({ error: SECURITY_MESSAGES.nameRequired })
+  .trim()
+  .min(1, { error: SECURITY_MESSAGES.nameRequired })
+  .max(63, { error: SECURITY_MESSAGES.nameTooLong })
+  .regex(/^[a-zA-Z0-9_-]+$/, { error: SECURITY_MESSAGES.nameCharacters })
+
+const policiesField = z
+  .string()
+  .optional()
+  .refine((text) => parsePolicies(text) !== undefined, { error: SECURITY_MESSAGES.policiesInvalid })
+
+const builderFields = {
+  scopeLevel: z.enum(LEVEL_VALUES, { error: SECURITY_MESSAGES.scopeLevelRequired }),
+  scope: z.string({ error: SECURITY_MESSAGES.scopeRequired }).trim().min(1, { error: SECURITY_MESSAGES.scopeRequired }),
+}
+
+/**
+ * The role form's schema for the button pressed (`intent`): staging a policy checks the policy
+ * builder (scope level, scope, and permissions unless Add All / List All picks them); saving checks
+ * the name and that at least one policy is staged. The browser and the action use the same one.
+ */
+export function roleFormSchema(intent: string | null | undefined) {
+  const base = {
+    intent: z.string().optional(),
+    name: z.string().optional(),
+    description: z.string().trim().optional(),
+    policies: policiesField,
+    scopeLevel: z.string().optional(),
+    scope: z.string().optional(),
+    permissions: z.array(z.string()).optional(),
+    index: z.string().optional(),
+  }
+  switch (intent) {
+    case 'add-policy':
+      return z.object({ ...base, ...builderFields, permissions: z.array(z.string(), { error: SECURITY_MESSAGES.permissionsRequired }).min(1, { error: SECURITY_MESSAGES.permissionsRequired }) })
+    case 'add-all':
+    case 'list-all':
+      return z.object({ ...base, ...builderFields })
+    case 'save':
+      return z
+        .object({ ...base, name: nameField })
+        .refine((value) => (parsePolicies(value.policies) ?? []).length > 0, { path: ['policies'], error: SECURITY_MESSAGES.permissionsRequired })
+    default:
+      return z.object(base)
+  }
+}
+
+const ROLE_LABELS: Record<string, string> = { super_admin: 'Super admin', ...Object.fromEntries(INVITE_ROLES.map((role) => [role.value, role.label])) }
+
+/** A role's name as people read it: the spec's label for a built-in role, else the name itself. */
+export function roleLabel(name: string): string {
+  return ROLE_LABELS[name] ?? name
+}

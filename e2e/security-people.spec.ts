@@ -1,0 +1,245 @@
+import type { Browser, Page, TestInfo } from '@playwright/test'
+import { expect, test, uniqueName } from './fixtures'
+import { ADMIN_EMAIL } from './env'
+
+/** A unique email for one test run. */
+const uniqueEmail = (prefix: string) => `${uniqueName(prefix).toLowerCase()}@example.com`
+
+test.describe('security → users and invites', () => {
+  test('the users list marks you and says why you cannot delete yourself', async ({ authedPage: page }) => {
+    await page.goto('/security')
+    await expect(page).toHaveURL(/\/security\/users$/)
+    await expect(page.getByRole('heading', { level: 2, name: 'Users' })).toBeVisible()
+    const me = page.getByRole('row', { name: new RegExp(ADMIN_EMAIL) })
+    await expect(me.getByText('Delete not available: this is you')).toBeVisible()
+    await expect(me.getByRole('link', { name: /^Delete/ })).toHaveCount(0)
+  })
+
+  test('an invite with bad input shows the rules at the fields and keeps what was typed; a good one is pending, resent, then deleted', async ({
+    authedPage: page,
+  }) => {
+    const email = uniqueEmail('invitee')
+    await page.goto('/security/users')
+    await page.getByRole('link', { name: 'Invite user' }).click()
+    await expect(page).toHaveURL(/\/security\/users\/invite-new-user$/)
+    await page.getByLabel('Email', { exact: true }).fill('not-an-email')
+    await page.getByLabel('Role').selectOption({ label: 'Publisher' })
+    await page.getByRole('button', { name: 'Send invite' }).click()
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAccessibleDescription(/Wrong email format/)
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('not-an-email')
+    await expect(page.getByLabel('Role')).toHaveValue('publisher')
+
+    await page.getByLabel('Email', { exact: true }).fill(email)
+    await page.getByLabel('Scope', { exact: true }).selectOption({ label: 'Project' })
+    await page.getByLabel('Resource').selectOption({ label: 'sample' })
+    await page.getByRole('button', { name: 'Send invite' }).click()
+    await expect(page).toHaveURL(/\/security\/pending-invites$/)
+    await expect(page.getByText(`Invite sent to ${email}`)).toBeVisible()
+    const row = page.getByRole('row', { name: new RegExp(email) })
+    await expect(row).toContainText('Publisher')
+    await expect(row).toContainText('Project sample')
+
+    await row.getByRole('button', { name: `Resend the invite to ${email}` }).click()
+    await expect(page.getByText(`Invite sent again to ${email}`)).toBeVisible()
+    await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('(2 times)')
+
+    await page.getByRole('link', { name: `Delete the invite for ${email}` }).click()
+    await expect(page.getByRole('heading', { name: `Delete the invite for ${email}?` })).toBeVisible()
+    await page.getByRole('button', { name: 'Delete invite' }).click()
+    await expect(page.getByText(`Invite for ${email} deleted`)).toBeVisible()
+    await expect(page.getByRole('row', { name: new RegExp(email) })).toHaveCount(0)
+  })
+
+  test("an invited user shows in Users; their roles are edited, then the user is deleted", async ({ authedPage: page }) => {
+    const email = uniqueEmail('member')
+    await page.goto('/security/users/invite-new-user')
+    await page.getByLabel('Email', { exact: true }).fill(email)
+    await page.getByLabel('Role').selectOption({ label: 'Reader' })
+    await page.getByRole('button', { name: 'Send invite' }).click()
+    await expect(page.getByText(`Invite sent to ${email}`)).toBeVisible()
+
+    await page.goto(`/security/users?q=${encodeURIComponent(email)}`)
+    const row = page.getByRole('row', { name: new RegExp(email) })
+    await expect(row).toContainText('Invited')
+    await expect(row).toContainText('Reader')
+    await row.getByRole('link', { name: `Edit roles of ${email}` }).click()
+    await expect(page.getByRole('heading', { level: 2, name: `Edit ${email}` })).toBeVisible()
+    await expect(page.getByRole('checkbox', { name: 'Reader' })).toBeChecked()
+    await page.getByRole('checkbox', { name: 'Reader' }).uncheck()
+    await page.getByRole('checkbox', { name: 'Operator' }).check()
+    await page.getByRole('button', { name: 'Save roles' }).click()
+    await expect(page).toHaveURL(/\/security\/users$/)
+    await expect(page.getByText(`${email}: added Operator; removed Reader`)).toBeVisible()
+
+    await page.goto(`/security/users?q=${encodeURIComponent(email)}`)
+    await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('Operator')
+    await page.getByRole('link', { name: `Delete ${email}` }).click()
+    await expect(page.getByRole('heading', { name: `Delete ${email}?` })).toBeVisible()
+    await page.getByRole('button', { name: 'Delete user' }).click()
+    await expect(page.getByText(`${email} deleted`)).toBeVisible()
+    await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(email).replace(/\./g, '\\.')}`))
+    await expect(page.getByText(/No users match/)).toBeVisible()
+  })
+})
+
+test.describe('security → roles', () => {
+  test('policies are staged (Add policy, List All, Remove) with the name kept, and published only when the role is saved', async ({ authedPage: page }) => {
+    test.setTimeout(60_000) // a dozen round trips: each staging click is one
+    const name = uniqueName('e2e_role')
+    await page.goto('/security/roles')
+    await expect(page.getByRole('row', { name: /Org admin/ })).toContainText('built-in')
+    await expect(page.getByRole('link', { name: 'New role' })).toHaveAttribute('href', '/security/roles/new-role')
+    // (loaded directly: after a click, getByLabel('Name', { exact: true }) could still match the list's "Filter by role name")
+    await page.goto('/security/roles/new-role')
+
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    await page.getByLabel('Description').fill('Reads the sample logs')
+    // Organization level, the organization as scope (preselected): two permissions.
+    await page.getByRole('checkbox', { name: 'view_table', exact: true }).check()
+    await page.getByRole('checkbox', { name: 'select_sql', exact: true }).check()
+    await page.getByRole('button', { name: 'Add policy' }).click()
+    const staged = page.getByRole('region', { name: 'Policies' })
+    await expect(staged.getByText('Organization', { exact: true })).toBeVisible()
+    await expect(staged.getByText(/2 permissions: view_table, select_sql|2 permissions: select_sql, view_table/)).toBeVisible()
+    await expect(page.getByText(/Unsaved changes/)).toBeVisible()
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
+    await expect(page.getByLabel('Description')).toHaveValue('Reads the sample logs')
+
+    // A project scope with List All (view permissions only).
+    await page.getByLabel('Scope level').selectOption({ label: 'Project' })
+    await page.getByLabel('Scope', { exact: true }).selectOption({ label: 'sample' })
+    await page.getByRole('button', { name: 'List All' }).click()
+    await expect(staged.getByText('Project sample')).toBeVisible()
+
+    // Nothing is published yet.
+    await page.goto('/security/roles')
+    await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0)
+    // (the staged state lived in that page's form; start again: add, remove, save)
+    await page.goto('/security/roles/new-role')
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    await page.getByRole('button', { name: 'Add All' }).click()
+    await expect(staged.getByText('Organization', { exact: true })).toBeVisible()
+    await page.getByLabel('Scope level').selectOption({ label: 'Table' })
+    await page.getByLabel('Scope', { exact: true }).selectOption({ label: 'sample.web_logs' })
+    await page.getByRole('button', { name: 'List All' }).click()
+    await expect(staged.getByText('Table sample.web_logs')).toBeVisible()
+    await page.getByRole('button', { name: 'Remove the policy on Organization' }).click()
+    await expect(staged.getByText('Organization', { exact: true })).toHaveCount(0)
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
+    await page.getByRole('button', { name: 'Create role' }).click()
+
+    await expect(page).toHaveURL(/\/security\/roles$/)
+    await expect(page.getByText(`Role ${name} created`)).toBeVisible()
+    const row = page.getByRole('row', { name: new RegExp(name) })
+    await expect(row).toContainText(/Table sample\.web_logs: \d+ permissions/)
+
+    // Edit: the saved policy is there; a rename is saved.
+    await row.getByRole('link', { name }).click()
+    await expect(page.getByRole('heading', { level: 2, name: `Edit role ${name}` })).toBeVisible()
+    await expect(page.getByText('No unsaved policy changes.')).toBeVisible()
+    await page.getByLabel('Name', { exact: true }).fill(`${name}_2`)
+    await page.getByRole('button', { name: 'Save role' }).click()
+    await expect(page.getByText(`Role ${name}_2 saved`)).toBeVisible()
+  })
+
+  test('saving without policies or a name says so and keeps what was staged', async ({ authedPage: page }) => {
+    await page.goto('/security/roles/new-role')
+    await page.getByRole('button', { name: 'List All' }).click()
+    await expect(page.getByRole('region', { name: 'Policies' }).getByText('Organization', { exact: true })).toBeVisible()
+    await page.getByRole('button', { name: 'Create role' }).click()
+    await expect(page.getByLabel('Name', { exact: true })).toHaveAccessibleDescription(/Name is required/)
+    await expect(page.getByRole('region', { name: 'Policies' }).getByText('Organization', { exact: true })).toBeVisible()
+
+    await page.getByRole('button', { name: 'Remove the policy on Organization' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Policy removed' })).toBeVisible()
+    // the builder keeps its choices: the organization is still the scope
+    await expect(page.getByLabel('Scope', { exact: true }).locator('option:checked')).toHaveText('This organization')
+    await page.getByLabel('Name', { exact: true }).fill('no_policies')
+    await page.getByRole('button', { name: 'Create role' }).click()
+    await expect(page.getByText('Permissions are required')).toBeVisible()
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue('no_policies')
+  })
+
+  test('a built-in role is shown read-only', async ({ authedPage: page }) => {
+    await page.goto('/security/roles')
+    await page.getByRole('link', { name: 'Reader', exact: true }).click()
+    await expect(page.getByText('Built-in roles cannot be changed; create a custom role instead.')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Save role' })).toHaveCount(0)
+  })
+})
+
+/**
+ * Invites `email` with `role` as the admin, takes the set-password link from the local cluster's log
+ * (System Health → Logs: it has no mail server), sets a password and signs in, in a fresh context
+ * with the project's scripts setting. Returns the signed-in page.
+ */
+async function signInInvited(admin: Page, browser: Browser, testInfo: TestInfo, email: string, role: string) {
+  await admin.goto('/security/users/invite-new-user')
+  await admin.getByLabel('Email', { exact: true }).fill(email)
+  await admin.getByLabel('Role').selectOption({ label: role })
+  await admin.getByRole('button', { name: 'Send invite' }).click()
+  await expect(admin.getByText(`Invite sent to ${email}`)).toBeVisible()
+
+  await admin.goto(`/system-health/logs?q=${encodeURIComponent(email)}`)
+  const line = admin.getByText(new RegExp(`invite for ${email.replace(/\./g, '\\.')}: /verifyaccount/`)).first()
+  await expect(line).toBeVisible()
+  const link = (await line.textContent())!.match(/\/verifyaccount\/\S+/)![0]
+
+  const { baseURL, javaScriptEnabled } = testInfo.project.use
+  const context = await browser.newContext({ baseURL, javaScriptEnabled })
+  const page = await context.newPage()
+  await page.goto(link)
+  await page.getByLabel('New password').fill('invited-password-1')
+  await page.getByLabel('Repeat password').fill('invited-password-1')
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page).toHaveURL(/\/login/)
+  // (not logIn(): the "Password set" toast's Dismiss button is labelled "…Password…" too)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('invited-password-1')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.waitForURL('**/dashboard')
+  return page
+}
+
+test.describe('security → walks as other roles (permission-aware pages)', () => {
+  test('an invited operator is offered no change they cannot make, each with the reason', async ({ authedPage: page, browser }, testInfo) => {
+    const email = uniqueEmail('operator')
+    const operator = await signInInvited(page, browser, testInfo, email, 'Operator')
+
+    await operator.goto('/security/users')
+    await expect(operator.getByRole('button', { name: 'Invite user' })).toBeDisabled()
+    await expect(operator.getByRole('button', { name: 'Invite user' })).toHaveAccessibleDescription('Needs add_invite')
+    const me = operator.getByRole('row', { name: new RegExp(email) })
+    await expect(me.getByText('Delete: needs delete_user')).toBeVisible()
+    await expect(operator.getByRole('link', { name: /^Delete/ })).toHaveCount(0)
+
+    await operator.getByRole('link', { name: `Roles of ${email}` }).click()
+    await expect(operator.getByText('Needs change_user: ask an org admin.')).toBeVisible()
+    await expect(operator.getByRole('button', { name: 'Save roles' })).toHaveCount(0)
+    await expect(operator.getByRole('region', { name: 'Effective permissions' })).toContainText(/Organization: \d+ permissions/)
+
+    await operator.goto('/security/roles')
+    await expect(operator.getByRole('button', { name: 'New role' })).toBeDisabled()
+    await operator.goto('/security/users/invite-new-user')
+    await expect(operator.getByText('Needs add_invite: ask an org admin.')).toBeVisible()
+    await expect(operator.getByRole('button', { name: 'Send invite' })).toHaveCount(0)
+    await operator.context().close()
+  })
+
+  test("a reader's Security tabs say the cluster's refusal inside the page, never a 500", async ({ authedPage: page, browser }, testInfo) => {
+    const reader = await signInInvited(page, browser, testInfo, uniqueEmail('reader'), 'Reader')
+    for (const [path, title] of [
+      ['/security/users', 'The users could not be loaded'],
+      ['/security/roles', 'The roles could not be loaded'],
+      ['/security/pending-invites', 'The invites could not be loaded'],
+    ] as const) {
+      const answer = await reader.goto(path)
+      expect(answer?.status()).toBe(403)
+      await expect(reader.getByRole('heading', { name: title })).toBeVisible()
+      await expect(reader.getByText(/permission/i).first()).toBeVisible()
+      // the section's tabs stay, so the reader can go elsewhere
+      await expect(reader.getByRole('navigation', { name: 'Security areas' })).toBeVisible()
+    }
+    await reader.context().close()
+  })
+})
