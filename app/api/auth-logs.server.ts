@@ -27,7 +27,11 @@ export type AuthLogFilter = { fromDate: string; toDate: string; limit: number }
 export async function listAuthLogs(api: ClusterApi, filter: AuthLogFilter): Promise<AuthLogEvent[]> {
   const page = await api.list<AuthLogEvent>('/auth_logs', {
     pageSize: filter.limit,
-    params: { from_date: filter.fromDate, to_date: filter.toDate, limit: filter.limit },
+    params: {
+      from_date: filter.fromDate,
+      to_date: filter.toDate,
+      limit: filter.limit,
+    },
   })
   return page.results.slice(0, filter.limit)
 }

@@ -17,12 +17,26 @@ export type Credential = {
 }
 
 /** One field of a credential type, as `/credentials/types/` describes it. */
-export type CredentialTypeField = { required: boolean; secret?: boolean; label?: string; type?: string }
+export type CredentialTypeField = {
+  required: boolean
+  secret?: boolean
+  label?: string
+  type?: string
+}
 
 /** A credential type: its cloud and the fields its details hold. */
-export type CredentialType = { cloud?: string; description?: string; fields: Record<string, CredentialTypeField> }
+export type CredentialType = {
+  cloud?: string
+  description?: string
+  fields: Record<string, CredentialTypeField>
+}
 
-export type CredentialInput = { name: string; description?: string; type: string; details: Record<string, string> }
+export type CredentialInput = {
+  name: string
+  description?: string
+  type: string
+  details: Record<string, string>
+}
 
 const credentialsPath = (api: ClusterApi) => `/orgs/${api.orgId}/credentials/`
 const credentialPath = (api: ClusterApi, credentialId: string) => `${credentialsPath(api)}${encodeURIComponent(credentialId)}`

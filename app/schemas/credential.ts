@@ -10,7 +10,12 @@ export const CREDENTIAL_MESSAGES = {
 } as const
 
 /** What the form needs to know of a credential type's field (from the cluster's `/credentials/types/`). */
-export type CredentialFieldSpec = { key: string; label: string; required: boolean; secret: boolean }
+export type CredentialFieldSpec = {
+  key: string
+  label: string
+  required: boolean
+  secret: boolean
+}
 
 /** "Private key is required": the type-specific field's own required message. */
 export function fieldRequiredMessage(field: Pick<CredentialFieldSpec, 'label'>): string {
@@ -33,7 +38,10 @@ export function credentialFormSchema(fields: CredentialFieldSpec[] | null, optio
   for (const field of fields ?? []) {
     const isRequired = field.required && !(field.secret && options.keepsSecrets)
     details[field.key] = isRequired
-      ? z.string({ error: fieldRequiredMessage(field) }).trim().min(1, { error: fieldRequiredMessage(field) })
+      ? z
+          .string({ error: fieldRequiredMessage(field) })
+          .trim()
+          .min(1, { error: fieldRequiredMessage(field) })
       : z.string().optional()
   }
   return z.object({
@@ -66,7 +74,7 @@ export function parseKeyFile(text: string): Record<string, string> | null {
   return Object.fromEntries(
     Object.entries(value as Record<string, unknown>)
       .filter(([, entry]) => entry !== null && entry !== undefined)
-      .map(([key, entry]) => [key, typeof entry === 'string' ? entry : JSON.stringify(entry)]),
+      .map(([key, entry]) => [key, typeof entry === 'string' ? entry : JSON.stringify(entry)])
   )
 }
 

@@ -48,10 +48,14 @@ export function BucketEditor({
   submitIntent?: string
   cancelTo: string
 }) {
-  const [form, fields] = useSchemaForm(BucketFormSchema, { id: 'bucket-editor', lastResult, defaultValue })
+  const [form, fields] = useSchemaForm(BucketFormSchema, {
+    id: 'bucket-editor',
+    lastResult,
+    defaultValue,
+  })
   return (
     <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
- {submitIntent ? <input type="hidden" name="intent" value={submitIntent} /> : null}
+      {submitIntent ? <input type="hidden" name="intent" value={submitIntent} /> : null}
       <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
       <TextareaField meta={fields.description} label="Description" rows={2} />
       <SelectField meta={fields.cloud} label="Cloud" options={CLOUD_OPTIONS} placeholder="Select a cloud" />
@@ -70,7 +74,11 @@ export function BucketEditor({
         help={credentialsError ? `Credentials could not be listed: ${credentialsError}` : undefined}
       />
       <SelectField meta={fields.io_perf_mode} label="I/O mode" options={IO_PERF_OPTIONS} placeholder="The cluster's default (moderate)" />
-      <CheckboxField meta={fields.is_default} label="Default bucket" help="New tables store their data here. Only one bucket is the default." />
+      <CheckboxField
+        meta={fields.is_default}
+        label="Default bucket"
+        help="New tables store their data here. Only one bucket is the default."
+      />
       {credentials.length === 0 && !credentialsError ? (
         <Text fontSize="sm" color="fg.muted" mb="4">
           No credentials yet: a bucket without one uses the cluster's own access.

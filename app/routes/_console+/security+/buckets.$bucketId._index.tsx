@@ -24,7 +24,9 @@ import { bucketFormValues, loadBucketEditor, saveBucketAction } from './__bucket
 import { tablesUsingStorage, type BucketUse } from './__bucket-usage.server'
 
 export const handle: RouteHandle = {
-  breadcrumb: (loaded: { bucket?: { name: string } } | undefined) => ({ bucketId: loaded?.bucket?.name }),
+  breadcrumb: (loaded: { bucket?: { name: string } } | undefined) => ({
+    bucketId: loaded?.bucket?.name,
+  }),
 }
 
 const SAVE_INTENT = 'save-bucket'
@@ -49,7 +51,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isDefault: Boolean(storage.settings?.is_default),
       cloud: storage.settings?.cloud ?? '',
       location: `${storage.settings?.bucket_name ?? ''}${storage.settings?.bucket_path ?? ''}`,
-      credential: storage.settings?.credential_id ? (credential?.name ?? storage.settings.credential_id) : '',
+      credential: storage.settings?.credential_id ? credential?.name ?? storage.settings.credential_id : '',
       created: storage.created ?? '',
       modified: storage.modified ?? '',
     },
@@ -84,7 +86,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (confirmation.status !== 'success') return data({ deleteResult: confirmation.reply() }, { status: 400 })
   }
   await loadFromCluster(() => deleteStorage(api, storage.uuid, { force: needsForce }))
-  return redirectWithToast('/security/buckets', { title: `Bucket ${storage.name} deleted`, type: 'success' })
+  return redirectWithToast('/security/buckets', {
+    title: `Bucket ${storage.name} deleted`,
+    type: 'success',
+  })
 }
 
 const useColumns: Column<BucketUse>[] = [
@@ -102,8 +107,8 @@ const useColumns: Column<BucketUse>[] = [
       row.how === 'table default'
         ? "The table's default bucket"
         : row.how === 'mapped values'
-          ? 'Some column values are mapped here'
-          : 'No bucket of its own: uses the default',
+        ? 'Some column values are mapped here'
+        : 'No bucket of its own: uses the default',
   },
 ]
 
@@ -135,7 +140,13 @@ export default function BucketRoute() {
           title={`Delete bucket ${bucket.name}?`}
           intent={DELETE_INTENT}
           confirmLabel="Delete bucket"
-          force={needsForce ? { lastResult: actionData && 'deleteResult' in actionData ? actionData.deleteResult : undefined } : undefined}
+          force={
+            needsForce
+              ? {
+                  lastResult: actionData && 'deleteResult' in actionData ? actionData.deleteResult : undefined,
+                }
+              : undefined
+          }
         >
           {deleteText(bucket.isDefault, uses)}
         </ConfirmPanel>
@@ -189,14 +200,27 @@ function deleteText(isDefault: boolean, uses: BucketUse[] | null): string {
   const parts: string[] = []
   if (isDefault) parts.push('This is the default bucket: new tables will have none until another is made the default.')
   if (uses === null) parts.push('The tables that use it could not be read.')
-  else if (uses.length) parts.push(`${uses.length} ${uses.length === 1 ? 'table uses' : 'tables use'} it: ${uses.map((use) => `${use.projectName}.${use.tableName}`).join(', ')}.`)
+  else if (uses.length)
+    parts.push(
+      `${uses.length} ${uses.length === 1 ? 'table uses' : 'tables use'} it: ${uses
+        .map((use) => `${use.projectName}.${use.tableName}`)
+        .join(', ')}.`
+    )
   parts.push('The bucket itself and its data stay in the cloud; the cluster forgets it.')
   return parts.join(' ')
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [{ title: `${loaded?.bucket.name ?? 'Bucket'} · Buckets · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
+  { title: `${loaded?.bucket.name ?? 'Bucket'} · Buckets · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The bucket could not be shown" message={errorMessage(error)} back={{ to: '/security/buckets', label: 'Back to the buckets' }} />
+  return (
+    <ErrorPanel
+      title="The bucket could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/security/buckets', label: 'Back to the buckets' }}
+    />
+  )
 }

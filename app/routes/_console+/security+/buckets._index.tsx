@@ -12,7 +12,15 @@ import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 
-type BucketRow = { uuid: string; name: string; bucket: string; cloud: string; region: string; isDefault: boolean; hasCredential: boolean }
+type BucketRow = {
+  uuid: string
+  name: string
+  bucket: string
+  cloud: string
+  region: string
+  isDefault: boolean
+  hasCredential: boolean
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -23,7 +31,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     .map((storage) => ({
       uuid: storage.uuid,
       name: storage.name,
-      bucket: `${storage.settings?.bucket_name ?? ''}${storage.settings?.bucket_path && storage.settings.bucket_path !== '/' ? storage.settings.bucket_path : ''}`,
+      bucket: `${storage.settings?.bucket_name ?? ''}${
+        storage.settings?.bucket_path && storage.settings.bucket_path !== '/' ? storage.settings.bucket_path : ''
+      }`,
       cloud: storage.settings?.cloud ?? '',
       region: storage.settings?.region ?? '',
       isDefault: Boolean(storage.settings?.is_default),
@@ -53,7 +63,11 @@ const columns: Column<BucketRow>[] = [
   { key: 'bucket', header: 'Bucket', cell: (row) => <code>{row.bucket}</code> },
   { key: 'cloud', header: 'Cloud', cell: (row) => row.cloud },
   { key: 'region', header: 'Region', cell: (row) => row.region || '—' },
-  { key: 'credential', header: 'Credential', cell: (row) => (row.hasCredential ? 'Yes' : 'None') },
+  {
+    key: 'credential',
+    header: 'Credential',
+    cell: (row) => (row.hasCredential ? 'Yes' : 'None'),
+  },
 ]
 
 export default function BucketsRoute() {

@@ -8,7 +8,13 @@ import { action as newAction, loader as newLoader } from './new-bucket'
 
 useTestCluster()
 
-type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
+type FormReply = {
+  result: {
+    status?: string
+    error?: Record<string, string[] | null>
+    initialValue?: Record<string, unknown>
+  }
+}
 
 let cookie: string
 beforeAll(async () => {
@@ -35,10 +41,25 @@ describe('/security/new-bucket', () => {
   })
 
   it('answers the spec messages (Name, Bucket name and Cloud required) with 400 and keeps what was typed', async () => {
-    const { data, status } = unwrap<FormReply>(await createBucket({ name: '', bucket_name: '', cloud: '', region: 'eu-west-1', description: 'kept' }))
+    const { data, status } = unwrap<FormReply>(
+      await createBucket({
+        name: '',
+        bucket_name: '',
+        cloud: '',
+        region: 'eu-west-1',
+        description: 'kept',
+      })
+    )
     expect(status).toBe(400)
-    expect(data.result.error).toEqual({ name: ['Name is required'], bucket_name: ['Bucket name is required'], cloud: ['Cloud is required'] })
-    expect(data.result.initialValue).toMatchObject({ region: 'eu-west-1', description: 'kept' })
+    expect(data.result.error).toEqual({
+      name: ['Name is required'],
+      bucket_name: ['Bucket name is required'],
+      cloud: ['Cloud is required'],
+    })
+    expect(data.result.initialValue).toMatchObject({
+      region: 'eu-west-1',
+      description: 'kept',
+    })
   })
 
   it('lists the credentials a bucket may use', async () => {
@@ -53,33 +74,90 @@ describe('/security/new-bucket', () => {
   })
 
   it("creates a bucket, shows it in the list and puts the cluster's field errors on the form's fields", async () => {
-    const id = await createBucketOk({ name: 'archive', bucket_name: 'my-archive', cloud: 'aws', region: 'us-east-1', bucket_path: '/logs' })
+    const id = await createBucketOk({
+      name: 'archive',
+      bucket_name: 'my-archive',
+      cloud: 'aws',
+      region: 'us-east-1',
+      bucket_path: '/logs',
+    })
     const list = await listLoader(args(get('/security/buckets', cookie)))
-    expect(list.rows.find((row) => row.uuid === id)).toMatchObject({ name: 'archive', bucket: 'my-archive/logs', cloud: 'aws', isDefault: false })
+    expect(list.rows.find((row) => row.uuid === id)).toMatchObject({
+      name: 'archive',
+      bucket: 'my-archive/logs',
+      cloud: 'aws',
+      isDefault: false,
+    })
     const filtered = await listLoader(args(get('/security/buckets?q=nomatch', cookie)))
     expect(filtered.rows).toEqual([])
 
-    failWith('/config/v1/orgs/:org/storages/', 400, { settings: { bucket_name: ['Bucket name is not valid.'] }, detail: 'No.' }, 'post')
+    failWith(
+      '/config/v1/orgs/:org/storages/',
+      400,
+      {
+        settings: { bucket_name: ['Bucket name is not valid.'] },
+        detail: 'No.',
+      },
+      'post'
+    )
     const { data, status } = unwrap<FormReply>(await createBucket({ name: 'bad', bucket_name: 'x', cloud: 'gcp' }))
     expect(status).toBe(400)
-    expect(data.result.error).toMatchObject({ bucket_name: ['Bucket name is not valid.'], '': ['No.'] })
-    expect(data.result.initialValue).toMatchObject({ name: 'bad', cloud: 'gcp' })
+    expect(data.result.error).toMatchObject({
+      bucket_name: ['Bucket name is not valid.'],
+      '': ['No.'],
+    })
+    expect(data.result.initialValue).toMatchObject({
+      name: 'bad',
+      cloud: 'gcp',
+    })
   })
 })
 
 describe('/security/buckets/[bucketId]', () => {
   it('shows the bucket, saves an edit, and a 404 is the catalogue message', async () => {
-    const id = await createBucketOk({ name: 'edit_me', bucket_name: 'b1', cloud: 'gcp' })
+    const id = await createBucketOk({
+      name: 'edit_me',
+      bucket_name: 'b1',
+      cloud: 'gcp',
+    })
     const loaded = await detail(id)
-    expect(loaded.bucket).toMatchObject({ name: 'edit_me', cloud: 'gcp', isDefault: false })
-    expect(loaded.formValues).toMatchObject({ name: 'edit_me', bucket_name: 'b1', cloud: 'gcp', bucket_path: '/' })
+    expect(loaded.bucket).toMatchObject({
+      name: 'edit_me',
+      cloud: 'gcp',
+      isDefault: false,
+    })
+    expect(loaded.formValues).toMatchObject({
+      name: 'edit_me',
+      bucket_name: 'b1',
+      cloud: 'gcp',
+      bucket_path: '/',
+    })
 
-    const saved = asResponse(await detailPost(id, { intent: 'save-bucket', name: 'edited', bucket_name: 'b2', cloud: 'gcp', description: 'now described' }))
+    const saved = asResponse(
+      await detailPost(id, {
+        intent: 'save-bucket',
+        name: 'edited',
+        bucket_name: 'b2',
+        cloud: 'gcp',
+        description: 'now described',
+      })
+    )
     expect(saved.status).toBe(302)
     expect(saved.headers.get('Location')).toBe(`/security/buckets/${id}`)
-    expect((await detail(id)).bucket).toMatchObject({ name: 'edited', description: 'now described', location: 'b2/' })
+    expect((await detail(id)).bucket).toMatchObject({
+      name: 'edited',
+      description: 'now described',
+      location: 'b2/',
+    })
 
-    const refused = unwrap<FormReply>(await detailPost(id, { intent: 'save-bucket', name: 'edited', bucket_name: 'b2', cloud: 'aws' }))
+    const refused = unwrap<FormReply>(
+      await detailPost(id, {
+        intent: 'save-bucket',
+        name: 'edited',
+        bucket_name: 'b2',
+        cloud: 'aws',
+      })
+    )
     expect(refused.status).toBe(400)
     expect(refused.data.result.error?.cloud?.[0]).toMatch(/cannot be changed/)
 
@@ -89,10 +167,21 @@ describe('/security/buckets/[bucketId]', () => {
   })
 
   it('says which tables use the bucket, and the default bucket cannot be deleted without FORCE', async () => {
-    const id = await createBucketOk({ name: 'the_default', bucket_name: 'main', cloud: 'aws', is_default: 'on' })
-    const other = await createBucketOk({ name: 'mapped', bucket_name: 'side', cloud: 'aws' })
+    const id = await createBucketOk({
+      name: 'the_default',
+      bucket_name: 'main',
+      cloud: 'aws',
+      is_default: 'on',
+    })
+    const other = await createBucketOk({
+      name: 'mapped',
+      bucket_name: 'side',
+      cloud: 'aws',
+    })
     const { projectId, tableId } = await makeTable('bucket_project', 'bucket_table')
-    await clusterCall('PATCH', `/config/v1/orgs/{org}/projects/${projectId}/tables/${tableId}`, { settings: { storage_map: { default_storage_id: other } } })
+    await clusterCall('PATCH', `/config/v1/orgs/{org}/projects/${projectId}/tables/${tableId}`, {
+      settings: { storage_map: { default_storage_id: other } },
+    })
     await makeTable('bucket_project', 'plain_table')
 
     const usesDefault = (await detail(id)).uses!
@@ -103,7 +192,9 @@ describe('/security/buckets/[bucketId]', () => {
     expect((await detail(id, `?delete=${id}`)).isConfirmingDelete).toBe(true)
     const noForce = unwrap<{ deleteResult: FormReply['result'] }>(await detailPost(id, { intent: 'delete-bucket', confirm: 'force' }))
     expect(noForce.status).toBe(400)
-    expect(noForce.data.deleteResult.error).toEqual({ confirm: ['Type FORCE to confirm'] })
+    expect(noForce.data.deleteResult.error).toEqual({
+      confirm: ['Type FORCE to confirm'],
+    })
     expect((await detail(id)).bucket.name).toBe('the_default')
 
     const deleted = asResponse(await detailPost(id, { intent: 'delete-bucket', confirm: 'FORCE' }))
@@ -113,7 +204,11 @@ describe('/security/buckets/[bucketId]', () => {
   })
 
   it('deletes an unused bucket on confirmation alone', async () => {
-    const id = await createBucketOk({ name: 'unused', bucket_name: 'u', cloud: 'aws' })
+    const id = await createBucketOk({
+      name: 'unused',
+      bucket_name: 'u',
+      cloud: 'aws',
+    })
     const deleted = asResponse(await detailPost(id, { intent: 'delete-bucket' }))
     expect(deleted.status).toBe(302)
     const list = await listLoader(args(get('/security/buckets', cookie)))

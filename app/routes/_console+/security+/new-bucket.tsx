@@ -39,5 +39,11 @@ export const meta: MetaFunction = () => [{ title: 'New bucket · Security · Clu
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The bucket could not be created" message={errorMessage(error)} back={{ to: '/security/buckets', label: 'Back to the buckets' }} />
+  return (
+    <ErrorPanel
+      title="The bucket could not be created"
+      message={errorMessage(error)}
+      back={{ to: '/security/buckets', label: 'Back to the buckets' }}
+    />
+  )
 }
