@@ -9,6 +9,9 @@ export const CREDENTIAL_MESSAGES = {
   keyFileJson: 'The key file must be a JSON object',
 } as const
 
+/** The intent of the no-script "Show the fields for this type" button: redisplay, do not save. */
+export const PICK_TYPE_INTENT = 'pick-type'
+
 /** What the form needs to know of a credential type's field (from the cluster's `/credentials/types/`). */
 export type CredentialFieldSpec = {
   key: string

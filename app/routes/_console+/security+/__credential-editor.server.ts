@@ -7,14 +7,13 @@ import {
   CREDENTIAL_MESSAGES,
   credentialFormSchema,
   labelOfKey,
+  PICK_TYPE_INTENT,
   parseKeyFile,
   typeOfKeyFile,
   type CredentialFieldSpec,
 } from '~/schemas/credential'
 import { redirectWithToast } from '~/utils/toast.server'
 
-/** The intent of the no-script "Show the fields for this type" button: redisplay, do not save. */
-export const PICK_TYPE_INTENT = 'pick-type'
 
 /** A credential type as the form offers it: key, a label, its cloud and its fields. */
 export type CredentialTypeOption = {

@@ -12,6 +12,7 @@ import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionCard } from '~/components/layout/section-card'
+import { PICK_TYPE_INTENT } from '~/schemas/credential'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -19,7 +20,6 @@ import { CredentialEditor } from './__credential-editor'
 import {
   credentialFormValues,
   loadCredentialEditor,
-  PICK_TYPE_INTENT,
   saveCredentialAction,
   storedSecrets,
 } from './__credential-editor.server'

@@ -6,9 +6,10 @@ import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
+import { PICK_TYPE_INTENT } from '~/schemas/credential'
 import { errorMessage } from '~/utils/error-message'
 import { CredentialEditor } from './__credential-editor'
-import { loadCredentialEditor, PICK_TYPE_INTENT, saveCredentialAction } from './__credential-editor.server'
+import { loadCredentialEditor, saveCredentialAction } from './__credential-editor.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
