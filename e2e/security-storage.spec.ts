@@ -92,7 +92,7 @@ test.describe('security → buckets', () => {
       await panel.getByLabel('Type FORCE to confirm').fill('force')
       await panel.getByRole('button', { name: 'Delete bucket' }).click()
       await expect(page.getByLabel('Type FORCE to confirm')).toHaveAccessibleDescription(/Type FORCE to confirm/)
-      await expect(page.getByRole('heading', { level: 2, name })).toBeVisible()
+      await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible()
 
       await page.getByLabel('Type FORCE to confirm').fill('FORCE')
       await page.getByRole('button', { name: 'Delete bucket' }).click()
@@ -104,7 +104,9 @@ test.describe('security → buckets', () => {
 })
 
 test.describe('security → credentials', () => {
-  test("the type's own fields; secrets are never shown again and a blank one keeps the stored secret", async ({ authedPage: page }, testInfo) => {
+  test("the type's own fields; secrets are never shown again and a blank one keeps the stored secret", async ({
+    authedPage: page,
+  }, testInfo) => {
     const name = uniqueName('e2e_keys')
     await page.goto('/security/new-credential')
     await page.getByLabel('Name', { exact: true }).fill(name)
@@ -117,10 +119,12 @@ test.describe('security → credentials', () => {
     await page.getByLabel('Secret access key').fill('e2e-very-secret')
     await page.getByRole('button', { name: 'Create credential' }).click()
     await expect(page.getByLabel('Access key id')).toHaveAccessibleDescription(/Access key id is required/)
-    // The secret typed is not sent back: the page says so, and the field is empty.
-    await expect(page.getByText(/Secrets are not sent back to the browser/)).toBeVisible()
-    await expect(page.getByLabel('Secret access key')).toHaveValue('')
-    expect(await page.content()).not.toContain('e2e-very-secret')
+    if (testInfo.project.name === 'no-js') {
+      // The server checked it: the secret typed is not sent back; the page says so, and the field is empty.
+      await expect(page.getByText(/Secrets are not sent back to the browser/)).toBeVisible()
+      await expect(page.getByLabel('Secret access key')).toHaveValue('')
+      expect(await page.content()).not.toContain('e2e-very-secret')
+    }
 
     await page.getByLabel('Access key id').fill('AKIAE2E')
     await page.getByLabel('Secret access key').fill('e2e-very-secret')
@@ -147,7 +151,9 @@ test.describe('security → credentials', () => {
     const name = uniqueName('e2e_gcp')
     await page.goto('/security/new-credential')
     await page.getByLabel('Name', { exact: true }).fill(name)
-    await page.getByLabel('Key file (JSON)').setInputFiles({ name: 'key.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(GCP_KEY)) })
+    await page
+      .getByLabel('Key file (JSON)')
+      .setInputFiles({ name: 'key.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(GCP_KEY)) })
     if (testInfo.project.name === 'js') {
       // With scripts the form fills as soon as the file is picked.
       await expect(page.getByLabel('Type', { exact: true })).toHaveValue('gcp_service_account_keys')
@@ -189,7 +195,19 @@ test.describe('security → logs', () => {
 
   test('auth logs show every column; from, to and limit are required', async ({ authedPage: page }) => {
     await page.goto('/security/auth-logs')
-    for (const column of ['Time', 'Timestamp', 'Username', 'Type', 'Realm ID', 'Client ID', 'User ID', 'Session ID', 'IP address', 'Error', 'Details']) {
+    for (const column of [
+      'Time',
+      'Timestamp',
+      'Username',
+      'Type',
+      'Realm ID',
+      'Client ID',
+      'User ID',
+      'Session ID',
+      'IP address',
+      'Error',
+      'Details',
+    ]) {
       await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible()
     }
     await expect(page.getByRole('cell', { name: 'LOGIN', exact: true }).first()).toBeVisible()

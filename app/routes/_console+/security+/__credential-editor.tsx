@@ -1,7 +1,7 @@
 import { useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, Button, chakra, Text } from '@chakra-ui/react'
-import type { ChangeEvent } from 'react'
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
@@ -61,7 +61,12 @@ export function CredentialEditor({
         schema: credentialFormSchema(fieldsOf(String(formData.get('type') ?? '')), { keepsSecrets: isEdit }),
       }),
   })
-  const typeKey = fixedType ?? (fields.type.value as string | undefined) ?? ''
+  // The type picked in this page (select or key file); conform's value until then (the server's answer).
+  const [pickedType, setPickedType] = useState<string | null>(null)
+  // A key file's values wait here until its type's fields are on the page (a ref: conform's updates re-render at once).
+  const pendingFile = useRef<Record<string, string> | null>(null)
+  const [fileCount, setFileCount] = useState(0)
+  const typeKey = fixedType ?? pickedType ?? (fields.type.value as string | undefined) ?? ''
   const type = types.find((option) => option.value === typeKey)
   const details = fields.details.getFieldset() as unknown as Record<string, DetailMeta>
   const keyFileErrors = (fields as unknown as Record<string, DetailMeta>).keyFile?.errors
@@ -80,13 +85,32 @@ export function CredentialEditor({
           types.map((option) => option.value)
         ) ||
           typeKey)
-      if (!fixedType && key) form.update({ name: fields.type.name, value: key })
-      const filled: Record<string, string> = {
-        ...((fields.details.value as Record<string, string> | undefined) ?? {}),
+      if (!fixedType && key) {
+        form.update({ name: fields.type.name, value: key })
+        setPickedType(key)
       }
-      for (const field of fieldsOf(key) ?? []) if (values[field.key] !== undefined) filled[field.key] = values[field.key]!
-      form.update({ name: fields.details.name, value: filled })
+      pendingFile.current = values
+      setFileCount((count) => count + 1)
     })
+  }
+
+  // Once the type's fields are on the page, the key file's values go into them.
+  const typeValue = type?.value
+  useEffect(() => {
+    const values = pendingFile.current
+    if (!values || !typeValue) return
+    pendingFile.current = null
+    for (const field of types.find((option) => option.value === typeValue)?.fields ?? []) {
+      const value = values[field.key]
+      if (value !== undefined) form.update({ name: `${fields.details.name}.${field.key}`, value })
+    }
+    // Only a new file or a new type fills the fields; `form` changes on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fileCount, typeValue])
+
+  function followType(event: FormEvent<HTMLDivElement>) {
+    const target = event.target as HTMLSelectElement
+    if (target.name === fields.type.name) setPickedType(target.value)
   }
 
   return (
@@ -106,7 +130,7 @@ export function CredentialEditor({
           </Text>
         </Box>
       ) : (
-        <>
+        <Box onChange={followType}>
           <SelectField
             meta={fields.type as FieldMetadata<string | undefined, Record<string, unknown>, string[]>}
             label="Type"
@@ -122,7 +146,7 @@ export function CredentialEditor({
               Show the fields for this type
             </Button>
           )}
-        </>
+        </Box>
       )}
 
       <Box mb="4">
