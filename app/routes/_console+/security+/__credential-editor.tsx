@@ -56,16 +56,22 @@ export function CredentialEditor({
     defaultValue,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, {
-        schema: credentialFormSchema(fieldsOf(String(formData.get('type') ?? '')), { keepsSecrets: isEdit }),
-      }),
+    onValidate: ({ formData }) => {
+      // With a key file picked, its secrets are read on the server: the browser does not ask for them.
+      const file = formData.get('keyFile')
+      const hasFile = typeof file === 'object' && file !== null && file.size > 0
+      return parseWithZod(formData, {
+        schema: credentialFormSchema(fieldsOf(String(formData.get('type') ?? '')), { keepsSecrets: isEdit || hasFile }),
+      })
+    },
   })
   // The type picked in this page (select or key file); conform's value until then (the server's answer).
   const [pickedType, setPickedType] = useState<string | null>(null)
   // A key file's values wait here until its type's fields are on the page (a ref: conform's updates re-render at once).
   const pendingFile = useRef<Record<string, string> | null>(null)
   const [fileCount, setFileCount] = useState(0)
+  // The secrets the picked key file holds: the server takes them from the file (an input would lose a PEM key's line breaks).
+  const [fileSecrets, setFileSecrets] = useState<string[]>([])
   const typeKey = fixedType ?? pickedType ?? (fields.type.value as string | undefined) ?? ''
   const type = types.find((option) => option.value === typeKey)
   const details = fields.details.getFieldset() as unknown as Record<string, DetailMeta>
@@ -100,10 +106,12 @@ export function CredentialEditor({
     const values = pendingFile.current
     if (!values || !typeValue) return
     pendingFile.current = null
-    for (const field of types.find((option) => option.value === typeValue)?.fields ?? []) {
+    const typeFields = types.find((option) => option.value === typeValue)?.fields ?? []
+    for (const field of typeFields) {
       const value = values[field.key]
-      if (value !== undefined) form.update({ name: `${fields.details.name}.${field.key}`, value })
+      if (value !== undefined && !field.secret) form.update({ name: `${fields.details.name}.${field.key}`, value })
     }
+    setFileSecrets(typeFields.filter((field) => field.secret && values[field.key] !== undefined).map((field) => field.key))
     // Only a new file or a new type fills the fields; `form` changes on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fileCount, typeValue])
@@ -116,6 +124,15 @@ export function CredentialEditor({
   return (
     <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo} encType="multipart/form-data">
       {submitIntent ? <input type="hidden" name="intent" value={submitIntent} /> : null}
+      {isHydrated || fixedType ? null : (
+        // Enter in a field submits with the first submit button: this one (save), not "Show the fields".
+        <button
+          type="submit"
+          tabIndex={-1}
+          aria-hidden="true"
+          style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', border: 0, padding: 0 }}
+        />
+      )}
       <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
       <TextareaField meta={fields.description} label="Description" rows={2} />
       {fixedType ? (
@@ -182,7 +199,15 @@ export function CredentialEditor({
                 meta={meta}
                 type="password"
                 label={field.required ? field.label : `${field.label} (optional)`}
-                help={isStored ? 'Stored and hidden. Leave blank to keep it.' : isEdit ? 'Leave blank to keep it unset.' : undefined}
+                help={
+                  fileSecrets.includes(field.key)
+                    ? 'Taken from the key file when you save; leave blank.'
+                    : isStored
+                    ? 'Stored and hidden. Leave blank to keep it.'
+                    : isEdit
+                    ? 'Leave blank to keep it unset.'
+                    : undefined
+                }
                 inputProps={{
                   autoComplete: 'new-password',
                   placeholder: isStored ? '••••••••' : undefined,
