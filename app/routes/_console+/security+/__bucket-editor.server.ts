@@ -1,0 +1,90 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from '@remix-run/node'
+import type { ClusterApi } from '~/api/client.server'
+import { listCredentials } from '~/api/credentials.server'
+import { replyFromCluster, settle } from '~/api/policies.server'
+import { createStorage, updateStorage, type Storage, type StorageInput } from '~/api/storages.server'
+import { BucketFormSchema, type BucketForm } from '~/schemas/bucket'
+import { redirectWithToast } from '~/utils/toast.server'
+
+/** Where the cluster's storage fields (as mapFieldErrors flattens them) show on the bucket form. */
+const BUCKET_FIELDS: Record<string, string> = {
+  name: 'name',
+  description: 'description',
+  settings: 'bucket_name',
+  'settings.bucket_name': 'bucket_name',
+  'settings.cloud': 'cloud',
+  'settings.region': 'region',
+  'settings.bucket_path': 'bucket_path',
+  'settings.endpoint': 'endpoint',
+  'settings.credential_id': 'credential_id',
+  'settings.io_perf_mode': 'io_perf_mode',
+  'settings.is_default': 'is_default',
+}
+
+/** The credentials a bucket may use, for the form's select; a user who may not list them gets none and a note. */
+export async function loadBucketEditor(api: ClusterApi) {
+  const credentials = await settle(() => listCredentials(api))
+  return {
+    credentials: (credentials.value ?? []).map((credential) => ({
+      uuid: credential.uuid,
+      name: credential.name,
+      cloud: credential.cloud ?? '',
+    })),
+    credentialsError: credentials.error,
+  }
+}
+
+/** The form's values as the cluster's storage body. */
+function storageBody(form: BucketForm): StorageInput {
+  return {
+    name: form.name,
+    description: form.description ?? '',
+    settings: {
+      bucket_name: form.bucket_name,
+      bucket_path: form.bucket_path || '/',
+      region: form.region ?? '',
+      cloud: form.cloud,
+      endpoint: form.endpoint || null,
+      credential_id: form.credential_id || null,
+      is_default: Boolean(form.is_default),
+      ...(form.io_perf_mode ? { io_perf_mode: form.io_perf_mode } : {}),
+    },
+  }
+}
+
+/** A storage as the form's default values. */
+export function bucketFormValues(storage: Storage): Record<string, string> {
+  const settings = storage.settings ?? ({} as Storage['settings'])
+  return {
+    name: storage.name,
+    description: storage.description ?? '',
+    bucket_name: settings.bucket_name ?? '',
+    cloud: settings.cloud ?? '',
+    region: settings.region ?? '',
+    bucket_path: settings.bucket_path ?? '',
+    endpoint: settings.endpoint ?? '',
+    credential_id: settings.credential_id ?? '',
+    io_perf_mode: settings.io_perf_mode ?? '',
+    is_default: settings.is_default ? 'on' : '',
+  }
+}
+
+/**
+ * Creates a bucket from the form, or changes `storageId`; redirects to the bucket with a toast.
+ * Validation and the cluster's 400s come back on the form's fields with everything typed kept.
+ */
+export async function saveBucketAction(api: ClusterApi, formData: FormData, storageId?: string) {
+  const submission = parseWithZod(formData, { schema: BucketFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  try {
+    const body = storageBody(submission.value)
+    const saved = storageId ? await updateStorage(api, storageId, body) : await createStorage(api, body)
+    return redirectWithToast(`/security/buckets/${saved.uuid}`, {
+      title: `Bucket ${saved.name} ${storageId ? 'saved' : 'created'}`,
+      type: 'success',
+    })
+  } catch (error) {
+    return replyFromCluster(submission, error, { rename: BUCKET_FIELDS })
+  }
+}

@@ -1,0 +1,123 @@
+import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { listStorages } from '~/api/storages.server'
+import { DataTable, type Column } from '~/components/data-table/data-table'
+import { FilterForm } from '~/components/data-table/filter-form'
+import { Pagination } from '~/components/data-table/pagination'
+import { listPage, parsePaging } from '~/components/data-table/paging'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+
+type BucketRow = {
+  uuid: string
+  name: string
+  bucket: string
+  cloud: string
+  region: string
+  isDefault: boolean
+  hasCredential: boolean
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const paging = parsePaging(new URL(request.url))
+  const storages = await loadFromCluster(() => listStorages(api))
+  const needle = paging.q.toLowerCase()
+  const rows: BucketRow[] = storages
+    .map((storage) => ({
+      uuid: storage.uuid,
+      name: storage.name,
+      bucket: `${storage.settings?.bucket_name ?? ''}${
+        storage.settings?.bucket_path && storage.settings.bucket_path !== '/' ? storage.settings.bucket_path : ''
+      }`,
+      cloud: storage.settings?.cloud ?? '',
+      region: storage.settings?.region ?? '',
+      isDefault: Boolean(storage.settings?.is_default),
+      hasCredential: Boolean(storage.settings?.credential_id),
+    }))
+    .filter((row) => !needle || row.name.toLowerCase().includes(needle) || row.bucket.toLowerCase().includes(needle))
+  return { ...listPage(rows, paging), bucketCount: storages.length }
+}
+
+const columns: Column<BucketRow>[] = [
+  {
+    key: 'name',
+    header: 'Name',
+    isRowHeader: true,
+    cell: (row) => (
+      <>
+        <Link to={`/security/buckets/${row.uuid}`}>{row.name}</Link>
+        {row.isDefault ? (
+          <>
+            {' '}
+            <span data-badge="default">default</span>
+          </>
+        ) : null}
+      </>
+    ),
+  },
+  { key: 'bucket', header: 'Bucket', cell: (row) => <code>{row.bucket}</code> },
+  { key: 'cloud', header: 'Cloud', cell: (row) => row.cloud },
+  { key: 'region', header: 'Region', cell: (row) => row.region || '—' },
+  {
+    key: 'credential',
+    header: 'Credential',
+    cell: (row) => (row.hasCredential ? 'Yes' : 'None'),
+  },
+]
+
+export default function BucketsRoute() {
+  const data = useLoaderData<typeof loader>()
+  const [searchParams] = useSearchParams()
+  return (
+    <Stack gap="4">
+      <PageHeader
+        level={2}
+        title="Buckets"
+        description={`${data.bucketCount} ${data.bucketCount === 1 ? 'bucket holds' : 'buckets hold'} table data.`}
+        mb="0"
+        actions={
+          <Button asChild colorPalette="blue" size="sm">
+            <Link to="/security/new-bucket">New bucket</Link>
+          </Button>
+        }
+      />
+      <FilterForm label="Filter by name or bucket" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <DataTable
+        caption="Buckets"
+        columns={columns}
+        rows={data.rows}
+        rowKey={(row) => row.uuid}
+        empty={
+          data.q ? (
+            <>
+              <Text mb="2">No buckets match “{data.q}”.</Text>
+              <ChakraLink asChild color="blue.600">
+                <Link to="/security/buckets">Clear the filter</Link>
+              </ChakraLink>
+            </>
+          ) : (
+            <>
+              <Text mb="2">No buckets yet: tables use the cluster's own storage.</Text>
+              <ChakraLink asChild color="blue.600">
+                <Link to="/security/new-bucket">Add a bucket</Link>
+              </ChakraLink>
+            </>
+          )
+        }
+      />
+      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Buckets · Security · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The buckets could not be loaded" message={errorMessage(error)} />
+}

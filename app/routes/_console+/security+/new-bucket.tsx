@@ -1,0 +1,49 @@
+import { Stack } from '@chakra-ui/react'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import { BucketEditor } from './__bucket-editor'
+import { loadBucketEditor, saveBucketAction } from './__bucket-editor.server'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  return loadBucketEditor(api)
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  return saveBucketAction(api, await request.formData())
+}
+
+export default function NewBucketRoute() {
+  const { credentials, credentialsError } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <Stack gap="4" maxW="2xl">
+      <PageHeader level={2} title="New bucket" description="A bucket in a cloud's object store where tables keep their data." mb="0" />
+      <BucketEditor
+        credentials={credentials}
+        credentialsError={credentialsError}
+        lastResult={actionData?.result}
+        submitLabel="Create bucket"
+        cancelTo="/security/buckets"
+      />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New bucket · Security · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return (
+    <ErrorPanel
+      title="The bucket could not be created"
+      message={errorMessage(error)}
+      back={{ to: '/security/buckets', label: 'Back to the buckets' }}
+    />
+  )
+}

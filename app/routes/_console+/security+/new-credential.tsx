@@ -1,0 +1,64 @@
+import { Stack } from '@chakra-ui/react'
+import type { SubmissionResult } from '@conform-to/react'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { PICK_TYPE_INTENT } from '~/schemas/credential'
+import { errorMessage } from '~/utils/error-message'
+import { CredentialEditor } from './__credential-editor'
+import { loadCredentialEditor, saveCredentialAction } from './__credential-editor.server'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const editor = await loadFromCluster(() => loadCredentialEditor(api))
+  const wanted = new URL(request.url).searchParams.get('type')
+  return {
+    ...editor,
+    type: editor.types.some((type) => type.value === wanted) ? wanted! : '',
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  return loadFromCluster(() => saveCredentialAction(api, formData))
+}
+
+export default function NewCredentialRoute() {
+  const { types, type } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <Stack gap="4" maxW="2xl">
+      <PageHeader
+        level={2}
+        title="New credential"
+        description="Access to a cloud account, for buckets, batch jobs and auto ingest. Its secrets can be replaced later, never read back."
+        mb="0"
+      />
+      <CredentialEditor
+        types={types}
+        defaultValue={{ type }}
+        lastResult={actionData?.result as SubmissionResult<string[]> | undefined}
+        submitLabel="Create credential"
+        pickTypeIntent={PICK_TYPE_INTENT}
+        cancelTo="/security/credentials"
+      />
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'New credential · Security · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return (
+    <ErrorPanel
+      title="The credential could not be created"
+      message={errorMessage(error)}
+      back={{ to: '/security/credentials', label: 'Back to the credentials' }}
+    />
+  )
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod'
+import { NAME_MAX_LENGTH } from './table'
+
+/** Spec section 5: "Credential: Name and Type required, plus type-specific fields". */
+export const CREDENTIAL_MESSAGES = {
+  nameRequired: 'Name is required',
+  nameTooLong: 'Name must be under 64 symbols',
+  typeRequired: 'Type is required',
+  keyFileJson: 'The key file must be a JSON object',
+} as const
+
+/** The intent of the no-script "Show the fields for this type" button: redisplay, do not save. */
+export const PICK_TYPE_INTENT = 'pick-type'
+
+/** What the form needs to know of a credential type's field (from the cluster's `/credentials/types/`). */
+export type CredentialFieldSpec = {
+  key: string
+  label: string
+  required: boolean
+  secret: boolean
+}
+
+/** "Private key is required": the type-specific field's own required message. */
+export function fieldRequiredMessage(field: Pick<CredentialFieldSpec, 'label'>): string {
+  return `${field.label} is required`
+}
+
+/** A field key as a label when the cluster gives none: `private_key_id` → "Private key id". */
+export function labelOfKey(key: string): string {
+  const text = key.replace(/_/g, ' ')
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/**
+ * The credential form for one type: name, description, type, and `details.<field>` for each of the
+ * type's fields. On edit (`keepsSecrets`) a blank secret is allowed: it keeps the stored one.
+ * Without a known type only name and type are checked (the type is what is missing).
+ */
+export function credentialFormSchema(fields: CredentialFieldSpec[] | null, options: { keepsSecrets?: boolean } = {}) {
+  const details: Record<string, z.ZodType<string | undefined>> = {}
+  for (const field of fields ?? []) {
+    const isRequired = field.required && !(field.secret && options.keepsSecrets)
+    details[field.key] = isRequired
+      ? z
+          .string({ error: fieldRequiredMessage(field) })
+          .trim()
+          .min(1, { error: fieldRequiredMessage(field) })
+      : z.string().optional()
+  }
+  return z.object({
+    name: z
+      .string({ error: CREDENTIAL_MESSAGES.nameRequired })
+      .trim()
+      .min(1, { error: CREDENTIAL_MESSAGES.nameRequired })
+      .max(NAME_MAX_LENGTH, { error: CREDENTIAL_MESSAGES.nameTooLong }),
+    description: z.string().trim().optional(),
+    type: z.string({ error: CREDENTIAL_MESSAGES.typeRequired }).min(1, { error: CREDENTIAL_MESSAGES.typeRequired }),
+    // Conform leaves out an object whose every field is empty: default it, so each field is still checked.
+    details: z.object(details).default({} as Record<string, string | undefined>),
+  })
+}
+
+export type CredentialForm = z.infer<ReturnType<typeof credentialFormSchema>>
+
+/**
+ * Reads an uploaded key file (a GCP service account's JSON, for one) into text values by key;
+ * nested values become JSON text. Returns null when it is not a JSON object.
+ */
+export function parseKeyFile(text: string): Record<string, string> | null {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .filter(([, entry]) => entry !== null && entry !== undefined)
+      .map(([key, entry]) => [key, typeof entry === 'string' ? entry : JSON.stringify(entry)])
+  )
+}
+
+/** The type a key file is for, when it says (`"type": "service_account"` is a GCP service account key). */
+export function typeOfKeyFile(file: Record<string, string>, types: string[]): string | null {
+  if (file.type === 'service_account') return types.find((type) => type.startsWith('gcp')) ?? null
+  if (file.role_arn) return types.find((type) => type === 'aws_role') ?? null
+  if (file.access_key_id && file.secret_access_key) return types.find((type) => type.startsWith('aws')) ?? null
+  return null
+}
