@@ -124,6 +124,7 @@ test.describe('fuzzing every action', () => {
     const routes = (await builtRoutes()).filter((route) => route.hasAction && !SKIPPED.has(route.id))
     expect(routes.length).toBeGreaterThan(5)
     const report: string[] = []
+    const failures: string[] = []
     let total = 0
     for (const route of routes) {
       const url = concretePath(route.path, ids)
@@ -131,7 +132,8 @@ test.describe('fuzzing every action', () => {
       const forms = postForms(await page.text())
       let tried = 0
       let rejected = 0
-      await fc.assert(
+      // every action is fuzzed even when one fails, so a run lists every failing route
+      const failure = await fc.assert(
         fc.asyncProperty(fc.constantFrom(...forms).chain(submissions), async ({ entries, form }) => {
           tried++
           const answer = await post(url, entries)
@@ -155,12 +157,17 @@ test.describe('fuzzing every action', () => {
           }
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      ).then(
+        () => null,
+        (error: Error) => `${url}: ${String((error as { cause?: Error }).cause?.message ?? error.message).split('\n')[0]}\n  ${error.message.split('\n').find((line) => line.startsWith('Counterexample')) ?? ''}`.slice(0, 1500),
       )
+      if (failure) failures.push(failure)
       total += tried
-      report.push(`${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors, 0 5xx`)
+      report.push(`${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors${failure ? ', FAILED' : ''}`)
     }
     console.log(`fuzz: ${total} submissions over ${routes.length} actions\n${report.join('\n')}`)
-    test.info().annotations.push({ type: 'fuzz', description: `${total} submissions, ${routes.length} actions, 0 5xx` })
+    test.info().annotations.push({ type: 'fuzz', description: `${total} submissions, ${routes.length} actions, ${failures.length} failing` })
+    expect(failures, failures.join('\n')).toEqual([])
     expect(total).toBeGreaterThanOrEqual(RUNS * routes.length)
   })
 })
