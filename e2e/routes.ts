@@ -7,7 +7,7 @@ import { uniqueName } from './fixtures'
  * The console's routes as the server build has them, so that checks over "every route" (fuzzing,
  * accessibility) take in each new section without being edited.
  */
-export type BuiltRoute = { id: string; path: string; hasAction: boolean; isPage: boolean }
+export type BuiltRoute = { id: string; path: string; hasAction: boolean; hasComponent: boolean; isPage: boolean }
 
 type BuildRoute = { id: string; path?: string; index?: boolean; parentId?: string; module: { action?: unknown; default?: unknown } }
 
@@ -26,6 +26,7 @@ export async function builtRoutes(): Promise<BuiltRoute[]> {
       id: route.id,
       path: fullPath(route.id) || '/',
       hasAction: Boolean(route.module.action),
+      hasComponent: Boolean(route.module.default),
       // a page a user lands on: it renders, and no other route renders inside it
       isPage: Boolean(route.module.default) && !parents.has(route.id),
     }))

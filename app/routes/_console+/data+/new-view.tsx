@@ -3,7 +3,9 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
+import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
+import { VIEW_MESSAGES } from '~/schemas/view'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
@@ -48,7 +50,11 @@ export default function NewViewRoute() {
           changeTableTo="/data/new-view"
         />
       ) : (
-        <ViewTablePicker tables={tables} table={table} />
+        <>
+          {/* a submission that names no table (a stale page, a hand-made request) says what is missing */}
+          {actionData ? <InlineAlert>{VIEW_MESSAGES.tableRequired}</InlineAlert> : null}
+          <ViewTablePicker tables={tables} table={table} />
+        </>
       )}
     </Stack>
   )
