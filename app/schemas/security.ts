@@ -91,7 +91,8 @@ const builderFields = {
  */
 export function roleFormSchema(intent: string | null | undefined) {
   const base = {
-    intent: z.string().optional(),
+    // read by the action itself (formData.get): a duplicated or odd intent is its 'Unknown action', not a hidden field error
+    intent: z.unknown().optional(),
     name: z.string().optional(),
     description: z.string().trim().optional(),
     policies: policiesField,
