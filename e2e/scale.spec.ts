@@ -15,17 +15,24 @@ async function startPool(page: Page, type: 'ingest' | 'search' | 'core', service
 }
 
 test.describe('scale → pools', () => {
-  test('the three tabs list their kind of pool; an empty kind says so and links to the form', async ({ authedPage: page }) => {
+  test("the three tabs list their kind of pool, a real install's own among them, and link to the form", async ({ authedPage: page }) => {
     await page.goto('/scale')
     const tabs = page.getByRole('navigation', { name: 'Pool kinds' })
     await expect(tabs.getByRole('link', { name: 'Scale ingest' })).toHaveAttribute('aria-current', 'page')
     await expect(page.getByRole('heading', { level: 2, name: 'Ingest pools' })).toBeVisible()
+    // A fresh cluster has the pools a real install has: the default intake, three merge pools, a query pool.
+    await expect(page.getByRole('link', { name: 'intake-head', exact: true })).toBeVisible()
 
     await tabs.getByRole('link', { name: 'Scale core' }).click()
     await expect(page).toHaveURL(/\/scale\/core$/)
     await expect(page.getByRole('heading', { level: 2, name: 'Core pools' })).toBeVisible()
+    for (const name of ['merge-peer', 'merge-peer-ii', 'merge-peer-iii']) {
+      await expect(page.getByRole('link', { name, exact: true })).toBeVisible()
+    }
+    await expect(page.getByText(/No core pools yet/)).toHaveCount(0)
     await tabs.getByRole('link', { name: 'Scale search' }).click()
     await expect(page).toHaveURL(/\/scale\/search$/)
+    await expect(page.getByRole('link', { name: 'query-peer', exact: true })).toBeVisible()
     await page.getByRole('link', { name: 'New search pool' }).click()
     await expect(page).toHaveURL(/\/scale\/pool\/create\?type=search$/)
     await expect(page.getByLabel('Type', { exact: true })).toHaveValue('search')

@@ -74,6 +74,11 @@ test.describe('security → buckets', () => {
 
   test('the default bucket says which tables use it and is deleted only with FORCE typed', async ({ authedPage: page }) => {
     await withDefaultBucketLock(async () => {
+      // A fresh cluster already has a real install's bucket, hdx_primary (the default until another is made so).
+      await page.goto('/security/buckets')
+      await expect(page.getByRole('rowheader', { name: 'hdx_primary' })).toBeVisible()
+      await expect(page.getByText(/No buckets yet/)).toHaveCount(0)
+
       const name = uniqueName('e2e_default')
       await page.goto('/security/new-bucket')
       await page.getByLabel('Name', { exact: true }).fill(name)
@@ -99,6 +104,7 @@ test.describe('security → buckets', () => {
       await expect(page).toHaveURL(/\/security\/buckets$/)
       await expect(page.getByText(`Bucket ${name} deleted`)).toBeVisible()
       await expect(page.getByRole('rowheader', { name })).toHaveCount(0)
+      await expect(page.getByRole('rowheader', { name: 'hdx_primary' })).toBeVisible()
     })
   })
 })

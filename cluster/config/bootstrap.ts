@@ -6,6 +6,7 @@ import type { ClusterState } from '../context'
 import { nowIso } from '../http'
 import type { Role, User } from './access'
 import { audit } from './audit'
+import { seedInstall } from './install'
 import { BUILT_IN_ROLES } from './permissions'
 import { nextSeq, type Org } from './util'
 
@@ -17,8 +18,9 @@ export interface BootstrapResult {
 }
 
 /**
- * First start: creates the org, the built-in roles and the admin (email/password from options,
- * otherwise `admin@localhost` and a generated password), and keeps the admin's credentials in
+ * First start: creates the org, the built-in roles, the admin (email/password from options,
+ * otherwise `admin@localhost` and a generated password) and the install's pools and default storage
+ * (`install.ts`), and keeps the admin's credentials in
  * `${dataDir}/admin.json` (mode 600). Later starts read them back.
  */
 export async function bootstrap(cluster: ClusterState): Promise<BootstrapResult> {
@@ -61,6 +63,8 @@ export async function bootstrap(cluster: ClusterState): Promise<BootstrapResult>
   store.put('user', admin.uuid, admin)
   fs.writeFileSync(adminFile, JSON.stringify({ email, password }, null, 2) + '\n', { mode: 0o600 })
   fs.chmodSync(adminFile, 0o600)
+  // what a real install has before anyone signs in: its pools and its default bucket (first start only)
+  seedInstall(cluster, org.uuid)
   store.put('meta', 'bootstrap', { orgId: org.uuid, adminId: admin.uuid, at: created })
   audit(cluster, null, 'bootstrap', `Cluster initialised: org ${org.name}, admin ${email}`, { kind: 'org', id: org.uuid })
   return { orgId: org.uuid, admin: { email, password }, adminId: admin.uuid, isFirstStart: true }

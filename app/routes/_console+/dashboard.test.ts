@@ -20,6 +20,9 @@ describe('/dashboard', () => {
     expect(byLabel.Projects).toMatchObject({ value: 0, href: '/data/tables' })
     expect(byLabel.Tables).toMatchObject({ value: 0 })
     expect(byLabel.Users).toMatchObject({ value: 1, href: '/security/users' })
+    // a fresh cluster has what a real install has: five pools and the default bucket
+    expect(byLabel['Resource pools']).toMatchObject({ value: 5, href: '/scale' })
+    expect(byLabel.Buckets).toMatchObject({ value: 1, href: '/security/buckets' })
     expect(data.activity.some((card) => card.label === 'Rows stored')).toBe(true)
   })
 

@@ -182,19 +182,26 @@ describe('/scale/pool/create', () => {
 describe('the Scale tabs', () => {
   it('list each kind with its pools and totals; a pool with no type goes by its service', async () => {
     await clusterCall('POST', '/config/v1/pools/', { name: 'untyped-merge', settings: { k8s_deployment: { service: 'merge-peer', replicas: '3', cpu: '1', memory: '1Gi', storage: '1Gi' } } })
+    // Besides the pools made here, the install's own (cluster/config/install.ts): query-peer (1 × 2 cores,
+    // 8Gi), merge-peer, merge-peer-ii and merge-peer-iii (1, 1 and 2 cores) and intake-head (no table).
     const search = await searchLoader(args(get('/scale/search', cookie)))
-    expect(search.rows.map((row) => row.name)).toEqual(['query-pool'])
-    expect(search.totals).toMatchObject({ pools: 1, replicas: { min: 2, max: 6 }, cpu: { min: 4, max: 12 }, memory: { min: 16 * 2 ** 30, max: 48 * 2 ** 30 } })
-    expect(search.rows[0]!.cpuShare).toBe(1)
+    expect(search.rows.map((row) => row.name)).toEqual(['query-peer', 'query-pool'])
+    // query-pool: 2 to 6 × 2 cores and 8Gi; query-peer: 1 × 2 cores and 8Gi.
+    expect(search.totals).toMatchObject({ pools: 2, replicas: { min: 3, max: 7 }, cpu: { min: 6, max: 14 }, memory: { min: 24 * 2 ** 30, max: 56 * 2 ** 30 } })
+    expect(search.rows.find((row) => row.name === 'query-pool')!.cpuShare).toBeCloseTo(12 / 14)
+    expect(search.rows.find((row) => row.name === 'query-peer')!.cpuShare).toBeCloseTo(2 / 14)
 
     const core = await coreLoader(args(get('/scale/core', cookie)))
-    expect(core.rows.map((row) => row.name)).toEqual(['merge-small', 'untyped-merge'])
-    // merge-small: 1 × 0.5 cores; untyped-merge: 3 × 1 core.
-    expect(core.totals.cpu).toEqual({ min: 3.5, max: 3.5 })
-    expect(core.rows.find((row) => row.name === 'untyped-merge')!.cpuShare).toBeCloseTo(3 / 3.5)
+    expect(core.rows.map((row) => row.name)).toEqual(['merge-peer', 'merge-peer-ii', 'merge-peer-iii', 'merge-small', 'untyped-merge'])
+    // merge-peer, -ii, -iii: 1 + 1 + 2 cores; merge-small: 1 × 0.5 cores; untyped-merge: 3 × 1 core.
+    expect(core.totals.cpu).toEqual({ min: 7.5, max: 7.5 })
+    expect(core.rows.find((row) => row.name === 'untyped-merge')!.cpuShare).toBeCloseTo(3 / 7.5)
 
     const ingest = await ingestLoader(args(get('/scale', cookie)))
-    expect(ingest.rows).toMatchObject([{ name: 'access-intake', service: 'intake-head', table: 'weblogs.access', transform: 'access_json' }])
+    expect(ingest.rows).toMatchObject([
+      { name: 'access-intake', service: 'intake-head', table: 'weblogs.access', transform: 'access_json' },
+      { name: 'intake-head', service: 'intake-head', table: '', isDefault: true },
+    ])
     expect(search.tables).toBeNull()
   })
 
@@ -213,16 +220,16 @@ describe('the Scale tabs', () => {
     // The tables are a bonus: when they cannot be read, the pools still show.
     failWith('/config/v1/orgs/:org/projects/', 500, { detail: 'boom' }, 'get')
     const degraded = await ingestLoader(args(get('/scale', cookie)))
-    expect(degraded.rows).toHaveLength(1)
+    expect(degraded.rows.map((row) => row.name)).toEqual(['access-intake', 'intake-head'])
     expect(degraded.tables?.error).toMatch(/^Internal server error/)
   })
 
   it('filters by name, service or table in the URL', async () => {
     const byService = await coreLoader(args(get('/scale/core?q=MERGE-PEER', cookie)))
-    expect(byService.total).toBe(2)
+    expect(byService.total).toBe(5) // the install's three merge pools, merge-small and untyped-merge
     const byName = await coreLoader(args(get('/scale/core?q=untyped', cookie)))
     expect(byName.rows.map((row) => row.name)).toEqual(['untyped-merge'])
-    expect(byName.totals.pools).toBe(2) // the totals are the kind's, not the filter's
+    expect(byName.totals.pools).toBe(5) // the totals are the kind's, not the filter's
     const byTable = await ingestLoader(args(get('/scale?q=weblogs.access', cookie)))
     expect(byTable.total).toBe(1)
     const none = await ingestLoader(args(get('/scale?q=nothing-here', cookie)))

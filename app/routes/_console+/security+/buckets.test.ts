@@ -34,6 +34,13 @@ const detail = (bucketId: string, query = '') => detailLoader(args(get(`/securit
 const detailPost = (bucketId: string, form: Record<string, string>) =>
   returnedOrThrown(() => detailAction(args(post(`/security/buckets/${bucketId}`, form, cookie), { bucketId })))
 
+describe('/security/buckets on a fresh cluster', () => {
+  it("lists the install's default bucket before anyone adds one", async () => {
+    const list = await listLoader(args(get('/security/buckets', cookie)))
+    expect(list.rows).toMatchObject([{ name: 'hdx_primary', bucket: expect.stringMatching(/^hdxcli-[0-9a-f]{8}/), cloud: 'local', isDefault: true }])
+  })
+})
+
 describe('/security/new-bucket', () => {
   it('needs a session', async () => {
     const thrown = await responseFrom(() => newLoader(args(get('/security/new-bucket'))))
@@ -183,6 +190,10 @@ describe('/security/buckets/[bucketId]', () => {
       settings: { storage_map: { default_storage_id: other } },
     })
     await makeTable('bucket_project', 'plain_table')
+
+    // a new default takes over from the install's bucket: one default per org
+    const rows = (await listLoader(args(get('/security/buckets', cookie)))).rows
+    expect(rows.filter((row) => row.isDefault).map((row) => row.name)).toEqual(['the_default'])
 
     const usesDefault = (await detail(id)).uses!
     expect(usesDefault.map((use) => [use.tableName, use.how])).toEqual([['plain_table', 'org default']])
