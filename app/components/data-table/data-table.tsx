@@ -70,7 +70,17 @@ export function DataTable<Row>({
     )
   }
   return (
-    <Box borderWidth="1px" rounded="md" bg="bg" overflowX="auto" css={css ? { ...dataTableCss, ...css } : dataTableCss}>
+    // a wide table scrolls sideways inside its card: the card takes keyboard focus so arrows scroll it
+    <Box
+      borderWidth="1px"
+      rounded="md"
+      bg="bg"
+      overflowX="auto"
+      tabIndex={0}
+      role="group"
+      aria-label={caption}
+      css={css ? { ...dataTableCss, ...css } : dataTableCss}
+    >
       <table>
         <caption>{caption}</caption>
         <thead>

@@ -20,7 +20,7 @@ export function DetailList({ entries, label, labelWidth = '12rem' }: { entries: 
     <chakra.dl
       aria-label={label}
       display="grid"
-      gridTemplateColumns={{ base: '1fr', md: `${labelWidth} 1fr` }}
+      gridTemplateColumns={{ base: 'minmax(0, 1fr)', md: `${labelWidth} minmax(0, 1fr)` }}
       columnGap="4"
       rowGap="1.5"
       fontSize="sm"

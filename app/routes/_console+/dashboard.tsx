@@ -58,7 +58,7 @@ const cardsCss = {
   p: '0',
   display: 'grid',
   gap: '4',
-  gridTemplateColumns: { base: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
+  gridTemplateColumns: { base: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
   '& > li': { bg: 'bg', borderWidth: '1px', borderColor: 'border', rounded: 'md', p: '4', display: 'flex', flexDirection: 'column', gap: '1' },
   '& [data-label]': { fontSize: 'sm', color: 'fg.muted' },
   '& [data-value]': { fontSize: '2xl', fontWeight: 'semibold', lineHeight: 'short' },

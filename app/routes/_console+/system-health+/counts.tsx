@@ -99,7 +99,7 @@ export default function SystemHealthCountsRoute() {
       )}
       <SummaryFigures figures={data.summary.figures} error={data.summary.error} />
       {data.panels.length ? (
-        <Box display="grid" gap="4" gridTemplateColumns={{ base: '1fr', xl: 'repeat(2, minmax(0, 1fr))' }}>
+        <Box display="grid" gap="4" gridTemplateColumns={{ base: 'minmax(0, 1fr)', xl: 'repeat(2, minmax(0, 1fr))' }}>
           {data.panels.map((panel) => (
             <SeriesPanel key={panel.id} panel={panel} withSeconds={(data.range?.stepSeconds ?? 60) < 60} />
           ))}

@@ -203,7 +203,7 @@ function LogsFilterForm() {
       <FormErrors id={form.errorId} errors={form.errors} />
       {data.isLive ? <input type="hidden" name="live" value="1" /> : null}
       <input type="hidden" name="pageSize" value={data.pageSize} />
-      <Box display="grid" columnGap="4" gridTemplateColumns={{ base: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' }}>
+      <Box display="grid" columnGap="4" gridTemplateColumns={{ base: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' }}>
         <SelectField meta={fields.service} label="Service" placeholder="All services" options={options(data.facets.services)} />
         <SelectField meta={fields.level} label="Log level" placeholder="All levels" options={options(data.facets.levels)} />
         <SelectField meta={fields.component} label="Component" placeholder="All components" options={options(data.facets.components)} />
