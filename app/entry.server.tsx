@@ -8,7 +8,7 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { randomBytes } from 'node:crypto'
 import { getEnv } from '~/utils/env.server'
 import { NonceContext } from '~/utils/nonce'
-import { contentSecurityPolicy } from '~/utils/security-headers.server'
+import { securityHeaders } from '~/utils/security-headers.server'
 
 declare module '@remix-run/node' {
   interface AppLoadContext {
@@ -34,7 +34,9 @@ export default function handleRequest(
   // Under server/index.ts the nonce comes with the request (its express layer set the headers);
   // under `remix-serve` the page makes its own and sets the same headers itself.
   const nonce = loadContext.cspNonce ?? randomBytes(16).toString('base64')
-  if (!loadContext.cspNonce) setSecurityHeaders(responseHeaders, nonce)
+  if (!loadContext.cspNonce) {
+    for (const [name, value] of securityHeaders(nonce, getEnv().ALLOW_EMBEDDING)) responseHeaders.set(name, value)
+  }
   const cache = createCache({ key: 'css' })
   const emotionServer = createEmotionServer(cache)
 
@@ -80,15 +82,6 @@ export default function handleRequest(
     )
     setTimeout(abort, streamTimeout + 1000)
   })
-}
-
-/** The page's security headers when no server in front set them (`remix-serve`). */
-function setSecurityHeaders(headers: Headers, nonce: string) {
-  const allowEmbedding = getEnv().ALLOW_EMBEDDING
-  headers.set('Content-Security-Policy', contentSecurityPolicy(nonce, allowEmbedding))
-  if (!allowEmbedding) headers.set('X-Frame-Options', 'DENY')
-  headers.set('X-Content-Type-Options', 'nosniff')
-  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
 }
 
 /** Single-fetch data carries the same per-user data as the pages. */

@@ -5,9 +5,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { pino, type Logger } from 'pino'
 import { pinoHttp } from 'pino-http'
 import { withRequestContext, type RequestContext } from '../app/utils/request-context.server'
-import { contentSecurityPolicy } from '../app/utils/security-headers.server'
-
-export { contentSecurityPolicy }
+import { securityHeaders as headersFor } from '../app/utils/security-headers.server'
 
 /**
  * Security headers on every answer (spec section 7: frames denied unless embedding is allowed) and
@@ -19,10 +17,7 @@ export function securityHeaders(allowEmbedding: boolean, { scriptNonces = true }
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = scriptNonces ? randomBytes(16).toString('base64') : null
     res.locals.cspNonce = nonce ?? undefined
-    res.setHeader('Content-Security-Policy', contentSecurityPolicy(nonce, allowEmbedding))
-    if (!allowEmbedding) res.setHeader('X-Frame-Options', 'DENY')
-    res.setHeader('X-Content-Type-Options', 'nosniff')
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
+    for (const [name, value] of headersFor(nonce, allowEmbedding)) res.setHeader(name, value)
     next()
   }
 }

@@ -20,3 +20,18 @@ export function contentSecurityPolicy(nonce: string | null, allowEmbedding: bool
   ]
   return directives.filter(Boolean).join('; ')
 }
+
+/**
+ * Every security header of an answer, in one place: the CSP above, frames denied unless embedding
+ * is allowed, no MIME sniffing, the referrer trimmed to the origin across sites. The express layer
+ * (server/app.ts) sets them on every answer; entry.server sets them on pages when no server in
+ * front did (`remix-serve`).
+ */
+export function securityHeaders(nonce: string | null, allowEmbedding: boolean): [string, string][] {
+  return [
+    ['Content-Security-Policy', contentSecurityPolicy(nonce, allowEmbedding)],
+    ...(allowEmbedding ? [] : ([['X-Frame-Options', 'DENY']] as [string, string][])),
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+  ]
+}
