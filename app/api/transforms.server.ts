@@ -1,5 +1,7 @@
 import type { ClusterApi } from './client.server'
+import { transformValue } from '~/schemas/job'
 import { listAll } from './list-all.server'
+import { listProjectsWithTables } from './tables.server'
 
 export type TransformColumn = {
   name: string
@@ -114,4 +116,29 @@ export async function ingestRows(api: ClusterApi, tableRef: string, transformNam
   } catch {
     return { message: text }
   }
+}
+
+/** A table as a form option (`project.table`) with its transforms (`project.table:name`), for forms that pick both. */
+export type TableTransformOption = { value: string; transforms: { value: string; name: string; type: string; isDefault: boolean }[] }
+
+/** Every table of the org with its transforms, as the batch job and pool forms offer them. Throws ClusterError. */
+export async function listTableTransformOptions(api: ClusterApi): Promise<TableTransformOption[]> {
+  const projects = await listProjectsWithTables(api)
+  return Promise.all(
+    projects.flatMap(({ project, tables }) =>
+      tables.map(async (table) => {
+        const value = `${project.name}.${table.name}`
+        const transforms = await listTransforms(api, project.uuid, table.uuid)
+        return {
+          value,
+          transforms: transforms.map((transform) => ({
+            value: transformValue(value, transform.name),
+            name: transform.name,
+            type: transform.type ?? '',
+            isDefault: Boolean(transform.settings?.is_default),
+          })),
+        }
+      }),
+    ),
+  )
 }

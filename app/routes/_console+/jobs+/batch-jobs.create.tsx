@@ -8,13 +8,12 @@ import { requireApi, type ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { ClusterError } from '~/api/errors.server'
 import { createBatchJob } from '~/api/jobs.server'
-import { listProjectsWithTables } from '~/api/tables.server'
-import { listTransforms } from '~/api/transforms.server'
+import { listTableTransformOptions } from '~/api/transforms.server'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
 import { SelectField } from '~/components/forms/select-field'
-import { BatchJobFormSchema, CLOUDS, sourceSubtype, sourceUrl, transformOf, transformValue, type BatchJobForm } from '~/schemas/job'
+import { BatchJobFormSchema, CLOUDS, sourceSubtype, sourceUrl, transformOf, type BatchJobForm } from '~/schemas/job'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
@@ -55,26 +54,7 @@ function batchJobFields(form: BatchJobForm): Record<string, string> {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const tables = await loadFromCluster(async () => {
-    const projects = await listProjectsWithTables(api)
-    return Promise.all(
-      projects.flatMap(({ project, tables }) =>
-        tables.map(async (table) => {
-          const value = `${project.name}.${table.name}`
-          const transforms = await listTransforms(api, project.uuid, table.uuid)
-          return {
-            value,
-            transforms: transforms.map((transform) => ({
-              value: transformValue(value, transform.name),
-              name: transform.name,
-              type: transform.type ?? '',
-              isDefault: Boolean(transform.settings?.is_default),
-            })),
-          }
-        }),
-      ),
-    )
-  })
+  const tables = await loadFromCluster(() => listTableTransformOptions(api))
   const credentials = await loadFromCluster(() => credentialOptions(api))
   // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
   const wanted = new URL(request.url).searchParams.get('table')

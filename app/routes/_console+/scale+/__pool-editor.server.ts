@@ -4,9 +4,8 @@ import type { ClusterApi } from '~/api/client.server'
 import { getDefaults } from '~/api/defaults.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { createPool, updatePool, type Pool } from '~/api/pools.server'
-import { listProjectsWithTables } from '~/api/tables.server'
-import { listTransforms } from '~/api/transforms.server'
-import { transformOf, transformValue } from '~/schemas/job'
+import { listTableTransformOptions } from '~/api/transforms.server'
+import { transformOf } from '~/schemas/job'
 import {
   kindNeedsTable,
   parseReplicas,
@@ -23,7 +22,6 @@ import {
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** A table the pool form offers (`project.table`) with its transforms (`project.table:name`). */
-export type TableOption = { value: string; transforms: { value: string; name: string; type: string; isDefault: boolean }[] }
 
 /** The sizes a pool gets when the form leaves them empty (the cluster's `defaults/`, else its documented ones). */
 export type PoolSizeDefaults = { replicas: string; cpu: string; memory: string; storage: string }
@@ -57,33 +55,12 @@ export async function loadPoolDefaults(api: ClusterApi): Promise<PoolSizeDefault
   return { replicas: pick('replicas'), cpu: pick('cpu'), memory: pick('memory'), storage: pick('storage') }
 }
 
-/** Returns every table of the org as `project.table` with its transforms; throws ClusterError. */
-export async function loadTableOptions(api: ClusterApi): Promise<TableOption[]> {
-  const projects = await listProjectsWithTables(api)
-  return Promise.all(
-    projects.flatMap(({ project, tables }) =>
-      tables.map(async (table) => {
-        const value = `${project.name}.${table.name}`
-        const transforms = await listTransforms(api, project.uuid, table.uuid)
-        return {
-          value,
-          transforms: transforms.map((transform) => ({
-            value: transformValue(value, transform.name),
-            name: transform.name,
-            type: transform.type ?? '',
-            isDefault: Boolean(transform.settings?.is_default),
-          })),
-        }
-      }),
-    ),
-  )
-}
 
 /** The create form's data: the kind from `?type=` (ingest otherwise), its service when it has only one, the table from `?table=` with its default transform, the tables with their transforms, the default sizes. Throws ClusterError. */
 export async function loadCreatePool(api: ClusterApi, url: URL) {
   const wanted = url.searchParams.get('type')
   const type: PoolKind = (POOL_KINDS as readonly string[]).includes(wanted ?? '') ? (wanted as PoolKind) : 'ingest'
-  const [tables, defaults] = await Promise.all([loadTableOptions(api), loadPoolDefaults(api)])
+  const [tables, defaults] = await Promise.all([listTableTransformOptions(api), loadPoolDefaults(api)])
   // A kind with one service (search: query-peer) has it picked already.
   const services = SERVICES[type]
   // `?table=project.table` (from the ingest tab) picks the table and its default transform.
@@ -104,7 +81,7 @@ export async function createPoolAction(api: ClusterApi, formData: FormData) {
   const needsTable = kindNeedsTable(form.type)
   if (needsTable) {
     // The options were right when the page was made; the table or transform may be gone since.
-    const tables = await loadTableOptions(api).catch((error: unknown) => replyFromCluster(submission, error))
+    const tables = await listTableTransformOptions(api).catch((error: unknown) => replyFromCluster(submission, error))
     if (!Array.isArray(tables)) return tables
     const table = tables.find((entry) => entry.value === form.table)
     const fieldErrors: Record<string, string[]> = {}

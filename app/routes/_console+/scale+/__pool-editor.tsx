@@ -8,7 +8,8 @@ import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shel
 import { FormCard } from '~/components/forms/form-card'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { KIND_LABELS, kindNeedsTable, POOL_KINDS, PoolEditFormSchema, PoolFormSchema, SERVICES, type PoolKind } from '~/schemas/pool'
-import type { PoolSizeDefaults, TableOption } from './__pool-editor.server'
+import type { TableTransformOption } from '~/api/transforms.server'
+import type { PoolSizeDefaults } from './__pool-editor.server'
 
 /** The edit form's intent on the pool's page (its other one is the delete). */
 export const UPDATE_INTENT = 'update-pool'
@@ -124,7 +125,7 @@ export function PoolCreateEditor({
   /** The table (`project.table`) and transform (`project.table:name`) to preselect ('' for none). */
   table: string
   transform: string
-  tables: TableOption[]
+  tables: TableTransformOption[]
   defaults: PoolSizeDefaults
   lastResult?: SubmissionResult<string[]>
 }) {
