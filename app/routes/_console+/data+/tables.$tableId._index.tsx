@@ -42,16 +42,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const [transforms, statsLoad, related] = await Promise.all([
+  const [transforms, statsLoad, related, sources] = await Promise.all([
     loadFromCluster(() => listTransforms(api, project.uuid, table.uuid)),
     // Figures are a bonus on this page: when the cluster cannot give them, the rest still shows.
     settle<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
     loadTableRelated(api, table, project),
+    settle(() => loadSourceRows(api, project.uuid, table.uuid)),
   ])
   const stats = statsLoad.value
   const edit = url.searchParams.get('edit')
   const settingsStep = edit && edit !== 'rename' ? await loadSettingsStep(api, table, edit, { asJson: url.searchParams.get('as') === 'json' }) : null
-  const sources = await settle(() => loadSourceRows(api, project.uuid, table.uuid))
   return {
     sources,
     table: {
