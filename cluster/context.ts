@@ -32,6 +32,8 @@ export interface LogEntry {
   component: string
   message: string
   error?: string
+  /** The resource pool whose work this is (hydro.logs `pool`); empty for the config API. */
+  pool?: string
 }
 
 /** The state every handler shares. */

@@ -7,6 +7,7 @@ import { HttpError, isVersionBefore, json, readJsonObject } from './http'
 import { Metrics } from './metrics'
 import { Router } from './router'
 import { Store } from './store'
+import { poolOfRequest, withPool, currentPool } from './pool-context'
 import { bootstrap, registerConfigRoutes } from './config'
 import { createDataPlane } from './data'
 
@@ -49,7 +50,8 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
     metrics: new Metrics(),
     logs,
     log(entry: Omit<LogEntry, 'timestamp'>) {
-      logs.push({ timestamp: new Date().toISOString(), ...entry })
+      const pool = entry.pool ?? currentPool()
+      logs.push({ timestamp: new Date().toISOString(), ...entry, ...(pool ? { pool } : {}) })
       if (logs.length > 50_000) logs.splice(0, logs.length - 50_000)
     },
   } as ClusterState
@@ -70,6 +72,7 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
     const started = performance.now()
     const url = new URL(request.url)
     const service = serviceOf(url.pathname)
+    const pool = poolOfRequest(store, url)
     let response: Response
     try {
       if (url.pathname.startsWith('/__faults')) {
@@ -83,20 +86,20 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
           if (fault.status) return json(fault.body ?? { detail: `Injected fault ${fault.status}` }, fault.status)
         }
         const { handler: routeHandler, params } = router.match(request.method, aliasOf(url.pathname))
-        response = await routeHandler({ request, url, params, cluster: state })
+        response = await withPool(pool, () => routeHandler({ request, url, params, cluster: state }))
       }
     } catch (error) {
       if (error instanceof HttpError) response = error.toResponse()
       else {
         const message = error instanceof Error ? error.message : String(error)
-        state.log({ level: 'error', service, component: 'http', message: `${request.method} ${url.pathname} failed`, error: message })
+        state.log({ level: 'error', service, component: 'http', message: `${request.method} ${url.pathname} failed`, error: message, pool })
         response = json({ detail: 'Internal server error.' }, 500)
       }
     }
     const status = String(response.status)
-    state.metrics.inc('http_requests_total', { service, status })
+    state.metrics.inc('http_requests_total', { service, status, ...(pool ? { pool } : {}) })
     state.metrics.inc('http_request_duration_ms_sum', { service }, performance.now() - started)
-    if (response.status >= 500) state.metrics.inc('http_errors_total', { service })
+    if (response.status >= 500) state.metrics.inc('http_errors_total', { service, ...(pool ? { pool } : {}) })
     return response
   }) as ClusterHandler
 

@@ -2,6 +2,8 @@
  * The cluster's own counters, kept per service in 10-second buckets for the last 24 hours, which is
  * what the Prometheus-style `query_range` endpoint reads.
  */
+import { currentPool } from './pool-context'
+
 export const BUCKET_MS = 10_000
 const KEEP_MS = 24 * 3600_000
 
@@ -13,8 +15,13 @@ export interface Sample {
 export class Metrics {
   private series = new Map<string, { name: string; labels: Record<string, string>; buckets: Map<number, number> }>()
 
-  /** Adds `value` to counter `name` with `labels` in the current bucket. */
-  inc(name: string, labels: Record<string, string>, value = 1, at = Date.now()) {
+  /**
+   * Adds `value` to counter `name` with `labels` in the current bucket; a counter counted while a
+   * pool's work runs (see pool-context.ts) is labelled with that pool unless it names one.
+   */
+  inc(name: string, given: Record<string, string>, value = 1, at = Date.now()) {
+    const pool = currentPool()
+    const labels = pool && given.pool === undefined ? { ...given, pool } : given
     const key = name + JSON.stringify(Object.entries(labels).sort())
     let s = this.series.get(key)
     if (!s) this.series.set(key, (s = { name, labels, buckets: new Map() }))

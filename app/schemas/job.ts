@@ -92,6 +92,8 @@ export const BatchJobFormSchema = z
     region: z.string().trim().optional(),
     endpoint: z.string().trim().optional(),
     credential: z.string().optional(),
+    pool: z.string().optional(),
+    sql: z.string().trim().optional(),
     dryRun: z.literal('on').optional(),
     maxFiles: wholeNumber,
     maxMinutes: wholeNumber,

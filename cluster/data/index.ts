@@ -56,6 +56,7 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
         'kubernetes.container_name': l.service,
         service: l.service,
         component: l.component,
+        pool: l.pool ?? '',
       }))
       try {
         await engine.insert('hydro', 'logs', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')))
@@ -182,8 +183,10 @@ async function catalogDownload(plane: Plane, ctx: Ctx): Promise<Response> {
 async function setupSystemTables(engine: Engine) {
   await engine.exec('CREATE DATABASE IF NOT EXISTS hydro')
   await engine.exec(
-    "CREATE TABLE IF NOT EXISTS hydro.logs (timestamp DateTime64(3), level LowCardinality(String), message String, error String, `kubernetes.container_name` LowCardinality(String), service LowCardinality(String), component LowCardinality(String)) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp TTL toDateTime(timestamp) + INTERVAL 30 DAY",
+    "CREATE TABLE IF NOT EXISTS hydro.logs (timestamp DateTime64(3), level LowCardinality(String), message String, error String, `kubernetes.container_name` LowCardinality(String), service LowCardinality(String), component LowCardinality(String), pool LowCardinality(String)) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp TTL toDateTime(timestamp) + INTERVAL 30 DAY",
   )
+  // a data directory made before hydro.logs had its pool column gets it (empty for the older rows)
+  await engine.exec('ALTER TABLE hydro.logs ADD COLUMN IF NOT EXISTS pool LowCardinality(String)')
   await engine.exec('CREATE DATABASE IF NOT EXISTS hdx')
   await engine.exec(
     'CREATE TABLE IF NOT EXISTS hdx.query_history (query_id String, query_start DateTime64(3), query_end Nullable(DateTime64(3)), query String, user String, comment String, admin_comment String, label String, active UInt8, exec_time_ms UInt64, rows_read UInt64, bytes_read UInt64, error String, hydrolix_version String, turbine_revision String, version UInt8) ENGINE = ReplacingMergeTree(version) ORDER BY query_id TTL toDateTime(query_start) + INTERVAL 1 DAY',

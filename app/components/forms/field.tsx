@@ -27,20 +27,31 @@ export function Field({ meta, label, type = 'text', help, inputProps }: FieldPro
   )
 }
 
-/** A labelled textarea wired to a conform field. */
+/** A labelled textarea wired to a conform field (`isCode`: monospaced, no spell check, for SQL and JSON). */
 export function TextareaField({
   meta,
   label,
   rows = 4,
+  help,
+  isCode = false,
 }: {
   meta: FieldMetadata<string | undefined, Record<string, unknown>, string[]>
   label: ReactNode
   rows?: number
+  help?: ReactNode
+  isCode?: boolean
 }) {
   const props = getTextareaProps(meta)
   return (
-    <FieldShell meta={meta} label={label}>
-      <Textarea {...props} key={props.key} rows={rows} />
+    <FieldShell meta={meta} label={label} help={help}>
+      <Textarea
+        {...props}
+        key={props.key}
+        rows={rows}
+        aria-describedby={describedBy(props['aria-describedby'], helpIdOf(meta, help))}
+        borderColor={meta.errors?.length ? 'border.error' : undefined}
+        {...(isCode ? { fontFamily: 'mono', spellCheck: false } : {})}
+      />
     </FieldShell>
   )
 }

@@ -10,6 +10,7 @@ import { pickTransform, resolveTable } from '../catalog'
 import type { Plane } from '../plane'
 import { detailOf, emptyProgress, retryRefusal } from './batch-record'
 import type { BatchRunner } from './batch-runner'
+import { checkBatchSql } from './batch-sql'
 import { BATCH, checkOrg, getJob, save, scopeOf, visible, withUrl, type Job } from './job-store'
 
 const BATCH_SETTINGS_DEFAULTS = {
@@ -51,6 +52,15 @@ function validateBatch(cluster: ClusterState, body: Record<string, any>, existin
     }
     if (!isObj(s.settings) || typeof s.settings.url !== 'string' || !s.settings.url) se.settings = { url: ['This field is required.'] }
     if (Object.keys(se).length) errors.settings = { source: se }
+    if (settings.pool_name !== undefined && settings.pool_name !== null && settings.pool_name !== '') {
+      if (typeof settings.pool_name !== 'string') errors.settings = { ...(errors.settings as object), pool_name: ['Not a valid string.'] }
+      else if (!cluster.store.find<{ name: string }>('pool', (pool) => pool.name === settings.pool_name)) {
+        errors.settings = { ...(errors.settings as object), pool_name: [`Pool "${settings.pool_name}" does not exist.`] }
+      }
+    }
+    if (settings.sql_transform !== undefined && settings.sql_transform !== null && typeof settings.sql_transform !== 'string') {
+      errors.settings = { ...(errors.settings as object), sql_transform: ['Not a valid string.'] }
+    }
     for (const k of ['max_files', 'max_active_partitions', 'max_rows_per_partition', 'max_minutes_per_partition', 'input_concurrency']) {
       if (settings[k] !== undefined && (typeof settings[k] !== 'number' || settings[k] < 0)) {
         errors.settings = { ...(errors.settings as object), [k]: ['A valid non-negative integer is required.'] }
@@ -74,6 +84,14 @@ function validateBatch(cluster: ClusterState, body: Record<string, any>, existin
       settings: { ...BATCH_SETTINGS_DEFAULTS, ...settings, source },
     },
   }
+}
+
+/** A 400 on `settings.sql_transform` when the job's SQL cannot run against its table. */
+async function checkSql(plane: Plane, job: Partial<Job>, table: { project: Resource; table: Resource }) {
+  const sql = typeof job.settings?.sql_transform === 'string' ? job.settings.sql_transform.trim() : ''
+  if (!sql) return
+  const problem = await checkBatchSql(plane.engine, table.project.name, table.table.name, sql)
+  if (problem) throw validationError({ settings: { sql_transform: [problem] } })
 }
 
 /** What decides which files a job loads: changing it after files were loaded would mislead a Retry. */
@@ -103,6 +121,8 @@ const BATCH_FIELDS: Fields = {
       { required: true },
     ),
     regex_filter: f.str({ blank: true }),
+    pool_name: f.str({ blank: true, nullable: true, help: 'the pool that runs the job (default: the default batch or intake pool)' }),
+    sql_transform: f.str({ blank: true, nullable: true, help: 'SELECT … FROM {STREAM} …: what of each file the table stores' }),
     max_files: f.int({ min: 0 }),
     dry_run: f.bool(),
     max_active_partitions: f.int({ min: 1 }),
@@ -161,6 +181,7 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
     const { job, errors, table } = validateBatch(cluster, body)
     if (errors) throw validationError(errors)
     const user = authorize(ctx, 'add_batchjob', { projectId: table!.project.uuid, tableId: table!.table.uuid })
+    await checkSql(plane, job!, table!)
     const now = nowIso()
     const full: Job = {
       uuid: crypto.randomUUID(),
@@ -200,8 +221,9 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
     if (existing.status === 'running') throw badRequest('A running job cannot be changed; cancel it first.')
     const body = await readJsonObject(ctx.request)
     const merged = ctx.request.method === 'PATCH' ? { ...existing, ...body, settings: { ...existing.settings, ...(isObj(body.settings) ? body.settings : {}) } } : body
-    const { job, errors } = validateBatch(cluster, merged, existing)
+    const { job, errors, table } = validateBatch(cluster, merged, existing)
     if (errors) throw validationError(errors)
+    await checkSql(plane, job!, table!)
     const loaded = detailOf(existing).detail.files_completed.length || Number(existing.progress?.files_done ?? 0)
     if (loaded > 0 && sourceKey(job!.settings) !== sourceKey(existing.settings)) {
       throw badRequest(`${loaded} files of this job are loaded already; changing its source, table, transform or file selection would make Retry load the wrong files. Create a new job instead.`)

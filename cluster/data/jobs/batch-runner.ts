@@ -12,6 +12,9 @@ import type { Plane } from '../plane'
 import { makeMapper, recordsOf, toJsonEachRow } from '../transform'
 import { detailOf, MAX_ERRORS, progressOf, type BatchAttempt, type BatchStatusDetail } from './batch-record'
 import { BATCH, save, type Job } from './job-store'
+import { insertThroughSql } from './batch-sql'
+import { defaultPool, withPool } from '../../pool-context'
+import type { ClusterState } from '../../context'
 
 /**
  * Engine settings that make one file's insert a single block: parsed whole before anything is
@@ -23,6 +26,13 @@ const oneBlock = (rows: number) => ({
   min_insert_block_size_bytes: 0,
   input_format_parallel_parsing: 0,
 })
+
+/** The pool a batch job runs on: the one it names, else the default batch pool, else the default intake pool. */
+export function batchPool(cluster: ClusterState, job: Job | undefined): string {
+  const named = job?.settings?.pool_name
+  if (typeof named === 'string' && named) return named
+  return defaultPool(cluster.store, 'batch-peer', 'intake-head')
+}
 
 /**
  * Runs batch jobs one at a time. Each run is one attempt in the job's `status_detail.attempts`;
@@ -84,7 +94,9 @@ export class BatchRunner {
   private async pump() {
     while (this.queue.length && !this.stopped) {
       const id = this.queue.shift()!
-      await this.run(id).catch((error) => {
+      // what the job counts and logs is labelled with the pool it runs on (settings.pool_name)
+      const pool = batchPool(this.plane.cluster, this.plane.cluster.store.get<Job>(BATCH, id))
+      await withPool(pool, () => this.run(id)).catch((error) => {
         this.plane.cluster.log({ level: 'error', service: 'batch-peer', component: 'batch', message: `batch job ${id} crashed`, error: String(error) })
       })
     }
@@ -209,11 +221,14 @@ export class BatchRunner {
       }
       // abandon a file not yet inserted when a cancel came in meanwhile: none of its rows are stored
       if (stopping()) return stopNow()
+      let stored = rows.length
       if (!dryRun && rows.length) {
         detail.current_file = key
         update({})
         try {
-          await engine.insert(resolved.project.name, resolved.table.name, toJsonEachRow(rows), 'JSONEachRow', oneBlock(rows.length))
+          const sql = typeof job.settings.sql_transform === 'string' ? job.settings.sql_transform.trim() : ''
+          if (sql) stored = await insertThroughSql(engine, resolved.project.name, resolved.table.name, sql, toJsonEachRow(rows), id)
+          else await engine.insert(resolved.project.name, resolved.table.name, toJsonEachRow(rows), 'JSONEachRow', oneBlock(rows.length))
         } catch (e) {
           detail.current_file = null
           addError(`${key}: ${toEngineError(e).message}`)
@@ -228,7 +243,7 @@ export class BatchRunner {
       completed.add(key)
       filesDone!++
       attempt.files_done++
-      attempt.rows += dryRun ? 0 : rows.length
+      attempt.rows += dryRun ? 0 : stored
       attempt.bytes += raw.length
       attempt.rows_read += records.length
       attempt.rows_rejected += rejected

@@ -36,6 +36,8 @@ const SETTING_LABELS: [string, string][] = [
   ['input_aggregation', 'Input aggregation'],
   ['input_concurrency', 'Input concurrency'],
   ['regex_filter', 'Regex filter'],
+  ['pool_name', 'Pool'],
+  ['sql_transform', 'SQL'],
 ]
 
 function toRow(job: BatchJob) {
@@ -75,7 +77,7 @@ function toDetail(job: BatchJob) {
     ...toRow(job),
     subtype: job.settings?.source?.subtype ?? '',
     credential: typeof job.settings?.source?.settings?.credential_id === 'string' ? job.settings.source.settings.credential_id : null,
-    settings: SETTING_LABELS.map(([key, label]) => [label, settings[key] === undefined || settings[key] === '' ? '—' : String(settings[key])] as [string, string]),
+    settings: SETTING_LABELS.map(([key, label]) => [label, settings[key] === undefined || settings[key] === null || settings[key] === '' ? '—' : String(settings[key])] as [string, string]),
     errors: (job.progress?.errors ?? []).slice(0, 50),
     attempts: (job.status_detail?.attempts ?? []).map((a) => ({
       attempt: a.attempt,

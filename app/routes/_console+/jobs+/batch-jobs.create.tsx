@@ -6,6 +6,7 @@ import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi, type ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
+import { listPools } from '~/api/pools.server'
 import { ClusterError } from '~/api/errors.server'
 import { createBatchJob } from '~/api/jobs.server'
 import { listTableTransformOptions } from '~/api/transforms.server'
@@ -47,6 +48,8 @@ function batchJobFields(form: BatchJobForm): Record<string, string> {
     'settings.source': 'table',
     'settings.source.settings.credential_id': 'credential',
     'settings.regex_filter': 'regexFilter',
+    'settings.pool_name': 'pool',
+    'settings.sql_transform': 'sql',
     'settings.dry_run': 'dryRun',
     ...Object.fromEntries(ADVANCED.map((field) => [`settings.${field.setting}`, field.name])),
   }
@@ -56,11 +59,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const tables = await loadFromCluster(() => listTableTransformOptions(api))
   const credentials = await loadFromCluster(() => credentialOptions(api))
+  const pools = await loadFromCluster(() => poolOptions(api))
   // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
   const wanted = new URL(request.url).searchParams.get('table')
   const table = tables.find((entry) => entry.value === wanted) ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
   const transform = table?.transforms.find((entry) => entry.isDefault) ?? table?.transforms[0]
-  return { tables, table: table?.value ?? '', transform: transform?.value ?? '', credentials }
+  return { tables, table: table?.value ?? '', transform: transform?.value ?? '', credentials, pools }
+}
+
+/** The ingest pools that can run a batch job, as options; none when the user may not list pools (the field is optional). */
+async function poolOptions(api: ClusterApi): Promise<{ value: string; label: string }[]> {
+  const pools = await listPools(api).catch((error: unknown) => {
+    if (error instanceof ClusterError && (error.status === 403 || error.status === 404)) return []
+    throw error
+  })
+  return pools
+    .filter((pool) => pool.type === 'ingest' || ['batch-peer', 'intake-head'].includes(String(pool.settings?.k8s_deployment?.service ?? '')))
+    .map((pool) => ({ value: pool.name, label: pool.settings?.k8s_deployment?.service ? `${pool.name} (${pool.settings.k8s_deployment.service})` : pool.name }))
 }
 
 /** The org's credentials as options; none when the user may not list them (the field is optional). */
@@ -83,6 +98,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const settings: Record<string, unknown> = {}
   if (form.dryRun) settings.dry_run = true
   if (form.regexFilter) settings.regex_filter = form.regexFilter
+  if (form.pool) settings.pool_name = form.pool
+  if (form.sql) settings.sql_transform = form.sql
   for (const field of ADVANCED) {
     const value = form[field.name]
     if (typeof value === 'number') settings[field.setting] = value
@@ -119,7 +136,7 @@ export default function NewBatchJobRoute() {
   const [form, fields] = useSchemaForm(BatchJobFormSchema, { id: 'new-batch-job', lastResult: actionData?.result, defaultValue: { table: loaderData.table, transform: loaderData.transform, sourceKind: 'url', cloud: 'aws' } })
   const table = String(fields.table.value ?? '')
   const sourceKind = fields.sourceKind.value === 'bucket' ? 'bucket' : 'url'
-  const advancedNames = ['dryRun', 'regexFilter', ...ADVANCED.map((field) => field.name)] as const
+  const advancedNames = ['dryRun', 'regexFilter', 'pool', 'sql', ...ADVANCED.map((field) => field.name)] as const
   const isAdvancedOpen = advancedNames.some((name) => fields[name].errors?.length || (fields[name].initialValue ?? '') !== '')
 
   // With scripts: a new table selects its default transform and the transform list shows only its own.
@@ -234,6 +251,25 @@ export default function NewBatchJobRoute() {
         </chakra.summary>
         <Box mt="4">
           <CheckboxField meta={fields.dryRun} label="Dry run" help="Read and check the files without loading any rows." />
+          <SelectField
+            meta={fields.pool as Meta}
+            label="Pool"
+            options={loaderData.pools}
+            placeholder="Default: the cluster's batch or intake pool"
+            help="The ingest pool whose workers load the files."
+          />
+          <TextareaField
+            meta={fields.sql}
+            label="SQL"
+            rows={3}
+            isCode
+            help={
+              <>
+                What of each file the table stores: a SELECT over the file's rows as <code>{'{STREAM}'}</code>, e.g.{' '}
+                <code>{'SELECT * FROM {STREAM} WHERE status >= 400'}</code>. Checked on the cluster when the job is created.
+              </>
+            }
+          />
           <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
             {ADVANCED.map((field) => (
               <Field

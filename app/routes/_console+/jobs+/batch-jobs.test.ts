@@ -172,6 +172,35 @@ describe('/jobs/batch-jobs', () => {
     expect(await queryCount('SELECT count() FROM batch_p.logs')).toBe(50)
   })
 
+  it('runs on the pool it names and stores only what its SQL selects; a pool or SQL the cluster refuses comes back on its field', async () => {
+    await makeTable('batch_p', 'sql_only')
+    const form = await createLoader(args(get('/jobs/batch-jobs/create', cookie)))
+    expect(form.pools).toContainEqual({ value: 'intake-head', label: 'intake-head (intake-head)' })
+    expect(form.pools.map((pool) => pool.value)).not.toContain('query-peer') // a query pool runs no batch job
+    const target = { ...VALID, table: 'batch_p.sql_only', transform: 'batch_p.sql_only:sql_only_json' }
+
+    const refused = async (fields: Record<string, string>) => {
+      const { data, status } = unwrap<FormReply>(await send({ ...target, name: 'refused', ...fields }))
+      expect(status).toBe(400)
+      expect(data.result.initialValue).toMatchObject(fields) // nothing typed is lost
+      return data.result.error ?? {}
+    }
+    expect((await refused({ sql: 'SELECT nope FROM {STREAM}' })).sql?.[0]).toMatch(/nope/) // the engine's own words
+    expect((await refused({ sql: 'SELECT 1' })).sql?.[0]).toMatch(/\{STREAM\}/)
+    expect((await refused({ sql: "SELECT * FROM {STREAM} UNION ALL SELECT * FROM file('/etc/passwd')" })).sql?.[0]).toMatch(/outside the cluster/)
+    expect((await refused({ sql: 'SELECT *, 1 AS extra FROM {STREAM}' })).sql?.[0]).toMatch(/"extra", which is not a column of batch_p.sql_only/)
+    expect((await refused({ pool: 'no-such-pool' })).pool).toEqual(['Pool "no-such-pool" does not exist.'])
+
+    const sql = "SELECT timestamp, upper(level) AS level, message FROM {STREAM} WHERE timestamp >= '2026-01-02 00:01:00'"
+    const jobId = await createJob({ ...target, name: 'debug_only', pool: 'intake-head', sql })
+    const done = await until(jobId, ['done', 'failed'])
+    expect(done.selected).toMatchObject({ status: 'done', filesDone: 2, rowsRead: 50, rowsIngested: 20 })
+    expect(Object.fromEntries(done.selected!.settings)).toMatchObject({ Pool: 'intake-head', SQL: sql })
+    // only the 20 lines of the gzipped file (the later minute), with the level the SQL computed
+    expect(await queryCount('SELECT count() FROM batch_p.sql_only')).toBe(20)
+    expect(await queryCount("SELECT countIf(level = 'DEBUG') FROM batch_p.sql_only")).toBe(20)
+  })
+
   it('an unreachable cloud URL ends failed with its message', async () => {
     const jobId = await createJob({ ...VALID, name: 'nowhere', url: 's3://no-such-bucket/data/' })
     const failed = await until(jobId, ['failed', 'done'])
@@ -225,11 +254,11 @@ describe('/jobs/batch-jobs', () => {
 
   it('purges only with FORCE typed, then removes the finished jobs', async () => {
     const panel = await list('?purge')
-    expect(panel.finishedCount).toBe(4)
+    expect(panel.finishedCount).toBe(5)
     const refused = unwrap<{ purge: { error?: Record<string, string[]> } }>(await act({ intent: 'purge', confirm: 'yes' }, '?purge'))
     expect(refused.status).toBe(400)
     expect(refused.data.purge.error).toEqual({ confirm: [JOB_MESSAGES.forceRequired] })
-    expect((await list()).total).toBe(4)
+    expect((await list()).total).toBe(5)
 
     const response = asResponse(await act({ intent: 'purge', confirm: 'FORCE' }, '?purge'))
     expect(response.status).toBe(302)
