@@ -100,6 +100,15 @@ test.describe('jobs', () => {
       // A dry run reads every file and loads nothing: sample.web_logs keeps the rows other specs count.
       await page.getByText('Advanced options').click()
       await page.getByLabel('Dry run', { exact: true }).check()
+      await page.getByLabel('Pool', { exact: true }).selectOption('intake-head')
+      // a SQL that does not read the file's rows is refused at its field, with everything typed kept
+      const sqlField = page.getByLabel('SQL', { exact: true })
+      await sqlField.fill('SELECT 1')
+      await page.getByRole('button', { name: 'Create batch job' }).click()
+      await expect(sqlField).toHaveAccessibleDescription(/must read the file's rows as \{STREAM\}/)
+      await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
+      await expect(page.getByLabel('Pool', { exact: true })).toHaveValue('intake-head')
+      await sqlField.fill('SELECT * FROM {STREAM} WHERE status >= 400')
       await page.getByRole('button', { name: 'Create batch job' }).click()
 
       await expect(page).toHaveURL(/\/jobs\/batch-jobs\?job=[0-9a-f-]{36}$/)
@@ -108,6 +117,8 @@ test.describe('jobs', () => {
       await refreshUntil(page, panel.getByText('2 of 2 done'))
       await expect(panel.locator('[data-status]').first()).toHaveText('done')
       await expect(panel).toContainText('1000 read, 0 loaded, 0 rejected')
+      await expect(panel).toContainText('intake-head')
+      await expect(panel).toContainText('SELECT * FROM {STREAM} WHERE status >= 400')
       await expect(panel.getByRole('progressbar', { name: `${name} progress` })).toHaveAttribute('value', '100')
       const row = page.getByRole('table', { name: 'Batch jobs' }).getByRole('row', { name: new RegExp(name) })
       await expect(row).toContainText('100%')

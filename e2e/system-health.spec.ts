@@ -65,6 +65,22 @@ test.describe('system health', () => {
     await expect(page.getByRole('region', { name: 'Requests per service', exact: true }).getByText('No requests in this range.')).toBeVisible()
   })
 
+  test('a pool (spec section 3) narrows Counts and Logs and stays in the URL', async ({ authedPage: page }) => {
+    // a query on the default query pool, so the pool has something counted
+    await page.goto('/result?sql=SELECT%201')
+    await page.goto('/system-health/counts?range=1h')
+    await page.getByLabel('Pool', { exact: true }).selectOption('query-peer')
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await expect(page).toHaveURL(/pool=query-peer/)
+    const queries = page.getByRole('region', { name: 'Queries by result', exact: true })
+    await expect(queries.locator('table thead th').first()).toHaveText('Interval ending (UTC)')
+    // on the query pool only the query head's requests count: the config API runs on no pool
+    await expect(page.getByRole('region', { name: 'Requests per service', exact: true }).locator('table thead th')).toHaveText(['Interval ending (UTC)', 'query-head'])
+
+    await page.goto('/system-health/logs?range=1h&pool=query-peer')
+    await expect(page.getByLabel('Pool', { exact: true })).toHaveValue('query-peer')
+  })
+
   test('Logs: filtering by level and searching narrows the rows, in UTC, newest first', async ({ authedPage: page }, testInfo) => {
     // Something to find: a password reset request is written to the cluster log.
     await page.goto('/password-reset')

@@ -64,6 +64,8 @@ export type LogFilters = {
   end: number
   service?: string
   level?: string
+  /** The resource pool whose work logged the line (hydro.logs `pool`). */
+  pool?: string
   component?: string
   container?: string
   /** Case-insensitive text searched in the message and the error. */
@@ -88,6 +90,7 @@ function logsWhere(filters: LogFilters, params: SqlParams): string {
   ]
   if (filters.service) where.push(`service = ${sqlParam(params, 'service', 'String', filters.service)}`)
   if (filters.level) where.push(`level = ${sqlParam(params, 'level', 'String', filters.level)}`)
+  if (filters.pool) where.push(`pool = ${sqlParam(params, 'pool', 'String', filters.pool)}`)
   if (filters.component) where.push(`component = ${sqlParam(params, 'component', 'String', filters.component)}`)
   if (filters.container) where.push(`\`kubernetes.container_name\` = ${sqlParam(params, 'container', 'String', filters.container)}`)
   if (filters.search) {
@@ -125,16 +128,16 @@ LIMIT ${sqlParam(params, 'limit', 'UInt32', page.limit)} OFFSET ${sqlParam(param
   }))
 }
 
-export type LogFacets = { services: string[]; levels: string[]; components: string[]; containers: string[] }
+export type LogFacets = { services: string[]; levels: string[]; pools: string[]; components: string[]; containers: string[] }
 
 /** The values the log filters can take (what hydro.logs holds). Throws ClusterError. */
 export async function listLogFacets(api: ClusterApi): Promise<LogFacets> {
   const rows = await selectRows<Record<string, unknown>>(
     api,
-    'SELECT groupUniqArray(200)(service) AS services, groupUniqArray(50)(level) AS levels, groupUniqArray(200)(component) AS components, groupUniqArray(200)(`kubernetes.container_name`) AS containers FROM hydro.logs',
+    'SELECT groupUniqArray(200)(service) AS services, groupUniqArray(50)(level) AS levels, groupUniqArray(200)(pool) AS pools, groupUniqArray(200)(component) AS components, groupUniqArray(200)(`kubernetes.container_name`) AS containers FROM hydro.logs',
   )
   const list = (value: unknown) =>
     (Array.isArray(value) ? value : []).filter((item): item is string => typeof item === 'string' && item !== '').sort()
   const row = rows[0] ?? {}
-  return { services: list(row.services), levels: list(row.levels), components: list(row.components), containers: list(row.containers) }
+  return { services: list(row.services), levels: list(row.levels), pools: list(row.pools), components: list(row.components), containers: list(row.containers) }
 }

@@ -21,6 +21,7 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
   const pendingLogs: LogEntry[] = [...cluster.logs]
   const flushedQueries = new Set<string>()
   let flushing: Promise<void> | null = null
+  let followUp: Promise<void> | null = null
 
   const plane: Plane = {
     cluster,
@@ -31,7 +32,18 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
       plane.partitions.delete(`${database}.${table}`)
     },
     flushSystem() {
-      if (flushing) return flushing
+      // A flush in flight took the logs pending when it started, not those logged since: wait for it,
+      // then flush again (one follow-up shared by every caller meanwhile), so whoever asks sees
+      // everything logged before asking.
+      if (flushing) {
+        followUp ??= flushing
+          .catch(() => {})
+          .then(() => {
+            followUp = null
+            return plane.flushSystem()
+          })
+        return followUp
+      }
       flushing = flush().finally(() => (flushing = null))
       return flushing
     },

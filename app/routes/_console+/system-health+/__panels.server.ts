@@ -12,18 +12,22 @@ export const PANELS = [
   { id: 'rows', title: 'Rows ingested per service', description: 'Rows written by stream ingest, batch jobs and the sample seed, per interval.', metric: 'rows_ingested_total', by: 'service', unit: 'rows' },
 ] as const
 
-/** The PromQL for a panel: per-interval increases, summed by the panel's label, for one service or all. */
-export function panelQuery(panel: (typeof PANELS)[number], stepSeconds: number, service?: string): string {
-  const selector = service ? `{service=${promString(service)}}` : ''
+/** What one Counts view is narrowed to: one service, one pool, both or neither. */
+export type PanelScope = { service?: string; pool?: string }
+
+/** The PromQL for a panel: per-interval increases, summed by the panel's label, for one service and pool or all. */
+export function panelQuery(panel: (typeof PANELS)[number], stepSeconds: number, scope: PanelScope = {}): string {
+  const matchers = [scope.service ? `service=${promString(scope.service)}` : '', scope.pool ? `pool=${promString(scope.pool)}` : ''].filter(Boolean)
+  const selector = matchers.length ? `{${matchers.join(',')}}` : ''
   return `sum by (${panel.by}) (increase(${panel.metric}${selector}[${stepSeconds}s]))`
 }
 
 /** One panel's series over `range`; a failure becomes the panel's message (see settle). */
-export async function loadPanel(api: ClusterApi, panel: (typeof PANELS)[number], range: ResolvedRange, service?: string): Promise<SeriesPanelData> {
+export async function loadPanel(api: ClusterApi, panel: (typeof PANELS)[number], range: ResolvedRange, scope: PanelScope = {}): Promise<SeriesPanelData> {
   const step = range.stepSeconds
   // Each point counts the interval that ends at it, so the first one ends a step after the start.
   const settled = await settle(() =>
-    queryRange(api, { query: panelQuery(panel, step, service), start: Math.min(range.start + step * 1000, range.end), end: range.end, stepSeconds: step }),
+    queryRange(api, { query: panelQuery(panel, step, scope), start: Math.min(range.start + step * 1000, range.end), end: range.end, stepSeconds: step }),
   )
   const base = { id: panel.id, title: panel.title, description: panel.description, unit: panel.unit }
   if (settled.error !== null) return { ...base, times: [], series: [], total: 0, error: settled.error }

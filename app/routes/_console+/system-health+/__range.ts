@@ -66,15 +66,16 @@ function checkRange(value: RangeValue, ctx: z.RefinementCtx) {
   else if (to - from < CUSTOM_STEP_SECONDS * 1000) ctx.addIssue({ code: 'custom', path: ['to'], message: RANGE_MESSAGES.tooShort })
 }
 
-/** The Counts tab's filters: the range and one service. */
-export const CountsFilterSchema = z.object({ ...RangeFields, service: text(100) }).superRefine(checkRange)
+/** The Counts tab's filters (spec section 3): the range, one service and one pool. */
+export const CountsFilterSchema = z.object({ ...RangeFields, service: text(100), pool: text(100) }).superRefine(checkRange)
 
-/** The Logs tab's filters (spec section 3: service, log level, timerange, component, container, search). */
+/** The Logs tab's filters (spec section 3: service, log level, timerange, pool, component, container, search). */
 export const LogsFilterSchema = z
   .object({
     ...RangeFields,
     service: text(100),
     level: text(40),
+    pool: text(100),
     component: text(100),
     container: text(200),
     q: text(500),

@@ -43,29 +43,33 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const now = Date.now()
   const submission = parseWithZod(new URL(request.url).searchParams, { schema: CountsFilterSchema })
-  const [services, summary] = await Promise.all([
+  const [services, pools, summary] = await Promise.all([
     settle(() => listLabelValues(api, 'service')),
+    settle(() => listLabelValues(api, 'pool')),
     settle(() => getOrgSummary(api)),
   ])
-  const wanted = submission.payload.service
-  const serviceOptions = [...new Set([...(services.value ?? []), ...(typeof wanted === 'string' && wanted ? [wanted] : [])])].sort()
+  // the values the counters carry, plus the one asked for (so a deep link keeps its filter)
+  const withWanted = (known: string[] | null, wanted: unknown) => [...new Set([...(known ?? []), ...(typeof wanted === 'string' && wanted ? [wanted] : [])])].sort()
+  const serviceOptions = withWanted(services.value, submission.payload.service)
+  const poolOptions = withWanted(pools.value, submission.payload.pool)
   const figures: SummaryCard[] = summary.value
     ? summaryCards(summary.value).activity.filter((card) => SUMMARY_KEYS.includes(card.key))
     : []
   const isLive = new URL(request.url).searchParams.get('live') === '1'
-  const common = { services: serviceOptions, summary: { figures, error: summary.error }, updatedAt: now, isLive }
+  const common = { services: serviceOptions, pools: poolOptions, summary: { figures, error: summary.error }, updatedAt: now, isLive }
 
   if (submission.status !== 'success') {
     return { ...common, result: submission.reply(), filters: null, range: null, panels: [] as SeriesPanelData[] }
   }
   const range = resolveRange(submission.value, now)
   const service = submission.value.service || undefined
-  const panels = await Promise.all(PANELS.map((panel) => loadPanel(api, panel, range, service)))
+  const pool = submission.value.pool || undefined
+  const panels = await Promise.all(PANELS.map((panel) => loadPanel(api, panel, range, { service, pool })))
   return {
     ...common,
     summary: { ...common.summary, figures: [...rangeFigures(panels), ...figures] },
     result: undefined,
-    filters: { range: submission.value.range, from: submission.value.from ?? '', to: submission.value.to ?? '', service: service ?? '' },
+    filters: { range: submission.value.range, from: submission.value.from ?? '', to: submission.value.to ?? '', service: service ?? '', pool: pool ?? '' },
     range: { label: range.label, start: range.start, end: range.end, stepSeconds: range.stepSeconds },
     panels,
   }
@@ -77,7 +81,7 @@ export default function SystemHealthCountsRoute() {
   const filterKey = new URLSearchParams([...new URLSearchParams(location.search)].filter(([key]) => key !== 'live')).toString()
   return (
     <Stack gap="5">
-      <CountsFilterForm key={filterKey} services={data.services} />
+      <CountsFilterForm key={filterKey} services={data.services} pools={data.pools} />
       {data.range ? (
         <HStack justify="space-between" wrap="wrap" gap="2">
           <Text fontSize="sm" color="fg.muted">
@@ -113,7 +117,7 @@ function intervalLabel(seconds: number): string {
   return seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`
 }
 
-function CountsFilterForm({ services }: { services: string[] }) {
+function CountsFilterForm({ services, pools }: { services: string[]; pools: string[] }) {
   const data = useLoaderData<typeof loader>()
   const [form, fields] = useForm({
     id: 'counts-filters',
@@ -135,6 +139,9 @@ function CountsFilterForm({ services }: { services: string[] }) {
             placeholder="All services"
             options={services.map((service) => ({ value: service, label: service }))}
           />
+        </Box>
+        <Box minW="44">
+          <SelectField meta={fields.pool} label="Pool" placeholder="All pools" options={pools.map((pool) => ({ value: pool, label: pool }))} />
         </Box>
         <RangeFields range={fields.range} from={fields.from} to={fields.to} />
         <Box pt="6">

@@ -44,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const preset = RANGE_PRESETS.find((candidate) => candidate.value === value.range)
   const start = value.range === CUSTOM_RANGE ? parseUtcInput(value.from) : now - (preset?.ms ?? 3_600_000)
   const end = value.range === CUSTOM_RANGE ? parseUtcInput(value.to) : now
-  const filters = { start, end, service: value.service, level: value.level, component: value.component, container: value.container, search: value.q }
+  const filters = { start, end, service: value.service, level: value.level, pool: value.pool, component: value.component, container: value.container, search: value.q }
 
   const [counted, facets] = await Promise.all([settle(() => countLogs(api, filters)), facetsLoad])
   const total = counted.value ?? 0
@@ -64,6 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       to: value.to ?? '',
       service: value.service ?? '',
       level: value.level ?? '',
+      pool: value.pool ?? '',
       component: value.component ?? '',
       container: value.container ?? '',
       q: value.q ?? '',
@@ -85,6 +86,7 @@ function facetOptions(facets: LogFacets | null, wanted: Record<string, unknown>)
   return {
     services: merge(facets?.services ?? [], wanted.service),
     levels: merge(facets?.levels ?? [], wanted.level, KNOWN_LEVELS).sort((a, b) => levelRank(a) - levelRank(b)),
+    pools: merge(facets?.pools ?? [], wanted.pool),
     components: merge(facets?.components ?? [], wanted.component),
     containers: merge(facets?.containers ?? [], wanted.container),
   }
@@ -135,7 +137,7 @@ export default function SystemHealthLogsRoute() {
   const location = useLocation()
   const [searchParams] = useSearchParams()
   const filterKey = new URLSearchParams([...searchParams].filter(([key]) => key !== 'live' && key !== 'page')).toString()
-  const hasFilters = Boolean(data.filters && (data.filters.service || data.filters.level || data.filters.component || data.filters.container || data.filters.q))
+  const hasFilters = Boolean(data.filters && (data.filters.service || data.filters.level || data.filters.pool || data.filters.component || data.filters.container || data.filters.q))
   return (
     <Stack gap="4">
       <LogsFilterForm key={filterKey} />
@@ -208,6 +210,7 @@ function LogsFilterForm() {
         <SelectField meta={fields.level} label="Log level" placeholder="All levels" options={options(data.facets.levels)} />
         <SelectField meta={fields.component} label="Component" placeholder="All components" options={options(data.facets.components)} />
         <SelectField meta={fields.container} label="Container" placeholder="All containers" options={options(data.facets.containers)} />
+        <SelectField meta={fields.pool} label="Pool" placeholder="All pools" options={options(data.facets.pools)} />
       </Box>
       <HStack gap="4" align="flex-start" wrap="wrap">
         <Box flex="1" minW="60" mb="4">

@@ -82,8 +82,8 @@ describe('/system-health/counts', () => {
   })
 
   it('filters by service through an escaped PromQL label, so a hostile value only matches nothing', async () => {
-    expect(panelQuery(PANELS[0], 60, 'query-head')).toBe('sum by (service) (increase(http_requests_total{service="query-head"}[60s]))')
-    expect(panelQuery(PANELS[0], 60, 'x"} or up{a="\\')).toBe('sum by (service) (increase(http_requests_total{service="x\\"} or up{a=\\"\\\\"}[60s]))')
+    expect(panelQuery(PANELS[0], 60, { service: 'query-head' })).toBe('sum by (service) (increase(http_requests_total{service="query-head"}[60s]))')
+    expect(panelQuery(PANELS[0], 60, { service: 'x"} or up{a="\\' })).toBe('sum by (service) (increase(http_requests_total{service="x\\"} or up{a=\\"\\\\"}[60s]))')
 
     const data = await counts('?range=1h&service=turbine-api')
     expect(data.filters).toMatchObject({ service: 'turbine-api', range: '1h' })
@@ -97,6 +97,32 @@ describe('/system-health/counts', () => {
       expect(panel.error).toBeNull()
       expect(panel.series).toEqual([])
     }
+  })
+
+  it('filters by pool (spec section 3): the pools whose work was counted are offered, and a query counts on the pool it asked for', async () => {
+    expect(panelQuery(PANELS[2], 60, { service: 'query-head', pool: 'query-peer' })).toBe(
+      'sum by (status) (increase(queries_total{service="query-head",pool="query-peer"}[60s]))',
+    )
+    const before = await counts('?range=1h&pool=query-peer')
+    const queriesBefore = before.panels.find((panel) => panel.id === 'queries')!.total
+    expect(await callCluster('GET', `/query?${new URLSearchParams({ query: 'SELECT 1' })}`)).toBe(200)
+    expect(await callCluster('GET', `/query?${new URLSearchParams({ query: 'SELECT 2', hdx_query_pool_name: 'merge-peer' })}`)).toBe(200)
+
+    const data = await counts('?range=1h&pool=query-peer')
+    expect(data.filters).toMatchObject({ pool: 'query-peer', service: '' })
+    expect(data.pools).toEqual(expect.arrayContaining(['query-peer', 'merge-peer']))
+    const queries = data.panels.find((panel) => panel.id === 'queries')!
+    expect(queries.error).toBeNull()
+    expect(queries.total).toBe(queriesBefore + 1) // SELECT 1 only: SELECT 2 ran on merge-peer
+    // the config API runs on no pool: its requests are not in a pool's view
+    const requests = data.panels.find((panel) => panel.id === 'requests')!
+    expect(requests.series.map((series) => series.name)).toEqual(['query-head'])
+    const other = await counts('?range=1h&pool=merge-peer')
+    expect(other.panels.find((panel) => panel.id === 'queries')!.total).toBeGreaterThanOrEqual(1)
+    // a pool nothing ran on yet (a deep link) stays selectable and shows empty panels
+    const fresh = await counts('?range=1h&pool=not-yet')
+    expect(fresh.pools).toContain('not-yet')
+    expect(fresh.panels.every((panel) => panel.error === null && panel.series.length === 0)).toBe(true)
   })
 
   it("shows 'This panel cannot be accessed' in the one panel whose query_range answers 401", async () => {
@@ -182,6 +208,21 @@ describe('/system-health/logs', () => {
     expect(none).toMatchObject({ total: 0, entries: [], error: null })
     // A deep link to a filter value the log does not hold yet keeps it selectable.
     expect((await logs('?range=15m&container=not-yet')).facets.containers).toContain('not-yet')
+  })
+
+  it('filters by pool: a failing query logs on the pool it ran on', async () => {
+    const marker = `pool${Date.now().toString(36)}`
+    const sql = `SELECT throwIf(1, '${marker}')`
+    expect(await callCluster('GET', `/query?${new URLSearchParams({ query: sql, hdx_query_pool_name: 'merge-peer-ii' })}`)).toBe(400)
+    expect(await failingQuery(`${marker} default`)).toBe(400)
+
+    const onPool = await logs(`?range=15m&pool=merge-peer-ii&q=${marker}`)
+    expect(onPool.filters).toMatchObject({ pool: 'merge-peer-ii' })
+    expect(onPool.total).toBe(1)
+    expect(onPool.entries[0]!.error).toContain(marker)
+    expect(onPool.entries[0]!.error).not.toContain('default')
+    expect((await logs(`?range=15m&pool=query-peer&q=${marker}`)).total).toBe(1)
+    expect((await logs(`?range=15m&q=${marker}`)).facets.pools).toEqual(expect.arrayContaining(['merge-peer-ii', 'query-peer']))
   })
 
   it('binds a hostile search string as a value: quotes and backslashes match literally and inject nothing', async () => {
