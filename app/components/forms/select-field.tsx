@@ -2,6 +2,7 @@ import { getSelectProps, type FieldMetadata } from '@conform-to/react'
 import { chakra } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { describedBy, FieldShell, helpIdOf } from './field-shell'
+import { FormSelect } from './form-select'
 
 export type SelectOption = { value: string; label: string }
 
@@ -23,18 +24,11 @@ export function SelectField({
   const props = getSelectProps(meta)
   return (
     <FieldShell meta={meta} label={label} help={help}>
-      <chakra.select
+      <FormSelect
         {...props}
         key={props.key}
         aria-describedby={describedBy(props['aria-describedby'], helpIdOf(meta, help))}
-        w="full"
-        h="10"
-        px="3"
-        borderWidth="1px"
-        borderColor={meta.errors?.length ? 'border.error' : 'border'}
-        rounded="l2"
-        bg="bg"
-        fontSize="sm"
+        isInvalid={Boolean(meta.errors?.length)}
       >
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((option) => (
@@ -42,7 +36,7 @@ export function SelectField({
             {option.label}
           </option>
         ))}
-      </chakra.select>
+      </FormSelect>
     </FieldShell>
   )
 }

@@ -1,5 +1,6 @@
 import { Button, chakra, HStack, Input, Stack } from '@chakra-ui/react'
 import { Form } from '@remix-run/react'
+import { FormSelect } from '~/components/forms/form-select'
 
 /*
  * The filter above the Dictionaries, Functions and Files lists (one helper for the three, named
@@ -33,17 +34,12 @@ export function CatalogFilter({
           <chakra.label htmlFor="filter-project" fontSize="sm" fontWeight="medium">
             Project
           </chakra.label>
-          <chakra.select
+          <FormSelect
+            size="sm"
             id="filter-project"
             name="project"
             defaultValue={project}
             key={project}
-            h="8"
-            px="2"
-            borderWidth="1px"
-            rounded="l2"
-            bg="bg"
-            fontSize="sm"
             minW="48"
           >
             <option value="">All projects</option>
@@ -52,7 +48,7 @@ export function CatalogFilter({
                 {item.name}
               </option>
             ))}
-          </chakra.select>
+          </FormSelect>
         </Stack>
         <Stack gap="1">
           <chakra.label htmlFor="filter-q" fontSize="sm" fontWeight="medium">

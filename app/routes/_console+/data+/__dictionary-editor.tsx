@@ -9,6 +9,7 @@ import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { DEFAULT_LIFETIME_SECONDS, DICTIONARY_FORMATS, DICTIONARY_LAYOUTS, DictionaryFormSchema } from '~/schemas/dictionary'
+import { FormSelect } from '~/components/forms/form-select'
 
 export type DictionaryFormValues = {
   project?: string
@@ -82,18 +83,11 @@ export function DictionaryEditor({
       <Field meta={fields.name} label="Dictionary name" help="A letter first, then letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />
       <TextareaField meta={fields.description} label="Description" rows={2} />
       <FieldShell meta={fields.file} label="File" help={fileHelp}>
-        <chakra.select
+        <FormSelect
           {...fileSelect}
           key={fileSelect.key}
           aria-describedby={describedBy(fileSelect['aria-describedby'], helpIdOf(fields.file, fileHelp))}
-          w="full"
-          h="10"
-          px="3"
-          borderWidth="1px"
-          borderColor={fields.file.errors?.length ? 'border.error' : 'border'}
-          rounded="l2"
-          bg="bg"
-          fontSize="sm"
+          isInvalid={Boolean(fields.file.errors?.length)}
         >
           <option value="">Select a file</option>
           {shownFiles.map((file) => (
@@ -101,7 +95,7 @@ export function DictionaryEditor({
               {isGrouped ? `${file.name} (${projectName.get(file.projectId) ?? file.projectId})` : file.name}
             </option>
           ))}
-        </chakra.select>
+        </FormSelect>
       </FieldShell>
       <SelectField meta={fields.format} label="Format" options={DICTIONARY_FORMATS.map((format) => ({ value: format, label: format }))} />
       <SelectField meta={fields.layout} label="Layout" options={DICTIONARY_LAYOUTS.map((layout) => ({ value: layout, label: layout }))} />

@@ -10,6 +10,7 @@ import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { AGGREGATION_LABELS, AGGREGATIONS, ColumnAnalysisSchema, SummaryFormSchema, SummarySettingsSchema, TIME_UNITS } from '~/schemas/summary'
+import { FormSelect } from '~/components/forms/form-select'
 
 type Option = { value: string; label: string }
 
@@ -109,14 +110,14 @@ export function ParentPicker({ parents, parent }: { parents: Option[]; parent: s
           Parent table
         </chakra.label>
         <HStack>
-          <chakra.select id="analysis-parent" name="parent" defaultValue={parent} w="full" h="10" px="3" borderWidth="1px" rounded="l2" bg="bg" fontSize="sm">
+          <FormSelect id="analysis-parent" name="parent" defaultValue={parent}>
             <option value="">Select the parent table</option>
             {parents.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
               </option>
             ))}
-          </chakra.select>
+          </FormSelect>
           <Button type="submit" size="sm" variant="outline">
             Analyse columns
           </Button>
@@ -191,23 +192,18 @@ export function ColumnAnalysisForm({
                       {column.type}
                     </Text>
                   </chakra.label>
-                  <chakra.select
+                  <FormSelect
+                    size="sm"
                     id={rowFields.aggregation.id}
                     name={rowFields.aggregation.name}
                     defaultValue={rowFields.aggregation.initialValue ?? 'skip'}
-                    h="8"
-                    px="2"
-                    borderWidth="1px"
-                    rounded="l2"
-                    bg="bg"
-                    fontSize="sm"
                   >
                     {AGGREGATIONS.map((aggregation) => (
                       <option key={aggregation} value={aggregation}>
                         {AGGREGATION_LABELS[aggregation]}
                       </option>
                     ))}
-                  </chakra.select>
+                  </FormSelect>
                 </HStack>
               )
             })}

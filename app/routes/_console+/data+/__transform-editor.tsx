@@ -14,12 +14,12 @@ import { SelectField } from '~/components/forms/select-field'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { COLUMN_TYPES, COMPRESSIONS, RESOLUTIONS, TRANSFORM_TYPES, TransformFormSchema } from '~/schemas/transform'
 import type { ValidationView } from './__transform-editor.server'
+import { FormSelect } from '~/components/forms/form-select'
 
 /** Intents that refill the form from the server: the form need not be valid to send them. */
 const LOOSE_INTENTS = ['infer', 'upload']
 const LooseSchema = z.object({}).passthrough()
 
-const selectCss = { w: 'full', h: '9', px: '2', borderWidth: '1px', rounded: 'l2', bg: 'bg', fontSize: 'sm' } as const
 
 /**
  * The transform form (create and edit): table, name, type, the output columns as a table of rows,
@@ -265,14 +265,14 @@ function ColumnRow({ meta, index, removeButton }: { meta: ColumnMeta; index: num
     const props = getSelectProps(field as FieldMetadata<string>)
     return (
       <td>
-        <chakra.select {...props} key={props.key} aria-label={`Column ${n} ${key}`} {...selectCss} borderColor={field.errors?.length ? 'border.error' : 'border'}>
+        <FormSelect {...props} key={props.key} aria-label={`Column ${n} ${key}`} size="sm" w="full" h="9" isInvalid={Boolean(field.errors?.length)}>
           {blank !== undefined ? <option value="">{blank}</option> : null}
           {options.map((option) => (
             <option key={option} value={option}>
               {option}
             </option>
           ))}
-        </chakra.select>
+        </FormSelect>
         <ErrorList id={field.errorId} errors={field.errors} />
       </td>
     )

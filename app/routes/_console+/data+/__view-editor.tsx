@@ -9,6 +9,7 @@ import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { AUTO_VIEW_NAME, ViewFormSchema } from '~/schemas/view'
 import type { ViewChoice } from './__view-editor.server'
+import { FormSelect } from '~/components/forms/form-select'
 
 /** The first step of a new view without a table yet: a GET form that picks it (works without scripts). */
 export function ViewTablePicker({ tables, table }: { tables: { value: string; label: string }[]; table: string }) {
@@ -18,14 +19,14 @@ export function ViewTablePicker({ tables, table }: { tables: { value: string; la
         <chakra.label htmlFor="view-table" display="block" fontWeight="medium" fontSize="sm" mb="1">
           Table
         </chakra.label>
-        <chakra.select id="view-table" name="table" defaultValue={table} w="full" h="10" px="3" borderWidth="1px" rounded="l2" bg="bg" fontSize="sm">
+        <FormSelect id="view-table" name="table" defaultValue={table}>
           <option value="">Select a table</option>
           {tables.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
             </option>
           ))}
-        </chakra.select>
+        </FormSelect>
         <Button type="submit" mt="3" size="sm" variant="outline">
           Choose table
         </Button>

@@ -18,6 +18,7 @@ import { FunctionEditor } from './__function-editor'
 import { updateFunctionAction } from './__function-editor.server'
 import { tryFunction } from './__function-try.server'
 import { functionUrl } from './__function-url'
+import { FormSelect } from '~/components/forms/form-select'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
 
@@ -116,13 +117,13 @@ export default function EditFunctionRoute() {
                   <chakra.label htmlFor={`try-t${index}`} fontSize="sm" fontWeight="medium">
                     Type of {arg.parameter}
                   </chakra.label>
-                  <chakra.select id={`try-t${index}`} name={`t${index}`} defaultValue={arg.type} h="8" px="2" borderWidth="1px" rounded="l2" bg="bg" fontSize="sm">
+                  <FormSelect size="sm" id={`try-t${index}`} name={`t${index}`} defaultValue={arg.type}>
                     {ARGUMENT_TYPES.map((type) => (
                       <option key={type} value={type}>
                         {type}
                       </option>
                     ))}
-                  </chakra.select>
+                  </FormSelect>
                 </Stack>
                 {arg.error ? (
                   <Text id={`try-a${index}-error`} color="fg.error" fontSize="sm">

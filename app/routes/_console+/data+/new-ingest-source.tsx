@@ -14,6 +14,7 @@ import { SourceEditor } from './__source-editor'
 import { loadTransformNames, sourceEditorAction } from './__source-editor.server'
 import { loadTableChoices } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
+import { FormSelect } from '~/components/forms/form-select'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
@@ -55,7 +56,6 @@ export async function action({ request }: ActionFunctionArgs) {
   return sourceEditorAction(api, type, await request.formData())
 }
 
-const selectCss = { display: 'block', w: 'full', h: '10', px: '3', borderWidth: '1px', rounded: 'l2', bg: 'bg', fontSize: 'sm', mb: '3' } as const
 
 export default function NewIngestSourceRoute() {
   const { tables, table, kind, transforms, credentials, defaultValue } = useLoaderData<typeof loader>()
@@ -70,25 +70,25 @@ export default function NewIngestSourceRoute() {
         <chakra.label htmlFor="source-table" fontSize="sm" fontWeight="medium">
           Table
         </chakra.label>
-        <chakra.select id="source-table" name="table" defaultValue={table?.value ?? ''} {...selectCss}>
+        <FormSelect id="source-table" name="table" defaultValue={table?.value ?? ''} display="block" mb="3">
           <option value="">Select a table</option>
           {tables.map((choice) => (
             <option key={choice.value} value={choice.value}>
               {choice.label}
             </option>
           ))}
-        </chakra.select>
+        </FormSelect>
         <chakra.label htmlFor="source-type" fontSize="sm" fontWeight="medium">
           Kind
         </chakra.label>
-        <chakra.select id="source-type" name="type" defaultValue={kind ?? ''} {...selectCss}>
+        <FormSelect id="source-type" name="type" defaultValue={kind ?? ''} display="block" mb="3">
           <option value="">Select a kind</option>
           {FORM_KINDS.map((value) => (
             <option key={value} value={value}>
               {FORM_KIND_LABELS[value]}
             </option>
           ))}
-        </chakra.select>
+        </FormSelect>
         <HStack>
           <Button type="submit" size="sm" variant="outline">
             {table && kind ? 'Change' : 'Continue'}

@@ -7,6 +7,7 @@ import { DataTable, dataTableCss, type Column } from '~/components/data-table/da
 import { statusBadgeCss } from '~/components/data-table/status-badge'
 import { FormCard } from '~/components/forms/form-card'
 import { PageHeader } from '~/components/layout/page-header'
+import { FormSelect } from '~/components/forms/form-select'
 
 /** Statuses the filters offer; the cluster may answer others, which are shown as they come. */
 export const ALTER_STATUSES = ['ready', 'running', 'pending', 'done', 'failed', 'canceled'] as const
@@ -103,18 +104,12 @@ export function StatusFilter({ value, statuses, keep }: { value: string; statuse
           <chakra.label htmlFor="status-filter" display="block" fontSize="sm" fontWeight="medium" mb="1">
             Status
           </chakra.label>
-          <chakra.select
+          <FormSelect
+            size="sm"
             id="status-filter"
             name="status"
             defaultValue={value}
             key={value}
-            h="8"
-            px="2"
-            borderWidth="1px"
-            borderColor="border"
-            rounded="l2"
-            bg="bg"
-            fontSize="sm"
           >
             <option value="">All statuses</option>
             {statuses.map((status) => (
@@ -122,7 +117,7 @@ export function StatusFilter({ value, statuses, keep }: { value: string; statuse
                 {status}
               </option>
             ))}
-          </chakra.select>
+          </FormSelect>
         </Box>
         <Button type="submit" size="sm" variant="outline">
           Filter

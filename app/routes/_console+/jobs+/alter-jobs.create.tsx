@@ -17,6 +17,7 @@ import { redirectWithToast } from '~/utils/toast.server'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { FormSelect } from '~/components/forms/form-select'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -92,18 +93,11 @@ export default function NewAlterJobRoute() {
           Table
         </chakra.label>
         <HStack gap="2" align="stretch">
-          <chakra.select
+          <FormSelect
             {...tableProps}
             key={tableProps.key}
             onChange={(event) => onTableChange(event.currentTarget.value)}
             flex="1"
-            h="10"
-            px="3"
-            borderWidth="1px"
-            borderColor="border"
-            rounded="l2"
-            bg="bg"
-            fontSize="sm"
           >
             {loaderData.tables.length ? null : <option value="">No tables yet</option>}
             {loaderData.tables.map((table) => (
@@ -111,7 +105,7 @@ export default function NewAlterJobRoute() {
                 {table}
               </option>
             ))}
-          </chakra.select>
+          </FormSelect>
           {isHydrated ? null : (
             <Button type="submit" name="intent" value={TEMPLATE_INTENT} variant="outline" h="10" formNoValidate>
               Use template

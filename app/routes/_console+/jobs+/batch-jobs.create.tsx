@@ -23,6 +23,7 @@ import { redirectWithToast } from '~/utils/toast.server'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { FormSelect } from '~/components/forms/form-select'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
 
@@ -164,19 +165,19 @@ export default function NewBatchJobRoute() {
       <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
         <Box mb="4">
           <Label htmlFor={fields.table.id}>Table</Label>
-          <NativeSelect {...tableProps} key={tableProps.key} isInvalid={Boolean(fields.table.errors?.length)} onChange={(event) => onTableChange(event.currentTarget.value)}>
+          <FormSelect {...tableProps} key={tableProps.key} isInvalid={Boolean(fields.table.errors?.length)} onChange={(event) => onTableChange(event.currentTarget.value)}>
             <option value="">Select a table</option>
             {loaderData.tables.map((entry) => (
               <option key={entry.value} value={entry.value}>
                 {entry.value}
               </option>
             ))}
-          </NativeSelect>
+          </FormSelect>
           <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
         </Box>
         <Box mb="4">
           <Label htmlFor={fields.transform.id}>Transform</Label>
-          <NativeSelect {...transformProps} key={transformProps.key} isInvalid={Boolean(fields.transform.errors?.length)}>
+          <FormSelect {...transformProps} key={transformProps.key} isInvalid={Boolean(fields.transform.errors?.length)}>
             <option value="">Select a transform</option>
             {transformGroups.map((entry) => (
               <optgroup key={entry.value} label={entry.value}>
@@ -189,7 +190,7 @@ export default function NewBatchJobRoute() {
                 ))}
               </optgroup>
             ))}
-          </NativeSelect>
+          </FormSelect>
           {isHydrated ? null : (
             <Box fontSize="xs" color="fg.muted" mt="1">
               Transforms are grouped by table: pick one of the selected table.
@@ -298,22 +299,6 @@ function Label({ htmlFor, children }: { htmlFor: string; children: string }) {
     <chakra.label htmlFor={htmlFor} display="block" fontWeight="medium" fontSize="sm" mb="1">
       {children}
     </chakra.label>
-  )
-}
-
-function NativeSelect({ isInvalid, ...props }: React.ComponentProps<typeof chakra.select> & { isInvalid: boolean }) {
-  return (
-    <chakra.select
-      {...props}
-      w="full"
-      h="10"
-      px="3"
-      borderWidth="1px"
-      borderColor={isInvalid ? 'border.error' : 'border'}
-      rounded="l2"
-      bg="bg"
-      fontSize="sm"
-    />
   )
 }
 

@@ -10,6 +10,7 @@ import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { KIND_LABELS, kindNeedsTable, POOL_KINDS, PoolEditFormSchema, PoolFormSchema, SERVICES, type PoolKind } from '~/schemas/pool'
 import type { TableTransformOption } from '~/api/transforms.server'
 import type { PoolSizeDefaults } from './__pool-editor.server'
+import { FormSelect } from '~/components/forms/form-select'
 
 /** The edit form's intent on the pool's page (its other one is the delete). */
 export const UPDATE_INTENT = 'update-pool'
@@ -36,19 +37,12 @@ function GroupedSelect({
   const props = getSelectProps(meta)
   return (
     <FieldShell meta={meta} label={label} help={help}>
-      <chakra.select
+      <FormSelect
         {...props}
         key={props.key}
         aria-describedby={describedBy(props['aria-describedby'], helpIdOf(meta, help))}
         onChange={onChange ? (event) => onChange(event.currentTarget.value) : undefined}
-        w="full"
-        h="10"
-        px="3"
-        borderWidth="1px"
-        borderColor={meta.errors?.length ? 'border.error' : 'border'}
-        rounded="l2"
-        bg="bg"
-        fontSize="sm"
+        isInvalid={Boolean(meta.errors?.length)}
       >
         <option value="">{placeholder}</option>
         {groups.map((group) =>
@@ -68,7 +62,7 @@ function GroupedSelect({
             ))
           ),
         )}
-      </chakra.select>
+      </FormSelect>
     </FieldShell>
   )
 }

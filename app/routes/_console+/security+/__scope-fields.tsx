@@ -5,6 +5,7 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
 import { SelectField } from '~/components/forms/select-field'
 import { SCOPE_LEVELS } from '~/schemas/security'
+import { FormSelect } from '~/components/forms/form-select'
 
 export type ScopeChoice = { level: string; value: string; label: string }
 
@@ -38,18 +39,11 @@ export function ScopeFields({
     <>
       <SelectField meta={level} label={levelLabel} options={SCOPE_LEVELS.map((l) => ({ value: l.value, label: l.label }))} placeholder="Select a scope" />
       <FieldShell meta={resource} label={resourceLabel} help={help}>
-        <chakra.select
+        <FormSelect
           {...props}
           key={`${props.key}-${isHydrated ? chosen : 'all'}`}
           aria-describedby={describedBy(props['aria-describedby'], helpIdOf(resource, help))}
-          w="full"
-          h="10"
-          px="3"
-          borderWidth="1px"
-          borderColor={resource.errors?.length ? 'border.error' : 'border'}
-          rounded="l2"
-          bg="bg"
-          fontSize="sm"
+          isInvalid={Boolean(resource.errors?.length)}
         >
           <option value="">Select a resource</option>
           {Object.entries(GROUPS).map(([group, label]) => {
@@ -64,7 +58,7 @@ export function ScopeFields({
               </optgroup>
             ) : null
           })}
-        </chakra.select>
+        </FormSelect>
       </FieldShell>
     </>
   )
