@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH, TABLE_MESSAGES } from './table'
+import { TABLE_MESSAGES, tableNameField } from './table'
 
 export const SUMMARY_MESSAGES = {
   parentRequired: 'Parent table is required',
@@ -17,12 +17,7 @@ export const SUMMARY_MESSAGES = {
 /** The Summary Form tab (create): project, name, description, parent table (`<projectId>/<tableId>`), SQL. */
 export const SummaryFormSchema = z.object({
   project: z.string({ error: TABLE_MESSAGES.projectRequired }),
-  name: z
-    .string({ error: TABLE_MESSAGES.nameRequired })
-    .trim()
-    .min(1, { error: TABLE_MESSAGES.nameRequired })
-    .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.nameTooLong })
-    .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.nameCharacters }),
+  name: tableNameField(),
   description: z.string().trim().optional(),
   parent: z.string({ error: SUMMARY_MESSAGES.parentRequired }),
   sql: z.string({ error: SUMMARY_MESSAGES.sqlRequired }).trim().min(1, { error: SUMMARY_MESSAGES.sqlRequired }),

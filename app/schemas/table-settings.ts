@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH, parseSortKeys, TABLE_MESSAGES } from './table'
+import { parseSortKeys, TABLE_MESSAGES, tableNameField } from './table'
 
 /*
  * The table page's advanced options, one form per group (spec sections 2, 3 and 5): each group is a
@@ -257,12 +257,7 @@ export function settingsSchema(group: SettingsGroupDef, options: { lockedFields?
 
 /** The rename form: name and description. */
 export const RenameTableSchema = z.object({
-  name: z
-    .string({ error: TABLE_MESSAGES.nameRequired })
-    .trim()
-    .min(1, { error: TABLE_MESSAGES.nameRequired })
-    .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.nameTooLong })
-    .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.nameCharacters }),
+  name: tableNameField(),
   description: z.string().trim().optional(),
 })
 

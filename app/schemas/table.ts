@@ -35,6 +35,24 @@ export function parseSortKeys(text: string): string[] | undefined {
   return undefined
 }
 
+/** A table's name as the spec rules it: required, under 64 characters, a letter then letters, digits and underscores. */
+export const tableNameField = () =>
+  z
+    .string({ error: TABLE_MESSAGES.nameRequired })
+    .trim()
+    .min(1, { error: TABLE_MESSAGES.nameRequired })
+    .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.nameTooLong })
+    .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.nameCharacters })
+
+/** A project's name, by the same rules with the project's messages. */
+export const projectNameField = () =>
+  z
+    .string({ error: TABLE_MESSAGES.projectNameRequired })
+    .trim()
+    .min(1, { error: TABLE_MESSAGES.projectNameRequired })
+    .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.projectNameTooLong })
+    .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.projectNameCharacters })
+
 /**
  * The new-table form. `sortKeys` is JSON text naming columns (see parseSortKeys);
  * `newProjectName` is required only when `project` is {@link NEW_PROJECT}.
@@ -48,12 +66,7 @@ export const TableFormSchema = z
       .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.projectNameTooLong })
       .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.projectNameCharacters })
       .optional(),
-    name: z
-      .string({ error: TABLE_MESSAGES.nameRequired })
-      .trim()
-      .min(1, { error: TABLE_MESSAGES.nameRequired })
-      .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.nameTooLong })
-      .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.nameCharacters }),
+    name: tableNameField(),
     description: z.string().trim().optional(),
     maxAgeDays: z
       .number({ error: TABLE_MESSAGES.maxAgeInteger })
@@ -84,11 +97,6 @@ export type TableForm = z.infer<typeof TableFormSchema>
 
 /** The project form (create, rename, describe): the spec's project-name rules. */
 export const ProjectFormSchema = z.object({
-  name: z
-    .string({ error: TABLE_MESSAGES.projectNameRequired })
-    .trim()
-    .min(1, { error: TABLE_MESSAGES.projectNameRequired })
-    .max(NAME_MAX_LENGTH, { error: TABLE_MESSAGES.projectNameTooLong })
-    .regex(IDENTIFIER_PATTERN, { error: TABLE_MESSAGES.projectNameCharacters }),
+  name: projectNameField(),
   description: z.string().trim().optional(),
 })

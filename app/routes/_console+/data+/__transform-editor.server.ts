@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
-import { formErrorsOf, replyFromCluster } from '~/api/policies.server'
+import { formErrorsOf, loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import {
   createTransform,
@@ -36,6 +36,13 @@ export async function loadTableChoices(api: ClusterApi): Promise<TableChoice[]> 
   return projects.flatMap(({ project, tables }) =>
     tables.map((table) => ({ value: `${project.uuid}/${table.uuid}`, label: `${project.name}.${table.name}`, projectName: project.name, tableName: table.name })),
   )
+}
+
+/** The table choices and the one `?project=&table=` asks for (empty when none or not a table of the org). */
+export async function loadTablePick(api: ClusterApi, url: URL): Promise<{ tables: TableChoice[]; table: string }> {
+  const tables = await loadFromCluster(() => loadTableChoices(api))
+  const wanted = `${url.searchParams.get('project') ?? ''}/${url.searchParams.get('table') ?? ''}`
+  return { tables, table: tables.some((choice) => choice.value === wanted) ? wanted : '' }
 }
 
 /** `projectId/tableId` → its parts (empty strings when it is not one). */

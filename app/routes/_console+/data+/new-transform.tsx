@@ -2,13 +2,12 @@ import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { loadFromCluster } from '~/api/policies.server'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { TransformEditor } from './__transform-editor'
-import { loadTableChoices, newTransformValue, transformEditorAction } from './__transform-editor.server'
+import { loadTablePick, newTransformValue, transformEditorAction } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
@@ -16,9 +15,7 @@ export const handle: RouteHandle = { docsTopic: 'table' }
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const tables = await loadFromCluster(() => loadTableChoices(api))
-  const wanted = `${url.searchParams.get('project') ?? ''}/${url.searchParams.get('table') ?? ''}`
-  const table = tables.some((choice) => choice.value === wanted) ? wanted : ''
+  const { tables, table } = await loadTablePick(api, url)
   return {
     tables: tables.map(({ value, label }) => ({ value, label })),
     defaultValue: newTransformValue(table),

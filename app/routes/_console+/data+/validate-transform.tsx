@@ -17,7 +17,7 @@ import { parseTransformJson, ValidateTransformSchema } from '~/schemas/transform
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { ValidationResult } from './__transform-editor'
-import { loadTableChoices, splitTableValue, validationView } from './__transform-editor.server'
+import { loadTableChoices, loadTablePick, splitTableValue, validationView } from './__transform-editor.server'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
@@ -25,9 +25,7 @@ export const handle: RouteHandle = { docsTopic: 'table' }
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const tables = await loadFromCluster(() => loadTableChoices(api))
-  const wanted = `${url.searchParams.get('project') ?? ''}/${url.searchParams.get('table') ?? ''}`
-  const table = tables.some((choice) => choice.value === wanted) ? wanted : ''
+  const { tables, table } = await loadTablePick(api, url)
   const transformId = url.searchParams.get('transform')
   let schema = ''
   let sampleData = ''

@@ -97,17 +97,17 @@ export async function createPoolAction(api: ClusterApi, formData: FormData) {
       service: form.service,
       table: needsTable ? form.table : undefined,
       transform: needsTable ? (transformOf(form.table, form.transform) ?? undefined) : undefined,
-      replicas: replicasValue(form),
-      cpu: form.cpu,
-      memory: form.memory,
-      storage: form.storage,
-      shards: form.shards,
-      isDefault: form.isDefault,
+      ...sizesOf(form),
     })
     return redirectWithToast(`/scale/pool/${pool.uuid}`, { title: `Pool ${pool.name} created`, type: 'success' })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: poolFields(form) })
   }
+}
+
+/** What the create and edit forms both send: the replicas, sizes, shards and the default flag. */
+function sizesOf(form: PoolEditForm) {
+  return { replicas: replicasValue(form), cpu: form.cpu, memory: form.memory, storage: form.storage, shards: form.shards, isDefault: form.isDefault }
 }
 
 /** A size as the form shows it: the cluster's own words when they have a unit, else the bytes in Gi or Mi. */
@@ -147,15 +147,7 @@ export async function updatePoolAction(api: ClusterApi, pool: Pool, formData: Fo
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const form: PoolEditForm = submission.value
   try {
-    const saved = await updatePool(api, pool, {
-      description: form.description,
-      replicas: replicasValue(form),
-      cpu: form.cpu,
-      memory: form.memory,
-      storage: form.storage,
-      shards: form.shards,
-      isDefault: form.isDefault,
-    })
+    const saved = await updatePool(api, pool, { description: form.description, ...sizesOf(form) })
     return redirectWithToast(`/scale/pool/${saved.uuid}`, { title: `Pool ${saved.name} saved`, type: 'success' })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: poolFields(form) })
