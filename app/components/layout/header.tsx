@@ -14,10 +14,13 @@ type HeaderProps = {
   /** Controlled so the shell can reset it on navigation; without scripts the browser toggles it natively. */
   isCollapsed: boolean
   onToggle: (collapsed: boolean) => void
+  /** Creation entries the user can never use: left out of the menu (and the menu, when none is left). */
+  hiddenPaths?: string[]
 }
 
 /** The top header: sidebar toggle, breadcrumb, contextual Docs/API links, + add new, user menu. */
-export function Header({ crumbs, email, docs, isCollapsed, onToggle }: HeaderProps) {
+export function Header({ crumbs, email, docs, isCollapsed, onToggle, hiddenPaths = [] }: HeaderProps) {
+  const addNew = ADD_NEW_ENTRIES.filter((entry) => !hiddenPaths.includes(entry.to))
   return (
     <Flex
       as="header"
@@ -88,17 +91,19 @@ export function Header({ crumbs, email, docs, isCollapsed, onToggle }: HeaderPro
         </Flex>
       ) : null}
 
-      <DisclosureMenu label="+ add new" width="56">
-        <Box as="ul" listStyleType="none" m="0" p="0" aria-label="Create">
-          {ADD_NEW_ENTRIES.map((entry) => (
-            <li key={entry.to}>
-              <chakra.a asChild {...menuItemStyles}>
-                <Link to={entry.to}>{entry.label}</Link>
-              </chakra.a>
-            </li>
-          ))}
-        </Box>
-      </DisclosureMenu>
+      {addNew.length ? (
+        <DisclosureMenu label="+ add new" width="56">
+          <Box as="ul" listStyleType="none" m="0" p="0" aria-label="Create">
+            {addNew.map((entry) => (
+              <li key={entry.to}>
+                <chakra.a asChild {...menuItemStyles}>
+                  <Link to={entry.to}>{entry.label}</Link>
+                </chakra.a>
+              </li>
+            ))}
+          </Box>
+        </DisclosureMenu>
+      ) : null}
 
       <DisclosureMenu
         label={

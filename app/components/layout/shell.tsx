@@ -16,6 +16,8 @@ export type ShellData = {
   version: string | null
   docsUrl: string
   supportUrl: string
+  /** Menu and sidebar entries the user can never use (nav-config `hiddenPaths`). */
+  hiddenPaths: string[]
 }
 
 /** Collects the breadcrumb names and the deepest docs topic from the matched routes' handles. */
@@ -78,7 +80,7 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
         Skip to content
       </chakra.a>
       <PendingIndicator />
-      <Sidebar version={data.version} supportUrl={data.supportUrl} docsUrl={data.docsUrl} />
+      <Sidebar version={data.version} supportUrl={data.supportUrl} docsUrl={data.docsUrl} hiddenPaths={data.hiddenPaths} />
       <Flex direction="column" flex="1" minW="0">
         <Header
           crumbs={buildBreadcrumb(pathname, names)}
@@ -86,6 +88,7 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
           docs={docsLinks(data.docsUrl, docsTopic)}
           isCollapsed={isCollapsed}
           onToggle={setCollapsed}
+          hiddenPaths={data.hiddenPaths}
         />
         <Box as="main" id="main" tabIndex={-1} flex="1" p={{ base: '3', md: '6' }} minW="0" outline="none">
           {children}

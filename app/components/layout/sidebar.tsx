@@ -34,7 +34,7 @@ function Glyph({ children }: { children: string }) {
  * The left sidebar. Its width follows the header's "Toggle sidebar" checkbox through CSS alone
  * (the shell's `:has()` rule), so collapsing works without scripts; labels stay for screen readers.
  */
-export function Sidebar({ version, supportUrl, docsUrl }: { version: string | null; supportUrl: string; docsUrl: string }) {
+export function Sidebar({ version, supportUrl, docsUrl, hiddenPaths = [] }: { version: string | null; supportUrl: string; docsUrl: string; hiddenPaths?: string[] }) {
   const { pathname } = useLocation()
   return (
     <Box
@@ -61,7 +61,7 @@ export function Sidebar({ version, supportUrl, docsUrl }: { version: string | nu
       </Box>
       <nav aria-label="Main">
         <Box as="ul" listStyleType="none" m="0" px="2" display="flex" flexDirection="column" gap="1">
-          {SIDEBAR_ENTRIES.map((entry) => (
+          {SIDEBAR_ENTRIES.filter((entry) => !hiddenPaths.includes(entry.to)).map((entry) => (
             <li key={entry.to}>
               <chakra.a asChild {...itemStyles}>
                 <Link

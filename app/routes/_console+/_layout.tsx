@@ -2,7 +2,8 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import type { ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { getCurrentUser } from '~/api/users.server'
+import { getCurrentUser, getMyPermissions } from '~/api/users.server'
+import { hiddenPaths } from '~/components/layout/nav-config'
 import { getVersion } from '~/api/version.server'
 import { settle } from '~/api/policies.server'
 import { ErrorPanel } from '~/components/layout/route-error'
@@ -16,12 +17,14 @@ const LAYOUT_ROUTE_ID = 'routes/_console+/_layout'
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const env = getEnv()
-  const [user, version] = await Promise.all([
+  const [user, version, permissions] = await Promise.all([
     // A 401 from the user call ends the session (the client throws the redirect); any other
     // failure leaves the shell usable with a generic account label.
     settle(() => getCurrentUser(api)),
     // Spec section 1: the version line is omitted when the version call fails.
     settle(() => getVersion(api)),
+    // The menu and sidebar leave out what the user can never do; unread, they show everything.
+    settle(() => getMyPermissions(api)),
   ])
   return {
     email: typeof user.value?.email === 'string' ? user.value.email : null,
@@ -29,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     version: version.value || null,
     docsUrl: env.DOCS_URL,
     supportUrl: env.SUPPORT_URL,
+    hiddenPaths: hiddenPaths(permissions.value),
   } satisfies ShellData
 }
 

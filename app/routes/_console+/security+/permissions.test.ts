@@ -9,6 +9,7 @@ import { loader as newRoleLoader } from './roles.new-role'
 import { loader as editUserLoader } from './users.$userId.edit-user'
 import { loader as usersLoader } from './users._index'
 import { loader as inviteLoader } from './users.invite-new-user'
+import { ADD_NEW_ENTRIES } from '~/components/layout/nav-config'
 
 useTestCluster()
 
@@ -104,5 +105,44 @@ describe('org admin: everything is offered', () => {
     const role = await editRoleLoader(args(get(`/security/roles/${customRoleId}/edit-role`, cookies.org_admin), { roleId: customRoleId }))
     expect(role.reason).toBeNull()
     expect(role.readOnly).toBeNull()
+  })
+})
+
+describe('the shell leaves out of + add new and the sidebar what the user can never do', () => {
+  const hiddenFor = async (cookie: string) => {
+    const { loader: layoutLoader } = await import('~/routes/_console+/_layout')
+    return (await layoutLoader(args(get('/dashboard', cookie)))).hiddenPaths
+  }
+  const ADD_NEW = ADD_NEW_ENTRIES.map((entry) => entry.to)
+
+  it('per built-in role: a reader creates nothing, a publisher data objects and batch jobs, an operator all but people, an org admin everything', async () => {
+    expect((await hiddenFor(cookies.reader!)).sort()).toEqual([...ADD_NEW].sort())
+    expect(await hiddenFor(cookies.publisher!)).toEqual([
+      '/jobs/alter-jobs/create',
+      '/scale/pool/create',
+      '/security/users/invite-new-user',
+      '/security/new-bucket',
+      '/security/roles/new-role',
+      '/security/new-credential',
+    ])
+    expect(await hiddenFor(cookies.operator!)).toEqual(['/security/users/invite-new-user', '/security/roles/new-role', '/security/new-credential'])
+    expect(await hiddenFor(cookies.org_admin!)).toEqual([])
+  })
+
+  it('what the menu still offers the publisher, the cluster lets the publisher do', async () => {
+    const { action: newTableAction } = await import('~/routes/_console+/data+/new-table')
+    const project = await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: 'publishers' })
+    const created = asResponse(
+      await returnedOrThrown(() => newTableAction(args(post('/data/new-table', { project: project.uuid, name: 'by_publisher' }, cookies.publisher!)))),
+    )
+    expect(created.status).toBe(302)
+  })
+
+  it('a custom role that may only view tables keeps Dashboard, System Health and Data in the sidebar', async () => {
+    await clusterCall('POST', '/config/v1/users/', { email: 'custom@example.com', password: PASSWORD, roles: ['custom'] })
+    const hidden = await hiddenFor(await loginAs('custom@example.com'))
+    expect(hidden).toEqual(expect.arrayContaining(['/jobs/alter-jobs', '/scale', '/queries', '/security/users']))
+    expect(hidden).not.toContain('/data/tables')
+    expect(hidden).not.toContain('/dashboard')
   })
 })
