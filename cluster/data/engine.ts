@@ -78,6 +78,8 @@ export class Engine {
     // the query lane serves /query only, which is read-only: the engine enforces it per session
     // (readonly = 2: reads, and settings changes other than readonly itself)
     for (const slot of this.lanes.query.slots) slot.session.query('SET readonly = 2')
+    // ingest hands whole bodies to the engine inside the statement (engine-mapping.ts)
+    for (const slot of this.lanes.internal.slots) slot.session.query('SET max_query_size = 1073741824')
   }
 
   private acquire(lane: Lane): Promise<Slot> {
