@@ -290,13 +290,16 @@ export function bodyLiteral(body: string): string {
 /**
  * The number of records the engine reads from this CSV body, when it reads the same records as the
  * JavaScript reader (parseCsv); -1 when it might not: carriage returns, blank lines or lines of one
- * empty quoted field (which the reader drops), `\N` (the engine's null), quotes in the skipped head
- * lines, or a quoted field followed by more text (which the reader joins and the engine refuses).
+ * empty quoted field (which the reader drops), `\N` (the engine's null), spaces or tabs starting a
+ * line (the engine skips them), quotes in the skipped head lines, or a quoted field followed by more
+ * text (the reader joins it, the engine skips spaces there or refuses).
  * A quote opens a quoted field only at the start of a field, in both readers.
  */
 export function csvRecordCount(body: string, delimiter: string, skipHead: number): number {
   if (!body || body.includes('\r') || body.includes('\\N')) return -1
   if (body.startsWith('\n') || body.includes('\n\n')) return -1
+  // the engine skips spaces and tabs at the start of a line
+  if (body[0] === ' ' || body[0] === '\t' || body.includes('\n ') || body.includes('\n\t')) return -1
   if (body === '""' || body.startsWith('""\n') || body.includes('\n""\n') || body.endsWith('\n""')) return -1
   let lines = 0
   let at = 0
