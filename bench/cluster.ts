@@ -67,7 +67,11 @@ function start(dataDir: string, seedRows: number): Promise<{ child: ChildProcess
         resolve({ child, base: m[1] })
       }
     })
-    child.stderr!.on('data', (d) => (err += d))
+    child.stderr!.on('data', (d) => {
+      err += d
+      // the cluster's own errors, visible when a figure fails
+      if (process.env.BENCH_CLUSTER_STDERR !== '0') process.stderr.write(String(d).replace(/^/gm, '[cluster] '))
+    })
     child.once('exit', (code) => {
       clearTimeout(timer)
       reject(new Error(`cluster exited with ${code}:\n${out}\n${err}`))
