@@ -203,26 +203,26 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     )
     const ingestCsvConcurrentRowsPerSec = Math.round((csvBatches * 10_000) / ((performance.now() - csvStart) / 1000))
 
-    // the yardstick: the engine's own insert of the same bytes into a table of the same columns
+    // The same engine in this process, given what the cluster was given: the generated rows, then the
+    // same JSON batches twice and the CSV batches, one insert each (so the table has the same parts
+    // and background merges as the cluster's when the queries are compared). The first JSON pass and
+    // the CSV pass are timed: the engine's own insert, the yardstick for ingest.
     const { Session } = await import('chdb')
     const { columnType } = await import('../cluster/data/engine')
     const direct = new Session(engineDir)
-    const webLogsDdl = (name: string) => `CREATE TABLE ${name} (${WEB_LOG_COLUMNS.map((c) => `\`${c.name}\` ${columnType(c.datatype)}`).join(', ')}) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp`
-    await direct.queryAsync('CREATE DATABASE IF NOT EXISTS yardstick')
-    await direct.queryAsync(webLogsDdl('yardstick.json_rows'))
-    await direct.queryAsync(webLogsDdl('yardstick.csv_rows'))
-    const engineJsonStart = performance.now()
-    for (const body of payloads) await direct.insert({ table: 'yardstick.json_rows', values: body, format: 'JSONEachRow', settings: { date_time_input_format: 'best_effort' } })
-    const engineJsonRowsPerSec = Math.round((batches * 1000) / ((performance.now() - engineJsonStart) / 1000))
-    const engineCsvStart = performance.now()
-    for (const body of csvPayloads) await direct.insert({ table: 'yardstick.csv_rows', values: body, format: 'CSVWithNames', settings: { date_time_input_format: 'best_effort' } })
-    const engineCsvRowsPerSec = Math.round((csvBatches * 10_000) / ((performance.now() - engineCsvStart) / 1000))
-    await direct.queryAsync('DROP DATABASE yardstick SYNC')
-
-    // the same SQL on an engine in this process, holding the same number of generated rows
     await direct.queryAsync('CREATE DATABASE IF NOT EXISTS sample')
-    await direct.queryAsync(webLogsDdl('sample.web_logs'))
-    await direct.queryAsync(webLogsInsertSql('sample.web_logs', seedRows + 2 * batches * 1000 + csvBatches * 10_000))
+    await direct.queryAsync(`CREATE TABLE sample.web_logs (${WEB_LOG_COLUMNS.map((c) => `\`${c.name}\` ${columnType(c.datatype)}`).join(', ')}) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp`)
+    await direct.queryAsync(webLogsInsertSql('sample.web_logs', seedRows))
+    const rawInsert = (values: string, format: 'JSONEachRow' | 'CSVWithNames') => direct.insert({ table: 'sample.web_logs', values, format, settings: { date_time_input_format: 'best_effort' } })
+    const engineJsonStart = performance.now()
+    for (const body of payloads) await rawInsert(body, 'JSONEachRow')
+    const engineJsonRowsPerSec = Math.round((batches * 1000) / ((performance.now() - engineJsonStart) / 1000))
+    for (const body of payloads) await rawInsert(body, 'JSONEachRow')
+    const engineCsvStart = performance.now()
+    for (const body of csvPayloads) await rawInsert(body, 'CSVWithNames')
+    const engineCsvRowsPerSec = Math.round((csvBatches * 10_000) / ((performance.now() - engineCsvStart) / 1000))
+
+    // the same SQL over HTTP and on the engine, alternately
     const queries: ClusterBenchResult['queries'] = []
     for (const sql of QUERIES) {
       const http: number[] = []

@@ -18,9 +18,12 @@ import { csvOptions, transformType } from './transform'
 
 export interface EnginePlan {
   type: 'json' | 'csv'
-  /** `INSERT INTO ... SELECT ... FROM format(FORMAT, 'structure', ` — the body and the tail follow */
-  head: string
-  tail: string
+  /** the staging table's columns (every input field as Nullable(String)), its format and input settings */
+  structure: string
+  format: 'CSV' | 'JSONEachRow'
+  input: Record<string, string | number>
+  /** the mapping: INSERT INTO the table SELECT ... FROM the staging table */
+  insertFrom(stage: string): string
   /** CSV only: lines the transform skips (`skip_head`), and the delimiter */
   skipHead: number
   delimiter: string
@@ -199,25 +202,25 @@ export function planFor(transform: Resource, options: { tableOrderKey: string; d
       let isoMs = 'NULL'
       if (iso) {
         // Date.UTC over the matched fields (days from the civil date, Howard Hinnant's algorithm)
-        const y = `toInt64(${g}[1])`
-        const mo = `toInt64(${g}[2])`
-        const d = `toInt64(${g}[3])`
+        const y = `toInt64OrZero(${g}[1])`
+        const mo = `toInt64OrZero(${g}[2])`
+        const d = `toInt64OrZero(${g}[3])`
         const yy = `(${y} - (${mo} <= 2))`
         const era = `intDiv(${yy}, 400)`
         const yoe = `(${yy} - ${era} * 400)`
         const doy = `(intDiv(153 * (${mo} + if(${mo} > 2, -3, 9)) + 2, 5) + ${d} - 1)`
         const days = `(${era} * 146097 + ${yoe} * 365 + intDiv(${yoe}, 4) - intDiv(${yoe}, 100) + ${doy} - 719468)`
         const tz = `${g}[8]`
-        const offset = `if(${tz} IN ('', 'Z', 'z'), 0, if(startsWith(${tz}, '-'), -1, 1) * (toInt64(substring(${tz}, 2, 2)) * 60 + toInt64(right(${tz}, 2))) * 60000)`
-        const ms = `(${days} * 86400000 + toInt64(${g}[4]) * 3600000 + toInt64(${g}[5]) * 60000 + toInt64OrZero(${g}[6]) * 1000 + toInt64(floor(toFloat64OrZero(concat('0', ${g}[7])) * 1000)) - ${offset})`
+        const offset = `if(${tz} IN ('', 'Z', 'z'), 0, if(startsWith(${tz}, '-'), -1, 1) * (toInt64OrZero(substring(${tz}, 2, 2)) * 60 + toInt64OrZero(right(${tz}, 2))) * 60000)`
+        const ms = `(${days} * 86400000 + toInt64OrZero(${g}[4]) * 3600000 + toInt64OrZero(${g}[5]) * 60000 + toInt64OrZero(${g}[6]) * 1000 + toInt64(floor(toFloat64OrZero(concat('0', ${g}[7])) * 1000)) - ${offset})`
         const dim = `multiIf(${mo} = 2, if((${y} % 4 = 0 AND ${y} % 100 != 0) OR ${y} % 400 = 0, 29, 28), ${mo} IN (4, 6, 9, 11), 30, 31)`
-        const valid = `(${mo} BETWEEN 1 AND 12 AND ${d} BETWEEN 1 AND ${dim} AND toInt64(${g}[4]) <= 23 AND toInt64(${g}[5]) <= 59 AND toInt64OrZero(${g}[6]) <= 59)`
+        const valid = `(${mo} BETWEEN 1 AND 12 AND ${d} BETWEEN 1 AND ${dim} AND toInt64OrZero(${g}[4]) <= 23 AND toInt64OrZero(${g}[5]) <= 59 AND toInt64OrZero(${g}[6]) <= 59)`
         select.push(`extractGroups(ifNull(${v}, ''), ${lit(ISO)}) AS ${g}`)
         isoMs = `if(length(${g}) = 8 AND ${valid}, toFloat64(${ms}), NULL)`
       }
       const ms = `__hdx_ms${i}`
       select.push(`multiIf(${v} IS NULL OR ${blank}, NULL, match(${v}, ${lit(EPOCH_NUMBER)}), floor(${numeric} + 0.5), ${isoMs}) AS ${ms}`)
-      value = `if(${ms} IS NULL OR NOT isFinite(${ms}) OR ${ms} < ${MIN_MS} OR ${ms} > ${MAX_MS}, NULL, fromUnixTimestamp64Milli(toInt64(least(greatest(ifNull(${ms}, 0.0), ${num(MIN_MS)}), ${num(MAX_MS)}))))`
+      value = `if(${ms} IS NULL OR NOT isFinite(${ms}) OR ${ms} < ${MIN_MS} OR ${ms} > ${MAX_MS}, NULL, fromUnixTimestamp64Milli(toInt64(least(greatest(if(isFinite(ifNull(${ms}, 0.0)), ifNull(${ms}, 0.0), 0.0), ${num(MIN_MS)}), ${num(MAX_MS)}))))`
       bad = `(${v} IS NOT NULL AND NOT ${blank} AND ${x} IS NULL)`
     } else {
       return null // array, map, float32: the JavaScript mapper
@@ -242,49 +245,48 @@ export function planFor(transform: Resource, options: { tableOrderKey: string; d
     return `CAST(${valueOf.get(name)} AS ${type})`
   })
   if (outputs.some((o) => o === null)) return null
-  const format = type === 'csv' ? 'CSV' : 'JSONEachRow'
-  const engineSettings =
+  const input: Record<string, string | number> =
     type === 'csv'
-      ? [
-          'input_format_csv_allow_variable_number_of_columns = 1',
-          'input_format_csv_trim_whitespaces = 0',
-          'input_format_csv_empty_as_default = 0',
-          'input_format_csv_detect_header = 0',
-          'format_csv_allow_single_quotes = 0',
-          'format_csv_allow_double_quotes = 1',
-          `format_csv_delimiter = ${lit(csvOptions(settings.format_details).delimiter)}`,
-          `input_format_csv_skip_first_lines = ${skipHead}`,
-        ]
-      : [
-          'input_format_skip_unknown_fields = 1',
-          'input_format_json_read_numbers_as_strings = 1',
-          'input_format_json_read_bools_as_strings = 1',
-          'input_format_json_read_objects_as_strings = 1',
-          'input_format_json_read_arrays_as_strings = 1',
-        ]
-  engineSettings.push(
-    'input_format_allow_errors_num = 0',
-    'input_format_allow_errors_ratio = 0',
+      ? {
+          input_format_csv_allow_variable_number_of_columns: 1,
+          input_format_csv_trim_whitespaces: 0,
+          input_format_csv_empty_as_default: 0,
+          input_format_csv_detect_header: 0,
+          format_csv_allow_single_quotes: 0,
+          format_csv_allow_double_quotes: 1,
+          format_csv_delimiter: csvOptions(settings.format_details).delimiter,
+          input_format_csv_skip_first_lines: skipHead,
+        }
+      : {
+          input_format_skip_unknown_fields: 1,
+          input_format_json_read_numbers_as_strings: 1,
+          input_format_json_read_bools_as_strings: 1,
+          input_format_json_read_objects_as_strings: 1,
+          input_format_json_read_arrays_as_strings: 1,
+        }
+  input.input_format_allow_errors_num = 0
+  input.input_format_allow_errors_ratio = 0
+  const mapSettings = [
     'precise_float_parsing = 1',
+    // every branch is computed for every row (nothing in the mapping throws): short-circuit evaluation
+    // recomputed the shared parts per branch and was several times slower
+    "short_circuit_function_evaluation = 'disable'",
     // one block, so a refused row leaves nothing written
     'min_insert_block_size_rows = 1000000000',
     'min_insert_block_size_bytes = 100000000000',
     'max_insert_block_size = 1000000000',
-  )
-  const inner = `SELECT ${aliases ? aliases + ', ' : ''}${select.join(', ')} FROM format(${format}, ${lit(structure)}, `
+  ]
   const where = checks.length ? ` WHERE throwIf(${checks.join(' OR ')}, 'a row does not fit the transform') = 0` : ''
   return {
     type,
-    head: `INSERT INTO ${qualified(options.database, options.table)} (${targets.join(', ')}) SELECT ${outputs.join(', ')} FROM (${inner}`,
-    tail: `)${where}) SETTINGS ${engineSettings.join(', ')}`,
+    structure,
+    format: type === 'csv' ? 'CSV' : 'JSONEachRow',
+    input,
+    insertFrom: (stage: string) =>
+      `INSERT INTO ${qualified(options.database, options.table)} (${targets.join(', ')}) SELECT ${outputs.join(', ')} FROM (SELECT ${aliases ? aliases + ', ' : ''}${select.join(', ')} FROM ${stage}${where}) SETTINGS ${mapSettings.join(', ')}`,
     skipHead,
     delimiter: type === 'csv' ? csvOptions(settings.format_details).delimiter : ',',
   }
-}
-
-/** The body as an engine string literal: a heredoc when it can be one (no copy), else escaped. */
-export function bodyLiteral(body: string): string {
-  return body.includes('$$') ? lit(body) : `$$${body}$$`
 }
 
 /**

@@ -11,7 +11,7 @@ import { lit, tableOrderKey, toEngineError } from './engine'
 import type { Resource } from '../hooks'
 import type { Plane } from './plane'
 import { makeMapper, recordsOf, toJsonEachRow, transformType } from './transform'
-import { bodyLiteral, csvRecordCount, engineMappingEnabled, planFor, type EnginePlan } from './engine-mapping'
+import { csvRecordCount, engineMappingEnabled, planFor, type EnginePlan } from './engine-mapping'
 
 const bad = (message: string, extra: Record<string, unknown> = {}) => new HttpError(400, { code: 400, message, ...extra })
 
@@ -80,7 +80,7 @@ async function insertMappedByEngine(plane: Plane, project: Resource, table: Reso
   // one block (the plan's settings), so a refused row leaves nothing written
   if (count <= 0 || count >= 1_000_000) return null
   try {
-    await plane.engine.run(plan.head + bodyLiteral(text) + plan.tail)
+    await plane.engine.stagedInsert(plan, Buffer.from(text), (stage) => plan.insertFrom(stage))
     return count
   } catch (error) {
     if (process.env.CLUSTER_DEBUG_INGEST) console.error('engine-mapped insert refused:', (error as Error).message.slice(0, 500))
