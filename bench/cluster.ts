@@ -5,7 +5,12 @@
  *   - rows/s through /ingest/event (batches of 1,000 JSON rows)
  *   - /query time against the same SQL run on the engine directly in this process, on an engine
  *     holding the same generated rows (the overhead ratio)
- * Run: `npx tsx bench/cluster.ts` (env BENCH_SEED_ROWS, default 1,000,000).
+ *   - the engine's own insert of the same JSON and CSV bytes (in this process), the yardstick for ingest
+ *   - CSV ingest: batches of 10,000 rows from 4 clients
+ *   - adding a wide JSON transform (10, 100, 1,000, 1,128 columns) to a table that has a small one
+ * Each figure is printed beside its goal (issue 12) and the ratio.
+ * Run: `npx tsx bench/cluster.ts` (env BENCH_SEED_ROWS, default 1,000,000; BENCH_CLUSTER_PORT, default
+ * any free port; BENCH_WIDE_COLUMNS, default "10,100,1000,1128").
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -22,8 +27,15 @@ export interface ClusterBenchResult {
   configBusyP99: number
   ingestRowsPerSec: number
   ingestConcurrentRowsPerSec: number
-  queries: { sql: string; httpMs: number; engineMs: number; ratio: number }[]
+  queries: { sql: string; httpMs: number; engineMs: number; ratio: number; addedMs: number }[]
   overheadRatio: number
+  /** the engine's own insert of the same JSON batches (rows/s, one after another, in this process) */
+  engineJsonRowsPerSec: number
+  ingestCsvConcurrentRowsPerSec: number
+  engineCsvRowsPerSec: number
+  /** seconds to add a JSON transform of N columns to a table that already has a small transform */
+  wideTransform: { columns: number; seconds: number; failed?: string }[]
+  goals: { figure: string; value: string; goal: string; ratio: string; met: boolean }[]
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -41,7 +53,7 @@ function start(dataDir: string, seedRows: number): Promise<{ child: ChildProcess
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'cluster/main.ts'], {
       cwd: root,
-      env: { ...process.env, UV_THREADPOOL_SIZE: '16', CLUSTER_PORT: '0', CLUSTER_DATA_DIR: dataDir, CLUSTER_SEED_ROWS: String(seedRows), CLUSTER_ADMIN_EMAIL: 'bench@example.com', CLUSTER_ADMIN_PASSWORD: 'bench-password-1' },
+      env: { ...process.env, UV_THREADPOOL_SIZE: '16', CLUSTER_PORT: process.env.BENCH_CLUSTER_PORT ?? '0', CLUSTER_DATA_DIR: dataDir, CLUSTER_SEED_ROWS: String(seedRows), CLUSTER_ADMIN_EMAIL: 'bench@example.com', CLUSTER_ADMIN_PASSWORD: 'bench-password-1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
@@ -55,7 +67,11 @@ function start(dataDir: string, seedRows: number): Promise<{ child: ChildProcess
         resolve({ child, base: m[1] })
       }
     })
-    child.stderr!.on('data', (d) => (err += d))
+    child.stderr!.on('data', (d) => {
+      err += d
+      // the cluster's own errors, visible when a figure fails
+      if (process.env.BENCH_CLUSTER_STDERR !== '0') process.stderr.write(String(d).replace(/^/gm, '[cluster] '))
+    })
     child.once('exit', (code) => {
       clearTimeout(timer)
       reject(new Error(`cluster exited with ${code}:\n${out}\n${err}`))
@@ -74,6 +90,7 @@ const QUERIES = [
 export async function runClusterBench(options: { seedRows?: number; log?: (line: string) => void } = {}): Promise<ClusterBenchResult> {
   const seedRows = options.seedRows ?? Number(process.env.BENCH_SEED_ROWS ?? 1_000_000)
   const log = options.log ?? ((line: string) => console.log(line))
+  const { WEB_LOG_COLUMNS, webLogsInsertSql } = await import('../cluster/data/seed')
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-bench-'))
   const engineDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-bench-engine-'))
   const t0 = performance.now()
@@ -128,6 +145,34 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
         })),
       ),
     )
+    // CSV: batches of 10,000 rows (a header line, which the sample CSV transform skips) from 4 clients,
+    // built before any timing: a pause between phases lets the server close idle keep-alive sockets,
+    // and fetch does not retry a POST on one (EPIPE)
+    const csvBatches = 16
+    const csvQuote = (v: unknown) => (typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v))
+    const csvPayloads = Array.from({ length: csvBatches }, (_, b) => {
+      const lines = [WEB_LOG_COLUMNS.map((c) => c.name).join(',')]
+      for (let i = 0; i < 10_000; i++) {
+        const row: Record<string, unknown> = {
+          timestamp: new Date(Date.now() - (b * 10_000 + i) * 10).toISOString(),
+          method: i % 7 === 0 ? 'POST' : 'GET',
+          path: `/bench/csv/${i % 50}`,
+          status: i % 20 === 0 ? 500 : 200,
+          bytes: 1000 + i,
+          duration_ms: (i % 97) + 0.25,
+          user_agent: 'bench, "csv"',
+          country: 'DE',
+          client_ip: '10.0.0.2',
+          referer: '',
+          host: 'shop.example.com',
+          protocol: 'HTTP/1.1',
+          cache_status: 'MISS',
+          request_id: `r-${b}-${i}`,
+        }
+        lines.push(WEB_LOG_COLUMNS.map((c) => csvQuote(row[c.name])).join(','))
+      }
+      return lines.join('\n') + '\n'
+    })
     const ingestStart = performance.now()
     for (const body of payloads) {
       const r = await fetch(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }, body })
@@ -148,14 +193,38 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     )
     const ingestConcurrentRowsPerSec = Math.round((batches * 1000) / ((performance.now() - concurrentStart) / 1000))
 
-    // the same SQL on an engine in this process, holding the same generated rows
+    const csvStart = performance.now()
+    await Promise.all(
+      [0, 1, 2, 3].map(async (w) => {
+        for (let b = w; b < csvBatches; b += 4) {
+          const r = await fetch(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'text/csv', 'x-hdx-table': 'sample.web_logs', 'x-hdx-transform': 'web_logs_csv' }, body: csvPayloads[b] })
+          if (!r.ok) throw new Error(`CSV ingest answered ${r.status}: ${await r.text()}`)
+          await r.arrayBuffer()
+        }
+      }),
+    )
+    const ingestCsvConcurrentRowsPerSec = Math.round((csvBatches * 10_000) / ((performance.now() - csvStart) / 1000))
+
+    // The same engine in this process, given what the cluster was given: the generated rows, then the
+    // same JSON batches twice and the CSV batches, one insert each (so the table has the same parts
+    // and background merges as the cluster's when the queries are compared). The first JSON pass and
+    // the CSV pass are timed: the engine's own insert, the yardstick for ingest.
     const { Session } = await import('chdb')
-    const { webLogsInsertSql, WEB_LOG_COLUMNS } = await import('../cluster/data/seed')
     const { columnType } = await import('../cluster/data/engine')
     const direct = new Session(engineDir)
     await direct.queryAsync('CREATE DATABASE IF NOT EXISTS sample')
     await direct.queryAsync(`CREATE TABLE sample.web_logs (${WEB_LOG_COLUMNS.map((c) => `\`${c.name}\` ${columnType(c.datatype)}`).join(', ')}) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp`)
-    await direct.queryAsync(webLogsInsertSql('sample.web_logs', seedRows + 2 * batches * 1000))
+    await direct.queryAsync(webLogsInsertSql('sample.web_logs', seedRows))
+    const rawInsert = (values: string, format: 'JSONEachRow' | 'CSVWithNames') => direct.insert({ table: 'sample.web_logs', values, format, settings: { date_time_input_format: 'best_effort' } })
+    const engineJsonStart = performance.now()
+    for (const body of payloads) await rawInsert(body, 'JSONEachRow')
+    const engineJsonRowsPerSec = Math.round((batches * 1000) / ((performance.now() - engineJsonStart) / 1000))
+    for (const body of payloads) await rawInsert(body, 'JSONEachRow')
+    const engineCsvStart = performance.now()
+    for (const body of csvPayloads) await rawInsert(body, 'CSVWithNames')
+    const engineCsvRowsPerSec = Math.round((csvBatches * 10_000) / ((performance.now() - engineCsvStart) / 1000))
+
+    // the same SQL over HTTP and on the engine, alternately
     const queries: ClusterBenchResult['queries'] = []
     for (const sql of QUERIES) {
       const http: number[] = []
@@ -172,9 +241,40 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
       }
       const h = median(http.slice(2))
       const e = median(eng.slice(2))
-      queries.push({ sql, httpMs: Number(h.toFixed(2)), engineMs: Number(e.toFixed(2)), ratio: Number((h / e).toFixed(2)) })
+      queries.push({ sql, httpMs: Number(h.toFixed(2)), engineMs: Number(e.toFixed(2)), ratio: Number((h / e).toFixed(2)), addedMs: Number((h - e).toFixed(2)) })
     }
     direct.close()
+    // adding a wide JSON transform to a table that already has a small one
+    const wideColumns = (process.env.BENCH_WIDE_COLUMNS ?? '10,100,1000,1128').split(',').map(Number).filter((n) => n > 1)
+    const wideTransform: ClusterBenchResult['wideTransform'] = []
+    const post = async (p: string, body: unknown) => {
+      const r = await fetch(`${base}${p}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const answer = await r.json()
+      if (r.status !== 201) throw new Error(`POST ${p} answered ${r.status}: ${JSON.stringify(answer).slice(0, 300)}`)
+      return answer
+    }
+    if (wideColumns.length) {
+      const benchProject = await post(`/config/v1/orgs/${org}/projects/`, { name: 'bench_wide' })
+      const types = ['string', 'int64', 'double', 'boolean', 'uint32', 'string']
+      for (const n of wideColumns) {
+        const t = await post(`/config/v1/orgs/${org}/projects/${benchProject.uuid}/tables/`, { name: `wide_${n}` })
+        const transforms = `/config/v1/orgs/${org}/projects/${benchProject.uuid}/tables/${t.uuid}/transforms/`
+        await post(transforms, { name: 'small', type: 'json', settings: { output_columns: [{ name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z07:00' } }, { name: 'a', datatype: { type: 'string' } }, { name: 'b', datatype: { type: 'int64' } }] } })
+        const cols = [{ name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z07:00' } }, ...Array.from({ length: n - 1 }, (_, i) => ({ name: `c${String(i).padStart(4, '0')}`, datatype: { type: types[i % types.length] } }))]
+        const s = performance.now()
+        try {
+          await post(transforms, { name: 'wide', type: 'json', settings: { output_columns: cols } })
+          wideTransform.push({ columns: n, seconds: Number(((performance.now() - s) / 1000).toFixed(3)) })
+        } catch (error) {
+          // fetch gives up after 300 s without an answer
+          wideTransform.push({ columns: n, seconds: Number(((performance.now() - s) / 1000).toFixed(3)), failed: String((error as Error).cause ?? error) })
+        }
+        const w = wideTransform[wideTransform.length - 1]
+        log(`  wide transform        ${n} columns added in ${w.seconds} s${w.failed ? ` (no answer: ${w.failed})` : ''}`)
+        if (w.failed) break
+      }
+    }
+
     const overheadRatio = Number((queries.reduce((a, q) => a + q.httpMs, 0) / queries.reduce((a, q) => a + q.engineMs, 0)).toFixed(2))
     const result: ClusterBenchResult = {
       seedRows,
@@ -187,14 +287,35 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
       ingestConcurrentRowsPerSec,
       queries,
       overheadRatio,
+      engineJsonRowsPerSec,
+      ingestCsvConcurrentRowsPerSec,
+      engineCsvRowsPerSec,
+      wideTransform,
+      goals: [],
     }
+    // issue 12's goals, each beside its figure
+    const fmt = (n: number) => Math.round(n).toLocaleString('en')
+    const goal = (figure: string, value: string, goalText: string, ratio: number, met: boolean) => result.goals.push({ figure, value, goal: goalText, ratio: ratio.toFixed(2), met })
+    goal('ingest JSON 1,000-row batches, 1 client', `${fmt(ingestRowsPerSec)} rows/s`, `>= 0.45 x engine insert (${fmt(engineJsonRowsPerSec)} rows/s)`, ingestRowsPerSec / engineJsonRowsPerSec, ingestRowsPerSec / engineJsonRowsPerSec >= 0.45)
+    goal('ingest JSON 1,000-row batches, 4 clients', `${fmt(ingestConcurrentRowsPerSec)} rows/s`, `>= 0.45 x engine insert (${fmt(engineJsonRowsPerSec)} rows/s)`, ingestConcurrentRowsPerSec / engineJsonRowsPerSec, ingestConcurrentRowsPerSec / engineJsonRowsPerSec >= 0.45)
+    goal('ingest CSV 10,000-row batches, 4 clients', `${fmt(ingestCsvConcurrentRowsPerSec)} rows/s`, `>= 0.45 x engine insert (${fmt(engineCsvRowsPerSec)} rows/s)`, ingestCsvConcurrentRowsPerSec / engineCsvRowsPerSec, ingestCsvConcurrentRowsPerSec / engineCsvRowsPerSec >= 0.45)
+    goal('/query vs engine, overall', `x${overheadRatio}`, '<= 1.1 x', overheadRatio, overheadRatio <= 1.1)
+    const worst = queries.reduce((a, q) => (q.addedMs > a.addedMs ? q : a), queries[0])
+    goal('/query added time, worst query', `${worst.addedMs} ms (${worst.sql.slice(0, 28)}...)`, '<= 1 ms', worst.addedMs, worst.addedMs <= 1)
+    goal('config GET p99 idle', `${result.configP99} ms`, '<= 20 ms', result.configP99 / 20, result.configP99 <= 20)
+    goal('config GET p99 under 3 heavy queries', `${result.configBusyP99} ms`, '<= 20 ms', result.configBusyP99 / 20, result.configBusyP99 <= 20)
+    for (const w of wideTransform) goal(`add a ${w.columns}-column JSON transform (table has one)`, `${w.failed ? '> ' : ''}${w.seconds} s`, w.columns >= 1000 ? '< 2 s, linear' : 'linear', w.seconds / 2, !w.failed && w.seconds < 2)
     log(`local cluster bench (${seedRows.toLocaleString('en')} seeded rows, start to listening incl. seed ${startupMs} ms)`)
     log(`  config GET table      p50 ${result.configP50} ms   p99 ${result.configP99} ms`)
     log(`  ... 3 heavy queries   p50 ${result.configBusyP50} ms   p99 ${result.configBusyP99} ms`)
     log(`  /ingest/event         ${ingestRowsPerSec.toLocaleString('en')} rows/s (batches of 1,000 JSON rows, one client)`)
     log(`  /ingest/event         ${ingestConcurrentRowsPerSec.toLocaleString('en')} rows/s (4 concurrent clients)`)
     log(`  /query vs engine      overall ratio ${overheadRatio}`)
-    for (const q of queries) log(`    ${String(q.httpMs).padStart(8)} ms http ${String(q.engineMs).padStart(8)} ms engine  x${q.ratio}  ${q.sql.slice(0, 70)}`)
+    for (const q of queries) log(`    ${String(q.httpMs).padStart(8)} ms http ${String(q.engineMs).padStart(8)} ms engine  x${q.ratio} +${q.addedMs} ms  ${q.sql.slice(0, 70)}`)
+    log(`  /ingest/event CSV     ${ingestCsvConcurrentRowsPerSec.toLocaleString('en')} rows/s (batches of 10,000 rows, 4 concurrent clients)`)
+    log(`  engine insert         ${engineJsonRowsPerSec.toLocaleString('en')} rows/s JSON, ${engineCsvRowsPerSec.toLocaleString('en')} rows/s CSV (the same bytes, in this process)`)
+    log('  goals (issue 12):')
+    for (const g of result.goals) log(`    ${g.met ? 'met ' : 'MISS'}  ${g.figure.padEnd(46)} ${g.value.padEnd(34)} goal ${g.goal}  (ratio ${g.ratio})`)
     return result
   } finally {
     child.kill('SIGTERM')

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -53,6 +54,8 @@ export function defaultLaneSizes(): Record<Lane, number> {
 interface Slot {
   session: Session
   busy: boolean
+  /** staging tables this Session has created (temporary tables live and die with their Session) */
+  stages?: Set<string>
 }
 
 /**
@@ -153,6 +156,32 @@ export class Engine {
     } catch (error) {
       throw toEngineError(error)
     } finally {
+      this.release('internal', slot)
+    }
+  }
+
+  /**
+   * Ingest mapped by the engine (engine-mapping.ts): the body goes as is into a temporary staging
+   * table of the Session (every field a Nullable(String); the raw insert hands the bytes over
+   * without copying), then `insertFrom(stage)` maps and checks it into the table in one statement.
+   * The staging table is emptied afterwards, whatever happened.
+   */
+  async stagedInsert(stage: { structure: string; format: 'CSV' | 'JSONEachRow'; input: Record<string, string | number> }, values: Buffer | string, insertFrom: (stage: string) => string): Promise<void> {
+    const slot = await this.acquire('internal')
+    const name = `hdx_stage_${crypto.createHash('sha1').update(stage.structure).digest('hex').slice(0, 16)}`
+    try {
+      slot.stages ??= new Set()
+      if (!slot.stages.has(name)) {
+        await slot.session.queryAsync(`CREATE TEMPORARY TABLE IF NOT EXISTS ${name} (${stage.structure}) ENGINE = Memory`)
+        slot.stages.add(name)
+      }
+      await slot.session.insert({ table: name, values, format: stage.format, settings: stage.input })
+      await slot.session.queryAsync(insertFrom(name))
+    } catch (error) {
+      await slot.session.queryAsync('SELECT 1', { format: 'Null' }).catch(() => undefined)
+      throw toEngineError(error)
+    } finally {
+      await slot.session.queryAsync(`TRUNCATE TABLE IF EXISTS ${name}`).catch(() => slot.stages?.delete(name))
       this.release('internal', slot)
     }
   }

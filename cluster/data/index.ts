@@ -280,8 +280,15 @@ function makeHooks(plane: Plane): DataHooks {
           )
           cluster.log({ level: 'info', service: 'turbine-api', component: 'engine', message: `created engine table ${project.name}.${table.name}` })
         } else {
-          for (const c of cols) {
-            await engine.exec(`ALTER TABLE ${target} ADD COLUMN IF NOT EXISTS ${ident(c.name)} ${c.datatype?.primary ? 'DateTime64(3)' : columnType(c.datatype)}`)
+          // one ALTER for all the missing columns: the engine rewrites the table's metadata once per
+          // ALTER, so one statement per column made a wide transform quadratic (1,128 columns: 300 s)
+          const existing = new Set(
+            (await engine.rows<{ name: string }>(`SELECT name FROM system.columns WHERE database = ${lit(project.name)} AND table = ${lit(table.name)}`)).map((r) => r.name),
+          )
+          const missing = cols.filter((c) => !existing.has(c.name))
+          if (missing.length) {
+            const clauses = missing.map((c) => `ADD COLUMN IF NOT EXISTS ${ident(c.name)} ${c.datatype?.primary ? 'DateTime64(3)' : columnType(c.datatype)}`)
+            await engine.exec(`ALTER TABLE ${target} ${clauses.join(', ')}`)
           }
         }
         forgetTable(project.name, table.name)

@@ -89,12 +89,25 @@ function orgQueryOptions(plane: Plane): Record<string, SettingValue> {
 export function referencedTables(plane: Plane, sql: string): { project: Resource; table: Resource }[] {
   const found: { project: Resource; table: Resource }[] = []
   for (const pt of allTables(plane.cluster)) {
-    const p = pt.project.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    const t = pt.table.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    const re = new RegExp(`(^|[^\\w\`])\`?${p}\`?\\s*\\.\\s*\`?${t}(#[^\`\\s]*)?\`?(?![\\w])`)
-    if (re.test(sql)) found.push(pt)
+    // a table's name is in the SQL at all (a plain substring test) before its pattern is tried
+    if (!sql.includes(pt.table.name)) continue
+    if (tablePattern(pt.project.name, pt.table.name).test(sql)) found.push(pt)
   }
   return found
+}
+
+const tablePatterns = new Map<string, RegExp>()
+function tablePattern(project: string, table: string): RegExp {
+  const key = `${project}\u0000${table}`
+  let re = tablePatterns.get(key)
+  if (!re) {
+    const p = project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    const t = table.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    re = new RegExp(`(^|[^\\w\`])\`?${p}\`?\\s*\\.\\s*\`?${t}(#[^\`\\s]*)?\`?(?![\\w])`)
+    if (tablePatterns.size > 10_000) tablePatterns.clear()
+    tablePatterns.set(key, re)
+  }
+  return re
 }
 
 /**
