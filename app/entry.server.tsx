@@ -19,10 +19,31 @@ declare module '@remix-run/node' {
 
 export const streamTimeout = 10_000
 
+/** Past this many distinct styles the shared cache starts again (styles built from data, e.g. widths). */
+const MAX_CACHED_STYLES = 5000
+
+let emotion = newEmotion()
+
+function newEmotion() {
+  const cache = createCache({ key: 'css' })
+  return { cache, server: createEmotionServer(cache) }
+}
+
+/**
+ * One Emotion cache for every render: each style is compiled once per process, not once per page.
+ * Sharing is safe because extraction picks, per page, only the class names found in its HTML (the
+ * theme's global CSS, the only unscoped styles, is in the theme stylesheet instead).
+ */
+function sharedEmotion() {
+  if (Object.keys(emotion.cache.inserted).length > MAX_CACHED_STYLES) emotion = newEmotion()
+  return emotion
+}
+
 /**
  * Renders the whole page before sending it: Emotion cannot extract Chakra's CSS from a live stream,
- * and pages must be fully styled without scripts. The cache key `css` matches the browser's default
- * cache, which adopts the server's style tags on hydration.
+ * and pages must be fully styled without scripts. The page inlines only its components' styles; the
+ * theme's global CSS and tokens are the linked theme stylesheet (root.tsx). The cache key `css`
+ * matches the browser's default cache, which adopts the server's style tags on hydration.
  */
 export default function handleRequest(
   request: Request,
@@ -37,8 +58,7 @@ export default function handleRequest(
   if (!loadContext.cspNonce) {
     for (const [name, value] of securityHeaders(nonce, getEnv().ALLOW_EMBEDDING)) responseHeaders.set(name, value)
   }
-  const cache = createCache({ key: 'css' })
-  const emotionServer = createEmotionServer(cache)
+  const { cache, server: emotionServer } = sharedEmotion()
 
   return new Promise<Response>((resolve, reject) => {
     let didError = false

@@ -11,16 +11,23 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { withoutGlobalCss } from '~/chakra-config'
 import { Toaster } from '~/components/layout/toaster'
 import { system } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
 import { useNonce } from '~/utils/nonce'
+import { themeStylesheetHref } from '~/utils/theme-stylesheet.server'
 import { getToasts } from '~/utils/toast.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toasts, setCookie } = await getToasts(request)
-  return data({ toasts }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
+  return data({ toasts, themeCss: themeStylesheetHref() }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
 }
+
+// Global CSS and tokens come from the theme stylesheet linked in the head, not from every page;
+// without the root loader's hashed URL (an error before it), the same sheet under a revalidated name.
+const THEME_STYLESHEET_FALLBACK = '/resources/theme/current.css'
+const pageSystem = withoutGlobalCss(system)
 
 export const meta: MetaFunction = () => [{ title: 'Cluster Console' }]
 
@@ -34,10 +41,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="data:," />
         <Meta />
+        <link rel="stylesheet" href={rootData?.themeCss ?? THEME_STYLESHEET_FALLBACK} />
         <Links />
       </head>
       <body>
-        <ChakraProvider value={system}>
+        <ChakraProvider value={pageSystem}>
           {children}
           <Toaster toasts={rootData?.toasts ?? []} />
         </ChakraProvider>

@@ -1,4 +1,5 @@
-import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react'
+import { createSystem, defineConfig } from '@chakra-ui/react'
+import { chakraBaseConfig } from './chakra-config'
 
 /** The monospace stack: fonts Debian ships (DejaVu, Liberation) before the platforms' own. */
 export const MONO_FONTS = '"DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, "Courier New", monospace'
@@ -38,4 +39,4 @@ const config = defineConfig({
 })
 
 /** The console's Chakra system (passed to ChakraProvider as `value`). */
-export const system = createSystem(defaultConfig, config)
+export const system = createSystem(chakraBaseConfig, config)

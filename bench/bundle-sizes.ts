@@ -18,9 +18,13 @@ type ManifestEntry = { module: string; imports?: string[]; css?: string[] }
 type ManifestRoute = ManifestEntry & { id: string; parentId?: string; path?: string; index?: boolean }
 type RemixManifest = { entry: ManifestEntry; routes: Record<string, ManifestRoute> }
 
+/** The `url` of the pseudo-route that measures the shell every page loads (entry + root). */
+export const SHELL = '(shell: entry + root)'
+
 /** What marks a chunk as Ace or Plotly, whatever the bundler named it. */
 const HEAVY_SIGNATURES: { name: string; test: (file: string, text: string) => boolean }[] = [
-  { name: 'ace', test: (file, text) => /(^|\/)(ace|mode-|theme-|ext-|worker-)[\w-]*\.js$/.test(file) || text.includes('"ace/lib/') },
+  // By content: a file-name test also caught the console's own theme chunk (`theme-<hash>.js`).
+  { name: 'ace', test: (file, text) => /(^|\/)ace[\w-]*\.js$/.test(file) || text.includes('"ace/lib/') || /\bace\.define\(\s*"ace\//.test(text) },
   { name: 'plotly', test: (file, text) => /plotly/i.test(file) || text.includes('plotly_relayouting') || text.includes('plotly.js (basic)') },
 ]
 
@@ -44,7 +48,8 @@ function staticImports(text: string): string[] {
 
 /**
  * Returns, for every route of the build, the gzipped size of its initial JavaScript: the client
- * entry, the root and each ancestor route, the route itself and everything they import statically.
+ * entry, the root and each ancestor route, the route itself and everything they import statically;
+ * and the root alone as `SHELL`.
  */
 export function measureRouteBundles(clientDir = 'build/client'): RouteBundle[] {
   if (!existsSync(clientDir)) throw new Error(`${clientDir} is missing: run npm run build first`)
@@ -93,7 +98,8 @@ export function measureRouteBundles(clientDir = 'build/client'): RouteBundle[] {
   }
 
   return routes
-    .filter((route) => !parents.has(route.id) || Boolean(route.path))
+    // The root alone is every page's shell: the entry, the root and their static imports.
+    .filter((route) => route.id === 'root' || !parents.has(route.id) || Boolean(route.path))
     .map((route) => {
       const roots = [manifest.entry.module, ...(manifest.entry.imports ?? [])]
       const css = new Set<string>()
@@ -105,7 +111,7 @@ export function measureRouteBundles(clientDir = 'build/client'): RouteBundle[] {
       const heavy = HEAVY_SIGNATURES.filter((sig) => files.some((file) => sig.test(file, read(file)))).map((sig) => sig.name)
       return {
         routeId: route.id,
-        url: urlOf(route),
+        url: route.id === 'root' ? SHELL : urlOf(route),
         files,
         jsGzipBytes: files.reduce((sum, file) => sum + gz(file), 0),
         cssGzipBytes: [...css].reduce((sum, file) => sum + gz(file.replace(/^\//, '')), 0),

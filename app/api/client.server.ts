@@ -2,7 +2,9 @@ import { redirect } from '@remix-run/node'
 import { getClusterUrl, getEnv } from '~/utils/env.server'
 import { recordClusterCall } from '~/utils/request-context.server'
 import { loginUrlFor, logoutHeaders, requireSession, type SessionData } from '~/utils/session.server'
+import { createHash } from 'node:crypto'
 import { ClusterError, type ErrorContext } from './errors.server'
+import { clearReadCache } from './read-cache.server'
 
 /*
  * The transport, and only the transport: one way to call the cluster (callCluster / send), one
@@ -140,6 +142,8 @@ export type StreamOptions = CallOptions & { body?: string | FormData; headers?: 
 export type ClusterApi = {
   orgId: string
   userId: string
+  /** Names this session (org and a hash of its token, never the token) for the read cache. */
+  sessionKey: string
   /** The console request's signal: a user navigating away cancels long calls (queries). */
   signal: AbortSignal | undefined
   /** Paths are relative to /config/v1. */
@@ -224,15 +228,19 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
       throw error
     }
   }
-  const json = <T>(method: string, path: string, body: unknown, callOptions?: CallOptions) =>
-    guarded(
+  const json = <T>(method: string, path: string, body: unknown, callOptions?: CallOptions) => {
+    // Any change through the console may change what a cached read shows.
+    if (method !== 'GET') clearReadCache()
+    return guarded(
       () => callCluster<T>(method, url(withParams(path, callOptions?.params)), body, { token, context: callOptions?.context }),
       callOptions,
     )
+  }
 
   return {
     orgId: session.orgId,
     userId: session.userId,
+    sessionKey: `${session.orgId}:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}`,
     signal: request?.signal,
     get: (path, callOptions) => json('GET', path, undefined, callOptions),
     post: (path, body, callOptions) => json('POST', path, body ?? {}, callOptions),
@@ -243,8 +251,9 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
     },
     list: async (path, { page, pageSize, params, ...callOptions } = {}) =>
       toPage(await json<unknown>('GET', path, undefined, { ...callOptions, params: { page, page_size: pageSize, ...params } })),
-    raw: (method, path, { body, json: isJson, ...callOptions } = {}) =>
-      guarded(
+    raw: (method, path, { body, json: isJson, ...callOptions } = {}) => {
+      if (method !== 'GET') clearReadCache()
+      return guarded(
         () =>
           callCluster(method, `${origin}${withParams(path, callOptions.params)}`, body, {
             token,
@@ -252,7 +261,8 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
             context: callOptions.context,
           }),
         callOptions,
-      ),
+      )
+    },
     stream: (method, path, { body, headers, accept, ...callOptions } = {}) =>
       guarded(
         () =>

@@ -2,6 +2,7 @@ import { ClusterError } from './errors.server'
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
 import { nullOnMissing } from './policies.server'
+import { cachedRead } from './read-cache.server'
 import { getProject, listProjects, type Project } from './projects.server'
 
 /** A table as the cluster returns it (cluster-api.md 3.2). */
@@ -54,6 +55,22 @@ export async function listTables(api: ClusterApi, projectId: string): Promise<Ta
 export async function listProjectsWithTables(api: ClusterApi): Promise<{ project: Project; tables: Table[] }[]> {
   const projects = await listProjects(api)
   return Promise.all(projects.map(async (project) => ({ project, tables: await listTables(api, project.uuid) })))
+}
+
+/**
+ * listProjectsWithTables for a page re-read on every view (the tables list): the projects are read
+ * each time (a new project or an ended session shows at once), each project's tables come from the
+ * session's short read cache (read-cache.server; the console's own changes clear it). The arrays
+ * returned are shared: read them, never change them.
+ */
+export async function listProjectsWithTablesBriefly(api: ClusterApi): Promise<{ project: Project; tables: Table[] }[]> {
+  const projects = await listProjects(api)
+  return Promise.all(
+    projects.map(async (project) => ({
+      project,
+      tables: await cachedRead(api.sessionKey, `tables:${project.uuid}`, () => listTables(api, project.uuid)),
+    })),
+  )
 }
 
 /** Returns one table; throws ClusterError (404 when the project has no such table). */

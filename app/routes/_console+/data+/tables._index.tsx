@@ -2,7 +2,7 @@ import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
 import { data as dataResponse, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { listProjectsWithTables } from '~/api/tables.server'
+import { listProjectsWithTablesBriefly } from '~/api/tables.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const paging = parsePaging(new URL(request.url))
   const [projects, projectStep] = await Promise.all([
-    loadFromCluster(() => listProjectsWithTables(api)),
+    loadFromCluster(() => listProjectsWithTablesBriefly(api)),
     loadProjectStep(api, new URL(request.url)),
   ])
   const needle = paging.q.toLowerCase()
