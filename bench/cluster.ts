@@ -79,6 +79,21 @@ function start(dataDir: string, seedRows: number): Promise<{ child: ChildProcess
   })
 }
 
+/**
+ * fetch, tried once more when the connection was closed under it: a keep-alive socket left idle
+ * across a pause (the heavy queries, building payloads) is closed by the server after 5 s, and fetch
+ * does not retry a POST on one (EPIPE, "other side closed"). Such a request never reached the handler.
+ */
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init)
+  } catch (error) {
+    const code = String((error as { cause?: { code?: string } }).cause?.code ?? '')
+    if (!['EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(code)) throw error
+    return fetch(url, init)
+  }
+}
+
 const QUERIES = [
   'SELECT count() FROM sample.web_logs',
   'SELECT status, count() AS n FROM sample.web_logs GROUP BY status ORDER BY n DESC',
@@ -175,7 +190,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     })
     const ingestStart = performance.now()
     for (const body of payloads) {
-      const r = await fetch(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }, body })
+      const r = await send(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }, body })
       if (!r.ok) throw new Error(`ingest answered ${r.status}: ${await r.text()}`)
       await r.arrayBuffer()
     }
@@ -185,7 +200,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     await Promise.all(
       [0, 1, 2, 3].map(async (w) => {
         for (let b = w; b < batches; b += 4) {
-          const r = await fetch(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }, body: payloads[b] })
+          const r = await send(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }, body: payloads[b] })
           if (!r.ok) throw new Error(`ingest answered ${r.status}: ${await r.text()}`)
           await r.arrayBuffer()
         }
@@ -197,7 +212,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     await Promise.all(
       [0, 1, 2, 3].map(async (w) => {
         for (let b = w; b < csvBatches; b += 4) {
-          const r = await fetch(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'text/csv', 'x-hdx-table': 'sample.web_logs', 'x-hdx-transform': 'web_logs_csv' }, body: csvPayloads[b] })
+          const r = await send(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'text/csv', 'x-hdx-table': 'sample.web_logs', 'x-hdx-transform': 'web_logs_csv' }, body: csvPayloads[b] })
           if (!r.ok) throw new Error(`CSV ingest answered ${r.status}: ${await r.text()}`)
           await r.arrayBuffer()
         }
@@ -231,7 +246,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
       const eng: number[] = []
       for (let i = 0; i < 12; i++) {
         let s = performance.now()
-        const r = await fetch(`${base}/query`, { method: 'POST', headers: auth, body: sql })
+        const r = await send(`${base}/query`, { method: 'POST', headers: auth, body: sql })
         await r.arrayBuffer()
         if (!r.ok) throw new Error(`query answered ${r.status}`)
         http.push(performance.now() - s)
@@ -248,7 +263,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     const wideColumns = (process.env.BENCH_WIDE_COLUMNS ?? '10,100,1000,1128').split(',').map(Number).filter((n) => n > 1)
     const wideTransform: ClusterBenchResult['wideTransform'] = []
     const post = async (p: string, body: unknown) => {
-      const r = await fetch(`${base}${p}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const r = await send(`${base}${p}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
       const answer = await r.json()
       if (r.status !== 201) throw new Error(`POST ${p} answered ${r.status}: ${JSON.stringify(answer).slice(0, 300)}`)
       return answer

@@ -39,7 +39,6 @@ export function engineMappingEnabled() {
 }
 
 // re2 patterns (the engine's `match`), the same grammar as the JavaScript checks they stand for
-const BLANK = '^[ \\t\\n\\r\\f]*$'
 /** a JSON number */
 const JSON_NUMBER = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$'
 /** JSON numbers that JavaScript prints back unchanged (String(Number(x)) === x): integers below 2^53 and short decimals */
@@ -174,7 +173,7 @@ export function planFor(transform: Resource, options: { tableOrderKey: string; d
       value = `if(${v} IS NULL, NULL, ${s} IN ${words(TRUE_WORDS)})`
       bad = `(${v} IS NOT NULL AND ${s} NOT IN ${words([...TRUE_WORDS, ...FALSE_WORDS])})`
     } else if (DOUBLES.has(t)) {
-      const blank = `match(${v}, ${lit(BLANK)})`
+      const blank = `(${v} = '')`
       value = `if(${v} IS NULL OR ${blank} OR NOT match(${v}, ${lit(DECIMAL)}), NULL, toFloat64OrNull(${v}))`
       bad = `(${v} IS NOT NULL AND NOT ${blank} AND (NOT match(${v}, ${lit(DECIMAL)}) OR NOT isFinite(ifNull(${x}, nan))))`
     } else if (t in INT_RANGES) {
@@ -182,16 +181,18 @@ export function planFor(transform: Resource, options: { tableOrderKey: string; d
       // JSON numbers beyond 15 digits lose precision in JavaScript: the mapper decides those
       const digits = type === 'json' ? 15 : 18
       const pattern = `^-?[0-9]{1,${digits}}$`
-      const blank = `match(${v}, ${lit(BLANK)})`
-      const n = `toInt128OrNull(${v})`
+      const blank = `(${v} = '')`
+      // at most 18 digits: always an Int64; int64 needs no range check and uint64 only its lower bound
+      const n = `toInt64OrNull(${v})`
       value = `if(${v} IS NULL OR ${blank} OR NOT match(${v}, ${lit(pattern)}), NULL, ${n})`
-      bad = `(${v} IS NOT NULL AND NOT ${blank} AND (NOT match(${v}, ${lit(pattern)}) OR ${x} IS NULL OR ${x} < toInt128(${lo}) OR ${x} > toInt128(${hi})))`
+      const range = t === 'int64' ? '' : t === 'uint64' ? ` OR ${x} < 0` : ` OR ${x} < ${lo} OR ${x} > ${hi}`
+      bad = `(${v} IS NOT NULL AND NOT ${blank} AND (NOT match(${v}, ${lit(pattern)}) OR ${x} IS NULL${range}))`
     } else if (t === 'datetime' || t === 'epoch') {
       const unit = t === 'epoch' ? (dt.format ?? dt.resolution) : dt.resolution
       // strings in ISO 8601 are read directly only without a format or with an ISO-like one
       const iso = t === 'datetime' && (!dt.format || /^2006-01-02[T ]15:04/.test(String(dt.format)))
       if (t === 'datetime' && !iso) return null // Go layouts: the JavaScript parser
-      const blank = `match(${v}, ${lit(BLANK)})`
+      const blank = `(${v} = '')`
       const n = `toFloat64OrZero(${v})`
       const factor = typeof unit === 'string' && EPOCH_FACTORS[unit] !== undefined ? EPOCH_FACTORS[unit] : undefined
       const numeric =

@@ -102,7 +102,7 @@ describe('ingest mapped by the engine', () => {
       { ts: '2024-12-31T23:59:59.999-08:00', s: '-', n: '', u: null, d: '', b: '', e: '', dt: 'NA', withdefault: null },
       { ts: '2024-03-01 00:00:00', s: 'ünïcødé "q" \\ \n', b: 'n', d: -0.001, n: 0, big: 0, e: 1700000001 },
       { ts: 1700000000, s: 12, d: 3, b: 0, u: 0, withdefault: 9 },
-      { ts: '1700000000000', s: true, b: 'F', d: ' ', n: ' ' },
+      { ts: '1700000000000', s: true, b: 'F', d: '', n: '' },
     ]
     expect(await both('json', JSON.stringify(clean), { 'content-type': 'application/json' })).toEqual({ status: 200, body: { code: 200, message: 'success', rows: 6, transform: 'j' } })
     expect(await both('json', clean.map((r) => JSON.stringify(r)).join('\n') + '\n', { 'content-type': 'application/json' })).toMatchObject({ status: 200 })
@@ -127,6 +127,7 @@ describe('ingest mapped by the engine', () => {
       { ...base, d: '0x10' },
       { ...base, d: ' 12 ' },
       { ...base, b: ' TRUE ' },
+      { ...base, d: ' ', n: ' \t', e: ' ' }, // whitespace only: null for the mapper
       { ...base, b: '\ttrue' },
       { ...base, ts: '2024-02-30T00:00:00Z' }, // the JavaScript mapper rolls it over to March 1
       { ...base, ts: ' 2024-01-01T00:00:00Z' },
