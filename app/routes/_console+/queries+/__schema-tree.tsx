@@ -67,7 +67,7 @@ export function SchemaTree({ schema, onInsert }: { schema: SchemaTreeData; onIns
       </Text>
       {projects.length ? (
         projects.map((project) => (
-          <details key={project.name} open={projects.length === 1}>
+          <details key={project.name}>
             <summary>{project.name}</summary>
             {project.tables.map((table) => {
               const ref = tableRef(project.name, table.name)

@@ -383,6 +383,35 @@ describe('/resources/query-csv', () => {
     expect(lines).toHaveLength(12_001)
   })
 
+  it('makes text a spreadsheet would run as a formula inert, and leaves numbers alone', async () => {
+    const sql = `SELECT arrayJoin(['=HYPERLINK("x")', '+1', '-2', '@cmd', 'plain, "quoted"']) AS text, toInt64(-5) AS n, NULL AS nothing`
+    const response = await csvLoader(args(get(`/resources/query-csv?${new URLSearchParams({ sql })}`, cookie)))
+    expect(response.status).toBe(200)
+    expect((await response.text()).split('\n')).toEqual([
+      '"text","n","nothing"',
+      `"'=HYPERLINK(""x"")",-5,`,
+      `"'+1",-5,`,
+      `"'-2",-5,`,
+      `"'@cmd",-5,`,
+      '"plain, ""quoted""",-5,',
+      '',
+    ])
+  })
+
+  it('as=json streams a JSON array of objects, 64-bit integers exact', async () => {
+    const sql = 'SELECT number AS n, bitNot(number) AS big FROM numbers(3)'
+    const response = await csvLoader(args(get(`/resources/query-csv?${new URLSearchParams({ sql, as: 'json' })}`, cookie)))
+    expect(response.headers.get('Content-Disposition')).toBe('attachment; filename="query-result.json"')
+    expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
+    expect(JSON.parse(await response.text())).toEqual([
+      { n: '0', big: '18446744073709551615' },
+      { n: '1', big: '18446744073709551614' },
+      { n: '2', big: '18446744073709551613' },
+    ])
+    const empty = await csvLoader(args(get(`/resources/query-csv?${new URLSearchParams({ sql: 'SELECT 1 AS a WHERE 0', as: 'json' })}`, cookie)))
+    expect(JSON.parse(await empty.text())).toEqual([])
+  })
+
   it('answers the engine message as text for a bad query, and needs a session', async () => {
     const bad = await csvLoader(args(get('/resources/query-csv?sql=SELEC+1', cookie)))
     expect(bad.status).toBe(400)
