@@ -4,6 +4,8 @@
  *     /ingest/event, /query time against the same SQL on the engine directly;
  *   - the console: gzipped initial JavaScript per route, and server-render throughput of
  *     /data/tables with 200 tables beside a trivial route.
+ *   - the query workspace (`npm run bench -- query`): Run → first rows on screen and the result
+ *     page's bytes for 100, 10,000 and 100,000-row queries, with and without scripts (bench/query.ts);
  *   - `npm run bench load`: 100 signed-in sessions for 60 s over pages and actions (bench/sessions.ts).
  * Figures are printed and written to bench/results/latest.json. Exit code 1 when Ace or Plotly is
  * in a route's initial load.
@@ -14,6 +16,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runClusterBench } from './cluster'
 import { runConsoleBench } from './console'
+import { runQueryBench } from './query'
 import { runSessionsBench } from './sessions'
 import { runUploadBench } from './upload'
 
@@ -34,6 +37,10 @@ if (wants('cluster')) {
 if (wants('console')) {
   console.log('\n== Console')
   results.console = await runConsoleBench()
+}
+if (wants('query')) {
+  console.log('\n== Query: big results in Chromium, with and without scripts')
+  results.query = await runQueryBench()
 }
 if (wants('upload')) {
   console.log('\n== Upload (50 MB through the console)')

@@ -116,6 +116,17 @@ test.describe('query', () => {
     }
   })
 
+  test('Download JSON gives the whole result as a JSON array, 64-bit integers exact', async ({ authedPage: page }) => {
+    await page.goto(`/result?${new URLSearchParams({ sql: 'SELECT number AS n, bitNot(number) AS big FROM numbers(12000)' })}`)
+    const link = page.getByRole('link', { name: 'Download JSON' })
+    const response = await page.request.get((await link.getAttribute('href'))!)
+    expect(response.status()).toBe(200)
+    expect(response.headers()['content-disposition']).toBe('attachment; filename="query-result.json"')
+    const rows = (await response.json()) as { n: string; big: string }[]
+    expect(rows).toHaveLength(12_000)
+    expect(rows[0]).toEqual({ n: '0', big: '18446744073709551615' })
+  })
+
   test('Download CSV gives the whole result as a file', async ({ authedPage: page }) => {
     await page.goto(`/result?sql=${encodeURIComponent('SELECT method FROM sample.web_logs LIMIT 5')}`)
     const link = page.getByRole('link', { name: 'Download CSV' })
@@ -156,5 +167,54 @@ test.describe('query', () => {
     await expect(page.getByTestId('error-position')).toHaveText('  nonsense FROM\n               ^')
     await expect(page.getByText(/result_overflow_mode/)).toHaveCount(0)
   })
-})
 
+  test('a 10,000-row result: with scripts every row streams into a virtual grid; without, pages of 500 keep the query in the URL', async ({ authedPage: page }, testInfo) => {
+    const sql = 'SELECT number AS n, bitNot(number) AS big FROM numbers(10000)'
+    await page.goto(`/result?${new URLSearchParams({ sql, hdx_query_comment: 'paged' })}`)
+    await expect(page.getByRole('status').filter({ hasText: /^10,000 rows/ })).toBeVisible()
+    const table = page.getByRole('table', { name: 'Query results' })
+    // 64-bit integers are exact to the last digit.
+    await expect(table.getByRole('row', { name: '1 0 18446744073709551615' })).toBeVisible()
+    if (testInfo.project.name === 'js') {
+      const grid = page.getByTestId('result-grid')
+      // Only the rows in view are in the page.
+      await expect.poll(() => table.locator('tbody tr').count()).toBeLessThan(100)
+      await expect.poll(() => grid.evaluate((element) => element.scrollHeight)).toBeGreaterThan(10_000 * 28)
+      await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight))
+      await expect(table.getByRole('row', { name: '10000 9999 18446744073709541616' })).toBeVisible()
+      await expect(page.getByRole('navigation', { name: 'Result pages' })).toHaveCount(0)
+    } else {
+      const pages = page.getByRole('navigation', { name: 'Result pages' })
+      await expect(pages).toContainText('Rows 1–500 of 10,000')
+      await expect(table.locator('tbody tr')).toHaveCount(500)
+      await pages.getByRole('link', { name: 'Next' }).click()
+      await expect(page).toHaveURL(/page=2/)
+      await expect(page).toHaveURL(/hdx_query_comment=paged/)
+      await expect(table.getByRole('row', { name: /^501 500 / })).toBeVisible()
+      await pages.getByRole('link', { name: 'Page 20' }).click()
+      await expect(pages).toContainText('Rows 9,501–10,000 of 10,000')
+      await expect(table.getByRole('row', { name: '10000 9999 18446744073709541616' })).toBeVisible()
+      await expect(page.getByLabel('Comment', { exact: true })).toHaveValue('paged')
+    }
+  })
+
+  test('the schema tree lists projects, tables and columns; with scripts a click inserts the name at the cursor', async ({ authedPage: page }, testInfo) => {
+    await page.goto('/queries')
+    const tree = page.getByRole('navigation', { name: 'Schema' })
+    await tree.getByText('sample', { exact: true }).click()
+    await tree.getByText('web_logs', { exact: true }).click()
+    const columns = tree.getByRole('list', { name: 'Columns of sample.web_logs' })
+    if (testInfo.project.name === 'js') {
+      await expect(page.locator('.ace_editor')).toBeVisible()
+      await columns.getByRole('button', { name: 'Insert sample.web_logs' }).click()
+      await expect.poll(() => editorSql(page, testInfo)).toBe('sample.web_logs')
+      await page.keyboard.insertText(' WHERE ')
+      await columns.getByRole('button', { name: 'Insert method' }).click()
+      await expect.poll(() => editorSql(page, testInfo)).toBe('sample.web_logs WHERE method')
+    } else {
+      await expect(columns.getByText('method', { exact: true })).toBeVisible()
+      await columns.getByRole('link', { name: 'Query sample.web_logs' }).click()
+      await expect.poll(() => editorSql(page, testInfo)).toBe('SELECT * FROM sample.web_logs LIMIT 100')
+    }
+  })
+})

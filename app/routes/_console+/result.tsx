@@ -1,7 +1,8 @@
-import { Box, Button, chakra, Heading, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { useEffect } from 'react'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
@@ -15,12 +16,15 @@ import { errorResponse, loadFromCluster } from '~/api/policies.server'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { isAlterJobSql } from '~/schemas/job'
-import { isChangingStatement, isNumericType } from '~/utils/sql'
+import { isChangingStatement } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { RouteHandle } from '~/utils/handle'
 import { QueryEditorForm, QueryTabs, TablePicker } from './queries+/__query-editor'
 import { addToHistory } from './queries+/__query-history'
 import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS } from './queries+/__query-options'
+import { ResultGrid } from './queries+/__result-grid'
+import { loadSchemaTree } from './queries+/__schema.server'
+import { pageOf } from './queries+/__result-cells'
 import { loadPicker, readOptionsOnly, readQueryParams, runAnalysis, runForUi, type AnalysisPart, type ErrorPosition, type QueryOutcome } from './queries+/__query.server'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
@@ -37,10 +41,10 @@ function tabOf(value: string | null): ResultTab {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const picker = await loadFromCluster(() => loadPicker(api))
+  const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api)), loadSchemaTree(api)])
   const { sql, options, optionErrors } = readQueryParams(url, picker)
   const tab = tabOf(url.searchParams.get('tab'))
-  const base = { picker, sql, options, optionErrors, tab, isChange: false }
+  const base = { picker, schema, sql, options, optionErrors, tab, isChange: false }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
   if (Object.keys(optionErrors).length) return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
   // A GET (a link, a reload, a prefetch) never changes anything: a change waits for a confirmed POST.
@@ -49,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const analysis = await runAnalysis(api, sql, options)
     return { ...base, sqlError: undefined, outcome: null, analysis }
   }
-  const outcome = await runForUi(api, sql, options)
+  const outcome = await runForUi(api, sql, options, pageOf(url.searchParams.get('page')))
   return data({ ...base, sqlError: undefined, outcome, analysis: null }, { status: outcome.kind === 'error' ? outcome.status : 200 })
 }
 
@@ -119,6 +123,7 @@ export default function QueryResultRoute() {
   }
   const csvParams = new URLSearchParams(location.search)
   csvParams.delete('tab')
+  csvParams.delete('page')
 
   return (
     <Stack gap="4">
@@ -130,6 +135,7 @@ export default function QueryResultRoute() {
         options={loaded.options}
         optionErrors={loaded.optionErrors}
         sqlError={loaded.sqlError}
+        schema={loaded.schema}
         isCompact={Boolean(outcome && outcome.kind !== 'error')}
         error={outcome?.kind === 'error' ? <ErrorText message={outcome.message} status={outcome.status} position={outcome.position} /> : undefined}
       />
@@ -161,7 +167,7 @@ export default function QueryResultRoute() {
             tab === 'statistics' ? (
               <Statistics outcome={outcome} />
             ) : (
-              <Results outcome={outcome} />
+              <Results outcome={outcome} search={csvParams.toString()} />
             )
           ) : null}
         </Box>
@@ -209,27 +215,8 @@ function ErrorText({ message, status, position }: { message: string; status: num
   )
 }
 
-const resultCss = {
-  maxH: '70vh',
-  overflow: 'auto',
-  borderWidth: '1px',
-  rounded: 'md',
-  bg: 'bg',
-  '& table': { borderCollapse: 'collapse', fontSize: 'sm', fontFamily: 'mono', minW: 'full' },
-  '& caption': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)' },
-  '& th, & td': { textAlign: 'start', px: '2', py: '1', borderBottomWidth: '1px', borderColor: 'border', whiteSpace: 'pre', maxW: '40rem', overflow: 'hidden', textOverflow: 'ellipsis', verticalAlign: 'top' },
-  '& thead th': { position: 'sticky', top: 0, bg: 'bg.muted', fontFamily: 'body', fontWeight: 'semibold', zIndex: 1 },
-  '& thead small': { display: 'block', fontWeight: 'normal', color: 'fg.muted', fontFamily: 'mono', fontSize: 'xs' },
-  '& tbody th': { color: 'fg.muted', fontWeight: 'normal', textAlign: 'end' },
-  // The row number column stays narrow; the data columns share the rest.
-  '& tr > :first-of-type': { width: '1%' },
-  '& [data-null]': { color: 'fg.subtle', fontStyle: 'italic' },
-  // Numbers line up on their last digit.
-  '& [data-numeric]': { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
-} as const
-
-
-function Results({ outcome }: { outcome: QueryOutcome }) {
+function Results({ outcome, search }: { outcome: QueryOutcome; search: string }) {
+  const isHydrated = useHydrated()
   if (outcome.kind === 'error') {
     return <Text color="fg.muted">The query failed: see the message under the editor.</Text>
   }
@@ -249,51 +236,61 @@ function Results({ outcome }: { outcome: QueryOutcome }) {
       </Stack>
     )
   }
-  if (!outcome.rows.length) return <EmptyResult />
-  const numeric = outcome.columns.map((column) => isNumericType(column.type))
+  if (!outcome.rowCount) return <EmptyResult />
+  const rowsUrl = `/resources/query-rows?${search}`
   return (
     <Stack gap="2">
       <Text fontSize="sm" role="status">
-        {formatNumber(outcome.rows.length)} {outcome.rows.length === 1 ? 'row' : 'rows'}
+        {formatNumber(outcome.rowCount)} {outcome.rowCount === 1 ? 'row' : 'rows'}
         {outcome.isCapped
           ? ` shown: the query UI is limited to ${formatNumber(QUERY_UI_MAX_ROWS)} rows. Download CSV for all of them, or narrow the query.`
           : ''}
       </Text>
-      <Box css={resultCss}>
-        <table>
-          <caption>Query results</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              {outcome.columns.map((column, index) => (
-                <th key={index} scope="col" data-numeric={numeric[index] ? '' : undefined}>
-                  {column.name}
-                  <small>{column.type}</small>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {outcome.rows.map((row, index) => (
-              <tr key={index}>
-                <th scope="row">{index + 1}</th>
-                {row.map((cell, cellIndex) =>
-                  cell === null ? (
-                    <td key={cellIndex} data-null="">
-                      NULL
-                    </td>
-                  ) : (
-                    <td key={cellIndex} data-numeric={numeric[cellIndex] ? '' : undefined}>
-                      {cell}
-                    </td>
-                  ),
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Box>
+      <ResultGrid columns={outcome.columns} rows={outcome.rows} offset={outcome.offset} rowCount={outcome.rowCount} rowsUrl={rowsUrl} />
+      {isHydrated ? null : <ResultPager outcome={outcome} search={search} />}
     </Stack>
+  )
+}
+
+/** Without scripts the result comes in pages: links that keep the query and its options in the URL. */
+function ResultPager({ outcome, search }: { outcome: Extract<QueryOutcome, { kind: 'rows' }>; search: string }) {
+  const pages = Math.ceil(outcome.rowCount / outcome.pageSize)
+  if (pages <= 1) return null
+  const current = Math.floor(outcome.offset / outcome.pageSize) + 1
+  const href = (page: number) => {
+    const params = new URLSearchParams(search)
+    if (page === 1) params.delete('page')
+    else params.set('page', String(page))
+    return `/result?${params}#result`
+  }
+  const first = outcome.offset + 1
+  const last = outcome.offset + outcome.rows.length
+  // Around the current page, the first and the last: at most about ten links for twenty pages.
+  const shown = Array.from({ length: pages }, (_, index) => index + 1).filter((page) => page === 1 || page === pages || Math.abs(page - current) <= 3)
+  return (
+    <chakra.nav aria-label="Result pages" fontSize="sm">
+      <HStack gap="2" wrap="wrap">
+        <Text>
+          Rows {formatNumber(first)}–{formatNumber(last)} of {formatNumber(outcome.rowCount)}
+        </Text>
+        {current > 1 ? <Link href={href(current - 1)} rel="prev">Previous</Link> : null}
+        {shown.map((page, index) => (
+          <HStack key={page} gap="2">
+            {index > 0 && page - shown[index - 1]! > 1 ? <Text aria-hidden="true">…</Text> : null}
+            {page === current ? (
+              <Text as="span" fontWeight="semibold" aria-current="page">
+                {page}
+              </Text>
+            ) : (
+              <Link href={href(page)} aria-label={`Page ${page}`}>
+                {page}
+              </Link>
+            )}
+          </HStack>
+        ))}
+        {current < pages ? <Link href={href(current + 1)} rel="next">Next</Link> : null}
+      </HStack>
+    </chakra.nav>
   )
 }
 
@@ -336,7 +333,7 @@ function Statistics({ outcome }: { outcome: QueryOutcome }) {
   if (outcome.kind === 'error') return <Text color="fg.muted">The query failed, so there are no statistics.</Text>
   const { stats } = outcome
   const entries: [string, string][] = [
-    ['Rows returned', outcome.kind === 'rows' ? formatNumber(outcome.rows.length) : '—'],
+    ['Rows returned', outcome.kind === 'rows' ? formatNumber(outcome.rowCount) : '—'],
     ['Elapsed (round trip, ms)', formatStat(stats.elapsedMs)],
     ...Object.entries(stats.cluster).map(([key, value]): [string, string] => [STAT_LABELS[key] ?? key.replace(/_/g, ' '), statValue(key, value, stats.engine)]),
   ]

@@ -1,43 +1,113 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { isChangingStatement } from '~/utils/sql'
+import { isChangingStatement, isNumericType } from '~/utils/sql'
 import { ClusterError } from '~/api/errors.server'
 import { QueryError, queryCluster } from '~/api/query.server'
 import { NO_SQL_MESSAGE, readOptions, validateOptions } from '../_console+/queries+/__query-options'
+import { ROWS_FORMAT } from '../_console+/queries+/__result-cache.server'
 
 /**
- * GET /resources/query-csv?sql=…&hdx_query_*=…: the query's whole answer as a CSV download, streamed
- * from the cluster (the token stays on the server). The query UI's 10,000-row cap does not apply;
- * the options set do. Failures answer plain text with the cluster's message.
+ * GET /resources/query-csv?sql=…&hdx_query_*=…[&as=json]: the query's whole answer as a download,
+ * streamed from the cluster row by row (the token stays on the server). CSV by default, a JSON array
+ * of objects with `as=json`; both from the cluster's line-per-row JSON, 64-bit integers exact (as
+ * strings in JSON). In CSV a text value a spreadsheet would run as a formula (starting with = + - @,
+ * a tab or a carriage return) gets a leading `'`. A format chosen in the options is streamed as the
+ * cluster sends it. The query UI's 10,000-row cap does not apply; the options set do. Failures
+ * answer plain text with the cluster's message.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const params = new URL(request.url).searchParams
   const sql = params.get('sql') ?? params.get('data') ?? ''
   const options = readOptions(params)
+  const as = params.get('as') === 'json' ? 'json' : 'csv'
   const errors = Object.values(validateOptions(options))
   if (!sql.trim()) return text(NO_SQL_MESSAGE, 400)
   if (errors.length) return text(errors.join('\n'), 400)
   // A download link is a GET: it never runs a statement that changes data.
   if (isChangingStatement(sql)) return text('This statement changes data: run it from the Query page, where it asks you to confirm.', 400)
-  const format = options.hdx_query_output_format ?? 'CSVWithNames'
+  const chosen = options.hdx_query_output_format
   try {
-    const answer = await queryCluster(api, sql, { ...options, hdx_query_output_format: format })
-    const answered = answer.headers.get('x-clickhouse-format') ?? format
-    const extension = /^CSV/i.test(answered) ? 'csv' : /^(TSV|TabSeparated)/i.test(answered) ? 'tsv' : /^JSON/i.test(answered) ? 'json' : 'txt'
+    const answer = await queryCluster(api, sql, {
+      ...options,
+      hdx_query_output_format: chosen ?? ROWS_FORMAT,
+      output_format_json_quote_64bit_integers: '1',
+    })
+    const answered = answer.headers.get('x-clickhouse-format') ?? chosen ?? ROWS_FORMAT
+    const isRows = answered === ROWS_FORMAT
+    const extension = isRows ? as : /^CSV/i.test(answered) ? 'csv' : /^(TSV|TabSeparated)/i.test(answered) ? 'tsv' : /^JSON/i.test(answered) ? 'json' : 'txt'
     const headers = new Headers({
-      'Content-Type': answer.headers.get('content-type') ?? 'text/csv; charset=utf-8',
+      'Content-Type': isRows ? (as === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8') : (answer.headers.get('content-type') ?? 'text/plain; charset=utf-8'),
       'Content-Disposition': `attachment; filename="query-result.${extension}"`,
       'Cache-Control': 'no-store',
     })
     const stats = answer.headers.get('x-hdx-query-stats')
     if (stats) headers.set('X-HDX-Query-Stats', stats)
-    return new Response(answer.body, { status: 200, headers })
+    const body = isRows ? answer.body!.pipeThrough(rowsTo(as)) : answer.body
+    return new Response(body, { status: 200, headers })
   } catch (error) {
     if (error instanceof QueryError) return text(error.message, 400)
     if (error instanceof ClusterError) return text(error.message, error.status)
     throw error
   }
+}
+
+/** A text value a spreadsheet would run as a formula, made inert with a leading quote. */
+export function guardFormula(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
+}
+
+function csvField(value: unknown, isNumeric: boolean): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  // Numbers (64-bit ones come as strings) stay as they are: -5 is a number, not a formula.
+  if (isNumeric && /^-?[\d.eE+-]+$|^-?(inf|nan)$/i.test(text)) return text
+  return `"${guardFormula(text).replace(/"/g, '""')}"`
+}
+
+/**
+ * Turns the cluster's line-per-row answer (names, types, then rows) into CSV with a header line, or
+ * a JSON array of objects, a line at a time as it arrives.
+ */
+export function rowsTo(as: 'csv' | 'json'): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder()
+  const encoder = new TextEncoder()
+  let pending = ''
+  let names: string[] | null = null
+  let numeric: boolean[] | null = null
+  let rows = 0
+  const line = (raw: string): string => {
+    if (!raw) return ''
+    const values = JSON.parse(raw) as unknown[]
+    if (!names) {
+      names = values.map(String)
+      return as === 'csv' ? `${names.map((name) => csvField(name, false)).join(',')}\n` : ''
+    }
+    if (!numeric) {
+      numeric = values.map((type) => isNumericType(String(type)))
+      return ''
+    }
+    if (as === 'csv') return `${values.map((value, index) => csvField(value, numeric![index] ?? false)).join(',')}\n`
+    const record: Record<string, unknown> = {}
+    names.forEach((name, index) => (record[name] = values[index]))
+    return `${rows++ ? ',\n' : '[\n'}${JSON.stringify(record)}`
+  }
+  return new TransformStream({
+    transform(chunk, controller) {
+      pending += decoder.decode(chunk, { stream: true })
+      const end = pending.lastIndexOf('\n')
+      if (end < 0) return
+      const out = pending.slice(0, end).split('\n').map(line).join('')
+      pending = pending.slice(end + 1)
+      if (out) controller.enqueue(encoder.encode(out))
+    },
+    flush(controller) {
+      let out = line(pending + decoder.decode())
+      if (as === 'json') out += rows ? '\n]\n' : '[]\n'
+      if (out) controller.enqueue(encoder.encode(out))
+    },
+  })
 }
 
 function text(message: string, status: number): Response {

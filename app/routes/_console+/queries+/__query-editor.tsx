@@ -1,12 +1,14 @@
-import { Box, Button, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, Grid, HStack, Stack, Text } from '@chakra-ui/react'
+import type { Ace } from 'ace-builds'
 import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { ClientOnly } from 'remix-utils/client-only'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { addToHistory, readHistory, type HistoryEntry } from './__query-history'
 import { OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
+import { completionsOf, SchemaTree, type SchemaTreeData } from './__schema-tree'
 
 const SqlEditor = lazy(() => import('./__sql-editor.client'))
 
@@ -189,6 +191,7 @@ export function QueryEditorForm({
   sqlError,
   error,
   isCompact = false,
+  schema,
 }: {
   sql: string
   options: Record<string, string>
@@ -197,6 +200,8 @@ export function QueryEditorForm({
   error?: ReactNode
   /** Above a result: a shorter editor, so the result's first rows are on screen (1280×800). */
   isCompact?: boolean
+  /** The schema tree beside the editor and the autocomplete's names; none when the cluster could not list them. */
+  schema?: SchemaTreeData | null
 }) {
   const hasOptionErrors = Object.keys(optionErrors).length > 0
   const [value, setValue] = useState(sql)
@@ -210,6 +215,31 @@ export function QueryEditorForm({
 
   useEffect(() => setValue(sql), [sql])
   useEffect(() => setHistory(readHistory()), [])
+
+  const editorRef = useRef<Ace.Editor | null>(null)
+  const onEditor = useCallback((editor: Ace.Editor | null) => {
+    editorRef.current = editor
+  }, [])
+  const [engineFunctions, setEngineFunctions] = useState<string[]>([])
+  useEffect(() => {
+    if (!schema) return
+    const controller = new AbortController()
+    fetch('/resources/query-functions', { signal: controller.signal })
+      .then((response) => (response.ok ? (response.json() as Promise<string[]>) : []))
+      .then(setEngineFunctions)
+      .catch(() => {
+        // Autocomplete keeps the schema's names and the keywords.
+      })
+    return () => controller.abort()
+  }, [schema])
+  const completions = useMemo(() => (schema ? completionsOf(schema, engineFunctions) : []), [schema, engineFunctions])
+  const insert = (text: string) => {
+    const editor = editorRef.current
+    if (editor) {
+      editor.insert(text)
+      editor.focus()
+    } else setValue((current) => `${current}${current && !/\s$/.test(current) ? ' ' : ''}${text}`)
+  }
 
   const run = () => formRef.current?.requestSubmit()
   // Only filled fields go in the URL, so a result link carries the SQL and the options set, nothing else.
@@ -254,28 +284,41 @@ export function QueryEditorForm({
   return (
     <Form method="get" action={RESULT_ACTION} ref={formRef} onSubmit={onSubmit} aria-label="Query">
       <Stack gap="3">
-        <Box>
-          <chakra.label htmlFor="sql" display="block" fontWeight="medium" fontSize="sm" mb="1">
-            SQL
-          </chakra.label>
-          <ClientOnly fallback={textarea}>
-            {() => (
-              <Suspense fallback={textarea}>
-                <Box borderWidth="1px" borderColor={sqlError || error ? 'border.error' : 'border'} rounded="md" overflow="hidden" bg="bg">
-                  <SqlEditor name="sql" value={value} onChange={setValue} onRun={run} label="SQL" describedBy={describedBy} height={isCompact ? 110 : 220} />
-                </Box>
-              </Suspense>
-            )}
-          </ClientOnly>
-          <Text id="sql-help" fontSize="xs" color="fg.muted" mt="1">
-            {isHydrated ? 'Ctrl+Enter (⌘+Enter) runs the query. ' : ''}Results show at most 10,000 rows.
-          </Text>
-          {sqlError || error ? (
-            <InlineAlert id="sql-error" mt="2">
-              {sqlError ? <Text>{sqlError}</Text> : error}
-            </InlineAlert>
-          ) : null}
-        </Box>
+        <Grid templateColumns={schema ? { base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 16rem' } : 'minmax(0, 1fr)'} gap="3" alignItems="start">
+          <Box>
+            <chakra.label htmlFor="sql" display="block" fontWeight="medium" fontSize="sm" mb="1">
+              SQL
+            </chakra.label>
+            <ClientOnly fallback={textarea}>
+              {() => (
+                <Suspense fallback={textarea}>
+                  <Box borderWidth="1px" borderColor={sqlError || error ? 'border.error' : 'border'} rounded="md" overflow="hidden" bg="bg">
+                    <SqlEditor
+                      name="sql"
+                      value={value}
+                      onChange={setValue}
+                      onRun={run}
+                      onEditor={onEditor}
+                      completions={completions}
+                      label="SQL"
+                      describedBy={describedBy}
+                      height={isCompact ? 110 : 220}
+                    />
+                  </Box>
+                </Suspense>
+              )}
+            </ClientOnly>
+            <Text id="sql-help" fontSize="xs" color="fg.muted" mt="1">
+              {isHydrated ? 'Ctrl+Enter (⌘+Enter) runs the query. ' : ''}Results show at most 10,000 rows.
+            </Text>
+            {sqlError || error ? (
+              <InlineAlert id="sql-error" mt="2">
+                {sqlError ? <Text>{sqlError}</Text> : error}
+              </InlineAlert>
+            ) : null}
+          </Box>
+          {schema ? <SchemaTree schema={schema} onInsert={insert} /> : null}
+        </Grid>
         <QueryOptions values={options} errors={optionErrors} />
         {hasOptionErrors ? (
           <Text role="alert" color="fg.error" fontSize="sm">

@@ -1,9 +1,11 @@
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
-import { QueryError, runQuery } from '~/api/query.server'
+import { parseQueryStats, QueryError, runQuery } from '~/api/query.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import { tableRef } from '~/utils/sql'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
+import { cachedRows, NotRowsError, ROWS_FORMAT } from './__result-cache.server'
+import { RESULT_PAGE_SIZE, type Cell } from './__result-cells'
 
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
 
@@ -41,13 +43,17 @@ export function readOptionsOnly(url: URL) {
   return { options, optionErrors: validateOptions(options) }
 }
 
-export type Cell = string | null
+export type { Cell }
 export type QueryOutcome =
   | { kind: 'error'; message: string; status: number; position?: ErrorPosition | null }
   | {
       kind: 'rows'
       columns: { name: string; type: string }[]
+      /** One page of the result: rows offset + 1 to offset + rows.length of rowCount. */
       rows: Cell[][]
+      offset: number
+      rowCount: number
+      pageSize: number
       /** True when the UI's 10,000-row cap cut the result. */
       isCapped: boolean
       stats: QueryStats
@@ -68,24 +74,20 @@ export type QueryStats = {
 const MAX_TEXT = 1_000_000
 
 /**
- * The settings a UI run sends: the filled options, JSONCompact unless a format was chosen, and the
- * 10,000-row cap (in break mode, so the first rows still show) unless max result rows was set.
+ * The settings a UI run sends: the filled options, the rows format unless another format was chosen
+ * (a JSON one is shown as a table too), and the 10,000-row cap (in break mode, so the first rows
+ * still show) unless max result rows was set.
  */
 export function uiSettings(options: Record<string, string>): Record<string, string> {
   const settings = { ...options }
-  if (!settings.hdx_query_output_format) settings.hdx_query_output_format = 'JSONCompact'
+  if (!settings.hdx_query_output_format || /^JSON(Compact)?$/i.test(settings.hdx_query_output_format)) settings.hdx_query_output_format = ROWS_FORMAT
+  // 64-bit integers as JSON strings: a browser's numbers would round them.
+  if (/^JSON/i.test(settings.hdx_query_output_format)) settings.output_format_json_quote_64bit_integers = '1'
   if (!settings[MAX_RESULT_ROWS]) {
     settings[MAX_RESULT_ROWS] = String(QUERY_UI_MAX_ROWS)
     settings.result_overflow_mode = 'break'
   }
   return settings
-}
-
-function cellOf(value: unknown): Cell {
-  if (value === null || value === undefined) return null
-  if (typeof value === 'string') return value
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  return JSON.stringify(value)
 }
 
 /** Where in the user's SQL the engine stopped: 1-based line and column, and that line's text. */
@@ -126,35 +128,52 @@ function failureOutcome(error: unknown, sql: string): { kind: 'error'; message: 
   throw error
 }
 
-/** Runs `sql` for the Results and Statistics tabs; never throws for a failing query. */
-export async function runForUi(api: ClusterApi, sql: string, options: Record<string, string>): Promise<QueryOutcome> {
+/**
+ * Runs `sql` for the Results and Statistics tabs and returns page `page` of its rows (the whole
+ * result is kept a few minutes in the result cache, so the next page or the grid's stream of the
+ * other rows does not run it again); never throws for a failing query.
+ */
+export async function runForUi(api: ClusterApi, sql: string, options: Record<string, string>, page = 1): Promise<QueryOutcome> {
   const settings = uiSettings(options)
   try {
-    const answer = await runQuery(api, sql, settings)
-    const stats: QueryStats = { cluster: answer.stats, engine: {}, elapsedMs: answer.elapsedMs, queryId: answer.queryId, rowCount: null }
-    if (/^JSON(Compact)?(Strings)?$/i.test(answer.format)) {
-      const body = JSON.parse(answer.text) as {
-        meta?: { name: string; type: string }[]
-        data?: unknown[]
-        statistics?: Record<string, number>
-      }
-      const columns = body.meta ?? []
-      const isCompact = /Compact/i.test(answer.format)
-      const all = (body.data ?? []).map((row) =>
-        isCompact ? (row as unknown[]).map(cellOf) : columns.map((column) => cellOf((row as Record<string, unknown>)[column.name])),
-      )
-      const isUiCap = settings.result_overflow_mode === 'break'
-      // Break mode stops at a block boundary, so the engine may answer a few rows more than the cap.
-      const isCapped = isUiCap && all.length >= QUERY_UI_MAX_ROWS
-      const rows = all.slice(0, QUERY_UI_MAX_ROWS)
-      return { kind: 'rows', columns, rows, isCapped, stats: { ...stats, engine: body.statistics ?? {}, rowCount: rows.length } }
+    const result = await cachedRows(api, sql, settings)
+    const lastPage = Math.max(1, Math.ceil(result.rows.length / RESULT_PAGE_SIZE))
+    const offset = (Math.min(page, lastPage) - 1) * RESULT_PAGE_SIZE
+    return {
+      kind: 'rows',
+      columns: result.columns,
+      rows: result.rows.slice(offset, offset + RESULT_PAGE_SIZE),
+      offset,
+      rowCount: result.rows.length,
+      pageSize: RESULT_PAGE_SIZE,
+      isCapped: result.isCapped,
+      stats: { ...result.stats, engine: {}, rowCount: result.rows.length },
     }
-    const isTruncated = answer.text.length > MAX_TEXT
-    return { kind: 'text', format: answer.format, text: isTruncated ? answer.text.slice(0, MAX_TEXT) : answer.text, isTruncated, stats }
   } catch (error) {
     if (api.signal?.aborted) throw error
+    if (error instanceof NotRowsError) return textOutcome(api, error)
     return failureOutcome(error, sql)
   }
+}
+
+/** An answer in a format the statement chose itself, shown as text (its first megabyte). */
+async function textOutcome(api: ClusterApi, answer: NotRowsError): Promise<QueryOutcome> {
+  let text: string
+  try {
+    text = await answer.response.text()
+  } catch (error) {
+    if (api.signal?.aborted) throw error
+    throw new ClusterError({ status: 503 })
+  }
+  const stats: QueryStats = {
+    cluster: parseQueryStats(answer.response.headers.get('x-hdx-query-stats')),
+    engine: {},
+    elapsedMs: Math.round(performance.now() - answer.startedAt),
+    queryId: answer.response.headers.get('x-clickhouse-query-id'),
+    rowCount: null,
+  }
+  const isTruncated = text.length > MAX_TEXT
+  return { kind: 'text', format: answer.format, text: isTruncated ? text.slice(0, MAX_TEXT) : text, isTruncated, stats }
 }
 
 export type AnalysisPart = { title: string; statement: string } & ({ text: string } | { error: string })

@@ -1,17 +1,51 @@
+import ace from 'ace-builds'
 import AceEditor from 'react-ace'
 import 'ace-builds/src-noconflict/mode-sql'
 import 'ace-builds/src-noconflict/theme-textmate'
+import 'ace-builds/src-noconflict/ext-language_tools'
+import type { Ace } from 'ace-builds'
+import { useEffect, useRef } from 'react'
 import { MONO_FONTS } from '~/theme'
+import type { SchemaCompletion } from './__schema-tree'
+
+/** Words the dialect adds to Ace's generic SQL keywords. */
+const EXTRA_KEYWORDS = ['PREWHERE', 'FINAL', 'SAMPLE', 'ARRAY JOIN', 'GLOBAL', 'ANY', 'ASOF', 'SETTINGS', 'FORMAT', 'WITH TOTALS', 'LIMIT BY', 'INTERVAL', 'ILIKE']
+
+/**
+ * Suggestions from the cluster's schema: after `project.` that project's tables; otherwise projects,
+ * `project.table`, columns (with their table and type), functions (the org's first), dictionaries
+ * and keywords. Ace filters them by the typed prefix.
+ */
+function schemaCompleter(read: () => SchemaCompletion[]): Ace.Completer {
+  return {
+    identifierRegexps: [/[A-Za-z0-9_$]/],
+    getCompletions(_editor, session, position, _prefix, callback) {
+      const before = session.getLine(position.row).slice(0, position.column)
+      const qualifier = /([A-Za-z0-9_$]+)\.[A-Za-z0-9_$]*$/.exec(before)?.[1]
+      const items = read()
+      const chosen = qualifier ? items.filter((item) => item.scope === qualifier) : items.filter((item) => !item.scope)
+      callback(
+        null,
+        chosen
+          .map((item) => ({ caption: item.caption ?? item.value, value: item.value, meta: item.meta, score: item.score }))
+          .concat(qualifier ? [] : EXTRA_KEYWORDS.map((word) => ({ caption: word, value: word, meta: 'keyword', score: 10 }))),
+      )
+    },
+  }
+}
 
 /**
  * The Ace SQL editor (browser only: loaded lazily behind ClientOnly, over a textarea of the same
- * name). Its text goes to the form through a hidden input; Ctrl/Cmd+Enter calls `onRun`.
+ * name). Its text goes to the form through a hidden input; Ctrl/Cmd+Enter calls `onRun`; suggestions
+ * come from `completions` as you type.
  */
 export default function SqlEditor({
   name,
   value,
   onChange,
   onRun,
+  onEditor,
+  completions,
   label,
   describedBy,
   height = 220,
@@ -20,11 +54,19 @@ export default function SqlEditor({
   value: string
   onChange: (value: string) => void
   onRun: () => void
+  /** Receives the editor once loaded (the schema tree inserts at its cursor). */
+  onEditor?: (editor: Ace.Editor | null) => void
+  completions?: SchemaCompletion[]
   label: string
   describedBy?: string
   /** Pixels; smaller above a result, so its first rows are on screen. */
   height?: number
 }) {
+  const completionsRef = useRef<SchemaCompletion[]>(completions ?? [])
+  useEffect(() => {
+    completionsRef.current = completions ?? []
+  }, [completions])
+  useEffect(() => () => onEditor?.(null), [onEditor])
   return (
     <div style={{ width: '100%' }}>
       <input type="hidden" name={name} value={value} />
@@ -38,11 +80,15 @@ export default function SqlEditor({
         height={`${height}px`}
         fontSize={14}
         showPrintMargin={false}
+        enableBasicAutocompletion
+        enableLiveAutocompletion
         // Ace keeps the textarea's aria-label current ("SQL, Cursor at row 1") from this option.
         setOptions={{ useWorker: false, tabSize: 2, wrap: true, textInputAriaLabel: label, fontFamily: MONO_FONTS }}
         editorProps={{ $blockScrolling: true }}
         commands={[{ name: 'run', bindKey: { win: 'Ctrl-Enter', mac: 'Command-Enter' }, exec: () => onRun() }]}
         onLoad={(editor) => {
+          const tools = ace.require('ace/ext/language_tools') as { keyWordCompleter: Ace.Completer }
+          editor.completers = [schemaCompleter(() => completionsRef.current), tools.keyWordCompleter]
           const textarea = editor.textInput.getElement()
           editor.setOption('textInputAriaLabel', label)
           // Ace names the textarea only when the cursor moves: name it now, for an empty editor too.
@@ -50,6 +96,7 @@ export default function SqlEditor({
           if (describedBy) textarea.setAttribute('aria-describedby', describedBy)
           editor.focus()
           editor.navigateFileEnd()
+          onEditor?.(editor)
         }}
       />
     </div>

@@ -9,14 +9,15 @@ import type { RouteHandle } from '~/utils/handle'
 import { PageHeader } from '~/components/layout/page-header'
 import { QueryEditorForm, QueryTabs, TablePicker } from './__query-editor'
 import { loadPicker, readQueryParams } from './__query.server'
+import { loadSchemaTree } from './__schema.server'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const picker = await loadFromCluster(() => loadPicker(api))
+  const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api)), loadSchemaTree(api)])
   const { sql, tableId, options, optionErrors } = readQueryParams(new URL(request.url), picker)
-  return { picker, sql, tableId, options, optionErrors }
+  return { picker, schema, sql, tableId, options, optionErrors }
 }
 
 export default function QueryEditorRoute() {
@@ -31,7 +32,7 @@ export default function QueryEditorRoute() {
       </div>
       <QueryTabs current="editor" sql={data.sql} tableId={data.tableId} />
       <TablePicker picker={data.picker} tableId={data.tableId} />
-      <QueryEditorForm sql={data.sql} options={data.options} optionErrors={data.optionErrors} />
+      <QueryEditorForm sql={data.sql} options={data.options} optionErrors={data.optionErrors} schema={data.schema} />
     </Stack>
   )
 }

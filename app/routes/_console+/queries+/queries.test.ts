@@ -1,6 +1,6 @@
 import type { ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { http } from 'msw'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { clusterCall } from '#tests/cluster'
 import { TEST_CLUSTER_URL } from '#tests/env'
 import { dropConnection, failWith, server, useTestCluster } from '#tests/msw'
@@ -10,6 +10,12 @@ import { action as resultAction, loader as resultLoader, shouldRevalidate } from
 import { loader as editorLoader } from './_index'
 import { MAX_ROWS_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS } from './__query-options'
 import { loader as referenceLoader } from './reference'
+import { clearResultCache, RESULT_CACHE_LIMITS, resultCacheSize } from './__result-cache.server'
+import { RESULT_PAGE_SIZE } from './__result-cells'
+import { loader as rowsLoader } from '../../resources+/query-rows'
+import { loader as functionsLoader } from '../../resources+/query-functions'
+import { clearSchemaCache } from './__schema.server'
+import { completionsOf } from './__schema-tree'
 
 const cluster = useTestCluster()
 
@@ -71,9 +77,41 @@ describe('/queries (editor)', () => {
     const empty = await editorLoader(args(get('/queries', cookie)))
     expect(empty.sql).toBe('')
   })
+
+  it('gives the schema tree: projects, tables and their columns with types, custom functions; the engine functions come separately', async () => {
+    await clusterCall('POST', `/config/v1/orgs/{org}/projects/${projectId}/functions/`, { name: 'tree_fn', sql: '(x) -> x + 1' })
+    clearSchemaCache()
+    const { schema } = await editorLoader(args(get('/queries', cookie)))
+    expect(schema?.projects).toContainEqual({
+      name: 'weblogs',
+      tables: [
+        {
+          uuid: tableId,
+          name: 'access',
+          columns: [
+            { name: 'timestamp', type: 'datetime' },
+            { name: 'status', type: 'uint32' },
+            { name: 'path', type: 'string' },
+          ],
+        },
+      ],
+    })
+    expect(schema?.functions).toContainEqual({ project: 'weblogs', name: 'tree_fn' })
+    const completions = completionsOf(schema!, ['toStartOfHour'])
+    expect(completions).toContainEqual({ value: 'weblogs.access', meta: 'table', score: 950 })
+    expect(completions).toContainEqual({ value: 'access', meta: 'table in weblogs', score: 950, scope: 'weblogs' })
+    expect(completions).toContainEqual({ value: 'status', caption: 'status', meta: 'uint32 · access', score: 1000 })
+    expect(completions).toContainEqual({ value: 'tree_fn(', caption: 'tree_fn', meta: 'function · weblogs', score: 800 })
+    expect(completions).toContainEqual({ value: 'toStartOfHour(', caption: 'toStartOfHour', meta: 'function', score: 500 })
+    const functions = await functionsLoader(args(get('/resources/query-functions', cookie)))
+    const names = (await functions.json()) as string[]
+    expect(names).toEqual(expect.arrayContaining(['count', 'toStartOfHour', 'dictGet']))
+  })
 })
 
 describe('/result', () => {
+  beforeEach(() => clearResultCache())
+
   it('runs a good query: columns with their types, rows, and the statistics of x-hdx-query-stats', async () => {
     const { data, status } = await result({ sql: "SELECT number AS n, toString(number) AS s, NULL AS nothing FROM numbers(3)" })
     expect(status).toBe(200)
@@ -123,11 +161,12 @@ describe('/result', () => {
     const { data } = await result({ sql: 'SELECT number FROM numbers(200000)' })
     expect(data.outcome?.kind).toBe('rows')
     if (data.outcome?.kind !== 'rows') return
-    expect(data.outcome.rows).toHaveLength(10_000)
+    expect(data.outcome.rowCount).toBe(10_000)
+    expect(data.outcome.rows).toHaveLength(RESULT_PAGE_SIZE)
     expect(data.outcome.isCapped).toBe(true)
     const params = new URL(seen[0]!).searchParams
     expect(params.get('hdx_query_max_result_rows')).toBe('10000')
-    expect(params.get('hdx_query_output_format')).toBe('JSONCompact')
+    expect(params.get('hdx_query_output_format')).toBe('JSONCompactEachRowWithNamesAndTypes')
 
     const exact = await result({ sql: 'SELECT number FROM numbers(500)' })
     expect(exact.data.outcome).toMatchObject({ kind: 'rows', isCapped: false })
@@ -222,6 +261,94 @@ describe('/result', () => {
   })
 })
 
+describe('big results: pages, the result cache and the rows stream', () => {
+  beforeEach(() => clearResultCache())
+  const sql = "SELECT number AS n, toString(number) AS s FROM numbers(12000)"
+  const rowsOf = async (response: Response) =>
+    (await response.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown[])
+
+  it('returns one page of 500 rows, and the next page comes from the cache without running the query again', async () => {
+    const seen = recordQueryCalls()
+    const first = await result({ sql })
+    expect(first.data.outcome).toMatchObject({ kind: 'rows', offset: 0, rowCount: 10_000, pageSize: 500, isCapped: true })
+    expect(first.data.outcome?.kind === 'rows' && first.data.outcome.rows[0]).toEqual(['0', '0'])
+    const third = await result({ sql, page: '3' })
+    expect(third.data.outcome).toMatchObject({ kind: 'rows', offset: 1000, rowCount: 10_000 })
+    expect(third.data.outcome?.kind === 'rows' && third.data.outcome.rows[0]).toEqual(['1000', '1000'])
+    // A page past the end is the last page.
+    const past = await result({ sql, page: '999' })
+    expect(past.data.outcome).toMatchObject({ kind: 'rows', offset: 9500 })
+    expect(seen).toHaveLength(1)
+    // Another query (or other options) is another entry.
+    await result({ sql, hdx_query_comment: 'other' })
+    expect(seen).toHaveLength(2)
+    expect(resultCacheSize().entries).toBe(2)
+  })
+
+  it('the rows stream gives the rows after the first page from the cache, one JSON array a line', async () => {
+    const seen = recordQueryCalls()
+    await result({ sql })
+    const response = await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql, from: '500' })}`, cookie)))
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Content-Type')).toMatch(/^application\/x-ndjson/)
+    expect(response.headers.get('X-Row-Count')).toBe('10000')
+    const rows = await rowsOf(response)
+    expect(rows).toHaveLength(9500)
+    expect(rows[0]).toEqual(['500', '500'])
+    expect(rows.at(-1)).toEqual(['9999', '9999'])
+    expect(seen).toHaveLength(1)
+  })
+
+  it("without a cached run, the cluster's answer is piped through from the asked row, still capped at 10,000", async () => {
+    const seen = recordQueryCalls()
+    const response = await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql, from: '9990' })}`, cookie)))
+    expect(response.status).toBe(200)
+    expect(response.headers.get('X-Row-Count')).toBeNull()
+    const rows = await rowsOf(response)
+    expect(rows).toHaveLength(10)
+    expect(rows[0]).toEqual(['9990', '9990'])
+    expect(new URL(seen[0]!).searchParams.get('hdx_query_output_format')).toBe('JSONCompactEachRow')
+    const bad = await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql: 'SELEC 1' })}`, cookie)))
+    expect(bad.status).toBe(400)
+    expect(await bad.text()).toMatch(/^Code: 62/)
+    const change = await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql: 'ALTER TABLE weblogs.access DELETE WHERE 1' })}`, cookie)))
+    expect(change.status).toBe(400)
+  })
+
+  it('reads rows of every kind of column, whatever the chunks the answer arrives in', async () => {
+    const wide = [
+      "SELECT number AS id, toDateTime('2026-01-01 00:00:00') + number AS ts, concat('/path/', toString(number % 977)) AS path,",
+      "  ['GET', 'POST', 'PUT'][number % 3 + 1] AS method, if(number % 7 = 0, NULL, 'a\\nb \"q\" é') AS agent, [number, 2] AS list, number * 1.5 AS score",
+      'FROM numbers(3000)',
+    ].join('\n')
+    const { data } = await result({ sql: wide })
+    expect(data.outcome).toMatchObject({ kind: 'rows', rowCount: 3000, isCapped: false })
+    if (data.outcome?.kind !== 'rows') return
+    expect(data.outcome.rows[0]).toEqual(['0', '2026-01-01 00:00:00', '/path/0', 'GET', null, '["0","2"]', '0'])
+    expect(data.outcome.rows[1]).toEqual(['1', '2026-01-01 00:00:01', '/path/1', 'POST', 'a\nb "q" é', '["1","2"]', '1.5'])
+  })
+
+  it('keeps 64-bit integers exact, as strings', async () => {
+    const { data } = await result({ sql: 'SELECT toUInt64(18446744073709551615) AS big, toInt64(-9223372036854775807) AS small' })
+    expect(data.outcome).toMatchObject({ kind: 'rows', rows: [['18446744073709551615', '-9223372036854775807']] })
+  })
+
+  it('stays within its bounds: a failed run is not kept, and old entries leave first', async () => {
+    await result({ sql: 'SELEC 1' })
+    expect(resultCacheSize().entries).toBe(0)
+    for (let index = 0; index < RESULT_CACHE_LIMITS.maxEntries + 3; index++) await result({ sql: `SELECT ${index} AS i` })
+    expect(resultCacheSize().entries).toBe(RESULT_CACHE_LIMITS.maxEntries)
+    const seen = recordQueryCalls()
+    await result({ sql: 'SELECT 0 AS i' })
+    expect(seen).toHaveLength(1)
+    await result({ sql: `SELECT ${RESULT_CACHE_LIMITS.maxEntries + 2} AS i` })
+    expect(seen).toHaveLength(1)
+  })
+})
+
 describe('/queries/reference', () => {
   it("lists tables with their transforms' columns, the custom functions and every query option", async () => {
     await clusterCall('POST', `/config/v1/orgs/{org}/projects/${projectId}/functions/`, { name: 'double_it', sql: '(x) -> x * 2', description: 'Twice x' })
@@ -254,6 +381,35 @@ describe('/resources/query-csv', () => {
     const lines = (await response.text()).trim().split('\n')
     expect(lines[0]).toBe('"n"')
     expect(lines).toHaveLength(12_001)
+  })
+
+  it('makes text a spreadsheet would run as a formula inert, and leaves numbers alone', async () => {
+    const sql = `SELECT arrayJoin(['=HYPERLINK("x")', '+1', '-2', '@cmd', 'plain, "quoted"']) AS text, toInt64(-5) AS n, NULL AS nothing`
+    const response = await csvLoader(args(get(`/resources/query-csv?${new URLSearchParams({ sql })}`, cookie)))
+    expect(response.status).toBe(200)
+    expect((await response.text()).split('\n')).toEqual([
+      '"text","n","nothing"',
+      `"'=HYPERLINK(""x"")",-5,`,
+      `"'+1",-5,`,
+      `"'-2",-5,`,
+      `"'@cmd",-5,`,
+      '"plain, ""quoted""",-5,',
+      '',
+    ])
+  })
+
+  it('as=json streams a JSON array of objects, 64-bit integers exact', async () => {
+    const sql = 'SELECT number AS n, bitNot(number) AS big FROM numbers(3)'
+    const response = await csvLoader(args(get(`/resources/query-csv?${new URLSearchParams({ sql, as: 'json' })}`, cookie)))
+    expect(response.headers.get('Content-Disposition')).toBe('attachment; filename="query-result.json"')
+    expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
+    expect(JSON.parse(await response.text())).toEqual([
+      { n: '0', big: '18446744073709551615' },
+      { n: '1', big: '18446744073709551614' },
+      { n: '2', big: '18446744073709551613' },
+    ])
+    const empty = await csvLoader(args(get(`/resources/query-csv?${new URLSearchParams({ sql: 'SELECT 1 AS a WHERE 0', as: 'json' })}`, cookie)))
+    expect(JSON.parse(await empty.text())).toEqual([])
   })
 
   it('answers the engine message as text for a bad query, and needs a session', async () => {

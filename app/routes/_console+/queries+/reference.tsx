@@ -1,11 +1,7 @@
 import { Box, chakra, Heading, Stack, Text } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError } from '@remix-run/react'
-import { requireApi, type ClusterApi } from '~/api/client.server'
-import { dictionarySqlName, listDictionaries } from '~/api/dictionaries.server'
-import { listFunctions } from '~/api/functions.server'
-import { listProjectsWithTables } from '~/api/tables.server'
-import { listTransforms } from '~/api/transforms.server'
+import { requireApi } from '~/api/client.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
@@ -14,73 +10,22 @@ import type { RouteHandle } from '~/utils/handle'
 import { PageHeader } from '~/components/layout/page-header'
 import { QueryTabs } from './__query-editor'
 import { QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
+import { loadSchema, type SchemaColumn, type SchemaDictionary, type SchemaFunction } from './__schema.server'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
 
-type ReferenceColumn = { name: string; type: string; isPrimary: boolean }
-type ReferenceTable = { uuid: string; project: string; name: string; columns: ReferenceColumn[] }
-type ReferenceFunction = { project: string; name: string; sql: string; description: string }
-/** A dictionary as SQL sees it: the name dictGet takes, its key and its attributes. */
-type ReferenceDictionary = { project: string; name: string; sqlName: string; key: string[]; attributes: string[]; editUrl: string }
-
-/** A table's columns: every column of its transforms' output (the first transform's type wins). */
-async function tableColumns(api: ClusterApi, projectId: string, tableId: string): Promise<ReferenceColumn[]> {
-  const transforms = await listTransforms(api, projectId, tableId)
-  transforms.sort((a, b) => Number(Boolean(b.settings?.is_default)) - Number(Boolean(a.settings?.is_default)))
-  const columns = new Map<string, ReferenceColumn>()
-  for (const transform of transforms) {
-    for (const column of transform.settings?.output_columns ?? []) {
-      if (!column?.name || columns.has(column.name) || column.datatype?.ignore) continue
-      columns.set(column.name, { name: column.name, type: String(column.datatype?.type ?? ''), isPrimary: Boolean(column.datatype?.primary) })
-    }
-  }
-  return [...columns.values()]
-}
+type ReferenceColumn = SchemaColumn
+type ReferenceFunction = SchemaFunction
+type ReferenceDictionary = SchemaDictionary
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const tableId = url.searchParams.get('table_id')
-  const { tables, functions, dictionaries } = await loadFromCluster(async () => {
-    const projects = await listProjectsWithTables(api)
-    const [tables, functions, dictionaries] = await Promise.all([
-      Promise.all(
-        projects.flatMap(({ project, tables }) =>
-          tables.map(async (table): Promise<ReferenceTable> => ({
-            uuid: table.uuid,
-            project: project.name,
-            name: table.name,
-            columns: await tableColumns(api, project.uuid, table.uuid),
-          })),
-        ),
-      ),
-      Promise.all(
-        projects.map(async ({ project }) => {
-          const items = await listFunctions(api, project.uuid)
-          return items.map((fn): ReferenceFunction => ({ project: project.name, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' }))
-        }),
-      ),
-      Promise.all(
-        projects.map(async ({ project }) =>
-          (await listDictionaries(api, project.uuid)).map((dictionary): ReferenceDictionary => {
-            const key = dictionary.settings?.primary_key ?? []
-            return {
-              project: project.name,
-              name: dictionary.name,
-              sqlName: dictionarySqlName(project.name, dictionary.name),
-              key,
-              attributes: (dictionary.settings?.output_columns ?? []).map((column) => column.name).filter((name) => !key.includes(name)),
-              editUrl: `/data/dictionaries/${project.uuid}/${dictionary.uuid}/edit-dictionary`,
-            }
-          }),
-        ),
-      ),
-    ])
-    return { tables, functions: functions.flat(), dictionaries: dictionaries.flat() }
-  })
+  const { tables, functions, dictionaries } = await loadFromCluster(() => loadSchema(api))
   // The table asked for (`?table_id=`) comes first and open.
-  tables.sort((a, b) => Number(b.uuid === tableId) - Number(a.uuid === tableId))
-  return { tables, functions, dictionaries, tableId, sql: url.searchParams.get('data') ?? '' }
+  const sorted = [...tables].sort((a, b) => Number(b.uuid === tableId) - Number(a.uuid === tableId))
+  return { tables: sorted, functions, dictionaries, tableId, sql: url.searchParams.get('data') ?? '' }
 }
 
 const referenceCss = {

@@ -1,0 +1,190 @@
+import type { ClusterApi } from '~/api/client.server'
+import { ClusterError } from '~/api/errors.server'
+import { parseQueryStats, queryCluster } from '~/api/query.server'
+import { cellOf, type Cell } from './__result-cells'
+import { QUERY_UI_MAX_ROWS } from './__query-options'
+
+/**
+ * A short-lived, bounded cache of UI results, keyed by org, user, SQL and options: the no-script
+ * pages of one result and the rows the grid streams in after the first page are read from here
+ * instead of running the query again. Bounded by bytes, entries and age (decision 019).
+ */
+export const RESULT_CACHE_LIMITS = { maxBytes: 64 * 1024 * 1024, maxEntries: 50, ttlMs: 5 * 60_000 }
+
+/** The format the UI asks for: one JSON array per line, names then types, then the rows. */
+export const ROWS_FORMAT = 'JSONCompactEachRowWithNamesAndTypes'
+
+export type ResultStats = { cluster: Record<string, string>; queryId: string | null; elapsedMs: number }
+
+export type CachedRows = {
+  columns: { name: string; type: string }[]
+  rows: Cell[][]
+  /** True when the UI's 10,000-row cap cut the result. */
+  isCapped: boolean
+  stats: ResultStats
+}
+
+type Entry = { key: string; value: Promise<CachedRows>; bytes: number; expiresAt: number; isSettled: boolean }
+
+const entries = new Map<string, Entry>()
+let totalBytes = 0
+
+/** The cache key of a run: org, user, SQL and the settings sent (in a stable order). */
+export function resultKey(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: string, settings: Record<string, string>): string {
+  const sorted = Object.keys(settings)
+    .sort()
+    .map((name) => `${name}=${settings[name]}`)
+    .join('&')
+  return JSON.stringify([api.orgId, api.userId, sql, sorted])
+}
+
+function drop(key: string) {
+  const entry = entries.get(key)
+  if (!entry) return
+  entries.delete(key)
+  totalBytes -= entry.bytes
+}
+
+function evict(now: number) {
+  for (const [key, entry] of entries) if (entry.expiresAt <= now && entry.isSettled) drop(key)
+  // Map order is least recently used first (a hit moves its entry to the end).
+  for (const [key, entry] of entries) {
+    if (totalBytes <= RESULT_CACHE_LIMITS.maxBytes && entries.size <= RESULT_CACHE_LIMITS.maxEntries) break
+    if (entry.isSettled) drop(key)
+  }
+}
+
+/** What the cache holds now (for tests and the bench). */
+export function resultCacheSize() {
+  return { entries: entries.size, bytes: totalBytes }
+}
+
+export function clearResultCache() {
+  entries.clear()
+  totalBytes = 0
+}
+
+/** Not rows: the cluster answered in another format (the statement's own FORMAT); the caller reads it as text. */
+export class NotRowsError extends Error {
+  constructor(
+    readonly response: Response,
+    readonly format: string,
+    readonly startedAt: number,
+  ) {
+    super('The answer is not in the rows format')
+  }
+}
+
+/**
+ * Reads the cluster's answer line by line as it arrives (never the whole body as one string) into
+ * columns and rows, stopping at the UI's cap. Throws NotRowsError for an answer in another format.
+ */
+async function readRows(api: ClusterApi, sql: string, settings: Record<string, string>): Promise<CachedRows & { bytes: number }> {
+  const started = performance.now()
+  const response = await queryCluster(api, sql, settings)
+  const format = response.headers.get('x-clickhouse-format') ?? ''
+  if (format && format !== ROWS_FORMAT) throw new NotRowsError(response, format, started)
+  const isUiCap = settings.result_overflow_mode === 'break'
+  const lines: unknown[] = []
+  const rows: Cell[][] = []
+  let bytes = 0
+  let isCapped = false
+  const decoder = new TextDecoder()
+  let pending = ''
+  const take = (line: string) => {
+    if (!line) return
+    bytes += line.length * 2
+    const value = JSON.parse(line) as unknown[]
+    if (lines.length < 2) lines.push(value)
+    else if (rows.length < QUERY_UI_MAX_ROWS) rows.push(value.map(cellOf))
+    else if (isUiCap) isCapped = true
+  }
+  const reader = response.body!.getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      pending += decoder.decode(value, { stream: true })
+      let newline = pending.indexOf('\n')
+      while (newline >= 0) {
+        take(pending.slice(0, newline))
+        pending = pending.slice(newline + 1)
+        newline = pending.indexOf('\n')
+      }
+      // Break mode stops at a block boundary: rows past the cap are not read at all.
+      if (isCapped) {
+        void reader.cancel().catch(() => {})
+        break
+      }
+    }
+    // After the cap the rest of the answer is not read: what is pending is a part of a row past it.
+    if (!isCapped) take(pending + decoder.decode())
+  } catch (error) {
+    if (api.signal?.aborted || error instanceof SyntaxError) throw error
+    throw new ClusterError({ status: 503 })
+  }
+  if (isUiCap && rows.length >= QUERY_UI_MAX_ROWS) isCapped = true
+  const names = (lines[0] as string[] | undefined) ?? []
+  const types = (lines[1] as string[] | undefined) ?? []
+  return {
+    columns: names.map((name, index) => ({ name, type: types[index] ?? '' })),
+    rows,
+    isCapped,
+    bytes,
+    stats: {
+      cluster: parseQueryStats(response.headers.get('x-hdx-query-stats')),
+      queryId: response.headers.get('x-clickhouse-query-id'),
+      elapsedMs: Math.round(performance.now() - started),
+    },
+  }
+}
+
+/**
+ * The rows of `sql` run with `settings` (which must ask for ROWS_FORMAT): from the cache when this
+ * user ran the same query within the last minutes (a run in progress is shared), else from the
+ * cluster, then kept. Throws as queryCluster, and NotRowsError for an answer in another format.
+ */
+export async function cachedRows(api: ClusterApi, sql: string, settings: Record<string, string>): Promise<CachedRows> {
+  const key = resultKey(api, sql, settings)
+  const now = Date.now()
+  const hit = entries.get(key)
+  if (hit && hit.expiresAt > now) {
+    entries.delete(key)
+    entries.set(key, hit)
+    try {
+      return await hit.value
+    } catch (error) {
+      // The run it joined failed or was stopped by the request that started it: run it for this one.
+      if (api.signal?.aborted) throw error
+    }
+  }
+  drop(key)
+  const entry: Entry = { key, value: undefined as unknown as Promise<CachedRows>, bytes: 0, expiresAt: now + RESULT_CACHE_LIMITS.ttlMs, isSettled: false }
+  entry.value = readRows(api, sql, settings).then(
+    ({ bytes, ...result }) => {
+      entry.isSettled = true
+      if (entries.get(key) !== entry) return result
+      if (bytes > RESULT_CACHE_LIMITS.maxBytes) drop(key)
+      else {
+        entry.bytes = bytes
+        totalBytes += bytes
+        evict(Date.now())
+      }
+      return result
+    },
+    (error: unknown) => {
+      entry.isSettled = true
+      if (entries.get(key) === entry) drop(key)
+      throw error
+    },
+  )
+  entries.set(key, entry)
+  evict(now)
+  return entry.value
+}
+
+/** The cached (or running) result of this run, or null: never runs anything. */
+export function peekCachedRows(api: ClusterApi, sql: string, settings: Record<string, string>): Promise<CachedRows> | null {
+  const entry = entries.get(resultKey(api, sql, settings))
+  return entry && entry.expiresAt > Date.now() ? entry.value : null
+}

@@ -1,0 +1,205 @@
+import { Box } from '@chakra-ui/react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { isNumericType } from '~/utils/sql'
+import { cellOf, type Cell } from './__result-cells'
+
+export type ResultColumn = { name: string; type: string }
+
+/** Pixels per row: cells are one line (`white-space: pre`, clipped), so every row is this tall. */
+const ROW_HEIGHT = 29
+
+const resultCss = {
+  maxH: '70vh',
+  overflow: 'auto',
+  borderWidth: '1px',
+  rounded: 'md',
+  bg: 'bg',
+  '& table': { borderCollapse: 'collapse', fontSize: 'sm', fontFamily: 'mono', tableLayout: 'fixed', minW: 'full' },
+  '& caption': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)' },
+  '& th, & td': {
+    textAlign: 'start',
+    px: '2',
+    height: `${ROW_HEIGHT}px`,
+    borderBottomWidth: '1px',
+    borderColor: 'border',
+    whiteSpace: 'pre',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    verticalAlign: 'middle',
+  },
+  '& thead th': { position: 'sticky', top: 0, height: 'auto', py: '1', bg: 'bg.muted', fontFamily: 'body', fontWeight: 'semibold', zIndex: 1 },
+  '& thead small': { display: 'block', fontWeight: 'normal', color: 'fg.muted', fontFamily: 'mono', fontSize: 'xs' },
+  '& tbody th': { color: 'fg.muted', fontWeight: 'normal', textAlign: 'end' },
+  '& tr[data-spacer] > td': { p: 0, borderBottomWidth: 0 },
+  '& [data-null]': { color: 'fg.subtle', fontStyle: 'italic' },
+  // Numbers line up on their last digit.
+  '& [data-numeric]': { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
+} as const
+
+/**
+ * Column widths in `ch` from the names, types and the first rows, so the fixed table layout does
+ * not shift as other rows scroll in.
+ */
+function columnWidths(columns: ResultColumn[], rows: Cell[][]): number[] {
+  return columns.map((column, index) => {
+    let widest = Math.max(column.name.length, column.type.length)
+    for (let row = 0; row < Math.min(rows.length, 200); row++) widest = Math.max(widest, (rows[row]![index] ?? 'NULL').length)
+    return Math.min(48, Math.max(6, widest)) + 2
+  })
+}
+
+/**
+ * The result rows as a table. Server HTML and a page without scripts show the loaded page (rows
+ * offset + 1 onwards); with scripts the grid streams the rest of the result from
+ * `/resources/query-rows` and renders only the rows in view (virtualised), so 10,000 rows scroll
+ * as smoothly as 10.
+ */
+export function ResultGrid({
+  columns,
+  rows: pageRows,
+  offset,
+  rowCount,
+  rowsUrl,
+  onLoaded,
+}: {
+  columns: ResultColumn[]
+  rows: Cell[][]
+  offset: number
+  rowCount: number
+  /** Where the other rows stream from (the same SQL and options), without `from`. */
+  rowsUrl: string
+  onLoaded?: (count: number) => void
+}) {
+  const isHydrated = useHydrated()
+  const [loaded, setLoaded] = useState<{ rows: Cell[][]; offset: number }>({ rows: pageRows, offset })
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const numeric = useMemo(() => columns.map((column) => isNumericType(column.type)), [columns])
+  const widths = useMemo(() => columnWidths(columns, pageRows), [columns, pageRows])
+
+  useEffect(() => {
+    setLoaded({ rows: pageRows, offset })
+    if (offset === 0 && pageRows.length >= rowCount) return
+    // From the page's end when it is the first page; otherwise the whole result, shown once complete.
+    const from = offset === 0 ? pageRows.length : 0
+    const controller = new AbortController()
+    void streamRows(`${rowsUrl}&from=${from}`, controller.signal, (batch, isDone) => {
+      setLoaded((current) => {
+        if (from === 0) return isDone ? { rows: batch, offset: 0 } : current
+        return { rows: current.rows.concat(batch), offset: 0 }
+      })
+    }, from === 0).catch(() => {
+      // The page's rows stay; a failed stream is shown by the count below them.
+    })
+    return () => controller.abort()
+  }, [pageRows, offset, rowCount, rowsUrl])
+
+  useEffect(() => {
+    onLoaded?.(loaded.offset === 0 ? loaded.rows.length : pageRows.length)
+  }, [loaded, onLoaded, pageRows.length])
+
+  const rows = loaded.rows
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+    initialRect: { width: 1200, height: 600 },
+  })
+  const isVirtual = isHydrated
+  const items = isVirtual ? virtualizer.getVirtualItems() : []
+  const visible = isVirtual ? items.map((item) => item.index) : rows.map((_, index) => index)
+  const paddingTop = isVirtual && items.length ? items[0]!.start : 0
+  const paddingBottom = isVirtual && items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0
+  const totalCh = widths.reduce((sum, width) => sum + width, 0) + String(rowCount).length + 2
+
+  return (
+    <Box ref={scrollRef} css={resultCss} tabIndex={0} data-testid="result-grid">
+      <table aria-rowcount={rowCount + 1} style={{ width: `calc(${totalCh}ch + ${(columns.length + 1) * 1}rem)` }}>
+        <caption>Query results</caption>
+        <colgroup>
+          <col style={{ width: `calc(${String(rowCount).length + 2}ch + 1rem)` }} />
+          {widths.map((width, index) => (
+            <col key={index} style={{ width: `calc(${width}ch + 1rem)` }} />
+          ))}
+        </colgroup>
+        <thead>
+          <tr aria-rowindex={1}>
+            <th scope="col">#</th>
+            {columns.map((column, index) => (
+              <th key={index} scope="col" data-numeric={numeric[index] ? '' : undefined} title={`${column.name} ${column.type}`}>
+                {column.name}
+                <small>{column.type}</small>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {paddingTop > 0 ? (
+            <tr data-spacer="" aria-hidden="true">
+              <td colSpan={columns.length + 1} style={{ height: paddingTop }} />
+            </tr>
+          ) : null}
+          {visible.map((index) => {
+            const row = rows[index]!
+            const number = loaded.offset + index + 1
+            return (
+              <tr key={number} aria-rowindex={number + 1}>
+                <th scope="row">{number}</th>
+                {row.map((cell, cellIndex) =>
+                  cell === null ? (
+                    <td key={cellIndex} data-null="">
+                      NULL
+                    </td>
+                  ) : (
+                    <td key={cellIndex} data-numeric={numeric[cellIndex] ? '' : undefined}>
+                      {cell}
+                    </td>
+                  ),
+                )}
+              </tr>
+            )
+          })}
+          {paddingBottom > 0 ? (
+            <tr data-spacer="" aria-hidden="true">
+              <td colSpan={columns.length + 1} style={{ height: paddingBottom }} />
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+    </Box>
+  )
+}
+
+/**
+ * Reads a line-per-row answer as it arrives and hands over the rows in batches (every chunk), or
+ * all at once at the end when `isWhole`. Rejects when the answer fails.
+ */
+async function streamRows(url: string, signal: AbortSignal, onRows: (rows: Cell[][], isDone: boolean) => void, isWhole: boolean) {
+  const response = await fetch(url, { signal, headers: { Accept: 'application/x-ndjson' } })
+  if (!response.ok || !response.body) throw new Error(await response.text())
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let pending = ''
+  let all: Cell[][] = []
+  const parse = (text: string): Cell[][] =>
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as unknown[]).map(cellOf))
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    pending += decoder.decode(value, { stream: true })
+    const end = pending.lastIndexOf('\n')
+    if (end < 0) continue
+    const batch = parse(pending.slice(0, end))
+    pending = pending.slice(end + 1)
+    if (isWhole) all = all.concat(batch)
+    else onRows(batch, false)
+  }
+  const last = parse(pending + decoder.decode())
+  if (isWhole) onRows(all.concat(last), true)
+  else onRows(last, true)
+}
