@@ -1,4 +1,5 @@
 import { Box, ChakraProvider, Heading, Link, Text } from '@chakra-ui/react'
+import { withBase } from '~/utils/base-path'
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
   isRouteErrorResponse,
@@ -63,7 +64,7 @@ export function ErrorBoundary() {
         {status === 404 ? 'Page not found' : 'Something went wrong'}
       </Heading>
       <Text mb="4">{message}</Text>
-      <Link href="/dashboard" color="blue.600">
+      <Link href={withBase('/dashboard')} color="blue.600">
         Back to the dashboard
       </Link>
     </Box>

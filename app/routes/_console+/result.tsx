@@ -1,4 +1,5 @@
 import { Box, Button, chakra, Heading, HStack, Stack, Text } from '@chakra-ui/react'
+import { withBase } from '~/utils/base-path'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { useEffect } from 'react'
@@ -141,7 +142,7 @@ export default function QueryResultRoute() {
               Result
             </Heading>
             <Button asChild size="sm" variant="outline">
-              <a href={`/resources/query-csv?${csvParams}`} download>
+              <a href={withBase(`/resources/query-csv?${csvParams}`)} download>
                 Download CSV
               </a>
             </Button>
