@@ -67,10 +67,11 @@ async function cluster<T>(method: string, url: string, body?: unknown): Promise<
   return (await answer.json()) as T
 }
 
-/** The page around the error still works: the shell is there and its Dashboard link loads. */
-async function shellStillWorks(page: Page) {
+/** The page around the error is there: the shell's navigation, with a link that loads (`follow`). */
+async function shellStillWorks(page: Page, { follow = false } = {}) {
   const nav = page.getByRole('navigation', { name: 'Main' })
   await expect(nav).toBeVisible()
+  if (!follow) return
   await nav.getByRole('link', { name: 'Dashboard' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 20_000 })
 }
@@ -89,12 +90,12 @@ test.describe('the error catalogue on a list, a detail page and a form', () => {
 
   test('a list (/data/tables) shows each row in its panel, and a 401 goes to login', async ({ authedPage: page }) => {
     const fault = { path: '^/config/v1/orgs/[^/]+/projects/?$', method: 'GET' }
-    for (const row of ROWS) {
+    for (const [index, row] of ROWS.entries()) {
       await withFault({ ...fault, ...row.fault }, async () => {
         await page.goto('/data/tables')
         await expect(page.getByRole('alert').filter({ hasText: 'The tables could not be loaded' }), row.name).toContainText(row.message)
       })
-      await shellStillWorks(page)
+      await shellStillWorks(page, { follow: index === ROWS.length - 1 })
     }
     await withFault({ ...fault, status: 401, body: { detail: 'Token expired.' } }, async () => {
       await page.goto('/data/tables?page=1')
@@ -104,12 +105,12 @@ test.describe('the error catalogue on a list, a detail page and a form', () => {
 
   test('a detail page (a user) shows each row in its panel, and a 401 goes to login', async ({ authedPage: page }) => {
     const fault = { path: `^/config/v1/users/${userId}/?$`, method: 'GET' }
-    for (const row of ROWS) {
+    for (const [index, row] of ROWS.entries()) {
       await withFault({ ...fault, ...row.fault }, async () => {
         await page.goto(`/security/users/${userId}/edit-user`)
         await expect(page.getByRole('alert').filter({ hasText: 'The user could not be shown' }), row.name).toContainText(row.message)
       })
-      await shellStillWorks(page)
+      await shellStillWorks(page, { follow: index === ROWS.length - 1 })
     }
     await withFault({ ...fault, status: 401, body: { detail: 'Token expired.' } }, async () => {
       await page.goto(`/security/users/${userId}/edit-user`)
@@ -130,12 +131,12 @@ test.describe('the error catalogue on a list, a detail page and a form', () => {
       await expect(page.getByText('Check the table.')).toBeVisible()
       await expect(page.getByLabel('Table name')).toHaveValue(/^catalogue_/)
     })
-    for (const row of ROWS) {
+    for (const [index, row] of ROWS.entries()) {
       await withFault({ ...fault, ...row.fault }, async () => {
         await send()
         await expect(page.getByRole('alert').filter({ hasText: 'The table could not be created' }), row.name).toContainText(row.message)
       })
-      await shellStillWorks(page)
+      await shellStillWorks(page, { follow: index === ROWS.length - 1 })
     }
     await withFault({ ...fault, status: 401, body: { detail: 'Token expired.' } }, async () => {
       await send()
