@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -35,13 +35,12 @@ async function ensureBasePathBuild() {
     }
     try {
       if (isFresh()) return
-      const result = spawnSync('npx', ['remix', 'vite:build'], {
-        cwd: ROOT,
-        env: { ...process.env, BASE_PATH: BASE, BUILD_DIR },
-        stdio: 'pipe',
-        encoding: 'utf8',
-      })
-      if (result.status !== 0) throw new Error(`BASE_PATH build failed:\n${result.stderr}`)
+      // Not spawnSync: the worker must stay responsive (its time-out, the other project's wait).
+      const child = spawn('npx', ['remix', 'vite:build'], { cwd: ROOT, env: { ...process.env, BASE_PATH: BASE, BUILD_DIR }, stdio: ['ignore', 'ignore', 'pipe'] })
+      let stderr = ''
+      child.stderr!.on('data', (chunk) => (stderr += String(chunk)))
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+      if (code !== 0) throw new Error(`BASE_PATH build failed:\n${stderr}`)
       return
     } finally {
       rmSync(lock, { recursive: true, force: true })
@@ -87,7 +86,8 @@ test.describe('behind a proxy at /console (BASE_PATH)', () => {
   let origin = ''
 
   test.beforeAll(async ({}, testInfo) => {
-    testInfo.setTimeout(240_000)
+    // A build (about 15 s on an idle machine) took over 4 minutes on the shared 2-core one.
+    testInfo.setTimeout(600_000)
     await ensureBasePathBuild()
     const ports = portsOf(testInfo.project.name)
     second = await startSecondConsole(['npx', 'tsx', 'server/index.ts'], ports.console, { BUILD_DIR, BASE_PATH: BASE }, `${BASE}/login`)
