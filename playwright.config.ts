@@ -68,6 +68,8 @@ export default defineConfig({
       CLUSTER_DATA_DIR: clusterDataDir,
       // The sample table with a thousand rows, not the default million: a faster first start.
       CLUSTER_SEED_ROWS: '1000',
+      // The fault switch (cluster/README.md), for e2e/error-catalogue.spec.ts.
+      CLUSTER_FAULTS: '1',
       CLUSTER_ADMIN_EMAIL: ADMIN_EMAIL,
       CLUSTER_ADMIN_PASSWORD: ADMIN_PASSWORD,
       SESSION_SECRET,

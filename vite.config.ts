@@ -9,8 +9,15 @@ declare module '@remix-run/node' {
   }
 }
 
+// BASE_PATH=/console builds a console served under that sub-path behind a proxy (decision 023):
+// Vite's base for the assets, Remix's basename for routes, links, forms and redirects. BUILD_DIR
+// puts such a build beside the default one (the e2e's second build).
+const basePath = (process.env.BASE_PATH ?? '').trim().replace(/^\/+|\/+$/g, '')
+const buildDirectory = process.env.BUILD_DIR || 'build'
+
 export default defineConfig({
-  plugins: [remix(remixConfig), tsconfigPaths()],
+  base: basePath ? `/${basePath}/` : '/',
+  plugins: [remix({ ...remixConfig, basename: basePath ? `/${basePath}` : '/', buildDirectory }), tsconfigPaths()],
   optimizeDeps: {
     // Discovered lazily otherwise, and each discovery reloads the dev page.
     include: [

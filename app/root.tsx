@@ -1,4 +1,5 @@
 import { Box, ChakraProvider, Heading, Link, Text } from '@chakra-ui/react'
+import { withBase } from '~/utils/base-path'
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
   isRouteErrorResponse,
@@ -41,7 +42,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="data:," />
         <Meta />
-        <link rel="stylesheet" href={rootData?.themeCss ?? THEME_STYLESHEET_FALLBACK} />
+        <link rel="stylesheet" href={withBase(rootData?.themeCss ?? THEME_STYLESHEET_FALLBACK)} />
         <Links />
       </head>
       <body>
@@ -71,7 +72,7 @@ export function ErrorBoundary() {
         {status === 404 ? 'Page not found' : 'Something went wrong'}
       </Heading>
       <Text mb="4">{message}</Text>
-      <Link href="/dashboard" color="blue.600">
+      <Link href={withBase('/dashboard')} color="blue.600">
         Back to the dashboard
       </Link>
     </Box>

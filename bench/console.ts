@@ -104,8 +104,9 @@ export async function startConsole(clusterUrl: string): Promise<{ base: string; 
     clearTimeout(killer)
   }
   const base = `http://127.0.0.1:${port}`
-  // 3 minutes: on the shared 2-core machine under load, tsx alone took 48 s to start the server
-  const deadline = Date.now() + 180_000
+  // BENCH_START_MS: a busy shared machine can take longer than a minute to start a console.
+  const startMs = Number(process.env.BENCH_START_MS ?? 180_000)
+  const deadline = Date.now() + startMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The console exited (code ${child.exitCode})`)
     try {
@@ -116,7 +117,7 @@ export async function startConsole(clusterUrl: string): Promise<{ base: string; 
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   await stop()
-  throw new Error('The console did not answer /healthz within 3 minutes')
+  throw new Error(`The console did not answer /healthz within ${startMs / 1000} s`)
 }
 
 /** Logs in through the console's own form and returns the Cookie header. */

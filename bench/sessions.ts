@@ -82,7 +82,12 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     env: { CLUSTER_SEED_ROWS: '10000' } as unknown as NodeJS.ProcessEnv,
     stdio: 'ignore',
   })
-  const server = await startConsole(cluster.url)
+  // A console that does not start must not leave the cluster behind.
+  const server = await startConsole(cluster.url).catch(async (error: unknown) => {
+    await cluster.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+    throw error
+  })
   try {
     const cookies: string[] = []
     for (let i = 0; i < sessions; i++) cookies.push(await consoleLogin(server.base))

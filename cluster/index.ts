@@ -29,6 +29,8 @@ interface Fault {
   path: string
   status?: number
   body?: unknown
+  /** Send a string `body` as it is (e.g. broken JSON), not JSON-encoded. */
+  raw?: boolean
   hangMs?: number
   drop?: boolean
   times?: number
@@ -83,6 +85,9 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
           if (fault.times !== undefined && --fault.times <= 0) faults.splice(faults.indexOf(fault), 1)
           if (fault.hangMs) await new Promise((r) => setTimeout(r, fault.hangMs))
           if (fault.drop) return Response.error()
+          if (fault.status && fault.raw && typeof fault.body === 'string') {
+            return new Response(fault.body, { status: fault.status, headers: { 'Content-Type': 'application/json' } })
+          }
           if (fault.status) return json(fault.body ?? { detail: `Injected fault ${fault.status}` }, fault.status)
         }
         const { handler: routeHandler, params } = router.match(request.method, aliasOf(url.pathname))
@@ -196,6 +201,7 @@ async function handleFaults(request: Request, faults: Fault[], enabled: boolean)
     method: typeof body.method === 'string' ? body.method.toUpperCase() : undefined,
     status: typeof body.status === 'number' ? body.status : undefined,
     body: body.body,
+    raw: body.raw === true,
     hangMs: typeof body.hang_ms === 'number' ? body.hang_ms : undefined,
     drop: body.drop === true,
     times: typeof body.times === 'number' ? body.times : undefined,

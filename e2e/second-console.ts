@@ -4,9 +4,9 @@ import { E2E_CLUSTER_PORT, SESSION_SECRET } from './env'
 
 /**
  * A second console a spec starts on the e2e console's local cluster (another mode or another way
- * to run it). `stop()` ends its own process group only.
+ * to run it), ready once `readyPath` answers. `stop()` ends its own process group only.
  */
-export async function startSecondConsole(command: string[], port: number, env: Record<string, string> = {}) {
+export async function startSecondConsole(command: string[], port: number, env: Record<string, string> = {}, readyPath = '/login') {
   const child: ChildProcess = spawn(command[0]!, command.slice(1), {
     detached: true,
     stdio: 'ignore',
@@ -23,7 +23,7 @@ export async function startSecondConsole(command: string[], port: number, env: R
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`${command.join(' ')} exited (${child.exitCode})`)
     try {
-      if ((await fetch(`${url}/login`)).ok) break
+      if ((await fetch(`${url}${readyPath}`)).ok) break
     } catch {
       // not listening yet
     }

@@ -6,6 +6,9 @@ import { recordClusterCall } from '../app/utils/request-context.server'
 import { closeGracefully, createBaseApp } from './app'
 
 let server: Server | undefined
+/** Resolves when a request reaches /slow (a graceful stop must find it in flight, however busy the machine). */
+let slowArrived: Promise<void> = Promise.resolve()
+let markSlowArrived = () => {}
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
 
 async function serve(allowEmbedding: boolean, options: Omit<Parameters<typeof createBaseApp>[0], 'allowEmbedding'> = {}): Promise<string> {
@@ -21,6 +24,7 @@ async function serve(allowEmbedding: boolean, options: Omit<Parameters<typeof cr
     res.send('ok')
   })
   app.get('/slow', async (_req, res) => {
+    markSlowArrived()
     await new Promise((resolve) => setTimeout(resolve, 400))
     res.send('finished')
   })
@@ -130,6 +134,31 @@ describe('console server', () => {
     for (const secret of ['secret-cookie', 'secret-token', 'SELECT', 'cookie', 'authorization']) expect(text).not.toContain(secret)
   })
 
+  it('never logs a login password, in the body or the query string', async () => {
+    const lines: string[] = []
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk))
+        done()
+      },
+    })
+    const base = await serve(false, { logger: pino({ level: 'info' }, sink) })
+    const response = await fetch(`${base}/login?password=query-password-1`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'email=a%40b.test&password=body-password-1',
+    })
+    expect(response.status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(lines.some((line) => line.includes('"/login"'))).toBe(true)
+    for (const secret of ['query-password-1', 'body-password-1', 'password', 'a@b.test']) expect(lines.join('\n')).not.toContain(secret)
+  })
+
+  it('answers the health checks under a base path too (decision 023)', async () => {
+    const base = await serve(false, { basePath: '/console' })
+    for (const path of ['/healthz', '/console/healthz', '/readyz', '/console/readyz']) expect((await fetch(`${base}${path}`)).status, path).toBe(200)
+  })
+
   it('/readyz says whether the cluster answers', async () => {
     const cluster = createBaseApp({ allowEmbedding: false })
     cluster.get('/version', (_req, res) => void res.send('v5.4.0\n'))
@@ -152,8 +181,9 @@ describe('console server', () => {
 
   it('a graceful stop lets a request already in flight finish, and refuses new connections', async () => {
     const base = await serve(false)
+    slowArrived = new Promise((resolve) => (markSlowArrived = resolve))
     const slow = fetch(`${base}/slow`).then((response) => response.text())
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await slowArrived
     const stopped = closeGracefully(server!, 5000)
     expect(await slow).toBe('finished')
     await stopped

@@ -45,7 +45,7 @@ function claimedOrigin(req: Request): string | null {
  * cross-site request and passes; the session cookie is SameSite=Strict besides. The host compared
  * is the one the user reached (X-Forwarded-Host behind a proxy, as `trust proxy` is set).
  */
-export function sameOriginWrites() {
+export function sameOriginWrites(basePath = '') {
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next()
     const origin = claimedOrigin(req)
@@ -66,7 +66,7 @@ export function sameOriginWrites() {
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Request refused · Cluster Console</title></head>' +
           '<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">' +
           '<h1>Request refused</h1><p>This change was sent from another site, so the console did not make it. ' +
-          'If you meant to make it, open the console and send the form from there.</p><p><a href="/">Go to the console</a></p></body></html>',
+          `If you meant to make it, open the console and send the form from there.</p><p><a href="${basePath}/">Go to the console</a></p></body></html>`,
       )
   }
 }
@@ -81,7 +81,7 @@ export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
  * method, path, status, duration and the time spent waiting on the cluster. Never a header, a
  * cookie, a body or a query string (they can carry tokens, passwords and SQL).
  */
-export function requestLogs(logger: Logger) {
+export function requestLogs(logger: Logger, basePath = '') {
   return pinoHttp({
     logger,
     genReqId: (req, res) => {
@@ -99,7 +99,12 @@ export function requestLogs(logger: Logger) {
       const context = (res as unknown as { locals?: { requestContext?: RequestContext } }).locals?.requestContext
       return context ? { clusterMs: Math.round(context.clusterMs), clusterCalls: context.clusterCalls } : {}
     },
-    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || (req.url ?? '').startsWith('/assets/') },
+    autoLogging: {
+      ignore: (req) => {
+        const url = basePath && req.url?.startsWith(`${basePath}/`) ? req.url.slice(basePath.length) : (req.url ?? '')
+        return url === '/healthz' || url === '/readyz' || url.startsWith('/assets/')
+      },
+    },
   })
 }
 
@@ -113,8 +118,11 @@ export function createBaseApp({
   scriptNonces,
   logger,
   clusterUrl,
+  basePath = '',
 }: {
   allowEmbedding: boolean
+  /** The sub-path the console is served under ('' at the root): the health checks answer there too. */
+  basePath?: string
   /** Nonces in the CSP's script-src (default); false for the dev server. */
   scriptNonces?: boolean
   logger?: Logger
@@ -127,15 +135,16 @@ export function createBaseApp({
   app.use((_req, res, next) => {
     res.locals.requestContext = withRequestContext(next)
   })
-  if (logger) app.use(requestLogs(logger))
+  if (logger) app.use(requestLogs(logger, basePath))
   app.use(compression())
   app.use(securityHeaders(allowEmbedding, { scriptNonces }))
-  app.use(sameOriginWrites())
-  app.get('/healthz', (_req, res) => {
+  app.use(sameOriginWrites(basePath))
+  const at = (route: string) => (basePath ? [route, `${basePath}${route}`] : route)
+  app.get(at('/healthz'), (_req, res) => {
     res.setHeader('Cache-Control', 'no-store')
     res.json({ status: 'ok' })
   })
-  app.get('/readyz', async (_req, res) => {
+  app.get(at('/readyz'), async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store')
     const origin = clusterUrl?.()
     if (!origin) return void res.json({ status: 'ready' })

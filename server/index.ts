@@ -52,25 +52,39 @@ async function main() {
   if (env instanceof Error) fail(env.message)
 
   const logger = createLogger()
-  const app = createBaseApp({ allowEmbedding: env.ALLOW_EMBEDDING, scriptNonces: !isDev, logger, clusterUrl: () => process.env.CLUSTER_URL })
 
   let build: ServerBuild | (() => Promise<ServerBuild>)
   let closeVite: (() => Promise<void>) | undefined
+  let basePath = ''
+  let serveFiles: (app: express.Express) => void
   if (isDev) {
     const vite = await import('vite').then(({ createServer }) =>
       createServer({ root: ROOT, server: { middlewareMode: true } }),
     )
     closeVite = () => vite.close()
-    app.use(vite.middlewares)
+    serveFiles = (app) => app.use(vite.middlewares)
     build = () => vite.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
   } else {
-    const serverBuild = path.join(ROOT, 'build', 'server', 'index.js')
+    // BUILD_DIR: a build made elsewhere than build/ (e.g. the e2e's BASE_PATH build, decision 023).
+    const buildDir = path.resolve(ROOT, process.env.BUILD_DIR || 'build')
+    const serverBuild = path.join(buildDir, 'server', 'index.js')
     if (!existsSync(serverBuild)) fail('No build found: run `npm run build` first (or `npm start`, which builds).')
-    // Fingerprinted file names: safe to cache for a year.
-    app.use('/assets', express.static(path.join(ROOT, 'build', 'client', 'assets'), { immutable: true, maxAge: '1y' }))
-    app.use(express.static(path.join(ROOT, 'build', 'client'), { maxAge: '1h' }))
-    build = (await import(serverBuild)) as ServerBuild
+    const loaded = (await import(serverBuild)) as ServerBuild
+    // The sub-path is fixed in the build (BASE_PATH at build time); a different one now is a mistake.
+    basePath = loaded.basename && loaded.basename !== '/' ? loaded.basename.replace(/\/+$/, '') : ''
+    const wanted = (process.env.BASE_PATH ?? '').trim().replace(/^\/+|\/+$/g, '')
+    if (process.env.BASE_PATH !== undefined && (wanted ? `/${wanted}` : '') !== basePath) {
+      fail(`BASE_PATH is "${process.env.BASE_PATH}" but the build serves "${basePath || '/'}": build again with BASE_PATH=${process.env.BASE_PATH} npm run build.`)
+    }
+    serveFiles = (app) => {
+      // Fingerprinted file names: safe to cache for a year.
+      app.use(`${basePath}/assets`, express.static(path.join(buildDir, 'client', 'assets'), { immutable: true, maxAge: '1y' }))
+      app.use(basePath || '/', express.static(path.join(buildDir, 'client'), { maxAge: '1h' }))
+    }
+    build = loaded
   }
+  const app = createBaseApp({ allowEmbedding: env.ALLOW_EMBEDDING, scriptNonces: !isDev, logger, clusterUrl: () => process.env.CLUSTER_URL, basePath })
+  serveFiles(app)
   // The CSP nonce securityHeaders made for this request reaches entry.server through the load context.
   app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string | undefined }) }))
 
@@ -84,7 +98,7 @@ async function main() {
 
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : env.PORT
-  const lines = [`Cluster Console is running at http://localhost:${port}`]
+  const lines = [`Cluster Console is running at http://localhost:${port}${basePath}`]
   if (cluster) {
     lines.push(`Local cluster: ${cluster.url} (data in ${process.env.CLUSTER_DATA_DIR ?? '.data/cluster'})`)
     lines.push(`Log in as ${cluster.admin.email} with password ${cluster.admin.password}`)

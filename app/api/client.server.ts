@@ -92,7 +92,8 @@ export async function send(method: string, url: string, body: unknown, options: 
 
 /**
  * Calls the cluster at `url` and returns the parsed body (undefined for 204), or the text with
- * `asText`. Throws ClusterError as `send` does, also when the body cannot be read.
+ * `asText`. Throws ClusterError as `send` does, also when the body cannot be read (503) or is not
+ * JSON (502).
  */
 export async function callCluster<T>(
   method: string,
@@ -111,7 +112,13 @@ export async function callCluster<T>(
   }
   if (options.asText) return text as T
   if (response.status === 204 || text === '') return undefined as T
-  return parseBody(text) as T
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    // A success whose body is not the JSON asked for (a broken answer, a proxy's page): the
+    // upstream failed, as the catalogue's 502 says; never an empty or half-read page.
+    throw new ClusterError({ status: 502, url, context: options.context, body: text.slice(0, 1000) })
+  }
 }
 
 function parseBody(text: string): unknown {

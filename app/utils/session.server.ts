@@ -1,4 +1,5 @@
 import { createCookie, createCookieSessionStorage, redirect } from '@remix-run/node'
+import { COOKIE_PATH, withoutBase } from './base-path'
 import { getEnv } from './env.server'
 import type { Timezone } from './timezone'
 
@@ -62,7 +63,7 @@ function sessionStorage(request: Request) {
     cookie: {
       name: SESSION_COOKIE,
       httpOnly: true,
-      path: '/',
+      path: COOKIE_PATH,
       ...cookieAttributes(request, 'session'),
       secrets: getSecrets(),
     },
@@ -72,7 +73,7 @@ function sessionStorage(request: Request) {
 function timezoneCookie(request: Request) {
   return createCookie(TIMEZONE_COOKIE, {
     httpOnly: true,
-    path: '/',
+    path: COOKIE_PATH,
     ...cookieAttributes(request, 'preference'),
     maxAge: 60 * 60 * 24 * 365,
   })
@@ -93,7 +94,8 @@ export async function getSession(request: Request, now = Date.now()): Promise<Se
 /** The `/login?prevUrl=…` URL that brings the user back to this request's page after login. */
 export function loginUrlFor(request: Request): string {
   const url = new URL(request.url)
-  const here = url.pathname + url.search
+  // Without the base path: login's redirect to prevUrl adds it back.
+  const here = withoutBase(url.pathname) + url.search
   return `/login?prevUrl=${encodeURIComponent(here)}`
 }
 
@@ -140,7 +142,7 @@ export async function logoutHeaders(request: Request): Promise<Headers> {
     const sameSiteText = sameSite[0]!.toUpperCase() + sameSite.slice(1)
     headers.append(
       'Set-Cookie',
-      `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; HttpOnly; SameSite=${sameSiteText}${secure ? '; Secure' : ''}${partitioned ? '; Partitioned' : ''}`,
+      `${name}=; Path=${COOKIE_PATH}; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; HttpOnly; SameSite=${sameSiteText}${secure ? '; Secure' : ''}${partitioned ? '; Partitioned' : ''}`,
     )
   }
   return headers

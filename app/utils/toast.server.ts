@@ -1,5 +1,6 @@
 import { createCookieSessionStorage, redirect } from '@remix-run/node'
 import { z } from 'zod'
+import { COOKIE_PATH } from './base-path'
 import { getEnv } from './env.server'
 import { cookieAttributes, TOAST_COOKIE } from './session.server'
 
@@ -19,7 +20,7 @@ function toastStorage() {
   const secret = getEnv().SESSION_SECRET ?? process.env.SESSION_SECRET
   if (!secret) throw new Error('SESSION_SECRET is not set')
   return createCookieSessionStorage({
-    cookie: { name: TOAST_COOKIE, httpOnly: true, path: '/', ...cookieAttributes(null, 'preference'), secrets: secret.split(',') },
+    cookie: { name: TOAST_COOKIE, httpOnly: true, path: COOKIE_PATH, ...cookieAttributes(null, 'preference'), secrets: secret.split(',') },
   })
 }
 

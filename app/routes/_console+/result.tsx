@@ -1,4 +1,5 @@
 import { Box, Button, chakra, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react'
+import { withBase } from '~/utils/base-path'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { useEffect } from 'react'
@@ -147,7 +148,7 @@ export default function QueryResultRoute() {
               Result
             </Heading>
             <Button asChild size="sm" variant="outline">
-              <a href={`/resources/query-csv?${csvParams}`} download>
+              <a href={withBase(`/resources/query-csv?${csvParams}`)} download>
                 Download CSV
               </a>
             </Button>
@@ -237,7 +238,7 @@ function Results({ outcome, search }: { outcome: QueryOutcome; search: string })
     )
   }
   if (!outcome.rowCount) return <EmptyResult />
-  const rowsUrl = `/resources/query-rows?${search}`
+  const rowsUrl = withBase(`/resources/query-rows?${search}`)
   return (
     <Stack gap="2">
       <Text fontSize="sm" role="status">
@@ -261,7 +262,7 @@ function ResultPager({ outcome, search }: { outcome: Extract<QueryOutcome, { kin
     const params = new URLSearchParams(search)
     if (page === 1) params.delete('page')
     else params.set('page', String(page))
-    return `/result?${params}#result`
+    return withBase(`/result?${params}#result`)
   }
   const first = outcome.offset + 1
   const last = outcome.offset + outcome.rows.length

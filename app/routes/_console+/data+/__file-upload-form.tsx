@@ -1,4 +1,5 @@
 import { getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { withBase } from '~/utils/base-path'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Text } from '@chakra-ui/react'
 import { useEffect, useRef, useState } from 'react'
@@ -59,7 +60,7 @@ export function FileUploadForm({
       }
       xhr.onload = () => {
         // An ended session answers with the login page (the redirect was followed): go there.
-        if (new URL(xhr.responseURL || window.location.href).pathname === '/login') {
+        if (new URL(xhr.responseURL || window.location.href).pathname === withBase('/login')) {
           window.location.assign(xhr.responseURL)
           return
         }
@@ -71,7 +72,7 @@ export function FileUploadForm({
         }
         if (answer.status === 'success' && answer.redirectTo) {
           // A full load: the server's flash cookie (the toast) is read by the next page's render.
-          window.location.assign(answer.redirectTo)
+          window.location.assign(withBase(answer.redirectTo))
           return
         }
         setProgress(null)
@@ -82,7 +83,7 @@ export function FileUploadForm({
         setProgress(null)
         setFailure('Error while file uploading')
       }
-      xhr.open('POST', replace ? `${FILE_UPLOAD_URL}?${new URLSearchParams({ project: replace.projectId, name: replace.name })}` : FILE_UPLOAD_URL)
+      xhr.open('POST', withBase(replace ? `${FILE_UPLOAD_URL}?${new URLSearchParams({ project: replace.projectId, name: replace.name })}` : FILE_UPLOAD_URL))
       xhr.setRequestHeader('Accept', 'application/json')
       xhr.send(formData)
     },

@@ -1,11 +1,13 @@
+import { withBase } from '~/utils/base-path'
+
 /** The page of a dictionary file (spec: /data/files/[projectId]/[name]/update-file). */
 export function fileUrl(projectId: string, name: string): string {
   return `/data/files/${encodeURIComponent(projectId)}/${encodeURIComponent(name)}/update-file`
 }
 
-/** Where a file's bytes download from (a resource route: the token stays on the server). */
+/** Where a file's bytes download from, for a plain `<a href>` (a resource route: the token stays on the server). */
 export function fileDownloadUrl(projectId: string, name: string): string {
-  return `/resources/dictionary-file/${encodeURIComponent(projectId)}/${encodeURIComponent(name)}`
+  return withBase(`/resources/dictionary-file/${encodeURIComponent(projectId)}/${encodeURIComponent(name)}`)
 }
 
 /** The resource route the upload forms send to by XHR, with scripts, for the progress bar. */

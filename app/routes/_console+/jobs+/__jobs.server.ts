@@ -7,6 +7,7 @@ import { listAll } from '~/api/list-all.server'
 import { parsePaging } from '~/components/data-table/paging'
 import { loadFromCluster, nullOnMissing, toastFromCluster } from '~/api/policies.server'
 import { ForceConfirmSchema } from '~/schemas/confirm'
+import { withoutBase } from '~/utils/base-path'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** URL parameters that open a step (a confirmation) and must not survive the action that ends it. */
@@ -24,7 +25,7 @@ export function backTo(request: Request, changes: Record<string, string | null> 
     else url.searchParams.set(key, value)
   }
   const search = url.searchParams.toString()
-  return `${url.pathname}${search ? `?${search}` : ''}`
+  return `${withoutBase(url.pathname)}${search ? `?${search}` : ''}`
 }
 
 /**

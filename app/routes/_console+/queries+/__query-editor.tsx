@@ -9,6 +9,7 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { addToHistory, readHistory, type HistoryEntry } from './__query-history'
 import { OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
 import { completionsOf, SchemaTree, type SchemaTreeData } from './__schema-tree'
+import { withBase } from '~/utils/base-path'
 
 const SqlEditor = lazy(() => import('./__sql-editor.client'))
 
@@ -224,7 +225,7 @@ export function QueryEditorForm({
   useEffect(() => {
     if (!schema) return
     const controller = new AbortController()
-    fetch('/resources/query-functions', { signal: controller.signal })
+    fetch(withBase('/resources/query-functions'), { signal: controller.signal })
       .then((response) => (response.ok ? (response.json() as Promise<string[]>) : []))
       .then(setEngineFunctions)
       .catch(() => {

@@ -1,0 +1,146 @@
+import { mkdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Page } from '@playwright/test'
+import { expect, test, uniqueName } from './fixtures'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_CLUSTER_PORT, E2E_PORT } from './env'
+
+/**
+ * The spec's error catalogue (section 8) as a user sees it, with the local cluster's fault switch
+ * (cluster/README.md): on a list, a detail page and a form, each row's message shows in the page's
+ * own error panel while the shell (sidebar, header) stays, and the next link works. A 401 ends the
+ * session and login comes back to the page. The 300 s time-out is left to the vitest matrix
+ * (app/routes/_console+/error-catalogue.test.ts), which also covers every row against the handler.
+ */
+const CLUSTER = `http://127.0.0.1:${E2E_CLUSTER_PORT}`
+const SUPPORT = 'Internal server error. If this is reoccurring, please contact us at support@hydrolix.io'
+
+type Fault = { status?: number; body?: unknown; raw?: boolean; drop?: boolean }
+type Row = { name: string; fault: Fault; message: string }
+
+const ROWS: Row[] = [
+  { name: '403', fault: { status: 403, body: { detail: 'You do not have permission to perform this action.' } }, message: 'You do not have permission to perform this action.' },
+  { name: '404', fault: { status: 404, body: { detail: 'Not found.' } }, message: '404 Error: Not Found.' },
+  { name: '409', fault: { status: 409, body: { detail: 'A job is already running on this table.' } }, message: 'A job is already running on this table.' },
+  { name: '429', fault: { status: 429, body: { detail: 'Request was throttled.' } }, message: 'Request was throttled.' },
+  { name: '500', fault: { status: 500, body: { detail: 'boom' } }, message: SUPPORT },
+  { name: '502', fault: { status: 502, body: {} }, message: 'Bad Gateway.' },
+  { name: '503', fault: { status: 503, body: {} }, message: 'Service Unavailable.' },
+  { name: 'dropped connection', fault: { drop: true }, message: "API unavailable at the moment, we'll be back shortly." },
+  { name: 'bad JSON', fault: { status: 200, body: '{"results": [', raw: true }, message: 'Bad Gateway.' },
+]
+
+// The fault switch is the whole cluster's: the js and no-js workers take turns (a lock directory).
+const LOCK = path.join(tmpdir(), `console-e2e-faults-${E2E_PORT}.lock`)
+async function withFault<T>(fault: Fault & { path: string; method?: string }, run: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      mkdirSync(LOCK)
+      break
+    } catch {
+      if (i > 600) rmSync(LOCK, { recursive: true, force: true }) // a crashed holder, after 60 s
+      await sleep(100)
+    }
+  }
+  try {
+    const answer = await fetch(`${CLUSTER}/__faults`, { method: 'POST', body: JSON.stringify(fault) })
+    expect(answer.status, 'the e2e cluster runs with CLUSTER_FAULTS=1').toBe(201)
+    return await run()
+  } finally {
+    await fetch(`${CLUSTER}/__faults`, { method: 'DELETE' })
+    rmSync(LOCK, { recursive: true, force: true })
+  }
+}
+
+let token = ''
+let orgId = ''
+async function cluster<T>(method: string, url: string, body?: unknown): Promise<T> {
+  if (!token) {
+    const login = await fetch(`${CLUSTER}/config/v1/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD }) })
+    const answer = (await login.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
+    token = answer.auth_token.access_token
+    orgId = answer.orgs[0]!.uuid
+  }
+  const answer = await fetch(`${CLUSTER}${url}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`)
+  return (await answer.json()) as T
+}
+
+/** The page around the error is there: the shell's navigation, with a link that loads (`follow`). */
+async function shellStillWorks(page: Page, { follow = false } = {}) {
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(nav).toBeVisible()
+  if (!follow) return
+  await nav.getByRole('link', { name: 'Dashboard' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 20_000 })
+}
+
+test.describe('the error catalogue on a list, a detail page and a form', () => {
+  test.describe.configure({ timeout: 240_000 })
+  let userId = ''
+  let projectId = ''
+
+  test.beforeAll(async ({}, testInfo) => {
+    const user = await cluster<{ uuid: string }>('POST', '/config/v1/users/', { email: `${uniqueName('catalogue')}-${testInfo.project.name}@example.com`.toLowerCase(), password: 'a-long-password-1', roles: ['reader'] })
+    userId = user.uuid
+    const projects = await cluster<{ results: { uuid: string }[] }>('GET', `/config/v1/orgs/${orgId}/projects/?name=sample`)
+    projectId = projects.results[0]!.uuid
+  })
+
+  test('a list (/data/tables) shows each row in its panel, and a 401 goes to login', async ({ authedPage: page }) => {
+    const fault = { path: '^/config/v1/orgs/[^/]+/projects/?$', method: 'GET' }
+    for (const [index, row] of ROWS.entries()) {
+      await withFault({ ...fault, ...row.fault }, async () => {
+        await page.goto('/data/tables')
+        await expect(page.getByRole('alert').filter({ hasText: 'The tables could not be loaded' }), row.name).toContainText(row.message)
+      })
+      await shellStillWorks(page, { follow: index === ROWS.length - 1 })
+    }
+    await withFault({ ...fault, status: 401, body: { detail: 'Token expired.' } }, async () => {
+      await page.goto('/data/tables?page=1')
+      await expect(page).toHaveURL(/\/login\?prevUrl=%2Fdata%2Ftables%3Fpage%3D1$/)
+    })
+  })
+
+  test('a detail page (a user) shows each row in its panel, and a 401 goes to login', async ({ authedPage: page }) => {
+    const fault = { path: `^/config/v1/users/${userId}/?$`, method: 'GET' }
+    for (const [index, row] of ROWS.entries()) {
+      await withFault({ ...fault, ...row.fault }, async () => {
+        await page.goto(`/security/users/${userId}/edit-user`)
+        await expect(page.getByRole('alert').filter({ hasText: 'The user could not be shown' }), row.name).toContainText(row.message)
+      })
+      await shellStillWorks(page, { follow: index === ROWS.length - 1 })
+    }
+    await withFault({ ...fault, status: 401, body: { detail: 'Token expired.' } }, async () => {
+      await page.goto(`/security/users/${userId}/edit-user`)
+      await expect(page).toHaveURL(new RegExp(`/login\\?prevUrl=%2Fsecurity%2Fusers%2F${userId}%2Fedit-user$`))
+    })
+  })
+
+  test('a form (new table) shows field errors on its fields, the other rows in its panel, and a 401 goes to login', async ({ authedPage: page }) => {
+    const fault = { path: '^/config/v1/orgs/[^/]+/projects/[^/]+/tables/?$', method: 'POST' }
+    const send = async () => {
+      await page.goto(`/data/new-table?project=${projectId}`)
+      await page.getByLabel('Table name').fill(uniqueName('catalogue'))
+      await page.getByRole('button', { name: 'Create table' }).click()
+    }
+    await withFault({ ...fault, status: 400, body: { name: ['The cluster refuses this name.'], non_field_errors: ['Check the table.'] } }, async () => {
+      await send()
+      await expect(page.getByText('The cluster refuses this name.')).toBeVisible()
+      await expect(page.getByText('Check the table.')).toBeVisible()
+      await expect(page.getByLabel('Table name')).toHaveValue(/^catalogue_/)
+    })
+    for (const [index, row] of ROWS.entries()) {
+      await withFault({ ...fault, ...row.fault }, async () => {
+        await send()
+        await expect(page.getByRole('alert').filter({ hasText: 'The table could not be created' }), row.name).toContainText(row.message)
+      })
+      await shellStillWorks(page, { follow: index === ROWS.length - 1 })
+    }
+    await withFault({ ...fault, status: 401, body: { detail: 'Token expired.' } }, async () => {
+      await send()
+      await expect(page).toHaveURL(new RegExp(`/login\\?prevUrl=%2Fdata%2Fnew-table%3Fproject%3D${projectId}$`))
+    })
+  })
+})
