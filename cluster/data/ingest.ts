@@ -11,7 +11,7 @@ import { lit, tableOrderKey, toEngineError } from './engine'
 import type { Resource } from '../hooks'
 import type { Plane } from './plane'
 import { makeMapper, recordsOf, toJsonEachRow, transformType } from './transform'
-import { csvRecordCount, engineMappingEnabled, planFor, type EnginePlan } from './engine-mapping'
+import { csvRecordCount, engineMappingEnabled, engineMappingMinRows, planFor, type EnginePlan } from './engine-mapping'
 
 const bad = (message: string, extra: Record<string, unknown> = {}) => new HttpError(400, { code: 400, message, ...extra })
 
@@ -52,6 +52,7 @@ const isRecord = (r: unknown) => !!r && typeof r === 'object' && !Array.isArray(
  */
 async function insertMappedByEngine(plane: Plane, project: Resource, table: Resource, transform: Resource, type: 'json' | 'csv', text: string, orderKey: string, records: unknown[] | null): Promise<number | null> {
   if (!engineMappingEnabled()) return null
+  if (records && records.length < engineMappingMinRows()) return null
   const key = `${project.name}.${table.name}`
   const planKey = `${key}\u0000${transform.uuid}\u0000${transform.modified ?? ''}\u0000${type}\u0000${orderKey}`
   if (!plans.has(planKey)) {
@@ -78,7 +79,7 @@ async function insertMappedByEngine(plane: Plane, project: Resource, table: Reso
     count = records.length
   } else count = csvRecordCount(text, plan.delimiter, plan.skipHead)
   // one block (the plan's settings), so a refused row leaves nothing written
-  if (count <= 0 || count >= 1_000_000) return null
+  if (count <= 0 || count < engineMappingMinRows() || count >= 1_000_000) return null
   try {
     await plane.engine.stagedInsert(plan, Buffer.from(text), (stage) => plan.insertFrom(stage))
     return count
