@@ -8,6 +8,7 @@ const SECTIONS = [
   'Fields with errors',
   'Filter form',
   'Data table',
+  'Empty state',
   'Pagination',
   'Section tabs',
   'Section card',

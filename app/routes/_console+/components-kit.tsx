@@ -6,6 +6,7 @@ import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/
 import type { ReactNode } from 'react'
 import { z } from 'zod'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
@@ -138,6 +139,7 @@ const SECTIONS = [
   { id: 'field-errors', title: 'Fields with errors' },
   { id: 'filter-form', title: 'Filter form' },
   { id: 'data-table', title: 'Data table' },
+  { id: 'empty-state', title: 'Empty state' },
   { id: 'pagination', title: 'Pagination' },
   { id: 'section-tabs', title: 'Section tabs' },
   { id: 'section-card', title: 'Section card' },
@@ -175,7 +177,7 @@ export default function ComponentsKitRoute() {
         <Box as="ul" display="flex" flexWrap="wrap" gap="3" listStyleType="none" m="0" p="0">
           {SECTIONS.map((section) => (
             <li key={section.id}>
-              <ChakraLink href={`#${section.id}`} color="blue.600">
+              <ChakraLink href={`#${section.id}`} color="link">
                 {section.title}
               </ChakraLink>
             </li>
@@ -277,14 +279,7 @@ export default function ComponentsKitRoute() {
             rowKey={(row) => row.uuid}
             selectedKey={searchParams.get('selected')}
             css={statusBadgeCss}
-            empty={
-              <>
-                <Text mb="2">No sample items match “{loaderData.q}”.</Text>
-                <ChakraLink asChild color="blue.600">
-                  <Link to={KIT_PATH}>Clear the filter</Link>
-                </ChakraLink>
-              </>
-            }
+            empty={<EmptyState message="No sample items yet." filter={{ message: `No sample items match “${loaderData.q}”.`, clearTo: KIT_PATH }} />}
           />
         </Example>
         <Example title="Empty">
@@ -293,15 +288,17 @@ export default function ComponentsKitRoute() {
             columns={columns}
             rows={[]}
             rowKey={(row) => row.uuid}
-            empty={
-              <>
-                <Text mb="2">No sample items yet.</Text>
-                <ChakraLink asChild color="blue.600">
-                  <Link to={KIT_PATH}>Create the first one</Link>
-                </ChakraLink>
-              </>
-            }
+            empty={<EmptyState message="No sample items yet." action={{ to: KIT_PATH, label: 'Create the first one' }} />}
           />
+        </Example>
+      </KitSection>
+
+      <KitSection id="empty-state" note="What every list shows with no rows, inside its table's card: what to do next as a link. With a filter on it says nothing matched and links to clear the filter instead.">
+        <Example title="Nothing yet">
+          <EmptyState message="No tables yet." action={{ to: '/data/new-table', label: 'Create your first table' }} />
+        </Example>
+        <Example title="Nothing matches the filter">
+          <EmptyState message="No tables yet." action={{ to: '/data/new-table', label: 'Create your first table' }} filter={{ message: 'No tables match “nginx”.', clearTo: KIT_PATH }} />
         </Example>
       </KitSection>
 
