@@ -12,14 +12,15 @@ import {
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { Toaster } from '~/components/layout/toaster'
-import { system } from '~/theme'
+import { system, SYSTEM_DARK_CSS } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
 import { useNonce } from '~/utils/nonce'
+import { getColorMode } from '~/utils/session.server'
 import { getToasts } from '~/utils/toast.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { toasts, setCookie } = await getToasts(request)
-  return data({ toasts }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
+  const [{ toasts, setCookie }, theme] = await Promise.all([getToasts(request), getColorMode(request)])
+  return data({ toasts, theme }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
 }
 
 export const meta: MetaFunction = () => [{ title: 'Cluster Console' }]
@@ -27,14 +28,17 @@ export const meta: MetaFunction = () => [{ title: 'Cluster Console' }]
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>('root')
   const nonce = useNonce()
+  // The theme is the server's: Chakra's `.dark`/`.light` class, or for "system" the device's choice in CSS (SYSTEM_DARK_CSS)
+  const theme = rootData?.theme ?? 'system'
   return (
-    <html lang="en" suppressHydrationWarning>
+    <html lang="en" suppressHydrationWarning className={theme === 'system' ? undefined : theme} data-theme={theme} style={{ colorScheme: theme === 'system' ? 'light dark' : theme }}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="data:," />
         <Meta />
         <Links />
+        {theme === 'system' ? <style>{SYSTEM_DARK_CSS}</style> : null}
       </head>
       <body>
         <ChakraProvider value={system}>
@@ -63,7 +67,7 @@ export function ErrorBoundary() {
         {status === 404 ? 'Page not found' : 'Something went wrong'}
       </Heading>
       <Text mb="4">{message}</Text>
-      <Link href="/dashboard" color="blue.600">
+      <Link href="/dashboard" color="link">
         Back to the dashboard
       </Link>
     </Box>

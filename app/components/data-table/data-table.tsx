@@ -25,7 +25,7 @@ export const dataTableCss = {
   '& tbody tr:last-of-type > *': { borderBottomWidth: '0' },
   '& tbody tr:hover': { bg: 'bg.subtle' },
   '& tbody tr[data-selected]': { bg: 'blue.subtle', boxShadow: 'inset 3px 0 0 var(--chakra-colors-blue-500)' },
-  '& a': { color: 'blue.600', textDecoration: 'none', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' } },
+  '& a': { color: 'link', textDecoration: 'none', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' } },
   '& [data-muted]': { color: 'fg.muted', fontWeight: 'normal' },
   '& [data-badge]': {
     display: 'inline-block',

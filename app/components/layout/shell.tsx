@@ -9,6 +9,7 @@ import { Header, SIDEBAR_TOGGLE_ID } from './header'
 import { PendingIndicator } from './pending-indicator'
 import { Sidebar, SIDEBAR_WIDTH } from './sidebar'
 import { useShortcuts } from './use-shortcuts'
+import { useColorMode } from './use-color-mode'
 
 export type ShellData = {
   email: string | null
@@ -44,6 +45,7 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
   const navigation = useNavigation()
   const { names, docsTopic } = useRouteHandles()
   const [isCollapsed, setCollapsed] = useState(false)
+  const theme = useColorMode()
   useShortcuts()
 
   // Spec section 4: the sidebar's state is reset when navigation begins.
@@ -86,6 +88,7 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
           docs={docsLinks(data.docsUrl, docsTopic)}
           isCollapsed={isCollapsed}
           onToggle={setCollapsed}
+          theme={theme}
         />
         <Box as="main" id="main" tabIndex={-1} flex="1" p={{ base: '3', md: '6' }} minW="0" outline="none">
           {children}
