@@ -43,12 +43,12 @@ export function Sidebar({ version, supportUrl, docsUrl }: { version: string | nu
       data-sidebar=""
       w={SIDEBAR_WIDTH.open}
       flexShrink={0}
-      // the aside stretches to the page's full height (its background with it); its content stays on screen
+      // the aside stretches to the page's full height (its background with it); its content stays on
+      // screen (no overflow on the aside itself: that would make it the sticky content's scroller)
       alignSelf="stretch"
       bg="gray.900"
       color="gray.100"
       transition="width 0.15s"
-      overflowX="hidden"
     >
       <Box position="sticky" top="0" h="100vh" display="flex" flexDirection="column" overflowY="auto" overflowX="hidden">
         <Box px="4" py="4" fontWeight="bold" whiteSpace="nowrap" color="white">
