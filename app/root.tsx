@@ -12,7 +12,7 @@ import {
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { Toaster } from '~/components/layout/toaster'
-import { system, SYSTEM_DARK_CSS } from '~/theme'
+import { DARK_EXTRAS_CSS, system, SYSTEM_DARK_CSS } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
 import { useNonce } from '~/utils/nonce'
 import { getColorMode } from '~/utils/session.server'
@@ -38,7 +38,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <link rel="icon" href="data:," />
         <Meta />
         <Links />
-        {theme === 'system' ? <style>{SYSTEM_DARK_CSS}</style> : null}
+        {theme === 'light' ? null : <style>{theme === 'dark' ? DARK_EXTRAS_CSS : SYSTEM_DARK_CSS}</style>}
       </head>
       <body>
         <ChakraProvider value={system}>

@@ -15,6 +15,7 @@ const SECTIONS = [
   'Status badges',
   'Error panel',
   'Inline alert',
+  'Themes',
 ]
 
 test.describe('components kit', () => {

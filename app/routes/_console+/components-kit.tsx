@@ -146,6 +146,7 @@ const SECTIONS = [
   { id: 'status-badges', title: 'Status badges' },
   { id: 'error-panel', title: 'Error panel' },
   { id: 'inline-alert', title: 'Inline alert' },
+  { id: 'themes', title: 'Themes' },
 ] as const
 type SectionId = (typeof SECTIONS)[number]['id']
 
@@ -350,7 +351,45 @@ export default function ComponentsKitRoute() {
       <KitSection id="inline-alert" note="One part of a page failed (a panel whose call failed through settle, a statement the engine refused): its message in place of the part, the rest of the page usable.">
         <InlineAlert title="The organization summary could not be loaded.">This panel cannot be accessed</InlineAlert>
       </KitSection>
+
+      <KitSection id="themes" note="Light, dark, or the device's (System): chosen in the user menu or in Settings, kept in a cookie and rendered by the server. Use Chakra's semantic colours (bg, fg, fg.muted, border, link, <palette>.subtle/.fg/.solid), never fixed shades, and both themes follow. Here the same parts in each theme, whatever this page's theme is.">
+        <Box display="grid" gridTemplateColumns={{ base: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' }} gap="4">
+          {(['light', 'dark'] as const).map((mode) => (
+            <Example key={mode} title={mode === 'light' ? 'Light' : 'Dark'}>
+              <ThemeSample mode={mode} />
+            </Example>
+          ))}
+        </Box>
+      </KitSection>
     </Stack>
+  )
+}
+
+/** A few parts under one theme (Chakra's `.light`/`.dark` class sets its colour variables on a subtree). */
+function ThemeSample({ mode }: { mode: 'light' | 'dark' }) {
+  return (
+    <Box className={mode} data-theme-sample={mode} bg="bg.subtle" color="fg" borderWidth="1px" borderColor="border" rounded="md" p="4">
+      <Stack gap="3" bg="bg" borderWidth="1px" borderColor="border" rounded="md" p="4" css={statusBadgeCss}>
+        <Text fontWeight="semibold">web_logs</Text>
+        <Text fontSize="sm" color="fg.muted">
+          Web server access logs, one row a request.
+        </Text>
+        <Box>
+          <StatusBadge status="running" /> <StatusBadge status="failed" />
+        </Box>
+        <Text fontSize="sm" color="fg.error">
+          Name is required
+        </Text>
+        <Box fontSize="sm">
+          <EmptyState message="No tables yet." action={{ to: KIT_PATH, label: 'Create your first table' }} />
+        </Box>
+        <Box>
+          <Button size="sm" colorPalette="blue">
+            Save
+          </Button>
+        </Box>
+      </Stack>
+    </Box>
   )
 }
 
