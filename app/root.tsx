@@ -14,15 +14,16 @@ import {
 import type { ReactNode } from 'react'
 import { withoutGlobalCss } from '~/chakra-config'
 import { Toaster } from '~/components/layout/toaster'
-import { system } from '~/theme'
+import { DARK_EXTRAS_CSS, system, SYSTEM_DARK_CSS } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
 import { useNonce } from '~/utils/nonce'
+import { getColorMode } from '~/utils/session.server'
 import { themeStylesheetHref } from '~/utils/theme-stylesheet.server'
 import { getToasts } from '~/utils/toast.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { toasts, setCookie } = await getToasts(request)
-  return data({ toasts, themeCss: themeStylesheetHref() }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
+  const [{ toasts, setCookie }, theme] = await Promise.all([getToasts(request), getColorMode(request)])
+  return data({ toasts, theme, themeCss: themeStylesheetHref() }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
 }
 
 // Global CSS and tokens come from the theme stylesheet linked in the head, not from every page;
@@ -35,8 +36,10 @@ export const meta: MetaFunction = () => [{ title: 'Cluster Console' }]
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>('root')
   const nonce = useNonce()
+  // The theme is the server's: Chakra's `.dark`/`.light` class, or for "system" the device's choice in CSS (SYSTEM_DARK_CSS)
+  const theme = rootData?.theme ?? 'system'
   return (
-    <html lang="en" suppressHydrationWarning>
+    <html lang="en" suppressHydrationWarning className={theme === 'system' ? undefined : theme} data-theme={theme} style={{ colorScheme: theme === 'system' ? 'light dark' : theme }}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -44,6 +47,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <link rel="stylesheet" href={withBase(rootData?.themeCss ?? THEME_STYLESHEET_FALLBACK)} />
         <Links />
+        {theme === 'light' ? null : <style>{theme === 'dark' ? DARK_EXTRAS_CSS : SYSTEM_DARK_CSS}</style>}
       </head>
       <body>
         <ChakraProvider value={pageSystem}>
@@ -72,7 +76,7 @@ export function ErrorBoundary() {
         {status === 404 ? 'Page not found' : 'Something went wrong'}
       </Heading>
       <Text mb="4">{message}</Text>
-      <Link href={withBase('/dashboard')} color="blue.600">
+      <Link href={withBase('/dashboard')} color="link">
         Back to the dashboard
       </Link>
     </Box>

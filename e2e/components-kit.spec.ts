@@ -8,12 +8,14 @@ const SECTIONS = [
   'Fields with errors',
   'Filter form',
   'Data table',
+  'Empty state',
   'Pagination',
   'Section tabs',
   'Section card',
   'Status badges',
   'Error panel',
   'Inline alert',
+  'Themes',
 ]
 
 test.describe('components kit', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { COLOR_MODES } from '~/utils/color-mode'
 
 // Spec section 5, word for word. Conform turns an empty input into `undefined`, so the type error
 // is the "required" message.
@@ -47,3 +48,11 @@ export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>
 export const TimezoneFormSchema = z.object({
   timezone: z.enum(['Local', 'UTC'], { error: 'Choose Local or UTC' }),
 })
+
+const ThemeSchema = z.enum(COLOR_MODES, { error: 'Choose Light, Dark or System' })
+
+/** The settings page: timezone and (when sent) theme. */
+export const ProfileSettingsFormSchema = TimezoneFormSchema.extend({ theme: ThemeSchema.optional() })
+
+/** The user menu's theme buttons: the theme, and the page to go back to. */
+export const ThemeFormSchema = z.object({ theme: ThemeSchema, redirectTo: z.string().optional() })

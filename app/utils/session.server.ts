@@ -1,6 +1,7 @@
 import { createCookie, createCookieSessionStorage, redirect } from '@remix-run/node'
 import { COOKIE_PATH, withoutBase } from './base-path'
 import { getEnv } from './env.server'
+import { toColorMode, type ColorMode } from './color-mode'
 import type { Timezone } from './timezone'
 
 export type { Timezone }
@@ -10,8 +11,9 @@ export const COOKIE_PREFIX = 'cc_'
 export const SESSION_COOKIE = `${COOKIE_PREFIX}session`
 export const TIMEZONE_COOKIE = `${COOKIE_PREFIX}timezone`
 export const TOAST_COOKIE = `${COOKIE_PREFIX}toast`
-/** All console cookies; logout clears each of them. */
-export const CONSOLE_COOKIES = [SESSION_COOKIE, TIMEZONE_COOKIE, TOAST_COOKIE] as const
+export const THEME_COOKIE = `${COOKIE_PREFIX}theme`
+/** All console cookies; logout clears each of them but the preferences (timezone, theme). */
+export const CONSOLE_COOKIES = [SESSION_COOKIE, TIMEZONE_COOKIE, TOAST_COOKIE, THEME_COOKIE] as const
 
 export const DEFAULT_REDIRECT = '/dashboard'
 
@@ -70,8 +72,8 @@ function sessionStorage(request: Request) {
   })
 }
 
-function timezoneCookie(request: Request) {
-  return createCookie(TIMEZONE_COOKIE, {
+function preferenceCookie(request: Request, name: string) {
+  return createCookie(name, {
     httpOnly: true,
     path: COOKIE_PATH,
     ...cookieAttributes(request, 'preference'),
@@ -129,7 +131,7 @@ export async function clearSessionHeaders(request: Request): Promise<Headers> {
 }
 
 /** The cookies a logout clears: the session's (spec: "clears five cookies", all in one here) and a pending toast. */
-const SESSION_COOKIES = CONSOLE_COOKIES.filter((name) => name !== TIMEZONE_COOKIE)
+const SESSION_COOKIES = CONSOLE_COOKIES.filter((name) => name !== TIMEZONE_COOKIE && name !== THEME_COOKIE)
 
 /**
  * Returns Headers whose Set-Cookie lines end the session (the session and toast cookies); the
@@ -167,11 +169,21 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
 
 /** Returns the user's timezone preference (Local unless set to UTC). */
 export async function getTimezone(request: Request): Promise<Timezone> {
-  const value = await timezoneCookie(request).parse(request.headers.get('Cookie'))
+  const value = await preferenceCookie(request, TIMEZONE_COOKIE).parse(request.headers.get('Cookie'))
   return value === 'UTC' ? 'UTC' : 'Local'
 }
 
 /** Returns a Set-Cookie value that stores the timezone preference. */
 export async function commitTimezone(request: Request, timezone: Timezone): Promise<string> {
-  return timezoneCookie(request).serialize(timezone)
+  return preferenceCookie(request, TIMEZONE_COOKIE).serialize(timezone)
+}
+
+/** Returns the user's theme preference (system unless set to light or dark). */
+export async function getColorMode(request: Request): Promise<ColorMode> {
+  return toColorMode(await preferenceCookie(request, THEME_COOKIE).parse(request.headers.get('Cookie')))
+}
+
+/** Returns a Set-Cookie value that stores the theme preference. */
+export async function commitColorMode(request: Request, mode: ColorMode): Promise<string> {
+  return preferenceCookie(request, THEME_COOKIE).serialize(mode)
 }

@@ -25,7 +25,12 @@ export const dataTableCss = {
   '& tbody tr:last-of-type > *': { borderBottomWidth: '0' },
   '& tbody tr:hover': { bg: 'bg.subtle' },
   '& tbody tr[data-selected]': { bg: 'blue.subtle', boxShadow: 'inset 3px 0 0 var(--chakra-colors-blue-500)' },
-  '& a': { color: 'blue.600', textDecoration: 'none', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' } },
+  // a table wider than its card scrolls sideways with its first column (what names the row) kept in view
+  '& tr > :first-child': { position: 'sticky', insetInlineStart: 0, zIndex: 1, bg: 'bg' },
+  '& thead tr > :first-child': { bg: 'bg.muted' },
+  '& tbody tr:hover > :first-child': { bg: 'bg.subtle' },
+  '& tbody tr[data-selected] > :first-child': { bg: 'blue.subtle', boxShadow: 'inset 3px 0 0 var(--chakra-colors-blue-500)' },
+  '& a': { color: 'link', textDecoration: 'none', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' } },
   '& [data-muted]': { color: 'fg.muted', fontWeight: 'normal' },
   '& [data-badge]': {
     display: 'inline-block',

@@ -1,6 +1,18 @@
 import { Box, chakra } from '@chakra-ui/react'
-import type { ReactNode } from 'react'
+import { createContext, useContext, type ReactNode } from 'react'
 import { ErrorList } from './error-list'
+
+/**
+ * The name of the form's first field with an error ('' for the form's own errors), given by FormCard.
+ * That field renders `autoFocus`: after a submission the page loads with focus on the first error,
+ * without scripts too (the browser honours the attribute on load).
+ */
+export const FirstErrorContext = createContext<string | undefined>(undefined)
+
+/** True when the field `name` is the form's first with an error (it takes focus on load). */
+export function useIsFirstError(name: string): boolean {
+  return useContext(FirstErrorContext) === name
+}
 
 type ShellMeta = { id: string; errorId: string; errors?: string[] }
 

@@ -1,7 +1,7 @@
 import { getInputProps, getTextareaProps, type FieldMetadata } from '@conform-to/react'
 import { Input, Textarea, type InputProps } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
-import { describedBy, FieldShell, helpIdOf } from './field-shell'
+import { describedBy, FieldShell, helpIdOf, useIsFirstError } from './field-shell'
 
 type FieldProps = {
   meta: FieldMetadata<string | number | undefined, Record<string, unknown>, string[]>
@@ -14,12 +14,14 @@ type FieldProps = {
 /** A labelled input wired to a conform field: errors below it, aria-invalid and aria-describedby set. */
 export function Field({ meta, label, type = 'text', help, inputProps }: FieldProps) {
   const props = getInputProps(meta, { type })
+  const isFirstError = useIsFirstError(meta.name)
   return (
     <FieldShell meta={meta} label={label} help={help}>
       <Input
         {...inputProps}
         {...props}
         key={props.key}
+        autoFocus={isFirstError || inputProps?.autoFocus}
         aria-describedby={describedBy(props['aria-describedby'], helpIdOf(meta, help))}
         borderColor={meta.errors?.length ? 'border.error' : undefined}
       />
@@ -42,12 +44,14 @@ export function TextareaField({
   isCode?: boolean
 }) {
   const props = getTextareaProps(meta)
+  const isFirstError = useIsFirstError(meta.name)
   return (
     <FieldShell meta={meta} label={label} help={help}>
       <Textarea
         {...props}
         key={props.key}
         rows={rows}
+        autoFocus={isFirstError}
         aria-describedby={describedBy(props['aria-describedby'], helpIdOf(meta, help))}
         borderColor={meta.errors?.length ? 'border.error' : undefined}
         {...(isCode ? { fontFamily: 'mono', spellCheck: false } : {})}

@@ -2,6 +2,7 @@ import { getFormProps, type FormMetadata } from '@conform-to/react'
 import { Box, Button, HStack } from '@chakra-ui/react'
 import { Form, Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { FirstErrorContext } from './field-shell'
 import { FormErrors } from './form-errors'
 import { SubmitButton } from './submit-button'
 
@@ -27,11 +28,14 @@ export function FormCard<Schema extends Record<string, unknown>>({
   encType?: 'multipart/form-data'
   children: ReactNode
 }) {
+  // the form's own errors first (they sit on top), then its fields in the order the reply lists them
+  const errorNames = Object.entries(form.allErrors).filter(([, errors]) => errors?.length).map(([name]) => name)
+  const firstError = errorNames.includes('') ? '' : errorNames[0]
   return (
     <Box bg="bg" borderWidth="1px" rounded="md" p="6">
       <Form method="post" action={action} encType={encType} {...getFormProps(form)}>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        {children}
+        <FormErrors id={form.errorId} errors={form.errors} isFocused={firstError === ''} />
+        <FirstErrorContext.Provider value={firstError}>{children}</FirstErrorContext.Provider>
         <HStack gap="3" mt="2">
           <SubmitButton name={submit.name} value={submit.value}>
             {submit.label}

@@ -1,7 +1,6 @@
 import { getSelectProps, type FieldMetadata } from '@conform-to/react'
-import { chakra } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
-import { describedBy, FieldShell, helpIdOf } from './field-shell'
+import { describedBy, FieldShell, helpIdOf, useIsFirstError } from './field-shell'
 import { FormSelect } from './form-select'
 
 export type SelectOption = { value: string; label: string }
@@ -22,11 +21,13 @@ export function SelectField({
   help?: ReactNode
 }) {
   const props = getSelectProps(meta)
+  const isFirstError = useIsFirstError(meta.name)
   return (
     <FieldShell meta={meta} label={label} help={help}>
       <FormSelect
         {...props}
         key={props.key}
+        autoFocus={isFirstError}
         aria-describedby={describedBy(props['aria-describedby'], helpIdOf(meta, help))}
         isInvalid={Boolean(meta.errors?.length)}
       >

@@ -20,7 +20,7 @@ export function AuthCard({
   return (
     <Box as="main" minH="100vh" display="flex" alignItems="center" justifyContent="center" p="4">
       <Box bg="bg" w="full" maxW="sm" p="8" rounded="lg" shadow="md">
-        <Box fontWeight="bold" color="blue.600" mb="6" letterSpacing="wide">
+        <Box fontWeight="bold" color="link" mb="6" letterSpacing="wide">
           Cluster Console
         </Box>
         <Heading as="h1" size="lg" mb="6">
@@ -34,7 +34,7 @@ export function AuthCard({
         {children}
         {footerLink ? (
           <Box mt="4" fontSize="sm" textAlign="center">
-            <ChakraLink asChild color="blue.600">
+            <ChakraLink asChild color="link">
               <Link to={footerLink.to}>{footerLink.label}</Link>
             </ChakraLink>
           </Box>

@@ -21,7 +21,7 @@ export function BreadcrumbNav({ crumbs }: { crumbs: Crumb[] }) {
                   {crumb.label}
                 </Box>
               ) : crumb.href ? (
-                <chakra.a asChild color="blue.600" _hover={{ textDecoration: 'underline' }}>
+                <chakra.a asChild color="link" _hover={{ textDecoration: 'underline' }}>
                   <Link to={crumb.href}>{crumb.label}</Link>
                 </chakra.a>
               ) : (

@@ -1,5 +1,6 @@
 import { Box, chakra, Flex } from '@chakra-ui/react'
-import { Form, Link } from '@remix-run/react'
+import { Form, Link, useLocation } from '@remix-run/react'
+import { COLOR_MODE_LABELS, COLOR_MODES, type ColorMode } from '~/utils/color-mode'
 import type { Crumb } from '~/utils/breadcrumb'
 import { BreadcrumbNav } from './breadcrumb-nav'
 import { DisclosureMenu, menuItemStyles } from './disclosure-menu'
@@ -16,10 +17,11 @@ type HeaderProps = {
   onToggle: (collapsed: boolean) => void
   /** Creation entries the user can never use: left out of the menu (and the menu, when none is left). */
   hiddenPaths?: string[]
+  theme: ColorMode
 }
 
 /** The top header: sidebar toggle, breadcrumb, contextual Docs/API links, + add new, user menu. */
-export function Header({ crumbs, email, docs, isCollapsed, onToggle, hiddenPaths = [] }: HeaderProps) {
+export function Header({ crumbs, email, docs, isCollapsed, onToggle, hiddenPaths = [], theme }: HeaderProps) {
   const addNew = ADD_NEW_ENTRIES.filter((entry) => !hiddenPaths.includes(entry.to))
   return (
     <Flex
@@ -82,10 +84,10 @@ export function Header({ crumbs, email, docs, isCollapsed, onToggle, hiddenPaths
       {docs ? (
         // contextual docs: on a phone the sidebar's Docs link stands in for them
         <Flex gap="3" fontSize="sm" display={{ base: 'none', md: 'flex' }}>
-          <chakra.a href={docs.docs} target="_blank" rel="noopener noreferrer" color="blue.600" _hover={{ textDecoration: 'underline' }}>
+          <chakra.a href={docs.docs} target="_blank" rel="noopener noreferrer" color="link" _hover={{ textDecoration: 'underline' }}>
             Docs
           </chakra.a>
-          <chakra.a href={docs.api} target="_blank" rel="noopener noreferrer" color="blue.600" _hover={{ textDecoration: 'underline' }}>
+          <chakra.a href={docs.api} target="_blank" rel="noopener noreferrer" color="link" _hover={{ textDecoration: 'underline' }}>
             API
           </chakra.a>
         </Flex>
@@ -126,6 +128,9 @@ export function Header({ crumbs, email, docs, isCollapsed, onToggle, hiddenPaths
             </chakra.a>
           </li>
           <li>
+            <ThemeForm theme={theme} />
+          </li>
+          <li>
             <Form method="post" action="/logout">
               <chakra.button type="submit" {...menuItemStyles}>
                 Log out
@@ -135,5 +140,44 @@ export function Header({ crumbs, email, docs, isCollapsed, onToggle, hiddenPaths
         </Box>
       </DisclosureMenu>
     </Flex>
+  )
+}
+
+/**
+ * The user menu's theme switch: one form, a submit button per theme (the current one pressed); the
+ * server stores the choice and renders this page again in it, so it works without scripts.
+ */
+function ThemeForm({ theme }: { theme: ColorMode }) {
+  const location = useLocation()
+  return (
+    <Form method="post" action="/resources/theme">
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <Box role="group" aria-label="Theme" display="flex" gap="1" px="3" py="1.5" borderTopWidth="1px" borderBottomWidth="1px" borderColor="border">
+        {COLOR_MODES.map((mode) => (
+          <chakra.button
+            key={mode}
+            type="submit"
+            name="theme"
+            value={mode}
+            aria-pressed={mode === theme}
+            flex="1"
+            px="1.5"
+            py="1"
+            fontSize="xs"
+            rounded="sm"
+            borderWidth="1px"
+            borderColor={mode === theme ? 'link' : 'border'}
+            bg={mode === theme ? 'bg.muted' : 'transparent'}
+            color="fg"
+            fontWeight={mode === theme ? 'semibold' : 'normal'}
+            cursor="pointer"
+            _hover={{ bg: 'bg.muted' }}
+            _focusVisible={{ outline: '2px solid', outlineColor: 'blue.500', outlineOffset: '1px' }}
+          >
+            {COLOR_MODE_LABELS[mode]}
+          </chakra.button>
+        ))}
+      </Box>
+    </Form>
   )
 }

@@ -57,3 +57,15 @@ export function isInSection(pathname: string, section: string): boolean {
   if (section === '/queries') return pathname === '/queries' || pathname.startsWith('/queries/') || pathname === '/result'
   return pathname === section || pathname.startsWith(`${section}/`)
 }
+
+/** `g` then a key: a jump to a section (the shortcuts sheet lists them, in this order). */
+export const JUMP_SHORTCUTS = [
+  { key: 'd', label: 'Dashboard', to: '/dashboard' },
+  { key: 'h', label: 'System Health', to: '/system-health/counts' },
+  { key: 't', label: 'Tables', to: '/data/tables' },
+  { key: 'j', label: 'Jobs', to: '/jobs/alter-jobs' },
+  { key: 's', label: 'Scale', to: '/scale' },
+  { key: 'q', label: 'Query', to: '/queries' },
+  { key: 'u', label: 'Users', to: '/security/users' },
+  { key: 'p', label: 'Profile settings', to: '/profile/settings' },
+] as const

@@ -34,7 +34,7 @@ export function ErrorPanel({
       </Heading>
       <Text>{message}</Text>
       {back ? (
-        <ChakraLink asChild color="blue.600" mt="3" display="inline-block">
+        <ChakraLink asChild color="link" mt="3" display="inline-block">
           <Link to={back.to}>{back.label}</Link>
         </ChakraLink>
       ) : null}

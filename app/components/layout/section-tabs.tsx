@@ -27,7 +27,7 @@ const tabsCss = {
     _hover: { color: 'fg' },
     _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' },
   },
-  '& a[aria-current=page]': { color: 'blue.600', borderColor: 'blue.600' },
+  '& a[aria-current=page]': { color: 'link', borderColor: 'link' },
 } as const
 
 /** A section's tabs: links to sibling routes, the current one marked `aria-current="page"`; `mb` is the space below. */

@@ -1,6 +1,6 @@
 import { Box, chakra, Flex } from '@chakra-ui/react'
 import { useMatches, useLocation, useNavigation } from '@remix-run/react'
-import { useEffect, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { buildBreadcrumb, type CrumbNames } from '~/utils/breadcrumb'
 import { docsLinks } from '~/utils/docs'
 import type { RouteHandle } from '~/utils/handle'
@@ -8,7 +8,9 @@ import type { Timezone } from '~/utils/timezone'
 import { Header, SIDEBAR_TOGGLE_ID } from './header'
 import { PendingIndicator } from './pending-indicator'
 import { Sidebar, SIDEBAR_WIDTH } from './sidebar'
+import { ShortcutsDialog } from './shortcuts-dialog'
 import { useShortcuts } from './use-shortcuts'
+import { useColorMode } from './use-color-mode'
 
 export type ShellData = {
   email: string | null
@@ -40,18 +42,37 @@ function useRouteHandles() {
   return { names, docsTopic }
 }
 
+/** Below Chakra's md breakpoint the sidebar is a menu over the page. */
+const PHONE_QUERY = '(max-width: 47.99em)'
+
 /** The console's frame: header, collapsible sidebar and the main area holding `children`. */
 export function Shell({ data, children }: { data: ShellData; children: ReactNode }) {
   const { pathname } = useLocation()
   const navigation = useNavigation()
   const { names, docsTopic } = useRouteHandles()
   const [isCollapsed, setCollapsed] = useState(false)
-  useShortcuts()
+  const theme = useColorMode()
+  const shortcutsRef = useRef<HTMLDialogElement>(null)
+  useShortcuts({ onHelp: useCallback(() => shortcutsRef.current?.showModal(), []) })
 
   // Spec section 4: the sidebar's state is reset when navigation begins.
   useEffect(() => {
     if (navigation.state === 'loading') setCollapsed(false)
   }, [navigation.state])
+
+  // Escape closes the phone's sidebar menu (on a wide screen the same state is "collapsed": kept).
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || !window.matchMedia(PHONE_QUERY).matches) return
+      const toggle = document.getElementById(SIDEBAR_TOGGLE_ID)
+      if (!(toggle instanceof HTMLInputElement) || !toggle.checked) return
+      setCollapsed(false)
+      toggle.focus() // focus was maybe in the sidebar, which hides
+
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [])
 
   return (
     <Flex
@@ -64,7 +85,7 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
         },
         // Phones: the sidebar is off-screen and the same toggle is the menu button that slides it
         // over the page (CSS only: it works without scripts; a navigation closes it again).
-        '@media (max-width: 47.99em)': {
+        [`@media ${PHONE_QUERY}`]: {
           '& [data-sidebar]': { position: 'fixed', top: 0, bottom: 0, left: 0, zIndex: 'overlay', transform: 'translateX(-100%)', visibility: 'hidden', boxShadow: 'lg' },
           [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar]`]: { transform: 'none', visibility: 'visible' },
         },
@@ -89,7 +110,9 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
           isCollapsed={isCollapsed}
           onToggle={setCollapsed}
           hiddenPaths={data.hiddenPaths}
+          theme={theme}
         />
+        <ShortcutsDialog ref={shortcutsRef} />
         <Box as="main" id="main" tabIndex={-1} flex="1" p={{ base: '3', md: '6' }} minW="0" outline="none">
           {children}
         </Box>

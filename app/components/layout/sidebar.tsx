@@ -43,61 +43,60 @@ export function Sidebar({ version, supportUrl, docsUrl, hiddenPaths = [] }: { ve
       data-sidebar=""
       w={SIDEBAR_WIDTH.open}
       flexShrink={0}
-      position="sticky"
-      top="0"
-      h="100vh"
+      // the aside stretches to the page's full height (its background with it); its content stays on
+      // screen (no overflow on the aside itself: that would make it the sticky content's scroller)
+      alignSelf="stretch"
       bg="gray.900"
       color="gray.100"
-      display="flex"
-      flexDirection="column"
       transition="width 0.15s"
-      overflowX="hidden"
     >
-      <Box px="4" py="4" fontWeight="bold" whiteSpace="nowrap" color="white">
-        <Glyph>◆</Glyph>
-        <Box as="span" data-sidebar-label="" ml="2">
-          Cluster Console
+      <Box position="sticky" top="0" h="100vh" display="flex" flexDirection="column" overflowY="auto" overflowX="hidden">
+        <Box px="4" py="4" fontWeight="bold" whiteSpace="nowrap" color="white">
+          <Glyph>◆</Glyph>
+          <Box as="span" data-sidebar-label="" ml="2">
+            Cluster Console
+          </Box>
         </Box>
-      </Box>
-      <nav aria-label="Main">
-        <Box as="ul" listStyleType="none" m="0" px="2" display="flex" flexDirection="column" gap="1">
-          {SIDEBAR_ENTRIES.filter((entry) => !hiddenPaths.includes(entry.to)).map((entry) => (
-            <li key={entry.to}>
-              <chakra.a asChild {...itemStyles}>
-                <Link
-                  to={entry.to}
-                  prefetch="intent"
-                  aria-current={isInSection(pathname, entry.section) ? 'page' : undefined}
-                  title={entry.label}
-                >
-                  <Glyph>{entry.glyph}</Glyph>
-                  <span data-sidebar-label="">{entry.label}</span>
-                </Link>
+        <nav aria-label="Main">
+          <Box as="ul" listStyleType="none" m="0" px="2" display="flex" flexDirection="column" gap="1">
+            {SIDEBAR_ENTRIES.filter((entry) => !hiddenPaths.includes(entry.to)).map((entry) => (
+              <li key={entry.to}>
+                <chakra.a asChild {...itemStyles}>
+                  <Link
+                    to={entry.to}
+                    prefetch="intent"
+                    aria-current={isInSection(pathname, entry.section) ? 'page' : undefined}
+                    title={entry.label}
+                  >
+                    <Glyph>{entry.glyph}</Glyph>
+                    <span data-sidebar-label="">{entry.label}</span>
+                  </Link>
+                </chakra.a>
+              </li>
+            ))}
+            <li>
+              <chakra.a href={supportUrl} target="_blank" rel="noopener noreferrer" title="Support" {...itemStyles}>
+                <Glyph>?</Glyph>
+                <span data-sidebar-label="">Support</span>
               </chakra.a>
             </li>
-          ))}
-          <li>
-            <chakra.a href={supportUrl} target="_blank" rel="noopener noreferrer" title="Support" {...itemStyles}>
-              <Glyph>?</Glyph>
-              <span data-sidebar-label="">Support</span>
-            </chakra.a>
-          </li>
-          <li>
-            <chakra.a href={docsUrl} target="_blank" rel="noopener noreferrer" title="Docs" {...itemStyles}>
-              <Glyph>❐</Glyph>
-              <span data-sidebar-label="">Docs</span>
-            </chakra.a>
-          </li>
-        </Box>
-      </nav>
-      {version ? (
-        // Support and Docs leave the console (spec section 2); the version line leads to /support, which shows it.
-        <chakra.a asChild mt="auto" px="4" py="3" fontSize="xs" color="gray.400" whiteSpace="nowrap" _hover={{ color: 'white' }} data-sidebar-label="">
-          <Link to="/support" title="Versions and how to reach support">
-            Version {version}
-          </Link>
-        </chakra.a>
-      ) : null}
+            <li>
+              <chakra.a href={docsUrl} target="_blank" rel="noopener noreferrer" title="Docs" {...itemStyles}>
+                <Glyph>❐</Glyph>
+                <span data-sidebar-label="">Docs</span>
+              </chakra.a>
+            </li>
+          </Box>
+        </nav>
+        {version ? (
+          // Support and Docs leave the console (spec section 2); the version line leads to /support, which shows it.
+          <chakra.a asChild mt="auto" px="4" py="3" fontSize="xs" color="gray.400" whiteSpace="nowrap" _hover={{ color: 'white' }} data-sidebar-label="">
+            <Link to="/support" title="Versions and how to reach support">
+              Version {version}
+            </Link>
+          </chakra.a>
+        ) : null}
+      </Box>
     </Box>
   )
 }

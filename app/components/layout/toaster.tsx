@@ -56,10 +56,15 @@ export function Toaster({ toasts }: { toasts: ToastItem[] }) {
       maxW="sm"
       w="full"
     >
-      {items.map((toast) => (
+      {items.map((toast, index) => (
         <Box
           key={toast.id}
           role={toast.type === 'error' ? 'alert' : 'status'}
+          // A page loaded after a form was sent (without scripts: always) starts with focus on its
+          // first toast; the page's first field with an error, earlier in the document, wins over it.
+          tabIndex={-1}
+          autoFocus={!isHydrated && index === 0}
+          _focusVisible={{ outline: '2px solid', outlineColor: 'fg', outlineOffset: '2px' }}
           bg={`${palette[toast.type]}.solid`}
           color={`${palette[toast.type]}.contrast`}
           px="4"

@@ -37,7 +37,7 @@ export function ErrorBoundary() {
           ['/support', 'Support'],
         ].map(([to, label]) => (
           <List.Item key={to}>
-            <ChakraLink asChild color="blue.600">
+            <ChakraLink asChild color="link">
               <Link to={to!}>{label}</Link>
             </ChakraLink>
           </List.Item>

@@ -6,6 +6,7 @@ import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/
 import type { ReactNode } from 'react'
 import { z } from 'zod'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
@@ -138,12 +139,14 @@ const SECTIONS = [
   { id: 'field-errors', title: 'Fields with errors' },
   { id: 'filter-form', title: 'Filter form' },
   { id: 'data-table', title: 'Data table' },
+  { id: 'empty-state', title: 'Empty state' },
   { id: 'pagination', title: 'Pagination' },
   { id: 'section-tabs', title: 'Section tabs' },
   { id: 'section-card', title: 'Section card' },
   { id: 'status-badges', title: 'Status badges' },
   { id: 'error-panel', title: 'Error panel' },
   { id: 'inline-alert', title: 'Inline alert' },
+  { id: 'themes', title: 'Themes' },
 ] as const
 type SectionId = (typeof SECTIONS)[number]['id']
 
@@ -175,7 +178,7 @@ export default function ComponentsKitRoute() {
         <Box as="ul" display="flex" flexWrap="wrap" gap="3" listStyleType="none" m="0" p="0">
           {SECTIONS.map((section) => (
             <li key={section.id}>
-              <ChakraLink href={`#${section.id}`} color="blue.600">
+              <ChakraLink href={`#${section.id}`} color="link">
                 {section.title}
               </ChakraLink>
             </li>
@@ -277,14 +280,7 @@ export default function ComponentsKitRoute() {
             rowKey={(row) => row.uuid}
             selectedKey={searchParams.get('selected')}
             css={statusBadgeCss}
-            empty={
-              <>
-                <Text mb="2">No sample items match “{loaderData.q}”.</Text>
-                <ChakraLink asChild color="blue.600">
-                  <Link to={KIT_PATH}>Clear the filter</Link>
-                </ChakraLink>
-              </>
-            }
+            empty={<EmptyState message="No sample items yet." filter={{ message: `No sample items match “${loaderData.q}”.`, clearTo: KIT_PATH }} />}
           />
         </Example>
         <Example title="Empty">
@@ -293,15 +289,17 @@ export default function ComponentsKitRoute() {
             columns={columns}
             rows={[]}
             rowKey={(row) => row.uuid}
-            empty={
-              <>
-                <Text mb="2">No sample items yet.</Text>
-                <ChakraLink asChild color="blue.600">
-                  <Link to={KIT_PATH}>Create the first one</Link>
-                </ChakraLink>
-              </>
-            }
+            empty={<EmptyState message="No sample items yet." action={{ to: KIT_PATH, label: 'Create the first one' }} />}
           />
+        </Example>
+      </KitSection>
+
+      <KitSection id="empty-state" note="What every list shows with no rows, inside its table's card: what to do next as a link. With a filter on it says nothing matched and links to clear the filter instead.">
+        <Example title="Nothing yet">
+          <EmptyState message="No tables yet." action={{ to: '/data/new-table', label: 'Create your first table' }} />
+        </Example>
+        <Example title="Nothing matches the filter">
+          <EmptyState message="No tables yet." action={{ to: '/data/new-table', label: 'Create your first table' }} filter={{ message: 'No tables match “nginx”.', clearTo: KIT_PATH }} />
         </Example>
       </KitSection>
 
@@ -353,7 +351,45 @@ export default function ComponentsKitRoute() {
       <KitSection id="inline-alert" note="One part of a page failed (a panel whose call failed through settle, a statement the engine refused): its message in place of the part, the rest of the page usable.">
         <InlineAlert title="The organization summary could not be loaded.">This panel cannot be accessed</InlineAlert>
       </KitSection>
+
+      <KitSection id="themes" note="Light, dark, or the device's (System): chosen in the user menu or in Settings, kept in a cookie and rendered by the server. Use Chakra's semantic colours (bg, fg, fg.muted, border, link, <palette>.subtle/.fg/.solid), never fixed shades, and both themes follow. Here the same parts in each theme, whatever this page's theme is.">
+        <Box display="grid" gridTemplateColumns={{ base: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' }} gap="4">
+          {(['light', 'dark'] as const).map((mode) => (
+            <Example key={mode} title={mode === 'light' ? 'Light' : 'Dark'}>
+              <ThemeSample mode={mode} />
+            </Example>
+          ))}
+        </Box>
+      </KitSection>
     </Stack>
+  )
+}
+
+/** A few parts under one theme (Chakra's `.light`/`.dark` class sets its colour variables on a subtree). */
+function ThemeSample({ mode }: { mode: 'light' | 'dark' }) {
+  return (
+    <Box className={mode} data-theme-sample={mode} bg="bg.subtle" color="fg" borderWidth="1px" borderColor="border" rounded="md" p="4">
+      <Stack gap="3" bg="bg" borderWidth="1px" borderColor="border" rounded="md" p="4" css={statusBadgeCss}>
+        <Text fontWeight="semibold">web_logs</Text>
+        <Text fontSize="sm" color="fg.muted">
+          Web server access logs, one row a request.
+        </Text>
+        <Box>
+          <StatusBadge status="running" /> <StatusBadge status="failed" />
+        </Box>
+        <Text fontSize="sm" color="fg.error">
+          Name is required
+        </Text>
+        <Box fontSize="sm">
+          <EmptyState message="No tables yet." action={{ to: KIT_PATH, label: 'Create your first table' }} />
+        </Box>
+        <Box>
+          <Button size="sm" colorPalette="blue">
+            Save
+          </Button>
+        </Box>
+      </Stack>
+    </Box>
   )
 }
 

@@ -38,7 +38,7 @@ export default function DashboardRoute() {
           {isEmpty ? (
             <Box bg="bg" borderWidth="1px" rounded="md" p="4" role="status">
               <Text mb="1">This organization has nothing in it yet.</Text>
-              <ChakraLink asChild color="blue.600">
+              <ChakraLink asChild color="link">
                 <Link to="/data/new-table">Create your first table</Link>
               </ChakraLink>
             </Box>
@@ -63,7 +63,7 @@ const cardsCss = {
   '& [data-label]': { fontSize: 'sm', color: 'fg.muted' },
   '& [data-value]': { fontSize: '2xl', fontWeight: 'semibold', lineHeight: 'short' },
   '& [data-detail]': { fontSize: 'xs', color: 'fg.muted' },
-  '& a': { fontSize: 'sm', color: 'blue.600', textDecoration: 'none', mt: 'auto', _hover: { textDecoration: 'underline' } },
+  '& a': { fontSize: 'sm', color: 'link', textDecoration: 'none', mt: 'auto', _hover: { textDecoration: 'underline' } },
 } as const
 
 function CardGroup({ id, title, cards }: { id: string; title: string; cards: SummaryCard[] }) {

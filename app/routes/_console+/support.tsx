@@ -38,14 +38,14 @@ export default function SupportRoute() {
       <SectionCard id="contact" title="Contact support">
         <Text mb="2">
           Write to{' '}
-          <ChakraLink href={mailto} color="blue.600">
+          <ChakraLink href={mailto} color="link">
             {data.supportEmail}
           </ChakraLink>{' '}
           and say what you did, what you expected and what the console showed. The versions below are filled in for you.
         </Text>
         <Text>
           Or open a request on{' '}
-          <ChakraLink href={data.supportUrl} target="_blank" rel="noopener noreferrer" color="blue.600">
+          <ChakraLink href={data.supportUrl} target="_blank" rel="noopener noreferrer" color="link">
             the support site
           </ChakraLink>{' '}
           (opens in a new window).
@@ -75,7 +75,7 @@ export default function SupportRoute() {
       <SectionCard id="docs" title="Documentation">
         <Text>
           Guides and the API reference are in{' '}
-          <ChakraLink href={data.docsUrl} target="_blank" rel="noopener noreferrer" color="blue.600">
+          <ChakraLink href={data.docsUrl} target="_blank" rel="noopener noreferrer" color="link">
             the documentation
           </ChakraLink>{' '}
           (opens in a new window). Most pages also link to their own topic from the header (Docs, API).

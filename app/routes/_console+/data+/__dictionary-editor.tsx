@@ -62,7 +62,7 @@ export function DictionaryEditor({
   const fileHelp = (
     <>
       A file of the dictionary’s project.{' '}
-      <ChakraLink asChild color="blue.600">
+      <ChakraLink asChild color="link">
         <Link to={`/data/files/new-file${chosenProject ? `?project=${chosenProject}` : ''}`}>Upload a file</Link>
       </ChakraLink>
     </>

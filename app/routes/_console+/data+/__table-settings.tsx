@@ -95,7 +95,7 @@ function SettingsJsonForm({ step, lastResult, cancelTo }: { step: SettingsStep; 
       </FocusHeading>
       <Text color="fg.muted">
         Shaped like the table’s settings; only this group’s keys are read, and checked by the same rules as the form.{' '}
-        <ChakraLink asChild color="blue.600">
+        <ChakraLink asChild color="link">
           <Link to={`${fieldsHref}#edit-settings`}>Edit as a form</Link>
         </ChakraLink>
       </Text>
@@ -142,7 +142,7 @@ function SettingsFieldsForm({ step, lastResult, cancelTo }: { step: SettingsStep
       <Text color="fg.muted">
         {step.description} An empty field takes the default shown in it
         {step.isBuiltInDefaults ? ' (the cluster’s defaults could not be read: these are the built-in ones)' : ''}.{' '}
-        <ChakraLink asChild color="blue.600">
+        <ChakraLink asChild color="link">
           <Link to={`${stepHref(cancelTo.split('#')[0]!, { edit: step.key, as: 'json' })}#edit-settings`}>Edit as JSON</Link>
         </ChakraLink>
       </Text>

@@ -84,7 +84,7 @@ export function ViewEditor({
           <code>{tableLabel}</code>
           {changeTableTo ? (
             <Link to={changeTableTo}>
-              <Text as="span" fontSize="sm" color="blue.600">
+              <Text as="span" fontSize="sm" color="link">
                 Change table
               </Text>
             </Link>

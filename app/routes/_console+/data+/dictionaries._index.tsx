@@ -1,10 +1,11 @@
-import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Button, Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithDictionaries } from '~/api/dictionaries.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
@@ -94,12 +95,11 @@ export default function DataDictionariesRoute() {
         rows={data.rows}
         rowKey={(row) => `${row.projectId}/${row.uuid}`}
         empty={
-          <>
-            <Text mb="2">{isFiltered ? 'No dictionaries match this filter.' : 'No dictionaries yet. A dictionary loads a file: upload one first.'}</Text>
-            <ChakraLink asChild color="blue.600">
-              {isFiltered ? <Link to="/data/dictionaries">Clear the filter</Link> : <Link to="/data/dictionaries/new-data-dictionary">Create your first dictionary</Link>}
-            </ChakraLink>
-          </>
+          <EmptyState
+            message="No dictionaries yet. A dictionary loads a file: upload one first."
+            action={{ to: '/data/dictionaries/new-data-dictionary', label: 'Create your first dictionary' }}
+            filter={isFiltered ? { message: 'No dictionaries match this filter.', clearTo: '/data/dictionaries' } : null}
+          />
         }
       />
       <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="dictionaries" />

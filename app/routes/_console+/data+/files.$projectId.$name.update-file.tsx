@@ -95,7 +95,7 @@ export default function UpdateFileRoute() {
           {usedBy.map((dictionary, index) => (
             <span key={dictionary.uuid}>
               {index ? ', ' : ''}
-              <ChakraLink asChild color="blue.600">
+              <ChakraLink asChild color="link">
                 <Link to={dictionaryUrl(project.uuid, dictionary.uuid)}>{dictionary.name}</Link>
               </ChakraLink>
             </span>

@@ -1,4 +1,4 @@
-import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Button, Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -7,6 +7,7 @@ import { listDictionaryFiles } from '~/api/dictionary-files.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { DateTime } from '~/components/layout/date-time'
@@ -122,12 +123,11 @@ export default function DataFilesRoute() {
         rows={data.rows}
         rowKey={(row) => `${row.projectId}/${row.name}`}
         empty={
-          <>
-            <Text mb="2">{isFiltered ? 'No files match this filter.' : 'No files yet.'}</Text>
-            <ChakraLink asChild color="blue.600">
-              {isFiltered ? <Link to="/data/files">Clear the filter</Link> : <Link to="/data/files/new-file">Upload your first file</Link>}
-            </ChakraLink>
-          </>
+          <EmptyState
+            message="No files yet."
+            action={{ to: '/data/files/new-file', label: 'Upload your first file' }}
+            filter={isFiltered ? { message: 'No files match this filter.', clearTo: '/data/files' } : null}
+          />
         }
       />
       <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="files" />

@@ -1,10 +1,11 @@
-import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Button, Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithFunctions } from '~/api/functions.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
@@ -78,12 +79,11 @@ export default function DataFunctionsRoute() {
         rows={data.rows}
         rowKey={(row) => `${row.projectId}/${row.uuid}`}
         empty={
-          <>
-            <Text mb="2">{isFiltered ? 'No functions match this filter.' : 'No custom functions yet.'}</Text>
-            <ChakraLink asChild color="blue.600">
-              {isFiltered ? <Link to="/data/functions">Clear the filter</Link> : <Link to="/data/functions/new-custom-function">Create your first function</Link>}
-            </ChakraLink>
-          </>
+          <EmptyState
+            message="No custom functions yet."
+            action={{ to: '/data/functions/new-custom-function', label: 'Create your first function' }}
+            filter={isFiltered ? { message: 'No functions match this filter.', clearTo: '/data/functions' } : null}
+          />
         }
       />
       <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="functions" />

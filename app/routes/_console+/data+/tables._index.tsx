@@ -1,9 +1,10 @@
-import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Button, Stack } from '@chakra-ui/react'
 import { data as dataResponse, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithTablesBriefly } from '~/api/tables.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
@@ -134,31 +135,16 @@ export default function DataTablesRoute() {
         columns={columns}
         rows={data.rows}
         rowKey={(row) => row.table?.uuid ?? `project-${row.projectId}`}
-        empty={<EmptyState q={data.q} hasProjects={data.projectCount > 0} />}
+        empty={
+          <EmptyState
+            message={data.projectCount > 0 ? 'No tables yet.' : 'No projects or tables yet.'}
+            action={{ to: '/data/new-table', label: 'Create your first table' }}
+            filter={data.q ? { message: `No tables or projects match “${data.q}”.`, clearTo: '/data/tables' } : null}
+          />
+        }
       />
       <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
     </Stack>
-  )
-}
-
-function EmptyState({ q, hasProjects }: { q: string; hasProjects: boolean }) {
-  if (q) {
-    return (
-      <>
-        <Text mb="2">No tables or projects match “{q}”.</Text>
-        <ChakraLink asChild color="blue.600">
-          <Link to="/data/tables">Clear the filter</Link>
-        </ChakraLink>
-      </>
-    )
-  }
-  return (
-    <>
-      <Text mb="2">{hasProjects ? 'No tables yet.' : 'No projects or tables yet.'}</Text>
-      <ChakraLink asChild color="blue.600">
-        <Link to="/data/new-table">Create your first table</Link>
-      </ChakraLink>
-    </>
   )
 }
 

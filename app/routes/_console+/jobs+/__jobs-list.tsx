@@ -169,14 +169,14 @@ export function JobsListPage<Row extends JobRow>({
               <Text mb="2">
                 No {data.status} {noun}s.
               </Text>
-              <ChakraLink asChild color="blue.600">
+              <ChakraLink asChild color="link">
                 <Link to={basePath}>Show all statuses</Link>
               </ChakraLink>
             </>
           ) : (
             <>
               <Text mb="2">No {noun}s yet.</Text>
-              <ChakraLink asChild color="blue.600">
+              <ChakraLink asChild color="link">
                 <Link to={`${basePath}/create`}>{createLabel}</Link>
               </ChakraLink>
             </>

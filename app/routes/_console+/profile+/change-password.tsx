@@ -48,7 +48,7 @@ export default function ChangePasswordRoute() {
           <Text fontWeight="medium" mb="2">
             Your password has been changed.
           </Text>
-          <ChakraLink asChild color="blue.600">
+          <ChakraLink asChild color="link">
             <Link to="/profile/settings">Back to settings</Link>
           </ChakraLink>
         </Box>

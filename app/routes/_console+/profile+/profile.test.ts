@@ -10,12 +10,24 @@ import { action as settingsAction, loader as settingsLoader } from './settings'
 useTestCluster()
 
 describe('profile settings', () => {
-  it('shows the email and the timezone, Local by default', async () => {
+  it('shows the email, the timezone (Local by default) and the theme (System by default)', async () => {
     const cookie = await loginAsAdmin()
     expect(await settingsLoader(args(get('/profile/settings', cookie)))).toEqual({
       email: ADMIN.email,
       timezone: 'Local',
+      theme: 'system',
     })
+  })
+
+  it('saves the theme in its own cookie, which outlives the session', async () => {
+    const cookie = await loginAsAdmin()
+    const response = asResponse(await settingsAction(args(post('/profile/settings', { timezone: 'Local', theme: 'dark' }, cookie))))
+    expect(response.status).toBe(302)
+    expect(response.headers.getSetCookie().some((line) => line.startsWith('cc_theme='))).toBe(true)
+    const next = `${cookie}; ${cookieFrom(response)}`
+    expect(await settingsLoader(args(get('/profile/settings', next)))).toMatchObject({ theme: 'dark' })
+    const refused = unwrap(await settingsAction(args(post('/profile/settings', { timezone: 'Local', theme: 'sepia' }, cookie))))
+    expect(refused.status).toBe(400)
   })
 
   it('saves UTC in its own cookie and says so', async () => {

@@ -8,33 +8,32 @@ import { ErrorList } from '~/components/forms/error-list'
 import { FormCard } from '~/components/forms/form-card'
 import { PageHeader } from '~/components/layout/page-header'
 import { RouteErrorBoundary } from '~/components/layout/route-error'
-import { TimezoneFormSchema } from '~/schemas/auth'
+import { ProfileSettingsFormSchema } from '~/schemas/auth'
 import { loadFromCluster } from '~/api/policies.server'
-import { commitTimezone, getTimezone, requireSession } from '~/utils/session.server'
+import { COLOR_MODE_LABELS, COLOR_MODES } from '~/utils/color-mode'
+import { commitColorMode, commitTimezone, getColorMode, getTimezone, requireSession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const user = await loadFromCluster(() => getCurrentUser(api))
-  return { email: user.email, timezone: await getTimezone(request) }
+  return { email: user.email, timezone: await getTimezone(request), theme: await getColorMode(request) }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireSession(request)
-  const submission = parseWithZod(await request.formData(), { schema: TimezoneFormSchema })
+  const submission = parseWithZod(await request.formData(), { schema: ProfileSettingsFormSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  return redirectWithToast(
-    '/profile/settings',
-    { title: 'Settings saved', type: 'success' },
-    { headers: { 'Set-Cookie': await commitTimezone(request, submission.value.timezone) } },
-  )
+  const headers = new Headers({ 'Set-Cookie': await commitTimezone(request, submission.value.timezone) })
+  if (submission.value.theme) headers.append('Set-Cookie', await commitColorMode(request, submission.value.theme))
+  return redirectWithToast('/profile/settings', { title: 'Settings saved', type: 'success' }, { headers })
 }
 
 export default function ProfileSettingsRoute() {
-  const { email, timezone } = useLoaderData<typeof loader>()
+  const { email, timezone, theme } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(TimezoneFormSchema, { id: 'profile-settings', lastResult: actionData?.result, defaultValue: { timezone } })
+  const [form, fields] = useSchemaForm(ProfileSettingsFormSchema, { id: 'profile-settings', lastResult: actionData?.result, defaultValue: { timezone, theme } })
   return (
     <Box maxW="lg">
       <PageHeader title="Settings" description="Your personal preferences." />
@@ -63,8 +62,26 @@ export default function ProfileSettingsRoute() {
           ))}
           <ErrorList id={fields.timezone.errorId} errors={fields.timezone.errors} />
         </chakra.fieldset>
+        <chakra.fieldset border="none" p="0" mx="0" mt="4" mb="2" aria-describedby={fields.theme.errorId}>
+          <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
+            Theme
+          </chakra.legend>
+          {COLOR_MODES.map((value) => (
+            <chakra.label key={value} display="flex" alignItems="center" gap="2" mb="1" cursor="pointer">
+              <input
+                type="radio"
+                name={fields.theme.name}
+                value={value}
+                aria-invalid={fields.theme.errors?.length ? true : undefined}
+                defaultChecked={(fields.theme.initialValue ?? theme) === value}
+              />
+              {value === 'system' ? 'System (follows your device)' : COLOR_MODE_LABELS[value]}
+            </chakra.label>
+          ))}
+          <ErrorList id={fields.theme.errorId} errors={fields.theme.errors} />
+        </chakra.fieldset>
       </FormCard>
-      <ChakraLink asChild color="blue.600" fontSize="sm" mt="4" display="inline-block">
+      <ChakraLink asChild color="link" fontSize="sm" mt="4" display="inline-block">
         <Link to="/profile/change-password">Change password</Link>
       </ChakraLink>
     </Box>

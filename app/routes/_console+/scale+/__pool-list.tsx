@@ -1,6 +1,7 @@
 import { Box, Button, Link as ChakraLink, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Link, useSearchParams } from '@remix-run/react'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { PageHeader } from '~/components/layout/page-header'
@@ -60,7 +61,7 @@ function IngestTables({ tables }: { tables: Settled<IngestTable[]> }) {
           empty={
             <>
               <Text mb="2">No tables yet: an ingest pool writes into one.</Text>
-              <ChakraLink asChild color="blue.600">
+              <ChakraLink asChild color="link">
                 <Link to="/data/new-table">Create a table</Link>
               </ChakraLink>
             </>
@@ -240,24 +241,11 @@ export function PoolList({ data }: { data: PoolListData }) {
         rowKey={(row) => row.uuid}
         css={barCss}
         empty={
-          data.q ? (
-            <>
-              <Text mb="2">No {label.toLowerCase()} pools match “{data.q}”.</Text>
-              <ChakraLink asChild color="blue.600">
-                <Link to={KIND_PATHS[data.kind]}>Clear the filter</Link>
-              </ChakraLink>
-            </>
-          ) : (
-            <>
-              <Text mb="2">
-                No {label.toLowerCase()} pools yet.{' '}
-                {data.kind === 'search' ? 'Queries run on the cluster’s built-in query workers until a pool is made.' : null}
-              </Text>
-              <ChakraLink asChild color="blue.600">
-                <Link to={createTo}>Create a {label.toLowerCase()} pool</Link>
-              </ChakraLink>
-            </>
-          )
+          <EmptyState
+            message={`No ${label.toLowerCase()} pools yet.${data.kind === 'search' ? ' Queries run on the cluster’s built-in query workers until a pool is made.' : ''}`}
+            action={{ to: createTo, label: `Create a ${label.toLowerCase()} pool` }}
+            filter={data.q ? { message: `No ${label.toLowerCase()} pools match “${data.q}”.`, clearTo: KIND_PATHS[data.kind] } : null}
+          />
         }
       />
       {data.total ? <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} /> : null}

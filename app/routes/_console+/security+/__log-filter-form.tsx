@@ -34,7 +34,7 @@ export function LogFilterForm<Schema extends Record<string, unknown>>({
           <Button type="submit" size="sm" colorPalette="blue">
             Apply filters
           </Button>
-          <ChakraLink asChild fontSize="sm" color="blue.600">
+          <ChakraLink asChild fontSize="sm" color="link">
             <Link to={clearTo}>Clear filters</Link>
           </ChakraLink>
         </HStack>

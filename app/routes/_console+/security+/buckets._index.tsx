@@ -1,10 +1,11 @@
-import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Button, Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { listStorages } from '~/api/storages.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
@@ -93,21 +94,11 @@ export default function BucketsRoute() {
         rows={data.rows}
         rowKey={(row) => row.uuid}
         empty={
-          data.q ? (
-            <>
-              <Text mb="2">No buckets match “{data.q}”.</Text>
-              <ChakraLink asChild color="blue.600">
-                <Link to="/security/buckets">Clear the filter</Link>
-              </ChakraLink>
-            </>
-          ) : (
-            <>
-              <Text mb="2">No buckets yet: tables use the cluster's own storage.</Text>
-              <ChakraLink asChild color="blue.600">
-                <Link to="/security/new-bucket">Add a bucket</Link>
-              </ChakraLink>
-            </>
-          )
+          <EmptyState
+            message="No buckets yet: tables use the cluster's own storage."
+            action={{ to: '/security/new-bucket', label: 'Add a bucket' }}
+            filter={data.q ? { message: `No buckets match “${data.q}”.`, clearTo: '/security/buckets' } : null}
+          />
         }
       />
       <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />

@@ -1,10 +1,11 @@
-import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Button, Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listCredentials, listCredentialTypes } from '~/api/credentials.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
@@ -86,21 +87,11 @@ export default function CredentialsRoute() {
         rows={data.rows}
         rowKey={(row) => row.uuid}
         empty={
-          data.q ? (
-            <>
-              <Text mb="2">No credentials match “{data.q}”.</Text>
-              <ChakraLink asChild color="blue.600">
-                <Link to="/security/credentials">Clear the filter</Link>
-              </ChakraLink>
-            </>
-          ) : (
-            <>
-              <Text mb="2">No credentials yet.</Text>
-              <ChakraLink asChild color="blue.600">
-                <Link to="/security/new-credential">Add a credential</Link>
-              </ChakraLink>
-            </>
-          )
+          <EmptyState
+            message="No credentials yet."
+            action={{ to: '/security/new-credential', label: 'Add a credential' }}
+            filter={data.q ? { message: `No credentials match “${data.q}”.`, clearTo: '/security/credentials' } : null}
+          />
         }
       />
       <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />

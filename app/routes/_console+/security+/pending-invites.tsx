@@ -1,4 +1,4 @@
-import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Button, Stack } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -6,6 +6,7 @@ import { ClusterError } from '~/api/errors.server'
 import { deleteInvite, listPendingInvites, resendInvite } from '~/api/invites.server'
 import { loadFromCluster, toastFromCluster } from '~/api/policies.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
@@ -202,21 +203,11 @@ export default function PendingInvitesRoute() {
         rows={data.rows}
         rowKey={(row) => row.id}
         empty={
-          data.q ? (
-            <>
-              <Text mb="2">No pending invites match “{data.q}”.</Text>
-              <ChakraLink asChild color="blue.600">
-                <Link to="/security/pending-invites">Clear the filter</Link>
-              </ChakraLink>
-            </>
-          ) : (
-            <>
-              <Text mb="2">No pending invites: everyone invited has signed in.</Text>
-              <ChakraLink asChild color="blue.600">
-                <Link to="/security/users/invite-new-user">Invite a user</Link>
-              </ChakraLink>
-            </>
-          )
+          <EmptyState
+            message="No pending invites: everyone invited has signed in."
+            action={{ to: '/security/users/invite-new-user', label: 'Invite a user' }}
+            filter={data.q ? { message: `No pending invites match “${data.q}”.`, clearTo: '/security/pending-invites' } : null}
+          />
         }
       />
       <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />

@@ -1,10 +1,11 @@
-import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Button, Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import { listRoles } from '~/api/roles.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
@@ -83,12 +84,11 @@ export default function RolesRoute() {
         rows={data.rows}
         rowKey={(row) => String(row.id)}
         empty={
-          <>
-            <Text mb="2">{data.q ? `No roles match “${data.q}”.` : 'No roles yet.'}</Text>
-            <ChakraLink asChild color="blue.600">
-              <Link to={data.q ? '/security/roles' : '/security/roles/new-role'}>{data.q ? 'Clear the filter' : 'Create a role'}</Link>
-            </ChakraLink>
-          </>
+          <EmptyState
+            message="No roles yet."
+            action={{ to: '/security/roles/new-role', label: 'Create a role' }}
+            filter={data.q ? { message: `No roles match “${data.q}”.`, clearTo: '/security/roles' } : null}
+          />
         }
       />
       <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />

@@ -1,4 +1,4 @@
-import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Button, Stack } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -6,6 +6,7 @@ import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, toastFromCluster } from '~/api/policies.server'
 import { deleteUser, listUsers } from '~/api/users.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
@@ -167,21 +168,11 @@ export default function UsersRoute() {
         rows={data.rows}
         rowKey={(row) => row.uuid}
         empty={
-          data.q ? (
-            <>
-              <Text mb="2">No users match “{data.q}”.</Text>
-              <ChakraLink asChild color="blue.600">
-                <Link to="/security/users">Clear the filter</Link>
-              </ChakraLink>
-            </>
-          ) : (
-            <>
-              <Text mb="2">No users yet.</Text>
-              <ChakraLink asChild color="blue.600">
-                <Link to="/security/users/invite-new-user">Invite the first user</Link>
-              </ChakraLink>
-            </>
-          )
+          <EmptyState
+            message="No users yet."
+            action={{ to: '/security/users/invite-new-user', label: 'Invite the first user' }}
+            filter={data.q ? { message: `No users match “${data.q}”.`, clearTo: '/security/users' } : null}
+          />
         }
       />
       <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />

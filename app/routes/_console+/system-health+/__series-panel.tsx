@@ -13,7 +13,7 @@ const SeriesChart = lazy(() => import('./__series-chart.client'))
 type Row = { time: number; values: number[]; total: number }
 
 const panelCss = {
-  '& details > summary': { cursor: 'pointer', fontSize: 'sm', color: 'blue.600', py: '1', width: 'fit-content' },
+  '& details > summary': { cursor: 'pointer', fontSize: 'sm', color: 'link', py: '1', width: 'fit-content' },
   '& details[open] > summary': { mb: '2' },
 } as const
 

@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Box, Button, chakra, HStack, Input, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, HStack, Input, Stack, Text } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useLocation, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { countLogs, listLogFacets, listLogs, type LogEntry, type LogFacets } from '~/api/health.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
 import { Pagination } from '~/components/data-table/pagination'
 import { parsePaging } from '~/components/data-table/paging'
 import { ErrorList } from '~/components/forms/error-list'
@@ -165,14 +166,14 @@ export default function SystemHealthLogsRoute() {
             rows={data.entries}
             rowKey={(entry) => `${entry.timestamp}-${entry.service}-${entry.component}-${entry.message}`}
             empty={
-              <>
-                <Text mb="2">{hasFilters ? 'No log entries match these filters in this time range.' : 'No log entries in this time range.'}</Text>
-                {hasFilters ? (
-                  <ChakraLink asChild color="blue.600">
-                    <Link to="/system-health/logs">Clear the filters</Link>
-                  </ChakraLink>
-                ) : null}
-              </>
+              <EmptyState
+                message="No log entries in this time range."
+                filter={
+                  hasFilters
+                    ? { message: 'No log entries match these filters in this time range.', clearTo: '/system-health/logs', clearLabel: 'Clear the filters' }
+                    : null
+                }
+              />
             }
           />
           {data.total > 0 ? (
