@@ -310,7 +310,7 @@ export function QueryEditorForm({
               )}
             </ClientOnly>
             <Text id="sql-help" fontSize="xs" color="fg.muted" mt="1">
-              {isHydrated ? 'Ctrl+Enter (⌘+Enter) runs the query. ' : ''}Results show at most 10,000 rows.
+              {isHydrated ? 'Ctrl+Enter (⌘+Enter) runs the query; Ctrl+Space suggests names. ' : ''}Results show at most 10,000 rows.
             </Text>
             {sqlError || error ? (
               <InlineAlert id="sql-error" mt="2">

@@ -99,6 +99,11 @@ async function readRows(api: ClusterApi, sql: string, settings: Record<string, s
     else if (rows.length < QUERY_UI_MAX_ROWS) rows.push(value.map(cellOf))
     else if (isUiCap) isCapped = true
   }
+  // Break mode stops at a block boundary: the few rows past the cap are read to the end of the
+  // answer and dropped unparsed, so the connection ends as the cluster sent it.
+  const skip = (line: string) => {
+    if (line) isCapped = isUiCap
+  }
   const reader = response.body!.getReader()
   try {
     for (;;) {
@@ -107,17 +112,11 @@ async function readRows(api: ClusterApi, sql: string, settings: Record<string, s
       pending += decoder.decode(value, { stream: true })
       let newline = pending.indexOf('\n')
       while (newline >= 0) {
-        take(pending.slice(0, newline))
+        ;(isCapped ? skip : take)(pending.slice(0, newline))
         pending = pending.slice(newline + 1)
         newline = pending.indexOf('\n')
       }
-      // Break mode stops at a block boundary: rows past the cap are not read at all.
-      if (isCapped) {
-        void reader.cancel().catch(() => {})
-        break
-      }
     }
-    // After the cap the rest of the answer is not read: what is pending is a part of a row past it.
     if (!isCapped) take(pending + decoder.decode())
   } catch (error) {
     if (api.signal?.aborted || error instanceof SyntaxError) throw error

@@ -81,7 +81,7 @@ export default function SqlEditor({
         fontSize={14}
         showPrintMargin={false}
         enableBasicAutocompletion
-        enableLiveAutocompletion
+        enableLiveAutocompletion={false}
         // Ace keeps the textarea's aria-label current ("SQL, Cursor at row 1") from this option.
         setOptions={{ useWorker: false, tabSize: 2, wrap: true, textInputAriaLabel: label, fontFamily: MONO_FONTS }}
         editorProps={{ $blockScrolling: true }}
