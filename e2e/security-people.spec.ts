@@ -240,6 +240,12 @@ test.describe('security → walks as other roles (permission-aware pages)', () =
       // the section's tabs stay, so the reader can go elsewhere
       await expect(reader.getByRole('navigation', { name: 'Security areas' })).toBeVisible()
     }
+    // nothing offers what the cluster would refuse: no creation menu, and New table disabled with the permission named
+    await reader.goto('/data/tables')
+    await expect(reader.getByRole('button', { name: '+ add new' })).toHaveCount(0)
+    await expect(reader.getByRole('button', { name: 'New table' })).toBeDisabled()
+    await expect(reader.getByText('Needs add_table', { exact: true })).toBeVisible()
+    await expect(reader.getByRole('link', { name: 'New table' })).toHaveCount(0)
     await reader.context().close()
   })
 })

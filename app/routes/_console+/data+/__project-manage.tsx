@@ -12,6 +12,7 @@ import { ProjectFormSchema } from '~/schemas/table'
 import { formatBytes, formatNumber } from '~/utils/format-number'
 import type { ProjectContents } from './__project-manage.server'
 import { tableUrl } from './__table-url'
+import { CreateLink } from '~/components/layout/create-link'
 
 type Step =
   | { kind: 'new' }
@@ -66,9 +67,7 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
           Project {project.name}
         </FocusHeading>
         <HStack>
-          <Button asChild size="sm" variant="outline">
-            <Link to={`/data/new-table?project=${project.uuid}`}>New table in {project.name}</Link>
-          </Button>
+          <CreateLink to={`/data/new-table?project=${project.uuid}`} variant="outline">New table in {project.name}</CreateLink>
           <Button asChild size="sm" variant="outline" colorPalette="red">
             <Link to={`/data/tables?delete-project=${project.uuid}`}>Delete project…</Link>
           </Button>

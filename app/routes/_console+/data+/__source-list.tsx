@@ -1,8 +1,9 @@
-import { Box, Button, Heading, HStack, Text } from '@chakra-ui/react'
+import { Box, Heading, HStack, Text } from '@chakra-ui/react'
 import { Link } from '@remix-run/react'
 import { FORM_KIND_LABELS, type FormKind } from '~/schemas/source'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { InlineAlert } from '~/components/layout/inline-alert'
+import { CreateLink } from '~/components/layout/create-link'
 
 /** A table's ingest source as its table page lists it. */
 export type SourceRow = { uuid: string; name: string; kind: FormKind; transform: string; pool: string }
@@ -39,9 +40,7 @@ export function SourcesPanel({
         <Heading as="h2" id="sources-heading" size="md">
           Ingest sources
         </Heading>
-        <Button asChild size="sm" variant="outline">
-          <Link to={`/data/new-ingest-source?project=${project.uuid}&table=${table.uuid}`}>New ingest source</Link>
-        </Button>
+        <CreateLink to={`/data/new-ingest-source?project=${project.uuid}&table=${table.uuid}`} variant="outline">New ingest source</CreateLink>
       </HStack>
       {error ? (
         <InlineAlert title="The sources could not be listed">{error}</InlineAlert>

@@ -1,8 +1,9 @@
-import { Box, Button, Heading, HStack, Text } from '@chakra-ui/react'
+import { Box, Heading, HStack, Text } from '@chakra-ui/react'
 import { Link } from '@remix-run/react'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { tableUrl } from './__table-url'
+import { CreateLink } from '~/components/layout/create-link'
 
 type Settled<T> = { value: T; error: null } | { value: null; error: string }
 type ViewRow = { uuid: string; name: string; columns: number }
@@ -35,9 +36,7 @@ export function TableViewsPanel({
         <Heading as="h2" id="views-heading" size="md">
           Views
         </Heading>
-        <Button asChild size="sm" variant="outline">
-          <Link to={`/data/new-view?table=${projectId}/${tableId}`}>New view</Link>
-        </Button>
+        <CreateLink to={`/data/new-view?table=${projectId}/${tableId}`} variant="outline">New view</CreateLink>
       </HStack>
       {views.value ? (
         <DataTable
@@ -62,9 +61,7 @@ export function TableSummariesPanel({ summaries, tableId, projectId }: { summari
         <Heading as="h2" id="summaries-heading" size="md">
           Summary tables fed by this table
         </Heading>
-        <Button asChild size="sm" variant="outline">
-          <Link to={`/data/new-summary-table?parent=${projectId}/${tableId}`}>New summary table</Link>
-        </Button>
+        <CreateLink to={`/data/new-summary-table?parent=${projectId}/${tableId}`} variant="outline">New summary table</CreateLink>
       </HStack>
       {summaries.value ? (
         summaries.value.length ? (

@@ -1,4 +1,4 @@
-import { Button, Stack } from '@chakra-ui/react'
+import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -16,6 +16,7 @@ import { DataTabs } from './__data-tabs'
 import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileUrl } from './__file-url'
+import { CreateLink } from '~/components/layout/create-link'
 
 export const handle: RouteHandle = { docsTopic: 'dictionary' }
 
@@ -82,9 +83,7 @@ export default function DataDictionariesRoute() {
         description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}; query one with dictGet('{project}_{name}', …)`}
         mb="0"
         actions={
-          <Button asChild colorPalette="blue" size="sm">
-            <Link to={`/data/dictionaries/new-data-dictionary${data.project ? `?project=${data.project}` : ''}`}>New dictionary</Link>
-          </Button>
+          <CreateLink to={`/data/dictionaries/new-data-dictionary${data.project ? `?project=${data.project}` : ''}`} colorPalette="blue">New dictionary</CreateLink>
         }
       />
       <DataTabs />

@@ -1,4 +1,4 @@
-import { Button, Stack } from '@chakra-ui/react'
+import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -21,6 +21,7 @@ import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileDownloadUrl, fileUrl } from './__file-url'
 import { usersOf } from './__file-usage.server'
+import { CreateLink } from '~/components/layout/create-link'
 
 export const handle: RouteHandle = { docsTopic: 'file' }
 
@@ -110,9 +111,7 @@ export default function DataFilesRoute() {
         description="Files that dictionaries load, one set per project."
         mb="0"
         actions={
-          <Button asChild colorPalette="blue" size="sm">
-            <Link to={`/data/files/new-file${data.project ? `?project=${data.project}` : ''}`}>Upload file</Link>
-          </Button>
+          <CreateLink to={`/data/files/new-file${data.project ? `?project=${data.project}` : ''}`} colorPalette="blue">Upload file</CreateLink>
         }
       />
       <DataTabs />

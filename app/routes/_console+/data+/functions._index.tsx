@@ -1,4 +1,4 @@
-import { Button, Stack } from '@chakra-ui/react'
+import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -15,6 +15,7 @@ import type { RouteHandle } from '~/utils/handle'
 import { DataTabs } from './__data-tabs'
 import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
 import { functionUrl } from './__function-url'
+import { CreateLink } from '~/components/layout/create-link'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
 
@@ -66,9 +67,7 @@ export default function DataFunctionsRoute() {
         description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}
         mb="0"
         actions={
-          <Button asChild colorPalette="blue" size="sm">
-            <Link to={`/data/functions/new-custom-function${data.project ? `?project=${data.project}` : ''}`}>New function</Link>
-          </Button>
+          <CreateLink to={`/data/functions/new-custom-function${data.project ? `?project=${data.project}` : ''}`} colorPalette="blue">New function</CreateLink>
         }
       />
       <DataTabs />

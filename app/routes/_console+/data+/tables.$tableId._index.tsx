@@ -28,6 +28,7 @@ import { RENAME_INTENT, SETTINGS_INTENT, TRUNCATE_INTENT } from './__table-inten
 // Ingest sources (issue 8): the panel and its rows live in the source helpers.
 import { SourcesPanel } from './__source-list'
 import { loadSourceRows } from './__source-editor.server'
+import { CreateLink } from '~/components/layout/create-link'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -147,9 +148,7 @@ export default function TableDetailRoute() {
             <Button asChild size="sm" variant="outline">
               <Link to={`/queries?table_id=${table.uuid}`}>Query this table</Link>
             </Button>
-            <Button asChild size="sm" variant="outline">
-              <Link to={`/jobs/alter-jobs/create?table=${encodeURIComponent(`${project.name}.${table.name}`)}`}>New alter job</Link>
-            </Button>
+            <CreateLink to={`/jobs/alter-jobs/create?table=${encodeURIComponent(`${project.name}.${table.name}`)}`} variant="outline">New alter job</CreateLink>
             <TableManageLinks base={base} tableId={table.uuid} isSummary={table.type === 'summary'} />
             {isConfirmingDelete ? null : (
               <Button asChild size="sm" variant="outline" colorPalette="red">
@@ -217,9 +216,7 @@ export default function TableDetailRoute() {
           <Heading as="h2" id="transforms-heading" size="md">
             Transforms
           </Heading>
-          <Button asChild size="sm" variant="outline">
-            <Link to={`/data/new-transform?table=${table.uuid}&project=${project.uuid}`}>New transform</Link>
-          </Button>
+          <CreateLink to={`/data/new-transform?table=${table.uuid}&project=${project.uuid}`} variant="outline">New transform</CreateLink>
         </HStack>
         <DataTable
           caption={`Transforms of ${table.name}`}

@@ -17,6 +17,7 @@ import type { RouteHandle } from '~/utils/handle'
 import { tableUrl } from './__table-url'
 import { ProjectStep } from './__project-manage'
 import { loadProjectStep, projectAction } from './__project-manage.server'
+import { CreateLink } from '~/components/layout/create-link'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
@@ -114,9 +115,7 @@ export default function DataTablesRoute() {
             <Button asChild variant="outline" size="sm">
               <Link to="/data/tables?manage-project=new">New project</Link>
             </Button>
-            <Button asChild colorPalette="blue" size="sm">
-              <Link to="/data/new-table">New table</Link>
-            </Button>
+            <CreateLink to="/data/new-table" colorPalette="blue">New table</CreateLink>
           </>
         }
       />

@@ -1,4 +1,4 @@
-import { Box, Button, Link as ChakraLink, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Box, Link as ChakraLink, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Link, useSearchParams } from '@remix-run/react'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { EmptyState } from '~/components/data-table/empty-state'
@@ -10,6 +10,7 @@ import { formatNumber } from '~/utils/format-number'
 import type { Settled } from '~/api/policies.server'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import type { IngestTable, PoolRow, PoolTotals } from './__pools.server'
+import { CreateLink } from '~/components/layout/create-link'
 
 const tableColumns: Column<IngestTable>[] = [
   {
@@ -225,9 +226,7 @@ export function PoolList({ data }: { data: PoolListData }) {
         description={INTROS[data.kind]}
         mb="0"
         actions={
-          <Button asChild colorPalette="blue" size="sm">
-            <Link to={createTo}>New {label.toLowerCase()} pool</Link>
-          </Button>
+          <CreateLink to={createTo} colorPalette="blue">New {label.toLowerCase()} pool</CreateLink>
         }
       />
       {data.totals.pools ? <TotalsPanel totals={data.totals} /> : null}

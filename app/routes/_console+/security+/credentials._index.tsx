@@ -1,4 +1,4 @@
-import { Button, Stack } from '@chakra-ui/react'
+import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -12,6 +12,7 @@ import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
+import { CreateLink } from '~/components/layout/create-link'
 
 type CredentialRow = {
   uuid: string
@@ -75,9 +76,7 @@ export default function CredentialsRoute() {
         } for buckets, batch jobs and auto ingest. Secrets are never shown.`}
         mb="0"
         actions={
-          <Button asChild colorPalette="blue" size="sm">
-            <Link to="/security/new-credential">New credential</Link>
-          </Button>
+          <CreateLink to="/security/new-credential" colorPalette="blue">New credential</CreateLink>
         }
       />
       <FilterForm label="Filter by name or type" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />

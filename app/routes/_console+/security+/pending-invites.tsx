@@ -23,6 +23,7 @@ import { settle } from '~/api/policies.server'
 import { Denied } from './__denied'
 import { loadAllowed } from './__permissions.server'
 import { InlineAlert } from '~/components/layout/inline-alert'
+import { CreateLink } from '~/components/layout/create-link'
 
 export const RESEND_INTENT = 'resend-invite'
 export const DELETE_INVITE_INTENT = 'delete-invite'
@@ -174,9 +175,7 @@ export default function PendingInvitesRoute() {
           data.allowed.inviteUser ? (
             <Denied label="Invite user" reason={data.allowed.inviteUser} />
           ) : (
-            <Button asChild colorPalette="blue" size="sm">
-              <Link to="/security/users/invite-new-user">Invite user</Link>
-            </Button>
+            <CreateLink to="/security/users/invite-new-user" colorPalette="blue">Invite user</CreateLink>
           )
         }
       />

@@ -1,4 +1,4 @@
-import { Button, Stack } from '@chakra-ui/react'
+import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -16,6 +16,7 @@ import { errorMessage } from '~/utils/error-message'
 import { describeScope, loadScopeOptions } from './__scopes.server'
 import { Denied } from './__denied'
 import { loadAllowed } from './__permissions.server'
+import { CreateLink } from '~/components/layout/create-link'
 
 type RoleRow = { id: number; name: string; label: string; description: string; builtIn: boolean; users: number; policies: string[] }
 
@@ -71,9 +72,7 @@ export default function RolesRoute() {
           data.allowed.addRole ? (
             <Denied label="New role" reason={data.allowed.addRole} />
           ) : (
-            <Button asChild colorPalette="blue" size="sm">
-              <Link to="/security/roles/new-role">New role</Link>
-            </Button>
+            <CreateLink to="/security/roles/new-role" colorPalette="blue">New role</CreateLink>
           )
         }
       />

@@ -1,4 +1,4 @@
-import { Button, Stack } from '@chakra-ui/react'
+import { Stack } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -20,6 +20,7 @@ import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
 import { Denied } from './__denied'
 import { loadAllowed } from './__permissions.server'
+import { CreateLink } from '~/components/layout/create-link'
 
 export const DELETE_USER_INTENT = 'delete-user'
 /** Why the signed-in user's own row has no Delete (the cluster refuses it too). */
@@ -137,9 +138,7 @@ export default function UsersRoute() {
           data.allowed.inviteUser ? (
             <Denied label="Invite user" reason={data.allowed.inviteUser} />
           ) : (
-            <Button asChild colorPalette="blue" size="sm">
-              <Link to="/security/users/invite-new-user">Invite user</Link>
-            </Button>
+            <CreateLink to="/security/users/invite-new-user" colorPalette="blue">Invite user</CreateLink>
           )
         }
       />

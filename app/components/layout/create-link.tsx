@@ -1,0 +1,35 @@
+import { Button, HStack, Text, type ButtonProps } from '@chakra-ui/react'
+import { Link, useRouteLoaderData } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { ADD_NEW_ENTRIES } from './nav-config'
+
+/** The console layout's route id: its loader says which creation paths the user can never use. */
+const LAYOUT_ROUTE_ID = 'routes/_console+/_layout'
+
+/**
+ * A page's "New …" button: a link to the creation page, or, when the signed-in user has none of the
+ * permissions that page needs (the layout's `hiddenPaths`, as for "+ add new"), a disabled button
+ * with the permission named beside it, so no page offers what the cluster would refuse.
+ */
+export function CreateLink({ to, children, colorPalette, variant, ...rest }: { to: string; children: ReactNode } & Pick<ButtonProps, 'colorPalette' | 'variant'> & { size?: 'sm' }) {
+  const shell = useRouteLoaderData<{ hiddenPaths?: string[] }>(LAYOUT_ROUTE_ID)
+  const entry = ADD_NEW_ENTRIES.find((candidate) => candidate.to === to.split('?')[0])
+  if (entry && shell?.hiddenPaths?.includes(entry.to)) {
+    const reason = `Needs ${entry.needs.join(' or ')}`
+    return (
+      <HStack gap="2">
+        <Button type="button" size="sm" variant={variant} disabled title={reason}>
+          {children}
+        </Button>
+        <Text fontSize="xs" color="fg.muted">
+          {reason}
+        </Text>
+      </HStack>
+    )
+  }
+  return (
+    <Button asChild size="sm" colorPalette={colorPalette} variant={variant} {...rest}>
+      <Link to={to}>{children}</Link>
+    </Button>
+  )
+}
