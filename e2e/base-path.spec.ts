@@ -106,8 +106,14 @@ test.describe('behind a proxy at /console (BASE_PATH)', () => {
     const html = await login.text()
     const assets = [...html.matchAll(/(?:href|src)="([^"]+\.(?:js|css))"/g)].map((match) => match[1]!)
     expect(assets.length).toBeGreaterThan(0)
-    for (const asset of assets) expect(asset.startsWith(`${BASE}/assets/`), asset).toBe(true)
+    // the build's assets, and the theme's stylesheet (a resource route, decision 020), all under the base
+    for (const asset of assets) expect(asset.startsWith(`${BASE}/assets/`) || asset.startsWith(`${BASE}/resources/theme/`), asset).toBe(true)
     expect((await fetch(`${origin}${assets[0]}`)).status).toBe(200)
+    const stylesheet = assets.find((asset) => asset.startsWith(`${BASE}/resources/theme/`))
+    expect(stylesheet).toBeDefined()
+    const css = await fetch(`${origin}${stylesheet}`)
+    expect(css.status).toBe(200)
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/)
     expect(html).toContain(`"basename":"${BASE}"`)
     expect((await fetch(`${origin}${BASE}/healthz`)).status).toBe(200)
     // A page that does not exist is the console's own 404, still under the base path.

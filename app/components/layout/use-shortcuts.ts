@@ -1,5 +1,5 @@
 import { useNavigate } from '@remix-run/react'
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { JUMP_SHORTCUTS, NEW_ALTER_JOB_PATH } from './nav-config'
 
 /** How long after Alt+N (or g) the next key still counts. */
@@ -35,8 +35,15 @@ export function submitFormOf(target: EventTarget | null): boolean {
  * (the query editor handles it first and runs the query). Letters never fire while typing in a field.
  */
 export function useShortcuts({ onHelp }: { onHelp?: () => void } = {}) {
-  const navigate = useNavigate()
+  // The listener is added once: React Router gives a new `navigate` on every navigation, and
+  // re-adding the listener then would drop a `g` pressed while the page changed (the chord's state).
+  const latestNavigate = useNavigate()
+  const navigateRef = useRef(latestNavigate)
+  navigateRef.current = latestNavigate
+  const onHelpRef = useRef(onHelp)
+  onHelpRef.current = onHelp
   useEffect(() => {
+    const navigate = (to: string) => navigateRef.current(to)
     let altNUntil = 0
     let gUntil = 0
     const onKeyDown = (event: KeyboardEvent) => {
@@ -71,12 +78,12 @@ export function useShortcuts({ onHelp }: { onHelp?: () => void } = {}) {
         gUntil = Date.now() + CHORD_MS
         return
       }
-      if (event.key === '?' && onHelp) {
+      if (event.key === '?' && onHelpRef.current) {
         event.preventDefault()
-        onHelp()
+        onHelpRef.current()
       }
     }
     window.addEventListener('keydown', onKeyDown)
     return () => window.removeEventListener('keydown', onKeyDown)
-  }, [navigate, onHelp])
+  }, [])
 }
