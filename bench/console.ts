@@ -120,6 +120,19 @@ export async function startConsole(clusterUrl: string): Promise<{ base: string; 
   throw new Error(`The console did not answer /healthz within ${startMs / 1000} s`)
 }
 
+/** A local cluster with no sample rows and the bench's admin, in a fresh temporary data directory (the caller removes it). */
+export async function startBenchCluster(prefix: string) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), prefix))
+  const cluster = await startLocalCluster({
+    dataDir,
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+    env: { CLUSTER_SEED_ROWS: '0' } as unknown as NodeJS.ProcessEnv,
+    stdio: 'ignore',
+  })
+  return { dataDir, cluster }
+}
+
 /** Logs in through the console's own form and returns the Cookie header. */
 export async function consoleLogin(base: string): Promise<string> {
   const response = await fetch(`${base}/login`, {
@@ -177,14 +190,7 @@ export async function runConsoleBench(options: Options = {}): Promise<ConsoleBen
   }
   log(heavyInInitialLoad.length ? `FAIL: heavy libraries in an initial load: ${heavyInInitialLoad.join('; ')}` : 'OK: no route loads Ace or Plotly initially')
 
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'console-bench-cluster-'))
-  const cluster = await startLocalCluster({
-    dataDir,
-    adminEmail: ADMIN.email,
-    adminPassword: ADMIN.password,
-    env: { CLUSTER_SEED_ROWS: '0' } as unknown as NodeJS.ProcessEnv,
-    stdio: 'ignore',
-  })
+  const { dataDir, cluster } = await startBenchCluster('console-bench-cluster-')
   let consoleServer: Awaited<ReturnType<typeof startConsole>> | undefined
   const throughput: ConsoleBenchResult['throughput'] = []
   try {

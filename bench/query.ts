@@ -8,14 +8,12 @@
  * Run after `npm run build` (it builds when no build is found): `npm run bench -- query` or
  * `npx tsx bench/query.ts` (env BENCH_QUERY_RUNS, default 3: the median is reported).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type Page } from '@playwright/test'
-import { startLocalCluster } from '../server/local-cluster'
-import { ADMIN, consoleLogin, ensureBuild, startConsole } from './console'
+import { ADMIN, consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
 
 export type QueryBenchRow = {
   rows: number
@@ -112,14 +110,7 @@ export async function runQueryBench(options: { runs?: number; log?: (line: strin
   const log = options.log ?? ((line: string) => console.log(line))
   const runs = options.runs ?? Number(process.env.BENCH_QUERY_RUNS ?? 3)
   ensureBuild(log)
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'query-bench-cluster-'))
-  const cluster = await startLocalCluster({
-    dataDir,
-    adminEmail: ADMIN.email,
-    adminPassword: ADMIN.password,
-    env: { CLUSTER_SEED_ROWS: '0' } as unknown as NodeJS.ProcessEnv,
-    stdio: 'ignore',
-  })
+  const { dataDir, cluster } = await startBenchCluster('query-bench-cluster-')
   let server: Awaited<ReturnType<typeof startConsole>> | undefined
   let browser: Browser | undefined
   const rows: QueryBenchRow[] = []
