@@ -1,3 +1,4 @@
+import type { FieldMetadata } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Link as ChakraLink, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
@@ -44,47 +45,64 @@ export default function ProfileSettingsRoute() {
           </Text>
           <Text fontWeight="medium">{email}</Text>
         </Box>
-        <chakra.fieldset border="none" p="0" mx="0" mt="0" mb="2" aria-describedby={fields.timezone.errorId}>
-          <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
-            Timezone
-          </chakra.legend>
-          {(['Local', 'UTC'] as const).map((value) => (
-            <chakra.label key={value} display="flex" alignItems="center" gap="2" mb="1" cursor="pointer">
-              <input
-                type="radio"
-                name={fields.timezone.name}
-                value={value}
-                aria-invalid={fields.timezone.errors?.length ? true : undefined}
-                defaultChecked={(fields.timezone.initialValue ?? timezone) === value}
-              />
-              {value === 'Local' ? 'Local (your browser’s timezone)' : 'UTC'}
-            </chakra.label>
-          ))}
-          <ErrorList id={fields.timezone.errorId} errors={fields.timezone.errors} />
-        </chakra.fieldset>
-        <chakra.fieldset border="none" p="0" mx="0" mt="4" mb="2" aria-describedby={fields.theme.errorId}>
-          <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
-            Theme
-          </chakra.legend>
-          {COLOR_MODES.map((value) => (
-            <chakra.label key={value} display="flex" alignItems="center" gap="2" mb="1" cursor="pointer">
-              <input
-                type="radio"
-                name={fields.theme.name}
-                value={value}
-                aria-invalid={fields.theme.errors?.length ? true : undefined}
-                defaultChecked={(fields.theme.initialValue ?? theme) === value}
-              />
-              {value === 'system' ? 'System (follows your device)' : COLOR_MODE_LABELS[value]}
-            </chakra.label>
-          ))}
-          <ErrorList id={fields.theme.errorId} errors={fields.theme.errors} />
-        </chakra.fieldset>
+        <RadioGroup
+          legend="Timezone"
+          meta={fields.timezone}
+          current={timezone}
+          options={[
+            { value: 'Local', label: 'Local (your browser’s timezone)' },
+            { value: 'UTC', label: 'UTC' },
+          ]}
+          mt="0"
+        />
+        <RadioGroup
+          legend="Theme"
+          meta={fields.theme}
+          current={theme}
+          options={COLOR_MODES.map((value) => ({ value, label: value === 'system' ? 'System (follows your device)' : COLOR_MODE_LABELS[value] }))}
+          mt="4"
+        />
       </FormCard>
       <ChakraLink asChild color="link" fontSize="sm" mt="4" display="inline-block">
         <Link to="/profile/change-password">Change password</Link>
       </ChakraLink>
     </Box>
+  )
+}
+
+/** A labelled group of radios for one field, checked at the submitted value or else `current`; its errors below. */
+function RadioGroup({
+  legend,
+  meta,
+  current,
+  options,
+  mt,
+}: {
+  legend: string
+  meta: FieldMetadata<string | undefined, Record<string, unknown>, string[]>
+  current: string
+  options: { value: string; label: string }[]
+  mt: string
+}) {
+  return (
+    <chakra.fieldset border="none" p="0" mx="0" mt={mt} mb="2" aria-describedby={meta.errorId}>
+      <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
+        {legend}
+      </chakra.legend>
+      {options.map((option) => (
+        <chakra.label key={option.value} display="flex" alignItems="center" gap="2" mb="1" cursor="pointer">
+          <input
+            type="radio"
+            name={meta.name}
+            value={option.value}
+            aria-invalid={meta.errors?.length ? true : undefined}
+            defaultChecked={(meta.initialValue ?? current) === option.value}
+          />
+          {option.label}
+        </chakra.label>
+      ))}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </chakra.fieldset>
   )
 }
 
