@@ -63,7 +63,10 @@ export function removeUserRoles(api: ClusterApi, userId: string, roles: string[]
  * The signed-in user's permissions (`GET users/current`: a flat list, scopes not said), read once per
  * request; throws ClusterError. Pages use it to show what the user may not do, and why.
  */
-export const getMyPermissions = oncePerRequest(async (api) => {
-  const me = await api.get<{ permissions?: unknown }>('/users/current')
-  return Array.isArray(me.permissions) ? me.permissions.filter((p): p is string => typeof p === 'string') : []
-})
+export const getMyPermissions = oncePerRequest(async (api) => strings((await getMe(api)).permissions))
+
+/** The names of the signed-in user's roles (`users/current`), read once per request; throws ClusterError. */
+export const getMyRoleNames = oncePerRequest(async (api) => strings((await getMe(api)).roles))
+
+const getMe = oncePerRequest((api) => api.get<{ permissions?: unknown; roles?: unknown }>('/users/current'))
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : [])

@@ -2,6 +2,7 @@ import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Box, Button, HStack, Text } from '@chakra-ui/react'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { Denied } from '~/components/layout/denied'
 import { FocusHeading } from '~/components/layout/focus-heading'
 import { ForceConfirmSchema, FORCE_MESSAGE } from '~/schemas/confirm'
 import { useHrefWith } from '~/utils/use-href-with'
@@ -36,6 +37,8 @@ type ConfirmPanelProps = {
   tone?: 'danger' | 'warning'
   /** Where Cancel goes when the step is not a URL parameter (the same URL without `stepParam` by default). */
   cancelTo?: string
+  /** Why the user may not take this step (`whyNot` in the loader): the reason shows instead of the form. */
+  deniedReason?: string | null
 }
 
 /**
@@ -57,6 +60,7 @@ export function ConfirmPanel({
   isFocusedOnShow = true,
   tone = 'danger',
   cancelTo,
+  deniedReason,
 }: ConfirmPanelProps) {
   const palette = tone === 'danger' ? 'red' : 'orange'
   const hrefWith = useHrefWith()
@@ -94,7 +98,15 @@ export function ConfirmPanel({
         {title}
       </FocusHeading>
       <Text id={`${id}-text`}>{children}</Text>
-      {force ? (
+      {deniedReason ? (
+        // Opened by its URL although the page offers no link to it: say why, and offer the way back.
+        <HStack gap="3" mt="3">
+          <Denied label={confirmLabel} reason={deniedReason} />
+          <Button asChild variant="outline" size="sm" bg="bg">
+            <Link to={cancelTo ?? hrefWith({ [stepParam]: null })}>Cancel</Link>
+          </Button>
+        </HStack>
+      ) : force ? (
         <ForceForm id={id} action={action} lastResult={force.lastResult}>
           {actions}
         </ForceForm>

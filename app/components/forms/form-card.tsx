@@ -2,6 +2,7 @@ import { getFormProps, type FormMetadata } from '@conform-to/react'
 import { Box, Button, HStack } from '@chakra-ui/react'
 import { Form, Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { Denied } from '~/components/layout/denied'
 import { FirstErrorContext } from './field-shell'
 import { FormErrors } from './form-errors'
 import { SubmitButton } from './submit-button'
@@ -16,6 +17,7 @@ export function FormCard<Schema extends Record<string, unknown>>({
   cancelTo,
   action,
   encType,
+  deniedReason,
   children,
 }: {
   form: FormMetadata<Schema, string[]>
@@ -26,6 +28,8 @@ export function FormCard<Schema extends Record<string, unknown>>({
   action?: string
   /** `multipart/form-data` for a form with a file input (it then works without scripts too). */
   encType?: 'multipart/form-data'
+  /** Why the user may not save this form (`whyNot` in the loader): the submit shows disabled with it. */
+  deniedReason?: string | null
   children: ReactNode
 }) {
   // the form's own errors first (they sit on top), then its fields in the order the reply lists them
@@ -37,9 +41,13 @@ export function FormCard<Schema extends Record<string, unknown>>({
         <FormErrors id={form.errorId} errors={form.errors} isFocused={firstError === ''} />
         <FirstErrorContext.Provider value={firstError}>{children}</FirstErrorContext.Provider>
         <HStack gap="3" mt="2">
-          <SubmitButton name={submit.name} value={submit.value}>
-            {submit.label}
-          </SubmitButton>
+          {deniedReason ? (
+            <Denied label={submit.label} reason={deniedReason} size="md" />
+          ) : (
+            <SubmitButton name={submit.name} value={submit.value}>
+              {submit.label}
+            </SubmitButton>
+          )}
           {cancelTo ? (
             <Button asChild variant="outline">
               <Link to={cancelTo}>Cancel</Link>

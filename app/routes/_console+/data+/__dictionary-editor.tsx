@@ -1,6 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { getSelectProps } from '@conform-to/react'
-import { chakra, Link as ChakraLink, Text } from '@chakra-ui/react'
+import { Link as ChakraLink, Text } from '@chakra-ui/react'
 import { Link } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { Field, TextareaField } from '~/components/forms/field'
@@ -43,6 +43,7 @@ export function DictionaryEditor({
   lastResult,
   submitLabel,
   cancelTo,
+  deniedReason,
 }: {
   projects: { uuid: string; name: string }[]
   files: { projectId: string; name: string }[]
@@ -51,6 +52,8 @@ export function DictionaryEditor({
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
+  /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
+  deniedReason?: string | null
 }) {
   const isHydrated = useHydrated()
   const [form, fields] = useSchemaForm(DictionaryFormSchema, { id: 'dictionary-editor', lastResult, defaultValue })
@@ -69,7 +72,7 @@ export function DictionaryEditor({
   )
 
   return (
-    <FormCard form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo}>
+    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo}>
       {fixedProject ? (
         <>
           <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />

@@ -25,6 +25,7 @@ export function FileUploadForm({
   lastResult,
   submitLabel,
   cancelTo,
+  deniedReason,
 }: {
   projects?: { uuid: string; name: string }[]
   project?: string
@@ -32,6 +33,8 @@ export function FileUploadForm({
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
+  /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
+  deniedReason?: string | null
 }) {
   const schema = replace ? ReplaceFileFormSchema : NewFileFormSchema
   const [xhrResult, setXhrResult] = useState<SubmissionResult<string[]> | undefined>(undefined)
@@ -92,7 +95,7 @@ export function FileUploadForm({
   const percent = progress && progress.total > 0 ? Math.min(100, Math.round((progress.loaded / progress.total) * 100)) : 0
 
   return (
-    <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo} encType="multipart/form-data">
+    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo} encType="multipart/form-data">
       {replace ? null : (
         <>
           <SelectField

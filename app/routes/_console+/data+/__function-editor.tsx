@@ -17,6 +17,7 @@ export function FunctionEditor({
   lastResult,
   submitLabel,
   cancelTo,
+  deniedReason,
 }: {
   projects: { uuid: string; name: string }[]
   defaultValue: { project?: string; name?: string; description?: string; sql?: string }
@@ -25,10 +26,12 @@ export function FunctionEditor({
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
+  /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
+  deniedReason?: string | null
 }) {
   const [form, fields] = useSchemaForm(FunctionFormSchema, { id: 'function-editor', lastResult, defaultValue })
   return (
-    <FormCard form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo}>
+    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo}>
       {fixedProject ? (
         <>
           <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />

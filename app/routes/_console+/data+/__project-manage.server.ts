@@ -1,3 +1,4 @@
+import { whyNot, whyNotEach } from '~/api/access.server'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
@@ -68,12 +69,13 @@ export function isEmptyProject(project: ProjectContents): boolean {
 export async function loadProjectStep(api: ClusterApi, url: URL) {
   const manage = url.searchParams.get('manage-project')
   const remove = url.searchParams.get('delete-project')
-  if (manage === 'new') return { kind: 'new' as const }
+  if (manage === 'new') return { kind: 'new' as const, denied: await whyNot(api, 'add_project') }
   const id = remove ?? manage
   if (!id) return null
   const contents = await loadProjectContents(api, id)
   if (!contents) return { kind: 'missing' as const }
-  return { kind: remove ? ('delete' as const) : ('manage' as const), project: contents }
+  const denied = await whyNotEach(api, { change: 'change_project', remove: 'delete_project' }, { project: contents })
+  return { kind: remove ? ('delete' as const) : ('manage' as const), project: contents, denied }
 }
 
 /** Creates, updates or deletes a project; null when the intent is not a project's. */

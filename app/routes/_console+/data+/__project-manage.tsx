@@ -1,3 +1,4 @@
+import { GuardedLink } from '~/components/layout/denied'
 import type { SubmissionResult } from '@conform-to/react'
 import { Button, HStack, Stack, Text } from '@chakra-ui/react'
 import { Link } from '@remix-run/react'
@@ -15,9 +16,9 @@ import { tableUrl } from './__table-url'
 import { CreateLink } from '~/components/layout/create-link'
 
 type Step =
-  | { kind: 'new' }
+  | { kind: 'new'; denied: string | null }
   | { kind: 'missing' }
-  | { kind: 'manage' | 'delete'; project: ProjectContents }
+  | { kind: 'manage' | 'delete'; project: ProjectContents; denied: { change: string | null; remove: string | null } }
   | null
 
 type Replies = { projectResult?: SubmissionResult<string[]>; deleteProjectResult?: SubmissionResult<string[]> }
@@ -38,11 +39,11 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
         <FocusHeading id="project-step-heading" level={2}>
           New project
         </FocusHeading>
-        <ProjectForm intent="create-project" submitLabel="Create project" lastResult={replies.projectResult} />
+        <ProjectForm intent="create-project" submitLabel="Create project" lastResult={replies.projectResult} deniedReason={step.denied} />
       </Stack>
     )
   }
-  const { project } = step
+  const { project, denied } = step
   if (step.kind === 'delete') {
     const isEmpty = !project.tables.length && !project.functions.length && !project.dictionaries?.length
     return (
@@ -53,6 +54,7 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
         stepParam="delete-project"
         hiddenFields={{ projectId: project.uuid }}
         confirmLabel="Delete project"
+        deniedReason={denied.remove}
         cancelTo={`/data/tables?manage-project=${project.uuid}`}
         force={isEmpty ? undefined : { lastResult: replies.deleteProjectResult }}
       >
@@ -68,9 +70,9 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
         </FocusHeading>
         <HStack>
           <CreateLink to={`/data/new-table?project=${project.uuid}`} variant="outline">New table in {project.name}</CreateLink>
-          <Button asChild size="sm" variant="outline" colorPalette="red">
-            <Link to={`/data/tables?delete-project=${project.uuid}`}>Delete project…</Link>
-          </Button>
+          <GuardedLink to={`/data/tables?delete-project=${project.uuid}`} reason={denied.remove} colorPalette="red">
+            Delete project…
+          </GuardedLink>
           <Button asChild size="sm" variant="ghost">
             <Link to="/data/tables">Close</Link>
           </Button>
@@ -83,6 +85,7 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
         projectId={project.uuid}
         defaults={{ name: project.name, description: project.description }}
         lastResult={replies.projectResult}
+        deniedReason={denied.change}
       />
     </Stack>
   )
@@ -136,16 +139,18 @@ function ProjectForm({
   projectId,
   defaults,
   lastResult,
+  deniedReason,
 }: {
   intent: string
   submitLabel: string
   projectId?: string
   defaults?: { name: string; description: string }
   lastResult?: SubmissionResult<string[]>
+  deniedReason?: string | null
 }) {
   const [form, fields] = useSchemaForm(ProjectFormSchema, { id: `project-${intent}`, lastResult, defaultValue: defaults })
   return (
-    <FormCard form={form} submit={{ label: submitLabel }} cancelTo="/data/tables">
+    <FormCard form={form} submit={{ label: submitLabel }} cancelTo="/data/tables" deniedReason={deniedReason}>
       <input type="hidden" name="intent" value={intent} />
       {projectId ? <input type="hidden" name="projectId" value={projectId} /> : null}
       <Field meta={fields.name} label="Project name" help="A letter first, then letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />

@@ -16,6 +16,7 @@ export function AutoBatchEditor({
   lastResult,
   submitLabel,
   cancelTo,
+  deniedReason,
 }: {
   table: string
   tableLabel: string
@@ -24,10 +25,12 @@ export function AutoBatchEditor({
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
+  /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
+  deniedReason?: string | null
 }) {
   const [form, fields] = useSchemaForm(AutoBatchSchema, { id: 'source-autobatch', lastResult, defaultValue: defaultValue as never, shouldValidate: 'onSubmit' })
   return (
-    <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
+    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
       <Text mb="4" fontSize="sm">
         Table: <strong>{tableLabel}</strong>. New files announced on the queue are loaded through the table's default transform.

@@ -22,6 +22,7 @@ export function SourceEditor({
   submitLabel,
   cancelTo,
   isEdit,
+  deniedReason,
 }: {
   kind: SourceKind
   /** `projectId/tableId`, sent as a hidden field. */
@@ -33,12 +34,14 @@ export function SourceEditor({
   submitLabel: string
   cancelTo: string
   isEdit: boolean
+  /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
+  deniedReason?: string | null
 }) {
   const [form, fields] = useSchemaForm(sourceSchemaFor(kind, isEdit), { id: `source-${kind}`, lastResult, defaultValue: defaultValue as never, shouldValidate: 'onSubmit' })
   const f = fields as unknown as Record<string, Parameters<typeof Field>[0]['meta']>
   const secretHelp = isEdit ? 'Stored; leave blank to keep it.' : undefined
   return (
-    <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
+    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
       <Text mb="4" fontSize="sm">
         Table: <strong>{tableLabel}</strong>

@@ -1,5 +1,5 @@
 import { getTextareaProps, type SubmissionResult } from '@conform-to/react'
-import { Box, Button, Heading, HStack, Input, Link as ChakraLink, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react'
+import { Box, Heading, HStack, Input, Link as ChakraLink, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react'
 import { Link } from '@remix-run/react'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
@@ -7,6 +7,7 @@ import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { DetailList } from '~/components/layout/detail-list'
+import { GuardedLink } from '~/components/layout/denied'
 import { FocusHeading } from '~/components/layout/focus-heading'
 import { JsonSettingsSchema, RenameTableSchema, settingsGroup, settingsSchema } from '~/schemas/table-settings'
 import type { SettingsFieldView, SettingsOverviewGroup, SettingsStep } from './__table-settings.server'
@@ -25,27 +26,38 @@ export function stepHref(base: string, params: Record<string, string>): string {
 }
 
 /** Rename, truncate and remove: links that open their step on the table page. */
-export function TableManageLinks({ base, tableId, isSummary = false }: { base: string; tableId: string; isSummary?: boolean }) {
+export function TableManageLinks({
+  base,
+  tableId,
+  isSummary = false,
+  denied,
+}: {
+  base: string
+  tableId: string
+  isSummary?: boolean
+  /** Why the user may not change or truncate the table (`whyNot`), null when they may. */
+  denied: { change: string | null; truncate: string | null }
+}) {
   const projectId = new URL(base, 'http://x').searchParams.get('project') ?? ''
   return (
     <>
       {isSummary ? (
-        <Button asChild size="sm" variant="outline">
-          <Link to={`/data/tables/${tableId}/edit-summary-settings?project=${projectId}`}>Summary settings</Link>
-        </Button>
+        <GuardedLink to={`/data/tables/${tableId}/edit-summary-settings?project=${projectId}`} reason={denied.change}>
+          Summary settings
+        </GuardedLink>
       ) : null}
-      <Button asChild size="sm" variant="outline">
-        <Link to={stepHref(base, { edit: 'rename' })}>Rename…</Link>
-      </Button>
-      <Button asChild size="sm" variant="outline" colorPalette="orange">
-        <Link to={stepHref(base, { truncate: tableId })}>Truncate…</Link>
-      </Button>
+      <GuardedLink to={stepHref(base, { edit: 'rename' })} reason={denied.change}>
+        Rename…
+      </GuardedLink>
+      <GuardedLink to={stepHref(base, { truncate: tableId })} reason={denied.truncate} colorPalette="orange">
+        Truncate…
+      </GuardedLink>
     </>
   )
 }
 
 /** Every settings group with its current values, each with a link to its own form. */
-export function TableSettingsOverview({ groups, base }: { groups: SettingsOverviewGroup[]; base: string }) {
+export function TableSettingsOverview({ groups, base, editReason }: { groups: SettingsOverviewGroup[]; base: string; editReason: string | null }) {
   return (
     <Box as="section" aria-labelledby="settings-heading" id="settings" scrollMarginTop="20">
       <Heading as="h2" id="settings-heading" size="md" mb="2">
@@ -58,11 +70,9 @@ export function TableSettingsOverview({ groups, base }: { groups: SettingsOvervi
               <Heading as="h3" id={`settings-${group.key}-heading`} size="sm">
                 {group.title}
               </Heading>
-              <Button asChild size="xs" variant="outline">
-                <Link to={`${stepHref(base, { edit: group.key })}#edit-settings`} aria-label={`Edit ${group.title}`}>
-                  Edit
-                </Link>
-              </Button>
+              <GuardedLink to={`${stepHref(base, { edit: group.key })}#edit-settings`} reason={editReason} size="xs" ariaLabel={`Edit ${group.title}`}>
+                Edit
+              </GuardedLink>
             </HStack>
             {group.entries.length ? (
               <DetailList labelWidth="12rem" entries={group.entries.map((entry) => [entry.label, <code key={entry.label}>{entry.value}</code>])} />

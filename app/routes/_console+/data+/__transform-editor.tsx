@@ -38,6 +38,7 @@ export function TransformEditor({
   notice,
   downloadHref,
   canIngest = false,
+  deniedReason,
 }: {
   tables: { value: string; label: string }[]
   /** Edit: the table cannot change (sent as a hidden field). */
@@ -51,6 +52,8 @@ export function TransformEditor({
   downloadHref?: string
   /** Edit: the sample can be sent through the saved transform into the table. */
   canIngest?: boolean
+  /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
+  deniedReason?: string | null
 }) {
   const isHydrated = useHydrated()
   const [form, fields] = useForm<z.input<typeof TransformFormSchema>, z.output<typeof TransformFormSchema>, string[]>({
@@ -73,7 +76,7 @@ export function TransformEditor({
   const tableLabel = tables.find((table) => table.value === fields.table.initialValue)?.label
 
   return (
-    <FormCard form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo} encType="multipart/form-data">
+    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo} encType="multipart/form-data">
       {/* Enter in a field publishes (the first submit button of a form is the one Enter presses). */}
       <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: 'absolute', width: 1, height: 1, opacity: 0, pointerEvents: 'none' }} />
       {notice ? (

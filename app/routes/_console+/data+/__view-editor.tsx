@@ -51,6 +51,7 @@ export function ViewEditor({
   cancelTo,
   changeTableTo,
   excludeViewId,
+  deniedReason,
 }: {
   table: string
   tableLabel: string
@@ -62,6 +63,8 @@ export function ViewEditor({
   cancelTo: string
   changeTableTo?: string
   excludeViewId?: string
+  /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
+  deniedReason?: string | null
 }) {
   const parents = views.filter((view) => view.uuid !== excludeViewId)
   const autoView = parents.find((view) => view.name === AUTO_VIEW_NAME)
@@ -74,7 +77,7 @@ export function ViewEditor({
   const options = (parent?.columns ?? []).map((column) => column.name)
   const checkboxes = getCollectionProps(fields.outputColumns, { type: 'checkbox', options })
   return (
-    <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
+    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
       <Box mb="4">
         <Text fontWeight="medium" fontSize="sm" mb="1">

@@ -1,3 +1,5 @@
+import { GuardedLink } from '~/components/layout/denied'
+import { whyNotEach } from '~/api/access.server'
 import { Box, Button, chakra, Code, HStack, Input, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -31,6 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   )
   const lookup = await loadFromCluster(() => lookUpDictionary(api, project.name, dictionary, url))
   return {
+    denied: await whyNotEach(api, { change: 'change_dictionary', remove: 'delete_dictionary' }, { project }),
     project: { uuid: project.uuid, name: project.name },
     dictionary: { uuid: dictionary.uuid, name: dictionary.name, description: dictionary.description ?? '', sqlName: dictionarySqlName(project.name, dictionary.name) },
     values: formValuesOf(project.uuid, dictionary),
@@ -54,7 +57,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditDictionaryRoute() {
-  const { project, dictionary, values, files, lookup, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const { project, dictionary, values, files, lookup, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const pageUrl = dictionaryUrl(project.uuid, dictionary.uuid)
   return (
@@ -70,15 +73,15 @@ export default function EditDictionaryRoute() {
               <Link to={`/queries?sql=${encodeURIComponent(lookup.sql)}`}>Open in Query</Link>
             </Button>
             {isConfirmingDelete ? null : (
-              <Button asChild size="sm" variant="outline" colorPalette="red">
-                <Link to={`${pageUrl}?delete=${dictionary.uuid}`}>Delete dictionary…</Link>
-              </Button>
+              <GuardedLink to={`${pageUrl}?delete=${dictionary.uuid}`} reason={denied.remove} colorPalette="red">
+                Delete dictionary…
+              </GuardedLink>
             )}
           </>
         }
       />
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-dictionary" title={`Delete dictionary ${dictionary.name}?`} intent={DELETE_INTENT} confirmLabel="Delete dictionary">
+        <ConfirmPanel id="delete-dictionary" title={`Delete dictionary ${dictionary.name}?`} intent={DELETE_INTENT} confirmLabel="Delete dictionary" deniedReason={denied.remove}>
           Queries that call dictGet('{dictionary.sqlName}', …) will fail once it is gone. Its file stays. This cannot be undone.
         </ConfirmPanel>
       ) : null}
@@ -121,6 +124,7 @@ export default function EditDictionaryRoute() {
       </SectionCard>
 
       <DictionaryEditor
+        deniedReason={denied.change}
         projects={[project]}
         files={files}
         fixedProject={project}

@@ -1,3 +1,5 @@
+import { GuardedLink } from '~/components/layout/denied'
+import { whyNotEach } from '~/api/access.server'
 import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -41,6 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const { project, file, usedBy } = await loadFromCluster(() => loadFile(api, params.projectId!, params.name!))
   return {
+    denied: await whyNotEach(api, { change: 'change_dictionaryfile', remove: 'delete_dictionaryfile' }, { project }),
     project: { uuid: project.uuid, name: project.name },
     file: { name: file.name, size: file.size ?? null, contentType: file.content_type ?? '', created: file.created ?? '', modified: file.modified ?? '' },
     usedBy,
@@ -78,7 +81,7 @@ function inUseMessage(names: string[]): string {
 }
 
 export default function UpdateFileRoute() {
-  const { project, file, usedBy, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const { project, file, usedBy, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const pageUrl = fileUrl(project.uuid, file.name)
   const deleteError = actionData && 'deleteError' in actionData ? actionData.deleteError : undefined
@@ -120,9 +123,9 @@ export default function UpdateFileRoute() {
               </a>
             </Button>
             {isConfirmingDelete || usedBy.length ? null : (
-              <Button asChild size="sm" variant="outline" colorPalette="red">
-                <Link to={`${pageUrl}?delete=${encodeURIComponent(file.name)}`}>Delete file…</Link>
-              </Button>
+              <GuardedLink to={`${pageUrl}?delete=${encodeURIComponent(file.name)}`} reason={denied.remove} colorPalette="red">
+                Delete file…
+              </GuardedLink>
             )}
           </>
         }
@@ -134,7 +137,7 @@ export default function UpdateFileRoute() {
         </Text>
       ) : null}
       {isConfirmingDelete && !usedBy.length ? (
-        <ConfirmPanel id="delete-file" title={`Delete file ${file.name}?`} intent={DELETE_INTENT} confirmLabel="Delete file">
+        <ConfirmPanel id="delete-file" title={`Delete file ${file.name}?`} intent={DELETE_INTENT} confirmLabel="Delete file" deniedReason={denied.remove}>
           The file {file.name} will be removed from project {project.name}. This cannot be undone.
         </ConfirmPanel>
       ) : null}
@@ -146,7 +149,7 @@ export default function UpdateFileRoute() {
         <Text fontSize="sm" color="fg.muted">
           The file keeps its name; dictionaries that read it load the new contents.
         </Text>
-        <FileUploadForm replace={{ projectId: project.uuid, name: file.name }} lastResult={actionData && 'result' in actionData ? actionData.result : undefined} submitLabel="Replace file" cancelTo="/data/files" />
+        <FileUploadForm deniedReason={denied.change} replace={{ projectId: project.uuid, name: file.name }} lastResult={actionData && 'result' in actionData ? actionData.result : undefined} submitLabel="Replace file" cancelTo="/data/files" />
       </Stack>
     </Stack>
   )

@@ -1,3 +1,5 @@
+import { GuardedLink } from '~/components/layout/denied'
+import { whyNotEach } from '~/api/access.server'
 import { Box, Button, chakra, Code, HStack, Input, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -33,6 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const current = { name: fn.name, sql: fn.sql ?? '' }
   const tryOutcome = await loadFromCluster(() => tryFunction(api, current, url))
   return {
+    denied: await whyNotEach(api, { change: 'change_function', remove: 'delete_function' }, { project }),
     project: { uuid: project.uuid, name: project.name },
     fn: { uuid: fn.uuid ?? params.functionId!, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' },
     tryOutcome,
@@ -54,7 +57,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditFunctionRoute() {
-  const { project, fn, tryOutcome, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const { project, fn, tryOutcome, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const pageUrl = functionUrl(project.uuid, fn.uuid)
   return (
@@ -70,15 +73,15 @@ export default function EditFunctionRoute() {
               <Link to={`/queries?sql=${encodeURIComponent(`${tryOutcome.sql}`)}`}>Open in Query</Link>
             </Button>
             {isConfirmingDelete ? null : (
-              <Button asChild size="sm" variant="outline" colorPalette="red">
-                <Link to={`${pageUrl}?delete=${fn.uuid}`}>Delete function…</Link>
-              </Button>
+              <GuardedLink to={`${pageUrl}?delete=${fn.uuid}`} reason={denied.remove} colorPalette="red">
+                Delete function…
+              </GuardedLink>
             )}
           </>
         }
       />
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-function" title={`Delete function ${fn.name}?`} intent={DELETE_INTENT} confirmLabel="Delete function">
+        <ConfirmPanel id="delete-function" title={`Delete function ${fn.name}?`} intent={DELETE_INTENT} confirmLabel="Delete function" deniedReason={denied.remove}>
           Queries that call {fn.name} will fail once it is gone. This cannot be undone.
         </ConfirmPanel>
       ) : null}
@@ -151,6 +154,7 @@ export default function EditFunctionRoute() {
       </SectionCard>
 
       <FunctionEditor
+        deniedReason={denied.change}
         projects={[project]}
         fixedProject={project}
         defaultValue={{ project: project.uuid, name: fn.name, description: fn.description, sql: fn.sql }}

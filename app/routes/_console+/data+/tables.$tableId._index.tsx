@@ -3,8 +3,9 @@ import { Badge, Box, Button, Heading, HStack, SimpleGrid, Stack, Text } from '@c
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { whyNotEach } from '~/api/access.server'
 import { requireApi } from '~/api/client.server'
-import { deleteTable, findTable, getTableStats, type TableSettings, type TableStats } from '~/api/tables.server'
+import { deleteTable, findTable, getTableStats, type TableStats } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
@@ -29,6 +30,7 @@ import { RENAME_INTENT, SETTINGS_INTENT, TRUNCATE_INTENT } from './__table-inten
 import { SourcesPanel } from './__source-list'
 import { loadSourceRows } from './__source-editor.server'
 import { CreateLink } from '~/components/layout/create-link'
+import { GuardedLink } from '~/components/layout/denied'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -43,16 +45,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const [transforms, statsLoad, related, sources] = await Promise.all([
+  const [transforms, statsLoad, related, sources, denied] = await Promise.all([
     loadFromCluster(() => listTransforms(api, project.uuid, table.uuid)),
     // Figures are a bonus on this page: when the cluster cannot give them, the rest still shows.
     settle<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
     loadTableRelated(api, table, project),
     settle(() => loadSourceRows(api, project.uuid, table.uuid)),
+    // Rename, settings, truncate and delete: offered only to a user the cluster would let do them.
+    whyNotEach(api, { change: 'change_table', truncate: 'truncate_table', remove: 'delete_table' }, { project, table }),
   ])
   const stats = statsLoad.value
   const edit = url.searchParams.get('edit')
-  const settingsStep = edit && edit !== 'rename' ? await loadSettingsStep(api, table, edit, { asJson: url.searchParams.get('as') === 'json' }) : null
+  const settingsStep = edit && edit !== 'rename' && !denied.change ? await loadSettingsStep(api, table, edit, { asJson: url.searchParams.get('as') === 'json' }) : null
   return {
     sources,
     table: {
@@ -67,7 +71,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     settings: settingsOverview(table),
     related,
     settingsStep,
-    isRenaming: edit === 'rename',
+    isRenaming: edit === 'rename' && !denied.change,
+    denied,
     isConfirmingTruncate: url.searchParams.get('truncate') === table.uuid,
     stats,
     project: { uuid: project.uuid, name: project.name },
@@ -113,7 +118,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type TransformRow = Awaited<ReturnType<typeof loader>>['transforms'][number]
 
 export default function TableDetailRoute() {
-  const { related, table, project, settings, settingsStep, isRenaming, isConfirmingTruncate, stats, transforms, isConfirmingDelete, sources } =
+  const { related, table, project, settings, settingsStep, isRenaming, isConfirmingTruncate, stats, transforms, isConfirmingDelete, sources, denied } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const base = tableUrl(table.uuid, project.uuid)
@@ -149,11 +154,11 @@ export default function TableDetailRoute() {
               <Link to={`/queries?table_id=${table.uuid}`}>Query this table</Link>
             </Button>
             <CreateLink to={`/jobs/alter-jobs/create?table=${encodeURIComponent(`${project.name}.${table.name}`)}`} variant="outline">New alter job</CreateLink>
-            <TableManageLinks base={base} tableId={table.uuid} isSummary={table.type === 'summary'} />
+            <TableManageLinks base={base} tableId={table.uuid} isSummary={table.type === 'summary'} denied={denied} />
             {isConfirmingDelete ? null : (
-              <Button asChild size="sm" variant="outline" colorPalette="red">
-                <Link to={`${tableUrl(table.uuid, project.uuid)}&delete=${table.uuid}`}>Delete table…</Link>
-              </Button>
+              <GuardedLink to={`${tableUrl(table.uuid, project.uuid)}&delete=${table.uuid}`} reason={denied.remove} colorPalette="red">
+                Delete table…
+              </GuardedLink>
             )}
           </>
         }
@@ -166,6 +171,7 @@ export default function TableDetailRoute() {
           intent={DELETE_INTENT}
           hiddenFields={{ project: project.uuid }}
           confirmLabel="Delete table"
+          deniedReason={denied.remove}
           force={{ lastResult: actionData && 'deleteResult' in actionData ? actionData.deleteResult : undefined }}
         >
           The table {table.name} in project {project.name}, its transforms and all its data will be removed
@@ -184,6 +190,7 @@ export default function TableDetailRoute() {
           stepParam="truncate"
           hiddenFields={{ project: project.uuid }}
           confirmLabel="Truncate table"
+          deniedReason={denied.truncate}
           force={{ lastResult: actionData && 'truncateResult' in actionData ? actionData.truncateResult : undefined }}
         >
           Every row of {table.name} will be removed
@@ -232,7 +239,7 @@ export default function TableDetailRoute() {
 
       <SourcesPanel table={table} project={project} sources={sources.value} error={sources.error} />
 
-      <TableSettingsOverview groups={settings} base={base} />
+      <TableSettingsOverview groups={settings} base={base} editReason={denied.change} />
     </Stack>
   )
 }

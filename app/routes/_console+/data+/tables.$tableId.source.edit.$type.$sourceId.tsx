@@ -1,4 +1,6 @@
-import { Button, Stack } from '@chakra-ui/react'
+import { GuardedLink } from '~/components/layout/denied'
+import { whyNotEach } from '~/api/access.server'
+import { Stack } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -50,6 +52,8 @@ async function loadAutoBatch(request: Request, tableId: string, sourceId: string
   const tableValue = `${project.uuid}/${table.uuid}`
   return {
     mode: AUTO_BATCH,
+    // An auto batch lives in the table's settings: changing or removing one changes the table.
+    denied: await whyNotEach(api, { change: 'change_table', remove: 'change_table' }, { project, table }),
     index,
     table: { uuid: table.uuid, name: table.name, value: tableValue, label: `${project.name}.${table.name}` },
     project: { uuid: project.uuid, name: project.name },
@@ -73,6 +77,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const poolScale = pool.value ? scaleValue(pool.value.settings?.k8s_deployment) : null
   return {
     mode: 'source' as const,
+    denied: await whyNotEach(api, { change: `change_${kind}source`, remove: `delete_${kind}source` }, { project, table }),
     kind,
     table: { uuid: table.uuid, name: table.name, value: tableValue, label: `${project.name}.${table.name}` },
     project: { uuid: project.uuid, name: project.name },
@@ -110,7 +115,7 @@ export default function EditSourceRoute() {
   return loaded.mode === AUTO_BATCH ? <AutoBatchPage {...loaded} /> : <SourcePage {...loaded} />
 }
 
-function AutoBatchPage({ index, table, project, source, state, credentials, defaultValue, isConfirmingDelete }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'autobatch' }>) {
+function AutoBatchPage({ index, table, project, source, state, credentials, defaultValue, isConfirmingDelete, denied }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'autobatch' }>) {
   const actionData = useActionData<typeof action>()
   const base = `/data/tables/${table.uuid}/source/edit/autobatch/${index}?project=${project.uuid}`
   return (
@@ -121,14 +126,14 @@ function AutoBatchPage({ index, table, project, source, state, credentials, defa
         mb="0"
         actions={
           isConfirmingDelete ? null : (
-            <Button asChild size="sm" variant="outline" colorPalette="red">
-              <Link to={`${base}&delete=${index}`}>Delete auto batch…</Link>
-            </Button>
+            <GuardedLink to={`${base}&delete=${index}`} reason={denied.remove} colorPalette="red">
+              Delete auto batch…
+            </GuardedLink>
           )
         }
       />
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-autobatch" title="Delete this auto batch?" intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete auto batch">
+        <ConfirmPanel id="delete-autobatch" title="Delete this auto batch?" intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete auto batch" deniedReason={denied.remove}>
           New files on the queue will no longer be loaded. Rows already stored stay in the table.
         </ConfirmPanel>
       ) : null}
@@ -136,6 +141,7 @@ function AutoBatchPage({ index, table, project, source, state, credentials, defa
         <DetailList entries={[['State', state], ['Transform', "The table's default transform"]]} />
       </SectionCard>
       <AutoBatchEditor
+        deniedReason={denied.change}
         table={table.value}
         tableLabel={table.label}
         credentials={credentials}
@@ -148,7 +154,7 @@ function AutoBatchPage({ index, table, project, source, state, credentials, defa
   )
 }
 
-function SourcePage({ kind, table, project, source, pool, poolError, poolName, transforms, defaultValue, isConfirmingDelete }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'source' }>) {
+function SourcePage({ kind, table, project, source, pool, poolError, poolName, transforms, defaultValue, isConfirmingDelete, denied }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'source' }>) {
   const actionData = useActionData<typeof action>()
   const base = `/data/tables/${table.uuid}/source/edit/${kind}/${source.uuid}?project=${project.uuid}`
   const state = pool ? `Running in pool ${pool.name}` : poolError ? 'Unknown (the pool could not be read)' : 'No pool: the source is stored but not running'
@@ -160,14 +166,14 @@ function SourcePage({ kind, table, project, source, pool, poolError, poolName, t
         mb="0"
         actions={
           isConfirmingDelete ? null : (
-            <Button asChild size="sm" variant="outline" colorPalette="red">
-              <Link to={`${base}&delete=${source.uuid}`}>Delete source…</Link>
-            </Button>
+            <GuardedLink to={`${base}&delete=${source.uuid}`} reason={denied.remove} colorPalette="red">
+              Delete source…
+            </GuardedLink>
           )
         }
       />
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-source" title={`Delete source ${source.name}?`} intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete source">
+        <ConfirmPanel id="delete-source" title={`Delete source ${source.name}?`} intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete source" deniedReason={denied.remove}>
           The source stops pulling and its pool {poolName || ''} is removed. Rows already stored stay in the table.
         </ConfirmPanel>
       ) : null}
@@ -185,6 +191,7 @@ function SourcePage({ kind, table, project, source, pool, poolError, poolName, t
         />
       </SectionCard>
       <SourceEditor
+        deniedReason={denied.change}
         kind={kind}
         table={table.value}
         tableLabel={table.label}

@@ -1,3 +1,5 @@
+import { GuardedLink } from '~/components/layout/denied'
+import { whyNotEach } from '~/api/access.server'
 import { Button, Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -29,6 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const transform = await loadFromCluster(() => getTransform(api, project.uuid, table.uuid, params.transformId!))
   const tableValue = `${project.uuid}/${table.uuid}`
   return {
+    denied: await whyNotEach(api, { change: 'change_transform', remove: 'delete_transform' }, { project, table }),
     table: { uuid: table.uuid, name: table.name },
     project: { uuid: project.uuid, name: project.name },
     transform: { uuid: transform.uuid, name: transform.name },
@@ -51,7 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditTransformRoute() {
-  const { table, project, transform, tables, defaultValue, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const { table, project, transform, tables, defaultValue, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const formKey = actionData && 'formKey' in actionData ? actionData.formKey : 'edit'
   const base = `/data/tables/${table.uuid}/transform/edit/${transform.uuid}`
@@ -67,19 +70,20 @@ export default function EditTransformRoute() {
               <Link to={`/data/validate-transform?project=${project.uuid}&table=${table.uuid}&transform=${transform.uuid}`}>Validate with other data</Link>
             </Button>
             {isConfirmingDelete ? null : (
-              <Button asChild size="sm" variant="outline" colorPalette="red">
-                <Link to={`${base}?project=${project.uuid}&delete=${transform.uuid}`}>Delete transform…</Link>
-              </Button>
+              <GuardedLink to={`${base}?project=${project.uuid}&delete=${transform.uuid}`} reason={denied.remove} colorPalette="red">
+                Delete transform…
+              </GuardedLink>
             )}
           </>
         }
       />
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-transform" title={`Delete transform ${transform.name}?`} intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete transform">
+        <ConfirmPanel id="delete-transform" title={`Delete transform ${transform.name}?`} intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete transform" deniedReason={denied.remove}>
           Data sent with this transform will no longer be accepted. Rows already stored stay in the table.
         </ConfirmPanel>
       ) : null}
       <TransformEditor
+        deniedReason={denied.change}
         key={formKey}
         tables={tables}
         isTableFixed

@@ -1,6 +1,8 @@
-import { Button, Stack } from '@chakra-ui/react'
+import { GuardedLink } from '~/components/layout/denied'
+import { whyNotEach } from '~/api/access.server'
+import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { findTable } from '~/api/tables.server'
@@ -40,6 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .filter((candidate) => candidate.uuid !== view.uuid && columns.every((name) => candidate.columns.some((column) => column.name === name)))
     .sort((a, b) => a.columns.length - b.columns.length)[0]
   return {
+    denied: await whyNotEach(api, { change: 'change_view', remove: 'delete_view' }, { project, table }),
     tableName: table.name,
     table: `${project.uuid}/${table.uuid}`,
     tableLabel: `${project.name}.${table.name}`,
@@ -76,18 +79,19 @@ export default function EditViewRoute() {
         mb="0"
         actions={
           loaded.isConfirmingDelete ? null : (
-            <Button asChild size="sm" variant="outline" colorPalette="red">
-              <Link to={`?project=${loaded.table.split('/')[0]}&delete=${view.uuid}`}>Delete view…</Link>
-            </Button>
+            <GuardedLink to={`?project=${loaded.table.split('/')[0]}&delete=${view.uuid}`} reason={loaded.denied.remove} colorPalette="red">
+                Delete view…
+              </GuardedLink>
           )
         }
       />
       {loaded.isConfirmingDelete ? (
-        <ConfirmPanel id="delete-view" title={`Delete view ${view.name}?`} intent={DELETE_INTENT} confirmLabel="Delete view">
+        <ConfirmPanel id="delete-view" title={`Delete view ${view.name}?`} intent={DELETE_INTENT} confirmLabel="Delete view" deniedReason={loaded.denied.remove}>
           Queries that read {loaded.tableLabel}#{view.name} will fail. The table and its data stay.
         </ConfirmPanel>
       ) : null}
       <ViewEditor
+        deniedReason={loaded.denied.change}
         table={loaded.table}
         tableLabel={loaded.tableLabel}
         views={loaded.views}

@@ -1,4 +1,6 @@
-import { Button, Stack } from '@chakra-ui/react'
+import { GuardedLink } from '~/components/layout/denied'
+import { whyNot } from '~/api/access.server'
+import { Stack } from '@chakra-ui/react'
 import { data as dataResponse, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -31,9 +33,10 @@ type TableRow = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const paging = parsePaging(new URL(request.url))
-  const [projects, projectStep] = await Promise.all([
+  const [projects, projectStep, newProjectDenied] = await Promise.all([
     loadFromCluster(() => listProjectsWithTablesBriefly(api)),
     loadProjectStep(api, new URL(request.url)),
+    whyNot(api, 'add_project'),
   ])
   const needle = paging.q.toLowerCase()
   const matches = (name: string) => name.toLowerCase().includes(needle)
@@ -57,6 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     projectCount: projects.length,
     tableCount: projects.reduce((sum, entry) => sum + entry.tables.length, 0),
     projectStep,
+    newProjectDenied,
   }
 }
 
@@ -112,9 +116,9 @@ export default function DataTablesRoute() {
         mb="0"
         actions={
           <>
-            <Button asChild variant="outline" size="sm">
-              <Link to="/data/tables?manage-project=new">New project</Link>
-            </Button>
+            <GuardedLink to="/data/tables?manage-project=new" reason={data.newProjectDenied}>
+              New project
+            </GuardedLink>
             <CreateLink to="/data/new-table" colorPalette="blue">New table</CreateLink>
           </>
         }

@@ -1,7 +1,7 @@
 import type { FormMetadata } from '@conform-to/react'
 import { Box, Button, chakra, HStack, Stack } from '@chakra-ui/react'
 import { Form, Link, useNavigation, useRevalidator } from '@remix-run/react'
-import { useEffect, type ReactNode } from 'react'
+import { createContext, useContext, useEffect, type ReactNode } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { DataTable, dataTableCss, type Column } from '~/components/data-table/data-table'
 import { statusBadgeCss } from '~/components/data-table/status-badge'
@@ -79,8 +79,14 @@ export function JobPanelBox({ children, label }: { children: ReactNode; label: s
  * One row action as its own small POST form (`intent`, `job`); with scripts the button shows it
  * is busy while that job's action runs. Never disabled.
  */
+/** Per job intent (commit, cancel, retry, delete): why the user may not, null when they may. */
+export const JobDeniedContext = createContext<Record<string, string | null | undefined>>({})
+
 export function RowAction({ intent, job, name, label, tone }: { intent: string; job: string; name: string; label: string; tone?: 'primary' | 'danger' }) {
   const navigation = useNavigation()
+  const denied = useContext(JobDeniedContext)
+  // The list says once, below it, what the user may not do; the row offers only the rest.
+  if (denied[intent]) return null
   const isBusy = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent && navigation.formData?.get('job') === job
   return (
     <Form method="post">

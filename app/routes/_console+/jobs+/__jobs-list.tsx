@@ -1,14 +1,16 @@
+import { CreateLink } from '~/components/layout/create-link'
+import { GuardedLink } from '~/components/layout/denied'
 import { Box, Button, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
 import type { SubmissionResult } from '@conform-to/react'
 import { Link, useLocation, useSearchParams } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { useContext, type ReactNode } from 'react'
 import { Pagination } from '~/components/data-table/pagination'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { FocusHeading } from '~/components/layout/focus-heading'
 import { PageHeader } from '~/components/layout/page-header'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { useHrefWith } from '~/utils/use-href-with'
-import { JobPanelBox, JobsTable, StatusFilter, useAutoRefresh, type JobColumn } from './__job-ui'
+import { JobDeniedContext, JobPanelBox, JobsTable, StatusFilter, useAutoRefresh, type JobColumn } from './__job-ui'
 import { useHydrated } from 'remix-utils/use-hydrated'
 
 /** How often a list with running jobs reloads itself when scripts are off. */
@@ -29,6 +31,8 @@ type JobListData<Row extends JobRow> = {
   isPurging: boolean
   finishedCount: number | null
   isAnyActive: boolean
+  /** Per intent (commit, cancel, retry, delete): why the user may not, null when they may. */
+  denied: Record<'commit' | 'cancel' | 'retry' | 'delete', string | null>
 }
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
@@ -83,108 +87,116 @@ export function JobsListPage<Row extends JobRow>({
     { key: 'actions', header: 'Actions', cell: actions },
   ]
 
+  const withheld = Object.entries(data.denied).filter(([intent, reason]) => reason && (intent !== 'commit' || noun === 'alter job'))
   return (
-    <Stack gap="4">
-      <PageHeader
-        title={title}
-        description={intro}
-        level={2}
-        mb="0"
-        actions={
-          <>
-            <Button asChild size="sm" variant="ghost">
-              <Link to={`${location.pathname}${location.search}`} reloadDocument>
-                Refresh
-              </Link>
-            </Button>
-            <Button asChild size="sm" variant="outline" colorPalette="red">
-              <Link to={hrefWith({ purge: '', delete: null })}>Purge finished jobs…</Link>
-            </Button>
-            <Button asChild size="sm" colorPalette="blue">
-              <Link to={`${basePath}/create`}>New {noun}</Link>
-            </Button>
-          </>
-        }
-      />
+    <JobDeniedContext.Provider value={data.denied}>
+      <Stack gap="4">
+        <PageHeader
+          title={title}
+          description={intro}
+          level={2}
+          mb="0"
+          actions={
+            <>
+              <Button asChild size="sm" variant="ghost">
+                <Link to={`${location.pathname}${location.search}`} reloadDocument>
+                  Refresh
+                </Link>
+              </Button>
+              <GuardedLink to={hrefWith({ purge: '', delete: null })} reason={data.denied.delete} colorPalette="red">
+                Purge finished jobs…
+              </GuardedLink>
+              <CreateLink to={`${basePath}/create`} colorPalette="blue">{`New ${noun}`}</CreateLink>
+            </>
+          }
+        />
 
-      {data.isPurging ? (
-        <ConfirmPanel
-          id="purge-jobs"
-          title={`Purge finished ${noun}s?`}
-          intent="purge"
-          confirmLabel="Purge jobs"
-          stepParam="purge"
-          force={{ lastResult: purgeResult }}
-        >
-          Every failed, canceled, unknown and done {noun} is removed
-          {data.finishedCount === null ? '' : ` (${data.finishedCount} now)`}. Jobs that are ready, running or pending stay.
-          This cannot be undone.
-        </ConfirmPanel>
-      ) : null}
-      {data.deleting ? (
-        <ConfirmPanel
-          id="delete-job"
-          title={`Delete ${noun} ${data.deleting.name}?`}
-          intent="delete"
-          hiddenFields={{ job: data.deleting.uuid }}
-          confirmLabel="Delete job"
-        >
-          The job and its record are removed. Data it already changed or loaded stays. This cannot be undone.
-        </ConfirmPanel>
-      ) : null}
-      {panel ??
-        (data.selectedMissing ? (
-          <JobPanelBox label="missing-job-heading">
-            <FocusHeading id="missing-job-heading">Job not found</FocusHeading>
-            <Text>
-              This {noun} no longer exists. <Link to={hrefWith({ job: null })}>Close</Link>
+        {data.isPurging ? (
+          <ConfirmPanel
+            id="purge-jobs"
+            title={`Purge finished ${noun}s?`}
+            intent="purge"
+            confirmLabel="Purge jobs"
+            deniedReason={data.denied.delete}
+            stepParam="purge"
+            force={{ lastResult: purgeResult }}
+          >
+            Every failed, canceled, unknown and done {noun} is removed
+            {data.finishedCount === null ? '' : ` (${data.finishedCount} now)`}. Jobs that are ready, running or pending stay.
+            This cannot be undone.
+          </ConfirmPanel>
+        ) : null}
+        {data.deleting ? (
+          <ConfirmPanel
+            id="delete-job"
+            title={`Delete ${noun} ${data.deleting.name}?`}
+            intent="delete"
+            hiddenFields={{ job: data.deleting.uuid }}
+            confirmLabel="Delete job"
+            deniedReason={data.denied.delete}
+          >
+            The job and its record are removed. Data it already changed or loaded stays. This cannot be undone.
+          </ConfirmPanel>
+        ) : null}
+        {panel ??
+          (data.selectedMissing ? (
+            <JobPanelBox label="missing-job-heading">
+              <FocusHeading id="missing-job-heading">Job not found</FocusHeading>
+              <Text>
+                This {noun} no longer exists. <Link to={hrefWith({ job: null })}>Close</Link>
+              </Text>
+            </JobPanelBox>
+          ) : null)}
+
+        <HStack justify="space-between" align="end" wrap="wrap" gap="3">
+          <StatusFilter value={data.status} statuses={statuses} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+          {data.isAnyActive ? (
+            <Text fontSize="sm" color="fg.muted" role="status">
+              {isHydrated
+                ? 'Jobs are running: this list refreshes itself (or use Refresh).'
+                : `Jobs are running: this page reloads every ${NO_SCRIPT_REFRESH_SECONDS} seconds until they finish.`}
+              {/* Without scripts the browser reloads the page itself; with them this is inert text. */}
+              <noscript>
+                <meta httpEquiv="refresh" content={String(NO_SCRIPT_REFRESH_SECONDS)} />
+              </noscript>
             </Text>
-          </JobPanelBox>
-        ) : null)}
+          ) : null}
+        </HStack>
 
-      <HStack justify="space-between" align="end" wrap="wrap" gap="3">
-        <StatusFilter value={data.status} statuses={statuses} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
-        {data.isAnyActive ? (
-          <Text fontSize="sm" color="fg.muted" role="status">
-            {isHydrated
-              ? 'Jobs are running: this list refreshes itself (or use Refresh).'
-              : `Jobs are running: this page reloads every ${NO_SCRIPT_REFRESH_SECONDS} seconds until they finish.`}
-            {/* Without scripts the browser reloads the page itself; with them this is inert text. */}
-            <noscript>
-              <meta httpEquiv="refresh" content={String(NO_SCRIPT_REFRESH_SECONDS)} />
-            </noscript>
+        <JobsTable
+          caption={title}
+          columns={allColumns}
+          rows={data.rows}
+          rowKey={(row) => row.uuid}
+          selectedKey={selectedKey ?? searchParams.get('job')}
+          empty={
+            data.status ? (
+              <>
+                <Text mb="2">
+                  No {data.status} {noun}s.
+                </Text>
+                <ChakraLink asChild color="link">
+                  <Link to={basePath}>Show all statuses</Link>
+                </ChakraLink>
+              </>
+            ) : (
+              <>
+                <Text mb="2">No {noun}s yet.</Text>
+                <ChakraLink asChild color="link">
+                  <Link to={`${basePath}/create`}>{createLabel}</Link>
+                </ChakraLink>
+              </>
+            )
+          }
+        />
+        {withheld.length ? (
+          <Text fontSize="sm" color="fg.muted">
+            Not offered to you: {withheld.map(([intent, reason]) => `${intent} (${reason})`).join(', ')}.
           </Text>
         ) : null}
-      </HStack>
-
-      <JobsTable
-        caption={title}
-        columns={allColumns}
-        rows={data.rows}
-        rowKey={(row) => row.uuid}
-        selectedKey={selectedKey ?? searchParams.get('job')}
-        empty={
-          data.status ? (
-            <>
-              <Text mb="2">
-                No {data.status} {noun}s.
-              </Text>
-              <ChakraLink asChild color="link">
-                <Link to={basePath}>Show all statuses</Link>
-              </ChakraLink>
-            </>
-          ) : (
-            <>
-              <Text mb="2">No {noun}s yet.</Text>
-              <ChakraLink asChild color="link">
-                <Link to={`${basePath}/create`}>{createLabel}</Link>
-              </ChakraLink>
-            </>
-          )
-        }
-      />
-      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="jobs" />
-    </Stack>
+        <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="jobs" />
+      </Stack>
+    </JobDeniedContext.Provider>
   )
 }
 
@@ -194,6 +206,7 @@ export function JobsListPage<Row extends JobRow>({
  */
 export function JobRowActions({ job, isInPanel, canDelete = true, children }: { job: JobRow; isInPanel?: boolean; canDelete?: boolean; children: ReactNode }) {
   const hrefWith = useHrefWith()
+  const denied = useContext(JobDeniedContext)
   return (
     <div data-actions="">
       {isInPanel ? null : (
@@ -202,7 +215,7 @@ export function JobRowActions({ job, isInPanel, canDelete = true, children }: { 
         </Link>
       )}
       {children}
-      {canDelete ? (
+      {canDelete && !denied.delete ? (
         <Link to={hrefWith({ delete: job.uuid, purge: null })} data-action-link="" data-tone="danger" aria-label={`Delete ${job.name}…`}>
           Delete…
         </Link>

@@ -1,3 +1,4 @@
+import { whyNotEach } from '~/api/access.server'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi, Page } from '~/api/client.server'
@@ -140,8 +141,15 @@ export async function loadJobList<Job extends JobLike, Row extends JobLike, Stat
     finishedCount = all.length
   }
 
+  // Row actions the user holds nowhere are not offered (a job's table is its scope; the list spans many).
+  const denied = await whyNotEach(
+    api,
+    { commit: 'commit_alterjob', cancel: `cancel_${type}job`, retry: `retry_${type}job`, delete: `delete_${type}job` },
+    'anywhere',
+  )
   const pageCount = Math.max(1, Math.ceil(page.count / paging.pageSize))
   return {
+    denied,
     rows,
     total: page.count,
     page: Math.min(paging.page, pageCount),

@@ -210,15 +210,17 @@ export function PoolEditEditor({
   defaults,
   lastResult,
   cancelTo,
+  deniedReason,
 }: {
   defaultValue: Record<string, string | boolean | undefined>
   defaults: PoolSizeDefaults
   lastResult?: SubmissionResult<string[]>
   cancelTo: string
+  deniedReason?: string | null
 }) {
   const [form, fields] = useSchemaForm(PoolEditFormSchema, { id: 'pool-edit', lastResult, defaultValue })
   return (
-    <FormCard form={form as unknown as FormMetadata<Record<string, unknown>, string[]>} submit={{ label: 'Save changes' }} cancelTo={cancelTo}>
+    <FormCard form={form as unknown as FormMetadata<Record<string, unknown>, string[]>} submit={{ label: 'Save changes' }} cancelTo={cancelTo} deniedReason={deniedReason}>
       <input type="hidden" name="intent" value={UPDATE_INTENT} />
       <ScaleFields fields={fields as unknown as ScaleFieldsMeta} defaults={defaults} />
     </FormCard>

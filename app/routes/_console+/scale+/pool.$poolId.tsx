@@ -2,10 +2,12 @@ import type { ReactNode } from 'react'
 import { Badge, Box, Button, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { whyNotEach } from '~/api/access.server'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { deletePool, getPool } from '~/api/pools.server'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { GuardedLink } from '~/components/layout/denied'
 import { DateTime } from '~/components/layout/date-time'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
@@ -30,7 +32,11 @@ const DELETE_INTENT = 'delete-pool'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const [pool, defaults] = await Promise.all([loadFromCluster(() => getPool(api, params.poolId!)), loadPoolDefaults(api)])
+  const [pool, defaults, denied] = await Promise.all([
+    loadFromCluster(() => getPool(api, params.poolId!)),
+    loadPoolDefaults(api),
+    whyNotEach(api, { change: 'change_pool', remove: 'delete_pool' }),
+  ])
   const row = poolRow(pool)
   const kind = kindOfPool(pool.type, row.service)
   const shards = pool.settings?.k8s_deployment?.shards
@@ -48,6 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     editValues: poolEditValues(pool),
     defaults,
     isConfirmingDelete: url.searchParams.get('delete') === pool.uuid,
+    denied,
   }
 }
 
@@ -65,7 +72,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function PoolRoute() {
-  const { pool, totals, editValues, defaults, isConfirmingDelete } = useLoaderData<typeof loader>()
+  const { pool, totals, editValues, defaults, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const listPath = KIND_PATHS[pool.kind]
   const ownPath = `/scale/pool/${pool.uuid}`
@@ -92,16 +99,16 @@ export default function PoolRoute() {
               <Link to={listPath}>All {pool.kind} pools</Link>
             </Button>
             {isConfirmingDelete ? null : (
-              <Button asChild size="sm" variant="outline" colorPalette="red">
-                <Link to={`${ownPath}?delete=${pool.uuid}`}>Delete pool…</Link>
-              </Button>
+              <GuardedLink to={`${ownPath}?delete=${pool.uuid}`} reason={denied.remove} colorPalette="red">
+                Delete pool…
+              </GuardedLink>
             )}
           </>
         }
       />
 
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-pool" title={`Delete pool ${pool.name}?`} intent={DELETE_INTENT} confirmLabel="Delete pool">
+        <ConfirmPanel id="delete-pool" title={`Delete pool ${pool.name}?`} intent={DELETE_INTENT} confirmLabel="Delete pool" deniedReason={denied.remove}>
           The pool {pool.name} ({pool.service || 'no service'}, {rangeText(pool.replicas)} {pool.replicas?.max === 1 ? 'replica' : 'replicas'}) will be
           removed. No stored data is lost; work that ran on it goes to the default pool of its service.
           {pool.isDefault ? ' It is the default pool of its service: pick another default first if one is needed.' : ''}
@@ -161,7 +168,7 @@ export default function PoolRoute() {
         <Heading as="h3" id="edit-heading" size="md" mb="2">
           Change the size
         </Heading>
-        <PoolEditEditor key={pool.modified} defaultValue={editValues} defaults={defaults} lastResult={actionData?.result} cancelTo={listPath} />
+        <PoolEditEditor key={pool.modified} defaultValue={editValues} defaults={defaults} lastResult={actionData?.result} cancelTo={listPath} deniedReason={denied.change} />
       </Box>
     </Stack>
   )

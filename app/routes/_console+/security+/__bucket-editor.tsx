@@ -38,6 +38,7 @@ export function BucketEditor({
   submitLabel,
   submitIntent,
   cancelTo,
+  deniedReason,
 }: {
   credentials: { uuid: string; name: string; cloud: string }[]
   credentialsError?: string | null
@@ -47,6 +48,8 @@ export function BucketEditor({
   /** Sent as the hidden `intent` when the page's action does more than one thing. */
   submitIntent?: string
   cancelTo: string
+  /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
+  deniedReason?: string | null
 }) {
   const [form, fields] = useSchemaForm(BucketFormSchema, {
     id: 'bucket-editor',
@@ -54,7 +57,7 @@ export function BucketEditor({
     defaultValue,
   })
   return (
-    <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
+    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       {submitIntent ? <input type="hidden" name="intent" value={submitIntent} /> : null}
       <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
       <TextareaField meta={fields.description} label="Description" rows={2} />

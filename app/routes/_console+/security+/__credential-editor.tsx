@@ -29,6 +29,7 @@ export function CredentialEditor({
   submitIntent,
   pickTypeIntent,
   cancelTo,
+  deniedReason,
 }: {
   types: CredentialTypeOption[]
   defaultValue?: {
@@ -46,6 +47,8 @@ export function CredentialEditor({
   submitIntent?: string
   pickTypeIntent: string
   cancelTo: string
+  /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
+  deniedReason?: string | null
 }) {
   const isHydrated = useHydrated()
   const isEdit = Boolean(fixedType)
@@ -122,7 +125,7 @@ export function CredentialEditor({
   }
 
   return (
-    <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo} encType="multipart/form-data">
+    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo} encType="multipart/form-data">
       {submitIntent ? <input type="hidden" name="intent" value={submitIntent} /> : null}
       {isHydrated || fixedType ? null : (
         // Enter in a field submits with the first submit button: this one (save), not "Show the fields".

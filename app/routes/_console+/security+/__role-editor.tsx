@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Box, Button, chakra, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, Heading, HStack, SimpleGrid, Text } from '@chakra-ui/react'
 import { Form, Link } from '@remix-run/react'
 import { useState } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'

@@ -1,6 +1,5 @@
 import type { FieldMetadata } from '@conform-to/react'
 import { getSelectProps } from '@conform-to/react'
-import { chakra } from '@chakra-ui/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
 import { SelectField } from '~/components/forms/select-field'

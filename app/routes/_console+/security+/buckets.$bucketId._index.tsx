@@ -1,8 +1,9 @@
+import { GuardedLink } from '~/components/layout/denied'
+import { whyNotEach } from '~/api/access.server'
 import { Stack, Text } from '@chakra-ui/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
-import { Button } from '@chakra-ui/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import { deleteStorage, getStorage } from '~/api/storages.server'
@@ -35,11 +36,12 @@ const DELETE_INTENT = 'delete-bucket'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const [storage, editor, projects] = await Promise.all([
+  const [storage, editor, projects, denied] = await Promise.all([
     loadFromCluster(() => getStorage(api, params.bucketId!)),
     loadBucketEditor(api),
     // Which tables use the bucket is a panel of its own: the page stays when it cannot be read.
     settle(() => listProjectsWithTables(api)),
+    whyNotEach(api, { change: 'change_hdxstorage', remove: 'delete_hdxstorage' }),
   ])
   const uses = projects.value ? tablesUsingStorage(storage, projects.value) : null
   const credential = editor.credentials.find((entry) => entry.uuid === storage.settings?.credential_id)
@@ -60,6 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     uses,
     usesError: projects.error,
     isConfirmingDelete: url.searchParams.get('delete') === storage.uuid,
+    denied,
   }
 }
 
@@ -127,9 +130,9 @@ export default function BucketRoute() {
         mb="0"
         actions={
           loaded.isConfirmingDelete ? null : (
-            <Button asChild size="sm" variant="outline" colorPalette="red">
-              <Link to={`/security/buckets/${bucket.uuid}?delete=${bucket.uuid}`}>Delete bucket…</Link>
-            </Button>
+            <GuardedLink to={`/security/buckets/${bucket.uuid}?delete=${bucket.uuid}`} reason={loaded.denied.remove} colorPalette="red">
+              Delete bucket…
+            </GuardedLink>
           )
         }
       />
@@ -140,6 +143,7 @@ export default function BucketRoute() {
           title={`Delete bucket ${bucket.name}?`}
           intent={DELETE_INTENT}
           confirmLabel="Delete bucket"
+          deniedReason={loaded.denied.remove}
           force={
             needsForce
               ? {
@@ -182,6 +186,7 @@ export default function BucketRoute() {
       <Stack gap="2" maxW="2xl">
         <PageHeader level={3} title="Edit bucket" mb="0" />
         <BucketEditor
+          deniedReason={loaded.denied.change}
           credentials={loaded.credentials}
           credentialsError={loaded.credentialsError}
           defaultValue={loaded.formValues}

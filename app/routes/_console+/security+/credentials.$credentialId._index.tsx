@@ -1,4 +1,6 @@
-import { Button, Stack, Text } from '@chakra-ui/react'
+import { GuardedLink } from '~/components/layout/denied'
+import { whyNotEach } from '~/api/access.server'
+import { Stack, Text } from '@chakra-ui/react'
 import type { SubmissionResult } from '@conform-to/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -36,10 +38,11 @@ const DELETE_INTENT = 'delete-credential'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const [credential, editor, storages] = await Promise.all([
+  const [credential, editor, storages, denied] = await Promise.all([
     loadFromCluster(() => getCredential(api, params.credentialId!)),
     loadFromCluster(() => loadCredentialEditor(api)),
     settle(() => listStorages(api)),
+    whyNotEach(api, { change: 'change_credential', remove: 'delete_credential' }),
   ])
   const type = editor.types.find((option) => option.value === credential.type)
   const values = credentialFormValues(credential, type)
@@ -69,6 +72,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           .map((storage) => ({ uuid: storage.uuid, name: storage.name }))
       : null,
     isConfirmingDelete: url.searchParams.get('delete') === credential.uuid,
+    denied,
   }
 }
 
@@ -101,9 +105,9 @@ export default function CredentialRoute() {
         mb="0"
         actions={
           loaded.isConfirmingDelete ? null : (
-            <Button asChild size="sm" variant="outline" colorPalette="red">
-              <Link to={`/security/credentials/${credential.uuid}?delete=${credential.uuid}`}>Delete credential…</Link>
-            </Button>
+            <GuardedLink to={`/security/credentials/${credential.uuid}?delete=${credential.uuid}`} reason={loaded.denied.remove} colorPalette="red">
+              Delete credential…
+            </GuardedLink>
           )
         }
       />
@@ -114,6 +118,7 @@ export default function CredentialRoute() {
           title={`Delete credential ${credential.name}?`}
           intent={DELETE_INTENT}
           confirmLabel="Delete credential"
+          deniedReason={loaded.denied.remove}
         >
           {buckets?.length
             ? `${buckets.length === 1 ? 'Bucket' : 'Buckets'} ${buckets.map((bucket) => bucket.name).join(', ')} ${
@@ -160,6 +165,7 @@ export default function CredentialRoute() {
           Secrets are never shown. Type a new one to replace it, or leave it blank to keep the stored one.
         </Text>
         <CredentialEditor
+          deniedReason={loaded.denied.change}
           types={loaded.types}
           defaultValue={loaded.formValues}
           stored={loaded.stored}

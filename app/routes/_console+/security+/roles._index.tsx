@@ -14,7 +14,7 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { roleLabel } from '~/schemas/security'
 import { errorMessage } from '~/utils/error-message'
 import { describeScope, loadScopeOptions } from './__scopes.server'
-import { Denied } from './__denied'
+import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { CreateLink } from '~/components/layout/create-link'
 

@@ -18,7 +18,7 @@ import { roleLabel } from '~/schemas/security'
 import { errorMessage } from '~/utils/error-message'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
-import { Denied } from './__denied'
+import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { CreateLink } from '~/components/layout/create-link'
 
