@@ -129,6 +129,9 @@ export async function runSessionsBench(): Promise<SessionsResult> {
       }
     }
     const running = cookies.map((cookie, index) => user(cookie, index))
+    // RSS every 10 s, to tell a leak (climbs to the end) from a heap that grows to its working size once
+    const rssSamples: number[] = []
+    const sampler = setInterval(() => rssSamples.push(treeRssMb(server.child.pid!)), 10_000)
     await new Promise((resolve) => setTimeout(resolve, warmupMs))
     isMeasuring = true
     const rssAfterWarmupMb = treeRssMb(server.child.pid!)
@@ -137,6 +140,7 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     await Promise.all(running)
     const elapsed = performance.now() - measuredFrom
     const rssAtEndMb = treeRssMb(server.child.pid!)
+    clearInterval(sampler)
     latencies.sort((a, b) => a - b)
     const result: SessionsResult = {
       sessions,
@@ -159,7 +163,7 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     }
     console.log(`requests ${result.requests} (${result.rps}/s), errors ${result.errors}, p50 ${result.p50} ms, p99 ${result.p99} ms`)
     for (const [label, step] of Object.entries(result.perStep)) console.log(`  ${label.padEnd(14)} ${String(step.requests).padStart(6)}  p50 ${step.p50} ms  p99 ${step.p99} ms`)
-    console.log(`console RSS: ${rssAfterWarmupMb} MB after warm-up, ${rssAtEndMb} MB at the end (${result.rssChangePercent}%)`)
+    console.log(`console RSS: ${rssAfterWarmupMb} MB after warm-up, ${rssAtEndMb} MB at the end (${result.rssChangePercent}%); every 10 s: ${rssSamples.join(', ')} MB`)
     if (errorSamples.length) console.log(`errors, first ones: ${errorSamples.join('; ')}`)
     return result
   } finally {
