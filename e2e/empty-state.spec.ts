@@ -1,9 +1,5 @@
-import { mkdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
+import { clearFaults, CLUSTER, clusterCall, clusterToken, holdingFaultLock, setFault } from './cluster-faults'
 import { expect, test } from './fixtures'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_CLUSTER_PORT, E2E_PORT } from './env'
 
 /**
  * "No tables yet → create one, or load the sample" (issue 14). The e2e cluster is seeded and shared,
@@ -12,59 +8,16 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_CLUSTER_PORT, E2E_PORT } from './env'
  * before "Load the sample" is pressed, so the action runs against the real cluster. sample.logs is
  * removed first, so each run loads it afresh.
  */
-const CLUSTER = `http://127.0.0.1:${E2E_CLUSTER_PORT}`
 const SAMPLE_ROWS = 480
-
-// The fault switch is the whole cluster's: the same lock directory as error-catalogue.spec.ts, so
-// the js and no-js workers (and that spec) take turns.
-const LOCK = path.join(tmpdir(), `console-e2e-faults-${E2E_PORT}.lock`)
-async function holdingFaultLock<T>(run: () => Promise<T>): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      mkdirSync(LOCK)
-      break
-    } catch {
-      if (i > 600) rmSync(LOCK, { recursive: true, force: true }) // a crashed holder, after 60 s
-      await sleep(100)
-    }
-  }
-  try {
-    return await run()
-  } finally {
-    await fetch(`${CLUSTER}/__faults`, { method: 'DELETE' })
-    rmSync(LOCK, { recursive: true, force: true })
-  }
-}
-
-async function setFault(fault: Record<string, unknown>) {
-  const answer = await fetch(`${CLUSTER}/__faults`, { method: 'POST', body: JSON.stringify(fault) })
-  expect(answer.status, 'the e2e cluster runs with CLUSTER_FAULTS=1').toBe(201)
-}
-const clearFaults = () => fetch(`${CLUSTER}/__faults`, { method: 'DELETE' })
-
-let token = ''
-let orgId = ''
-async function cluster<T>(method: string, url: string): Promise<T> {
-  if (!token) {
-    const login = await fetch(`${CLUSTER}/config/v1/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD }) })
-    const answer = (await login.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
-    token = answer.auth_token.access_token
-    orgId = answer.orgs[0]!.uuid
-  }
-  const answer = await fetch(`${CLUSTER}${url.replace('{org}', orgId)}`, { method, headers: { Authorization: `Bearer ${token}` } })
-  if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`)
-  const text = await answer.text()
-  return (text ? JSON.parse(text) : undefined) as T
-}
 
 /** Removes sample.logs when an earlier run made it (project sample, seeded, stays). */
 async function removeSampleTable() {
   type Listed = { results: { uuid: string; name: string }[] }
-  const projects = await cluster<Listed>('GET', '/config/v1/orgs/{org}/projects/?name=sample')
+  const projects = await clusterCall<Listed>('GET', '/config/v1/orgs/{org}/projects/?name=sample')
   for (const project of projects.results) {
-    const tables = await cluster<Listed>('GET', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`)
+    const tables = await clusterCall<Listed>('GET', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`)
     for (const table of tables.results.filter((candidate) => candidate.name === 'logs')) {
-      await cluster('DELETE', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/${table.uuid}`)
+      await clusterCall('DELETE', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/${table.uuid}`)
     }
   }
 }
@@ -87,7 +40,7 @@ test.describe('empty states', () => {
       await expect(page.getByText(`Sample loaded: ${SAMPLE_ROWS} rows in sample.logs`)).toBeVisible()
     })
     // the rows are there: the cluster's query API counts them
-    const counted = await page.request.post(`${CLUSTER}/query?query=${encodeURIComponent('SELECT count() FROM sample.logs')}`, { headers: { Authorization: `Bearer ${token}` } })
+    const counted = await page.request.post(`${CLUSTER}/query?query=${encodeURIComponent('SELECT count() FROM sample.logs')}`, { headers: { Authorization: `Bearer ${await clusterToken()}` } })
     expect((await counted.text()).trim()).toBe(String(SAMPLE_ROWS))
   })
 
