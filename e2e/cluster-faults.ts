@@ -53,10 +53,14 @@ export async function clusterToken(): Promise<string> {
   return login.token
 }
 
-/** Calls the cluster as the admin (`{org}` becomes the admin's org); returns the parsed JSON body, throws on a failure. */
-export async function clusterCall<T>(method: string, url: string): Promise<T> {
+/** Calls the cluster as the admin (`{org}` becomes the admin's org; `body` sent as JSON); returns the parsed JSON body, throws on a failure. */
+export async function clusterCall<T>(method: string, url: string, body?: unknown): Promise<T> {
   const token = await clusterToken()
-  const answer = await fetch(`${CLUSTER}${url.replace('{org}', login!.orgId)}`, { method, headers: { Authorization: `Bearer ${token}` } })
+  const answer = await fetch(`${CLUSTER}${url.replace('{org}', login!.orgId)}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`)
   const text = await answer.text()
   return (text ? JSON.parse(text) : undefined) as T

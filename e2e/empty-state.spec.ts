@@ -1,5 +1,5 @@
 import { clearFaults, CLUSTER, clusterCall, clusterToken, holdingFaultLock, setFault } from './cluster-faults'
-import { expect, test } from './fixtures'
+import { expect, logIn, test, uniqueName } from './fixtures'
 
 /**
  * "No tables yet → create one, or load the sample" (issue 14). The e2e cluster is seeded and shared,
@@ -63,5 +63,23 @@ test.describe('empty states', () => {
     await page.goto('/data/tables?q=no_such_table_zzz')
     await expect(page.getByRole('link', { name: 'Clear the filter' })).toBeVisible()
     await expect(page.getByRole('button', { name: 'Load the sample' })).toHaveCount(0)
+  })
+
+  test('a user who may not create tables is not offered "Load the sample"', async ({ browser }, testInfo) => {
+    const email = `${uniqueName('reader')}-${testInfo.project.name}@example.com`.toLowerCase()
+    await clusterCall('POST', '/config/v1/users/', { email, password: 'a-long-password-1', roles: ['reader'] })
+    const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled })
+    const page = await context.newPage()
+    await page.goto('/login')
+    await logIn(page, email, 'a-long-password-1')
+    await page.waitForURL('**/dashboard')
+    await holdingFaultLock(async () => {
+      await setFault({ path: '^/config/v1/orgs/[^/]+/projects/?$', method: 'GET', status: 200, body: { count: 0, next: null, previous: null, results: [] } })
+      await page.goto('/data/tables')
+      await expect(page.getByText('No projects or tables yet.')).toBeVisible()
+    })
+    await expect(page.getByRole('button', { name: 'New table' })).toBeDisabled() // the permission is known to be missing
+    await expect(page.getByRole('button', { name: 'Load the sample' })).toHaveCount(0)
+    await context.close()
   })
 })
