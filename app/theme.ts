@@ -4,6 +4,8 @@ import { chakraBaseConfig } from './chakra-config'
 /** The monospace stack: fonts Debian ships (DejaVu, Liberation) before the platforms' own. */
 export const MONO_FONTS = '"DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, "Courier New", monospace'
 
+const SOLID_HOVER = 'color-mix(in srgb, var(--chakra-colors-color-palette-solid) 88%, black)'
+
 const config = defineConfig({
   theme: {
     tokens: {
@@ -25,6 +27,21 @@ const config = defineConfig({
         fg: { error: { value: { _light: '{colors.red.700}', _dark: '{colors.red.300}' } } },
         // Links and the current tab: blue 600 is 5.2:1 on white, blue 300 over 9:1 on the dark background
         link: { value: { _light: '{colors.blue.600}', _dark: '{colors.blue.300}' } },
+        // White on Chakra's green 600 is 3.3:1 and on orange 600 3.6:1 (toasts, solid buttons and
+        // badges): green 700 is 5.0:1, orange 700 5.2:1. Dark keeps orange 500 (with black text).
+        green: { solid: { value: { _light: '{colors.green.700}', _dark: '{colors.green.700}' } } },
+        orange: { solid: { value: { _light: '{colors.orange.700}', _dark: '{colors.orange.500}' } } },
+      },
+    },
+    recipes: {
+      button: {
+        variants: {
+          variant: {
+            // Chakra's hover is the solid colour at 90% over the page, which pales it: white on a
+            // hovered blue 600 button fell to 4.3:1. Mixed with black instead, it only gains contrast.
+            solid: { _hover: { bg: SOLID_HOVER }, _expanded: { bg: SOLID_HOVER } },
+          },
+        },
       },
     },
   },

@@ -31,6 +31,9 @@ export const dataTableCss = {
   '& tbody tr:hover > :first-child': { bg: 'bg.subtle' },
   '& tbody tr[data-selected] > :first-child': { bg: 'blue.subtle', boxShadow: 'inset 3px 0 0 var(--chakra-colors-blue-500)' },
   '& a': { color: 'link', textDecoration: 'none', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' } },
+  // A link among other words in its cell ("Roles · Delete…") is underlined: in the dark theme the
+  // link colour is too close to the text's to tell them apart by colour alone (axe link-in-text-block).
+  '& td a:not(:only-child), & td [data-muted] a': { textDecoration: 'underline', textUnderlineOffset: '2px' },
   '& [data-muted]': { color: 'fg.muted', fontWeight: 'normal' },
   '& [data-badge]': {
     display: 'inline-block',

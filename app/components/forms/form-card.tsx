@@ -1,7 +1,7 @@
 import { getFormProps, type FormMetadata } from '@conform-to/react'
 import { Box, Button, HStack } from '@chakra-ui/react'
-import { Form, Link } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { Form, Link, useNavigation } from '@remix-run/react'
+import { useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from 'react'
 import { Denied } from '~/components/layout/denied'
 import { FirstErrorContext } from './field-shell'
 import { FormErrors } from './form-errors'
@@ -35,9 +35,22 @@ export function FormCard<Schema extends Record<string, unknown>>({
   // the form's own errors first (they sit on top), then its fields in the order the reply lists them
   const errorNames = Object.entries(form.allErrors).filter(([, errors]) => errors?.length).map(([name]) => name)
   const firstError = errorNames.includes('') ? '' : errorNames[0]
+  const formRef = useRef<HTMLFormElement>(null)
+  const formProps = getFormProps(form)
+  useFocusAfterReply(formRef, form.errorId)
   return (
     <Box bg="bg" borderWidth="1px" rounded="md" p="6">
-      <Form method="post" action={action} encType={encType} {...getFormProps(form)}>
+      <Form
+        method="post"
+        action={action}
+        encType={encType}
+        {...formProps}
+        ref={formRef}
+        onSubmit={(event: FormEvent<HTMLFormElement>) => {
+          formProps.onSubmit(event)
+          if (!event.defaultPrevented) formRef.current?.setAttribute('data-sent', '')
+        }}
+      >
         <FormErrors id={form.errorId} errors={form.errors} isFocused={firstError === ''} />
         <FirstErrorContext.Provider value={firstError}>{children}</FirstErrorContext.Provider>
         <HStack gap="3" mt="2">
@@ -57,4 +70,29 @@ export function FormCard<Schema extends Record<string, unknown>>({
       </Form>
     </Box>
   )
+}
+
+/**
+ * With scripts the page does not load again after a submission, so `autoFocus` does not apply: when
+ * the form this card sent is still on the page once the reply is in (the action answered with
+ * errors, not a redirect away), focus goes where it goes without scripts: the form-level errors,
+ * else the first field marked invalid. That covers what only the server finds (a taken name);
+ * conform itself focuses the first invalid field when its own check refuses the form.
+ */
+function useFocusAfterReply(formRef: RefObject<HTMLFormElement | null>, errorId: string) {
+  const navigation = useNavigation()
+  useEffect(() => {
+    const element = formRef.current
+    if (navigation.state !== 'idle' || !element?.hasAttribute('data-sent')) return
+    element.removeAttribute('data-sent')
+    // after conform has applied the reply (its own update runs in an effect of the same commit)
+    const frame = requestAnimationFrame(() => {
+      const formErrors = document.getElementById(errorId)
+      const target = formErrors?.textContent?.trim() ? formErrors : element.querySelector<HTMLElement>('[aria-invalid="true"]')
+      if (!target) return
+      if (!target.hasAttribute('tabindex') && target === formErrors) target.setAttribute('tabindex', '-1')
+      target.focus()
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [navigation.state, formRef, errorId])
 }

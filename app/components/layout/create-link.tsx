@@ -6,15 +6,20 @@ import { ADD_NEW_ENTRIES } from './nav-config'
 /** The console layout's route id: its loader says which creation paths the user can never use. */
 const LAYOUT_ROUTE_ID = 'routes/_console+/_layout'
 
+/** The creation paths (nav-config ADD_NEW_ENTRIES) the signed-in user can never use, from the layout's loader. */
+export function useHiddenCreationPaths(): string[] {
+  return useRouteLoaderData<{ hiddenPaths?: string[] }>(LAYOUT_ROUTE_ID)?.hiddenPaths ?? []
+}
+
 /**
  * A page's "New …" button: a link to the creation page, or, when the signed-in user has none of the
  * permissions that page needs (the layout's `hiddenPaths`, as for "+ add new"), a disabled button
  * with the permission named beside it, so no page offers what the cluster would refuse.
  */
 export function CreateLink({ to, children, colorPalette, variant, ...rest }: { to: string; children: ReactNode } & Pick<ButtonProps, 'colorPalette' | 'variant'> & { size?: 'sm' }) {
-  const shell = useRouteLoaderData<{ hiddenPaths?: string[] }>(LAYOUT_ROUTE_ID)
+  const hidden = useHiddenCreationPaths()
   const entry = ADD_NEW_ENTRIES.find((candidate) => candidate.to === to.split('?')[0])
-  if (entry && shell?.hiddenPaths?.includes(entry.to)) {
+  if (entry && hidden.includes(entry.to)) {
     const reason = `Needs ${entry.needs.join(' or ')}`
     return (
       <HStack gap="2">

@@ -1,5 +1,5 @@
 import { Box, Button, Stack, Text } from '@chakra-ui/react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 
 export type ToastItem = {
@@ -27,19 +27,39 @@ const palette: Record<ToastItem['type'], string> = {
 export function Toaster({ toasts }: { toasts: ToastItem[] }) {
   const isHydrated = useHydrated()
   const [items, setItems] = useState(toasts)
+  const listRef = useRef<HTMLDivElement>(null)
 
-  // New toasts arrive with each navigation's root loader data.
+  // New toasts arrive with each navigation's root loader data (after a form was sent). When that
+  // navigation left focus nowhere (the form that had it is gone), the first new toast takes it, as
+  // it does on load without scripts; focus still on the page (a save that stays) is left there.
   useEffect(() => {
-    setItems((current) => {
-      const known = new Set(current.map((toast) => toast.id))
-      const added = toasts.filter((toast) => !known.has(toast.id))
-      return added.length ? [...current, ...added] : current
+    const known = new Set(items.map((toast) => toast.id))
+    const added = toasts.filter((toast) => !known.has(toast.id))
+    if (!added.length) return
+    setItems((current) => [...current, ...added.filter((toast) => !current.some((item) => item.id === toast.id))])
+    const first = added[0]!.id
+    requestAnimationFrame(() => {
+      if (document.activeElement && document.activeElement !== document.body) return
+      listRef.current?.querySelector<HTMLElement>(`[data-toast-id="${CSS.escape(first)}"]`)?.focus()
     })
+    // only the loader's toasts start this: `items` is read as it was rendered
   }, [toasts])
+
+  /** Removes toasts; focus inside one that goes moves to the page's heading rather than being lost. */
+  const remove = (keep: (toast: ToastItem, index: number) => boolean) => {
+    const focused = document.activeElement?.closest<HTMLElement>('[data-toast-id]')?.dataset.toastId
+    setItems((current) => current.filter(keep))
+    if (focused) {
+      requestAnimationFrame(() => {
+        if (document.querySelector(`[data-toast-id="${CSS.escape(focused)}"]`)) return
+        focusPageHeading()
+      })
+    }
+  }
 
   useEffect(() => {
     if (!items.length) return
-    const timer = setInterval(() => setItems((current) => current.slice(1)), TOAST_DURATION_MS)
+    const timer = setInterval(() => remove((_, index) => index > 0), TOAST_DURATION_MS)
     return () => clearInterval(timer)
   }, [items.length])
 
@@ -48,6 +68,7 @@ export function Toaster({ toasts }: { toasts: ToastItem[] }) {
     <Stack
       as="section"
       aria-label="Notifications"
+      ref={listRef}
       position="fixed"
       bottom="4"
       right="4"
@@ -59,6 +80,7 @@ export function Toaster({ toasts }: { toasts: ToastItem[] }) {
       {items.map((toast, index) => (
         <Box
           key={toast.id}
+          data-toast-id={toast.id}
           role={toast.type === 'error' ? 'alert' : 'status'}
           // A page loaded after a form was sent (without scripts: always) starts with focus on its
           // first toast; the page's first field with an error, earlier in the document, wins over it.
@@ -85,7 +107,7 @@ export function Toaster({ toasts }: { toasts: ToastItem[] }) {
               variant="ghost"
               color="inherit"
               aria-label={`Dismiss: ${toast.title}`}
-              onClick={() => setItems((current) => current.filter((item) => item.id !== toast.id))}
+              onClick={() => remove((item) => item.id !== toast.id)}
             >
               ✕
             </Button>
@@ -94,4 +116,12 @@ export function Toaster({ toasts }: { toasts: ToastItem[] }) {
       ))}
     </Stack>
   )
+}
+
+/** Focuses the page's main heading (the first h1), made focusable for the purpose. */
+function focusPageHeading() {
+  const heading = document.querySelector<HTMLElement>('main h1') ?? document.querySelector<HTMLElement>('h1')
+  if (!heading) return
+  if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1')
+  heading.focus({ preventScroll: true })
 }

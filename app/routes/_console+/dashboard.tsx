@@ -1,9 +1,10 @@
-import { Box, Heading, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Box, Heading, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
 import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { getOrgSummary } from '~/api/orgs.server'
 import { settle } from '~/api/policies.server'
+import { LoadSampleForm } from '~/components/layout/load-sample-form'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { InlineAlert } from '~/components/layout/inline-alert'
@@ -38,9 +39,12 @@ export default function DashboardRoute() {
           {isEmpty ? (
             <Box bg="bg" borderWidth="1px" rounded="md" p="4" role="status">
               <Text mb="1">This organization has nothing in it yet.</Text>
-              <ChakraLink asChild color="link">
-                <Link to="/data/new-table">Create your first table</Link>
-              </ChakraLink>
+              <HStack gap="3" wrap="wrap">
+                <ChakraLink asChild color="link">
+                  <Link to="/data/new-table">Create your first table</Link>
+                </ChakraLink>
+                <LoadSampleForm />
+              </HStack>
             </Box>
           ) : null}
           <CardGroup id="resources" title="Resources" cards={resources} />

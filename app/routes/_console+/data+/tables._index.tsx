@@ -20,6 +20,8 @@ import { tableUrl } from './__table-url'
 import { ProjectStep } from './__project-manage'
 import { loadProjectStep, projectAction } from './__project-manage.server'
 import { CreateLink } from '~/components/layout/create-link'
+import { LoadSampleForm } from '~/components/layout/load-sample-form'
+import { LOAD_SAMPLE_INTENT, loadSampleAction } from './__load-sample.server'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
@@ -64,10 +66,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 }
 
-/** Project create, rename/describe and delete (the steps of __project-manage). */
+/** Project create, rename/describe and delete (the steps of __project-manage), and "Load the sample" (any empty state's). */
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
-  const answer = await projectAction(api, await request.formData())
+  const formData = await request.formData()
+  if (formData.get('intent') === LOAD_SAMPLE_INTENT) return loadSampleAction(api, formData)
+  const answer = await projectAction(api, formData)
   if (answer === null) throw dataResponse({ message: 'Unknown action' }, { status: 400 })
   return answer
 }
@@ -142,6 +146,7 @@ export default function DataTablesRoute() {
           <EmptyState
             message={data.projectCount > 0 ? 'No tables yet.' : 'No projects or tables yet.'}
             action={{ to: '/data/new-table', label: 'Create your first table' }}
+            alternative={data.tableCount === 0 ? <LoadSampleForm /> : null}
             filter={data.q ? { message: `No tables or projects match “${data.q}”.`, clearTo: '/data/tables' } : null}
           />
         }
