@@ -11,7 +11,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -82,9 +82,19 @@ async function createTables(base: string, count: number) {
 }
 
 /** Starts the built console against `clusterUrl`; resolves once /healthz answers. */
+/**
+ * The Node flags `npm start` gives the console (package.json's start script: `tsx --flag=… server/index.ts`),
+ * so a bench measures the server as deployed; BENCH_NODE_FLAGS (space-separated) replaces them to compare.
+ */
+function startNodeFlags(): string[] {
+  if (process.env.BENCH_NODE_FLAGS !== undefined) return process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean)
+  const start: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start
+  return /tsx((?:\s+--[\w-]+=\S+)*)\s+server\/index\.ts/.exec(start)?.[1]?.trim().split(/\s+/).filter(Boolean) ?? []
+}
+
 export async function startConsole(clusterUrl: string): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort()
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'server', 'index.ts')], {
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [...startNodeFlags(), path.join(ROOT, 'server', 'index.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
