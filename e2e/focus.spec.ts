@@ -37,14 +37,17 @@ test.describe('focus after a submission, with scripts', () => {
 
   test('a saved form that goes to another page: focus on its toast, then on the page heading when the toast goes', async ({ authedPage: page }) => {
     const table = uniqueName('focus_ok')
-    await page.goto('/data/new-table')
-    await page.getByLabel('Project', { exact: true }).selectOption({ label: 'sample' })
-    await page.getByLabel('Table name').fill(table)
-    await page.getByRole('button', { name: 'Create table' }).click()
-    const heading = page.getByRole('heading', { level: 1, name: new RegExp(table) })
-    await expect(heading).toBeVisible()
-    await expect(page.getByRole('status').filter({ hasText: `Table ${table} created` })).toBeFocused()
-    await expect(heading).toBeFocused({ timeout: 5_000 })
+    // Holding the fault switch: a fault another worker set on table creation would refuse this one.
+    await holdingFaultLock(async () => {
+      await page.goto('/data/new-table')
+      await page.getByLabel('Project', { exact: true }).selectOption({ label: 'sample' })
+      await page.getByLabel('Table name').fill(table)
+      await page.getByRole('button', { name: 'Create table' }).click()
+      const heading = page.getByRole('heading', { level: 1, name: new RegExp(table) })
+      await expect(heading).toBeVisible()
+      await expect(page.getByRole('status').filter({ hasText: `Table ${table} created` })).toBeFocused()
+      await expect(heading).toBeFocused({ timeout: 5_000 })
+    })
   })
 
   test('a saved form that stays on its page: focus on its toast too (its button was disabled while sending), then on the heading', async ({ authedPage: page }) => {
