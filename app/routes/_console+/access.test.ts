@@ -39,6 +39,8 @@ beforeAll(async () => {
     ],
   })
   for (const [email, roles] of [
+    ['publisher@access.test', ['publisher']],
+    ['operator@access.test', ['operator']],
     ['reader@access.test', ['reader']],
     ['admin@access.test', ['org_admin']],
     ['editor@access.test', ['mine_editor']],
@@ -89,6 +91,24 @@ describe('a table page offers rename, settings, truncate and delete only where t
     const done = asResponse(await truncate(mine))
     expect(done.status).toBe(302)
   })
+})
+
+describe('each built-in role: what the table page offers is exactly what the cluster allows', () => {
+  for (const role of ['reader', 'publisher', 'operator', 'admin'] as const) {
+    it(`${role}: offered ⇔ the user holds the permission; a withheld truncate is refused (403), an offered one works`, async () => {
+      const { api } = await import('~/api/client.server').then(async ({ requireApi }) => ({ api: await requireApi(get('/data/tables', cookies[role])) }))
+      const held = await api.get<{ permissions: string[] }>('/users/current')
+      const page = await tablePage(mine, cookies[role]!)
+      for (const [control, permission] of [['change', 'change_table'], ['truncate', 'truncate_table'], ['remove', 'delete_table']] as const) {
+        expect(page.denied[control] === null, `${role} ${control}`).toBe(held.permissions.includes(permission))
+      }
+      const answer = await returnedOrThrown(() =>
+        tableAction(args(post(`/data/tables/${mine.tableId}?project=${mine.projectId}`, { intent: 'truncate-table', project: mine.projectId, confirm: 'FORCE' }, cookies[role]), { tableId: mine.tableId })),
+      )
+      if (page.denied.truncate) expect(unwrap<{ status: number }>(answer).data.status).toBe(403)
+      else expect(asResponse(answer).status).toBe(302)
+    })
+  }
 })
 
 describe('pools and jobs', () => {
