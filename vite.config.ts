@@ -31,6 +31,8 @@ export default defineConfig({
     ],
   },
   build: {
+    // Chrome 94, Firefox 93, Safari 15.4 and later: class fields and the like stay as written (decision 027).
+    target: 'es2022',
     rollupOptions: {
       // Chakra's anatomy module builds every component's anatomy at load (`createAnatomy(...).parts(...)`):
       // marked pure, the ones no recipe uses are dropped from the shell (decision 027).
