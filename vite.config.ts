@@ -36,7 +36,12 @@ export default defineConfig({
     rollupOptions: {
       // Chakra's anatomy module builds every component's anatomy at load (`createAnatomy(...).parts(...)`):
       // marked pure, the ones no recipe uses are dropped from the shell (decision 027).
-      treeshake: { manualPureFunctions: ['createAnatomy'] },
+      treeshake: {
+        manualPureFunctions: ['createAnatomy'],
+        // @emotion/react imports hoist-non-react-statics for its side effects (it has none); only
+        // withTheme, which the console does not use, needs it.
+        moduleSideEffects: (id) => !/[\\/]node_modules[\\/](hoist-non-react-statics|react-is)[\\/]/.test(id),
+      },
     },
   },
   server: { hmr: { port: Number(process.env.HMR_PORT ?? 24678) } },
