@@ -2,6 +2,7 @@ import { vitePlugin as remix } from '@remix-run/dev'
 import { defineConfig } from 'vite'
 import tsconfigPaths from 'vite-tsconfig-paths'
 import { remixConfig } from './remix.config'
+import { clientZodWithoutJsonSchema } from './vite/client-zod-without-json-schema'
 
 declare module '@remix-run/node' {
   interface Future {
@@ -17,7 +18,7 @@ const buildDirectory = process.env.BUILD_DIR || 'build'
 
 export default defineConfig({
   base: basePath ? `/${basePath}/` : '/',
-  plugins: [remix({ ...remixConfig, basename: basePath ? `/${basePath}` : '/', buildDirectory }), tsconfigPaths()],
+  plugins: [clientZodWithoutJsonSchema(), remix({ ...remixConfig, basename: basePath ? `/${basePath}` : '/', buildDirectory }), tsconfigPaths()],
   optimizeDeps: {
     // Discovered lazily otherwise, and each discovery reloads the dev page.
     include: [
@@ -28,6 +29,20 @@ export default defineConfig({
       '@conform-to/zod/v4',
       'zod',
     ],
+  },
+  build: {
+    // Chrome 94, Firefox 93, Safari 15.4 and later: class fields and the like stay as written (decision 027).
+    target: 'es2022',
+    rollupOptions: {
+      // Chakra's anatomy module builds every component's anatomy at load (`createAnatomy(...).parts(...)`):
+      // marked pure, the ones no recipe uses are dropped from the shell (decision 027).
+      treeshake: {
+        manualPureFunctions: ['createAnatomy'],
+        // @emotion/react imports hoist-non-react-statics for its side effects (it has none); only
+        // withTheme, which the console does not use, needs it.
+        moduleSideEffects: (id) => !/[\\/]node_modules[\\/](hoist-non-react-statics|react-is)[\\/]/.test(id),
+      },
+    },
   },
   server: { hmr: { port: Number(process.env.HMR_PORT ?? 24678) } },
 })

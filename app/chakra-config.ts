@@ -7,10 +7,8 @@ import {
   codeRecipe,
   cssVarsPrefix,
   cssVarsRoot,
-  globalCss,
   headingRecipe,
   inputRecipe,
-  keyframes,
   layerStyles,
   linkRecipe,
   listSlotRecipe,
@@ -31,13 +29,13 @@ import {
 export const chakraBaseConfig = mergeConfigs(
   defaultBaseConfig,
   defineConfig({
-    preflight: true,
+    // Preflight, global CSS and keyframes only make CSS the theme stylesheet carries
+    // (theme-global.server.ts adds them back for it): the browser's system goes without (decision 027).
+    preflight: false,
     cssVarsPrefix,
     cssVarsRoot,
-    globalCss,
     theme: {
       breakpoints,
-      keyframes,
       tokens,
       semanticTokens,
       textStyles,

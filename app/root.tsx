@@ -14,7 +14,7 @@ import {
 import type { ReactNode } from 'react'
 import { withoutGlobalCss } from '~/chakra-config'
 import { Toaster } from '~/components/layout/toaster'
-import { DARK_EXTRAS_CSS, system, SYSTEM_DARK_CSS } from '~/theme'
+import { system } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
 import { useNonce } from '~/utils/nonce'
 import { getColorMode } from '~/utils/session.server'
@@ -36,7 +36,8 @@ export const meta: MetaFunction = () => [{ title: 'Cluster Console' }]
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>('root')
   const nonce = useNonce()
-  // The theme is the server's: Chakra's `.dark`/`.light` class, or for "system" the device's choice in CSS (SYSTEM_DARK_CSS)
+  // The theme is the server's: Chakra's `.dark`/`.light` class, or for "system" the device's choice in
+  // CSS (SYSTEM_DARK_CSS, in the theme stylesheet with the dark rules for Ace)
   const theme = rootData?.theme ?? 'system'
   return (
     <html lang="en" suppressHydrationWarning className={theme === 'system' ? undefined : theme} data-theme={theme} style={{ colorScheme: theme === 'system' ? 'light dark' : theme }}>
@@ -47,7 +48,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <link rel="stylesheet" href={withBase(rootData?.themeCss ?? THEME_STYLESHEET_FALLBACK)} />
         <Links />
-        {theme === 'light' ? null : <style>{theme === 'dark' ? DARK_EXTRAS_CSS : SYSTEM_DARK_CSS}</style>}
       </head>
       <body>
         <ChakraProvider value={pageSystem}>

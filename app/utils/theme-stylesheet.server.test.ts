@@ -17,6 +17,9 @@ describe('the theme stylesheet', () => {
     has('DejaVu Sans Mono')
     has('--chakra-colors-fg-error:var(--chakra-colors-red-700)')
     has('@keyframes spin')
+    // the dark rules Chakra's tokens do not reach, once in the sheet rather than inline in every page
+    has('html.dark .ace-tm{')
+    has('@media (prefers-color-scheme: dark){html[data-theme=system]{color-scheme:dark;')
   })
 
   it('is served under its content hash for a year, and under any other name revalidated', async () => {

@@ -4,13 +4,15 @@ import createCache from '@emotion/cache'
 import { CacheProvider } from '@emotion/react'
 import createEmotionServer from '@emotion/server/create-instance'
 import { renderToString } from 'react-dom/server'
-import { system } from '~/theme'
+import { DARK_EXTRAS_CSS, SYSTEM_DARK_CSS, themeSystem } from '~/theme-global.server'
 
 let built: { css: string; hash: string } | undefined
 
 /**
  * Returns the CSS Chakra's provider would inject into every page (cascade layers, preflight, the
- * theme's global CSS, keyframes and every token as a CSS variable) and its content hash. Built once
+ * theme's global CSS, keyframes and every token as a CSS variable), then the dark rules Chakra's tokens
+ * do not reach (unlayered, last: `html.dark` and, for the "system" theme, under the device's dark
+ * preference), and its content hash. Built once
  * per process from the same system the pages render with, so it cannot drift from the theme.
  */
 export function themeStylesheet(): { css: string; hash: string } {
@@ -19,13 +21,13 @@ export function themeStylesheet(): { css: string; hash: string } {
     const emotionServer = createEmotionServer(cache)
     renderToString(
       <CacheProvider value={cache}>
-        <ChakraProvider value={system}>{null}</ChakraProvider>
+        <ChakraProvider value={themeSystem}>{null}</ChakraProvider>
       </CacheProvider>,
     )
     const css = emotionServer
       .extractCriticalToChunks('')
       .styles.map((chunk) => chunk.css)
-      .join('')
+      .join('') + DARK_EXTRAS_CSS + SYSTEM_DARK_CSS
     built = { css, hash: createHash('sha256').update(css).digest('base64url').slice(0, 16) }
   }
   return built
