@@ -31,8 +31,8 @@ type JobListData<Row extends JobRow> = {
   isPurging: boolean
   finishedCount: number | null
   isAnyActive: boolean
-  /** Per intent (commit, cancel, retry, delete): why the user may not, null when they may. */
-  denied: Record<'commit' | 'cancel' | 'retry' | 'delete', string | null>
+  /** Per intent of the job type (commit for alter jobs; cancel, retry, delete): why the user may not, null when they may. */
+  denied: Record<string, string | null>
 }
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
@@ -87,7 +87,7 @@ export function JobsListPage<Row extends JobRow>({
     { key: 'actions', header: 'Actions', cell: actions },
   ]
 
-  const withheld = Object.entries(data.denied).filter(([intent, reason]) => reason && (intent !== 'commit' || noun === 'alter job'))
+  const withheld = Object.entries(data.denied).filter(([, reason]) => reason)
   return (
     <JobDeniedContext.Provider value={data.denied}>
       <Stack gap="4">

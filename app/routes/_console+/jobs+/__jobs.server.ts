@@ -80,6 +80,12 @@ type JobLike = { uuid: string; name: string; status: string }
  * and, while purging (`?purge`), how many jobs are finished. Cluster errors go the way of
  * `loadFromCluster` (thrown as the catalogue's message).
  */
+/** Each job type's row intents and the permission each needs (alter jobs also commit). */
+const JOB_PERMISSIONS = {
+  alter: { commit: 'commit_alterjob', cancel: 'cancel_alterjob', retry: 'retry_alterjob', delete: 'delete_alterjob' },
+  batch: { cancel: 'cancel_batchjob', retry: 'retry_batchjob', delete: 'delete_batchjob' },
+}
+
 export async function loadJobList<Job extends JobLike, Row extends JobLike, Status extends string, Selected>(
   request: Request,
   api: ClusterApi,
@@ -142,11 +148,7 @@ export async function loadJobList<Job extends JobLike, Row extends JobLike, Stat
   }
 
   // Row actions the user holds nowhere are not offered (a job's table is its scope; the list spans many).
-  const denied = await whyNotEach(
-    api,
-    { commit: 'commit_alterjob', cancel: `cancel_${type}job`, retry: `retry_${type}job`, delete: `delete_${type}job` },
-    'anywhere',
-  )
+  const denied = await whyNotEach<string>(api, JOB_PERMISSIONS[type], 'anywhere')
   const pageCount = Math.max(1, Math.ceil(page.count / paging.pageSize))
   return {
     denied,
