@@ -66,6 +66,11 @@ export function ConfirmPanel({
   const hrefWith = useHrefWith()
   const navigation = useNavigation()
   const headingId = `${id}-heading`
+  const cancel = (
+    <Button asChild variant="outline" size="sm" bg="bg">
+      <Link to={cancelTo ?? hrefWith({ [stepParam]: null })}>Cancel</Link>
+    </Button>
+  )
   const actions = (
     <>
       <input type="hidden" name="intent" value={intent} />
@@ -77,9 +82,7 @@ export function ConfirmPanel({
         <SubmitButton colorPalette={palette} size="sm" isPending={navigation.state === 'submitting' && navigation.formData?.get('intent') === intent}>
           {confirmLabel}
         </SubmitButton>
-        <Button asChild variant="outline" size="sm" bg="bg">
-          <Link to={cancelTo ?? hrefWith({ [stepParam]: null })}>Cancel</Link>
-        </Button>
+        {cancel}
       </HStack>
     </>
   )
@@ -102,9 +105,7 @@ export function ConfirmPanel({
         // Opened by its URL although the page offers no link to it: say why, and offer the way back.
         <HStack gap="3" mt="3">
           <Denied label={confirmLabel} reason={deniedReason} />
-          <Button asChild variant="outline" size="sm" bg="bg">
-            <Link to={cancelTo ?? hrefWith({ [stepParam]: null })}>Cancel</Link>
-          </Button>
+          {cancel}
         </HStack>
       ) : force ? (
         <ForceForm id={id} action={action} lastResult={force.lastResult}>
