@@ -1,10 +1,6 @@
-import { mkdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { Page } from '@playwright/test'
+import { clusterCall, holdingFaultLock, setFault } from './cluster-faults'
 import { expect, test, uniqueName } from './fixtures'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_CLUSTER_PORT, E2E_PORT } from './env'
 
 /**
  * The spec's error catalogue (section 8) as a user sees it, with the local cluster's fault switch
@@ -13,7 +9,6 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_CLUSTER_PORT, E2E_PORT } from './env'
  * session and login comes back to the page. The 300 s time-out is left to the vitest matrix
  * (app/routes/_console+/error-catalogue.test.ts), which also covers every row against the handler.
  */
-const CLUSTER = `http://127.0.0.1:${E2E_CLUSTER_PORT}`
 const SUPPORT = 'Internal server error. If this is reoccurring, please contact us at support@hydrolix.io'
 
 type Fault = { status?: number; body?: unknown; raw?: boolean; drop?: boolean }
@@ -31,40 +26,12 @@ const ROWS: Row[] = [
   { name: 'bad JSON', fault: { status: 200, body: '{"results": [', raw: true }, message: 'Bad Gateway.' },
 ]
 
-// The fault switch is the whole cluster's: the js and no-js workers take turns (a lock directory).
-const LOCK = path.join(tmpdir(), `console-e2e-faults-${E2E_PORT}.lock`)
-async function withFault<T>(fault: Fault & { path: string; method?: string }, run: () => Promise<T>): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      mkdirSync(LOCK)
-      break
-    } catch {
-      if (i > 600) rmSync(LOCK, { recursive: true, force: true }) // a crashed holder, after 60 s
-      await sleep(100)
-    }
-  }
-  try {
-    const answer = await fetch(`${CLUSTER}/__faults`, { method: 'POST', body: JSON.stringify(fault) })
-    expect(answer.status, 'the e2e cluster runs with CLUSTER_FAULTS=1').toBe(201)
-    return await run()
-  } finally {
-    await fetch(`${CLUSTER}/__faults`, { method: 'DELETE' })
-    rmSync(LOCK, { recursive: true, force: true })
-  }
-}
-
-let token = ''
-let orgId = ''
-async function cluster<T>(method: string, url: string, body?: unknown): Promise<T> {
-  if (!token) {
-    const login = await fetch(`${CLUSTER}/config/v1/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD }) })
-    const answer = (await login.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
-    token = answer.auth_token.access_token
-    orgId = answer.orgs[0]!.uuid
-  }
-  const answer = await fetch(`${CLUSTER}${url}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
-  if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`)
-  return (await answer.json()) as T
+/** Runs `run` with `fault` set, holding the fault switch (the js and no-js workers take turns). */
+function withFault<T>(fault: Fault & { path: string; method?: string }, run: () => Promise<T>): Promise<T> {
+  return holdingFaultLock(async () => {
+    await setFault(fault)
+    return run()
+  })
 }
 
 /** The page around the error is there: the shell's navigation, with a link that loads (`follow`). */
@@ -82,9 +49,9 @@ test.describe('the error catalogue on a list, a detail page and a form', () => {
   let projectId = ''
 
   test.beforeAll(async ({}, testInfo) => {
-    const user = await cluster<{ uuid: string }>('POST', '/config/v1/users/', { email: `${uniqueName('catalogue')}-${testInfo.project.name}@example.com`.toLowerCase(), password: 'a-long-password-1', roles: ['reader'] })
+    const user = await clusterCall<{ uuid: string }>('POST', '/config/v1/users/', { email: `${uniqueName('catalogue')}-${testInfo.project.name}@example.com`.toLowerCase(), password: 'a-long-password-1', roles: ['reader'] })
     userId = user.uuid
-    const projects = await cluster<{ results: { uuid: string }[] }>('GET', `/config/v1/orgs/${orgId}/projects/?name=sample`)
+    const projects = await clusterCall<{ results: { uuid: string }[] }>('GET', '/config/v1/orgs/{org}/projects/?name=sample')
     projectId = projects.results[0]!.uuid
   })
 
