@@ -130,14 +130,14 @@ export async function startConsole(clusterUrl: string): Promise<{ base: string; 
   throw new Error(`The console did not answer /healthz within ${startMs / 1000} s`)
 }
 
-/** A local cluster with no sample rows and the bench's admin, in a fresh temporary data directory (the caller removes it). */
-export async function startBenchCluster(prefix: string) {
+/** A local cluster with `seedRows` sample rows (none by default) and the bench's admin, in a fresh temporary data directory (the caller removes it). */
+export async function startBenchCluster(prefix: string, seedRows = 0) {
   const dataDir = mkdtempSync(path.join(tmpdir(), prefix))
   const cluster = await startLocalCluster({
     dataDir,
     adminEmail: ADMIN.email,
     adminPassword: ADMIN.password,
-    env: { CLUSTER_SEED_ROWS: '0' } as unknown as NodeJS.ProcessEnv,
+    env: { CLUSTER_SEED_ROWS: String(seedRows) } as unknown as NodeJS.ProcessEnv,
     stdio: 'ignore',
   })
   return { dataDir, cluster }

@@ -10,11 +10,8 @@
  * working size after it.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { startLocalCluster } from '../server/local-cluster'
-import { ADMIN, consoleLogin, ensureBuild, startConsole } from './console'
+import { readFileSync, rmSync } from 'node:fs'
+import { consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
 
 type Step = { label: string; method: 'GET' | 'POST'; path: string; body?: Record<string, string>; expect: number[] }
 
@@ -76,14 +73,7 @@ export async function runSessionsBench(): Promise<SessionsResult> {
   const durationMs = Number(process.env.DURATION_MS ?? 60_000)
   const warmupMs = Number(process.env.WARMUP_MS ?? 20_000)
   ensureBuild((line) => console.log(line))
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'console-load-cluster-'))
-  const cluster = await startLocalCluster({
-    dataDir,
-    adminEmail: ADMIN.email,
-    adminPassword: ADMIN.password,
-    env: { CLUSTER_SEED_ROWS: '10000' } as unknown as NodeJS.ProcessEnv,
-    stdio: 'ignore',
-  })
+  const { dataDir, cluster } = await startBenchCluster('console-load-cluster-', 10_000)
   // A console that does not start must not leave the cluster behind.
   const server = await startConsole(cluster.url).catch(async (error: unknown) => {
     await cluster.stop()
