@@ -35,9 +35,15 @@ const server = http.createServer(async (req, res) => {
       const raw = Buffer.concat(chunks)
       if (raw.length && raw.length < 64 * 1024) headers['x-cluster-get-body'] = raw.toString('base64')
     }
+    // A client that goes away before the answer is written aborts the request (a query stops).
+    const controller = new AbortController()
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort()
+    })
     const request = new Request(url, {
       method: req.method,
       headers,
+      signal: controller.signal,
       body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
       duplex: hasBody ? 'half' : undefined,
     } as RequestInit)

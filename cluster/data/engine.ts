@@ -100,22 +100,83 @@ export class Engine {
     else slot.busy = false
   }
 
-  /** Runs one statement; rejects with an EngineError. */
-  async run(sql: string, options: { format?: string; lane?: Lane; signal?: AbortSignal; params?: Record<string, string> } = {}): Promise<ChdbResult> {
+  /**
+   * Runs one statement; rejects with an EngineError. With `cancel` (a marker comment the statement
+   * carries and the request's signal), an abort stops the statement in the engine itself: chdb
+   * cannot interrupt a running call, so the engine is told `KILL QUERY` for the statement whose text
+   * holds the marker, and the slot stays taken until the statement has really ended.
+   */
+  async run(
+    sql: string,
+    options: { format?: string; lane?: Lane; signal?: AbortSignal; params?: Record<string, string>; cancel?: { marker: string; signal: AbortSignal } } = {},
+  ): Promise<ChdbResult> {
     const lane = options.lane ?? 'internal'
     const slot = await this.acquire(lane)
+    if (options.cancel) {
+      const { marker, signal } = options.cancel
+      try {
+        if (signal.aborted) throw new EngineError('Code: 394. DB::Exception: Query was cancelled. (QUERY_WAS_CANCELLED)', 394)
+        const running = options.params ? slot.session.queryBindAsync(sql, options.params, { format: options.format ?? 'CSV' }) : slot.session.queryAsync(sql, { format: options.format ?? 'CSV' })
+        let isSettled = false
+        const onAbort = () => void this.kill(marker, () => isSettled)
+        signal.addEventListener('abort', onAbort, { once: true })
+        try {
+          return await running
+        } finally {
+          isSettled = true
+          signal.removeEventListener('abort', onAbort)
+        }
+      } catch (error) {
+        await this.drainOutput(slot)
+        throw toEngineError(error)
+      } finally {
+        this.release(lane, slot)
+      }
+    }
     try {
       const opts = { format: options.format ?? 'CSV', signal: options.signal }
       if (options.params) return await slot.session.queryBindAsync(sql, options.params, opts)
       return await slot.session.queryAsync(sql, opts)
     } catch (error) {
-      // A statement that fails after writing output (a result limit in throw mode) leaves that
-      // output in the Session's buffer, and chdb prepends it to the next answer: drain it here.
-      if (!options.signal?.aborted) await slot.session.queryAsync('SELECT 1', { format: 'Null' }).catch(() => undefined)
+      if (!options.signal?.aborted) await this.drainOutput(slot)
       throw toEngineError(error)
     } finally {
       this.release(lane, slot)
     }
+  }
+
+  /**
+   * A statement that fails after writing output (a result limit in throw mode) leaves that output
+   * in the Session's buffer, and chdb prepends it to the next answer: a trivial statement drains it.
+   */
+  private async drainOutput(slot: Slot) {
+    await slot.session.queryAsync('SELECT 1', { format: 'Null' }).catch(() => undefined)
+  }
+
+  /**
+   * Stops the running statement whose text holds `marker` (KILL QUERY), trying again for a few
+   * seconds while it has not ended: an abort can come before the engine has registered it.
+   */
+  private async kill(marker: string, isSettled: () => boolean) {
+    const where = `position(query, ${lit(marker)}) > 0 AND position(query, 'KILL QUERY') = 0`
+    for (let attempt = 0; attempt < 50 && !isSettled() && !this.closed; attempt++) {
+      await this.run(`KILL QUERY WHERE ${where} ASYNC`, { format: 'Null' }).catch(() => undefined)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+
+  /** What the engine reports of the statements running now whose text holds one of `markers`. */
+  async progressOf(markers: string[]): Promise<Map<string, { rowsRead: number; bytesRead: number; elapsedMs: number }>> {
+    const found = new Map<string, { rowsRead: number; bytesRead: number; elapsedMs: number }>()
+    if (!markers.length) return found
+    const rows = await this.rows<{ query: string; read_rows: string; read_bytes: string; elapsed: number }>(
+      "SELECT query, read_rows, read_bytes, elapsed FROM system.processes WHERE position(query, 'system.processes') = 0",
+    )
+    for (const marker of markers) {
+      const row = rows.find((entry) => entry.query.includes(marker))
+      if (row) found.set(marker, { rowsRead: Number(row.read_rows), bytesRead: Number(row.read_bytes), elapsedMs: Math.round(row.elapsed * 1000) })
+    }
+    return found
   }
 
   /** Runs a statement and returns JSON rows (JSONEachRow parsed). */

@@ -10,7 +10,7 @@ import { forgetTable, handleIngest, handleValidator } from './ingest'
 import { BatchRunner, recoverAlterJobs, registerJobRoutes } from './jobs'
 import type { Plane, QueryRecord } from './plane'
 import { handleInstant, handleLabelValues, handleQueryRange } from './prometheus'
-import { handleQuery } from './query'
+import { handleQuery, queryMarker } from './query'
 import { seed } from './seed'
 
 const FLUSH_MS = 5_000
@@ -74,6 +74,19 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
         await engine.insert('hydro', 'logs', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')))
       } catch {
         pendingLogs.unshift(...logs.slice(-5000))
+      }
+    }
+    // running queries: the rows and bytes the engine has read so far
+    const running = plane.queries.filter((q) => q.active)
+    if (running.length) {
+      try {
+        const progress = await engine.progressOf(running.map((q) => queryMarker(q.query_id)))
+        for (const q of running) {
+          const now = progress.get(queryMarker(q.query_id))
+          if (now && q.active) Object.assign(q, { rows_read: now.rowsRead, bytes_read: now.bytesRead, exec_time_ms: now.elapsedMs })
+        }
+      } catch {
+        // figures only
       }
     }
     const records: (QueryRecord & { version: number })[] = []

@@ -228,6 +228,36 @@ describe('/query', () => {
     expect(Number(q.body.trim())).toBeGreaterThanOrEqual(1)
   })
 
+  it('names a query by its query_id, reports the rows read while it runs, and stops it in the engine when the client goes away', async () => {
+    const heavy = 'SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) % 7 = 1'
+    const controller = new AbortController()
+    const started = Date.now()
+    const running = c.handler(
+      new Request(`http://local-cluster/query?query_id=cancel-me-1`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${c.token}` },
+        body: heavy,
+        signal: controller.signal,
+      }),
+    )
+    type Row = { active: number; rows_read: string; error: string }
+    const activeRow = async () => (await query("SELECT active, rows_read, error FROM hdx.active_queries WHERE query_id = 'cancel-me-1' FORMAT JSONEachRow")).body as Row | undefined
+    const progress = (await poll(activeRow, (r) => r?.active === 1 && Number(r.rows_read) > 0))!
+    expect(progress.active).toBe(1)
+    expect(Number(progress.rows_read)).toBeGreaterThan(0)
+    // a second query under the same name is refused while the first runs
+    const twin = await c.api('POST', '/query?query_id=cancel-me-1', 'SELECT 1')
+    expect(twin.status).toBe(400)
+    expect(String(twin.body.error)).toContain('QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING')
+    controller.abort()
+    await running.catch(() => undefined)
+    const row = (await poll(activeRow, (r) => r?.active === 0))!
+    expect(row.active).toBe(0)
+    expect(row.error).toContain('QUERY_WAS_CANCELLED')
+    // the statement would take minutes; it ended within seconds of the abort
+    expect(Date.now() - started).toBeLessThan(20_000)
+  }, 60_000)
+
   it('does not stall config calls while long queries run', async () => {
     const started = Date.now()
     const heavy = "SELECT count() FROM numbers(5000000000) WHERE sipHash64(number) % 3 = 0 SETTINGS max_execution_time = 3, timeout_overflow_mode = 'break'"

@@ -205,9 +205,15 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     const fromUrl = url.searchParams.get('query')
     if (fromUrl) sql = fromUrl + (sql ? `\n${sql}` : '') // as ClickHouse: URL query then body
   }
-  const queryId = crypto.randomUUID()
+  // The client may name its query (the engine's HTTP `query_id` parameter), to find it in
+  // hdx.active_queries while it runs; a name already running is refused, as the engine does.
+  const requestedId = url.searchParams.get('query_id') ?? ''
+  const queryId = /^[A-Za-z0-9_.:-]{1,128}$/.test(requestedId) ? requestedId : crypto.randomUUID()
   const baseHeaders = { 'x-clickhouse-query-id': queryId, 'x-clickhouse-timezone': 'UTC', 'x-clickhouse-server-display-name': 'local-cluster' }
   if (!sql.trim()) return queryError('Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)', sql, 400, baseHeaders)
+  if (plane.queries.some((q) => q.active && q.query_id === queryId)) {
+    return queryError(`Code: 216. DB::Exception: Query with id = ${queryId} is already running. (QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING)`, sql, 400, baseHeaders)
+  }
 
   const split = splitQuery(sql)
   if (split.outsideFunctions.length) {
@@ -271,7 +277,10 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   }
   if (!split.format && defaultFormat && !resolved.hdx.hdx_query_output_format) resolved.format = defaultFormat
   const settingsSql = Object.entries(resolved.engine).map(([k, v]) => renderSetting(k, v)).join(', ')
-  const finalSql = split.body + (settingsSql ? `\nSETTINGS ${settingsSql}` : '')
+  // The statement carries its query id in a trailing comment: the engine's process list shows it,
+  // so a client that goes away has its statement killed and a running one reports its progress.
+  const marker = queryMarker(queryId)
+  const finalSql = split.body + (settingsSql ? `\nSETTINGS ${settingsSql}` : '') + `\n${marker}`
 
   if (/\b(hydro\s*\.\s*logs|hdx\s*\.\s*active_queries)\b/i.test(split.body)) await plane.flushSystem().catch(() => {})
   for (const { project, table } of tables) if (table.type === 'summary') await ensureSummaryView(plane, project, table)
@@ -294,7 +303,12 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   plane.queries.push(record)
   const started = performance.now()
   try {
-    const result = await plane.engine.run(finalSql, { format: resolved.format, lane: 'query', signal: request.signal, params: Object.keys(params).length ? params : undefined })
+    const result = await plane.engine.run(finalSql, {
+      format: resolved.format,
+      lane: 'query',
+      cancel: { marker, signal: request.signal },
+      params: Object.keys(params).length ? params : undefined,
+    })
     const execMs = Math.round(performance.now() - started)
     const partitions = await partitionCount(plane, tables)
     Object.assign(record, { active: false, query_end: new Date().toISOString(), exec_time_ms: execMs, rows_read: result.rowsRead, bytes_read: result.bytesRead })
@@ -321,6 +335,11 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     const cutoff = Date.now() - 3600_000
     while (plane.queries.length > 5000 || (plane.queries.length && !plane.queries[0].active && Date.parse(plane.queries[0].query_start) < cutoff)) plane.queries.shift()
   }
+}
+
+/** The comment a /query statement carries in the engine: its query id, found in system.processes. */
+export function queryMarker(queryId: string): string {
+  return `/* hdx_query_id=${queryId} */`
 }
 
 /**
