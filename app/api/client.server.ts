@@ -143,7 +143,13 @@ export type CallOptions = {
   keepSession?: boolean
 }
 
-export type StreamOptions = CallOptions & { body?: string | FormData; headers?: HeadersInit; accept?: string }
+export type StreamOptions = CallOptions & {
+  body?: string | FormData
+  headers?: HeadersInit
+  accept?: string
+  /** Stops the call instead of the console request's signal (a run several requests share). */
+  signal?: AbortSignal
+}
 
 /** A cluster client bound to one signed-in session and one console request. */
 export type ClusterApi = {
@@ -270,7 +276,7 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
         callOptions,
       )
     },
-    stream: (method, path, { body, headers, accept, ...callOptions } = {}) =>
+    stream: (method, path, { body, headers, accept, signal, ...callOptions } = {}) =>
       guarded(
         () =>
           send(method, `${origin}${withParams(path, callOptions.params)}`, body, {
@@ -278,7 +284,7 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
             headers,
             accept: accept ?? '*/*',
             context: callOptions.context,
-            signal: request?.signal,
+            signal: signal ?? request?.signal,
           }),
         callOptions,
       ),

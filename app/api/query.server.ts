@@ -19,13 +19,20 @@ export class QueryError extends Error {
  * Sends `sql` to `POST {cluster}/query` with `settings` as URL parameters (empty values dropped)
  * through the session's client, and returns the cluster's answer (status 200) for the caller to
  * read or stream. The call is aborted with the console request (a user navigating away cancels the
- * query) and after the client's time-out. Throws QueryError for the engine's 400, ClusterError for
+ * query), or with `run.signal` instead when given, and after the client's time-out; `run.queryId`
+ * names the query on the cluster (its `query_id`), to find it in `hdx.active_queries` while it runs. Throws QueryError for the engine's 400, ClusterError for
  * anything else (408 on time-out, 503 when nothing answered); a 401 ends the session (the client).
  */
-export async function queryCluster(api: ClusterApi, sql: string, settings: Record<string, string> = {}): Promise<Response> {
+export async function queryCluster(
+  api: ClusterApi,
+  sql: string,
+  settings: Record<string, string> = {},
+  run: { signal?: AbortSignal; queryId?: string } = {},
+): Promise<Response> {
   try {
     return await api.stream('POST', '/query', {
-      params: settings,
+      params: run.queryId ? { ...settings, query_id: run.queryId } : settings,
+      signal: run.signal,
       body: sql,
       headers: { 'Content-Type': 'text/plain; charset=utf-8' },
     })

@@ -10,6 +10,8 @@ import { addToHistory, readHistory, type HistoryEntry } from './__query-history'
 import { OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
 import { completionsOf, SchemaTree, type SchemaTreeData } from './__schema-tree'
 import { withBase } from '~/utils/base-path'
+import { formatNumber } from '~/utils/format-number'
+import type { QueryProgress } from '~/routes/resources+/query-progress'
 
 const SqlEditor = lazy(() => import('./__sql-editor.client'))
 
@@ -163,6 +165,35 @@ function QueryOptions({ values, errors }: { values: Record<string, string>; erro
   )
 }
 
+/**
+ * While a run is pending: where it stands on the server (rows received) and on the cluster (rows the
+ * engine has read, where the cluster's query log reports them), asked once a second.
+ */
+function useRunProgress(search: string | null): QueryProgress | null {
+  const [progress, setProgress] = useState<QueryProgress | null>(null)
+  useEffect(() => {
+    setProgress(null)
+    if (search === null) return
+    const controller = new AbortController()
+    let timer = 0
+    const ask = async () => {
+      try {
+        const response = await fetch(withBase(`/resources/query-progress?${search}`), { signal: controller.signal, headers: { Accept: 'application/json' } })
+        if (response.ok) setProgress((await response.json()) as QueryProgress)
+      } catch {
+        // Progress is a courtesy: the run goes on whatever happens here.
+      }
+      if (!controller.signal.aborted) timer = window.setTimeout(ask, 1000)
+    }
+    timer = window.setTimeout(ask, 700)
+    return () => {
+      controller.abort()
+      window.clearTimeout(timer)
+    }
+  }, [search])
+  return progress
+}
+
 function useElapsedSeconds(isRunning: boolean): number {
   const [seconds, setSeconds] = useState(0)
   useEffect(() => {
@@ -180,6 +211,9 @@ function useElapsedSeconds(isRunning: boolean): number {
  * so without scripts the browser lands on the result too, with the editor just above it).
  */
 const RESULT_ACTION = '/result#result'
+
+/** Where the Cancel button posts the form: the run of this SQL with these options stops on the cluster. */
+const CANCEL_ACTION = '/resources/query-cancel'
 
 /**
  * The query form: a GET to /result so every run is a shareable URL. The SQL is a textarea named
@@ -213,6 +247,7 @@ export function QueryEditorForm({
   const isHydrated = useHydrated()
   const isRunning = navigation.state === 'loading' && navigation.location.pathname === '/result' && !navigation.location.search.includes('tab=analysis')
   const elapsed = useElapsedSeconds(isRunning)
+  const progress = useRunProgress(isRunning && navigation.location ? navigation.location.search.replace(/^\?/, '') : null)
 
   useEffect(() => setValue(sql), [sql])
   useEffect(() => setHistory(readHistory()), [])
@@ -249,9 +284,20 @@ export function QueryEditorForm({
     const data = new FormData(event.currentTarget)
     const params = new URLSearchParams()
     for (const [key, entry] of data) if (typeof entry === 'string' && entry.trim() !== '') params.append(key, entry)
+    const submitter = (event.nativeEvent as SubmitEvent).submitter
+    if (submitter?.getAttribute('formaction') === CANCEL_ACTION) {
+      submit(params, { method: 'post', action: CANCEL_ACTION })
+      return
+    }
     if (value.trim()) setHistory(addToHistory(value))
     submit(params, { method: 'get', action: RESULT_ACTION })
   }
+  // Without scripts the page cannot know a run is pending, so the button is always there.
+  const cancelButton = (
+    <Button type="submit" formAction={CANCEL_ACTION} formMethod="post" formNoValidate variant="outline" colorPalette="red" size="sm">
+      {isHydrated ? 'Cancel' : 'Cancel run'}
+    </Button>
+  )
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault()
@@ -331,13 +377,18 @@ export function QueryEditorForm({
             Run
           </Button>
           {isRunning ? (
-            <HStack role="status" gap="3" fontSize="sm">
-              <Text>
-                Running the query… {elapsed}s
+            <HStack gap="3" fontSize="sm" wrap="wrap">
+              <Text role="status" data-testid="run-progress">
+                Running the query… {elapsed}s{runFigures(progress)}
               </Text>
-              <Link to={`/queries?data=${encodeURIComponent(value)}`}>Cancel</Link>
+              {cancelButton}
             </HStack>
-          ) : null}
+          ) : isHydrated ? null : (
+            <HStack gap="2" fontSize="xs" color="fg.muted">
+              {cancelButton}
+              <Text>stops this query on the cluster while it runs.</Text>
+            </HStack>
+          )}
         </HStack>
         {isHydrated && history.length ? (
           <chakra.details borderWidth="1px" rounded="md" bg="bg" fontSize="sm">
@@ -369,4 +420,13 @@ export function QueryEditorForm({
       </Stack>
     </Form>
   )
+}
+
+/** " · 1,234,567 rows read · 500 rows received" as far as the progress says. */
+function runFigures(progress: QueryProgress | null): string {
+  if (!progress || progress.state !== 'running') return ''
+  const parts: string[] = []
+  if (progress.rowsRead) parts.push(`${formatNumber(progress.rowsRead)} rows read`)
+  if (progress.rowsReceived) parts.push(`${formatNumber(progress.rowsReceived)} rows received`)
+  return parts.map((part) => ` · ${part}`).join('')
 }

@@ -4,7 +4,7 @@ import { parseQueryStats, QueryError, runQuery } from '~/api/query.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import { tableRef } from '~/utils/sql'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
-import { cachedRows, NotRowsError, ROWS_FORMAT } from './__result-cache.server'
+import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
 import { RESULT_PAGE_SIZE, type Cell } from './__result-cells'
 
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
@@ -123,6 +123,7 @@ export function locateEngineError(message: string, sql: string): { message: stri
 
 /** QueryError and other ClusterErrors become the outcome shown beside the editor (a 401 has ended the session). */
 function failureOutcome(error: unknown, sql: string): { kind: 'error'; message: string; status: number; position: ErrorPosition | null } {
+  if (error instanceof QueryCanceledError) return { kind: 'error', status: 409, message: error.message, position: null }
   if (error instanceof QueryError) return { kind: 'error', status: 400, ...locateEngineError(error.message, sql) }
   if (error instanceof ClusterError) return { kind: 'error', message: error.message, status: error.status, position: null }
   throw error

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { parseQueryStats, queryCluster } from '~/api/query.server'
@@ -24,10 +25,51 @@ export type CachedRows = {
   stats: ResultStats
 }
 
-type Entry = { key: string; value: Promise<CachedRows>; bytes: number; expiresAt: number; isSettled: boolean }
+/**
+ * A run on the cluster while it is in flight: its own signal (it is shared by every request that
+ * waits for it, so no single request's going away stops it), its query id on the cluster, and the
+ * rows received so far.
+ */
+type Run = { controller: AbortController; queryId: string; startedAt: number; rows: number; waiters: number }
+
+type Entry = { key: string; value: Promise<CachedRows>; bytes: number; expiresAt: number; isSettled: boolean; run: Run }
 
 const entries = new Map<string, Entry>()
 let totalBytes = 0
+
+/** Runs stopped lately (key → when and why), so a cancel that comes after the stop can say so. */
+const stopped = new Map<string, { at: number; reason: StopReason }>()
+const STOPPED_MEMORY_MS = 60_000
+type StopReason = 'canceled' | 'left'
+
+/** The run was stopped before it finished: canceled by its user, or every page waiting for it went away. */
+export class QueryCanceledError extends Error {
+  constructor() {
+    super('The query was canceled: it was stopped on the cluster before it finished.')
+    this.name = 'QueryCanceledError'
+  }
+}
+
+function stop(entry: Entry, reason: StopReason) {
+  if (entry.isSettled) return
+  const now = Date.now()
+  for (const [key, value] of stopped) if (value.at < now - STOPPED_MEMORY_MS) stopped.delete(key)
+  stopped.set(entry.key, { at: now, reason })
+  entry.run.controller.abort(reason)
+}
+
+/** A request waits for the run: when every request waiting for it has gone away, the run stops. */
+function join(entry: Entry, signal: AbortSignal | undefined) {
+  entry.run.waiters += 1
+  signal?.addEventListener(
+    'abort',
+    () => {
+      entry.run.waiters -= 1
+      if (entry.run.waiters <= 0) stop(entry, 'left')
+    },
+    { once: true },
+  )
+}
 
 /** The cache key of a run: org, user, SQL and the settings sent (in a stable order). */
 export function resultKey(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: string, settings: Record<string, string>): string {
@@ -61,6 +103,7 @@ export function resultCacheSize() {
 
 export function clearResultCache() {
   entries.clear()
+  stopped.clear()
   totalBytes = 0
 }
 
@@ -79,9 +122,10 @@ export class NotRowsError extends Error {
  * Reads the cluster's answer line by line as it arrives (never the whole body as one string) into
  * columns and rows, stopping at the UI's cap. Throws NotRowsError for an answer in another format.
  */
-async function readRows(api: ClusterApi, sql: string, settings: Record<string, string>): Promise<CachedRows & { bytes: number }> {
+async function readRows(api: ClusterApi, sql: string, settings: Record<string, string>, run: Run): Promise<CachedRows & { bytes: number }> {
   const started = performance.now()
-  const response = await queryCluster(api, sql, settings)
+  const signal = run.controller.signal
+  const response = await queryCluster(api, sql, settings, { signal, queryId: run.queryId })
   const format = response.headers.get('x-clickhouse-format') ?? ''
   if (format && format !== ROWS_FORMAT) throw new NotRowsError(response, format, started)
   const isUiCap = settings.result_overflow_mode === 'break'
@@ -96,7 +140,10 @@ async function readRows(api: ClusterApi, sql: string, settings: Record<string, s
     bytes += line.length * 2
     const value = JSON.parse(line) as unknown[]
     if (lines.length < 2) lines.push(value)
-    else if (rows.length < QUERY_UI_MAX_ROWS) rows.push(value.map(cellOf))
+    else if (rows.length < QUERY_UI_MAX_ROWS) {
+      rows.push(value.map(cellOf))
+      run.rows = rows.length
+    }
     else if (isUiCap) isCapped = true
   }
   // Break mode stops at a block boundary: the few rows past the cap are read to the end of the
@@ -119,7 +166,7 @@ async function readRows(api: ClusterApi, sql: string, settings: Record<string, s
     }
     if (!isCapped) take(pending + decoder.decode())
   } catch (error) {
-    if (api.signal?.aborted || error instanceof SyntaxError) throw error
+    if (signal.aborted || error instanceof SyntaxError) throw error
     throw new ClusterError({ status: 503 })
   }
   if (isUiCap && rows.length >= QUERY_UI_MAX_ROWS) isCapped = true
@@ -150,16 +197,21 @@ export async function cachedRows(api: ClusterApi, sql: string, settings: Record<
   if (hit && hit.expiresAt > now) {
     entries.delete(key)
     entries.set(key, hit)
+    if (!hit.isSettled) join(hit, api.signal)
     try {
       return await hit.value
     } catch (error) {
-      // The run it joined failed or was stopped by the request that started it: run it for this one.
-      if (api.signal?.aborted) throw error
+      // The run it joined failed, or stopped as the pages that waited for it went away: run it for
+      // this one. A run its user canceled stays canceled.
+      if (api.signal?.aborted || error instanceof QueryCanceledError) throw error
     }
   }
   drop(key)
-  const entry: Entry = { key, value: undefined as unknown as Promise<CachedRows>, bytes: 0, expiresAt: now + RESULT_CACHE_LIMITS.ttlMs, isSettled: false }
-  entry.value = readRows(api, sql, settings).then(
+  stopped.delete(key)
+  const run: Run = { controller: new AbortController(), queryId: crypto.randomUUID(), startedAt: Date.now(), rows: 0, waiters: 0 }
+  const entry: Entry = { key, value: undefined as unknown as Promise<CachedRows>, bytes: 0, expiresAt: now + RESULT_CACHE_LIMITS.ttlMs, isSettled: false, run }
+  join(entry, api.signal)
+  entry.value = readRows(api, sql, settings, run).then(
     ({ bytes, ...result }) => {
       entry.isSettled = true
       if (entries.get(key) !== entry) return result
@@ -174,6 +226,7 @@ export async function cachedRows(api: ClusterApi, sql: string, settings: Record<
     (error: unknown) => {
       entry.isSettled = true
       if (entries.get(key) === entry) drop(key)
+      if (run.controller.signal.aborted && run.controller.signal.reason === 'canceled') throw new QueryCanceledError()
       throw error
     },
   )
@@ -186,4 +239,40 @@ export async function cachedRows(api: ClusterApi, sql: string, settings: Record<
 export function peekCachedRows(api: ClusterApi, sql: string, settings: Record<string, string>): Promise<CachedRows> | null {
   const entry = entries.get(resultKey(api, sql, settings))
   return entry && entry.expiresAt > Date.now() ? entry.value : null
+}
+
+export type RunProgress =
+  | { state: 'running'; queryId: string; elapsedMs: number; rowsReceived: number }
+  | { state: 'done' }
+  | { state: 'canceled' }
+  | { state: 'none' }
+
+/** Where this user's run of `sql` with `settings` stands: running (since when, rows so far), done, stopped, or unknown here. */
+export function runProgress(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: string, settings: Record<string, string>): RunProgress {
+  const key = resultKey(api, sql, settings)
+  const entry = entries.get(key)
+  if (entry && !entry.isSettled) return { state: 'running', queryId: entry.run.queryId, elapsedMs: Date.now() - entry.run.startedAt, rowsReceived: entry.run.rows }
+  if (entry) return { state: 'done' }
+  const gone = stopped.get(key)
+  return gone && gone.at > Date.now() - STOPPED_MEMORY_MS ? { state: 'canceled' } : { state: 'none' }
+}
+
+/**
+ * Stops this user's run of `sql` with `settings` on the cluster (its call is aborted, and the
+ * cluster stops a query whose client went away). 'canceled' also when it had just stopped because
+ * its page went away (a browser without scripts leaves the page to send the cancel).
+ */
+export function cancelRun(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: string, settings: Record<string, string>): 'canceled' | 'finished' | 'none' {
+  const key = resultKey(api, sql, settings)
+  const entry = entries.get(key)
+  if (entry && !entry.isSettled) {
+    stop(entry, 'canceled')
+    return 'canceled'
+  }
+  const gone = stopped.get(key)
+  if (gone && gone.at > Date.now() - STOPPED_MEMORY_MS) {
+    gone.reason = 'canceled'
+    return 'canceled'
+  }
+  return entry ? 'finished' : 'none'
 }

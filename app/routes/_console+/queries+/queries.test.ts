@@ -1,7 +1,7 @@
 import type { ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { http } from 'msw'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { clusterCall } from '#tests/cluster'
+import { clusterCall, waitFor } from '#tests/cluster'
 import { TEST_CLUSTER_URL } from '#tests/env'
 import { dropConnection, failWith, server, useTestCluster } from '#tests/msw'
 import { args, get, loginAsAdmin, post, responseFrom, unwrap } from '#tests/session'
@@ -14,6 +14,8 @@ import { clearResultCache, RESULT_CACHE_LIMITS, resultCacheSize } from './__resu
 import { RESULT_PAGE_SIZE } from './__result-cells'
 import { loader as rowsLoader } from '../../resources+/query-rows'
 import { loader as functionsLoader } from '../../resources+/query-functions'
+import { loader as progressLoader } from '../../resources+/query-progress'
+import { action as cancelAction } from '../../resources+/query-cancel'
 import { clearSchemaCache } from './__schema.server'
 import { completionsOf } from './__schema-tree'
 
@@ -269,6 +271,58 @@ describe('big results: pages, the result cache and the rows stream', () => {
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as unknown[])
+
+  it('shows the run\'s progress while it waits, and Cancel stops the query on the cluster', async () => {
+    const sql = 'SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) % 7 = 1'
+    const search = new URLSearchParams({ sql })
+    const started = Date.now()
+    const running = resultLoader(args(get(`/result?${search}`, cookie)))
+    const progress = await waitFor(async () => {
+      const response = (await progressLoader(args(get(`/resources/query-progress?${search}`, cookie)))) as Response
+      const body = (await response.json()) as { state: string; elapsedMs?: number; rowsRead?: number | null }
+      return body.state === 'running' && Number(body.rowsRead) > 0 ? body : null
+    }, 'rows read so far')
+    expect(progress.elapsedMs).toBeGreaterThan(0)
+    const canceled = await responseFrom(() => cancelAction(args(post('/resources/query-cancel', { sql }, cookie))))
+    expect(canceled.status).toBe(302)
+    expect(canceled.headers.get('Location')).toBe(`/queries?${new URLSearchParams({ data: sql })}`)
+    const { data, status } = unwrap(await running)
+    expect(status).toBe(409)
+    expect(data.outcome).toMatchObject({ kind: 'error', message: expect.stringContaining('canceled') })
+    // the cluster's own log says the statement ended, canceled, long before it could have finished
+    const row = await waitFor(async () => {
+      const text = await clusterCall<string>('POST', '/query', `SELECT active, error FROM hdx.active_queries WHERE query LIKE '%sipHash64(number) % 7 = 1%' AND query NOT LIKE '%active_queries%' ORDER BY query_start DESC LIMIT 1 FORMAT JSONEachRow`)
+      const parsed = typeof text === 'string' ? (text.trim() ? JSON.parse(text) : null) : text
+      return parsed && parsed.active === 0 ? (parsed as { active: number; error: string }) : null
+    }, 'the canceled query in hdx.active_queries')
+    expect(row.error).toContain('QUERY_WAS_CANCELLED')
+    expect(Date.now() - started).toBeLessThan(30_000)
+    // nothing left to cancel: the editor says so, the SQL kept
+    const again = await responseFrom(() => cancelAction(args(post('/resources/query-cancel', { sql }, cookie))))
+    expect(again.headers.get('Location')).toBe(`/queries?${new URLSearchParams({ data: sql })}`)
+  }, 60_000)
+
+  it('a run whose page goes away stops on the cluster too (without scripts, leaving the page is how Cancel reaches the server)', async () => {
+    const sql = 'SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) % 5 = 2'
+    const search = new URLSearchParams({ sql })
+    const controller = new AbortController()
+    const request = new Request(get(`/result?${search}`, cookie), { signal: controller.signal })
+    const running = resultLoader(args(request)).catch((error: unknown) => error)
+    await waitFor(async () => {
+      const response = (await progressLoader(args(get(`/resources/query-progress?${search}`, cookie)))) as Response
+      return ((await response.json()) as { state: string }).state === 'running' ? true : null
+    }, 'the run to start')
+    controller.abort()
+    await running
+    const canceled = await responseFrom(() => cancelAction(args(post('/resources/query-cancel', { sql }, cookie))))
+    expect(canceled.headers.get('Location')).toBe(`/queries?${new URLSearchParams({ data: sql })}`)
+    const row = await waitFor(async () => {
+      const text = await clusterCall<string>('POST', '/query', `SELECT active, error FROM hdx.active_queries WHERE query LIKE '%sipHash64(number) % 5 = 2%' AND query NOT LIKE '%active_queries%' ORDER BY query_start DESC LIMIT 1 FORMAT JSONEachRow`)
+      const parsed = typeof text === 'string' ? (text.trim() ? JSON.parse(text) : null) : text
+      return parsed && parsed.active === 0 ? (parsed as { active: number; error: string }) : null
+    }, 'the abandoned query in hdx.active_queries')
+    expect(row.error).toContain('QUERY_WAS_CANCELLED')
+  }, 60_000)
 
   it('returns one page of 500 rows, and the next page comes from the cache without running the query again', async () => {
     const seen = recordQueryCalls()
