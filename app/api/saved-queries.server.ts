@@ -4,6 +4,7 @@ import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
 import { createProject, listProjects, type Project } from './projects.server'
 import { QueryError, runQuery } from './query.server'
+import { cachedRead } from './read-cache.server'
 import { listTables, type Table } from './tables.server'
 import { createTransform, ingestRows, listTransforms, type TransformColumn } from './transforms.server'
 
@@ -282,7 +283,9 @@ const HISTORY_DAYS = 90
  * options and outcome. Throws as listSavedQueries.
  */
 export async function listHistory(api: ClusterApi, limit = 20): Promise<HistoryEntry[]> {
-  const rows = await readRows<HistoryRow>(
+  // The cluster's part is kept a few seconds per session (the editor reads it on every view); this
+  // process's own recent runs are merged after, so a run shows at once.
+  const rows = await cachedRead(api.sessionKey, `query-history:${limit}`, () => readRows<HistoryRow>(
     api,
     [
       'SELECT sql, argMax(options, at) AS h_options, argMax(error, at) AS h_error, argMax(elapsed_ms, at) AS h_elapsed,',
@@ -292,7 +295,7 @@ export async function listHistory(api: ClusterApi, limit = 20): Promise<HistoryE
       'GROUP BY sql ORDER BY at_ms DESC',
       `LIMIT ${Math.max(1, Math.floor(limit))}`,
     ].join('\n'),
-  )
+  ))
   const bySql = new Map<string, HistoryEntry>()
   for (const row of rows ?? []) {
     bySql.set(row.sql, { sql: row.sql, options: row.h_options, error: row.h_error, elapsedMs: Number(row.h_elapsed), rows: Number(row.h_rows), at: Number(row.at_ms) })
