@@ -101,15 +101,27 @@ export async function loadHistoryForEditor(api: ClusterApi): Promise<{ history: 
 export function recordRun(request: Request, sql: string, options: Record<string, string>, outcome: QueryOutcome, elapsedMs: number): void {
   void (async () => {
     const api = createClusterApi(await requireSession(request))
-    await addHistoryEntry(api, {
-      sql,
-      options: optionsQuery(options),
-      // A cached result's own run time, not the cache's answer time.
-      elapsedMs: outcome.kind === 'error' ? elapsedMs : outcome.stats.elapsedMs,
-      rows: outcome.kind === 'rows' ? outcome.rowCount : 0,
-      error: outcome.kind === 'error' ? outcome.message : '',
-    })
+    if ((notRecording.get(api.sessionKey) ?? 0) > Date.now()) return
+    try {
+      await addHistoryEntry(api, {
+        sql,
+        options: optionsQuery(options),
+        // A cached result's own run time, not the cache's answer time.
+        elapsedMs: outcome.kind === 'error' ? elapsedMs : outcome.stats.elapsedMs,
+        rows: outcome.kind === 'rows' ? outcome.rowCount : 0,
+        error: outcome.kind === 'error' ? outcome.message : '',
+      })
+    } catch (error) {
+      if (!(error instanceof SavedQueriesUnavailable)) throw error
+      // No permission to set the store up or to write to it: this session's runs cost no cluster calls for a while.
+      if (notRecording.size > 10_000) notRecording.clear()
+      notRecording.set(api.sessionKey, Date.now() + NOT_RECORDING_MS)
+    }
   })().catch((error: unknown) => {
     console.warn(`Query history: a run was not recorded (${error instanceof Error ? error.message : String(error)})`)
   })
 }
+
+/** Sessions whose runs cannot be recorded, with when to try again. */
+const notRecording = new Map<string, number>()
+const NOT_RECORDING_MS = 60_000
