@@ -2,7 +2,6 @@ import { Box, Button, chakra, Heading, HStack, Link, Stack, Text } from '@chakra
 import { withBase } from '~/utils/base-path'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
-import { useEffect } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
 import { DetailList } from '~/components/layout/detail-list'
@@ -21,11 +20,11 @@ import { isChangingStatement } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { RouteHandle } from '~/utils/handle'
 import { QueryEditorForm, QueryTabs, TablePicker } from './queries+/__query-editor'
-import { addToHistory } from './queries+/__query-history'
 import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS } from './queries+/__query-options'
 import { ResultGrid } from './queries+/__result-grid'
 import { loadSchemaTree } from './queries+/__schema.server'
 import { pageOf } from './queries+/__result-cells'
+import { recordRun } from './queries+/__saved.server'
 import { loadPicker, readOptionsOnly, readQueryParams, runAnalysis, runForUi, type AnalysisPart, type ErrorPosition, type QueryOutcome } from './queries+/__query.server'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
@@ -54,7 +53,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const analysis = await runAnalysis(api, sql, options)
     return { ...base, sqlError: undefined, outcome: null, analysis }
   }
+  const started = performance.now()
   const outcome = await runForUi(api, sql, options, pageOf(url.searchParams.get('page')))
+  // A run the user asked for (not another page or tab of the same one) goes in their history.
+  if (!url.searchParams.has('page') && !url.searchParams.has('tab')) recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
   return data({ ...base, sqlError: undefined, outcome, analysis: null }, { status: outcome.kind === 'error' ? outcome.status : 200 })
 }
 
@@ -111,10 +113,6 @@ export default function QueryResultRoute() {
   const outcome = (ran?.outcome ?? loaded.outcome) as QueryOutcome | null
   const isConfirming = loaded.isChange && !ran
   const analysis = loaded.analysis as AnalysisPart[] | null
-
-  useEffect(() => {
-    if (outcome && outcome.kind !== 'error') addToHistory(loaded.sql)
-  }, [outcome, loaded.sql])
 
   const withTab = (next: ResultTab) => {
     const params = new URLSearchParams(location.search)

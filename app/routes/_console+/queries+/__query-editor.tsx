@@ -5,9 +5,11 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type
 import { ClientOnly } from 'remix-utils/client-only'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { InlineAlert } from '~/components/layout/inline-alert'
+import { DateTime } from '~/components/layout/date-time'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { addToHistory, readHistory, type HistoryEntry } from './__query-history'
-import { OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
+import type { HistoryEntry } from '~/api/saved-queries.server'
+import { SAVED_QUERY_NAME_MAX } from '~/schemas/saved-query'
+import { editorLink, OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
 import { completionsOf, SchemaTree, type SchemaTreeData } from './__schema-tree'
 import { withBase } from '~/utils/base-path'
 import { formatNumber } from '~/utils/format-number'
@@ -17,8 +19,8 @@ const SqlEditor = lazy(() => import('./__sql-editor.client'))
 
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
 
-/** The Query section's tabs; the SQL travels along as `data` so switching keeps it. */
-export function QueryTabs({ current, sql, tableId }: { current: 'editor' | 'reference'; sql: string; tableId?: string | null }) {
+/** The Query section's tabs; the SQL travels along as `data` so switching keeps it (not to Saved, a list of its own). */
+export function QueryTabs({ current, sql, tableId }: { current: 'editor' | 'reference' | 'saved'; sql: string; tableId?: string | null }) {
   const search = (extra: Record<string, string>) => {
     const params = new URLSearchParams()
     if (sql) params.set('data', sql)
@@ -34,6 +36,7 @@ export function QueryTabs({ current, sql, tableId }: { current: 'editor' | 'refe
       tabs={[
         { label: 'Editor', to: `/queries${search({})}`, isCurrent: current === 'editor' },
         { label: 'Reference', to: `/queries/reference${search({})}`, isCurrent: current === 'reference' },
+        { label: 'Saved', to: '/queries/saved', isCurrent: current === 'saved' },
       ]}
     />
   )
@@ -227,6 +230,8 @@ export function QueryEditorForm({
   error,
   isCompact = false,
   schema,
+  save = {},
+  history,
 }: {
   sql: string
   options: Record<string, string>
@@ -237,10 +242,13 @@ export function QueryEditorForm({
   isCompact?: boolean
   /** The schema tree beside the editor and the autocomplete's names; none when the cluster could not list them. */
   schema?: SchemaTreeData | null
+  /** The Save control's name and a refused save's errors (the name's, and one for the form). */
+  save?: SaveState
+  /** The user's recent runs from the cluster; the History disclosure shows when given. */
+  history?: { entries: HistoryEntry[]; error: string | null }
 }) {
   const hasOptionErrors = Object.keys(optionErrors).length > 0
   const [value, setValue] = useState(sql)
-  const [history, setHistory] = useState<HistoryEntry[]>([])
   const formRef = useRef<HTMLFormElement>(null)
   const submit = useSubmit()
   const navigation = useNavigation()
@@ -250,7 +258,6 @@ export function QueryEditorForm({
   const progress = useRunProgress(isRunning && navigation.location ? navigation.location.search.replace(/^\?/, '') : null)
 
   useEffect(() => setValue(sql), [sql])
-  useEffect(() => setHistory(readHistory()), [])
 
   const editorRef = useRef<Ace.Editor | null>(null)
   const onEditor = useCallback((editor: Ace.Editor | null) => {
@@ -280,21 +287,18 @@ export function QueryEditorForm({
   const run = () => formRef.current?.requestSubmit()
   // Only filled fields go in the URL, so a result link carries the SQL and the options set, nothing else.
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    // Save and Cancel post the same fields to their own actions: Remix's Form sends them as the button says.
+    const submitter = (event.nativeEvent as SubmitEvent).submitter
+    if (submitter?.getAttribute('formmethod') === 'post') return
     event.preventDefault()
     const data = new FormData(event.currentTarget)
     const params = new URLSearchParams()
     for (const [key, entry] of data) if (typeof entry === 'string' && entry.trim() !== '') params.append(key, entry)
-    const submitter = (event.nativeEvent as SubmitEvent).submitter
-    if (submitter?.getAttribute('formaction') === CANCEL_ACTION) {
-      submit(params, { method: 'post', action: CANCEL_ACTION })
-      return
-    }
-    if (value.trim()) setHistory(addToHistory(value))
     submit(params, { method: 'get', action: RESULT_ACTION })
   }
   // Without scripts the page cannot know a run is pending, so the button is always there.
   const cancelButton = (
-    <Button type="submit" formAction={CANCEL_ACTION} formMethod="post" formNoValidate variant="outline" colorPalette="red" size="sm">
+    <Button type="submit" formAction={withBase(CANCEL_ACTION)} formMethod="post" formNoValidate variant="outline" colorPalette="red" size="sm">
       {isHydrated ? 'Cancel' : 'Cancel run'}
     </Button>
   )
@@ -390,33 +394,8 @@ export function QueryEditorForm({
             </HStack>
           )}
         </HStack>
-        {isHydrated && history.length ? (
-          <chakra.details borderWidth="1px" rounded="md" bg="bg" fontSize="sm">
-            <chakra.summary cursor="pointer" px="3" py="2" fontWeight="medium">
-              History ({history.length})
-            </chakra.summary>
-            <chakra.ul listStyleType="none" m="0" px="3" pb="2">
-              {history.map((entry) => (
-                <li key={entry.at + entry.sql}>
-                  <chakra.button
-                    type="button"
-                    onClick={() => setValue(entry.sql)}
-                    textAlign="start"
-                    w="full"
-                    py="1"
-                    fontFamily="mono"
-                    fontSize="xs"
-                    truncate
-                    title={entry.sql}
-                    _hover={{ color: 'blue.600' }}
-                  >
-                    {entry.sql}
-                  </chakra.button>
-                </li>
-              ))}
-            </chakra.ul>
-          </chakra.details>
-        ) : null}
+        <SaveControl save={save} />
+        {history ? <QueryHistory entries={history.entries} error={history.error} /> : null}
       </Stack>
     </Form>
   )
@@ -429,4 +408,102 @@ function runFigures(progress: QueryProgress | null): string {
   if (progress.rowsRead) parts.push(`${formatNumber(progress.rowsRead)} rows read`)
   if (progress.rowsReceived) parts.push(`${formatNumber(progress.rowsReceived)} rows received`)
   return parts.map((part) => ` · ${part}`).join('')
+}
+
+/** The Save control's state: the name shown, and a refused save's errors. */
+export type SaveState = { name?: string; nameError?: string; formError?: string }
+
+/** Where Save posts: the editor's index route, so a refused save shows the editor again with everything typed. */
+const SAVE_ACTION = '/queries?index'
+
+/**
+ * "Save…": a name and a submit button that posts the query form (its SQL and options) to the
+ * editor's action, so it works without scripts. Open when a name is given or a save was refused.
+ */
+function SaveControl({ save }: { save: SaveState }) {
+  const navigation = useNavigation()
+  const saveRef = useRef<HTMLButtonElement>(null)
+  const isSaving = navigation.state === 'submitting' && navigation.formMethod === 'POST' && navigation.formAction?.startsWith('/queries') === true
+  const describedBy = ['save-name-help', save.nameError ? 'save-name-error' : ''].filter(Boolean).join(' ')
+  return (
+    <chakra.details open={Boolean(save.nameError || save.formError)} borderWidth="1px" rounded="md" bg="bg" css={fieldCss}>
+      <chakra.summary cursor="pointer" px="3" py="2" fontSize="sm" fontWeight="medium">
+        Save…{save.name ? ` (${save.name})` : ''}
+      </chakra.summary>
+      <Box px="3" pb="3">
+        <HStack gap="2" align="end" wrap="wrap">
+          <Box minW="16rem" flex="1" maxW="28rem">
+            <label htmlFor="save-name">Name</label>
+            <input
+              id="save-name"
+              name="name"
+              type="text"
+              defaultValue={save.name ?? ''}
+              maxLength={SAVED_QUERY_NAME_MAX * 2}
+              autoComplete="off"
+              aria-invalid={save.nameError ? true : undefined}
+              aria-describedby={describedBy}
+              onKeyDown={(event) => {
+                // Enter here saves; without scripts the browser's Enter runs the query (the form's first button).
+                if (event.key === 'Enter') {
+                  event.preventDefault()
+                  event.currentTarget.form?.requestSubmit(saveRef.current)
+                }
+              }}
+            />
+          </Box>
+          <Button ref={saveRef} type="submit" name="intent" value="save" formMethod="post" formAction={withBase(SAVE_ACTION)} variant="outline" size="sm" h="9" loading={isSaving} loadingText="Saving…">
+            Save query
+          </Button>
+        </HStack>
+        <Box data-help="" id="save-name-help">
+          Saved queries are shared with everyone in the organization (the Saved tab). Saving again under one of your names updates it.
+        </Box>
+        {save.nameError ? (
+          <Box data-error="" id="save-name-error">
+            {save.nameError}
+          </Box>
+        ) : null}
+        {save.formError ? (
+          <InlineAlert mt="2">
+            <Text>{save.formError}</Text>
+          </InlineAlert>
+        ) : null}
+      </Box>
+    </chakra.details>
+  )
+}
+
+/** The user's recent statements, newest first: each a link that opens it in the editor, never runs it. */
+function QueryHistory({ entries, error }: { entries: HistoryEntry[]; error: string | null }) {
+  if (!entries.length && !error) return null
+  return (
+    <chakra.details borderWidth="1px" rounded="md" bg="bg" fontSize="sm">
+      <chakra.summary cursor="pointer" px="3" py="2" fontWeight="medium">
+        History ({entries.length})
+      </chakra.summary>
+      {error ? (
+        <Text px="3" pb="2" color="fg.muted">
+          {error}
+        </Text>
+      ) : null}
+      <chakra.ul listStyleType="none" m="0" px="3" pb="2" aria-label="Query history">
+        {entries.map((entry) => (
+          <chakra.li key={entry.sql} display="flex" gap="3" alignItems="baseline" py="1">
+            <Text as="span" color="fg.muted" fontSize="xs" whiteSpace="nowrap">
+              <DateTime value={entry.at} />
+            </Text>
+            <Link to={editorLink(entry.sql, entry.options)} title={entry.sql} style={{ minWidth: 0, flex: 1 }}>
+              <chakra.span display="block" fontFamily="mono" fontSize="xs" truncate _hover={{ color: 'blue.600' }}>
+                {entry.sql}
+              </chakra.span>
+            </Link>
+            <Text as="span" color={entry.error ? 'fg.error' : 'fg.muted'} fontSize="xs" whiteSpace="nowrap">
+              {entry.error ? 'failed' : `${entry.rows} ${entry.rows === 1 ? 'row' : 'rows'}`} · {entry.elapsedMs} ms
+            </Text>
+          </chakra.li>
+        ))}
+      </chakra.ul>
+    </chakra.details>
+  )
 }

@@ -105,3 +105,15 @@ export function validateOptions(values: Record<string, string>): Record<string, 
   if (!errors[MAX_RESULT_ROWS] && maxResultRows && Number(maxResultRows) > QUERY_UI_MAX_ROWS) errors[MAX_RESULT_ROWS] = MAX_ROWS_MESSAGE
   return errors
 }
+
+/** The editor's link for a statement and its options (a query string): opens it, never runs it. */
+export function editorLink(sql: string, options: string): string {
+  const params = new URLSearchParams(options)
+  params.set('data', sql)
+  return `/queries?${params}`
+}
+
+/** The result's link for a statement and its options (a query string): runs it. */
+export function resultLink(sql: string, options: string): string {
+  return `/result?${new URLSearchParams([['sql', sql], ...new URLSearchParams(options)])}`
+}

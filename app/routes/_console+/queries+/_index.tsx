@@ -1,27 +1,59 @@
-import { Stack, Text } from '@chakra-ui/react'
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useLoaderData, useRouteError } from '@remix-run/react'
+import { HStack, Stack, Text } from '@chakra-ui/react'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { ErrorPanel } from '~/components/layout/route-error'
+import { InlineAlert } from '~/components/layout/inline-alert'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { PageHeader } from '~/components/layout/page-header'
 import { QueryEditorForm, QueryTabs, TablePicker } from './__query-editor'
+import { readOptions, validateOptions } from './__query-options'
 import { loadPicker, readQueryParams } from './__query.server'
+import { loadHistoryForEditor, loadSavedForEditor, saveFromEditor } from './__saved.server'
 import { loadSchemaTree } from './__schema.server'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api)), loadSchemaTree(api)])
-  const { sql, tableId, options, optionErrors } = readQueryParams(new URL(request.url), picker)
-  return { picker, schema, sql, tableId, options, optionErrors }
+  const url = new URL(request.url)
+  const savedId = url.searchParams.get('saved')
+  const [picker, schema, { history, historyError }, opened] = await Promise.all([
+    loadFromCluster(() => loadPicker(api)),
+    loadSchemaTree(api),
+    loadHistoryForEditor(api),
+    savedId ? loadSavedForEditor(api, savedId) : null,
+  ])
+  const params = readQueryParams(url, picker)
+  // `?saved=<id>` opens a saved query: its SQL and options, not run.
+  const saved = opened?.saved ?? null
+  const options = saved ? readOptions(new URLSearchParams(saved.options)) : params.options
+  return {
+    picker,
+    schema,
+    sql: saved ? saved.sql : params.sql,
+    tableId: params.tableId,
+    options,
+    optionErrors: saved ? validateOptions(options) : params.optionErrors,
+    saved: saved ? { id: saved.id, name: saved.name, owner: saved.owner } : null,
+    savedError: opened?.savedError ?? null,
+    history,
+    historyError,
+  }
+}
+
+/** Save (the query form's Save button): see saveFromEditor. */
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  return saveFromEditor(api, await request.formData())
 }
 
 export default function QueryEditorRoute() {
   const data = useLoaderData<typeof loader>()
+  // A refused save shows everything as it was typed, with the errors at their fields.
+  const refused = useActionData<typeof action>()?.save
   return (
     <Stack gap="4">
       <div>
@@ -32,7 +64,25 @@ export default function QueryEditorRoute() {
       </div>
       <QueryTabs current="editor" sql={data.sql} tableId={data.tableId} />
       <TablePicker picker={data.picker} tableId={data.tableId} />
-      <QueryEditorForm sql={data.sql} options={data.options} optionErrors={data.optionErrors} schema={data.schema} />
+      {data.saved ? (
+        <HStack gap="2" fontSize="sm" wrap="wrap" role="status">
+          <Text>
+            Saved query <strong>{data.saved.name}</strong> by {data.saved.owner}, not run yet.
+          </Text>
+          <Link to="/queries/saved">All saved queries</Link>
+        </HStack>
+      ) : null}
+      {data.savedError ? <InlineAlert>{data.savedError}</InlineAlert> : null}
+      <QueryEditorForm
+        key={refused ? 'refused' : (data.saved?.id ?? 'editor')}
+        sql={refused ? refused.sql : data.sql}
+        options={refused ? refused.options : data.options}
+        optionErrors={refused ? refused.optionErrors : data.optionErrors}
+        sqlError={refused?.fieldErrors.sql}
+        schema={data.schema}
+        save={refused ? { name: refused.name, nameError: refused.fieldErrors.name, formError: refused.formError } : { name: data.saved?.name }}
+        history={{ entries: data.history, error: data.historyError }}
+      />
     </Stack>
   )
 }

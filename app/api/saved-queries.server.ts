@@ -1,0 +1,311 @@
+import { randomUUID } from 'node:crypto'
+import { tableRef } from '~/utils/sql'
+import type { ClusterApi } from './client.server'
+import { ClusterError } from './errors.server'
+import { createProject, listProjects, type Project } from './projects.server'
+import { QueryError, runQuery } from './query.server'
+import { cachedRead } from './read-cache.server'
+import { listTables, type Table } from './tables.server'
+import { createTransform, ingestRows, listTransforms, type TransformColumn } from './transforms.server'
+
+/*
+ * Saved queries and each user's query history, kept on the cluster itself (decision 029): a project
+ * the console owns with two append-only tables, written through `/ingest/event` and read through
+ * `/query`. An edit or a delete is a new row with a later `at`; a read takes the latest row per id.
+ */
+
+/** The project the console keeps its own rows in. */
+export const CONSOLE_PROJECT = 'cluster_console'
+export const SAVED_TABLE = 'saved_queries'
+export const HISTORY_TABLE = 'query_history'
+
+export const NOT_SET_UP_MESSAGE = `Saved queries and history are not set up on this cluster yet: an administrator's first save creates the ${CONSOLE_PROJECT} project and its tables`
+export const CANNOT_WRITE_MESSAGE = `Saving needs the insert_sql permission on ${CONSOLE_PROJECT}.${SAVED_TABLE}: ask an administrator for it (the publisher role has it)`
+export const CANNOT_READ_MESSAGE = `Reading saved queries needs the select_sql permission on the ${CONSOLE_PROJECT} project: ask an administrator for it (the reader role has it)`
+
+/** The store cannot be used by this user (not set up, or a permission missing); `message` says what to do. */
+export class SavedQueriesUnavailable extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'SavedQueriesUnavailable'
+  }
+}
+
+const PRIMARY: TransformColumn = { name: 'at', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05.000Z07:00', resolution: 'ms' } }
+const text = (name: string): TransformColumn => ({ name, datatype: { type: 'string' } })
+
+const TABLES: { name: string; columns: TransformColumn[] }[] = [
+  {
+    name: SAVED_TABLE,
+    columns: [PRIMARY, text('id'), text('name'), text('sql'), text('options'), text('owner'), text('owner_id'), { name: 'deleted', datatype: { type: 'uint8' } }],
+  },
+  {
+    name: HISTORY_TABLE,
+    columns: [PRIMARY, text('user_id'), text('sql'), text('options'), text('error'), { name: 'elapsed_ms', datatype: { type: 'uint32' } }, { name: 'row_count', datatype: { type: 'uint64' } }],
+  },
+]
+const transformName = (table: string) => `${table}_json`
+
+/** Orgs whose project, tables and transforms this process has seen in place. */
+const setUp = new Map<string, Promise<void>>()
+
+/** Whether a create failed because another console (or request) created the same name first. */
+const isTaken = (error: unknown) => error instanceof ClusterError && (error.status === 400 || error.status === 409)
+
+/** Finds by name, else creates; a create that loses a race to another console finds the winner's. */
+async function findOrCreate<T extends { name: string }>(list: () => Promise<T[]>, create: () => Promise<T>, name: string): Promise<T> {
+  const found = (await list()).find((item) => item.name === name)
+  if (found) return found
+  try {
+    return await create()
+  } catch (error) {
+    if (!isTaken(error)) throw error
+    const winner = (await list()).find((item) => item.name === name)
+    if (!winner) throw error
+    return winner
+  }
+}
+
+async function createStore(api: ClusterApi): Promise<void> {
+  const project = await findOrCreate<Project>(() => listProjects(api), () => createProject(api, { name: CONSOLE_PROJECT, description: 'Saved queries and query history of the console' }), CONSOLE_PROJECT)
+  await Promise.all(
+    TABLES.map(async (spec) => {
+      const table = await findOrCreate<Table>(
+        () => listTables(api, project.uuid),
+        () => api.post<Table>(`/orgs/${api.orgId}/projects/${encodeURIComponent(project.uuid)}/tables/`, { name: spec.name, description: 'Written by the console' }),
+        spec.name,
+      )
+      const name = transformName(spec.name)
+      await findOrCreate(
+        () => listTransforms(api, project.uuid, table.uuid),
+        () => createTransform(api, project.uuid, table.uuid, { name, type: 'json', settings: { is_default: true, output_columns: spec.columns } }),
+        name,
+      )
+    }),
+  )
+}
+
+/**
+ * Makes sure the console's project, tables and transforms exist, creating what is missing with the
+ * user's token, once per process and org (concurrent first uses share one attempt). Throws
+ * SavedQueriesUnavailable when the user may not create them, ClusterError for other failures.
+ */
+export async function ensureStore(api: ClusterApi): Promise<void> {
+  let pending = setUp.get(api.orgId)
+  if (!pending) {
+    pending = createStore(api)
+    setUp.set(api.orgId, pending)
+    pending.catch(() => setUp.delete(api.orgId))
+  }
+  try {
+    await pending
+  } catch (error) {
+    if (error instanceof ClusterError && error.status === 403) throw new SavedQueriesUnavailable(NOT_SET_UP_MESSAGE)
+    throw error
+  }
+}
+
+/** Forgets which orgs are set up (tests start new clusters). */
+export function forgetStore(): void {
+  setUp.clear()
+  recent.clear()
+}
+
+/** A ClickHouse string literal: quoted, backslashes and quotes escaped. */
+export function sqlString(value: string): string {
+  return `'${value.replace(/[\\']/g, (char) => `\\${char}`)}'`
+}
+
+/*
+ * Rows this process wrote in the last two minutes, per org and table. A real cluster shows ingested
+ * rows to queries only after a few seconds; merging these into reads lets the user who saved, deleted
+ * or ran something see it at once on this console instance (other instances see it once the cluster does).
+ */
+const RECENT_MS = 120_000
+const recent = new Map<string, { at: number; row: Record<string, string | number> }[]>()
+
+function remember(orgId: string, table: string, row: Record<string, string | number>, at: number) {
+  const key = `${orgId}:${table}`
+  const kept = (recent.get(key) ?? []).filter((entry) => entry.at > Date.now() - RECENT_MS)
+  kept.push({ at, row })
+  recent.set(key, kept)
+}
+
+function recentRows(orgId: string, table: string) {
+  return (recent.get(`${orgId}:${table}`) ?? []).filter((entry) => entry.at > Date.now() - RECENT_MS)
+}
+
+async function ingest(api: ClusterApi, table: string, row: Record<string, string | number>): Promise<void> {
+  try {
+    await ingestRows(api, tableRef(CONSOLE_PROJECT, table), transformName(table), JSON.stringify([row]), 'json')
+  } catch (error) {
+    if (error instanceof ClusterError && error.status === 403) throw new SavedQueriesUnavailable(table === SAVED_TABLE ? CANNOT_WRITE_MESSAGE : CANNOT_WRITE_MESSAGE.replace(SAVED_TABLE, table))
+    // The console's cache says "set up" but the cluster lost the table (deleted by hand): set up again next time.
+    if (error instanceof ClusterError && error.status === 404) setUp.delete(api.orgId)
+    throw error
+  }
+}
+
+/** Reads `sql` as JSON rows; an unknown project or table is no rows (nothing was saved yet). */
+async function readRows<T>(api: ClusterApi, sql: string): Promise<T[] | null> {
+  try {
+    const answer = await runQuery(api, sql, { hdx_query_output_format: 'JSONEachRow', hdx_query_timerange_required: 'false' })
+    return answer.text
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as T)
+  } catch (error) {
+    if (error instanceof QueryError && /UNKNOWN_(TABLE|DATABASE)|Code: (60|81)\./.test(error.message)) return null
+    if (error instanceof ClusterError && error.status === 403) throw new SavedQueriesUnavailable(CANNOT_READ_MESSAGE)
+    throw error
+  }
+}
+
+/** A saved query as the console shows it; `options` is the URL query string of the filled options. */
+export type SavedQuery = { id: string; name: string; sql: string; options: string; owner: string; ownerId: string; createdAt: number; updatedAt: number }
+
+type SavedRow = { id: string; q_name: string; q_sql: string; q_options: string; q_owner: string; q_owner_id: string; created_ms: string | number; updated_ms: string | number; is_deleted: string | number }
+
+/** What a saved-queries read found: the queries, and whether the store exists yet. */
+export type SavedQueries = { queries: SavedQuery[]; isSetUp: boolean }
+
+/**
+ * Returns the org's saved queries (latest version of each, deleted ones dropped), sorted by name,
+ * those whose name contains `nameFilter` (any case) when given. Throws SavedQueriesUnavailable
+ * without the permission to read them, ClusterError or QueryError for other failures.
+ */
+export async function listSavedQueries(api: ClusterApi, nameFilter = ''): Promise<SavedQueries> {
+  const rows = await readRows<SavedRow>(
+    api,
+    [
+      'SELECT id, argMax(name, at) AS q_name, argMax(sql, at) AS q_sql, argMax(options, at) AS q_options, argMax(owner, at) AS q_owner,',
+      '  argMax(owner_id, at) AS q_owner_id, toUnixTimestamp64Milli(min(at)) AS created_ms, toUnixTimestamp64Milli(max(at)) AS updated_ms, argMax(deleted, at) AS is_deleted',
+      `FROM ${tableRef(CONSOLE_PROJECT, SAVED_TABLE)}`,
+      'GROUP BY id',
+      'LIMIT 10000',
+    ].join('\n'),
+  )
+  const byId = new Map<string, SavedQuery & { isDeleted: boolean }>()
+  for (const row of rows ?? []) {
+    byId.set(row.id, {
+      id: row.id,
+      name: row.q_name,
+      sql: row.q_sql,
+      options: row.q_options,
+      owner: row.q_owner,
+      ownerId: row.q_owner_id,
+      createdAt: Number(row.created_ms),
+      updatedAt: Number(row.updated_ms),
+      isDeleted: Number(row.is_deleted) > 0,
+    })
+  }
+  for (const { at, row } of recentRows(api.orgId, SAVED_TABLE)) {
+    const id = String(row.id)
+    const known = byId.get(id)
+    if (known && known.updatedAt >= at) continue
+    byId.set(id, {
+      id,
+      name: String(row.name),
+      sql: String(row.sql),
+      options: String(row.options),
+      owner: String(row.owner),
+      ownerId: String(row.owner_id),
+      createdAt: known?.createdAt ?? at,
+      updatedAt: at,
+      isDeleted: Boolean(row.deleted),
+    })
+  }
+  const needle = nameFilter.trim().toLowerCase()
+  const queries = [...byId.values()]
+    .filter((query) => !query.isDeleted && (!needle || query.name.toLowerCase().includes(needle)))
+    .map(({ isDeleted: _deleted, ...query }) => query)
+    .sort((a, b) => a.name.localeCompare(b.name) || b.updatedAt - a.updatedAt)
+  return { queries, isSetUp: rows !== null || byId.size > 0 }
+}
+
+/** Returns one saved query, or null when there is none (or it was deleted); throws as listSavedQueries. */
+export async function getSavedQuery(api: ClusterApi, id: string): Promise<SavedQuery | null> {
+  const { queries } = await listSavedQueries(api)
+  return queries.find((query) => query.id === id) ?? null
+}
+
+/** What a save sends: the name, the SQL, the filled options as a query string, and who saves it. */
+export type SavedQueryInput = { name: string; sql: string; options: string; owner: string; ownerId: string }
+
+/**
+ * Saves a query and returns its id. A query of the same owner with the same name is overwritten
+ * (a new version of that id), otherwise a new id is made. Sets the store up on first use. Throws
+ * SavedQueriesUnavailable without the permission to set up or write, ClusterError otherwise.
+ */
+export async function saveQuery(api: ClusterApi, input: SavedQueryInput): Promise<{ id: string; isOverwrite: boolean }> {
+  await ensureStore(api)
+  const { queries } = await listSavedQueries(api)
+  const existing = queries.find((query) => query.ownerId === input.ownerId && query.name === input.name)
+  const id = existing?.id ?? randomUUID()
+  const at = Math.max(Date.now(), (existing?.updatedAt ?? 0) + 1)
+  const row = { at: new Date(at).toISOString(), id, name: input.name, sql: input.sql, options: input.options, owner: input.owner, owner_id: input.ownerId, deleted: 0 }
+  await ingest(api, SAVED_TABLE, row)
+  remember(api.orgId, SAVED_TABLE, row, at)
+  return { id, isOverwrite: Boolean(existing) }
+}
+
+/** Deletes a saved query (a deleted version of it); returns false when there was none. Throws as saveQuery. */
+export async function deleteSavedQuery(api: ClusterApi, id: string, by: { owner: string; ownerId: string }): Promise<boolean> {
+  const existing = await getSavedQuery(api, id)
+  if (!existing) return false
+  await ensureStore(api)
+  const at = Math.max(Date.now(), existing.updatedAt + 1)
+  const row = { at: new Date(at).toISOString(), id, name: existing.name, sql: existing.sql, options: existing.options, owner: by.owner, owner_id: by.ownerId, deleted: 1 }
+  await ingest(api, SAVED_TABLE, row)
+  remember(api.orgId, SAVED_TABLE, row, at)
+  return true
+}
+
+/** One run of a query as the history keeps it. */
+export type HistoryEntry = { sql: string; options: string; at: number; elapsedMs: number; rows: number; error: string }
+
+/** Appends a run to the signed-in user's history, setting the store up on first use; throws as saveQuery. */
+export async function addHistoryEntry(api: ClusterApi, entry: Omit<HistoryEntry, 'at'>): Promise<void> {
+  await ensureStore(api)
+  const at = Date.now()
+  const row = { at: new Date(at).toISOString(), user_id: api.userId, sql: entry.sql, options: entry.options, error: entry.error, elapsed_ms: Math.max(0, Math.round(entry.elapsedMs)), row_count: Math.max(0, entry.rows) }
+  await ingest(api, HISTORY_TABLE, row)
+  remember(api.orgId, HISTORY_TABLE, row, at)
+}
+
+type HistoryRow = { sql: string; h_options: string; h_error: string; h_elapsed: number | string; h_rows: number | string; at_ms: number | string }
+
+/** How far back the history reads: a time filter keeps the read to recent partitions. */
+const HISTORY_DAYS = 90
+
+/**
+ * The signed-in user's last `limit` distinct statements, newest first, each with its latest run's
+ * options and outcome. Throws as listSavedQueries.
+ */
+export async function listHistory(api: ClusterApi, limit = 20): Promise<HistoryEntry[]> {
+  // The cluster's part is kept a few seconds per session (the editor reads it on every view); this
+  // process's own recent runs are merged after, so a run shows at once.
+  const rows = await cachedRead(api.sessionKey, `query-history:${limit}`, () => readRows<HistoryRow>(
+    api,
+    [
+      'SELECT sql, argMax(options, at) AS h_options, argMax(error, at) AS h_error, argMax(elapsed_ms, at) AS h_elapsed,',
+      '  argMax(row_count, at) AS h_rows, toUnixTimestamp64Milli(max(at)) AS at_ms',
+      `FROM ${tableRef(CONSOLE_PROJECT, HISTORY_TABLE)}`,
+      `WHERE user_id = ${sqlString(api.userId)} AND at > now() - INTERVAL ${HISTORY_DAYS} DAY`,
+      'GROUP BY sql ORDER BY at_ms DESC',
+      `LIMIT ${Math.max(1, Math.floor(limit))}`,
+    ].join('\n'),
+  ))
+  const bySql = new Map<string, HistoryEntry>()
+  for (const row of rows ?? []) {
+    bySql.set(row.sql, { sql: row.sql, options: row.h_options, error: row.h_error, elapsedMs: Number(row.h_elapsed), rows: Number(row.h_rows), at: Number(row.at_ms) })
+  }
+  for (const { at, row } of recentRows(api.orgId, HISTORY_TABLE)) {
+    if (row.user_id !== api.userId) continue
+    const sql = String(row.sql)
+    const known = bySql.get(sql)
+    if (known && known.at >= at) continue
+    bySql.set(sql, { sql, options: String(row.options), error: String(row.error), elapsedMs: Number(row.elapsed_ms), rows: Number(row.row_count), at })
+  }
+  return [...bySql.values()].sort((a, b) => b.at - a.at).slice(0, limit)
+}

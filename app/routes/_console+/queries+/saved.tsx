@@ -1,0 +1,163 @@
+import { Box, chakra, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useRouteError } from '@remix-run/react'
+import { requireApi } from '~/api/client.server'
+import { errorResponse } from '~/api/policies.server'
+import { ClusterError } from '~/api/errors.server'
+import { deleteSavedQuery, listSavedQueries, SavedQueriesUnavailable, type SavedQuery } from '~/api/saved-queries.server'
+import { getCurrentUser } from '~/api/users.server'
+import { DataTable, type Column } from '~/components/data-table/data-table'
+import { EmptyState } from '~/components/data-table/empty-state'
+import { FilterForm } from '~/components/data-table/filter-form'
+import { ConfirmPanel } from '~/components/forms/confirm-panel'
+import { DateTime } from '~/components/layout/date-time'
+import { InlineAlert } from '~/components/layout/inline-alert'
+import { PageHeader } from '~/components/layout/page-header'
+import { ErrorPanel } from '~/components/layout/route-error'
+import { errorMessage } from '~/utils/error-message'
+import type { RouteHandle } from '~/utils/handle'
+import { redirectWithToast } from '~/utils/toast.server'
+import { QueryTabs } from './__query-editor'
+import { editorLink, resultLink } from './__query-options'
+import { unavailableMessage } from './__saved.server'
+
+export const handle: RouteHandle = { docsTopic: 'query' }
+
+const DELETE_INTENT = 'delete-saved-query'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const filter = url.searchParams.get('q')?.trim() ?? ''
+  const deleteId = url.searchParams.get('delete')
+  try {
+    const { queries, isSetUp } = await listSavedQueries(api, filter)
+    // The step opened by `?delete=<id>` names the query even when the filter hides it.
+    const deleting = deleteId ? (queries.find((query) => query.id === deleteId) ?? (await listSavedQueries(api)).queries.find((query) => query.id === deleteId) ?? null) : null
+    return { queries, isSetUp, filter, deleting, error: null }
+  } catch (error) {
+    const message = unavailableMessage(error)
+    if (message === null) throw error
+    return { queries: [] as SavedQuery[], isSetUp: false, filter, deleting: null, error: message }
+  }
+}
+
+/** Deletes a saved query after the confirm step; anyone in the org may (decision 029). */
+export async function action({ request }: ActionFunctionArgs) {
+  const api = await requireApi(request)
+  const formData = await request.formData()
+  const id = formData.get('id')
+  if (formData.get('intent') !== DELETE_INTENT || typeof id !== 'string' || !id) throw data({ message: 'Unknown action' }, { status: 400 })
+  const back = `/queries/saved${listSearch(new URL(request.url).searchParams.get('q'))}`
+  try {
+    const user = await getCurrentUser(api)
+    const isDeleted = await deleteSavedQuery(api, id, { owner: user.email, ownerId: api.userId })
+    if (!isDeleted) return redirectWithToast(back, { title: 'That saved query was already deleted', type: 'info' })
+  } catch (error) {
+    if (error instanceof SavedQueriesUnavailable) return redirectWithToast(back, { title: 'The saved query was not deleted', description: error.message, type: 'error' })
+    if (error instanceof ClusterError) throw errorResponse(error)
+    throw error
+  }
+  return redirectWithToast(back, { title: 'Saved query deleted', type: 'success' })
+}
+
+function listSearch(filter: string | null | undefined): string {
+  return filter ? `?${new URLSearchParams({ q: filter })}` : ''
+}
+
+export default function QuerySavedRoute() {
+  const { queries, isSetUp, filter, deleting, error } = useLoaderData<typeof loader>()
+  const search = listSearch(filter)
+  const columns: Column<SavedQuery>[] = [
+    { key: 'name', header: 'Name', isRowHeader: true, cell: (query) => query.name },
+    {
+      key: 'sql',
+      header: 'SQL',
+      cell: (query) => (
+        <chakra.code display="block" maxW="28rem" truncate title={query.sql} fontSize="xs">
+          {query.sql.trim().split('\n')[0]}
+        </chakra.code>
+      ),
+    },
+    { key: 'owner', header: 'Saved by', cell: (query) => query.owner },
+    { key: 'when', header: 'Last saved', cell: (query) => <DateTime value={query.updatedAt} /> },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (query) => (
+        <HStack gap="3" fontSize="sm">
+          <ChakraLink asChild color="link">
+            <Link to={`/queries?saved=${encodeURIComponent(query.id)}`} aria-label={`Open ${query.name}`}>
+              Open
+            </Link>
+          </ChakraLink>
+          <ChakraLink asChild color="link">
+            <Link to={resultLink(query.sql, query.options)} aria-label={`Run ${query.name}`}>
+              Run
+            </Link>
+          </ChakraLink>
+          <ChakraLink asChild color="red.fg">
+            <Link to={`/queries/saved?${new URLSearchParams({ ...(filter ? { q: filter } : {}), delete: query.id })}`} aria-label={`Delete ${query.name}`}>
+              Delete
+            </Link>
+          </ChakraLink>
+        </HStack>
+      ),
+    },
+  ]
+  return (
+    <Stack gap="4">
+      <div>
+        <PageHeader title="Query" mb="2" />
+        <Text color="fg.muted" fontSize="sm">
+          Queries saved by anyone in the organization. Open one to edit it in the editor, or run it.
+        </Text>
+      </div>
+      <QueryTabs current="saved" sql="" />
+      {deleting ? (
+        <ConfirmPanel
+          id="delete-saved-query"
+          title={`Delete saved query “${deleting.name}”?`}
+          intent={DELETE_INTENT}
+          hiddenFields={{ id: deleting.id }}
+          confirmLabel="Delete saved query"
+          cancelTo={`/queries/saved${search}`}
+        >
+          It is deleted for everyone in the organization. The query's runs stay in each user's history.
+        </ConfirmPanel>
+      ) : null}
+      {error ? <InlineAlert>{error}</InlineAlert> : null}
+      <FilterForm label="Filter by name" value={filter} />
+      <DataTable
+        caption="Saved queries"
+        columns={columns}
+        rows={queries}
+        rowKey={(query) => query.id}
+        selectedKey={deleting?.id}
+        empty={
+          <EmptyState
+            message={
+              isSetUp || error
+                ? 'No saved queries yet. Write a query in the editor, open “Save…”, give it a name and press Save query.'
+                : 'No query has been saved on this cluster yet. Write a query in the editor, open “Save…”, give it a name and press Save query.'
+            }
+            action={{ to: '/queries', label: 'Open the editor' }}
+            filter={filter ? { message: `No saved query has “${filter}” in its name.`, clearTo: '/queries/saved' } : null}
+          />
+        }
+      />
+      {queries.length ? (
+        <Box fontSize="xs" color="fg.muted">
+          A query just saved on another console may take a few seconds to show here.
+        </Box>
+      ) : null}
+    </Stack>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Saved queries · Cluster Console' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  return <ErrorPanel title="The saved queries could not be loaded" message={errorMessage(error)} />
+}
