@@ -20,7 +20,7 @@ const SqlEditor = lazy(() => import('./__sql-editor.client'))
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
 
 /** The Query section's tabs; the SQL travels along as `data` so switching keeps it (not to Saved, a list of its own). */
-export function QueryTabs({ current, sql, tableId }: { current: 'editor' | 'reference' | 'saved'; sql: string; tableId?: string | null }) {
+export function QueryTabs({ current, sql, tableId }: { current: 'editor' | 'reference' | 'saved' | 'insights'; sql: string; tableId?: string | null }) {
   const search = (extra: Record<string, string>) => {
     const params = new URLSearchParams()
     if (sql) params.set('data', sql)
@@ -37,6 +37,7 @@ export function QueryTabs({ current, sql, tableId }: { current: 'editor' | 'refe
         { label: 'Editor', to: `/queries${search({})}`, isCurrent: current === 'editor' },
         { label: 'Reference', to: `/queries/reference${search({})}`, isCurrent: current === 'reference' },
         { label: 'Saved', to: '/queries/saved', isCurrent: current === 'saved' },
+        { label: 'Insights', to: '/queries/insights', isCurrent: current === 'insights' },
       ]}
     />
   )

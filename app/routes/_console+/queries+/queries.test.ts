@@ -8,13 +8,14 @@ import { args, get, loginAsAdmin, post, responseFrom, unwrap } from '#tests/sess
 import { loader as csvLoader } from '../../resources+/query-csv'
 import { action as resultAction, loader as resultLoader, shouldRevalidate } from '../result'
 import { loader as editorLoader } from './_index'
-import { MAX_ROWS_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS } from './__query-options'
+import { editorLink, MAX_ROWS_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS } from './__query-options'
 import { loader as referenceLoader } from './reference'
 import { clearResultCache, RESULT_CACHE_LIMITS, resultCacheSize } from './__result-cache.server'
 import { RESULT_PAGE_SIZE } from './__result-cells'
 import { loader as rowsLoader } from '../../resources+/query-rows'
 import { loader as functionsLoader } from '../../resources+/query-functions'
 import { loader as progressLoader } from '../../resources+/query-progress'
+import { loader as insightsLoader } from './insights'
 import { action as cancelAction } from '../../resources+/query-cancel'
 import { clearSchemaCache } from './__schema.server'
 import { completionsOf } from './__schema-tree'
@@ -323,6 +324,30 @@ describe('big results: pages, the result cache and the rows stream', () => {
     }, 'the abandoned query in hdx.active_queries')
     expect(row.error).toContain('QUERY_WAS_CANCELLED')
   }, 60_000)
+
+  it('Insights lists the slowest and the failed queries of the last hour from the cluster\'s log, each opening in the editor', async () => {
+    await result({ sql: 'SELECT sleep(1.5) AS slow_one' })
+    await result({ sql: 'SELECT 1 AS quick_one' })
+    await result({ sql: 'SELECT no_such_column_here FROM system.one' })
+    const { data } = unwrap(await insightsLoader(args(get('/queries/insights', cookie))))
+    const { insights } = data
+    expect(insights.error).toBeNull()
+    const slow = insights.slowest.find((q) => q.query.includes('slow_one'))!
+    expect(slow.execMs).toBeGreaterThanOrEqual(1400)
+    expect(insights.slowest.findIndex((q) => q.query.includes('slow_one'))).toBeLessThan(insights.slowest.findIndex((q) => q.query.includes('quick_one')))
+    expect(insights.slowest.some((q) => q.query.includes('no_such_column_here'))).toBe(false)
+    const failed = insights.failed.find((q) => q.query.includes('no_such_column_here'))!
+    expect(failed.error).toMatch(/UNKNOWN_IDENTIFIER|Missing columns|no_such_column_here/)
+    expect(failed.user).toBe('admin@example.com')
+    expect(editorLink(failed.query, '')).toBe(`/queries?${new URLSearchParams({ data: 'SELECT no_such_column_here FROM system.one' })}`)
+    // the console's own reads of the log are not listed
+    expect(insights.slowest.some((q) => q.query.includes('active_queries'))).toBe(false)
+    expect(insights.oldest).not.toBeNull()
+    // only my queries: another user's are left out
+    const mine = unwrap(await insightsLoader(args(get('/queries/insights?mine=1', cookie)))).data
+    expect(mine.isMine).toBe(true)
+    expect(mine.insights.slowest.every((q) => q.user === 'admin@example.com')).toBe(true)
+  }, 30_000)
 
   it('returns one page of 500 rows, and the next page comes from the cache without running the query again', async () => {
     const seen = recordQueryCalls()

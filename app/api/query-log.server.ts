@@ -1,0 +1,99 @@
+import type { ClusterApi } from './client.server'
+import { ClusterError } from './errors.server'
+import { QueryError, runQuery } from './query.server'
+
+/** One query of the cluster's query log (`hdx.active_queries`). */
+export type LoggedQuery = {
+  id: string
+  /** ISO time the query started (UTC). */
+  start: string
+  user: string
+  query: string
+  /** Elapsed so far for a running query, else the whole run, in ms. */
+  execMs: number
+  rowsRead: number
+  bytesRead: number
+  error: string
+}
+
+export type QueryInsights = {
+  running: LoggedQuery[]
+  slowest: LoggedQuery[]
+  failed: LoggedQuery[]
+  /** The oldest start the log still holds in the window (a real cluster keeps a few minutes). */
+  oldest: string | null
+  /** The engine's or cluster's message when the log cannot be read (permissions, an older cluster). */
+  error: string | null
+}
+
+const LIMIT = 20
+
+/** A string literal for the engine. */
+function literal(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+}
+
+/** `2026-11-24 10:00:00.123` (the log's UTC time) as ISO. */
+function isoOf(value: unknown): string {
+  const text = String(value ?? '')
+  return text ? `${text.replace(' ', 'T')}Z` : ''
+}
+
+function rowsOf(text: string): LoggedQuery[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const row = JSON.parse(line) as Record<string, unknown>
+      return {
+        id: String(row.query_id ?? ''),
+        start: isoOf(row.query_start),
+        user: String(row.user ?? ''),
+        query: String(row.query ?? ''),
+        execMs: Number(row.exec_time_ms ?? 0),
+        rowsRead: Number(row.rows_read ?? 0),
+        bytesRead: Number(row.bytes_read ?? 0),
+        error: String(row.error ?? ''),
+      }
+    })
+}
+
+/**
+ * The slowest finished queries, the failed ones (newest first) and those running now, of the last
+ * `minutes`, from the cluster's query log `hdx.active_queries`; `user` keeps one user's only. The
+ * console's own reads (this page, a run's progress, saved queries and history) are left out. Never throws for a
+ * log the cluster refuses: `error` says why.
+ */
+export async function loadQueryInsights(api: ClusterApi, { minutes, user }: { minutes: number; user: string | null }): Promise<QueryInsights> {
+  const where = [
+    `query_start > now() - INTERVAL ${Math.max(1, Math.floor(minutes))} MINUTE`,
+    "position(query, 'hdx.active_queries') = 0",
+    "position(query, 'cluster_console') = 0",
+    ...(user ? [`user = ${literal(user)}`] : []),
+  ].join(' AND ')
+  const columns = 'query_id, query_start, user, query, exec_time_ms, rows_read, bytes_read, error'
+  const settings = { hdx_query_output_format: 'JSONEachRow', output_format_json_quote_64bit_integers: '0' }
+  const statements = [
+    `SELECT ${columns} FROM hdx.active_queries WHERE ${where} AND active = 1 ORDER BY query_start LIMIT ${LIMIT}`,
+    `SELECT ${columns} FROM hdx.active_queries WHERE ${where} AND active = 0 AND error = '' ORDER BY exec_time_ms DESC, query_start DESC LIMIT ${LIMIT}`,
+    `SELECT ${columns} FROM hdx.active_queries WHERE ${where} AND error != '' ORDER BY query_start DESC LIMIT ${LIMIT}`,
+    `SELECT min(query_start) AS oldest, count() AS n FROM hdx.active_queries WHERE ${where}`,
+  ]
+  try {
+    const [running, slowest, failed, span] = await Promise.all(statements.map((sql) => runQuery(api, sql, settings)))
+    const spanRow = JSON.parse(span!.text.trim() || '{}') as { oldest?: string; n?: number }
+    return {
+      running: rowsOf(running!.text),
+      slowest: rowsOf(slowest!.text),
+      failed: rowsOf(failed!.text),
+      oldest: Number(spanRow.n ?? 0) > 0 ? isoOf(spanRow.oldest) : null,
+      error: null,
+    }
+  } catch (error) {
+    if (api.signal?.aborted) throw error
+    if (error instanceof QueryError || (error instanceof ClusterError && error.status === 403)) {
+      return { running: [], slowest: [], failed: [], oldest: null, error: error.message }
+    }
+    throw error
+  }
+}
