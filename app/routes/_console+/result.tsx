@@ -145,11 +145,18 @@ export default function QueryResultRoute() {
             <Heading as="h2" id="result-heading" size="md">
               Result
             </Heading>
-            <Button asChild size="sm" variant="outline">
-              <a href={withBase(`/resources/query-csv?${csvParams}`)} download>
-                Download CSV
-              </a>
-            </Button>
+            <HStack gap="2">
+              <Button asChild size="sm" variant="outline">
+                <a href={withBase(`/resources/query-csv?${csvParams}`)} download>
+                  Download CSV
+                </a>
+              </Button>
+              <Button asChild size="sm" variant="outline">
+                <a href={withBase(`/resources/query-csv?${csvParams}${csvParams.size ? '&' : ''}as=json`)} download>
+                  Download JSON
+                </a>
+              </Button>
+            </HStack>
           </HStack>
           <SectionTabs
             label="Result"

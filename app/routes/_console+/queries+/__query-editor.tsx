@@ -300,7 +300,7 @@ export function QueryEditorForm({
   // Without scripts the page cannot know a run is pending, so the button is always there.
   const cancelButton = (
     <Button type="submit" formAction={withBase(CANCEL_ACTION)} formMethod="post" formNoValidate variant="outline" colorPalette="red" size="sm">
-      {isHydrated ? 'Cancel' : 'Cancel run'}
+      {isHydrated ? 'Cancel' : 'Cancel the query'}
     </Button>
   )
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -391,7 +391,7 @@ export function QueryEditorForm({
           ) : isHydrated ? null : (
             <HStack gap="2" fontSize="xs" color="fg.muted">
               {cancelButton}
-              <Text>stops this query on the cluster while it runs.</Text>
+              <Text>stops it on the cluster while it is running.</Text>
             </HStack>
           )}
         </HStack>
