@@ -198,6 +198,26 @@ function useRunProgress(search: string | null): QueryProgress | null {
   return progress
 }
 
+/**
+ * False until the frame after this page's first paint. Ace mounts then: creating it measures the
+ * page (forced layouts, tens of ms), and after a run that would hold back the first rows of the
+ * result; the textarea it replaces works the same meanwhile.
+ */
+function useAfterFirstPaint(): boolean {
+  const [isPainted, setIsPainted] = useState(false)
+  useEffect(() => {
+    let timer = 0
+    const frame = window.requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setIsPainted(true), 0)
+    })
+    return () => {
+      window.cancelAnimationFrame(frame)
+      window.clearTimeout(timer)
+    }
+  }, [])
+  return isPainted
+}
+
 function useElapsedSeconds(isRunning: boolean): number {
   const [seconds, setSeconds] = useState(0)
   useEffect(() => {
@@ -256,6 +276,7 @@ export function QueryEditorForm({
   const isHydrated = useHydrated()
   const isRunning = navigation.state === 'loading' && navigation.location.pathname === '/result' && !navigation.location.search.includes('tab=analysis')
   const elapsed = useElapsedSeconds(isRunning)
+  const isPainted = useAfterFirstPaint()
   const progress = useRunProgress(isRunning && navigation.location ? navigation.location.search.replace(/^\?/, '') : null)
 
   useEffect(() => setValue(sql), [sql])
@@ -342,7 +363,8 @@ export function QueryEditorForm({
               SQL
             </chakra.label>
             <ClientOnly fallback={textarea}>
-              {() => (
+              {() =>
+                isPainted ? (
                 <Suspense fallback={textarea}>
                   <Box borderWidth="1px" borderColor={sqlError || error ? 'border.error' : 'border'} rounded="md" overflow="hidden" bg="bg">
                     <SqlEditor
@@ -358,7 +380,10 @@ export function QueryEditorForm({
                     />
                   </Box>
                 </Suspense>
-              )}
+                ) : (
+                  textarea
+                )
+              }
             </ClientOnly>
             <Text id="sql-help" fontSize="xs" color="fg.muted" mt="1">
               {isHydrated ? 'Ctrl+Enter (⌘+Enter) runs the query; Ctrl+Space suggests names. ' : ''}Results show at most 10,000 rows.
