@@ -108,7 +108,7 @@ function OptionField({ option, value, error }: { option: QueryOption; value?: st
   const describedBy = [`${id}-help`, error ? `${id}-error` : ''].filter(Boolean).join(' ')
   const common = { id, name: option.name, defaultValue: value ?? '', 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy }
   return (
-    <Box>
+    <div>
       <label htmlFor={id}>{option.label}</label>
       {option.kind === 'bool' ? (
         <select {...common}>
@@ -129,15 +129,15 @@ function OptionField({ option, value, error }: { option: QueryOption; value?: st
       ) : (
         <input {...common} type="text" inputMode={option.kind === 'int' ? 'numeric' : undefined} autoComplete="off" />
       )}
-      <Box data-help="" id={`${id}-help`}>
+      <div data-help="" id={`${id}-help`}>
         {option.description} <code>{option.name}</code>
-      </Box>
+      </div>
       {error ? (
-        <Box data-error="" id={`${id}-error`}>
+        <div data-error="" id={`${id}-error`}>
           {error}
-        </Box>
+        </div>
       ) : null}
-    </Box>
+    </div>
   )
 }
 
@@ -157,11 +157,11 @@ function QueryOptions({ values, errors }: { values: Record<string, string>; erro
         {QUERY_OPTION_GROUPS.map((group) => (
           <fieldset key={group.title}>
             <legend>{group.title}</legend>
-            <Box data-grid="">
+            <div data-grid="">
               {group.options.map((option) => (
                 <OptionField key={option.name} option={option} value={values[option.name]} error={errors[option.name]} />
               ))}
-            </Box>
+            </div>
           </fieldset>
         ))}
       </Box>

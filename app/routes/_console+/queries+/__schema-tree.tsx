@@ -77,9 +77,9 @@ export function SchemaTree({ schema, onInsert }: { schema: SchemaTreeData; onIns
                   <ul aria-label={`Columns of ${ref}`}>
                     <li>
                       {canInsert ? (
-                        <chakra.button type="button" onClick={() => onInsert!(ref)} aria-label={`Insert ${ref}`}>
+                        <button type="button" onClick={() => onInsert!(ref)} aria-label={`Insert ${ref}`}>
                           {ref}
-                        </chakra.button>
+                        </button>
                       ) : null}
                       <Link to={`/queries?table_id=${encodeURIComponent(table.uuid)}`} aria-label={`Query ${ref}`}>
                         query
@@ -88,9 +88,9 @@ export function SchemaTree({ schema, onInsert }: { schema: SchemaTreeData; onIns
                     {table.columns.map((column) => (
                       <li key={column.name}>
                         {canInsert ? (
-                          <chakra.button type="button" onClick={() => onInsert!(column.name)} aria-label={`Insert ${column.name}`}>
+                          <button type="button" onClick={() => onInsert!(column.name)} aria-label={`Insert ${column.name}`}>
                             {column.name}
-                          </chakra.button>
+                          </button>
                         ) : (
                           <code>{column.name}</code>
                         )}

@@ -106,7 +106,7 @@ function QueryTable({ caption, rows, kind }: { caption: string; rows: LoggedQuer
       isRowHeader: true,
       cell: (query) => (
         <ChakraLink asChild color="link">
-          <Link to={editorLink(query.query, '')} title={query.query} aria-label={`Open in the editor: ${query.query.slice(0, 80)}`}>
+          <Link to={editorLink(query.query, '')} title={`Open in the editor: ${query.query}`}>
             <chakra.code display="block" maxW="32rem" truncate fontSize="xs">
               {query.query.trim().split('\n')[0]}
             </chakra.code>
