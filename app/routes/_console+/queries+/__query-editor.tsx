@@ -500,6 +500,16 @@ function SaveControl({ save }: { save: SaveState }) {
   )
 }
 
+/** The history list's look, set once: its entries are plain elements (a Chakra component each cost a style computation per render). */
+const historyCss = {
+  '& li': { display: 'flex', gap: '3', alignItems: 'baseline', py: '1' },
+  '& [data-muted]': { color: 'fg.muted', fontSize: 'xs', whiteSpace: 'nowrap' },
+  '& [data-failed]': { color: 'fg.error' },
+  '& a': { minWidth: 0, flex: 1 },
+  '& [data-sql]': { display: 'block', fontFamily: 'mono', fontSize: 'xs', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  '& a:hover [data-sql]': { color: 'blue.600' },
+} as const
+
 /** The user's recent statements, newest first: each a link that opens it in the editor, never runs it. */
 function QueryHistory({ entries, error }: { entries: HistoryEntry[]; error: string | null }) {
   if (!entries.length && !error) return null
@@ -513,21 +523,19 @@ function QueryHistory({ entries, error }: { entries: HistoryEntry[]; error: stri
           {error}
         </Text>
       ) : null}
-      <chakra.ul listStyleType="none" m="0" px="3" pb="2" aria-label="Query history">
+      <chakra.ul listStyleType="none" m="0" px="3" pb="2" aria-label="Query history" css={historyCss}>
         {entries.map((entry) => (
-          <chakra.li key={entry.sql} display="flex" gap="3" alignItems="baseline" py="1">
-            <Text as="span" color="fg.muted" fontSize="xs" whiteSpace="nowrap">
+          <li key={entry.sql}>
+            <span data-muted="">
               <DateTime value={entry.at} />
-            </Text>
-            <Link to={editorLink(entry.sql, entry.options)} title={entry.sql} style={{ minWidth: 0, flex: 1 }}>
-              <chakra.span display="block" fontFamily="mono" fontSize="xs" truncate _hover={{ color: 'blue.600' }}>
-                {entry.sql}
-              </chakra.span>
+            </span>
+            <Link to={editorLink(entry.sql, entry.options)} title={entry.sql}>
+              <span data-sql="">{entry.sql}</span>
             </Link>
-            <Text as="span" color={entry.error ? 'fg.error' : 'fg.muted'} fontSize="xs" whiteSpace="nowrap">
+            <span data-muted="" data-failed={entry.error ? '' : undefined}>
               {entry.error ? 'failed' : `${entry.rows} ${entry.rows === 1 ? 'row' : 'rows'}`} · {entry.elapsedMs} ms
-            </Text>
-          </chakra.li>
+            </span>
+          </li>
         ))}
       </chakra.ul>
     </chakra.details>
