@@ -1,7 +1,7 @@
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { parseQueryStats, QueryError, runQuery } from '~/api/query.server'
-import { listProjectsWithTables } from '~/api/tables.server'
+import { listProjectsWithTablesBriefly } from '~/api/tables.server'
 import { tableRef } from '~/utils/sql'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
 import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
@@ -9,9 +9,13 @@ import { RESULT_PAGE_SIZE, type Cell } from './__result-cells'
 
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
 
-/** The org's projects and their tables, for the table picker (names and table ids only). */
+/**
+ * The org's projects and their tables, for the table picker (names and table ids only). Each
+ * project's tables come from the session's 5-second read cache: every run renders the picker, and
+ * a run right after another need not list them again.
+ */
 export async function loadPicker(api: ClusterApi): Promise<PickerProject[]> {
-  const projects = await listProjectsWithTables(api)
+  const projects = await listProjectsWithTablesBriefly(api)
   return projects.map(({ project, tables }) => ({
     name: project.name,
     tables: tables.map((table) => ({ uuid: table.uuid, name: table.name })),
