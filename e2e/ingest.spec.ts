@@ -1,17 +1,5 @@
-import type { Page, TestInfo } from '@playwright/test'
 import { createTableThroughForm, expect, test, uniqueName } from './fixtures'
-
-/** Replaces the query editor's SQL: the textarea without scripts, Ace with them. */
-async function typeSql(page: Page, testInfo: TestInfo, sql: string) {
-  if (testInfo.project.name === 'js') {
-    await page.getByRole('textbox', { name: /^SQL, / }).focus()
-    await page.keyboard.press('ControlOrMeta+a')
-    await page.keyboard.press('Delete')
-    await page.keyboard.insertText(sql)
-  } else {
-    await page.getByLabel('SQL', { exact: true }).fill(sql)
-  }
-}
+import { typeSql } from './query-editor'
 
 const WEB_LOGS = [
   '{"timestamp":"2024-05-01T10:00:00Z","method":"GET","status":200,"bytes":512,"path":"/index.html","client":{"ip":"10.0.0.1","country":"DE"}}',

@@ -1,27 +1,5 @@
-import type { Page, TestInfo } from '@playwright/test'
 import { expect, test } from './fixtures'
-
-/** Replaces the editor's SQL: the textarea without scripts, Ace (its own textarea, labelled SQL) with them. */
-async function typeSql(page: Page, testInfo: TestInfo, sql: string) {
-  if (testInfo.project.name === 'js') {
-    // Ace names its textarea "SQL, Cursor at row N".
-    await page.getByRole('textbox', { name: /^SQL, / }).focus()
-    await page.keyboard.press('ControlOrMeta+a')
-    await page.keyboard.press('Delete')
-    await page.keyboard.insertText(sql)
-  } else {
-    await page.getByLabel('SQL', { exact: true }).fill(sql)
-  }
-}
-
-/** The SQL the editor holds now. */
-async function editorSql(page: Page, testInfo: TestInfo): Promise<string> {
-  if (testInfo.project.name === 'js') {
-    await expect(page.locator('.ace_editor')).toBeVisible()
-    return page.locator('input[type=hidden][name=sql]').inputValue()
-  }
-  return page.getByLabel('SQL', { exact: true }).inputValue()
-}
+import { typeSql, editorSql } from './query-editor'
 
 test.describe('query', () => {
   test('runs a query against sample.web_logs and shows rows, then statistics and analysis', async ({ authedPage: page }, testInfo) => {

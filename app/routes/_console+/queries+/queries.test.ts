@@ -51,6 +51,15 @@ async function result(search: Record<string, string>) {
   return unwrap(await resultLoader(args(get(`/result?${new URLSearchParams(search)}`, cookie))))
 }
 
+/** The cluster's query log row of the latest query whose text holds `fragment`, once it has ended. */
+function endedRun(fragment: string) {
+  return waitFor(async () => {
+    const text = await clusterCall<string>('POST', '/query', `SELECT active, error FROM hdx.active_queries WHERE position(query, '${fragment}') > 0 AND position(query, 'active_queries') = 0 ORDER BY query_start DESC LIMIT 1 FORMAT JSONEachRow`)
+    const parsed = typeof text === 'string' ? (text.trim() ? JSON.parse(text) : null) : text
+    return parsed && parsed.active === 0 ? (parsed as { active: number; error: string }) : null
+  }, `the end of "${fragment}" in hdx.active_queries`)
+}
+
 /** Records the URLs of the query calls while still answering them from the local cluster. */
 function recordQueryCalls(): string[] {
   const seen: string[] = []
@@ -291,11 +300,7 @@ describe('big results: pages, the result cache and the rows stream', () => {
     expect(status).toBe(409)
     expect(data.outcome).toMatchObject({ kind: 'error', message: expect.stringContaining('canceled') })
     // the cluster's own log says the statement ended, canceled, long before it could have finished
-    const row = await waitFor(async () => {
-      const text = await clusterCall<string>('POST', '/query', `SELECT active, error FROM hdx.active_queries WHERE query LIKE '%sipHash64(number) % 7 = 1%' AND query NOT LIKE '%active_queries%' ORDER BY query_start DESC LIMIT 1 FORMAT JSONEachRow`)
-      const parsed = typeof text === 'string' ? (text.trim() ? JSON.parse(text) : null) : text
-      return parsed && parsed.active === 0 ? (parsed as { active: number; error: string }) : null
-    }, 'the canceled query in hdx.active_queries')
+    const row = await endedRun('sipHash64(number) % 7 = 1')
     expect(row.error).toContain('QUERY_WAS_CANCELLED')
     expect(Date.now() - started).toBeLessThan(30_000)
     // nothing left to cancel: the editor says so, the SQL kept
@@ -317,11 +322,7 @@ describe('big results: pages, the result cache and the rows stream', () => {
     await running
     const canceled = await responseFrom(() => cancelAction(args(post('/resources/query-cancel', { sql }, cookie))))
     expect(canceled.headers.get('Location')).toBe(`/queries?${new URLSearchParams({ data: sql })}`)
-    const row = await waitFor(async () => {
-      const text = await clusterCall<string>('POST', '/query', `SELECT active, error FROM hdx.active_queries WHERE query LIKE '%sipHash64(number) % 5 = 2%' AND query NOT LIKE '%active_queries%' ORDER BY query_start DESC LIMIT 1 FORMAT JSONEachRow`)
-      const parsed = typeof text === 'string' ? (text.trim() ? JSON.parse(text) : null) : text
-      return parsed && parsed.active === 0 ? (parsed as { active: number; error: string }) : null
-    }, 'the abandoned query in hdx.active_queries')
+    const row = await endedRun('sipHash64(number) % 5 = 2')
     expect(row.error).toContain('QUERY_WAS_CANCELLED')
   }, 60_000)
 
