@@ -41,31 +41,23 @@ function tabOf(value: string | null): ResultTab {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const lists = Promise.all([loadFromCluster(() => loadPicker(api)), loadSchemaTree(api)])
-  // The picker is needed only to turn `table_id` into SQL: a run with its SQL in the URL starts at
-  // once, beside the picker's and the schema tree's reads, not after them.
-  const hasSql = url.searchParams.has('sql') || url.searchParams.has('data')
-  const { sql, options, optionErrors } = readQueryParams(url, hasSql ? [] : (await lists)[0])
+  const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api)), loadSchemaTree(api)])
+  const { sql, options, optionErrors } = readQueryParams(url, picker)
   const tab = tabOf(url.searchParams.get('tab'))
-  const [[picker, schema], part] = await Promise.all([lists, resultPart(request, url, sql, options, optionErrors, tab)])
   const base = { picker, schema, sql, options, optionErrors, tab, isChange: false }
-  return data({ ...base, ...part.data }, { status: part.status })
-}
-
-/** What the page shows under the editor for `sql`: nothing yet, a confirmation, the analysis, or the run's outcome. */
-async function resultPart(request: Request, url: URL, sql: string, options: Record<string, string>, optionErrors: Record<string, string>, tab: ResultTab) {
-  const api = await requireApi(request)
-  const none = { sqlError: undefined as string | undefined, outcome: null as QueryOutcome | null, analysis: null as AnalysisPart[] | null, isChange: false }
-  if (!sql.trim()) return { data: { ...none, sqlError: NO_SQL_MESSAGE }, status: 400 }
-  if (Object.keys(optionErrors).length) return { data: none, status: 400 }
+  if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
+  if (Object.keys(optionErrors).length) return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
   // A GET (a link, a reload, a prefetch) never changes anything: a change waits for a confirmed POST.
-  if (isChangingStatement(sql) && tab !== 'analysis') return { data: { ...none, isChange: true }, status: 200 }
-  if (tab === 'analysis') return { data: { ...none, analysis: await runAnalysis(api, sql, options) }, status: 200 }
+  if (isChangingStatement(sql) && tab !== 'analysis') return { ...base, isChange: true, sqlError: undefined, outcome: null, analysis: null }
+  if (tab === 'analysis') {
+    const analysis = await runAnalysis(api, sql, options)
+    return { ...base, sqlError: undefined, outcome: null, analysis }
+  }
   const started = performance.now()
   const outcome = await runForUi(api, sql, options, pageOf(url.searchParams.get('page')))
   // A run the user asked for (not another page or tab of the same one) goes in their history.
   if (!url.searchParams.has('page') && !url.searchParams.has('tab')) recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
-  return { data: { ...none, outcome }, status: outcome.kind === 'error' ? outcome.status : 200 }
+  return data({ ...base, sqlError: undefined, outcome, analysis: null }, { status: outcome.kind === 'error' ? outcome.status : 200 })
 }
 
 /**
