@@ -1,5 +1,6 @@
 import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
+import { sqlString } from '~/utils/sql'
 import { QueryError, runQuery } from './query.server'
 
 /** One query of the cluster's query log (`hdx.active_queries`). */
@@ -28,10 +29,6 @@ export type QueryInsights = {
 
 const LIMIT = 20
 
-/** A string literal for the engine. */
-function literal(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
-}
 
 /** `2026-11-24 10:00:00.123` (the log's UTC time) as ISO. */
 function isoOf(value: unknown): string {
@@ -69,7 +66,7 @@ export async function loadQueryInsights(api: ClusterApi, { minutes, user }: { mi
     `query_start > now() - INTERVAL ${Math.max(1, Math.floor(minutes))} MINUTE`,
     "position(query, 'hdx.active_queries') = 0",
     "position(query, 'cluster_console') = 0",
-    ...(user ? [`user = ${literal(user)}`] : []),
+    ...(user ? [`user = ${sqlString(user)}`] : []),
   ].join(' AND ')
   const columns = 'query_id, query_start, user, query, exec_time_ms, rows_read, bytes_read, error'
   const settings = { hdx_query_output_format: 'JSONEachRow', output_format_json_quote_64bit_integers: '0' }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { tableRef } from '~/utils/sql'
+import { sqlString, tableRef } from '~/utils/sql'
 import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
 import { createProject, listProjects, type Project } from './projects.server'
@@ -111,10 +111,6 @@ export function forgetStore(): void {
   recent.clear()
 }
 
-/** A ClickHouse string literal: quoted, backslashes and quotes escaped. */
-export function sqlString(value: string): string {
-  return `'${value.replace(/[\\']/g, (char) => `\\${char}`)}'`
-}
 
 /*
  * Rows this process wrote in the last two minutes, per org and table. A real cluster shows ingested

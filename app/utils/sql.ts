@@ -3,6 +3,11 @@ export function sqlName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name.replace(/[\\`]/g, (char) => `\\${char}`)}\``
 }
 
+/** A string as an engine string literal: quoted, backslashes and quotes escaped. */
+export function sqlString(value: string): string {
+  return `'${value.replace(/[\\']/g, (char) => `\\${char}`)}'`
+}
+
 /** `project.table` with each part quoted as sqlName does. */
 export function tableRef(project: string, table: string): string {
   return `${sqlName(project)}.${sqlName(table)}`

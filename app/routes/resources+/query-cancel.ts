@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
 import { redirectWithToast } from '~/utils/toast.server'
-import { readOptions } from '../_console+/queries+/__query-options'
+import { editorLink, readOptions, resultLink } from '../_console+/queries+/__query-options'
 import { uiSettings } from '../_console+/queries+/__query.server'
 import { cancelRun } from '../_console+/queries+/__result-cache.server'
 
@@ -19,11 +19,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const sql = params.get('sql') ?? ''
   const options = readOptions(params)
   const outcome = cancelRun(api, sql, uiSettings(options))
-  const back = new URLSearchParams({ data: sql, ...options })
-  if (outcome === 'finished') {
-    const again = new URLSearchParams({ sql, ...options })
-    return redirectWithToast(`/result?${again}#result`, { title: 'The query had already finished: here is its result', type: 'info' })
-  }
-  if (outcome === 'none') return redirectWithToast(`/queries?${back}`, { title: 'This query is not running: nothing to cancel', type: 'info' })
-  return redirectWithToast(`/queries?${back}`, { title: 'Query canceled: the cluster stopped it', type: 'success' })
+  const optionsQuery = new URLSearchParams(options).toString()
+  if (outcome === 'finished') return redirectWithToast(`${resultLink(sql, optionsQuery)}#result`, { title: 'The query had already finished: here is its result', type: 'info' })
+  const back = editorLink(sql, optionsQuery)
+  if (outcome === 'none') return redirectWithToast(back, { title: 'This query is not running: nothing to cancel', type: 'info' })
+  return redirectWithToast(back, { title: 'Query canceled: the cluster stopped it', type: 'success' })
 }

@@ -1,6 +1,7 @@
 import type { ClusterApi } from '~/api/client.server'
 import { dictionarySqlName, type Dictionary } from '~/api/dictionaries.server'
 import { QueryError, runQuery } from '~/api/query.server'
+import { sqlString } from '~/utils/sql'
 
 /** A datatype of the cluster's schema definitions as the engine's type (for typed lookup keys). */
 const ENGINE_TYPES: Record<string, string> = {
@@ -26,10 +27,6 @@ const ENGINE_TYPES: Record<string, string> = {
   ip: 'IPv6',
 }
 
-/** A string as an engine string literal. */
-export function sqlString(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
-}
 
 export type LookupKey = { column: string; type: string; value: string }
 

@@ -58,6 +58,12 @@ function stop(entry: Entry, reason: StopReason) {
   entry.run.controller.abort(reason)
 }
 
+/** The record of a run of `key` stopped within the last minute, if any. */
+function stoppedLately(key: string) {
+  const gone = stopped.get(key)
+  return gone && gone.at > Date.now() - STOPPED_MEMORY_MS ? gone : null
+}
+
 /** A request waits for the run: when every request waiting for it has gone away, the run stops. */
 function join(entry: Entry, signal: AbortSignal | undefined) {
   entry.run.waiters += 1
@@ -253,8 +259,7 @@ export function runProgress(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: stri
   const entry = entries.get(key)
   if (entry && !entry.isSettled) return { state: 'running', queryId: entry.run.queryId, elapsedMs: Date.now() - entry.run.startedAt, rowsReceived: entry.run.rows }
   if (entry) return { state: 'done' }
-  const gone = stopped.get(key)
-  return gone && gone.at > Date.now() - STOPPED_MEMORY_MS ? { state: 'canceled' } : { state: 'none' }
+  return stoppedLately(key) ? { state: 'canceled' } : { state: 'none' }
 }
 
 /**
@@ -269,8 +274,8 @@ export function cancelRun(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: string
     stop(entry, 'canceled')
     return 'canceled'
   }
-  const gone = stopped.get(key)
-  if (gone && gone.at > Date.now() - STOPPED_MEMORY_MS) {
+  const gone = stoppedLately(key)
+  if (gone) {
     gone.reason = 'canceled'
     return 'canceled'
   }

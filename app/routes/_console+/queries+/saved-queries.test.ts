@@ -11,8 +11,8 @@ import {
   HISTORY_TABLE,
   NOT_SET_UP_MESSAGE,
   SAVED_TABLE,
-  sqlString,
 } from '~/api/saved-queries.server'
+import { sqlString } from '~/utils/sql'
 import { SAVED_QUERY_NAME_REQUIRED, SAVED_QUERY_NAME_TOO_LONG, SAVED_QUERY_SQL_REQUIRED } from '~/schemas/saved-query'
 import { clearReadCache } from '~/api/read-cache.server'
 import { loader as resultLoader } from '../result'
