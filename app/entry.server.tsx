@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { getEnv } from '~/utils/env.server'
 import { NonceContext } from '~/utils/nonce'
 import { securityHeaders } from '~/utils/security-headers.server'
+import { cachedPage, keepPage, pageKey } from '~/utils/page-cache.server'
 
 declare module '@remix-run/node' {
   interface AppLoadContext {
@@ -59,6 +60,21 @@ export default function handleRequest(
     for (const [name, value] of securityHeaders(nonce, getEnv().ALLOW_EMBEDDING)) responseHeaders.set(name, value)
   }
   const { cache, server: emotionServer } = sharedEmotion()
+  const respond = (page: string, status: number) => {
+    responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+    // Pages carry one user's data: never store them in shared or browser caches.
+    if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-store')
+    return new Response(page, { status, headers: responseHeaders })
+  }
+
+  // The same build, URL and loader data render the same page: render it once (page-cache.server.ts).
+  const key = pageKey(request, responseStatusCode, remixContext)
+  const cached = key ? cachedPage(key, nonce) : undefined
+  if (cached !== undefined) {
+    // The data's stream for the page's scripts is in the stored page already.
+    remixContext.serverHandoffStream?.cancel().catch(() => {})
+    return respond(cached, responseStatusCode)
+  }
 
   return new Promise<Response>((resolve, reject) => {
     let didError = false
@@ -79,15 +95,8 @@ export default function handleRequest(
             const html = Buffer.concat(chunks).toString('utf8')
             const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(html))
             const page = html.replace('</head>', `${styles}</head>`)
-            responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-            // Pages carry one user's data: never store them in shared or browser caches.
-            if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-store')
-            resolve(
-              new Response(page, {
-                status: didError ? 500 : responseStatusCode,
-                headers: responseHeaders,
-              }),
-            )
+            if (key && !didError) keepPage(key, page, nonce)
+            resolve(respond(page, didError ? 500 : responseStatusCode))
           })
           pipe(sink)
         },

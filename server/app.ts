@@ -136,7 +136,8 @@ export function createBaseApp({
     res.locals.requestContext = withRequestContext(next)
   })
   if (logger) app.use(requestLogs(logger, basePath))
-  app.use(compression())
+  // gzip level 4: a quarter of the default level's (6) CPU time for pages 3-6% bigger (decision 033).
+  app.use(compression({ level: 4 }))
   app.use(securityHeaders(allowEmbedding, { scriptNonces }))
   app.use(sameOriginWrites(basePath))
   const at = (route: string) => (basePath ? [route, `${basePath}${route}`] : route)

@@ -79,7 +79,10 @@ async function main() {
     serveFiles = (app) => {
       // Fingerprinted file names: safe to cache for a year.
       app.use(`${basePath}/assets`, express.static(path.join(buildDir, 'client', 'assets'), { immutable: true, maxAge: '1y' }))
-      app.use(basePath || '/', express.static(path.join(buildDir, 'client'), { maxAge: '1h' }))
+      // The rest of public/ (favicon.ico, robots.txt): only paths with a file extension look on
+      // disk, so a page request does not cost a stat of the client folder.
+      const publicFiles = express.static(path.join(buildDir, 'client'), { maxAge: '1h' })
+      app.use(basePath || '/', (req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()))
     }
     build = loaded
   }

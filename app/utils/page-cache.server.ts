@@ -1,0 +1,79 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { EntryContext } from '@remix-run/node'
+
+/**
+ * Rendered pages by what they are rendered from (decision 033): a page's HTML is a function of the
+ * build, the URL and the data its loaders returned, so the same inputs render the same bytes. A
+ * reload, a list a job page refreshes every 10 s, or two operators on the same page render once.
+ *
+ * What a component can read while rendering on the server: its loader data and the URL (hooks), the
+ * CSP nonce (NonceContext). Cookies, headers and the session reach it only through loader data, so
+ * two users with the same data share an entry, and any difference in what they are shown is in the
+ * key. The nonce is swapped for a placeholder when stored and for the request's own on each hit.
+ * Left out: responses with action data or route errors, and statuses other than 200 (rarely the
+ * same twice). Entries live a minute (a render may compare data with the clock), and the cache
+ * holds at most `MAX_BYTES` of HTML, oldest use first out.
+ */
+const MAX_BYTES = 32 * 1024 * 1024
+const TTL_MS = 60_000
+/** Loader data past this size is not worth hashing and keeping (a big query result page). */
+const MAX_DATA_CHARS = 2 * 1024 * 1024
+
+const NONCE_PLACEHOLDER = `__page_cache_nonce_${randomBytes(9).toString('hex')}__`
+
+type Entry = { html: string; at: number }
+const entries = new Map<string, Entry>()
+let bytes = 0
+
+function forget(key: string, entry: Entry) {
+  entries.delete(key)
+  bytes -= entry.html.length
+}
+
+/** The key of a document render, or null when this render is not one to keep. */
+export function pageKey(request: Request, status: number, context: EntryContext): string | null {
+  if (process.env.NODE_ENV !== 'production' || process.env.PAGE_CACHE === 'off') return null
+  const handler = context.staticHandlerContext
+  if (request.method !== 'GET' || status !== 200 || handler.actionData || handler.errors) return null
+  let data: string
+  try {
+    data = JSON.stringify(handler.loaderData)
+  } catch {
+    return null // not JSON (a BigInt, a cycle): render every time
+  }
+  if (data.length > MAX_DATA_CHARS) return null
+  return createHash('sha256').update(context.manifest.version).update('\0').update(request.url).update('\0').update(data).digest('base64')
+}
+
+/** The stored page with this request's nonce in it, or undefined. */
+export function cachedPage(key: string, nonce: string): string | undefined {
+  const entry = entries.get(key)
+  if (!entry) return undefined
+  if (Date.now() - entry.at > TTL_MS) {
+    forget(key, entry)
+    return undefined
+  }
+  // Most recently used last: the oldest use is the first evicted.
+  entries.delete(key)
+  entries.set(key, entry)
+  return entry.html.split(NONCE_PLACEHOLDER).join(nonce)
+}
+
+export function keepPage(key: string, html: string, nonce: string) {
+  const stored = html.split(nonce).join(NONCE_PLACEHOLDER)
+  if (stored.length > MAX_BYTES / 8) return
+  const old = entries.get(key)
+  if (old) forget(key, old)
+  entries.set(key, { html: stored, at: Date.now() })
+  bytes += stored.length
+  for (const [oldest, entry] of entries) {
+    if (bytes <= MAX_BYTES) break
+    forget(oldest, entry)
+  }
+}
+
+/** For tests: empty the cache. */
+export function clearPageCache() {
+  entries.clear()
+  bytes = 0
+}
