@@ -14,11 +14,16 @@
  */
 import type { Resource } from '../hooks'
 import { columnType, storedColumns } from './engine'
-import { transformType } from './transform'
+import { csvOptions, transformType, type CsvOptions } from './transform'
 
 export interface DirectPlan {
-  /** true when the engine's parse of these records stores what the JavaScript mapper would */
+  /** JSON: true when the engine's parse of these records stores what the JavaScript mapper would */
   accepts(records: unknown[]): boolean
+  /** CSV: true when the engine's parse of this body (already passed by csvRecordCount) stores what the JavaScript mapper would */
+  acceptsCsv(body: string): boolean
+  format: 'JSONEachRow' | 'CSV'
+  /** CSV: the table's columns in input order */
+  columns?: string[]
   /** the raw insert's settings */
   settings: Record<string, string | number>
 }
@@ -37,6 +42,9 @@ const INT_RANGES: Record<string, [number, number]> = {
 }
 /** the JavaScript mapper reads these exactly (ISO_RE, milliseconds without rounding) and the engine's best-effort parse agrees */
 const ISO_UTC = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d{1,3})?Z$/
+
+const INT_TEXT = /^-?\d{1,15}$/
+const DOUBLE_TEXT = /^-?\d+(\.\d+)?$/
 
 const enum Kind {
   String,
@@ -62,10 +70,17 @@ function isIsoUtc(value: string): boolean {
  * `tableColumns`: the engine table's column types (a column must have the type the transform gives it).
  */
 export function directPlanFor(transform: Resource, options: { tableOrderKey: string; tableColumns: Map<string, string> }): DirectPlan | null {
-  if (transformType(transform) !== 'json') return null
+  const type = transformType(transform)
   const settings = transform?.settings ?? {}
   const columns = storedColumns(transform)
   if (!columns.length) return null
+  let csv: CsvOptions | null = null
+  if (type === 'csv') {
+    csv = csvOptions(settings.format_details)
+    if (csv.quote !== '"' || csv.escape !== '"' || csv.skip_comments || csv.delimiter.length !== 1 || /["\r\n \t]/.test(csv.delimiter)) return null
+    // every column reads its own field, in order, and names the raw insert can list
+    if (columns.some((c, i) => (c.datatype?.source?.from_input_index ?? i) !== i || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(c.name))) return null
+  }
   const nullValues = new Set<string>(Array.isArray(settings.null_values) ? settings.null_values.map(String) : [])
   // flattening that makes nested names a column could read: the raw insert does not flatten
   const flattening = settings.format_details?.flattening
@@ -78,7 +93,7 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
     const dt = c.datatype ?? {}
     const type = String(dt.type ?? 'string').toLowerCase()
     if (dt.virtual || (dt.default !== undefined && dt.default !== null)) return null
-    if (dt.source?.from_input_field !== undefined && dt.source.from_input_field !== c.name) return null
+    if (type === 'json' && dt.source?.from_input_field !== undefined && dt.source.from_input_field !== c.name) return null
     const want = dt.primary ? 'DateTime64(3)' : columnType(dt)
     if (options.tableColumns.get(c.name) !== want) return null
     let kind: Kind
@@ -116,7 +131,79 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
     }
   }
 
+  /** a CSV field's text (unquoted) checked as the column's kind; `quoted`: it was in quotes */
+  const textFits = (value: string, quoted: boolean, check: (typeof checks)[number]): boolean => {
+    if (nullValues.has(value)) return false
+    switch (check.kind) {
+      case Kind.String:
+        // the engine may read an unquoted NULL as null in a Nullable column
+        return quoted || !/^null$/i.test(value)
+      case Kind.Int: {
+        if (!INT_TEXT.test(value)) return false
+        const n = Number(value)
+        return n >= check.lo && n <= check.hi
+      }
+      case Kind.Double:
+        return DOUBLE_TEXT.test(value) && !/^-0*(\.0*)?$/.test(value)
+      case Kind.Bool:
+        return value === 'true' || value === 'false'
+      case Kind.Time:
+        return isIsoUtc(value)
+    }
+  }
+
   return {
+    format: type === 'csv' ? 'CSV' : 'JSONEachRow',
+    columns: type === 'csv' ? columns.map((c) => c.name) : undefined,
+    acceptsCsv(body) {
+      if (!csv) return false
+      const delimiter = csv.delimiter.charCodeAt(0)
+      const n = body.length
+      let at = 0
+      for (let k = 0; k < csv.skip_head && at < n; k++) {
+        const nl = body.indexOf('\n', at)
+        at = nl < 0 ? n : nl + 1
+      }
+      while (at < n) {
+        for (let f = 0; f < checks.length; f++) {
+          let value: string
+          const quoted = body.charCodeAt(at) === 34
+          if (quoted) {
+            value = ''
+            let from = at + 1
+            for (;;) {
+              const q = body.indexOf('"', from)
+              if (q < 0) return false
+              if (body.charCodeAt(q + 1) === 34) {
+                value += body.slice(from, q + 1)
+                from = q + 2
+                continue
+              }
+              value += body.slice(from, q)
+              at = q + 1
+              break
+            }
+          } else {
+            let end = at
+            while (end < n) {
+              const ch = body.charCodeAt(end)
+              if (ch === delimiter || ch === 10) break
+              end++
+            }
+            value = body.slice(at, end)
+            at = end
+          }
+          // an empty field: the mapper's '' for strings, null for the rest (the engine's default differs)
+          if (value === '' ? checks[f].kind !== Kind.String || nullValues.has('') : !textFits(value, quoted, checks[f])) return false
+          const next = at < n ? body.charCodeAt(at) : 10
+          if (f < checks.length - 1) {
+            if (next !== delimiter) return false // fewer fields than columns
+          } else if (next !== 10) return false // more fields than columns
+          at++
+        }
+      }
+      return true
+    },
     accepts(records) {
       for (const record of records) {
         if (!record || typeof record !== 'object' || Array.isArray(record)) return false
@@ -127,7 +214,18 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
       return true
     },
     settings: {
-      input_format_skip_unknown_fields: 1,
+      ...(csv
+        ? {
+            format_csv_delimiter: csv.delimiter,
+            input_format_csv_skip_first_lines: csv.skip_head,
+            input_format_csv_empty_as_default: 0,
+            input_format_csv_trim_whitespaces: 0,
+            input_format_csv_detect_header: 0,
+            input_format_csv_allow_variable_number_of_columns: 0,
+            format_csv_allow_single_quotes: 0,
+            format_csv_allow_double_quotes: 1,
+          }
+        : { input_format_skip_unknown_fields: 1 }),
       date_time_input_format: 'best_effort',
       precise_float_parsing: 1,
       input_format_allow_errors_num: 0,

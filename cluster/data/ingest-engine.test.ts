@@ -244,6 +244,54 @@ describe('ingest mapped by the engine', () => {
     expect(await rows('on_direct')).toBe(await rows('off_direct'))
   })
 
+  it('CSV: clean bodies of a plain transform go to the engine as they are and store what the JavaScript mapper stores', { timeout: 300_000 }, async () => {
+    await tablePair('direct_csv', {
+      name: 'dc',
+      type: 'csv',
+      settings: {
+        null_values: ['-'],
+        format_details: { delimiter: ',', skip_head: 1 },
+        output_columns: DIRECT_TRANSFORM.settings.output_columns.filter((col) => !col.datatype.ignore),
+      },
+    })
+    const headers = { 'content-type': 'text/csv' }
+    const before = { ...ingestPaths }
+    const head = 'ts,s,n,u,big,d,b,j\n'
+    const clean = [
+      '2024-05-06T07:08:09.123Z,hello,-5,200,123456789012345,1.25,true,"{""a"":1}"',
+      '2024-02-29T23:59:59Z,"with, comma and ""quotes""",2147483647,0,0,0.1,false,',
+      '2024-01-01T00:00:00.5Z,"multi\nline",1,2,3,1,true,x',
+      '2024-01-01T00:00:01Z,,0,0,0,0,false,"NULL"',
+      '2024-01-01T00:00:02Z,  spaced  ,007,1,1,-2.5,true,""',
+    ]
+    for (const body of [head + clean.join('\n') + '\n', head + clean.join('\n')]) {
+      expect(await both('direct_csv', body, headers)).toEqual({ status: 200, body: { code: 200, message: 'success', rows: clean.length, transform: 'dc' } })
+    }
+    expect(ingestPaths.direct - before.direct).toBe(2)
+    const doubtful = [
+      '2024-05-06T07:08:09Z,-,1,1,1,1,true,x', // a null value
+      '2024-05-06T07:08:09Z,NULL,1,1,1,1,true,x', // the engine's null word, unquoted
+      '2024-05-06T07:08:09Z,s,,1,1,1,true,x', // empty integer: null for the mapper
+      '2024-05-06T07:08:09Z,s,1,1,1,-0,true,x',
+      '2024-05-06T07:08:09Z,s,1.0,1,1,1,true,x',
+      '2024-05-06T07:08:09Z,s,+1,1,1,1,true,x',
+      '2024-05-06T07:08:09Z,s,1,1,1,1,yes,x',
+      '2024-05-06T07:08:09Z,s,1,1,1, 1,true,x',
+      '2024-05-06 07:08:09,s,1,1,1,1,true,x',
+      '1700000000000,s,1,1,1,1,true,x',
+      '2024-05-06T07:08:09Z,s,1,1,1,1,true',
+      '2024-05-06T07:08:09Z,s,1,1,1,1,true,x,extra',
+      '2024-05-06T07:08:09Z,s,1,256,1,1,true,x',
+      ',s,1,1,1,1,true,x',
+    ]
+    for (const line of doubtful) {
+      const direct = ingestPaths.direct
+      await both('direct_csv', head + clean.join('\n') + '\n' + line + '\n', headers)
+      expect(ingestPaths.direct, line).toBe(direct)
+    }
+    expect(await rows('on_direct_csv')).toBe(await rows('off_direct_csv'))
+  })
+
   it('CSV: the engine reads the same records as the JavaScript reader', { timeout: 300_000 }, async () => {
     await tablePair('csv', CSV_TRANSFORM)
     const before = ingestPaths.engine

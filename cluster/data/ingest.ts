@@ -82,19 +82,6 @@ async function insertMappedByEngine(plane: Plane, project: Resource, table: Reso
   }
   const plan = plans.get(planKey)
   if (!plan) return null
-  // the body as it is, parsed by the engine into the table, when the JavaScript check of its records
-  // finds nothing the mapping would change or refuse
-  const direct = directPlans.get(planKey)
-  if (direct && records && records.length < 1_000_000 && direct.accepts(records)) {
-    try {
-      await plane.engine.insert(project.name, table.name, Buffer.from(text), 'JSONEachRow', direct.settings)
-      ingestPaths.direct++
-      return records.length
-    } catch (error) {
-      // nothing written (one block): the mapping decides
-      if (process.env.CLUSTER_DEBUG_INGEST) console.error('direct insert refused:', (error as Error).message.slice(0, 500))
-    }
-  }
   let count: number
   if (type === 'json') {
     // the JavaScript parse decided the records; the engine reads exactly those
@@ -103,6 +90,19 @@ async function insertMappedByEngine(plane: Plane, project: Resource, table: Reso
   } else count = csvRecordCount(text, plan.delimiter, plan.skipHead)
   // one block (the plan's settings), so a refused row leaves nothing written
   if (count <= 0 || count < engineMappingMinRows() || count >= 1_000_000) return null
+  // the body as it is, parsed by the engine into the table, when the JavaScript check of its values
+  // finds nothing the mapping would change or refuse (ingest-direct.ts)
+  const direct = directPlans.get(planKey)
+  if (direct && (type === 'json' ? direct.accepts(records!) : direct.acceptsCsv(text))) {
+    try {
+      await plane.engine.insert(project.name, table.name, Buffer.from(text), direct.format, direct.settings, direct.columns)
+      ingestPaths.direct++
+      return count
+    } catch (error) {
+      // nothing written (one block): the mapping decides
+      if (process.env.CLUSTER_DEBUG_INGEST) console.error('direct insert refused:', (error as Error).message.slice(0, 500))
+    }
+  }
   try {
     await plane.engine.stagedInsert(plan, Buffer.from(text), (stage) => plan.insertFrom(stage))
     return count
