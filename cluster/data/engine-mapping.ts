@@ -183,7 +183,8 @@ export function planFor(transform: Resource, options: { tableOrderKey: string; d
       bad = `(${v} IS NOT NULL AND ${s} NOT IN ${words([...TRUE_WORDS, ...FALSE_WORDS])})`
     } else if (DOUBLES.has(t)) {
       const blank = `(${v} = '')`
-      value = `if(${v} IS NULL OR ${blank} OR NOT match(${v}, ${lit(DECIMAL)}), NULL, toFloat64OrNull(${v}))`
+      // + 0.0 turns -0 into 0, as the JavaScript mapper's JSON text does
+      value = `if(${v} IS NULL OR ${blank} OR NOT match(${v}, ${lit(DECIMAL)}), NULL, toFloat64OrNull(${v}) + 0.0)`
       bad = `(${v} IS NOT NULL AND NOT ${blank} AND (NOT match(${v}, ${lit(DECIMAL)}) OR NOT isFinite(ifNull(${x}, nan))))`
     } else if (t in INT_RANGES) {
       const [lo, hi] = INT_RANGES[t]

@@ -194,8 +194,9 @@ export class Engine {
   }
 
   /**
-   * Inserts JSONEachRow/CSV bytes into `database`.`table`. `settings` are per-insert engine
-   * settings (names and values are the caller's own constants, never user input).
+   * Inserts JSONEachRow/CSV bytes into `database`.`table` (into `columns`, in that order, when
+   * given). `settings` are per-insert engine settings (names and values are the caller's own
+   * constants, never user input).
    */
   async insert(
     database: string,
@@ -203,16 +204,18 @@ export class Engine {
     values: Buffer | string,
     format: 'JSONEachRow' | 'CSV' | 'CSVWithNames' = 'JSONEachRow',
     settings?: Record<string, number | string>,
+    columns?: string[],
   ) {
     const slot = await this.acquire('internal')
     try {
       // the raw insert takes plain identifiers only; other names go through an INSERT statement
-      if (/^[A-Za-z0-9_]+$/.test(database) && /^[A-Za-z0-9_]+$/.test(table)) {
-        return await slot.session.insert({ table: `${database}.${table}`, values, format, ...(settings ? { settings } : {}) })
+      if (/^[A-Za-z0-9_]+$/.test(database) && /^[A-Za-z0-9_]+$/.test(table) && (columns ?? []).every((c) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(c))) {
+        return await slot.session.insert({ table: `${database}.${table}`, values, format, ...(columns ? { columns } : {}), ...(settings ? { settings } : {}) })
       }
       const body = typeof values === 'string' ? values : values.toString('utf8')
       const withSettings = settings && Object.keys(settings).length ? ` SETTINGS ${Object.entries(settings).map(([k, v]) => `${k} = ${typeof v === 'number' ? v : lit(v)}`).join(', ')}` : ''
-      await slot.session.queryAsync(`INSERT INTO ${qualified(database, table)}${withSettings} FORMAT ${format}\n${body}`)
+      const list = columns ? ` (${columns.map(ident).join(', ')})` : ''
+      await slot.session.queryAsync(`INSERT INTO ${qualified(database, table)}${list}${withSettings} FORMAT ${format}\n${body}`)
       return undefined
     } catch (error) {
       throw toEngineError(error)

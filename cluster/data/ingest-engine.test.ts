@@ -91,6 +91,27 @@ const CSV_TRANSFORM = {
   },
 }
 
+/** a transform the engine's own parse can write directly (ingest-direct.ts): every field stored under its name */
+const DIRECT_TRANSFORM = {
+  name: 'd',
+  type: 'json',
+  settings: {
+    null_values: ['-'],
+    format_details: { flattening: { active: true, depth: 1 } },
+    output_columns: [
+      { name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05.000Z07:00', resolution: 'ms' } },
+      { name: 's', datatype: { type: 'string' } },
+      { name: 'n', datatype: { type: 'int32' } },
+      { name: 'u', datatype: { type: 'uint8' } },
+      { name: 'big', datatype: { type: 'uint64' } },
+      { name: 'd', datatype: { type: 'double' } },
+      { name: 'b', datatype: { type: 'boolean' } },
+      { name: 'j', datatype: { type: 'json' } },
+      { name: 'skipped', datatype: { type: 'string', ignore: true } },
+    ],
+  },
+}
+
 const base = { ts: '2024-05-06T07:08:09.123Z' }
 
 describe('ingest mapped by the engine', () => {
@@ -163,6 +184,112 @@ describe('ingest mapped by the engine', () => {
     expect((await both('json', '{"ts": "2024-01-01T00:00:00Z"} {"ts": "2024-01-01T00:00:00Z"}', { 'content-type': 'application/json' })).status).toBe(400)
     expect((await both('json', '[]', { 'content-type': 'application/json' })).body.message).toBe('The body has no rows')
     expect(await rows('on_json')).toBe(await rows('off_json'))
+  })
+
+  it('JSON: clean bodies of a plain transform go to the engine as they are and store what the JavaScript mapper stores', { timeout: 300_000 }, async () => {
+    await tablePair('direct', DIRECT_TRANSFORM)
+    // a second transform gives the tables a column the first one does not store
+    for (const name of ['on_direct', 'off_direct']) {
+      const tables = (await c.api('GET', `/config/v1/orgs/${c.orgId}/projects/${project.uuid}/tables/?name=${name}`)).body.results
+      const r = await c.api('POST', `/config/v1/orgs/${c.orgId}/projects/${project.uuid}/tables/${tables[0].uuid}/transforms/`, {
+        name: 'other',
+        type: 'json',
+        settings: { output_columns: [{ name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z07:00' } }, { name: 'other', datatype: { type: 'string' } }] },
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+    }
+    const headers = { 'content-type': 'application/json', 'x-hdx-transform': 'd' }
+    const before = { ...ingestPaths }
+    const clean = [
+      { ts: '2024-05-06T07:08:09.123Z', s: 'hello "q" \\ ünï \n', n: -5, u: 200, big: 9007199254740991, d: 1.25, b: true, j: '{"a":1}', extra: { nested: [1, 2] } },
+      { ts: '2024-02-29T23:59:59Z', s: '', n: 2147483647, u: 0, big: 0, d: 0.1, b: false, j: null },
+      { ts: '1900-01-01T00:00:00.5Z', s: null, d: 1e300, skipped: 'not stored' },
+      { ts: '2299-12-31T23:59:59.99Z', n: null, u: null, big: null, d: null, b: null },
+    ]
+    expect(await both('direct', JSON.stringify(clean), headers)).toEqual({ status: 200, body: { code: 200, message: 'success', rows: 4, transform: 'd' } })
+    expect(await both('direct', clean.map((r) => JSON.stringify(r)).join('\n'), headers)).toMatchObject({ status: 200, body: { rows: 4 } })
+    expect(await both('direct', JSON.stringify(clean[0]), headers)).toMatchObject({ status: 200, body: { rows: 1 } })
+    expect(ingestPaths.direct - before.direct).toBe(3)
+    expect(ingestPaths.engine - before.engine).toBe(3)
+    // values the raw insert would store differently (or the mapper refuses): the mapping or the JavaScript mapper decides
+    const doubtful = [
+      { ...base, s: '-' }, // a null value
+      { ...base, other: 'x' }, // a column of the table this transform does not store
+      { ...base, ts: '2024-02-30T00:00:00Z' },
+      { ...base, ts: '2024-01-01T00:00:00.1234Z' },
+      { ...base, ts: '2024-01-01 00:00:00Z' },
+      { ...base, ts: '2024-01-01T00:00:00+02:00' },
+      { ...base, ts: '1899-12-31T23:59:59Z' },
+      { ...base, ts: 1700000000 },
+      { ...base, n: '42' },
+      { ...base, n: 1.5 },
+      { ...base, u: 256 },
+      { ...base, big: -1 },
+      { ...base, big: 9007199254740993 },
+      { ...base, d: '2.5' },
+      { ...base, b: 'yes' },
+      { ...base, s: 12 },
+      { ...base, j: { a: 1 } },
+      { s: 'no time' },
+    ]
+    for (const row of doubtful) {
+      const direct = ingestPaths.direct
+      await both('direct', JSON.stringify([row, ...clean]), headers)
+      expect(ingestPaths.direct, JSON.stringify(row)).toBe(direct)
+    }
+    // -0 (JSON.stringify writes it as 0): the mapper stores 0
+    expect(await both('direct', '[{"ts": "2024-05-06T07:08:09.123Z", "d": -0.0, "n": -0}]', headers)).toMatchObject({ status: 200 })
+    expect(ingestPaths.direct - before.direct).toBe(3)
+    expect(await both('direct', '{"ts": "2024-01-01T00:00:00Z", "s": "first", "s": "last"}', headers)).toMatchObject({ status: 200 })
+    expect(await rows('on_direct')).toBe(await rows('off_direct'))
+  })
+
+  it('CSV: clean bodies of a plain transform go to the engine as they are and store what the JavaScript mapper stores', { timeout: 300_000 }, async () => {
+    await tablePair('direct_csv', {
+      name: 'dc',
+      type: 'csv',
+      settings: {
+        null_values: ['-'],
+        format_details: { delimiter: ',', skip_head: 1 },
+        output_columns: DIRECT_TRANSFORM.settings.output_columns.filter((col) => !col.datatype.ignore),
+      },
+    })
+    const headers = { 'content-type': 'text/csv' }
+    const before = { ...ingestPaths }
+    const head = 'ts,s,n,u,big,d,b,j\n'
+    const clean = [
+      '2024-05-06T07:08:09.123Z,hello,-5,200,123456789012345,1.25,true,"{""a"":1}"',
+      '2024-02-29T23:59:59Z,"with, comma and ""quotes""",2147483647,0,0,0.1,false,',
+      '2024-01-01T00:00:00.5Z,"multi\nline",1,2,3,1,true,x',
+      '2024-01-01T00:00:01Z,,0,0,0,0,false,"NULL"',
+      '2024-01-01T00:00:02Z,  spaced  ,007,1,1,-2.5,true,""',
+    ]
+    for (const body of [head + clean.join('\n') + '\n', head + clean.join('\n')]) {
+      expect(await both('direct_csv', body, headers)).toEqual({ status: 200, body: { code: 200, message: 'success', rows: clean.length, transform: 'dc' } })
+    }
+    expect(ingestPaths.direct - before.direct).toBe(2)
+    const doubtful = [
+      '2024-05-06T07:08:09Z,-,1,1,1,1,true,x', // a null value
+      '2024-05-06T07:08:09Z,NULL,1,1,1,1,true,x', // the engine's null word, unquoted
+      '2024-05-06T07:08:09Z,s,,1,1,1,true,x', // empty integer: null for the mapper
+      '2024-05-06T07:08:09Z,s,1,1,1,-0,true,x',
+      '2024-05-06T07:08:09Z,s,1.0,1,1,1,true,x',
+      '2024-05-06T07:08:09Z,s,+1,1,1,1,true,x',
+      '2024-05-06T07:08:09Z,s,1,1,1,1,yes,x',
+      '2024-05-06T07:08:09Z,s,1,1,1, 1,true,x',
+      '2024-05-06 07:08:09,s,1,1,1,1,true,x',
+      '1700000000000,s,1,1,1,1,true,x',
+      '2024-05-06T07:08:09Z,s,1,1,1,1,true',
+      '2024-05-06T07:08:09Z,s,1,1,1,1,true,x,extra',
+      '2024-05-06T07:08:09Z,s,1,256,1,1,true,x',
+      ',s,1,1,1,1,true,x',
+    ]
+    for (const line of doubtful) {
+      const direct = ingestPaths.direct
+      await both('direct_csv', head + clean.join('\n') + '\n' + line + '\n', headers)
+      expect(ingestPaths.direct, line).toBe(direct)
+    }
+    expect(await rows('on_direct_csv')).toBe(await rows('off_direct_csv'))
   })
 
   it('CSV: the engine reads the same records as the JavaScript reader', { timeout: 300_000 }, async () => {

@@ -12,6 +12,7 @@ import type { Resource } from '../hooks'
 import type { Plane } from './plane'
 import { makeMapper, recordsOf, toJsonEachRow, transformType } from './transform'
 import { csvRecordCount, engineMappingEnabled, engineMappingMinRows, planFor, type EnginePlan } from './engine-mapping'
+import { directPlanFor, type DirectPlan } from './ingest-direct'
 
 const bad = (message: string, extra: Record<string, unknown> = {}) => new HttpError(400, { code: 400, message, ...extra })
 
@@ -39,9 +40,11 @@ const orderKeys = new Map<string, string | null>()
 const tableColumns = new Map<string, Map<string, string>>()
 /** engine plans by table, transform (and its version) and body type; null: the transform needs the JavaScript mapper */
 const plans = new Map<string, EnginePlan | null>()
+/** direct plans (ingest-direct.ts) by the same keys; null: the body needs the mapping */
+const directPlans = new Map<string, DirectPlan | null>()
 
-/** How many ingest requests each path took (tests and the bench read it). */
-export const ingestPaths = { engine: 0, javascript: 0 }
+/** How many ingest requests each path took (tests and the bench read it); `direct` ones count as `engine` too. */
+export const ingestPaths = { engine: 0, direct: 0, javascript: 0 }
 
 const isRecord = (r: unknown) => !!r && typeof r === 'object' && !Array.isArray(r)
 
@@ -69,6 +72,13 @@ async function insertMappedByEngine(plane: Plane, project: Resource, table: Reso
       plan = null
     }
     plans.set(planKey, plan)
+    let direct: DirectPlan | null = null
+    try {
+      direct = plan ? directPlanFor({ ...transform, type }, { tableOrderKey: orderKey, tableColumns: columns }) : null
+    } catch {
+      direct = null
+    }
+    directPlans.set(planKey, direct)
   }
   const plan = plans.get(planKey)
   if (!plan) return null
@@ -80,6 +90,19 @@ async function insertMappedByEngine(plane: Plane, project: Resource, table: Reso
   } else count = csvRecordCount(text, plan.delimiter, plan.skipHead)
   // one block (the plan's settings), so a refused row leaves nothing written
   if (count <= 0 || count < engineMappingMinRows() || count >= 1_000_000) return null
+  // the body as it is, parsed by the engine into the table, when the JavaScript check of its values
+  // finds nothing the mapping would change or refuse (ingest-direct.ts)
+  const direct = directPlans.get(planKey)
+  if (direct && (type === 'json' ? direct.accepts(records!) : direct.acceptsCsv(text))) {
+    try {
+      await plane.engine.insert(project.name, table.name, Buffer.from(text), direct.format, direct.settings, direct.columns)
+      ingestPaths.direct++
+      return count
+    } catch (error) {
+      // nothing written (one block): the mapping decides
+      if (process.env.CLUSTER_DEBUG_INGEST) console.error('direct insert refused:', (error as Error).message.slice(0, 500))
+    }
+  }
   try {
     await plane.engine.stagedInsert(plan, Buffer.from(text), (stage) => plan.insertFrom(stage))
     return count
@@ -198,7 +221,7 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
 
 export function forgetTable(database: string, table?: string) {
   const hit = (k: string) => (table ? k === `${database}.${table}` || k.startsWith(`${database}.${table}\u0000`) : k.startsWith(`${database}.`))
-  for (const cache of [orderKeys, tableColumns, plans]) for (const k of cache.keys()) if (hit(k)) cache.delete(k)
+  for (const cache of [orderKeys, tableColumns, plans, directPlans]) for (const k of cache.keys()) if (hit(k)) cache.delete(k)
 }
 
 /**
