@@ -40,16 +40,34 @@ test.describe('form validation loaded after hydration', () => {
     })
   }
 
-  test('/login: a wrong email format is caught in the browser, no hydration error', async ({ page }, testInfo) => {
-    // Without scripts the browser's own type="email" check stops the submission before the server.
-    test.skip(testInfo.project.name !== 'js', 'a script-only check')
+  for (const { path, next } of [
+    { path: '/login', next: 'Password' },
+    { path: '/password-reset', next: 'Back to login' },
+  ]) {
+    test(`${path}: a wrong email format is caught in the browser, no hydration error`, async ({ page }, testInfo) => {
+      // Without scripts the browser's own type="email" check stops the submission before the server.
+      test.skip(testInfo.project.name !== 'js', 'a script-only check')
+      const errors = collectErrors(page)
+      await page.goto(path)
+      const email = page.getByLabel('Email')
+      await expect(email).toHaveAttribute('required', '')
+      await email.fill('not-an-email')
+      await (next === 'Password' ? page.getByLabel(next) : page.getByRole('link', { name: next })).focus()
+      await expect(email).toHaveAccessibleDescription(/Wrong email format/)
+      expect(errors).toEqual([])
+    })
+  }
+
+  test('/profile/change-password: passwords that differ, the same message in the browser and from the server', async ({ authedPage: page }, testInfo) => {
     const errors = collectErrors(page)
-    await page.goto('/login')
-    const email = page.getByLabel('Email')
-    await expect(email).toHaveAttribute('required', '')
-    await email.fill('not-an-email')
-    await page.getByLabel('Password').focus()
-    await expect(email).toHaveAccessibleDescription(/Wrong email format/)
+    await page.goto('/profile/change-password')
+    await page.getByLabel('Current password').fill('not-checked-here')
+    await page.getByLabel('New password', { exact: true }).fill('first-new-password')
+    const repeat = page.getByLabel('Repeat new password')
+    await repeat.fill('second-new-password')
+    if (testInfo.project.name === 'js') await page.getByLabel('Current password').focus()
+    else await page.getByRole('button', { name: /change password/i }).click()
+    await expect(repeat).toHaveAccessibleDescription(/Passwords do not match/)
     expect(errors).toEqual([])
   })
 })
