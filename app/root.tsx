@@ -11,9 +11,9 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react'
 import { withoutGlobalCss } from '~/chakra-config'
-import { Toaster } from '~/components/layout/toaster'
+import type { ToastItem } from '~/components/layout/toaster'
 import { system } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
 import { useNonce } from '~/utils/nonce'
@@ -30,6 +30,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // without the root loader's hashed URL (an error before it), the same sheet under a revalidated name.
 const THEME_STYLESHEET_FALLBACK = '/resources/theme/current.css'
 const pageSystem = withoutGlobalCss(system)
+
+// The toaster's code (with its Button and Stack) loads only on a page that has toasts (decision 032).
+const Toaster = lazy(() => import('~/components/layout/toaster').then((module) => ({ default: module.Toaster })))
 
 export const meta: MetaFunction = () => [{ title: 'Cluster Console' }]
 
@@ -52,12 +55,26 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         <ChakraProvider value={pageSystem}>
           {children}
-          <Toaster toasts={rootData?.toasts ?? []} />
+          <Toasts toasts={rootData?.toasts ?? []} />
         </ChakraProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>
+  )
+}
+
+/** The toaster once there has been a toast: it stays, to remove its toasts on its own timer. */
+function Toasts({ toasts }: { toasts: ToastItem[] }) {
+  const [hasHadToasts, setHasHadToasts] = useState(toasts.length > 0)
+  useEffect(() => {
+    if (toasts.length) setHasHadToasts(true)
+  }, [toasts])
+  if (!hasHadToasts && !toasts.length) return null
+  return (
+    <Suspense fallback={null}>
+      <Toaster toasts={toasts} />
+    </Suspense>
   )
 }
 

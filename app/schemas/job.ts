@@ -1,9 +1,11 @@
 import { z } from 'zod'
-import { sqlName, tableRef } from '~/utils/sql'
 import { FORCE_MESSAGE } from './confirm'
+import { ALTER_SQL, SOURCE_KINDS, transformOf } from './job-values'
 import { NAME_MAX_LENGTH } from './table'
 
 export { FORCE_WORD } from './confirm'
+// The job forms' values and helpers live in a module without zod, which form pages import (decision 032).
+export { alterTemplate, CLOUDS, isAlterJobSql, isTemplateOrEmpty, sourceSubtype, sourceUrl, SOURCE_KINDS, transformOf, transformValue } from './job-values'
 
 export const JOB_MESSAGES = {
   sqlRequired: 'SQL is required',
@@ -24,27 +26,6 @@ export const JOB_MESSAGES = {
   forceRequired: FORCE_MESSAGE,
 } as const
 
-/** `ALTER TABLE p.t UPDATE|DELETE …` or `DELETE FROM p.t WHERE …`: what the query API turns into a job. */
-const TABLE_REF = String.raw`(?:\`(?:[^\`\\]|\\.)*\`|[^\s\`])+`
-const ALTER_SQL = new RegExp(String.raw`^\s*(ALTER\s+TABLE\s+${TABLE_REF}\s+(UPDATE|DELETE)\b|DELETE\s+FROM\s+${TABLE_REF}\s+WHERE\b)`, 'i')
-
-/** Whether `sql` is a statement the query API turns into an alter job (rather than running it). */
-export function isAlterJobSql(sql: string): boolean {
-  return ALTER_SQL.test(sql)
-}
-
-/** Returns the SQL template for a new alter job on `table` (`project.table`). */
-export function alterTemplate(table: string): string {
-  const dot = table.indexOf('.')
-  const ref = dot > 0 ? tableRef(table.slice(0, dot), table.slice(dot + 1)) : sqlName(table)
-  return `ALTER TABLE ${ref} DELETE WHERE `
-}
-
-/** Whether `sql` is empty or one of the templates, i.e. nothing the user typed would be lost by replacing it. */
-export function isTemplateOrEmpty(sql: string): boolean {
-  return !sql.trim() || /^ALTER TABLE (`(?:[^`\\]|\\.)*`|[^\s.`]+)\.(`(?:[^`\\]|\\.)*`|[^\s`]+) DELETE WHERE\s*$/.test(sql)
-}
-
 /** The new alter job form: a table to fill the template and the SQL that makes the job. */
 export const AlterJobFormSchema = z.object({
   table: z.string().optional(),
@@ -59,16 +40,6 @@ const wholeNumber = z
   .number({ error: JOB_MESSAGES.wholeNumber })
   .refine((value) => Number.isSafeInteger(value) && value >= 0, { error: JOB_MESSAGES.wholeNumber })
   .optional()
-
-export const CLOUDS = [
-  { value: 'aws', label: 'AWS (s3://)', scheme: 's3', subtype: 'aws s3' },
-  { value: 'gcp', label: 'Google Cloud (gs://)', scheme: 'gs', subtype: 'gcp gcs' },
-  { value: 'azure', label: 'Azure (azure://)', scheme: 'azure', subtype: 'azure blob' },
-  { value: 'linode', label: 'Linode (s3://)', scheme: 's3', subtype: 'linode s3' },
-] as const
-
-/** Where the files come from: one URL, or a bucket described field by field. */
-export const SOURCE_KINDS = ['url', 'bucket'] as const
 
 /**
  * The new batch job form. The source is a URL (`sourceKind=url`) or a bucket (`sourceKind=bucket`:
@@ -121,17 +92,6 @@ export const BatchJobFormSchema = z
     },
   })
 
-/** A transform option's value: the table it belongs to and its name (`project.table:name`). */
-export function transformValue(table: string, name: string): string {
-  return `${table}:${name}`
-}
-
-/** The transform name of a `project.table:name` value when it belongs to `table`, else null. */
-export function transformOf(table: string | undefined, value: string | undefined): string | null {
-  if (!table || !value || !value.startsWith(`${table}:`)) return null
-  return value.slice(table.length + 1) || null
-}
-
 type SourceField = 'url' | 'cloud' | 'bucketName' | 'bucketPath' | 'region' | 'endpoint'
 
 /**
@@ -162,21 +122,5 @@ function isRegExp(text: string): boolean {
 }
 
 export type BatchJobForm = z.infer<typeof BatchJobFormSchema>
-
-/** The URL a batch job reads: the URL field, or `{scheme}://{bucket}/{path}` built from the bucket fields. */
-export function sourceUrl(form: BatchJobForm): string {
-  if (form.sourceKind !== 'bucket') return form.url ?? ''
-  const cloud = CLOUDS.find((entry) => entry.value === form.cloud)
-  const path = (form.bucketPath ?? '').replace(/^\/+/, '')
-  return `${cloud?.scheme ?? form.cloud}://${form.bucketName}/${path}`
-}
-
-/** The cluster's source subtype for a URL or cloud ("aws s3" for s3://, …). */
-export function sourceSubtype(form: BatchJobForm): string {
-  if (form.sourceKind === 'bucket') return CLOUDS.find((entry) => entry.value === form.cloud)?.subtype ?? String(form.cloud)
-  const scheme = /^([a-z0-9]+):\/\//i.exec(form.url ?? '')?.[1]?.toLowerCase()
-  if (!scheme || scheme === 'file') return 'local'
-  return CLOUDS.find((entry) => entry.scheme === scheme)?.subtype ?? scheme
-}
 
 export type PurgeForm = { confirm: string }

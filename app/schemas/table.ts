@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { NEW_PROJECT } from './table-values'
 
-/** The select value that asks for a new project, named in `newProjectName`. */
-export const NEW_PROJECT = '__new__'
+// In a module without zod, for the form pages (decision 032).
+export { NEW_PROJECT }
 
 /** Names are under 64 symbols (spec section 9). */
 export const NAME_MAX_LENGTH = 63

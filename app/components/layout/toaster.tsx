@@ -26,7 +26,9 @@ const palette: Record<ToastItem['type'], string> = {
  */
 export function Toaster({ toasts }: { toasts: ToastItem[] }) {
   const isHydrated = useHydrated()
-  const [items, setItems] = useState(toasts)
+  // From the server's HTML, the toasts are there at once; mounted later in the browser (root.tsx
+  // loads it with the first toast), the effect below adds them as it adds every new one.
+  const [items, setItems] = useState(isHydrated ? [] : toasts)
   const listRef = useRef<HTMLDivElement>(null)
 
   // New toasts arrive with each navigation's root loader data (after a form was sent). When that

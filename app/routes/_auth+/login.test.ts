@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { ADMIN } from '#tests/cluster'
 import { failWith, server, useTestCluster } from '#tests/msw'
 import { args, asResponse, cookieFrom, get, post, responseFrom, unwrap } from '#tests/session'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { LoginFormSchema } from '~/schemas/auth'
 import { action, loader } from './login'
 
 useTestCluster()
@@ -73,6 +75,9 @@ describe('login', () => {
     const response = asResponse(await submit({ email: ADMIN.email, password: ADMIN.password }))
     const thrown = await responseFrom(() => loader(args(get('/login?prevUrl=%2Fscale', cookieFrom(response)))))
     expect(thrown.headers.get('Location')).toBe('/scale')
-    expect(await loader(args(get('/login')))).toEqual({})
+    // The form's HTML constraints come from the loader; the browser loads the schema later (decision 032).
+    const { constraint } = await loader(args(get('/login')))
+    expect(constraint).toEqual(getZodConstraint(LoginFormSchema))
+    expect(constraint.email).toMatchObject({ required: true })
   })
 })

@@ -1,7 +1,7 @@
 import {getFormProps} from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useSearchParams } from '@remix-run/react'
+import { Form, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { z } from 'zod'
 import { callPublic } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
@@ -11,7 +11,10 @@ import { SubmitButton } from '~/components/forms/submit-button'
 import { AuthCard } from '~/components/layout/auth-card'
 import { LoginFormSchema } from '~/schemas/auth'
 import { commitSession, getSession, safeRedirect } from '~/utils/session.server'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
+
+// The browser fetches the schema after hydration; the loader gives the form its HTML constraints (decision 032).
+const loadLoginFormSchema = () => import('~/schemas/auth').then((module) => module.LoginFormSchema)
 
 /** The part of the login answer the console keeps (spec section 3). */
 const LoginResponseSchema = z.object({
@@ -25,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (await getSession(request)) {
     throw redirect(safeRedirect(new URL(request.url).searchParams.get('prevUrl')))
   }
-  return {}
+  return { constraint: getZodConstraint(LoginFormSchema) }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -72,9 +75,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function LoginRoute() {
+  const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
-  const [form, fields] = useSchemaForm(LoginFormSchema, { id: 'login', lastResult: actionData?.result, defaultValue: { prevUrl: searchParams.get('prevUrl') ?? '' } })
+  const [form, fields] = useLazySchemaForm(loadLoginFormSchema, { id: 'login', constraint, lastResult: actionData?.result, defaultValue: { prevUrl: searchParams.get('prevUrl') ?? '' } })
 
   return (
     <AuthCard title="Log in" footerLink={{ to: '/password-reset', label: 'Forgot password?' }}>

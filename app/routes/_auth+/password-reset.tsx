@@ -1,8 +1,8 @@
 import {getFormProps} from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { callPublic } from '~/api/client.server'
 import { Field } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
@@ -10,7 +10,14 @@ import { SubmitButton } from '~/components/forms/submit-button'
 import { AuthCard } from '~/components/layout/auth-card'
 import { PasswordResetFormSchema } from '~/schemas/auth'
 import { formErrorsOf } from '~/api/policies.server'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadPasswordResetFormSchema = () => import('~/schemas/auth').then((module) => module.PasswordResetFormSchema)
+
+export async function loader() {
+  return { constraint: getZodConstraint(PasswordResetFormSchema) }
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: PasswordResetFormSchema })
@@ -27,8 +34,9 @@ export async function action({ request }: ActionFunctionArgs) {
 const BACK_TO_LOGIN = { to: '/login', label: 'Back to login' }
 
 export default function PasswordResetRoute() {
+  const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(PasswordResetFormSchema, { id: 'password-reset', lastResult: actionData?.sent ? undefined : actionData?.result })
+  const [form, fields] = useLazySchemaForm(loadPasswordResetFormSchema, { constraint, id: 'password-reset', lastResult: actionData?.sent ? undefined : actionData?.result })
 
   if (actionData?.sent) {
     return (

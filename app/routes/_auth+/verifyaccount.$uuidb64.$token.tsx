@@ -1,7 +1,7 @@
 import {getFormProps} from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { callPublic } from '~/api/client.server'
 import { Field } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
@@ -10,10 +10,17 @@ import { AuthCard } from '~/components/layout/auth-card'
 import { SetPasswordFormSchema } from '~/schemas/auth'
 import { formErrorsOf } from '~/api/policies.server'
 import { redirectWithToast } from '~/utils/toast.server'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 
 /** The cluster's names for the form's fields (password_reset_confirm). */
 const CLUSTER_FIELDS: Record<string, string> = { password: 'new_password', password_confirm: 'confirm_password' }
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadSetPasswordFormSchema = () => import('~/schemas/auth').then((module) => module.SetPasswordFormSchema)
+
+export async function loader() {
+  return { constraint: getZodConstraint(SetPasswordFormSchema) }
+}
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: SetPasswordFormSchema })
@@ -35,8 +42,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function VerifyAccountRoute() {
+  const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(SetPasswordFormSchema, { id: 'verify-account', lastResult: actionData?.result })
+  const [form, fields] = useLazySchemaForm(loadSetPasswordFormSchema, { constraint, id: 'verify-account', lastResult: actionData?.result })
   return (
     <AuthCard title="Set your password" intro="Choose a password for your account." footerLink={{ to: '/login', label: 'Back to login' }}>
       <Form method="post" {...getFormProps(form)}>

@@ -1,7 +1,7 @@
 import type { FieldMetadata } from '@conform-to/react'
 import { Link } from '@remix-run/react'
 import { SelectField } from '~/components/forms/select-field'
-import { NEW_PROJECT } from '~/schemas/table'
+import { NEW_PROJECT } from '~/schemas/table-values'
 
 /** The project picker: every project, and "New project…" which asks for a name in another field. */
 export function ProjectSelect({

@@ -1,4 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { replyFromCluster } from '~/api/policies.server'
@@ -22,8 +22,8 @@ const PROJECT_FIELDS: Record<string, string> = { name: 'newProjectName' }
 
 /**
  * The table form's data: every project (names and ids) and the one to preselect: `?project=` when
- * it exists, none when there are projects to choose from, "New project…" when there are none.
- * Throws ClusterError.
+ * it exists, none when there are projects to choose from, "New project…" when there are none; and
+ * the form's HTML constraints (decision 032). Throws ClusterError.
  */
 export async function loadTableEditor(api: ClusterApi, url: URL) {
   const projects = await listProjects(api)
@@ -31,6 +31,7 @@ export async function loadTableEditor(api: ClusterApi, url: URL) {
   return {
     projects: projects.map((project) => ({ uuid: project.uuid, name: project.name })),
     project: projects.some((project) => project.uuid === wanted) ? wanted! : projects.length ? '' : NEW_PROJECT,
+    constraint: getZodConstraint(TableFormSchema),
   }
 }
 

@@ -2,18 +2,22 @@ import type { SubmissionResult } from '@conform-to/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
-import { NEW_PROJECT, TableFormSchema } from '~/schemas/table'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
+import { NEW_PROJECT } from '~/schemas/table-values'
 import { ProjectSelect } from './__project-select'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadTableFormSchema = () => import('~/schemas/table').then((module) => module.TableFormSchema)
 
 /**
  * The table form (create; edit will share it): project (or a new one), name, description, max age,
- * sort keys. Validated in the browser by the same schema the action uses; `lastResult` is the
+ * sort keys. Validated in the browser, once loaded, by the same schema the action uses; `lastResult` is the
  * action's reply, so field errors and everything typed come back after a failed submission.
  */
 export function TableEditor({
   projects,
   project,
+  constraint,
   lastResult,
   submitLabel,
   cancelTo,
@@ -21,12 +25,14 @@ export function TableEditor({
   projects: { uuid: string; name: string }[]
   /** The project to preselect (or NEW_PROJECT). */
   project: string
+  /** `getZodConstraint(TableFormSchema)`, from the loader. */
+  constraint: FormConstraint
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
 }) {
   const isHydrated = useHydrated()
-  const [form, fields] = useSchemaForm(TableFormSchema, { id: 'table-editor', lastResult, defaultValue: { project } })
+  const [form, fields] = useLazySchemaForm(loadTableFormSchema, { id: 'table-editor', constraint, lastResult, defaultValue: { project } })
   // Without scripts the name field is always there; with them it shows once "New project…" is picked.
   const isNewProjectShown = !isHydrated || fields.project.value === NEW_PROJECT
 

@@ -23,12 +23,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewTableRoute() {
-  const { projects, project } = useLoaderData<typeof loader>()
+  const { projects, project, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
       <PageHeader title="New table" description="A table lives in a project. Settings you leave empty take the cluster's defaults." mb="0" />
-      <TableEditor projects={projects} project={project} lastResult={actionData?.result} submitLabel="Create table" cancelTo="/data/tables" />
+      <TableEditor projects={projects} project={project} constraint={constraint} lastResult={actionData?.result} submitLabel="Create table" cancelTo="/data/tables" />
     </Stack>
   )
 }

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { clusterAdminLogin } from '#tests/cluster'
 import { failWith, useTestCluster } from '#tests/msw'
 import { args, asResponse, get, loginAsAdmin, post, responseFrom, returnedOrThrown, unwrap } from '#tests/session'
-import { NEW_PROJECT } from '~/schemas/table'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { NEW_PROJECT, TableFormSchema } from '~/schemas/table'
 import { action as newTableAction, loader as newTableLoader } from './new-table'
 import { action as detailAction, loader as detailLoader } from './tables.$tableId._index'
 import { loader as listLoader } from './tables._index'
@@ -38,7 +39,8 @@ describe('/data/new-table', () => {
 
   it('offers a new project when the org has none, and preselects ?project=', async () => {
     const empty = await newTableLoader(args(get('/data/new-table', cookie)))
-    expect(empty).toEqual({ projects: [], project: NEW_PROJECT })
+    expect(empty).toEqual({ projects: [], project: NEW_PROJECT, constraint: getZodConstraint(TableFormSchema) })
+    expect(empty.constraint.name).toMatchObject({ required: true })
     const { projectId } = await createTableOk('first_table')
     const chosen = await newTableLoader(args(get(`/data/new-table?project=${projectId}`, cookie)))
     expect(chosen.project).toBe(projectId)

@@ -1,5 +1,5 @@
 import {getSelectProps, getTextareaProps} from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, Button, chakra, HStack, Textarea } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -8,7 +8,8 @@ import { requireApi } from '~/api/client.server'
 import { createAlterJob, engineMessage } from '~/api/jobs.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import { ErrorList } from '~/components/forms/error-list'
-import { alterTemplate, AlterJobFormSchema, isTemplateOrEmpty } from '~/schemas/job'
+import { AlterJobFormSchema } from '~/schemas/job'
+import { alterTemplate, isTemplateOrEmpty } from '~/schemas/job-values'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
@@ -16,10 +17,13 @@ import { redirectWithToast } from '~/utils/toast.server'
 
 import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadAlterJobFormSchema = () => import('~/schemas/job').then((module) => module.AlterJobFormSchema)
 
 const TEMPLATE_INTENT = 'template'
 
@@ -30,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // `?table=project.table` (a deep link) picks the table and fills the template; else the first table.
   const wanted = new URL(request.url).searchParams.get('table')
   const table = wanted && tables.includes(wanted) ? wanted : (tables[0] ?? '')
-  return { tables, table, sql: table ? alterTemplate(table) : '' }
+  return { tables, table, sql: table ? alterTemplate(table) : '', constraint: getZodConstraint(AlterJobFormSchema) }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -65,7 +69,7 @@ export default function NewAlterJobRoute() {
   const loaderData = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const isHydrated = useHydrated()
-  const [form, fields] = useSchemaForm(AlterJobFormSchema, { id: 'new-alter-job', lastResult: actionData?.result?.status ? actionData.result : undefined, defaultValue: actionData?.result?.initialValue ?? { table: loaderData.table, sql: loaderData.sql } })
+  const [form, fields] = useLazySchemaForm(loadAlterJobFormSchema, { id: 'new-alter-job', constraint: loaderData.constraint, lastResult: actionData?.result?.status ? actionData.result : undefined, defaultValue: actionData?.result?.initialValue ?? { table: loaderData.table, sql: loaderData.sql } })
   const tableProps = getSelectProps(fields.table)
   const sqlProps = getTextareaProps(fields.sql)
 

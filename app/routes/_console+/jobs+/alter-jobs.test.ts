@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { makeTable, queryCount, waitFor } from '#tests/cluster'
 import { failWith, useTestCluster } from '#tests/msw'
 import { args, asResponse, get, loginAsAdmin, post, responseFrom, returnedOrThrown, unwrap } from '#tests/session'
-import { JOB_MESSAGES } from '~/schemas/job'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { AlterJobFormSchema, JOB_MESSAGES } from '~/schemas/job'
 import { action as createAction, loader as createLoader } from './alter-jobs.create'
 import { action as listAction, loader as listLoader } from './alter-jobs._index'
 
@@ -45,7 +46,13 @@ async function until(jobId: string, status: string) {
 describe('/jobs/alter-jobs/create', () => {
   it('offers every table and a DELETE template for the first one, or for ?table=', async () => {
     const data = await createLoader(args(get('/jobs/alter-jobs/create', cookie)))
-    expect(data).toEqual({ tables: ['alter_p.events'], table: 'alter_p.events', sql: 'ALTER TABLE alter_p.events DELETE WHERE ' })
+    expect(data).toEqual({
+      tables: ['alter_p.events'],
+      table: 'alter_p.events',
+      sql: 'ALTER TABLE alter_p.events DELETE WHERE ',
+      constraint: getZodConstraint(AlterJobFormSchema),
+    })
+    expect(data.constraint.sql).toMatchObject({ required: true })
     const linked = await createLoader(args(get('/jobs/alter-jobs/create?table=alter_p.events', cookie)))
     expect(linked.table).toBe('alter_p.events')
   })

@@ -1,5 +1,5 @@
 import {getInputProps, getSelectProps, type FieldMetadata} from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -14,7 +14,8 @@ import { CheckboxField } from '~/components/forms/checkbox-field'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
 import { SelectField } from '~/components/forms/select-field'
-import { BatchJobFormSchema, CLOUDS, sourceSubtype, sourceUrl, transformOf, type BatchJobForm } from '~/schemas/job'
+import { BatchJobFormSchema, type BatchJobForm } from '~/schemas/job'
+import { CLOUDS, sourceSubtype, sourceUrl, transformOf } from '~/schemas/job-values'
 import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
@@ -22,10 +23,13 @@ import { redirectWithToast } from '~/utils/toast.server'
 
 import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadBatchJobFormSchema = () => import('~/schemas/job').then((module) => module.BatchJobFormSchema)
 
 /** The advanced fields: form name, label, the cluster's setting and the docs' default (the placeholder). */
 const ADVANCED: { name: keyof BatchJobForm; label: string; setting: string; placeholder: string; help?: string }[] = [
@@ -65,7 +69,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const wanted = new URL(request.url).searchParams.get('table')
   const table = tables.find((entry) => entry.value === wanted) ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
   const transform = table?.transforms.find((entry) => entry.isDefault) ?? table?.transforms[0]
-  return { tables, table: table?.value ?? '', transform: transform?.value ?? '', credentials, pools }
+  return { tables, table: table?.value ?? '', transform: transform?.value ?? '', credentials, pools, constraint: getZodConstraint(BatchJobFormSchema) }
 }
 
 /** The ingest pools that can run a batch job, as options; none when the user may not list pools (the field is optional). */
@@ -134,7 +138,7 @@ export default function NewBatchJobRoute() {
   const loaderData = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const isHydrated = useHydrated()
-  const [form, fields] = useSchemaForm(BatchJobFormSchema, { id: 'new-batch-job', lastResult: actionData?.result, defaultValue: { table: loaderData.table, transform: loaderData.transform, sourceKind: 'url', cloud: 'aws' } })
+  const [form, fields] = useLazySchemaForm(loadBatchJobFormSchema, { id: 'new-batch-job', constraint: loaderData.constraint, lastResult: actionData?.result, defaultValue: { table: loaderData.table, transform: loaderData.transform, sourceKind: 'url', cloud: 'aws' } })
   const table = String(fields.table.value ?? '')
   const sourceKind = fields.sourceKind.value === 'bucket' ? 'bucket' : 'url'
   const advancedNames = ['dryRun', 'regexFilter', 'pool', 'sql', ...ADVANCED.map((field) => field.name)] as const

@@ -1,8 +1,8 @@
 
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { changePassword } from '~/api/users.server'
 import { Field } from '~/components/forms/field'
@@ -12,13 +12,16 @@ import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { ChangePasswordFormSchema } from '~/schemas/auth'
 import { replyFromCluster } from '~/api/policies.server'
 import { requireSession } from '~/utils/session.server'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 
 const PASSWORD_FIELDS = ['current_password', 'new_password', 'confirm_password']
 
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadChangePasswordFormSchema = () => import('~/schemas/auth').then((module) => module.ChangePasswordFormSchema)
+
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireSession(request)
-  return {}
+  return { constraint: getZodConstraint(ChangePasswordFormSchema) }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -37,8 +40,9 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ChangePasswordRoute() {
+  const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(ChangePasswordFormSchema, { id: 'change-password', lastResult: actionData?.isChanged ? undefined : actionData?.result })
+  const [form, fields] = useLazySchemaForm(loadChangePasswordFormSchema, { constraint, id: 'change-password', lastResult: actionData?.isChanged ? undefined : actionData?.result })
 
   if (actionData?.isChanged) {
     return (

@@ -1,0 +1,110 @@
+import { useForm, type DefaultValue, type Submission, type SubmissionResult } from '@conform-to/react'
+import type { getZodConstraint } from '@conform-to/zod/v4'
+import { useEffect, useRef, useState } from 'react'
+import type { z } from 'zod'
+
+type Schema = z.ZodType<Record<string, unknown>, Record<string, unknown>>
+type Validate = (formData: FormData) => Submission<Record<string, unknown>, string[], Record<string, unknown>>
+
+/** Loads a form's schema: `() => import('~/schemas/auth').then((m) => m.LoginFormSchema)`, a module-level constant. */
+export type SchemaLoader<S extends Schema> = () => Promise<S>
+
+/** The HTML constraints of a schema, as `getZodConstraint` makes them on the server (in the loader). */
+export type FormConstraint = ReturnType<typeof getZodConstraint>
+
+type LazySchemaFormOptions<S extends Schema> = {
+  /** Names the form and its fields' ids: unique on the page. */
+  id: string
+  /** `getZodConstraint(schema)` from the route's loader: the same attributes on both sides at hydration. */
+  constraint: FormConstraint
+  /** The action's reply: its field errors and everything the user typed come back with it. */
+  lastResult?: SubmissionResult<string[]> | null
+  defaultValue?: DefaultValue<z.input<S>>
+  /** When a field is first checked in the browser (default: when it loses focus). */
+  shouldValidate?: 'onBlur' | 'onSubmit' | 'onInput'
+}
+
+const loaded = new Map<SchemaLoader<Schema>, Validate>()
+
+async function loadValidator<S extends Schema>(load: SchemaLoader<S>): Promise<Validate> {
+  const [schema, { parseWithZod }] = await Promise.all([load(), import('@conform-to/zod/v4')])
+  const validate: Validate = (formData) => parseWithZod(formData, { schema })
+  loaded.set(load, validate)
+  return validate
+}
+
+/**
+ * `useSchemaForm` without zod in the route's first scripts (decision 032): the HTML constraints come
+ * from the loader (`getZodConstraint` on the server), and the schema with conform's zod parser is
+ * fetched after hydration. Until it is there, the form checks nothing in the browser and a submission
+ * goes to the action, which parses with the same schema; from then on it validates as `useSchemaForm`
+ * does (first on blur or as given, then on each input), with the same messages, starting with the
+ * fields left or changed while it loaded. Returns useForm's `[form, fields]`.
+ */
+export function useLazySchemaForm<S extends Schema>(load: SchemaLoader<S>, options: LazySchemaFormOptions<S>) {
+  const [validate, setValidate] = useState<Validate | undefined>(() => loaded.get(load))
+  const shouldValidate = options.shouldValidate ?? 'onBlur'
+  // Fields left before the schema came: checked as soon as it is there, as they would have been.
+  const leftEarly = useRef(new Set<string>())
+
+  useEffect(() => {
+    if (validate) return
+    let isCurrent = true
+    loadValidator(load).then(
+      (loadedValidate) => {
+        if (isCurrent) setValidate(() => loadedValidate)
+      },
+      // Not fatal: the action validates every submission with the same schema and messages.
+      (error: unknown) => console.warn('Form validation could not be loaded; the server will check the form', error),
+    )
+    const onFocusOut = (event: FocusEvent) => {
+      const field = event.target
+      if (isNamedField(field) && field.form?.id === options.id) leftEarly.current.add(field.name)
+    }
+    document.addEventListener('focusout', onFocusOut, true)
+    return () => {
+      isCurrent = false
+      document.removeEventListener('focusout', onFocusOut, true)
+    }
+  }, [load, validate, options.id])
+
+  const [form, fields] = useForm<z.input<S> & Record<string, unknown>, z.output<S>, string[]>({
+    id: options.id,
+    lastResult: options.lastResult,
+    defaultValue: options.defaultValue,
+    constraint: options.constraint,
+    shouldValidate: validate ? shouldValidate : 'onSubmit',
+    shouldRevalidate: validate ? 'onInput' : 'onSubmit',
+    onValidate: validate ? ({ formData }) => validate(formData) as Submission<z.input<S> & Record<string, unknown>, string[], z.output<S>> : undefined,
+  })
+
+  // Once the schema is there, what was left (on blur) or changed (on input) before it came is checked.
+  useEffect(() => {
+    if (!validate || shouldValidate === 'onSubmit') return
+    const element = document.forms.namedItem(options.id)
+    const names = new Set(shouldValidate === 'onBlur' ? leftEarly.current : [])
+    for (const field of element ? Array.from(element.elements) : []) {
+      if (!isNamedField(field) || !isChanged(field)) continue
+      if (shouldValidate === 'onInput' || field !== document.activeElement) names.add(field.name)
+    }
+    leftEarly.current.clear()
+    for (const name of names) form.validate({ name })
+    // only the schema's arrival starts this
+  }, [validate])
+
+  return [form, fields] as const
+}
+
+type NamedField = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement
+
+function isNamedField(target: EventTarget | Element | null): target is NamedField {
+  return (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) && target.name !== ''
+}
+
+/** Whether the user changed a field from what the page came with. */
+function isChanged(field: NamedField): boolean {
+  if (field instanceof HTMLSelectElement) return Array.from(field.options).some((option) => option.selected !== option.defaultSelected)
+  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) return field.checked !== field.defaultChecked
+  if (field instanceof HTMLInputElement && (field.type === 'hidden' || field.type === 'submit' || field.type === 'button')) return false
+  return field.value !== field.defaultValue
+}
