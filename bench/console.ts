@@ -56,6 +56,7 @@ async function clusterCall<T>(base: string, method: string, pathname: string, bo
 }
 
 /** Creates `count` tables in one project through the cluster's API, a few at a time. */
+export { createTables as createTablesForProf }
 async function createTables(base: string, count: number) {
   const login = await clusterCall<{ auth_token: { access_token: string }; orgs: { uuid: string }[] }>(base, 'POST', '/login', {
     username: ADMIN.email,

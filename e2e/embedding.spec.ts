@@ -60,6 +60,28 @@ test.describe('default mode', () => {
     })
     expect(ran).toBe(false)
   })
+
+  test('a page rendered again from the same URL and data (kept by the page cache) carries the new request’s nonce; another URL renders anew', async ({ request }) => {
+    const nonceOf = (csp: string) => /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1] ?? ''
+    const get = async (url: string) => {
+      const answer = await request.get(url)
+      expect(answer.status()).toBe(200)
+      return { nonce: nonceOf(answer.headers()['content-security-policy'] ?? ''), html: await answer.text() }
+    }
+    const first = await get('/login?prevUrl=%2Fjobs%2Fone')
+    const second = await get('/login?prevUrl=%2Fjobs%2Fone')
+    expect(first.nonce).toBeTruthy()
+    expect(second.nonce).not.toBe(first.nonce)
+    expect(second.html).not.toContain(first.nonce)
+    const scripts = second.html.match(/<script\b[^>]*>/g) ?? []
+    expect(scripts.length).toBeGreaterThan(0)
+    for (const tag of scripts) expect(tag).toContain(`nonce="${second.nonce}"`)
+    // Apart from the nonce, the same bytes.
+    expect(second.html.split(second.nonce).join('N')).toBe(first.html.split(first.nonce).join('N'))
+    const other = await get('/login?prevUrl=%2Fjobs%2Ftwo')
+    expect(other.html).toContain('value="/jobs/two"')
+    expect(other.html).not.toContain('/jobs/one')
+  })
 })
 
 test.describe('ALLOW_EMBEDDING=true', () => {

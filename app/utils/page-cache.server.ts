@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import type { EntryContext } from '@remix-run/node'
 
 /**
@@ -9,7 +9,7 @@ import type { EntryContext } from '@remix-run/node'
  * What a component can read while rendering on the server: its loader data and the URL (hooks), the
  * CSP nonce (NonceContext). Cookies, headers and the session reach it only through loader data, so
  * two users with the same data share an entry, and any difference in what they are shown is in the
- * key. The nonce is swapped for a placeholder when stored and for the request's own on each hit.
+ * key. The page is stored cut where its nonce was and joined with the request's own on each hit.
  * Left out: responses with action data or route errors, and statuses other than 200 (rarely the
  * same twice). Entries live a minute (a render may compare data with the clock), and the cache
  * holds at most `MAX_BYTES` of HTML, oldest use first out.
@@ -19,15 +19,14 @@ const TTL_MS = 60_000
 /** Loader data past this size is not worth hashing and keeping (a big query result page). */
 const MAX_DATA_CHARS = 2 * 1024 * 1024
 
-const NONCE_PLACEHOLDER = `__page_cache_nonce_${randomBytes(9).toString('hex')}__`
-
-type Entry = { html: string; at: number }
+/** A page as stored: its HTML cut where the nonce was, so a hit joins the parts with its own. */
+type Entry = { parts: string[]; size: number; at: number }
 const entries = new Map<string, Entry>()
 let bytes = 0
 
 function forget(key: string, entry: Entry) {
   entries.delete(key)
-  bytes -= entry.html.length
+  bytes -= entry.size
 }
 
 /** The key of a document render, or null when this render is not one to keep. */
@@ -56,16 +55,15 @@ export function cachedPage(key: string, nonce: string): string | undefined {
   // Most recently used last: the oldest use is the first evicted.
   entries.delete(key)
   entries.set(key, entry)
-  return entry.html.split(NONCE_PLACEHOLDER).join(nonce)
+  return entry.parts.join(nonce)
 }
 
 export function keepPage(key: string, html: string, nonce: string) {
-  const stored = html.split(nonce).join(NONCE_PLACEHOLDER)
-  if (stored.length > MAX_BYTES / 8) return
+  if (html.length > MAX_BYTES / 8) return
   const old = entries.get(key)
   if (old) forget(key, old)
-  entries.set(key, { html: stored, at: Date.now() })
-  bytes += stored.length
+  entries.set(key, { parts: html.split(nonce), size: html.length, at: Date.now() })
+  bytes += html.length
   for (const [oldest, entry] of entries) {
     if (bytes <= MAX_BYTES) break
     forget(oldest, entry)
