@@ -14,7 +14,7 @@ import type { EntryContext } from '@remix-run/node'
  * same twice). Entries live a minute (a render may compare data with the clock), and the cache
  * holds at most `MAX_BYTES` of HTML, oldest use first out.
  */
-const MAX_BYTES = 32 * 1024 * 1024
+const MAX_BYTES = 16 * 1024 * 1024
 const TTL_MS = 60_000
 /** Loader data past this size is not worth hashing and keeping (a big query result page). */
 const MAX_DATA_CHARS = 2 * 1024 * 1024
@@ -64,8 +64,10 @@ export function keepPage(key: string, html: string, nonce: string) {
   if (old) forget(key, old)
   entries.set(key, { parts: html.split(nonce), size: html.length, at: Date.now() })
   bytes += html.length
+  // Least recently used first: out while over the limit or past their time.
+  const now = Date.now()
   for (const [oldest, entry] of entries) {
-    if (bytes <= MAX_BYTES) break
+    if (bytes <= MAX_BYTES && now - entry.at <= TTL_MS) break
     forget(oldest, entry)
   }
 }
