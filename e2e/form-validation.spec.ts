@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, test } from './fixtures'
+import { createTableThroughForm, expect, test } from './fixtures'
 
 // Forms whose schema the browser loads after hydration (decision 032): the server's HTML has the
 // schema's constraints and hydrates without a mismatch; with scripts a field is checked on leaving
@@ -57,6 +57,29 @@ test.describe('form validation loaded after hydration', () => {
       expect(errors).toEqual([])
     })
   }
+
+  test('with scripts, a table picked before the schema has come fills its template in the browser, not through the action', async ({ authedPage: page }, testInfo) => {
+    test.skip(testInfo.project.name !== 'js', 'a script-only behaviour')
+    const { project, table } = await createTableThroughForm(page)
+    const path = `/jobs/alter-jobs/create?table=${encodeURIComponent(`${project}.${table}`)}`
+    // The scripts the page lists load at once; any other (the schema, fetched after hydration) waits 3 s.
+    const listed = await (await page.request.get(path)).text()
+    await page.route(/\/assets\/[^?]*\.js(\?|$)/, async (route) => {
+      if (!listed.includes(new URL(route.request().url()).pathname)) await new Promise((resolve) => setTimeout(resolve, 3000))
+      await route.continue()
+    })
+    const posts: string[] = []
+    page.on('request', (request) => {
+      if (request.method() !== 'GET') posts.push(request.url())
+    })
+    await page.goto(path)
+    await expect(page.getByRole('button', { name: 'Use template' })).toHaveCount(0) // hydrated
+    const sql = page.getByLabel('SQL', { exact: true })
+    await expect(sql).toHaveValue(`ALTER TABLE ${project}.${table} DELETE WHERE `)
+    await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
+    await expect(sql).toHaveValue('ALTER TABLE sample.web_logs DELETE WHERE ')
+    expect(posts).toEqual([])
+  })
 
   test('/profile/change-password: passwords that differ, the same message in the browser and from the server', async ({ authedPage: page }, testInfo) => {
     const errors = collectErrors(page)

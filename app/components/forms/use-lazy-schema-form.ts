@@ -1,4 +1,4 @@
-import { useForm, type DefaultValue, type Submission, type SubmissionResult } from '@conform-to/react'
+import { parse, useForm, type DefaultValue, type Submission, type SubmissionResult } from '@conform-to/react'
 import type { getZodConstraint } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState } from 'react'
 import type { z } from 'zod'
@@ -25,6 +25,8 @@ type LazySchemaFormOptions<S extends Schema> = {
 }
 
 const loaded = new Map<SchemaLoader<Schema>, Validate>()
+
+const acceptAll: Validate = (formData) => parse(formData, { resolve: (payload) => ({ value: payload }) })
 
 async function loadValidator<S extends Schema>(load: SchemaLoader<S>): Promise<Validate> {
   const [schema, { parseWithZod }] = await Promise.all([load(), import('@conform-to/zod/v4')])
@@ -75,7 +77,10 @@ export function useLazySchemaForm<S extends Schema>(load: SchemaLoader<S>, optio
     constraint: options.constraint,
     shouldValidate: validate ? shouldValidate : 'onSubmit',
     shouldRevalidate: validate ? 'onInput' : 'onSubmit',
-    onValidate: validate ? ({ formData }) => validate(formData) as Submission<z.input<S> & Record<string, unknown>, string[], z.output<S>> : undefined,
+    // Until the schema is there, everything passes in the browser: a submission goes to the action,
+    // and the form's own intents (form.update, a list's insert) are applied here. Without an
+    // onValidate conform would send those intents to the action as a submission.
+    onValidate: ({ formData }) => (validate ?? acceptAll)(formData) as Submission<z.input<S> & Record<string, unknown>, string[], z.output<S>>,
   })
 
   // Once the schema is there, what was left (on blur) or changed (on input) before it came is checked.
