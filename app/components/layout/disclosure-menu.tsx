@@ -23,7 +23,11 @@ export function DisclosureMenu({
   const ref = useRef<HTMLDetailsElement>(null)
   const location = useLocation()
 
+  // A navigation closes the menu; hydration does not (a menu opened before the scripts ran stays open).
+  const shownAt = useRef(location.key)
   useEffect(() => {
+    if (shownAt.current === location.key) return
+    shownAt.current = location.key
     if (ref.current) ref.current.open = false
   }, [location.key])
 
