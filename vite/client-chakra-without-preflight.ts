@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite'
+import { browserStub } from './browser-stub'
 
 /** Chakra's preflight (CSS reset) builder: the only module that imports it is its system. */
 const PREFLIGHT_MODULE = /[\\/]@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]styled-system[\\/]preflight\.js$/
@@ -11,17 +12,12 @@ const PREFLIGHT_MODULE = /[\\/]@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]styled-
  * server build keeps the real module; a browser system asking for a preflight throws.
  */
 export function clientChakraWithoutPreflight(): Plugin {
-  return {
-    name: 'client-chakra-without-preflight',
-    enforce: 'pre',
-    load(id, options) {
-      if (options?.ssr || !PREFLIGHT_MODULE.test(id.split('?')[0]!)) return null
-      return [
-        'export function createPreflight(options) {',
-        '  if (!options.preflight) return {}',
-        `  throw new Error('Chakra preflight is not in the browser build (vite/client-chakra-without-preflight.ts)')`,
-        '}',
-      ].join('\n')
-    },
-  }
+  return browserStub('client-chakra-without-preflight', PREFLIGHT_MODULE, () =>
+    [
+      'export function createPreflight(options) {',
+      '  if (!options.preflight) return {}',
+      `  throw new Error('Chakra preflight is not in the browser build (vite/client-chakra-without-preflight.ts)')`,
+      '}',
+    ].join('\n'),
+  )
 }
