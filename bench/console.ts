@@ -11,7 +11,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -104,7 +104,8 @@ export async function startConsole(clusterUrl: string): Promise<{ base: string; 
       CLUSTER_URL: clusterUrl,
       SESSION_SECRET: randomBytes(24).toString('hex'),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // CONSOLE_STDOUT=<file>: the console's JSON request logs (duration, cluster time per request) go there.
+    stdio: ['ignore', process.env.CONSOLE_STDOUT ? openSync(process.env.CONSOLE_STDOUT, 'w') : 'ignore', 'inherit'],
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const stop = async () => {

@@ -154,12 +154,23 @@ test.describe('query', () => {
   test('after a run the first result row is on screen, numbers line up on the right, and an error says where', async ({ authedPage: page }, testInfo) => {
     await page.goto('/queries')
     await typeSql(page, testInfo, "SELECT number AS n, concat('row_', toString(number)) AS label FROM numbers(50)")
+    const isJs = testInfo.project.name === 'js'
+    // With scripts the editor and Ace stay mounted through a run: only the result is rendered (decision 034).
+    if (isJs) await page.locator('.ace_editor').evaluate((element) => element.setAttribute('data-before-run', ''))
     await page.getByRole('button', { name: 'Run' }).click()
     await expect(page).toHaveURL(/\/result\?.*#result$/)
     const firstRow = page.getByRole('row', { name: /^1 0 row_0$/ })
     await expect(firstRow).toBeInViewport()
     await expect(firstRow.getByRole('cell').first()).toHaveCSS('text-align', 'end')
     await expect(firstRow.getByRole('cell').last()).not.toHaveCSS('text-align', 'end')
+    if (isJs) {
+      await expect(page.locator('.ace_editor[data-before-run]')).toHaveCount(1)
+      // A second run from the result page keeps it too, and shows the new rows.
+      await typeSql(page, testInfo, 'SELECT 7 AS seven')
+      await page.getByRole('button', { name: 'Run' }).click()
+      await expect(page.getByRole('row', { name: /^1 7$/ })).toBeVisible()
+      await expect(page.locator('.ace_editor[data-before-run]')).toHaveCount(1)
+    }
 
     await page.goto(`/result?${new URLSearchParams({ sql: 'SELECT 1,\n  nonsense FROM' })}`)
     await expect(page.getByText('The query failed at the end of line 2')).toBeVisible()

@@ -1,6 +1,6 @@
 import { Box, chakra, Flex } from '@chakra-ui/react'
 import { useMatches, useLocation, useNavigation } from '@remix-run/react'
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { buildBreadcrumb, type CrumbNames } from '~/utils/breadcrumb'
 import { docsLinks } from '~/utils/docs'
 import type { RouteHandle } from '~/utils/handle'
@@ -42,23 +42,40 @@ function useRouteHandles() {
   return { names, docsTopic }
 }
 
+// The frame re-renders only when what it shows changes (its props, the location), not when a
+// navigation starts or ends: the pending bar and the sidebar's reset follow the navigation state in
+// components of their own. Re-rendering the whole frame twice per navigation cost tens of ms of
+// style work at every click, while the next page's request was waiting on the same CPU.
+const MemoHeader = memo(Header)
+const MemoSidebar = memo(Sidebar)
+const MemoShortcutsDialog = memo(ShortcutsDialog)
+
+/** Spec section 4: the sidebar's state is reset when navigation begins. */
+function ResetOnNavigation({ onLoading }: { onLoading: () => void }) {
+  const navigation = useNavigation()
+  useEffect(() => {
+    if (navigation.state === 'loading') onLoading()
+  }, [navigation.state, onLoading])
+  return null
+}
+
 /** Below Chakra's md breakpoint the sidebar is a menu over the page. */
 const PHONE_QUERY = '(max-width: 47.99em)'
 
 /** The console's frame: header, collapsible sidebar and the main area holding `children`. */
 export function Shell({ data, children }: { data: ShellData; children: ReactNode }) {
   const { pathname } = useLocation()
-  const navigation = useNavigation()
   const { names, docsTopic } = useRouteHandles()
   const [isCollapsed, setCollapsed] = useState(false)
   const theme = useColorMode()
   const shortcutsRef = useRef<HTMLDialogElement>(null)
   useShortcuts({ onHelp: useCallback(() => shortcutsRef.current?.showModal(), []) })
 
-  // Spec section 4: the sidebar's state is reset when navigation begins.
-  useEffect(() => {
-    if (navigation.state === 'loading') setCollapsed(false)
-  }, [navigation.state])
+  const expand = useCallback(() => setCollapsed(false), [])
+  const namesKey = JSON.stringify(names)
+  // `names` is a new object on every render: its content is the key.
+  const crumbs = useMemo(() => buildBreadcrumb(pathname, names), [pathname, namesKey])
+  const docs = useMemo(() => docsLinks(data.docsUrl, docsTopic), [data.docsUrl, docsTopic])
 
   // Escape closes the phone's sidebar menu (on a wide screen the same state is "collapsed": kept).
   useEffect(() => {
@@ -101,18 +118,19 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
         Skip to content
       </chakra.a>
       <PendingIndicator />
-      <Sidebar version={data.version} supportUrl={data.supportUrl} docsUrl={data.docsUrl} hiddenPaths={data.hiddenPaths} />
+      <ResetOnNavigation onLoading={expand} />
+      <MemoSidebar version={data.version} supportUrl={data.supportUrl} docsUrl={data.docsUrl} hiddenPaths={data.hiddenPaths} />
       <Flex direction="column" flex="1" minW="0">
-        <Header
-          crumbs={buildBreadcrumb(pathname, names)}
+        <MemoHeader
+          crumbs={crumbs}
           email={data.email}
-          docs={docsLinks(data.docsUrl, docsTopic)}
+          docs={docs}
           isCollapsed={isCollapsed}
           onToggle={setCollapsed}
           hiddenPaths={data.hiddenPaths}
           theme={theme}
         />
-        <ShortcutsDialog ref={shortcutsRef} />
+        <MemoShortcutsDialog ref={shortcutsRef} />
         <Box as="main" id="main" tabIndex={-1} flex="1" p={{ base: '3', md: '6' }} minW="0" outline="none">
           {children}
         </Box>

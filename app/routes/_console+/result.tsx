@@ -1,7 +1,7 @@
 import { Box, Button, chakra, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react'
 import { withBase } from '~/utils/base-path'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useLocation, useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from '@remix-run/node'
+import { useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
 import { DetailList } from '~/components/layout/detail-list'
@@ -19,15 +19,13 @@ import { isAlterJobSql } from '~/schemas/job-values'
 import { isChangingStatement } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { RouteHandle } from '~/utils/handle'
-import { QueryEditorForm, QueryTabs, TablePicker } from './queries+/__query-editor'
+import { QueryWorkspaceRoute, type WorkspaceHandle, type WorkspaceInput, type WorkspaceView } from './queries+/__workspace'
 import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS } from './queries+/__query-options'
 import { ResultGrid } from './queries+/__result-grid'
 import { loadSchemaTree } from './queries+/__schema.server'
 import { pageOf } from './queries+/__result-cells'
 import { recordRun } from './queries+/__saved.server'
 import { loadPicker, readOptionsOnly, readQueryParams, runAnalysis, runForUi, type AnalysisPart, type ErrorPosition, type QueryOutcome } from './queries+/__query.server'
-
-export const handle: RouteHandle = { docsTopic: 'query' }
 
 const RUN_CHANGE_INTENT = 'run-change'
 
@@ -41,9 +39,18 @@ function tabOf(value: string | null): ResultTab {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
+  const tab = tabOf(url.searchParams.get('tab'))
+  const page = pageOf(url.searchParams.get('page'))
+  // A run's URL carries its SQL (the picker is needed only for `table_id` alone): the query then
+  // starts beside the picker's and the schema's reads instead of after them.
+  const early = readQueryParams(url, [])
+  const started = performance.now()
+  const isEarlyRun = early.sql.trim() !== '' && !Object.keys(early.optionErrors).length && !isChangingStatement(early.sql) && tab !== 'analysis'
+  const earlyOutcome = isEarlyRun ? runForUi(api, early.sql, early.options, page) : null
+  // Settled here too: when a read below fails first, the run's own failure must not go unhandled.
+  earlyOutcome?.catch(() => undefined)
   const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api)), loadSchemaTree(api)])
   const { sql, options, optionErrors } = readQueryParams(url, picker)
-  const tab = tabOf(url.searchParams.get('tab'))
   const base = { picker, schema, sql, options, optionErrors, tab, isChange: false }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
   if (Object.keys(optionErrors).length) return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
@@ -53,8 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const analysis = await runAnalysis(api, sql, options)
     return { ...base, sqlError: undefined, outcome: null, analysis }
   }
-  const started = performance.now()
-  const outcome = await runForUi(api, sql, options, pageOf(url.searchParams.get('page')))
+  const outcome = await (earlyOutcome ?? runForUi(api, sql, options, page))
   // A run the user asked for (not another page or tab of the same one) goes in their history.
   if (!url.searchParams.has('page') && !url.searchParams.has('tab')) recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
   return data({ ...base, sqlError: undefined, outcome, analysis: null }, { status: outcome.kind === 'error' ? outcome.status : 200 })
@@ -104,81 +110,91 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
   return defaultShouldRevalidate
 }
 
-export default function QueryResultRoute() {
-  const loaded = useLoaderData<typeof loader>()
-  const location = useLocation()
-  // The tab is read from the URL: with scripts a switch between Results and Statistics keeps the data.
-  const tab = tabOf(new URLSearchParams(location.search).get('tab'))
-  const ran = useActionData<typeof action>()
+/** A run's part of the shared Query workspace (./queries+/__workspace): the editor above, the result below. */
+function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceView {
+  const loaded = data as SerializeFrom<typeof loader>
+  const ran = actionData as SerializeFrom<typeof action> | undefined
   const outcome = (ran?.outcome ?? loaded.outcome) as QueryOutcome | null
   const isConfirming = loaded.isChange && !ran
   const analysis = loaded.analysis as AnalysisPart[] | null
+  return {
+    header: <PageHeader title="Query" mb="2" />,
+    sql: loaded.sql,
+    picker: loaded.picker,
+    // The key the editor has on /queries: a run keeps it mounted.
+    editorKey: 'editor',
+    editor: {
+      sql: loaded.sql,
+      options: loaded.options,
+      optionErrors: loaded.optionErrors,
+      sqlError: loaded.sqlError,
+      schema: loaded.schema,
+      isCompact: Boolean(outcome && outcome.kind !== 'error'),
+      error: outcome?.kind === 'error' ? <ErrorText message={outcome.message} status={outcome.status} position={outcome.position} /> : undefined,
+    },
+    after: (
+      <>
+        {isConfirming ? <ConfirmChange sql={loaded.sql} /> : null}
+        {outcome || analysis ? <ResultSection outcome={outcome} analysis={analysis} search={location.search} /> : null}
+      </>
+    ),
+  }
+}
 
+export const handle: RouteHandle & WorkspaceHandle = { docsTopic: 'query', workspaceView: resultView }
+
+export default QueryWorkspaceRoute
+
+function ResultSection({ outcome, analysis, search }: { outcome: QueryOutcome | null; analysis: AnalysisPart[] | null; search: string }) {
+  // The tab is read from the URL: with scripts a switch between Results and Statistics keeps the data.
+  const tab = tabOf(new URLSearchParams(search).get('tab'))
   const withTab = (next: ResultTab) => {
-    const params = new URLSearchParams(location.search)
+    const params = new URLSearchParams(search)
     if (next === 'results') params.delete('tab')
     else params.set('tab', next)
     return `/result?${params}`
   }
-  const csvParams = new URLSearchParams(location.search)
+  const csvParams = new URLSearchParams(search)
   csvParams.delete('tab')
   csvParams.delete('page')
-
   return (
-    <Stack gap="4">
-      <PageHeader title="Query" mb="2" />
-      <QueryTabs current="editor" sql={loaded.sql} />
-      <TablePicker picker={loaded.picker} />
-      <QueryEditorForm
-        sql={loaded.sql}
-        options={loaded.options}
-        optionErrors={loaded.optionErrors}
-        sqlError={loaded.sqlError}
-        schema={loaded.schema}
-        isCompact={Boolean(outcome && outcome.kind !== 'error')}
-        error={outcome?.kind === 'error' ? <ErrorText message={outcome.message} status={outcome.status} position={outcome.position} /> : undefined}
+    <Box as="section" id="result" aria-labelledby="result-heading" scrollMarginTop="4">
+      <HStack justify="space-between" wrap="wrap" gap="2" mb="2">
+        <Heading as="h2" id="result-heading" size="md">
+          Result
+        </Heading>
+        <HStack gap="2">
+          <Button asChild size="sm" variant="outline">
+            <a href={withBase(`/resources/query-csv?${csvParams}`)} download>
+              Download CSV
+            </a>
+          </Button>
+          <Button asChild size="sm" variant="outline">
+            <a href={withBase(`/resources/query-csv?${csvParams}${csvParams.size ? '&' : ''}as=json`)} download>
+              Download JSON
+            </a>
+          </Button>
+        </HStack>
+      </HStack>
+      <SectionTabs
+        label="Result"
+        mb="4"
+        tabs={[
+          { label: 'Results', to: withTab('results'), isCurrent: tab === 'results' },
+          { label: 'Statistics', to: withTab('statistics'), isCurrent: tab === 'statistics' },
+          { label: 'Analysis', to: withTab('analysis'), isCurrent: tab === 'analysis' },
+        ]}
       />
-      {isConfirming ? <ConfirmChange sql={loaded.sql} /> : null}
-      {outcome || analysis ? (
-        <Box as="section" id="result" aria-labelledby="result-heading" scrollMarginTop="4">
-          <HStack justify="space-between" wrap="wrap" gap="2" mb="2">
-            <Heading as="h2" id="result-heading" size="md">
-              Result
-            </Heading>
-            <HStack gap="2">
-              <Button asChild size="sm" variant="outline">
-                <a href={withBase(`/resources/query-csv?${csvParams}`)} download>
-                  Download CSV
-                </a>
-              </Button>
-              <Button asChild size="sm" variant="outline">
-                <a href={withBase(`/resources/query-csv?${csvParams}${csvParams.size ? '&' : ''}as=json`)} download>
-                  Download JSON
-                </a>
-              </Button>
-            </HStack>
-          </HStack>
-          <SectionTabs
-            label="Result"
-            mb="4"
-            tabs={[
-              { label: 'Results', to: withTab('results'), isCurrent: tab === 'results' },
-              { label: 'Statistics', to: withTab('statistics'), isCurrent: tab === 'statistics' },
-              { label: 'Analysis', to: withTab('analysis'), isCurrent: tab === 'analysis' },
-            ]}
-          />
-          {tab === 'analysis' ? (
-            analysis ? <Analysis parts={analysis} /> : <Text>Loading the analysis…</Text>
-          ) : outcome ? (
-            tab === 'statistics' ? (
-              <Statistics outcome={outcome} />
-            ) : (
-              <Results outcome={outcome} search={csvParams.toString()} />
-            )
-          ) : null}
-        </Box>
+      {tab === 'analysis' ? (
+        analysis ? <Analysis parts={analysis} /> : <Text>Loading the analysis…</Text>
+      ) : outcome ? (
+        tab === 'statistics' ? (
+          <Statistics outcome={outcome} />
+        ) : (
+          <Results outcome={outcome} search={csvParams.toString()} />
+        )
       ) : null}
-    </Stack>
+    </Box>
   )
 }
 

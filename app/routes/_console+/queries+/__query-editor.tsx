@@ -1,7 +1,7 @@
 import { Box, Button, chakra, Grid, HStack, Stack, Text } from '@chakra-ui/react'
 import type { Ace } from 'ace-builds'
 import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { ClientOnly } from 'remix-utils/client-only'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { InlineAlert } from '~/components/layout/inline-alert'
@@ -10,7 +10,7 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import type { HistoryEntry } from '~/api/saved-queries.server'
 import { SAVED_QUERY_NAME_MAX } from '~/schemas/saved-query'
 import { editorLink, OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
-import { completionsOf, SchemaTree, type SchemaTreeData } from './__schema-tree'
+import { completionsOf, SchemaTree, type SchemaCompletion, type SchemaTreeData } from './__schema-tree'
 import { withBase } from '~/utils/base-path'
 import { formatNumber } from '~/utils/format-number'
 import type { QueryProgress } from '~/routes/resources+/query-progress'
@@ -142,7 +142,7 @@ function OptionField({ option, value, error }: { option: QueryOption; value?: st
 }
 
 /** The options, grouped as the spec lists them, in a disclosure open when any is set or wrong. */
-function QueryOptions({ values, errors }: { values: Record<string, string>; errors: Record<string, string> }) {
+const QueryOptions = memo(function QueryOptions({ values, errors }: { values: Record<string, string>; errors: Record<string, string> }) {
   const count = Object.keys(values).length
   const isOpen = count > 0 || Object.keys(errors).length > 0
   return (
@@ -167,7 +167,7 @@ function QueryOptions({ values, errors }: { values: Record<string, string>; erro
       </Box>
     </chakra.details>
   )
-}
+})
 
 /**
  * While a run is pending: where it stands on the server (rows received) and on the cluster (rows the
@@ -298,15 +298,18 @@ export function QueryEditorForm({
     return () => controller.abort()
   }, [schema])
   const completions = useMemo(() => (schema ? completionsOf(schema, engineFunctions) : []), [schema, engineFunctions])
-  const insert = (text: string) => {
+  const insert = useCallback((text: string) => {
     const editor = editorRef.current
     if (editor) {
       editor.insert(text)
       editor.focus()
     } else setValue((current) => `${current}${current && !/\s$/.test(current) ? ' ' : ''}${text}`)
-  }
+  }, [])
 
-  const run = () => formRef.current?.requestSubmit()
+  // Stable, like `insert`: while a run is pending the form re-renders (Run's spinner, the elapsed
+  // seconds), and the editor, the schema tree and the options must not re-render with it: they are
+  // most of the page's style work, and it would compete with the run for the CPU.
+  const run = useCallback(() => formRef.current?.requestSubmit(), [])
   // Only filled fields go in the URL, so a result link carries the SQL and the options set, nothing else.
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     // Save and Cancel post the same fields to their own actions: Remix's Form sends them as the button says.
@@ -324,36 +327,7 @@ export function QueryEditorForm({
       {isHydrated ? 'Cancel' : 'Cancel the query'}
     </Button>
   )
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault()
-      run()
-    }
-  }
   const describedBy = [sqlError || error ? 'sql-error' : '', 'sql-help'].filter(Boolean).join(' ')
-  const textarea = (
-    <chakra.textarea
-      id="sql"
-      name="sql"
-      defaultValue={value}
-      onChange={(event) => setValue(event.currentTarget.value)}
-      onKeyDown={onKeyDown}
-      rows={isCompact ? 4 : 9}
-      w="full"
-      p="3"
-      fontFamily="mono"
-      fontSize="sm"
-      borderWidth="1px"
-      borderColor={sqlError || error ? 'border.error' : 'border'}
-      rounded="md"
-      bg="bg"
-      spellCheck={false}
-      aria-invalid={sqlError || error ? true : undefined}
-      aria-describedby={describedBy}
-      placeholder="SELECT * FROM project.table LIMIT 100"
-    />
-  )
-
   return (
     <Form method="get" action={RESULT_ACTION} ref={formRef} onSubmit={onSubmit} aria-label="Query">
       <Stack gap="3">
@@ -362,29 +336,17 @@ export function QueryEditorForm({
             <chakra.label htmlFor="sql" display="block" fontWeight="medium" fontSize="sm" mb="1">
               SQL
             </chakra.label>
-            <ClientOnly fallback={textarea}>
-              {() =>
-                isPainted ? (
-                <Suspense fallback={textarea}>
-                  <Box borderWidth="1px" borderColor={sqlError || error ? 'border.error' : 'border'} rounded="md" overflow="hidden" bg="bg">
-                    <SqlEditor
-                      name="sql"
-                      value={value}
-                      onChange={setValue}
-                      onRun={run}
-                      onEditor={onEditor}
-                      completions={completions}
-                      label="SQL"
-                      describedBy={describedBy}
-                      height={isCompact ? 110 : 220}
-                    />
-                  </Box>
-                </Suspense>
-                ) : (
-                  textarea
-                )
-              }
-            </ClientOnly>
+            <SqlInput
+              value={value}
+              onValue={setValue}
+              isInvalid={Boolean(sqlError || error)}
+              isCompact={isCompact}
+              isPainted={isPainted}
+              describedBy={describedBy}
+              onRun={run}
+              onEditor={onEditor}
+              completions={completions}
+            />
             <Text id="sql-help" fontSize="xs" color="fg.muted" mt="1">
               {isHydrated ? 'Ctrl+Enter (⌘+Enter) runs the query; Ctrl+Space suggests names. ' : ''}Results show at most 10,000 rows.
             </Text>
@@ -394,7 +356,7 @@ export function QueryEditorForm({
               </InlineAlert>
             ) : null}
           </Box>
-          {schema ? <SchemaTree schema={schema} onInsert={insert} /> : null}
+          {schema ? <MemoSchemaTree schema={schema} onInsert={insert} /> : null}
         </Grid>
         <QueryOptions values={options} errors={optionErrors} />
         {hasOptionErrors ? (
@@ -421,11 +383,93 @@ export function QueryEditorForm({
           )}
         </HStack>
         <SaveControl save={save} />
-        {history ? <QueryHistory entries={history.entries} error={history.error} /> : null}
+        {history ? <MemoQueryHistory entries={history.entries} error={history.error} /> : null}
       </Stack>
     </Form>
   )
 }
+
+const MemoSchemaTree = memo(SchemaTree)
+
+/**
+ * The SQL field: a textarea in server HTML and until the page has painted, then Ace over it. Memoised
+ * with stable callbacks, so a pending run's re-renders leave it (and Ace's key bindings) alone.
+ */
+const SqlInput = memo(function SqlInput({
+  value,
+  onValue,
+  isInvalid,
+  isCompact,
+  isPainted,
+  describedBy,
+  onRun,
+  onEditor,
+  completions,
+}: {
+  value: string
+  onValue: (value: string) => void
+  isInvalid: boolean
+  isCompact: boolean
+  isPainted: boolean
+  describedBy: string
+  onRun: () => void
+  onEditor: (editor: Ace.Editor | null) => void
+  completions: SchemaCompletion[]
+}) {
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault()
+      onRun()
+    }
+  }
+  const textarea = (
+    <chakra.textarea
+      id="sql"
+      name="sql"
+      defaultValue={value}
+      onChange={(event) => onValue(event.currentTarget.value)}
+      onKeyDown={onKeyDown}
+      rows={isCompact ? 4 : 9}
+      w="full"
+      p="3"
+      fontFamily="mono"
+      fontSize="sm"
+      borderWidth="1px"
+      borderColor={isInvalid ? 'border.error' : 'border'}
+      rounded="md"
+      bg="bg"
+      spellCheck={false}
+      aria-invalid={isInvalid ? true : undefined}
+      aria-describedby={describedBy}
+      placeholder="SELECT * FROM project.table LIMIT 100"
+    />
+  )
+  return (
+    <ClientOnly fallback={textarea}>
+      {() =>
+        isPainted ? (
+          <Suspense fallback={textarea}>
+            <Box borderWidth="1px" borderColor={isInvalid ? 'border.error' : 'border'} rounded="md" overflow="hidden" bg="bg">
+              <SqlEditor
+                name="sql"
+                value={value}
+                onChange={onValue}
+                onRun={onRun}
+                onEditor={onEditor}
+                completions={completions}
+                label="SQL"
+                describedBy={describedBy}
+                height={isCompact ? 110 : 220}
+              />
+            </Box>
+          </Suspense>
+        ) : (
+          textarea
+        )
+      }
+    </ClientOnly>
+  )
+})
 
 /** " · 1,234,567 rows read · 500 rows received" as far as the progress says. */
 function runFigures(progress: QueryProgress | null): string {
@@ -511,7 +555,7 @@ const historyCss = {
 } as const
 
 /** The user's recent statements, newest first: each a link that opens it in the editor, never runs it. */
-function QueryHistory({ entries, error }: { entries: HistoryEntry[]; error: string | null }) {
+const MemoQueryHistory = memo(function QueryHistory({ entries, error }: { entries: HistoryEntry[]; error: string | null }) {
   if (!entries.length && !error) return null
   return (
     <chakra.details borderWidth="1px" rounded="md" bg="bg" fontSize="sm">
@@ -540,4 +584,4 @@ function QueryHistory({ entries, error }: { entries: HistoryEntry[]; error: stri
       </chakra.ul>
     </chakra.details>
   )
-}
+})

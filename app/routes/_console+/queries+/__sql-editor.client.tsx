@@ -4,7 +4,7 @@ import 'ace-builds/src-noconflict/mode-sql'
 import 'ace-builds/src-noconflict/theme-textmate'
 import 'ace-builds/src-noconflict/ext-language_tools'
 import type { Ace } from 'ace-builds'
-import { useEffect, useRef } from 'react'
+import { memo, useEffect, useMemo, useRef } from 'react'
 import { MONO_FONTS } from '~/theme'
 import type { SchemaCompletion } from './__schema-tree'
 
@@ -39,7 +39,7 @@ function schemaCompleter(read: () => SchemaCompletion[]): Ace.Completer {
  * name). Its text goes to the form through a hidden input; Ctrl/Cmd+Enter calls `onRun`; suggestions
  * come from `completions` as you type.
  */
-export default function SqlEditor({
+export default memo(function SqlEditor({
   name,
   value,
   onChange,
@@ -67,6 +67,12 @@ export default function SqlEditor({
     completionsRef.current = completions ?? []
   }, [completions])
   useEffect(() => () => onEditor?.(null), [onEditor])
+  const runRef = useRef(onRun)
+  runRef.current = onRun
+  // One array for the editor's life: react-ace binds its commands again whenever the prop changes
+  // (Ace parses every key binding anew, tens of ms).
+  const commands = useMemo(() => [{ name: 'run', bindKey: { win: 'Ctrl-Enter', mac: 'Command-Enter' }, exec: () => runRef.current() }], [])
+  const options = useMemo(() => ({ useWorker: false, tabSize: 2, wrap: true, textInputAriaLabel: label, fontFamily: MONO_FONTS }), [label])
   return (
     <div style={{ width: '100%' }}>
       <input type="hidden" name={name} value={value} />
@@ -83,9 +89,9 @@ export default function SqlEditor({
         enableBasicAutocompletion
         enableLiveAutocompletion={false}
         // Ace keeps the textarea's aria-label current ("SQL, Cursor at row 1") from this option.
-        setOptions={{ useWorker: false, tabSize: 2, wrap: true, textInputAriaLabel: label, fontFamily: MONO_FONTS }}
+        setOptions={options}
         editorProps={{ $blockScrolling: true }}
-        commands={[{ name: 'run', bindKey: { win: 'Ctrl-Enter', mac: 'Command-Enter' }, exec: () => onRun() }]}
+        commands={commands}
         onLoad={(editor) => {
           const tools = ace.require('ace/ext/language_tools') as { keyWordCompleter: Ace.Completer }
           editor.completers = [schemaCompleter(() => completionsRef.current), tools.keyWordCompleter]
@@ -101,4 +107,4 @@ export default function SqlEditor({
       />
     </div>
   )
-}
+})

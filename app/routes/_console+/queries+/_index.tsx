@@ -1,6 +1,6 @@
-import { HStack, Stack, Text } from '@chakra-ui/react'
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { HStack, Text } from '@chakra-ui/react'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from '@remix-run/node'
+import { Link, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { InlineAlert } from '~/components/layout/inline-alert'
@@ -8,13 +8,11 @@ import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { PageHeader } from '~/components/layout/page-header'
-import { QueryEditorForm, QueryTabs, TablePicker } from './__query-editor'
+import { QueryWorkspaceRoute, type WorkspaceHandle, type WorkspaceInput, type WorkspaceView } from './__workspace'
 import { readOptions, validateOptions } from './__query-options'
 import { loadPicker, readQueryParams } from './__query.server'
 import { loadHistoryForEditor, loadSavedForEditor, saveFromEditor } from './__saved.server'
 import { loadSchemaTree } from './__schema.server'
-
-export const handle: RouteHandle = { docsTopic: 'query' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -50,42 +48,53 @@ export async function action({ request }: ActionFunctionArgs) {
   return saveFromEditor(api, await request.formData())
 }
 
-export default function QueryEditorRoute() {
-  const data = useLoaderData<typeof loader>()
+/** The editor's part of the shared Query workspace (./__workspace). */
+function editorView({ data: loaded, actionData }: WorkspaceInput): WorkspaceView {
+  const data = loaded as SerializeFrom<typeof loader>
   // A refused save shows everything as it was typed, with the errors at their fields.
-  const refused = useActionData<typeof action>()?.save
-  return (
-    <Stack gap="4">
+  const refused = (actionData as SerializeFrom<typeof action> | undefined)?.save
+  return {
+    header: (
       <div>
         <PageHeader title="Query" mb="2" />
         <Text color="fg.muted" fontSize="sm">
           Run SQL against the cluster. Every run has its own link: share it or bookmark it.
         </Text>
       </div>
-      <QueryTabs current="editor" sql={data.sql} tableId={data.tableId} />
-      <TablePicker picker={data.picker} tableId={data.tableId} />
-      {data.saved ? (
-        <HStack gap="2" fontSize="sm" wrap="wrap" role="status">
-          <Text>
-            Saved query <strong>{data.saved.name}</strong> by {data.saved.owner}, not run yet.
-          </Text>
-          <Link to="/queries/saved">All saved queries</Link>
-        </HStack>
-      ) : null}
-      {data.savedError ? <InlineAlert>{data.savedError}</InlineAlert> : null}
-      <QueryEditorForm
-        key={refused ? 'refused' : (data.saved?.id ?? 'editor')}
-        sql={refused ? refused.sql : data.sql}
-        options={refused ? refused.options : data.options}
-        optionErrors={refused ? refused.optionErrors : data.optionErrors}
-        sqlError={refused?.fieldErrors.sql}
-        schema={data.schema}
-        save={refused ? { name: refused.name, nameError: refused.fieldErrors.name, formError: refused.formError } : { name: data.saved?.name }}
-        history={{ entries: data.history, error: data.historyError }}
-      />
-    </Stack>
-  )
+    ),
+    sql: data.sql,
+    tableId: data.tableId,
+    picker: data.picker,
+    notices:
+      data.saved || data.savedError ? (
+        <>
+          {data.saved ? (
+            <HStack gap="2" fontSize="sm" wrap="wrap" role="status">
+              <Text>
+                Saved query <strong>{data.saved.name}</strong> by {data.saved.owner}, not run yet.
+              </Text>
+              <Link to="/queries/saved">All saved queries</Link>
+            </HStack>
+          ) : null}
+          {data.savedError ? <InlineAlert>{data.savedError}</InlineAlert> : null}
+        </>
+      ) : null,
+    editorKey: refused ? 'refused' : (data.saved?.id ?? 'editor'),
+    editor: {
+      sql: refused ? refused.sql : data.sql,
+      options: refused ? refused.options : data.options,
+      optionErrors: refused ? refused.optionErrors : data.optionErrors,
+      sqlError: refused?.fieldErrors.sql,
+      schema: data.schema,
+      save: refused ? { name: refused.name, nameError: refused.fieldErrors.name, formError: refused.formError } : { name: data.saved?.name },
+      history: { entries: data.history, error: data.historyError },
+    },
+  }
 }
+
+export const handle: RouteHandle & WorkspaceHandle = { docsTopic: 'query', workspaceView: editorView }
+
+export default QueryWorkspaceRoute
 
 export const meta: MetaFunction = () => [{ title: 'Query · Cluster Console' }]
 
