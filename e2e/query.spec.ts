@@ -155,7 +155,7 @@ test.describe('query', () => {
     await page.goto('/queries')
     await typeSql(page, testInfo, "SELECT number AS n, concat('row_', toString(number)) AS label FROM numbers(50)")
     const isJs = testInfo.project.name === 'js'
-    // With scripts the editor and Ace stay mounted through a run: only the result is rendered (decision 034).
+    // With scripts the editor and Ace stay mounted through a run: only the result is rendered (decision 035).
     if (isJs) await page.locator('.ace_editor').evaluate((element) => element.setAttribute('data-before-run', ''))
     await page.getByRole('button', { name: 'Run' }).click()
     await expect(page).toHaveURL(/\/result\?.*#result$/)

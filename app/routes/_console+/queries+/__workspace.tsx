@@ -28,7 +28,7 @@ export type WorkspaceHandle = { workspaceView?: (input: WorkspaceInput) => Works
  * Being the same component at the same place, React keeps the editor, its options, the schema tree
  * and Ace mounted when a run goes from one to the other (and from a run to the next), and renders
  * only what changed: the result. Built again on each route, they cost a run's first rows about as
- * much time as the rows themselves (decision 034). Each route gives what it shows as
+ * much time as the rows themselves (decision 035). Each route gives what it shows as
  * `handle.workspaceView`, a function of its loader data, action data and location; the hooks here
  * are the same on both routes, so the component's hook order never changes.
  */
