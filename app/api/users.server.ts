@@ -1,5 +1,6 @@
 import { oncePerRequest, type ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
+import { cachedRead } from './read-cache.server'
 
 /** A user as the cluster returns it (cluster-api.md, users). */
 export type CurrentUser = {
@@ -12,7 +13,10 @@ export type CurrentUser = {
 }
 
 /** Returns the signed-in user (GET /users/{userId}), read once per request; throws ClusterError. */
-export const getCurrentUser = oncePerRequest((api) => api.get<CurrentUser>(`/users/${api.userId}`))
+// The shell reads the user, their permissions and the version on every page (the layout loader):
+// kept per session by the read cache (decision 020's rule: the console's own writes clear it, a
+// change made elsewhere shows within 5 s). Menus only hide what the cluster refuses anyway.
+export const getCurrentUser = oncePerRequest((api) => cachedRead(api.sessionKey, 'user', () => api.get<CurrentUser>(`/users/${api.userId}`)))
 
 export type PasswordChange = { current_password: string; new_password: string; confirm_password: string }
 
@@ -68,5 +72,5 @@ export const getMyPermissions = oncePerRequest(async (api) => strings((await get
 /** The names of the signed-in user's roles (`users/current`), read once per request; throws ClusterError. */
 export const getMyRoleNames = oncePerRequest(async (api) => strings((await getMe(api)).roles))
 
-const getMe = oncePerRequest((api) => api.get<{ permissions?: unknown; roles?: unknown }>('/users/current'))
+const getMe = oncePerRequest((api) => cachedRead(api.sessionKey, 'users/current', () => api.get<{ permissions?: unknown; roles?: unknown }>('/users/current')))
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : [])
