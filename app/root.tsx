@@ -1,4 +1,6 @@
-import { Box, ChakraProvider, Heading, Link, Text } from '@chakra-ui/react'
+import { Box, ChakraProvider, Text } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
+import { Link } from '~/components/ui/link'
 import { withBase } from '~/utils/base-path'
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
@@ -12,7 +14,7 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react'
-import { withoutGlobalCss } from '~/chakra-config'
+import { systemForPages } from '~/chakra-config'
 import type { ToastItem } from '~/components/layout/toaster'
 import { system } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
@@ -29,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // Global CSS and tokens come from the theme stylesheet linked in the head, not from every page;
 // without the root loader's hashed URL (an error before it), the same sheet under a revalidated name.
 const THEME_STYLESHEET_FALLBACK = '/resources/theme/current.css'
-const pageSystem = withoutGlobalCss(system)
+const pageSystem = systemForPages(system)
 
 // The toaster's code (with its Button and Stack) loads only on a page that has toasts (decision 032).
 const Toaster = lazy(() => import('~/components/layout/toaster').then((module) => ({ default: module.Toaster })))
