@@ -1,6 +1,5 @@
 import { defaultBaseConfig, defineConfig, mergeConfigs, type SystemContext } from '@chakra-ui/react'
 import {
-  animationStyles,
   breakpoints,
   cssVarsPrefix,
   cssVarsRoot,
@@ -31,7 +30,7 @@ export const chakraBaseConfig = mergeConfigs(
       semanticTokens,
       textStyles,
       layerStyles,
-      animationStyles,
+      // No animationStyles: only recipes the console does not use (select, dialog, menu…) name one.
     },
   }),
 )
