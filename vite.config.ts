@@ -5,6 +5,7 @@ import { remixConfig } from './remix.config'
 import { clientZodWithoutJsonSchema } from './vite/client-zod-without-json-schema'
 import { bundleReport } from './vite/bundle-report'
 import { clientChakraWithoutPreflight } from './vite/client-chakra-without-preflight'
+import { oneShellChunk } from './vite/one-shell-chunk'
 
 declare module '@remix-run/node' {
   interface Future {
@@ -20,7 +21,7 @@ const buildDirectory = process.env.BUILD_DIR || 'build'
 
 export default defineConfig({
   base: basePath ? `/${basePath}/` : '/',
-  plugins: [...(process.env.BUNDLE_REPORT ? [bundleReport()] : []), clientZodWithoutJsonSchema(), clientChakraWithoutPreflight(), remix({ ...remixConfig, basename: basePath ? `/${basePath}` : '/', buildDirectory }), tsconfigPaths()],
+  plugins: [...(process.env.BUNDLE_REPORT ? [bundleReport()] : []), clientZodWithoutJsonSchema(), clientChakraWithoutPreflight(), oneShellChunk(), remix({ ...remixConfig, basename: basePath ? `/${basePath}` : '/', buildDirectory }), tsconfigPaths()],
   optimizeDeps: {
     // Discovered lazily otherwise, and each discovery reloads the dev page.
     include: [

@@ -1,30 +1,20 @@
 import { defaultBaseConfig, defineConfig, mergeConfigs, type SystemContext } from '@chakra-ui/react'
 import {
-  animationStyles,
-  badgeRecipe,
   breakpoints,
-  buttonRecipe,
-  codeRecipe,
   cssVarsPrefix,
   cssVarsRoot,
-  headingRecipe,
-  inputRecipe,
   layerStyles,
-  linkRecipe,
-  listSlotRecipe,
-  nativeSelectSlotRecipe,
   semanticTokens,
-  spinnerRecipe,
-  textareaRecipe,
   textStyles,
   tokens,
 } from '@chakra-ui/react/theme'
 
 /**
- * Chakra's default config with only the recipes of the components the console uses (decision 020).
- * `defaultConfig` carries all 80-odd recipes, about 25 KB gzipped in every page's first load.
- * A component whose recipe is missing renders unstyled: using a new recipe component (Card, Table,
- * Tabs, …) means adding its recipe here.
+ * Chakra's default config without any recipe (decisions 020 and 034). `defaultConfig` carries all
+ * 80-odd recipes, about 25 KB gzipped in every page's first load; the components the console uses
+ * take theirs as a prop instead (app/components/ui/), so a page loads only the recipes it renders.
+ * A recipe component imported straight from Chakra renders unstyled (recipe-components.test.ts
+ * fails): using a new one (Card, Table, Tabs, …) means adding its wrapper there.
  */
 export const chakraBaseConfig = mergeConfigs(
   defaultBaseConfig,
@@ -40,22 +30,7 @@ export const chakraBaseConfig = mergeConfigs(
       semanticTokens,
       textStyles,
       layerStyles,
-      animationStyles,
-      recipes: {
-        badge: badgeRecipe,
-        button: buttonRecipe,
-        code: codeRecipe,
-        heading: headingRecipe,
-        input: inputRecipe,
-        link: linkRecipe,
-        // Button's loading state (the Loader inside it)
-        spinner: spinnerRecipe,
-        textarea: textareaRecipe,
-      },
-      slotRecipes: {
-        list: listSlotRecipe,
-        nativeSelect: nativeSelectSlotRecipe,
-      },
+      // No animationStyles: only recipes the console does not use (select, dialog, menu…) name one.
     },
   }),
 )
@@ -63,8 +38,30 @@ export const chakraBaseConfig = mergeConfigs(
 /**
  * The system as pages give it to ChakraProvider: the same system without the global CSS the provider
  * would inject into every page (about 58 KB); the theme stylesheet (utils/theme-stylesheet.server)
- * carries it instead, cascade layers' order included.
+ * carries it instead, cascade layers' order included. Its `cva` and `sva` build a recipe once per
+ * recipe object: the components in components/ui/ pass theirs as a prop, which Chakra would
+ * otherwise build again for every element it renders (a registered one it builds once, by key).
  */
-export function withoutGlobalCss(system: SystemContext): SystemContext {
-  return { ...system, _global: [], _config: { ...system._config, disableLayers: true } }
+export function systemForPages(system: SystemContext): SystemContext {
+  return {
+    ...system,
+    cva: builtOnce(system.cva),
+    sva: builtOnce(system.sva),
+    _global: [],
+    _config: { ...system._config, disableLayers: true },
+  }
+}
+
+/** `build` remembering what it returned for each object it was given (recipes are never changed once defined). */
+function builtOnce<A, R>(build: (config: A) => R): (config: A) => R {
+  const built = new WeakMap<object, R>()
+  return (config) => {
+    if (typeof config !== 'object' || config === null) return build(config)
+    let result = built.get(config)
+    if (result === undefined) {
+      result = build(config)
+      built.set(config, result)
+    }
+    return result
+  }
 }

@@ -1,4 +1,4 @@
-import { Box, ChakraProvider, Heading, Link, Text } from '@chakra-ui/react'
+import { Box, chakra, ChakraProvider, Text } from '@chakra-ui/react'
 import { withBase } from '~/utils/base-path'
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
@@ -12,7 +12,7 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react'
-import { withoutGlobalCss } from '~/chakra-config'
+import { systemForPages } from '~/chakra-config'
 import type { ToastItem } from '~/components/layout/toaster'
 import { system } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // Global CSS and tokens come from the theme stylesheet linked in the head, not from every page;
 // without the root loader's hashed URL (an error before it), the same sheet under a revalidated name.
 const THEME_STYLESHEET_FALLBACK = '/resources/theme/current.css'
-const pageSystem = withoutGlobalCss(system)
+const pageSystem = systemForPages(system)
 
 // The toaster's code (with its Button and Stack) loads only on a page that has toasts (decision 032).
 const Toaster = lazy(() => import('~/components/layout/toaster').then((module) => ({ default: module.Toaster })))
@@ -82,20 +82,24 @@ export default function App() {
   return <Outlet />
 }
 
-/** Last resort: a message and a way back, never a stack. */
+/**
+ * Last resort: a message and a way back, never a stack. Plain styled elements with the look of a
+ * large Heading and a Link: their recipes, and Chakra's recipe machinery, stay out of every page's
+ * shell (decision 034).
+ */
 export function ErrorBoundary() {
   const error = useRouteError()
   const status = isRouteErrorResponse(error) ? error.status : 500
   const message = errorMessage(error)
   return (
     <Box as="main" maxW="lg" mx="auto" mt="20" p="8" bg="bg" rounded="lg" shadow="sm">
-      <Heading as="h1" size="lg" mb="3">
+      <chakra.h1 fontFamily="heading" fontWeight="semibold" textStyle="lg" mb="3">
         {status === 404 ? 'Page not found' : 'Something went wrong'}
-      </Heading>
+      </chakra.h1>
       <Text mb="4">{message}</Text>
-      <Link href={withBase('/dashboard')} color="link">
+      <chakra.a href={withBase('/dashboard')} color="link" _hover={{ textDecoration: 'underline', textUnderlineOffset: '3px' }}>
         Back to the dashboard
-      </Link>
+      </chakra.a>
     </Box>
   )
 }

@@ -4,9 +4,7 @@ import { chakraBaseConfig } from './chakra-config'
 /** The monospace stack: fonts Debian ships (DejaVu, Liberation) before the platforms' own. */
 export const MONO_FONTS = '"DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, "Courier New", monospace'
 
-const SOLID_HOVER = 'color-mix(in srgb, var(--chakra-colors-color-palette-solid) 88%, black)'
-
-/** The console's own tokens and recipes; its global CSS is in theme-global.server.ts. */
+/** The console's own tokens; its global CSS is in theme-global.server.ts, its button recipe in components/ui/button.tsx. */
 export const consoleThemeConfig = defineConfig({
   theme: {
     tokens: {
@@ -32,17 +30,6 @@ export const consoleThemeConfig = defineConfig({
         // badges): green 700 is 5.0:1, orange 700 5.2:1. Dark keeps orange 500 (with black text).
         green: { solid: { value: { _light: '{colors.green.700}', _dark: '{colors.green.700}' } } },
         orange: { solid: { value: { _light: '{colors.orange.700}', _dark: '{colors.orange.500}' } } },
-      },
-    },
-    recipes: {
-      button: {
-        variants: {
-          variant: {
-            // Chakra's hover is the solid colour at 90% over the page, which pales it: white on a
-            // hovered blue 600 button fell to 4.3:1. Mixed with black instead, it only gains contrast.
-            solid: { _hover: { bg: SOLID_HOVER }, _expanded: { bg: SOLID_HOVER } },
-          },
-        },
       },
     },
   },

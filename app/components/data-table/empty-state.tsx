@@ -1,4 +1,5 @@
-import { Link as ChakraLink, HStack, Text } from '@chakra-ui/react'
+import { HStack, Text } from '@chakra-ui/react'
+import { Link as ChakraLink } from '~/components/ui/link'
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 

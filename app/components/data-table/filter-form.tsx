@@ -1,4 +1,6 @@
-import { Button, chakra, HStack, Input } from '@chakra-ui/react'
+import { chakra, HStack } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
+import { Input } from '~/components/ui/input'
 import { Form } from '@remix-run/react'
 
 /**

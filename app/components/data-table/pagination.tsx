@@ -1,4 +1,6 @@
-import { Button, chakra, HStack, NativeSelect, Text } from '@chakra-ui/react'
+import { chakra, HStack, Text } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
+import { NativeSelect } from '~/components/ui/native-select'
 import { Form, Link, useSubmit } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { PAGE_SIZES } from './paging'

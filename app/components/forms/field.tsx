@@ -1,5 +1,7 @@
 import { getInputProps, getTextareaProps, type FieldMetadata } from '@conform-to/react'
-import { Input, Textarea, type InputProps } from '@chakra-ui/react'
+import { type InputProps } from '@chakra-ui/react'
+import { Input } from '~/components/ui/input'
+import { Textarea } from '~/components/ui/textarea'
 import type { ReactNode } from 'react'
 import { describedBy, FieldShell, helpIdOf, useIsFirstError } from './field-shell'
 

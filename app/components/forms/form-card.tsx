@@ -1,5 +1,6 @@
 import { getFormProps, type FormMetadata } from '@conform-to/react'
-import { Box, Button, HStack } from '@chakra-ui/react'
+import { Box, HStack } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from 'react'
 import { Denied } from '~/components/layout/denied'

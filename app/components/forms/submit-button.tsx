@@ -1,4 +1,5 @@
-import { Button, type ButtonProps } from '@chakra-ui/react'
+import { type ButtonProps } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { useNavigation } from '@remix-run/react'
 
 /**

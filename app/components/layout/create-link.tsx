@@ -1,4 +1,5 @@
-import { Button, HStack, Text, type ButtonProps } from '@chakra-ui/react'
+import { HStack, Text, type ButtonProps } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { Link, useRouteLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { ADD_NEW_ENTRIES } from './nav-config'

@@ -1,4 +1,4 @@
-import { Heading } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
 import { useEffect, useRef, type ReactNode } from 'react'
 
 /**

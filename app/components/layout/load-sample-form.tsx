@@ -1,4 +1,5 @@
-import { Button, Text } from '@chakra-ui/react'
+import { Text } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { Form, useLocation, useNavigation } from '@remix-run/react'
 import { useHiddenCreationPaths } from './create-link'
 

@@ -1,4 +1,5 @@
-import { Box, Heading, Text } from '@chakra-ui/react'
+import { Box, Text } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
 import type { ReactNode } from 'react'
 
 const SIZES = { 1: 'lg', 2: 'md', 3: 'sm' } as const

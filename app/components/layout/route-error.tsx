@@ -1,4 +1,6 @@
-import { Box, Heading, Link as ChakraLink, Text } from '@chakra-ui/react'
+import { Box, Text } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
+import { Link as ChakraLink } from '~/components/ui/link'
 import { Link, useRouteError } from '@remix-run/react'
 import { errorMessage } from '~/utils/error-message'
 

@@ -1,4 +1,5 @@
-import { Box, Heading, HStack } from '@chakra-ui/react'
+import { Box, HStack } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
 import type { ReactNode } from 'react'
 
 /**

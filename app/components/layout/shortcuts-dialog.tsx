@@ -1,4 +1,5 @@
-import { Box, chakra, Heading } from '@chakra-ui/react'
+import { Box, chakra } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
 import { forwardRef } from 'react'
 import { JUMP_SHORTCUTS } from './nav-config'
 

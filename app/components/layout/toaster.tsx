@@ -1,4 +1,5 @@
-import { Box, Button, Stack, Text } from '@chakra-ui/react'
+import { Box, Stack, Text } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { useEffect, useRef, useState } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 

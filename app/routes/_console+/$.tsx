@@ -1,4 +1,7 @@
-import { Box, Heading, Link as ChakraLink, List, Text } from '@chakra-ui/react'
+import { Box, Text } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
+import { Link as ChakraLink } from '~/components/ui/link'
+import { List } from '~/components/ui/list'
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLocation } from '@remix-run/react'
 import { requireSession } from '~/utils/session.server'

@@ -1,4 +1,7 @@
-import { Box, Button, chakra, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
+import { Heading } from '~/components/ui/heading'
+import { Link } from '~/components/ui/link'
 import { withBase } from '~/utils/base-path'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from '@remix-run/node'
 import { useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'

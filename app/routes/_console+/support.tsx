@@ -1,4 +1,5 @@
-import { Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Stack, Text } from '@chakra-ui/react'
+import { Link as ChakraLink } from '~/components/ui/link'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

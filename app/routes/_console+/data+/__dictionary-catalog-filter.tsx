@@ -1,4 +1,6 @@
-import { Button, chakra, HStack, Input, Stack } from '@chakra-ui/react'
+import { chakra, HStack, Stack } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
+import { Input } from '~/components/ui/input'
 import { Form } from '@remix-run/react'
 import { FormSelect } from '~/components/forms/form-select'
 

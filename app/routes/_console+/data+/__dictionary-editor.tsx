@@ -1,6 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { getSelectProps } from '@conform-to/react'
-import { Link as ChakraLink, Text } from '@chakra-ui/react'
+import { Text } from '@chakra-ui/react'
+import { Link as ChakraLink } from '~/components/ui/link'
 import { Link } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { Field, TextareaField } from '~/components/forms/field'

@@ -1,6 +1,7 @@
 import { GuardedLink } from '~/components/layout/denied'
 import type { SubmissionResult } from '@conform-to/react'
-import { Button, HStack, Stack, Text } from '@chakra-ui/react'
+import { HStack, Stack, Text } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { Link } from '@remix-run/react'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { Field } from '~/components/forms/field'

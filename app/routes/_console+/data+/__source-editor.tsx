@@ -1,5 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { Box, Heading, SimpleGrid, Text } from '@chakra-ui/react'
+import { Box, SimpleGrid, Text } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'

@@ -1,5 +1,7 @@
 import { getTextareaProps, type SubmissionResult } from '@conform-to/react'
-import { Box, Button, chakra, HStack, Stack, Text, Textarea } from '@chakra-ui/react'
+import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
+import { Textarea } from '~/components/ui/textarea'
 import { Form, Link } from '@remix-run/react'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { ErrorList } from '~/components/forms/error-list'

@@ -1,4 +1,5 @@
-import { Box, Heading, HStack, Text } from '@chakra-ui/react'
+import { Box, HStack, Text } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
 import { Link } from '@remix-run/react'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { InlineAlert } from '~/components/layout/inline-alert'

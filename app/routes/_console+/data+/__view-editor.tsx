@@ -1,5 +1,6 @@
 import { getCollectionProps, type SubmissionResult } from '@conform-to/react'
-import { Box, Button, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
+import { Box, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { Form, Link } from '@remix-run/react'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field } from '~/components/forms/field'

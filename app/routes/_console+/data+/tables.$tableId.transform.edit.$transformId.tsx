@@ -1,6 +1,7 @@
 import { GuardedLink } from '~/components/layout/denied'
 import { whyNotEach } from '~/api/access.server'
-import { Button, Stack } from '@chakra-ui/react'
+import { Stack } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

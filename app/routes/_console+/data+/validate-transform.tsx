@@ -1,4 +1,5 @@
-import { Stack, Textarea } from '@chakra-ui/react'
+import { Stack } from '@chakra-ui/react'
+import { Textarea } from '~/components/ui/textarea'
 import { getTextareaProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'

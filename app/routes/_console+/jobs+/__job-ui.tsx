@@ -1,5 +1,6 @@
 import type { FormMetadata } from '@conform-to/react'
-import { Box, Button, chakra, HStack, Stack } from '@chakra-ui/react'
+import { Box, chakra, HStack, Stack } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { Form, Link, useNavigation, useRevalidator } from '@remix-run/react'
 import { createContext, useContext, useEffect, type ReactNode } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'

@@ -1,6 +1,7 @@
 
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Link as ChakraLink, Text } from '@chakra-ui/react'
+import { Box, Text } from '@chakra-ui/react'
+import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

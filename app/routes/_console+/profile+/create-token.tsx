@@ -1,6 +1,7 @@
 
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Box, chakra, Text, Textarea } from '@chakra-ui/react'
+import { Box, chakra, Text } from '@chakra-ui/react'
+import { Textarea } from '~/components/ui/textarea'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

@@ -1,4 +1,5 @@
-import { Box, Button, chakra, Grid, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, Grid, HStack, Stack, Text } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import type { Ace } from 'ace-builds'
 import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
 import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'

@@ -1,4 +1,6 @@
-import { Box, chakra, Heading, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
+import { Link as ChakraLink } from '~/components/ui/link'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

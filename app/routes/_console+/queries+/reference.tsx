@@ -1,4 +1,5 @@
-import { Box, chakra, Heading, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, Stack, Text } from '@chakra-ui/react'
+import { Heading } from '~/components/ui/heading'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

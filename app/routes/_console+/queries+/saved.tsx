@@ -1,4 +1,5 @@
-import { Box, chakra, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

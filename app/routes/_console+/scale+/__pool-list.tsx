@@ -1,4 +1,6 @@
-import { Box, Link as ChakraLink, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Box, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Link as ChakraLink } from '~/components/ui/link'
+import { Heading } from '~/components/ui/heading'
 import { Link, useSearchParams } from '@remix-run/react'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { EmptyState } from '~/components/data-table/empty-state'

@@ -1,6 +1,7 @@
 import { useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Box, Button, chakra, Text } from '@chakra-ui/react'
+import { Box, chakra, Text } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { ErrorList } from '~/components/forms/error-list'

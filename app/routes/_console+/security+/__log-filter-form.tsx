@@ -1,5 +1,7 @@
 import { getFormProps, type FormMetadata } from '@conform-to/react'
-import { Box, Button, HStack, Link as ChakraLink } from '@chakra-ui/react'
+import { Box, HStack } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
+import { Link as ChakraLink } from '~/components/ui/link'
 import { Form, Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { FormErrors } from '~/components/forms/form-errors'
