@@ -25,6 +25,12 @@ export type ShellData = {
 /** Collects the breadcrumb names and the deepest docs topic from the matched routes' handles. */
 function useRouteHandles() {
   const matches = useMatches()
+  // The matches change only when a navigation ends: one set of names per page, so what is built
+  // from them below is memoised on it.
+  return useMemo(() => routeHandles(matches), [matches])
+}
+
+function routeHandles(matches: ReturnType<typeof useMatches>) {
   const names: CrumbNames = {}
   let docsTopic: RouteHandle['docsTopic']
   for (const match of matches) {
@@ -72,9 +78,7 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
   useShortcuts({ onHelp: useCallback(() => shortcutsRef.current?.showModal(), []) })
 
   const expand = useCallback(() => setCollapsed(false), [])
-  const namesKey = JSON.stringify(names)
-  // `names` is a new object on every render: its content is the key.
-  const crumbs = useMemo(() => buildBreadcrumb(pathname, names), [pathname, namesKey])
+  const crumbs = useMemo(() => buildBreadcrumb(pathname, names), [pathname, names])
   const docs = useMemo(() => docsLinks(data.docsUrl, docsTopic), [data.docsUrl, docsTopic])
 
   // Escape closes the phone's sidebar menu (on a wide screen the same state is "collapsed": kept).

@@ -46,14 +46,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = pageOf(url.searchParams.get('page'))
   // A run's URL carries its SQL (the picker is needed only for `table_id` alone): the query then
   // starts beside the picker's and the schema's reads instead of after them.
-  const early = readQueryParams(url, [])
-  const started = performance.now()
-  const isEarlyRun = early.sql.trim() !== '' && !Object.keys(early.optionErrors).length && !isChangingStatement(early.sql) && tab !== 'analysis'
-  const earlyOutcome = isEarlyRun ? runForUi(api, early.sql, early.options, page) : null
+  const fromUrl = readQueryParams(url, [])
+  let started = performance.now()
+  const isEarlyRun = fromUrl.sql.trim() !== '' && !Object.keys(fromUrl.optionErrors).length && !isChangingStatement(fromUrl.sql) && tab !== 'analysis'
+  const earlyOutcome = isEarlyRun ? runForUi(api, fromUrl.sql, fromUrl.options, page) : null
   // Settled here too: when a read below fails first, the run's own failure must not go unhandled.
   earlyOutcome?.catch(() => undefined)
   const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api)), loadSchemaTree(api)])
-  const { sql, options, optionErrors } = readQueryParams(url, picker)
+  const { sql, options, optionErrors } = fromUrl.sql !== '' ? fromUrl : readQueryParams(url, picker)
   const base = { picker, schema, sql, options, optionErrors, tab, isChange: false }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
   if (Object.keys(optionErrors).length) return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
@@ -63,6 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const analysis = await runAnalysis(api, sql, options)
     return { ...base, sqlError: undefined, outcome: null, analysis }
   }
+  if (!earlyOutcome) started = performance.now()
   const outcome = await (earlyOutcome ?? runForUi(api, sql, options, page))
   // A run the user asked for (not another page or tab of the same one) goes in their history.
   if (!url.searchParams.has('page') && !url.searchParams.has('tab')) recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
