@@ -147,6 +147,15 @@ describe('/result', () => {
     expect(outcome.stats.rowCount).toBe(3)
   })
 
+  it('runs the picked table\'s template when the URL has only table_id (the run waits for the picker)', async () => {
+    const { data, status } = await result({ table_id: tableId })
+    expect(status).toBe(200)
+    expect(data.sql).toBe('SELECT * FROM weblogs.access LIMIT 100')
+    expect(data.outcome?.kind).toBe('rows')
+    if (data.outcome?.kind !== 'rows') return
+    expect(data.outcome.columns.map((column) => column.name)).toEqual(expect.arrayContaining(['status', 'path']))
+  })
+
   it("queries a project's table by project.table", async () => {
     const { data } = await result({ sql: 'SELECT count() AS c FROM weblogs.access' })
     expect(data.outcome).toMatchObject({ kind: 'rows', columns: [{ name: 'c', type: 'UInt64' }], rows: [['0']] })
