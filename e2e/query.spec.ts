@@ -156,7 +156,10 @@ test.describe('query', () => {
     await typeSql(page, testInfo, "SELECT number AS n, concat('row_', toString(number)) AS label FROM numbers(50)")
     const isJs = testInfo.project.name === 'js'
     // With scripts the editor and Ace stay mounted through a run: only the result is rendered (decision 035).
-    if (isJs) await page.locator('.ace_editor').evaluate((element) => element.setAttribute('data-before-run', ''))
+    if (isJs) {
+      await page.locator('.ace_editor').evaluate((element) => element.setAttribute('data-before-run', ''))
+      expect(await page.locator('.ace_scrollbar-v').evaluate((element) => parseFloat((element as HTMLElement).style.height))).toBeGreaterThan(200)
+    }
     await page.getByRole('button', { name: 'Run' }).click()
     await expect(page).toHaveURL(/\/result\?.*#result$/)
     const firstRow = page.getByRole('row', { name: /^1 0 row_0$/ })
@@ -165,6 +168,10 @@ test.describe('query', () => {
     await expect(firstRow.getByRole('cell').last()).not.toHaveCSS('text-align', 'end')
     if (isJs) {
       await expect(page.locator('.ace_editor[data-before-run]')).toHaveCount(1)
+      // Ace follows its compact box above the result by itself (its own resize observer), after the rows paint.
+      const aceHeight = () => page.locator('.ace_scrollbar-v').evaluate((element) => parseFloat((element as HTMLElement).style.height))
+      await expect.poll(aceHeight).toBeLessThanOrEqual(110)
+      await expect.poll(aceHeight).toBeGreaterThan(60)
       // A second run from the result page keeps it too, and shows the new rows.
       await typeSql(page, testInfo, 'SELECT 7 AS seven')
       await page.getByRole('button', { name: 'Run' }).click()

@@ -13,7 +13,19 @@ function isNumber(value: number | null | undefined): value is number {
 /** Returns "1,234,567" (en-US grouping; `maximumFractionDigits` defaults to Intl's 3), or "—" for no number. */
 export function formatNumber(value: number | null | undefined, options: { maximumFractionDigits?: number } = {}): string {
   if (!isNumber(value)) return MISSING
-  return value.toLocaleString('en-US', options)
+  return numberFormat(options.maximumFractionDigits).format(value)
+}
+
+// One formatter per precision: `toLocaleString` with a locale builds a new Intl.NumberFormat on every
+// call (the first in a page also loads the locale data: tens of ms in the frame that shows a result).
+const formats = new Map<number | undefined, Intl.NumberFormat>()
+function numberFormat(maximumFractionDigits: number | undefined): Intl.NumberFormat {
+  let format = formats.get(maximumFractionDigits)
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', maximumFractionDigits === undefined ? {} : { maximumFractionDigits })
+    formats.set(maximumFractionDigits, format)
+  }
+  return format
 }
 
 /** Returns "1.5 MB" (powers of 1024, as storage is usually reported, one decimal above bytes), or "—" for no number. */

@@ -72,9 +72,13 @@ export default memo(function SqlEditor({
   // One array for the editor's life: react-ace binds its commands again whenever the prop changes
   // (Ace parses every key binding anew, tens of ms).
   const commands = useMemo(() => [{ name: 'run', bindKey: { win: 'Ctrl-Enter', mac: 'Command-Enter' }, exec: () => runRef.current() }], [])
-  const options = useMemo(() => ({ useWorker: false, tabSize: 2, wrap: true, textInputAriaLabel: label, fontFamily: MONO_FONTS }), [label])
+  // `useResizeObserver`: Ace follows its box's size by itself, 50 ms after it changes, so a height
+  // change (compact above a result) costs the frame that paints the result nothing. Given the
+  // height as a prop instead, react-ace resizes Ace synchronously in the commit: a forced layout and
+  // a full editor render before the first result rows can paint (issue 11).
+  const options = useMemo(() => ({ useWorker: false, tabSize: 2, wrap: true, textInputAriaLabel: label, fontFamily: MONO_FONTS, useResizeObserver: true }), [label])
   return (
-    <div style={{ width: '100%' }}>
+    <div style={{ width: '100%', height: `${height}px` }}>
       <input type="hidden" name={name} value={value} />
       <AceEditor
         mode="sql"
@@ -83,7 +87,7 @@ export default memo(function SqlEditor({
         value={value}
         onChange={onChange}
         width="100%"
-        height={`${height}px`}
+        height="100%"
         fontSize={14}
         showPrintMargin={false}
         enableBasicAutocompletion
