@@ -7,7 +7,8 @@
  * failure), latency p50/p99 over every request, and the console's memory (RSS of its process tree)
  * after a 20 s warm-up and at the end (and every 10 s between). The warm-up is 20 s because the first
  * burst (every session at once on a cold server) takes about 10 s to drain and the heap reaches its
- * working size after it.
+ * working size after it. THINK_MS (default 0) makes each session pause about that long between
+ * requests, as a person does; without it the sessions loop back to back.
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
@@ -55,6 +56,8 @@ function treeRssMb(pid: number): number {
 
 export type SessionsResult = {
   sessions: number
+  /** The mean pause between a session's requests, ms (0: none). */
+  thinkMs: number
   durationMs: number
   requests: number
   errors: number
@@ -72,6 +75,10 @@ export async function runSessionsBench(): Promise<SessionsResult> {
   const sessions = Number(process.env.SESSIONS ?? 100)
   const durationMs = Number(process.env.DURATION_MS ?? 60_000)
   const warmupMs = Number(process.env.WARMUP_MS ?? 20_000)
+  // THINK_MS: each session pauses a random 0.5–1.5 × THINK_MS between requests, as a person reading
+  // a page does. 0 (the default) loops without a pause: the server's saturation, where latency is
+  // the queue in front of it.
+  const thinkMs = Number(process.env.THINK_MS ?? 0)
   ensureBuild((line) => console.log(line))
   const { dataDir, cluster } = await startBenchCluster('console-load-cluster-', 10_000)
   // A console that does not start must not leave the cluster behind.
@@ -86,7 +93,7 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     const list = await fetch(`${server.base}/data/tables?q=web_logs`, { headers: { Cookie: cookies[0]! } })
     const tableId = /\/data\/tables\/([0-9a-f-]{36})/.exec(await list.text())?.[1]
     if (!tableId) throw new Error('the sample table is not listed')
-    console.log(`${sessions} sessions signed in; ${durationMs / 1000} s of load after a ${warmupMs / 1000} s warm-up…`)
+    console.log(`${sessions} sessions signed in; ${durationMs / 1000} s of load after a ${warmupMs / 1000} s warm-up, ${thinkMs ? `pausing about ${thinkMs} ms between requests` : 'without pauses'}…`)
 
     const latencies: number[] = []
     const perStep = new Map<string, number[]>()
@@ -117,7 +124,9 @@ export async function runSessionsBench(): Promise<SessionsResult> {
             const elapsed = performance.now() - started
             slowest.push({ label: step.label, atS: Math.round((started - measuredFrom) / 100) / 10, ms: Math.round(elapsed) })
             latencies.push(elapsed)
-            perStep.set(step.label, [...(perStep.get(step.label) ?? []), elapsed])
+            const stepLatencies = perStep.get(step.label) ?? []
+            stepLatencies.push(elapsed)
+            perStep.set(step.label, stepLatencies)
           }
         } catch (error) {
           if (counts) {
@@ -125,6 +134,7 @@ export async function runSessionsBench(): Promise<SessionsResult> {
             if (errorSamples.length < 10) errorSamples.push(error instanceof Error ? error.message : String(error))
           }
         }
+        if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs * (0.5 + Math.random())))
       }
     }
     const running = cookies.map((cookie, index) => user(cookie, index))
@@ -143,6 +153,7 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     latencies.sort((a, b) => a - b)
     const result: SessionsResult = {
       sessions,
+      thinkMs,
       durationMs,
       requests: latencies.length,
       errors,
