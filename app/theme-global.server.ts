@@ -15,6 +15,17 @@ const globalConfig = defineConfig({
 })
 
 const consoleGlobalConfig = defineConfig({
+  theme: {
+    keyframes: {
+      // The pending bar (components/layout/pending-indicator.tsx): transform only, so the compositor
+      // animates it. (Keyframes in a component's `css` come out empty: they live here.)
+      'cc-pending': {
+        '0%': { transform: 'translateX(0%) scaleX(0.1)' },
+        '50%': { transform: 'translateX(30%) scaleX(0.5)' },
+        '100%': { transform: 'translateX(100%) scaleX(0.1)' },
+      },
+    },
+  },
   globalCss: {
     'html, body': { minHeight: '100%', bg: 'bg.subtle' },
     // A field with keyboard focus gets a 2 px ring (Chakra's own is a 1 px inset line, easy to miss)

@@ -17,6 +17,9 @@ describe('the theme stylesheet', () => {
     has('DejaVu Sans Mono')
     has('--chakra-colors-fg-error:var(--chakra-colors-red-700)')
     has('@keyframes spin')
+    // the pending bar's steps (a component's own css emits its keyframes empty)
+    has('@keyframes cc-pending{0%{')
+    expect(/@keyframes cc-pending\{0%\{[^}]*;transform:translateX\(0%\) scaleX\(0\.1\);\}50%\{[^}]*;transform:translateX\(30%\) scaleX\(0\.5\);\}/.test(css), 'cc-pending steps').toBe(true)
     // the dark rules Chakra's tokens do not reach, once in the sheet rather than inline in every page
     has('html.dark .ace-tm{')
     has('@media (prefers-color-scheme: dark){html[data-theme=system]{color-scheme:dark;')
