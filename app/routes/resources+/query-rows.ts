@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (cached) {
     try {
       const result = await cached
-      return ndjson(fromCache(result.rows, from), result.rows.length)
+      return ndjson(fromCache(result.lines, from), result.lines.length)
     } catch (error) {
       if (api.signal?.aborted) throw error
       // The run failed or was stopped: ask the cluster below.
@@ -49,17 +49,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 }
 
-/** Rows `from` onwards, serialised a chunk at a time as the reader asks for them. */
-function fromCache(rows: readonly unknown[][], from: number): ReadableStream<Uint8Array> {
+/** Rows `from` onwards, the cluster's own lines, a chunk at a time as the reader asks for them. */
+function fromCache(lines: readonly string[], from: number): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   let next = from
   return new ReadableStream({
     pull(controller) {
-      if (next >= rows.length) return controller.close()
-      const end = Math.min(rows.length, next + CHUNK_ROWS)
-      let chunk = ''
-      for (; next < end; next++) chunk += `${JSON.stringify(rows[next])}\n`
-      controller.enqueue(encoder.encode(chunk))
+      if (next >= lines.length) return controller.close()
+      const end = Math.min(lines.length, next + CHUNK_ROWS)
+      controller.enqueue(encoder.encode(`${lines.slice(next, end).join('\n')}\n`))
+      next = end
     },
   })
 }

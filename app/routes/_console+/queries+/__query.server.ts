@@ -4,7 +4,7 @@ import { parseQueryStats, QueryError, runQuery } from '~/api/query.server'
 import { listProjectsWithTablesBriefly } from '~/api/tables.server'
 import { tableRef } from '~/utils/sql'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
-import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
+import { cachedRows, cellsOf, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
 import { RESULT_PAGE_SIZE, type Cell } from './__result-cells'
 
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
@@ -142,17 +142,17 @@ export async function runForUi(api: ClusterApi, sql: string, options: Record<str
   const settings = uiSettings(options)
   try {
     const result = await cachedRows(api, sql, settings)
-    const lastPage = Math.max(1, Math.ceil(result.rows.length / RESULT_PAGE_SIZE))
+    const lastPage = Math.max(1, Math.ceil(result.lines.length / RESULT_PAGE_SIZE))
     const offset = (Math.min(page, lastPage) - 1) * RESULT_PAGE_SIZE
     return {
       kind: 'rows',
       columns: result.columns,
-      rows: result.rows.slice(offset, offset + RESULT_PAGE_SIZE),
+      rows: cellsOf(result.lines.slice(offset, offset + RESULT_PAGE_SIZE)),
       offset,
-      rowCount: result.rows.length,
+      rowCount: result.lines.length,
       pageSize: RESULT_PAGE_SIZE,
       isCapped: result.isCapped,
-      stats: { ...result.stats, engine: {}, rowCount: result.rows.length },
+      stats: { ...result.stats, engine: {}, rowCount: result.lines.length },
     }
   } catch (error) {
     if (api.signal?.aborted) throw error

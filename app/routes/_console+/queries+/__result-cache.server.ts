@@ -19,10 +19,21 @@ export type ResultStats = { cluster: Record<string, string>; queryId: string | n
 
 export type CachedRows = {
   columns: { name: string; type: string }[]
-  rows: Cell[][]
+  /**
+   * The rows as the cluster wrote them, one JSON array a line: a page parses only its own rows
+   * (`cellsOf`) and the grid's stream sends the lines on unchanged (the browser turns values into
+   * cells itself, as for an answer piped from the cluster). Parsing all 10,000 rows before the first
+   * page could be sent cost tens of ms per run, and writing them out again as many (issue 11).
+   */
+  lines: string[]
   /** True when the UI's 10,000-row cap cut the result. */
   isCapped: boolean
   stats: ResultStats
+}
+
+/** Cached result lines as the cells a page shows. */
+export function cellsOf(lines: readonly string[]): Cell[][] {
+  return lines.map((line) => (JSON.parse(line) as unknown[]).map(cellOf))
 }
 
 /**
@@ -135,8 +146,8 @@ async function readRows(api: ClusterApi, sql: string, settings: Record<string, s
   const format = response.headers.get('x-clickhouse-format') ?? ''
   if (format && format !== ROWS_FORMAT) throw new NotRowsError(response, format, started)
   const isUiCap = settings.result_overflow_mode === 'break'
-  const lines: unknown[] = []
-  const rows: Cell[][] = []
+  const header: unknown[] = []
+  const lines: string[] = []
   let bytes = 0
   let isCapped = false
   const decoder = new TextDecoder()
@@ -144,11 +155,15 @@ async function readRows(api: ClusterApi, sql: string, settings: Record<string, s
   const take = (line: string) => {
     if (!line) return
     bytes += line.length * 2
-    const value = JSON.parse(line) as unknown[]
-    if (lines.length < 2) lines.push(value)
-    else if (rows.length < QUERY_UI_MAX_ROWS) {
-      rows.push(value.map(cellOf))
-      run.rows = rows.length
+    if (header.length < 2) header.push(JSON.parse(line))
+    else if (lines.length < QUERY_UI_MAX_ROWS) {
+      // Kept as text. A line that is not an array (a message the engine wrote into the answer)
+      // fails here, as parsing every line did.
+      if (line.charCodeAt(0) !== 91 || line.charCodeAt(line.length - 1) !== 93) {
+        if (!Array.isArray(JSON.parse(line))) throw new SyntaxError('A result line is not a row')
+      }
+      lines.push(line)
+      run.rows = lines.length
     }
     else if (isUiCap) isCapped = true
   }
@@ -175,12 +190,12 @@ async function readRows(api: ClusterApi, sql: string, settings: Record<string, s
     if (signal.aborted || error instanceof SyntaxError) throw error
     throw new ClusterError({ status: 503 })
   }
-  if (isUiCap && rows.length >= QUERY_UI_MAX_ROWS) isCapped = true
-  const names = (lines[0] as string[] | undefined) ?? []
-  const types = (lines[1] as string[] | undefined) ?? []
+  if (isUiCap && lines.length >= QUERY_UI_MAX_ROWS) isCapped = true
+  const names = (header[0] as string[] | undefined) ?? []
+  const types = (header[1] as string[] | undefined) ?? []
   return {
     columns: names.map((name, index) => ({ name, type: types[index] ?? '' })),
-    rows,
+    lines,
     isCapped,
     bytes,
     stats: {

@@ -11,7 +11,7 @@ import { loader as editorLoader } from './_index'
 import { editorLink, MAX_ROWS_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS } from './__query-options'
 import { loader as referenceLoader } from './reference'
 import { clearResultCache, RESULT_CACHE_LIMITS, resultCacheSize } from './__result-cache.server'
-import { RESULT_PAGE_SIZE } from './__result-cells'
+import { cellOf, RESULT_PAGE_SIZE } from './__result-cells'
 import { loader as rowsLoader } from '../../resources+/query-rows'
 import { loader as functionsLoader } from '../../resources+/query-functions'
 import { loader as progressLoader } from '../../resources+/query-progress'
@@ -418,6 +418,14 @@ describe('big results: pages, the result cache and the rows stream', () => {
     if (data.outcome?.kind !== 'rows') return
     expect(data.outcome.rows[0]).toEqual(['0', '2026-01-01 00:00:00', '/path/0', 'GET', null, '["0","2"]', '0'])
     expect(data.outcome.rows[1]).toEqual(['1', '2026-01-01 00:00:01', '/path/1', 'POST', 'a\nb "q" é', '["1","2"]', '1.5'])
+    // The stream from the cache sends the cluster's lines as they came; the grid makes cells of them
+    // with the same function, so the rows it shows after the first page read as the page's do.
+    const streamed = await rowsOf((await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql: wide, from: '500' })}`, cookie)))) as Response)
+    expect(streamed).toHaveLength(2500)
+    expect(streamed[1]).toEqual(['501', '2026-01-01 00:08:21', '/path/501', 'GET', 'a\nb "q" é', ['501', '2'], 751.5])
+    const page2 = await result({ sql: wide, page: '2' })
+    if (page2.data.outcome?.kind !== 'rows') throw new Error('no rows')
+    expect(streamed.slice(0, 500).map((row) => row.map(cellOf))).toEqual(page2.data.outcome.rows)
   })
 
   it('keeps 64-bit integers exact, as strings', async () => {
