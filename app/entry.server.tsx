@@ -60,7 +60,7 @@ export default function handleRequest(
     for (const [name, value] of securityHeaders(nonce, getEnv().ALLOW_EMBEDDING)) responseHeaders.set(name, value)
   }
   const { cache, server: emotionServer } = sharedEmotion()
-  const respond = (page: string, status: number) => {
+  const respond = (page: string | Buffer<ArrayBuffer>, status: number) => {
     responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
     // Pages carry one user's data: never store them in shared or browser caches.
     if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-store')
