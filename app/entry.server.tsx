@@ -60,7 +60,7 @@ export default function handleRequest(
     for (const [name, value] of securityHeaders(nonce, getEnv().ALLOW_EMBEDDING)) responseHeaders.set(name, value)
   }
   const { cache, server: emotionServer } = sharedEmotion()
-  const respond = (page: string, status: number) => {
+  const respond = (page: Buffer<ArrayBuffer>, status: number) => {
     responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
     // Pages carry one user's data: never store them in shared or browser caches.
     if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-store')
@@ -92,9 +92,12 @@ export default function handleRequest(
           sink.on('data', (chunk: Buffer) => chunks.push(Buffer.from(chunk)))
           sink.on('error', reject)
           sink.on('end', () => {
-            const html = Buffer.concat(chunks).toString('utf8')
-            const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(html))
-            const page = html.replace('</head>', `${styles}</head>`)
+            const bytes = Buffer.concat(chunks)
+            const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(bytes.toString('utf8')))
+            // The styles go before </head>, joined as bytes: a Response made from a string checks
+            // it character by character (1.5 ms for a 70 KB page with non-ASCII text; decision 036).
+            const head = bytes.indexOf('</head>')
+            const page = head === -1 ? bytes : Buffer.concat([bytes.subarray(0, head), Buffer.from(styles), bytes.subarray(head)])
             if (key && !didError) keepPage(key, page, nonce)
             resolve(respond(page, didError ? 500 : responseStatusCode))
           })

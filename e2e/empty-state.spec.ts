@@ -1,5 +1,5 @@
 import { clearFaults, CLUSTER, clusterCall, clusterToken, holdingFaultLock, setFault } from './cluster-faults'
-import { expect, logIn, test, uniqueName } from './fixtures'
+import { expect, logIn, newSession, test, uniqueName } from './fixtures'
 
 /**
  * "No tables yet → create one, or load the sample" (issue 14). The e2e cluster is seeded and shared,
@@ -26,6 +26,8 @@ test.describe('empty states', () => {
   test.describe.configure({ timeout: 90_000 })
 
   test('an org with no tables offers "Create your first table" and "Load the sample"; loading it lands on the new table', async ({ authedPage: page }) => {
+    // The project list an earlier test read may still be in the session's 5 s read cache.
+    await newSession(page)
     await holdingFaultLock(async () => {
       await removeSampleTable()
       await setFault({ path: '^/config/v1/orgs/[^/]+/projects/?$', method: 'GET', status: 200, body: { count: 0, next: null, previous: null, results: [] } })

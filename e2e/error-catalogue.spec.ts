@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { clusterCall, holdingFaultLock, setFault } from './cluster-faults'
-import { expect, test, uniqueName } from './fixtures'
+import { expect, newSession, test, uniqueName } from './fixtures'
 
 /**
  * The spec's error catalogue (section 8) as a user sees it, with the local cluster's fault switch
@@ -56,6 +56,8 @@ test.describe('the error catalogue on a list, a detail page and a form', () => {
   })
 
   test('a list (/data/tables) shows each row in its panel, and a 401 goes to login', async ({ authedPage: page }) => {
+    // The project list an earlier test read may still be in the session's 5 s read cache.
+    await newSession(page)
     const fault = { path: '^/config/v1/orgs/[^/]+/projects/?$', method: 'GET' }
     for (const [index, row] of ROWS.entries()) {
       await withFault({ ...fault, ...row.fault }, async () => {

@@ -10,6 +10,17 @@ export async function logIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PA
   await page.getByRole('button', { name: 'Log in' }).click()
 }
 
+/**
+ * Signs the page in again: a session of its own, so nothing an earlier test read is in the console's
+ * per-session read cache (5 s, decision 036). For a test whose cluster fault must be what a page reads.
+ */
+export async function newSession(page: Page) {
+  await page.context().clearCookies()
+  await page.goto('/login')
+  await logIn(page)
+  await page.waitForURL('**/dashboard')
+}
+
 /** A unique, valid table or project name for one test run (letters, digits, underscores). */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`

@@ -1,5 +1,6 @@
 import { oncePerRequest, type ClusterApi } from './client.server'
 import { settle } from './policies.server'
+import { cachedRead } from './read-cache.server'
 import { listRoles, type Policy } from './roles.server'
 import { getMyPermissions, getMyRoleNames } from './users.server'
 
@@ -11,10 +12,11 @@ export type AccessScope = {
 
 /**
  * The policies of the signed-in user's roles, read once per request and only when a scope is to be
- * checked (the caller knows the user holds `view_role`; without it `roles/` answers 403).
+ * checked (the caller knows the user holds `view_role`; without it `roles/` answers 403). The roles
+ * come from the session's short read cache, as the user's permissions do (decisions 035, 036).
  */
 const getMyPolicies = oncePerRequest(async (api) => {
-  const [roleNames, roles] = await Promise.all([getMyRoleNames(api), listRoles(api)])
+  const [roleNames, roles] = await Promise.all([getMyRoleNames(api), cachedRead(api.sessionKey, 'roles', () => listRoles(api))])
   const mine = roles.filter((role) => roleNames.includes(role.name))
   return { superAdmin: mine.some((role) => role.name === 'super_admin' && role.built_in), policies: mine.flatMap((role) => role.policies) }
 })

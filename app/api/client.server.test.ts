@@ -1,11 +1,12 @@
 import { http, HttpResponse } from 'msw'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { TEST_CLUSTER_URL } from '#tests/env'
 import { dropConnection, failWith, hang, server, useTestCluster } from '#tests/msw'
 import { get, loginAsAdmin } from '#tests/session'
 import { createClusterApi, REQUEST_TIMEOUT_MS, requireApi, setRequestTimeout } from './client.server'
 import { getDefaults } from './defaults.server'
 import { ClusterError } from './errors.server'
+import { cachedRead, clearReadCache } from './read-cache.server'
 import { getCurrentUser } from './users.server'
 import { getVersion } from './version.server'
 
@@ -99,6 +100,30 @@ describe('cluster client', () => {
       next: `${TEST_CLUSTER_URL}/config/v1/paged?page=3`,
       previous: null,
     })
+  })
+
+  it('forgets cached reads when a change is sent and again when it is answered', async () => {
+    const api = createClusterApi(SESSION, { origin: TEST_CLUSTER_URL })
+    let answer!: () => void
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    server.use(
+      http.post(`${TEST_CLUSTER_URL}/config/v1/change`, async () => {
+        await answered
+        return HttpResponse.json({ changed: true })
+      }),
+    )
+    const load = vi.fn(async () => 'list')
+    await cachedRead('s', 'k', load)
+    const change = api.post('/change')
+    // Forgotten when sent: read again.
+    await cachedRead('s', 'k', load)
+    expect(load).toHaveBeenCalledTimes(2)
+    // Read while the change is on its way, so possibly from before it: forgotten once it is answered.
+    answer()
+    expect(await change).toEqual({ changed: true })
+    await cachedRead('s', 'k', load)
+    expect(load).toHaveBeenCalledTimes(3)
+    clearReadCache()
   })
 
   it('times out with the catalogue 408', async () => {

@@ -241,14 +241,13 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
       throw error
     }
   }
-  const json = <T>(method: string, path: string, body: unknown, callOptions?: CallOptions) => {
-    // Any change through the console may change what a cached read shows.
-    if (method !== 'GET') clearReadCache()
-    return guarded(
-      () => callCluster<T>(method, url(withParams(path, callOptions?.params)), body, { token, context: callOptions?.context }),
-      callOptions,
+  const json = <T>(method: string, path: string, body: unknown, callOptions?: CallOptions) =>
+    sent(method, () =>
+      guarded(
+        () => callCluster<T>(method, url(withParams(path, callOptions?.params)), body, { token, context: callOptions?.context }),
+        callOptions,
+      ),
     )
-  }
 
   return {
     orgId: session.orgId,
@@ -264,18 +263,18 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
     },
     list: async (path, { page, pageSize, params, ...callOptions } = {}) =>
       toPage(await json<unknown>('GET', path, undefined, { ...callOptions, params: { page, page_size: pageSize, ...params } })),
-    raw: (method, path, { body, json: isJson, ...callOptions } = {}) => {
-      if (method !== 'GET') clearReadCache()
-      return guarded(
-        () =>
-          callCluster(method, `${origin}${withParams(path, callOptions.params)}`, body, {
-            token,
-            asText: !isJson,
-            context: callOptions.context,
-          }),
-        callOptions,
-      )
-    },
+    raw: (method, path, { body, json: isJson, ...callOptions } = {}) =>
+      sent(method, () =>
+        guarded(
+          () =>
+            callCluster(method, `${origin}${withParams(path, callOptions.params)}`, body, {
+              token,
+              asText: !isJson,
+              context: callOptions.context,
+            }),
+          callOptions,
+        ),
+      ),
     stream: (method, path, { body, headers, accept, signal, ...callOptions } = {}) =>
       guarded(
         () =>
@@ -289,6 +288,20 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
         callOptions,
       ),
   }
+}
+
+/**
+ * Runs a call. Any change through the console (a method other than GET) may change what a cached
+ * read shows: every cached read is forgotten when it is sent and again when it is answered (a read
+ * that started meanwhile may have kept what was there before), before the caller goes on, so the
+ * next page shows the change. Succeeded or failed alike: a failed change may have changed something.
+ */
+function sent<T>(method: string, call: () => Promise<T>): Promise<T> {
+  if (method === 'GET') return call()
+  clearReadCache()
+  const answer = call()
+  void answer.then(clearReadCache, clearReadCache)
+  return answer
 }
 
 const apis = new WeakMap<Request, Promise<ClusterApi>>()

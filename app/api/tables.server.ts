@@ -58,13 +58,13 @@ export async function listProjectsWithTables(api: ClusterApi): Promise<{ project
 }
 
 /**
- * listProjectsWithTables for a page re-read on every view (the tables list): the projects are read
- * each time (a new project or an ended session shows at once), each project's tables come from the
- * session's short read cache (read-cache.server; the console's own changes clear it). The arrays
- * returned are shared: read them, never change them.
+ * listProjectsWithTables for a page re-read on every view (the tables list, the query picker): the
+ * projects and each project's tables come from the session's short read cache (read-cache.server;
+ * the console's own changes clear it, a change made elsewhere shows within its 5 s; decision 036).
+ * The arrays returned are shared: read them, never change them.
  */
 export async function listProjectsWithTablesBriefly(api: ClusterApi): Promise<{ project: Project; tables: Table[] }[]> {
-  const projects = await listProjects(api)
+  const projects = await cachedRead(api.sessionKey, 'projects', () => listProjects(api))
   return Promise.all(
     projects.map(async (project) => ({
       project,

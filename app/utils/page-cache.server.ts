@@ -19,8 +19,12 @@ const TTL_MS = 60_000
 /** Loader data past this size is not worth hashing and keeping (a big query result page). */
 const MAX_DATA_CHARS = 2 * 1024 * 1024
 
-/** A page as stored: its HTML cut where the nonce was, so a hit joins the parts with its own. */
-type Entry = { parts: string[]; size: number; at: number }
+/**
+ * A page as stored: its HTML cut where the nonce was, so a hit joins the parts with its own. The
+ * parts are UTF-8 bytes: joining bytes costs a tenth of joining strings and encoding the result for
+ * the socket (about 1.5 ms for a 70 KB page with a non-ASCII character in it; decision 036).
+ */
+type Entry = { parts: Buffer[]; size: number; at: number }
 const entries = new Map<string, Entry>()
 let bytes = 0
 
@@ -44,8 +48,8 @@ export function pageKey(request: Request, status: number, context: EntryContext)
   return createHash('sha256').update(context.manifest.version).update('\0').update(request.url).update('\0').update(data).digest('base64')
 }
 
-/** The stored page with this request's nonce in it, or undefined. */
-export function cachedPage(key: string, nonce: string): string | undefined {
+/** The stored page with this request's nonce in it (UTF-8), or undefined. */
+export function cachedPage(key: string, nonce: string): Buffer<ArrayBuffer> | undefined {
   const entry = entries.get(key)
   if (!entry) return undefined
   if (Date.now() - entry.at > TTL_MS) {
@@ -55,15 +59,26 @@ export function cachedPage(key: string, nonce: string): string | undefined {
   // Most recently used last: the oldest use is the first evicted.
   entries.delete(key)
   entries.set(key, entry)
-  return entry.parts.join(nonce)
+  const nonceBytes = Buffer.from(nonce)
+  const pieces: Buffer[] = [entry.parts[0]!]
+  for (let i = 1; i < entry.parts.length; i++) pieces.push(nonceBytes, entry.parts[i]!)
+  return Buffer.concat(pieces)
 }
 
-export function keepPage(key: string, html: string, nonce: string) {
-  if (html.length > MAX_BYTES / 8) return
+/** Keeps `page` (UTF-8) under `key`, cut where `nonce` is. */
+export function keepPage(key: string, page: Buffer, nonce: string) {
+  if (page.length > MAX_BYTES / 8) return
   const old = entries.get(key)
   if (old) forget(key, old)
-  entries.set(key, { parts: html.split(nonce), size: html.length, at: Date.now() })
-  bytes += html.length
+  const parts: Buffer[] = []
+  for (let from = 0; ; ) {
+    const at = page.indexOf(nonce, from)
+    parts.push(page.subarray(from, at === -1 ? page.length : at))
+    if (at === -1) break
+    from = at + Buffer.byteLength(nonce)
+  }
+  entries.set(key, { parts, size: page.length, at: Date.now() })
+  bytes += page.length
   // Least recently used first: out while over the limit or past their time.
   const now = Date.now()
   for (const [oldest, entry] of entries) {
