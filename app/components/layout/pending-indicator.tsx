@@ -1,10 +1,14 @@
 import { Box } from '@chakra-ui/react'
 import { useNavigation } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+
+/** Pending for less than this, a navigation shows no bar: no flash, and no frames to draw for it. */
+const SHOW_AFTER_MS = 300
 
 /** A thin bar across the top while a navigation or submission is under way (scripts only). */
 export function PendingIndicator() {
   const navigation = useNavigation()
-  const isPending = navigation.state !== 'idle'
+  const isPending = useIsLongPending(navigation.state !== 'idle')
   return (
     <Box role="status" aria-live="polite" position="fixed" top="0" left="0" right="0" h="3px" zIndex="max" pointerEvents="none" overflow="hidden">
       {isPending ? (
@@ -26,4 +30,15 @@ export function PendingIndicator() {
       ) : null}
     </Box>
   )
+}
+
+/** True once `isPending` has held for SHOW_AFTER_MS; false again as soon as it ends. */
+function useIsLongPending(isPending: boolean): boolean {
+  const [isLong, setLong] = useState(false)
+  useEffect(() => {
+    if (!isPending) return setLong(false)
+    const timer = window.setTimeout(() => setLong(true), SHOW_AFTER_MS)
+    return () => window.clearTimeout(timer)
+  }, [isPending])
+  return isPending && isLong
 }
