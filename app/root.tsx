@@ -79,6 +79,11 @@ function Toasts({ toasts }: { toasts: ToastItem[] }) {
 }
 
 export default function App() {
+  // `<html data-hydrated>` once React has the page: e2e tests wait for it before a click that a page
+  // still hydrating could lose.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = ''
+  }, [])
   return <Outlet />
 }
 

@@ -21,6 +21,15 @@ export async function newSession(page: Page) {
   await page.waitForURL('**/dashboard')
 }
 
+/**
+ * With scripts, waits until React has the page (`<html data-hydrated>`, root.tsx): a click on a
+ * link while the page still hydrates can be lost. Without scripts the page is ready as it loads.
+ */
+export async function hydrated(page: Page) {
+  if (base.info().project.use.javaScriptEnabled === false) return
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+}
+
 /** A unique, valid table or project name for one test run (letters, digits, underscores). */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`

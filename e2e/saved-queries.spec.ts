@@ -1,4 +1,4 @@
-import { expect, test, uniqueName } from './fixtures'
+import { expect, hydrated, test, uniqueName } from './fixtures'
 import { typeSql, editorSql } from './query-editor'
 
 test.describe('saved queries and history', () => {
@@ -37,6 +37,8 @@ test.describe('saved queries and history', () => {
     await expect(page.getByRole('heading', { name: 'Result' })).toHaveCount(0)
 
     await page.goto(`/queries/saved?q=${encodeURIComponent(name)}`)
+    // A click while the list hydrates can be lost (it was, once, in CI): wait for the page first.
+    await hydrated(page)
     await page.getByRole('link', { name: `Delete ${name}` }).click()
     await expect(page.getByRole('heading', { name: `Delete saved query “${name}”?` })).toBeVisible()
     await page.getByRole('button', { name: 'Delete saved query' }).click()
