@@ -4,8 +4,8 @@ import { parseQueryStats, QueryError, runQuery } from '~/api/query.server'
 import { listProjectsWithTablesBriefly } from '~/api/tables.server'
 import { tableRef } from '~/utils/sql'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
-import { cachedRows, cellsOf, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
-import { RESULT_PAGE_SIZE, type Cell } from './__result-cells'
+import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
+import { cellsOf, RESULT_PAGE_SIZE, type Cell } from './__result-cells'
 
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
 

@@ -2,7 +2,6 @@ import crypto from 'node:crypto'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { parseQueryStats, queryCluster } from '~/api/query.server'
-import { cellOf, type Cell } from './__result-cells'
 import { QUERY_UI_MAX_ROWS } from './__query-options'
 
 /**
@@ -29,11 +28,6 @@ export type CachedRows = {
   /** True when the UI's 10,000-row cap cut the result. */
   isCapped: boolean
   stats: ResultStats
-}
-
-/** Cached result lines as the cells a page shows. */
-export function cellsOf(lines: readonly string[]): Cell[][] {
-  return lines.map((line) => (JSON.parse(line) as unknown[]).map(cellOf))
 }
 
 /**

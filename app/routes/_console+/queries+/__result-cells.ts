@@ -12,6 +12,11 @@ export function cellOf(value: unknown): Cell {
   return JSON.stringify(value)
 }
 
+/** Row lines as the cluster writes them (one JSON array a line) as cells: a page's rows and the grid's stream alike. */
+export function cellsOf(lines: readonly string[]): Cell[][] {
+  return lines.map((line) => (JSON.parse(line) as unknown[]).map(cellOf))
+}
+
 /** Rows the no-script result shows per page (with scripts the grid holds the whole result). */
 export const RESULT_PAGE_SIZE = 500
 

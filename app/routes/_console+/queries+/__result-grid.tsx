@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { isNumericType } from '~/utils/sql'
-import { cellOf, type Cell } from './__result-cells'
+import { cellsOf, type Cell } from './__result-cells'
 
 export type ResultColumn = { name: string; type: string }
 
@@ -183,11 +183,7 @@ async function streamRows(url: string, signal: AbortSignal, onRows: (rows: Cell[
   const decoder = new TextDecoder()
   let pending = ''
   let all: Cell[][] = []
-  const parse = (text: string): Cell[][] =>
-    text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => (JSON.parse(line) as unknown[]).map(cellOf))
+  const parse = (text: string): Cell[][] => cellsOf(text.split('\n').filter(Boolean))
   for (;;) {
     const { done, value } = await reader.read()
     if (done) break
