@@ -86,7 +86,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   if (options.adminPassword) env.CLUSTER_ADMIN_PASSWORD = options.adminPassword
 
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx')
-  const child: ChildProcess = spawn(tsx, [path.join(ROOT, 'cluster', 'main.ts')], {
+  // CLUSTER_NODE_FLAGS: node flags for the cluster process (e.g. --cpu-prof when profiling a bench)
+  const nodeFlags = (process.env.CLUSTER_NODE_FLAGS ?? '').split(' ').filter(Boolean)
+  const child: ChildProcess = spawn(tsx, [...nodeFlags, path.join(ROOT, 'cluster', 'main.ts')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', options.stdio ?? 'inherit', options.stdio ?? 'inherit'],

@@ -76,8 +76,9 @@ export function authenticate(cluster: ClusterState, request: Request): User {
   throw unauthorized()
 }
 
-export function rolesOf(cluster: ClusterState, user: User): Role[] {
-  return user.role_ids.map((id) => cluster.store.get<Role>('role', String(id))).filter((r): r is Role => !!r)
+/** The user's roles as stored (not copies: for reading only). */
+export function rolesOf(cluster: ClusterState, user: User): readonly Readonly<Role>[] {
+  return user.role_ids.map((id) => cluster.store.peek<Role>('role', String(id))).filter((r): r is Readonly<Role> => !!r)
 }
 
 function policyCovers(policy: Policy, scope: Scope | undefined): boolean {

@@ -19,7 +19,12 @@ import { csvOptions, transformType, type CsvOptions } from './transform'
 export interface DirectPlan {
   /** JSON: true when the engine's parse of these records stores what the JavaScript mapper would */
   accepts(records: unknown[]): boolean
-  /** CSV: true when the engine's parse of this body (already passed by csvRecordCount) stores what the JavaScript mapper would */
+  /**
+   * CSV: true when the engine's parse of this body (already passed by csvRecordCount) stores what
+   * the JavaScript mapper would. `body`: the body's bytes as latin1 text, one character per byte
+   * (the delimiters, quotes and the values checked here are ASCII, and no byte of a multi-byte UTF-8
+   * character is ASCII, so the checks read the same as on the decoded text)
+   */
   acceptsCsv(body: string): boolean
   format: 'JSONEachRow' | 'CSV'
   /** CSV: the table's columns in input order */
@@ -54,7 +59,7 @@ const enum Kind {
   Time,
 }
 
-function isIsoUtc(value: string): boolean {
+export function isIsoUtc(value: string): boolean {
   const m = ISO_UTC.exec(value)
   if (!m) return false
   const year = +m[1]
@@ -63,6 +68,80 @@ function isIsoUtc(value: string): boolean {
   // DateTime64(3)'s range; a day the month has (Date.UTC would roll 02-30 over to March)
   if (year < 1900 || year > 2299 || month < 1 || month > 12 || day < 1 || +m[4] > 23 || +m[5] > 59 || +m[6] > 59) return false
   return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day
+}
+
+const digitsAt = (body: string, at: number, count: number): number => {
+  let n = 0
+  for (let i = at; i < at + count; i++) {
+    const digit = body.charCodeAt(i) - 48
+    if (digit < 0 || digit > 9) return -1
+    n = n * 10 + digit
+  }
+  return n
+}
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** isIsoUtc on body[at, end), without a copy of it */
+export function timeFits(body: string, at: number, end: number): boolean {
+  const length = end - at
+  // YYYY-MM-DDTHH:MM:SSZ, or with .f, .ff or .fff before the Z
+  if (length !== 20 && (length < 22 || length > 24)) return false
+  if (body.charCodeAt(at + 4) !== 45 || body.charCodeAt(at + 7) !== 45 || body.charCodeAt(at + 10) !== 84 || body.charCodeAt(at + 13) !== 58 || body.charCodeAt(at + 16) !== 58 || body.charCodeAt(end - 1) !== 90) return false
+  if (length > 20 && (body.charCodeAt(at + 19) !== 46 || digitsAt(body, at + 20, length - 21) < 0)) return false
+  const year = digitsAt(body, at, 4)
+  const month = digitsAt(body, at + 5, 2)
+  const day = digitsAt(body, at + 8, 2)
+  const hour = digitsAt(body, at + 11, 2)
+  const minute = digitsAt(body, at + 14, 2)
+  const second = digitsAt(body, at + 17, 2)
+  if (year < 1900 || year > 2299 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  return day <= DAYS[month - 1] + (leap ? 1 : 0)
+}
+
+/** INT_TEXT and the range, on body[at, end) (not empty) */
+export function intFits(body: string, at: number, end: number, check: { lo: number; hi: number }): boolean {
+  let i = at
+  const negative = body.charCodeAt(i) === 45
+  if (negative) i++
+  if (end - i < 1 || end - i > 15) return false
+  let n = 0
+  for (; i < end; i++) {
+    const digit = body.charCodeAt(i) - 48
+    if (digit < 0 || digit > 9) return false
+    n = n * 10 + digit
+  }
+  if (negative) n = -n
+  return n >= check.lo && n <= check.hi
+}
+
+/** DOUBLE_TEXT and not a negative zero, on body[at, end) (not empty) */
+export function doubleFits(body: string, at: number, end: number): boolean {
+  let i = at
+  const negative = body.charCodeAt(i) === 45
+  if (negative) i++
+  let digits = 0
+  let nonZero = false
+  for (; i < end; i++) {
+    const c = body.charCodeAt(i)
+    if (c < 48 || c > 57) break
+    digits++
+    if (c !== 48) nonZero = true
+  }
+  if (!digits) return false
+  if (i < end) {
+    if (body.charCodeAt(i) !== 46) return false
+    i++
+    let decimals = 0
+    for (; i < end; i++) {
+      const c = body.charCodeAt(i)
+      if (c < 48 || c > 57) return false
+      decimals++
+      if (c !== 48) nonZero = true
+    }
+    if (!decimals) return false
+  }
+  return !negative || nonZero
 }
 
 /**
@@ -77,11 +156,13 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
   let csv: CsvOptions | null = null
   if (type === 'csv') {
     csv = csvOptions(settings.format_details)
-    if (csv.quote !== '"' || csv.escape !== '"' || csv.skip_comments || csv.delimiter.length !== 1 || /["\r\n \t]/.test(csv.delimiter)) return null
+    if (csv.quote !== '"' || csv.escape !== '"' || csv.skip_comments || csv.delimiter.length !== 1 || /["\r\n \t]/.test(csv.delimiter) || csv.delimiter.charCodeAt(0) > 127) return null
     // every column reads its own field, in order, and names the raw insert can list
     if (columns.some((c, i) => (c.datatype?.source?.from_input_index ?? i) !== i || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(c.name))) return null
   }
   const nullValues = new Set<string>(Array.isArray(settings.null_values) ? settings.null_values.map(String) : [])
+  // as acceptsCsv reads them (latin1 text of their UTF-8 bytes)
+  const nullTexts = new Set([...nullValues].map((v) => Buffer.from(v, 'utf8').toString('latin1')))
   // flattening that makes nested names a column could read: the raw insert does not flatten
   const flattening = settings.format_details?.flattening
   if (flattening && flattening.active !== false && flattening.active !== undefined && (typeof flattening.depth === 'number' ? flattening.depth : 10) > 1) {
@@ -133,7 +214,7 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
 
   /** a CSV field's text (unquoted) checked as the column's kind; `quoted`: it was in quotes */
   const textFits = (value: string, quoted: boolean, check: (typeof checks)[number]): boolean => {
-    if (nullValues.has(value)) return false
+    if (nullTexts.has(value)) return false
     switch (check.kind) {
       case Kind.String:
         // the engine may read an unquoted NULL as null in a Nullable column
@@ -190,11 +271,21 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
               if (ch === delimiter || ch === 10) break
               end++
             }
+            // without null values, a plain string field that cannot read as NULL needs no check, and
+            // a number is checked where it lies (what textFits does, without a copy of it)
+            const kind = checks[f].kind
+            if (!nullTexts.size && end > at && (kind === Kind.String ? end - at !== 4 : kind === Kind.Int ? intFits(body, at, end, checks[f]) : kind === Kind.Double ? doubleFits(body, at, end) : kind === Kind.Time && timeFits(body, at, end))) {
+              at = end
+              const next = at < n ? body.charCodeAt(at) : 10
+              if (f < checks.length - 1 ? next !== delimiter : next !== 10) return false
+              at++
+              continue
+            }
             value = body.slice(at, end)
             at = end
           }
           // an empty field: the mapper's '' for strings, null for the rest (the engine's default differs)
-          if (value === '' ? checks[f].kind !== Kind.String || nullValues.has('') : !textFits(value, quoted, checks[f])) return false
+          if (value === '' ? checks[f].kind !== Kind.String || nullTexts.has('') : !textFits(value, quoted, checks[f])) return false
           const next = at < n ? body.charCodeAt(at) : 10
           if (f < checks.length - 1) {
             if (next !== delimiter) return false // fewer fields than columns

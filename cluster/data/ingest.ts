@@ -2,6 +2,7 @@
  * HTTP stream ingest (`POST /ingest/event`, `/pool/{pool}/ingest/event`) and the transform
  * validator (`POST /validator`).
  */
+import { isUtf8 } from 'node:buffer'
 import zlib from 'node:zlib'
 import type { Ctx } from '../context'
 import { HttpError, json } from '../http'
@@ -22,17 +23,22 @@ const bad = (message: string, extra: Record<string, unknown> = {}) => new HttpEr
  * HTTP interface accepts compressed request bodies.
  */
 export async function readBody(request: Request): Promise<string> {
+  return (await readBodyBytes(request)).toString('utf8')
+}
+
+/** The request body's bytes, decoded by its `Content-Encoding` as readBody does. */
+export async function readBodyBytes(request: Request): Promise<Buffer> {
   const buf = Buffer.from(await request.arrayBuffer())
   const encoding = (request.headers.get('content-encoding') ?? '').toLowerCase()
   try {
-    if (encoding.includes('gzip') || (buf[0] === 0x1f && buf[1] === 0x8b)) return zlib.gunzipSync(buf).toString('utf8')
+    if (encoding.includes('gzip') || (buf[0] === 0x1f && buf[1] === 0x8b)) return zlib.gunzipSync(buf)
     // HTTP "deflate" is zlib-wrapped; some clients send raw deflate
-    if (encoding.includes('deflate')) return (buf[0] === 0x78 ? zlib.inflateSync(buf) : zlib.inflateRawSync(buf)).toString('utf8')
-    if (encoding.includes('br')) return zlib.brotliDecompressSync(buf).toString('utf8')
+    if (encoding.includes('deflate')) return buf[0] === 0x78 ? zlib.inflateSync(buf) : zlib.inflateRawSync(buf)
+    if (encoding.includes('br')) return zlib.brotliDecompressSync(buf)
   } catch (error) {
     throw bad(`Could not decompress the body: ${(error as Error).message}`)
   }
-  return buf.toString('utf8')
+  return buf
 }
 
 const orderKeys = new Map<string, string | null>()
@@ -49,11 +55,14 @@ export const ingestPaths = { engine: 0, direct: 0, javascript: 0 }
 const isRecord = (r: unknown) => !!r && typeof r === 'object' && !Array.isArray(r)
 
 /**
- * The engine-mapped insert (engine-mapping.ts): the number of rows written, or null when this body
+ * The engine-mapped insert (engine-mapping.ts) of the body's `bytes`: the number of rows written, or null when this body
  * must go through the JavaScript mapper (not covered, or the engine refused it: a row that breaks a
  * rule, a value the SQL is not sure of, any engine error), in which case nothing was written.
+ * A CSV body with an ASCII delimiter is checked as its bytes in latin1 text (see ingest-direct.ts):
+ * a copy of the bytes, where UTF-8 decoding also validates, and makes a two-byte string of any
+ * non-ASCII body.
  */
-async function insertMappedByEngine(plane: Plane, project: Resource, table: Resource, transform: Resource, type: 'json' | 'csv', text: string, orderKey: string, records: unknown[] | null): Promise<number | null> {
+async function insertMappedByEngine(plane: Plane, project: Resource, table: Resource, transform: Resource, type: 'json' | 'csv', bytes: Buffer, orderKey: string, records: unknown[] | null): Promise<number | null> {
   if (!engineMappingEnabled()) return null
   if (records && records.length < engineMappingMinRows()) return null
   const key = `${project.name}.${table.name}`
@@ -83,19 +92,20 @@ async function insertMappedByEngine(plane: Plane, project: Resource, table: Reso
   const plan = plans.get(planKey)
   if (!plan) return null
   let count: number
+  const scan = type === 'csv' ? bytes.toString(plan.delimiter.charCodeAt(0) < 128 ? 'latin1' : 'utf8') : ''
   if (type === 'json') {
     // the JavaScript parse decided the records; the engine reads exactly those
     if (!records || !records.every(isRecord)) return null
     count = records.length
-  } else count = csvRecordCount(text, plan.delimiter, plan.skipHead)
+  } else count = csvRecordCount(scan, plan.delimiter, plan.skipHead)
   // one block (the plan's settings), so a refused row leaves nothing written
   if (count <= 0 || count < engineMappingMinRows() || count >= 1_000_000) return null
   // the body as it is, parsed by the engine into the table, when the JavaScript check of its values
   // finds nothing the mapping would change or refuse (ingest-direct.ts)
   const direct = directPlans.get(planKey)
-  if (direct && (type === 'json' ? direct.accepts(records!) : direct.acceptsCsv(text))) {
+  if (direct && (type === 'json' ? direct.accepts(records!) : direct.acceptsCsv(scan))) {
     try {
-      await plane.engine.insert(project.name, table.name, Buffer.from(text), direct.format, direct.settings, direct.columns)
+      await plane.engine.insert(project.name, table.name, bytes, direct.format, direct.settings, direct.columns)
       ingestPaths.direct++
       return count
     } catch (error) {
@@ -104,7 +114,7 @@ async function insertMappedByEngine(plane: Plane, project: Resource, table: Reso
     }
   }
   try {
-    await plane.engine.stagedInsert(plan, Buffer.from(text), (stage) => plan.insertFrom(stage))
+    await plane.engine.stagedInsert(plan, bytes, (stage) => plan.insertFrom(stage))
     return count
   } catch (error) {
     if (process.env.CLUSTER_DEBUG_INGEST) console.error('engine-mapped insert refused:', (error as Error).message.slice(0, 500))
@@ -150,17 +160,22 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
   const transform = pickTransform(cluster, table.uuid, transformName)
   if (!transform) throw bad(transformName ? `Transform "${transformName}" does not exist on ${tableRef}` : `Table ${tableRef} has no transform: publish one before ingesting`)
 
-  const text = await readBody(request)
+  const received = await readBodyBytes(request)
   const contentType = (request.headers.get('content-type') ?? '').toLowerCase()
   let type = transformType(transform)
   if (contentType.includes('csv')) type = 'csv'
   else if (contentType.includes('json')) type = 'json'
   if (type !== transformType(transform)) throw bad(`Transform "${transform.name}" is ${transformType(transform)}, the body is ${type}`)
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text // a UTF-8 byte order mark
+  // a UTF-8 byte order mark is not part of the data; bytes that are not UTF-8 become U+FFFD, as in
+  // the text the JavaScript mapper reads
+  const data = received[0] === 0xef && received[1] === 0xbb && received[2] === 0xbf ? received.subarray(3) : received
+  const bytes = isUtf8(data) ? data : Buffer.from(data.toString('utf8'))
   // JSON is parsed here in any case: the parse decides the records (and its errors are the answer);
-  // CSV is read by the engine unless it goes through the JavaScript mapper
+  // CSV is read by the engine unless it goes through the JavaScript mapper, which decodes it then
+  let body: string | null = null
   let records: unknown[] | null = null
   if (type === 'json') {
+    body = bytes.toString('utf8')
     const parsed = recordsOf(body, type, transform.settings?.format_details)
     if (parsed.error) throw bad(`Could not parse the body as ${type.toUpperCase()}: ${parsed.error}`)
     if (!parsed.records.length) throw bad('The body has no rows')
@@ -175,18 +190,19 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
     throw bad(`Table ${tableRef} has no engine table yet: publish a transform with a primary datetime column`)
   }
 
-  const written = await insertMappedByEngine(plane, project, table, transform, type, body, orderKey, records)
+  const written = await insertMappedByEngine(plane, project, table, transform, type, bytes, orderKey, records)
   if (written !== null && written > 0) {
     ingestPaths.engine++
     plane.touched(project.name, table.name)
     cluster.metrics.inc('rows_ingested_total', { service: 'intake-head' }, written)
-    cluster.metrics.inc('bytes_ingested_total', { service: 'intake-head' }, Buffer.byteLength(text))
+    cluster.metrics.inc('bytes_ingested_total', { service: 'intake-head' }, received.length)
     return json({ code: 200, message: 'success', rows: written, table: `${project.name}.${table.name}`, transform: transform.name })
   }
 
   // the JavaScript mapper: every rule checked row by row, with its messages
   ingestPaths.javascript++
   if (!records) {
+    body ??= bytes.toString('utf8')
     const parsed = recordsOf(body, type, transform.settings?.format_details)
     if (parsed.error) throw bad(`Could not parse the body as ${type.toUpperCase()}: ${parsed.error}`)
     if (!parsed.records.length) throw bad('The body has no rows')
@@ -215,7 +231,7 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
   }
   plane.touched(project.name, table.name)
   cluster.metrics.inc('rows_ingested_total', { service: 'intake-head' }, rows.length)
-  cluster.metrics.inc('bytes_ingested_total', { service: 'intake-head' }, Buffer.byteLength(text))
+  cluster.metrics.inc('bytes_ingested_total', { service: 'intake-head' }, received.length)
   return json({ code: 200, message: 'success', rows: rows.length, table: `${project.name}.${table.name}`, transform: transform.name })
 }
 
