@@ -108,7 +108,7 @@ export class Store {
    * reads its user and roles, a table's serializer its transforms), and parsing kept text costs less
    * than half of a structuredClone; the copy is what a restart would load.
    */
-  private copy<T>(value: unknown): T {
+  copy<T>(value: unknown): T {
     if (value === null || typeof value !== 'object') return value as T
     let text = this.texts.get(value)
     if (text === undefined) {
@@ -136,6 +136,11 @@ export class Store {
    */
   peek<T>(kind: string, id: string): Readonly<T> | undefined {
     return this.collections.get(kind)?.get(id) as Readonly<T> | undefined
+  }
+
+  /** The stored values of a kind themselves, not copies, for a reader that only looks: they must not be changed or kept (copy what is kept). */
+  values<T>(kind: string): IterableIterator<Readonly<T>> {
+    return ((this.collections.get(kind) ?? new Map()) as Map<string, Readonly<T>>).values()
   }
 
   /** The first value `predicate` holds for (the predicate sees the stored value: it must not change it). */

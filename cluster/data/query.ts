@@ -9,7 +9,7 @@ import crypto from 'node:crypto'
 import type { Ctx } from '../context'
 import { HttpError, json } from '../http'
 import { requireUser, can, type User } from '../config/access'
-import { allTables, KINDS, parentOf } from './catalog'
+import { KINDS, parentOf } from './catalog'
 import { EngineError, ident, lit, toEngineError } from './engine'
 import type { Resource } from '../hooks'
 import type { Plane, QueryRecord } from './plane'
@@ -70,15 +70,13 @@ export function parseSettingsHeader(value: string | null): Record<string, Settin
 
 function orgQueryOptions(plane: Plane): Record<string, SettingValue> {
   const { store } = plane.cluster
-  const candidates = [
-    ...store.all<Resource>('query_options'),
-    ...store.all<Resource>('org_query_options'),
-  ]
+  // read in place (the layers are only read)
+  const candidates = [...store.values<Resource>('query_options'), ...store.values<Resource>('org_query_options')]
   for (const c of candidates) {
     const opts = c?.settings?.default_query_options ?? c?.default_query_options
     if (opts && typeof opts === 'object') return opts
   }
-  for (const org of store.all<Resource>(KINDS.org)) {
+  for (const org of store.values<Resource>(KINDS.org)) {
     const opts = org?.settings?.default_query_options ?? org?.query_options?.settings?.default_query_options
     if (opts && typeof opts === 'object') return opts
   }
@@ -87,11 +85,16 @@ function orgQueryOptions(plane: Plane): Record<string, SettingValue> {
 
 /** The tables a statement names as `project.table` (backticks allowed). */
 export function referencedTables(plane: Plane, sql: string): { project: Resource; table: Resource }[] {
+  const { store } = plane.cluster
   const found: { project: Resource; table: Resource }[] = []
-  for (const pt of allTables(plane.cluster)) {
+  let projects: Map<string, Readonly<Resource>> | undefined
+  // the stored tables are read in place and only those the SQL names are copied
+  for (const table of store.values<Resource>(KINDS.table)) {
     // a table's name is in the SQL at all (a plain substring test) before its pattern is tried
-    if (!sql.includes(pt.table.name)) continue
-    if (tablePattern(pt.project.name, pt.table.name).test(sql)) found.push(pt)
+    if (!sql.includes(table.name)) continue
+    projects ??= new Map([...store.values<Resource>(KINDS.project)].map((p) => [p.uuid, p]))
+    const project = projects.get(parentOf(table as Resource, 'project'))
+    if (project && tablePattern(project.name, table.name).test(sql)) found.push({ project: store.copy<Resource>(project), table: store.copy<Resource>(table) })
   }
   return found
 }
