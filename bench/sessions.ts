@@ -19,7 +19,7 @@ type Step = { label: string; method: 'GET' | 'POST'; path: string; body?: Record
 const MIX: Step[] = [
   { label: 'dashboard', method: 'GET', path: '/dashboard', expect: [200] },
   { label: 'tables', method: 'GET', path: '/data/tables', expect: [200] },
-  { label: 'table', method: 'GET', path: '/data/tables/:tableId', expect: [200] },
+  { label: 'table', method: 'GET', path: ':tableLink', expect: [200] },
   { label: 'batch jobs', method: 'GET', path: '/jobs/batch-jobs', expect: [200] },
   { label: 'query page', method: 'GET', path: '/queries', expect: [200] },
   { label: 'query result', method: 'GET', path: '/result?sql=' + encodeURIComponent('SELECT status, count() FROM sample.web_logs GROUP BY status ORDER BY status'), expect: [200] },
@@ -91,8 +91,9 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     const cookies: string[] = []
     for (let i = 0; i < sessions; i++) cookies.push(await consoleLogin(server.base))
     const list = await fetch(`${server.base}/data/tables?q=web_logs`, { headers: { Cookie: cookies[0]! } })
-    const tableId = /\/data\/tables\/([0-9a-f-]{36})/.exec(await list.text())?.[1]
-    if (!tableId) throw new Error('the sample table is not listed')
+    // the table's link as the list gives it (with its ?project=, which saves the page a search across projects)
+    const tableLink = /href="(\/data\/tables\/[0-9a-f-]{36}\?project=[0-9a-f-]{36})"/.exec(await list.text())?.[1]
+    if (!tableLink) throw new Error('the sample table is not listed')
     console.log(`${sessions} sessions signed in; ${durationMs / 1000} s of load after a ${warmupMs / 1000} s warm-up, ${thinkMs ? `pausing about ${thinkMs} ms between requests` : 'without pauses'}…`)
 
     const latencies: number[] = []
@@ -112,7 +113,7 @@ export async function runSessionsBench(): Promise<SessionsResult> {
         // session at once on a cold server) finishes after it and is not what the server does warm.
         const counts = isMeasuring
         try {
-          const answer = await fetch(`${server.base}${step.path.replace(':tableId', tableId)}`, {
+          const answer = await fetch(`${server.base}${step.path.replace(':tableLink', tableLink)}`, {
             method: step.method,
             redirect: 'manual',
             headers: { Cookie: cookie, ...(step.body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
