@@ -31,7 +31,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         output_format_json_quote_64bit_integers: '0',
       })
       const row = answer.text.trim() ? (JSON.parse(answer.text.trim().split('\n')[0]!) as { rows_read?: number; bytes_read?: number }) : null
-      if (row) body = { ...body, rowsRead: Number(row.rows_read ?? 0), bytesRead: Number(row.bytes_read ?? 0) }
+      // the elapsed time as of this reading of the rows read, so the two figures agree
+      if (row) body = { ...body, elapsedMs: Date.now() - progress.startedAt, rowsRead: Number(row.rows_read ?? 0), bytesRead: Number(row.bytes_read ?? 0) }
     } catch (error) {
       if (api.signal?.aborted) throw error
       // The cluster's query log is not readable (permissions, an older cluster): elapsed time and rows received only.

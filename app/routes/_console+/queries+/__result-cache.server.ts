@@ -257,7 +257,7 @@ export function peekCachedRows(api: ClusterApi, sql: string, settings: Record<st
 }
 
 export type RunProgress =
-  | { state: 'running'; queryId: string; elapsedMs: number; rowsReceived: number }
+  | { state: 'running'; queryId: string; startedAt: number; elapsedMs: number; rowsReceived: number }
   | { state: 'done' }
   | { state: 'canceled' }
   | { state: 'none' }
@@ -266,7 +266,7 @@ export type RunProgress =
 export function runProgress(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: string, settings: Record<string, string>): RunProgress {
   const key = resultKey(api, sql, settings)
   const entry = entries.get(key)
-  if (entry && !entry.isSettled) return { state: 'running', queryId: entry.run.queryId, elapsedMs: Date.now() - entry.run.startedAt, rowsReceived: entry.run.rows }
+  if (entry && !entry.isSettled) return { state: 'running', queryId: entry.run.queryId, startedAt: entry.run.startedAt, elapsedMs: Date.now() - entry.run.startedAt, rowsReceived: entry.run.rows }
   if (entry) return { state: 'done' }
   return stoppedLately(key) ? { state: 'canceled' } : { state: 'none' }
 }
