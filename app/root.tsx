@@ -16,6 +16,7 @@ import { systemForPages } from '~/chakra-config'
 import type { ToastItem } from '~/components/layout/toaster'
 import { system } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
+import { EARLY_TEXT_SCRIPT, useRestoreEarlyText } from '~/utils/early-text'
 import { useNonce } from '~/utils/nonce'
 import { getColorMode } from '~/utils/session.server'
 import { themeStylesheetHref } from '~/utils/theme-stylesheet.server'
@@ -53,6 +54,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: EARLY_TEXT_SCRIPT }} />
         <ChakraProvider value={pageSystem}>
           {children}
           <Toasts toasts={rootData?.toasts ?? []} />
@@ -84,6 +86,7 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = ''
   }, [])
+  useRestoreEarlyText()
   return <Outlet />
 }
 

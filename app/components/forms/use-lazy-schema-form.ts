@@ -2,6 +2,7 @@ import { parse, useForm, type DefaultValue, type Submission, type SubmissionResu
 import type { getZodConstraint } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState } from 'react'
 import type { z } from 'zod'
+import { isChanged, isNamedField, useEarlyChanges } from './early-changes'
 
 type Schema = z.ZodType<Record<string, unknown>, Record<string, unknown>>
 type Validate = (formData: FormData) => Submission<Record<string, unknown>, string[], Record<string, unknown>>
@@ -96,20 +97,7 @@ export function useLazySchemaForm<S extends Schema>(load: SchemaLoader<S>, optio
     for (const name of names) form.validate({ name })
     // only the schema's arrival starts this
   }, [validate])
+  useEarlyChanges(options.id)
 
   return [form, fields] as const
-}
-
-type NamedField = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement
-
-function isNamedField(target: EventTarget | Element | null): target is NamedField {
-  return (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) && target.name !== ''
-}
-
-/** Whether the user changed a field from what the page came with. */
-function isChanged(field: NamedField): boolean {
-  if (field instanceof HTMLSelectElement) return Array.from(field.options).some((option) => option.selected !== option.defaultSelected)
-  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) return field.checked !== field.defaultChecked
-  if (field instanceof HTMLInputElement && (field.type === 'hidden' || field.type === 'submit' || field.type === 'button')) return false
-  return field.value !== field.defaultValue
 }

@@ -1,6 +1,7 @@
 import { useForm, type DefaultValue, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { z } from 'zod'
+import { useEarlyChanges } from './early-changes'
 
 type SchemaFormOptions<Schema extends z.ZodType> = {
   /** Names the form and its fields' ids: unique on the page. */
@@ -15,13 +16,14 @@ type SchemaFormOptions<Schema extends z.ZodType> = {
 /**
  * A conform form checked in the browser by the same zod schema its action parses with, so both
  * sides say the same words: the HTML constraints from the schema, first check on blur (or as
- * given), then again on each input. Returns useForm's `[form, fields]`.
+ * given), then again on each input; what was changed before hydration is heard once it is
+ * there (`useEarlyChanges`). Returns useForm's `[form, fields]`.
  */
 export function useSchemaForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
   schema: Schema,
   options: SchemaFormOptions<Schema>,
 ) {
-  return useForm<z.input<Schema> & Record<string, unknown>, z.output<Schema>, string[]>({
+  const result = useForm<z.input<Schema> & Record<string, unknown>, z.output<Schema>, string[]>({
     id: options.id,
     lastResult: options.lastResult,
     defaultValue: options.defaultValue,
@@ -30,4 +32,6 @@ export function useSchemaForm<Schema extends z.ZodType<Record<string, unknown>, 
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
+  useEarlyChanges(options.id)
+  return result
 }

@@ -21,6 +21,7 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
+import { siblingValue } from '~/components/forms/early-changes'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -75,9 +76,11 @@ export default function NewAlterJobRoute() {
   const tableProps = getSelectProps(fields.table)
   const sqlProps = getTextareaProps(fields.sql)
 
-  // With scripts, picking a table rewrites the SQL only while it is still a template (nothing typed is lost).
-  const onTableChange = (table: string) => {
-    if (isTemplateOrEmpty(String(fields.sql.value ?? ''))) form.update({ name: fields.sql.name, value: table ? alterTemplate(table) : '' })
+  // With scripts, picking a table rewrites the SQL only while it is still a template (nothing typed is
+  // lost). The SQL is read from the form: this also runs for a table picked before hydration
+  // (useEarlyChanges), when the form's state does not hold what was typed yet.
+  const onTableChange = (select: HTMLSelectElement) => {
+    if (isTemplateOrEmpty(siblingValue(select, fields.sql.name))) form.update({ name: fields.sql.name, value: select.value ? alterTemplate(select.value) : '' })
   }
 
   return (
@@ -102,7 +105,7 @@ export default function NewAlterJobRoute() {
           <FormSelect
             {...tableProps}
             key={tableProps.key}
-            onChange={(event) => onTableChange(event.currentTarget.value)}
+            onChange={(event) => onTableChange(event.currentTarget)}
             flex="1"
           >
             {loaderData.tables.length ? null : <option value="">No tables yet</option>}

@@ -25,6 +25,8 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
+import { siblingValue } from '~/components/forms/early-changes'
+import { transformForTable } from '~/utils/table-transform'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
 
@@ -144,11 +146,11 @@ export default function NewBatchJobRoute() {
   const advancedNames = ['dryRun', 'regexFilter', 'pool', 'sql', ...ADVANCED.map((field) => field.name)] as const
   const isAdvancedOpen = advancedNames.some((name) => fields[name].errors?.length || (fields[name].initialValue ?? '') !== '')
 
-  // With scripts: a new table selects its default transform and the transform list shows only its own.
-  const onTableChange = (value: string) => {
-    const entry = loaderData.tables.find((item) => item.value === value)
-    const next = entry?.transforms.find((item) => item.isDefault) ?? entry?.transforms[0]
-    form.update({ name: fields.transform.name, value: next?.value ?? '' })
+  // With scripts: a new table selects its default transform (unless one of its own is picked) and the
+  // transform list shows only its own. The picked one is read from the form: this also runs for a table
+  // changed before hydration (useEarlyChanges), when the form's state does not hold it yet.
+  const onTableChange = (select: HTMLSelectElement) => {
+    form.update({ name: fields.transform.name, value: transformForTable(loaderData.tables, select.value, siblingValue(select, fields.transform.name)) })
   }
   const transformGroups = isHydrated ? loaderData.tables.filter((entry) => entry.value === table) : loaderData.tables
   const transformProps = getSelectProps(fields.transform)
@@ -169,7 +171,7 @@ export default function NewBatchJobRoute() {
       <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
         <Box mb="4">
           <Label htmlFor={fields.table.id}>Table</Label>
-          <FormSelect {...tableProps} key={tableProps.key} isInvalid={Boolean(fields.table.errors?.length)} onChange={(event) => onTableChange(event.currentTarget.value)}>
+          <FormSelect {...tableProps} key={tableProps.key} isInvalid={Boolean(fields.table.errors?.length)} onChange={(event) => onTableChange(event.currentTarget)}>
             <option value="">Select a table</option>
             {loaderData.tables.map((entry) => (
               <option key={entry.value} value={entry.value}>

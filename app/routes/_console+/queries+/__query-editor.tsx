@@ -280,7 +280,13 @@ export function QueryEditorForm({
   const isPainted = useAfterFirstPaint()
   const progress = useRunProgress(isRunning && navigation.location ? navigation.location.search.replace(/^\?/, '') : null)
 
-  useEffect(() => setValue(sql), [sql])
+  // A new SQL from the route (another run, a saved query) replaces the editor's; not on mount, where
+  // an effect would undo text typed before hydration (restored by useRestoreEarlyText)
+  const [routeSql, setRouteSql] = useState(sql)
+  if (routeSql !== sql) {
+    setRouteSql(sql)
+    setValue(sql)
+  }
 
   const editorRef = useRef<Ace.Editor | null>(null)
   const onEditor = useCallback((editor: Ace.Editor | null) => {

@@ -11,6 +11,8 @@ import { KIND_LABELS, kindNeedsTable, POOL_KINDS, PoolEditFormSchema, PoolFormSc
 import type { TableTransformOption } from '~/api/transforms.server'
 import type { PoolSizeDefaults } from './__pool-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
+import { siblingValue } from '~/components/forms/early-changes'
+import { transformForTable } from '~/utils/table-transform'
 
 /** The edit form's intent on the pool's page (its other one is the delete). */
 export const UPDATE_INTENT = 'update-pool'
@@ -32,7 +34,7 @@ function GroupedSelect({
   groups: Group[]
   placeholder: string
   help?: ReactNode
-  onChange?: (value: string) => void
+  onChange?: (select: HTMLSelectElement) => void
 }) {
   const props = getSelectProps(meta)
   return (
@@ -41,7 +43,7 @@ function GroupedSelect({
         {...props}
         key={props.key}
         aria-describedby={describedBy(props['aria-describedby'], helpIdOf(meta, help))}
-        onChange={onChange ? (event) => onChange(event.currentTarget.value) : undefined}
+        onChange={onChange ? (event) => onChange(event.currentTarget) : undefined}
         isInvalid={Boolean(meta.errors?.length)}
       >
         <option value="">{placeholder}</option>
@@ -134,14 +136,14 @@ export function PoolCreateEditor({
     label: KIND_LABELS[entry],
     options: SERVICES[entry],
   }))
-  const onTypeChange = (value: string) => {
-    const services = SERVICES[value as PoolKind] ?? []
-    if (!services.some((entry) => entry.value === fields.service.value)) form.update({ name: fields.service.name, value: services.length === 1 ? services[0]!.value : '' })
+  // Sibling fields are read from the form: these also run for a change made before hydration
+  // (useEarlyChanges), when the form's state does not hold it yet.
+  const onTypeChange = (select: HTMLSelectElement) => {
+    const services = SERVICES[select.value as PoolKind] ?? []
+    if (!services.some((entry) => entry.value === siblingValue(select, fields.service.name))) form.update({ name: fields.service.name, value: services.length === 1 ? services[0]!.value : '' })
   }
-  const onTableChange = (value: string) => {
-    const entry = tables.find((item) => item.value === value)
-    const next = entry?.transforms.find((item) => item.isDefault) ?? entry?.transforms[0]
-    form.update({ name: fields.transform.name, value: next?.value ?? '' })
+  const onTableChange = (select: HTMLSelectElement) => {
+    form.update({ name: fields.transform.name, value: transformForTable(tables, select.value, siblingValue(select, fields.transform.name)) })
   }
   const transformGroups: Group[] = (isHydrated ? tables.filter((entry) => entry.value === table) : tables).map((entry) => ({
     label: entry.value,

@@ -10,6 +10,7 @@ import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { credentialFormSchema, parseKeyFile, typeOfKeyFile } from '~/schemas/credential'
 import type { CredentialTypeOption } from './__credential-editor.server'
+import { useEarlyChanges } from '~/components/forms/early-changes'
 
 type DetailMeta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
@@ -69,6 +70,7 @@ export function CredentialEditor({
       })
     },
   })
+  useEarlyChanges('credential-editor')
   // The type picked in this page (select or key file); conform's value until then (the server's answer).
   const [pickedType, setPickedType] = useState<string | null>(null)
   // A key file's values wait here until its type's fields are on the page (a ref: conform's updates re-render at once).

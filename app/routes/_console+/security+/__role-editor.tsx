@@ -13,6 +13,7 @@ import { SubmitButton } from '~/components/forms/submit-button'
 import { parsePolicies, roleFormSchema, SCOPE_LEVELS, type StagedPolicy } from '~/schemas/security'
 import type { PermissionsByLevel, RoleDraft } from './__role-editor.server'
 import { ScopeFields, type ScopeChoice } from './__scope-fields'
+import { useEarlyChanges } from '~/components/forms/early-changes'
 
 /** "view_table" → "table"; permissions are grouped by what they act on. */
 const resourceOf = (permission: string) => permission.slice(permission.indexOf('_') + 1)
@@ -64,6 +65,7 @@ export function RoleEditor({
     shouldValidate: 'onSubmit',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: roleFormSchema(String(formData.get('intent') ?? '').split(':')[0]) }),
   })
+  useEarlyChanges('role-editor')
   const staged = parsePolicies(String(fields.policies.initialValue ?? '')) ?? draft.policies
   const policiesText = JSON.stringify(staged)
   const isDirty = policiesText !== JSON.stringify(saved)

@@ -24,6 +24,7 @@ import { RangeFields } from './__range-fields'
 import type { SeriesPanelData } from './__series'
 import { SeriesPanel } from './__series-panel'
 import { settle } from '~/api/policies.server'
+import { useEarlyChanges } from '~/components/forms/early-changes'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
@@ -129,6 +130,7 @@ function CountsFilterForm({ services, pools }: { services: string[]; pools: stri
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: CountsFilterSchema }),
   })
+  useEarlyChanges('counts-filters')
   return (
     <Form method="get" {...getFormProps(form)} aria-label="Counts filters">
       <FormErrors id={form.errorId} errors={form.errors} />

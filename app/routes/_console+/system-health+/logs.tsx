@@ -23,6 +23,7 @@ import { LiveToggle } from './__live-toggle'
 import { CUSTOM_RANGE, formatUtc, LogsFilterSchema, parseUtcInput, RANGE_PRESETS } from './__range'
 import { RangeFields } from './__range-fields'
 import { settle } from '~/api/policies.server'
+import { useEarlyChanges } from '~/components/forms/early-changes'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
@@ -201,6 +202,7 @@ function LogsFilterForm() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LogsFilterSchema }),
   })
+  useEarlyChanges('logs-filters')
   const options = (values: string[]) => values.map((value) => ({ value, label: value }))
   const search = getInputProps(fields.q, { type: 'search' })
   return (

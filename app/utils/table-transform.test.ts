@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest'
+import { transformForTable } from './table-transform'
+
+const tables = [
+  { value: 'p.a', transforms: [{ value: 'p.a:one', name: 'one', type: 'json', isDefault: false }, { value: 'p.a:two', name: 'two', type: 'csv', isDefault: true }] },
+  { value: 'p.b', transforms: [{ value: 'p.b:first', name: 'first', type: 'json', isDefault: false }] },
+  { value: 'p.c', transforms: [] },
+]
+
+describe('transformForTable', () => {
+  it("keeps a transform of the new table, else picks the table's default, else its first", () => {
+    expect(transformForTable(tables, 'p.a', 'p.a:one')).toBe('p.a:one')
+    expect(transformForTable(tables, 'p.a', 'p.b:first')).toBe('p.a:two')
+    expect(transformForTable(tables, 'p.a', '')).toBe('p.a:two')
+    expect(transformForTable(tables, 'p.b', 'p.a:two')).toBe('p.b:first')
+  })
+  it('is empty for a table without transforms or an unknown table', () => {
+    expect(transformForTable(tables, 'p.c', 'p.a:one')).toBe('')
+    expect(transformForTable(tables, '', 'p.a:one')).toBe('')
+    expect(transformForTable(tables, 'p.zz', '')).toBe('')
+  })
+})

@@ -1,0 +1,85 @@
+import type { Page } from '@playwright/test'
+import { createTableThroughForm, expect, hydrated, test } from './fixtures'
+
+/**
+ * Opens `path` with the console's scripts held back, runs `early` on the page as the server rendered
+ * it (a user on a slow link changing fields before the page hydrates), then lets the scripts load and
+ * waits for hydration.
+ */
+async function beforeHydration(page: Page, path: string, early: () => Promise<void>) {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await page.route(/\.js(\?.*)?$/, async (route) => {
+    await released
+    await route.continue()
+  })
+  await page.goto(path, { waitUntil: 'commit' })
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(0)
+  await early()
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(0) // still the server's page
+  release()
+  await hydrated(page)
+}
+
+test.describe('changes made before the page hydrates', () => {
+  test.beforeEach(({}, testInfo) => {
+    test.skip(testInfo.project.use.javaScriptEnabled === false, 'hydration is scripts')
+  })
+
+  test("batch job: a table and transform picked early are kept, and the transforms listed are that table's", async ({ authedPage: page }) => {
+    const table = page.getByLabel('Table', { exact: true })
+    const transform = page.getByLabel('Transform', { exact: true })
+    // the page comes with another table picked (a deep link), so picking the sample table is a change
+    const { project, table: other } = await createTableThroughForm(page)
+    await beforeHydration(page, `/jobs/batch-jobs/create?table=${project}.${other}`, async () => {
+      await expect(table).toHaveValue(`${project}.${other}`)
+      await table.selectOption('sample.web_logs')
+      await transform.selectOption('sample.web_logs:web_logs_csv') // not the table's default
+    })
+    await expect(transform).toHaveValue('sample.web_logs:web_logs_csv')
+    // with scripts the list holds only the picked table's transforms (the form's state follows the page)
+    await expect(transform.locator('optgroup')).toHaveCount(1)
+    await expect(transform.locator('optgroup')).toHaveAttribute('label', 'sample.web_logs')
+    // and the form keeps reacting: no table, no transforms; the table again brings its default one
+    await table.selectOption('')
+    await expect(transform.locator('optgroup')).toHaveCount(0)
+    await table.selectOption('sample.web_logs')
+    await expect(transform).toHaveValue('sample.web_logs:web_logs_json')
+  })
+
+  test('alter job: a table picked early fills in its template; SQL typed early is kept', async ({ authedPage: page }) => {
+    const table = page.getByLabel('Table', { exact: true })
+    const sql = page.getByLabel('SQL', { exact: true })
+    await createTableThroughForm(page) // a second table to pick
+    // a table other than the one the page comes with
+    const pickOther = async () => {
+      const current = await table.inputValue()
+      const other = await table.locator('option').evaluateAll((options, skip) => options.map((option) => (option as HTMLOptionElement).value).find((value) => value !== skip) ?? '', current)
+      expect(other).not.toBe('')
+      await table.selectOption(other)
+      return other
+    }
+    let picked = ''
+    await beforeHydration(page, '/jobs/alter-jobs/create', async () => {
+      picked = await pickOther()
+    })
+    await expect(sql).toHaveValue(new RegExp(`^ALTER TABLE ${picked.replace('.', '\\.')} `))
+
+    const typed = 'ALTER TABLE sample.web_logs DELETE WHERE status = 999'
+    await beforeHydration(page, '/jobs/alter-jobs/create', async () => {
+      await sql.fill(typed)
+      await pickOther()
+    })
+    await expect(sql).toHaveValue(typed)
+  })
+
+  test('query: SQL typed before hydration is what the editor holds after it', async ({ authedPage: page }) => {
+    const sql = 'SELECT 42 AS typed_early'
+    await beforeHydration(page, '/queries', async () => {
+      await page.getByLabel('SQL', { exact: true }).fill(sql)
+    })
+    await expect(page.locator('.ace_editor')).toBeVisible()
+    await expect(page.locator('input[type=hidden][name=sql]')).toHaveValue(sql)
+    await expect(page.locator('.ace_content')).toContainText(sql)
+  })
+})
