@@ -2,6 +2,7 @@ import { createSystem, defineConfig } from '@chakra-ui/react'
 import { globalCss, keyframes } from '@chakra-ui/react/theme'
 import { chakraBaseConfig } from '~/chakra-config'
 import { consoleThemeConfig } from '~/theme'
+import { SHELL_CSS } from '~/components/layout/shell-css'
 
 /**
  * What only the theme stylesheet needs (decision 027): Chakra's preflight, global CSS and keyframes,
@@ -41,6 +42,7 @@ const consoleGlobalConfig = defineConfig({
       outlineColor: 'var(--chakra-colors-blue-600) !important',
       outlineOffset: '0px !important',
     },
+    ...SHELL_CSS,
   },
 
 })

@@ -1,38 +1,35 @@
-import { Box, chakra } from '@chakra-ui/react'
 import { Link } from '@remix-run/react'
 import type { Crumb } from '~/utils/breadcrumb'
 
-/** The header's breadcrumb: a navigation landmark whose last item is the current page. */
+/** The header's breadcrumb: a navigation landmark whose last item is the current page (shell-css.ts classes). */
 export function BreadcrumbNav({ crumbs }: { crumbs: Crumb[] }) {
   return (
     <nav aria-label="Breadcrumb">
-      <Box as="ol" display="flex" flexWrap="wrap" alignItems="center" gap="1.5" fontSize="sm" listStyleType="none" m="0" p="0">
+      <ol className="cc-crumbs">
         {crumbs.map((crumb, index) => {
           const isLast = index === crumbs.length - 1
           return (
-            <Box as="li" key={`${index}-${crumb.label}`} display="flex" alignItems="center" gap="1.5">
+            <li key={`${index}-${crumb.label}`} className="cc-crumb">
               {index > 0 ? (
-                <Box as="span" aria-hidden="true" color="fg.subtle">
+                <span aria-hidden="true" className="cc-crumb-separator">
                   /
-                </Box>
+                </span>
               ) : null}
               {isLast ? (
-                <Box as="span" aria-current="page" fontWeight="semibold">
+                <span aria-current="page" className="cc-crumb-current">
                   {crumb.label}
-                </Box>
+                </span>
               ) : crumb.href ? (
-                <chakra.a asChild color="link" _hover={{ textDecoration: 'underline' }}>
-                  <Link to={crumb.href}>{crumb.label}</Link>
-                </chakra.a>
-              ) : (
-                <Box as="span" color="fg.muted">
+                <Link to={crumb.href} className="cc-link">
                   {crumb.label}
-                </Box>
+                </Link>
+              ) : (
+                <span className="cc-crumb-muted">{crumb.label}</span>
               )}
-            </Box>
+            </li>
           )
         })}
-      </Box>
+      </ol>
     </nav>
   )
 }

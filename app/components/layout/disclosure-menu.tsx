@@ -1,11 +1,10 @@
-import { Box, chakra } from '@chakra-ui/react'
 import { useLocation } from '@remix-run/react'
 import { useEffect, useRef, type ReactNode } from 'react'
 
 /**
  * A menu that opens without scripts: a native `<details>` whose `<summary>` is the button.
  * With scripts it also closes on navigation, on Escape (focus back on the button) and on a click
- * outside.
+ * outside. Styled by the theme stylesheet's shell classes (shell-css.ts).
  */
 export function DisclosureMenu({
   label,
@@ -53,59 +52,13 @@ export function DisclosureMenu({
 
   return (
     // `name` makes the header's menus exclusive (opening one closes the other), scripts or not.
-    <chakra.details ref={ref} name="header-menu" position="relative" css={{ '& > summary::-webkit-details-marker': { display: 'none' } }}>
-      <chakra.summary
-        role="button"
-        aria-label={ariaLabel}
-        listStyleType="none"
-        cursor="pointer"
-        px="3"
-        py="1.5"
-        rounded="md"
-        fontSize="sm"
-        fontWeight="medium"
-        borderWidth="1px"
-        borderColor="border"
-        bg="bg"
-        _hover={{ bg: 'bg.muted' }}
-        _focusVisible={{ outline: '2px solid', outlineColor: 'blue.500', outlineOffset: '2px' }}
-        userSelect="none"
-        whiteSpace="nowrap"
-      >
+    <details ref={ref} name="header-menu" className="cc-menu">
+      <summary role="button" aria-label={ariaLabel} className="cc-menu-button">
         {label}
-      </chakra.summary>
-      <Box
-        position="absolute"
-        top="calc(100% + 4px)"
-        {...(align === 'end' ? { right: 0 } : { left: 0 })}
-        zIndex="dropdown"
-        minW={width}
-        bg="bg"
-        borderWidth="1px"
-        borderColor="border"
-        rounded="md"
-        shadow="lg"
-        py="1"
-      >
+      </summary>
+      <div className="cc-menu-panel" data-align={align} style={{ minWidth: `var(--chakra-sizes-${width})` }}>
         {children}
-      </Box>
-    </chakra.details>
+      </div>
+    </details>
   )
 }
-
-/** Styles shared by menu entries, whether links or buttons. */
-export const menuItemStyles = {
-  display: 'block',
-  w: 'full',
-  textAlign: 'left',
-  px: '3',
-  py: '1.5',
-  fontSize: 'sm',
-  color: 'fg',
-  textDecoration: 'none',
-  bg: 'transparent',
-  border: 'none',
-  cursor: 'pointer',
-  _hover: { bg: 'bg.muted' },
-  _focusVisible: { bg: 'bg.muted', outline: '2px solid', outlineColor: 'blue.500', outlineOffset: '-2px' },
-} as const

@@ -10,7 +10,7 @@ export function PendingIndicator() {
   const navigation = useNavigation()
   const isPending = useIsLongPending(navigation.state !== 'idle')
   return (
-    <Box role="status" aria-live="polite" position="fixed" top="0" left="0" right="0" h="3px" zIndex="max" pointerEvents="none" overflow="hidden">
+    <div role="status" aria-live="polite" className="cc-pending">
       {isPending ? (
         <>
           <Box
@@ -28,7 +28,7 @@ export function PendingIndicator() {
           </Box>
         </>
       ) : null}
-    </Box>
+    </div>
   )
 }
 

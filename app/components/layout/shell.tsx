@@ -1,4 +1,4 @@
-import { Box, chakra, Flex } from '@chakra-ui/react'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import { useMatches, useLocation, useNavigation } from '@remix-run/react'
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { buildBreadcrumb, type CrumbNames } from '~/utils/breadcrumb'
@@ -7,7 +7,8 @@ import type { RouteHandle } from '~/utils/handle'
 import type { Timezone } from '~/utils/timezone'
 import { Header, SIDEBAR_TOGGLE_ID } from './header'
 import { PendingIndicator } from './pending-indicator'
-import { Sidebar, SIDEBAR_WIDTH } from './sidebar'
+import { Sidebar } from './sidebar'
+import { PHONE_QUERY } from './shell-css'
 import { ShortcutsDialog } from './shortcuts-dialog'
 import { useShortcuts } from './use-shortcuts'
 import { useColorMode } from './use-color-mode'
@@ -65,15 +66,13 @@ function ResetOnNavigation({ onLoading }: { onLoading: () => void }) {
   return null
 }
 
-/** Below Chakra's md breakpoint the sidebar is a menu over the page. */
-const PHONE_QUERY = '(max-width: 47.99em)'
-
-/** The console's frame: header, collapsible sidebar and the main area holding `children`. */
+/** The console's frame: header, collapsible sidebar and the main area holding `children` (shell-css.ts classes). */
 export function Shell({ data, children }: { data: ShellData; children: ReactNode }) {
   const { pathname } = useLocation()
   const { names, docsTopic } = useRouteHandles()
   const [isCollapsed, setCollapsed] = useState(false)
   const theme = useColorMode()
+  const isHydrated = useHydrated()
   const shortcutsRef = useRef<HTMLDialogElement>(null)
   useShortcuts({ onHelp: useCallback(() => shortcutsRef.current?.showModal(), []) })
 
@@ -96,35 +95,14 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
   }, [])
 
   return (
-    <Flex
-      minH="100vh"
-      css={{
-        // Wide screens: the toggle collapses the sidebar to its glyphs.
-        '@media (min-width: 48em)': {
-          [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar]`]: { width: SIDEBAR_WIDTH.collapsed },
-          [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar-label]`]: { srOnly: true },
-        },
-        // Phones: the sidebar is off-screen and the same toggle is the menu button that slides it
-        // over the page (CSS only: it works without scripts; a navigation closes it again).
-        [`@media ${PHONE_QUERY}`]: {
-          '& [data-sidebar]': { position: 'fixed', top: 0, bottom: 0, left: 0, zIndex: 'overlay', transform: 'translateX(-100%)', visibility: 'hidden', boxShadow: 'lg' },
-          [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar]`]: { transform: 'none', visibility: 'visible' },
-        },
-      }}
-    >
-      <chakra.a
-        href="#main"
-        position="absolute"
-        left="-9999px"
-        zIndex="skipNav"
-        _focus={{ left: '4', top: '4', bg: 'bg', px: '3', py: '2', rounded: 'md', shadow: 'md' }}
-      >
+    <div className="cc-shell">
+      <a href="#main" className="cc-skip">
         Skip to content
-      </chakra.a>
+      </a>
       <PendingIndicator />
       <ResetOnNavigation onLoading={expand} />
       <MemoSidebar version={data.version} supportUrl={data.supportUrl} docsUrl={data.docsUrl} hiddenPaths={data.hiddenPaths} />
-      <Flex direction="column" flex="1" minW="0">
+      <div className="cc-shell-body">
         <MemoHeader
           crumbs={crumbs}
           email={data.email}
@@ -134,11 +112,12 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
           hiddenPaths={data.hiddenPaths}
           theme={theme}
         />
-        <MemoShortcutsDialog ref={shortcutsRef} />
-        <Box as="main" id="main" tabIndex={-1} flex="1" p={{ base: '3', md: '6' }} minW="0" outline="none">
+        {/* `?` opens it, which needs scripts: the server does not render it (about 50 styled elements) */}
+        {isHydrated ? <MemoShortcutsDialog ref={shortcutsRef} /> : null}
+        <main id="main" tabIndex={-1} className="cc-main">
           {children}
-        </Box>
-      </Flex>
-    </Flex>
+        </main>
+      </div>
+    </div>
   )
 }

@@ -1,102 +1,69 @@
-import { Box, chakra } from '@chakra-ui/react'
 import { Link, useLocation } from '@remix-run/react'
 import { isInSection, SIDEBAR_ENTRIES } from './nav-config'
 
-/** Open and collapsed widths (spec section 9). */
-export const SIDEBAR_WIDTH = { open: '180px', collapsed: '62px' } as const
-
-const itemStyles = {
-  display: 'flex',
-  alignItems: 'center',
-  gap: '3',
-  px: '3',
-  py: '2',
-  rounded: 'md',
-  fontSize: 'sm',
-  color: 'gray.200',
-  textDecoration: 'none',
-  whiteSpace: 'nowrap',
-  overflow: 'hidden',
-  _hover: { bg: 'whiteAlpha.200', color: 'white' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'blue.300' },
-  '&[aria-current=page]': { bg: 'blue.600', color: 'white' },
-} as const
+export { SIDEBAR_WIDTH } from './shell-css'
 
 function Glyph({ children }: { children: string }) {
   return (
-    <Box as="span" aria-hidden="true" w="5" flexShrink={0} textAlign="center" fontSize="md">
+    <span aria-hidden="true" className="cc-glyph">
       {children}
-    </Box>
+    </span>
   )
 }
 
 /**
  * The left sidebar. Its width follows the header's "Toggle sidebar" checkbox through CSS alone
  * (the shell's `:has()` rule), so collapsing works without scripts; labels stay for screen readers.
+ * Styled by the theme stylesheet's shell classes (shell-css.ts).
  */
 export function Sidebar({ version, supportUrl, docsUrl, hiddenPaths = [] }: { version: string | null; supportUrl: string; docsUrl: string; hiddenPaths?: string[] }) {
   const { pathname } = useLocation()
   return (
-    <Box
-      as="aside"
-      id="console-sidebar"
-      data-sidebar=""
-      w={SIDEBAR_WIDTH.open}
-      flexShrink={0}
-      // the aside stretches to the page's full height (its background with it); its content stays on
-      // screen (no overflow on the aside itself: that would make it the sticky content's scroller)
-      alignSelf="stretch"
-      bg="gray.900"
-      color="gray.100"
-      transition="width 0.15s"
-    >
-      <Box position="sticky" top="0" h="100vh" display="flex" flexDirection="column" overflowY="auto" overflowX="hidden">
-        <Box px="4" py="4" fontWeight="bold" whiteSpace="nowrap" color="white">
+    <aside id="console-sidebar" data-sidebar="" className="cc-sidebar">
+      <div className="cc-sidebar-inner">
+        <div className="cc-sidebar-brand">
           <Glyph>◆</Glyph>
-          <Box as="span" data-sidebar-label="" ml="2">
+          <span data-sidebar-label="" className="cc-sidebar-brand-label">
             Cluster Console
-          </Box>
-        </Box>
+          </span>
+        </div>
         <nav aria-label="Main">
-          <Box as="ul" listStyleType="none" m="0" px="2" display="flex" flexDirection="column" gap="1">
+          <ul className="cc-nav-list">
             {SIDEBAR_ENTRIES.filter((entry) => !hiddenPaths.includes(entry.to)).map((entry) => (
               <li key={entry.to}>
-                <chakra.a asChild {...itemStyles}>
-                  <Link
-                    to={entry.to}
-                    prefetch="intent"
-                    aria-current={isInSection(pathname, entry.section) ? 'page' : undefined}
-                    title={entry.label}
-                  >
-                    <Glyph>{entry.glyph}</Glyph>
-                    <span data-sidebar-label="">{entry.label}</span>
-                  </Link>
-                </chakra.a>
+                <Link
+                  to={entry.to}
+                  prefetch="intent"
+                  className="cc-nav-item"
+                  aria-current={isInSection(pathname, entry.section) ? 'page' : undefined}
+                  title={entry.label}
+                >
+                  <Glyph>{entry.glyph}</Glyph>
+                  <span data-sidebar-label="">{entry.label}</span>
+                </Link>
               </li>
             ))}
             <li>
-              <chakra.a href={supportUrl} target="_blank" rel="noopener noreferrer" title="Support" {...itemStyles}>
+              <a href={supportUrl} target="_blank" rel="noopener noreferrer" title="Support" className="cc-nav-item">
                 <Glyph>?</Glyph>
                 <span data-sidebar-label="">Support</span>
-              </chakra.a>
+              </a>
             </li>
             <li>
-              <chakra.a href={docsUrl} target="_blank" rel="noopener noreferrer" title="Docs" {...itemStyles}>
+              <a href={docsUrl} target="_blank" rel="noopener noreferrer" title="Docs" className="cc-nav-item">
                 <Glyph>❐</Glyph>
                 <span data-sidebar-label="">Docs</span>
-              </chakra.a>
+              </a>
             </li>
-          </Box>
+          </ul>
         </nav>
         {version ? (
           // Support and Docs leave the console (spec section 2); the version line leads to /support, which shows it.
-          <chakra.a asChild mt="auto" px="4" py="3" fontSize="xs" color="gray.400" whiteSpace="nowrap" _hover={{ color: 'white' }} data-sidebar-label="">
-            <Link to="/support" title="Versions and how to reach support">
-              Version {version}
-            </Link>
-          </chakra.a>
+          <Link to="/support" title="Versions and how to reach support" className="cc-sidebar-version" data-sidebar-label="">
+            Version {version}
+          </Link>
         ) : null}
-      </Box>
-    </Box>
+      </div>
+    </aside>
   )
 }
