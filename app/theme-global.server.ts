@@ -3,6 +3,7 @@ import { globalCss, keyframes } from '@chakra-ui/react/theme'
 import { chakraBaseConfig } from '~/chakra-config'
 import { consoleThemeConfig } from '~/theme'
 import { SHELL_CSS } from '~/components/layout/shell-css'
+import { FORM_CSS } from '~/components/forms/form-css'
 
 /**
  * What only the theme stylesheet needs (decision 027): Chakra's preflight, global CSS and keyframes,
@@ -43,6 +44,7 @@ const consoleGlobalConfig = defineConfig({
       outlineOffset: '0px !important',
     },
     ...SHELL_CSS,
+    ...FORM_CSS,
   },
 
 })

@@ -1,5 +1,4 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
-import { Box, chakra } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { ErrorList } from './error-list'
 
@@ -18,17 +17,13 @@ export function CheckboxField({
 }) {
   const props = getInputProps(meta, { type: 'checkbox' })
   return (
-    <Box mb="4">
-      <chakra.label htmlFor={meta.id} display="inline-flex" alignItems="center" gap="2" fontSize="sm" cursor="pointer">
+    <div className="cc-field">
+      <label htmlFor={meta.id} className="cc-check-label">
         <input {...props} key={props.key} />
         {label}
-      </chakra.label>
-      {help ? (
-        <Box fontSize="xs" color="fg.muted" mt="1">
-          {help}
-        </Box>
-      ) : null}
+      </label>
+      {help ? <div className="cc-field-help">{help}</div> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
-    </Box>
+    </div>
   )
 }

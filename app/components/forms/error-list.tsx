@@ -1,17 +1,15 @@
-import { Box } from '@chakra-ui/react'
-
-/** The messages under a field or form; `id` is what the input's aria-describedby points to. */
+/** The messages under a field or form; `id` is what the input's aria-describedby points to (form-css.ts classes). */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   const messages = (errors ?? []).filter(Boolean)
   return (
-    <Box id={id} minH="0" color="fg.error" fontSize="sm" mt={messages.length ? '1' : '0'}>
+    <div id={id} className="cc-errors" data-shown={messages.length ? '' : undefined}>
       {messages.length ? (
-        <Box as="ul" listStyleType="none" m="0" p="0">
+        <ul className="cc-errors-list">
           {messages.map((message) => (
             <li key={message}>{message}</li>
           ))}
-        </Box>
+        </ul>
       ) : null}
-    </Box>
+    </div>
   )
 }

@@ -1,4 +1,3 @@
-import { Box, chakra } from '@chakra-ui/react'
 import { createContext, useContext, type ReactNode } from 'react'
 import { ErrorList } from './error-list'
 
@@ -26,20 +25,20 @@ export function describedBy(conformIds: string | undefined, helpId: string | und
   return [conformIds, helpId].filter(Boolean).join(' ') || undefined
 }
 
-/** A labelled field's frame around its control (`children`): the label above, help text and errors below. */
+/** A labelled field's frame around its control (`children`): the label above, help text and errors below (form-css.ts classes). */
 export function FieldShell({ meta, label, help, children }: { meta: ShellMeta; label: ReactNode; help?: ReactNode; children: ReactNode }) {
   return (
-    <Box mb="4">
-      <chakra.label htmlFor={meta.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
+    <div className="cc-field">
+      <label htmlFor={meta.id} className="cc-field-label">
         {label}
-      </chakra.label>
+      </label>
       {children}
       {help ? (
-        <Box id={helpIdOf(meta, help)} fontSize="xs" color="fg.muted" mt="1">
+        <div id={helpIdOf(meta, help)} className="cc-field-help">
           {help}
-        </Box>
+        </div>
       ) : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
-    </Box>
+    </div>
   )
 }
