@@ -240,6 +240,13 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
       if (!csv) return false
       const delimiter = csv.delimiter.charCodeAt(0)
       const n = body.length
+      const last = checks.length - 1
+      // whether the character at `at` closes field f: the delimiter after a field, a newline (or the
+      // end of the body) after the last; anything else means fewer or more fields than columns
+      const closes = (at: number, f: number) => {
+        const next = at < n ? body.charCodeAt(at) : 10
+        return f < last ? next === delimiter : next === 10
+      }
       let at = 0
       for (let k = 0; k < csv.skip_head && at < n; k++) {
         const nl = body.indexOf('\n', at)
@@ -275,10 +282,8 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
             // a number is checked where it lies (what textFits does, without a copy of it)
             const kind = checks[f].kind
             if (!nullTexts.size && end > at && (kind === Kind.String ? end - at !== 4 : kind === Kind.Int ? intFits(body, at, end, checks[f]) : kind === Kind.Double ? doubleFits(body, at, end) : kind === Kind.Time && timeFits(body, at, end))) {
-              at = end
-              const next = at < n ? body.charCodeAt(at) : 10
-              if (f < checks.length - 1 ? next !== delimiter : next !== 10) return false
-              at++
+              if (!closes(end, f)) return false
+              at = end + 1
               continue
             }
             value = body.slice(at, end)
@@ -286,10 +291,7 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
           }
           // an empty field: the mapper's '' for strings, null for the rest (the engine's default differs)
           if (value === '' ? checks[f].kind !== Kind.String || nullTexts.has('') : !textFits(value, quoted, checks[f])) return false
-          const next = at < n ? body.charCodeAt(at) : 10
-          if (f < checks.length - 1) {
-            if (next !== delimiter) return false // fewer fields than columns
-          } else if (next !== 10) return false // more fields than columns
+          if (!closes(at, f)) return false
           at++
         }
       }

@@ -17,16 +17,16 @@ import { directPlanFor, type DirectPlan } from './ingest-direct'
 
 const bad = (message: string, extra: Record<string, unknown> = {}) => new HttpError(400, { code: 400, message, ...extra })
 
-/**
- * A request body as text, decoded by its `Content-Encoding` (gzip, deflate, br; a gzip body is also
- * recognised by its magic bytes). Used by ingest, the validator and `/query`, as the engine's own
- * HTTP interface accepts compressed request bodies.
- */
+/** A request body as UTF-8 text, decompressed as `readBodyBytes` says. Used by the validator and `/query`. */
 export async function readBody(request: Request): Promise<string> {
   return (await readBodyBytes(request)).toString('utf8')
 }
 
-/** The request body's bytes, decoded by its `Content-Encoding` as readBody does. */
+/**
+ * A request body's bytes, decompressed by its `Content-Encoding` (gzip, deflate, br; a gzip body is
+ * also recognised by its magic bytes), as the engine's own HTTP interface accepts compressed request
+ * bodies. Ingest keeps them as bytes (decision 038); `readBody` decodes them as text.
+ */
 export async function readBodyBytes(request: Request): Promise<Buffer> {
   const buf = Buffer.from(await request.arrayBuffer())
   const encoding = (request.headers.get('content-encoding') ?? '').toLowerCase()
