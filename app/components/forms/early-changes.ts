@@ -8,10 +8,21 @@ export function isNamedField(target: EventTarget | Element | null): target is Na
 
 /** Whether the user changed a field from what the page came with. */
 export function isChanged(field: NamedField): boolean {
-  if (field instanceof HTMLSelectElement) return Array.from(field.options).some((option) => option.selected !== option.defaultSelected)
+  if (field instanceof HTMLSelectElement) return field.multiple ? Array.from(field.options).some((option) => option.selected !== option.defaultSelected) : field.selectedIndex !== defaultIndex(field)
   if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) return field.checked !== field.defaultChecked
   if (field instanceof HTMLInputElement && (field.type === 'hidden' || field.type === 'submit' || field.type === 'button')) return false
   return field.value !== field.defaultValue
+}
+
+/**
+ * The option a single select shows as the page comes: the last one marked `selected`, else the first
+ * that is not disabled (the browser's choice; a placeholder such as "Select a kind" is seldom marked).
+ */
+function defaultIndex(select: HTMLSelectElement): number {
+  const options = Array.from(select.options)
+  for (let i = options.length - 1; i >= 0; i--) if (options[i]!.defaultSelected) return i
+  if (select.size > 1) return -1 // a list box shows nothing selected
+  return options.findIndex((option) => !option.disabled)
 }
 
 /**
