@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { transformForTable } from './table-transform'
+import { defaultTransformOf, transformForTable } from './table-transform'
 
 const tables = [
   { value: 'p.a', transforms: [{ value: 'p.a:one', name: 'one', type: 'json', isDefault: false }, { value: 'p.a:two', name: 'two', type: 'csv', isDefault: true }] },
@@ -18,5 +18,14 @@ describe('transformForTable', () => {
     expect(transformForTable(tables, 'p.c', 'p.a:one')).toBe('')
     expect(transformForTable(tables, '', 'p.a:one')).toBe('')
     expect(transformForTable(tables, 'p.zz', '')).toBe('')
+  })
+})
+
+describe('defaultTransformOf', () => {
+  it("is the table's default transform, else its first, else ''", () => {
+    expect(defaultTransformOf(tables[0])).toBe('p.a:two')
+    expect(defaultTransformOf(tables[1])).toBe('p.b:first')
+    expect(defaultTransformOf(tables[2])).toBe('')
+    expect(defaultTransformOf(undefined)).toBe('')
   })
 })

@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 
 export type NamedField = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement
 
-export function isNamedField(target: EventTarget | Element | null): target is NamedField {
+export function isNamedField(target: unknown): target is NamedField {
   return (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) && target.name !== ''
 }
 
@@ -54,5 +54,5 @@ export function useEarlyChanges(formId: string) {
 /** The current value of the field `name` in the same form as `element` ('' when there is none). */
 export function siblingValue(element: HTMLElement & { form: HTMLFormElement | null }, name: string): string {
   const field = element.form?.elements.namedItem(name)
-  return field instanceof HTMLInputElement || field instanceof HTMLSelectElement || field instanceof HTMLTextAreaElement ? field.value : ''
+  return isNamedField(field) ? field.value : ''
 }

@@ -4,10 +4,7 @@ import type { Crumb } from '~/utils/breadcrumb'
 import { BreadcrumbNav } from './breadcrumb-nav'
 import { DisclosureMenu } from './disclosure-menu'
 import { ADD_NEW_ENTRIES } from './nav-config'
-
 import { SIDEBAR_TOGGLE_ID } from './shell-css'
-
-export { SIDEBAR_TOGGLE_ID }
 
 type HeaderProps = {
   crumbs: Crumb[]

@@ -1,8 +1,6 @@
 import { Link, useLocation } from '@remix-run/react'
 import { isInSection, SIDEBAR_ENTRIES } from './nav-config'
 
-export { SIDEBAR_WIDTH } from './shell-css'
-
 function Glyph({ children }: { children: string }) {
   return (
     <span aria-hidden="true" className="cc-glyph">

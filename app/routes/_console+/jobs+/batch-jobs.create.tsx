@@ -26,7 +26,7 @@ import { NewJobForm } from './__job-ui'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
-import { transformForTable } from '~/utils/table-transform'
+import { defaultTransformOf, transformForTable } from '~/utils/table-transform'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
 
@@ -70,8 +70,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
   const wanted = new URL(request.url).searchParams.get('table')
   const table = tables.find((entry) => entry.value === wanted) ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
-  const transform = table?.transforms.find((entry) => entry.isDefault) ?? table?.transforms[0]
-  return { tables, table: table?.value ?? '', transform: transform?.value ?? '', credentials, pools, constraint: getZodConstraint(BatchJobFormSchema) }
+  return { tables, table: table?.value ?? '', transform: defaultTransformOf(table), credentials, pools, constraint: getZodConstraint(BatchJobFormSchema) }
 }
 
 /** The ingest pools that can run a batch job, as options; none when the user may not list pools (the field is optional). */

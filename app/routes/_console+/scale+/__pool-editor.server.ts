@@ -20,6 +20,7 @@ import {
   type PoolKind,
 } from '~/schemas/pool'
 import { redirectWithToast } from '~/utils/toast.server'
+import { defaultTransformOf } from '~/utils/table-transform'
 
 /** A table the pool form offers (`project.table`) with its transforms (`project.table:name`). */
 
@@ -65,8 +66,7 @@ export async function loadCreatePool(api: ClusterApi, url: URL) {
   const services = SERVICES[type]
   // `?table=project.table` (from the ingest tab) picks the table and its default transform.
   const table = tables.find((entry) => entry.value === url.searchParams.get('table'))
-  const transform = table?.transforms.find((entry) => entry.isDefault) ?? table?.transforms[0]
-  return { type, service: services.length === 1 ? services[0]!.value : '', table: table?.value ?? '', transform: transform?.value ?? '', tables, defaults }
+  return { type, service: services.length === 1 ? services[0]!.value : '', table: table?.value ?? '', transform: defaultTransformOf(table), tables, defaults }
 }
 
 /**
