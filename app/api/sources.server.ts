@@ -102,8 +102,13 @@ const tablePath = (api: ClusterApi, projectId: string, tableId: string) =>
 
 /** Returns the table's auto batch entries (its `settings.autoingest`); throws ClusterError. */
 export async function listAutoBatches(api: ClusterApi, projectId: string, tableId: string): Promise<AutoBatch[]> {
-  const table = await api.get<{ settings?: { autoingest?: AutoBatch[] } }>(tablePath(api, projectId, tableId))
-  return Array.isArray(table.settings?.autoingest) ? table.settings.autoingest : []
+  return autoBatchesOf(await api.get<{ settings?: Record<string, unknown> }>(tablePath(api, projectId, tableId)))
+}
+
+/** The auto batch entries a table read from the cluster holds (`settings.autoingest`). */
+export function autoBatchesOf(table: { settings?: Record<string, unknown> }): AutoBatch[] {
+  const entries = table.settings?.autoingest
+  return Array.isArray(entries) ? (entries as AutoBatch[]) : []
 }
 
 /** Replaces the table's auto batch entries (a PATCH of `settings.autoingest`); throws ClusterError (400 with `settings.autoingest[i].*`). */

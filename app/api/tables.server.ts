@@ -73,6 +73,16 @@ export async function listProjectsWithTablesBriefly(api: ClusterApi): Promise<{ 
   )
 }
 
+/**
+ * A project by id from the session's short read cache of the project list (the one the tables list
+ * and the query picker read), else from the cluster: null when it has none. Every table page names
+ * its project, so a page view costs no call of its own for it.
+ */
+async function projectBriefly(api: ClusterApi, projectId: string): Promise<Project | null> {
+  const cached = await cachedRead(api.sessionKey, 'projects', () => listProjects(api)).catch(() => [] as Project[])
+  return cached.find((project) => project.uuid === projectId) ?? nullOnMissing(() => getProject(api, projectId))
+}
+
 /** Returns one table; throws ClusterError (404 when the project has no such table). */
 export function getTable(api: ClusterApi, projectId: string, tableId: string): Promise<Table> {
   return api.get<Table>(tablePath(api, projectId, tableId))
@@ -102,7 +112,7 @@ export function getTableStats(api: ClusterApi, projectId: string, tableId: strin
 export async function findTable(api: ClusterApi, tableId: string, projectHint?: string | null): Promise<TableWithProject> {
   if (projectHint) {
     const [project, table] = await Promise.all([
-      nullOnMissing(() => getProject(api, projectHint)),
+      projectBriefly(api, projectHint),
       nullOnMissing(() => getTable(api, projectHint, tableId)),
     ])
     if (project && table) return { table, project }

@@ -175,20 +175,28 @@ function dateRange(fromDate?: string | null, toDate?: string | null) {
   return { from: Number.isNaN(from) ? -Infinity : from, to: Number.isNaN(to) ? Infinity : to }
 }
 
-function countBy<T>(items: T[], key: (t: T) => string) {
-  const out: Record<string, number> = { total: items.length }
-  for (const item of items) out[key(item)] = (out[key(item)] ?? 0) + 1
+function countBy<T>(items: Iterable<T>, key: (t: T) => string) {
+  const out: Record<string, number> = { total: 0 }
+  for (const item of items) {
+    out.total++
+    out[key(item)] = (out[key(item)] ?? 0) + 1
+  }
   return out
 }
 
 /** Counts the console's dashboard shows, plus the engine's own figures. */
 export async function orgSummary(ctx: Ctx, org: Org) {
   const { store } = ctx.cluster
-  const inOrg = (kind: string) => store.filter<Item>(kind, (i) => (i._org ?? i.org) === org.uuid)
-  const tables = inOrg('table')
-  const sources = { kafka: inOrg('kafkasource').length, kinesis: inOrg('kinesissource').length, siem: inOrg('siemsource').length, summary: inOrg('summarysource').length }
-  const users = store.filter<User>('user', (u) => u.org === org.uuid)
-  const jobs = (kind: string) => countBy(store.filter<{ org?: string; status?: string }>(kind, (j) => !j.org || j.org === org.uuid), (j) => j.status ?? 'unknown')
+  // counted where they lie (the dashboard asks on every view): no copies
+  const isInOrg = (i: unknown) => ((i as Item)._org ?? (i as Item).org) === org.uuid
+  const countInOrg = (kind: string, also: (i: Item) => boolean = () => true) => store.count(kind, (i) => isInOrg(i) && also(i as Item))
+  const sources = { kafka: countInOrg('kafkasource'), kinesis: countInOrg('kinesissource'), siem: countInOrg('siemsource'), summary: countInOrg('summarysource') }
+  const countUsers = (also: (u: Readonly<User>) => boolean) => store.count('user', (u) => (u as User).org === org.uuid && also(u as User))
+  const jobs = (kind: string) => {
+    const inOrg: Readonly<{ org?: string; status?: string }>[] = []
+    for (const job of store.values<{ org?: string; status?: string }>(kind)) if (!job.org || job.org === org.uuid) inOrg.push(job)
+    return countBy(inOrg, (j) => j.status ?? 'unknown')
+  }
   let figures: Record<string, number> = {}
   try {
     figures = await ctx.cluster.data.hooks.orgFigures()
@@ -196,23 +204,23 @@ export async function orgSummary(ctx: Ctx, org: Org) {
     ctx.cluster.log({ level: 'warning', service: 'turbine-api', component: 'summary', message: 'engine figures unavailable', error: String(error) })
   }
   const counts = {
-    projects: inOrg('project').length,
-    tables: tables.length,
-    summary_tables: tables.filter((t) => t.type === 'summary').length,
-    transforms: inOrg('transform').length,
-    views: inOrg('view').length,
-    columns: inOrg('column').length,
+    projects: countInOrg('project'),
+    tables: countInOrg('table'),
+    summary_tables: countInOrg('table', (t) => t.type === 'summary'),
+    transforms: countInOrg('transform'),
+    views: countInOrg('view'),
+    columns: countInOrg('column'),
     sources: { ...sources, total: sources.kafka + sources.kinesis + sources.siem + sources.summary },
-    dictionaries: inOrg('dictionary').length,
-    dictionary_files: inOrg('dictionaryfile').length,
-    functions: inOrg('function').length,
+    dictionaries: countInOrg('dictionary'),
+    dictionary_files: countInOrg('dictionaryfile'),
+    functions: countInOrg('function'),
     pools: store.count('pool'),
-    users: users.filter((u) => u.type === 'user' && u.status === 'active').length,
-    service_accounts: users.filter((u) => u.type === 'service_account').length,
+    users: countUsers((u) => u.type === 'user' && u.status === 'active'),
+    service_accounts: countUsers((u) => u.type === 'service_account'),
     pending_invites: store.count('invite', (i) => (i as { status?: string }).status === 'pending'),
     roles: store.count('role'),
-    storages: inOrg('storage').length,
-    credentials: inOrg('credential').length,
+    storages: countInOrg('storage'),
+    credentials: countInOrg('credential'),
     batch_jobs: jobs('batch_job'),
     alter_jobs: jobs('alter_job'),
   }

@@ -169,7 +169,7 @@ export function registerTables(router: ClusterRouter): ResourceApi {
   })
 }
 
-type StoreLike = { find<T>(kind: string, p: (v: T) => boolean): T | undefined; filter<T>(kind: string, p: (v: T) => boolean): T[] }
+type StoreLike = { find<T>(kind: string, p: (v: T) => boolean): T | undefined; values<T>(kind: string): IterableIterator<Readonly<T>> }
 
 export function findTable(store: StoreLike, projectName: string, tableName: string): Item | undefined {
   const project = store.find<Item>('project', (p) => p.name === projectName)
@@ -179,8 +179,19 @@ export function findTable(store: StoreLike, projectName: string, tableName: stri
 
 /** The table's primary key: the primary column of its default transform ('' before one exists). */
 export function primaryKeyOf(store: StoreLike, table: Item): string {
-  const transforms = store.filter<Item>('transform', (t) => t._table === table.uuid)
-  const transform = transforms.find((t) => t.settings?.is_default) ?? transforms[0]
+  // read in place: every serialized table asks, and copying its transforms (wide ones have
+  // hundreds of columns) was most of a table list's cost
+  let first: Readonly<Item> | undefined
+  let transform: Readonly<Item> | undefined
+  for (const t of store.values<Item>('transform')) {
+    if (t._table !== table.uuid) continue
+    first ??= t
+    if (t.settings?.is_default) {
+      transform = t
+      break
+    }
+  }
+  transform ??= first
   const columns = (transform?.settings?.output_columns ?? []) as { name: string; datatype?: { primary?: boolean } }[]
   return columns.find((c) => c.datatype?.primary)?.name ?? ''
 }

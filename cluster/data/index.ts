@@ -431,8 +431,8 @@ function makeHooks(plane: Plane): DataHooks {
         for (const s of cluster.metrics.select(name)) for (const [t, v] of s.buckets) if (t >= sinceMs) total += v
         return total
       }
-      const batch = cluster.store.all<Resource>('batch_job')
-      const alter = cluster.store.all<Resource>('alter_job')
+      const batch = [...cluster.store.values<Resource>('batch_job')]
+      const alter = [...cluster.store.values<Resource>('alter_job')]
       return {
         total_rows: rows,
         raw_data_size: raw,

@@ -6,6 +6,7 @@ import { replyFromCluster } from '~/api/policies.server'
 import {
   createSource,
   findSourcePool,
+  autoBatchesOf,
   listAutoBatches,
   listSources,
   getSource,
@@ -191,9 +192,15 @@ export async function sourceEditorAction(api: ClusterApi, kind: SourceKind, form
   }
 }
 
-/** The table page's source rows (every kind), plain objects only. Throws ClusterError. */
-export async function loadSourceRows(api: ClusterApi, projectId: string, tableId: string): Promise<SourceRow[]> {
-  const [sources, batches] = await Promise.all([listSources(api, projectId, tableId), listAutoBatches(api, projectId, tableId)])
+/**
+ * The table page's source rows (every kind), plain objects only. Throws ClusterError. `table`: the
+ * table as the page already read it, whose settings hold the auto batch entries (else read again).
+ */
+export async function loadSourceRows(api: ClusterApi, projectId: string, tableId: string, table?: { settings?: Record<string, unknown> }): Promise<SourceRow[]> {
+  const [sources, batches] = await Promise.all([
+    listSources(api, projectId, tableId),
+    table ? autoBatchesOf(table) : listAutoBatches(api, projectId, tableId),
+  ])
   return [
     ...sources.map((source) => ({ uuid: source.uuid, name: source.name, kind: source.subtype, transform: source.transform ?? '', pool: source.pool_name ?? '' })),
     // auto batch entries (the table's settings.autoingest) that were set up; the id is the index

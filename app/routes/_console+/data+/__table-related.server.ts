@@ -1,6 +1,6 @@
 import type { ClusterApi } from '~/api/client.server'
 import { settle } from '~/api/policies.server'
-import { listProjectsWithTables, type Table } from '~/api/tables.server'
+import { listProjectsWithTablesBriefly, type Table } from '~/api/tables.server'
 import type { Project } from '~/api/projects.server'
 import { listViews } from '~/api/views.server'
 
@@ -27,7 +27,9 @@ export async function loadTableRelated(api: ClusterApi, table: Table, project: P
     ),
     settle(async () => {
       const parentName = `${project.name}.${table.name}`
-      const all = await listProjectsWithTables(api)
+      // every project's tables, from the session's short read cache (as the tables list reads them):
+      // the one read of this page that grows with the org
+      const all = await listProjectsWithTablesBriefly(api)
       return all.flatMap((entry) =>
         entry.tables
           .filter((candidate) => candidate.type === 'summary' && feeds(candidate, parentName))
