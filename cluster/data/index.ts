@@ -15,6 +15,15 @@ import { seed } from './seed'
 
 const FLUSH_MS = 5_000
 
+/**
+ * How long the engine's storage figures (a table's stats; the org's totals from system.parts) are
+ * kept. The dashboard and every table page ask for them on each view, and under many users
+ * computing them was most of the engine's work. A write through the cluster (ingest, jobs,
+ * truncate) forgets the table's at once, so a table's lag only a background merge's effect on part
+ * counts and sizes; the org's totals lag any write by at most this long.
+ */
+export const FIGURES_MS = 2_000
+
 /** Opens the engine under `${dataDir}/engine` and returns the data plane. */
 export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<ClusterRouter>> {
   const engine = new Engine(path.join(cluster.options.dataDir, 'engine'))
@@ -28,8 +37,10 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
     engine,
     queries: [],
     partitions: new Map(),
+    figures: new Map(),
     touched(database, table) {
       plane.partitions.delete(`${database}.${table}`)
+      plane.figures.delete(`table:${database}.${table}`)
     },
     flushSystem() {
       // A flush in flight took the logs pending when it started, not those logged since: wait for it,
@@ -228,6 +239,56 @@ function hookError(field: string, error: unknown): HttpError {
 }
 
 function makeHooks(plane: Plane): DataHooks {
+  /** A table's storage figures from the engine (its parts, time range and columns). */
+  async function tableFigures(project: Resource, table: Resource) {
+    const db = lit(project.name)
+    const tb = lit(table.name)
+    const parts = await engine.rows<Record<string, string | number>>(
+      `SELECT sum(rows) AS total_rows, uniqExact(partition) AS total_partitions, count() AS total_parts, sum(data_uncompressed_bytes) AS raw_data_size, sum(data_compressed_bytes) AS compressed_data_size, sum(primary_key_bytes_in_memory) + sum(marks_bytes) AS compressed_index_size, sum(bytes_on_disk) AS bytes_on_disk, max(modification_time) AS last_modified FROM system.parts WHERE active AND database = ${db} AND table = ${tb}`,
+    )
+    const p = parts[0] ?? {}
+    const raw = Number(p.raw_data_size ?? 0)
+    const compressed = Number(p.compressed_data_size ?? 0)
+    let oldest: string | null = null
+    let latest: string | null = null
+    const key = (await engine.rows<{ sorting_key: string }>(`SELECT sorting_key FROM system.tables WHERE database = ${db} AND name = ${tb}`))[0]?.sorting_key?.split(',')[0]?.trim()
+    if (key && Number(p.total_rows ?? 0) > 0) {
+      const r = await engine.rows<{ lo: string; hi: string }>(`SELECT toString(min(${ident(key.replace(/^`|`$/g, ''))})) AS lo, toString(max(${ident(key.replace(/^`|`$/g, ''))})) AS hi FROM ${qualified(project.name, table.name)}`)
+      oldest = r[0]?.lo ? r[0].lo.replace(' ', 'T') + 'Z' : null
+      latest = r[0]?.hi ? r[0].hi.replace(' ', 'T') + 'Z' : null
+    }
+    const columns = await engine.rows<{ n: number }>(`SELECT count() AS n FROM system.columns WHERE database = ${db} AND table = ${tb}`)
+    return {
+      total_rows: Number(p.total_rows ?? 0),
+      total_partitions: Number(p.total_partitions ?? 0),
+      total_parts: Number(p.total_parts ?? 0),
+      raw_data_size: raw,
+      compressed_data_size: compressed,
+      compressed_index_size: Number(p.compressed_index_size ?? 0),
+      bytes_on_disk: Number(p.bytes_on_disk ?? 0),
+      compression_ratio: compressed > 0 ? Number((raw / compressed).toFixed(2)) : 0,
+      oldest_timestamp: oldest,
+      latest_timestamp: latest,
+      num_columns: Number(columns[0]?.n ?? 0),
+      current_ingest_latency: 0,
+    }
+  }
+
+  const { figures } = plane
+  /** `load`'s answer, shared by every caller for FIGURES_MS (and while it runs); a failure is not kept. */
+  const briefly = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    const now = performance.now()
+    const hit = figures.get(key)
+    if (hit && now - hit.at < FIGURES_MS) return hit.value as Promise<T>
+    if (figures.size >= 1_000) for (const [k, entry] of figures) if (now - entry.at >= FIGURES_MS) figures.delete(k)
+    const value = load()
+    figures.set(key, { at: now, value })
+    value.catch(() => {
+      if (figures.get(key)?.value === value) figures.delete(key)
+    })
+    return value
+  }
+
   const { engine, cluster } = plane
   const dictTable = (project: Resource, dictionary: Resource) => `${project.name}_${dictionary.name}`
 
@@ -354,38 +415,8 @@ function makeHooks(plane: Plane): DataHooks {
       forgetTable(previousName)
       plane.partitions.clear()
     },
-    async tableStats({ project, table }) {
-      const db = lit(project.name)
-      const tb = lit(table.name)
-      const parts = await engine.rows<Record<string, string | number>>(
-        `SELECT sum(rows) AS total_rows, uniqExact(partition) AS total_partitions, count() AS total_parts, sum(data_uncompressed_bytes) AS raw_data_size, sum(data_compressed_bytes) AS compressed_data_size, sum(primary_key_bytes_in_memory) + sum(marks_bytes) AS compressed_index_size, sum(bytes_on_disk) AS bytes_on_disk, max(modification_time) AS last_modified FROM system.parts WHERE active AND database = ${db} AND table = ${tb}`,
-      )
-      const p = parts[0] ?? {}
-      const raw = Number(p.raw_data_size ?? 0)
-      const compressed = Number(p.compressed_data_size ?? 0)
-      let oldest: string | null = null
-      let latest: string | null = null
-      const key = (await engine.rows<{ sorting_key: string }>(`SELECT sorting_key FROM system.tables WHERE database = ${db} AND name = ${tb}`))[0]?.sorting_key?.split(',')[0]?.trim()
-      if (key && Number(p.total_rows ?? 0) > 0) {
-        const r = await engine.rows<{ lo: string; hi: string }>(`SELECT toString(min(${ident(key.replace(/^`|`$/g, ''))})) AS lo, toString(max(${ident(key.replace(/^`|`$/g, ''))})) AS hi FROM ${qualified(project.name, table.name)}`)
-        oldest = r[0]?.lo ? r[0].lo.replace(' ', 'T') + 'Z' : null
-        latest = r[0]?.hi ? r[0].hi.replace(' ', 'T') + 'Z' : null
-      }
-      const columns = await engine.rows<{ n: number }>(`SELECT count() AS n FROM system.columns WHERE database = ${db} AND table = ${tb}`)
-      return {
-        total_rows: Number(p.total_rows ?? 0),
-        total_partitions: Number(p.total_partitions ?? 0),
-        total_parts: Number(p.total_parts ?? 0),
-        raw_data_size: raw,
-        compressed_data_size: compressed,
-        compressed_index_size: Number(p.compressed_index_size ?? 0),
-        bytes_on_disk: Number(p.bytes_on_disk ?? 0),
-        compression_ratio: compressed > 0 ? Number((raw / compressed).toFixed(2)) : 0,
-        oldest_timestamp: oldest,
-        latest_timestamp: latest,
-        num_columns: Number(columns[0]?.n ?? 0),
-        current_ingest_latency: 0,
-      }
+    tableStats({ project, table }) {
+      return briefly(`table:${project.name}.${table.name}`, () => tableFigures(project, table))
     },
     async functionSaved({ project, fn, previousName }) {
       const sql = String(fn.sql ?? '').trim()
@@ -416,8 +447,11 @@ function makeHooks(plane: Plane): DataHooks {
       let compressed = 0
       let partitions = 0
       if (names.length) {
-        const r = await engine.rows<Record<string, number>>(
-          `SELECT sum(rows) AS rows, sum(data_uncompressed_bytes) AS raw, sum(data_compressed_bytes) AS compressed, uniqExact(database, table, partition) AS partitions FROM system.parts WHERE active AND (database, table) IN (${names.join(', ')})`,
+        const inList = names.join(', ')
+        const r = await briefly(`org:${inList}`, () =>
+          engine.rows<Record<string, number>>(
+            `SELECT sum(rows) AS rows, sum(data_uncompressed_bytes) AS raw, sum(data_compressed_bytes) AS compressed, uniqExact(database, table, partition) AS partitions FROM system.parts WHERE active AND (database, table) IN (${inList})`,
+          ),
         )
         rows = Number(r[0]?.rows ?? 0)
         raw = Number(r[0]?.raw ?? 0)

@@ -26,6 +26,8 @@ export interface Plane {
   queries: QueryRecord[]
   /** Partition counts per `db.table`, invalidated by writes. */
   partitions: Map<string, number>
+  /** The engine's storage figures kept briefly (FIGURES_MS), by `table:db.table` and `org`; a table's are forgotten by `touched`. */
+  figures: Map<string, { at: number; value: Promise<unknown> }>
   /** Writes pending logs and query records into hydro.logs / hdx tables now. */
   flushSystem(): Promise<void>
   /** Forgets cached figures of a table after a write. */

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTestCluster, type TestCluster } from '../test-helpers'
 import { WEB_LOG_COLUMNS } from './seed'
+import { Engine } from './engine'
 
 let c: TestCluster
 let projectId: string
@@ -320,6 +321,23 @@ describe('table stats and engine hooks', () => {
     expect(r.body.total_partitions).toBeGreaterThanOrEqual(3)
     expect(r.body.raw_data_size).toBeGreaterThan(0)
     expect(r.body.oldest_timestamp).toMatch(/^2024-05-01T10:00:00/)
+  })
+
+  it("keeps a table's figures for a moment (views in a row read the engine once), and an ingest forgets them at once", async () => {
+    const url = `/config/v1/orgs/${c.orgId}/projects/${projectId}/tables/${tableId}/stats`
+    const first = await c.api('GET', url)
+    const engineReads = vi.spyOn(Engine.prototype, 'rows')
+    try {
+      const again = await c.api('GET', url)
+      expect(again.body).toEqual(first.body)
+      expect(engineReads).not.toHaveBeenCalled()
+      const one = await ingest(JSON.stringify({ timestamp: '2024-05-03T10:00:00.000Z', method: 'GET', path: '/figures', status: 200 }))
+      expect(one.status, JSON.stringify(one.body)).toBe(200)
+      const after = await c.api('GET', url)
+      expect(after.body.total_rows).toBe(first.body.total_rows + 1)
+    } finally {
+      engineReads.mockRestore()
+    }
   })
 
   it('adds columns from later transforms', async () => {
