@@ -21,6 +21,18 @@ describe('cachedRead', () => {
     expect(load).toHaveBeenCalledTimes(4)
   })
 
+  it('keeps a read that names its own time-to-live that long', async () => {
+    vi.useFakeTimers()
+    const load = vi.fn(async () => ['h'])
+    await cachedRead('s1', 'history', load, 30_000)
+    vi.advanceTimersByTime(READ_CACHE_TTL_MS + 1)
+    await cachedRead('s1', 'history', load, 30_000)
+    expect(load).toHaveBeenCalledTimes(1)
+    vi.advanceTimersByTime(30_000)
+    await cachedRead('s1', 'history', load, 30_000)
+    expect(load).toHaveBeenCalledTimes(2)
+  })
+
   it('shares one read between concurrent callers', async () => {
     let resolve!: (value: string[]) => void
     const load = vi.fn(() => new Promise<string[]>((done) => (resolve = done)))

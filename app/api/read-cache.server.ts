@@ -12,9 +12,10 @@ const entries = new Map<string, Entry>()
 
 /**
  * Returns the cached value of `key` for this session (`sessionKey`), or runs `load` and keeps its
- * promise for `READ_CACHE_TTL_MS`; concurrent requests share one read. A failed read is not kept.
+ * promise for `ttlMs` (`READ_CACHE_TTL_MS` unless the read says otherwise); concurrent requests
+ * share one read. A failed read is not kept.
  */
-export function cachedRead<T>(sessionKey: string, key: string, load: () => Promise<T>): Promise<T> {
+export function cachedRead<T>(sessionKey: string, key: string, load: () => Promise<T>, ttlMs = READ_CACHE_TTL_MS): Promise<T> {
   const id = `${sessionKey}\u0000${key}`
   const now = Date.now()
   const hit = entries.get(id)
@@ -24,7 +25,7 @@ export function cachedRead<T>(sessionKey: string, key: string, load: () => Promi
     if (entries.size >= MAX_ENTRIES) entries.clear()
   }
   const value = load()
-  entries.set(id, { expires: now + READ_CACHE_TTL_MS, value })
+  entries.set(id, { expires: now + ttlMs, value })
   value.catch(() => {
     if (entries.get(id)?.value === value) entries.delete(id)
   })

@@ -271,6 +271,9 @@ export async function addHistoryEntry(api: ClusterApi, entry: Omit<HistoryEntry,
 
 type HistoryRow = { sql: string; h_options: string; h_error: string; h_elapsed: number | string; h_rows: number | string; at_ms: number | string }
 
+/** How long a session keeps the cluster's answer to its history read (under RECENT_MS: its own runs stay in view). */
+const HISTORY_READ_MS = 30_000
+
 /** How far back the history reads: a time filter keeps the read to recent partitions. */
 const HISTORY_DAYS = 90
 
@@ -279,8 +282,10 @@ const HISTORY_DAYS = 90
  * options and outcome. Throws as listSavedQueries.
  */
 export async function listHistory(api: ClusterApi, limit = 20): Promise<HistoryEntry[]> {
-  // The cluster's part is kept a few seconds per session (the editor reads it on every view); this
-  // process's own recent runs are merged after, so a run shows at once.
+  // The cluster's part is kept HISTORY_READ_MS per session (the editor reads it on every view, and
+  // it is an engine read over every part of the history); this process's own runs of the last
+  // RECENT_MS are merged after, so a run shows at once, and one from another console within
+  // HISTORY_READ_MS.
   const rows = await cachedRead(api.sessionKey, `query-history:${limit}`, () => readRows<HistoryRow>(
     api,
     [
@@ -291,7 +296,7 @@ export async function listHistory(api: ClusterApi, limit = 20): Promise<HistoryE
       'GROUP BY sql ORDER BY at_ms DESC',
       `LIMIT ${Math.max(1, Math.floor(limit))}`,
     ].join('\n'),
-  ))
+  ), HISTORY_READ_MS)
   const bySql = new Map<string, HistoryEntry>()
   for (const row of rows ?? []) {
     bySql.set(row.sql, { sql: row.sql, options: row.h_options, error: row.h_error, elapsedMs: Number(row.h_elapsed), rows: Number(row.h_rows), at: Number(row.at_ms) })

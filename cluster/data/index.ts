@@ -32,15 +32,28 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
   let flushing: Promise<void> | null = null
   let followUp: Promise<void> | null = null
 
+  const figures = new Map<string, { at: number; value: Promise<unknown> }>()
+  /** `load`'s answer, shared by every caller for FIGURES_MS (and while it runs); a failure is not kept. */
+  const briefly = <T,>(key: string, load: () => Promise<T>): Promise<T> => {
+    const now = performance.now()
+    const hit = figures.get(key)
+    if (hit && now - hit.at < FIGURES_MS) return hit.value as Promise<T>
+    if (figures.size >= 1_000) for (const [k, entry] of figures) if (now - entry.at >= FIGURES_MS) figures.delete(k)
+    const value = load()
+    figures.set(key, { at: now, value })
+    value.catch(() => {
+      if (figures.get(key)?.value === value) figures.delete(key)
+    })
+    return value
+  }
+
   const plane: Plane = {
     cluster,
     engine,
     queries: [],
-    partitions: new Map(),
-    figures: new Map(),
+    briefly,
     touched(database, table) {
-      plane.partitions.delete(`${database}.${table}`)
-      plane.figures.delete(`table:${database}.${table}`)
+      figures.delete(`table:${database}.${table}`)
     },
     flushSystem() {
       // A flush in flight took the logs pending when it started, not those logged since: wait for it,
@@ -274,21 +287,6 @@ function makeHooks(plane: Plane): DataHooks {
     }
   }
 
-  const { figures } = plane
-  /** `load`'s answer, shared by every caller for FIGURES_MS (and while it runs); a failure is not kept. */
-  const briefly = <T>(key: string, load: () => Promise<T>): Promise<T> => {
-    const now = performance.now()
-    const hit = figures.get(key)
-    if (hit && now - hit.at < FIGURES_MS) return hit.value as Promise<T>
-    if (figures.size >= 1_000) for (const [k, entry] of figures) if (now - entry.at >= FIGURES_MS) figures.delete(k)
-    const value = load()
-    figures.set(key, { at: now, value })
-    value.catch(() => {
-      if (figures.get(key)?.value === value) figures.delete(key)
-    })
-    return value
-  }
-
   const { engine, cluster } = plane
   const dictTable = (project: Resource, dictionary: Resource) => `${project.name}_${dictionary.name}`
 
@@ -395,7 +393,6 @@ function makeHooks(plane: Plane): DataHooks {
       }
       await engine.exec(`DROP DATABASE IF EXISTS ${ident(project.name)} SYNC`)
       forgetTable(project.name)
-      plane.partitions.clear()
     },
     async projectRenamed({ project, previousName }) {
       if (previousName === project.name) return
@@ -413,10 +410,9 @@ function makeHooks(plane: Plane): DataHooks {
         await loadDictionary(project, d).catch(() => {})
       }
       forgetTable(previousName)
-      plane.partitions.clear()
     },
     tableStats({ project, table }) {
-      return briefly(`table:${project.name}.${table.name}`, () => tableFigures(project, table))
+      return plane.briefly(`table:${project.name}.${table.name}`, () => tableFigures(project, table))
     },
     async functionSaved({ project, fn, previousName }) {
       const sql = String(fn.sql ?? '').trim()
@@ -448,7 +444,7 @@ function makeHooks(plane: Plane): DataHooks {
       let partitions = 0
       if (names.length) {
         const inList = names.join(', ')
-        const r = await briefly(`org:${inList}`, () =>
+        const r = await plane.briefly(`org:${inList}`, () =>
           engine.rows<Record<string, number>>(
             `SELECT sum(rows) AS rows, sum(data_uncompressed_bytes) AS raw, sum(data_compressed_bytes) AS compressed, uniqExact(database, table, partition) AS partitions FROM system.parts WHERE active AND (database, table) IN (${inList})`,
           ),

@@ -24,12 +24,13 @@ export interface Plane {
   engine: Engine
   /** Queries of the last hour (finished and running), newest last. */
   queries: QueryRecord[]
-  /** Partition counts per `db.table`, invalidated by writes. */
-  partitions: Map<string, number>
-  /** The engine's storage figures kept briefly (FIGURES_MS), by `table:db.table` and `org`; a table's are forgotten by `touched`. */
-  figures: Map<string, { at: number; value: Promise<unknown> }>
+  /**
+   * The engine's figures (a table's stats, the org's totals, a table's partition count) by key,
+   * each kept FIGURES_MS and shared by concurrent callers; `touched` forgets a table's stats.
+   */
+  briefly<T>(key: string, load: () => Promise<T>): Promise<T>
   /** Writes pending logs and query records into hydro.logs / hdx tables now. */
   flushSystem(): Promise<void>
-  /** Forgets cached figures of a table after a write. */
+  /** Forgets a table's kept stats after a write. */
   touched(database: string, table: string): void
 }

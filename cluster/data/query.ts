@@ -369,25 +369,16 @@ async function ensureSummaryView(plane: Plane, project: Resource, table: Resourc
 
 const summaryViews = new Map<string, string>()
 
+/** How many partitions the tables hold (the stats header's num_partitions), each kept FIGURES_MS. */
 async function partitionCount(plane: Plane, tables: { project: Resource; table: Resource }[]): Promise<number> {
   let total = 0
-  const missing: string[] = []
   for (const { project, table } of tables) {
     const key = `${project.name}.${table.name}`
-    const cached = plane.partitions.get(key)
-    if (cached === undefined) missing.push(key)
-    else total += cached
-  }
-  if (missing.length) {
     try {
-      const rows = await plane.engine.rows<{ k: string; n: number }>(
-        `SELECT concat(database, '.', table) AS k, uniqExact(partition) AS n FROM system.parts WHERE active AND concat(database, '.', table) IN (${missing.map((m) => `'${m.replace(/'/g, "\\'")}'`).join(',')}) GROUP BY k`,
-      )
-      for (const key of missing) {
-        const n = Number(rows.find((r) => r.k === key)?.n ?? 0)
-        plane.partitions.set(key, n)
-        total += n
-      }
+      total += await plane.briefly(`partitions:${key}`, async () => {
+        const rows = await plane.engine.rows<{ n: number }>(`SELECT uniqExact(partition) AS n FROM system.parts WHERE active AND database = ${lit(project.name)} AND table = ${lit(table.name)}`)
+        return Number(rows[0]?.n ?? 0)
+      })
     } catch {
       // figures only
     }
