@@ -82,6 +82,26 @@ describe('session cookie', () => {
     const forged = `${name}=${value!.replace(/^./, (c) => (c === 'e' ? 'f' : 'e'))}`
     expect(await getSession(new Request('http://console.test/', { headers: { Cookie: forged } }))).toBeNull()
   })
+
+  it('once read, is still refused when tampered with or expired, and still read from a rotated secret list', async () => {
+    const now = Date.UTC(2026, 0, 2)
+    const cookie = pair(await commitSession(new Request('http://console.test/'), SESSION, now))
+    const read = (value: string, at: number) => getSession(new Request('http://console.test/', { headers: { Cookie: `cc_theme=dark; ${value}` } }), at)
+    expect(await read(cookie, now + 1000)).toMatchObject({ token: 'tok-abc' })
+    expect(await read(cookie, now + 2000)).toMatchObject({ token: 'tok-abc' })
+    // the signature's last character changed: not the value read before
+    expect(await read(cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), now + 3000)).toBeNull()
+    expect(await read(cookie, now + 3_600_000)).toBeNull()
+    const secret = process.env.SESSION_SECRET
+    process.env.SESSION_SECRET = `a-new-secret-first-0123456789,${secret}`
+    try {
+      expect(await read(cookie, now + 4000)).toMatchObject({ token: 'tok-abc' })
+      process.env.SESSION_SECRET = 'only-a-new-secret-0123456789'
+      expect(await read(cookie, now + 5000)).toBeNull()
+    } finally {
+      process.env.SESSION_SECRET = secret
+    }
+  })
 })
 
 describe('requireSession', () => {
