@@ -32,19 +32,42 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
   let flushing: Promise<void> | null = null
   let followUp: Promise<void> | null = null
 
-  const figures = new Map<string, { at: number; value: Promise<unknown> }>()
-  /** `load`'s answer, shared by every caller for FIGURES_MS (and while it runs); a failure is not kept. */
+  type Figure = { at: number; value: Promise<unknown>; isSettled: boolean; refresh?: Promise<unknown> }
+  const figures = new Map<string, Figure>()
+  const start = (key: string, load: () => Promise<unknown>): Figure => {
+    const entry: Figure = { at: performance.now(), value: load(), isSettled: false }
+    entry.value.then(
+      () => (entry.isSettled = true),
+      () => {
+        if (figures.get(key) === entry) figures.delete(key)
+      },
+    )
+    return entry
+  }
+  /**
+   * `load`'s answer, shared by every caller for FIGURES_MS (and while it runs); a failure is not
+   * kept. Up to twice that age, the answer kept is still given while one caller's `load` replaces
+   * it, so under steady use no caller waits for the engine behind an expiry; older, or forgotten
+   * after a write, it is not given.
+   */
   const briefly = <T,>(key: string, load: () => Promise<T>): Promise<T> => {
     const now = performance.now()
     const hit = figures.get(key)
     if (hit && now - hit.at < FIGURES_MS) return hit.value as Promise<T>
-    if (figures.size >= 1_000) for (const [k, entry] of figures) if (now - entry.at >= FIGURES_MS) figures.delete(k)
-    const value = load()
-    figures.set(key, { at: now, value })
-    value.catch(() => {
-      if (figures.get(key)?.value === value) figures.delete(key)
-    })
-    return value
+    if (hit?.isSettled && now - hit.at < 2 * FIGURES_MS) {
+      hit.refresh ??= (async () => {
+        const next = start(key, load)
+        await next.value
+        if (figures.get(key) === hit) figures.set(key, next)
+      })().catch(() => {
+        if (figures.get(key) === hit) figures.delete(key)
+      })
+      return hit.value as Promise<T>
+    }
+    if (figures.size >= 1_000) for (const [k, entry] of figures) if (now - entry.at >= 10 * FIGURES_MS) figures.delete(k)
+    const entry = start(key, load)
+    figures.set(key, entry)
+    return entry.value as Promise<T>
   }
 
   const plane: Plane = {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTestCluster, type TestCluster } from '../test-helpers'
 import { WEB_LOG_COLUMNS } from './seed'
 import { Engine } from './engine'
+import { FIGURES_MS } from './index'
 
 let c: TestCluster
 let projectId: string
@@ -336,6 +337,38 @@ describe('table stats and engine hooks', () => {
       const after = await c.api('GET', url)
       expect(after.body.total_rows).toBe(first.body.total_rows + 1)
     } finally {
+      engineReads.mockRestore()
+    }
+  })
+
+  it('after FIGURES_MS gives the figures kept while one read replaces them; after twice that, waits for a fresh read', async () => {
+    const url = `/config/v1/orgs/${c.orgId}/projects/${projectId}/tables/${tableId}/stats`
+    const first = await c.api('GET', url)
+    const realNow = performance.now.bind(performance)
+    let offset = 0
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => realNow() + offset)
+    // the engine's reads wait until released: an answer that comes meanwhile did not wait for them
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const original = Engine.prototype.rows
+    const engineReads = vi.spyOn(Engine.prototype, 'rows').mockImplementation(async function (this: Engine, ...args: Parameters<Engine['rows']>) {
+      await held
+      return original.apply(this, args)
+    } as Engine['rows'])
+    try {
+      offset = FIGURES_MS + 1
+      const stale = await c.api('GET', url)
+      expect(stale.body).toEqual(first.body)
+      expect(engineReads).toHaveBeenCalled()
+      release()
+      await vi.waitFor(async () => expect((await c.api('GET', url)).status).toBe(200))
+      engineReads.mockClear()
+      offset += 3 * FIGURES_MS
+      const fresh = await c.api('GET', url)
+      expect(engineReads).toHaveBeenCalled()
+      expect(fresh.body.total_rows).toBe(first.body.total_rows)
+    } finally {
+      clock.mockRestore()
       engineReads.mockRestore()
     }
   })
