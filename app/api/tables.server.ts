@@ -57,6 +57,11 @@ export async function listProjectsWithTables(api: ClusterApi): Promise<{ project
   return Promise.all(projects.map(async (project) => ({ project, tables: await listTables(api, project.uuid) })))
 }
 
+/** The org's projects from the session's short read cache (read-cache.server; decision 036). Shared: never change it. */
+function listProjectsBriefly(api: ClusterApi): Promise<Project[]> {
+  return cachedRead(api.sessionKey, 'projects', () => listProjects(api))
+}
+
 /**
  * listProjectsWithTables for a page re-read on every view (the tables list, the query picker): the
  * projects and each project's tables come from the session's short read cache (read-cache.server;
@@ -64,7 +69,7 @@ export async function listProjectsWithTables(api: ClusterApi): Promise<{ project
  * The arrays returned are shared: read them, never change them.
  */
 export async function listProjectsWithTablesBriefly(api: ClusterApi): Promise<{ project: Project; tables: Table[] }[]> {
-  const projects = await cachedRead(api.sessionKey, 'projects', () => listProjects(api))
+  const projects = await listProjectsBriefly(api)
   return Promise.all(
     projects.map(async (project) => ({
       project,
@@ -79,7 +84,7 @@ export async function listProjectsWithTablesBriefly(api: ClusterApi): Promise<{ 
  * its project, so a page view costs no call of its own for it.
  */
 async function projectBriefly(api: ClusterApi, projectId: string): Promise<Project | null> {
-  const cached = await cachedRead(api.sessionKey, 'projects', () => listProjects(api)).catch(() => [] as Project[])
+  const cached = await listProjectsBriefly(api).catch(() => [] as Project[])
   return cached.find((project) => project.uuid === projectId) ?? nullOnMissing(() => getProject(api, projectId))
 }
 

@@ -175,12 +175,9 @@ function dateRange(fromDate?: string | null, toDate?: string | null) {
   return { from: Number.isNaN(from) ? -Infinity : from, to: Number.isNaN(to) ? Infinity : to }
 }
 
-function countBy<T>(items: Iterable<T>, key: (t: T) => string) {
-  const out: Record<string, number> = { total: 0 }
-  for (const item of items) {
-    out.total++
-    out[key(item)] = (out[key(item)] ?? 0) + 1
-  }
+function countBy<T>(items: T[], key: (t: T) => string) {
+  const out: Record<string, number> = { total: items.length }
+  for (const item of items) out[key(item)] = (out[key(item)] ?? 0) + 1
   return out
 }
 

@@ -275,6 +275,8 @@ function hookError(field: string, error: unknown): HttpError {
 }
 
 function makeHooks(plane: Plane): DataHooks {
+  const { engine, cluster } = plane
+
   /** A table's storage figures from the engine (its parts, time range and columns). */
   async function tableFigures(project: Resource, table: Resource) {
     const db = lit(project.name)
@@ -310,7 +312,6 @@ function makeHooks(plane: Plane): DataHooks {
     }
   }
 
-  const { engine, cluster } = plane
   const dictTable = (project: Resource, dictionary: Resource) => `${project.name}_${dictionary.name}`
 
   async function loadDictionary(project: Resource, dictionary: Resource) {

@@ -7,7 +7,6 @@ import {
   createSource,
   findSourcePool,
   autoBatchesOf,
-  listAutoBatches,
   listSources,
   getSource,
   updateSource,
@@ -194,13 +193,11 @@ export async function sourceEditorAction(api: ClusterApi, kind: SourceKind, form
 
 /**
  * The table page's source rows (every kind), plain objects only. Throws ClusterError. `table`: the
- * table as the page already read it, whose settings hold the auto batch entries (else read again).
+ * table as the page already read it, whose settings hold the auto batch entries.
  */
-export async function loadSourceRows(api: ClusterApi, projectId: string, tableId: string, table?: { settings?: Record<string, unknown> }): Promise<SourceRow[]> {
-  const [sources, batches] = await Promise.all([
-    listSources(api, projectId, tableId),
-    table ? autoBatchesOf(table) : listAutoBatches(api, projectId, tableId),
-  ])
+export async function loadSourceRows(api: ClusterApi, projectId: string, table: { uuid: string; settings?: Record<string, unknown> }): Promise<SourceRow[]> {
+  const sources = await listSources(api, projectId, table.uuid)
+  const batches = autoBatchesOf(table)
   return [
     ...sources.map((source) => ({ uuid: source.uuid, name: source.name, kind: source.subtype, transform: source.transform ?? '', pool: source.pool_name ?? '' })),
     // auto batch entries (the table's settings.autoingest) that were set up; the id is the index

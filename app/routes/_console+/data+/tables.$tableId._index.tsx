@@ -53,7 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // Figures are a bonus on this page: when the cluster cannot give them, the rest still shows.
     settle<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
     loadTableRelated(api, table, project),
-    settle(() => loadSourceRows(api, project.uuid, table.uuid, table)),
+    settle(() => loadSourceRows(api, project.uuid, table)),
     // Rename, settings, truncate and delete: offered only to a user the cluster would let do them.
     whyNotEach(api, { change: 'change_table', truncate: 'truncate_table', remove: 'delete_table' }, { project, table }),
   ])
