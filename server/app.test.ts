@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { recordClusterCall } from '../app/utils/request-context.server'
-import { closeGracefully, createBaseApp } from './app'
+import express from 'express'
+import { admission, closeGracefully, createBaseApp } from './app'
 
 let server: Server | undefined
 /** Resolves when a request reaches /slow (a graceful stop must find it in flight, however busy the machine). */
@@ -189,5 +190,106 @@ describe('console server', () => {
     await stopped
     await expect(fetch(`${base}/page`)).rejects.toThrow()
     server = undefined
+  })
+})
+
+describe('admission in arrival order (decision 042)', () => {
+  /** An app that records each request's arrival (before admission) and start (after it), and holds each answer until told. */
+  async function held(options: Parameters<typeof admission>[0]) {
+    const arrived: string[] = []
+    const started: string[] = []
+    const finish = new Map<string, () => void>()
+    const app = express()
+    app.use((req, _res, next) => {
+      arrived.push(req.path.slice(1))
+      next()
+    })
+    app.use(admission(options))
+    app.get('/healthz', (_req, res) => void res.send('ok'))
+    app.get('/:id', (req, res) => {
+      started.push(req.params.id)
+      finish.set(req.params.id, () => res.send(req.params.id))
+    })
+    const base = await new Promise<string>((resolve) => {
+      server = app.listen(0, '127.0.0.1', () => {
+        const address = server!.address()
+        resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`)
+      })
+    })
+    return { base, arrived, started, finish }
+  }
+  async function until(check: () => boolean, what: string) {
+    for (let waited = 0; !check(); waited += 10) {
+      if (waited > 5000) throw new Error(`timed out waiting for ${what}`)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  it('works on at most `limit` requests at once; the next one in line starts when one finishes', async () => {
+    const { base, arrived, started, finish } = await held({ limit: 2, leaseMs: 60_000 })
+    const answers: Promise<string>[] = []
+    for (const id of ['a', 'b', 'c', 'd']) {
+      answers.push(fetch(`${base}/${id}`).then((response) => response.text()))
+      await until(() => arrived.includes(id), `${id} to arrive`)
+    }
+    await pause(100)
+    expect(started).toEqual(['a', 'b'])
+    finish.get('b')!()
+    await until(() => started.length === 3, 'a third start')
+    await pause(50)
+    expect(started).toEqual(['a', 'b', 'c'])
+    finish.get('a')!()
+    await until(() => started.length === 4, 'a fourth start')
+    expect(started).toEqual(['a', 'b', 'c', 'd'])
+    finish.get('c')!()
+    finish.get('d')!()
+    expect(await Promise.all(answers)).toEqual(['a', 'b', 'c', 'd'])
+  })
+
+  it('lets what it is told to pass go first (the health checks)', async () => {
+    const { base, arrived, finish } = await held({ limit: 1, leaseMs: 60_000, bypass: (req) => req.path === '/healthz' })
+    const a = fetch(`${base}/a`).then((response) => response.text())
+    await until(() => arrived.includes('a'), 'a to arrive')
+    const b = fetch(`${base}/b`).then((response) => response.text())
+    await until(() => arrived.includes('b'), 'b to arrive')
+    expect(await (await fetch(`${base}/healthz`)).text()).toBe('ok')
+    finish.get('a')!()
+    await until(() => finish.has('b'), 'b to start')
+    finish.get('b')!()
+    expect([await a, await b]).toEqual(['a', 'b'])
+  })
+
+  it('a request that takes longer than the lease gives its place to the next one', async () => {
+    const { base, arrived, started, finish } = await held({ limit: 1, leaseMs: 200 })
+    const a = fetch(`${base}/a`).then((response) => response.text())
+    await until(() => started.includes('a'), 'a to start')
+    const b = fetch(`${base}/b`).then((response) => response.text())
+    await until(() => arrived.includes('b'), 'b to arrive')
+    await until(() => started.includes('b'), 'b to start while a is still held')
+    expect(finish.has('a')).toBe(true)
+    finish.get('b')!()
+    expect(await b).toBe('b')
+    finish.get('a')!()
+    expect(await a).toBe('a')
+  })
+
+  it('a request whose client left while it waited is not worked on', async () => {
+    const { base, arrived, started, finish } = await held({ limit: 1, leaseMs: 60_000 })
+    const a = fetch(`${base}/a`).then((response) => response.text())
+    await until(() => started.includes('a'), 'a to start')
+    const leaving = new AbortController()
+    const b = fetch(`${base}/b`, { signal: leaving.signal }).catch(() => 'left')
+    await until(() => arrived.includes('b'), 'b to arrive')
+    leaving.abort()
+    expect(await b).toBe('left')
+    const c = fetch(`${base}/c`).then((response) => response.text())
+    await until(() => arrived.includes('c'), 'c to arrive')
+    await pause(50)
+    finish.get('a')!()
+    await until(() => started.includes('c'), 'c to start')
+    expect(started).toEqual(['a', 'c'])
+    finish.get('c')!()
+    expect([await a, await c]).toEqual(['a', 'c'])
   })
 })

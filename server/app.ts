@@ -22,6 +22,9 @@ export function securityHeaders(allowEmbedding: boolean, { scriptNonces = true }
   }
 }
 
+/** How long a request keeps its place in `admission` at most (decision 042). */
+export const ADMISSION_LEASE_MS = 1000
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** The origin a browser says a request came from: Origin, else the Referer's origin; null when it says neither. */
@@ -109,6 +112,56 @@ export function requestLogs(logger: Logger, basePath = '') {
 }
 
 /**
+ * Admission in arrival order (decision 042): at most `limit` requests are worked on at once, later
+ * ones wait in line. Under overload every request then waits about as long as the others, instead of
+ * a hundred of them taking turns on one thread in small slices, where a page with more steps (more
+ * cluster calls, a render) finishes last and the tail grows. A request gives its place back when its
+ * answer is finished or the client went away, or after `leaseMs` at the latest, so a slow cluster
+ * answer (a long query, a stream of rows) cannot hold the line. A request that leaves while waiting
+ * loses its place. `limit` 0 turns it off.
+ */
+export function admission({ limit, leaseMs, bypass }: { limit: number; leaseMs: number; bypass?: (req: Request) => boolean }) {
+  let active = 0
+  const line: { start: () => void; isGone: boolean }[] = []
+  const admitNext = () => {
+    while (active < limit && line.length) {
+      const next = line.shift()!
+      if (next.isGone) continue
+      active++
+      next.start()
+    }
+  }
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (limit <= 0 || bypass?.(req)) return next()
+    let isReleased = false
+    let lease: NodeJS.Timeout | undefined
+    const release = () => {
+      if (isReleased) return
+      isReleased = true
+      clearTimeout(lease)
+      active--
+      admitNext()
+    }
+    const start = () => {
+      lease = setTimeout(release, leaseMs)
+      lease.unref()
+      res.once('finish', release)
+      res.once('close', release)
+      next()
+    }
+    if (active < limit) {
+      active++
+      return start()
+    }
+    const place = { start, isGone: false }
+    line.push(place)
+    res.once('close', () => {
+      place.isGone = true
+    })
+  }
+}
+
+/**
  * The Express app without the Remix handler: request logs, compression, security headers, the
  * CSRF origin check, and the health checks: `/healthz` (the process answers) and `/readyz` (the
  * cluster answers too). The caller mounts static files and the Remix handler after it.
@@ -119,7 +172,10 @@ export function createBaseApp({
   logger,
   clusterUrl,
   basePath = '',
+  maxConcurrent = 0,
 }: {
+  /** Requests worked on at once, later ones wait in line (`admission`; MAX_CONCURRENT_REQUESTS); 0, the default: no limit. */
+  maxConcurrent?: number
   allowEmbedding: boolean
   /** The sub-path the console is served under ('' at the root): the health checks answer there too. */
   basePath?: string
@@ -136,6 +192,11 @@ export function createBaseApp({
     res.locals.requestContext = withRequestContext(next)
   })
   if (logger) app.use(requestLogs(logger, basePath))
+  // after the request log, so a logged duration includes the wait in line
+  // (health checks and the fingerprinted files do not wait: they cost next to nothing)
+  const local = (req: Request) => (basePath && req.path.startsWith(`${basePath}/`) ? req.path.slice(basePath.length) : req.path)
+  const goesFirst = (req: Request) => ['/healthz', '/readyz'].includes(local(req)) || local(req).startsWith('/assets/')
+  app.use(admission({ limit: maxConcurrent, leaseMs: ADMISSION_LEASE_MS, bypass: goesFirst }))
   // gzip level 4: a quarter of the default level's (6) CPU time for pages 3-6% bigger (decision 033).
   app.use(compression({ level: 4 }))
   app.use(securityHeaders(allowEmbedding, { scriptNonces }))

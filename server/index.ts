@@ -86,7 +86,7 @@ async function main() {
     }
     build = loaded
   }
-  const app = createBaseApp({ allowEmbedding: env.ALLOW_EMBEDDING, scriptNonces: !isDev, logger, clusterUrl: () => process.env.CLUSTER_URL, basePath })
+  const app = createBaseApp({ allowEmbedding: env.ALLOW_EMBEDDING, scriptNonces: !isDev, logger, clusterUrl: () => process.env.CLUSTER_URL, basePath, maxConcurrent: env.MAX_CONCURRENT_REQUESTS })
   serveFiles(app)
   // The CSP nonce securityHeaders made for this request reaches entry.server through the load context.
   app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string | undefined }) }))
