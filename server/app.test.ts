@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { recordClusterCall } from '../app/utils/request-context.server'
+import { AsyncLocalStorage } from 'node:async_hooks'
 import express from 'express'
 import { admission, closeGracefully, createBaseApp } from './app'
 
@@ -200,15 +201,19 @@ describe('admission in arrival order (decision 042)', () => {
     const started: string[] = []
     const finish = new Map<string, () => void>()
     const app = express()
+    // each request's own async context (as the request log's cluster time is kept)
+    const context = new AsyncLocalStorage<string>()
     app.use((req, _res, next) => {
       arrived.push(req.path.slice(1))
-      next()
+      context.run(req.path.slice(1), next)
     })
     app.use(admission(options))
     app.get('/healthz', (_req, res) => void res.send('ok'))
     app.get('/:id', (req, res) => {
       started.push(req.params.id)
-      finish.set(req.params.id, () => res.send(req.params.id))
+      // the answer is the context the handler ran in: a request started from the line keeps its own
+      const own = context.getStore() ?? 'no context'
+      finish.set(req.params.id, () => res.send(own))
     })
     const base = await new Promise<string>((resolve) => {
       server = app.listen(0, '127.0.0.1', () => {

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks'
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Server } from 'node:http'
 import compression from 'compression'
@@ -153,7 +154,8 @@ export function admission({ limit, leaseMs, bypass }: { limit: number; leaseMs: 
       active++
       return start()
     }
-    const place = { start, isGone: false }
+    // started later from another request's end: in this request's own async context (its log's cluster time)
+    const place = { start: AsyncResource.bind(start), isGone: false }
     line.push(place)
     res.once('close', () => {
       place.isGone = true
