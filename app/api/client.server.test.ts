@@ -102,8 +102,10 @@ describe('cluster client', () => {
     })
   })
 
-  it('forgets cached reads when a change is sent and again when it is answered', async () => {
+  it("forgets the session's cached reads when a change is sent and again when it is answered, and not another session's", async () => {
     const api = createClusterApi(SESSION, { origin: TEST_CLUSTER_URL })
+    const other = vi.fn(async () => 'theirs')
+    await cachedRead('org:another-session', 'k', other)
     let answer!: () => void
     const answered = new Promise<void>((resolve) => (answer = resolve))
     server.use(
@@ -113,16 +115,19 @@ describe('cluster client', () => {
       }),
     )
     const load = vi.fn(async () => 'list')
-    await cachedRead('s', 'k', load)
+    await cachedRead(api.sessionKey, 'k', load)
     const change = api.post('/change')
     // Forgotten when sent: read again.
-    await cachedRead('s', 'k', load)
+    await cachedRead(api.sessionKey, 'k', load)
     expect(load).toHaveBeenCalledTimes(2)
     // Read while the change is on its way, so possibly from before it: forgotten once it is answered.
     answer()
     expect(await change).toEqual({ changed: true })
-    await cachedRead('s', 'k', load)
+    await cachedRead(api.sessionKey, 'k', load)
     expect(load).toHaveBeenCalledTimes(3)
+    // another session sees the change once its own read is past its time-to-live (decision 043)
+    await cachedRead('org:another-session', 'k', other)
+    expect(other).toHaveBeenCalledTimes(1)
     clearReadCache()
   })
 

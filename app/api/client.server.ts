@@ -230,6 +230,7 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
   const { request } = options
   const url = (path: string) => `${origin}${API_BASE_PATH}${path.startsWith('/') ? path : `/${path}`}`
   const token = session.token
+  const sessionKey = `${session.orgId}:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}`
 
   async function guarded<T>(call: () => Promise<T>, callOptions: CallOptions = {}): Promise<T> {
     try {
@@ -242,7 +243,7 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
     }
   }
   const json = <T>(method: string, path: string, body: unknown, callOptions?: CallOptions) =>
-    sent(method, () =>
+    sent(method, sessionKey, () =>
       guarded(
         () => callCluster<T>(method, url(withParams(path, callOptions?.params)), body, { token, context: callOptions?.context }),
         callOptions,
@@ -252,7 +253,7 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
   return {
     orgId: session.orgId,
     userId: session.userId,
-    sessionKey: `${session.orgId}:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}`,
+    sessionKey,
     signal: request?.signal,
     get: (path, callOptions) => json('GET', path, undefined, callOptions),
     post: (path, body, callOptions) => json('POST', path, body ?? {}, callOptions),
@@ -264,7 +265,7 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
     list: async (path, { page, pageSize, params, ...callOptions } = {}) =>
       toPage(await json<unknown>('GET', path, undefined, { ...callOptions, params: { page, page_size: pageSize, ...params } })),
     raw: (method, path, { body, json: isJson, ...callOptions } = {}) =>
-      sent(method, () =>
+      sent(method, sessionKey, () =>
         guarded(
           () =>
             callCluster(method, `${origin}${withParams(path, callOptions.params)}`, body, {
@@ -292,15 +293,18 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
 
 /**
  * Runs a call. Any change through the console (a method other than GET) may change what a cached
- * read shows: every cached read is forgotten when it is sent and again when it is answered (a read
- * that started meanwhile may have kept what was there before), before the caller goes on, so the
- * next page shows the change. Succeeded or failed alike: a failed change may have changed something.
+ * read shows: the session's cached reads are forgotten when it is sent and again when it is answered
+ * (a read that started meanwhile may have kept what was there before), before the caller goes on,
+ * so its next page shows the change. Succeeded or failed alike: a failed change may have changed
+ * something. Other sessions see it as any change made elsewhere, within the cache's time-to-live
+ * (decision 043).
  */
-function sent<T>(method: string, call: () => Promise<T>): Promise<T> {
+function sent<T>(method: string, sessionKey: string, call: () => Promise<T>): Promise<T> {
   if (method === 'GET') return call()
-  clearReadCache()
+  const forget = () => clearReadCache(sessionKey)
+  forget()
   const answer = call()
-  void answer.then(clearReadCache, clearReadCache)
+  void answer.then(forget, forget)
   return answer
 }
 

@@ -51,11 +51,42 @@ describe('cachedRead', () => {
     expect(await cachedRead('s', 'k', load)).toBe('fresh')
   })
 
-  it('forgets everything when the console changes something', async () => {
+  it('forgets everything when told without a session', async () => {
     const load = vi.fn(async () => 1)
     await cachedRead('s', 'k', load)
     clearReadCache()
     await cachedRead('s', 'k', load)
     expect(load).toHaveBeenCalledTimes(2)
+  })
+
+  it("forgets one session's reads when that session changes something, and keeps the others' (decision 043)", async () => {
+    const mine = vi.fn(async () => 'mine')
+    const theirs = vi.fn(async () => 'theirs')
+    await cachedRead('org:me', 'projects', mine)
+    await cachedRead('org:me', 'tables:p', mine)
+    await cachedRead('org:them', 'projects', theirs)
+    // a key that starts like the session's key is another session's
+    await cachedRead('org:me2', 'projects', theirs)
+    clearReadCache('org:me')
+    await cachedRead('org:me', 'projects', mine)
+    await cachedRead('org:me', 'tables:p', mine)
+    await cachedRead('org:them', 'projects', theirs)
+    await cachedRead('org:me2', 'projects', theirs)
+    expect(mine).toHaveBeenCalledTimes(4)
+    expect(theirs).toHaveBeenCalledTimes(2)
+  })
+
+  it('when full of live reads, lets the oldest go and keeps the newest', async () => {
+    const load = vi.fn(async () => 0)
+    for (let i = 0; i < 1000; i++) await cachedRead(`s${i}`, 'k', load)
+    // the 1,001st read makes room: the oldest tenth go, the rest stay
+    await cachedRead('s1000', 'k', load)
+    expect(load).toHaveBeenCalledTimes(1001)
+    await cachedRead('s999', 'k', load)
+    await cachedRead('s500', 'k', load)
+    await cachedRead('s1000', 'k', load)
+    expect(load).toHaveBeenCalledTimes(1001)
+    await cachedRead('s0', 'k', load)
+    expect(load).toHaveBeenCalledTimes(1002)
   })
 })
