@@ -6,7 +6,7 @@ describe('configuration', () => {
     const env = parseEnv({})
     expect(env).not.toBeInstanceOf(Error)
     expect((env as { CLUSTER_URL?: string }).CLUSTER_URL).toBeUndefined()
-    expect(env).toMatchObject({ PORT: 3000, ALLOW_EMBEDDING: false, DOCS_URL: 'https://docs.hydrolix.io', MAX_CONCURRENT_REQUESTS: 24 })
+    expect(env).toMatchObject({ PORT: 3000, ALLOW_EMBEDDING: false, DOCS_URL: 'https://docs.hydrolix.io', MAX_CONCURRENT_REQUESTS: 0 })
   })
 
   it('requires SESSION_SECRET when CLUSTER_URL is set', () => {
@@ -33,10 +33,10 @@ describe('configuration', () => {
       SESSION_SECRET: 's'.repeat(32),
       ALLOW_EMBEDDING: 'true',
       SUPPORT_EMAIL: 'ops@example.com',
-      MAX_CONCURRENT_REQUESTS: '0',
+      MAX_CONCURRENT_REQUESTS: '24',
     })
     expect(env).toMatchObject({
-      MAX_CONCURRENT_REQUESTS: 0,
+      MAX_CONCURRENT_REQUESTS: 24,
       PORT: 8080,
       CLUSTER_URL: 'https://cluster.example.com',
       ALLOW_EMBEDDING: true,

@@ -34,7 +34,7 @@ const EnvSchema = z
       .int({ error: 'must be a whole number (0: no limit)' })
       .min(0, { error: 'must be 0 (no limit) or more' })
       .max(100_000, { error: 'must be at most 100000' })
-      .default(24),
+      .default(0),
   })
   .superRefine((env, ctx) => {
     if (env.CLUSTER_URL && !env.SESSION_SECRET) {
