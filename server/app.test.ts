@@ -33,6 +33,11 @@ async function serve(allowEmbedding: boolean, options: Omit<Parameters<typeof cr
   app.post('/login', (_req, res) => {
     res.send('changed')
   })
+  return listen(app)
+}
+
+/** Serves `app` on a free loopback port (closed after each test); resolves to its origin. */
+function listen(app: ReturnType<typeof express>): Promise<string> {
   return new Promise((resolve) => {
     server = app.listen(0, '127.0.0.1', () => {
       const address = server!.address()
@@ -181,6 +186,22 @@ describe('console server', () => {
     expect(await down.json()).toMatchObject({ status: 'unavailable' })
   })
 
+  it('with MAX_CONCURRENT_REQUESTS set, the health checks (under a base path too) do not wait behind a request in progress', async () => {
+    const base = await serve(false, { maxConcurrent: 1, basePath: '/console' })
+    slowArrived = new Promise((resolve) => (markSlowArrived = resolve))
+    let isSlowDone = false
+    const slow = fetch(`${base}/slow`).then(async (response) => {
+      isSlowDone = true
+      return response.text()
+    })
+    await slowArrived
+    for (const path of ['/healthz', '/console/healthz']) {
+      expect((await fetch(`${base}${path}`)).status).toBe(200)
+      expect(isSlowDone).toBe(false)
+    }
+    expect(await slow).toBe('finished')
+  })
+
   it('a graceful stop lets a request already in flight finish, and refuses new connections', async () => {
     const base = await serve(false)
     slowArrived = new Promise((resolve) => (markSlowArrived = resolve))
@@ -215,13 +236,7 @@ describe('admission in arrival order (decision 042)', () => {
       const own = context.getStore() ?? 'no context'
       finish.set(req.params.id, () => res.send(own))
     })
-    const base = await new Promise<string>((resolve) => {
-      server = app.listen(0, '127.0.0.1', () => {
-        const address = server!.address()
-        resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`)
-      })
-    })
-    return { base, arrived, started, finish }
+    return { base: await listen(app), arrived, started, finish }
   }
   async function until(check: () => boolean, what: string) {
     for (let waited = 0; !check(); waited += 10) {

@@ -75,6 +75,16 @@ export function sameOriginWrites(basePath = '') {
   }
 }
 
+/**
+ * The health checks and the fingerprinted files, at the root or under `basePath`: not logged, and
+ * never waiting in admission's line (they cost next to nothing, and a supervisor must see a busy
+ * process as alive).
+ */
+function isHousekeeping(path: string, basePath: string): boolean {
+  const local = basePath && path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path
+  return local === '/healthz' || local === '/readyz' || local.startsWith('/assets/')
+}
+
 /** The console's logger: JSON lines on stdout, level from LOG_LEVEL (default info). */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({ level, base: { service: 'cluster-console' } })
@@ -103,12 +113,7 @@ export function requestLogs(logger: Logger, basePath = '') {
       const context = (res as unknown as { locals?: { requestContext?: RequestContext } }).locals?.requestContext
       return context ? { clusterMs: Math.round(context.clusterMs), clusterCalls: context.clusterCalls } : {}
     },
-    autoLogging: {
-      ignore: (req) => {
-        const url = basePath && req.url?.startsWith(`${basePath}/`) ? req.url.slice(basePath.length) : (req.url ?? '')
-        return url === '/healthz' || url === '/readyz' || url.startsWith('/assets/')
-      },
-    },
+    autoLogging: { ignore: (req) => isHousekeeping(req.url ?? '', basePath) },
   })
 }
 
@@ -194,11 +199,8 @@ export function createBaseApp({
     res.locals.requestContext = withRequestContext(next)
   })
   if (logger) app.use(requestLogs(logger, basePath))
-  // after the request log, so a logged duration includes the wait in line
-  // (health checks and the fingerprinted files do not wait: they cost next to nothing)
-  const local = (req: Request) => (basePath && req.path.startsWith(`${basePath}/`) ? req.path.slice(basePath.length) : req.path)
-  const goesFirst = (req: Request) => ['/healthz', '/readyz'].includes(local(req)) || local(req).startsWith('/assets/')
-  app.use(admission({ limit: maxConcurrent, leaseMs: ADMISSION_LEASE_MS, bypass: goesFirst }))
+  // after the request log, so a logged duration includes the wait in line; not mounted when off
+  if (maxConcurrent > 0) app.use(admission({ limit: maxConcurrent, leaseMs: ADMISSION_LEASE_MS, bypass: (req) => isHousekeeping(req.path, basePath) }))
   // gzip level 4: a quarter of the default level's (6) CPU time for pages 3-6% bigger (decision 033).
   app.use(compression({ level: 4 }))
   app.use(securityHeaders(allowEmbedding, { scriptNonces }))
