@@ -10,8 +10,7 @@
  * working size after it. THINK_MS (default 0) makes each session pause about that long between
  * requests, as a person does; without it the sessions loop back to back.
  */
-import { execFileSync } from 'node:child_process'
-import { readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
 
 type Step = { label: string; method: 'GET' | 'POST'; path: string; body?: Record<string, string>; expect: number[] }
@@ -32,15 +31,20 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
 }
 
-/** RSS in MB of `pid` and its descendants (tsx runs the server in a child node process). */
+/**
+ * RSS in MB of `pid` and its descendants (tsx runs the server in a child node process), read from
+ * /proc only: this runs every 10 s inside the load's own process, and a blocking `ps` (20 ms idle,
+ * far more under load) stalled every session's answer with it, adding to the latencies measured.
+ */
 function treeRssMb(pid: number): number {
   const pids = [pid]
   for (let i = 0; i < pids.length; i++) {
     try {
-      const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pids[i])], { encoding: 'utf8' }).split('\n').map((line) => Number(line.trim())).filter(Boolean)
-      pids.push(...children)
+      for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
+        pids.push(...readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').split(' ').map(Number).filter(Boolean))
+      }
     } catch {
-      // no children
+      // gone
     }
   }
   let kb = 0
