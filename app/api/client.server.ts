@@ -5,6 +5,7 @@ import { loginUrlFor, logoutHeaders, requireSession, type SessionData } from '~/
 import { createHash } from 'node:crypto'
 import { ClusterError, type ErrorContext } from './errors.server'
 import { clearReadCache } from './read-cache.server'
+import { exchange, TransportFailure, type Answer } from './transport.server'
 
 /*
  * The transport, and only the transport: one way to call the cluster (callCluster / send), one
@@ -93,7 +94,7 @@ export async function send(method: string, url: string, body: unknown, options: 
 /**
  * Calls the cluster at `url` and returns the parsed body (undefined for 204), or the text with
  * `asText`. Throws ClusterError as `send` does, also when the body cannot be read (503) or is not
- * JSON (502).
+ * JSON (502). Sent with node:http (transport.server.ts); a FormData body goes through fetch.
  */
 export async function callCluster<T>(
   method: string,
@@ -102,16 +103,24 @@ export async function callCluster<T>(
   options: SendOptions & { asText?: boolean } = {},
 ): Promise<T> {
   const accept = options.asText ? 'text/plain, */*' : 'application/json'
-  const response = await send(method, url, body, { accept, ...options })
+  let status: number
   let text: string
-  try {
-    text = await response.text()
-  } catch (error) {
-    if (options.signal?.aborted) throw error
-    throw new ClusterError({ status: 503, url, context: options.context })
+  if (body instanceof FormData) {
+    const response = await send(method, url, body, { accept, ...options })
+    status = response.status
+    try {
+      text = await response.text()
+    } catch (error) {
+      if (options.signal?.aborted) throw error
+      throw new ClusterError({ status: 503, url, context: options.context })
+    }
+  } else {
+    const answer = await exchangeOrThrow(method, url, body, { accept, ...options })
+    status = answer.status
+    text = answer.text
   }
   if (options.asText) return text as T
-  if (response.status === 204 || text === '') return undefined as T
+  if (status === 204 || text === '') return undefined as T
   try {
     return JSON.parse(text) as T
   } catch {
@@ -119,6 +128,58 @@ export async function callCluster<T>(
     // upstream failed, as the catalogue's 502 says; never an empty or half-read page.
     throw new ClusterError({ status: 502, url, context: options.context, body: text.slice(0, 1000) })
   }
+}
+
+/**
+ * `send`'s contract over node:http, for a body that is a string, JSON or nothing: the successful
+ * answer read whole, or ClusterError (408 time-out, 503 nothing answered or the body broke off, the
+ * cluster's status otherwise); the caller's abort rethrown as its reason.
+ */
+async function exchangeOrThrow(method: string, url: string, body: unknown, options: SendOptions): Promise<Answer> {
+  const headers: Record<string, string> = {}
+  if (options.headers) new Headers(options.headers).forEach((value, key) => (headers[key] = value))
+  headers.accept ??= options.accept ?? 'application/json'
+  headers['accept-encoding'] ??= 'gzip, deflate, br'
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  let payload: string | undefined
+  if (typeof body === 'string') {
+    payload = body
+    headers['content-type'] ??= 'text/plain;charset=UTF-8'
+  } else if (body !== undefined) {
+    payload = JSON.stringify(body)
+    headers['content-type'] = 'application/json'
+  }
+  const context = options.context ?? 'default'
+  const started = performance.now()
+  let answer: Answer
+  try {
+    answer = await exchange(method, url, headers, payload, {
+      timeoutMs,
+      signal: options.signal,
+      // Time to the answer's head, as `send` counts it.
+      onHead: () => recordClusterCall(performance.now() - started),
+    })
+  } catch (error) {
+    if (!(error instanceof TransportFailure)) throw error
+    if (!error.afterHead) recordClusterCall(performance.now() - started)
+    if (error.reason === 'aborted') throw error.abortReason ?? error
+    const head = error.afterHead
+    // Before any answer: the time-out's 408, or the catalogue's "no response". A successful answer
+    // whose body broke off cannot be read (503); a refusal whose body broke off is still that refusal.
+    if (!head) throw new ClusterError({ status: error.reason === 'timeout' ? 408 : 503, url, context })
+    if (head.status >= 200 && head.status < 300) throw new ClusterError({ status: 503, url, context })
+    if (error.reason === 'timeout') throw new ClusterError({ status: 408, url, context })
+    answer = { ...head, text: '' }
+  }
+  if (answer.status >= 200 && answer.status < 300) return answer
+  throw new ClusterError({
+    status: answer.status,
+    statusText: answer.statusText,
+    body: parseBody(answer.text),
+    url,
+    context,
+    supportEmail: getEnv().SUPPORT_EMAIL,
+  })
 }
 
 function parseBody(text: string): unknown {
