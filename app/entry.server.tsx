@@ -78,6 +78,10 @@ export default function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let didError = false
+    // Stops a render that has not finished in time. Cleared once it has: a pending timer kept the
+    // whole render (its loader data, React's request) alive for 11 s after every page, and its late
+    // abort() ended the finished stream again.
+    let timer: NodeJS.Timeout | undefined
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <CacheProvider value={cache}>
@@ -90,8 +94,12 @@ export default function handleRequest(
           const chunks: Buffer[] = []
           const sink = new PassThrough()
           sink.on('data', (chunk: Buffer) => chunks.push(Buffer.from(chunk)))
-          sink.on('error', reject)
+          sink.on('error', (error) => {
+            clearTimeout(timer)
+            reject(error)
+          })
           sink.on('end', () => {
+            clearTimeout(timer)
             const bytes = Buffer.concat(chunks)
             const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(bytes.toString('utf8')))
             // The styles go before </head>, joined as bytes: a Response made from a string checks
@@ -104,6 +112,7 @@ export default function handleRequest(
           pipe(sink)
         },
         onShellError(error: unknown) {
+          clearTimeout(timer)
           reject(error)
         },
         onError(error: unknown) {
@@ -112,7 +121,7 @@ export default function handleRequest(
         },
       },
     )
-    setTimeout(abort, streamTimeout + 1000)
+    timer = setTimeout(abort, streamTimeout + 1000)
   })
 }
 

@@ -10,9 +10,15 @@ import type { Readable } from 'node:stream'
  * streamed answers of `send`.
  */
 
+/**
+ * `timeout` is past any call's own time-out (the client's timer ends a call first), so it only
+ * matters to idle sockets: with it set, Node's agent keeps an idle socket no longer than the
+ * server's `Keep-Alive: timeout=N` says it will, instead of reusing one the server has closed.
+ */
+const AGENT_OPTIONS = { keepAlive: true, timeout: 24 * 60 * 60 * 1000 }
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent(AGENT_OPTIONS),
+  'https:': new https.Agent(AGENT_OPTIONS),
 }
 
 /** Methods a reset on a reused keep-alive socket may be sent again for: the cluster never saw them. */
