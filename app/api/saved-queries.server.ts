@@ -122,13 +122,29 @@ const recent = new Map<string, { at: number; row: Record<string, string | number
 
 function remember(orgId: string, table: string, row: Record<string, string | number>, at: number) {
   const key = `${orgId}:${table}`
-  const kept = (recent.get(key) ?? []).filter((entry) => entry.at > Date.now() - RECENT_MS)
+  let kept = recent.get(key)
+  if (!kept) recent.set(key, (kept = []))
   kept.push({ at, row })
-  recent.set(key, kept)
+  forgetExpired(kept)
 }
 
-function recentRows(orgId: string, table: string) {
-  return (recent.get(`${orgId}:${table}`) ?? []).filter((entry) => entry.at > Date.now() - RECENT_MS)
+/**
+ * Drops the rows older than RECENT_MS. Rows are appended as they are written, so the expired ones
+ * are at the front: under many runs a copy of the whole window on every write and read was the cost.
+ */
+function forgetExpired(kept: { at: number }[]) {
+  const cutoff = Date.now() - RECENT_MS
+  let expired = 0
+  while (expired < kept.length && kept[expired]!.at <= cutoff) expired++
+  if (expired) kept.splice(0, expired)
+}
+
+/** This process's rows of the last RECENT_MS for `table`, oldest first (the store itself: read only). */
+function recentRows(orgId: string, table: string): readonly { at: number; row: Record<string, string | number> }[] {
+  const kept = recent.get(`${orgId}:${table}`)
+  if (!kept) return []
+  forgetExpired(kept)
+  return kept
 }
 
 async function ingest(api: ClusterApi, table: string, row: Record<string, string | number>): Promise<void> {
@@ -301,9 +317,16 @@ export async function listHistory(api: ClusterApi, limit = 20): Promise<HistoryE
   for (const row of rows ?? []) {
     bySql.set(row.sql, { sql: row.sql, options: row.h_options, error: row.h_error, elapsedMs: Number(row.h_elapsed), rows: Number(row.h_rows), at: Number(row.at_ms) })
   }
-  for (const { at, row } of recentRows(api.orgId, HISTORY_TABLE)) {
+  // Newest first: the first run of a statement met is its latest, and once `limit` statements are
+  // met no older run can be among the newest `limit`.
+  const recentRuns = recentRows(api.orgId, HISTORY_TABLE)
+  const met = new Set<string>()
+  for (let index = recentRuns.length - 1; index >= 0 && met.size < limit; index--) {
+    const { at, row } = recentRuns[index]!
     if (row.user_id !== api.userId) continue
     const sql = String(row.sql)
+    if (met.has(sql)) continue
+    met.add(sql)
     const known = bySql.get(sql)
     if (known && known.at >= at) continue
     bySql.set(sql, { sql, options: String(row.options), error: String(row.error), elapsedMs: Number(row.elapsed_ms), rows: Number(row.row_count), at })
