@@ -28,5 +28,10 @@ describe('query history', () => {
     expect(listed.map((entry) => entry.sql)).toEqual(['SELECT 3', 'SELECT 29', 'SELECT 28', 'SELECT 27', 'SELECT 26'])
     expect(listed[0]!.rows).toBe(42)
     expect((await listHistory(api, 40)).length).toBe(30)
+    // the same statement run again and again is one entry, with its latest outcome
+    for (let index = 0; index < 50; index++) await addHistoryEntry(api, run('SELECT 28', index))
+    const again = await listHistory(api, 5)
+    expect(again.map((entry) => entry.sql)).toEqual(['SELECT 28', 'SELECT 3', 'SELECT 29', 'SELECT 27', 'SELECT 26'])
+    expect(again[0]!.rows).toBe(49)
   })
 })

@@ -109,6 +109,7 @@ export async function ensureStore(api: ClusterApi): Promise<void> {
 export function forgetStore(): void {
   setUp.clear()
   recent.clear()
+  recentRuns.clear()
 }
 
 
@@ -145,6 +146,41 @@ function recentRows(orgId: string, table: string): readonly { at: number; row: R
   if (!kept) return []
   forgetExpired(kept)
   return kept
+}
+
+/**
+ * The history's part of the above, per org and user: each statement's latest run of the last
+ * RECENT_MS, oldest first (a run moves its statement to the end). A user who runs the same statement
+ * again and again keeps one entry, so the history list reads as many entries as statements.
+ */
+const recentRuns = new Map<string, Map<string, { at: number; row: Record<string, string | number> }>>()
+
+function rememberRun(orgId: string, userId: string, row: Record<string, string | number>, at: number) {
+  const key = `${orgId}:${userId}`
+  let runs = recentRuns.get(key)
+  if (!runs) recentRuns.set(key, (runs = new Map()))
+  const sql = String(row.sql)
+  runs.delete(sql)
+  runs.set(sql, { at, row })
+  forgetExpiredRuns(key, runs)
+}
+
+function forgetExpiredRuns(key: string, runs: Map<string, { at: number }>) {
+  const cutoff = Date.now() - RECENT_MS
+  for (const [sql, run] of runs) {
+    if (run.at > cutoff) break
+    runs.delete(sql)
+  }
+  if (!runs.size) recentRuns.delete(key)
+}
+
+/** The user's recent runs on this process, newest first, one per statement. */
+function recentRunsOf(orgId: string, userId: string): { at: number; row: Record<string, string | number> }[] {
+  const key = `${orgId}:${userId}`
+  const runs = recentRuns.get(key)
+  if (!runs) return []
+  forgetExpiredRuns(key, runs)
+  return [...runs.values()].reverse()
 }
 
 async function ingest(api: ClusterApi, table: string, row: Record<string, string | number>): Promise<void> {
@@ -282,7 +318,7 @@ export async function addHistoryEntry(api: ClusterApi, entry: Omit<HistoryEntry,
   const at = Date.now()
   const row = { at: new Date(at).toISOString(), user_id: api.userId, sql: entry.sql, options: entry.options, error: entry.error, elapsed_ms: Math.max(0, Math.round(entry.elapsedMs)), row_count: Math.max(0, entry.rows) }
   await ingest(api, HISTORY_TABLE, row)
-  remember(api.orgId, HISTORY_TABLE, row, at)
+  rememberRun(api.orgId, api.userId, row, at)
 }
 
 type HistoryRow = { sql: string; h_options: string; h_error: string; h_elapsed: number | string; h_rows: number | string; at_ms: number | string }
@@ -317,16 +353,9 @@ export async function listHistory(api: ClusterApi, limit = 20): Promise<HistoryE
   for (const row of rows ?? []) {
     bySql.set(row.sql, { sql: row.sql, options: row.h_options, error: row.h_error, elapsedMs: Number(row.h_elapsed), rows: Number(row.h_rows), at: Number(row.at_ms) })
   }
-  // Newest first: the first run of a statement met is its latest, and once `limit` statements are
-  // met no older run can be among the newest `limit`.
-  const recentRuns = recentRows(api.orgId, HISTORY_TABLE)
-  const met = new Set<string>()
-  for (let index = recentRuns.length - 1; index >= 0 && met.size < limit; index--) {
-    const { at, row } = recentRuns[index]!
-    if (row.user_id !== api.userId) continue
+  // Newest first, one per statement: no older run can be among the newest `limit`.
+  for (const { at, row } of recentRunsOf(api.orgId, api.userId).slice(0, limit)) {
     const sql = String(row.sql)
-    if (met.has(sql)) continue
-    met.add(sql)
     const known = bySql.get(sql)
     if (known && known.at >= at) continue
     bySql.set(sql, { sql, options: String(row.options), error: String(row.error), elapsedMs: Number(row.elapsed_ms), rows: Number(row.row_count), at })
