@@ -5,9 +5,9 @@ import createEmotionServer from '@emotion/server/create-instance'
 import type { AppLoadContext, EntryContext } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
-import { randomBytes } from 'node:crypto'
 import { getEnv } from '~/utils/env.server'
 import { NonceContext } from '~/utils/nonce'
+import { newNonce } from '~/utils/csp-nonce.server'
 import { securityHeaders } from '~/utils/security-headers.server'
 import { cachedPage, keepPage, pageKey } from '~/utils/page-cache.server'
 
@@ -55,7 +55,7 @@ export default function handleRequest(
 ) {
   // Under server/index.ts the nonce comes with the request (its express layer set the headers);
   // under `remix-serve` the page makes its own and sets the same headers itself.
-  const nonce = loadContext.cspNonce ?? randomBytes(16).toString('base64')
+  const nonce = loadContext.cspNonce ?? newNonce()
   if (!loadContext.cspNonce) {
     for (const [name, value] of securityHeaders(nonce, getEnv().ALLOW_EMBEDDING)) responseHeaders.set(name, value)
   }

@@ -1,10 +1,11 @@
 import { AsyncResource } from 'node:async_hooks'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import type { Server } from 'node:http'
 import compression from 'compression'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import { pino, type Logger } from 'pino'
 import { pinoHttp } from 'pino-http'
+import { newNonce } from '../app/utils/csp-nonce.server'
 import { withRequestContext, type RequestContext } from '../app/utils/request-context.server'
 import { securityHeaders as headersFor } from '../app/utils/security-headers.server'
 
@@ -16,7 +17,7 @@ import { securityHeaders as headersFor } from '../app/utils/security-headers.ser
  */
 export function securityHeaders(allowEmbedding: boolean, { scriptNonces = true }: { scriptNonces?: boolean } = {}) {
   return (_req: Request, res: Response, next: NextFunction) => {
-    const nonce = scriptNonces ? randomBytes(16).toString('base64') : null
+    const nonce = scriptNonces ? newNonce() : null
     res.locals.cspNonce = nonce ?? undefined
     for (const [name, value] of headersFor(nonce, allowEmbedding)) res.setHeader(name, value)
     next()
