@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
 import express from 'express'
-import { parseEnv } from '../app/utils/env.server'
+import { parseEnv, settleEnv } from '../app/utils/env.server'
 import { closeGracefully, createBaseApp, createLogger } from './app'
 import { startLocalCluster, type LocalCluster } from './local-cluster'
 
@@ -50,6 +50,7 @@ async function main() {
   }
   const env = parseEnv(process.env)
   if (env instanceof Error) fail(env.message)
+  settleEnv()
 
   const logger = createLogger()
 

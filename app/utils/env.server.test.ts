@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseEnv } from './env.server'
+import { getEnv, parseEnv, settleEnv } from './env.server'
 
 describe('configuration', () => {
   it('has sane defaults in local mode', () => {
@@ -42,5 +42,27 @@ describe('configuration', () => {
       ALLOW_EMBEDDING: true,
       SUPPORT_EMAIL: 'ops@example.com',
     })
+  })
+})
+
+describe('getEnv', () => {
+  it('reads the environment on every call until the server settles it, then answers from what it read', () => {
+    const before = process.env.SUPPORT_EMAIL
+    try {
+      process.env.SUPPORT_EMAIL = 'first@example.com'
+      expect(getEnv().SUPPORT_EMAIL).toBe('first@example.com')
+      process.env.SUPPORT_EMAIL = 'second@example.com'
+      expect(getEnv().SUPPORT_EMAIL).toBe('second@example.com')
+      settleEnv()
+      expect(getEnv().SUPPORT_EMAIL).toBe('second@example.com')
+      process.env.SUPPORT_EMAIL = 'third@example.com'
+      expect(getEnv().SUPPORT_EMAIL).toBe('second@example.com')
+    } finally {
+      delete (globalThis as Record<symbol, unknown>)[Symbol.for('cluster-console.env-settled')]
+      if (before === undefined) delete process.env.SUPPORT_EMAIL
+      else process.env.SUPPORT_EMAIL = before
+      // unsettled again, it reads again
+      expect(getEnv()).toEqual(parseEnv(process.env))
+    }
   })
 })

@@ -63,10 +63,24 @@ export function parseEnv(source: Record<string, string | undefined>): Env | Erro
   return new Error(`Invalid configuration:\n${lines.join('\n')}`)
 }
 
-let cached: { source: string; env: Env } | undefined
+let cached: { source: string; env: Env; settled: boolean } | undefined
+
+/**
+ * Set by server/index.ts once it has set the environment up (the local cluster's URL, a session
+ * secret): from then on getEnv answers from what it read, instead of reading eight variables again
+ * on each of the ~30 calls a page makes. A global, because the server build has its own copy of this
+ * module. Tests and `remix-serve` never set it, so they read on every call as before.
+ */
+const SETTLED = Symbol.for('cluster-console.env-settled')
+
+export function settleEnv(): void {
+  ;(globalThis as Record<symbol, unknown>)[SETTLED] = true
+}
 
 /** Returns the validated configuration from process.env; throws an Error naming each bad variable. */
 export function getEnv(): Env {
+  const settled = (globalThis as Record<symbol, unknown>)[SETTLED] === true
+  if (settled && cached?.settled) return cached.env
   const key = [
     process.env.PORT,
     process.env.CLUSTER_URL,
@@ -77,10 +91,13 @@ export function getEnv(): Env {
     process.env.SUPPORT_URL,
     process.env.NODE_ENV,
   ].join('\u0000')
-  if (cached?.source === key) return cached.env
+  if (cached?.source === key) {
+    cached.settled = settled
+    return cached.env
+  }
   const env = parseEnv(process.env)
   if (env instanceof Error) throw env
-  cached = { source: key, env }
+  cached = { source: key, env, settled }
   return env
 }
 
