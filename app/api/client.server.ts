@@ -47,15 +47,7 @@ type SendOptions = {
  * when nothing answered. An abort by `signal` (the console request going away) is rethrown as is.
  */
 export async function send(method: string, url: string, body: unknown, options: SendOptions = {}): Promise<Response> {
-  const headers = new Headers(options.headers)
-  if (!headers.has('Accept')) headers.set('Accept', options.accept ?? 'application/json')
-  if (options.token) headers.set('Authorization', `Bearer ${options.token}`)
-  let payload: BodyInit | undefined
-  if (body instanceof FormData || typeof body === 'string') payload = body
-  else if (body !== undefined) {
-    headers.set('Content-Type', 'application/json')
-    payload = JSON.stringify(body)
-  }
+  const { headers, payload } = outgoing(body, options)
   const timeout = AbortSignal.timeout(timeoutMs)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
   const context = options.context ?? 'default'
@@ -81,14 +73,29 @@ export async function send(method: string, url: string, body: unknown, options: 
   } catch {
     if (timeout.aborted) throw new ClusterError({ status: 408, url, context })
   }
-  throw new ClusterError({
-    status: response.status,
-    statusText: response.statusText,
-    body: parseBody(text),
-    url,
-    context,
-    supportEmail: getEnv().SUPPORT_EMAIL,
-  })
+  throw refusal(response.status, response.statusText, text, url, context)
+}
+
+/** The headers and body of a call: a FormData or string body as is, anything else as JSON. */
+function outgoing(body: unknown, options: SendOptions): { headers: Record<string, string>; payload: string | FormData | undefined } {
+  const headers: Record<string, string> = {}
+  if (options.headers) new Headers(options.headers).forEach((value, key) => (headers[key] = value))
+  headers.accept ??= options.accept ?? 'application/json'
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  if (body instanceof FormData) return { headers, payload: body }
+  if (typeof body === 'string') {
+    // what fetch would send for a string body
+    headers['content-type'] ??= 'text/plain;charset=UTF-8'
+    return { headers, payload: body }
+  }
+  if (body === undefined) return { headers, payload: undefined }
+  headers['content-type'] = 'application/json'
+  return { headers, payload: JSON.stringify(body) }
+}
+
+/** The cluster's refusal (a status that is not 2xx) as the catalogue's ClusterError. */
+function refusal(status: number, statusText: string, text: string, url: string, context: ErrorContext): ClusterError {
+  return new ClusterError({ status, statusText, body: parseBody(text), url, context, supportEmail: getEnv().SUPPORT_EMAIL })
 }
 
 /**
@@ -136,19 +143,10 @@ export async function callCluster<T>(
  * cluster's status otherwise); the caller's abort rethrown as its reason.
  */
 async function exchangeOrThrow(method: string, url: string, body: unknown, options: SendOptions): Promise<Answer> {
-  const headers: Record<string, string> = {}
-  if (options.headers) new Headers(options.headers).forEach((value, key) => (headers[key] = value))
-  headers.accept ??= options.accept ?? 'application/json'
+  const { headers, payload } = outgoing(body, options)
+  if (payload instanceof FormData) throw new TypeError('A FormData body is sent with `send`')
+  // fetch asks for these itself
   headers['accept-encoding'] ??= 'gzip, deflate, br'
-  if (options.token) headers.authorization = `Bearer ${options.token}`
-  let payload: string | undefined
-  if (typeof body === 'string') {
-    payload = body
-    headers['content-type'] ??= 'text/plain;charset=UTF-8'
-  } else if (body !== undefined) {
-    payload = JSON.stringify(body)
-    headers['content-type'] = 'application/json'
-  }
   const context = options.context ?? 'default'
   const started = performance.now()
   let answer: Answer
@@ -172,14 +170,7 @@ async function exchangeOrThrow(method: string, url: string, body: unknown, optio
     answer = { ...head, text: '' }
   }
   if (answer.status >= 200 && answer.status < 300) return answer
-  throw new ClusterError({
-    status: answer.status,
-    statusText: answer.statusText,
-    body: parseBody(answer.text),
-    url,
-    context,
-    supportEmail: getEnv().SUPPORT_EMAIL,
-  })
+  throw refusal(answer.status, answer.statusText, answer.text, url, context)
 }
 
 function parseBody(text: string): unknown {

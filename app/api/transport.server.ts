@@ -102,8 +102,7 @@ export function exchange(method: string, target: string, headers: Record<string,
         decoded.on('data', (chunk: Buffer) => chunks.push(chunk))
         decoded.on('end', () => finish(null, { ...head!, text: Buffer.concat(chunks).toString('utf8') }))
         decoded.on('error', () => finish(new TransportFailure('network', head)))
-        // A connection closed before the whole body came: 'aborted' then 'close' without 'end'.
-        response.on('aborted', () => finish(new TransportFailure('network', head)))
+        // A connection closed before the whole body came: 'close' without 'end'.
         response.on('close', () => {
           if (!response.complete) finish(new TransportFailure('network', head))
         })
