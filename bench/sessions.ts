@@ -11,6 +11,7 @@
  * requests, as a person does; without it the sessions loop back to back.
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import http from 'node:http'
 import { consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
 
 type Step = { label: string; method: 'GET' | 'POST'; path: string; body?: Record<string, string>; expect: number[] }
@@ -25,6 +26,28 @@ const MIX: Step[] = [
   { label: 'save setting', method: 'POST', path: '/profile/settings', body: { timezone: 'UTC' }, expect: [302] },
   { label: 'refused form', method: 'POST', path: '/data/new-table', body: { project: '__new__', newProjectName: 'bad name', name: '1nope' }, expect: [400] },
 ]
+
+/**
+ * One request over a kept-alive connection, asking for a compressed answer (gzip or deflate, what
+ * fetch asked for before); resolves with the status once the whole body is in. node:http rather than
+ * fetch (decision 046): the load runs on the console's own 2 cores, and fetch, which also inflates
+ * every answer, took a fifth of a core from the server it measures. The body is read whole but not
+ * inflated: the console's work is the same either way.
+ */
+function send(agent: http.Agent, url: URL, method: string, headers: Record<string, string>, body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers: { 'accept-encoding': 'gzip, deflate', ...headers } },
+      (response) => {
+        response.on('data', () => {})
+        response.on('end', () => resolve(response.statusCode ?? 0))
+        response.on('error', reject)
+      },
+    )
+    request.on('error', reject)
+    request.end(body)
+  })
+}
 
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return NaN
@@ -117,14 +140,14 @@ export async function runSessionsBench(): Promise<SessionsResult> {
         // session at once on a cold server) finishes after it and is not what the server does warm.
         const counts = isMeasuring
         try {
-          const answer = await fetch(`${server.base}${step.path.replace(':tableLink', tableLink)}`, {
-            method: step.method,
-            redirect: 'manual',
-            headers: { Cookie: cookie, ...(step.body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
-            body: step.body ? new URLSearchParams(step.body).toString() : undefined,
-          })
-          await answer.arrayBuffer()
-          if (!step.expect.includes(answer.status)) throw new Error(`${step.label}: HTTP ${answer.status}`)
+          const status = await send(
+            agent,
+            new URL(`${server.base}${step.path.replace(':tableLink', tableLink)}`),
+            step.method,
+            { Cookie: cookie, ...(step.body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+            step.body ? new URLSearchParams(step.body).toString() : undefined,
+          )
+          if (!step.expect.includes(status)) throw new Error(`${step.label}: HTTP ${status}`)
           if (counts) {
             const elapsed = performance.now() - started
             slowest.push({ label: step.label, atS: Math.round((started - measuredFrom) / 100) / 10, ms: Math.round(elapsed) })
@@ -142,6 +165,7 @@ export async function runSessionsBench(): Promise<SessionsResult> {
         if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs * (0.5 + Math.random())))
       }
     }
+    const agent = new http.Agent({ keepAlive: true })
     const running = cookies.map((cookie, index) => user(cookie, index))
     // RSS every 10 s, to tell a leak (climbs to the end) from a heap that grows to its working size once
     const rssSamples: number[] = []
@@ -152,6 +176,7 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     measuredFrom = performance.now()
     stopAt = Date.now() + durationMs
     await Promise.all(running)
+    agent.destroy()
     const elapsed = performance.now() - measuredFrom
     const rssAtEndMb = treeRssMb(server.child.pid!)
     clearInterval(sampler)
