@@ -13,6 +13,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import { consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
+import { httpSend } from './http-client'
 
 type Step = { label: string; method: 'GET' | 'POST'; path: string; body?: Record<string, string>; expect: number[] }
 
@@ -34,19 +35,8 @@ const MIX: Step[] = [
  * every answer, took a fifth of a core from the server it measures. The body is read whole but not
  * inflated: the console's work is the same either way.
  */
-function send(agent: http.Agent, url: URL, method: string, headers: Record<string, string>, body?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      { agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers: { 'accept-encoding': 'gzip, deflate', ...headers } },
-      (response) => {
-        response.on('data', () => {})
-        response.on('end', () => resolve(response.statusCode ?? 0))
-        response.on('error', reject)
-      },
-    )
-    request.on('error', reject)
-    request.end(body)
-  })
+async function send(agent: http.Agent, url: URL, method: string, headers: Record<string, string>, body?: string): Promise<number> {
+  return (await httpSend(agent, url, { method, headers: { 'accept-encoding': 'gzip, deflate', ...headers }, body })).status
 }
 
 function percentile(sorted: number[], p: number): number {
