@@ -32,7 +32,9 @@ export interface ClusterBenchResult {
   /** the same with the warm-up batches timed too */
   ingestColdRowsPerSec: number
   ingestConcurrentRowsPerSec: number
-  queries: { sql: string; httpMs: number; engineMs: number; ratio: number; addedMs: number }[]
+  /** httpMs: the round trip; clusterEngineMs: the engine's own time inside the cluster (its answer's
+   * `x-clickhouse-summary` elapsed); engineMs: the same SQL on the engine in this process */
+  queries: { sql: string; httpMs: number; clusterEngineMs: number; engineMs: number; ratio: number; addedMs: number }[]
   overheadRatio: number
   /** the engine's own insert of the same JSON batches (rows/s, one after another, in this process) */
   engineJsonRowsPerSec: number
@@ -172,8 +174,10 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
           referer: '',
         })),
       )
-    const warmups = Array.from({ length: WARMUP_BATCHES }, (_, w) => jsonBatch(batches + w))
-    const payloads = Array.from({ length: batches }, (_, b) => jsonBatch(b))
+    // Each batch is made once as bytes (UTF-8), as a log shipper holds what it sends: node:http takes
+    // about 1.7 ms more to send a 190 KB string than its bytes, on the client's side (decision 048).
+    const warmups = Array.from({ length: WARMUP_BATCHES }, (_, w) => Buffer.from(jsonBatch(batches + w)))
+    const payloads = Array.from({ length: batches }, (_, b) => Buffer.from(jsonBatch(b)))
     // CSV: batches of 10,000 rows (a header line, which the sample CSV transform skips) from 4 clients,
     // built before any timing: a pause between phases lets the server close idle keep-alive sockets,
     // and fetch does not retry a POST on one (EPIPE)
@@ -200,85 +204,94 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
         }
         lines.push(WEB_LOG_COLUMNS.map((c) => csvQuote(row[c.name])).join(','))
       }
-      return lines.join('\n') + '\n'
+      return Buffer.from(lines.join('\n') + '\n')
     })
-    const ingestOne = async (body: string) => {
-      const r = await send(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }, body })
-      if (!r.ok) throw new Error(`ingest answered ${r.status}: ${await r.text()}`)
-      await r.arrayBuffer()
-    }
-    const coldStart = performance.now()
-    for (const body of warmups) await ingestOne(body)
-    const ingestStart = performance.now()
-    for (const body of payloads) await ingestOne(body)
-    const ingestRowsPerSec = Math.round((batches * 1000) / ((performance.now() - ingestStart) / 1000))
-    const ingestColdRowsPerSec = Math.round(((batches + WARMUP_BATCHES) * 1000) / ((performance.now() - coldStart) / 1000))
-    // the same batches from 4 concurrent clients (group commit merges their writes)
-    const concurrentStart = performance.now()
-    await Promise.all(
-      [0, 1, 2, 3].map(async (w) => {
-        for (let b = w; b < batches; b += 4) {
-          const r = await send(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }, body: payloads[b] })
-          if (!r.ok) throw new Error(`ingest answered ${r.status}: ${await r.text()}`)
-          await r.arrayBuffer()
-        }
-      }),
-    )
-    const ingestConcurrentRowsPerSec = Math.round((batches * 1000) / ((performance.now() - concurrentStart) / 1000))
-
-    const csvStart = performance.now()
-    await Promise.all(
-      [0, 1, 2, 3].map(async (w) => {
-        for (let b = w; b < csvBatches; b += 4) {
-          const r = await send(`${base}/ingest/event`, { method: 'POST', headers: { ...auth, 'content-type': 'text/csv', 'x-hdx-table': 'sample.web_logs', 'x-hdx-transform': 'web_logs_csv' }, body: csvPayloads[b] })
-          if (!r.ok) throw new Error(`CSV ingest answered ${r.status}: ${await r.text()}`)
-          await r.arrayBuffer()
-        }
-      }),
-    )
-    const ingestCsvConcurrentRowsPerSec = Math.round((csvBatches * 10_000) / ((performance.now() - csvStart) / 1000))
-
-    // The same engine in this process, given what the cluster was given: the generated rows, then the
-    // same JSON batches twice and the CSV batches, one insert each (so the table has the same parts
-    // and background merges as the cluster's when the queries are compared). The first JSON pass and
-    // the CSV pass are timed: the engine's own insert, the yardstick for ingest.
+    // The same engine in this process, set up before the ingest so that the cluster and the engine
+    // are timed side by side (decision 048): the generated rows now, then every batch the cluster is
+    // given, one insert each (so the table has the same parts and background merges as the cluster's
+    // when the queries are compared). The engine's own insert is the yardstick for ingest.
     const { Session } = await import('chdb')
     const { columnType } = await import('../cluster/data/engine')
     const direct = new Session(engineDir)
     await direct.queryAsync('CREATE DATABASE IF NOT EXISTS sample')
     await direct.queryAsync(`CREATE TABLE sample.web_logs (${WEB_LOG_COLUMNS.map((c) => `\`${c.name}\` ${columnType(c.datatype)}`).join(', ')}) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp`)
     await direct.queryAsync(webLogsInsertSql('sample.web_logs', seedRows))
-    const rawInsert = (values: string, format: 'JSONEachRow' | 'CSVWithNames') => direct.insert({ table: 'sample.web_logs', values, format, settings: { date_time_input_format: 'best_effort' } })
-    for (const body of warmups) await rawInsert(body, 'JSONEachRow')
-    const engineJsonStart = performance.now()
+    const rawInsert = (values: Buffer, format: 'JSONEachRow' | 'CSVWithNames') => direct.insert({ table: 'sample.web_logs', values, format, settings: { date_time_input_format: 'best_effort' } })
+
+    // The cluster's side is sent with node:http over a keep-alive agent, as the /query comparison is
+    // (decision 047): fetch took 3-5 ms more per 190 KB batch on the client's side than node:http.
+    const agent = new http.Agent({ keepAlive: true })
+    const ingestUrl = new URL(`${base}/ingest/event`)
+    const ingestOne = async (body: Buffer, headers: Record<string, string> = { 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }) => {
+      const r = await httpSend(agent, ingestUrl, { method: 'POST', headers: { ...auth, ...headers }, body, keepBody: true })
+      if (r.status !== 200) throw new Error(`ingest answered ${r.status}: ${r.body.toString('utf8').slice(0, 300)}`)
+    }
+    // One client: each batch to the cluster, then the same bytes into the engine, alternately, so a
+    // change in the machine's speed during the run weighs on both sides alike.
+    let warmupMs = 0
+    for (const body of warmups) {
+      const s = performance.now()
+      await ingestOne(body)
+      warmupMs += performance.now() - s
+      await rawInsert(body, 'JSONEachRow')
+    }
+    let clusterJsonMs = 0
+    let engineJsonMs = 0
+    for (const body of payloads) {
+      let s = performance.now()
+      await ingestOne(body)
+      clusterJsonMs += performance.now() - s
+      s = performance.now()
+      await rawInsert(body, 'JSONEachRow')
+      engineJsonMs += performance.now() - s
+    }
+    const ingestRowsPerSec = Math.round((batches * 1000) / (clusterJsonMs / 1000))
+    const ingestColdRowsPerSec = Math.round(((batches + WARMUP_BATCHES) * 1000) / ((clusterJsonMs + warmupMs) / 1000))
+    const engineJsonRowsPerSec = Math.round((batches * 1000) / (engineJsonMs / 1000))
+    // the same batches from 4 concurrent clients (group commit merges their writes), then into the engine
+    const concurrentStart = performance.now()
+    await Promise.all(
+      [0, 1, 2, 3].map(async (w) => {
+        for (let b = w; b < batches; b += 4) await ingestOne(payloads[b])
+      }),
+    )
+    const ingestConcurrentRowsPerSec = Math.round((batches * 1000) / ((performance.now() - concurrentStart) / 1000))
     for (const body of payloads) await rawInsert(body, 'JSONEachRow')
-    const engineJsonRowsPerSec = Math.round((batches * 1000) / ((performance.now() - engineJsonStart) / 1000))
-    for (const body of payloads) await rawInsert(body, 'JSONEachRow')
+
+    // CSV from 4 clients, then the engine's own insert of the same bytes, one after another
+    const csvStart = performance.now()
+    await Promise.all(
+      [0, 1, 2, 3].map(async (w) => {
+        for (let b = w; b < csvBatches; b += 4) await ingestOne(csvPayloads[b], { 'content-type': 'text/csv', 'x-hdx-table': 'sample.web_logs', 'x-hdx-transform': 'web_logs_csv' })
+      }),
+    )
+    const ingestCsvConcurrentRowsPerSec = Math.round((csvBatches * 10_000) / ((performance.now() - csvStart) / 1000))
     const engineCsvStart = performance.now()
     for (const body of csvPayloads) await rawInsert(body, 'CSVWithNames')
     const engineCsvRowsPerSec = Math.round((csvBatches * 10_000) / ((performance.now() - engineCsvStart) / 1000))
 
     // the same SQL over HTTP and on the engine, alternately. The HTTP side is sent with node:http over
-    // a fresh keep-alive agent (decision 047): fetch alone adds about 0.6 ms per round trip on this
+    // the keep-alive agent the ingest used (decision 047): fetch alone adds about 0.6 ms per round trip on this
     // machine, more than half the 1 ms the goal allows the cluster.
     const queries: ClusterBenchResult['queries'] = []
-    const agent = new http.Agent({ keepAlive: true })
     const queryUrl = new URL(`${base}/query`)
     for (const sql of QUERIES) {
       const viaHttp: number[] = []
+      const inCluster: number[] = []
       const eng: number[] = []
       for (let i = 0; i < QUERY_RUNS; i++) {
         let s = performance.now()
         const r = await httpSend(agent, queryUrl, { method: 'POST', headers: auth, body: sql })
         if (r.status !== 200) throw new Error(`query answered ${r.status}`)
         viaHttp.push(performance.now() - s)
+        inCluster.push(Number(JSON.parse(String(r.headers['x-clickhouse-summary'] ?? '{}')).elapsed_ns ?? NaN) / 1e6)
         s = performance.now()
         await direct.queryAsync(sql, { format: 'CSV' })
         eng.push(performance.now() - s)
       }
       const h = median(viaHttp.slice(QUERY_WARMUP))
       const e = median(eng.slice(QUERY_WARMUP))
-      queries.push({ sql, httpMs: Number(h.toFixed(2)), engineMs: Number(e.toFixed(2)), ratio: Number((h / e).toFixed(2)), addedMs: Number((h - e).toFixed(2)) })
+      queries.push({ sql, httpMs: Number(h.toFixed(2)), clusterEngineMs: Number(median(inCluster.slice(QUERY_WARMUP)).toFixed(2)), engineMs: Number(e.toFixed(2)), ratio: Number((h / e).toFixed(2)), addedMs: Number((h - e).toFixed(2)) })
     }
     agent.destroy()
     direct.close()
@@ -350,7 +363,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     log(`  /ingest/event         ${ingestRowsPerSec.toLocaleString('en')} rows/s (batches of 1,000 JSON rows, one client, after ${WARMUP_BATCHES} untimed; ${ingestColdRowsPerSec.toLocaleString('en')} rows/s with them)`)
     log(`  /ingest/event         ${ingestConcurrentRowsPerSec.toLocaleString('en')} rows/s (4 concurrent clients)`)
     log(`  /query vs engine      overall ratio ${overheadRatio}`)
-    for (const q of queries) log(`    ${String(q.httpMs).padStart(8)} ms http ${String(q.engineMs).padStart(8)} ms engine  x${q.ratio} +${q.addedMs} ms  ${q.sql.slice(0, 70)}`)
+    for (const q of queries) log(`    ${String(q.httpMs).padStart(8)} ms http (${String(q.clusterEngineMs).padStart(6)} in its engine) ${String(q.engineMs).padStart(8)} ms engine  x${q.ratio} +${q.addedMs} ms  ${q.sql.slice(0, 70)}`)
     log(`  /ingest/event CSV     ${ingestCsvConcurrentRowsPerSec.toLocaleString('en')} rows/s (batches of 10,000 rows, 4 concurrent clients)`)
     log(`  engine insert         ${engineJsonRowsPerSec.toLocaleString('en')} rows/s JSON, ${engineCsvRowsPerSec.toLocaleString('en')} rows/s CSV (the same bytes, in this process)`)
     log('  goals (issue 12):')
