@@ -72,7 +72,7 @@ export default function handleRequest(
   const cached = key ? cachedPage(key, nonce) : undefined
   if (cached !== undefined) {
     // The data's stream for the page's scripts is in the stored page already.
-    remixContext.serverHandoffStream?.cancel().catch(() => {})
+    cancelHandoffStream(remixContext)
     return respond(cached, responseStatusCode)
   }
 
@@ -123,6 +123,16 @@ export default function handleRequest(
     )
     timer = setTimeout(abort, streamTimeout + 1000)
   })
+}
+
+/**
+ * Stops the data's stream for the page's scripts when the page does not render. Remix (patched,
+ * decision 051) makes it on first read: not read yet, there is nothing to stop, and reading it here
+ * would encode the data only to throw it away.
+ */
+function cancelHandoffStream(context: EntryContext) {
+  const property = Object.getOwnPropertyDescriptor(context, 'serverHandoffStream')
+  if (property && 'value' in property) (property.value as ReadableStream | undefined)?.cancel().catch(() => {})
 }
 
 /** Single-fetch data carries the same per-user data as the pages. */
