@@ -180,7 +180,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     const payloads = Array.from({ length: batches }, (_, b) => Buffer.from(jsonBatch(b)))
     // CSV: batches of 10,000 rows (a header line, which the sample CSV transform skips) from 4 clients,
     // built before any timing: a pause between phases lets the server close idle keep-alive sockets,
-    // and fetch does not retry a POST on one (EPIPE)
+    // and node:http does not retry a POST on one (EPIPE)
     const csvBatches = 16
     const csvQuote = (v: unknown) => (typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v))
     const csvPayloads = Array.from({ length: csvBatches }, (_, b) => {
@@ -271,8 +271,8 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     const engineCsvRowsPerSec = Math.round((csvBatches * 10_000) / ((performance.now() - engineCsvStart) / 1000))
 
     // the same SQL over HTTP and on the engine, alternately. The HTTP side is sent with node:http over
-    // the keep-alive agent the ingest used (decision 047): fetch alone adds about 0.6 ms per round trip on this
-    // machine, more than half the 1 ms the goal allows the cluster.
+    // the keep-alive agent the ingest used (decision 047): fetch alone adds about 0.6 ms per round
+    // trip on this machine, more than half the 1 ms the goal allows the cluster.
     const queries: ClusterBenchResult['queries'] = []
     const queryUrl = new URL(`${base}/query`)
     for (const sql of QUERIES) {
