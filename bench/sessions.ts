@@ -10,7 +10,7 @@
  * working size after it. THINK_MS (default 0) makes each session pause about that long between
  * requests, as a person does; without it the sessions loop back to back.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
 import { httpSend } from './http-client'
@@ -194,6 +194,8 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     console.log(`requests ${result.requests} (${result.rps}/s), errors ${result.errors}, p50 ${result.p50} ms, p99 ${result.p99} ms`)
     for (const [label, step] of Object.entries(result.perStep)) console.log(`  ${label.padEnd(14)} ${String(step.requests).padStart(6)}  p50 ${step.p50} ms  p99 ${step.p99} ms`)
     console.log(`console RSS: ${rssAfterWarmupMb} MB after warm-up, ${rssAtEndMb} MB at the end (${result.rssChangePercent}%); every 10 s: ${rssSamples.join(', ')} MB`)
+    // LOAD_DUMP=<file>: every measured request (step, start in s, ms) as JSON, to see where the tail comes from
+    if (process.env.LOAD_DUMP) writeFileSync(process.env.LOAD_DUMP, JSON.stringify(slowest))
     slowest.sort((a, b) => b.ms - a.ms)
     console.log(`slowest: ${slowest.slice(0, 12).map((r) => `${r.label} ${r.ms} ms at ${r.atS} s`).join('; ')}`)
     if (errorSamples.length) console.log(`errors, first ones: ${errorSamples.join('; ')}`)

@@ -182,7 +182,7 @@ export function createBaseApp({
   basePath = '',
   maxConcurrent = 0,
 }: {
-  /** Requests worked on at once, later ones wait in line (`admission`; MAX_CONCURRENT_REQUESTS); 0, the default: no limit. */
+  /** Requests worked on at once, later ones wait in line (`admission`; MAX_CONCURRENT_REQUESTS, 32 unless set: decision 052); 0 (here the default): no limit. */
   maxConcurrent?: number
   allowEmbedding: boolean
   /** The sub-path the console is served under ('' at the root): the health checks answer there too. */

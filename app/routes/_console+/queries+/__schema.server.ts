@@ -3,7 +3,7 @@ import { dictionarySqlName, listDictionaries } from '~/api/dictionaries.server'
 import { listFunctions } from '~/api/functions.server'
 import { ClusterError } from '~/api/errors.server'
 import { QueryError, runQuery } from '~/api/query.server'
-import { listProjectsWithTables } from '~/api/tables.server'
+import { listProjectsWithTablesBriefly } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
 import type { SchemaTreeData } from './__schema-tree'
 
@@ -33,7 +33,8 @@ async function tableColumns(api: ClusterApi, projectId: string, tableId: string)
  * functions and the dictionaries of every project. Throws ClusterError as the calls it makes.
  */
 export async function loadSchema(api: ClusterApi): Promise<Schema> {
-  const projects = await listProjectsWithTables(api)
+  // the session's short-lived lists (the query picker beside it reads the same ones: one read for both)
+  const projects = await listProjectsWithTablesBriefly(api)
   const [tables, functions, dictionaries] = await Promise.all([
     Promise.all(
       projects.flatMap(({ project, tables }) =>
@@ -71,21 +72,41 @@ export async function loadSchema(api: ClusterApi): Promise<Schema> {
 }
 
 const SCHEMA_TTL_MS = 60_000
-const schemas = new Map<string, { at: number; value: Promise<Schema> }>()
+/** From this age a view answers with the schema kept and reads it again behind, one read at a time (decision 052). */
+export const SCHEMA_REFRESH_MS = 45_000
+const schemas = new Map<string, { at: number; value: Promise<Schema>; isRefreshing?: boolean }>()
 
 /**
  * loadSchema, kept a minute per org and user: the editor's tree and autocomplete read it on every
- * page, and listing every table's transforms each time would cost one call per table.
+ * page, and listing every table's transforms each time would cost one call per table. A view in
+ * the last quarter of that minute gets the schema kept and starts the next read, so views in
+ * steady use never wait for the chain of reads it takes (projects, their tables, each table's
+ * transforms); what they are shown is still never older than a minute.
  */
-export function loadSchemaCached(api: ClusterApi): Promise<Schema> {
+export function loadSchemaCached(api: ClusterApi, load: () => Promise<Schema> = () => loadSchema(api)): Promise<Schema> {
   const key = `${api.orgId}:${api.userId}`
   const now = Date.now()
   const hit = schemas.get(key)
-  if (hit && now - hit.at < SCHEMA_TTL_MS) return hit.value
+  if (hit && now - hit.at < SCHEMA_TTL_MS) {
+    if (now - hit.at >= SCHEMA_REFRESH_MS && !hit.isRefreshing) {
+      hit.isRefreshing = true
+      const next = load()
+      next.then(
+        () => {
+          if (schemas.get(key) === hit) schemas.set(key, { at: now, value: next })
+        },
+        // kept as it is until its minute is up; the next view tries again
+        () => (hit.isRefreshing = false),
+      )
+    }
+    return hit.value
+  }
   for (const [other, entry] of schemas) if (now - entry.at >= SCHEMA_TTL_MS) schemas.delete(other)
-  const value = loadSchema(api)
+  const value = load()
   schemas.set(key, { at: now, value })
-  value.catch(() => schemas.delete(key))
+  value.catch(() => {
+    if (schemas.get(key)?.value === value) schemas.delete(key)
+  })
   return value
 }
 
