@@ -164,6 +164,8 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     isMeasuring = true
     const rssAfterWarmupMb = treeRssMb(server.child.pid!)
     measuredFrom = performance.now()
+    // with LOAD_DUMP, the wall clock of the measuring start, to line the dump up with other records (logs, probes)
+    if (process.env.LOAD_DUMP) console.log(`measuring from ${Date.now()} (ms since the epoch)`)
     stopAt = Date.now() + durationMs
     await Promise.all(running)
     agent.destroy()

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
 import express from 'express'
+import { runBeforeClose } from '../app/utils/before-close.server'
 import { parseEnv, settleEnv } from '../app/utils/env.server'
 import { closeGracefully, createBaseApp, createLogger } from './app'
 import { startLocalCluster, type LocalCluster } from './local-cluster'
@@ -117,6 +118,8 @@ async function main() {
     isClosing = true
     console.log(`${signal}: shutting down…`)
     await closeGracefully(server)
+    // what the app kept back to write (the query history's last runs) goes before the cluster stops
+    await runBeforeClose(5_000)
     await closeVite?.()
     await cluster?.stop()
     process.exit(0)

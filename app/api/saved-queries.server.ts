@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { beforeClose } from '~/utils/before-close.server'
 import { sqlString, tableRef } from '~/utils/sql'
 import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
@@ -165,6 +166,16 @@ function rememberRun(orgId: string, userId: string, row: Record<string, string |
   forgetExpiredRuns(key, runs)
 }
 
+/** Takes back a run remembered by rememberRun (its write failed), unless a later run of the statement replaced it. */
+function forgetRun(orgId: string, userId: string, row: Record<string, string | number>) {
+  const key = `${orgId}:${userId}`
+  const runs = recentRuns.get(key)
+  const sql = String(row.sql)
+  if (runs?.get(sql)?.row !== row) return
+  runs.delete(sql)
+  if (!runs.size) recentRuns.delete(key)
+}
+
 function forgetExpiredRuns(key: string, runs: Map<string, { at: number }>) {
   const cutoff = Date.now() - RECENT_MS
   for (const [sql, run] of runs) {
@@ -183,9 +194,9 @@ function recentRunsOf(orgId: string, userId: string): { at: number; row: Record<
   return [...runs.values()].reverse()
 }
 
-async function ingest(api: ClusterApi, table: string, row: Record<string, string | number>): Promise<void> {
+async function ingest(api: ClusterApi, table: string, rows: Record<string, string | number> | Record<string, string | number>[]): Promise<void> {
   try {
-    await ingestRows(api, tableRef(CONSOLE_PROJECT, table), transformName(table), JSON.stringify([row]), 'json')
+    await ingestRows(api, tableRef(CONSOLE_PROJECT, table), transformName(table), JSON.stringify(Array.isArray(rows) ? rows : [rows]), 'json')
   } catch (error) {
     if (error instanceof ClusterError && error.status === 403) throw new SavedQueriesUnavailable(table === SAVED_TABLE ? CANNOT_WRITE_MESSAGE : CANNOT_WRITE_MESSAGE.replace(SAVED_TABLE, table))
     // The console's cache says "set up" but the cluster lost the table (deleted by hand): set up again next time.
@@ -312,13 +323,110 @@ export async function deleteSavedQuery(api: ClusterApi, id: string, by: { owner:
 /** One run of a query as the history keeps it. */
 export type HistoryEntry = { sql: string; options: string; at: number; elapsedMs: number; rows: number; error: string }
 
+function historyRow(api: ClusterApi, entry: Omit<HistoryEntry, 'at'>, at: number): Record<string, string | number> {
+  return { at: new Date(at).toISOString(), user_id: api.userId, sql: entry.sql, options: entry.options, error: entry.error, elapsed_ms: Math.max(0, Math.round(entry.elapsedMs)), row_count: Math.max(0, entry.rows) }
+}
+
 /** Appends a run to the signed-in user's history, setting the store up on first use; throws as saveQuery. */
 export async function addHistoryEntry(api: ClusterApi, entry: Omit<HistoryEntry, 'at'>): Promise<void> {
   await ensureStore(api)
   const at = Date.now()
-  const row = { at: new Date(at).toISOString(), user_id: api.userId, sql: entry.sql, options: entry.options, error: entry.error, elapsed_ms: Math.max(0, Math.round(entry.elapsedMs)), row_count: Math.max(0, entry.rows) }
+  const row = historyRow(api, entry, at)
   await ingest(api, HISTORY_TABLE, row)
   rememberRun(api.orgId, api.userId, row, at)
+}
+
+/**
+ * At most one history write per user this often (decision 053): the runs that come meanwhile, from
+ * any of the user's sessions, wait and go to the cluster together in one write. Each write is an
+ * insert the cluster's engine keeps as a part and merges later; one a run, under many runs at once,
+ * was a quarter of the local cluster's CPU.
+ */
+export const HISTORY_WRITE_MS = 1_000
+
+type RunsToWrite = { api: ClusterApi; rows: Record<string, string | number>[]; settle: ((error?: unknown) => void)[] }
+/** Per org and user: the runs waiting for their write, whether a write is under way, when the last began. */
+const writers = new Map<string, { waiting: RunsToWrite | null; writing: Promise<void> | null; lastStart: number; timer: NodeJS.Timeout | null }>()
+
+/**
+ * Appends a run to the user's history as addHistoryEntry does, with other runs of the same user
+ * written in the same call (HISTORY_WRITE_MS). The run shows in this process's history list at once;
+ * the promise settles when its write does (throwing as saveQuery), for every run written with it.
+ */
+export function queueHistoryEntry(api: ClusterApi, entry: Omit<HistoryEntry, 'at'>): Promise<void> {
+  const at = Date.now()
+  const row = historyRow(api, entry, at)
+  rememberRun(api.orgId, api.userId, row, at)
+  const key = `${api.orgId}:${api.userId}`
+  let writer = writers.get(key)
+  if (!writer) {
+    if (writers.size >= 10_000) forgetIdleWriters()
+    writers.set(key, (writer = { waiting: null, writing: null, lastStart: 0, timer: null }))
+  }
+  const waiting = (writer.waiting ??= { api, rows: [], settle: [] })
+  // the latest session's client writes: the user's rows, with that user's rights
+  waiting.api = api
+  waiting.rows.push(row)
+  const written = new Promise<void>((resolve, reject) => waiting.settle.push((error) => (error === undefined ? resolve() : reject(error))))
+  scheduleHistoryWrite(key)
+  return written
+}
+
+function scheduleHistoryWrite(key: string) {
+  const writer = writers.get(key)
+  if (!writer || writer.writing || writer.timer || !writer.waiting) return
+  const wait = Math.max(0, writer.lastStart + HISTORY_WRITE_MS - Date.now())
+  writer.timer = setTimeout(() => {
+    writer.timer = null
+    void writeHistory(key)
+  }, wait)
+}
+
+function writeHistory(key: string): Promise<void> {
+  const writer = writers.get(key)
+  const batch = writer?.waiting
+  if (!writer || !batch) return Promise.resolve()
+  writer.waiting = null
+  writer.lastStart = Date.now()
+  const writing = (async () => {
+    let failure: unknown
+    try {
+      await ensureStore(batch.api)
+      await ingest(batch.api, HISTORY_TABLE, batch.rows)
+    } catch (error) {
+      failure = error ?? new Error('The history write failed')
+    }
+    // runs that did not reach the cluster leave this process's list too, as they did before it was batched
+    if (failure !== undefined) for (const row of batch.rows) forgetRun(batch.api.orgId, batch.api.userId, row)
+    for (const settle of batch.settle) settle(failure)
+  })()
+  writer.writing = writing
+  return writing.finally(() => {
+    writer.writing = null
+    scheduleHistoryWrite(key)
+  })
+}
+
+/** Forgets the users with nothing to write whose last write is past its interval (kept till then, so the next run waits its turn). */
+function forgetIdleWriters() {
+  const before = Date.now() - HISTORY_WRITE_MS
+  for (const [key, writer] of writers) if (!writer.waiting && !writer.writing && !writer.timer && writer.lastStart < before) writers.delete(key)
+}
+
+beforeClose(() => flushHistoryWrites())
+
+/** Writes the runs still waiting now, without waiting for their turn, and waits for the writes under way (the server is stopping). */
+export async function flushHistoryWrites(): Promise<void> {
+  await Promise.all(
+    [...writers.keys()].map(async (key) => {
+      const writer = writers.get(key)
+      if (!writer) return
+      await writer.writing
+      if (writer.timer) clearTimeout(writer.timer)
+      writer.timer = null
+      await writeHistory(key)
+    }),
+  )
 }
 
 type HistoryRow = { sql: string; h_options: string; h_error: string; h_elapsed: number | string; h_rows: number | string; at_ms: number | string }

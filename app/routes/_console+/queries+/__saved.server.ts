@@ -4,7 +4,7 @@ import { createClusterApi, type ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { errorResponse } from '~/api/policies.server'
 import { QueryError } from '~/api/query.server'
-import { addHistoryEntry, getSavedQuery, listHistory, saveQuery, SavedQueriesUnavailable, type HistoryEntry } from '~/api/saved-queries.server'
+import { getSavedQuery, queueHistoryEntry, listHistory, saveQuery, SavedQueriesUnavailable, type HistoryEntry } from '~/api/saved-queries.server'
 import { getCurrentUser } from '~/api/users.server'
 import { SavedQueryFormSchema } from '~/schemas/saved-query'
 import { requireSession } from '~/utils/session.server'
@@ -95,7 +95,8 @@ export async function loadHistoryForEditor(api: ClusterApi): Promise<{ history: 
 
 /**
  * Appends a UI run to the user's history in the background: the result page never waits for it
- * and a failure is only logged. It uses its own client without the page's request, so the write
+ * and a failure is only logged. The user's runs are written at most once a second, together
+ * (queueHistoryEntry, decision 053). It uses its own client without the page's request, so the write
  * is not cancelled when the page's response ends and a refused call does not end the session.
  */
 export function recordRun(request: Request, sql: string, options: Record<string, string>, outcome: QueryOutcome, elapsedMs: number): void {
@@ -103,7 +104,7 @@ export function recordRun(request: Request, sql: string, options: Record<string,
     const api = createClusterApi(await requireSession(request))
     if ((notRecording.get(api.sessionKey) ?? 0) > Date.now()) return
     try {
-      await addHistoryEntry(api, {
+      await queueHistoryEntry(api, {
         sql,
         options: optionsQuery(options),
         // A cached result's own run time, not the cache's answer time.
