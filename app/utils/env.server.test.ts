@@ -6,7 +6,7 @@ describe('configuration', () => {
     const env = parseEnv({})
     expect(env).not.toBeInstanceOf(Error)
     expect((env as { CLUSTER_URL?: string }).CLUSTER_URL).toBeUndefined()
-    expect(env).toMatchObject({ PORT: 3000, ALLOW_EMBEDDING: false, DOCS_URL: 'https://docs.hydrolix.io', MAX_CONCURRENT_REQUESTS: 32 })
+    expect(env).toMatchObject({ PORT: 3000, ALLOW_EMBEDDING: false, DOCS_URL: 'https://docs.hydrolix.io', MAX_CONCURRENT_REQUESTS: 16 })
   })
 
   it('requires SESSION_SECRET when CLUSTER_URL is set', () => {

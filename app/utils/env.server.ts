@@ -28,13 +28,13 @@ const EnvSchema = z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
       .transform((value) => value.replace(/\/+$/, ''))
       .default('https://docs.hydrolix.io'),
-    // requests the server works on at once; more wait in line (server/app.ts `admission`, decisions 042, 052)
+    // requests the server works on at once; more wait in line (server/app.ts `admission`, decisions 042, 052, 053)
     MAX_CONCURRENT_REQUESTS: z.coerce
       .number({ error: 'must be a whole number (0: no limit)' })
       .int({ error: 'must be a whole number (0: no limit)' })
       .min(0, { error: 'must be 0 (no limit) or more' })
       .max(100_000, { error: 'must be at most 100000' })
-      .default(32),
+      .default(16),
   })
   .superRefine((env, ctx) => {
     if (env.CLUSTER_URL && !env.SESSION_SECRET) {
