@@ -79,6 +79,13 @@ const policiesField = z
   .optional()
   .refine((text) => parsePolicies(text) !== undefined, { error: SECURITY_MESSAGES.policiesInvalid })
 
+/**
+ * The permissions ticked. An empty value (only a hand-made submission sends one: each box's value is
+ * a permission's name) is dropped, not made an error on an item of the list no field shows.
+ */
+const permissionsField = (error?: string) =>
+  z.array(z.string().optional(), error ? { error } : undefined).transform((list) => list.filter((permission): permission is string => Boolean(permission)))
+
 const builderFields = {
   scopeLevel: z.enum(LEVEL_VALUES, { error: SECURITY_MESSAGES.scopeLevelRequired }),
   scope: z.string({ error: SECURITY_MESSAGES.scopeRequired }).trim().min(1, { error: SECURITY_MESSAGES.scopeRequired }),
@@ -98,12 +105,12 @@ export function roleFormSchema(intent: string | null | undefined) {
     policies: policiesField,
     scopeLevel: z.string().optional(),
     scope: z.string().optional(),
-    permissions: z.array(z.string()).optional(),
+    permissions: permissionsField().optional(),
     index: z.string().optional(),
   }
   switch (intent) {
     case 'add-policy':
-      return z.object({ ...base, ...builderFields, permissions: z.array(z.string(), { error: SECURITY_MESSAGES.permissionsRequired }).min(1, { error: SECURITY_MESSAGES.permissionsRequired }) })
+      return z.object({ ...base, ...builderFields, permissions: permissionsField(SECURITY_MESSAGES.permissionsRequired).pipe(z.array(z.string()).min(1, { error: SECURITY_MESSAGES.permissionsRequired })) })
     case 'add-all':
     case 'list-all':
       return z.object({ ...base, ...builderFields })

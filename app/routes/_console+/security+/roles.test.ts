@@ -143,6 +143,16 @@ describe('/security/roles/new-role: staged policies', () => {
     expect(reply.data.result.error?.policies?.[0]).toMatch(/could not be read/)
   })
 
+  it('an empty permission value (a hand-made submission) is dropped, not an error on a list item the form cannot show (found by `npm run fuzz`)', async () => {
+    const onlyEmpty = await stage({ name: 'x', scopeLevel: 'org', scope: 'org', permissions: [''] }, 'add-policy')
+    expect(onlyEmpty.status).toBe(400)
+    expect(onlyEmpty.data.result.error).toMatchObject({ permissions: ['Permissions are required'] })
+    expect(Object.keys(onlyEmpty.data.result.error ?? {}).filter((key) => key.includes('['))).toEqual([])
+    // the fuzzer's case: an odd intent with an empty permission is the action's 'Unknown action' (the page's alert)
+    const odd = await returnedOrThrown(() => newAction(args(postForm('/security/roles/new-role', [['permissions', ''], ['permissions', '-7e-323'], ['intent', 'i)&FK&A']]))))
+    expect(unwrap(odd)).toMatchObject({ status: 400, data: { message: 'Unknown action' } })
+  })
+
   it("a name the cluster refuses (taken) comes back at Name with the staged policies kept", async () => {
     const policies = [{ permissions: ['view_table'], scope_type: 'table', scope_id: ids.tableId }]
     const reply = await stage({ name: 'reader', policies }, 'save')
