@@ -4,7 +4,7 @@ import { TEST_CLUSTER_URL } from '#tests/env'
 import { clusterAdminLogin } from '#tests/cluster'
 import { useTestCluster } from '#tests/msw'
 import { createClusterApi } from './client.server'
-import { addHistoryEntry, flushHistoryWrites, forgetStore, HISTORY_WRITE_MS, listHistory, queueHistoryEntry, SavedQueriesUnavailable } from './saved-queries.server'
+import { flushHistoryWrites, forgetStore, HISTORY_WRITE_MS, listHistory, queueHistoryEntry, SavedQueriesUnavailable } from './saved-queries.server'
 import { runQuery } from './query.server'
 import { clearReadCache } from './read-cache.server'
 
@@ -23,19 +23,22 @@ describe('query history', () => {
     const api = await adminApi('history-user-1')
     // One run sets the store up; the next read is then kept for the session (30 s), so what follows
     // comes from this process's own runs, merged into it.
-    await addHistoryEntry(api, run('SELECT 0'))
+    await queueHistoryEntry(api, run('SELECT 0'))
     expect((await listHistory(api, 5)).map((entry) => entry.sql)).toEqual(['SELECT 0'])
-    for (let index = 0; index < 30; index++) await addHistoryEntry(api, run(`SELECT ${index}`))
-    await addHistoryEntry(api, run('SELECT 3', 42))
+    // each run is listed when it is queued; its write (with the others, decision 053) is awaited at the end
+    const writes: Promise<void>[] = []
+    for (let index = 0; index < 30; index++) writes.push(queueHistoryEntry(api, run(`SELECT ${index}`)))
+    writes.push(queueHistoryEntry(api, run('SELECT 3', 42)))
     const listed = await listHistory(api, 5)
     expect(listed.map((entry) => entry.sql)).toEqual(['SELECT 3', 'SELECT 29', 'SELECT 28', 'SELECT 27', 'SELECT 26'])
     expect(listed[0]!.rows).toBe(42)
     expect((await listHistory(api, 40)).length).toBe(30)
     // the same statement run again and again is one entry, with its latest outcome
-    for (let index = 0; index < 50; index++) await addHistoryEntry(api, run('SELECT 28', index))
+    for (let index = 0; index < 50; index++) writes.push(queueHistoryEntry(api, run('SELECT 28', index)))
     const again = await listHistory(api, 5)
     expect(again.map((entry) => entry.sql)).toEqual(['SELECT 28', 'SELECT 3', 'SELECT 29', 'SELECT 27', 'SELECT 26'])
     expect(again[0]!.rows).toBe(49)
+    await Promise.all(writes)
   })
 
   /** `api` with its history writes counted: the rows each /ingest/event call carried. */

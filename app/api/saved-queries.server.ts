@@ -194,9 +194,9 @@ function recentRunsOf(orgId: string, userId: string): { at: number; row: Record<
   return [...runs.values()].reverse()
 }
 
-async function ingest(api: ClusterApi, table: string, rows: Record<string, string | number> | Record<string, string | number>[]): Promise<void> {
+async function ingest(api: ClusterApi, table: string, rows: Record<string, string | number>[]): Promise<void> {
   try {
-    await ingestRows(api, tableRef(CONSOLE_PROJECT, table), transformName(table), JSON.stringify(Array.isArray(rows) ? rows : [rows]), 'json')
+    await ingestRows(api, tableRef(CONSOLE_PROJECT, table), transformName(table), JSON.stringify(rows), 'json')
   } catch (error) {
     if (error instanceof ClusterError && error.status === 403) throw new SavedQueriesUnavailable(table === SAVED_TABLE ? CANNOT_WRITE_MESSAGE : CANNOT_WRITE_MESSAGE.replace(SAVED_TABLE, table))
     // The console's cache says "set up" but the cluster lost the table (deleted by hand): set up again next time.
@@ -303,7 +303,7 @@ export async function saveQuery(api: ClusterApi, input: SavedQueryInput): Promis
   const id = existing?.id ?? randomUUID()
   const at = Math.max(Date.now(), (existing?.updatedAt ?? 0) + 1)
   const row = { at: new Date(at).toISOString(), id, name: input.name, sql: input.sql, options: input.options, owner: input.owner, owner_id: input.ownerId, deleted: 0 }
-  await ingest(api, SAVED_TABLE, row)
+  await ingest(api, SAVED_TABLE, [row])
   remember(api.orgId, SAVED_TABLE, row, at)
   return { id, isOverwrite: Boolean(existing) }
 }
@@ -315,7 +315,7 @@ export async function deleteSavedQuery(api: ClusterApi, id: string, by: { owner:
   await ensureStore(api)
   const at = Math.max(Date.now(), existing.updatedAt + 1)
   const row = { at: new Date(at).toISOString(), id, name: existing.name, sql: existing.sql, options: existing.options, owner: by.owner, owner_id: by.ownerId, deleted: 1 }
-  await ingest(api, SAVED_TABLE, row)
+  await ingest(api, SAVED_TABLE, [row])
   remember(api.orgId, SAVED_TABLE, row, at)
   return true
 }
@@ -325,15 +325,6 @@ export type HistoryEntry = { sql: string; options: string; at: number; elapsedMs
 
 function historyRow(api: ClusterApi, entry: Omit<HistoryEntry, 'at'>, at: number): Record<string, string | number> {
   return { at: new Date(at).toISOString(), user_id: api.userId, sql: entry.sql, options: entry.options, error: entry.error, elapsed_ms: Math.max(0, Math.round(entry.elapsedMs)), row_count: Math.max(0, entry.rows) }
-}
-
-/** Appends a run to the signed-in user's history, setting the store up on first use; throws as saveQuery. */
-export async function addHistoryEntry(api: ClusterApi, entry: Omit<HistoryEntry, 'at'>): Promise<void> {
-  await ensureStore(api)
-  const at = Date.now()
-  const row = historyRow(api, entry, at)
-  await ingest(api, HISTORY_TABLE, row)
-  rememberRun(api.orgId, api.userId, row, at)
 }
 
 /**
@@ -349,9 +340,9 @@ type RunsToWrite = { api: ClusterApi; rows: Record<string, string | number>[]; s
 const writers = new Map<string, { waiting: RunsToWrite | null; writing: Promise<void> | null; lastStart: number; timer: NodeJS.Timeout | null }>()
 
 /**
- * Appends a run to the user's history as addHistoryEntry does, with other runs of the same user
- * written in the same call (HISTORY_WRITE_MS). The run shows in this process's history list at once;
- * the promise settles when its write does (throwing as saveQuery), for every run written with it.
+ * Appends a run to the signed-in user's history, setting the store up on first use; the user's other
+ * runs of the same HISTORY_WRITE_MS are written in the same call. The run shows in this process's
+ * history list at once; the promise settles when its write does (throwing as saveQuery).
  */
 export function queueHistoryEntry(api: ClusterApi, entry: Omit<HistoryEntry, 'at'>): Promise<void> {
   const at = Date.now()
