@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { unauthorized } from './http'
+import type { ClusterRequest } from './node-http'
 
 /** Signed bearer tokens (HS256 JWTs) and scrypt password hashes. */
 
@@ -80,7 +81,7 @@ export function verifyPassword(password: string, stored: string): boolean {
  * headers and `user`/`password` URL parameters. A token may come as a Basic password with the user
  * `__api_token__` (ClickHouse clients) or `bearer` (hdxcli's `logs` through clickhouse-connect).
  */
-export function readCredentials(request: Request): { bearer?: string; basic?: { username: string; password: string } } {
+export function readCredentials(request: ClusterRequest): { bearer?: string; basic?: { username: string; password: string } } {
   const header = request.headers.get('authorization') ?? ''
   const [scheme, value] = header.split(/\s+/, 2)
   let basic: { username: string; password: string } | undefined

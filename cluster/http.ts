@@ -1,17 +1,45 @@
 /** HTTP helpers for the cluster: DRF-style responses and errors. */
 
+import type { ClusterRequest } from './node-http'
+
 export const JSON_HEADERS = { 'content-type': 'application/json' }
 
+/** An answer's bytes and headers as made, kept beside its `Response` for the node server (node-http.ts). */
+export interface Reply {
+  body: string | Uint8Array | undefined
+  headers: Record<string, string | number>
+}
+
+const replies = new WeakMap<Response, Reply>()
+
+/**
+ * A `Response` of `body` whose bytes and headers the node server can write as they are, without
+ * reading the Response's body stream back (decision 054). In process it is a plain Response.
+ */
+export function reply(body: string | Uint8Array | null, status: number, headers: Record<string, string>): Response {
+  const response = new Response(body as BodyInit | null, { status, headers })
+  const lower: Record<string, string | number> = {}
+  for (const key in headers) lower[key.toLowerCase()] = headers[key]
+  if (body !== null && status !== 204 && status !== 304) lower['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+  replies.set(response, { body: body ?? undefined, headers: lower })
+  return response
+}
+
+/** What `reply` kept of a response, or undefined for a Response made otherwise. */
+export function replyOf(response: Response): Reply | undefined {
+  return replies.get(response)
+}
+
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } })
+  return reply(JSON.stringify(body), status, { ...JSON_HEADERS, ...headers })
 }
 
 export function text(body: string, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers } })
+  return reply(body, status, { 'content-type': 'text/plain; charset=utf-8', ...headers })
 }
 
 export function noContent(): Response {
-  return new Response(null, { status: 204 })
+  return reply(null, 204, {})
 }
 
 /** An error that becomes a response: thrown anywhere in a handler, answered by the router. */
@@ -59,7 +87,7 @@ function depthOf(value: unknown): number {
 }
 
 /** Parses a JSON object body; a 400 with a message for empty, malformed or non-object bodies. */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: ClusterRequest): Promise<Record<string, unknown>> {
   const raw = await request.text()
   if (!raw.trim()) return {}
   let parsed: unknown
@@ -87,7 +115,7 @@ export function isVersionBefore(version: string, major: number, minor: number): 
  * A list answer: DRF page-number pagination (`page`, `page_size`), or a bare array when the cluster
  * imitates a version before v5.4.
  */
-export function listResponse<T>(request: Request, items: T[], options: { bareArrays: boolean; defaultPageSize?: number }): Response {
+export function listResponse<T>(request: ClusterRequest, items: T[], options: { bareArrays: boolean; defaultPageSize?: number }): Response {
   if (options.bareArrays) return json(items)
   const url = new URL(request.url)
   const pageSize = clampInt(url.searchParams.get('page_size'), options.defaultPageSize ?? 100, 1, 1000)

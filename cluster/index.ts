@@ -10,12 +10,13 @@ import { Store } from './store'
 import { poolOfRequest, withPool, currentPool } from './pool-context'
 import { bootstrap, registerConfigRoutes } from './config'
 import { createDataPlane } from './data'
+import type { ClusterRequest } from './node-http'
 
 export type { ClusterOptions } from './context'
 
 export const DEFAULT_VERSION = 'v5.12.0'
 
-export type ClusterHandler = ((request: Request) => Promise<Response>) & {
+export type ClusterHandler = ((request: ClusterRequest) => Promise<Response>) & {
   /** Stops background work and releases the data directory. */
   close(): Promise<void>
   /** The org created on first start and its admin's credentials. */
@@ -70,7 +71,7 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
 
   const faults: Fault[] = []
 
-  const handler = (async (request: Request): Promise<Response> => {
+  const handler = (async (request: ClusterRequest): Promise<Response> => {
     const started = performance.now()
     const url = new URL(request.url)
     const service = serviceOf(url.pathname)
@@ -181,7 +182,7 @@ function serviceOf(pathname: string): string {
 }
 
 /** The opt-in fault switch: POST a fault, DELETE to clear them all. Refused unless enabled. */
-async function handleFaults(request: Request, faults: Fault[], enabled: boolean): Promise<Response> {
+async function handleFaults(request: ClusterRequest, faults: Fault[], enabled: boolean): Promise<Response> {
   if (!enabled) throw new HttpError(404, { detail: 'Not found.' })
   if (request.method === 'DELETE') {
     faults.length = 0

@@ -27,9 +27,14 @@ type PoolItem = { name: string; settings?: { is_default?: boolean; k8s_deploymen
  */
 export function defaultPool(store: Store, ...services: string[]): string {
   for (const service of services) {
-    const pools = store.filter<PoolItem>('pool', (pool) => pool.settings?.k8s_deployment?.service === service)
-    const pool = pools.find((item) => item.settings?.is_default) ?? pools[0]
-    if (pool) return pool.name
+    // the stored pools are read in place (every data-plane request asks)
+    let first: string | undefined
+    for (const pool of store.values<PoolItem>('pool')) {
+      if (pool.settings?.k8s_deployment?.service !== service) continue
+      if (pool.settings?.is_default) return pool.name
+      first ??= pool.name
+    }
+    if (first) return first
   }
   return services[0]
 }

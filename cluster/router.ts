@@ -1,9 +1,10 @@
 import { HttpError, json, methodNotAllowed, notFound } from './http'
+import type { ClusterRequest } from './node-http'
 
 export type Params = Record<string, string>
 
 export interface RouteContext {
-  request: Request
+  request: ClusterRequest
   url: URL
   params: Params
 }
@@ -38,6 +39,7 @@ export class Router<C extends RouteContext> {
         return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       })
       .join('/')
+    this.matches.clear()
     this.routes.push({
       methods: new Set((Array.isArray(methods) ? methods : [methods]).map((m) => m.toUpperCase())),
       pattern: new RegExp(`^${source}/?$`),
@@ -53,8 +55,21 @@ export class Router<C extends RouteContext> {
   patch = (path: string, handler: Handler<C>) => this.add('PATCH', path, handler)
   delete = (path: string, handler: Handler<C>) => this.add('DELETE', path, handler)
 
+  /** Matches by method and path, kept: a cluster's clients call the same paths over and over (/query, a table's ingest). */
+  private matches = new Map<string, { handler: Handler<C>; params: Params }>()
+
   /** Finds the handler for a request, or throws the 404/405 a real cluster would answer. */
   match(method: string, pathname: string): { handler: Handler<C>; params: Params } {
+    const key = `${method} ${pathname}`
+    const kept = this.matches.get(key)
+    if (kept) return { handler: kept.handler, params: { ...kept.params } }
+    const found = this.find(method, pathname)
+    if (this.matches.size >= 2_000) this.matches.clear()
+    this.matches.set(key, found)
+    return { handler: found.handler, params: { ...found.params } }
+  }
+
+  private find(method: string, pathname: string): { handler: Handler<C>; params: Params } {
     const allowed = new Set<string>()
     for (const route of this.routes) {
       const m = route.pattern.exec(pathname)

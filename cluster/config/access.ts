@@ -2,6 +2,7 @@ import { readCredentials, verifyPassword, verifyToken } from '../auth'
 import type { ClusterState, Ctx } from '../context'
 import { forbidden, unauthorized } from '../http'
 import type { Policy } from './permissions'
+import type { ClusterRequest } from '../node-http'
 
 /** A stored user or service account (kind `user`). Service accounts have no password. */
 export interface User {
@@ -38,7 +39,7 @@ export interface Scope {
   id?: string
 }
 
-const users = new WeakMap<Request, User>()
+const users = new WeakMap<ClusterRequest, User>()
 
 /**
  * The caller: a bearer token (signed, unexpired, of a live user, or a service-account token not
@@ -53,7 +54,7 @@ export function requireUser(ctx: Ctx): User {
 }
 
 /** Same as requireUser, for code that has a Request and the cluster but no Ctx. */
-export function authenticate(cluster: ClusterState, request: Request): User {
+export function authenticate(cluster: ClusterState, request: ClusterRequest): User {
   const credentials = readCredentials(request)
   const bearer = credentials.bearer
   if (bearer) {

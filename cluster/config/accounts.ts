@@ -5,6 +5,7 @@ import { json, nowIso, readJsonObject, unauthorized, validationError } from '../
 import { permissionsOf, requireUser, type User } from './access'
 import { audit } from './audit'
 import { publicUser } from './util'
+import type { ClusterRequest } from '../node-http'
 
 /** Login, the current user, password reset/confirm/change, and the auth log they write. */
 
@@ -25,7 +26,7 @@ export interface AuthLogEvent {
 
 export function recordAuthEvent(
   cluster: ClusterState,
-  request: Request,
+  request: ClusterRequest,
   e: { type: string; user?: User | null; username: string; error?: string; details?: Record<string, unknown> },
 ) {
   const now = Date.now()

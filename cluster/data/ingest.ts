@@ -14,11 +14,12 @@ import type { Plane } from './plane'
 import { makeMapper, recordsOf, toJsonEachRow, transformType } from './transform'
 import { csvRecordCount, engineMappingEnabled, engineMappingMinRows, planFor, type EnginePlan } from './engine-mapping'
 import { directPlanFor, type DirectPlan } from './ingest-direct'
+import { bodyBytes, type ClusterRequest } from '../node-http'
 
 const bad = (message: string, extra: Record<string, unknown> = {}) => new HttpError(400, { code: 400, message, ...extra })
 
 /** A request body as UTF-8 text, decompressed as `readBodyBytes` says. Used by the validator and `/query`. */
-export async function readBody(request: Request): Promise<string> {
+export async function readBody(request: ClusterRequest): Promise<string> {
   return (await readBodyBytes(request)).toString('utf8')
 }
 
@@ -27,8 +28,8 @@ export async function readBody(request: Request): Promise<string> {
  * also recognised by its magic bytes), as the engine's own HTTP interface accepts compressed request
  * bodies. Ingest keeps them as bytes (decision 038); `readBody` decodes them as text.
  */
-export async function readBodyBytes(request: Request): Promise<Buffer> {
-  const buf = Buffer.from(await request.arrayBuffer())
+export async function readBodyBytes(request: ClusterRequest): Promise<Buffer> {
+  const buf = await bodyBytes(request)
   const encoding = (request.headers.get('content-encoding') ?? '').toLowerCase()
   try {
     if (encoding.includes('gzip') || (buf[0] === 0x1f && buf[1] === 0x8b)) return zlib.gunzipSync(buf)

@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto'
 import type { Ctx } from '../context'
-import { HttpError, json } from '../http'
+import { HttpError, json, reply } from '../http'
 import { requireUser, can, type User } from '../config/access'
 import { KINDS, parentOf } from './catalog'
 import { EngineError, ident, lit, toEngineError } from './engine'
@@ -84,17 +84,17 @@ function orgQueryOptions(plane: Plane): Record<string, SettingValue> {
 }
 
 /** The tables a statement names as `project.table` (backticks allowed). */
-export function referencedTables(plane: Plane, sql: string): { project: Resource; table: Resource }[] {
+export function referencedTables(plane: Plane, sql: string): { project: Readonly<Resource>; table: Readonly<Resource> }[] {
   const { store } = plane.cluster
-  const found: { project: Resource; table: Resource }[] = []
+  const found: { project: Readonly<Resource>; table: Readonly<Resource> }[] = []
   let projects: Map<string, Readonly<Resource>> | undefined
-  // the stored tables are read in place and only those the SQL names are copied
+  // the stored tables and projects are read in place, not copied: the query only reads them
   for (const table of store.values<Resource>(KINDS.table)) {
     // a table's name is in the SQL at all (a plain substring test) before its pattern is tried
     if (!sql.includes(table.name)) continue
     projects ??= new Map([...store.values<Resource>(KINDS.project)].map((p) => [p.uuid, p]))
     const project = projects.get(parentOf(table as Resource, 'project'))
-    if (project && tablePattern(project.name, table.name).test(sql)) found.push({ project: store.copy<Resource>(project), table: store.copy<Resource>(table) })
+    if (project && tablePattern(project.name, table.name).test(sql)) found.push({ project, table })
   }
   return found
 }
@@ -317,15 +317,12 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     Object.assign(record, { active: false, query_end: new Date().toISOString(), exec_time_ms: execMs, rows_read: result.rowsRead, bytes_read: result.bytesRead })
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'ok' })
     const stats = `exec_time=${execMs} rows_read=${result.rowsRead} bytes_read=${result.bytesRead} num_partitions=${partitions} num_peers=1 query_attempts=1 memory_usage=0`
-    return new Response(request.method === 'HEAD' ? null : (result.bytes() as Uint8Array<ArrayBuffer>), {
-      status: 200,
-      headers: {
-        ...baseHeaders,
-        'content-type': contentType(resolved.format),
-        'x-clickhouse-format': resolved.format,
-        'x-hdx-query-stats': stats,
-        'x-clickhouse-summary': JSON.stringify({ read_rows: String(result.rowsRead), read_bytes: String(result.bytesRead), elapsed_ns: String(Math.round(result.elapsed * 1e9)) }),
-      },
+    return reply(request.method === 'HEAD' ? null : result.bytes(), 200, {
+      ...baseHeaders,
+      'content-type': contentType(resolved.format),
+      'x-clickhouse-format': resolved.format,
+      'x-hdx-query-stats': stats,
+      'x-clickhouse-summary': JSON.stringify({ read_rows: String(result.rowsRead), read_bytes: String(result.bytesRead), elapsed_ns: String(Math.round(result.elapsed * 1e9)) }),
     })
   } catch (error) {
     const e = toEngineError(error)
