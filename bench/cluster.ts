@@ -4,7 +4,8 @@
  *   - config-call latency p50/p99 (GET a table), idle and while three heavy queries run
  *   - rows/s through /ingest/event (batches of 1,000 JSON rows)
  *   - /query time against the same SQL run on the engine directly in this process, on an engine
- *     holding the same generated rows (the overhead ratio)
+ *     holding the same generated rows (the overhead ratio), and against a bare HTTP server in front of
+ *     the engine (bench/engine-server.ts, given the same rows): what the HTTP hop alone costs here
  *   - the engine's own insert of the same JSON and CSV bytes (in this process), the yardstick for ingest
  *   - CSV ingest: batches of 10,000 rows from 4 clients
  *   - adding a wide JSON transform (10, 100, 1,000, 1,128 columns) to a table that has a small one
@@ -34,8 +35,10 @@ export interface ClusterBenchResult {
   ingestConcurrentRowsPerSec: number
   /** httpMs: the round trip; clusterEngineMs: the engine's own time inside the cluster (its answer's
    * `x-clickhouse-summary` elapsed); engineMs: the same SQL on the engine in this process */
-  queries: { sql: string; httpMs: number; clusterEngineMs: number; engineMs: number; ratio: number; addedMs: number }[]
+  queries: { sql: string; httpMs: number; clusterEngineMs: number; engineMs: number; ratio: number; addedMs: number; bareHttpMs: number; bareAddedMs: number }[]
   overheadRatio: number
+  /** the bare HTTP server's (engine-server.ts) round trips against the engine in this process, as overheadRatio */
+  bareOverheadRatio: number
   /** the engine's own insert of the same JSON batches (rows/s, one after another, in this process) */
   engineJsonRowsPerSec: number
   ingestCsvConcurrentRowsPerSec: number
@@ -86,6 +89,35 @@ function start(dataDir: string, seedRows: number): Promise<{ child: ChildProcess
   })
 }
 
+/** The bare HTTP server in front of its own engine (engine-server.ts), on `dataDir`. */
+function startEngineServer(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/engine-server.ts', dataDir], { cwd: root, env: { ...process.env, UV_THREADPOOL_SIZE: '16' }, stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    child.stdout!.on('data', (d) => {
+      out += d
+      const m = /engine server on (\d+)/.exec(out)
+      if (m) resolve({ child, base: `http://127.0.0.1:${m[1]}` })
+    })
+    child.once('exit', (code) => reject(new Error(`engine server exited with ${code}: ${out}`)))
+  })
+}
+
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  await new Promise((r) => {
+    const t = setTimeout(() => {
+      child.kill('SIGKILL')
+      r(null)
+    }, 10_000)
+    child.once('exit', () => {
+      clearTimeout(t)
+      r(null)
+    })
+  })
+}
+
 /**
  * fetch, tried once more when the connection was closed under it: a keep-alive socket left idle
  * across a pause (the heavy queries, building payloads) is closed by the server after 5 s, and fetch
@@ -102,7 +134,7 @@ async function send(url: string, init: RequestInit): Promise<Response> {
 }
 
 /** Each query runs this many times on each side, alternately; the first QUERY_WARMUP are not counted. */
-const QUERY_RUNS = 24
+const QUERY_RUNS = 44
 const QUERY_WARMUP = 4
 
 const QUERIES = [
@@ -119,6 +151,8 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
   const { WEB_LOG_COLUMNS, webLogsInsertSql } = await import('../cluster/data/seed')
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-bench-'))
   const engineDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-bench-engine-'))
+  const bareDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-bench-bare-'))
+  let bare: { child: ChildProcess; base: string } | undefined
   const t0 = performance.now()
   const { child, base } = await start(dataDir, seedRows)
   const startupMs = Math.round(performance.now() - t0)
@@ -211,16 +245,30 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     // given, one insert each (so the table has the same parts and background merges as the cluster's
     // when the queries are compared). The engine's own insert is the yardstick for ingest.
     const { Session } = await import('chdb')
+    const agent = new http.Agent({ keepAlive: true })
     const { columnType } = await import('../cluster/data/engine')
     const direct = new Session(engineDir)
-    await direct.queryAsync('CREATE DATABASE IF NOT EXISTS sample')
-    await direct.queryAsync(`CREATE TABLE sample.web_logs (${WEB_LOG_COLUMNS.map((c) => `\`${c.name}\` ${columnType(c.datatype)}`).join(', ')}) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp`)
-    await direct.queryAsync(webLogsInsertSql('sample.web_logs', seedRows))
-    const rawInsert = (values: Buffer, format: 'JSONEachRow' | 'CSVWithNames') => direct.insert({ table: 'sample.web_logs', values, format, settings: { date_time_input_format: 'best_effort' } })
+    const setup = [
+      'CREATE DATABASE IF NOT EXISTS sample',
+      `CREATE TABLE sample.web_logs (${WEB_LOG_COLUMNS.map((c) => `\`${c.name}\` ${columnType(c.datatype)}`).join(', ')}) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp`,
+      webLogsInsertSql('sample.web_logs', seedRows),
+    ]
+    for (const sql of setup) await direct.queryAsync(sql)
+    // the bare HTTP server gets the same statements and, below, every batch the engine here gets
+    bare = await startEngineServer(bareDir)
+    const bareQueryUrl = new URL(`${bare.base}/query`)
+    const bareSend = async (url: URL, body: string | Buffer) => {
+      const r = await httpSend(agent, url, { method: 'POST', body, keepBody: true })
+      if (r.status !== 200) throw new Error(`engine server answered ${r.status}: ${r.body.toString('utf8').slice(0, 300)}`)
+    }
+    for (const sql of setup) await bareSend(bareQueryUrl, sql)
+    const rawInsert = async (values: Buffer, format: 'JSONEachRow' | 'CSVWithNames') => {
+      await direct.insert({ table: 'sample.web_logs', values, format, settings: { date_time_input_format: 'best_effort' } })
+    }
+    const bareInsert = (values: Buffer, format: 'JSONEachRow' | 'CSVWithNames') => bareSend(new URL(`${bare!.base}/insert?format=${format}`), values)
 
     // The cluster's side is sent with node:http over a keep-alive agent, as the /query comparison is
     // (decision 047): fetch took 3-5 ms more per 190 KB batch on the client's side than node:http.
-    const agent = new http.Agent({ keepAlive: true })
     const ingestUrl = new URL(`${base}/ingest/event`)
     const ingestOne = async (body: Buffer, headers: Record<string, string> = { 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }) => {
       const r = await httpSend(agent, ingestUrl, { method: 'POST', headers: { ...auth, ...headers }, body, keepBody: true })
@@ -269,6 +317,9 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     const engineCsvStart = performance.now()
     for (const body of csvPayloads) await rawInsert(body, 'CSVWithNames')
     const engineCsvRowsPerSec = Math.round((csvBatches * 10_000) / ((performance.now() - engineCsvStart) / 1000))
+    // the bare HTTP server's engine gets every batch the engine here got, after the timed phases
+    for (const body of [...warmups, ...payloads, ...payloads]) await bareInsert(body, 'JSONEachRow')
+    for (const body of csvPayloads) await bareInsert(body, 'CSVWithNames')
 
     // the same SQL over HTTP and on the engine, alternately. The HTTP side is sent with node:http over
     // the keep-alive agent the ingest used (decision 047): fetch alone adds about 0.6 ms per round
@@ -278,6 +329,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     for (const sql of QUERIES) {
       const viaHttp: number[] = []
       const inCluster: number[] = []
+      const viaBare: number[] = []
       const eng: number[] = []
       for (let i = 0; i < QUERY_RUNS; i++) {
         let s = performance.now()
@@ -288,13 +340,27 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
         s = performance.now()
         await direct.queryAsync(sql, { format: 'CSV' })
         eng.push(performance.now() - s)
+        s = performance.now()
+        await bareSend(bareQueryUrl, sql)
+        viaBare.push(performance.now() - s)
       }
       const h = median(viaHttp.slice(QUERY_WARMUP))
       const e = median(eng.slice(QUERY_WARMUP))
-      queries.push({ sql, httpMs: Number(h.toFixed(2)), clusterEngineMs: Number(median(inCluster.slice(QUERY_WARMUP)).toFixed(2)), engineMs: Number(e.toFixed(2)), ratio: Number((h / e).toFixed(2)), addedMs: Number((h - e).toFixed(2)) })
+      const b = median(viaBare.slice(QUERY_WARMUP))
+      queries.push({
+        sql,
+        httpMs: Number(h.toFixed(2)),
+        clusterEngineMs: Number(median(inCluster.slice(QUERY_WARMUP)).toFixed(2)),
+        engineMs: Number(e.toFixed(2)),
+        ratio: Number((h / e).toFixed(2)),
+        addedMs: Number((h - e).toFixed(2)),
+        bareHttpMs: Number(b.toFixed(2)),
+        bareAddedMs: Number((b - e).toFixed(2)),
+      })
     }
     agent.destroy()
     direct.close()
+    await stopChild(bare.child)
     // adding a wide JSON transform to a table that already has a small one
     const wideColumns = (process.env.BENCH_WIDE_COLUMNS ?? '10,100,1000,1128').split(',').map(Number).filter((n) => n > 1)
     const wideTransform: ClusterBenchResult['wideTransform'] = []
@@ -327,6 +393,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     }
 
     const overheadRatio = Number((queries.reduce((a, q) => a + q.httpMs, 0) / queries.reduce((a, q) => a + q.engineMs, 0)).toFixed(2))
+    const bareOverheadRatio = Number((queries.reduce((a, q) => a + q.bareHttpMs, 0) / queries.reduce((a, q) => a + q.engineMs, 0)).toFixed(2))
     const result: ClusterBenchResult = {
       seedRows,
       startupMs,
@@ -339,6 +406,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
       ingestConcurrentRowsPerSec,
       queries,
       overheadRatio,
+      bareOverheadRatio,
       engineJsonRowsPerSec,
       ingestCsvConcurrentRowsPerSec,
       engineCsvRowsPerSec,
@@ -364,10 +432,14 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     log(`  /ingest/event         ${ingestConcurrentRowsPerSec.toLocaleString('en')} rows/s (4 concurrent clients)`)
     log(`  /query vs engine      overall ratio ${overheadRatio}`)
     for (const q of queries) log(`    ${String(q.httpMs).padStart(8)} ms http (${String(q.clusterEngineMs).padStart(6)} in its engine) ${String(q.engineMs).padStart(8)} ms engine  x${q.ratio} +${q.addedMs} ms  ${q.sql.slice(0, 70)}`)
+    log(`  bare HTTP server      overall ratio ${bareOverheadRatio} (bench/engine-server.ts: node:http and the engine, nothing else; the HTTP hop alone)`)
+    for (const q of queries) log(`    ${String(q.bareHttpMs).padStart(8)} ms http +${q.bareAddedMs} ms over the engine; the cluster's /query +${(q.httpMs - q.bareHttpMs).toFixed(2)} ms over it  ${q.sql.slice(0, 50)}`)
     log(`  /ingest/event CSV     ${ingestCsvConcurrentRowsPerSec.toLocaleString('en')} rows/s (batches of 10,000 rows, 4 concurrent clients)`)
     log(`  engine insert         ${engineJsonRowsPerSec.toLocaleString('en')} rows/s JSON, ${engineCsvRowsPerSec.toLocaleString('en')} rows/s CSV (the same bytes, in this process)`)
     log('  goals (issue 12):')
     for (const g of result.goals) log(`    ${g.met ? 'met ' : 'MISS'}  ${g.figure.padEnd(46)} ${g.value.padEnd(34)} goal ${g.goal}  (ratio ${g.ratio})`)
+    const bareWorst = queries.reduce((a, q) => (q.bareAddedMs > a.bareAddedMs ? q : a), queries[0])
+    log(`    (the bare HTTP server against the two /query goals, same run: x${bareOverheadRatio} overall, worst +${bareWorst.bareAddedMs} ms)`)
     return result
   } finally {
     child.kill('SIGTERM')
@@ -382,7 +454,9 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
       })
     })
     fs.rmSync(dataDir, { recursive: true, force: true })
+    if (bare) await stopChild(bare.child)
     fs.rmSync(engineDir, { recursive: true, force: true })
+    fs.rmSync(bareDir, { recursive: true, force: true })
   }
 }
 
