@@ -103,6 +103,7 @@ function startEngineServer(dataDir: string): Promise<{ child: ChildProcess; base
   })
 }
 
+/** SIGTERM, then SIGKILL after 10 s; resolves when the child has exited. */
 async function stopChild(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return
   child.kill('SIGTERM')
@@ -442,17 +443,7 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     log(`    (the bare HTTP server against the two /query goals, same run: x${bareOverheadRatio} overall, worst +${bareWorst.bareAddedMs} ms)`)
     return result
   } finally {
-    child.kill('SIGTERM')
-    await new Promise((r) => {
-      const t = setTimeout(() => {
-        child.kill('SIGKILL')
-        r(null)
-      }, 10_000)
-      child.once('exit', () => {
-        clearTimeout(t)
-        r(null)
-      })
-    })
+    await stopChild(child)
     fs.rmSync(dataDir, { recursive: true, force: true })
     if (bare) await stopChild(bare.child)
     fs.rmSync(engineDir, { recursive: true, force: true })
