@@ -40,6 +40,9 @@ export function toEngineError(error: unknown): EngineError {
 
 type Lane = 'query' | 'internal'
 
+/** The nice value of the threads that run `/query` statements (the engine's `os_thread_priority`). */
+export const QUERY_THREAD_PRIORITY = 10
+
 /**
  * chdb runs every async query on a libuv worker thread, and libuv's pool is sized once, from
  * UV_THREADPOOL_SIZE at process start (default 4; setting it from code is too late under tsx). A
@@ -80,7 +83,12 @@ export class Engine {
     }
     // the query lane serves /query only, which is read-only: the engine enforces it per session
     // (readonly = 2: reads, and settings changes other than readonly itself)
-    for (const slot of this.lanes.query.slots) slot.session.query('SET readonly = 2')
+    // and its threads run at a lower OS priority (nice 10) than the rest of the process: a heavy
+    // user query yields the cores to the config API, ingest and the server's own thread (decision 055)
+    for (const slot of this.lanes.query.slots) {
+      slot.session.query(`SET os_thread_priority = ${QUERY_THREAD_PRIORITY}`)
+      slot.session.query('SET readonly = 2')
+    }
   }
 
   private acquire(lane: Lane): Promise<Slot> {

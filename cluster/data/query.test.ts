@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTestCluster, type TestCluster } from '../test-helpers'
 import { WEB_LOG_COLUMNS } from './seed'
-import { Engine } from './engine'
+import { Engine, QUERY_THREAD_PRIORITY } from './engine'
 import { FIGURES_MS } from './index'
 
 let c: TestCluster
@@ -197,6 +197,11 @@ describe('/query', () => {
     const sneaky = await query('SELECT 1 SETTINGS readonly = 0')
     expect(sneaky.status).toBe(400)
     expect(sneaky.body.error).toMatch(/Code: 164/)
+    const raised = await query('SELECT 1 SETTINGS os_thread_priority = -20')
+    expect(raised.status).toBe(400)
+    expect(raised.body.error).toMatch(/Code: 452\..*os_thread_priority/)
+    const fromUrl = await query('SELECT 1', {}, '?os_thread_priority=0')
+    expect(fromUrl.status).toBe(400)
     const file = await query("SELECT * FROM file('/etc/passwd', 'LineAsString')")
     expect(file.status).toBe(400)
     expect(file.body.error).toMatch(/Code: 497\..*file\(\)/)
@@ -204,6 +209,12 @@ describe('/query', () => {
     expect(empty.status).toBe(400)
     const unauth = await c.api('POST', '/query', 'SELECT 1', null)
     expect(unauth.status).toBe(401)
+  })
+
+  it("runs user queries at the query lane's lower OS priority", async () => {
+    const r = await query("SELECT getSetting('os_thread_priority') AS p FORMAT CSV")
+    expect(r.status).toBe(200)
+    expect(r.body).toBe(`${QUERY_THREAD_PRIORITY}\n`)
   })
 
   it('a query that fails after writing output leaves nothing behind for the next one', async () => {

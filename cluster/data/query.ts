@@ -178,6 +178,10 @@ export function resolveSettings(layers: Record<string, SettingValue>[], sqlForma
       // asking to lift it is refused as the engine would
       if (['0', 'false'].includes(String(v).trim().toLowerCase())) problems.push("Code: 164. DB::Exception: Cannot modify 'readonly' setting in readonly mode. (READONLY)")
       continue
+    } else if (k === 'os_thread_priority') {
+      // the query threads' priority is the cluster's (engine.ts), as a settings constraint would keep it
+      problems.push('Code: 452. DB::Exception: Setting os_thread_priority should not be changed. (SETTING_CONSTRAINT_VIOLATION)')
+      continue
     } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
       engine[k] = v
     }
@@ -185,7 +189,7 @@ export function resolveSettings(layers: Record<string, SettingValue>[], sqlForma
   // an explicit engine setting given in the same or a later layer than its hdx option wins: the
   // statement's own SETTINGS are the last layer and were applied last above, so re-apply them
   const last = layers[layers.length - 1] ?? {}
-  for (const [k, v] of Object.entries(last)) if (!k.startsWith('hdx_') && k !== 'readonly') engine[k] = v
+  for (const [k, v] of Object.entries(last)) if (!k.startsWith('hdx_') && k !== 'readonly' && k !== 'os_thread_priority') engine[k] = v
   const format = sqlFormat ?? (typeof hdx.hdx_query_output_format === 'string' && hdx.hdx_query_output_format ? hdx.hdx_query_output_format : fallbackFormat)
   return { engine, hdx, format, problems }
 }
