@@ -246,6 +246,9 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
     // given, one insert each (so the table has the same parts and background merges as the cluster's
     // when the queries are compared). The engine's own insert is the yardstick for ingest.
     const { Session } = await import('chdb')
+    // Every HTTP side (the cluster, the bare server) is sent with node:http over a keep-alive agent, as
+    // the /query comparison is (decision 047): fetch took 3-5 ms more per 190 KB batch on the client's
+    // side than node:http.
     const agent = new http.Agent({ keepAlive: true })
     const { columnType } = await import('../cluster/data/engine')
     const direct = new Session(engineDir)
@@ -263,13 +266,9 @@ export async function runClusterBench(options: { seedRows?: number; log?: (line:
       if (r.status !== 200) throw new Error(`engine server answered ${r.status}: ${r.body.toString('utf8').slice(0, 300)}`)
     }
     for (const sql of setup) await bareSend(bareQueryUrl, sql)
-    const rawInsert = async (values: Buffer, format: 'JSONEachRow' | 'CSVWithNames') => {
-      await direct.insert({ table: 'sample.web_logs', values, format, settings: { date_time_input_format: 'best_effort' } })
-    }
+    const rawInsert = (values: Buffer, format: 'JSONEachRow' | 'CSVWithNames') => direct.insert({ table: 'sample.web_logs', values, format, settings: { date_time_input_format: 'best_effort' } })
     const bareInsert = (values: Buffer, format: 'JSONEachRow' | 'CSVWithNames') => bareSend(new URL(`${bare!.base}/insert?format=${format}`), values)
 
-    // The cluster's side is sent with node:http over a keep-alive agent, as the /query comparison is
-    // (decision 047): fetch took 3-5 ms more per 190 KB batch on the client's side than node:http.
     const ingestUrl = new URL(`${base}/ingest/event`)
     const ingestOne = async (body: Buffer, headers: Record<string, string> = { 'content-type': 'application/json', 'x-hdx-table': 'sample.web_logs' }) => {
       const r = await httpSend(agent, ingestUrl, { method: 'POST', headers: { ...auth, ...headers }, body, keepBody: true })

@@ -12,17 +12,9 @@
  */
 import http from 'node:http'
 import { Session } from 'chdb'
+import { readWhole } from '../cluster/node-http'
 
 const session = new Session(process.argv[2] ?? '')
-
-function readWhole(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
-}
 
 const server = http.createServer(async (req, res) => {
   try {

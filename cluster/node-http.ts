@@ -75,7 +75,8 @@ export async function bodyBytes(request: ClusterRequest): Promise<Buffer> {
   return Buffer.from(await request.arrayBuffer())
 }
 
-function readWhole(req: IncomingMessage): Promise<Buffer> {
+/** A request's whole body, as one Buffer (the chunk itself when it came in one). */
+export function readWhole(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -114,7 +115,7 @@ export function nodeListener(handler: (request: ClusterRequest) => Promise<Respo
       const reply = replyOf(response)
       if (reply) {
         res.writeHead(response.status, reply.headers)
-        res.end(method === 'HEAD' ? undefined : reply.body)
+        res.end(reply.body) // node itself sends no body to a HEAD
         return
       }
       res.writeHead(response.status, Object.fromEntries(response.headers))

@@ -151,6 +151,9 @@ export function presentSystemTables(plane: Plane, sql: string): string {
     .join('')
 }
 
+/** Engine settings the cluster sets itself and no layer passes on (refused, or already satisfied). */
+const CLUSTER_OWNED_SETTINGS = new Set(['readonly', 'os_thread_priority'])
+
 export interface ResolvedSettings {
   engine: Record<string, SettingValue>
   hdx: Record<string, SettingValue>
@@ -189,7 +192,7 @@ export function resolveSettings(layers: Record<string, SettingValue>[], sqlForma
   // an explicit engine setting given in the same or a later layer than its hdx option wins: the
   // statement's own SETTINGS are the last layer and were applied last above, so re-apply them
   const last = layers[layers.length - 1] ?? {}
-  for (const [k, v] of Object.entries(last)) if (!k.startsWith('hdx_') && k !== 'readonly' && k !== 'os_thread_priority') engine[k] = v
+  for (const [k, v] of Object.entries(last)) if (!k.startsWith('hdx_') && !CLUSTER_OWNED_SETTINGS.has(k)) engine[k] = v
   const format = sqlFormat ?? (typeof hdx.hdx_query_output_format === 'string' && hdx.hdx_query_output_format ? hdx.hdx_query_output_format : fallbackFormat)
   return { engine, hdx, format, problems }
 }
