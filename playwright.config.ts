@@ -29,7 +29,8 @@ const chromium = {
 const isRunner = process.env.TEST_WORKER_INDEX === undefined
 const isReusingServer = process.env.E2E_REUSE_SERVER === '1'
 const clusterDataDir = process.env.E2E_CLUSTER_DATA_DIR ?? join(tmpdir(), `console-e2e-cluster-${E2E_PORT}`)
-if (isRunner && !isReusingServer && !process.env.E2E_CLUSTER_DATA_DIR) rmSync(clusterDataDir, { recursive: true, force: true })
+if (isRunner && !isReusingServer && !process.env.E2E_CLUSTER_DATA_DIR)
+  rmSync(clusterDataDir, { recursive: true, force: true })
 
 export default defineConfig({
   testDir: './e2e',

@@ -21,17 +21,17 @@ const buildDirectory = process.env.BUILD_DIR || 'build'
 
 export default defineConfig({
   base: basePath ? `/${basePath}/` : '/',
-  plugins: [...(process.env.BUNDLE_REPORT ? [bundleReport()] : []), clientZodWithoutJsonSchema(), clientChakraWithoutPreflight(), oneShellChunk(), remix({ ...remixConfig, basename: basePath ? `/${basePath}` : '/', buildDirectory }), tsconfigPaths()],
+  plugins: [
+    ...(process.env.BUNDLE_REPORT ? [bundleReport()] : []),
+    clientZodWithoutJsonSchema(),
+    clientChakraWithoutPreflight(),
+    oneShellChunk(),
+    remix({ ...remixConfig, basename: basePath ? `/${basePath}` : '/', buildDirectory }),
+    tsconfigPaths(),
+  ],
   optimizeDeps: {
     // Discovered lazily otherwise, and each discovery reloads the dev page.
-    include: [
-      'react-ace',
-      'ace-builds',
-      'plotly.js-basic-dist',
-      '@conform-to/react',
-      '@conform-to/zod/v4',
-      'zod',
-    ],
+    include: ['react-ace', 'ace-builds', 'plotly.js-basic-dist', '@conform-to/react', '@conform-to/zod/v4', 'zod'],
   },
   build: {
     // Chrome 94, Firefox 93, Safari 15.4 and later: class fields and the like stay as written (decision 027).

@@ -101,11 +101,14 @@ export default function handleRequest(
           sink.on('end', () => {
             clearTimeout(timer)
             const bytes = Buffer.concat(chunks)
-            const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(bytes.toString('utf8')))
+            const styles = emotionServer.constructStyleTagsFromChunks(
+              emotionServer.extractCriticalToChunks(bytes.toString('utf8')),
+            )
             // The styles go before </head>, joined as bytes: a Response made from a string checks
             // it character by character (1.5 ms for a 70 KB page with non-ASCII text; decision 036).
             const head = bytes.indexOf('</head>')
-            const page = head === -1 ? bytes : Buffer.concat([bytes.subarray(0, head), Buffer.from(styles), bytes.subarray(head)])
+            const page =
+              head === -1 ? bytes : Buffer.concat([bytes.subarray(0, head), Buffer.from(styles), bytes.subarray(head)])
             if (key && !didError) keepPage(key, page, nonce)
             resolve(respond(page, didError ? 500 : responseStatusCode))
           })

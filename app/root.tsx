@@ -24,7 +24,10 @@ import { getToasts } from '~/utils/toast.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ toasts, setCookie }, theme] = await Promise.all([getToasts(request), getColorMode(request)])
-  return data({ toasts, theme, themeCss: themeStylesheetHref() }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
+  return data(
+    { toasts, theme, themeCss: themeStylesheetHref() },
+    setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined,
+  )
 }
 
 // Global CSS and tokens come from the theme stylesheet linked in the head, not from every page;
@@ -44,7 +47,13 @@ export function Layout({ children }: { children: ReactNode }) {
   // CSS (SYSTEM_DARK_CSS, in the theme stylesheet with the dark rules for Ace)
   const theme = rootData?.theme ?? 'system'
   return (
-    <html lang="en" suppressHydrationWarning className={theme === 'system' ? undefined : theme} data-theme={theme} style={{ colorScheme: theme === 'system' ? 'light dark' : theme }}>
+    <html
+      lang="en"
+      suppressHydrationWarning
+      className={theme === 'system' ? undefined : theme}
+      data-theme={theme}
+      style={{ colorScheme: theme === 'system' ? 'light dark' : theme }}
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -105,7 +114,11 @@ export function ErrorBoundary() {
         {status === 404 ? 'Page not found' : 'Something went wrong'}
       </chakra.h1>
       <Text mb="4">{message}</Text>
-      <chakra.a href={withBase('/dashboard')} color="link" _hover={{ textDecoration: 'underline', textUnderlineOffset: '3px' }}>
+      <chakra.a
+        href={withBase('/dashboard')}
+        color="link"
+        _hover={{ textDecoration: 'underline', textUnderlineOffset: '3px' }}
+      >
         Back to the dashboard
       </chakra.a>
     </Box>

@@ -46,7 +46,6 @@ const consoleGlobalConfig = defineConfig({
     ...SHELL_CSS,
     ...FORM_CSS,
   },
-
 })
 
 /** The system the theme stylesheet is rendered from: the pages' own, with the global CSS. */
@@ -63,7 +62,10 @@ function aceDarkCss(root: string): string {
     rule(' .ace_gutter', 'background:var(--chakra-colors-bg-muted);color:var(--chakra-colors-fg-muted)'),
     rule(' .ace_cursor', 'color:var(--chakra-colors-fg)'),
     rule(' .ace_marker-layer .ace_selection', 'background:rgba(96,165,250,0.35)'),
-    rule(' .ace_marker-layer .ace_active-line, ' + root + ' .ace-tm .ace_gutter-active-line', 'background:rgba(255,255,255,0.06)'),
+    rule(
+      ' .ace_marker-layer .ace_active-line, ' + root + ' .ace-tm .ace_gutter-active-line',
+      'background:rgba(255,255,255,0.06)',
+    ),
     rule(' .ace_keyword', 'color:#93c5fd'),
     rule(' .ace_string', 'color:#86efac'),
     rule(' .ace_constant.ace_numeric', 'color:#fcd34d'),

@@ -37,4 +37,3 @@ export const consoleThemeConfig = defineConfig({
 
 /** The console's Chakra system (passed to ChakraProvider as `value`). */
 export const system = createSystem(chakraBaseConfig, consoleThemeConfig)
-

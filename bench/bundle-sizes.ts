@@ -24,8 +24,16 @@ export const SHELL = '(shell: entry + root)'
 /** What marks a chunk as Ace or Plotly, whatever the bundler named it. */
 const HEAVY_SIGNATURES: { name: string; test: (file: string, text: string) => boolean }[] = [
   // By content: a file-name test also caught the console's own theme chunk (`theme-<hash>.js`).
-  { name: 'ace', test: (file, text) => /(^|\/)ace[\w-]*\.js$/.test(file) || text.includes('"ace/lib/') || /\bace\.define\(\s*"ace\//.test(text) },
-  { name: 'plotly', test: (file, text) => /plotly/i.test(file) || text.includes('plotly_relayouting') || text.includes('plotly.js (basic)') },
+  {
+    name: 'ace',
+    test: (file, text) =>
+      /(^|\/)ace[\w-]*\.js$/.test(file) || text.includes('"ace/lib/') || /\bace\.define\(\s*"ace\//.test(text),
+  },
+  {
+    name: 'plotly',
+    test: (file, text) =>
+      /plotly/i.test(file) || text.includes('plotly_relayouting') || text.includes('plotly.js (basic)'),
+  },
 ]
 
 /** Reads the Remix browser manifest (`window.__remixManifest=…`) the build wrote to build/client/assets. */
@@ -89,34 +97,41 @@ export function measureRouteBundles(clientDir = 'build/client'): RouteBundle[] {
   const parents = new Set(routes.map((route) => route.parentId).filter(Boolean))
   const chain = (route: ManifestRoute): ManifestRoute[] => {
     const list: ManifestRoute[] = []
-    for (let at: ManifestRoute | undefined = route; at; at = at.parentId ? manifest.routes[at.parentId] : undefined) list.unshift(at)
+    for (let at: ManifestRoute | undefined = route; at; at = at.parentId ? manifest.routes[at.parentId] : undefined)
+      list.unshift(at)
     return list
   }
   const urlOf = (route: ManifestRoute) => {
-    const segments = chain(route).map((r) => r.path).filter((p): p is string => Boolean(p))
+    const segments = chain(route)
+      .map((r) => r.path)
+      .filter((p): p is string => Boolean(p))
     return segments.length || route.index ? `/${segments.join('/')}`.replace(/\/+/g, '/') : route.id
   }
 
-  return routes
-    // The root alone is every page's shell: the entry, the root and their static imports.
-    .filter((route) => route.id === 'root' || !parents.has(route.id) || Boolean(route.path))
-    .map((route) => {
-      const roots = [manifest.entry.module, ...(manifest.entry.imports ?? [])]
-      const css = new Set<string>()
-      for (const r of chain(route)) {
-        roots.push(r.module, ...(r.imports ?? []))
-        for (const sheet of r.css ?? []) css.add(sheet)
-      }
-      const files = closure(roots.map((url) => url.replace(/^\//, '')))
-      const heavy = HEAVY_SIGNATURES.filter((sig) => files.some((file) => sig.test(file, read(file)))).map((sig) => sig.name)
-      return {
-        routeId: route.id,
-        url: route.id === 'root' ? SHELL : urlOf(route),
-        files,
-        jsGzipBytes: files.reduce((sum, file) => sum + gz(file), 0),
-        cssGzipBytes: [...css].reduce((sum, file) => sum + gz(file.replace(/^\//, '')), 0),
-        heavy,
-      }
-    })
-    .sort((a, b) => a.url.localeCompare(b.url))
+  return (
+    routes
+      // The root alone is every page's shell: the entry, the root and their static imports.
+      .filter((route) => route.id === 'root' || !parents.has(route.id) || Boolean(route.path))
+      .map((route) => {
+        const roots = [manifest.entry.module, ...(manifest.entry.imports ?? [])]
+        const css = new Set<string>()
+        for (const r of chain(route)) {
+          roots.push(r.module, ...(r.imports ?? []))
+          for (const sheet of r.css ?? []) css.add(sheet)
+        }
+        const files = closure(roots.map((url) => url.replace(/^\//, '')))
+        const heavy = HEAVY_SIGNATURES.filter((sig) => files.some((file) => sig.test(file, read(file)))).map(
+          (sig) => sig.name,
+        )
+        return {
+          routeId: route.id,
+          url: route.id === 'root' ? SHELL : urlOf(route),
+          files,
+          jsGzipBytes: files.reduce((sum, file) => sum + gz(file), 0),
+          cssGzipBytes: [...css].reduce((sum, file) => sum + gz(file.replace(/^\//, '')), 0),
+          heavy,
+        }
+      })
+      .sort((a, b) => a.url.localeCompare(b.url))
+  )
 }

@@ -35,13 +35,23 @@ export type ConsoleBenchResult = {
 type Options = { concurrency?: number; durationMs?: number; tables?: number; log?: (line: string) => void }
 
 export function ensureBuild(log: (line: string) => void) {
-  if (existsSync(path.join(ROOT, 'build', 'server', 'index.js')) && existsSync(path.join(ROOT, 'build', 'client', 'assets'))) return
+  if (
+    existsSync(path.join(ROOT, 'build', 'server', 'index.js')) &&
+    existsSync(path.join(ROOT, 'build', 'client', 'assets'))
+  )
+    return
   log('No build found: running npm run build…')
   const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' })
   if (result.status !== 0) throw new Error('npm run build failed')
 }
 
-async function clusterCall<T>(base: string, method: string, pathname: string, body?: unknown, token?: string): Promise<T> {
+async function clusterCall<T>(
+  base: string,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  token?: string,
+): Promise<T> {
   const response = await fetch(`${base}/config/v1${pathname}`, {
     method,
     headers: {
@@ -58,10 +68,15 @@ async function clusterCall<T>(base: string, method: string, pathname: string, bo
 /** Creates `count` tables in one project through the cluster's API, a few at a time. */
 export { createTables as createTablesForProf }
 async function createTables(base: string, count: number) {
-  const login = await clusterCall<{ auth_token: { access_token: string }; orgs: { uuid: string }[] }>(base, 'POST', '/login', {
-    username: ADMIN.email,
-    password: ADMIN.password,
-  })
+  const login = await clusterCall<{ auth_token: { access_token: string }; orgs: { uuid: string }[] }>(
+    base,
+    'POST',
+    '/login',
+    {
+      username: ADMIN.email,
+      password: ADMIN.password,
+    },
+  )
   const token = login.auth_token.access_token
   const org = login.orgs[0]!.uuid
   const project = await clusterCall<{ uuid: string }>(base, 'POST', `/orgs/${org}/projects/`, { name: 'bench' }, token)
@@ -93,20 +108,26 @@ function startNodeFlags(): string[] {
   return /tsx((?:\s+--[\w-]+=\S+)*)\s+server\/index\.ts/.exec(start)?.[1]?.trim().split(/\s+/).filter(Boolean) ?? []
 }
 
-export async function startConsole(clusterUrl: string): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startConsole(
+  clusterUrl: string,
+): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort()
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [...startNodeFlags(), path.join(ROOT, 'server', 'index.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      CLUSTER_URL: clusterUrl,
-      SESSION_SECRET: randomBytes(24).toString('hex'),
+  const child = spawn(
+    path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+    [...startNodeFlags(), path.join(ROOT, 'server', 'index.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        CLUSTER_URL: clusterUrl,
+        SESSION_SECRET: randomBytes(24).toString('hex'),
+      },
+      // CONSOLE_STDOUT=<file>: the console's JSON request logs (duration, cluster time per request) go there.
+      stdio: ['ignore', process.env.CONSOLE_STDOUT ? openSync(process.env.CONSOLE_STDOUT, 'w') : 'ignore', 'inherit'],
     },
-    // CONSOLE_STDOUT=<file>: the console's JSON request logs (duration, cluster time per request) go there.
-    stdio: ['ignore', process.env.CONSOLE_STDOUT ? openSync(process.env.CONSOLE_STDOUT, 'w') : 'ignore', 'inherit'],
-  })
+  )
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return
@@ -165,19 +186,44 @@ type Goal = { figure: string; value: number; goal: string; isMet: boolean; digit
 /** Issue 12's figures from this run, each beside its goal; throughput only as ratios of the same run. */
 function issue12Goals(bundles: RouteBundle[], throughput: ConsoleBenchResult['throughput']): Goal[] {
   const jsKb = (url: string) => kb(bundles.find((route) => route.url === url)?.jsGzipBytes ?? NaN)
-  const rps = (path: string) => throughput.find((row) => new URL(row.url).pathname + new URL(row.url).search === path)?.rps ?? NaN
+  const rps = (path: string) =>
+    throughput.find((row) => new URL(row.url).pathname + new URL(row.url).search === path)?.rps ?? NaN
   const shell = jsKb(SHELL)
   const formRoutes = ['/data/new-table', '/login', '/jobs/alter-jobs/create'].map(jsKb)
   const loginOverHealth = rps('/login') / rps('/healthz')
   const tablesOverLogin = rps('/data/tables') / rps('/login')
   const loginHtmlKb = kb(throughput.find((row) => new URL(row.url).pathname === '/login')?.bodyBytes ?? NaN)
   return [
-    { figure: 'initial JS of the shell (entry + root), KB gz', value: shell, goal: '<= 120', isMet: shell <= 120, digits: 1 },
-    { figure: 'initial JS of a form route (new-table, login, alter job), max KB gz', value: Math.max(...formRoutes), goal: '<= 170', isMet: Math.max(...formRoutes) <= 170, digits: 1 },
+    {
+      figure: 'initial JS of the shell (entry + root), KB gz',
+      value: shell,
+      goal: '<= 120',
+      isMet: shell <= 120,
+      digits: 1,
+    },
+    {
+      figure: 'initial JS of a form route (new-table, login, alter job), max KB gz',
+      value: Math.max(...formRoutes),
+      goal: '<= 170',
+      isMet: Math.max(...formRoutes) <= 170,
+      digits: 1,
+    },
     // The issue measured 90 req/s for /login beside 1,953 for /healthz (0.046); the goal is 3x that.
-    { figure: '/login req/s ÷ /healthz req/s (issue: 0.046)', value: loginOverHealth, goal: '>= 0.138', isMet: loginOverHealth >= 0.138, digits: 3 },
+    {
+      figure: '/login req/s ÷ /healthz req/s (issue: 0.046)',
+      value: loginOverHealth,
+      goal: '>= 0.138',
+      isMet: loginOverHealth >= 0.138,
+      digits: 3,
+    },
     { figure: '/login HTML, KB', value: loginHtmlKb, goal: '<= 20', isMet: loginHtmlKb <= 20, digits: 1 },
-    { figure: '/data/tables (200 tables) req/s ÷ /login req/s', value: tablesOverLogin, goal: '>= 0.5', isMet: tablesOverLogin >= 0.5, digits: 2 },
+    {
+      figure: '/data/tables (200 tables) req/s ÷ /login req/s',
+      value: tablesOverLogin,
+      goal: '>= 0.5',
+      isMet: tablesOverLogin >= 0.5,
+      digits: 2,
+    },
   ]
 }
 
@@ -194,13 +240,21 @@ export async function runConsoleBench(options: Options = {}): Promise<ConsoleBen
 
   ensureBuild(log)
   const bundles: RouteBundle[] = measureRouteBundles(path.join(ROOT, 'build', 'client'))
-  const heavyInInitialLoad = bundles.filter((route) => route.heavy.length).map((route) => `${route.url}: ${route.heavy.join(', ')}`)
+  const heavyInInitialLoad = bundles
+    .filter((route) => route.heavy.length)
+    .map((route) => `${route.url}: ${route.heavy.join(', ')}`)
   log('\nInitial JavaScript per route (gzipped: entry + root + layouts + route + static imports)')
   log(`${'route'.padEnd(48)} ${'JS KB gz'.padStart(9)} ${'files'.padStart(6)}  ace/plotly`)
   for (const route of bundles) {
-    log(`${route.url.padEnd(48)} ${kb(route.jsGzipBytes).toFixed(1).padStart(9)} ${String(route.files.length).padStart(6)}  ${route.heavy.join(', ') || 'none'}`)
+    log(
+      `${route.url.padEnd(48)} ${kb(route.jsGzipBytes).toFixed(1).padStart(9)} ${String(route.files.length).padStart(6)}  ${route.heavy.join(', ') || 'none'}`,
+    )
   }
-  log(heavyInInitialLoad.length ? `FAIL: heavy libraries in an initial load: ${heavyInInitialLoad.join('; ')}` : 'OK: no route loads Ace or Plotly initially')
+  log(
+    heavyInInitialLoad.length
+      ? `FAIL: heavy libraries in an initial load: ${heavyInInitialLoad.join('; ')}`
+      : 'OK: no route loads Ace or Plotly initially',
+  )
 
   const { dataDir, cluster } = await startBenchCluster('console-bench-cluster-')
   let consoleServer: Awaited<ReturnType<typeof startConsole>> | undefined
@@ -239,7 +293,9 @@ export async function runConsoleBench(options: Options = {}): Promise<ConsoleBen
   }
 
   log(`\nServer-render throughput (${concurrency} concurrent fetch loops, ${durationMs / 1000} s each, same server)`)
-  log(`${'route'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'body KB'.padStart(8)}`)
+  log(
+    `${'route'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'body KB'.padStart(8)}`,
+  )
   for (const row of throughput) {
     log(
       `${row.label.padEnd(44)} ${row.rps.toFixed(1).padStart(8)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)} ${String(row.errors).padStart(7)} ${kb(row.bodyBytes).toFixed(1).padStart(8)}`,
@@ -250,12 +306,20 @@ export async function runConsoleBench(options: Options = {}): Promise<ConsoleBen
   log('\nIssue 12 (speed) figures beside their goals')
   log(`${'figure'.padEnd(58)} ${'now'.padStart(8)} ${'goal'.padStart(10)}  met`)
   for (const goal of goals) {
-    log(`${goal.figure.padEnd(58)} ${goal.value.toFixed(goal.digits).padStart(8)} ${goal.goal.padStart(10)}  ${goal.isMet ? 'yes' : 'NO'}`)
+    log(
+      `${goal.figure.padEnd(58)} ${goal.value.toFixed(goal.digits).padStart(8)} ${goal.goal.padStart(10)}  ${goal.isMet ? 'yes' : 'NO'}`,
+    )
   }
 
   return {
     goals,
-    routes: bundles.map((route) => ({ url: route.url, routeId: route.routeId, jsGzipKb: kb(route.jsGzipBytes), files: route.files.length, heavy: route.heavy })),
+    routes: bundles.map((route) => ({
+      url: route.url,
+      routeId: route.routeId,
+      jsGzipKb: kb(route.jsGzipBytes),
+      files: route.files.length,
+      heavy: route.heavy,
+    })),
     heavyInInitialLoad,
     throughput,
     tables: tableCount,

@@ -22,7 +22,12 @@ const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://engine')
     if (url.pathname === '/insert') {
       const format = url.searchParams.get('format') === 'CSVWithNames' ? 'CSVWithNames' : 'JSONEachRow'
-      await session.insert({ table: 'sample.web_logs', values: body, format, settings: { date_time_input_format: 'best_effort' } })
+      await session.insert({
+        table: 'sample.web_logs',
+        values: body,
+        format,
+        settings: { date_time_input_format: 'best_effort' },
+      })
       res.writeHead(200, { 'content-length': 0 })
       res.end()
       return

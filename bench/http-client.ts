@@ -13,14 +13,26 @@ export function httpSend(
   init: { method: string; headers?: Record<string, string>; body?: string | Buffer; keepBody?: boolean },
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method: init.method, headers: init.headers }, (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => {
-        if (init.keepBody) chunks.push(chunk)
-      })
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }))
-      response.on('error', reject)
-    })
+    const request = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: init.method,
+        headers: init.headers,
+      },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => {
+          if (init.keepBody) chunks.push(chunk)
+        })
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        )
+        response.on('error', reject)
+      },
+    )
     request.on('error', reject)
     request.end(init.body)
   })

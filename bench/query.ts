@@ -42,7 +42,16 @@ export type QueryBenchRow = {
 }
 
 const SIZES = [100, 10_000, 100_000]
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 /** Eight columns of the kinds a log table has: numbers, strings, a time, a nullable. */
 function sqlFor(rows: number, run: string) {
@@ -62,18 +71,27 @@ const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10
 
 async function clusterTime(clusterUrl: string, token: string, sql: string): Promise<number> {
   const started = performance.now()
-  const response = await fetch(`${clusterUrl}/query?hdx_query_output_format=JSONCompactEachRowWithNamesAndTypes&hdx_query_max_result_rows=10000&result_overflow_mode=break`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' },
-    body: sql,
-  })
+  const response = await fetch(
+    `${clusterUrl}/query?hdx_query_output_format=JSONCompactEachRowWithNamesAndTypes&hdx_query_max_result_rows=10000&result_overflow_mode=break`,
+    {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' },
+      body: sql,
+    },
+  )
   await response.arrayBuffer()
   if (!response.ok) throw new Error(`cluster /query answered ${response.status}`)
   return performance.now() - started
 }
 
 /** Opens the editor with `sql`, presses Run and waits for the first row; returns ms. */
-async function runInPage(page: Page, base: string, sql: string, scripts: boolean, expected: number): Promise<{ firstMs: number; inPageMs?: number; allMs?: number }> {
+async function runInPage(
+  page: Page,
+  base: string,
+  sql: string,
+  scripts: boolean,
+  expected: number,
+): Promise<{ firstMs: number; inPageMs?: number; allMs?: number }> {
   await page.goto(`${base}/queries?${new URLSearchParams({ data: sql })}`)
   if (scripts) {
     await page.locator('.ace_editor').waitFor()
@@ -132,7 +150,9 @@ async function scrollFrames(page: Page): Promise<number[]> {
   })
 }
 
-export async function runQueryBench(options: { runs?: number; log?: (line: string) => void } = {}): Promise<QueryBenchRow[]> {
+export async function runQueryBench(
+  options: { runs?: number; log?: (line: string) => void } = {},
+): Promise<QueryBenchRow[]> {
   const log = options.log ?? ((line: string) => console.log(line))
   const runs = options.runs ?? Number(process.env.BENCH_QUERY_RUNS ?? 3)
   ensureBuild(log)
@@ -178,10 +198,16 @@ export async function runQueryBench(options: { runs?: number; log?: (line: strin
           if (scripts && run === 0) frames = await scrollFrames(page)
         }
         const probe = sqlFor(size, `bytes ${scripts} ${Date.now()}`)
-        const html = Buffer.from(await (await fetch(`${server.base}/result?${new URLSearchParams({ sql: probe })}`, { headers: { Cookie: cookie } })).arrayBuffer())
+        const html = Buffer.from(
+          await (
+            await fetch(`${server.base}/result?${new URLSearchParams({ sql: probe })}`, { headers: { Cookie: cookie } })
+          ).arrayBuffer(),
+        )
         let dataKb: number | undefined
         if (scripts) {
-          const dataAnswer = await fetch(`${server.base}/result.data?${new URLSearchParams({ sql: probe })}`, { headers: { Cookie: cookie } })
+          const dataAnswer = await fetch(`${server.base}/result.data?${new URLSearchParams({ sql: probe })}`, {
+            headers: { Cookie: cookie },
+          })
           dataKb = kb((await dataAnswer.arrayBuffer()).byteLength)
         }
         const row: QueryBenchRow = {
@@ -211,8 +237,12 @@ export async function runQueryBench(options: { runs?: number; log?: (line: strin
     rmSync(dataDir, { recursive: true, force: true })
   }
   log(`\nQuery: Run → first rows on screen, in Chromium (median of ${runs}; cluster = the same SQL fetched directly)`)
-  log('  first ms: the click by Playwright → the row visible; in-page: the submit event → the frame painting the first row (scripts only); after = in-page − cluster')
-  log(`${'rows'.padStart(8)} ${'shown'.padStart(7)} ${'scripts'.padStart(8)} ${'first ms'.padStart(9)} ${'cluster'.padStart(8)} ${'console'.padStart(8)} ${'in-page'.padStart(8)} ${'after'.padStart(6)} ${'all ms'.padStart(7)} ${'HTML KB'.padStart(8)} ${'gz KB'.padStart(7)} ${'data KB'.padStart(8)} ${'scroll p50/max ms'.padStart(18)}`)
+  log(
+    '  first ms: the click by Playwright → the row visible; in-page: the submit event → the frame painting the first row (scripts only); after = in-page − cluster',
+  )
+  log(
+    `${'rows'.padStart(8)} ${'shown'.padStart(7)} ${'scripts'.padStart(8)} ${'first ms'.padStart(9)} ${'cluster'.padStart(8)} ${'console'.padStart(8)} ${'in-page'.padStart(8)} ${'after'.padStart(6)} ${'all ms'.padStart(7)} ${'HTML KB'.padStart(8)} ${'gz KB'.padStart(7)} ${'data KB'.padStart(8)} ${'scroll p50/max ms'.padStart(18)}`,
+  )
   for (const row of rows) {
     log(
       `${String(row.rows).padStart(8)} ${String(row.shown).padStart(7)} ${(row.scripts ? 'yes' : 'no').padStart(8)} ${String(row.firstRowsMs).padStart(9)} ${String(row.clusterMs).padStart(8)} ${String(row.consoleMs).padStart(8)} ${String(row.inPageMs ?? '-').padStart(8)} ${String(row.afterReturnMs ?? '-').padStart(6)} ${String(row.allRowsMs ?? '-').padStart(7)} ${row.htmlKb.toFixed(1).padStart(8)} ${row.htmlGzipKb.toFixed(1).padStart(7)} ${(row.dataKb?.toFixed(1) ?? '-').padStart(8)} ${(row.scrollFrameP50Ms !== undefined ? `${row.scrollFrameP50Ms}/${row.scrollFrameMaxMs}` : '-').padStart(18)}`,

@@ -26,7 +26,12 @@ const wants = (name: string) => only.length === 0 || only.includes(name)
 // 60 s of 100 users: only when asked for (`npm run bench load`)
 const asked = (name: string) => only.includes(name)
 
-const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, load: os.loadavg().map((l) => l.toFixed(2)) }
+const machine = {
+  cpus: os.cpus().length,
+  cpu: os.cpus()[0]?.model,
+  node: process.version,
+  load: os.loadavg().map((l) => l.toFixed(2)),
+}
 console.log(`Machine: ${machine.cpus} cores (${machine.cpu}), Node ${machine.node}, load ${machine.load.join(' ')}`)
 
 const results: Record<string, unknown> = { at: new Date().toISOString(), machine }

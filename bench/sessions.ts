@@ -23,9 +23,22 @@ const MIX: Step[] = [
   { label: 'table', method: 'GET', path: ':tableLink', expect: [200] },
   { label: 'batch jobs', method: 'GET', path: '/jobs/batch-jobs', expect: [200] },
   { label: 'query page', method: 'GET', path: '/queries', expect: [200] },
-  { label: 'query result', method: 'GET', path: '/result?sql=' + encodeURIComponent('SELECT status, count() FROM sample.web_logs GROUP BY status ORDER BY status'), expect: [200] },
+  {
+    label: 'query result',
+    method: 'GET',
+    path:
+      '/result?sql=' +
+      encodeURIComponent('SELECT status, count() FROM sample.web_logs GROUP BY status ORDER BY status'),
+    expect: [200],
+  },
   { label: 'save setting', method: 'POST', path: '/profile/settings', body: { timezone: 'UTC' }, expect: [302] },
-  { label: 'refused form', method: 'POST', path: '/data/new-table', body: { project: '__new__', newProjectName: 'bad name', name: '1nope' }, expect: [400] },
+  {
+    label: 'refused form',
+    method: 'POST',
+    path: '/data/new-table',
+    body: { project: '__new__', newProjectName: 'bad name', name: '1nope' },
+    expect: [400],
+  },
 ]
 
 /**
@@ -35,8 +48,15 @@ const MIX: Step[] = [
  * every answer, took a fifth of a core from the server it measures. The body is read whole but not
  * inflated: the console's work is the same either way.
  */
-async function send(agent: http.Agent, url: URL, method: string, headers: Record<string, string>, body?: string): Promise<number> {
-  return (await httpSend(agent, url, { method, headers: { 'accept-encoding': 'gzip, deflate', ...headers }, body })).status
+async function send(
+  agent: http.Agent,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<number> {
+  return (await httpSend(agent, url, { method, headers: { 'accept-encoding': 'gzip, deflate', ...headers }, body }))
+    .status
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -54,7 +74,9 @@ function treeRssMb(pid: number): number {
   for (let i = 0; i < pids.length; i++) {
     try {
       for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
-        pids.push(...readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').split(' ').map(Number).filter(Boolean))
+        pids.push(
+          ...readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').split(' ').map(Number).filter(Boolean),
+        )
       }
     } catch {
       // gone
@@ -111,7 +133,9 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     // the table's link as the list gives it (with its ?project=, which saves the page a search across projects)
     const tableLink = /href="(\/data\/tables\/[0-9a-f-]{36}\?project=[0-9a-f-]{36})"/.exec(await list.text())?.[1]
     if (!tableLink) throw new Error('the sample table is not listed')
-    console.log(`${sessions} sessions signed in; ${durationMs / 1000} s of load after a ${warmupMs / 1000} s warm-up, ${thinkMs ? `pausing about ${thinkMs} ms between requests` : 'without pauses'}…`)
+    console.log(
+      `${sessions} sessions signed in; ${durationMs / 1000} s of load after a ${warmupMs / 1000} s warm-up, ${thinkMs ? `pausing about ${thinkMs} ms between requests` : 'without pauses'}…`,
+    )
 
     const latencies: number[] = []
     const perStep = new Map<string, number[]>()
@@ -140,7 +164,11 @@ export async function runSessionsBench(): Promise<SessionsResult> {
           if (!step.expect.includes(status)) throw new Error(`${step.label}: HTTP ${status}`)
           if (counts) {
             const elapsed = performance.now() - started
-            slowest.push({ label: step.label, atS: Math.round((started - measuredFrom) / 100) / 10, ms: Math.round(elapsed) })
+            slowest.push({
+              label: step.label,
+              atS: Math.round((started - measuredFrom) / 100) / 10,
+              ms: Math.round(elapsed),
+            })
             latencies.push(elapsed)
             const stepLatencies = perStep.get(step.label) ?? []
             stepLatencies.push(elapsed)
@@ -186,20 +214,37 @@ export async function runSessionsBench(): Promise<SessionsResult> {
       perStep: Object.fromEntries(
         [...perStep].map(([label, values]) => {
           values.sort((a, b) => a - b)
-          return [label, { requests: values.length, p50: Math.round(percentile(values, 50)), p99: Math.round(percentile(values, 99)) }]
+          return [
+            label,
+            {
+              requests: values.length,
+              p50: Math.round(percentile(values, 50)),
+              p99: Math.round(percentile(values, 99)),
+            },
+          ]
         }),
       ),
       rssAfterWarmupMb,
       rssAtEndMb,
       rssChangePercent: Math.round(((rssAtEndMb - rssAfterWarmupMb) / rssAfterWarmupMb) * 1000) / 10,
     }
-    console.log(`requests ${result.requests} (${result.rps}/s), errors ${result.errors}, p50 ${result.p50} ms, p99 ${result.p99} ms`)
-    for (const [label, step] of Object.entries(result.perStep)) console.log(`  ${label.padEnd(14)} ${String(step.requests).padStart(6)}  p50 ${step.p50} ms  p99 ${step.p99} ms`)
-    console.log(`console RSS: ${rssAfterWarmupMb} MB after warm-up, ${rssAtEndMb} MB at the end (${result.rssChangePercent}%); every 10 s: ${rssSamples.join(', ')} MB`)
+    console.log(
+      `requests ${result.requests} (${result.rps}/s), errors ${result.errors}, p50 ${result.p50} ms, p99 ${result.p99} ms`,
+    )
+    for (const [label, step] of Object.entries(result.perStep))
+      console.log(`  ${label.padEnd(14)} ${String(step.requests).padStart(6)}  p50 ${step.p50} ms  p99 ${step.p99} ms`)
+    console.log(
+      `console RSS: ${rssAfterWarmupMb} MB after warm-up, ${rssAtEndMb} MB at the end (${result.rssChangePercent}%); every 10 s: ${rssSamples.join(', ')} MB`,
+    )
     // LOAD_DUMP=<file>: every measured request (step, start in s, ms) as JSON, to see where the tail comes from
     if (process.env.LOAD_DUMP) writeFileSync(process.env.LOAD_DUMP, JSON.stringify(slowest))
     slowest.sort((a, b) => b.ms - a.ms)
-    console.log(`slowest: ${slowest.slice(0, 12).map((r) => `${r.label} ${r.ms} ms at ${r.atS} s`).join('; ')}`)
+    console.log(
+      `slowest: ${slowest
+        .slice(0, 12)
+        .map((r) => `${r.label} ${r.ms} ms at ${r.atS} s`)
+        .join('; ')}`,
+    )
     if (errorSamples.length) console.log(`errors, first ones: ${errorSamples.join('; ')}`)
     return result
   } finally {

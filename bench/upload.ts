@@ -14,7 +14,15 @@ import { ADMIN, consoleLogin, startConsole } from './console'
 
 export type UploadBenchResult = {
   megabytes: number
-  runs: { label: string; ms: number; mbPerSecond: number; rssBeforeMb: number; rssPeakMb: number; rssGrowthMb: number; storedBytes: number }[]
+  runs: {
+    label: string
+    ms: number
+    mbPerSecond: number
+    rssBeforeMb: number
+    rssPeakMb: number
+    rssGrowthMb: number
+    storedBytes: number
+  }[]
 }
 
 /** Resident memory (bytes) of `pid` and all its descendants, from /proc. */
@@ -51,30 +59,56 @@ function makeCsv(file: string, megabytes: number) {
   writeFileSync(file, `${rows.join('\n')}\n`)
 }
 
-export async function runUploadBench(log: (line: string) => void = (line) => console.log(line)): Promise<UploadBenchResult> {
+export async function runUploadBench(
+  log: (line: string) => void = (line) => console.log(line),
+): Promise<UploadBenchResult> {
   const megabytes = Number(process.env.BENCH_UPLOAD_MB ?? 50)
   const work = mkdtempSync(path.join(tmpdir(), 'console-bench-upload-'))
   const csv = path.join(work, 'bench.csv')
   makeCsv(csv, megabytes)
   const dataDir = path.join(work, 'cluster')
-  const cluster = await startLocalCluster({ dataDir, adminEmail: ADMIN.email, adminPassword: ADMIN.password, env: { CLUSTER_SEED_ROWS: '0' }, stdio: 'ignore' })
+  const cluster = await startLocalCluster({
+    dataDir,
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+    env: { CLUSTER_SEED_ROWS: '0' },
+    stdio: 'ignore',
+  })
   let consoleServer: Awaited<ReturnType<typeof startConsole>> | undefined
   const runs: UploadBenchResult['runs'] = []
   try {
     const login = (await (
-      await fetch(`${cluster.url}/config/v1/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }) })
+      await fetch(`${cluster.url}/config/v1/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
+      })
     ).json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
     const token = login.auth_token.access_token
     const org = login.orgs[0]!.uuid
     const project = (await (
-      await fetch(`${cluster.url}/config/v1/orgs/${org}/projects/`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'bench_files' }) })
+      await fetch(`${cluster.url}/config/v1/orgs/${org}/projects/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ name: 'bench_files' }),
+      })
     ).json()) as { uuid: string }
 
     const size = (await openAsBlob(csv)).size
     log(`\n${mb(size)} MB CSV through the built console to the local cluster (a fresh console process per way)`)
     const targets = [
-      { label: 'page action, multipart POST (no scripts)', path: '/data/files/new-file', name: 'bench_page.csv', expect: 302 },
-      { label: 'XHR upload route (progress bar)', path: '/resources/dictionary-file-upload', name: 'bench_xhr.csv', expect: 200 },
+      {
+        label: 'page action, multipart POST (no scripts)',
+        path: '/data/files/new-file',
+        name: 'bench_page.csv',
+        expect: 302,
+      },
+      {
+        label: 'XHR upload route (progress bar)',
+        path: '/resources/dictionary-file-upload',
+        name: 'bench_xhr.csv',
+        expect: 200,
+      },
     ]
     for (const target of targets) {
       consoleServer = await startConsole(cluster.url)
@@ -85,7 +119,14 @@ export async function runUploadBench(log: (line: string) => void = (line) => con
       warm.append('project', project.uuid)
       warm.append('name', `warmup_${target.name}`)
       warm.append('file', new Blob(['id,name\n1,a\n'], { type: 'text/csv' }), 'warmup.csv')
-      await (await fetch(`${consoleServer.base}${target.path}`, { method: 'POST', body: warm, headers: { Cookie: cookie }, redirect: 'manual' })).arrayBuffer()
+      await (
+        await fetch(`${consoleServer.base}${target.path}`, {
+          method: 'POST',
+          body: warm,
+          headers: { Cookie: cookie },
+          redirect: 'manual',
+        })
+      ).arrayBuffer()
       await new Promise((resolve) => setTimeout(resolve, 500))
 
       const before = treeRss(pid)
@@ -96,7 +137,12 @@ export async function runUploadBench(log: (line: string) => void = (line) => con
       form.append('name', target.name)
       form.append('file', await openAsBlob(csv, { type: 'text/csv' }), 'bench.csv')
       const started = performance.now()
-      const response = await fetch(`${consoleServer.base}${target.path}`, { method: 'POST', body: form, headers: { Cookie: cookie }, redirect: 'manual' })
+      const response = await fetch(`${consoleServer.base}${target.path}`, {
+        method: 'POST',
+        body: form,
+        headers: { Cookie: cookie },
+        redirect: 'manual',
+      })
       await response.arrayBuffer()
       const ms = Math.round(performance.now() - started)
       clearInterval(sampler)
@@ -105,12 +151,22 @@ export async function runUploadBench(log: (line: string) => void = (line) => con
       consoleServer = undefined
       if (response.status !== target.expect) throw new Error(`${target.path} answered ${response.status}`)
       const files = (await (
-        await fetch(`${cluster.url}/config/v1/orgs/${org}/projects/${project.uuid}/dictionaries/files?detail=1`, { headers: { Authorization: `Bearer ${token}` } })
+        await fetch(`${cluster.url}/config/v1/orgs/${org}/projects/${project.uuid}/dictionaries/files?detail=1`, {
+          headers: { Authorization: `Bearer ${token}` },
+        })
       ).json()) as { name: string; size: number }[] | { results: { name: string; size: number }[] }
       const list = Array.isArray(files) ? files : files.results
       const storedBytes = list.find((file) => file.name === target.name)?.size ?? -1
       if (storedBytes !== size) throw new Error(`The cluster stored ${storedBytes} bytes of ${size}`)
-      runs.push({ label: target.label, ms, mbPerSecond: Math.round((mb(size) / (ms / 1000)) * 10) / 10, rssBeforeMb: mb(before), rssPeakMb: mb(peak), rssGrowthMb: mb(peak - before), storedBytes })
+      runs.push({
+        label: target.label,
+        ms,
+        mbPerSecond: Math.round((mb(size) / (ms / 1000)) * 10) / 10,
+        rssBeforeMb: mb(before),
+        rssPeakMb: mb(peak),
+        rssGrowthMb: mb(peak - before),
+        storedBytes,
+      })
     }
 
     // For comparison: the same file straight to the cluster (its own multipart parse and durable write).
@@ -118,19 +174,35 @@ export async function runUploadBench(log: (line: string) => void = (line) => con
     direct.append('name', 'bench_direct.csv')
     direct.append('file', await openAsBlob(csv, { type: 'text/csv' }), 'bench.csv')
     const started = performance.now()
-    const answer = await fetch(`${cluster.url}/config/v1/orgs/${org}/projects/${project.uuid}/dictionaries/files/`, { method: 'POST', body: direct, headers: { Authorization: `Bearer ${token}` } })
+    const answer = await fetch(`${cluster.url}/config/v1/orgs/${org}/projects/${project.uuid}/dictionaries/files/`, {
+      method: 'POST',
+      body: direct,
+      headers: { Authorization: `Bearer ${token}` },
+    })
     await answer.arrayBuffer()
     const ms = Math.round(performance.now() - started)
     if (answer.status !== 201) throw new Error(`The cluster answered ${answer.status}`)
-    runs.push({ label: 'direct to the cluster (no console)', ms, mbPerSecond: Math.round((mb(size) / (ms / 1000)) * 10) / 10, rssBeforeMb: 0, rssPeakMb: 0, rssGrowthMb: 0, storedBytes: size })
+    runs.push({
+      label: 'direct to the cluster (no console)',
+      ms,
+      mbPerSecond: Math.round((mb(size) / (ms / 1000)) * 10) / 10,
+      rssBeforeMb: 0,
+      rssPeakMb: 0,
+      rssGrowthMb: 0,
+      storedBytes: size,
+    })
   } finally {
     await consoleServer?.stop()
     await cluster.stop()
     rmSync(work, { recursive: true, force: true })
   }
-  log(`${'upload'.padEnd(44)} ${'ms'.padStart(7)} ${'MB/s'.padStart(7)} ${'RSS before'.padStart(11)} ${'RSS peak'.padStart(9)} ${'growth'.padStart(7)}`)
+  log(
+    `${'upload'.padEnd(44)} ${'ms'.padStart(7)} ${'MB/s'.padStart(7)} ${'RSS before'.padStart(11)} ${'RSS peak'.padStart(9)} ${'growth'.padStart(7)}`,
+  )
   for (const run of runs) {
-    log(`${run.label.padEnd(44)} ${String(run.ms).padStart(7)} ${run.mbPerSecond.toFixed(1).padStart(7)} ${`${run.rssBeforeMb} MB`.padStart(11)} ${`${run.rssPeakMb} MB`.padStart(9)} ${`${run.rssGrowthMb} MB`.padStart(7)}`)
+    log(
+      `${run.label.padEnd(44)} ${String(run.ms).padStart(7)} ${run.mbPerSecond.toFixed(1).padStart(7)} ${`${run.rssBeforeMb} MB`.padStart(11)} ${`${run.rssPeakMb} MB`.padStart(9)} ${`${run.rssGrowthMb} MB`.padStart(7)}`,
+    )
   }
   return { megabytes, runs }
 }

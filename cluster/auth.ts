@@ -16,7 +16,12 @@ export interface TokenClaims {
 }
 
 export function signToken(secret: string, claims: Omit<TokenClaims, 'iat' | 'jti' | 'iss'> & { iss?: string }): string {
-  const body: TokenClaims = { iss: 'local-cluster', ...claims, iat: Math.floor(Date.now() / 1000), jti: crypto.randomUUID() }
+  const body: TokenClaims = {
+    iss: 'local-cluster',
+    ...claims,
+    iat: Math.floor(Date.now() / 1000),
+    jti: crypto.randomUUID(),
+  }
   const head = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
   const payload = b64url(JSON.stringify(body))
   const sig = crypto.createHmac('sha256', secret).update(`${head}.${payload}`).digest('base64url')
@@ -71,7 +76,11 @@ export function verifyPassword(password: string, stored: string): boolean {
   const [scheme, n, r, p, salt, hash] = stored.split('$')
   if (scheme !== 'scrypt') return false
   const expected = Buffer.from(hash, 'base64')
-  const actual = crypto.scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) })
+  const actual = crypto.scryptSync(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  })
   return crypto.timingSafeEqual(actual, expected)
 }
 
@@ -81,7 +90,10 @@ export function verifyPassword(password: string, stored: string): boolean {
  * headers and `user`/`password` URL parameters. A token may come as a Basic password with the user
  * `__api_token__` (ClickHouse clients) or `bearer` (hdxcli's `logs` through clickhouse-connect).
  */
-export function readCredentials(request: ClusterRequest): { bearer?: string; basic?: { username: string; password: string } } {
+export function readCredentials(request: ClusterRequest): {
+  bearer?: string
+  basic?: { username: string; password: string }
+} {
   const header = request.headers.get('authorization') ?? ''
   const [scheme, value] = header.split(/\s+/, 2)
   let basic: { username: string; password: string } | undefined

@@ -40,6 +40,10 @@ export interface DataPlane<Router> {
    * Creates the sample project, table, transform and rows (first start only). `call` sends a
    * request to the cluster's own API as the admin and returns the parsed body (throws on non-2xx).
    */
-  seed(e: { orgId: string; rows: number; call: (method: string, path: string, body?: unknown) => Promise<any> }): Promise<void>
+  seed(e: {
+    orgId: string
+    rows: number
+    call: (method: string, path: string, body?: unknown) => Promise<any>
+  }): Promise<void>
   close(): Promise<void>
 }

@@ -20,7 +20,8 @@ export function reply(body: string | Uint8Array | null, status: number, headers:
   const response = new Response(body as BodyInit | null, { status, headers })
   const lower: Record<string, string | number> = {}
   for (const key in headers) lower[key.toLowerCase()] = headers[key]
-  if (body !== null && status !== 204 && status !== 304) lower['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+  if (body !== null && status !== 204 && status !== 304)
+    lower['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
   replies.set(response, { body: body ?? undefined, headers: lower })
   return response
 }
@@ -49,11 +50,17 @@ export class HttpError extends Error {
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body === 'object' && body && 'detail' in body ? String((body as { detail: unknown }).detail) : `HTTP ${status}`)
+    super(
+      typeof body === 'object' && body && 'detail' in body
+        ? String((body as { detail: unknown }).detail)
+        : `HTTP ${status}`,
+    )
   }
 
   toResponse(): Response {
-    return typeof this.body === 'string' ? text(this.body, this.status, this.headers) : json(this.body, this.status, this.headers)
+    return typeof this.body === 'string'
+      ? text(this.body, this.status, this.headers)
+      : json(this.body, this.status, this.headers)
   }
 }
 
@@ -65,7 +72,8 @@ export function validationError(errors: Record<string, unknown>): HttpError {
 export const badRequest = (detail: string) => new HttpError(400, { detail })
 export const unauthorized = (detail = 'Authentication credentials were not provided.') =>
   new HttpError(401, { detail }, { 'www-authenticate': 'Bearer realm="api"' })
-export const forbidden = (detail = 'You do not have permission to perform this action.') => new HttpError(403, { detail })
+export const forbidden = (detail = 'You do not have permission to perform this action.') =>
+  new HttpError(403, { detail })
 export const notFound = (detail = 'Not found.') => new HttpError(404, { detail })
 export const methodNotAllowed = (method: string) => new HttpError(405, { detail: `Method "${method}" not allowed.` })
 
@@ -96,9 +104,14 @@ export async function readJsonObject(request: ClusterRequest): Promise<Record<st
   } catch (error) {
     throw badRequest(`JSON parse error - ${(error as Error).message}`)
   }
-  if (depthOf(parsed) > MAX_JSON_DEPTH) throw badRequest(`JSON parse error - nesting deeper than ${MAX_JSON_DEPTH} levels`)
+  if (depthOf(parsed) > MAX_JSON_DEPTH)
+    throw badRequest(`JSON parse error - nesting deeper than ${MAX_JSON_DEPTH} levels`)
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw validationError({ non_field_errors: ['Invalid data. Expected a dictionary, but got ' + (Array.isArray(parsed) ? 'list' : typeof parsed) + '.'] })
+    throw validationError({
+      non_field_errors: [
+        'Invalid data. Expected a dictionary, but got ' + (Array.isArray(parsed) ? 'list' : typeof parsed) + '.',
+      ],
+    })
   }
   return parsed as Record<string, unknown>
 }
@@ -115,7 +128,11 @@ export function isVersionBefore(version: string, major: number, minor: number): 
  * A list answer: DRF page-number pagination (`page`, `page_size`), or a bare array when the cluster
  * imitates a version before v5.4.
  */
-export function listResponse<T>(request: ClusterRequest, items: T[], options: { bareArrays: boolean; defaultPageSize?: number }): Response {
+export function listResponse<T>(
+  request: ClusterRequest,
+  items: T[],
+  options: { bareArrays: boolean; defaultPageSize?: number },
+): Response {
   if (options.bareArrays) return json(items)
   const url = new URL(request.url)
   const pageSize = clampInt(url.searchParams.get('page_size'), options.defaultPageSize ?? 100, 1, 1000)

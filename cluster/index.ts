@@ -81,7 +81,9 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
       if (url.pathname.startsWith('/__faults')) {
         response = await handleFaults(request, faults, resolved.faults)
       } else {
-        const fault = faults.find((f) => (!f.method || f.method === request.method) && new RegExp(f.path).test(url.pathname))
+        const fault = faults.find(
+          (f) => (!f.method || f.method === request.method) && new RegExp(f.path).test(url.pathname),
+        )
         if (fault) {
           if (fault.times !== undefined && --fault.times <= 0) faults.splice(faults.indexOf(fault), 1)
           if (fault.hangMs) await new Promise((r) => setTimeout(r, fault.hangMs))
@@ -98,7 +100,14 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
       if (error instanceof HttpError) response = error.toResponse()
       else {
         const message = error instanceof Error ? error.message : String(error)
-        state.log({ level: 'error', service, component: 'http', message: `${request.method} ${url.pathname} failed`, error: message, pool })
+        state.log({
+          level: 'error',
+          service,
+          component: 'http',
+          message: `${request.method} ${url.pathname} failed`,
+          error: message,
+          pool,
+        })
         response = json({ detail: 'Internal server error.' }, 500)
       }
     }
@@ -121,7 +130,12 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
           new Request(`http://local-cluster${pathname}`, {
             method,
             headers: { authorization: `Bearer ${token}`, ...(multipart ? {} : { 'content-type': 'application/json' }) },
-            body: body === undefined ? undefined : multipart || typeof body === 'string' ? (body as BodyInit) : JSON.stringify(body),
+            body:
+              body === undefined
+                ? undefined
+                : multipart || typeof body === 'string'
+                  ? (body as BodyInit)
+                  : JSON.stringify(body),
           }),
         )
         const text = await response.text()
@@ -132,7 +146,12 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
     }
     store.put('meta', 'seeded', { at: new Date().toISOString(), rows: resolved.seedRows })
   }
-  state.log({ level: 'info', service: 'turbine-api', component: 'startup', message: `cluster ${resolved.version} started` })
+  state.log({
+    level: 'info',
+    service: 'turbine-api',
+    component: 'startup',
+    message: `cluster ${resolved.version} started`,
+  })
 
   handler.close = async () => {
     await state.data.close()

@@ -27,9 +27,13 @@ const server = http.createServer(nodeListener(handler, `${host}:${port}`))
 server.listen(port, host, () => {
   const address = server.address()
   const actualPort = typeof address === 'object' && address ? address.port : port
-  console.log(`Local cluster ${process.env.CLUSTER_VERSION ?? ''} listening on http://${host}:${actualPort}`.replace('  ', ' '))
+  console.log(
+    `Local cluster ${process.env.CLUSTER_VERSION ?? ''} listening on http://${host}:${actualPort}`.replace('  ', ' '),
+  )
   console.log(`Data directory: ${dataDir}`)
-  console.log(`Admin login: ${handler.admin.email} / ${handler.admin.password} (kept in ${path.join(dataDir, 'admin.json')})`)
+  console.log(
+    `Admin login: ${handler.admin.email} / ${handler.admin.password} (kept in ${path.join(dataDir, 'admin.json')})`,
+  )
 })
 
 let stopping = false

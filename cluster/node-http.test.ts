@@ -12,23 +12,36 @@ async function serve(handler: (request: ClusterRequest) => Promise<Response>) {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     base,
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 
 /** One raw node:http exchange (fetch cannot send a GET with a body). */
-function send(base: string, options: { method: string; path: string; headers?: Record<string, string>; body?: string }) {
+function send(
+  base: string,
+  options: { method: string; path: string; headers?: Record<string, string>; body?: string },
+) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
     const url = new URL(options.path, base)
-    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: options.method, headers: options.headers }, (response) => {
-      let body = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk) => (body += chunk))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }))
-    })
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: options.method,
+        headers: options.headers,
+      },
+      (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk) => (body += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }))
+      },
+    )
     request.on('error', reject)
     request.end(options.body)
   })
@@ -37,12 +50,33 @@ function send(base: string, options: { method: string; path: string; headers?: R
 describe('the cluster over node:http (node-http.ts)', () => {
   it('hands a route the method, URL, headers (any case, repeats joined) and body, and writes a reply with its length', async () => {
     const server = await serve(async (request) =>
-      json({ method: request.method, url: request.url, header: request.headers.get('X-Test'), missing: request.headers.get('x-none'), body: await request.text() }, 201, { 'X-Extra': 'yes' }),
+      json(
+        {
+          method: request.method,
+          url: request.url,
+          header: request.headers.get('X-Test'),
+          missing: request.headers.get('x-none'),
+          body: await request.text(),
+        },
+        201,
+        { 'X-Extra': 'yes' },
+      ),
     )
     try {
-      const answer = await send(server.base, { method: 'POST', path: '/a/b?c=1', headers: { 'x-test': 'one', 'content-type': 'text/plain' }, body: 'héllo' })
+      const answer = await send(server.base, {
+        method: 'POST',
+        path: '/a/b?c=1',
+        headers: { 'x-test': 'one', 'content-type': 'text/plain' },
+        body: 'héllo',
+      })
       expect(answer.status).toBe(201)
-      expect(JSON.parse(answer.body)).toEqual({ method: 'POST', url: expect.stringMatching(/\/a\/b\?c=1$/), header: 'one', missing: null, body: 'héllo' })
+      expect(JSON.parse(answer.body)).toEqual({
+        method: 'POST',
+        url: expect.stringMatching(/\/a\/b\?c=1$/),
+        header: 'one',
+        missing: null,
+        body: 'héllo',
+      })
       expect(answer.headers['x-extra']).toBe('yes')
       expect(answer.headers['content-type']).toBe('application/json')
       expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body))
@@ -52,9 +86,16 @@ describe('the cluster over node:http (node-http.ts)', () => {
   })
 
   it('passes a GET body in x-cluster-get-body, as in process, and gives the route no body', async () => {
-    const server = await serve(async (request) => json({ forwarded: request.headers.get('x-cluster-get-body'), body: await request.text() }))
+    const server = await serve(async (request) =>
+      json({ forwarded: request.headers.get('x-cluster-get-body'), body: await request.text() }),
+    )
     try {
-      const answer = await send(server.base, { method: 'GET', path: '/auth_logs', headers: { 'content-type': 'application/json', 'content-length': '12' }, body: '{"user":"x"}' })
+      const answer = await send(server.base, {
+        method: 'GET',
+        path: '/auth_logs',
+        headers: { 'content-type': 'application/json', 'content-length': '12' },
+        body: '{"user":"x"}',
+      })
       expect(JSON.parse(answer.body)).toEqual({ forwarded: Buffer.from('{"user":"x"}').toString('base64'), body: '' })
     } finally {
       await server.stop()
@@ -64,7 +105,17 @@ describe('the cluster over node:http (node-http.ts)', () => {
   it('streams a Response made without reply(), answers HEAD without a body, drops the connection for Response.error() and answers 500 for a throw', async () => {
     const server = await serve(async (request) => {
       const path = new URL(request.url).pathname
-      if (path === '/stream') return new Response(new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('a,')), c.enqueue(new TextEncoder().encode('b')), c.close()) }), { headers: { 'Content-Type': 'text/csv' } })
+      if (path === '/stream')
+        return new Response(
+          new ReadableStream({
+            start: (c) => (
+              c.enqueue(new TextEncoder().encode('a,')),
+              c.enqueue(new TextEncoder().encode('b')),
+              c.close()
+            ),
+          }),
+          { headers: { 'Content-Type': 'text/csv' } },
+        )
       if (path === '/head') return reply(null, 200, { 'x-kind': 'head' })
       if (path === '/drop') return Response.error()
       throw new Error('boom')
@@ -112,7 +163,12 @@ describe('the cluster over node:http (node-http.ts)', () => {
     form.append('file', new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'codes.csv')
     const web = new Request('http://x/', { method: 'POST', body: form })
     const bytes = Buffer.from(await web.arrayBuffer())
-    const request = new NodeRequest('POST', 'http://x/', { get: (name) => (name.toLowerCase() === 'content-type' ? web.headers.get('content-type') : null) }, bytes)
+    const request = new NodeRequest(
+      'POST',
+      'http://x/',
+      { get: (name) => (name.toLowerCase() === 'content-type' ? web.headers.get('content-type') : null) },
+      bytes,
+    )
     const parsed = await request.formData()
     expect(parsed.get('name')).toBe('codes')
     expect(await (parsed.get('file') as File).text()).toBe('a,b\n1,2\n')
@@ -133,16 +189,31 @@ describe('the cluster over node:http (node-http.ts)', () => {
 
     it('answers /query and the config API over node as it does in process', async () => {
       const auth = { authorization: `Bearer ${cluster.token}` }
-      const overNode = await send(server.base, { method: 'POST', path: '/query', headers: auth, body: 'SELECT 1 + 1 AS two FORMAT JSONEachRow' })
+      const overNode = await send(server.base, {
+        method: 'POST',
+        path: '/query',
+        headers: auth,
+        body: 'SELECT 1 + 1 AS two FORMAT JSONEachRow',
+      })
       expect(overNode.status).toBe(200)
       expect(overNode.body).toBe('{"two":2}\n')
       expect(overNode.headers['x-clickhouse-format']).toBe('JSONEachRow')
       expect(overNode.headers['x-clickhouse-query-id']).toMatch(/^[0-9a-f-]{36}$/)
       expect(Number(overNode.headers['content-length'])).toBe(overNode.body.length)
-      const inProcess = await cluster.handler(new Request('http://local/query', { method: 'POST', headers: auth, body: 'SELECT 1 + 1 AS two FORMAT JSONEachRow' }))
+      const inProcess = await cluster.handler(
+        new Request('http://local/query', {
+          method: 'POST',
+          headers: auth,
+          body: 'SELECT 1 + 1 AS two FORMAT JSONEachRow',
+        }),
+      )
       expect(await inProcess.text()).toBe(overNode.body)
 
-      const projects = await send(server.base, { method: 'GET', path: `/config/v1/orgs/${cluster.orgId}/projects/`, headers: auth })
+      const projects = await send(server.base, {
+        method: 'GET',
+        path: `/config/v1/orgs/${cluster.orgId}/projects/`,
+        headers: auth,
+      })
       expect(projects.status).toBe(200)
       expect(JSON.parse(projects.body)).toHaveProperty('results')
       const refused = await send(server.base, { method: 'GET', path: `/config/v1/orgs/${cluster.orgId}/projects/` })

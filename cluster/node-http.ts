@@ -10,7 +10,10 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { replyOf } from './http'
 
 /** What the cluster's routes read of a request: a Web `Request` is one. Headers are only looked up. */
-export type ClusterRequest = Pick<Request, 'method' | 'url' | 'signal' | 'text' | 'arrayBuffer' | 'formData' | 'json'> & {
+export type ClusterRequest = Pick<
+  Request,
+  'method' | 'url' | 'signal' | 'text' | 'arrayBuffer' | 'formData' | 'json'
+> & {
   headers: Pick<Headers, 'get'>
 }
 
@@ -65,7 +68,9 @@ export class NodeRequest implements ClusterRequest {
 
   /** Multipart and URL-encoded bodies (dictionary uploads): parsed by undici, as a Request would. */
   async formData(): Promise<FormData> {
-    return new Response((this.raw ?? null) as BodyInit | null, { headers: { 'content-type': this.headers.get('content-type') ?? '' } }).formData()
+    return new Response((this.raw ?? null) as BodyInit | null, {
+      headers: { 'content-type': this.headers.get('content-type') ?? '' },
+    }).formData()
   }
 }
 
@@ -97,10 +102,12 @@ export function nodeListener(handler: (request: ClusterRequest) => Promise<Respo
       const hasBody = method !== 'GET' && method !== 'HEAD'
       // The body, read whole here: every handler reads it whole.
       let raw: Buffer | undefined
-      if (hasBody || Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding']) raw = await readWhole(req)
+      if (hasBody || Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'])
+        raw = await readWhole(req)
       // A GET with a body (auth_logs filters, as a real cluster takes them): a Web Request cannot
       // carry one, so it travels in a header the config API reads, as it does in process.
-      const extra = !hasBody && raw?.length && raw.length < 64 * 1024 ? { 'x-cluster-get-body': raw.toString('base64') } : undefined
+      const extra =
+        !hasBody && raw?.length && raw.length < 64 * 1024 ? { 'x-cluster-get-body': raw.toString('base64') } : undefined
       const headers = new NodeHeaders(req.headers, extra)
       const request = new NodeRequest(method, url, headers, hasBody ? raw : undefined)
       // A client that goes away before the answer is written aborts the request (a query stops).
@@ -119,7 +126,8 @@ export function nodeListener(handler: (request: ClusterRequest) => Promise<Respo
         return
       }
       res.writeHead(response.status, Object.fromEntries(response.headers))
-      if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk)
+      if (response.body)
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk)
       res.end()
     } catch (error) {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })

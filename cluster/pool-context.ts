@@ -46,7 +46,9 @@ export function defaultPool(store: Store, ...services: string[]): string {
 export function poolOfRequest(store: Store, url: URL): string | undefined {
   const named = /^\/pool\/([^/]+)\//.exec(url.pathname)?.[1]
   if (named) return decodeURIComponent(named)
-  if (url.pathname.startsWith('/query') || url.pathname === '/') return url.searchParams.get('hdx_query_pool_name') || defaultPool(store, 'query-peer')
-  if (url.pathname.startsWith('/ingest') || url.pathname.startsWith('/validator')) return defaultPool(store, 'intake-head')
+  if (url.pathname.startsWith('/query') || url.pathname === '/')
+    return url.searchParams.get('hdx_query_pool_name') || defaultPool(store, 'query-peer')
+  if (url.pathname.startsWith('/ingest') || url.pathname.startsWith('/validator'))
+    return defaultPool(store, 'intake-head')
   return undefined
 }

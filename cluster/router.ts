@@ -84,7 +84,11 @@ export class Router<C extends RouteContext> {
     if (allowed.size === 0) throw notFound()
     if (method === 'OPTIONS') {
       const allow = [...allowed, 'OPTIONS'].join(', ')
-      return { handler: () => json({ name: pathname, renders: ['application/json'], parses: ['application/json'] }, 200, { allow }), params: {} }
+      return {
+        handler: () =>
+          json({ name: pathname, renders: ['application/json'], parses: ['application/json'] }, 200, { allow }),
+        params: {},
+      }
     }
     throw methodNotAllowed(method)
   }

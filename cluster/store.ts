@@ -7,9 +7,7 @@ import path from 'node:path'
  * On open the snapshot is loaded, the journal replayed (a torn last line from a crash is dropped),
  * and both are compacted into a fresh snapshot. See docs/decisions/002-cluster-storage.md.
  */
-type JournalRecord =
-  | { op: 'put'; kind: string; id: string; value: unknown }
-  | { op: 'del'; kind: string; id: string }
+type JournalRecord = { op: 'put'; kind: string; id: string; value: unknown } | { op: 'del'; kind: string; id: string }
 
 export class Store {
   private collections = new Map<string, Map<string, unknown>>()
@@ -154,7 +152,8 @@ export class Store {
   /** The values `predicate` holds for, copied (the predicate sees the stored values: it must not change them). */
   filter<T>(kind: string, predicate: (value: T) => boolean): T[] {
     const out: T[] = []
-    for (const value of this.collections.get(kind)?.values() ?? []) if (predicate(value as T)) out.push(this.copy<T>(value))
+    for (const value of this.collections.get(kind)?.values() ?? [])
+      if (predicate(value as T)) out.push(this.copy<T>(value))
     return out
   }
 
@@ -176,7 +175,12 @@ export class Store {
     }
     const stored = JSON.parse(text) as unknown
     if (stored !== null && typeof stored === 'object') this.texts.set(stored, text)
-    this.writeLine(`{"op":"put","kind":${JSON.stringify(kind)},"id":${JSON.stringify(id)},"value":${text}}`, { op: 'put', kind, id, value: stored })
+    this.writeLine(`{"op":"put","kind":${JSON.stringify(kind)},"id":${JSON.stringify(id)},"value":${text}}`, {
+      op: 'put',
+      kind,
+      id,
+      value: stored,
+    })
     return value
   }
 

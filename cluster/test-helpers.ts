@@ -77,7 +77,10 @@ export async function startTestCluster(options: Partial<ClusterOptions> = {}): P
     ...options,
   })
   const anonymous = apiFor(handler)
-  const login = await anonymous('POST', '/config/v1/login', { username: handler.admin.email, password: handler.admin.password })
+  const login = await anonymous('POST', '/config/v1/login', {
+    username: handler.admin.email,
+    password: handler.admin.password,
+  })
   if (login.status !== 200) {
     await handler.close()
     throw new Error(`test cluster: admin login answered ${login.status}: ${JSON.stringify(login.body)}`)

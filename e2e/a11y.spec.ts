@@ -10,11 +10,23 @@ import { builtRoutes, concretePath, cookieHeader, createTableByPost } from './ro
 test.describe('accessibility', () => {
   test.setTimeout(10 * 60_000)
 
-  test('every page has no serious or critical axe violation', async ({ authedPage, browser, sessionState }, testInfo) => {
+  test('every page has no serious or critical axe violation', async ({
+    authedPage,
+    browser,
+    sessionState,
+  }, testInfo) => {
     // axe runs as a script in the page. Without scripts, it checks the same server HTML with its
     // scripts removed, in a context where axe itself may run: what a browser without scripts shows.
     const isNoJs = testInfo.project.use.javaScriptEnabled === false
-    const page = isNoJs ? await (await browser.newContext({ baseURL: testInfo.project.use.baseURL, storageState: sessionState, javaScriptEnabled: true })).newPage() : authedPage
+    const page = isNoJs
+      ? await (
+          await browser.newContext({
+            baseURL: testInfo.project.use.baseURL,
+            storageState: sessionState,
+            javaScriptEnabled: true,
+          })
+        ).newPage()
+      : authedPage
     if (isNoJs) {
       await page.route('**/*', async (route) => {
         if (route.request().resourceType() === 'script') return route.abort()
@@ -22,7 +34,9 @@ test.describe('accessibility', () => {
         // once more when the kept-alive socket it reused was closed under it (the server closes an
         // idle one after 5 s, and axe can take that long on a page): seen once as ECONNRESET
         const response = await route.fetch().catch(() => route.fetch())
-        const html = (await response.text()).replace(/<script\b[\s\S]*?<\/script>/gi, '').replace(/<link rel="modulepreload"[^>]*>/gi, '')
+        const html = (await response.text())
+          .replace(/<script\b[\s\S]*?<\/script>/gi, '')
+          .replace(/<link rel="modulepreload"[^>]*>/gi, '')
         await route.fulfill({ response, body: html })
       })
     }
@@ -42,11 +56,18 @@ test.describe('accessibility', () => {
         .catch((error: Error) => {
           throw new Error(`axe on ${url} (${page.url()}): ${error.message}`)
         })
-      const bad = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      const bad = results.violations.filter(
+        (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+      )
       const minor = results.violations.length - bad.length
       lines.push(`${url.padEnd(60)} ${bad.length} serious/critical, ${minor} other`)
       for (const violation of bad) {
-        failures.push(`${url}: ${violation.id} (${violation.impact}) ${violation.help} — ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(' | ')}`)
+        failures.push(
+          `${url}: ${violation.id} (${violation.impact}) ${violation.help} — ${violation.nodes
+            .slice(0, 3)
+            .map((node) => node.target.join(' '))
+            .join(' | ')}`,
+        )
       }
     }
     console.log(`axe (${testInfo.project.name}): ${pages.length} pages\n${lines.join('\n')}`)

@@ -36,7 +36,11 @@ async function ensureBasePathBuild() {
     try {
       if (isFresh()) return
       // Not spawnSync: the worker must stay responsive (its time-out, the other project's wait).
-      const child = spawn('npx', ['remix', 'vite:build'], { cwd: ROOT, env: { ...process.env, BASE_PATH: BASE, BUILD_DIR }, stdio: ['ignore', 'ignore', 'pipe'] })
+      const child = spawn('npx', ['remix', 'vite:build'], {
+        cwd: ROOT,
+        env: { ...process.env, BASE_PATH: BASE, BUILD_DIR },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
       let stderr = ''
       child.stderr!.on('data', (chunk) => (stderr += String(chunk)))
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
@@ -62,7 +66,12 @@ function startProxy(port: number, target: number): Promise<http.Server> {
         port: target,
         method: req.method,
         path: url,
-        headers: { ...req.headers, 'x-forwarded-host': req.headers.host ?? '', 'x-forwarded-proto': 'http', 'x-forwarded-prefix': BASE },
+        headers: {
+          ...req.headers,
+          'x-forwarded-host': req.headers.host ?? '',
+          'x-forwarded-proto': 'http',
+          'x-forwarded-prefix': BASE,
+        },
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers)
@@ -90,7 +99,12 @@ test.describe('behind a proxy at /console (BASE_PATH)', () => {
     testInfo.setTimeout(600_000)
     await ensureBasePathBuild()
     const ports = portsOf(testInfo.project.name)
-    second = await startSecondConsole(['npx', 'tsx', 'server/index.ts'], ports.console, { BUILD_DIR, BASE_PATH: BASE }, `${BASE}/login`)
+    second = await startSecondConsole(
+      ['npx', 'tsx', 'server/index.ts'],
+      ports.console,
+      { BUILD_DIR, BASE_PATH: BASE },
+      `${BASE}/login`,
+    )
     proxy = await startProxy(ports.proxy, ports.console)
     origin = `http://127.0.0.1:${ports.proxy}`
   })
@@ -107,7 +121,8 @@ test.describe('behind a proxy at /console (BASE_PATH)', () => {
     const assets = [...html.matchAll(/(?:href|src)="([^"]+\.(?:js|css))"/g)].map((match) => match[1]!)
     expect(assets.length).toBeGreaterThan(0)
     // the build's assets, and the theme's stylesheet (a resource route, decision 020), all under the base
-    for (const asset of assets) expect(asset.startsWith(`${BASE}/assets/`) || asset.startsWith(`${BASE}/resources/theme/`), asset).toBe(true)
+    for (const asset of assets)
+      expect(asset.startsWith(`${BASE}/assets/`) || asset.startsWith(`${BASE}/resources/theme/`), asset).toBe(true)
     expect((await fetch(`${origin}${assets[0]}`)).status).toBe(200)
     const stylesheet = assets.find((asset) => asset.startsWith(`${BASE}/resources/theme/`))
     expect(stylesheet).toBeDefined()
@@ -121,7 +136,10 @@ test.describe('behind a proxy at /console (BASE_PATH)', () => {
     expect([302, 404]).toContain(missing.status)
   })
 
-  test('login comes back to prevUrl, links, forms, toasts and logout stay under /console, cookies are scoped to it', async ({ page, context }) => {
+  test('login comes back to prevUrl, links, forms, toasts and logout stay under /console, cookies are scoped to it', async ({
+    page,
+    context,
+  }) => {
     // A second console's first pages (cold caches, a shared machine) can be slow.
     test.setTimeout(120_000)
     await page.goto(`${origin}${BASE}/data/new-table`)

@@ -46,7 +46,11 @@ let login: { token: string; orgId: string } | undefined
 /** The admin's cluster token (logged in once per worker). */
 export async function clusterToken(): Promise<string> {
   if (!login) {
-    const answer = await fetch(`${CLUSTER}/config/v1/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD }) })
+    const answer = await fetch(`${CLUSTER}/config/v1/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+    })
     const body = (await answer.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
     login = { token: body.auth_token.access_token, orgId: body.orgs[0]!.uuid }
   }
@@ -58,7 +62,10 @@ export async function clusterCall<T>(method: string, url: string, body?: unknown
   const token = await clusterToken()
   const answer = await fetch(`${CLUSTER}${url.replace('{org}', login!.orgId)}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`)

@@ -14,7 +14,9 @@ function isDark(rgb: string) {
 }
 
 test.describe('theme', () => {
-  test('the user menu switches between light, dark and system; the server renders the choice', async ({ authedPage: page }) => {
+  test('the user menu switches between light, dark and system; the server renders the choice', async ({
+    authedPage: page,
+  }) => {
     await page.emulateMedia({ colorScheme: 'light' })
     await page.goto('/data/tables?q=zzz')
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'system')
@@ -64,7 +66,9 @@ test.describe('theme', () => {
 })
 
 test.describe('keyboard', () => {
-  test('? opens the shortcuts sheet and Escape closes it; g then a letter jumps to a section', async ({ authedPage: page }, testInfo) => {
+  test('? opens the shortcuts sheet and Escape closes it; g then a letter jumps to a section', async ({
+    authedPage: page,
+  }, testInfo) => {
     test.skip(testInfo.project.use.javaScriptEnabled === false, 'shortcuts are scripts')
     await page.goto('/dashboard')
     await page.locator('main').click({ position: { x: 5, y: 5 } })
@@ -92,7 +96,9 @@ test.describe('keyboard', () => {
     }
   })
 
-  test('Ctrl+Enter sends the form the focus is in; letters typed in a field are not shortcuts', async ({ authedPage: page }, testInfo) => {
+  test('Ctrl+Enter sends the form the focus is in; letters typed in a field are not shortcuts', async ({
+    authedPage: page,
+  }, testInfo) => {
     test.skip(testInfo.project.use.javaScriptEnabled === false, 'shortcuts are scripts')
     await page.goto('/security/roles')
     const filter = page.getByLabel('Filter by role name')
@@ -105,8 +111,13 @@ test.describe('keyboard', () => {
     await expect(page.getByRole('link', { name: 'Clear the filter' })).toHaveAttribute('href', '/security/roles')
   })
 
-  test('after a refused submission the page loads with focus on the first field in error', async ({ authedPage: page }, testInfo) => {
-    test.skip(testInfo.project.use.javaScriptEnabled !== false, 'with scripts the page does not load again (autofocus applies on load)')
+  test('after a refused submission the page loads with focus on the first field in error', async ({
+    authedPage: page,
+  }, testInfo) => {
+    test.skip(
+      testInfo.project.use.javaScriptEnabled !== false,
+      'with scripts the page does not load again (autofocus applies on load)',
+    )
     await page.goto('/profile/change-password')
     await page.getByLabel('Current password').fill('not-checked-yet')
     await page.getByLabel('New password', { exact: true }).fill('abcdefgh1')
@@ -133,7 +144,14 @@ test.describe('small screens', () => {
   }
 
   test('nothing is wider than a 390 px phone; the sidebar is a menu button', async ({ authedPage: page }) => {
-    for (const path of ['/dashboard', '/data/tables', '/components-kit', '/data/new-table', '/profile/settings', '/security/roles?q=zzz']) {
+    for (const path of [
+      '/dashboard',
+      '/data/tables',
+      '/components-kit',
+      '/data/new-table',
+      '/profile/settings',
+      '/security/roles?q=zzz',
+    ]) {
       await page.goto(path)
       expect(await overflow(page), path).toBeLessThanOrEqual(0)
     }
@@ -146,7 +164,10 @@ test.describe('small screens', () => {
 
   test('a wide table scrolls inside its card with its first column kept in view', async ({ authedPage: page }) => {
     await page.goto('/security/auth-logs')
-    const card = page.locator('[role=group][tabindex="0"]').filter({ has: page.getByRole('table') }).first()
+    const card = page
+      .locator('[role=group][tabindex="0"]')
+      .filter({ has: page.getByRole('table') })
+      .first()
     const sizes = await card.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }))
     expect(sizes.scroll).toBeGreaterThan(sizes.client)
     const firstCell = card.locator('tbody tr > :first-child').first()

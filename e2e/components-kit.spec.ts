@@ -37,7 +37,9 @@ test.describe('components kit', () => {
     const errors = page.locator('#field-errors')
     await expect(errors.getByRole('alert')).toHaveText(/already exists in project sample/)
     await expect(errors.getByLabel('Name', { exact: true })).toHaveValue('Web Logs')
-    await expect(errors.getByLabel('Name', { exact: true })).toHaveAccessibleDescription(/letters, digits and underscores/)
+    await expect(errors.getByLabel('Name', { exact: true })).toHaveAccessibleDescription(
+      /letters, digits and underscores/,
+    )
     await expect(errors.getByLabel('Kind')).toHaveAccessibleDescription('Kind is required')
     await expect(errors.getByLabel('Description')).toHaveValue('Typed before the errors')
     await expect(page.locator('#form-card').getByLabel('Owner')).toBeDisabled()
@@ -45,10 +47,14 @@ test.describe('components kit', () => {
     await expect(page.getByRole('table', { name: 'Sample items' }).getByRole('row')).toHaveCount(11) // header + 10 a page
     await expect(page.getByText('No sample items yet.')).toBeVisible()
     await expect(page.getByRole('alert').filter({ hasText: 'The tables could not be loaded' })).toBeVisible()
-    await expect(page.getByRole('alert').filter({ hasText: 'The organization summary could not be loaded.' })).toBeVisible()
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'The organization summary could not be loaded.' }),
+    ).toBeVisible()
   })
 
-  test('a FORCE confirmation refuses a wrong word and accepts FORCE, changing nothing', async ({ authedPage: page }) => {
+  test('a FORCE confirmation refuses a wrong word and accepts FORCE, changing nothing', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/components-kit')
     const panel = page.getByRole('region', { name: 'Purge finished sample jobs?' })
     const force = panel.getByLabel('Type FORCE to confirm')
@@ -63,7 +69,9 @@ test.describe('components kit', () => {
     await expect(page).toHaveURL(/\/components-kit$/)
   })
 
-  test('the sample form answers with field errors; the list filters and pages in the URL', async ({ authedPage: page }, testInfo) => {
+  test('the sample form answers with field errors; the list filters and pages in the URL', async ({
+    authedPage: page,
+  }, testInfo) => {
     await page.goto('/components-kit')
     const card = page.locator('#form-card')
     await card.getByRole('button', { name: 'Create sample' }).click()
@@ -88,7 +96,9 @@ test.describe('components kit', () => {
     await expect(page.getByText('Showing 1–14 of 14 sample items')).toBeVisible()
 
     await page.getByRole('link', { name: 'Second tab' }).click()
-    await expect(page.getByRole('navigation', { name: 'Sample tabs' }).getByRole('link', { name: 'Second tab' })).toHaveAttribute('aria-current', 'page')
+    await expect(
+      page.getByRole('navigation', { name: 'Sample tabs' }).getByRole('link', { name: 'Second tab' }),
+    ).toHaveAttribute('aria-current', 'page')
     await expect(page.getByText('The second tab is open.')).toBeVisible()
   })
 })

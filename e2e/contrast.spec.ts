@@ -27,7 +27,9 @@ const VISITS: Visit[] = [
   {
     name: 'query result',
     open: async (page) => {
-      await page.goto(`/result?sql=${encodeURIComponent('SELECT method, count() AS hits FROM sample.web_logs GROUP BY method ORDER BY method')}`)
+      await page.goto(
+        `/result?sql=${encodeURIComponent('SELECT method, count() AS hits FROM sample.web_logs GROUP BY method ORDER BY method')}`,
+      )
       await expect(page.getByRole('table', { name: 'Query results' })).toBeVisible()
     },
   },
@@ -45,13 +47,25 @@ const VISITS: Visit[] = [
 ]
 
 for (const theme of ['dark', 'light'] as const) {
-  test(`axe colour contrast holds on the main pages in the ${theme} theme`, async ({ authedPage: page, sessionState }, testInfo) => {
-    test.skip(testInfo.project.use.javaScriptEnabled === false, 'the js project checks the colours; they are the same server HTML')
+  test(`axe colour contrast holds on the main pages in the ${theme} theme`, async ({
+    authedPage: page,
+    sessionState,
+  }, testInfo) => {
+    test.skip(
+      testInfo.project.use.javaScriptEnabled === false,
+      'the js project checks the colours; they are the same server HTML',
+    )
     test.setTimeout(180_000)
     const tableId = await createTableByPost(cookieHeader(sessionState), `contrast_${theme}`)
-    const visits: Visit[] = [...VISITS, { name: 'a table detail', open: (p) => p.goto(`/data/tables/${tableId}`).then(() => undefined) }]
+    const visits: Visit[] = [
+      ...VISITS,
+      { name: 'a table detail', open: (p) => p.goto(`/data/tables/${tableId}`).then(() => undefined) },
+    ]
 
-    const set = await page.request.post('/resources/theme', { form: { theme, redirectTo: '/dashboard' }, maxRedirects: 0 })
+    const set = await page.request.post('/resources/theme', {
+      form: { theme, redirectTo: '/dashboard' },
+      maxRedirects: 0,
+    })
     expect(set.status()).toBe(302)
     const failures: string[] = []
     for (const visit of visits) {
@@ -59,11 +73,15 @@ for (const theme of ['dark', 'light'] as const) {
       await page.waitForLoadState('load')
       await expect(page.locator('html'), visit.name).toHaveAttribute('data-theme', theme)
       // transitions (hover, toasts sliding in) would make axe read colours half-way
-      await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' })
+      await page.addStyleTag({
+        content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+      })
       const results = await new AxeBuilder({ page }).withRules(['color-contrast', 'link-in-text-block']).analyze()
       for (const violation of results.violations) {
         for (const node of violation.nodes) {
-          failures.push(`${visit.name} (${page.url()}): ${violation.id} ${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`)
+          failures.push(
+            `${visit.name} (${page.url()}): ${violation.id} ${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`,
+          )
         }
       }
     }

@@ -8,7 +8,9 @@ import { createTableThroughForm, expect, test, uniqueName } from './fixtures'
 const CSV = 'id,name,continent\n1,France,Europe\n2,Japan,Asia\n'
 
 test.describe('data → functions', () => {
-  test('a bad function shows the spec messages and keeps what was typed; a good one is created, tried with typed arguments and deleted', async ({ authedPage: page }) => {
+  test('a bad function shows the spec messages and keeps what was typed; a good one is created, tried with typed arguments and deleted', async ({
+    authedPage: page,
+  }) => {
     test.slow()
     const { project } = await createTableThroughForm(page)
     const name = uniqueName('fn')
@@ -37,7 +39,10 @@ test.describe('data → functions', () => {
     await page.getByLabel('Argument k').fill('2')
     await page.getByRole('button', { name: 'Run' }).click()
     await expect(page.getByTestId('try-result')).toHaveText('41')
-    await expect(page.getByRole('link', { name: 'Open in Query' })).toHaveAttribute('href', new RegExp(`/queries\\?sql=SELECT%20${name}`))
+    await expect(page.getByRole('link', { name: 'Open in Query' })).toHaveAttribute(
+      'href',
+      new RegExp(`/queries\\?sql=SELECT%20${name}`),
+    )
 
     await page.goto(`/data/functions?q=${name}`)
     await expect(page.getByRole('rowheader', { name })).toBeVisible()
@@ -51,7 +56,9 @@ test.describe('data → functions', () => {
 })
 
 test.describe('data → files and dictionaries', () => {
-  test('upload a file, refuse a wrong one, build a dictionary on it that answers a lookup, and keep the file while the dictionary uses it', async ({ authedPage: page }, testInfo) => {
+  test('upload a file, refuse a wrong one, build a dictionary on it that answers a lookup, and keep the file while the dictionary uses it', async ({
+    authedPage: page,
+  }, testInfo) => {
     // A long flow (upload, dictionary, lookups, replace, two deletes) on a shared 2-core machine.
     test.slow()
     const { project } = await createTableThroughForm(page)
@@ -62,22 +69,40 @@ test.describe('data → files and dictionaries', () => {
     await page.goto('/data/files/new-file')
     await page.getByLabel('Project', { exact: true }).selectOption({ label: project })
     await page.getByLabel('File name').fill(file)
-    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'x.csv', mimeType: 'text/csv', buffer: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]) })
+    await page
+      .getByLabel('File', { exact: true })
+      .setInputFiles({ name: 'x.csv', mimeType: 'text/csv', buffer: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]) })
     await page.getByRole('button', { name: 'Upload file' }).click()
-    await expect(page.getByLabel('File', { exact: true })).toHaveAccessibleDescription(/The file is not CSV: it holds binary data/)
+    await expect(page.getByLabel('File', { exact: true })).toHaveAccessibleDescription(
+      /The file is not CSV: it holds binary data/,
+    )
     await expect(page.getByLabel('File name')).toHaveValue(file)
 
-    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'countries.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) })
+    await page
+      .getByLabel('File', { exact: true })
+      .setInputFiles({ name: 'countries.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) })
     // With scripts the form goes by XHR to the upload route (for its progress bar); without, as a plain multipart POST.
-    const sent = page.waitForRequest((request) => request.method() === 'POST' && /\/(resources\/dictionary-file-upload|data\/files\/new-file)/.test(request.url()))
+    const sent = page.waitForRequest(
+      (request) =>
+        request.method() === 'POST' &&
+        /\/(resources\/dictionary-file-upload|data\/files\/new-file)/.test(request.url()),
+    )
     await page.getByRole('button', { name: 'Upload file' }).click()
-    expect(new URL((await sent).url()).pathname).toBe(testInfo.project.name === 'js' ? '/resources/dictionary-file-upload' : '/data/files/new-file')
+    expect(new URL((await sent).url()).pathname).toBe(
+      testInfo.project.name === 'js' ? '/resources/dictionary-file-upload' : '/data/files/new-file',
+    )
     await expect(page.getByRole('heading', { level: 1, name: `File ${file}` })).toBeVisible()
     await expect(page.getByText(`File ${file} uploaded`)).toBeVisible()
     await expect(page.getByText('No dictionary')).toBeVisible()
 
     // The download goes through the console and gives the bytes back.
-    const download = await page.request.get(await page.getByRole('link', { name: 'Download' }).first().getAttribute('href').then((href) => href!))
+    const download = await page.request.get(
+      await page
+        .getByRole('link', { name: 'Download' })
+        .first()
+        .getAttribute('href')
+        .then((href) => href!),
+    )
     expect(await download.text()).toBe(CSV)
 
     await page.goto('/data/dictionaries/new-data-dictionary')
@@ -88,7 +113,9 @@ test.describe('data → files and dictionaries', () => {
     await page.getByLabel('Schema definition (JSON)').fill('{"id": "uint64", "name": "string", "continent": "string"')
     await page.getByLabel('Primary key (JSON)').fill('["id"]')
     await page.getByRole('button', { name: 'Create dictionary' }).click()
-    await expect(page.getByLabel('Schema definition (JSON)')).toHaveAccessibleDescription(/Schema definition must be JSON/)
+    await expect(page.getByLabel('Schema definition (JSON)')).toHaveAccessibleDescription(
+      /Schema definition must be JSON/,
+    )
     await expect(page.getByLabel('Dictionary name')).toHaveValue(dictionary)
     await page.getByLabel('Schema definition (JSON)').fill('{"id": "uint64", "name": "string", "continent": "string"}')
     await page.getByRole('button', { name: 'Create dictionary' }).click()
@@ -112,11 +139,15 @@ test.describe('data → files and dictionaries', () => {
     await page.goto(`/data/files?q=${file}`)
     await expect(page.getByRole('row', { name: new RegExp(file) })).toContainText(dictionary)
     await page.getByRole('link', { name: file, exact: true }).click()
-    await expect(page.getByTestId('file-in-use')).toHaveText(`This file cannot be deleted: it is used by dictionary ${dictionary}. Delete or change that dictionary first.`)
+    await expect(page.getByTestId('file-in-use')).toHaveText(
+      `This file cannot be deleted: it is used by dictionary ${dictionary}. Delete or change that dictionary first.`,
+    )
     await expect(page.getByRole('link', { name: 'Delete file…' })).toHaveCount(0)
 
     // Replace the contents: the dictionary reads the new ones.
-    await page.getByLabel('New contents').setInputFiles({ name: 'new.csv', mimeType: 'text/csv', buffer: Buffer.from(`${CSV}3,Peru,America\n`) })
+    await page
+      .getByLabel('New contents')
+      .setInputFiles({ name: 'new.csv', mimeType: 'text/csv', buffer: Buffer.from(`${CSV}3,Peru,America\n`) })
     await page.getByRole('button', { name: 'Replace file' }).click()
     await expect(page.getByText(`File ${file} replaced`)).toBeVisible()
     await page.getByRole('link', { name: dictionary }).click()

@@ -1,7 +1,9 @@
 import { createTableThroughForm, expect, test, uniqueName } from './fixtures'
 
 test.describe('data → a table in full (issue 7)', () => {
-  test('each settings group is its own form: errors at its fields, typing kept, empty flush fields refused, saved with a toast', async ({ authedPage: page }) => {
+  test('each settings group is its own form: errors at its fields, typing kept, empty flush fields refused, saved with a toast', async ({
+    authedPage: page,
+  }) => {
     await createTableThroughForm(page)
     await page.getByRole('link', { name: 'Edit Data lifecycle' }).click()
     await expect(page.getByRole('heading', { name: 'Edit data lifecycle' })).toBeVisible()
@@ -28,7 +30,9 @@ test.describe('data → a table in full (issue 7)', () => {
     await hotAge.fill('7')
     await page.getByRole('button', { name: 'Save flush (hot and cold)' }).click()
     await expect(page.getByText('Flush (hot and cold) saved')).toBeVisible()
-    await expect(page.getByRole('region', { name: 'Flush (hot and cold)' }).getByText('100', { exact: true })).toBeVisible()
+    await expect(
+      page.getByRole('region', { name: 'Flush (hot and cold)' }).getByText('100', { exact: true }),
+    ).toBeVisible()
 
     // The same group as JSON.
     await page.getByRole('link', { name: 'Edit Data lifecycle' }).click()
@@ -72,13 +76,17 @@ test.describe('data → a table in full (issue 7)', () => {
     await expect(page.getByText(`Table ${renamed} truncated`)).toBeVisible()
   })
 
-  test('projects: create, rename and describe, then delete showing what is inside (FORCE when it holds a table)', async ({ authedPage: page }) => {
+  test('projects: create, rename and describe, then delete showing what is inside (FORCE when it holds a table)', async ({
+    authedPage: page,
+  }) => {
     const name = uniqueName('e2e_proj')
     await page.goto('/data/tables')
     await page.getByRole('link', { name: 'New project' }).click()
     await page.getByLabel('Project name', { exact: true }).fill('9bad')
     await page.getByRole('button', { name: 'Create project' }).click()
-    await expect(page.getByLabel('Project name', { exact: true })).toHaveAccessibleDescription(/Project name must start with a letter/)
+    await expect(page.getByLabel('Project name', { exact: true })).toHaveAccessibleDescription(
+      /Project name must start with a letter/,
+    )
     await page.getByLabel('Project name', { exact: true }).fill(name)
     await page.getByLabel('Project description').fill('Made by e2e')
     await page.getByRole('button', { name: 'Create project' }).click()
@@ -97,7 +105,10 @@ test.describe('data → a table in full (issue 7)', () => {
     await expect(page.getByRole('heading', { level: 1, name: new RegExp(table) })).toBeVisible()
 
     await page.goto(`/data/tables?q=${name}_2`)
-    await page.getByRole('link', { name: `Project ${name}_2: contents, rename, delete` }).first().click()
+    await page
+      .getByRole('link', { name: `Project ${name}_2: contents, rename, delete` })
+      .first()
+      .click()
     await page.getByRole('link', { name: 'Delete project…' }).click()
     await expect(page.getByText(new RegExp(`1 table \\(${table}\\)`))).toBeVisible()
     await page.getByLabel('Type FORCE to confirm').fill('FORCE')
@@ -105,7 +116,9 @@ test.describe('data → a table in full (issue 7)', () => {
     await expect(page.getByText(`Project ${name}_2 deleted`)).toBeVisible()
   })
 
-  test('views: the rules at their fields, then a view from auto_view listed on its table, edited and deleted', async ({ authedPage: page }) => {
+  test('views: the rules at their fields, then a view from auto_view listed on its table, edited and deleted', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/data/new-view')
     await expect(async () => {
       await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
@@ -136,9 +149,14 @@ test.describe('data → a table in full (issue 7)', () => {
     await expect(page.getByText(`View ${name} deleted`)).toBeVisible()
   })
 
-  test('summary tables: column analysis (Illegal Aggregation), the SQL to the form, created, then its summary settings', async ({ authedPage: page }) => {
+  test('summary tables: column analysis (Illegal Aggregation), the SQL to the form, created, then its summary settings', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/data/new-summary-table')
-    await expect(page.getByRole('navigation', { name: 'Summary table' }).getByRole('link')).toHaveText(['Summary Form', 'Column Analysis'])
+    await expect(page.getByRole('navigation', { name: 'Summary table' }).getByRole('link')).toHaveText([
+      'Summary Form',
+      'Column Analysis',
+    ])
     await page.getByRole('navigation', { name: 'Summary table' }).getByRole('link', { name: 'Column Analysis' }).click()
     // With scripts, a choice made before the page hydrated can be reset by it: choose until the columns show.
     await expect(async () => {
@@ -150,7 +168,9 @@ test.describe('data → a table in full (issue 7)', () => {
     await page.getByLabel(/^bytes/).selectOption('sum')
     await page.getByLabel('WHERE clause (optional)').fill('bytes > 0')
     await page.getByRole('button', { name: 'Build SQL' }).click()
-    await expect(page.getByText('Illegal Aggregation. Column cannot be aggregated if used in WHERE clause.')).toBeVisible()
+    await expect(
+      page.getByText('Illegal Aggregation. Column cannot be aggregated if used in WHERE clause.'),
+    ).toBeVisible()
 
     await page.getByLabel('WHERE clause (optional)').fill("method = 'GET'")
     await page.getByRole('button', { name: 'Build SQL' }).click()
@@ -165,11 +185,17 @@ test.describe('data → a table in full (issue 7)', () => {
     await expect(page.getByRole('heading', { level: 1, name: new RegExp(name) })).toBeVisible()
 
     await page.getByRole('link', { name: 'Summary settings' }).click()
-    await expect(page.getByRole('navigation', { name: 'Summary table' }).getByRole('link')).toHaveText(['Summary Form', 'Column Analysis', 'Summary Settings'])
+    await expect(page.getByRole('navigation', { name: 'Summary table' }).getByRole('link')).toHaveText([
+      'Summary Form',
+      'Column Analysis',
+      'Summary Settings',
+    ])
     await page.getByLabel('Summary SQL').fill('SELECT nope FROM sample.web_logs')
     await page.getByRole('button', { name: 'Save summary settings' }).click()
     await expect(page.getByLabel('Summary SQL')).toHaveAccessibleDescription(/The cluster refused the SQL/)
-    await page.getByLabel('Summary SQL').fill('SELECT toStartOfHour(timestamp) AS hour, count() AS n FROM sample.web_logs GROUP BY hour')
+    await page
+      .getByLabel('Summary SQL')
+      .fill('SELECT toStartOfHour(timestamp) AS hour, count() AS n FROM sample.web_logs GROUP BY hour')
     await page.getByRole('button', { name: 'Save summary settings' }).click()
     await expect(page.getByText(`Summary settings of ${name} saved`)).toBeVisible()
   })

@@ -26,7 +26,9 @@ test.describe('changes made before the page hydrates', () => {
     test.skip(testInfo.project.use.javaScriptEnabled === false, 'hydration is scripts')
   })
 
-  test("batch job: a table and transform picked early are kept, and the transforms listed are that table's", async ({ authedPage: page }) => {
+  test("batch job: a table and transform picked early are kept, and the transforms listed are that table's", async ({
+    authedPage: page,
+  }) => {
     const table = page.getByLabel('Table', { exact: true })
     const transform = page.getByLabel('Transform', { exact: true })
     // the page comes with another table picked (a deep link), so picking the sample table is a change
@@ -47,14 +49,22 @@ test.describe('changes made before the page hydrates', () => {
     await expect(transform).toHaveValue('sample.web_logs:web_logs_json')
   })
 
-  test('alter job: a table picked early fills in its template; SQL typed early is kept', async ({ authedPage: page }) => {
+  test('alter job: a table picked early fills in its template; SQL typed early is kept', async ({
+    authedPage: page,
+  }) => {
     const table = page.getByLabel('Table', { exact: true })
     const sql = page.getByLabel('SQL', { exact: true })
     await createTableThroughForm(page) // a second table to pick
     // a table other than the one the page comes with
     const pickOther = async () => {
       const current = await table.inputValue()
-      const other = await table.locator('option').evaluateAll((options, skip) => options.map((option) => (option as HTMLOptionElement).value).find((value) => value !== skip) ?? '', current)
+      const other = await table
+        .locator('option')
+        .evaluateAll(
+          (options, skip) =>
+            options.map((option) => (option as HTMLOptionElement).value).find((value) => value !== skip) ?? '',
+          current,
+        )
       expect(other).not.toBe('')
       await table.selectOption(other)
       return other

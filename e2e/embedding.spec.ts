@@ -39,7 +39,10 @@ test.describe('default mode', () => {
     }
   })
 
-  test('every script the console writes carries the nonce of its Content-Security-Policy; an injected one does not run', async ({ page, request }, testInfo) => {
+  test('every script the console writes carries the nonce of its Content-Security-Policy; an injected one does not run', async ({
+    page,
+    request,
+  }, testInfo) => {
     const answer = await request.get('/login')
     const csp = answer.headers()['content-security-policy'] ?? ''
     const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1]
@@ -61,7 +64,9 @@ test.describe('default mode', () => {
     expect(ran).toBe(false)
   })
 
-  test('a page rendered again from the same URL and data (kept by the page cache) carries the new request’s nonce; another URL renders anew', async ({ request }) => {
+  test('a page rendered again from the same URL and data (kept by the page cache) carries the new request’s nonce; another URL renders anew', async ({
+    request,
+  }) => {
     const nonceOf = (csp: string) => /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1] ?? ''
     const get = async (url: string) => {
       const answer = await request.get(url)
@@ -102,7 +107,9 @@ test.describe('ALLOW_EMBEDDING=true', () => {
     await second?.stop()
   })
 
-  test('inside another site’s frame the user logs in and works: the session cookie is SameSite=None; Secure; Partitioned', async ({ page }) => {
+  test('inside another site’s frame the user logs in and works: the session cookie is SameSite=None; Secure; Partitioned', async ({
+    page,
+  }) => {
     const login = await fetch(`${consoleUrl}/login`)
     expect(login.headers.get('x-frame-options')).toBeNull()
     expect(login.headers.get('content-security-policy')).not.toContain('frame-ancestors')
@@ -126,7 +133,9 @@ test.describe('ALLOW_EMBEDDING=true', () => {
     }
   })
 
-  test('a write the other site sends is refused (the Origin check is the CSRF protection here)', async ({ page }, testInfo) => {
+  test('a write the other site sends is refused (the Origin check is the CSRF protection here)', async ({
+    page,
+  }, testInfo) => {
     test.skip(testInfo.project.name === 'no-js', 'the other site sends its form with a script')
     const site = await otherSite(`${consoleUrl}/login`, '127.0.0.1')
     try {

@@ -25,15 +25,25 @@ async function removeSampleTable() {
 test.describe('empty states', () => {
   test.describe.configure({ timeout: 90_000 })
 
-  test('an org with no tables offers "Create your first table" and "Load the sample"; loading it lands on the new table', async ({ authedPage: page }) => {
+  test('an org with no tables offers "Create your first table" and "Load the sample"; loading it lands on the new table', async ({
+    authedPage: page,
+  }) => {
     // The project list an earlier test read may still be in the session's 5 s read cache.
     await newSession(page)
     await holdingFaultLock(async () => {
       await removeSampleTable()
-      await setFault({ path: '^/config/v1/orgs/[^/]+/projects/?$', method: 'GET', status: 200, body: { count: 0, next: null, previous: null, results: [] } })
+      await setFault({
+        path: '^/config/v1/orgs/[^/]+/projects/?$',
+        method: 'GET',
+        status: 200,
+        body: { count: 0, next: null, previous: null, results: [] },
+      })
       await page.goto('/data/tables')
       await expect(page.getByText('No projects or tables yet.')).toBeVisible()
-      await expect(page.getByRole('link', { name: 'Create your first table' })).toHaveAttribute('href', '/data/new-table')
+      await expect(page.getByRole('link', { name: 'Create your first table' })).toHaveAttribute(
+        'href',
+        '/data/new-table',
+      )
       await clearFaults()
 
       await page.getByRole('button', { name: 'Load the sample' }).click()
@@ -42,14 +52,22 @@ test.describe('empty states', () => {
       await expect(page.getByText(`Sample loaded: ${SAMPLE_ROWS} rows in sample.logs`)).toBeVisible()
     })
     // the rows are there: the cluster's query API counts them
-    const counted = await page.request.post(`${CLUSTER}/query?query=${encodeURIComponent('SELECT count() FROM sample.logs')}`, { headers: { Authorization: `Bearer ${await clusterToken()}` } })
+    const counted = await page.request.post(
+      `${CLUSTER}/query?query=${encodeURIComponent('SELECT count() FROM sample.logs')}`,
+      { headers: { Authorization: `Bearer ${await clusterToken()}` } },
+    )
     expect((await counted.text()).trim()).toBe(String(SAMPLE_ROWS))
   })
 
   test('the dashboard of an empty org offers the same two ways on', async ({ authedPage: page }) => {
     await holdingFaultLock(async () => {
       await removeSampleTable()
-      await setFault({ path: '^/config/v1/orgs/[^/]+/summary/?$', method: 'GET', status: 200, body: { projects: 0, tables: 0, users: 0 } })
+      await setFault({
+        path: '^/config/v1/orgs/[^/]+/summary/?$',
+        method: 'GET',
+        status: 200,
+        body: { projects: 0, tables: 0, users: 0 },
+      })
       await page.goto('/dashboard')
       const empty = page.getByRole('status').filter({ hasText: 'This organization has nothing in it yet.' })
       await expect(empty.getByRole('link', { name: 'Create your first table' })).toBeVisible()
@@ -70,13 +88,21 @@ test.describe('empty states', () => {
   test('a user who may not create tables is not offered "Load the sample"', async ({ browser }, testInfo) => {
     const email = `${uniqueName('reader')}-${testInfo.project.name}@example.com`.toLowerCase()
     await clusterCall('POST', '/config/v1/users/', { email, password: 'a-long-password-1', roles: ['reader'] })
-    const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled })
+    const context = await browser.newContext({
+      baseURL: testInfo.project.use.baseURL,
+      javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+    })
     const page = await context.newPage()
     await page.goto('/login')
     await logIn(page, email, 'a-long-password-1')
     await page.waitForURL('**/dashboard')
     await holdingFaultLock(async () => {
-      await setFault({ path: '^/config/v1/orgs/[^/]+/projects/?$', method: 'GET', status: 200, body: { count: 0, next: null, previous: null, results: [] } })
+      await setFault({
+        path: '^/config/v1/orgs/[^/]+/projects/?$',
+        method: 'GET',
+        status: 200,
+        body: { count: 0, next: null, previous: null, results: [] },
+      })
       await page.goto('/data/tables')
       await expect(page.getByText('No projects or tables yet.')).toBeVisible()
     })

@@ -15,14 +15,30 @@ type Fault = { status?: number; body?: unknown; raw?: boolean; drop?: boolean }
 type Row = { name: string; fault: Fault; message: string }
 
 const ROWS: Row[] = [
-  { name: '403', fault: { status: 403, body: { detail: 'You do not have permission to perform this action.' } }, message: 'You do not have permission to perform this action.' },
+  {
+    name: '403',
+    fault: { status: 403, body: { detail: 'You do not have permission to perform this action.' } },
+    message: 'You do not have permission to perform this action.',
+  },
   { name: '404', fault: { status: 404, body: { detail: 'Not found.' } }, message: '404 Error: Not Found.' },
-  { name: '409', fault: { status: 409, body: { detail: 'A job is already running on this table.' } }, message: 'A job is already running on this table.' },
-  { name: '429', fault: { status: 429, body: { detail: 'Request was throttled.' } }, message: 'Request was throttled.' },
+  {
+    name: '409',
+    fault: { status: 409, body: { detail: 'A job is already running on this table.' } },
+    message: 'A job is already running on this table.',
+  },
+  {
+    name: '429',
+    fault: { status: 429, body: { detail: 'Request was throttled.' } },
+    message: 'Request was throttled.',
+  },
   { name: '500', fault: { status: 500, body: { detail: 'boom' } }, message: SUPPORT },
   { name: '502', fault: { status: 502, body: {} }, message: 'Bad Gateway.' },
   { name: '503', fault: { status: 503, body: {} }, message: 'Service Unavailable.' },
-  { name: 'dropped connection', fault: { drop: true }, message: "API unavailable at the moment, we'll be back shortly." },
+  {
+    name: 'dropped connection',
+    fault: { drop: true },
+    message: "API unavailable at the moment, we'll be back shortly.",
+  },
   { name: 'bad JSON', fault: { status: 200, body: '{"results": [', raw: true }, message: 'Bad Gateway.' },
 ]
 
@@ -49,9 +65,16 @@ test.describe('the error catalogue on a list, a detail page and a form', () => {
   let projectId = ''
 
   test.beforeAll(async ({}, testInfo) => {
-    const user = await clusterCall<{ uuid: string }>('POST', '/config/v1/users/', { email: `${uniqueName('catalogue')}-${testInfo.project.name}@example.com`.toLowerCase(), password: 'a-long-password-1', roles: ['reader'] })
+    const user = await clusterCall<{ uuid: string }>('POST', '/config/v1/users/', {
+      email: `${uniqueName('catalogue')}-${testInfo.project.name}@example.com`.toLowerCase(),
+      password: 'a-long-password-1',
+      roles: ['reader'],
+    })
     userId = user.uuid
-    const projects = await clusterCall<{ results: { uuid: string }[] }>('GET', '/config/v1/orgs/{org}/projects/?name=sample')
+    const projects = await clusterCall<{ results: { uuid: string }[] }>(
+      'GET',
+      '/config/v1/orgs/{org}/projects/?name=sample',
+    )
     projectId = projects.results[0]!.uuid
   })
 
@@ -62,7 +85,10 @@ test.describe('the error catalogue on a list, a detail page and a form', () => {
     for (const [index, row] of ROWS.entries()) {
       await withFault({ ...fault, ...row.fault }, async () => {
         await page.goto('/data/tables')
-        await expect(page.getByRole('alert').filter({ hasText: 'The tables could not be loaded' }), row.name).toContainText(row.message)
+        await expect(
+          page.getByRole('alert').filter({ hasText: 'The tables could not be loaded' }),
+          row.name,
+        ).toContainText(row.message)
       })
       await shellStillWorks(page, { follow: index === ROWS.length - 1 })
     }
@@ -77,7 +103,10 @@ test.describe('the error catalogue on a list, a detail page and a form', () => {
     for (const [index, row] of ROWS.entries()) {
       await withFault({ ...fault, ...row.fault }, async () => {
         await page.goto(`/security/users/${userId}/edit-user`)
-        await expect(page.getByRole('alert').filter({ hasText: 'The user could not be shown' }), row.name).toContainText(row.message)
+        await expect(
+          page.getByRole('alert').filter({ hasText: 'The user could not be shown' }),
+          row.name,
+        ).toContainText(row.message)
       })
       await shellStillWorks(page, { follow: index === ROWS.length - 1 })
     }
@@ -87,23 +116,35 @@ test.describe('the error catalogue on a list, a detail page and a form', () => {
     })
   })
 
-  test('a form (new table) shows field errors on its fields, the other rows in its panel, and a 401 goes to login', async ({ authedPage: page }) => {
+  test('a form (new table) shows field errors on its fields, the other rows in its panel, and a 401 goes to login', async ({
+    authedPage: page,
+  }) => {
     const fault = { path: '^/config/v1/orgs/[^/]+/projects/[^/]+/tables/?$', method: 'POST' }
     const send = async () => {
       await page.goto(`/data/new-table?project=${projectId}`)
       await page.getByLabel('Table name').fill(uniqueName('catalogue'))
       await page.getByRole('button', { name: 'Create table' }).click()
     }
-    await withFault({ ...fault, status: 400, body: { name: ['The cluster refuses this name.'], non_field_errors: ['Check the table.'] } }, async () => {
-      await send()
-      await expect(page.getByText('The cluster refuses this name.')).toBeVisible()
-      await expect(page.getByText('Check the table.')).toBeVisible()
-      await expect(page.getByLabel('Table name')).toHaveValue(/^catalogue_/)
-    })
+    await withFault(
+      {
+        ...fault,
+        status: 400,
+        body: { name: ['The cluster refuses this name.'], non_field_errors: ['Check the table.'] },
+      },
+      async () => {
+        await send()
+        await expect(page.getByText('The cluster refuses this name.')).toBeVisible()
+        await expect(page.getByText('Check the table.')).toBeVisible()
+        await expect(page.getByLabel('Table name')).toHaveValue(/^catalogue_/)
+      },
+    )
     for (const [index, row] of ROWS.entries()) {
       await withFault({ ...fault, ...row.fault }, async () => {
         await send()
-        await expect(page.getByRole('alert').filter({ hasText: 'The table could not be created' }), row.name).toContainText(row.message)
+        await expect(
+          page.getByRole('alert').filter({ hasText: 'The table could not be created' }),
+          row.name,
+        ).toContainText(row.message)
       })
       await shellStillWorks(page, { follow: index === ROWS.length - 1 })
     }

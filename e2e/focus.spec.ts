@@ -8,10 +8,15 @@ import { expect, test, uniqueName } from './fixtures'
  */
 test.describe('focus after a submission, with scripts', () => {
   test.beforeEach(({}, testInfo) => {
-    test.skip(testInfo.project.use.javaScriptEnabled === false, 'without scripts comfort.spec.ts checks the autofocus on load')
+    test.skip(
+      testInfo.project.use.javaScriptEnabled === false,
+      'without scripts comfort.spec.ts checks the autofocus on load',
+    )
   })
 
-  test('a name the cluster refuses as taken: focus moves to that field, which names the reason', async ({ authedPage: page }) => {
+  test('a name the cluster refuses as taken: focus moves to that field, which names the reason', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/data/new-table')
     await page.getByLabel('Project', { exact: true }).selectOption({ label: 'sample' })
     const name = page.getByLabel('Table name')
@@ -27,7 +32,13 @@ test.describe('focus after a submission, with scripts', () => {
       await page.goto('/data/new-table')
       await page.getByLabel('Project', { exact: true }).selectOption({ label: 'sample' })
       await page.getByLabel('Table name').fill(uniqueName('focus'))
-      await setFault({ path: '^/config/v1/orgs/[^/]+/projects/[^/]+/tables/?$', method: 'POST', status: 400, body: { non_field_errors: ['The cluster refuses this table.'] }, times: 1 })
+      await setFault({
+        path: '^/config/v1/orgs/[^/]+/projects/[^/]+/tables/?$',
+        method: 'POST',
+        status: 400,
+        body: { non_field_errors: ['The cluster refuses this table.'] },
+        times: 1,
+      })
       await page.getByRole('button', { name: 'Create table' }).click()
       const alert = page.getByRole('alert').filter({ hasText: 'The cluster refuses this table.' })
       await expect(alert).toBeVisible()
@@ -35,7 +46,9 @@ test.describe('focus after a submission, with scripts', () => {
     })
   })
 
-  test('a saved form that goes to another page: focus on its toast, then on the page heading when the toast goes', async ({ authedPage: page }) => {
+  test('a saved form that goes to another page: focus on its toast, then on the page heading when the toast goes', async ({
+    authedPage: page,
+  }) => {
     const table = uniqueName('focus_ok')
     // Holding the fault switch: a fault another worker set on table creation would refuse this one.
     await holdingFaultLock(async () => {
@@ -50,7 +63,9 @@ test.describe('focus after a submission, with scripts', () => {
     })
   })
 
-  test('a saved form that stays on its page: focus on its toast too (its button was disabled while sending), then on the heading', async ({ authedPage: page }) => {
+  test('a saved form that stays on its page: focus on its toast too (its button was disabled while sending), then on the heading', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/profile/settings')
     await page.getByRole('button', { name: 'Save', exact: true }).focus()
     await page.keyboard.press('Enter')

@@ -5,9 +5,30 @@ import { createTableThroughForm, expect, test } from './fixtures'
 // schema's constraints and hydrates without a mismatch; with scripts a field is checked on leaving
 // it, with the message the server gives without them.
 const FORMS = [
-  { path: '/data/new-table', field: 'Table name', value: 'y'.repeat(64), next: 'Description', submit: 'Create table', message: /Name must be under 64 symbols/ },
-  { path: '/jobs/alter-jobs/create', field: 'SQL', value: 'SELECT 1', next: 'Table', submit: 'Create alter job', message: /Only ALTER TABLE project\.table UPDATE/ },
-  { path: '/jobs/batch-jobs/create', field: 'Name', value: 'y'.repeat(64), next: 'Description', submit: 'Create batch job', message: /Name must be under 64 symbols/ },
+  {
+    path: '/data/new-table',
+    field: 'Table name',
+    value: 'y'.repeat(64),
+    next: 'Description',
+    submit: 'Create table',
+    message: /Name must be under 64 symbols/,
+  },
+  {
+    path: '/jobs/alter-jobs/create',
+    field: 'SQL',
+    value: 'SELECT 1',
+    next: 'Table',
+    submit: 'Create alter job',
+    message: /Only ALTER TABLE project\.table UPDATE/,
+  },
+  {
+    path: '/jobs/batch-jobs/create',
+    field: 'Name',
+    value: 'y'.repeat(64),
+    next: 'Description',
+    submit: 'Create batch job',
+    message: /Name must be under 64 symbols/,
+  },
 ] as const
 
 /** Console errors and uncaught errors (React reports a hydration mismatch as both), not a form's 400. */
@@ -22,7 +43,9 @@ function collectErrors(page: Page) {
 
 test.describe('form validation loaded after hydration', () => {
   for (const form of FORMS) {
-    test(`${form.path}: the same message in the browser and from the server, no hydration error`, async ({ authedPage: page }, testInfo) => {
+    test(`${form.path}: the same message in the browser and from the server, no hydration error`, async ({
+      authedPage: page,
+    }, testInfo) => {
       const errors = collectErrors(page)
       await page.goto(form.path)
       const field = page.getByLabel(form.field, { exact: true })
@@ -58,14 +81,17 @@ test.describe('form validation loaded after hydration', () => {
     })
   }
 
-  test('with scripts, a table picked before the schema has come fills its template in the browser, not through the action', async ({ authedPage: page }, testInfo) => {
+  test('with scripts, a table picked before the schema has come fills its template in the browser, not through the action', async ({
+    authedPage: page,
+  }, testInfo) => {
     test.skip(testInfo.project.name !== 'js', 'a script-only behaviour')
     const { project, table } = await createTableThroughForm(page)
     const path = `/jobs/alter-jobs/create?table=${encodeURIComponent(`${project}.${table}`)}`
     // The scripts the page lists load at once; any other (the schema, fetched after hydration) waits 3 s.
     const listed = await (await page.request.get(path)).text()
     await page.route(/\/assets\/[^?]*\.js(\?|$)/, async (route) => {
-      if (!listed.includes(new URL(route.request().url()).pathname)) await new Promise((resolve) => setTimeout(resolve, 3000))
+      if (!listed.includes(new URL(route.request().url()).pathname))
+        await new Promise((resolve) => setTimeout(resolve, 3000))
       await route.continue()
     })
     const posts: string[] = []
@@ -81,7 +107,9 @@ test.describe('form validation loaded after hydration', () => {
     expect(posts).toEqual([])
   })
 
-  test('/profile/change-password: passwords that differ, the same message in the browser and from the server', async ({ authedPage: page }, testInfo) => {
+  test('/profile/change-password: passwords that differ, the same message in the browser and from the server', async ({
+    authedPage: page,
+  }, testInfo) => {
     const errors = collectErrors(page)
     await page.goto('/profile/change-password')
     await page.getByLabel('Current password').fill('not-checked-here')

@@ -43,7 +43,13 @@ function formFields(html: string): FormInfo {
     if (tag === 'button') continue
     const type = /\stype="([^"]+)"/.exec(attributes)?.[1] ?? 'text'
     const kind: Field['kind'] =
-      tag === 'textarea' ? 'text' : tag === 'select' ? 'select' : ['text', 'email', 'number', 'search', 'url', 'datetime-local', 'date', 'time'].includes(type) ? 'text' : (['password', 'hidden', 'checkbox', 'file'].includes(type) ? type : 'other') as Field['kind']
+      tag === 'textarea'
+        ? 'text'
+        : tag === 'select'
+          ? 'select'
+          : ['text', 'email', 'number', 'search', 'url', 'datetime-local', 'date', 'time'].includes(type)
+            ? 'text'
+            : ((['password', 'hidden', 'checkbox', 'file'].includes(type) ? type : 'other') as Field['kind'])
     if (!fields.has(name)) fields.set(name, { name, kind })
   }
   return { fields: [...fields.values()], intents: [...intents] }
@@ -88,12 +94,27 @@ function submissions({ fields, intents }: FormInfo): fc.Arbitrary<Submission & {
     .record({
       present: known,
       values: fc.array(fieldValue, { minLength: names.length + 2, maxLength: names.length + 2 }),
-      extra: fc.array(fc.tuple(fc.oneof(fc.constantFrom('intent', '__proto__', 'constructor', 'id', 'token'), fc.string({ minLength: 1, maxLength: 12 })), fieldValue), { maxLength: 2 }),
+      extra: fc.array(
+        fc.tuple(
+          fc.oneof(
+            fc.constantFrom('intent', '__proto__', 'constructor', 'id', 'token'),
+            fc.string({ minLength: 1, maxLength: 12 }),
+          ),
+          fieldValue,
+        ),
+        { maxLength: 2 },
+      ),
       duplicate: fc.boolean(),
-      intent: fc.oneof(fc.constant(null), fc.constantFrom(...(intents.length ? intents : ['delete'])), fc.string({ maxLength: 12 })),
+      intent: fc.oneof(
+        fc.constant(null),
+        fc.constantFrom(...(intents.length ? intents : ['delete'])),
+        fc.string({ maxLength: 12 }),
+      ),
     })
     .map(({ present, values, extra, duplicate, intent }) => {
-      const entries: [string, string][] = present.filter((name) => name !== 'intent').map((name, index) => [name, values[index]!])
+      const entries: [string, string][] = present
+        .filter((name) => name !== 'intent')
+        .map((name, index) => [name, values[index]!])
       if (duplicate && entries.length) entries.push([entries[0]![0], values[values.length - 1]!])
       if (intent !== null) entries.push(['intent', intent])
       return { entries: [...entries, ...extra], form: { fields, intents } }
@@ -102,14 +123,24 @@ function submissions({ fields, intents }: FormInfo): fc.Arbitrary<Submission & {
 
 /** How React writes text into HTML (text content and attribute values). */
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;')
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#x27;')
 }
 
 test.describe('fuzzing every action', () => {
-  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, 'one run is enough: the fuzzer sends plain HTTP, no browser')
+  test.skip(
+    ({ javaScriptEnabled }) => javaScriptEnabled === false,
+    'one run is enough: the fuzzer sends plain HTTP, no browser',
+  )
   test.setTimeout(30 * 60_000)
 
-  test(`every action answers ${RUNS} generated submissions without a 5xx, keeping what was typed`, async ({ sessionState }) => {
+  test(`every action answers ${RUNS} generated submissions without a 5xx, keeping what was typed`, async ({
+    sessionState,
+  }) => {
     const cookie = cookieHeader(sessionState)
     const post = (url: string, entries: [string, string][]) =>
       fetch(`${E2E_BASE_URL}${url}`, {
@@ -123,7 +154,9 @@ test.describe('fuzzing every action', () => {
     const ids: Record<string, string> = { tableId: await createTableByPost(cookie, 'fuzz') }
     // FUZZ_ROUTE=<text>: only the actions whose path contains it (to chase one failure)
     const only = process.env.FUZZ_ROUTE
-    const routes = (await builtRoutes()).filter((route) => route.hasAction && !SKIPPED.has(route.id) && (!only || route.path.includes(only)))
+    const routes = (await builtRoutes()).filter(
+      (route) => route.hasAction && !SKIPPED.has(route.id) && (!only || route.path.includes(only)),
+    )
     expect(routes.length).toBeGreaterThan(only ? 0 : 5)
     const report: string[] = []
     const failures: string[] = []
@@ -131,44 +164,68 @@ test.describe('fuzzing every action', () => {
     for (const route of routes) {
       const url = concretePath(route.path, ids)
       // the page's forms tell which fields to send (a resource route has no page: no fields)
-      const forms = route.hasComponent ? postForms(await (await fetch(`${E2E_BASE_URL}${url}`, { headers: { Cookie: cookie } })).text()) : postForms('')
+      const forms = route.hasComponent
+        ? postForms(await (await fetch(`${E2E_BASE_URL}${url}`, { headers: { Cookie: cookie } })).text())
+        : postForms('')
       let tried = 0
       let rejected = 0
       // every action is fuzzed even when one fails, so a run lists every failing route
-      const failure = await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...forms).chain(submissions), async ({ entries, form }) => {
-          tried++
-          const answer = await post(url, entries)
-          const body = await answer.text()
-          expect(answer.status, `${url} answered ${answer.status}`).toBeLessThan(500)
-          expect(answer.status, `${url}: the session ended`).not.toBe(401)
-          if (answer.status === 400 && /<html/i.test(body)) {
-            rejected++
-            expect(body, `${url}: a rejected submission shows its errors`).toMatch(/aria-invalid="true"|role="alert"/)
-            // what a browser sends: the form's own intent (a made-up intent is refused, with nothing to keep)
-            const sentIntents = entries.filter(([name]) => name === 'intent').map(([, value]) => value)
-            const isRealSubmit = form.intents.length ? sentIntents.length === 1 && form.intents.includes(sentIntents[0]!) : sentIntents.length === 0
-            if (!isRealSubmit) return
-            const counts = new Map<string, number>()
-            for (const [name] of entries) counts.set(name, (counts.get(name) ?? 0) + 1)
-            for (const [name, value] of entries) {
-              const field = form.fields.find((f) => f.name === name)
-              if (field?.kind !== 'text' || counts.get(name)! > 1 || !value.trim() || value.includes('\u0000') || value.includes('\r')) continue
-              expect(body.includes(escapeHtml(value)), `${url}: the value typed in "${name}" is kept`).toBe(true)
+      const failure = await fc
+        .assert(
+          fc.asyncProperty(fc.constantFrom(...forms).chain(submissions), async ({ entries, form }) => {
+            tried++
+            const answer = await post(url, entries)
+            const body = await answer.text()
+            expect(answer.status, `${url} answered ${answer.status}`).toBeLessThan(500)
+            expect(answer.status, `${url}: the session ended`).not.toBe(401)
+            if (answer.status === 400 && /<html/i.test(body)) {
+              rejected++
+              expect(body, `${url}: a rejected submission shows its errors`).toMatch(/aria-invalid="true"|role="alert"/)
+              // what a browser sends: the form's own intent (a made-up intent is refused, with nothing to keep)
+              const sentIntents = entries.filter(([name]) => name === 'intent').map(([, value]) => value)
+              const isRealSubmit = form.intents.length
+                ? sentIntents.length === 1 && form.intents.includes(sentIntents[0]!)
+                : sentIntents.length === 0
+              if (!isRealSubmit) return
+              const counts = new Map<string, number>()
+              for (const [name] of entries) counts.set(name, (counts.get(name) ?? 0) + 1)
+              for (const [name, value] of entries) {
+                const field = form.fields.find((f) => f.name === name)
+                if (
+                  field?.kind !== 'text' ||
+                  counts.get(name)! > 1 ||
+                  !value.trim() ||
+                  value.includes('\u0000') ||
+                  value.includes('\r')
+                )
+                  continue
+                expect(body.includes(escapeHtml(value)), `${url}: the value typed in "${name}" is kept`).toBe(true)
+              }
             }
-          }
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      ).then(
-        () => null,
-        (error: Error) => `${url}: ${String((error as { cause?: Error }).cause?.message ?? error.message).split('\n')[0]}\n  ${error.message.split('\n').find((line) => line.startsWith('Counterexample')) ?? ''}`.slice(0, 1500),
-      )
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        )
+        .then(
+          () => null,
+          (error: Error) =>
+            `${url}: ${String((error as { cause?: Error }).cause?.message ?? error.message).split('\n')[0]}\n  ${error.message.split('\n').find((line) => line.startsWith('Counterexample')) ?? ''}`.slice(
+              0,
+              1500,
+            ),
+        )
       if (failure) failures.push(failure)
       total += tried
-      report.push(`${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors${failure ? ', FAILED' : ''}`)
+      report.push(
+        `${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors${failure ? ', FAILED' : ''}`,
+      )
     }
     console.log(`fuzz: ${total} submissions over ${routes.length} actions\n${report.join('\n')}`)
-    test.info().annotations.push({ type: 'fuzz', description: `${total} submissions, ${routes.length} actions, ${failures.length} failing` })
+    test
+      .info()
+      .annotations.push({
+        type: 'fuzz',
+        description: `${total} submissions, ${routes.length} actions, ${failures.length} failing`,
+      })
     expect(failures, failures.join('\n')).toEqual([])
     expect(total).toBeGreaterThanOrEqual(RUNS * routes.length)
   })

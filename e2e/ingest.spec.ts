@@ -8,7 +8,9 @@ const WEB_LOGS = [
 ].join('\n')
 
 test.describe('data → transforms and sources', () => {
-  test('infer a transform from sample rows, fix the name, validate, publish, ingest the sample, query the rows', async ({ authedPage: page }, testInfo) => {
+  test('infer a transform from sample rows, fix the name, validate, publish, ingest the sample, query the rows', async ({
+    authedPage: page,
+  }, testInfo) => {
     test.setTimeout(90_000)
     const { project, table } = await createTableThroughForm(page)
     const transform = uniqueName('web')
@@ -18,7 +20,9 @@ test.describe('data → transforms and sources', () => {
     await page.getByLabel('Sample data (CSV with a header line, or JSON)').fill(WEB_LOGS)
     await page.getByRole('button', { name: 'Infer columns from sample' }).click()
 
-    await expect(page.getByRole('status').filter({ hasText: 'Proposed from the sample' })).toContainText('Primary timestamp: timestamp')
+    await expect(page.getByRole('status').filter({ hasText: 'Proposed from the sample' })).toContainText(
+      'Primary timestamp: timestamp',
+    )
     await expect(page.getByLabel('Column 1 name')).toHaveValue('timestamp')
     await expect(page.getByLabel('Column 1 type')).toHaveValue('datetime')
     await expect(page.getByLabel('Column 1 format')).toHaveValue('2006-01-02T15:04:05Z')
@@ -28,13 +32,17 @@ test.describe('data → transforms and sources', () => {
     await expect(page.getByLabel('Transform name')).toHaveValue(`9${transform}`)
 
     await page.getByRole('button', { name: 'Publish transform' }).click()
-    await expect(page.getByLabel('Transform name')).toHaveAccessibleDescription(/Name must not begin with a digit or special character/)
+    await expect(page.getByLabel('Transform name')).toHaveAccessibleDescription(
+      /Name must not begin with a digit or special character/,
+    )
     await expect(page.getByLabel('Column 7 name')).toHaveValue('client.country')
 
     await page.getByLabel('Transform name').fill(transform)
     await page.getByRole('button', { name: 'Validate sample' }).click()
     await expect(page.getByRole('heading', { name: 'Validation: all 3 rows parsed' })).toBeVisible()
-    await expect(page.getByRole('table', { name: /Parsed rows/ }).getByRole('cell', { name: '/api/orders' })).toBeVisible()
+    await expect(
+      page.getByRole('table', { name: /Parsed rows/ }).getByRole('cell', { name: '/api/orders' }),
+    ).toBeVisible()
 
     await page.getByRole('button', { name: 'Publish transform' }).click()
     await expect(page.getByText(`Transform ${transform} published`)).toBeVisible()
@@ -53,7 +61,9 @@ test.describe('data → transforms and sources', () => {
     await expect(results.getByRole('cell', { name: '201', exact: true })).toBeVisible()
   })
 
-  test('column rows: add and remove keep what was typed; a column rule shows on its row', async ({ authedPage: page }) => {
+  test('column rows: add and remove keep what was typed; a column rule shows on its row', async ({
+    authedPage: page,
+  }) => {
     const { table } = await createTableThroughForm(page)
     await page.getByRole('link', { name: 'New transform' }).click()
     await page.getByLabel('Transform name').fill(uniqueName('rows'))
@@ -67,7 +77,9 @@ test.describe('data → transforms and sources', () => {
 
     await page.getByRole('button', { name: 'Publish transform' }).click()
     await expect(page.getByLabel('Column 2 index')).toHaveAccessibleDescription('Index cannot be enabled for double')
-    await expect(page.getByLabel('Column 3 elements')).toHaveAccessibleDescription('Array needs one element type, map two (key, value)')
+    await expect(page.getByLabel('Column 3 elements')).toHaveAccessibleDescription(
+      'Array needs one element type, map two (key, value)',
+    )
     await page.getByLabel('Column 2 index').uncheck()
     await page.getByLabel('Column 3 elements').fill('string')
     await page.getByRole('button', { name: 'Remove column 2' }).click()
@@ -80,7 +92,9 @@ test.describe('data → transforms and sources', () => {
     await expect(page.getByRole('table', { name: `Transforms of ${table}` }).getByRole('row')).toHaveCount(2)
   })
 
-  test('a kafka source: the rules at their fields, created with its pool, listed on its table, deleted', async ({ authedPage: page }) => {
+  test('a kafka source: the rules at their fields, created with its pool, listed on its table, deleted', async ({
+    authedPage: page,
+  }) => {
     const { table } = await createTableThroughForm(page)
     const tablePage = page.url()
     await page.getByRole('link', { name: 'New transform' }).click()
@@ -119,10 +133,14 @@ test.describe('data → transforms and sources', () => {
     await page.getByRole('link', { name: 'Delete source…' }).click()
     await page.getByRole('button', { name: 'Delete source' }).click()
     await expect(page.getByText(`Source ${name} deleted`)).toBeVisible()
-    await expect(page.getByRole('table', { name: `Ingest sources of ${table}` }).getByRole('link', { name })).toHaveCount(0)
+    await expect(
+      page.getByRole('table', { name: `Ingest sources of ${table}` }).getByRole('link', { name }),
+    ).toHaveCount(0)
   })
 
-  test('an auto batch: the queue needs its address; created, shown with its state, deleted', async ({ authedPage: page }) => {
+  test('an auto batch: the queue needs its address; created, shown with its state, deleted', async ({
+    authedPage: page,
+  }) => {
     const { table } = await createTableThroughForm(page)
     await page.getByRole('link', { name: 'New ingest source' }).click()
     await page.getByLabel('Kind', { exact: true }).selectOption({ label: 'Auto batch' })
@@ -130,7 +148,9 @@ test.describe('data → transforms and sources', () => {
     await page.getByLabel('Queue name').fill('new-files')
     await page.getByLabel('Dry run').check()
     await page.getByRole('button', { name: 'Create auto batch' }).click()
-    await expect(page.getByLabel('Queue name')).toHaveAccessibleDescription(/Queue name must be prefixed with its address/)
+    await expect(page.getByLabel('Queue name')).toHaveAccessibleDescription(
+      /Queue name must be prefixed with its address/,
+    )
     await expect(page.getByLabel('Dry run')).toBeChecked()
     const queue = 'https://sqs.us-east-1.amazonaws.com/123456789012/new-files'
     await page.getByLabel('Queue name').fill(queue)
@@ -140,10 +160,14 @@ test.describe('data → transforms and sources', () => {
     await page.getByRole('link', { name: 'Delete auto batch…' }).click()
     await page.getByRole('button', { name: 'Delete auto batch' }).click()
     await expect(page.getByText('Auto batch deleted')).toBeVisible()
-    await expect(page.getByRole('table', { name: `Ingest sources of ${table}` }).getByRole('link', { name: queue })).toHaveCount(0)
+    await expect(
+      page.getByRole('table', { name: `Ingest sources of ${table}` }).getByRole('link', { name: queue }),
+    ).toHaveCount(0)
   })
 
-  test('validate a transform given as JSON: parsed rows and refused rows; bad JSON gets the spec message', async ({ authedPage: page }) => {
+  test('validate a transform given as JSON: parsed rows and refused rows; bad JSON gets the spec message', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/data/validate-transform')
     await page.getByLabel('Transform (JSON)').fill('{"type": "csv", "settings": {')
     await page.getByLabel('Sample data', { exact: true }).fill('2024-01-01 00:00:00,5')
@@ -151,13 +175,20 @@ test.describe('data → transforms and sources', () => {
     await expect(page.getByLabel('Transform (JSON)')).toHaveAccessibleDescription(/Schema must be valid JSON/)
     const schema = JSON.stringify({
       type: 'csv',
-      settings: { output_columns: [{ name: 'ts', datatype: { type: 'datetime', format: '2006-01-02 15:04:05', primary: true } }, { name: 'n', datatype: { type: 'uint32' } }] },
+      settings: {
+        output_columns: [
+          { name: 'ts', datatype: { type: 'datetime', format: '2006-01-02 15:04:05', primary: true } },
+          { name: 'n', datatype: { type: 'uint32' } },
+        ],
+      },
     })
     await page.getByLabel('Transform (JSON)').fill(schema)
     await page.getByLabel('Sample data', { exact: true }).fill('2024-01-01 00:00:00,5\n2024-01-01 00:00:01,x')
     await page.getByRole('button', { name: 'Validate' }).click()
     await expect(page.getByRole('heading', { name: 'Validation: 1 of 2 rows have errors' })).toBeVisible()
-    await expect(page.getByRole('table', { name: /Parsed rows/ }).getByRole('cell', { name: '5', exact: true })).toBeVisible()
+    await expect(
+      page.getByRole('table', { name: /Parsed rows/ }).getByRole('cell', { name: '5', exact: true }),
+    ).toBeVisible()
     await expect(page.getByRole('alert').filter({ hasText: 'Rows the cluster refused' })).toContainText('Row 2:')
   })
 })

@@ -54,7 +54,9 @@ test.describe('jobs', () => {
     await withJobsLock(async () => {
       await page.goto('/jobs/alter-jobs/create')
       await hydrated(page) // with scripts the template follows the table the form's state holds
-      await expect(page.getByRole('navigation', { name: 'Job kinds' }).getByRole('link', { name: 'Alter jobs' })).toHaveAttribute('aria-current', 'page')
+      await expect(
+        page.getByRole('navigation', { name: 'Job kinds' }).getByRole('link', { name: 'Alter jobs' }),
+      ).toHaveAttribute('aria-current', 'page')
       await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
       const sql = page.getByLabel('SQL', { exact: true })
       // With scripts the template follows the table; without them "Use template" asks the server for it.
@@ -75,7 +77,9 @@ test.describe('jobs', () => {
       const panel = page.getByRole('region', { name: /^Alter job alter_sample_web_logs_/ })
       await expect(panel).toContainText(`request_id = '${marker}'`)
       // The new job is the highlighted row.
-      await expect(page.getByRole('table', { name: 'Alter jobs' }).locator('tr[aria-current="true"]')).toContainText(`request_id = '${marker}'`)
+      await expect(page.getByRole('table', { name: 'Alter jobs' }).locator('tr[aria-current="true"]')).toContainText(
+        `request_id = '${marker}'`,
+      )
 
       const commit = panel.getByRole('button', { name: 'Commit changes' })
       await refreshUntil(page, commit)
@@ -130,7 +134,9 @@ test.describe('jobs', () => {
     })
   })
 
-  test('a batch job from an unreachable bucket fails with its message; purge asks for FORCE, then clears it', async ({ authedPage: page }) => {
+  test('a batch job from an unreachable bucket fails with its message; purge asks for FORCE, then clears it', async ({
+    authedPage: page,
+  }) => {
     await withJobsLock(async () => {
       const name = uniqueName('e2e_fail')
       await page.goto('/jobs/batch-jobs/create')
@@ -155,7 +161,9 @@ test.describe('jobs', () => {
       await confirm.fill('force')
       await page.getByRole('button', { name: 'Purge jobs' }).click()
       await expect(confirm).toHaveAccessibleDescription('Type FORCE to confirm')
-      await expect(page.getByRole('table', { name: 'Batch jobs' }).getByRole('row', { name: new RegExp(name) })).toBeVisible()
+      await expect(
+        page.getByRole('table', { name: 'Batch jobs' }).getByRole('row', { name: new RegExp(name) }),
+      ).toBeVisible()
 
       await confirm.fill('FORCE')
       await page.getByRole('button', { name: 'Purge jobs' }).click()

@@ -2,7 +2,9 @@ import { expect, test } from './fixtures'
 import { typeSql, editorSql } from './query-editor'
 
 test.describe('query', () => {
-  test('runs a query against sample.web_logs and shows rows, then statistics and analysis', async ({ authedPage: page }, testInfo) => {
+  test('runs a query against sample.web_logs and shows rows, then statistics and analysis', async ({
+    authedPage: page,
+  }, testInfo) => {
     await page.goto('/queries')
     await expect(page.getByRole('heading', { level: 1, name: 'Query' })).toBeVisible()
     await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
@@ -28,11 +30,15 @@ test.describe('query', () => {
     await expect(stats.getByText(/^[0-9a-f]{8}-[0-9a-f-]{27}$/)).toBeVisible()
 
     await page.getByRole('link', { name: 'Analysis' }).click()
-    await expect(page.getByRole('region', { name: 'Plan' }).locator('pre')).toContainText('ReadFromMergeTree (sample.web_logs)')
+    await expect(page.getByRole('region', { name: 'Plan' }).locator('pre')).toContainText(
+      'ReadFromMergeTree (sample.web_logs)',
+    )
     await expect(page.getByRole('region', { name: 'Pipeline' }).locator('pre')).not.toBeEmpty()
   })
 
-  test('a syntax error shows the engine message next to the editor and keeps the SQL and options', async ({ authedPage: page }, testInfo) => {
+  test('a syntax error shows the engine message next to the editor and keeps the SQL and options', async ({
+    authedPage: page,
+  }, testInfo) => {
     await page.goto('/queries')
     const sql = 'SELECT * FROM sample.web_logs WHERE'
     await typeSql(page, testInfo, sql)
@@ -48,8 +54,11 @@ test.describe('query', () => {
     await expect(page.getByRole('table', { name: 'Query results' })).toHaveCount(0)
   })
 
-  test('a result link reproduces the result; an empty result says so; a bad option is refused at its field', async ({ authedPage: page }) => {
-    const sql = "SELECT status, count() AS n FROM sample.web_logs WHERE method = 'GET' GROUP BY status ORDER BY status LIMIT 3"
+  test('a result link reproduces the result; an empty result says so; a bad option is refused at its field', async ({
+    authedPage: page,
+  }) => {
+    const sql =
+      "SELECT status, count() AS n FROM sample.web_logs WHERE method = 'GET' GROUP BY status ORDER BY status LIMIT 3"
     await page.goto(`/result?sql=${encodeURIComponent(sql)}&hdx_query_comment=shared`)
     const table = page.getByRole('table', { name: 'Query results' })
     await expect(table.getByRole('columnheader', { name: /^n/ })).toBeVisible()
@@ -79,7 +88,9 @@ test.describe('query', () => {
     await expect(page.getByRole('table', { name: 'Circuit breakers' }).getByText('hdx_query_max_rows')).toBeVisible()
   })
 
-  test('a long query shows its progress; Cancel stops it on the cluster, keeps the SQL, and Insights lists it as failed, opening in the editor', async ({ authedPage: page }, testInfo) => {
+  test('a long query shows its progress; Cancel stops it on the cluster, keeps the SQL, and Insights lists it as failed, opening in the editor', async ({
+    authedPage: page,
+  }, testInfo) => {
     const isJs = testInfo.project.name === 'js'
     // Minutes of engine work unless something stops it (and at most a minute if nothing does).
     const sql = `SELECT count() AS hits FROM numbers(100000000000) WHERE sipHash64(number) % 7 = ${isJs ? 1 : 2} SETTINGS max_execution_time = 60`
@@ -88,7 +99,9 @@ test.describe('query', () => {
     if (isJs) {
       await page.getByRole('button', { name: 'Run' }).click()
       // elapsed time, then the rows the engine has read so far (from the cluster's query log)
-      await expect(page.getByTestId('run-progress')).toHaveText(/Running the query… \d+s · [\d,]+ rows read/, { timeout: 15_000 })
+      await expect(page.getByTestId('run-progress')).toHaveText(/Running the query… \d+s · [\d,]+ rows read/, {
+        timeout: 15_000,
+      })
       await page.getByRole('button', { name: 'Cancel', exact: true }).click()
     } else {
       // Without scripts the run is a page load; the editor page stays up meanwhile, with its Cancel button.
@@ -106,7 +119,10 @@ test.describe('query', () => {
 
     await page.getByRole('link', { name: 'Insights' }).click()
     const failed = page.getByRole('table', { name: 'Failed queries of the last hour' })
-    const row = failed.getByRole('row').filter({ hasText: `% 7 = ${isJs ? 1 : 2}` }).first()
+    const row = failed
+      .getByRole('row')
+      .filter({ hasText: `% 7 = ${isJs ? 1 : 2}` })
+      .first()
     await expect(row).toContainText('QUERY_WAS_CANCELLED')
     await row.getByRole('link').click()
     await expect(page).toHaveURL(/\/queries\?data=SELECT/)
@@ -114,7 +130,9 @@ test.describe('query', () => {
   })
 
   test('Download JSON gives the whole result as a JSON array, 64-bit integers exact', async ({ authedPage: page }) => {
-    await page.goto(`/result?${new URLSearchParams({ sql: 'SELECT number AS n, bitNot(number) AS big FROM numbers(3)' })}`)
+    await page.goto(
+      `/result?${new URLSearchParams({ sql: 'SELECT number AS n, bitNot(number) AS big FROM numbers(3)' })}`,
+    )
     const link = page.getByRole('link', { name: 'Download JSON' })
     // The same link for a result past the UI's cap: the download has every row.
     const href = (await link.getAttribute('href'))!.replace('numbers%283%29', 'numbers%2812000%29')
@@ -137,7 +155,9 @@ test.describe('query', () => {
     expect(lines).toHaveLength(6)
   })
 
-  test('a statement that changes data never runs from a link: it waits for a confirmation, then becomes an alter job', async ({ authedPage: page }) => {
+  test('a statement that changes data never runs from a link: it waits for a confirmation, then becomes an alter job', async ({
+    authedPage: page,
+  }) => {
     // Matches no row: the sample table keeps what other specs count.
     const sql = 'ALTER TABLE sample.web_logs DELETE WHERE status = 999'
     await page.goto(`/result?${new URLSearchParams({ sql })}`)
@@ -151,14 +171,18 @@ test.describe('query', () => {
     await expect(page.getByText('Alter job created: counting the rows it changes')).toBeVisible()
   })
 
-  test('after a run the first result row is on screen, numbers line up on the right, and an error says where', async ({ authedPage: page }, testInfo) => {
+  test('after a run the first result row is on screen, numbers line up on the right, and an error says where', async ({
+    authedPage: page,
+  }, testInfo) => {
     await page.goto('/queries')
     await typeSql(page, testInfo, "SELECT number AS n, concat('row_', toString(number)) AS label FROM numbers(50)")
     const isJs = testInfo.project.name === 'js'
     // With scripts the editor and Ace stay mounted through a run: only the result is rendered (decision 035).
     if (isJs) {
       await page.locator('.ace_editor').evaluate((element) => element.setAttribute('data-before-run', ''))
-      expect(await page.locator('.ace_scrollbar-v').evaluate((element) => parseFloat((element as HTMLElement).style.height))).toBeGreaterThan(200)
+      expect(
+        await page.locator('.ace_scrollbar-v').evaluate((element) => parseFloat((element as HTMLElement).style.height)),
+      ).toBeGreaterThan(200)
     }
     await page.getByRole('button', { name: 'Run' }).click()
     await expect(page).toHaveURL(/\/result\?.*#result$/)
@@ -169,7 +193,8 @@ test.describe('query', () => {
     if (isJs) {
       await expect(page.locator('.ace_editor[data-before-run]')).toHaveCount(1)
       // Ace follows its compact box above the result by itself (its own resize observer), after the rows paint.
-      const aceHeight = () => page.locator('.ace_scrollbar-v').evaluate((element) => parseFloat((element as HTMLElement).style.height))
+      const aceHeight = () =>
+        page.locator('.ace_scrollbar-v').evaluate((element) => parseFloat((element as HTMLElement).style.height))
       await expect.poll(aceHeight).toBeLessThanOrEqual(110)
       await expect.poll(aceHeight).toBeGreaterThan(60)
       // A second run from the result page keeps it too, and shows the new rows.
@@ -185,7 +210,9 @@ test.describe('query', () => {
     await expect(page.getByText(/result_overflow_mode/)).toHaveCount(0)
   })
 
-  test('a 10,000-row result: with scripts every row streams into a virtual grid; without, pages of 500 keep the query in the URL', async ({ authedPage: page }, testInfo) => {
+  test('a 10,000-row result: with scripts every row streams into a virtual grid; without, pages of 500 keep the query in the URL', async ({
+    authedPage: page,
+  }, testInfo) => {
     const sql = 'SELECT number AS n, bitNot(number) AS big FROM numbers(10000)'
     await page.goto(`/result?${new URLSearchParams({ sql, hdx_query_comment: 'paged' })}`)
     await expect(page.getByRole('status').filter({ hasText: /^10,000 rows/ })).toBeVisible()
@@ -215,7 +242,9 @@ test.describe('query', () => {
     }
   })
 
-  test('the schema tree lists projects, tables and columns; with scripts a click inserts the name at the cursor', async ({ authedPage: page }, testInfo) => {
+  test('the schema tree lists projects, tables and columns; with scripts a click inserts the name at the cursor', async ({
+    authedPage: page,
+  }, testInfo) => {
     await page.goto('/queries')
     const tree = page.getByRole('navigation', { name: 'Schema' })
     await tree.getByText('sample', { exact: true }).click()

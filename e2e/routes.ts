@@ -9,10 +9,18 @@ import { uniqueName } from './fixtures'
  */
 export type BuiltRoute = { id: string; path: string; hasAction: boolean; hasComponent: boolean; isPage: boolean }
 
-type BuildRoute = { id: string; path?: string; index?: boolean; parentId?: string; module: { action?: unknown; default?: unknown } }
+type BuildRoute = {
+  id: string
+  path?: string
+  index?: boolean
+  parentId?: string
+  module: { action?: unknown; default?: unknown }
+}
 
 export async function builtRoutes(): Promise<BuiltRoute[]> {
-  const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as { routes: Record<string, BuildRoute> }
+  const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as {
+    routes: Record<string, BuildRoute>
+  }
   const parents = new Set(Object.values(build.routes).map((route) => route.parentId))
   const fullPath = (id: string | undefined): string => {
     if (!id) return ''
@@ -37,7 +45,9 @@ const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000'
 
 /** A route's path with its parameters filled from `ids` (an unknown id otherwise; `*` becomes a missing page). */
 export function concretePath(routePath: string, ids: Record<string, string>): string {
-  return routePath.replace(/:(\w+)\??/g, (_, name: string) => encodeURIComponent(ids[name] ?? UNKNOWN_ID)).replace(/\*$/, 'no-such-page')
+  return routePath
+    .replace(/:(\w+)\??/g, (_, name: string) => encodeURIComponent(ids[name] ?? UNKNOWN_ID))
+    .replace(/\*$/, 'no-such-page')
 }
 
 /** The Cookie header of a signed-in browser context's storage state. */

@@ -2,7 +2,9 @@ import { expect, hydrated, test, uniqueName } from './fixtures'
 import { typeSql, editorSql } from './query-editor'
 
 test.describe('saved queries and history', () => {
-  test('save a query with a name, find it on the Saved tab, open it without running it, delete it', async ({ authedPage: page }, testInfo) => {
+  test('save a query with a name, find it on the Saved tab, open it without running it, delete it', async ({
+    authedPage: page,
+  }, testInfo) => {
     const name = uniqueName('Saved e2e')
     const sql = `SELECT status, count() AS n FROM sample.web_logs GROUP BY status -- ${name}`
     await page.goto('/queries')
@@ -46,7 +48,9 @@ test.describe('saved queries and history', () => {
     await expect(page.getByText(`No saved query has “${name}” in its name.`)).toBeVisible()
   })
 
-  test('a save without a name is refused at the name field and keeps the SQL', async ({ authedPage: page }, testInfo) => {
+  test('a save without a name is refused at the name field and keeps the SQL', async ({
+    authedPage: page,
+  }, testInfo) => {
     const sql = 'SELECT 1 AS kept_when_refused'
     await page.goto('/queries')
     await typeSql(page, testInfo, sql)
@@ -57,7 +61,9 @@ test.describe('saved queries and history', () => {
     await expect.poll(() => editorSql(page, testInfo)).toBe(sql)
   })
 
-  test('a run shows in the History, whose link opens it in the editor without running it', async ({ authedPage: page }, testInfo) => {
+  test('a run shows in the History, whose link opens it in the editor without running it', async ({
+    authedPage: page,
+  }, testInfo) => {
     const marker = uniqueName('history')
     const sql = `SELECT '${marker}' AS marker`
     await page.goto('/queries')

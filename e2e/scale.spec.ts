@@ -15,7 +15,9 @@ async function startPool(page: Page, type: 'ingest' | 'search' | 'core', service
 }
 
 test.describe('scale → pools', () => {
-  test("the three tabs list their kind of pool, a real install's own among them, and link to the form", async ({ authedPage: page }) => {
+  test("the three tabs list their kind of pool, a real install's own among them, and link to the form", async ({
+    authedPage: page,
+  }) => {
     await page.goto('/scale')
     const tabs = page.getByRole('navigation', { name: 'Pool kinds' })
     await expect(tabs.getByRole('link', { name: 'Scale ingest' })).toHaveAttribute('aria-current', 'page')
@@ -38,7 +40,9 @@ test.describe('scale → pools', () => {
     await expect(page.getByLabel('Type', { exact: true })).toHaveValue('search')
   })
 
-  test('bad sizes show their errors at the fields and keep what was typed; then the pool is created and listed', async ({ authedPage: page }) => {
+  test('bad sizes show their errors at the fields and keep what was typed; then the pool is created and listed', async ({
+    authedPage: page,
+  }) => {
     const name = poolName('e2e-query')
     await startPool(page, 'search', 'query-peer', 'Not_A_Pool_Name')
     await page.getByLabel('Min replicas', { exact: true }).fill('4')
@@ -48,10 +52,18 @@ test.describe('scale → pools', () => {
     await page.getByLabel('Description', { exact: true }).fill('Typed before the error')
     await page.getByRole('button', { name: 'Create pool' }).click()
 
-    await expect(page.getByLabel('Name', { exact: true })).toHaveAccessibleDescription(/must start with a lowercase letter/)
-    await expect(page.getByLabel('Min replicas', { exact: true })).toHaveAccessibleDescription(/Min replicas must be below max/)
-    await expect(page.getByLabel('CPU', { exact: true })).toHaveAccessibleDescription(/CPU must be a number of cores greater than 0/)
-    await expect(page.getByLabel('Memory', { exact: true })).toHaveAccessibleDescription(/Memory must be a size greater than 0/)
+    await expect(page.getByLabel('Name', { exact: true })).toHaveAccessibleDescription(
+      /must start with a lowercase letter/,
+    )
+    await expect(page.getByLabel('Min replicas', { exact: true })).toHaveAccessibleDescription(
+      /Min replicas must be below max/,
+    )
+    await expect(page.getByLabel('CPU', { exact: true })).toHaveAccessibleDescription(
+      /CPU must be a number of cores greater than 0/,
+    )
+    await expect(page.getByLabel('Memory', { exact: true })).toHaveAccessibleDescription(
+      /Memory must be a size greater than 0/,
+    )
     await expect(page).toHaveURL(/\/scale\/pool\/create/)
     await expect(page.getByLabel('Service', { exact: true })).toHaveValue('query-peer')
     await expect(page.getByLabel('Max replicas', { exact: true })).toHaveValue('2')
@@ -99,22 +111,30 @@ test.describe('scale → pools', () => {
     await expect(page.getByLabel('Table', { exact: true })).toHaveValue(`${project}.${table}`)
   })
 
-  test('the ingest tab lists every table; one without a pool links to the form with the table picked', async ({ authedPage: page }) => {
+  test('the ingest tab lists every table; one without a pool links to the form with the table picked', async ({
+    authedPage: page,
+  }) => {
     const { project, table } = await createTableThroughForm(page)
     await page.goto('/scale')
-    const row = page.getByRole('table', { name: 'Tables and their ingest pools' }).getByRole('row').filter({ hasText: `${project}.${table}` })
+    const row = page
+      .getByRole('table', { name: 'Tables and their ingest pools' })
+      .getByRole('row')
+      .filter({ hasText: `${project}.${table}` })
     await expect(row).toContainText('None: HTTP stream goes through the default intake')
     await row.getByRole('link', { name: 'add a pool' }).click()
     await expect(page).toHaveURL(/\/scale\/pool\/create\?type=ingest&table=/)
     await expect(page.getByLabel('Table', { exact: true })).toHaveValue(`${project}.${table}`)
   })
 
-  test('changing the type changes what the form asks for, with scripts at once, without them on sending', async ({ authedPage: page }, testInfo) => {
+  test('changing the type changes what the form asks for, with scripts at once, without them on sending', async ({
+    authedPage: page,
+  }, testInfo) => {
     await page.goto('/scale/pool/create?type=search')
     await expect(page.getByLabel('Service', { exact: true })).toHaveValue('query-peer')
     await expect(page.getByLabel('Table', { exact: true })).toHaveCount(0)
     // Hydrated: only the selected type's services are listed (the server lists every group).
-    if (testInfo.project.name === 'js') await expect(page.getByLabel('Service', { exact: true }).locator('optgroup')).toHaveCount(1)
+    if (testInfo.project.name === 'js')
+      await expect(page.getByLabel('Service', { exact: true }).locator('optgroup')).toHaveCount(1)
     await page.getByLabel('Type', { exact: true }).selectOption('ingest')
     if (testInfo.project.name === 'js') {
       // The service list follows the type: query-peer is gone, so nothing is picked.
@@ -124,7 +144,9 @@ test.describe('scale → pools', () => {
     } else {
       await page.getByLabel('Name', { exact: true }).fill('switched-type')
       await page.getByRole('button', { name: 'Create pool' }).click()
-      await expect(page.getByLabel('Service', { exact: true })).toHaveAccessibleDescription(/Pick a service of the selected type/)
+      await expect(page.getByLabel('Service', { exact: true })).toHaveAccessibleDescription(
+        /Pick a service of the selected type/,
+      )
       await expect(page.getByLabel('Table', { exact: true })).toHaveAccessibleDescription(/Table is required/)
       await expect(page.getByLabel('Name', { exact: true })).toHaveValue('switched-type')
     }
@@ -141,7 +163,9 @@ test.describe('scale → pools', () => {
     // A bad change keeps the form; a good one is saved.
     await page.getByLabel('Min replicas', { exact: true }).fill('1')
     await page.getByRole('button', { name: 'Save changes' }).click()
-    await expect(page.getByLabel('Max replicas', { exact: true })).toHaveAccessibleDescription(/Max replicas is required when min replicas is set/)
+    await expect(page.getByLabel('Max replicas', { exact: true })).toHaveAccessibleDescription(
+      /Max replicas is required when min replicas is set/,
+    )
     await page.getByLabel('Min replicas', { exact: true }).fill('')
     await page.getByLabel('Replicas', { exact: true }).fill('5')
     await page.getByLabel('CPU', { exact: true }).fill('1.5')

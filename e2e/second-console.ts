@@ -6,7 +6,12 @@ import { E2E_CLUSTER_PORT, SESSION_SECRET } from './env'
  * A second console a spec starts on the e2e console's local cluster (another mode or another way
  * to run it), ready once `readyPath` answers. `stop()` ends its own process group only.
  */
-export async function startSecondConsole(command: string[], port: number, env: Record<string, string> = {}, readyPath = '/login') {
+export async function startSecondConsole(
+  command: string[],
+  port: number,
+  env: Record<string, string> = {},
+  readyPath = '/login',
+) {
   const child: ChildProcess = spawn(command[0]!, command.slice(1), {
     detached: true,
     stdio: 'ignore',

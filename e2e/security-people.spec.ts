@@ -50,7 +50,9 @@ test.describe('security → users and invites', () => {
     await expect(page.getByRole('row', { name: new RegExp(email) })).toHaveCount(0)
   })
 
-  test("an invited user shows in Users; their roles are edited, then the user is deleted", async ({ authedPage: page }) => {
+  test('an invited user shows in Users; their roles are edited, then the user is deleted', async ({
+    authedPage: page,
+  }) => {
     const email = uniqueEmail('member')
     await page.goto('/security/users/invite-new-user')
     await page.getByLabel('Email', { exact: true }).fill(email)
@@ -83,7 +85,9 @@ test.describe('security → users and invites', () => {
 })
 
 test.describe('security → roles', () => {
-  test('policies are staged (Add policy, List All, Remove) with the name kept, and published only when the role is saved', async ({ authedPage: page }) => {
+  test('policies are staged (Add policy, List All, Remove) with the name kept, and published only when the role is saved', async ({
+    authedPage: page,
+  }) => {
     test.setTimeout(60_000) // a dozen round trips: each staging click is one
     const name = uniqueName('e2e_role')
     await page.goto('/security/roles')
@@ -100,7 +104,9 @@ test.describe('security → roles', () => {
     await page.getByRole('button', { name: 'Add policy' }).click()
     const staged = page.getByRole('region', { name: 'Policies' })
     await expect(staged.getByText('Organization', { exact: true })).toBeVisible()
-    await expect(staged.getByText(/2 permissions: view_table, select_sql|2 permissions: select_sql, view_table/)).toBeVisible()
+    await expect(
+      staged.getByText(/2 permissions: view_table, select_sql|2 permissions: select_sql, view_table/),
+    ).toBeVisible()
     await expect(page.getByText(/Unsaved changes/)).toBeVisible()
     await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
     await expect(page.getByLabel('Description')).toHaveValue('Reads the sample logs')
@@ -145,10 +151,14 @@ test.describe('security → roles', () => {
   test('saving without policies or a name says so and keeps what was staged', async ({ authedPage: page }) => {
     await page.goto('/security/roles/new-role')
     await page.getByRole('button', { name: 'List All' }).click()
-    await expect(page.getByRole('region', { name: 'Policies' }).getByText('Organization', { exact: true })).toBeVisible()
+    await expect(
+      page.getByRole('region', { name: 'Policies' }).getByText('Organization', { exact: true }),
+    ).toBeVisible()
     await page.getByRole('button', { name: 'Create role' }).click()
     await expect(page.getByLabel('Name', { exact: true })).toHaveAccessibleDescription(/Name is required/)
-    await expect(page.getByRole('region', { name: 'Policies' }).getByText('Organization', { exact: true })).toBeVisible()
+    await expect(
+      page.getByRole('region', { name: 'Policies' }).getByText('Organization', { exact: true }),
+    ).toBeVisible()
 
     await page.getByRole('button', { name: 'Remove the policy on Organization' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'Policy removed' })).toBeVisible()
@@ -204,7 +214,10 @@ async function signInInvited(admin: Page, browser: Browser, testInfo: TestInfo, 
 test.describe('security → walks as other roles (permission-aware pages)', () => {
   // Each walk invites a user, signs them in and visits a dozen pages: 20-30 s on a quiet machine.
   test.slow()
-  test('an invited operator is offered no change they cannot make, each with the reason', async ({ authedPage: page, browser }, testInfo) => {
+  test('an invited operator is offered no change they cannot make, each with the reason', async ({
+    authedPage: page,
+    browser,
+  }, testInfo) => {
     const email = uniqueEmail('operator')
     const operator = await signInInvited(page, browser, testInfo, email, 'Operator')
 
@@ -218,7 +231,9 @@ test.describe('security → walks as other roles (permission-aware pages)', () =
     await operator.getByRole('link', { name: `Roles of ${email}` }).click()
     await expect(operator.getByText('Needs change_user: ask an org admin.')).toBeVisible()
     await expect(operator.getByRole('button', { name: 'Save roles' })).toHaveCount(0)
-    await expect(operator.getByRole('region', { name: 'Effective permissions' })).toContainText(/Organization: \d+ permissions/)
+    await expect(operator.getByRole('region', { name: 'Effective permissions' })).toContainText(
+      /Organization: \d+ permissions/,
+    )
 
     await operator.goto('/security/roles')
     await expect(operator.getByRole('button', { name: 'New role' })).toBeDisabled()
@@ -228,7 +243,10 @@ test.describe('security → walks as other roles (permission-aware pages)', () =
     await operator.context().close()
   })
 
-  test("a reader's Security tabs say the cluster's refusal inside the page, never a 500", async ({ authedPage: page, browser }, testInfo) => {
+  test("a reader's Security tabs say the cluster's refusal inside the page, never a 500", async ({
+    authedPage: page,
+    browser,
+  }, testInfo) => {
     const reader = await signInInvited(page, browser, testInfo, uniqueEmail('reader'), 'Reader')
     for (const [path, title] of [
       ['/security/users', 'The users could not be loaded'],
@@ -261,7 +279,9 @@ test.describe('security → walks as other roles (permission-aware pages)', () =
     await expect(reader.getByText('Needs delete_table on table sample.web_logs', { exact: true })).toBeVisible()
     await expect(reader.getByRole('link', { name: /^Edit / })).toHaveCount(0)
     // the step opened by its URL says why and offers no confirm
-    await reader.goto(`${new URL(reader.url()).pathname}${new URL(reader.url()).search}&delete=${new URL(reader.url()).pathname.split('/').pop()}`)
+    await reader.goto(
+      `${new URL(reader.url()).pathname}${new URL(reader.url()).search}&delete=${new URL(reader.url()).pathname.split('/').pop()}`,
+    )
     await expect(reader.getByRole('button', { name: 'Delete table', exact: true })).toBeDisabled()
     await expect(reader.getByRole('textbox', { name: /FORCE/ })).toHaveCount(0)
     // jobs: Purge is disabled, the list says what is not offered

@@ -72,7 +72,9 @@ test.describe('security → buckets', () => {
     await expect(page).toHaveURL(/\/security\/buckets\/[0-9a-f-]{36}$/)
   })
 
-  test('the default bucket says which tables use it and is deleted only with FORCE typed', async ({ authedPage: page }) => {
+  test('the default bucket says which tables use it and is deleted only with FORCE typed', async ({
+    authedPage: page,
+  }) => {
     await withDefaultBucketLock(async () => {
       // A fresh cluster already has a real install's bucket, hdx_primary (the default until another is made so).
       await page.goto('/security/buckets')
@@ -116,7 +118,9 @@ test.describe('security → credentials', () => {
     const name = uniqueName('e2e_keys')
     await page.goto('/security/new-credential')
     await page.getByLabel('Name', { exact: true }).fill(name)
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'AWS access key id and secret access key (aws)' })
+    await page
+      .getByLabel('Type', { exact: true })
+      .selectOption({ label: 'AWS access key id and secret access key (aws)' })
     if (testInfo.project.name === 'no-js') {
       await page.getByRole('button', { name: 'Show the fields for this type' }).click()
       await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
@@ -168,7 +172,9 @@ test.describe('security → credentials', () => {
       await expect(page.getByLabel('Client email')).toHaveValue(GCP_KEY.client_email)
       // The private key stays in the file (an input would drop its line breaks): the server reads it.
       await expect(page.getByLabel('Private key', { exact: true })).toHaveValue('')
-      await expect(page.getByLabel('Private key', { exact: true })).toHaveAccessibleDescription(/Taken from the key file/)
+      await expect(page.getByLabel('Private key', { exact: true })).toHaveAccessibleDescription(
+        /Taken from the key file/,
+      )
     }
     await page.getByRole('button', { name: 'Create credential' }).click()
     await expect(page.getByText(`Credential ${name} created`)).toBeVisible()
@@ -182,7 +188,9 @@ test.describe('security → credentials', () => {
 })
 
 test.describe('security → logs', () => {
-  test('the audit trail filters by action and time, and the filters and paging live in the URL', async ({ authedPage: page }) => {
+  test('the audit trail filters by action and time, and the filters and paging live in the URL', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/security/audit-trails')
     await expect(page.getByRole('columnheader', { name: 'Created' })).toBeVisible()
     await expect(page.getByRole('columnheader', { name: 'User' })).toBeVisible()

@@ -4,7 +4,9 @@ import { expect, test } from './fixtures'
 const DOCS_ORIGIN = 'https://docs.hydrolix.io'
 
 test.describe('shell', () => {
-  test('the user menu is labelled with the email and offers Settings, Create token and Log out', async ({ authedPage: page }) => {
+  test('the user menu is labelled with the email and offers Settings, Create token and Log out', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/dashboard')
     const menu = page.getByRole('banner').getByRole('button', { name: ADMIN_EMAIL })
     await expect(menu).toBeVisible()
@@ -44,7 +46,9 @@ test.describe('shell', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'New table' })).toBeVisible()
   })
 
-  test('the sidebar toggle collapses the sidebar to 62 px and opens it again to 180 px', async ({ authedPage: page }) => {
+  test('the sidebar toggle collapses the sidebar to 62 px and opens it again to 180 px', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/dashboard')
     const sidebar = page.locator('#console-sidebar')
     await expect(sidebar).toHaveCSS('width', '180px')
@@ -54,7 +58,9 @@ test.describe('shell', () => {
     await expect(sidebar).toHaveCSS('width', '180px')
   })
 
-  test('the sidebar links lead to each section, Support and Docs open in a new window', async ({ authedPage: page }) => {
+  test('the sidebar links lead to each section, Support and Docs open in a new window', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/dashboard')
     const nav = page.getByRole('navigation', { name: 'Main' })
     const expected: [string, string][] = [
@@ -97,7 +103,9 @@ test.describe('shell', () => {
   test('the contextual Docs link opens the page topic in a new window', async ({ authedPage: page }) => {
     const context = page.context()
     // The network is closed: answer the docs site here so the new window has something to show.
-    await context.route(`${DOCS_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Docs</title>' }))
+    await context.route(`${DOCS_ORIGIN}/**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Docs</title>' }),
+    )
     await page.goto('/data/tables')
     const docs = page.getByRole('banner').getByRole('link', { name: 'Docs', exact: true })
     await expect(docs).toHaveAttribute('target', '_blank')
@@ -105,10 +113,15 @@ test.describe('shell', () => {
     await popup.waitForLoadState()
     expect(popup.url()).toBe(`${DOCS_ORIGIN}/docs/tables`)
     expect(page.url()).toMatch(/\/data\/tables$/)
-    await expect(page.getByRole('banner').getByRole('link', { name: 'API', exact: true })).toHaveAttribute('target', '_blank')
+    await expect(page.getByRole('banner').getByRole('link', { name: 'API', exact: true })).toHaveAttribute(
+      'target',
+      '_blank',
+    )
   })
 
-  test('a page that does not exist says so plainly inside the shell, with the ways on', async ({ authedPage: page }) => {
+  test('a page that does not exist says so plainly inside the shell, with the ways on', async ({
+    authedPage: page,
+  }) => {
     const response = await page.goto('/no/such/page')
     expect(response?.status()).toBe(404)
     await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible()
@@ -118,12 +131,20 @@ test.describe('shell', () => {
   })
 })
 
-
 test.describe('shell on a phone (390 × 844)', () => {
   test.use({ viewport: { width: 390, height: 844 } })
 
-  test('the sidebar is a menu button, nothing is wider than the screen, and the user menu stays on it', async ({ authedPage: page }) => {
-    for (const path of ['/dashboard', '/data/tables', '/queries', '/jobs/batch-jobs', '/system-health/counts', '/profile/settings']) {
+  test('the sidebar is a menu button, nothing is wider than the screen, and the user menu stays on it', async ({
+    authedPage: page,
+  }) => {
+    for (const path of [
+      '/dashboard',
+      '/data/tables',
+      '/queries',
+      '/jobs/batch-jobs',
+      '/system-health/counts',
+      '/profile/settings',
+    ]) {
       await page.goto(path)
       const width = await page.evaluate(() => document.documentElement.scrollWidth)
       expect(width, `${path} is ${width}px wide`).toBeLessThanOrEqual(390)
@@ -156,7 +177,8 @@ test.describe('focus', () => {
     await page.goto('/data/new-table')
     const name = page.getByLabel('Table name')
     // reach it with the keyboard, as a user would (focus rings show for keyboard focus)
-    for (let i = 0; i < 40 && !(await name.evaluate((element) => element === document.activeElement)); i++) await page.keyboard.press('Tab')
+    for (let i = 0; i < 40 && !(await name.evaluate((element) => element === document.activeElement)); i++)
+      await page.keyboard.press('Tab')
     await expect(name).toBeFocused()
     const ring = await name.evaluate((element) => {
       const style = getComputedStyle(element)

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from './fixtures'
 
-const CONSOLE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
+const CONSOLE_VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version
 
 test.describe('support', () => {
   test('says how to reach support, with both versions and the docs', async ({ authedPage: page }) => {
@@ -16,7 +18,10 @@ test.describe('support', () => {
     const address = (await email.textContent())!.trim()
     await expect(email).toHaveAttribute('href', new RegExp(`^mailto:${address.replace(/[.+]/g, '\\$&')}\\?`))
     // The mail already names the versions support asks for first.
-    await expect(email).toHaveAttribute('href', new RegExp(`body=.*${encodeURIComponent(`Console version: ${CONSOLE_VERSION}`).replace(/[.]/g, '\\.')}`))
+    await expect(email).toHaveAttribute(
+      'href',
+      new RegExp(`body=.*${encodeURIComponent(`Console version: ${CONSOLE_VERSION}`).replace(/[.]/g, '\\.')}`),
+    )
     const site = contact.getByRole('link', { name: 'the support site' })
     await expect(site).toHaveAttribute('href', /^https?:\/\//)
     await expect(site).toHaveAttribute('target', '_blank')

@@ -2,10 +2,14 @@ import { ADMIN_EMAIL } from './env'
 import { expect, test } from './fixtures'
 
 test.describe('system health', () => {
-  test('Counts shows each panel with its data table, and with scripts a chart over it', async ({ authedPage: page }, testInfo) => {
+  test('Counts shows each panel with its data table, and with scripts a chart over it', async ({
+    authedPage: page,
+  }, testInfo) => {
     await page.goto('/system-health')
     await expect(page).toHaveURL(/\/system-health\/counts$/)
-    await expect(page.getByRole('navigation', { name: 'System health' }).getByRole('link', { name: 'Counts' })).toHaveAttribute('aria-current', 'page')
+    await expect(
+      page.getByRole('navigation', { name: 'System health' }).getByRole('link', { name: 'Counts' }),
+    ).toHaveAttribute('aria-current', 'page')
 
     const requests = page.getByRole('region', { name: 'Requests per service', exact: true })
     await expect(requests).toBeVisible()
@@ -32,7 +36,9 @@ test.describe('system health', () => {
     await expect(table.locator('tbody tr')).toHaveCount(60)
   })
 
-  test('the time range and service stay in the URL; a custom range over 6 hours is refused with a message', async ({ authedPage: page }) => {
+  test('the time range and service stay in the URL; a custom range over 6 hours is refused with a message', async ({
+    authedPage: page,
+  }) => {
     await page.goto('/system-health/counts')
     await page.getByLabel('Time range', { exact: true }).selectOption({ label: 'Last 15 minutes' })
     await page.getByLabel('Service', { exact: true }).selectOption('turbine-api')
@@ -62,7 +68,9 @@ test.describe('system health', () => {
     await page.getByRole('button', { name: 'Apply' }).click()
     await expect(page).toHaveURL(/range=custom&from=2026-01-01T00%3A00&to=2026-01-01T05%3A00/)
     await expect(page.getByText(/10-minute intervals/)).toBeVisible()
-    await expect(page.getByRole('region', { name: 'Requests per service', exact: true }).getByText('No requests in this range.')).toBeVisible()
+    await expect(
+      page.getByRole('region', { name: 'Requests per service', exact: true }).getByText('No requests in this range.'),
+    ).toBeVisible()
   })
 
   test('a pool (spec section 3) narrows Counts and Logs and stays in the URL', async ({ authedPage: page }) => {
@@ -75,13 +83,17 @@ test.describe('system health', () => {
     const queries = page.getByRole('region', { name: 'Queries by result', exact: true })
     await expect(queries.locator('table thead th').first()).toHaveText('Interval ending (UTC)')
     // on the query pool only the query head's requests count: the config API runs on no pool
-    await expect(page.getByRole('region', { name: 'Requests per service', exact: true }).locator('table thead th')).toHaveText(['Interval ending (UTC)', 'query-head'])
+    await expect(
+      page.getByRole('region', { name: 'Requests per service', exact: true }).locator('table thead th'),
+    ).toHaveText(['Interval ending (UTC)', 'query-head'])
 
     await page.goto('/system-health/logs?range=1h&pool=query-peer')
     await expect(page.getByLabel('Pool', { exact: true })).toHaveValue('query-peer')
   })
 
-  test('Logs: filtering by level and searching narrows the rows, in UTC, newest first', async ({ authedPage: page }, testInfo) => {
+  test('Logs: filtering by level and searching narrows the rows, in UTC, newest first', async ({
+    authedPage: page,
+  }, testInfo) => {
     // Something to find: a password reset request is written to the cluster log.
     await page.goto('/password-reset')
     await page.getByLabel('Email').fill(ADMIN_EMAIL)
@@ -89,7 +101,9 @@ test.describe('system health', () => {
     await expect(page.getByText('Recovery email sent')).toBeVisible()
 
     await page.goto('/system-health/logs')
-    await expect(page.getByRole('navigation', { name: 'System health' }).getByRole('link', { name: 'Logs' })).toHaveAttribute('aria-current', 'page')
+    await expect(
+      page.getByRole('navigation', { name: 'System health' }).getByRole('link', { name: 'Logs' }),
+    ).toHaveAttribute('aria-current', 'page')
     const table = page.getByRole('table', { name: 'Cluster log entries, newest first' })
     await expect(table.getByRole('columnheader', { name: 'Time (UTC)' })).toBeVisible()
     const rows = table.locator('tbody tr')
@@ -126,7 +140,9 @@ test.describe('system health', () => {
     await expect(rows.first()).toBeVisible()
   })
 
-  test('Logs page with scripts: Live keeps itself in the URL and refreshes the list', async ({ authedPage: page }, testInfo) => {
+  test('Logs page with scripts: Live keeps itself in the URL and refreshes the list', async ({
+    authedPage: page,
+  }, testInfo) => {
     test.skip(testInfo.project.name !== 'js', 'Live polling needs scripts; without them the Refresh link is the way')
     await page.goto('/system-health/logs?range=15m')
     const updated = page.getByText(/Updated \d{4}-\d\d-\d\d/)

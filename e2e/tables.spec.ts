@@ -36,7 +36,9 @@ test.describe('data → tables', () => {
     await expect(crumbs.locator('[aria-current="page"]')).toHaveText(table)
   })
 
-  test('with scripts the form validates as you type; without them the server does the same on submit', async ({ authedPage: page }, testInfo) => {
+  test('with scripts the form validates as you type; without them the server does the same on submit', async ({
+    authedPage: page,
+  }, testInfo) => {
     await page.goto('/data/new-table')
     const name = page.getByLabel('Table name')
     const maxAge = page.getByLabel('Max age (days)')
@@ -59,7 +61,9 @@ test.describe('data → tables', () => {
     }
   })
 
-  test('a name the cluster refuses (already taken) shows its error at the field and keeps the form', async ({ authedPage: page }) => {
+  test('a name the cluster refuses (already taken) shows its error at the field and keeps the form', async ({
+    authedPage: page,
+  }) => {
     const { project, table } = await createTableThroughForm(page)
     await page.goto('/data/new-table')
     await page.getByLabel('Project', { exact: true }).selectOption({ label: project })
@@ -100,7 +104,9 @@ test.describe('data → tables', () => {
     await expect(page.getByText(`No tables or projects match “${table}”.`)).toBeVisible()
   })
 
-  test('the list keeps its filter and rows per page in the URL and links each table to its page', async ({ authedPage: page }, testInfo) => {
+  test('the list keeps its filter and rows per page in the URL and links each table to its page', async ({
+    authedPage: page,
+  }, testInfo) => {
     const { table } = await createTableThroughForm(page)
     await page.goto('/data/tables')
     await page.getByLabel('Filter by table or project name').fill(table)
@@ -123,7 +129,9 @@ test.describe('data → tables', () => {
     await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible()
   })
 
-  test("a table's page shows its statistics and leads to a query and an alter job for that table", async ({ authedPage: page }) => {
+  test("a table's page shows its statistics and leads to a query and an alter job for that table", async ({
+    authedPage: page,
+  }) => {
     await page.goto('/data/tables?q=web_logs')
     await page.getByRole('link', { name: 'web_logs', exact: true }).click()
     const stats = page.getByRole('region', { name: 'Statistics' })

@@ -20,7 +20,11 @@ function findChromium() {
 
 function version(path) {
   try {
-    return execFileSync(path, ['--version'], { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    return execFileSync(path, ['--version'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim()
   } catch {
     return 'version unknown'
   }
@@ -30,11 +34,11 @@ let found = findChromium()
 if (!found) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
   if (!isRoot) {
-    console.error('Chromium is missing. Install Debian\'s package, then run the tests again:')
+    console.error("Chromium is missing. Install Debian's package, then run the tests again:")
     console.error('  sudo apt-get update && sudo apt-get install -y chromium')
     process.exit(1)
   }
-  console.log('Chromium is missing; installing Debian\'s package (apt-get install -y chromium)...')
+  console.log("Chromium is missing; installing Debian's package (apt-get install -y chromium)...")
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
   let result = spawnSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit', env })
   if (result.status !== 0) {

@@ -13,7 +13,10 @@ let slowArrived: Promise<void> = Promise.resolve()
 let markSlowArrived = () => {}
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
 
-async function serve(allowEmbedding: boolean, options: Omit<Parameters<typeof createBaseApp>[0], 'allowEmbedding'> = {}): Promise<string> {
+async function serve(
+  allowEmbedding: boolean,
+  options: Omit<Parameters<typeof createBaseApp>[0], 'allowEmbedding'> = {},
+): Promise<string> {
   const app = createBaseApp({ allowEmbedding, ...options })
   app.get('/page', (_req, res) => {
     res.send('<p>hello</p>'.repeat(200))
@@ -89,12 +92,15 @@ describe('console server', () => {
     function postWith(base: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
       const url = new URL(`${base}/login`)
       return new Promise((resolve, reject) => {
-        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers }, (res) => {
-          let body = ''
-          res.setEncoding('utf8')
-          res.on('data', (chunk: string) => (body += chunk))
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-        })
+        const req = request(
+          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers },
+          (res) => {
+            let body = ''
+            res.setEncoding('utf8')
+            res.on('data', (chunk: string) => (body += chunk))
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+          },
+        )
         req.on('error', reject)
         req.end('email=a')
       })
@@ -102,7 +108,11 @@ describe('console server', () => {
 
     it('answers 403 with a page that says why for another origin, a foreign Referer or Origin: null', async () => {
       const base = await serve(false)
-      const foreign: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { Referer: 'https://evil.example/page' }, { Origin: 'null' }]
+      const foreign: Record<string, string>[] = [
+        { Origin: 'https://evil.example' },
+        { Referer: 'https://evil.example/page' },
+        { Origin: 'null' },
+      ]
       for (const headers of foreign) {
         const answer = await postWith(base, headers)
         expect(answer.status).toBe(403)
@@ -115,7 +125,9 @@ describe('console server', () => {
       const base = await serve(false)
       expect((await postWith(base, { Origin: base })).body).toBe('changed')
       expect((await postWith(base, { Referer: `${base}/data/new-table` })).body).toBe('changed')
-      expect((await postWith(base, { Origin: 'https://console.example', 'X-Forwarded-Host': 'console.example' })).body).toBe('changed')
+      expect(
+        (await postWith(base, { Origin: 'https://console.example', 'X-Forwarded-Host': 'console.example' })).body,
+      ).toBe('changed')
       expect((await postWith(base, {})).body).toBe('changed')
     })
   })
@@ -135,10 +147,16 @@ describe('console server', () => {
     expect(response.headers.get('x-request-id')).toBe('abc-123')
     await new Promise((resolve) => setTimeout(resolve, 50))
     const line = lines.find((entry) => (entry.req as { path?: string } | undefined)?.path === '/calls-cluster')
-    expect(line).toMatchObject({ req: { id: 'abc-123', method: 'GET', path: '/calls-cluster' }, res: { status: 200 }, clusterMs: 42, clusterCalls: 2 })
+    expect(line).toMatchObject({
+      req: { id: 'abc-123', method: 'GET', path: '/calls-cluster' },
+      res: { status: 200 },
+      clusterMs: 42,
+      clusterCalls: 2,
+    })
     expect(typeof line?.responseTime).toBe('number')
     const text = JSON.stringify(lines)
-    for (const secret of ['secret-cookie', 'secret-token', 'SELECT', 'cookie', 'authorization']) expect(text).not.toContain(secret)
+    for (const secret of ['secret-cookie', 'secret-token', 'SELECT', 'cookie', 'authorization'])
+      expect(text).not.toContain(secret)
   })
 
   it('never logs a login password, in the body or the query string', async () => {
@@ -158,12 +176,14 @@ describe('console server', () => {
     expect(response.status).toBe(200)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(lines.some((line) => line.includes('"/login"'))).toBe(true)
-    for (const secret of ['query-password-1', 'body-password-1', 'password', 'a@b.test']) expect(lines.join('\n')).not.toContain(secret)
+    for (const secret of ['query-password-1', 'body-password-1', 'password', 'a@b.test'])
+      expect(lines.join('\n')).not.toContain(secret)
   })
 
   it('answers the health checks under a base path too (decision 023)', async () => {
     const base = await serve(false, { basePath: '/console' })
-    for (const path of ['/healthz', '/console/healthz', '/readyz', '/console/readyz']) expect((await fetch(`${base}${path}`)).status, path).toBe(200)
+    for (const path of ['/healthz', '/console/healthz', '/readyz', '/console/readyz'])
+      expect((await fetch(`${base}${path}`)).status, path).toBe(200)
   })
 
   it('/readyz says whether the cluster answers', async () => {
@@ -268,7 +288,11 @@ describe('admission in arrival order (decision 042)', () => {
   })
 
   it('lets what it is told to pass go first (the health checks)', async () => {
-    const { base, arrived, finish } = await held({ limit: 1, leaseMs: 60_000, bypass: (req) => req.path === '/healthz' })
+    const { base, arrived, finish } = await held({
+      limit: 1,
+      leaseMs: 60_000,
+      bypass: (req) => req.path === '/healthz',
+    })
     const a = fetch(`${base}/a`).then((response) => response.text())
     await until(() => arrived.includes('a'), 'a to arrive')
     const b = fetch(`${base}/b`).then((response) => response.text())

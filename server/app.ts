@@ -105,9 +105,14 @@ export function requestLogs(logger: Logger, basePath = '') {
       res.setHeader('X-Request-Id', id)
       return id
     },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    customLogLevel: (_req, res, error) =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      req: (req: { id: string; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        path: req.url.split('?')[0],
+      }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
     customProps: (_req, res) => {
@@ -127,7 +132,15 @@ export function requestLogs(logger: Logger, basePath = '') {
  * answer (a long query, a stream of rows) cannot hold the line. A request that leaves while waiting
  * loses its place. `limit` 0 turns it off.
  */
-export function admission({ limit, leaseMs, bypass }: { limit: number; leaseMs: number; bypass?: (req: Request) => boolean }) {
+export function admission({
+  limit,
+  leaseMs,
+  bypass,
+}: {
+  limit: number
+  leaseMs: number
+  bypass?: (req: Request) => boolean
+}) {
   let active = 0
   const line: { start: () => void; isGone: boolean }[] = []
   const admitNext = () => {
@@ -201,7 +214,14 @@ export function createBaseApp({
   })
   if (logger) app.use(requestLogs(logger, basePath))
   // after the request log, so a logged duration includes the wait in line; not mounted when off
-  if (maxConcurrent > 0) app.use(admission({ limit: maxConcurrent, leaseMs: ADMISSION_LEASE_MS, bypass: (req) => isHousekeeping(req.path, basePath) }))
+  if (maxConcurrent > 0)
+    app.use(
+      admission({
+        limit: maxConcurrent,
+        leaseMs: ADMISSION_LEASE_MS,
+        bypass: (req) => isHousekeeping(req.path, basePath),
+      }),
+    )
   // gzip level 4: a quarter of the default level's (6) CPU time for pages 3-6% bigger (decision 033).
   app.use(compression({ level: 4 }))
   app.use(securityHeaders(allowEmbedding, { scriptNonces }))

@@ -25,8 +25,26 @@ function handlerFor(readStream: boolean, seen: Seen[]) {
   const build = {
     mode: 'production',
     entry: { module: entry },
-    routes: { root: { id: 'root', path: '', module: { default: () => null, loader: () => ({ table: 'web_logs', rows: 7 }) } } },
-    assets: { url: '/assets/manifest.js', version: 'v1', entry: { module: '/assets/entry.js', imports: [] }, routes: { root: { id: 'root', path: '', module: '/assets/root.js', hasLoader: true, hasAction: false, hasErrorBoundary: false, hasClientLoader: false, hasClientAction: false } } },
+    routes: {
+      root: { id: 'root', path: '', module: { default: () => null, loader: () => ({ table: 'web_logs', rows: 7 }) } },
+    },
+    assets: {
+      url: '/assets/manifest.js',
+      version: 'v1',
+      entry: { module: '/assets/entry.js', imports: [] },
+      routes: {
+        root: {
+          id: 'root',
+          path: '',
+          module: '/assets/root.js',
+          hasLoader: true,
+          hasAction: false,
+          hasErrorBoundary: false,
+          hasClientLoader: false,
+          hasClientAction: false,
+        },
+      },
+    },
     future: { v3_singleFetch: true },
     publicPath: '/',
     assetsBuildDirectory: 'build/client',

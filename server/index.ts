@@ -76,11 +76,16 @@ async function main() {
     basePath = loaded.basename && loaded.basename !== '/' ? loaded.basename.replace(/\/+$/, '') : ''
     const wanted = (process.env.BASE_PATH ?? '').trim().replace(/^\/+|\/+$/g, '')
     if (process.env.BASE_PATH !== undefined && (wanted ? `/${wanted}` : '') !== basePath) {
-      fail(`BASE_PATH is "${process.env.BASE_PATH}" but the build serves "${basePath || '/'}": build again with BASE_PATH=${process.env.BASE_PATH} npm run build.`)
+      fail(
+        `BASE_PATH is "${process.env.BASE_PATH}" but the build serves "${basePath || '/'}": build again with BASE_PATH=${process.env.BASE_PATH} npm run build.`,
+      )
     }
     serveFiles = (app) => {
       // Fingerprinted file names: safe to cache for a year.
-      app.use(`${basePath}/assets`, express.static(path.join(buildDir, 'client', 'assets'), { immutable: true, maxAge: '1y' }))
+      app.use(
+        `${basePath}/assets`,
+        express.static(path.join(buildDir, 'client', 'assets'), { immutable: true, maxAge: '1y' }),
+      )
       // The rest of public/ (favicon.ico, robots.txt): only paths with a file extension look on
       // disk, so a page request does not cost a stat of the client folder.
       const publicFiles = express.static(path.join(buildDir, 'client'), { maxAge: '1h' })
@@ -88,10 +93,24 @@ async function main() {
     }
     build = loaded
   }
-  const app = createBaseApp({ allowEmbedding: env.ALLOW_EMBEDDING, scriptNonces: !isDev, logger, clusterUrl: () => process.env.CLUSTER_URL, basePath, maxConcurrent: env.MAX_CONCURRENT_REQUESTS })
+  const app = createBaseApp({
+    allowEmbedding: env.ALLOW_EMBEDDING,
+    scriptNonces: !isDev,
+    logger,
+    clusterUrl: () => process.env.CLUSTER_URL,
+    basePath,
+    maxConcurrent: env.MAX_CONCURRENT_REQUESTS,
+  })
   serveFiles(app)
   // The CSP nonce securityHeaders made for this request reaches entry.server through the load context.
-  app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string | undefined }) }))
+  app.all(
+    '*',
+    createRequestHandler({
+      build,
+      mode: process.env.NODE_ENV,
+      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string | undefined }),
+    }),
+  )
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(env.PORT, () => resolve(listening))

@@ -40,7 +40,9 @@ export function freePort(): Promise<number> {
     server.on('error', reject)
     server.listen(0, '127.0.0.1', () => {
       const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
     })
   })
 }
@@ -130,7 +132,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     if (isUp) {
       const admin =
         readAdmin(dataDir) ??
-        (options.adminEmail && options.adminPassword ? { email: options.adminEmail, password: options.adminPassword } : null) ??
+        (options.adminEmail && options.adminPassword
+          ? { email: options.adminEmail, password: options.adminPassword }
+          : null) ??
         (process.env.CLUSTER_ADMIN_EMAIL && process.env.CLUSTER_ADMIN_PASSWORD
           ? { email: process.env.CLUSTER_ADMIN_EMAIL, password: process.env.CLUSTER_ADMIN_PASSWORD }
           : null)
@@ -139,5 +143,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     await sleep(200)
   }
   await stop()
-  throw new Error(`The local cluster did not answer on ${url} within ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s`)
+  throw new Error(
+    `The local cluster did not answer on ${url} within ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s`,
+  )
 }

@@ -8,12 +8,24 @@ const { createStaticRouter } = require('react-router-dom/server') as typeof impo
 const { matchRoutes } = require('@remix-run/router') as typeof import('@remix-run/router')
 
 describe('render patches (decision 045)', () => {
-  const routes = [{ id: 'root', path: '/', children: [{ id: 'tables', path: 'data/tables' }, { id: 'table', path: 'data/tables/:id' }] }]
+  const routes = [
+    {
+      id: 'root',
+      path: '/',
+      children: [
+        { id: 'tables', path: 'data/tables' },
+        { id: 'table', path: 'data/tables/:id' },
+      ],
+    },
+  ]
   const context = (id: string) =>
     ({
       basename: '/',
       location: { pathname: '/data/tables/1', search: '', hash: '', state: null, key: 'default' },
-      matches: [{ params: {}, pathname: '/', pathnameBase: '/', route: { id: 'root' } }, { params: { id }, pathname: `/data/tables/${id}`, pathnameBase: `/data/tables/${id}`, route: { id: 'table' } }],
+      matches: [
+        { params: {}, pathname: '/', pathnameBase: '/', route: { id: 'root' } },
+        { params: { id }, pathname: `/data/tables/${id}`, pathnameBase: `/data/tables/${id}`, route: { id: 'table' } },
+      ],
       loaderData: {},
       actionData: null,
       errors: null,

@@ -51,11 +51,20 @@ export async function clusterAdminLogin(): Promise<{ token: string; orgId: strin
  * Calls the cluster as the admin (`{org}` in `path` becomes the admin's org); returns the parsed
  * body (JSON, else text) and throws on a failure. For setting up what a test needs directly.
  */
-export async function clusterCall<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function clusterCall<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const { token, orgId } = await clusterAdminLogin()
   const response = await fetch(`${TEST_CLUSTER_URL}${path.replace('{org}', orgId)}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(typeof body === 'string' ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(typeof body === 'string' ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   })
   const text = await response.text()
@@ -68,9 +77,16 @@ export async function clusterCall<T = any>(method: string, path: string, body?: 
  * `{table}_json` (timestamp, level, message) and, when given, ingests `rows` into it; returns their ids.
  */
 export async function makeTable(project: string, table: string, rows: Record<string, unknown>[] = []) {
-  const existing = await clusterCall<{ results: { uuid: string; name: string }[] }>('GET', `/config/v1/orgs/{org}/projects/?name=${project}`)
-  const p = existing.results[0] ?? (await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: project }))
-  const t = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${p.uuid}/tables/`, { name: table })
+  const existing = await clusterCall<{ results: { uuid: string; name: string }[] }>(
+    'GET',
+    `/config/v1/orgs/{org}/projects/?name=${project}`,
+  )
+  const p =
+    existing.results[0] ??
+    (await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: project }))
+  const t = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${p.uuid}/tables/`, {
+    name: table,
+  })
   await clusterCall('POST', `/config/v1/orgs/{org}/projects/${p.uuid}/tables/${t.uuid}/transforms/`, {
     name: `${table}_json`,
     type: 'json',
@@ -84,7 +100,10 @@ export async function makeTable(project: string, table: string, rows: Record<str
     },
   })
   if (rows.length) {
-    await clusterCall('POST', '/ingest/event', JSON.stringify(rows), { 'x-hdx-table': `${project}.${table}`, 'content-type': 'application/json' })
+    await clusterCall('POST', '/ingest/event', JSON.stringify(rows), {
+      'x-hdx-table': `${project}.${table}`,
+      'content-type': 'application/json',
+    })
   }
   return { projectId: p.uuid, tableId: t.uuid }
 }

@@ -49,7 +49,13 @@ type Method = 'all' | 'get' | 'post' | 'put' | 'patch' | 'delete'
 const url = (path: string) => `${TEST_CLUSTER_URL}${path}`
 
 /** The next matching call answers `status` with `body` (JSON unless a string). */
-export function failWith(path: string, status: number, body?: JsonBodyType, method: Method = 'all', statusText?: string) {
+export function failWith(
+  path: string,
+  status: number,
+  body?: JsonBodyType,
+  method: Method = 'all',
+  statusText?: string,
+) {
   server.use(
     http[method](
       url(path),

@@ -18,7 +18,12 @@ export function get(path: string, cookie?: string, headers: Record<string, strin
 }
 
 /** A form POST Request to the console at `path`. */
-export function post(path: string, form: Record<string, string>, cookie?: string, headers: Record<string, string> = {}) {
+export function post(
+  path: string,
+  form: Record<string, string>,
+  cookie?: string,
+  headers: Record<string, string> = {},
+) {
   return new Request(`${TEST_CONSOLE_URL}${path}`, {
     method: 'POST',
     body: new URLSearchParams(form),
@@ -45,7 +50,9 @@ export function cookieFrom(response: Response): string {
  */
 export async function loginAsAdmin(): Promise<string> {
   const { action } = await import('~/routes/_auth+/login')
-  const result = await returnedOrThrown(() => action(args(post('/login', { email: ADMIN.email, password: ADMIN.password }))))
+  const result = await returnedOrThrown(() =>
+    action(args(post('/login', { email: ADMIN.email, password: ADMIN.password }))),
+  )
   if (!(result instanceof Response) || result.status !== 302) {
     throw new Error(`Admin login failed: ${JSON.stringify(result)}`)
   }

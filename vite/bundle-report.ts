@@ -19,14 +19,24 @@ export function bundleReport(): Plugin {
       const lines: string[] = []
       const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []))
       for (const chunk of chunks.sort((a, b) => b.code.length - a.code.length)) {
-        lines.push(`== ${chunk.fileName} ${(gzipSync(chunk.code).length / 1024).toFixed(1)} KB gz; imports ${chunk.imports.join(' ') || '-'}; dynamic ${chunk.dynamicImports.join(' ') || '-'}`)
+        lines.push(
+          `== ${chunk.fileName} ${(gzipSync(chunk.code).length / 1024).toFixed(1)} KB gz; imports ${chunk.imports.join(' ') || '-'}; dynamic ${chunk.dynamicImports.join(' ') || '-'}`,
+        )
         const modules = Object.entries(chunk.modules)
           .filter(([, module]) => module.renderedLength > 0)
-          .map(([id, module]) => ({ id, gz: module.code ? gzipSync(module.code).length : 0, raw: module.renderedLength }))
+          .map(([id, module]) => ({
+            id,
+            gz: module.code ? gzipSync(module.code).length : 0,
+            raw: module.renderedLength,
+          }))
           .sort((a, b) => b.gz - a.gz)
         for (const module of modules) {
-          const name = module.id.includes('node_modules') ? module.id.replace(/.*node_modules[\\/]/, '') : relative(root, module.id)
-          lines.push(`  ${(module.gz / 1024).toFixed(2).padStart(6)} KB gz ${String(module.raw).padStart(8)} B  ${name}`)
+          const name = module.id.includes('node_modules')
+            ? module.id.replace(/.*node_modules[\\/]/, '')
+            : relative(root, module.id)
+          lines.push(
+            `  ${(module.gz / 1024).toFixed(2).padStart(6)} KB gz ${String(module.raw).padStart(8)} B  ${name}`,
+          )
         }
       }
       mkdirSync(dirname(options.dir), { recursive: true })

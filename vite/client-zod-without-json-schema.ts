@@ -15,10 +15,15 @@ export function clientZodWithoutJsonSchema(): Plugin {
   return browserStub('client-zod-without-json-schema', JSON_SCHEMA_MODULE, (file) => {
     const source = readFileSync(file, 'utf8')
     const names = new Set<string>()
-    for (const match of source.matchAll(/^export\s+(?:const|function|let|var|class)\s+([A-Za-z_$][\w$]*)/gm)) names.add(match[1]!)
+    for (const match of source.matchAll(/^export\s+(?:const|function|let|var|class)\s+([A-Za-z_$][\w$]*)/gm))
+      names.add(match[1]!)
     for (const match of source.matchAll(/^export\s*\{([^}]*)\}/gm)) {
       for (const part of match[1]!.split(',')) {
-        const name = part.trim().split(/\s+as\s+/).pop()?.trim()
+        const name = part
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()
+          ?.trim()
         if (name) names.add(name)
       }
     }

@@ -20,7 +20,8 @@ function identifiers(node: unknown, found = new Set<string>()): Set<string> {
   if (Array.isArray(node)) for (const item of node) identifiers(item, found)
   else if (node && typeof node === 'object') {
     if ((node as Node).type === 'Identifier') found.add(String((node as Node).name))
-    for (const [key, value] of Object.entries(node)) if (key !== 'type' && value && typeof value === 'object') identifiers(value, found)
+    for (const [key, value] of Object.entries(node))
+      if (key !== 'type' && value && typeof value === 'object') identifiers(value, found)
   }
   return found
 }
@@ -30,16 +31,21 @@ function callsACallResult(node: unknown): boolean {
   if (Array.isArray(node)) return node.some(callsACallResult)
   if (!node || typeof node !== 'object') return false
   const { type } = node as Node
-  if (type === 'ArrowFunctionExpression' || type === 'FunctionExpression' || type === 'FunctionDeclaration') return false
+  if (type === 'ArrowFunctionExpression' || type === 'FunctionExpression' || type === 'FunctionDeclaration')
+    return false
   if (type === 'CallExpression' && ((node as Node).callee as Node).type === 'CallExpression') return true
-  return Object.entries(node).some(([key, value]) => key !== 'type' && value && typeof value === 'object' && callsACallResult(value))
+  return Object.entries(node).some(
+    ([key, value]) => key !== 'type' && value && typeof value === 'object' && callsACallResult(value),
+  )
 }
 
 /** The names a top-level declaration declares. */
 function declared(node: Node | undefined): string[] {
   if (!node) return []
-  if (node.type === 'VariableDeclaration') return [...identifiers((node.declarations as { id: unknown }[]).map((d) => d.id))]
-  if (node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') return node.id ? [nameOf(node.id as Named)] : []
+  if (node.type === 'VariableDeclaration')
+    return [...identifiers((node.declarations as { id: unknown }[]).map((d) => d.id))]
+  if (node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration')
+    return node.id ? [nameOf(node.id as Named)] : []
   return []
 }
 
@@ -70,7 +76,12 @@ function readModule(info: ModuleInfo): ModuleShape | null {
   const sources: string[] = []
   for (const node of body) {
     const source = (node.source as { value?: string } | null | undefined)?.value
-    if (source !== undefined && /^(Import|ExportNamed|ExportAll)Declaration$/.test(node.type) && !sources.includes(source)) sources.push(source)
+    if (
+      source !== undefined &&
+      /^(Import|ExportNamed|ExportAll)Declaration$/.test(node.type) &&
+      !sources.includes(source)
+    )
+      sources.push(source)
   }
   if (sources.length !== info.importedIds.length) return null
   const idOf = new Map(sources.map((source, index) => [source, info.importedIds[index]!]))
@@ -79,20 +90,48 @@ function readModule(info: ModuleInfo): ModuleShape | null {
   for (const [source, id] of idOf) {
     const file = id.split('?')[0]!
     const expected = join(from, source)
-    if (source.startsWith('.') && file !== expected && !file.startsWith(`${expected}.`) && !file.startsWith(`${expected}/index.`)) return null
+    if (
+      source.startsWith('.') &&
+      file !== expected &&
+      !file.startsWith(`${expected}.`) &&
+      !file.startsWith(`${expected}/index.`)
+    )
+      return null
   }
-  const shape: ModuleShape = { statements: [], imports: new Map(), bare: [], reexports: new Map(), localExports: new Map(), stars: [], synthetic: typeof info.syntheticNamedExports === 'string' ? info.syntheticNamedExports : info.syntheticNamedExports ? 'default' : null }
+  const shape: ModuleShape = {
+    statements: [],
+    imports: new Map(),
+    bare: [],
+    reexports: new Map(),
+    localExports: new Map(),
+    stars: [],
+    synthetic:
+      typeof info.syntheticNamedExports === 'string'
+        ? info.syntheticNamedExports
+        : info.syntheticNamedExports
+          ? 'default'
+          : null,
+  }
   for (const node of body) {
     const id = node.source ? idOf.get((node.source as { value: string }).value) : undefined
     const specifiers = (node.specifiers ?? []) as { type: string; imported?: Named; local?: Named; exported?: Named }[]
     if (node.type === 'ImportDeclaration' && id) {
       if (!specifiers.length) shape.bare.push(id)
       for (const specifier of specifiers) {
-        const name = specifier.type === 'ImportNamespaceSpecifier' ? ALL : specifier.type === 'ImportDefaultSpecifier' ? 'default' : nameOf(specifier.imported)
+        const name =
+          specifier.type === 'ImportNamespaceSpecifier'
+            ? ALL
+            : specifier.type === 'ImportDefaultSpecifier'
+              ? 'default'
+              : nameOf(specifier.imported)
         shape.imports.set(nameOf(specifier.local), { id, name })
       }
     } else if (node.type === 'ExportNamedDeclaration' && id) {
-      for (const specifier of specifiers) shape.reexports.set(nameOf(specifier.exported), { id, name: specifier.type === 'ExportNamespaceSpecifier' ? ALL : nameOf(specifier.local) })
+      for (const specifier of specifiers)
+        shape.reexports.set(nameOf(specifier.exported), {
+          id,
+          name: specifier.type === 'ExportNamespaceSpecifier' ? ALL : nameOf(specifier.local),
+        })
     } else if (node.type === 'ExportAllDeclaration' && id) {
       if (node.exported) shape.reexports.set(nameOf(node.exported as Named), { id, name: ALL })
       else shape.stars.push(id)
@@ -100,28 +139,52 @@ function readModule(info: ModuleInfo): ModuleShape | null {
       const declaration = node.declaration as Node | undefined
       const names = declared(declaration)
       for (const specifier of specifiers) shape.localExports.set(nameOf(specifier.exported), nameOf(specifier.local))
-      if (declaration) shape.statements.push({ declares: names, exports: names, refs: identifiers(declaration), hasSideEffects: false })
+      if (declaration)
+        shape.statements.push({
+          declares: names,
+          exports: names,
+          refs: identifiers(declaration),
+          hasSideEffects: false,
+        })
     } else if (node.type === 'ExportDefaultDeclaration') {
-      shape.statements.push({ declares: declared(node.declaration as Node), exports: ['default'], refs: identifiers(node.declaration), hasSideEffects: false })
+      shape.statements.push({
+        declares: declared(node.declaration as Node),
+        exports: ['default'],
+        refs: identifiers(node.declaration),
+        hasSideEffects: false,
+      })
     } else if (!(node.type === 'ExpressionStatement' && node.directive)) {
       const names = declared(node)
       // A declaration is kept when something uses it, or when it calls what a call returned (rollup
       // cannot tell that is pure: `createProps()([…])`); anything else (a call, an assignment) always.
-      shape.statements.push({ declares: names, exports: [], refs: identifiers(node), hasSideEffects: !names.length || callsACallResult(node) })
+      shape.statements.push({
+        declares: names,
+        exports: [],
+        refs: identifiers(node),
+        hasSideEffects: !names.length || callsACallResult(node),
+      })
     }
   }
   for (const [exported, local] of shape.localExports) {
     const imported = shape.imports.get(local)
-    if (imported && !shape.statements.some((statement) => statement.declares.includes(local))) shape.reexports.set(exported, imported)
+    if (imported && !shape.statements.some((statement) => statement.declares.includes(local)))
+      shape.reexports.set(exported, imported)
   }
   return shape
 }
 
 /** What a module needs from others when `names` of it are used: tree-shaking by statement, roughly as rollup does. */
-function needs(shape: ModuleShape, names: Set<string> | typeof ALL): { wanted: { id: string; names: Wanted }[]; isUsed: boolean } {
+function needs(
+  shape: ModuleShape,
+  names: Set<string> | typeof ALL,
+): { wanted: { id: string; names: Wanted }[]; isUsed: boolean } {
   const wanted: { id: string; names: Wanted }[] = shape.bare.map((id) => ({ id, names: new Set<string>() }))
   if (names !== ALL && shape.synthetic) {
-    const exported = new Set([...shape.localExports.keys(), ...shape.reexports.keys(), ...shape.statements.flatMap((s) => s.exports)])
+    const exported = new Set([
+      ...shape.localExports.keys(),
+      ...shape.reexports.keys(),
+      ...shape.statements.flatMap((s) => s.exports),
+    ])
     if ([...names].some((name) => !exported.has(name))) names = new Set([...names, shape.synthetic])
   }
   const isWanted = (name: string) => names === ALL || names.has(name)
@@ -135,9 +198,14 @@ function needs(shape: ModuleShape, names: Set<string> | typeof ALL): { wanted: {
     for (const ref of statement.refs) refs.add(ref)
   }
   for (const statement of shape.statements) {
-    if (statement.hasSideEffects || statement.exports.some(isWanted) || statement.declares.some((name) => localWanted.has(name))) keep(statement)
+    if (
+      statement.hasSideEffects ||
+      statement.exports.some(isWanted) ||
+      statement.declares.some((name) => localWanted.has(name))
+    )
+      keep(statement)
   }
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false
     for (const statement of shape.statements) {
       if (!kept.has(statement) && statement.declares.some((name) => refs.has(name) || localWanted.has(name))) {
@@ -147,13 +215,21 @@ function needs(shape: ModuleShape, names: Set<string> | typeof ALL): { wanted: {
     }
   }
   for (const [local, from] of shape.imports) {
-    if (refs.has(local) || localWanted.has(local)) wanted.push({ id: from.id, names: from.name === ALL ? ALL : new Set([from.name]) })
+    if (refs.has(local) || localWanted.has(local))
+      wanted.push({ id: from.id, names: from.name === ALL ? ALL : new Set([from.name]) })
   }
   for (const [exported, from] of shape.reexports) {
     if (isWanted(exported)) wanted.push({ id: from.id, names: from.name === ALL ? ALL : new Set([from.name]) })
   }
   if (names === ALL) for (const id of shape.stars) wanted.push({ id, names: ALL })
-  else for (const name of names) if (!shape.reexports.has(name) && !shape.localExports.has(name) && !shape.statements.some((s) => s.exports.includes(name))) for (const id of shape.stars) wanted.push({ id, names: new Set([name]) })
+  else
+    for (const name of names)
+      if (
+        !shape.reexports.has(name) &&
+        !shape.localExports.has(name) &&
+        !shape.statements.some((s) => s.exports.includes(name))
+      )
+        for (const id of shape.stars) wanted.push({ id, names: new Set([name]) })
   return { wanted, isUsed: kept.size > 0 }
 }
 

@@ -16,9 +16,15 @@ export type AccessScope = {
  * come from the session's short read cache, as the user's permissions do (decisions 035, 036).
  */
 const getMyPolicies = oncePerRequest(async (api) => {
-  const [roleNames, roles] = await Promise.all([getMyRoleNames(api), cachedRead(api.sessionKey, 'roles', () => listRoles(api))])
+  const [roleNames, roles] = await Promise.all([
+    getMyRoleNames(api),
+    cachedRead(api.sessionKey, 'roles', () => listRoles(api)),
+  ])
   const mine = roles.filter((role) => roleNames.includes(role.name))
-  return { superAdmin: mine.some((role) => role.name === 'super_admin' && role.built_in), policies: mine.flatMap((role) => role.policies) }
+  return {
+    superAdmin: mine.some((role) => role.name === 'super_admin' && role.built_in),
+    policies: mine.flatMap((role) => role.policies),
+  }
 })
 
 function covers(policy: Policy, scope: AccessScope): boolean {
@@ -43,7 +49,11 @@ function scopeText(scope: AccessScope): string {
  * `'anywhere'` (a list of items in many scopes, or an org-wide action): null when the user holds it
  * in some scope; the policies are not read.
  */
-export async function whyNot(api: ClusterApi, permission: string | readonly string[], scope: AccessScope | 'anywhere' = {}): Promise<string | null> {
+export async function whyNot(
+  api: ClusterApi,
+  permission: string | readonly string[],
+  scope: AccessScope | 'anywhere' = {},
+): Promise<string | null> {
   const wanted = typeof permission === 'string' ? [permission] : permission
   const { value: held } = await settle(() => getMyPermissions(api))
   if (!held) return null
@@ -52,7 +62,9 @@ export async function whyNot(api: ClusterApi, permission: string | readonly stri
   if (scope === 'anywhere' || !held.includes('view_role')) return null
   const { value: mine } = await settle(() => getMyPolicies(api))
   if (!mine || mine.superAdmin) return null
-  return mine.policies.some((policy) => covers(policy, scope) && wanted.some((p) => policy.permissions.includes(p))) ? null : reason
+  return mine.policies.some((policy) => covers(policy, scope) && wanted.some((p) => policy.permissions.includes(p)))
+    ? null
+    : reason
 }
 
 /** `whyNot` for several controls of one page at once: `{ deleteTable: null, truncate: 'Needs …' }`. */

@@ -26,7 +26,7 @@ export type AuditFilter = {
 export function listAuditTrail(
   api: ClusterApi,
   filter: AuditFilter,
-  paging: { page: number; pageSize: number }
+  paging: { page: number; pageSize: number },
 ): Promise<Page<AuditEntry>> {
   return api.list<AuditEntry>(`/orgs/${api.orgId}/audit_trail`, {
     page: paging.page,

@@ -47,7 +47,12 @@ describe('cluster client', () => {
     let calls = 0
     server.events.on('request:start', () => calls++)
     const api = async () => requireApi(request)
-    await Promise.all([getCurrentUser(await api()), getCurrentUser(await api()), getDefaults(await api()), getDefaults(await api())])
+    await Promise.all([
+      getCurrentUser(await api()),
+      getCurrentUser(await api()),
+      getDefaults(await api()),
+      getDefaults(await api()),
+    ])
     await Promise.all([getVersion(await api()), getVersion(await api())])
     server.events.removeAllListeners()
     expect(calls).toBe(3)
@@ -68,7 +73,9 @@ describe('cluster client', () => {
   it('ends the session on a 401 from the user call: redirect to /login with prevUrl', async () => {
     const cookie = await loginAsAdmin()
     failWith('/config/v1/users/:userId', 401, { detail: 'Token expired.' })
-    const thrown = await getCurrentUser(await requireApi(get('/data/tables?page=2', cookie))).catch((error: unknown) => error)
+    const thrown = await getCurrentUser(await requireApi(get('/data/tables?page=2', cookie))).catch(
+      (error: unknown) => error,
+    )
     expect(thrown).toBeInstanceOf(Response)
     expect((thrown as Response).headers.get('Location')).toBe('/login?prevUrl=%2Fdata%2Ftables%3Fpage%3D2')
     expect((thrown as Response).headers.getSetCookie().join('\n')).toMatch(/cc_session=;/)
@@ -153,7 +160,9 @@ describe('cluster client', () => {
     failWith('/config/v1/projects', 500, { detail: 'Internal server error.' })
     const error = await failure(api.get('/projects'))
     expect(error.status).toBe(500)
-    expect(error.message).toBe('Internal server error. If this is reoccurring, please contact us at support@example.com')
+    expect(error.message).toBe(
+      'Internal server error. If this is reoccurring, please contact us at support@example.com',
+    )
     expect(error.body).toEqual({ detail: 'Internal server error.' })
   })
 
@@ -183,7 +192,9 @@ describe('the 401 policy (one place: the per-request client)', () => {
     })
     const api = await requireApi(request)
     failWith('/config/v1/orgs/:orgId/projects/', 401, { detail: 'Token expired.' })
-    const thrown = (await api.post(`/orgs/${api.orgId}/projects/`, { name: 'x' }).catch((error: unknown) => error)) as Response
+    const thrown = (await api
+      .post(`/orgs/${api.orgId}/projects/`, { name: 'x' })
+      .catch((error: unknown) => error)) as Response
     expect(thrown).toBeInstanceOf(Response)
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fdata%2Fnew-table%3Fproject%3Dp1')
     expect(thrown.headers.getSetCookie().join('\n')).toMatch(/cc_session=;/)
@@ -205,7 +216,9 @@ describe('the 401 policy (one place: the per-request client)', () => {
     const cookie = await loginAsAdmin()
     const api = await requireApi(get('/system-health/counts', cookie))
     failWith('/prometheus/api/v1/query_range', 401, {})
-    const error = await failure(api.raw('GET', '/prometheus/api/v1/query_range?query=up', { json: true, context: 'monitoring' }))
+    const error = await failure(
+      api.raw('GET', '/prometheus/api/v1/query_range?query=up', { json: true, context: 'monitoring' }),
+    )
     expect(error.status).toBe(401)
     expect(error.message).toBe('This panel cannot be accessed')
   })

@@ -77,7 +77,10 @@ export async function send(method: string, url: string, body: unknown, options: 
 }
 
 /** The headers and body of a call: a FormData or string body as is, anything else as JSON. */
-function outgoing(body: unknown, options: SendOptions): { headers: Record<string, string>; payload: string | FormData | undefined } {
+function outgoing(
+  body: unknown,
+  options: SendOptions,
+): { headers: Record<string, string>; payload: string | FormData | undefined } {
   const headers: Record<string, string> = {}
   if (options.headers) new Headers(options.headers).forEach((value, key) => (headers[key] = value))
   headers.accept ??= options.accept ?? 'application/json'
@@ -95,7 +98,14 @@ function outgoing(body: unknown, options: SendOptions): { headers: Record<string
 
 /** The cluster's refusal (a status that is not 2xx) as the catalogue's ClusterError. */
 function refusal(status: number, statusText: string, text: string, url: string, context: ErrorContext): ClusterError {
-  return new ClusterError({ status, statusText, body: parseBody(text), url, context, supportEmail: getEnv().SUPPORT_EMAIL })
+  return new ClusterError({
+    status,
+    statusText,
+    body: parseBody(text),
+    url,
+    context,
+    supportEmail: getEnv().SUPPORT_EMAIL,
+  })
 }
 
 /**
@@ -277,7 +287,10 @@ export async function endSession(request: Request): Promise<Response> {
  * Returns a client for `session`. With `request`, a 401 from any call (unless the call keeps the
  * session) throws the endSession redirect; see requireApi for the usual way in.
  */
-export function createClusterApi(session: SessionData, options: { request?: Request; origin?: string } = {}): ClusterApi {
+export function createClusterApi(
+  session: SessionData,
+  options: { request?: Request; origin?: string } = {},
+): ClusterApi {
   const origin = options.origin ?? getClusterUrl()
   const { request } = options
   const url = (path: string) => `${origin}${API_BASE_PATH}${path.startsWith('/') ? path : `/${path}`}`
@@ -290,14 +303,19 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
     } catch (error) {
       const context = callOptions.context ?? 'default'
       const keepsSession = callOptions.keepSession || context === 'monitoring' || context === 'version'
-      if (request && error instanceof ClusterError && error.status === 401 && !keepsSession) throw await endSession(request)
+      if (request && error instanceof ClusterError && error.status === 401 && !keepsSession)
+        throw await endSession(request)
       throw error
     }
   }
   const json = <T>(method: string, path: string, body: unknown, callOptions?: CallOptions) =>
     sent(method, sessionKey, () =>
       guarded(
-        () => callCluster<T>(method, url(withParams(path, callOptions?.params)), body, { token, context: callOptions?.context }),
+        () =>
+          callCluster<T>(method, url(withParams(path, callOptions?.params)), body, {
+            token,
+            context: callOptions?.context,
+          }),
         callOptions,
       ),
     )
@@ -315,7 +333,12 @@ export function createClusterApi(session: SessionData, options: { request?: Requ
       await json('DELETE', path, undefined, callOptions)
     },
     list: async (path, { page, pageSize, params, ...callOptions } = {}) =>
-      toPage(await json<unknown>('GET', path, undefined, { ...callOptions, params: { page, page_size: pageSize, ...params } })),
+      toPage(
+        await json<unknown>('GET', path, undefined, {
+          ...callOptions,
+          params: { page, page_size: pageSize, ...params },
+        }),
+      ),
     raw: (method, path, { body, json: isJson, ...callOptions } = {}) =>
       sent(method, sessionKey, () =>
         guarded(

@@ -39,7 +39,8 @@ export type CredentialInput = {
 }
 
 const credentialsPath = (api: ClusterApi) => `/orgs/${api.orgId}/credentials/`
-const credentialPath = (api: ClusterApi, credentialId: string) => `${credentialsPath(api)}${encodeURIComponent(credentialId)}`
+const credentialPath = (api: ClusterApi, credentialId: string) =>
+  `${credentialsPath(api)}${encodeURIComponent(credentialId)}`
 
 /** Returns every credential of the active org, sorted by name; throws ClusterError (403 for a user who may not see them). */
 export async function listCredentials(api: ClusterApi): Promise<Credential[]> {
@@ -51,7 +52,9 @@ export async function listCredentials(api: ClusterApi): Promise<Credential[]> {
 export async function listCredentialTypes(api: ClusterApi): Promise<Record<string, CredentialType>> {
   const types = await api.get<Record<string, CredentialType>>(`${credentialsPath(api)}types/`)
   // A type without a field list is kept with none, so a form can still name it.
-  return Object.fromEntries(Object.entries(types ?? {}).map(([key, type]) => [key, { ...type, fields: type?.fields ?? {} }]))
+  return Object.fromEntries(
+    Object.entries(types ?? {}).map(([key, type]) => [key, { ...type, fields: type?.fields ?? {} }]),
+  )
 }
 
 /** Returns one credential (secrets masked by the cluster); throws ClusterError (404 when there is none). */
@@ -68,7 +71,11 @@ export function createCredential(api: ClusterApi, credential: CredentialInput): 
  * Changes a credential with PATCH: the cluster merges `details`, so a secret the form left blank is
  * simply not sent and the stored one stays. Throws ClusterError.
  */
-export function updateCredential(api: ClusterApi, credentialId: string, change: Partial<CredentialInput>): Promise<Credential> {
+export function updateCredential(
+  api: ClusterApi,
+  credentialId: string,
+  change: Partial<CredentialInput>,
+): Promise<Credential> {
   return api.patch<Credential>(credentialPath(api, credentialId), change)
 }
 

@@ -46,9 +46,13 @@ export async function listDictionaries(api: ClusterApi, projectId: string): Prom
 }
 
 /** Returns every project with its dictionaries (the cluster has no org-wide list); throws ClusterError. */
-export async function listProjectsWithDictionaries(api: ClusterApi): Promise<{ project: Project; dictionaries: Dictionary[] }[]> {
+export async function listProjectsWithDictionaries(
+  api: ClusterApi,
+): Promise<{ project: Project; dictionaries: Dictionary[] }[]> {
   const projects = await listProjects(api)
-  return Promise.all(projects.map(async (project) => ({ project, dictionaries: await listDictionaries(api, project.uuid) })))
+  return Promise.all(
+    projects.map(async (project) => ({ project, dictionaries: await listDictionaries(api, project.uuid) })),
+  )
 }
 
 /** Returns one dictionary; throws ClusterError (404 when there is none). */
@@ -78,7 +82,12 @@ export function createDictionary(api: ClusterApi, projectId: string, dictionary:
 }
 
 /** Replaces a dictionary's fields and settings; throws ClusterError. */
-export function updateDictionary(api: ClusterApi, projectId: string, dictionaryId: string, dictionary: DictionaryInput): Promise<Dictionary> {
+export function updateDictionary(
+  api: ClusterApi,
+  projectId: string,
+  dictionaryId: string,
+  dictionary: DictionaryInput,
+): Promise<Dictionary> {
   return api.put<Dictionary>(`${dictionariesPath(api, projectId)}${encodeURIComponent(dictionaryId)}`, body(dictionary))
 }
 

@@ -7,7 +7,8 @@ import { listProjects, type Project } from './projects.server'
  */
 export type DictionaryFile = { name: string; size?: number; content_type?: string; created?: string; modified?: string }
 
-const filesPath = (api: ClusterApi, projectId: string) => `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/dictionaries/files`
+const filesPath = (api: ClusterApi, projectId: string) =>
+  `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/dictionaries/files`
 
 /** Returns a project's dictionary files, sorted by name (bare names become `{ name }`); throws ClusterError. */
 export async function listDictionaryFiles(api: ClusterApi, projectId: string): Promise<DictionaryFile[]> {
@@ -21,7 +22,9 @@ export async function listDictionaryFiles(api: ClusterApi, projectId: string): P
 /** Returns every project with its files; throws ClusterError. */
 export async function listProjectsWithFiles(api: ClusterApi): Promise<{ project: Project; files: DictionaryFile[] }[]> {
   const projects = await listProjects(api)
-  return Promise.all(projects.map(async (project) => ({ project, files: await listDictionaryFiles(api, project.uuid) })))
+  return Promise.all(
+    projects.map(async (project) => ({ project, files: await listDictionaryFiles(api, project.uuid) })),
+  )
 }
 
 /**
@@ -39,7 +42,9 @@ export async function uploadDictionaryFile(
   const form = new FormData()
   form.append('name', name)
   form.append('file', file, name)
-  const path = options.replace ? `${filesPath(api, projectId)}/${encodeURIComponent(name)}` : `${filesPath(api, projectId)}/`
+  const path = options.replace
+    ? `${filesPath(api, projectId)}/${encodeURIComponent(name)}`
+    : `${filesPath(api, projectId)}/`
   return options.replace ? api.put<DictionaryFile>(path, form) : api.post<DictionaryFile>(path, form)
 }
 

@@ -65,12 +65,15 @@ describe('error catalogue (spec section 8), row by row', () => {
     const body = 'Code: 62. DB::Exception: Syntax error'
     expect(new ClusterError({ status: 400, body, url: 'http://c/query?query=SELEC' }).message).toBe(body)
     const json = { error: 'Code: 60. Unknown table', query: 'SELECT 1' }
-    expect(new ClusterError({ status: 400, body: json, url: 'http://c/query/?query=x' }).message).toBe(JSON.stringify(json))
+    expect(new ClusterError({ status: 400, body: json, url: 'http://c/query/?query=x' }).message).toBe(
+      JSON.stringify(json),
+    )
   })
   it('400 elsewhere shows the general error', () => {
-    expect(new ClusterError({ status: 400, body: { non_field_errors: ['Name taken.'] }, url: 'http://c/config/v1/x' }).message).toBe(
-      'Name taken.',
-    )
+    expect(
+      new ClusterError({ status: 400, body: { non_field_errors: ['Name taken.'] }, url: 'http://c/config/v1/x' })
+        .message,
+    ).toBe('Name taken.')
   })
 })
 
@@ -107,9 +110,9 @@ describe('field-error mapping', () => {
     })
   })
   it('names list items by index, as conform does', () => {
-    expect(
-      mapFieldErrors({ settings: { output_columns: [{}, { name: ['Required.'] }] } }).fieldErrors,
-    ).toEqual({ 'settings.output_columns[1].name': ['Required.'] })
+    expect(mapFieldErrors({ settings: { output_columns: [{}, { name: ['Required.'] }] } }).fieldErrors).toEqual({
+      'settings.output_columns[1].name': ['Required.'],
+    })
   })
   it('keeps a nested object’s own general error on that object', () => {
     expect(mapFieldErrors({ settings: { merge: { non_field_errors: ['Pools overlap.'] } } }).fieldErrors).toEqual({
@@ -125,7 +128,10 @@ describe('field-error mapping', () => {
 
 describe('toast message', () => {
   it('reads _error.message first', () => {
-    const error = new ClusterError({ status: 400, body: { _error: { message: 'Quota exceeded' }, non_field_error: 'x' } })
+    const error = new ClusterError({
+      status: 400,
+      body: { _error: { message: 'Quota exceeded' }, non_field_error: 'x' },
+    })
     expect(toastMessage(error)).toBe('Quota exceeded')
   })
   it('then non_field_error', () => {

@@ -15,7 +15,8 @@ export type SqlFunction = {
 
 export type FunctionInput = { name: string; sql: string; description?: string }
 
-const functionsPath = (api: ClusterApi, projectId: string) => `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/functions/`
+const functionsPath = (api: ClusterApi, projectId: string) =>
+  `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/functions/`
 
 /** Returns every function of a project, sorted by name; throws ClusterError. */
 export async function listFunctions(api: ClusterApi, projectId: string): Promise<SqlFunction[]> {
@@ -24,7 +25,9 @@ export async function listFunctions(api: ClusterApi, projectId: string): Promise
 }
 
 /** Returns every project with its functions (the cluster has no org-wide list); throws ClusterError. */
-export async function listProjectsWithFunctions(api: ClusterApi): Promise<{ project: Project; functions: SqlFunction[] }[]> {
+export async function listProjectsWithFunctions(
+  api: ClusterApi,
+): Promise<{ project: Project; functions: SqlFunction[] }[]> {
   const projects = await listProjects(api)
   return Promise.all(projects.map(async (project) => ({ project, functions: await listFunctions(api, project.uuid) })))
 }
@@ -47,7 +50,12 @@ export function createFunction(api: ClusterApi, projectId: string, fn: FunctionI
 }
 
 /** Replaces a function's name, expression and description (checked as on create); throws ClusterError. */
-export function updateFunction(api: ClusterApi, projectId: string, functionId: string, fn: FunctionInput): Promise<SqlFunction> {
+export function updateFunction(
+  api: ClusterApi,
+  projectId: string,
+  functionId: string,
+  fn: FunctionInput,
+): Promise<SqlFunction> {
   return api.put<SqlFunction>(`${functionsPath(api, projectId)}${encodeURIComponent(functionId)}`, body(fn))
 }
 

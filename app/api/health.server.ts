@@ -26,10 +26,14 @@ export async function queryRange(
 
 /** GET {origin}/prometheus/api/v1/label/{label}/values: every value a label takes. Throws ClusterError. */
 export async function listLabelValues(api: ClusterApi, label: string): Promise<string[]> {
-  const body = await api.raw<{ data?: unknown }>('GET', `/prometheus/api/v1/label/${encodeURIComponent(label)}/values`, {
-    json: true,
-    context: 'monitoring',
-  })
+  const body = await api.raw<{ data?: unknown }>(
+    'GET',
+    `/prometheus/api/v1/label/${encodeURIComponent(label)}/values`,
+    {
+      json: true,
+      context: 'monitoring',
+    },
+  )
   return Array.isArray(body?.data) ? body.data.filter((value): value is string => typeof value === 'string') : []
 }
 
@@ -54,7 +58,8 @@ export async function selectRows<Row>(api: ClusterApi, sql: string, params: SqlP
 
 /** `{name:Type}`: a parameter placeholder for `selectRows` (names are ours, never user input). */
 export function sqlParam(params: SqlParams, name: string, type: string, value: string | number): string {
-  if (!/^[a-z_][a-z0-9_]*$/i.test(name) || !/^[A-Za-z0-9()]+$/.test(type)) throw new Error(`Bad SQL parameter ${name}:${type}`)
+  if (!/^[a-z_][a-z0-9_]*$/i.test(name) || !/^[A-Za-z0-9()]+$/.test(type))
+    throw new Error(`Bad SQL parameter ${name}:${type}`)
   params[name] = { type, value }
   return `{${name}:${type}}`
 }
@@ -92,10 +97,13 @@ function logsWhere(filters: LogFilters, params: SqlParams): string {
   if (filters.level) where.push(`level = ${sqlParam(params, 'level', 'String', filters.level)}`)
   if (filters.pool) where.push(`pool = ${sqlParam(params, 'pool', 'String', filters.pool)}`)
   if (filters.component) where.push(`component = ${sqlParam(params, 'component', 'String', filters.component)}`)
-  if (filters.container) where.push(`\`kubernetes.container_name\` = ${sqlParam(params, 'container', 'String', filters.container)}`)
+  if (filters.container)
+    where.push(`\`kubernetes.container_name\` = ${sqlParam(params, 'container', 'String', filters.container)}`)
   if (filters.search) {
     const needle = sqlParam(params, 'search', 'String', filters.search)
-    where.push(`(positionCaseInsensitiveUTF8(message, ${needle}) > 0 OR positionCaseInsensitiveUTF8(error, ${needle}) > 0)`)
+    where.push(
+      `(positionCaseInsensitiveUTF8(message, ${needle}) > 0 OR positionCaseInsensitiveUTF8(error, ${needle}) > 0)`,
+    )
   }
   return where.join('\n  AND ')
 }
@@ -103,12 +111,20 @@ function logsWhere(filters: LogFilters, params: SqlParams): string {
 /** How many log entries match `filters`. Throws ClusterError. */
 export async function countLogs(api: ClusterApi, filters: LogFilters): Promise<number> {
   const params: SqlParams = {}
-  const rows = await selectRows<{ total: string | number }>(api, `SELECT count() AS total FROM hydro.logs\nWHERE ${logsWhere(filters, params)}`, params)
+  const rows = await selectRows<{ total: string | number }>(
+    api,
+    `SELECT count() AS total FROM hydro.logs\nWHERE ${logsWhere(filters, params)}`,
+    params,
+  )
   return Number(rows[0]?.total ?? 0)
 }
 
 /** One page of the log entries matching `filters`, newest first. Throws ClusterError. */
-export async function listLogs(api: ClusterApi, filters: LogFilters, page: { limit: number; offset: number }): Promise<LogEntry[]> {
+export async function listLogs(
+  api: ClusterApi,
+  filters: LogFilters,
+  page: { limit: number; offset: number },
+): Promise<LogEntry[]> {
   const params: SqlParams = {}
   const where = logsWhere(filters, params)
   const sql = `SELECT toUnixTimestamp64Milli(timestamp) AS ts, level, service, component, \`kubernetes.container_name\` AS container, message, error
@@ -128,7 +144,13 @@ LIMIT ${sqlParam(params, 'limit', 'UInt32', page.limit)} OFFSET ${sqlParam(param
   }))
 }
 
-export type LogFacets = { services: string[]; levels: string[]; pools: string[]; components: string[]; containers: string[] }
+export type LogFacets = {
+  services: string[]
+  levels: string[]
+  pools: string[]
+  components: string[]
+  containers: string[]
+}
 
 /** The values the log filters can take (what hydro.logs holds). Throws ClusterError. */
 export async function listLogFacets(api: ClusterApi): Promise<LogFacets> {
@@ -139,5 +161,11 @@ export async function listLogFacets(api: ClusterApi): Promise<LogFacets> {
   const list = (value: unknown) =>
     (Array.isArray(value) ? value : []).filter((item): item is string => typeof item === 'string' && item !== '').sort()
   const row = rows[0] ?? {}
-  return { services: list(row.services), levels: list(row.levels), pools: list(row.pools), components: list(row.components), containers: list(row.containers) }
+  return {
+    services: list(row.services),
+    levels: list(row.levels),
+    pools: list(row.pools),
+    components: list(row.components),
+    containers: list(row.containers),
+  }
 }

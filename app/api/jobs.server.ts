@@ -112,12 +112,21 @@ export type NewBatchJob = {
   settings?: Record<string, unknown>
 }
 
-const alterPath = (api: ClusterApi, jobId = '') => `/orgs/${api.orgId}/jobs/alter/${jobId ? encodeURIComponent(jobId) : ''}`
-const batchPath = (api: ClusterApi, jobId = '') => `/orgs/${api.orgId}/jobs/batch/${jobId ? encodeURIComponent(jobId) : ''}`
+const alterPath = (api: ClusterApi, jobId = '') =>
+  `/orgs/${api.orgId}/jobs/alter/${jobId ? encodeURIComponent(jobId) : ''}`
+const batchPath = (api: ClusterApi, jobId = '') =>
+  `/orgs/${api.orgId}/jobs/batch/${jobId ? encodeURIComponent(jobId) : ''}`
 
 /** Returns one page of the org's alter jobs, newest first, optionally of one status; throws ClusterError. */
-export function listAlterJobs(api: ClusterApi, options: { page?: number; pageSize?: number; status?: string } = {}): Promise<Page<AlterJob>> {
-  return api.list<AlterJob>(alterPath(api), { page: options.page, pageSize: options.pageSize, params: { status: options.status } })
+export function listAlterJobs(
+  api: ClusterApi,
+  options: { page?: number; pageSize?: number; status?: string } = {},
+): Promise<Page<AlterJob>> {
+  return api.list<AlterJob>(alterPath(api), {
+    page: options.page,
+    pageSize: options.pageSize,
+    params: { status: options.status },
+  })
 }
 
 /** Returns one alter job; throws ClusterError (404 when there is none). */
@@ -154,10 +163,15 @@ export function deleteAlterJob(api: ClusterApi, jobId: string): Promise<void> {
  */
 export async function createAlterJob(api: ClusterApi, sql: string): Promise<string> {
   // ClusterApi.raw sends objects as JSON; the SQL goes in ?query= (the query API reads it there too).
-  const answer = await api.raw<{ job_id?: string } | string>('POST', `/query?query=${encodeURIComponent(sql)}`, { json: true })
+  const answer = await api.raw<{ job_id?: string } | string>('POST', `/query?query=${encodeURIComponent(sql)}`, {
+    json: true,
+  })
   const jobId = typeof answer === 'object' && answer ? answer.job_id : undefined
   if (!jobId) {
-    throw new ClusterError({ status: 400, body: { sql: ['The cluster ran this statement as a query instead of creating an alter job.'] } })
+    throw new ClusterError({
+      status: 400,
+      body: { sql: ['The cluster ran this statement as a query instead of creating an alter job.'] },
+    })
   }
   return jobId
 }
@@ -173,8 +187,15 @@ export function engineMessage(error: unknown): string | undefined {
 }
 
 /** Returns one page of the org's batch jobs, newest first; throws ClusterError. */
-export function listBatchJobs(api: ClusterApi, options: { page?: number; pageSize?: number; status?: string } = {}): Promise<Page<BatchJob>> {
-  return api.list<BatchJob>(batchPath(api), { page: options.page, pageSize: options.pageSize, params: { status: options.status } })
+export function listBatchJobs(
+  api: ClusterApi,
+  options: { page?: number; pageSize?: number; status?: string } = {},
+): Promise<Page<BatchJob>> {
+  return api.list<BatchJob>(batchPath(api), {
+    page: options.page,
+    pageSize: options.pageSize,
+    params: { status: options.status },
+  })
 }
 
 export function getBatchJob(api: ClusterApi, jobId: string): Promise<BatchJob> {

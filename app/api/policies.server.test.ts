@@ -4,9 +4,19 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ClusterError } from './errors.server'
 import { unwrap } from '#tests/session'
-import { formErrorsOf, loadFromCluster, nullOnMissing, replyFromCluster, settle, toastFromCluster } from './policies.server'
+import {
+  formErrorsOf,
+  loadFromCluster,
+  nullOnMissing,
+  replyFromCluster,
+  settle,
+  toastFromCluster,
+} from './policies.server'
 
-const Schema = z.object({ name: z.string(), settings: z.object({ stream: z.object({ hot_data_max_age_minutes: z.number() }) }) })
+const Schema = z.object({
+  name: z.string(),
+  settings: z.object({ stream: z.object({ hot_data_max_age_minutes: z.number() }) }),
+})
 
 function submission() {
   const form = new FormData()
@@ -58,7 +68,9 @@ describe('replyFromCluster', () => {
       status: 400,
       body: { name: ['Taken.'], settings: { stream: { hot_data_max_age_minutes: ['Too small.'] } } },
     })
-    const { data } = unwrap<Reply>(replyFromCluster(submission(), error, { rename: { name: 'newProjectName' }, notes: ['Nothing was saved.'] }))
+    const { data } = unwrap<Reply>(
+      replyFromCluster(submission(), error, { rename: { name: 'newProjectName' }, notes: ['Nothing was saved.'] }),
+    )
     expect(data.result.error).toEqual({
       '': ['settings.stream.hot_data_max_age_minutes: Too small.', 'Nothing was saved.'],
       newProjectName: ['Taken.'],
@@ -78,7 +90,9 @@ describe('replyFromCluster', () => {
 
 describe('loadFromCluster', () => {
   it('turns a cluster failure into the catalogue message', async () => {
-    const thrown = await thrownFrom(() => loadFromCluster(() => Promise.reject(new ClusterError({ status: 404, statusText: 'Not Found' }))))
+    const thrown = await thrownFrom(() =>
+      loadFromCluster(() => Promise.reject(new ClusterError({ status: 404, statusText: 'Not Found' }))),
+    )
     expect(unwrap(thrown)).toMatchObject({ data: { message: '404 Error: Not Found.' }, status: 404 })
   })
 })
@@ -86,7 +100,10 @@ describe('loadFromCluster', () => {
 describe('settle', () => {
   it('keeps a panel’s failure as its message and passes other errors on', async () => {
     expect(await settle(() => Promise.resolve(3))).toEqual({ value: 3, error: null })
-    expect(await settle(() => Promise.reject(new ClusterError({ status: 503, body: '' })))).toEqual({ value: null, error: 'Service Unavailable.' })
+    expect(await settle(() => Promise.reject(new ClusterError({ status: 503, body: '' })))).toEqual({
+      value: null,
+      error: 'Service Unavailable.',
+    })
     const redirect = new Response(null, { status: 302 })
     expect(await thrownFrom(() => settle(() => Promise.reject(redirect)))).toBe(redirect)
   })
@@ -104,15 +121,28 @@ describe('nullOnMissing', () => {
 
 describe('formErrorsOf', () => {
   it('a failure that is not a 400 is the catalogue message as a form error', () => {
-    expect(formErrorsOf(new ClusterError({ status: 429 }))).toEqual({ fieldErrors: {}, formErrors: [new ClusterError({ status: 429 }).message] })
+    expect(formErrorsOf(new ClusterError({ status: 429 }))).toEqual({
+      fieldErrors: {},
+      formErrors: [new ClusterError({ status: 429 }).message],
+    })
   })
 })
 
 describe('toastFromCluster', () => {
   it('titles the toast in the spec’s order and keeps the catalogue’s reason as its description', () => {
-    expect(toastFromCluster(new ClusterError({ status: 400, body: { _error: { message: 'Quota exceeded' } } }))).toMatchObject({ title: 'Quota exceeded', type: 'error' })
-    expect(toastFromCluster(new ClusterError({ status: 400, body: { non_field_errors: ['Locked.'] } })).title).toBe('Locked.')
-    const conflict = toastFromCluster(new ClusterError({ status: 409, body: { detail: 'Only a pending job can be committed.' } }))
-    expect(conflict).toEqual({ title: 'Something went wrong', description: 'Only a pending job can be committed.', type: 'error' })
+    expect(
+      toastFromCluster(new ClusterError({ status: 400, body: { _error: { message: 'Quota exceeded' } } })),
+    ).toMatchObject({ title: 'Quota exceeded', type: 'error' })
+    expect(toastFromCluster(new ClusterError({ status: 400, body: { non_field_errors: ['Locked.'] } })).title).toBe(
+      'Locked.',
+    )
+    const conflict = toastFromCluster(
+      new ClusterError({ status: 409, body: { detail: 'Only a pending job can be committed.' } }),
+    )
+    expect(conflict).toEqual({
+      title: 'Something went wrong',
+      description: 'Only a pending job can be committed.',
+      type: 'error',
+    })
   })
 })

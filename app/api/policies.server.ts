@@ -77,7 +77,11 @@ export function formErrorsOf(error: unknown, rename?: Record<string, string>): F
 }
 
 type Replyable = {
-  reply(options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }): SubmissionResult<string[]>
+  reply(options?: {
+    formErrors?: string[]
+    fieldErrors?: Record<string, string[]>
+    hideFields?: string[]
+  }): SubmissionResult<string[]>
 }
 
 export type ReplyOptions = {
@@ -99,7 +103,13 @@ export function replyFromCluster(submission: Replyable, error: unknown, options:
   if (error.status !== 400) throw errorResponse(error)
   const { fieldErrors, formErrors } = formErrorsOf(error, options.rename)
   return data(
-    { result: submission.reply({ fieldErrors, formErrors: [...formErrors, ...(options.notes ?? [])], hideFields: options.hideFields }) },
+    {
+      result: submission.reply({
+        fieldErrors,
+        formErrors: [...formErrors, ...(options.notes ?? [])],
+        hideFields: options.hideFields,
+      }),
+    },
     { status: 400 },
   )
 }

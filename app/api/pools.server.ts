@@ -98,7 +98,14 @@ export function createPool(api: ClusterApi, pool: NewPool): Promise<Pool> {
  * transform unchanged, and any settings the console does not edit kept as they were.
  */
 export function poolUpdateBody(current: Pool, changes: PoolChanges): Record<string, unknown> {
-  const { replicas: _r, cpu: _c, memory: _m, storage: _s, shards: _sh, ...kept } = current.settings?.k8s_deployment ?? {}
+  const {
+    replicas: _r,
+    cpu: _c,
+    memory: _m,
+    storage: _s,
+    shards: _sh,
+    ...kept
+  } = current.settings?.k8s_deployment ?? {}
   return {
     name: current.name,
     description: changes.description ?? '',

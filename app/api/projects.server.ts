@@ -42,12 +42,22 @@ export function deleteProject(api: ClusterApi, projectId: string): Promise<void>
 }
 
 /** Changes a project's name and description; returns it; throws ClusterError (400 with field errors). */
-export function updateProject(api: ClusterApi, projectId: string, changes: { name: string; description: string }): Promise<Project> {
+export function updateProject(
+  api: ClusterApi,
+  projectId: string,
+  changes: { name: string; description: string },
+): Promise<Project> {
   return api.patch<Project>(`${projectsPath(api)}${encodeURIComponent(projectId)}`, changes)
 }
 
 /** A project's storage figures summed over its tables (`projects/{p}/stats`). */
-export type ProjectStats = { tables?: number; total_rows?: number; total_partitions?: number; compressed_data_size?: number; raw_data_size?: number }
+export type ProjectStats = {
+  tables?: number
+  total_rows?: number
+  total_partitions?: number
+  compressed_data_size?: number
+  raw_data_size?: number
+}
 
 /** Returns a project's figures; throws ClusterError. */
 export function getProjectStats(api: ClusterApi, projectId: string): Promise<ProjectStats> {
@@ -56,6 +66,9 @@ export function getProjectStats(api: ClusterApi, projectId: string): Promise<Pro
 
 /** The names of a project's dictionaries (what a project delete takes with it); throws ClusterError. */
 export async function listProjectDictionaryNames(api: ClusterApi, projectId: string): Promise<string[]> {
-  const dictionaries = await listAll<{ name: string }>(api, `${projectsPath(api)}${encodeURIComponent(projectId)}/dictionaries/`)
+  const dictionaries = await listAll<{ name: string }>(
+    api,
+    `${projectsPath(api)}${encodeURIComponent(projectId)}/dictionaries/`,
+  )
   return dictionaries.map((dictionary) => dictionary.name).sort()
 }

@@ -29,7 +29,6 @@ export type QueryInsights = {
 
 const LIMIT = 20
 
-
 /** `2026-11-24 10:00:00.123` (the log's UTC time) as ISO. */
 function isoOf(value: unknown): string {
   const text = String(value ?? '')
@@ -61,7 +60,10 @@ function rowsOf(text: string): LoggedQuery[] {
  * console's own reads (this page, a run's progress, saved queries and history) are left out. Never throws for a
  * log the cluster refuses: `error` says why.
  */
-export async function loadQueryInsights(api: ClusterApi, { minutes, user }: { minutes: number; user: string | null }): Promise<QueryInsights> {
+export async function loadQueryInsights(
+  api: ClusterApi,
+  { minutes, user }: { minutes: number; user: string | null },
+): Promise<QueryInsights> {
   const where = [
     `query_start > now() - INTERVAL ${Math.max(1, Math.floor(minutes))} MINUTE`,
     "position(query, 'hdx.active_queries') = 0",

@@ -69,7 +69,11 @@ export type QueryText = {
 }
 
 /** Runs `sql` and returns the whole answer as text with its format and statistics; throws as queryCluster. */
-export async function runQuery(api: ClusterApi, sql: string, settings: Record<string, string> = {}): Promise<QueryText> {
+export async function runQuery(
+  api: ClusterApi,
+  sql: string,
+  settings: Record<string, string> = {},
+): Promise<QueryText> {
   const started = performance.now()
   const response = await queryCluster(api, sql, settings)
   let text: string

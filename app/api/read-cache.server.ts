@@ -17,7 +17,12 @@ const entries = new Map<string, Entry>()
  * promise for `ttlMs` (`READ_CACHE_TTL_MS` unless the read says otherwise); concurrent requests
  * share one read. A failed read is not kept.
  */
-export function cachedRead<T>(sessionKey: string, key: string, load: () => Promise<T>, ttlMs = READ_CACHE_TTL_MS): Promise<T> {
+export function cachedRead<T>(
+  sessionKey: string,
+  key: string,
+  load: () => Promise<T>,
+  ttlMs = READ_CACHE_TTL_MS,
+): Promise<T> {
   const id = `${sessionKey}\u0000${key}`
   const now = Date.now()
   const hit = entries.get(id)

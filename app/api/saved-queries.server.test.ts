@@ -4,7 +4,14 @@ import { TEST_CLUSTER_URL } from '#tests/env'
 import { clusterAdminLogin } from '#tests/cluster'
 import { useTestCluster } from '#tests/msw'
 import { createClusterApi } from './client.server'
-import { flushHistoryWrites, forgetStore, HISTORY_WRITE_MS, listHistory, queueHistoryEntry, SavedQueriesUnavailable } from './saved-queries.server'
+import {
+  flushHistoryWrites,
+  forgetStore,
+  HISTORY_WRITE_MS,
+  listHistory,
+  queueHistoryEntry,
+  SavedQueriesUnavailable,
+} from './saved-queries.server'
 import { runQuery } from './query.server'
 import { clearReadCache } from './read-cache.server'
 
@@ -57,7 +64,7 @@ describe('query history', () => {
     return { api: watched, writes }
   }
 
-  it('writes a user\'s runs at most once a HISTORY_WRITE_MS, the runs that came meanwhile together, each shown at once (decision 053)', async () => {
+  it("writes a user's runs at most once a HISTORY_WRITE_MS, the runs that came meanwhile together, each shown at once (decision 053)", async () => {
     forgetStore()
     // (the tests' clients share one admin login, so one session key: the first test's history read is kept for it)
     clearReadCache()
@@ -69,19 +76,35 @@ describe('query history', () => {
     expect(writes).toEqual([1])
     // three runs from two sessions of the same user while the first write's interval runs
     const other = counted(await adminApi('history-user-2'))
-    const later = [queueHistoryEntry(api, run('SELECT 2')), queueHistoryEntry(other.api, run('SELECT 3')), queueHistoryEntry(api, run('SELECT 4'))]
-    expect((await listHistory(api, 5)).map((entry) => entry.sql)).toEqual(['SELECT 4', 'SELECT 3', 'SELECT 2', 'SELECT 1 AS first'])
+    const later = [
+      queueHistoryEntry(api, run('SELECT 2')),
+      queueHistoryEntry(other.api, run('SELECT 3')),
+      queueHistoryEntry(api, run('SELECT 4')),
+    ]
+    expect((await listHistory(api, 5)).map((entry) => entry.sql)).toEqual([
+      'SELECT 4',
+      'SELECT 3',
+      'SELECT 2',
+      'SELECT 1 AS first',
+    ])
     await Promise.all(later)
     // the second write began no sooner than an interval after the first began
     expect(Date.now() - firstQueued).toBeGreaterThanOrEqual(HISTORY_WRITE_MS)
     // one write for the three, through the latest session's client
     expect([...writes, ...other.writes]).toEqual([1, 3])
-    const answer = await runQuery(api, "SELECT count() AS n FROM cluster_console.query_history WHERE user_id = 'history-user-2'", { hdx_query_output_format: 'JSONEachRow', hdx_query_timerange_required: 'false' })
+    const answer = await runQuery(
+      api,
+      "SELECT count() AS n FROM cluster_console.query_history WHERE user_id = 'history-user-2'",
+      { hdx_query_output_format: 'JSONEachRow', hdx_query_timerange_required: 'false' },
+    )
     expect(Number((JSON.parse(answer.text.trim()) as { n: unknown }).n)).toBe(4)
   })
 
   it('fails every run written together when their write fails, and writes what waits at once when the server stops', async () => {
-    const { api, writes } = counted(await adminApi('history-user-3'), () => new ClusterError({ status: 403, url: '/ingest/event' }))
+    const { api, writes } = counted(
+      await adminApi('history-user-3'),
+      () => new ClusterError({ status: 403, url: '/ingest/event' }),
+    )
     await expect(queueHistoryEntry(api, run('SELECT 1'))).rejects.toBeInstanceOf(SavedQueriesUnavailable)
     const both = [queueHistoryEntry(api, run('SELECT 2')), queueHistoryEntry(api, run('SELECT 3'))]
     const outcomes = Promise.allSettled(both)

@@ -32,17 +32,37 @@ export class SavedQueriesUnavailable extends Error {
   }
 }
 
-const PRIMARY: TransformColumn = { name: 'at', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05.000Z07:00', resolution: 'ms' } }
+const PRIMARY: TransformColumn = {
+  name: 'at',
+  datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05.000Z07:00', resolution: 'ms' },
+}
 const text = (name: string): TransformColumn => ({ name, datatype: { type: 'string' } })
 
 const TABLES: { name: string; columns: TransformColumn[] }[] = [
   {
     name: SAVED_TABLE,
-    columns: [PRIMARY, text('id'), text('name'), text('sql'), text('options'), text('owner'), text('owner_id'), { name: 'deleted', datatype: { type: 'uint8' } }],
+    columns: [
+      PRIMARY,
+      text('id'),
+      text('name'),
+      text('sql'),
+      text('options'),
+      text('owner'),
+      text('owner_id'),
+      { name: 'deleted', datatype: { type: 'uint8' } },
+    ],
   },
   {
     name: HISTORY_TABLE,
-    columns: [PRIMARY, text('user_id'), text('sql'), text('options'), text('error'), { name: 'elapsed_ms', datatype: { type: 'uint32' } }, { name: 'row_count', datatype: { type: 'uint64' } }],
+    columns: [
+      PRIMARY,
+      text('user_id'),
+      text('sql'),
+      text('options'),
+      text('error'),
+      { name: 'elapsed_ms', datatype: { type: 'uint32' } },
+      { name: 'row_count', datatype: { type: 'uint64' } },
+    ],
   },
 ]
 const transformName = (table: string) => `${table}_json`
@@ -54,7 +74,11 @@ const setUp = new Map<string, Promise<void>>()
 const isTaken = (error: unknown) => error instanceof ClusterError && (error.status === 400 || error.status === 409)
 
 /** Finds by name, else creates; a create that loses a race to another console finds the winner's. */
-async function findOrCreate<T extends { name: string }>(list: () => Promise<T[]>, create: () => Promise<T>, name: string): Promise<T> {
+async function findOrCreate<T extends { name: string }>(
+  list: () => Promise<T[]>,
+  create: () => Promise<T>,
+  name: string,
+): Promise<T> {
   const found = (await list()).find((item) => item.name === name)
   if (found) return found
   try {
@@ -68,18 +92,31 @@ async function findOrCreate<T extends { name: string }>(list: () => Promise<T[]>
 }
 
 async function createStore(api: ClusterApi): Promise<void> {
-  const project = await findOrCreate<Project>(() => listProjects(api), () => createProject(api, { name: CONSOLE_PROJECT, description: 'Saved queries and query history of the console' }), CONSOLE_PROJECT)
+  const project = await findOrCreate<Project>(
+    () => listProjects(api),
+    () => createProject(api, { name: CONSOLE_PROJECT, description: 'Saved queries and query history of the console' }),
+    CONSOLE_PROJECT,
+  )
   await Promise.all(
     TABLES.map(async (spec) => {
       const table = await findOrCreate<Table>(
         () => listTables(api, project.uuid),
-        () => api.post<Table>(`/orgs/${api.orgId}/projects/${encodeURIComponent(project.uuid)}/tables/`, { name: spec.name, description: 'Written by the console' }),
+        () =>
+          api.post<Table>(`/orgs/${api.orgId}/projects/${encodeURIComponent(project.uuid)}/tables/`, {
+            name: spec.name,
+            description: 'Written by the console',
+          }),
         spec.name,
       )
       const name = transformName(spec.name)
       await findOrCreate(
         () => listTransforms(api, project.uuid, table.uuid),
-        () => createTransform(api, project.uuid, table.uuid, { name, type: 'json', settings: { is_default: true, output_columns: spec.columns } }),
+        () =>
+          createTransform(api, project.uuid, table.uuid, {
+            name,
+            type: 'json',
+            settings: { is_default: true, output_columns: spec.columns },
+          }),
         name,
       )
     }),
@@ -112,7 +149,6 @@ export function forgetStore(): void {
   recent.clear()
   recentRuns.clear()
 }
-
 
 /*
  * Rows this process wrote in the last two minutes, per org and table. A real cluster shows ingested
@@ -198,7 +234,10 @@ async function ingest(api: ClusterApi, table: string, rows: Record<string, strin
   try {
     await ingestRows(api, tableRef(CONSOLE_PROJECT, table), transformName(table), JSON.stringify(rows), 'json')
   } catch (error) {
-    if (error instanceof ClusterError && error.status === 403) throw new SavedQueriesUnavailable(table === SAVED_TABLE ? CANNOT_WRITE_MESSAGE : CANNOT_WRITE_MESSAGE.replace(SAVED_TABLE, table))
+    if (error instanceof ClusterError && error.status === 403)
+      throw new SavedQueriesUnavailable(
+        table === SAVED_TABLE ? CANNOT_WRITE_MESSAGE : CANNOT_WRITE_MESSAGE.replace(SAVED_TABLE, table),
+      )
     // The console's cache says "set up" but the cluster lost the table (deleted by hand): set up again next time.
     if (error instanceof ClusterError && error.status === 404) setUp.delete(api.orgId)
     throw error
@@ -208,7 +247,10 @@ async function ingest(api: ClusterApi, table: string, rows: Record<string, strin
 /** Reads `sql` as JSON rows; an unknown project or table is no rows (nothing was saved yet). */
 async function readRows<T>(api: ClusterApi, sql: string): Promise<T[] | null> {
   try {
-    const answer = await runQuery(api, sql, { hdx_query_output_format: 'JSONEachRow', hdx_query_timerange_required: 'false' })
+    const answer = await runQuery(api, sql, {
+      hdx_query_output_format: 'JSONEachRow',
+      hdx_query_timerange_required: 'false',
+    })
     return answer.text
       .split('\n')
       .filter((line) => line.trim())
@@ -221,9 +263,28 @@ async function readRows<T>(api: ClusterApi, sql: string): Promise<T[] | null> {
 }
 
 /** A saved query as the console shows it; `options` is the URL query string of the filled options. */
-export type SavedQuery = { id: string; name: string; sql: string; options: string; owner: string; ownerId: string; createdAt: number; updatedAt: number }
+export type SavedQuery = {
+  id: string
+  name: string
+  sql: string
+  options: string
+  owner: string
+  ownerId: string
+  createdAt: number
+  updatedAt: number
+}
 
-type SavedRow = { id: string; q_name: string; q_sql: string; q_options: string; q_owner: string; q_owner_id: string; created_ms: string | number; updated_ms: string | number; is_deleted: string | number }
+type SavedRow = {
+  id: string
+  q_name: string
+  q_sql: string
+  q_options: string
+  q_owner: string
+  q_owner_id: string
+  created_ms: string | number
+  updated_ms: string | number
+  is_deleted: string | number
+}
 
 /** What a saved-queries read found: the queries, and whether the store exists yet. */
 export type SavedQueries = { queries: SavedQuery[]; isSetUp: boolean }
@@ -296,25 +357,50 @@ export type SavedQueryInput = { name: string; sql: string; options: string; owne
  * (a new version of that id), otherwise a new id is made. Sets the store up on first use. Throws
  * SavedQueriesUnavailable without the permission to set up or write, ClusterError otherwise.
  */
-export async function saveQuery(api: ClusterApi, input: SavedQueryInput): Promise<{ id: string; isOverwrite: boolean }> {
+export async function saveQuery(
+  api: ClusterApi,
+  input: SavedQueryInput,
+): Promise<{ id: string; isOverwrite: boolean }> {
   await ensureStore(api)
   const { queries } = await listSavedQueries(api)
   const existing = queries.find((query) => query.ownerId === input.ownerId && query.name === input.name)
   const id = existing?.id ?? randomUUID()
   const at = Math.max(Date.now(), (existing?.updatedAt ?? 0) + 1)
-  const row = { at: new Date(at).toISOString(), id, name: input.name, sql: input.sql, options: input.options, owner: input.owner, owner_id: input.ownerId, deleted: 0 }
+  const row = {
+    at: new Date(at).toISOString(),
+    id,
+    name: input.name,
+    sql: input.sql,
+    options: input.options,
+    owner: input.owner,
+    owner_id: input.ownerId,
+    deleted: 0,
+  }
   await ingest(api, SAVED_TABLE, [row])
   remember(api.orgId, SAVED_TABLE, row, at)
   return { id, isOverwrite: Boolean(existing) }
 }
 
 /** Deletes a saved query (a deleted version of it); returns false when there was none. Throws as saveQuery. */
-export async function deleteSavedQuery(api: ClusterApi, id: string, by: { owner: string; ownerId: string }): Promise<boolean> {
+export async function deleteSavedQuery(
+  api: ClusterApi,
+  id: string,
+  by: { owner: string; ownerId: string },
+): Promise<boolean> {
   const existing = await getSavedQuery(api, id)
   if (!existing) return false
   await ensureStore(api)
   const at = Math.max(Date.now(), existing.updatedAt + 1)
-  const row = { at: new Date(at).toISOString(), id, name: existing.name, sql: existing.sql, options: existing.options, owner: by.owner, owner_id: by.ownerId, deleted: 1 }
+  const row = {
+    at: new Date(at).toISOString(),
+    id,
+    name: existing.name,
+    sql: existing.sql,
+    options: existing.options,
+    owner: by.owner,
+    owner_id: by.ownerId,
+    deleted: 1,
+  }
   await ingest(api, SAVED_TABLE, [row])
   remember(api.orgId, SAVED_TABLE, row, at)
   return true
@@ -324,7 +410,15 @@ export async function deleteSavedQuery(api: ClusterApi, id: string, by: { owner:
 export type HistoryEntry = { sql: string; options: string; at: number; elapsedMs: number; rows: number; error: string }
 
 function historyRow(api: ClusterApi, entry: Omit<HistoryEntry, 'at'>, at: number): Record<string, string | number> {
-  return { at: new Date(at).toISOString(), user_id: api.userId, sql: entry.sql, options: entry.options, error: entry.error, elapsed_ms: Math.max(0, Math.round(entry.elapsedMs)), row_count: Math.max(0, entry.rows) }
+  return {
+    at: new Date(at).toISOString(),
+    user_id: api.userId,
+    sql: entry.sql,
+    options: entry.options,
+    error: entry.error,
+    elapsed_ms: Math.max(0, Math.round(entry.elapsedMs)),
+    row_count: Math.max(0, entry.rows),
+  }
 }
 
 /**
@@ -337,7 +431,10 @@ export const HISTORY_WRITE_MS = 1_000
 
 type RunsToWrite = { api: ClusterApi; rows: Record<string, string | number>[]; settle: ((error?: unknown) => void)[] }
 /** Per org and user: the runs waiting for their write, whether a write is under way, when the last began. */
-const writers = new Map<string, { waiting: RunsToWrite | null; writing: Promise<void> | null; lastStart: number; timer: NodeJS.Timeout | null }>()
+const writers = new Map<
+  string,
+  { waiting: RunsToWrite | null; writing: Promise<void> | null; lastStart: number; timer: NodeJS.Timeout | null }
+>()
 
 /**
  * Appends a run to the signed-in user's history, setting the store up on first use; the user's other
@@ -358,7 +455,9 @@ export function queueHistoryEntry(api: ClusterApi, entry: Omit<HistoryEntry, 'at
   // the latest session's client writes: the user's rows, with that user's rights
   waiting.api = api
   waiting.rows.push(row)
-  const written = new Promise<void>((resolve, reject) => waiting.settle.push((error) => (error === undefined ? resolve() : reject(error))))
+  const written = new Promise<void>((resolve, reject) =>
+    waiting.settle.push((error) => (error === undefined ? resolve() : reject(error))),
+  )
   scheduleHistoryWrite(key)
   return written
 }
@@ -401,7 +500,8 @@ function writeHistory(key: string): Promise<void> {
 /** Forgets the users with nothing to write whose last write is past its interval (kept till then, so the next run waits its turn). */
 function forgetIdleWriters() {
   const before = Date.now() - HISTORY_WRITE_MS
-  for (const [key, writer] of writers) if (!writer.waiting && !writer.writing && !writer.timer && writer.lastStart < before) writers.delete(key)
+  for (const [key, writer] of writers)
+    if (!writer.waiting && !writer.writing && !writer.timer && writer.lastStart < before) writers.delete(key)
 }
 
 beforeClose(() => flushHistoryWrites())
@@ -420,7 +520,14 @@ export async function flushHistoryWrites(): Promise<void> {
   )
 }
 
-type HistoryRow = { sql: string; h_options: string; h_error: string; h_elapsed: number | string; h_rows: number | string; at_ms: number | string }
+type HistoryRow = {
+  sql: string
+  h_options: string
+  h_error: string
+  h_elapsed: number | string
+  h_rows: number | string
+  at_ms: number | string
+}
 
 /** How long a session keeps the cluster's answer to its history read (under RECENT_MS: its own runs stay in view). */
 const HISTORY_READ_MS = 30_000
@@ -437,27 +544,47 @@ export async function listHistory(api: ClusterApi, limit = 20): Promise<HistoryE
   // it is an engine read over every part of the history); this process's own runs of the last
   // RECENT_MS are merged after, so a run shows at once, and one from another console within
   // HISTORY_READ_MS.
-  const rows = await cachedRead(api.sessionKey, `query-history:${limit}`, () => readRows<HistoryRow>(
-    api,
-    [
-      'SELECT sql, argMax(options, at) AS h_options, argMax(error, at) AS h_error, argMax(elapsed_ms, at) AS h_elapsed,',
-      '  argMax(row_count, at) AS h_rows, toUnixTimestamp64Milli(max(at)) AS at_ms',
-      `FROM ${tableRef(CONSOLE_PROJECT, HISTORY_TABLE)}`,
-      `WHERE user_id = ${sqlString(api.userId)} AND at > now() - INTERVAL ${HISTORY_DAYS} DAY`,
-      'GROUP BY sql ORDER BY at_ms DESC',
-      `LIMIT ${Math.max(1, Math.floor(limit))}`,
-    ].join('\n'),
-  ), HISTORY_READ_MS)
+  const rows = await cachedRead(
+    api.sessionKey,
+    `query-history:${limit}`,
+    () =>
+      readRows<HistoryRow>(
+        api,
+        [
+          'SELECT sql, argMax(options, at) AS h_options, argMax(error, at) AS h_error, argMax(elapsed_ms, at) AS h_elapsed,',
+          '  argMax(row_count, at) AS h_rows, toUnixTimestamp64Milli(max(at)) AS at_ms',
+          `FROM ${tableRef(CONSOLE_PROJECT, HISTORY_TABLE)}`,
+          `WHERE user_id = ${sqlString(api.userId)} AND at > now() - INTERVAL ${HISTORY_DAYS} DAY`,
+          'GROUP BY sql ORDER BY at_ms DESC',
+          `LIMIT ${Math.max(1, Math.floor(limit))}`,
+        ].join('\n'),
+      ),
+    HISTORY_READ_MS,
+  )
   const bySql = new Map<string, HistoryEntry>()
   for (const row of rows ?? []) {
-    bySql.set(row.sql, { sql: row.sql, options: row.h_options, error: row.h_error, elapsedMs: Number(row.h_elapsed), rows: Number(row.h_rows), at: Number(row.at_ms) })
+    bySql.set(row.sql, {
+      sql: row.sql,
+      options: row.h_options,
+      error: row.h_error,
+      elapsedMs: Number(row.h_elapsed),
+      rows: Number(row.h_rows),
+      at: Number(row.at_ms),
+    })
   }
   // Newest first, one per statement: no older run can be among the newest `limit`.
   for (const { at, row } of recentRunsOf(api.orgId, api.userId).slice(0, limit)) {
     const sql = String(row.sql)
     const known = bySql.get(sql)
     if (known && known.at >= at) continue
-    bySql.set(sql, { sql, options: String(row.options), error: String(row.error), elapsedMs: Number(row.elapsed_ms), rows: Number(row.row_count), at })
+    bySql.set(sql, {
+      sql,
+      options: String(row.options),
+      error: String(row.error),
+      elapsedMs: Number(row.elapsed_ms),
+      rows: Number(row.row_count),
+      at,
+    })
   }
   return [...bySql.values()].sort((a, b) => b.at - a.at).slice(0, limit)
 }

@@ -21,5 +21,8 @@ export function createServiceAccount(api: ClusterApi, name: string): Promise<Ser
 
 /** Issues a token for a service account (shown once: the cluster never returns it again); throws ClusterError. */
 export function createServiceAccountToken(api: ClusterApi, accountId: string, expiry?: Date): Promise<IssuedToken> {
-  return api.post<IssuedToken>(`/service_accounts/${encodeURIComponent(accountId)}/tokens/`, expiry ? { expiry: expiry.toISOString() } : {})
+  return api.post<IssuedToken>(
+    `/service_accounts/${encodeURIComponent(accountId)}/tokens/`,
+    expiry ? { expiry: expiry.toISOString() } : {},
+  )
 }

@@ -16,7 +16,13 @@ export type Source = {
   table?: string
   pool_name?: string
   settings?: Record<string, unknown>
-  k8s_deployment?: { replicas?: number | string; cpu?: number | string; memory?: number | string; storage?: number | string; service?: string }
+  k8s_deployment?: {
+    replicas?: number | string
+    cpu?: number | string
+    memory?: number | string
+    storage?: number | string
+    service?: string
+  }
   created?: string
   modified?: string
 }
@@ -33,30 +39,68 @@ const sourcesPath = (api: ClusterApi, projectId: string, tableId: string, kind: 
   `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/tables/${encodeURIComponent(tableId)}/sources/${kind}/`
 
 /** Returns a table's sources of every kind, sorted by name; throws ClusterError. */
-export async function listSources(api: ClusterApi, projectId: string, tableId: string): Promise<(Source & { subtype: SourceKind })[]> {
+export async function listSources(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+): Promise<(Source & { subtype: SourceKind })[]> {
   const lists = await Promise.all(
-    SOURCE_KINDS.map(async (kind) => (await listAll<Source>(api, sourcesPath(api, projectId, tableId, kind))).map((source) => ({ ...source, subtype: kind }))),
+    SOURCE_KINDS.map(async (kind) =>
+      (await listAll<Source>(api, sourcesPath(api, projectId, tableId, kind))).map((source) => ({
+        ...source,
+        subtype: kind,
+      })),
+    ),
   )
   return lists.flat().sort((a, b) => a.name.localeCompare(b.name))
 }
 
 /** Returns one source; throws ClusterError (404 when there is none). */
-export function getSource(api: ClusterApi, projectId: string, tableId: string, kind: SourceKind, sourceId: string): Promise<Source> {
+export function getSource(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  kind: SourceKind,
+  sourceId: string,
+): Promise<Source> {
   return api.get<Source>(`${sourcesPath(api, projectId, tableId, kind)}${encodeURIComponent(sourceId)}`)
 }
 
 /** Creates a source (the cluster creates its pool); throws ClusterError (400 with field errors). */
-export function createSource(api: ClusterApi, projectId: string, tableId: string, kind: SourceKind, body: SourceBody): Promise<Source> {
+export function createSource(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  kind: SourceKind,
+  body: SourceBody,
+): Promise<Source> {
   return api.post<Source>(sourcesPath(api, projectId, tableId, kind), { ...body, type: 'pull', subtype: kind })
 }
 
 /** Replaces a source; throws ClusterError. */
-export function updateSource(api: ClusterApi, projectId: string, tableId: string, kind: SourceKind, sourceId: string, body: SourceBody): Promise<Source> {
-  return api.put<Source>(`${sourcesPath(api, projectId, tableId, kind)}${encodeURIComponent(sourceId)}`, { ...body, type: 'pull', subtype: kind })
+export function updateSource(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  kind: SourceKind,
+  sourceId: string,
+  body: SourceBody,
+): Promise<Source> {
+  return api.put<Source>(`${sourcesPath(api, projectId, tableId, kind)}${encodeURIComponent(sourceId)}`, {
+    ...body,
+    type: 'pull',
+    subtype: kind,
+  })
 }
 
 /** Deletes a source (and its pool); throws ClusterError. */
-export function deleteSource(api: ClusterApi, projectId: string, tableId: string, kind: SourceKind, sourceId: string): Promise<void> {
+export function deleteSource(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  kind: SourceKind,
+  sourceId: string,
+): Promise<void> {
   return api.del(`${sourcesPath(api, projectId, tableId, kind)}${encodeURIComponent(sourceId)}`)
 }
 
@@ -78,7 +122,11 @@ export async function findSourcePool(api: ClusterApi, poolName: string | undefin
 }
 
 /** Sets a source pool's scale (the cluster scales a source through its pool). Throws ClusterError. */
-export function updateSourcePoolScale(api: ClusterApi, poolId: string, k8s: Record<string, unknown>): Promise<SourcePool> {
+export function updateSourcePoolScale(
+  api: ClusterApi,
+  poolId: string,
+  k8s: Record<string, unknown>,
+): Promise<SourcePool> {
   return api.patch<SourcePool>(`/pools/${encodeURIComponent(poolId)}`, { settings: { k8s_deployment: k8s } })
 }
 
@@ -112,6 +160,11 @@ export function autoBatchesOf(table: { settings?: Record<string, unknown> }): Au
 }
 
 /** Replaces the table's auto batch entries (a PATCH of `settings.autoingest`); throws ClusterError (400 with `settings.autoingest[i].*`). */
-export async function setAutoBatches(api: ClusterApi, projectId: string, tableId: string, entries: AutoBatch[]): Promise<void> {
+export async function setAutoBatches(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  entries: AutoBatch[],
+): Promise<void> {
   await api.patch(tablePath(api, projectId, tableId), { settings: { autoingest: entries } })
 }

@@ -50,7 +50,8 @@ const storagePath = (api: ClusterApi, storageId: string) => `${storagesPath(api)
 export async function listStorages(api: ClusterApi): Promise<Storage[]> {
   const storages = await listAll<Storage>(api, storagesPath(api))
   return storages.sort(
-    (a, b) => Number(Boolean(b.settings?.is_default)) - Number(Boolean(a.settings?.is_default)) || a.name.localeCompare(b.name)
+    (a, b) =>
+      Number(Boolean(b.settings?.is_default)) - Number(Boolean(a.settings?.is_default)) || a.name.localeCompare(b.name),
   )
 }
 

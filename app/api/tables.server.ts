@@ -114,7 +114,11 @@ export function getTableStats(api: ClusterApi, projectId: string, tableId: strin
  * then every project of the org, so a bare `/data/tables/{uuid}` still resolves.
  * Throws a 404 ClusterError when no project holds the table.
  */
-export async function findTable(api: ClusterApi, tableId: string, projectHint?: string | null): Promise<TableWithProject> {
+export async function findTable(
+  api: ClusterApi,
+  tableId: string,
+  projectHint?: string | null,
+): Promise<TableWithProject> {
   if (projectHint) {
     const [project, table] = await Promise.all([
       projectBriefly(api, projectHint),
@@ -125,7 +129,10 @@ export async function findTable(api: ClusterApi, tableId: string, projectHint?: 
   const projects = (await listProjects(api)).filter((project) => project.uuid !== projectHint)
   const found = await Promise.all(
     // A miss (or an id that is not a uuid) in one project is not a failure of the search.
-    projects.map(async (project) => ({ project, table: await nullOnMissing(() => getTable(api, project.uuid, tableId)) })),
+    projects.map(async (project) => ({
+      project,
+      table: await nullOnMissing(() => getTable(api, project.uuid, tableId)),
+    })),
   )
   const match = found.find((entry) => entry.table !== null)
   if (match?.table) return { table: match.table, project: match.project }
@@ -174,7 +181,12 @@ export function replaceTable(
 }
 
 /** Changes only the given fields of a table (PATCH merges nested settings); throws ClusterError. */
-export function patchTable(api: ClusterApi, projectId: string, tableId: string, changes: Record<string, unknown>): Promise<Table> {
+export function patchTable(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  changes: Record<string, unknown>,
+): Promise<Table> {
   return api.patch<Table>(tablePath(api, projectId, tableId), changes)
 }
 

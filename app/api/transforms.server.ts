@@ -35,7 +35,12 @@ export async function listTransforms(api: ClusterApi, projectId: string, tableId
 }
 
 /** Returns one transform; throws ClusterError (404 when there is none). */
-export function getTransform(api: ClusterApi, projectId: string, tableId: string, transformId: string): Promise<Transform> {
+export function getTransform(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  transformId: string,
+): Promise<Transform> {
   return api.get<Transform>(`${transformsPath(api, projectId, tableId)}${encodeURIComponent(transformId)}`)
 }
 
@@ -48,17 +53,33 @@ export type TransformBody = {
 }
 
 /** Creates a transform on a table; throws ClusterError (400 with field errors such as `settings.output_columns[0].datatype.format`). */
-export function createTransform(api: ClusterApi, projectId: string, tableId: string, body: TransformBody): Promise<Transform> {
+export function createTransform(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  body: TransformBody,
+): Promise<Transform> {
   return api.post<Transform>(transformsPath(api, projectId, tableId), body)
 }
 
 /** Replaces a transform; throws ClusterError. */
-export function updateTransform(api: ClusterApi, projectId: string, tableId: string, transformId: string, body: TransformBody): Promise<Transform> {
+export function updateTransform(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  transformId: string,
+  body: TransformBody,
+): Promise<Transform> {
   return api.put<Transform>(`${transformsPath(api, projectId, tableId)}${encodeURIComponent(transformId)}`, body)
 }
 
 /** Deletes a transform; throws ClusterError. */
-export function deleteTransform(api: ClusterApi, projectId: string, tableId: string, transformId: string): Promise<void> {
+export function deleteTransform(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  transformId: string,
+): Promise<void> {
   return api.del(`${transformsPath(api, projectId, tableId)}${encodeURIComponent(transformId)}`)
 }
 
@@ -104,10 +125,20 @@ export type IngestResult = { code?: number; message?: string; rows?: number; tab
  * Sends rows to the table through one of its transforms (`POST /ingest/event`, the HTTP stream
  * ingest) and returns the cluster's answer; throws ClusterError (a 400 says which rows did not map).
  */
-export async function ingestRows(api: ClusterApi, tableRef: string, transformName: string, body: string, type: 'csv' | 'json'): Promise<IngestResult> {
+export async function ingestRows(
+  api: ClusterApi,
+  tableRef: string,
+  transformName: string,
+  body: string,
+  type: 'csv' | 'json',
+): Promise<IngestResult> {
   const response = await api.stream('POST', '/ingest/event', {
     body,
-    headers: { 'content-type': type === 'csv' ? 'text/csv' : 'application/json', 'x-hdx-table': tableRef, 'x-hdx-transform': transformName },
+    headers: {
+      'content-type': type === 'csv' ? 'text/csv' : 'application/json',
+      'x-hdx-table': tableRef,
+      'x-hdx-transform': transformName,
+    },
     accept: 'application/json',
   })
   const text = await response.text()
@@ -119,7 +150,10 @@ export async function ingestRows(api: ClusterApi, tableRef: string, transformNam
 }
 
 /** A table as a form option (`project.table`) with its transforms (`project.table:name`), for forms that pick both. */
-export type TableTransformOption = { value: string; transforms: { value: string; name: string; type: string; isDefault: boolean }[] }
+export type TableTransformOption = {
+  value: string
+  transforms: { value: string; name: string; type: string; isDefault: boolean }[]
+}
 
 /** Every table of the org with its transforms, as the batch job and pool forms offer them. Throws ClusterError. */
 export async function listTableTransformOptions(api: ClusterApi): Promise<TableTransformOption[]> {

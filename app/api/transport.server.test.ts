@@ -46,11 +46,19 @@ describe('exchange', () => {
       let body = ''
       req.on('data', (chunk) => (body += chunk))
       req.on('end', () => {
-        seen.push(`${req.method} ${req.url} ${req.headers.authorization} ${req.headers['content-length']} ${body} ${req.socket.remotePort}`)
+        seen.push(
+          `${req.method} ${req.url} ${req.headers.authorization} ${req.headers['content-length']} ${body} ${req.socket.remotePort}`,
+        )
         res.writeHead(201, 'Made', { 'content-type': 'application/json' }).end('{"ok":"é"}')
       })
     })
-    const first = await exchange('POST', `${base}/config/v1/x?a=1`, { authorization: 'Bearer t' }, '{"name":"é"}', OPTIONS)
+    const first = await exchange(
+      'POST',
+      `${base}/config/v1/x?a=1`,
+      { authorization: 'Bearer t' },
+      '{"name":"é"}',
+      OPTIONS,
+    )
     expect(first).toEqual({ status: 201, statusText: 'Made', text: '{"ok":"é"}' })
     await exchange('POST', `${base}/config/v1/x?a=1`, { authorization: 'Bearer t' }, '{"name":"é"}', OPTIONS)
     const [one, two] = seen.map((line) => line.split(' '))

@@ -52,7 +52,13 @@ type ExchangeOptions = {
  * `network` when the connection fails. A GET (or other idempotent call) whose reused keep-alive
  * socket was reset before any answer is sent once more on a fresh one.
  */
-export function exchange(method: string, target: string, headers: Record<string, string>, body: string | undefined, options: ExchangeOptions): Promise<Answer> {
+export function exchange(
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  options: ExchangeOptions,
+): Promise<Answer> {
   const url = new URL(target)
   const agent = agents[url.protocol as keyof typeof agents]
   if (!agent) return Promise.reject(new TransportFailure('network', null))
@@ -84,7 +90,13 @@ export function exchange(method: string, target: string, headers: Record<string,
       current = request
       request.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return
-        if (!head && !isRetry && request.reusedSocket && IDEMPOTENT.has(method) && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+        if (
+          !head &&
+          !isRetry &&
+          request.reusedSocket &&
+          IDEMPOTENT.has(method) &&
+          (error.code === 'ECONNRESET' || error.code === 'EPIPE')
+        ) {
           attempt(true)
           return
         }
@@ -114,7 +126,9 @@ export function exchange(method: string, target: string, headers: Record<string,
 }
 
 function decode(response: http.IncomingMessage): Readable {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase()
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase()
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? zlib.createGunzip()

@@ -16,7 +16,9 @@ export type CurrentUser = {
 // The shell reads the user, their permissions and the version on every page (the layout loader):
 // kept per session by the read cache (decision 020's rule: the console's own writes clear it, a
 // change made elsewhere shows within 5 s). Menus only hide what the cluster refuses anyway.
-export const getCurrentUser = oncePerRequest((api) => cachedRead(api.sessionKey, 'user', () => api.get<CurrentUser>(`/users/${api.userId}`)))
+export const getCurrentUser = oncePerRequest((api) =>
+  cachedRead(api.sessionKey, 'user', () => api.get<CurrentUser>(`/users/${api.userId}`)),
+)
 
 export type PasswordChange = { current_password: string; new_password: string; confirm_password: string }
 
@@ -72,5 +74,10 @@ export const getMyPermissions = oncePerRequest(async (api) => strings((await get
 /** The names of the signed-in user's roles (`users/current`), read once per request; throws ClusterError. */
 export const getMyRoleNames = oncePerRequest(async (api) => strings((await getMe(api)).roles))
 
-const getMe = oncePerRequest((api) => cachedRead(api.sessionKey, 'users/current', () => api.get<{ permissions?: unknown; roles?: unknown }>('/users/current')))
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : [])
+const getMe = oncePerRequest((api) =>
+  cachedRead(api.sessionKey, 'users/current', () =>
+    api.get<{ permissions?: unknown; roles?: unknown }>('/users/current'),
+  ),
+)
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : []

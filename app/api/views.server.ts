@@ -43,7 +43,13 @@ export function createView(api: ClusterApi, projectId: string, tableId: string, 
 }
 
 /** Changes a view's name, description and columns; throws ClusterError. */
-export function updateView(api: ClusterApi, projectId: string, tableId: string, viewId: string, view: ViewInput): Promise<View> {
+export function updateView(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  viewId: string,
+  view: ViewInput,
+): Promise<View> {
   return api.patch<View>(`${viewsPath(api, projectId, tableId)}${encodeURIComponent(viewId)}`, viewBody(view))
 }
 

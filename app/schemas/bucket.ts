@@ -17,7 +17,10 @@ export const BucketFormSchema = z.object({
     .min(1, { error: BUCKET_MESSAGES.nameRequired })
     .max(NAME_MAX_LENGTH, { error: BUCKET_MESSAGES.nameTooLong }),
   description: z.string().trim().optional(),
-  bucket_name: z.string({ error: BUCKET_MESSAGES.bucketNameRequired }).trim().min(1, { error: BUCKET_MESSAGES.bucketNameRequired }),
+  bucket_name: z
+    .string({ error: BUCKET_MESSAGES.bucketNameRequired })
+    .trim()
+    .min(1, { error: BUCKET_MESSAGES.bucketNameRequired }),
   cloud: z.string({ error: BUCKET_MESSAGES.cloudRequired }).trim().min(1, { error: BUCKET_MESSAGES.cloudRequired }),
   region: z.string().trim().optional(),
   bucket_path: z.string().trim().optional(),

@@ -77,7 +77,7 @@ export function parseKeyFile(text: string): Record<string, string> | null {
   return Object.fromEntries(
     Object.entries(value as Record<string, unknown>)
       .filter(([, entry]) => entry !== null && entry !== undefined)
-      .map(([key, entry]) => [key, typeof entry === 'string' ? entry : JSON.stringify(entry)])
+      .map(([key, entry]) => [key, typeof entry === 'string' ? entry : JSON.stringify(entry)]),
   )
 }
 

@@ -27,8 +27,12 @@ describe('dictionary JSON fields', () => {
   it("reads the cluster's column list or the short map, and refuses other shapes", () => {
     const columns = [{ name: 'id', datatype: { type: 'uint64' } }]
     expect(parseSchemaDefinition(JSON.stringify(columns))).toEqual(columns)
-    expect(parseSchemaDefinition('{"id": "uint64", "name": "string"}')).toEqual([...columns, { name: 'name', datatype: { type: 'string' } }])
-    for (const bad of ['[]', '{}', '[{"name": "id"}]', '{"id": 1}', 'nope']) expect(parseSchemaDefinition(bad)).toBeUndefined()
+    expect(parseSchemaDefinition('{"id": "uint64", "name": "string"}')).toEqual([
+      ...columns,
+      { name: 'name', datatype: { type: 'string' } },
+    ])
+    for (const bad of ['[]', '{}', '[{"name": "id"}]', '{"id": 1}', 'nope'])
+      expect(parseSchemaDefinition(bad)).toBeUndefined()
     expect(parsePrimaryKey('["a", "b"]')).toEqual(['a', 'b'])
     expect(parsePrimaryKey('"a"')).toEqual(['a'])
     for (const bad of ['[]', '[1]', '{"a": 1}', '["a", ""]', 'a']) expect(parsePrimaryKey(bad)).toBeUndefined()

@@ -12,7 +12,8 @@ export const DICTIONARY_MESSAGES = {
   primaryKeyShape: 'Primary key must be a JSON list of column names, e.g. ["id"]',
   schemaRequired: 'Schema definition is required',
   schemaJson: 'Schema definition must be JSON',
-  schemaShape: 'Schema definition must be a JSON list of columns, e.g. [{"name": "id", "datatype": {"type": "uint64"}}]',
+  schemaShape:
+    'Schema definition must be a JSON list of columns, e.g. [{"name": "id", "datatype": {"type": "uint64"}}]',
   formatRequired: 'Format is required',
   layoutRequired: 'Layout is required',
   fileRequired: 'File selection is required',
@@ -20,12 +21,29 @@ export const DICTIONARY_MESSAGES = {
 } as const
 
 /** Engine input formats a dictionary file can be read as. */
-export const DICTIONARY_FORMATS = ['CSVWithNames', 'CSV', 'TSVWithNames', 'TabSeparated', 'JSONEachRow', 'Parquet'] as const
+export const DICTIONARY_FORMATS = [
+  'CSVWithNames',
+  'CSV',
+  'TSVWithNames',
+  'TabSeparated',
+  'JSONEachRow',
+  'Parquet',
+] as const
 
 /** The cluster's dictionary layouts (cluster-api.md 5). */
 export const DICTIONARY_LAYOUTS = [
-  'flat', 'hashed', 'sparse_hashed', 'complex_key_hashed', 'complex_key_sparse_hashed', 'range_hashed',
-  'complex_key_range_hashed', 'cache', 'complex_key_cache', 'direct', 'complex_key_direct', 'ip_trie',
+  'flat',
+  'hashed',
+  'sparse_hashed',
+  'complex_key_hashed',
+  'complex_key_sparse_hashed',
+  'range_hashed',
+  'complex_key_range_hashed',
+  'cache',
+  'complex_key_cache',
+  'direct',
+  'complex_key_direct',
+  'ip_trie',
 ] as const
 
 /** Spec section 9: 5 seconds recommended. */
@@ -51,11 +69,15 @@ export function parseSchemaDefinition(text: string): SchemaColumn[] | undefined 
   if (!parsed) return undefined
   const { value } = parsed
   if (Array.isArray(value)) {
-    const ok = value.length > 0 && value.every((column) => {
-      const c = column as { name?: unknown; datatype?: { type?: unknown } }
-      return c && typeof c.name === 'string' && c.name !== '' && typeof c.datatype?.type === 'string'
-    })
-    return ok ? (value as SchemaColumn[]).map((c) => ({ name: c.name, datatype: { type: c.datatype.type } })) : undefined
+    const ok =
+      value.length > 0 &&
+      value.every((column) => {
+        const c = column as { name?: unknown; datatype?: { type?: unknown } }
+        return c && typeof c.name === 'string' && c.name !== '' && typeof c.datatype?.type === 'string'
+      })
+    return ok
+      ? (value as SchemaColumn[]).map((c) => ({ name: c.name, datatype: { type: c.datatype.type } }))
+      : undefined
   }
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
@@ -72,7 +94,8 @@ export function parsePrimaryKey(text: string): string[] | undefined {
   if (!parsed) return undefined
   const { value } = parsed
   if (typeof value === 'string' && value) return [value]
-  if (Array.isArray(value) && value.length && value.every((key) => typeof key === 'string' && key)) return value as string[]
+  if (Array.isArray(value) && value.length && value.every((key) => typeof key === 'string' && key))
+    return value as string[]
   return undefined
 }
 
@@ -96,8 +119,18 @@ export const DictionaryFormSchema = z.object({
     .max(NAME_MAX_LENGTH, { error: DICTIONARY_MESSAGES.nameTooLong })
     .regex(IDENTIFIER_PATTERN, { error: DICTIONARY_MESSAGES.nameCharacters }),
   description: z.string().trim().optional(),
-  schemaDefinition: jsonField(DICTIONARY_MESSAGES.schemaRequired, DICTIONARY_MESSAGES.schemaJson, DICTIONARY_MESSAGES.schemaShape, parseSchemaDefinition),
-  primaryKey: jsonField(DICTIONARY_MESSAGES.primaryKeyRequired, DICTIONARY_MESSAGES.primaryKeyJson, DICTIONARY_MESSAGES.primaryKeyShape, parsePrimaryKey),
+  schemaDefinition: jsonField(
+    DICTIONARY_MESSAGES.schemaRequired,
+    DICTIONARY_MESSAGES.schemaJson,
+    DICTIONARY_MESSAGES.schemaShape,
+    parseSchemaDefinition,
+  ),
+  primaryKey: jsonField(
+    DICTIONARY_MESSAGES.primaryKeyRequired,
+    DICTIONARY_MESSAGES.primaryKeyJson,
+    DICTIONARY_MESSAGES.primaryKeyShape,
+    parsePrimaryKey,
+  ),
   lifetimeSeconds: z
     .number({ error: DICTIONARY_MESSAGES.lifetimeInteger })
     .refine((seconds) => Number.isSafeInteger(seconds) && seconds >= 0, { error: DICTIONARY_MESSAGES.lifetimeInteger })

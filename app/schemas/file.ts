@@ -19,7 +19,10 @@ export const FILE_EXTENSIONS = ['.csv', '.tsv', '.tab', '.txt', '.json', '.jsonl
 
 /** A file input's value as the browser or the server's upload handler gives it (a name when on disk). */
 const fileValue = z.custom<File | string>(
-  (value) => (typeof value === 'string' ? value !== '' : typeof File !== 'undefined' && value instanceof File && (value.size > 0 || value.name !== '')),
+  (value) =>
+    typeof value === 'string'
+      ? value !== ''
+      : typeof File !== 'undefined' && value instanceof File && (value.size > 0 || value.name !== ''),
   { error: FILE_MESSAGES.fileRequired },
 )
 
@@ -56,8 +59,12 @@ export function formatProblem(fileName: string, head: Uint8Array): string | unde
   }
   if (head.includes(0)) return `The file is not ${extension.slice(1).toUpperCase()}: it holds binary data`
   if (extension === '.json' || extension === '.jsonl' || extension === '.ndjson') {
-    const text = new TextDecoder().decode(head).replace(/^\uFEFF/, '').trimStart()
-    if (text && !text.startsWith('{') && !text.startsWith('[')) return `The file is not JSON: it starts with “${text.slice(0, 12)}”`
+    const text = new TextDecoder()
+      .decode(head)
+      .replace(/^\uFEFF/, '')
+      .trimStart()
+    if (text && !text.startsWith('{') && !text.startsWith('['))
+      return `The file is not JSON: it starts with “${text.slice(0, 12)}”`
   }
   return undefined
 }

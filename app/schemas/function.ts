@@ -56,7 +56,9 @@ export function argumentLiteral(value: string, type: ArgumentType): { literal: s
   const text = value.trim()
   switch (type) {
     case 'number':
-      return /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(text) ? { literal: text } : { error: TRY_MESSAGES.notNumber }
+      return /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(text)
+        ? { literal: text }
+        : { error: TRY_MESSAGES.notNumber }
     case 'boolean':
       return /^(true|false)$/i.test(text) ? { literal: text.toLowerCase() } : { error: TRY_MESSAGES.notBoolean }
     case 'null':

@@ -6,7 +6,10 @@ import type { BatchJobForm } from './job'
 
 /** `ALTER TABLE p.t UPDATE|DELETE …` or `DELETE FROM p.t WHERE …`: what the query API turns into a job. */
 const TABLE_REF = String.raw`(?:\`(?:[^\`\\]|\\.)*\`|[^\s\`])+`
-export const ALTER_SQL = new RegExp(String.raw`^\s*(ALTER\s+TABLE\s+${TABLE_REF}\s+(UPDATE|DELETE)\b|DELETE\s+FROM\s+${TABLE_REF}\s+WHERE\b)`, 'i')
+export const ALTER_SQL = new RegExp(
+  String.raw`^\s*(ALTER\s+TABLE\s+${TABLE_REF}\s+(UPDATE|DELETE)\b|DELETE\s+FROM\s+${TABLE_REF}\s+WHERE\b)`,
+  'i',
+)
 
 /** Whether `sql` is a statement the query API turns into an alter job (rather than running it). */
 export function isAlterJobSql(sql: string): boolean {
@@ -22,7 +25,9 @@ export function alterTemplate(table: string): string {
 
 /** Whether `sql` is empty or one of the templates, i.e. nothing the user typed would be lost by replacing it. */
 export function isTemplateOrEmpty(sql: string): boolean {
-  return !sql.trim() || /^ALTER TABLE (`(?:[^`\\]|\\.)*`|[^\s.`]+)\.(`(?:[^`\\]|\\.)*`|[^\s`]+) DELETE WHERE\s*$/.test(sql)
+  return (
+    !sql.trim() || /^ALTER TABLE (`(?:[^`\\]|\\.)*`|[^\s.`]+)\.(`(?:[^`\\]|\\.)*`|[^\s`]+) DELETE WHERE\s*$/.test(sql)
+  )
 }
 
 export const CLOUDS = [
@@ -56,7 +61,8 @@ export function sourceUrl(form: BatchJobForm): string {
 
 /** The cluster's source subtype for a URL or cloud ("aws s3" for s3://, …). */
 export function sourceSubtype(form: BatchJobForm): string {
-  if (form.sourceKind === 'bucket') return CLOUDS.find((entry) => entry.value === form.cloud)?.subtype ?? String(form.cloud)
+  if (form.sourceKind === 'bucket')
+    return CLOUDS.find((entry) => entry.value === form.cloud)?.subtype ?? String(form.cloud)
   const scheme = /^([a-z0-9]+):\/\//i.exec(form.url ?? '')?.[1]?.toLowerCase()
   if (!scheme || scheme === 'file') return 'local'
   return CLOUDS.find((entry) => entry.scheme === scheme)?.subtype ?? scheme

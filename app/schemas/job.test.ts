@@ -1,8 +1,19 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
-import { AlterJobFormSchema, alterTemplate, BatchJobFormSchema, isTemplateOrEmpty, sourceSubtype, sourceUrl, transformOf, transformValue, type BatchJobForm } from './job'
+import {
+  AlterJobFormSchema,
+  alterTemplate,
+  BatchJobFormSchema,
+  isTemplateOrEmpty,
+  sourceSubtype,
+  sourceUrl,
+  transformOf,
+  transformValue,
+  type BatchJobForm,
+} from './job'
 
-const form = (fields: Partial<BatchJobForm>): BatchJobForm => ({ name: 'n', table: 'p.t', transform: 'p.t:x', sourceKind: 'url', ...fields }) as BatchJobForm
+const form = (fields: Partial<BatchJobForm>): BatchJobForm =>
+  ({ name: 'n', table: 'p.t', transform: 'p.t:x', sourceKind: 'url', ...fields }) as BatchJobForm
 
 describe('job schemas', () => {
   it('templates and recognises an untouched template', () => {
@@ -32,11 +43,16 @@ describe('job schemas', () => {
   it('asks for the URL or for every bucket field, depending on the source kind', () => {
     const parse = (fields: Record<string, string>) => {
       const data = new FormData()
-      for (const [key, value] of Object.entries({ name: 'n', table: 'p.t', transform: 'p.t:x', ...fields })) data.set(key, value)
+      for (const [key, value] of Object.entries({ name: 'n', table: 'p.t', transform: 'p.t:x', ...fields }))
+        data.set(key, value)
       return parseWithZod(data, { schema: BatchJobFormSchema }).reply().error ?? {}
     }
     expect(parse({ sourceKind: 'url' })).toEqual({ url: ['URL is required'] })
-    expect(Object.keys(parse({ sourceKind: 'bucket', cloud: 'aws', bucketName: 'b' }))).toEqual(['bucketPath', 'region', 'endpoint'])
+    expect(Object.keys(parse({ sourceKind: 'bucket', cloud: 'aws', bucketName: 'b' }))).toEqual([
+      'bucketPath',
+      'region',
+      'endpoint',
+    ])
     expect(parse({ sourceKind: 'url', url: 's3://b/p/' })).toEqual({})
   })
 })

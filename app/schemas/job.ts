@@ -5,7 +5,17 @@ import { NAME_MAX_LENGTH } from './table'
 
 export { FORCE_WORD } from './confirm'
 // The job forms' values and helpers live in a module without zod, which form pages import (decision 032).
-export { alterTemplate, CLOUDS, isAlterJobSql, isTemplateOrEmpty, sourceSubtype, sourceUrl, SOURCE_KINDS, transformOf, transformValue } from './job-values'
+export {
+  alterTemplate,
+  CLOUDS,
+  isAlterJobSql,
+  isTemplateOrEmpty,
+  sourceSubtype,
+  sourceUrl,
+  SOURCE_KINDS,
+  transformOf,
+  transformValue,
+} from './job-values'
 
 export const JOB_MESSAGES = {
   sqlRequired: 'SQL is required',
@@ -88,7 +98,11 @@ export const BatchJobFormSchema = z
     error: JOB_MESSAGES.transformOfTable,
     when: ({ value }) => {
       const form = (value ?? {}) as { table?: unknown; transform?: unknown }
-      return typeof form.table === 'string' && typeof form.transform === 'string' && transformOf(form.table, form.transform) === null
+      return (
+        typeof form.table === 'string' &&
+        typeof form.transform === 'string' &&
+        transformOf(form.table, form.transform) === null
+      )
     },
   })
 
@@ -100,15 +114,16 @@ type SourceField = 'url' | 'cloud' | 'bucketName' | 'bucketPath' | 'region' | 'e
  */
 function requiredFor(kind: (typeof SOURCE_KINDS)[number], field: SourceField, message: string) {
   const applies = (value: { sourceKind?: unknown }) => (value.sourceKind === 'bucket' ? 'bucket' : 'url') === kind
-  const check = (value: Partial<Record<SourceField | 'sourceKind', unknown>>) => !applies(value) || Boolean(value[field])
+  const check = (value: Partial<Record<SourceField | 'sourceKind', unknown>>) =>
+    !applies(value) || Boolean(value[field])
   const params = {
-      path: [field] as PropertyKey[],
-      error: message,
-      when: ({ value }: { value: unknown }) => {
-        const form = (value ?? {}) as Partial<Record<SourceField | 'sourceKind', unknown>>
-        return applies(form) && !form[field]
-      },
-    }
+    path: [field] as PropertyKey[],
+    error: message,
+    when: ({ value }: { value: unknown }) => {
+      const form = (value ?? {}) as Partial<Record<SourceField | 'sourceKind', unknown>>
+      return applies(form) && !form[field]
+    },
+  }
   return [check, params] as const
 }
 

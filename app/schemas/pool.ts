@@ -116,7 +116,8 @@ export const POOL_MESSAGES = {
   transformOfTable: 'Pick a transform of the selected table',
   nameRequired: 'Name is required',
   nameTooLong: 'Name must be under 64 symbols',
-  nameCharacters: 'Name must start with a lowercase letter, contain only lowercase letters, digits and dashes, and not end with a dash',
+  nameCharacters:
+    'Name must start with a lowercase letter, contain only lowercase letters, digits and dashes, and not end with a dash',
   replicasWhole: 'Replicas must be a whole number, 0 or more',
   minReplicasWhole: 'Min replicas must be a whole number, 0 or more',
   maxReplicasWhole: 'Max replicas must be a whole number, 1 or more',
@@ -163,7 +164,8 @@ const scaleFields = {
 
 type ScaleInput = { replicas?: unknown; minReplicas?: unknown; maxReplicas?: unknown }
 
-const isWhole = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+const isWhole = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 
 /**
  * The replicas rules (spec section 5): min below max, each required if the other is present, and
@@ -183,19 +185,25 @@ function withReplicaRules<T extends z.ZodType<ScaleInput & Record<string, unknow
       error: POOL_MESSAGES.maxRequired,
       when: ({ value }) => isWhole(input(value).minReplicas) && input(value).maxReplicas === undefined,
     })
-    .refine((value) => !isWhole(value.minReplicas) || !isWhole(value.maxReplicas) || value.minReplicas < value.maxReplicas, {
-      path: ['minReplicas'],
-      error: POOL_MESSAGES.minBelowMax,
-      when: ({ value }) => isWhole(input(value).minReplicas) && isWhole(input(value).maxReplicas),
-    })
-    .refine((value) => value.replicas === undefined || (value.minReplicas === undefined && value.maxReplicas === undefined), {
-      path: ['replicas'],
-      error: POOL_MESSAGES.fixedOrRange,
-      when: ({ value }) => {
-        const form = input(value)
-        return isWhole(form.replicas) && (form.minReplicas !== undefined || form.maxReplicas !== undefined)
+    .refine(
+      (value) => !isWhole(value.minReplicas) || !isWhole(value.maxReplicas) || value.minReplicas < value.maxReplicas,
+      {
+        path: ['minReplicas'],
+        error: POOL_MESSAGES.minBelowMax,
+        when: ({ value }) => isWhole(input(value).minReplicas) && isWhole(input(value).maxReplicas),
       },
-    })
+    )
+    .refine(
+      (value) => value.replicas === undefined || (value.minReplicas === undefined && value.maxReplicas === undefined),
+      {
+        path: ['replicas'],
+        error: POOL_MESSAGES.fixedOrRange,
+        when: ({ value }) => {
+          const form = input(value)
+          return isWhole(form.replicas) && (form.minReplicas !== undefined || form.maxReplicas !== undefined)
+        },
+      },
+    )
 }
 
 /** Changing a pool: its size, description and default flag (name, type, service, table and transform stay). */
@@ -225,7 +233,12 @@ export const PoolFormSchema = withReplicaRules(
     error: POOL_MESSAGES.serviceOfType,
     when: ({ value }) => {
       const form = (value ?? {}) as CreateInput
-      return typeof form.service === 'string' && typeof form.type === 'string' && (POOL_KINDS as readonly string[]).includes(form.type) && kindOfService(form.service) !== form.type
+      return (
+        typeof form.service === 'string' &&
+        typeof form.type === 'string' &&
+        (POOL_KINDS as readonly string[]).includes(form.type) &&
+        kindOfService(form.service) !== form.type
+      )
     },
   })
   .refine((value) => !kindNeedsTable(value.type) || Boolean(value.table), {
@@ -244,23 +257,32 @@ export const PoolFormSchema = withReplicaRules(
       return kindNeedsTable(form.type as string) && !form.transform
     },
   })
-  .refine((value) => !kindNeedsTable(value.type) || !value.table || !value.transform || transformOf(value.table, value.transform) !== null, {
-    path: ['transform'],
-    error: POOL_MESSAGES.transformOfTable,
-    when: ({ value }) => {
-      const form = (value ?? {}) as CreateInput
-      return (
-        kindNeedsTable(form.type as string) &&
-        typeof form.table === 'string' &&
-        typeof form.transform === 'string' &&
-        transformOf(form.table, form.transform) === null
-      )
+  .refine(
+    (value) =>
+      !kindNeedsTable(value.type) ||
+      !value.table ||
+      !value.transform ||
+      transformOf(value.table, value.transform) !== null,
+    {
+      path: ['transform'],
+      error: POOL_MESSAGES.transformOfTable,
+      when: ({ value }) => {
+        const form = (value ?? {}) as CreateInput
+        return (
+          kindNeedsTable(form.type as string) &&
+          typeof form.table === 'string' &&
+          typeof form.transform === 'string' &&
+          transformOf(form.table, form.transform) === null
+        )
+      },
     },
-  })
+  )
 export type PoolForm = z.infer<typeof PoolFormSchema>
 
 /** The cluster's `replicas` for what the form says: "min-max", a count, or undefined for the default. */
-export function replicasValue(form: Pick<PoolEditForm, 'replicas' | 'minReplicas' | 'maxReplicas'>): string | undefined {
+export function replicasValue(
+  form: Pick<PoolEditForm, 'replicas' | 'minReplicas' | 'maxReplicas'>,
+): string | undefined {
   if (form.minReplicas !== undefined && form.maxReplicas !== undefined) return `${form.minReplicas}-${form.maxReplicas}`
   if (form.replicas !== undefined) return String(form.replicas)
   return undefined

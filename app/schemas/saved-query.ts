@@ -14,7 +14,9 @@ export const SavedQueryFormSchema = z.object({
     .trim()
     .min(1, { error: SAVED_QUERY_NAME_REQUIRED })
     .max(SAVED_QUERY_NAME_MAX, { error: SAVED_QUERY_NAME_TOO_LONG }),
-  sql: z.string({ error: SAVED_QUERY_SQL_REQUIRED }).refine((sql) => sql.trim() !== '', { error: SAVED_QUERY_SQL_REQUIRED }),
+  sql: z
+    .string({ error: SAVED_QUERY_SQL_REQUIRED })
+    .refine((sql) => sql.trim() !== '', { error: SAVED_QUERY_SQL_REQUIRED }),
 })
 
 export type SavedQueryForm = z.infer<typeof SavedQueryFormSchema>

@@ -18,7 +18,8 @@ export const LOG_MESSAGES = {
 export const AUTH_LOG_MAX_LIMIT = 1000
 
 function checkOrder(value: { from?: string; to?: string }, ctx: z.RefinementCtx) {
-  if (value.from && value.to && value.from > value.to) ctx.addIssue({ code: 'custom', path: ['to'], message: LOG_MESSAGES.order })
+  if (value.from && value.to && value.from > value.to)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: LOG_MESSAGES.order })
 }
 
 /** The audit trail's filters (a GET form): user, action, text, and a date range; all optional. */
@@ -41,7 +42,9 @@ export const AuthLogFilterSchema = z
     to: z.string({ error: LOG_MESSAGES.toRequired }).refine(isDate, { error: LOG_MESSAGES.date }),
     limit: z
       .number({ error: (issue) => (issue.input === undefined ? LOG_MESSAGES.limitRequired : LOG_MESSAGES.limitRange) })
-      .refine((limit) => Number.isInteger(limit) && limit >= 1 && limit <= AUTH_LOG_MAX_LIMIT, { error: LOG_MESSAGES.limitRange }),
+      .refine((limit) => Number.isInteger(limit) && limit >= 1 && limit <= AUTH_LOG_MAX_LIMIT, {
+        error: LOG_MESSAGES.limitRange,
+      }),
   })
   .superRefine(checkOrder)
 

@@ -33,9 +33,14 @@ export const SECURITY_MESSAGES = {
 /** The invite form: email, one of the invitable roles, a scope level and the resource in it (spec 5). */
 export const InviteFormSchema = z.object({
   email: EmailSchema,
-  role: z.enum(INVITE_ROLES.map((role) => role.value) as [string, ...string[]], { error: SECURITY_MESSAGES.roleRequired }),
+  role: z.enum(INVITE_ROLES.map((role) => role.value) as [string, ...string[]], {
+    error: SECURITY_MESSAGES.roleRequired,
+  }),
   scopeLevel: z.enum(LEVEL_VALUES, { error: SECURITY_MESSAGES.scopeRequired }),
-  resource: z.string({ error: SECURITY_MESSAGES.resourceRequired }).trim().min(1, { error: SECURITY_MESSAGES.resourceRequired }),
+  resource: z
+    .string({ error: SECURITY_MESSAGES.resourceRequired })
+    .trim()
+    .min(1, { error: SECURITY_MESSAGES.resourceRequired }),
 })
 export type InviteForm = z.infer<typeof InviteFormSchema>
 
@@ -84,7 +89,9 @@ const policiesField = z
  * a permission's name) is dropped, not made an error on an item of the list no field shows.
  */
 const permissionsField = (error?: string) =>
-  z.array(z.string().optional(), error ? { error } : undefined).transform((list) => list.filter((permission): permission is string => Boolean(permission)))
+  z
+    .array(z.string().optional(), error ? { error } : undefined)
+    .transform((list) => list.filter((permission): permission is string => Boolean(permission)))
 
 const builderFields = {
   scopeLevel: z.enum(LEVEL_VALUES, { error: SECURITY_MESSAGES.scopeLevelRequired }),
@@ -110,20 +117,32 @@ export function roleFormSchema(intent: string | null | undefined) {
   }
   switch (intent) {
     case 'add-policy':
-      return z.object({ ...base, ...builderFields, permissions: permissionsField(SECURITY_MESSAGES.permissionsRequired).pipe(z.array(z.string()).min(1, { error: SECURITY_MESSAGES.permissionsRequired })) })
+      return z.object({
+        ...base,
+        ...builderFields,
+        permissions: permissionsField(SECURITY_MESSAGES.permissionsRequired).pipe(
+          z.array(z.string()).min(1, { error: SECURITY_MESSAGES.permissionsRequired }),
+        ),
+      })
     case 'add-all':
     case 'list-all':
       return z.object({ ...base, ...builderFields })
     case 'save':
       return z
         .object({ ...base, name: nameField })
-        .refine((value) => (parsePolicies(value.policies) ?? []).length > 0, { path: ['policies'], error: SECURITY_MESSAGES.permissionsRequired })
+        .refine((value) => (parsePolicies(value.policies) ?? []).length > 0, {
+          path: ['policies'],
+          error: SECURITY_MESSAGES.permissionsRequired,
+        })
     default:
       return z.object(base)
   }
 }
 
-const ROLE_LABELS: Record<string, string> = { super_admin: 'Super admin', ...Object.fromEntries(INVITE_ROLES.map((role) => [role.value, role.label])) }
+const ROLE_LABELS: Record<string, string> = {
+  super_admin: 'Super admin',
+  ...Object.fromEntries(INVITE_ROLES.map((role) => [role.value, role.label])),
+}
 
 /** A role's name as people read it: the spec's label for a built-in role, else the name itself. */
 export function roleLabel(name: string): string {

@@ -16,7 +16,6 @@ export function isSourceKind(value: unknown): value is SourceKind {
   return typeof value === 'string' && (SOURCE_KINDS as readonly string[]).includes(value)
 }
 
-
 export const SOURCE_NAME_MAX = 27
 export const KAFKA_OFFSETS = ['earliest', 'latest'] as const
 
@@ -85,15 +84,18 @@ export const AutoBatchSchema = z.object({
   pattern: z
     .string()
     .optional()
-    .refine((text) => {
-      if (!text) return true
-      try {
-        new RegExp(text)
-        return true
-      } catch {
-        return false
-      }
-    }, { error: AUTO_BATCH_MESSAGES.regex }),
+    .refine(
+      (text) => {
+        if (!text) return true
+        try {
+          new RegExp(text)
+          return true
+        } catch {
+          return false
+        }
+      },
+      { error: AUTO_BATCH_MESSAGES.regex },
+    ),
   sourceCredential: z.string().optional(),
   bucketCredential: z.string().optional(),
   dryRun: z.boolean().optional(),
@@ -108,13 +110,16 @@ export type AutoBatchForm = z.infer<typeof AutoBatchSchema>
 export const SOURCE_SECRETS = ['secretAccessKey', 'clientSecret', 'clientToken', 'accessToken'] as const
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message })
-const requiredName = () => required(SOURCE_MESSAGES.nameRequired).max(SOURCE_NAME_MAX, { error: SOURCE_MESSAGES.nameTooLong })
+const requiredName = () =>
+  required(SOURCE_MESSAGES.nameRequired).max(SOURCE_NAME_MAX, { error: SOURCE_MESSAGES.nameTooLong })
 /** The form's cross-field checks run beside the field checks, not only once those pass. */
 const ALWAYS = { when: () => true }
 const optionalText = z.string().trim().optional()
 /** A quantity above 0; its absence is reported by checkScale (so it shows beside the other errors). */
-const positive = (positiveMessage: string) => z.number({ error: positiveMessage }).gt(0, { error: positiveMessage }).optional()
-const whole = (message: string) => z.number({ error: message }).refine((value) => Number.isSafeInteger(value) && value >= 0, { error: message })
+const positive = (positiveMessage: string) =>
+  z.number({ error: positiveMessage }).gt(0, { error: positiveMessage }).optional()
+const whole = (message: string) =>
+  z.number({ error: message }).refine((value) => Number.isSafeInteger(value) && value >= 0, { error: message })
 
 /** Name, table, transform and scale: the same on every kind. */
 const common = {
@@ -133,13 +138,19 @@ type Scale = { replicasMin?: number; replicasMax?: number; cpu?: number; memory?
 
 function checkReplicas(form: Scale, ctx: z.RefinementCtx) {
   if (form.cpu === undefined) ctx.addIssue({ code: 'custom', path: ['cpu'], message: SOURCE_MESSAGES.cpuRequired })
-  if (form.memory === undefined) ctx.addIssue({ code: 'custom', path: ['memory'], message: SOURCE_MESSAGES.memoryRequired })
-  if (form.storage === undefined) ctx.addIssue({ code: 'custom', path: ['storage'], message: SOURCE_MESSAGES.storageRequired })
+  if (form.memory === undefined)
+    ctx.addIssue({ code: 'custom', path: ['memory'], message: SOURCE_MESSAGES.memoryRequired })
+  if (form.storage === undefined)
+    ctx.addIssue({ code: 'custom', path: ['storage'], message: SOURCE_MESSAGES.storageRequired })
   if (form.replicasMin === undefined && form.replicasMax === undefined) {
     ctx.addIssue({ code: 'custom', path: ['replicasMin'], message: SOURCE_MESSAGES.replicasRequired })
   } else if (form.replicasMin === undefined) {
     ctx.addIssue({ code: 'custom', path: ['replicasMin'], message: SOURCE_MESSAGES.replicasRequired })
-  } else if (typeof form.replicasMin === 'number' && typeof form.replicasMax === 'number' && form.replicasMin >= form.replicasMax) {
+  } else if (
+    typeof form.replicasMin === 'number' &&
+    typeof form.replicasMax === 'number' &&
+    form.replicasMin >= form.replicasMax
+  ) {
     ctx.addIssue({ code: 'custom', path: ['replicasMin'], message: SOURCE_MESSAGES.replicasOrder })
   }
 }
@@ -169,12 +180,17 @@ export const KinesisSourceSchema = z
     hasStoredSecret: z.boolean().optional(),
   })
   .check(
-    z.superRefine((form: Scale & { accessKeyId?: string; secretAccessKey?: string; hasStoredSecret?: boolean }, ctx) => {
-      checkReplicas(form, ctx)
-      const hasSecret = Boolean(form.secretAccessKey) || Boolean(form.hasStoredSecret)
-      if (form.accessKeyId && !hasSecret) ctx.addIssue({ code: 'custom', path: ['secretAccessKey'], message: SOURCE_MESSAGES.secretWithKey })
-      if (form.secretAccessKey && !form.accessKeyId) ctx.addIssue({ code: 'custom', path: ['accessKeyId'], message: SOURCE_MESSAGES.keyWithSecret })
-    }, ALWAYS),
+    z.superRefine(
+      (form: Scale & { accessKeyId?: string; secretAccessKey?: string; hasStoredSecret?: boolean }, ctx) => {
+        checkReplicas(form, ctx)
+        const hasSecret = Boolean(form.secretAccessKey) || Boolean(form.hasStoredSecret)
+        if (form.accessKeyId && !hasSecret)
+          ctx.addIssue({ code: 'custom', path: ['secretAccessKey'], message: SOURCE_MESSAGES.secretWithKey })
+        if (form.secretAccessKey && !form.accessKeyId)
+          ctx.addIssue({ code: 'custom', path: ['accessKeyId'], message: SOURCE_MESSAGES.keyWithSecret })
+      },
+      ALWAYS,
+    ),
   )
 
 /** Security-event feed: every field required; on edit a blank secret keeps the stored one. */
@@ -207,5 +223,8 @@ export function sourceSchemaFor(kind: 'kafka' | 'kinesis' | 'siem', isEdit = fal
 
 /** "a:9092, b:9092" or one per line → ["a:9092", "b:9092"]. */
 export function splitList(text: string): string[] {
-  return text.split(/[\s,]+/).map((part) => part.trim()).filter(Boolean)
+  return text
+    .split(/[\s,]+/)
+    .map((part) => part.trim())
+    .filter(Boolean)
 }

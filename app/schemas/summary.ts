@@ -43,7 +43,10 @@ export const AGGREGATION_LABELS: Record<(typeof AGGREGATIONS)[number], string> =
 export const TIME_UNITS = ['minute', 'hour', 'day'] as const
 
 const positiveInt = (required: string | undefined, positive: string) =>
-  (required ? z.string({ error: required }) : z.string()).refine((text) => /^\d+$/.test(text.trim()) && Number(text) > 0, { error: positive })
+  (required ? z.string({ error: required }) : z.string()).refine(
+    (text) => /^\d+$/.test(text.trim()) && Number(text) > 0,
+    { error: positive },
+  )
 
 /**
  * The Column Analysis tab: the parent, the timestamp column bucketed by `timestampValue`
@@ -65,8 +68,15 @@ export const ColumnAnalysisSchema = z
     const used = (value.columns ?? []).filter((column) => column.aggregation && column.aggregation !== 'skip')
     if (!used.length) ctx.addIssue({ code: 'custom', path: ['columns'], message: SUMMARY_MESSAGES.columnsRequired })
     if (value.where) {
-      const aggregated = used.filter((column) => column.aggregation !== 'group' && new RegExp(`(^|[^\\w.])\`?${column.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`?([^\\w.]|$)`).test(value.where!))
-      if (aggregated.length) ctx.addIssue({ code: 'custom', path: ['where'], message: SUMMARY_MESSAGES.illegalAggregation })
+      const aggregated = used.filter(
+        (column) =>
+          column.aggregation !== 'group' &&
+          new RegExp(`(^|[^\\w.])\`?${column.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`?([^\\w.]|$)`).test(
+            value.where!,
+          ),
+      )
+      if (aggregated.length)
+        ctx.addIssue({ code: 'custom', path: ['where'], message: SUMMARY_MESSAGES.illegalAggregation })
     }
   })
 
@@ -77,16 +87,22 @@ const quote = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : 
 /** The summary SQL a column analysis stands for (`parentRef` is `project.table`, quoted as needed). */
 export function buildSummarySql(analysis: ColumnAnalysis, parentRef: string): string {
   const bucket = `toStartOfInterval(${quote(analysis.timestampColumn)}, INTERVAL ${Number(analysis.timestampValue)} ${analysis.timestampUnit.toUpperCase()})`
-  const used = (analysis.columns ?? []).filter((column) => column.aggregation && column.aggregation !== 'skip' && column.name !== analysis.timestampColumn)
+  const used = (analysis.columns ?? []).filter(
+    (column) => column.aggregation && column.aggregation !== 'skip' && column.name !== analysis.timestampColumn,
+  )
   const groups = used.filter((column) => column.aggregation === 'group').map((column) => quote(column.name))
   const aggregates = used
     .filter((column) => column.aggregation !== 'group')
     .map((column) =>
-      column.aggregation === 'count' ? `count() AS ${quote(`count_${column.name}`.replace(/\W/g, '_'))}` : `${column.aggregation}(${quote(column.name)}) AS ${quote(`${column.aggregation}_${column.name}`.replace(/\W/g, '_'))}`,
+      column.aggregation === 'count'
+        ? `count() AS ${quote(`count_${column.name}`.replace(/\W/g, '_'))}`
+        : `${column.aggregation}(${quote(column.name)}) AS ${quote(`${column.aggregation}_${column.name}`.replace(/\W/g, '_'))}`,
     )
   const where = [
     analysis.where ? `(${analysis.where})` : '',
-    analysis.timeframeValue ? `${quote(analysis.timestampColumn)} >= now() - INTERVAL ${Number(analysis.timeframeValue)} ${(analysis.timeframeUnit ?? 'day').toUpperCase()}` : '',
+    analysis.timeframeValue
+      ? `${quote(analysis.timestampColumn)} >= now() - INTERVAL ${Number(analysis.timeframeValue)} ${(analysis.timeframeUnit ?? 'day').toUpperCase()}`
+      : '',
   ].filter(Boolean)
   return [
     `SELECT ${[`${bucket} AS time_bucket`, ...groups, ...aggregates].join(', ')}`,

@@ -93,7 +93,13 @@ export const SETTINGS_GROUPS: SettingsGroupDef[] = [
     description: 'Store rows in different buckets by the value of one column; other values go to the default storage.',
     fields: [
       { name: 'column_name', path: ['storage_map', 'column_name'], label: 'Column name', kind: 'text', required: true },
-      { name: 'default_storage_id', path: ['storage_map', 'default_storage_id'], label: 'Default storage ID', kind: 'text', required: true },
+      {
+        name: 'default_storage_id',
+        path: ['storage_map', 'default_storage_id'],
+        label: 'Default storage ID',
+        kind: 'text',
+        required: true,
+      },
       {
         name: 'column_value_mapping',
         path: ['storage_map', 'column_value_mapping'],
@@ -118,9 +124,26 @@ export const SETTINGS_GROUPS: SettingsGroupDef[] = [
     title: 'Data lifecycle',
     description: 'How long data is kept, and when removed data is deleted for good.',
     fields: [
-      { name: 'max_age_days', path: ['age', 'max_age_days'], label: 'Max age (days)', kind: 'int', help: 'Data older than this is removed; 0 keeps it forever.' },
-      { name: 'reaper_max_age_days', path: ['reaper', 'max_age_days'], label: 'Delay before permanent deletion (days)', kind: 'int' },
-      { name: 'max_future_days', path: ['max_future_days'], label: 'Max future days', kind: 'int', help: 'Rows dated further ahead than this are rejected; 0 accepts any.' },
+      {
+        name: 'max_age_days',
+        path: ['age', 'max_age_days'],
+        label: 'Max age (days)',
+        kind: 'int',
+        help: 'Data older than this is removed; 0 keeps it forever.',
+      },
+      {
+        name: 'reaper_max_age_days',
+        path: ['reaper', 'max_age_days'],
+        label: 'Delay before permanent deletion (days)',
+        kind: 'int',
+      },
+      {
+        name: 'max_future_days',
+        path: ['max_future_days'],
+        label: 'Max future days',
+        kind: 'int',
+        help: 'Rows dated further ahead than this are rejected; 0 accepts any.',
+      },
     ],
   },
   {
@@ -128,7 +151,14 @@ export const SETTINGS_GROUPS: SettingsGroupDef[] = [
     title: 'Index',
     description: 'The columns data is sorted by, and the column partitions are sharded by.',
     fields: [
-      { name: 'sort_keys', path: ['sort_keys'], label: 'Sort keys (JSON)', kind: 'sortKeys', help: 'A JSON list of column names, e.g. ["host", "status"].', rows: 2 },
+      {
+        name: 'sort_keys',
+        path: ['sort_keys'],
+        label: 'Sort keys (JSON)',
+        kind: 'sortKeys',
+        help: 'A JSON list of column names, e.g. ["host", "status"].',
+        rows: 2,
+      },
       { name: 'shard_key', path: ['shard_key'], label: 'Shard key', kind: 'text', help: 'Cannot be changed once set.' },
     ],
   },
@@ -146,9 +176,27 @@ export const SETTINGS_GROUPS: SettingsGroupDef[] = [
         kind: 'number',
         check: (text) => (Number(text) >= 0 ? undefined : SETTINGS_MESSAGES.memoryCoefficient),
       },
-      { name: 'pool_small', path: ['merge', 'pools', 'small'], label: 'Small pool', kind: 'text', unsetWhenEmpty: true },
-      { name: 'pool_medium', path: ['merge', 'pools', 'medium'], label: 'Medium pool', kind: 'text', unsetWhenEmpty: true },
-      { name: 'pool_large', path: ['merge', 'pools', 'large'], label: 'Large pool', kind: 'text', unsetWhenEmpty: true },
+      {
+        name: 'pool_small',
+        path: ['merge', 'pools', 'small'],
+        label: 'Small pool',
+        kind: 'text',
+        unsetWhenEmpty: true,
+      },
+      {
+        name: 'pool_medium',
+        path: ['merge', 'pools', 'medium'],
+        label: 'Medium pool',
+        kind: 'text',
+        unsetWhenEmpty: true,
+      },
+      {
+        name: 'pool_large',
+        path: ['merge', 'pools', 'large'],
+        label: 'Large pool',
+        kind: 'text',
+        unsetWhenEmpty: true,
+      },
     ],
   },
   {
@@ -162,9 +210,20 @@ export const SETTINGS_GROUPS: SettingsGroupDef[] = [
     title: 'Stream',
     description: 'Who may send rows to the stream endpoint, and how many rows may wait in the queue.',
     fields: [
-      { name: 'token_auth_enabled', path: ['stream', 'token_auth_enabled'], label: 'Token authentication enabled', kind: 'bool' },
+      {
+        name: 'token_auth_enabled',
+        path: ['stream', 'token_auth_enabled'],
+        label: 'Token authentication enabled',
+        kind: 'bool',
+      },
       { name: 'token_list', path: ['stream', 'token_list'], label: 'Tokens (one per line)', kind: 'lines', rows: 3 },
-      { name: 'message_queue_max_rows', path: ['stream', 'message_queue_max_rows'], label: 'Max queue rows', kind: 'int', required: true },
+      {
+        name: 'message_queue_max_rows',
+        path: ['stream', 'message_queue_max_rows'],
+        label: 'Max queue rows',
+        kind: 'int',
+        required: true,
+      },
     ],
   },
   {
@@ -224,7 +283,9 @@ function fieldSchema(field: SettingField): z.ZodType<string | undefined> {
   const rule = (text: string): string | undefined => {
     if (field.kind === 'text' && !text.trim()) return SETTINGS_MESSAGES.notBlank(label)
     if (field.kind === 'int' && !INTEGER.test(text.trim())) {
-      return field.path.join('.') === 'age.max_age_days' ? TABLE_MESSAGES.maxAgeInteger : SETTINGS_MESSAGES.integer(label)
+      return field.path.join('.') === 'age.max_age_days'
+        ? TABLE_MESSAGES.maxAgeInteger
+        : SETTINGS_MESSAGES.integer(label)
     }
     if (field.kind === 'number' && (text.trim() === '' || !Number.isFinite(Number(text)))) {
       return field.name === 'memory_coefficient' ? SETTINGS_MESSAGES.memoryCoefficient : SETTINGS_MESSAGES.number(label)
@@ -243,7 +304,9 @@ function fieldSchema(field: SettingField): z.ZodType<string | undefined> {
     const message = rule(text)
     if (message) ctx.addIssue({ code: 'custom', message })
   })
-  return field.required ? (z.string({ error: SETTINGS_MESSAGES.required(label) }).pipe(base) as z.ZodType<string>) : base.optional()
+  return field.required
+    ? (z.string({ error: SETTINGS_MESSAGES.required(label) }).pipe(base) as z.ZodType<string>)
+    : base.optional()
 }
 
 /** The zod schema of one group's form (fields by name, all text). */
@@ -314,16 +377,14 @@ export function fromFormText(field: SettingField, text: string | undefined): unk
 
 /** A settings group edited as JSON: an object shaped like the table's `settings` (only the group's keys are read). */
 export const JsonSettingsSchema = z.object({
-  json: z
-    .string({ error: 'Settings JSON is required' })
-    .transform((text, ctx) => {
-      try {
-        const value: unknown = JSON.parse(text)
-        if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
-      } catch {
-        // reported below
-      }
-      ctx.addIssue({ code: 'custom', message: 'Settings must be a JSON object' })
-      return z.NEVER
-    }),
+  json: z.string({ error: 'Settings JSON is required' }).transform((text, ctx) => {
+    try {
+      const value: unknown = JSON.parse(text)
+      if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: 'custom', message: 'Settings must be a JSON object' })
+    return z.NEVER
+  }),
 })

@@ -54,7 +54,9 @@ describe('TableFormSchema', () => {
 
   it('wants max age as a whole number of days', () => {
     for (const bad of ['1.5', 'abc', '-1', '1e']) {
-      expect(errorsOf({ project: 'p', name: 't', maxAgeDays: bad }), bad).toEqual({ maxAgeDays: ['Max age must be an integer'] })
+      expect(errorsOf({ project: 'p', name: 't', maxAgeDays: bad }), bad).toEqual({
+        maxAgeDays: ['Max age must be an integer'],
+      })
     }
     const submission = parse({ project: 'p', name: 't', maxAgeDays: '30' })
     expect(submission.status === 'success' && submission.value.maxAgeDays).toBe(30)
@@ -63,7 +65,9 @@ describe('TableFormSchema', () => {
 
   it('wants sort keys as a JSON list of column names', () => {
     for (const bad of ['[timestamp', '{"a":1}', '[1, 2]', 'timestamp']) {
-      expect(errorsOf({ project: 'p', name: 't', sortKeys: bad }), bad).toEqual({ sortKeys: ['Sort keys must be JSON'] })
+      expect(errorsOf({ project: 'p', name: 't', sortKeys: bad }), bad).toEqual({
+        sortKeys: ['Sort keys must be JSON'],
+      })
     }
     expect(parse({ project: 'p', name: 't', sortKeys: '["timestamp", "host"]' }).status).toBe('success')
     expect(parseSortKeys('["timestamp", "host"]')).toEqual(['timestamp', 'host'])

@@ -81,18 +81,15 @@ export const TableFormSchema = z
         error: TABLE_MESSAGES.sortKeysJson,
       }),
   })
-  .refine(
-    (value) => value.project !== NEW_PROJECT || Boolean(value.newProjectName),
-    {
-      path: ['newProjectName'],
-      error: TABLE_MESSAGES.projectNameRequired,
-      // Report it beside other field errors, not only once they are fixed.
-      when: ({ value }) => {
-        const form = value as Partial<Record<'project' | 'newProjectName', unknown>>
-        return form.project === NEW_PROJECT && !form.newProjectName
-      },
+  .refine((value) => value.project !== NEW_PROJECT || Boolean(value.newProjectName), {
+    path: ['newProjectName'],
+    error: TABLE_MESSAGES.projectNameRequired,
+    // Report it beside other field errors, not only once they are fixed.
+    when: ({ value }) => {
+      const form = value as Partial<Record<'project' | 'newProjectName', unknown>>
+      return form.project === NEW_PROJECT && !form.newProjectName
     },
-  )
+  })
 
 export type TableForm = z.infer<typeof TableFormSchema>
 

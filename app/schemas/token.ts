@@ -13,7 +13,11 @@ export const CreateTokenFormSchema = z
   })
   .superRefine((value, ctx) => {
     if (!value.service_account && !value.name) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: 'Choose a service account or enter a name for a new one' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['name'],
+        message: 'Choose a service account or enter a name for a new one',
+      })
     }
   })
 export type CreateTokenForm = z.infer<typeof CreateTokenFormSchema>

@@ -6,7 +6,20 @@ export const TRANSFORM_TYPES = ['csv', 'json', 'hdx'] as const
 export type TransformType = (typeof TRANSFORM_TYPES)[number]
 
 export const COLUMN_TYPES = [
-  'string', 'boolean', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64', 'double', 'datetime', 'epoch', 'array', 'map', 'json',
+  'string',
+  'boolean',
+  'int8',
+  'uint8',
+  'int32',
+  'uint32',
+  'int64',
+  'uint64',
+  'double',
+  'datetime',
+  'epoch',
+  'array',
+  'map',
+  'json',
 ] as const
 export const TIME_TYPES = ['datetime', 'epoch']
 export const RESOLUTIONS = ['ms', 's'] as const
@@ -54,7 +67,10 @@ export const COLUMN_MESSAGES = {
 
 /** "string" or "string, uint64" → the element types; blank → []. */
 export function parseElements(text: string | undefined): string[] {
-  return (text ?? '').split(',').map((part) => part.trim()).filter(Boolean)
+  return (text ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
 }
 
 const optionalText = z.string().trim().optional()
@@ -76,16 +92,22 @@ export const ColumnSchema = z
   })
   .superRefine((column, ctx) => {
     if (!column.name) ctx.addIssue({ code: 'custom', path: ['name'], message: COLUMN_MESSAGES.nameRequired })
-    if (!(COLUMN_TYPES as readonly string[]).includes(column.type)) ctx.addIssue({ code: 'custom', path: ['type'], message: COLUMN_MESSAGES.typeRequired })
+    if (!(COLUMN_TYPES as readonly string[]).includes(column.type))
+      ctx.addIssue({ code: 'custom', path: ['type'], message: COLUMN_MESSAGES.typeRequired })
     const isTime = TIME_TYPES.includes(column.type)
-    if (isTime && !column.format) ctx.addIssue({ code: 'custom', path: ['format'], message: COLUMN_MESSAGES.formatRequired })
-    if (column.primary && !isTime) ctx.addIssue({ code: 'custom', path: ['primary'], message: COLUMN_MESSAGES.primaryTime })
-    if (column.fulltext && !column.index) ctx.addIssue({ code: 'custom', path: ['fulltext'], message: COLUMN_MESSAGES.fulltextIndex })
+    if (isTime && !column.format)
+      ctx.addIssue({ code: 'custom', path: ['format'], message: COLUMN_MESSAGES.formatRequired })
+    if (column.primary && !isTime)
+      ctx.addIssue({ code: 'custom', path: ['primary'], message: COLUMN_MESSAGES.primaryTime })
+    if (column.fulltext && !column.index)
+      ctx.addIssue({ code: 'custom', path: ['fulltext'], message: COLUMN_MESSAGES.fulltextIndex })
     if (column.resolution && !(RESOLUTIONS as readonly string[]).includes(column.resolution)) {
       ctx.addIssue({ code: 'custom', path: ['resolution'], message: COLUMN_MESSAGES.resolution })
     }
-    if (column.primary && column.ignore) ctx.addIssue({ code: 'custom', path: ['ignore'], message: COLUMN_MESSAGES.primaryIgnored })
-    if (column.index && column.type === 'double') ctx.addIssue({ code: 'custom', path: ['index'], message: COLUMN_MESSAGES.indexDouble })
+    if (column.primary && column.ignore)
+      ctx.addIssue({ code: 'custom', path: ['ignore'], message: COLUMN_MESSAGES.primaryIgnored })
+    if (column.index && column.type === 'double')
+      ctx.addIssue({ code: 'custom', path: ['index'], message: COLUMN_MESSAGES.indexDouble })
     const elements = parseElements(column.elements)
     if (elements.length && column.type !== 'array' && column.type !== 'map') {
       ctx.addIssue({ code: 'custom', path: ['elements'], message: COLUMN_MESSAGES.elementsOnly })
@@ -99,7 +121,10 @@ export const ColumnSchema = z
 export type ColumnForm = z.infer<typeof ColumnSchema>
 
 const wholeNumber = (message: string) =>
-  z.number({ error: message }).refine((value) => Number.isSafeInteger(value) && value >= 0, { error: message }).optional()
+  z
+    .number({ error: message })
+    .refine((value) => Number.isSafeInteger(value) && value >= 0, { error: message })
+    .optional()
 
 export const TransformFormSchema = z
   .object({
@@ -114,7 +139,9 @@ export const TransformFormSchema = z
       .max(TRANSFORM_NAME_MAX, { error: TRANSFORM_MESSAGES.nameTooLong }),
     description: optionalText,
     type: z.enum(TRANSFORM_TYPES, { error: TRANSFORM_MESSAGES.typeRequired }),
-    columns: z.array(ColumnSchema, { error: TRANSFORM_MESSAGES.columnsRequired }).min(1, { error: TRANSFORM_MESSAGES.columnsRequired }),
+    columns: z
+      .array(ColumnSchema, { error: TRANSFORM_MESSAGES.columnsRequired })
+      .min(1, { error: TRANSFORM_MESSAGES.columnsRequired }),
     // CSV format options
     delimiter: z.string().optional(),
     quote: z.string().optional(),
@@ -140,11 +167,13 @@ export const TransformFormSchema = z
   .superRefine((form, ctx) => {
     const seen = new Set<string>()
     form.columns.forEach((column, index) => {
-      if (seen.has(column.name)) ctx.addIssue({ code: 'custom', path: ['columns', index, 'name'], message: COLUMN_MESSAGES.duplicate })
+      if (seen.has(column.name))
+        ctx.addIssue({ code: 'custom', path: ['columns', index, 'name'], message: COLUMN_MESSAGES.duplicate })
       seen.add(column.name)
     })
     const primaries = form.columns.filter((column) => column.primary).length
-    if (form.columns.length && primaries !== 1) ctx.addIssue({ code: 'custom', path: ['columns'], message: COLUMN_MESSAGES.onePrimary })
+    if (form.columns.length && primaries !== 1)
+      ctx.addIssue({ code: 'custom', path: ['columns'], message: COLUMN_MESSAGES.onePrimary })
   })
 
 export type TransformForm = z.infer<typeof TransformFormSchema>
@@ -184,11 +213,14 @@ export function sampleError(text: string, type: string): string | undefined {
 }
 
 /** A transform given as JSON text: an object with a type and settings.output_columns; else undefined. */
-export function parseTransformJson(text: string): { name?: string; type?: string; settings: Record<string, unknown> } | undefined {
+export function parseTransformJson(
+  text: string,
+): { name?: string; type?: string; settings: Record<string, unknown> } | undefined {
   try {
     const value = JSON.parse(text) as { name?: unknown; type?: unknown; settings?: { output_columns?: unknown } }
     if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined
-    if (!value.settings || typeof value.settings !== 'object' || !Array.isArray(value.settings.output_columns)) return undefined
+    if (!value.settings || typeof value.settings !== 'object' || !Array.isArray(value.settings.output_columns))
+      return undefined
     return {
       name: typeof value.name === 'string' ? value.name : undefined,
       type: typeof value.type === 'string' ? value.type : undefined,

@@ -16,7 +16,9 @@ export const VIEW_MESSAGES = {
  * (a view of the table), and the output columns picked from the parent view's.
  */
 export const ViewFormSchema = z.object({
-  table: z.string({ error: VIEW_MESSAGES.tableRequired }).regex(/^[\w-]+\/[\w-]+$/, { error: VIEW_MESSAGES.tableRequired }),
+  table: z
+    .string({ error: VIEW_MESSAGES.tableRequired })
+    .regex(/^[\w-]+\/[\w-]+$/, { error: VIEW_MESSAGES.tableRequired }),
   name: z
     .string({ error: VIEW_MESSAGES.nameRequired })
     .trim()
@@ -24,7 +26,9 @@ export const ViewFormSchema = z.object({
     .max(NAME_MAX_LENGTH, { error: VIEW_MESSAGES.nameTooLong }),
   description: z.string().trim().optional(),
   parentView: z.string({ error: VIEW_MESSAGES.parentRequired }),
-  outputColumns: z.array(z.string(), { error: VIEW_MESSAGES.columnsRequired }).min(1, { error: VIEW_MESSAGES.columnsRequired }),
+  outputColumns: z
+    .array(z.string(), { error: VIEW_MESSAGES.columnsRequired })
+    .min(1, { error: VIEW_MESSAGES.columnsRequired }),
 })
 
 export type ViewForm = z.infer<typeof ViewFormSchema>

@@ -36,6 +36,8 @@ describe('base path (decision 023)', () => {
     vi.resetModules()
     vi.stubEnv('BASE_URL', '/console/')
     const { loginUrlFor } = await import('./session.server')
-    expect(loginUrlFor(new Request('http://x/console/data/tables?page=2'))).toBe('/login?prevUrl=%2Fdata%2Ftables%3Fpage%3D2')
+    expect(loginUrlFor(new Request('http://x/console/data/tables?page=2'))).toBe(
+      '/login?prevUrl=%2Fdata%2Ftables%3Fpage%3D2',
+    )
   })
 })

@@ -18,7 +18,9 @@ export async function runBeforeClose(timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   const all = Promise.all(
     [...tasks].map((task) =>
-      task().catch((error: unknown) => console.warn(`Before close: ${error instanceof Error ? error.message : String(error)}`)),
+      task().catch((error: unknown) =>
+        console.warn(`Before close: ${error instanceof Error ? error.message : String(error)}`),
+      ),
     ),
   )
   await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))])

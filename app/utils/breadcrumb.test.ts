@@ -55,11 +55,25 @@ describe('breadcrumb', () => {
       'File',
       'Update file',
     ])
-    expect(labels('/security/users/42/edit-user', { userId: 'ann@example.com' })).toEqual(['Security', 'Users', 'User', 'Edit user'])
+    expect(labels('/security/users/42/edit-user', { userId: 'ann@example.com' })).toEqual([
+      'Security',
+      'Users',
+      'User',
+      'Edit user',
+    ])
   })
 
   it('recognises the spec’s action words', () => {
-    for (const word of ['create', 'edit-role', 'new-table', 'invite-new-user', 'reference', 'update-file', 'alter-jobs', 'batch-jobs']) {
+    for (const word of [
+      'create',
+      'edit-role',
+      'new-table',
+      'invite-new-user',
+      'reference',
+      'update-file',
+      'alter-jobs',
+      'batch-jobs',
+    ]) {
       expect(isActionWord(word), word).toBe(true)
     }
     for (const word of ['tables', 'edit', 'new', 'users', 'pool']) expect(isActionWord(word), word).toBe(false)

@@ -6,7 +6,12 @@ describe('configuration', () => {
     const env = parseEnv({})
     expect(env).not.toBeInstanceOf(Error)
     expect((env as { CLUSTER_URL?: string }).CLUSTER_URL).toBeUndefined()
-    expect(env).toMatchObject({ PORT: 3000, ALLOW_EMBEDDING: false, DOCS_URL: 'https://docs.hydrolix.io', MAX_CONCURRENT_REQUESTS: 16 })
+    expect(env).toMatchObject({
+      PORT: 3000,
+      ALLOW_EMBEDDING: false,
+      DOCS_URL: 'https://docs.hydrolix.io',
+      MAX_CONCURRENT_REQUESTS: 16,
+    })
   })
 
   it('requires SESSION_SECRET when CLUSTER_URL is set', () => {
@@ -16,14 +21,22 @@ describe('configuration', () => {
   })
 
   it('names each bad value with a clear message', () => {
-    const env = parseEnv({ PORT: 'abc', CLUSTER_URL: 'cluster', SESSION_SECRET: 'x'.repeat(20), ALLOW_EMBEDDING: 'maybe', MAX_CONCURRENT_REQUESTS: '-1' })
+    const env = parseEnv({
+      PORT: 'abc',
+      CLUSTER_URL: 'cluster',
+      SESSION_SECRET: 'x'.repeat(20),
+      ALLOW_EMBEDDING: 'maybe',
+      MAX_CONCURRENT_REQUESTS: '-1',
+    })
     expect(env).toBeInstanceOf(Error)
     const message = (env as Error).message
     expect(message).toContain('PORT must be a port number (got "abc")')
     expect(message).toContain('CLUSTER_URL must be an http(s) origin')
     expect(message).toContain('ALLOW_EMBEDDING must be true or false (got "maybe")')
     expect(message).toContain('MAX_CONCURRENT_REQUESTS must be 0 (no limit) or more (got "-1")')
-    expect((parseEnv({ MAX_CONCURRENT_REQUESTS: '2.5' }) as Error).message).toContain('MAX_CONCURRENT_REQUESTS must be a whole number (0: no limit)')
+    expect((parseEnv({ MAX_CONCURRENT_REQUESTS: '2.5' }) as Error).message).toContain(
+      'MAX_CONCURRENT_REQUESTS must be a whole number (0: no limit)',
+    )
   })
 
   it('reads a full configuration', () => {

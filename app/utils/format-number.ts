@@ -11,7 +11,10 @@ function isNumber(value: number | null | undefined): value is number {
 }
 
 /** Returns "1,234,567" (en-US grouping; `maximumFractionDigits` defaults to Intl's 3), or "—" for no number. */
-export function formatNumber(value: number | null | undefined, options: { maximumFractionDigits?: number } = {}): string {
+export function formatNumber(
+  value: number | null | undefined,
+  options: { maximumFractionDigits?: number } = {},
+): string {
   if (!isNumber(value)) return MISSING
   return numberFormat(options.maximumFractionDigits).format(value)
 }

@@ -9,8 +9,12 @@ afterEach(() => {
 describe('page cache', () => {
   it("gives a kept page back with the request's own nonce in every place, non-ASCII text intact", () => {
     keepPage('k', Buffer.from('<script nonce="n0nce">a</script><p>— · “x”</p><style nonce="n0nce"></style>'), 'n0nce')
-    expect(cachedPage('k', 'fresh')?.toString('utf8')).toBe('<script nonce="fresh">a</script><p>— · “x”</p><style nonce="fresh"></style>')
-    expect(cachedPage('k', 'again')?.toString('utf8')).toBe('<script nonce="again">a</script><p>— · “x”</p><style nonce="again"></style>')
+    expect(cachedPage('k', 'fresh')?.toString('utf8')).toBe(
+      '<script nonce="fresh">a</script><p>— · “x”</p><style nonce="fresh"></style>',
+    )
+    expect(cachedPage('k', 'again')?.toString('utf8')).toBe(
+      '<script nonce="again">a</script><p>— · “x”</p><style nonce="again"></style>',
+    )
     expect(cachedPage('other', 'fresh')).toBeUndefined()
   })
 

@@ -45,7 +45,13 @@ export function pageKey(request: Request, status: number, context: EntryContext)
     return null // not JSON (a BigInt, a cycle): render every time
   }
   if (data.length > MAX_DATA_CHARS) return null
-  return createHash('sha256').update(context.manifest.version).update('\0').update(request.url).update('\0').update(data).digest('base64')
+  return createHash('sha256')
+    .update(context.manifest.version)
+    .update('\0')
+    .update(request.url)
+    .update('\0')
+    .update(data)
+    .digest('base64')
 }
 
 /** The stored page with this request's nonce in it (UTF-8), or undefined. */
@@ -71,7 +77,7 @@ export function keepPage(key: string, page: Buffer, nonce: string) {
   const old = entries.get(key)
   if (old) forget(key, old)
   const parts: Buffer[] = []
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const at = page.indexOf(nonce, from)
     parts.push(page.subarray(from, at === -1 ? page.length : at))
     if (at === -1) break

@@ -65,7 +65,9 @@ describe('session cookie', () => {
       else process.env.ALLOW_EMBEDDING = before
     }
     // back to the default: Strict, not Secure on http
-    expect(await commitSession(new Request('http://console.test/login'), SESSION)).toMatch(/; SameSite=Strict(?!.*Secure)/)
+    expect(await commitSession(new Request('http://console.test/login'), SESSION)).toMatch(
+      /; SameSite=Strict(?!.*Secure)/,
+    )
   })
 
   it('stores token, user id, expires-in, expiry date and org id, and does not leak the token in clear', async () => {
@@ -86,11 +88,17 @@ describe('session cookie', () => {
   it('once read, is still refused when tampered with or expired, and still read from a rotated secret list', async () => {
     const now = Date.UTC(2026, 0, 2)
     const cookie = pair(await commitSession(new Request('http://console.test/'), SESSION, now))
-    const read = (value: string, at: number) => getSession(new Request('http://console.test/', { headers: { Cookie: `cc_theme=dark; ${value}` } }), at)
+    const read = (value: string, at: number) =>
+      getSession(new Request('http://console.test/', { headers: { Cookie: `cc_theme=dark; ${value}` } }), at)
     expect(await read(cookie, now + 1000)).toMatchObject({ token: 'tok-abc' })
     expect(await read(cookie, now + 2000)).toMatchObject({ token: 'tok-abc' })
     // the signature's last character changed: not the value read before
-    expect(await read(cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), now + 3000)).toBeNull()
+    expect(
+      await read(
+        cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+        now + 3000,
+      ),
+    ).toBeNull()
     expect(await read(cookie, now + 3_600_000)).toBeNull()
     const secret = process.env.SESSION_SECRET
     process.env.SESSION_SECRET = `a-new-secret-first-0123456789,${secret}`

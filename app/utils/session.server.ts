@@ -17,7 +17,6 @@ export const CONSOLE_COOKIES = [SESSION_COOKIE, TIMEZONE_COOKIE, TOAST_COOKIE, T
 
 export const DEFAULT_REDIRECT = '/dashboard'
 
-
 /** What the login stores (spec section 3): token, user id, expires-in, expiry date, org id. */
 export type SessionData = {
   token: string
@@ -170,7 +169,10 @@ const SESSION_COOKIES = CONSOLE_COOKIES.filter((name) => name !== TIMEZONE_COOKI
 export async function logoutHeaders(request: Request): Promise<Headers> {
   const headers = new Headers()
   for (const name of SESSION_COOKIES) {
-    const { sameSite, secure, partitioned } = cookieAttributes(request, name === SESSION_COOKIE ? 'session' : 'preference')
+    const { sameSite, secure, partitioned } = cookieAttributes(
+      request,
+      name === SESSION_COOKIE ? 'session' : 'preference',
+    )
     const sameSiteText = sameSite[0]!.toUpperCase() + sameSite.slice(1)
     headers.append(
       'Set-Cookie',

@@ -15,8 +15,33 @@ export function tableRef(project: string, table: string): string {
 
 /** Statements that change data or the schema; anything else (SELECT, WITH, SHOW, DESCRIBE, EXPLAIN, EXISTS) only reads. */
 const CHANGING = new Set([
-  'ALTER', 'ATTACH', 'BACKUP', 'BEGIN', 'COMMIT', 'CREATE', 'DELETE', 'DETACH', 'DROP', 'EXCHANGE', 'GRANT', 'INSERT', 'KILL',
-  'MOVE', 'OPTIMIZE', 'RENAME', 'REPLACE', 'RESTORE', 'REVOKE', 'ROLLBACK', 'SET', 'START', 'SYSTEM', 'TRUNCATE', 'UNDROP', 'UPDATE', 'USE',
+  'ALTER',
+  'ATTACH',
+  'BACKUP',
+  'BEGIN',
+  'COMMIT',
+  'CREATE',
+  'DELETE',
+  'DETACH',
+  'DROP',
+  'EXCHANGE',
+  'GRANT',
+  'INSERT',
+  'KILL',
+  'MOVE',
+  'OPTIMIZE',
+  'RENAME',
+  'REPLACE',
+  'RESTORE',
+  'REVOKE',
+  'ROLLBACK',
+  'SET',
+  'START',
+  'SYSTEM',
+  'TRUNCATE',
+  'UNDROP',
+  'UPDATE',
+  'USE',
 ])
 
 /**

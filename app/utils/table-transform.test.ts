@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { defaultTransformOf, transformForTable } from './table-transform'
 
 const tables = [
-  { value: 'p.a', transforms: [{ value: 'p.a:one', name: 'one', type: 'json', isDefault: false }, { value: 'p.a:two', name: 'two', type: 'csv', isDefault: true }] },
+  {
+    value: 'p.a',
+    transforms: [
+      { value: 'p.a:one', name: 'one', type: 'json', isDefault: false },
+      { value: 'p.a:two', name: 'two', type: 'csv', isDefault: true },
+    ],
+  },
   { value: 'p.b', transforms: [{ value: 'p.b:first', name: 'first', type: 'json', isDefault: false }] },
   { value: 'p.c', transforms: [] },
 ]

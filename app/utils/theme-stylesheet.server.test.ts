@@ -19,7 +19,12 @@ describe('the theme stylesheet', () => {
     has('@keyframes spin')
     // the pending bar's steps (a component's own css emits its keyframes empty)
     has('@keyframes cc-pending{0%{')
-    expect(/@keyframes cc-pending\{0%\{[^}]*;transform:translateX\(0%\) scaleX\(0\.1\);\}50%\{[^}]*;transform:translateX\(30%\) scaleX\(0\.5\);\}/.test(css), 'cc-pending steps').toBe(true)
+    expect(
+      /@keyframes cc-pending\{0%\{[^}]*;transform:translateX\(0%\) scaleX\(0\.1\);\}50%\{[^}]*;transform:translateX\(30%\) scaleX\(0\.5\);\}/.test(
+        css,
+      ),
+      'cc-pending steps',
+    ).toBe(true)
     // the dark rules Chakra's tokens do not reach, once in the sheet rather than inline in every page
     has('html.dark .ace-tm{')
     has('@media (prefers-color-scheme: dark){html[data-theme=system]{color-scheme:dark;')
@@ -33,7 +38,11 @@ describe('the theme stylesheet', () => {
     expect(current.headers.get('Content-Type')).toBe('text/css; charset=utf-8')
     expect(current.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
     expect(await current.text()).toBe(themeStylesheet().css)
-    const old = await loader({ params: { file: 'current.css' }, request: new Request('http://localhost/resources/theme/current.css'), context: {} })
+    const old = await loader({
+      params: { file: 'current.css' },
+      request: new Request('http://localhost/resources/theme/current.css'),
+      context: {},
+    })
     expect(old.headers.get('Cache-Control')).toBe('no-cache')
     expect(await old.text()).toBe(themeStylesheet().css)
   })

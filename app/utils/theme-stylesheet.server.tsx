@@ -24,10 +24,13 @@ export function themeStylesheet(): { css: string; hash: string } {
         <ChakraProvider value={themeSystem}>{null}</ChakraProvider>
       </CacheProvider>,
     )
-    const css = emotionServer
-      .extractCriticalToChunks('')
-      .styles.map((chunk) => chunk.css)
-      .join('') + DARK_EXTRAS_CSS + SYSTEM_DARK_CSS
+    const css =
+      emotionServer
+        .extractCriticalToChunks('')
+        .styles.map((chunk) => chunk.css)
+        .join('') +
+      DARK_EXTRAS_CSS +
+      SYSTEM_DARK_CSS
     built = { css, hash: createHash('sha256').update(css).digest('base64url').slice(0, 16) }
   }
   return built

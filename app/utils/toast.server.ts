@@ -20,7 +20,13 @@ function toastStorage() {
   const secret = getEnv().SESSION_SECRET ?? process.env.SESSION_SECRET
   if (!secret) throw new Error('SESSION_SECRET is not set')
   return createCookieSessionStorage({
-    cookie: { name: TOAST_COOKIE, httpOnly: true, path: COOKIE_PATH, ...cookieAttributes(null, 'preference'), secrets: secret.split(',') },
+    cookie: {
+      name: TOAST_COOKIE,
+      httpOnly: true,
+      path: COOKIE_PATH,
+      ...cookieAttributes(null, 'preference'),
+      secrets: secret.split(','),
+    },
   })
 }
 
@@ -28,12 +34,19 @@ function toastStorage() {
 export async function createToastHeaders(toast: ToastInput | ToastInput[]): Promise<string> {
   const storage = toastStorage()
   const session = await storage.getSession()
-  session.flash('toasts', (Array.isArray(toast) ? toast : [toast]).map((item) => ToastSchema.parse(item)))
+  session.flash(
+    'toasts',
+    (Array.isArray(toast) ? toast : [toast]).map((item) => ToastSchema.parse(item)),
+  )
   return storage.commitSession(session)
 }
 
 /** Returns a redirect to `url` that shows `toast` there (a bare string is a success title). */
-export async function redirectWithToast(url: string, toast: ToastInput | string, init?: ResponseInit): Promise<Response> {
+export async function redirectWithToast(
+  url: string,
+  toast: ToastInput | string,
+  init?: ResponseInit,
+): Promise<Response> {
   const headers = new Headers(init?.headers)
   headers.append('Set-Cookie', await createToastHeaders(typeof toast === 'string' ? { title: toast } : toast))
   return redirect(url, { ...init, headers })

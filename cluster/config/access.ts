@@ -69,7 +69,12 @@ export function authenticate(cluster: ClusterState, request: ClusterRequest): Us
   if (credentials.basic) {
     const email = credentials.basic.username.trim().toLowerCase()
     const user = cluster.store.find<User>('user', (u) => u.type === 'user' && u.email.toLowerCase() === email)
-    if (!user || !user.password_hash || user.status !== 'active' || !verifyPassword(credentials.basic.password, user.password_hash)) {
+    if (
+      !user ||
+      !user.password_hash ||
+      user.status !== 'active' ||
+      !verifyPassword(credentials.basic.password, user.password_hash)
+    ) {
       throw unauthorized('Invalid username/password.')
     }
     return user
@@ -107,7 +112,8 @@ export function can(cluster: ClusterState, user: User, permission: string, scope
  */
 export function canSomewhere(cluster: ClusterState, user: User, permission: string): boolean {
   return rolesOf(cluster, user).some(
-    (role) => (role.name === 'super_admin' && role.built_in) || role.policies.some((p) => p.permissions.includes(permission)),
+    (role) =>
+      (role.name === 'super_admin' && role.built_in) || role.policies.some((p) => p.permissions.includes(permission)),
   )
 }
 
@@ -121,6 +127,7 @@ export function authorize(ctx: Ctx, permission: string, scope?: Scope): User {
 /** Every permission the user holds, with the scopes of scoped grants. */
 export function permissionsOf(cluster: ClusterState, user: User): string[] {
   const out = new Set<string>()
-  for (const role of rolesOf(cluster, user)) for (const p of role.policies) for (const perm of p.permissions) out.add(perm)
+  for (const role of rolesOf(cluster, user))
+    for (const p of role.policies) for (const perm of p.permissions) out.add(perm)
   return [...out].sort()
 }

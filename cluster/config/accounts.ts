@@ -51,7 +51,8 @@ export const MIN_PASSWORD_LENGTH = 8
 
 export function passwordProblems(password: unknown): string[] {
   if (typeof password !== 'string' || password === '') return ['This field is required.']
-  if (password.length < MIN_PASSWORD_LENGTH) return [`This password is too short. It must contain at least ${MIN_PASSWORD_LENGTH} characters.`]
+  if (password.length < MIN_PASSWORD_LENGTH)
+    return [`This password is too short. It must contain at least ${MIN_PASSWORD_LENGTH} characters.`]
   return []
 }
 
@@ -63,20 +64,35 @@ export function userByEmail(cluster: ClusterState, email: string): User | undefi
 function loginAnswer(ctx: Ctx, user: User) {
   const ttl = ctx.cluster.options.tokenTtlSeconds
   const token = signToken(ctx.cluster.secret, { sub: user.uuid, typ: 'user', exp: Math.floor(Date.now() / 1000) + ttl })
-  return { ...publicUser(ctx.cluster, user), groups: [], auth_token: { access_token: token, expires_in: ttl, token_type: 'Bearer' } }
+  return {
+    ...publicUser(ctx.cluster, user),
+    groups: [],
+    auth_token: { access_token: token, expires_in: ttl, token_type: 'Bearer' },
+  }
 }
 
 export function registerAccountRoutes(router: ClusterRouter) {
   router.post('/config/v1/login', async (ctx) => {
     const body = await readJsonObject(ctx.request)
-    const username = typeof body.username === 'string' ? body.username : typeof body.email === 'string' ? body.email : ''
+    const username =
+      typeof body.username === 'string' ? body.username : typeof body.email === 'string' ? body.email : ''
     const errors: Record<string, string[]> = {}
     if (!username) errors.username = ['This field is required.']
     if (typeof body.password !== 'string' || !body.password) errors.password = ['This field is required.']
     if (Object.keys(errors).length) throw validationError(errors)
     const user = userByEmail(ctx.cluster, username)
-    if (!user || !user.password_hash || user.status !== 'active' || !verifyPassword(String(body.password), user.password_hash)) {
-      recordAuthEvent(ctx.cluster, ctx.request, { type: 'LOGIN_ERROR', user, username, error: user ? 'invalid_user_credentials' : 'user_not_found' })
+    if (
+      !user ||
+      !user.password_hash ||
+      user.status !== 'active' ||
+      !verifyPassword(String(body.password), user.password_hash)
+    ) {
+      recordAuthEvent(ctx.cluster, ctx.request, {
+        type: 'LOGIN_ERROR',
+        user,
+        username,
+        error: user ? 'invalid_user_credentials' : 'user_not_found',
+      })
       throw unauthorized('Invalid username or password.')
     }
     recordAuthEvent(ctx.cluster, ctx.request, { type: 'LOGIN', user, username })
@@ -90,15 +106,25 @@ export function registerAccountRoutes(router: ClusterRouter) {
 
   router.post('/config/v1/reset_password', async (ctx) => {
     const body = await readJsonObject(ctx.request)
-    if (typeof body.email !== 'string' || !body.email.trim()) throw validationError({ email: ['This field is required.'] })
+    if (typeof body.email !== 'string' || !body.email.trim())
+      throw validationError({ email: ['This field is required.'] })
     if (!/^[^@\s]+@[^@\s]+$/.test(body.email.trim())) throw validationError({ email: ['Enter a valid email address.'] })
     const user = userByEmail(ctx.cluster, body.email)
     if (user) {
       const token = crypto.randomBytes(20).toString('hex')
-      ctx.cluster.store.put('reset_token', sha256(token), { user: user.uuid, exp: Date.now() + 24 * 3600_000, created: nowIso() })
+      ctx.cluster.store.put('reset_token', sha256(token), {
+        user: user.uuid,
+        exp: Date.now() + 24 * 3600_000,
+        created: nowIso(),
+      })
       const link = `/verifyaccount/${Buffer.from(user.uuid).toString('base64url')}/${token}`
       // There is no mail server: the link goes to the cluster's own log, where an operator can find it.
-      ctx.cluster.log({ level: 'info', service: 'turbine-api', component: 'auth', message: `password reset requested for ${user.email}: ${link}` })
+      ctx.cluster.log({
+        level: 'info',
+        service: 'turbine-api',
+        component: 'auth',
+        message: `password reset requested for ${user.email}: ${link}`,
+      })
       recordAuthEvent(ctx.cluster, ctx.request, { type: 'SEND_RESET_PASSWORD', user, username: user.email })
     }
     // Always 200: the answer must not tell whether the email is known.
@@ -120,16 +146,25 @@ export function registerAccountRoutes(router: ClusterRouter) {
     }
     if (Object.keys(errors).length) throw validationError(errors)
     const userId = Buffer.from(String(body.uuidb64), 'base64url').toString('utf8')
-    const record = ctx.cluster.store.get<{ user: string; exp: number; invite?: number }>('reset_token', sha256(String(body.token)))
+    const record = ctx.cluster.store.get<{ user: string; exp: number; invite?: number }>(
+      'reset_token',
+      sha256(String(body.token)),
+    )
     const user = ctx.cluster.store.get<User>('user', userId)
     if (!record || record.user !== userId || record.exp < Date.now() || !user) {
       throw validationError({ non_field_errors: ['The reset link is invalid or has expired.'] })
     }
     ctx.cluster.store.delete('reset_token', sha256(String(body.token)))
-    ctx.cluster.store.put('user', user.uuid, { ...user, status: 'active', password_hash: hashPassword(String(body.password)), modified: nowIso() })
+    ctx.cluster.store.put('user', user.uuid, {
+      ...user,
+      status: 'active',
+      password_hash: hashPassword(String(body.password)),
+      modified: nowIso(),
+    })
     if (record.invite !== undefined) {
       const invite = ctx.cluster.store.get<Record<string, unknown>>('invite', String(record.invite))
-      if (invite) ctx.cluster.store.put('invite', String(record.invite), { ...invite, status: 'accepted', modified: nowIso() })
+      if (invite)
+        ctx.cluster.store.put('invite', String(record.invite), { ...invite, status: 'accepted', modified: nowIso() })
     }
     recordAuthEvent(ctx.cluster, ctx.request, { type: 'UPDATE_PASSWORD', user, username: user.email })
     audit(ctx.cluster, user, 'reset_password', `${user.email} set a new password`, { kind: 'user', id: user.uuid })
@@ -143,7 +178,10 @@ export function registerAccountRoutes(router: ClusterRouter) {
     for (const f of ['current_password', 'new_password', 'confirm_password']) {
       if (typeof body[f] !== 'string' || !body[f]) errors[f] = ['This field is required.']
     }
-    if (!errors.current_password && (!user.password_hash || !verifyPassword(String(body.current_password), user.password_hash))) {
+    if (
+      !errors.current_password &&
+      (!user.password_hash || !verifyPassword(String(body.current_password), user.password_hash))
+    ) {
       errors.current_password = ['The current password is incorrect.']
     }
     if (!errors.new_password) {
@@ -154,7 +192,11 @@ export function registerAccountRoutes(router: ClusterRouter) {
       errors.confirm_password = ['Passwords do not match.']
     }
     if (Object.keys(errors).length) throw validationError(errors)
-    ctx.cluster.store.put('user', user.uuid, { ...user, password_hash: hashPassword(String(body.new_password)), modified: nowIso() })
+    ctx.cluster.store.put('user', user.uuid, {
+      ...user,
+      password_hash: hashPassword(String(body.new_password)),
+      modified: nowIso(),
+    })
     recordAuthEvent(ctx.cluster, ctx.request, { type: 'UPDATE_PASSWORD', user, username: user.email })
     audit(ctx.cluster, user, 'change_password', `${user.email} changed their password`, { kind: 'user', id: user.uuid })
     return json({ detail: 'Password changed.' })

@@ -40,7 +40,15 @@ export async function bootstrap(cluster: ClusterState): Promise<BootstrapResult>
 
   const created = nowIso()
   // a first start interrupted half-way (before the bootstrap record) left an org: keep it
-  const org: Org = store.all<Org>('org')[0] ?? { uuid: crypto.randomUUID(), name: 'local', type: 'singletenant', cloud: 'aws', kubernetes: true, created, modified: created }
+  const org: Org = store.all<Org>('org')[0] ?? {
+    uuid: crypto.randomUUID(),
+    name: 'local',
+    type: 'singletenant',
+    cloud: 'aws',
+    kubernetes: true,
+    created,
+    modified: created,
+  }
   store.put('org', org.uuid, org)
   ensureBuiltInRoles(cluster)
 
@@ -66,7 +74,10 @@ export async function bootstrap(cluster: ClusterState): Promise<BootstrapResult>
   // what a real install has before anyone signs in: its pools and its default bucket (first start only)
   seedInstall(cluster, org.uuid)
   store.put('meta', 'bootstrap', { orgId: org.uuid, adminId: admin.uuid, at: created })
-  audit(cluster, null, 'bootstrap', `Cluster initialised: org ${org.name}, admin ${email}`, { kind: 'org', id: org.uuid })
+  audit(cluster, null, 'bootstrap', `Cluster initialised: org ${org.name}, admin ${email}`, {
+    kind: 'org',
+    id: org.uuid,
+  })
   return { orgId: org.uuid, admin: { email, password }, adminId: admin.uuid, isFirstStart: true }
 }
 

@@ -4,7 +4,16 @@ import type { Resource } from '../hooks'
 import { HttpError, json, listResponse, noContent, notFound, nowIso, readJsonObject, validationError } from '../http'
 import { authorize, can, canSomewhere, requireUser, type Scope, type User } from './access'
 import { audit } from './audit'
-import { describe, getPath, nameField, nestError, validateObject, validateValue, type Errors, type Fields } from './schema'
+import {
+  describe,
+  getPath,
+  nameField,
+  nestError,
+  validateObject,
+  validateValue,
+  type Errors,
+  type Fields,
+} from './schema'
 import { deepMerge, getOrg, isPlainObject, nextSeq, origin, primaryOrg, type Org } from './util'
 
 /**
@@ -17,7 +26,14 @@ export type Level = 'global' | 'org' | 'project' | 'table'
 
 /** A stored item. Keys starting with `_` are internal (parent ids) and never answered. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Item = Record<string, any> & { name: string; created: string; modified: string; _org?: string; _project?: string; _table?: string }
+export type Item = Record<string, any> & {
+  name: string
+  created: string
+  modified: string
+  _org?: string
+  _project?: string
+  _table?: string
+}
 
 export interface Parents {
   org: Org
@@ -157,12 +173,21 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
   const collectionPattern = `${LEVEL_PREFIX[spec.level]}/${spec.path}`
   const itemPattern = `${collectionPattern}/:${itemParam}`
   const fk = spec.fkField === undefined ? DEFAULT_FK[spec.level] : spec.fkField
-  const fields: Fields = spec.noName ? { ...spec.fields } : { name: nameField(spec.nameMax ?? 63, spec.namePattern ? { pattern: spec.namePattern.pattern, patternMessage: spec.namePattern.message } : {}), ...spec.fields }
+  const fields: Fields = spec.noName
+    ? { ...spec.fields }
+    : {
+        name: nameField(
+          spec.nameMax ?? 63,
+          spec.namePattern ? { pattern: spec.namePattern.pattern, patternMessage: spec.namePattern.message } : {},
+        ),
+        ...spec.fields,
+      }
   const uniqueBy = spec.uniqueBy ?? 'name'
   const display = (item: Item) => (spec.displayName ? spec.displayName(item) : String(item.name))
   const allowed = { create: true, update: true, delete: true, ...spec.methods }
 
-  const parentKey = spec.level === 'table' ? '_table' : spec.level === 'project' ? '_project' : spec.level === 'org' ? '_org' : null
+  const parentKey =
+    spec.level === 'table' ? '_table' : spec.level === 'project' ? '_project' : spec.level === 'org' ? '_org' : null
   const parentId = (parents: Parents) =>
     spec.level === 'table' ? parents.table!.uuid : spec.level === 'project' ? parents.project!.uuid : parents.org.uuid
 
@@ -173,7 +198,8 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     parents: (ctx) => resolveParents(ctx, spec.level),
     load(ctx, parents = resolveParents(ctx, spec.level)) {
       const item = ctx.cluster.store.get<Item>(spec.kind, ctx.params[itemParam])
-      if (!item || (parentKey && item[parentKey] !== parentId(parents)) || (spec.match && !spec.match(item))) throw notFound()
+      if (!item || (parentKey && item[parentKey] !== parentId(parents)) || (spec.match && !spec.match(item)))
+        throw notFound()
       return { item, parents }
     },
     scopeOf(item, parents) {
@@ -195,7 +221,10 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     },
     siblings(cluster, parents) {
       const id = parentKey ? parentId(parents) : undefined
-      return cluster.store.filter<Item>(spec.kind, (i) => (!parentKey || i[parentKey] === id) && (!spec.match || spec.match(i)))
+      return cluster.store.filter<Item>(
+        spec.kind,
+        (i) => (!parentKey || i[parentKey] === id) && (!spec.match || spec.match(i)),
+      )
     },
   }
   registry.set(spec.kind, api)
@@ -219,16 +248,23 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
   })
 
   /** Validates `data` (the merged result of a create/update) and returns the item to store. */
-  const build = async (ctx: Ctx, body: Record<string, unknown>, data: Record<string, unknown>, parents: Parents, previous?: Item) => {
+  const build = async (
+    ctx: Ctx,
+    body: Record<string, unknown>,
+    data: Record<string, unknown>,
+    parents: Parents,
+    previous?: Item,
+  ) => {
     const result = validateObject(fields, data, { partial: false })
     const errors: Errors = { ...(result.errors ?? {}) }
     const value = (result.value ?? {}) as Record<string, unknown>
     if (!errors[uniqueBy] && spec.unique !== false && typeof value[uniqueBy] === 'string') {
       const wanted = String(value[uniqueBy]).toLowerCase()
-      const clash = api.siblings(ctx.cluster, parents).find(
-        (s) => String(s[uniqueBy]).toLowerCase() === wanted && (!previous || idOf(s) !== idOf(previous)),
-      )
-      if (clash) errors[uniqueBy] = [`${spec.label.replace(/^./, (c) => c.toUpperCase())} with this ${uniqueBy} already exists.`]
+      const clash = api
+        .siblings(ctx.cluster, parents)
+        .find((s) => String(s[uniqueBy]).toLowerCase() === wanted && (!previous || idOf(s) !== idOf(previous)))
+      if (clash)
+        errors[uniqueBy] = [`${spec.label.replace(/^./, (c) => c.toUpperCase())} with this ${uniqueBy} already exists.`]
     }
     if (previous) {
       for (const rule of spec.immutable ?? []) {
@@ -236,7 +272,10 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
         const after = getPath(value, rule.path)
         const locked = rule.onceSet ? before !== null && before !== undefined && before !== '' : true
         if (locked && after !== undefined && JSON.stringify(before) !== JSON.stringify(after)) {
-          Object.assign(errors, deepMerge(errors, nestError(rule.path, [rule.message ?? `This field cannot be changed.`])))
+          Object.assign(
+            errors,
+            deepMerge(errors, nestError(rule.path, [rule.message ?? `This field cannot be changed.`])),
+          )
         }
       }
     }
@@ -249,7 +288,11 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
 
   const scopeFor = (parents: Parents, item?: Item) => api.scopeOf(item, parents)
 
-  const withSettingsDefaults = (parents: Parents, body: Record<string, unknown>, base: Record<string, unknown> | undefined) => {
+  const withSettingsDefaults = (
+    parents: Parents,
+    body: Record<string, unknown>,
+    base: Record<string, unknown> | undefined,
+  ) => {
     if (!spec.settingsDefaults || !('settings' in fields)) return base
     if (base !== undefined && !isPlainObject(base)) return base // let validation answer the type error
     return deepMerge(spec.settingsDefaults(parents, body), base ?? {})
@@ -262,11 +305,17 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     if (!can(ctx.cluster, user, permission, scopeFor(parents)) && !canSomewhere(ctx.cluster, user, permission)) {
       authorize(ctx, permission, scopeFor(parents)) // answers the 403
     }
-    let items = api.siblings(ctx.cluster, parents).filter((i) => can(ctx.cluster, user, permission, scopeFor(parents, i)))
+    let items = api
+      .siblings(ctx.cluster, parents)
+      .filter((i) => can(ctx.cluster, user, permission, scopeFor(parents, i)))
     const name = ctx.url.searchParams.get('name')
     if (name !== null) items = items.filter((i) => i.name === name)
     if (spec.listFilter) items = spec.listFilter(items, ctx)
-    return listResponse(ctx.request, items.map((i) => api.serialize(i, ctx)), { bareArrays: ctx.cluster.options.bareArrays })
+    return listResponse(
+      ctx.request,
+      items.map((i) => api.serialize(i, ctx)),
+      { bareArrays: ctx.cluster.options.bareArrays },
+    )
   })
 
   router.add('OPTIONS', collectionPattern, (ctx) => {
@@ -280,7 +329,10 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
       const parents = api.parents(ctx)
       const user = authorize(ctx, `add_${spec.resource}`, scopeFor(parents))
       const body = await readJsonObject(ctx.request)
-      const data = { ...body, settings: withSettingsDefaults(parents, body, body.settings as Record<string, unknown> | undefined) }
+      const data = {
+        ...body,
+        settings: withSettingsDefaults(parents, body, body.settings as Record<string, unknown> | undefined),
+      }
       if (data.settings === undefined) delete data.settings
       const value = await build(ctx, body, data, parents)
       const now = nowIso()
@@ -303,7 +355,13 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
         throw engineRefusal(error)
       }
       const saved = ctx.cluster.store.get<Item>(spec.kind, String(id)) ?? item
-      audit(ctx.cluster, user, `add_${spec.resource}`, `Created ${spec.label} "${display(saved)}"${where(parents)}`, target(spec, saved, parents))
+      audit(
+        ctx.cluster,
+        user,
+        `add_${spec.resource}`,
+        `Created ${spec.label} "${display(saved)}"${where(parents)}`,
+        target(spec, saved, parents),
+      )
       return json(api.serialize(saved, ctx), 201)
     })
   }
@@ -332,7 +390,12 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
         data = deepMerge(current, body)
       } else {
         data = { ...current, ...body }
-        if ('settings' in body) data.settings = withSettingsDefaults(parents, { ...current, ...body }, body.settings as Record<string, unknown>)
+        if ('settings' in body)
+          data.settings = withSettingsDefaults(
+            parents,
+            { ...current, ...body },
+            body.settings as Record<string, unknown>,
+          )
       }
       const value = await build(ctx, body, data, parents, previous)
       const item: Item = { ...previous, ...value, modified: nowIso() }
@@ -345,7 +408,13 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
       }
       const saved = ctx.cluster.store.get<Item>(spec.kind, idOf(item)) ?? item
       const renamed = display(previous) !== display(saved) ? ` (renamed from "${display(previous)}")` : ''
-      audit(ctx.cluster, user, `change_${spec.resource}`, `Updated ${spec.label} "${display(saved)}"${renamed}${where(parents)}`, target(spec, saved, parents))
+      audit(
+        ctx.cluster,
+        user,
+        `change_${spec.resource}`,
+        `Updated ${spec.label} "${display(saved)}"${renamed}${where(parents)}`,
+        target(spec, saved, parents),
+      )
       return json(api.serialize(saved, ctx))
     })
   }
@@ -379,7 +448,13 @@ export async function removeItem(ctx: Ctx, user: User, api: ResourceApi, item: I
   cascade(ctx.cluster, spec.kind, idOf(item))
   ctx.cluster.store.delete(spec.kind, idOf(item))
   await spec.afterDelete?.({ ctx, user, item, parents })
-  audit(ctx.cluster, user, `delete_${spec.resource}`, `Deleted ${spec.label} "${spec.displayName ? spec.displayName(item) : item.name}"${where(parents)}`, target(spec, item, parents))
+  audit(
+    ctx.cluster,
+    user,
+    `delete_${spec.resource}`,
+    `Deleted ${spec.label} "${spec.displayName ? spec.displayName(item) : item.name}"${where(parents)}`,
+    target(spec, item, parents),
+  )
 }
 
 /** Removes everything that lives under a project or a table. */
@@ -388,7 +463,8 @@ export function cascade(cluster: ClusterState, kind: string, id: string) {
   if (!key) return
   for (const childKind of [...registry.keys(), ...extraChildKinds]) {
     if (childKind === kind) continue
-    for (const child of cluster.store.filter<Item>(childKind, (i) => i[key] === id)) cluster.store.delete(childKind, idOf(child))
+    for (const child of cluster.store.filter<Item>(childKind, (i) => i[key] === id))
+      cluster.store.delete(childKind, idOf(child))
   }
   // pools created for sources that went with the cascade
   const sourceKinds = [...registry.keys()].filter((k) => k.endsWith('source'))

@@ -114,15 +114,27 @@ export function allDefaults() {
     transform: transformDefaults(),
     pool: poolDefaults(),
     sources: {
-      kafka: { settings: { bootstrap_servers: [], topics: [], offset: 'latest', read_timeout: 30, max_wait: 500 }, k8s_deployment: { replicas: 1, cpu: 1, memory: '1Gi', storage: '1Gi', service: 'kafka-peer' } },
-      kinesis: { settings: { stream_name: '', region: '', checkpointer: { name: '' } }, k8s_deployment: { replicas: 1, cpu: 1, memory: '10Gi', storage: '10Gi', service: 'kinesis-peer' } },
+      kafka: {
+        settings: { bootstrap_servers: [], topics: [], offset: 'latest', read_timeout: 30, max_wait: 500 },
+        k8s_deployment: { replicas: 1, cpu: 1, memory: '1Gi', storage: '1Gi', service: 'kafka-peer' },
+      },
+      kinesis: {
+        settings: { stream_name: '', region: '', checkpointer: { name: '' } },
+        k8s_deployment: { replicas: 1, cpu: 1, memory: '10Gi', storage: '10Gi', service: 'kinesis-peer' },
+      },
       siem: { settings: { access_details: {} }, k8s_deployment: { replicas: 1, cpu: 1, service: 'akamai-siem-peer' } },
     },
     jobs: {
       batch: {
         settings: {
-          max_active_partitions: 576, max_rows_per_partition: 33_554_432, max_minutes_per_partition: 15,
-          input_concurrency: 1, input_aggregation: 1_536_000_000, max_files: 0, dry_run: false, regex_filter: '',
+          max_active_partitions: 576,
+          max_rows_per_partition: 33_554_432,
+          max_minutes_per_partition: 15,
+          input_concurrency: 1,
+          input_aggregation: 1_536_000_000,
+          max_files: 0,
+          dry_run: false,
+          regex_filter: '',
         },
       },
     },

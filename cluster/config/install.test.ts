@@ -20,8 +20,14 @@ test('a fresh cluster lists the install pools: intake, query and three merge poo
   expect(pools.status).toBe(200)
   expect(poolNames(pools.body)).toEqual(['intake-head', 'merge-peer', 'merge-peer-ii', 'merge-peer-iii', 'query-peer'])
   const byName = Object.fromEntries(pools.body.results.map((p: { name: string }) => [p.name, p]))
-  expect(byName['query-peer']).toMatchObject({ type: 'search', settings: { is_default: true, k8s_deployment: { service: 'query-peer', replicas: '1' } } })
-  expect(byName['intake-head']).toMatchObject({ type: 'ingest', settings: { k8s_deployment: { service: 'intake-head' } } })
+  expect(byName['query-peer']).toMatchObject({
+    type: 'search',
+    settings: { is_default: true, k8s_deployment: { service: 'query-peer', replicas: '1' } },
+  })
+  expect(byName['intake-head']).toMatchObject({
+    type: 'ingest',
+    settings: { k8s_deployment: { service: 'intake-head' } },
+  })
   for (const name of ['merge-peer', 'merge-peer-ii', 'merge-peer-iii']) {
     expect(byName[name]).toMatchObject({ type: 'core', settings: { k8s_deployment: { service: 'merge-peer' } } })
   }
@@ -45,7 +51,9 @@ test('a fresh cluster has one default storage, a local bucket named as an instal
 test('the install pools and storage behave like any other: editable, the pools deletable', async () => {
   const pools = await t.api('GET', '/config/v1/pools/')
   const query = pools.body.results.find((p: { name: string }) => p.name === 'query-peer')
-  const changed = await t.api('PATCH', `/config/v1/pools/${query.uuid}/`, { settings: { k8s_deployment: { replicas: '2-4' } } })
+  const changed = await t.api('PATCH', `/config/v1/pools/${query.uuid}/`, {
+    settings: { k8s_deployment: { replicas: '2-4' } },
+  })
   expect(changed.status).toBe(200)
   expect(changed.body.settings.k8s_deployment).toMatchObject({ replicas: '2-4', service: 'query-peer' })
   const summary = await t.api('GET', `/config/v1/orgs/${t.orgId}/summary`)
@@ -62,7 +70,9 @@ test('a restart on the same data directory does not add them again', async () =>
   const after = await t.api('GET', '/config/v1/pools/')
   // the one deleted stays deleted, none doubled, the edit kept
   expect(poolNames(after.body)).toEqual(['intake-head', 'merge-peer', 'merge-peer-ii', 'query-peer'])
-  expect(after.body.results.find((p: { name: string }) => p.name === 'query-peer').settings.k8s_deployment.replicas).toBe('2-4')
+  expect(
+    after.body.results.find((p: { name: string }) => p.name === 'query-peer').settings.k8s_deployment.replicas,
+  ).toBe('2-4')
   const storages = await t.api('GET', `/config/v1/orgs/${t.orgId}/storages/`)
   expect(storages.body.results.map((s: { name: string }) => s.name)).toEqual([INSTALL_STORAGE.name])
 

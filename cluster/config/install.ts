@@ -24,15 +24,68 @@ export interface InstallPool {
 
 /** The pools a real install runs, named as a real install names them. */
 export const INSTALL_POOLS: readonly InstallPool[] = [
-  { name: 'intake-head', type: 'ingest', description: 'Default stream ingest pool (/ingest/event)', service: 'intake-head', replicas: '1', cpu: '1', memory: '2Gi', storage: '2Gi', isDefault: true },
-  { name: 'query-peer', type: 'search', description: 'Default query pool', service: 'query-peer', replicas: '1', cpu: '2', memory: '8Gi', storage: '10Gi', isDefault: true },
-  { name: 'merge-peer', type: 'core', description: 'Merge pool, small (I): partitions under 1 hour old, up to 1 GB', service: 'merge-peer', replicas: '1', cpu: '1', memory: '3Gi', storage: '5Gi', isDefault: true },
-  { name: 'merge-peer-ii', type: 'core', description: 'Merge pool, medium (II): partitions 1 to 24 hours old, up to 2 GB', service: 'merge-peer', replicas: '1', cpu: '1', memory: '6Gi', storage: '5Gi', isDefault: false },
-  { name: 'merge-peer-iii', type: 'core', description: 'Merge pool, large (III): partitions over 1 day old, up to 4 GB', service: 'merge-peer', replicas: '1', cpu: '2', memory: '12Gi', storage: '5Gi', isDefault: false },
+  {
+    name: 'intake-head',
+    type: 'ingest',
+    description: 'Default stream ingest pool (/ingest/event)',
+    service: 'intake-head',
+    replicas: '1',
+    cpu: '1',
+    memory: '2Gi',
+    storage: '2Gi',
+    isDefault: true,
+  },
+  {
+    name: 'query-peer',
+    type: 'search',
+    description: 'Default query pool',
+    service: 'query-peer',
+    replicas: '1',
+    cpu: '2',
+    memory: '8Gi',
+    storage: '10Gi',
+    isDefault: true,
+  },
+  {
+    name: 'merge-peer',
+    type: 'core',
+    description: 'Merge pool, small (I): partitions under 1 hour old, up to 1 GB',
+    service: 'merge-peer',
+    replicas: '1',
+    cpu: '1',
+    memory: '3Gi',
+    storage: '5Gi',
+    isDefault: true,
+  },
+  {
+    name: 'merge-peer-ii',
+    type: 'core',
+    description: 'Merge pool, medium (II): partitions 1 to 24 hours old, up to 2 GB',
+    service: 'merge-peer',
+    replicas: '1',
+    cpu: '1',
+    memory: '6Gi',
+    storage: '5Gi',
+    isDefault: false,
+  },
+  {
+    name: 'merge-peer-iii',
+    type: 'core',
+    description: 'Merge pool, large (III): partitions over 1 day old, up to 4 GB',
+    service: 'merge-peer',
+    replicas: '1',
+    cpu: '2',
+    memory: '12Gi',
+    storage: '5Gi',
+    isDefault: false,
+  },
 ]
 
 /** The default storage's name and description, as a real install's initial bucket has them. */
-export const INSTALL_STORAGE = { name: 'hdx_primary', description: 'The initial bucket that comes up with the cluster' } as const
+export const INSTALL_STORAGE = {
+  name: 'hdx_primary',
+  description: 'The initial bucket that comes up with the cluster',
+} as const
 
 /** The default bucket's name: `hdxcli-` and the first eight characters of the org id, as a real install names its bucket. */
 export const installBucketName = (orgId: string) => `hdxcli-${orgId.replace(/-/g, '').slice(0, 8)}`
@@ -53,7 +106,13 @@ export function seedInstall(cluster: ClusterState, orgId: string): void {
       description: pool.description,
       type: pool.type,
       settings: {
-        k8s_deployment: { service: pool.service, replicas: pool.replicas, cpu: pool.cpu, memory: pool.memory, storage: pool.storage },
+        k8s_deployment: {
+          service: pool.service,
+          replicas: pool.replicas,
+          cpu: pool.cpu,
+          memory: pool.memory,
+          storage: pool.storage,
+        },
         is_default: pool.isDefault,
       },
       created: now,

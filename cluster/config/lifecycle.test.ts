@@ -14,7 +14,10 @@ let reopened: ClusterHandler | undefined
 let o: string
 
 const fresh = async (handler: (r: Request) => Promise<Response>) => {
-  const r = await apiFor(handler)('POST', '/config/v1/login', { username: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD })
+  const r = await apiFor(handler)('POST', '/config/v1/login', {
+    username: TEST_ADMIN_EMAIL,
+    password: TEST_ADMIN_PASSWORD,
+  })
   return apiFor(handler, r.body.auth_token.access_token)
 }
 
@@ -36,7 +39,13 @@ test('before v5.4 lists are bare arrays', async () => {
   const projects = await api('GET', `${o}/projects/`)
   expect(Array.isArray(projects.body)).toBe(true)
   expect(projects.body[0].name).toBe('kept')
-  for (const path of ['/config/v1/roles', '/config/v1/users', '/config/v1/pools', `${o}/storages`, `${o}/projects/${p.body.uuid}/tables`]) {
+  for (const path of [
+    '/config/v1/roles',
+    '/config/v1/users',
+    '/config/v1/pools',
+    `${o}/storages`,
+    `${o}/projects/${p.body.uuid}/tables`,
+  ]) {
     const r = await api('GET', path)
     expect(Array.isArray(r.body), path).toBe(true)
   }
@@ -44,7 +53,10 @@ test('before v5.4 lists are bare arrays', async () => {
 })
 
 test('a token expires after tokenTtlSeconds', async () => {
-  const login = await apiFor(t.handler)('POST', '/config/v1/login', { username: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD })
+  const login = await apiFor(t.handler)('POST', '/config/v1/login', {
+    username: TEST_ADMIN_EMAIL,
+    password: TEST_ADMIN_PASSWORD,
+  })
   expect(login.body.auth_token.expires_in).toBe(2)
   const api = apiFor(t.handler, login.body.auth_token.access_token)
   expect((await api('GET', '/config/v1/users/current')).status).toBe(200)

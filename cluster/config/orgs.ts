@@ -16,14 +16,26 @@ export const GET_BODY_HEADER = 'x-cluster-get-body'
 export function registerOrgRoutes(router: ClusterRouter) {
   router.get('/config/v1/orgs', (ctx) => {
     const user = requireUser(ctx)
-    const orgs = ctx.cluster.store.filter<Org>('org', (o) => o.uuid === user.org).map((o) => ({ ...publicOrg(o), created: o.created, modified: o.modified, url: `${origin(ctx)}/config/v1/orgs/${o.uuid}` }))
+    const orgs = ctx.cluster.store
+      .filter<Org>('org', (o) => o.uuid === user.org)
+      .map((o) => ({
+        ...publicOrg(o),
+        created: o.created,
+        modified: o.modified,
+        url: `${origin(ctx)}/config/v1/orgs/${o.uuid}`,
+      }))
     return listResponse(ctx.request, orgs, { bareArrays: ctx.cluster.options.bareArrays })
   })
 
   router.get('/config/v1/orgs/:org', (ctx) => {
     const org = getOrg(ctx.cluster, ctx.params.org)
     authorize(ctx, 'view_org')
-    return json({ ...publicOrg(org), created: org.created, modified: org.modified, url: `${origin(ctx)}/config/v1/orgs/${org.uuid}` })
+    return json({
+      ...publicOrg(org),
+      created: org.created,
+      modified: org.modified,
+      url: `${origin(ctx)}/config/v1/orgs/${org.uuid}`,
+    })
   })
 
   router.get('/config/v1/orgs/:org/summary', async (ctx) => {
@@ -70,26 +82,48 @@ export function registerOrgRoutes(router: ClusterRouter) {
     let options = (incoming as Record<string, unknown>).default_query_options
     // PUT replaces: settings without default_query_options unset them all (hdxcli `query-option unset
     // --all` deletes the key and PUTs the object back); a PUT without settings keeps them
-    if (options === undefined) options = ctx.request.method === 'PATCH' ? {} : body.settings === undefined ? current : {}
-    if (ctx.request.method === 'PATCH' && options && typeof options === 'object' && !Array.isArray(options)) options = { ...current, ...options }
+    if (options === undefined)
+      options = ctx.request.method === 'PATCH' ? {} : body.settings === undefined ? current : {}
+    if (ctx.request.method === 'PATCH' && options && typeof options === 'object' && !Array.isArray(options))
+      options = { ...current, ...options }
     const r = validateValue(qoField, { default_query_options: options })
     if (r.errors) throw validationError({ settings: r.errors })
     const value = (r.value as { default_query_options: Record<string, unknown> }).default_query_options
     const now = nowIso()
     const stored = ctx.cluster.store.get<Item>('query_options', org.uuid)
     ctx.cluster.store.put('query_options', org.uuid, {
-      uuid: org.uuid, name: 'query_options', org: org.uuid, _org: org.uuid,
-      settings: { default_query_options: value }, created: stored?.created ?? now, modified: now,
+      uuid: org.uuid,
+      name: 'query_options',
+      org: org.uuid,
+      _org: org.uuid,
+      settings: { default_query_options: value },
+      created: stored?.created ?? now,
+      modified: now,
     })
-    audit(ctx.cluster, user, 'change_queryoptions', `Updated the org's default query options: ${JSON.stringify(value)}`, { kind: 'query_options', id: org.uuid })
+    audit(
+      ctx.cluster,
+      user,
+      'change_queryoptions',
+      `Updated the org's default query options: ${JSON.stringify(value)}`,
+      { kind: 'query_options', id: org.uuid },
+    )
     return json(readOptions(ctx, org))
   })
   router.add('OPTIONS', qoPath, (ctx) => {
     getOrg(ctx.cluster, ctx.params.org)
     requireUser(ctx)
-    const actions = describe({ settings: qoField }, { uuid: 'Id', org: 'Org', created: 'Created', modified: 'Modified', url: 'Url' })
+    const actions = describe(
+      { settings: qoField },
+      { uuid: 'Id', org: 'Org', created: 'Created', modified: 'Modified', url: 'Url' },
+    )
     return json(
-      { name: 'Query Options', description: 'Default query options of the org.', renders: ['application/json'], parses: ['application/json'], actions: { PUT: actions } },
+      {
+        name: 'Query Options',
+        description: 'Default query options of the org.',
+        renders: ['application/json'],
+        parses: ['application/json'],
+        actions: { PUT: actions },
+      },
       200,
       { allow: 'GET, PUT, PATCH, HEAD, OPTIONS' },
     )
@@ -121,11 +155,20 @@ export function registerOrgRoutes(router: ClusterRouter) {
           (!who || e.user === who || e.user_id === who) &&
           (!action || e.action === action) &&
           (!search || e.text.toLowerCase().includes(search)) &&
-          t >= from && t < to
+          t >= from &&
+          t < to
         )
       })
       .reverse()
-      .map((e) => ({ uuid: e.uuid, created: e.created, user: e.user, user_id: e.user_id, action: e.action, text: e.text, org: org.uuid }))
+      .map((e) => ({
+        uuid: e.uuid,
+        created: e.created,
+        user: e.user,
+        user_id: e.user_id,
+        action: e.action,
+        text: e.text,
+        org: org.uuid,
+      }))
     return listResponse(ctx.request, entries, { bareArrays: ctx.cluster.options.bareArrays })
   }
   router.get('/config/v1/orgs/:org/audit_trail', (ctx) => auditTrail(ctx, getOrg(ctx.cluster, ctx.params.org)))
@@ -133,7 +176,8 @@ export function registerOrgRoutes(router: ClusterRouter) {
   const authLogs = async (ctx: Ctx) => {
     authorize(ctx, 'view_authlog')
     const filters: Record<string, unknown> = {}
-    for (const [k, v] of ctx.url.searchParams) filters[k] = k === 'event_types' ? ctx.url.searchParams.getAll(k).flatMap((x) => x.split(',')) : v
+    for (const [k, v] of ctx.url.searchParams)
+      filters[k] = k === 'event_types' ? ctx.url.searchParams.getAll(k).flatMap((x) => x.split(',')) : v
     const forwarded = ctx.request.headers.get(GET_BODY_HEADER)
     let body: Record<string, unknown> = {}
     if (forwarded) {
@@ -146,18 +190,28 @@ export function registerOrgRoutes(router: ClusterRouter) {
     Object.assign(filters, body)
     const errors: Record<string, string[]> = {}
     for (const k of ['from_date', 'to_date']) {
-      if (filters[k] !== undefined && filters[k] !== '' && Number.isNaN(Date.parse(String(filters[k])))) errors[k] = ['Date has wrong format. Use YYYY-MM-DD.']
+      if (filters[k] !== undefined && filters[k] !== '' && Number.isNaN(Date.parse(String(filters[k]))))
+        errors[k] = ['Date has wrong format. Use YYYY-MM-DD.']
     }
-    const types = filters.event_types === undefined ? [] : Array.isArray(filters.event_types) ? filters.event_types.map(String) : String(filters.event_types).split(',')
+    const types =
+      filters.event_types === undefined
+        ? []
+        : Array.isArray(filters.event_types)
+          ? filters.event_types.map(String)
+          : String(filters.event_types).split(',')
     const limit = filters.limit ?? filters.max
-    if (limit !== undefined && (!Number.isInteger(Number(limit)) || Number(limit) < 1)) errors.limit = ['A valid integer is required.']
+    if (limit !== undefined && (!Number.isInteger(Number(limit)) || Number(limit) < 1))
+      errors.limit = ['A valid integer is required.']
     if (Object.keys(errors).length) throw validationError(errors)
     const { from, to } = dateRange(filters.from_date as string | undefined, filters.to_date as string | undefined)
     let events = ctx.cluster.store
-      .filter<AuthLogEvent>('authlog', (e) =>
-        (!filters.user_id || e.userId === filters.user_id || e.username === filters.user_id) &&
-        (!types.length || types.includes(e.type)) &&
-        e.time >= from && e.time < to,
+      .filter<AuthLogEvent>(
+        'authlog',
+        (e) =>
+          (!filters.user_id || e.userId === filters.user_id || e.username === filters.user_id) &&
+          (!types.length || types.includes(e.type)) &&
+          e.time >= from &&
+          e.time < to,
       )
       .reverse()
     if (limit !== undefined) events = events.slice(0, Number(limit))
@@ -186,19 +240,33 @@ export async function orgSummary(ctx: Ctx, org: Org) {
   const { store } = ctx.cluster
   // counted where they lie (the dashboard asks on every view): no copies
   const isInOrg = (i: unknown) => ((i as Item)._org ?? (i as Item).org) === org.uuid
-  const countInOrg = (kind: string, also: (i: Item) => boolean = () => true) => store.count(kind, (i) => isInOrg(i) && also(i as Item))
-  const sources = { kafka: countInOrg('kafkasource'), kinesis: countInOrg('kinesissource'), siem: countInOrg('siemsource'), summary: countInOrg('summarysource') }
-  const countUsers = (also: (u: Readonly<User>) => boolean) => store.count('user', (u) => (u as User).org === org.uuid && also(u as User))
+  const countInOrg = (kind: string, also: (i: Item) => boolean = () => true) =>
+    store.count(kind, (i) => isInOrg(i) && also(i as Item))
+  const sources = {
+    kafka: countInOrg('kafkasource'),
+    kinesis: countInOrg('kinesissource'),
+    siem: countInOrg('siemsource'),
+    summary: countInOrg('summarysource'),
+  }
+  const countUsers = (also: (u: Readonly<User>) => boolean) =>
+    store.count('user', (u) => (u as User).org === org.uuid && also(u as User))
   const jobs = (kind: string) => {
     const inOrg: Readonly<{ org?: string; status?: string }>[] = []
-    for (const job of store.values<{ org?: string; status?: string }>(kind)) if (!job.org || job.org === org.uuid) inOrg.push(job)
+    for (const job of store.values<{ org?: string; status?: string }>(kind))
+      if (!job.org || job.org === org.uuid) inOrg.push(job)
     return countBy(inOrg, (j) => j.status ?? 'unknown')
   }
   let figures: Record<string, number> = {}
   try {
     figures = await ctx.cluster.data.hooks.orgFigures()
   } catch (error) {
-    ctx.cluster.log({ level: 'warning', service: 'turbine-api', component: 'summary', message: 'engine figures unavailable', error: String(error) })
+    ctx.cluster.log({
+      level: 'warning',
+      service: 'turbine-api',
+      component: 'summary',
+      message: 'engine figures unavailable',
+      error: String(error),
+    })
   }
   const counts = {
     projects: countInOrg('project'),
@@ -241,15 +309,25 @@ function configBlob(ctx: Ctx, org: Org) {
   }
   const byName = (kind: string, pred: (i: Item) => boolean, extra: (i: Item) => Record<string, unknown> = () => ({})) =>
     Object.fromEntries(store.filter<Item>(kind, pred).map((i) => [i.name, { ...clean(kind, i), ...extra(i) }]))
-  const projects = byName('project', (p) => p._org === org.uuid, (p) => ({
-    tables: byName('table', (t) => t._project === p.uuid, (t) => ({
-      transforms: byName('transform', (x) => x._table === t.uuid),
-      views: byName('view', (x) => x._table === t.uuid),
-    })),
-    functions: byName('function', (x) => x._project === p.uuid),
-    dictionaries: byName('dictionary', (x) => x._project === p.uuid),
-  }))
-  const sources = Object.fromEntries(['kafka', 'kinesis', 'siem', 'summary'].map((s) => [s, byName(`${s}source`, (x) => x._org === org.uuid)]))
+  const projects = byName(
+    'project',
+    (p) => p._org === org.uuid,
+    (p) => ({
+      tables: byName(
+        'table',
+        (t) => t._project === p.uuid,
+        (t) => ({
+          transforms: byName('transform', (x) => x._table === t.uuid),
+          views: byName('view', (x) => x._table === t.uuid),
+        }),
+      ),
+      functions: byName('function', (x) => x._project === p.uuid),
+      dictionaries: byName('dictionary', (x) => x._project === p.uuid),
+    }),
+  )
+  const sources = Object.fromEntries(
+    ['kafka', 'kinesis', 'siem', 'summary'].map((s) => [s, byName(`${s}source`, (x) => x._org === org.uuid)]),
+  )
   return {
     org: publicOrg(org),
     projects,

@@ -16,7 +16,12 @@ const EMAIL = /^[^@\s]+@[^@\s]+$/
 const SA_TOKEN_DAYS = 365
 
 /** Role names → ids; unknown names become a `roles` error. Accepts the UI labels ("Org admin"). */
-function roleIds(cluster: ClusterState, names: unknown, errors: Record<string, unknown>, field = 'roles'): number[] | undefined {
+function roleIds(
+  cluster: ClusterState,
+  names: unknown,
+  errors: Record<string, unknown>,
+  field = 'roles',
+): number[] | undefined {
   if (names === undefined) return undefined
   const list = names as string[]
   const ids: number[] = []
@@ -45,7 +50,8 @@ function registerUsers(router: ClusterRouter): ResourceApi {
     if (!item) throw new HttpError(404, { detail: 'Not found.' })
     const actor = authorize(ctx, 'change_user', { id: item.uuid })
     const body = await readJsonObject(ctx.request)
-    if (!Array.isArray(body.roles) || body.roles.some((r) => typeof r !== 'string')) throw validationError({ roles: ['Expected a list of role names.'] })
+    if (!Array.isArray(body.roles) || body.roles.some((r) => typeof r !== 'string'))
+      throw validationError({ roles: ['Expected a list of role names.'] })
     const errors: Record<string, unknown> = {}
     const ids = roleIds(ctx.cluster, body.roles, errors)!
     if (Object.keys(errors).length) throw validationError(errors)
@@ -53,7 +59,13 @@ function registerUsers(router: ClusterRouter): ResourceApi {
     const next = verb === 'add' ? [...new Set([...current, ...ids])] : current.filter((id) => !ids.includes(id))
     const saved = { ...item, role_ids: next, modified: nowIso() }
     ctx.cluster.store.put('user', item.uuid, saved)
-    audit(ctx.cluster, actor, `change_user`, `${verb === 'add' ? 'Added' : 'Removed'} roles ${(body.roles as string[]).join(', ')} ${verb === 'add' ? 'to' : 'from'} ${item.email}`, { kind: 'user', id: item.uuid })
+    audit(
+      ctx.cluster,
+      actor,
+      `change_user`,
+      `${verb === 'add' ? 'Added' : 'Removed'} roles ${(body.roles as string[]).join(', ')} ${verb === 'add' ? 'to' : 'from'} ${item.email}`,
+      { kind: 'user', id: item.uuid },
+    )
     return json(api.serialize(saved, ctx))
   }
 
@@ -67,9 +79,16 @@ function registerUsers(router: ClusterRouter): ResourceApi {
     uniqueBy: 'email',
     // service accounts are users too: users/{uuid} reads, changes and deletes them as well
     displayName: (u) => u.email,
-    description: 'Users (service accounts are listed too). POST creates a user with a password directly (a local-cluster convenience; real clusters invite).',
+    description:
+      'Users (service accounts are listed too). POST creates a user with a password directly (a local-cluster convenience; real clusters invite).',
     fields: {
-      email: f.str({ required: true, blank: false, maxLength: 254, pattern: EMAIL, patternMessage: 'Enter a valid email address.' }),
+      email: f.str({
+        required: true,
+        blank: false,
+        maxLength: 254,
+        pattern: EMAIL,
+        patternMessage: 'Enter a valid email address.',
+      }),
       name: f.str({ blank: true, maxLength: 150 }),
       password: f.str({ blank: false, help: 'Write only' }),
       roles: f.list(f.str()),
@@ -86,7 +105,11 @@ function registerUsers(router: ClusterRouter): ResourceApi {
         const email = ctx.url.searchParams.get('email')
         if (email) users = users.filter((u) => u.email === email)
         const base = origin(ctx)
-        return listResponse(ctx.request, users.map((u) => ({ ...publicUser(ctx.cluster, u), url: `${base}/config/v1/users/${u.uuid}` })), { bareArrays: ctx.cluster.options.bareArrays })
+        return listResponse(
+          ctx.request,
+          users.map((u) => ({ ...publicUser(ctx.cluster, u), url: `${base}/config/v1/users/${u.uuid}` })),
+          { bareArrays: ctx.cluster.options.bareArrays },
+        )
       })
       // anyone may read themselves
       router.get(api.itemPattern, (ctx) => {
@@ -103,7 +126,8 @@ function registerUsers(router: ClusterRouter): ResourceApi {
     prepare({ ctx, data, previous, parents, errors }: PrepareEvent) {
       data.email = String(data.email).trim().toLowerCase()
       if (!previous && data.password === undefined) errors.password = ['This field is required.']
-      if (previous?.type === 'service_account' && data.password !== undefined) errors.password = ['Service accounts have no password.']
+      if (previous?.type === 'service_account' && data.password !== undefined)
+        errors.password = ['Service accounts have no password.']
       if (data.password !== undefined) {
         const problems = passwordProblems(data.password)
         if (problems.length) errors.password = problems
@@ -120,7 +144,8 @@ function registerUsers(router: ClusterRouter): ResourceApi {
     },
     beforeDelete({ ctx, user, item }) {
       if (item.uuid === user.uuid) throw validationError({ non_field_errors: ['You cannot delete yourself.'] })
-      for (const invite of ctx.cluster.store.filter<Item>('invite', (i) => i.email === item.email)) ctx.cluster.store.delete('invite', String(invite.id))
+      for (const invite of ctx.cluster.store.filter<Item>('invite', (i) => i.email === item.email))
+        ctx.cluster.store.delete('invite', String(invite.id))
     },
   })
 }
@@ -143,7 +168,15 @@ function registerServiceAccounts(router: ClusterRouter): ResourceApi {
     },
     view: (item, ctx) => {
       const u = publicUser(ctx.cluster, item as unknown as User)
-      return { uuid: u.uuid, name: item.name, description: item.description ?? '', roles: u.roles, org: item.org, created: item.created, modified: item.modified }
+      return {
+        uuid: u.uuid,
+        name: item.name,
+        description: item.description ?? '',
+        roles: u.roles,
+        org: item.org,
+        created: item.created,
+        modified: item.modified,
+      }
     },
     prepare({ ctx, data, previous, parents, errors }) {
       const ids = roleIds(ctx.cluster, data.roles, errors)
@@ -155,7 +188,8 @@ function registerServiceAccounts(router: ClusterRouter): ResourceApi {
       data.org = parents.org.uuid
     },
     afterDelete({ ctx, item }) {
-      for (const t of ctx.cluster.store.filter<{ jti: string; sub: string }>('sa_token', (t) => t.sub === item.uuid)) ctx.cluster.store.delete('sa_token', t.jti)
+      for (const t of ctx.cluster.store.filter<{ jti: string; sub: string }>('sa_token', (t) => t.sub === item.uuid))
+        ctx.cluster.store.delete('sa_token', t.jti)
     },
     routes(router, api) {
       const tokens = `${api.itemPattern}/tokens`
@@ -171,23 +205,50 @@ function registerServiceAccounts(router: ClusterRouter): ResourceApi {
           exp = Math.floor(t / 1000)
         }
         const token = signToken(ctx.cluster.secret, { sub: item.uuid, typ: 'service_account', exp })
-        const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { jti: string; iat: number }
-        ctx.cluster.store.put('sa_token', claims.jti, { jti: claims.jti, sub: item.uuid, created: nowIso(), expiry: new Date(exp * 1000).toISOString() })
-        audit(ctx.cluster, actor, 'change_serviceaccount', `Issued a token for service account "${item.name}" (expires ${new Date(exp * 1000).toISOString()})`, { kind: 'serviceaccount', id: item.uuid })
-        return json({ token, jti: claims.jti, expiry: new Date(exp * 1000).toISOString(), expires_in: exp - claims.iat }, 201)
+        const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as {
+          jti: string
+          iat: number
+        }
+        ctx.cluster.store.put('sa_token', claims.jti, {
+          jti: claims.jti,
+          sub: item.uuid,
+          created: nowIso(),
+          expiry: new Date(exp * 1000).toISOString(),
+        })
+        audit(
+          ctx.cluster,
+          actor,
+          'change_serviceaccount',
+          `Issued a token for service account "${item.name}" (expires ${new Date(exp * 1000).toISOString()})`,
+          { kind: 'serviceaccount', id: item.uuid },
+        )
+        return json(
+          { token, jti: claims.jti, expiry: new Date(exp * 1000).toISOString(), expires_in: exp - claims.iat },
+          201,
+        )
       })
       router.get(tokens, (ctx) => {
         const { item } = api.load(ctx)
         authorize(ctx, 'view_serviceaccount', { id: item.uuid })
         const list = ctx.cluster.store.filter<Record<string, unknown>>('sa_token', (t) => t.sub === item.uuid)
-        return listResponse(ctx.request, list.map((t) => ({ jti: t.jti, created: t.created, expiry: t.expiry })), { bareArrays: ctx.cluster.options.bareArrays })
+        return listResponse(
+          ctx.request,
+          list.map((t) => ({ jti: t.jti, created: t.created, expiry: t.expiry })),
+          { bareArrays: ctx.cluster.options.bareArrays },
+        )
       })
       router.delete(tokens, (ctx) => {
         const { item } = api.load(ctx)
         const actor = authorize(ctx, 'change_serviceaccount', { id: item.uuid })
         const list = ctx.cluster.store.filter<{ jti: string; sub: string }>('sa_token', (t) => t.sub === item.uuid)
         for (const t of list) ctx.cluster.store.delete('sa_token', t.jti)
-        audit(ctx.cluster, actor, 'change_serviceaccount', `Revoked ${list.length} token(s) of service account "${item.name}"`, { kind: 'serviceaccount', id: item.uuid })
+        audit(
+          ctx.cluster,
+          actor,
+          'change_serviceaccount',
+          `Revoked ${list.length} token(s) of service account "${item.name}"`,
+          { kind: 'serviceaccount', id: item.uuid },
+        )
         return noContent()
       })
     },
@@ -199,12 +260,27 @@ function registerServiceAccounts(router: ClusterRouter): ResourceApi {
 /** Issues a set-password link for a (pending) user; there is no mail server, so it goes to the log. */
 function issueInviteLink(ctx: Ctx, invite: Item, user: User) {
   // a resent invite replaces the earlier link
-  for (const old of ctx.cluster.store.filter<{ id: string; invite?: number }>('reset_token', (t) => t.invite === invite.id)) ctx.cluster.store.delete('reset_token', old.id)
+  for (const old of ctx.cluster.store.filter<{ id: string; invite?: number }>(
+    'reset_token',
+    (t) => t.invite === invite.id,
+  ))
+    ctx.cluster.store.delete('reset_token', old.id)
   const token = crypto.randomBytes(20).toString('hex')
   const id = sha256(token)
-  ctx.cluster.store.put('reset_token', id, { id, user: user.uuid, invite: invite.id, exp: Date.now() + 7 * 86_400_000, created: nowIso() })
+  ctx.cluster.store.put('reset_token', id, {
+    id,
+    user: user.uuid,
+    invite: invite.id,
+    exp: Date.now() + 7 * 86_400_000,
+    created: nowIso(),
+  })
   const link = `/verifyaccount/${Buffer.from(user.uuid).toString('base64url')}/${token}`
-  ctx.cluster.log({ level: 'info', service: 'turbine-api', component: 'invites', message: `invite for ${user.email}: ${link}` })
+  ctx.cluster.log({
+    level: 'info',
+    service: 'turbine-api',
+    component: 'invites',
+    message: `invite for ${user.email}: ${link}`,
+  })
   return link
 }
 
@@ -222,14 +298,21 @@ function registerInvites(router: ClusterRouter): ResourceApi {
     methods: { update: false },
     description: 'Invites: a pending user who sets a password through the link (written to the cluster log).',
     fields: {
-      email: f.str({ required: true, blank: false, maxLength: 254, pattern: EMAIL, patternMessage: 'Enter a valid email address.' }),
+      email: f.str({
+        required: true,
+        blank: false,
+        maxLength: 254,
+        pattern: EMAIL,
+        patternMessage: 'Enter a valid email address.',
+      }),
       org: f.uuid(),
       roles: f.list(f.str(), { required: true, minItems: 1 }),
       scope_type: f.str({ nullable: true, blank: true }),
       scope_id: f.str({ nullable: true, blank: true }),
       status: f.str({ readOnly: true }),
     },
-    listFilter: (items, ctx) => (ctx.url.searchParams.get('pending_only') === 'true' ? items.filter((i) => i.status === 'pending') : items),
+    listFilter: (items, ctx) =>
+      ctx.url.searchParams.get('pending_only') === 'true' ? items.filter((i) => i.status === 'pending') : items,
     prepare({ ctx, data, parents, errors }) {
       data.email = String(data.email).trim().toLowerCase()
       const existing = userByEmail(ctx.cluster, String(data.email))
@@ -244,11 +327,27 @@ function registerInvites(router: ClusterRouter): ResourceApi {
       const now = nowIso()
       let invitee = userByEmail(ctx.cluster, item.email)
       if (!invitee) {
-        invitee = { uuid: crypto.randomUUID(), email: item.email, name: item.email, type: 'user', org: item.org, role_ids: item.role_ids, status: 'pending', created: now, modified: now }
+        invitee = {
+          uuid: crypto.randomUUID(),
+          email: item.email,
+          name: item.email,
+          type: 'user',
+          org: item.org,
+          role_ids: item.role_ids,
+          status: 'pending',
+          created: now,
+          modified: now,
+        }
       } else invitee = { ...invitee, role_ids: item.role_ids, modified: now }
       ctx.cluster.store.put('user', invitee.uuid, invitee)
       issueInviteLink(ctx, item, invitee)
-      ctx.cluster.store.put('invite', String(item.id), { ...item, invited_by: user.email, user: invitee.uuid, sent: now, sent_count: 1 })
+      ctx.cluster.store.put('invite', String(item.id), {
+        ...item,
+        invited_by: user.email,
+        user: invitee.uuid,
+        sent: now,
+        sent_count: 1,
+      })
     },
     view: (item) => {
       const { role_ids: _r, ...rest } = item
@@ -269,7 +368,10 @@ function registerInvites(router: ClusterRouter): ResourceApi {
         issueInviteLink(ctx, item, invitee)
         const saved = { ...item, sent: nowIso(), sent_count: (item.sent_count ?? 1) + 1, modified: nowIso() }
         ctx.cluster.store.put('invite', String(item.id), saved)
-        audit(ctx.cluster, actor, 'change_invite', `Resent the invite to ${item.email}`, { kind: 'invite', id: String(item.id) })
+        audit(ctx.cluster, actor, 'change_invite', `Resent the invite to ${item.email}`, {
+          kind: 'invite',
+          id: String(item.id),
+        })
         return json({ detail: 'Invite resent.', ...api.serialize(saved, ctx) })
       })
     },
@@ -289,7 +391,10 @@ function registerRoles(router: ClusterRouter): ResourceApi {
     idKind: 'int',
     description: 'Roles: named sets of policies (permissions, optionally scoped to one object).',
     fields: {
-      name: nameField(63, { pattern: /^[a-zA-Z0-9_-]+$/, patternMessage: 'Role names may contain letters, digits, "_" and "-" only.' }),
+      name: nameField(63, {
+        pattern: /^[a-zA-Z0-9_-]+$/,
+        patternMessage: 'Role names may contain letters, digits, "_" and "-" only.',
+      }),
       description: descriptionField(),
       policies: f.list(
         f.obj({
@@ -309,7 +414,9 @@ function registerRoles(router: ClusterRouter): ResourceApi {
         errors.non_field_errors = [builtIn]
         return
       }
-      const policies = ((data.policies ?? []) as { permissions: string[]; scope_type?: string | null; scope_id?: string | null }[]).map((p) => ({
+      const policies = (
+        (data.policies ?? []) as { permissions: string[]; scope_type?: string | null; scope_id?: string | null }[]
+      ).map((p) => ({
         permissions: p.permissions,
         scope_type: p.scope_type || null,
         scope_id: p.scope_id || null,
@@ -318,10 +425,13 @@ function registerRoles(router: ClusterRouter): ResourceApi {
         const e: Record<string, string[]> = {}
         const unknown = p.permissions.filter((x) => !ALL_PERMISSIONS.includes(x))
         if (unknown.length) e.permissions = unknown.map((x) => `"${x}" is not a known permission.`)
-        if (p.scope_type && p.scope_type !== 'org' && !p.scope_id) e.scope_id = ['A scope id is required with a scope type.']
+        if (p.scope_type && p.scope_type !== 'org' && !p.scope_id)
+          e.scope_id = ['A scope id is required with a scope type.']
         if (!p.scope_type && p.scope_id) e.scope_type = ['A scope type is required with a scope id.']
-        if (p.scope_type === 'project' && p.scope_id && !ctx.cluster.store.get('project', p.scope_id)) e.scope_id = ['Project not found.']
-        if (p.scope_type === 'table' && p.scope_id && !ctx.cluster.store.get('table', p.scope_id)) e.scope_id = ['Table not found.']
+        if (p.scope_type === 'project' && p.scope_id && !ctx.cluster.store.get('project', p.scope_id))
+          e.scope_id = ['Project not found.']
+        if (p.scope_type === 'table' && p.scope_id && !ctx.cluster.store.get('table', p.scope_id))
+          e.scope_id = ['Table not found.']
         return e
       })
       if (policyErrors.some((e) => Object.keys(e).length)) errors.policies = policyErrors
@@ -344,16 +454,24 @@ function registerRoles(router: ClusterRouter): ResourceApi {
         const { item } = api.load(ctx)
         const actor = authorize(ctx, 'change_role', { id: String(item.id) })
         const body = await readJsonObject(ctx.request)
-        if (!Array.isArray(body.users)) throw validationError({ users: ['Expected a list of users ({"uuid": ...} or uuids).'] })
+        if (!Array.isArray(body.users))
+          throw validationError({ users: ['Expected a list of users ({"uuid": ...} or uuids).'] })
         const ids = body.users.map((u) => (typeof u === 'string' ? u : (u as { uuid?: string })?.uuid))
         const missing = ids.filter((id) => !id || !ctx.cluster.store.get('user', String(id)))
         if (missing.length) throw validationError({ users: missing.map((id) => `User "${id}" does not exist.`) })
         for (const id of ids as string[]) {
           const u = ctx.cluster.store.get<User>('user', id)!
-          const role_ids = verb === 'add' ? [...new Set([...u.role_ids, item.id as number])] : u.role_ids.filter((r) => r !== item.id)
+          const role_ids =
+            verb === 'add' ? [...new Set([...u.role_ids, item.id as number])] : u.role_ids.filter((r) => r !== item.id)
           ctx.cluster.store.put('user', id, { ...u, role_ids, modified: nowIso() })
         }
-        audit(ctx.cluster, actor, 'change_role', `${verb === 'add' ? 'Added' : 'Removed'} ${ids.length} user(s) ${verb === 'add' ? 'to' : 'from'} role "${item.name}"`, { kind: 'role', id: String(item.id) })
+        audit(
+          ctx.cluster,
+          actor,
+          'change_role',
+          `${verb === 'add' ? 'Added' : 'Removed'} ${ids.length} user(s) ${verb === 'add' ? 'to' : 'from'} role "${item.name}"`,
+          { kind: 'role', id: String(item.id) },
+        )
         return json(api.serialize(ctx.cluster.store.get<Item>('role', String(item.id))!, ctx))
       }
       router.post(`${api.itemPattern}/add_user`, membership('add'))

@@ -8,30 +8,79 @@ const crud = (resource: string) => ['view', 'add', 'change', 'delete'].map((verb
 
 /** Permissions that make sense inside one table. */
 const TABLE_SCOPE = [
-  'view_table', 'change_table', 'delete_table', 'activity_table', 'stats_table', 'truncate_table',
-  'generate_table', 'populate_catalog_table', 'catalog_urls_table',
-  'select_sql', 'insert_sql', 'alter_table_sql', 'select_catalog_sql', 'select_metadata_sql',
-  'show_columns_sql', 'show_tables_sql',
-  ...crud('transform'), ...crud('view'), ...crud('column'), ...crud('rowpolicy'),
-  ...crud('kafkasource'), ...crud('kinesissource'), ...crud('siemsource'), ...crud('summarysource'),
-  'add_alterjob', 'cancel_alterjob', 'commit_alterjob', 'delete_alterjob', 'retry_alterjob', 'status_alterjob', 'verify_alterjob', 'view_alterjob',
-  'add_batchjob', 'change_batchjob', 'cancel_batchjob', 'delete_batchjob', 'retry_batchjob', 'status_batchjob', 'view_batchjob',
+  'view_table',
+  'change_table',
+  'delete_table',
+  'activity_table',
+  'stats_table',
+  'truncate_table',
+  'generate_table',
+  'populate_catalog_table',
+  'catalog_urls_table',
+  'select_sql',
+  'insert_sql',
+  'alter_table_sql',
+  'select_catalog_sql',
+  'select_metadata_sql',
+  'show_columns_sql',
+  'show_tables_sql',
+  ...crud('transform'),
+  ...crud('view'),
+  ...crud('column'),
+  ...crud('rowpolicy'),
+  ...crud('kafkasource'),
+  ...crud('kinesissource'),
+  ...crud('siemsource'),
+  ...crud('summarysource'),
+  'add_alterjob',
+  'cancel_alterjob',
+  'commit_alterjob',
+  'delete_alterjob',
+  'retry_alterjob',
+  'status_alterjob',
+  'verify_alterjob',
+  'view_alterjob',
+  'add_batchjob',
+  'change_batchjob',
+  'cancel_batchjob',
+  'delete_batchjob',
+  'retry_batchjob',
+  'status_batchjob',
+  'view_batchjob',
 ]
 
 /** Permissions that make sense inside one project (its tables' permissions included). */
 const PROJECT_SCOPE = [
-  'view_project', 'change_project', 'delete_project', 'activity_project', 'stats_project', 'add_table',
-  ...crud('dictionary'), ...crud('dictionaryfile'), ...crud('function'),
+  'view_project',
+  'change_project',
+  'delete_project',
+  'activity_project',
+  'stats_project',
+  'add_table',
+  ...crud('dictionary'),
+  ...crud('dictionaryfile'),
+  ...crud('function'),
   ...TABLE_SCOPE,
 ]
 
 /** Everything (the org scope). */
 const ORG_SCOPE = [
-  'view_org', 'change_org', 'view_audittrail', 'view_authlog', 'purge_jobs',
+  'view_org',
+  'change_org',
+  'view_audittrail',
+  'view_authlog',
+  'purge_jobs',
   ...crud('project'),
   ...PROJECT_SCOPE,
-  ...crud('pool'), ...crud('user'), ...crud('serviceaccount'), ...crud('invite'), ...crud('role'),
-  ...crud('hdxstorage'), ...crud('credential'), 'view_catalog', 'change_catalog',
+  ...crud('pool'),
+  ...crud('user'),
+  ...crud('serviceaccount'),
+  ...crud('invite'),
+  ...crud('role'),
+  ...crud('hdxstorage'),
+  ...crud('credential'),
+  'view_catalog',
+  'change_catalog',
 ]
 
 export const ALL_PERMISSIONS: string[] = [...new Set(ORG_SCOPE)]
@@ -67,25 +116,57 @@ export const SCOPE_TYPES = permissionCatalogue()
   .filter((s): s is string => s !== null)
 
 const isView = (p: string) =>
-  p.startsWith('view_') || p.startsWith('status_') || p.startsWith('activity_') || p.startsWith('stats_') || p === 'verify_alterjob'
+  p.startsWith('view_') ||
+  p.startsWith('status_') ||
+  p.startsWith('activity_') ||
+  p.startsWith('stats_') ||
+  p === 'verify_alterjob'
 
 const READER = ALL_PERMISSIONS.filter(
-  (p) => (isView(p) && !['view_user', 'view_serviceaccount', 'view_invite', 'view_role', 'view_audittrail', 'view_authlog', 'view_credential'].includes(p)) ||
+  (p) =>
+    (isView(p) &&
+      ![
+        'view_user',
+        'view_serviceaccount',
+        'view_invite',
+        'view_role',
+        'view_audittrail',
+        'view_authlog',
+        'view_credential',
+      ].includes(p)) ||
     ['select_sql', 'select_metadata_sql', 'show_columns_sql', 'show_tables_sql', 'select_catalog_sql'].includes(p),
 )
 
-const DATA_RESOURCES = ['project', 'table', 'transform', 'view', 'column', 'dictionary', 'dictionaryfile', 'function',
-  'kafkasource', 'kinesissource', 'siemsource', 'summarysource']
+const DATA_RESOURCES = [
+  'project',
+  'table',
+  'transform',
+  'view',
+  'column',
+  'dictionary',
+  'dictionaryfile',
+  'function',
+  'kafkasource',
+  'kinesissource',
+  'siemsource',
+  'summarysource',
+]
 
-const PUBLISHER = [...new Set([
-  ...READER,
-  ...DATA_RESOURCES.flatMap((r) => [`add_${r}`, `change_${r}`]),
-  'insert_sql', 'add_batchjob', 'status_batchjob', 'view_batchjob',
-])]
+const PUBLISHER = [
+  ...new Set([
+    ...READER,
+    ...DATA_RESOURCES.flatMap((r) => [`add_${r}`, `change_${r}`]),
+    'insert_sql',
+    'add_batchjob',
+    'status_batchjob',
+    'view_batchjob',
+  ]),
+]
 
 const SECURITY = ['user', 'serviceaccount', 'invite', 'role', 'credential']
 const OPERATOR = ALL_PERMISSIONS.filter(
-  (p) => !SECURITY.some((r) => p.endsWith(`_${r}`) && !p.startsWith('view_')) && !['change_org', 'view_authlog'].includes(p),
+  (p) =>
+    !SECURITY.some((r) => p.endsWith(`_${r}`) && !p.startsWith('view_')) && !['change_org', 'view_authlog'].includes(p),
 )
 
 export interface Policy {
@@ -101,14 +182,38 @@ export interface BuiltInRole {
 }
 
 export const BUILT_IN_ROLES: BuiltInRole[] = [
-  { name: 'super_admin', description: 'Every permission, everywhere.', policies: [{ permissions: ALL_PERMISSIONS, scope_type: null, scope_id: null }] },
-  { name: 'org_admin', description: 'Org admin: manages everything in the org, security included.', policies: [{ permissions: ALL_PERMISSIONS, scope_type: 'org', scope_id: null }] },
-  { name: 'operator', description: 'Operator: manages data, jobs and pools; reads security.', policies: [{ permissions: OPERATOR, scope_type: 'org', scope_id: null }] },
-  { name: 'publisher', description: 'Publisher: creates and changes data objects and loads data.', policies: [{ permissions: PUBLISHER, scope_type: 'org', scope_id: null }] },
-  { name: 'reader', description: 'Reader: reads configuration and queries data.', policies: [{ permissions: READER, scope_type: 'org', scope_id: null }] },
+  {
+    name: 'super_admin',
+    description: 'Every permission, everywhere.',
+    policies: [{ permissions: ALL_PERMISSIONS, scope_type: null, scope_id: null }],
+  },
+  {
+    name: 'org_admin',
+    description: 'Org admin: manages everything in the org, security included.',
+    policies: [{ permissions: ALL_PERMISSIONS, scope_type: 'org', scope_id: null }],
+  },
+  {
+    name: 'operator',
+    description: 'Operator: manages data, jobs and pools; reads security.',
+    policies: [{ permissions: OPERATOR, scope_type: 'org', scope_id: null }],
+  },
+  {
+    name: 'publisher',
+    description: 'Publisher: creates and changes data objects and loads data.',
+    policies: [{ permissions: PUBLISHER, scope_type: 'org', scope_id: null }],
+  },
+  {
+    name: 'reader',
+    description: 'Reader: reads configuration and queries data.',
+    policies: [{ permissions: READER, scope_type: 'org', scope_id: null }],
+  },
 ]
 
 /** Invite/UI labels for the built-in roles. */
 export const ROLE_LABELS: Record<string, string> = {
-  'org admin': 'org_admin', admin: 'org_admin', operator: 'operator', publisher: 'publisher', reader: 'reader',
+  'org admin': 'org_admin',
+  admin: 'org_admin',
+  operator: 'operator',
+  publisher: 'publisher',
+  reader: 'reader',
 }

@@ -11,8 +11,20 @@ import { descriptionField, f, type Field } from './schema'
  */
 
 export const POOL_SERVICES = [
-  'intake-head', 'stream-head', 'stream-peer', 'kafka-peer', 'kinesis-peer', 'kinesis-kcl-peer', 'akamai-siem-peer',
-  'merge-peer', 'query-peer', 'summary-peer', 'batch-peer', 'alter-peer', 'decay', 'reaper',
+  'intake-head',
+  'stream-head',
+  'stream-peer',
+  'kafka-peer',
+  'kinesis-peer',
+  'kinesis-kcl-peer',
+  'akamai-siem-peer',
+  'merge-peer',
+  'query-peer',
+  'summary-peer',
+  'batch-peer',
+  'alter-peer',
+  'decay',
+  'reaper',
 ] as const
 
 const QUANTITY = /^\d+(\.\d+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$/
@@ -82,7 +94,8 @@ export function registerPools(router: ClusterRouter): ResourceApi {
 /** Creates the pool an ingest source runs in (a real cluster does this when a source is created). */
 export function createSourcePool(cluster: ClusterState, source: Item, service: string): Item {
   let name = source.name
-  for (let i = 2; cluster.store.find<Item>('pool', (p) => p.name.toLowerCase() === name.toLowerCase()); i++) name = `${source.name}-${i}`
+  for (let i = 2; cluster.store.find<Item>('pool', (p) => p.name.toLowerCase() === name.toLowerCase()); i++)
+    name = `${source.name}-${i}`
   const now = nowIso()
   const k8s = (source.k8s_deployment ?? {}) as Record<string, unknown>
   const pool: Item = {

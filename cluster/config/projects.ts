@@ -43,8 +43,12 @@ export function registerProjects(router: ClusterRouter): ResourceApi {
         const tables = ctx.cluster.store.filter<Item>('table', (t) => t._project === item.uuid)
         const totals: Record<string, number> = {}
         for (const table of tables) {
-          const figures = await ctx.cluster.data.hooks.tableStats({ project: asResource(item), table: asResource(table) })
-          for (const [k, v] of Object.entries(figures)) if (typeof v === 'number' && !/ratio|timestamp|latency/.test(k)) totals[k] = (totals[k] ?? 0) + v
+          const figures = await ctx.cluster.data.hooks.tableStats({
+            project: asResource(item),
+            table: asResource(table),
+          })
+          for (const [k, v] of Object.entries(figures))
+            if (typeof v === 'number' && !/ratio|timestamp|latency/.test(k)) totals[k] = (totals[k] ?? 0) + v
         }
         return json({ project: item.uuid, name: item.name, tables: tables.length, ...totals })
       })

@@ -33,7 +33,12 @@ describe('projects', () => {
   test('create answers 201 with the full object and an absolute url without trailing slash', async () => {
     const r = await t.api('POST', `${o}/projects`, { name: 'alpha', description: 'a' })
     expect(r.status).toBe(201)
-    expect(r.body).toMatchObject({ name: 'alpha', description: 'a', org: t.orgId, settings: { default_query_options: {}, blob: {}, rate_limit: null } })
+    expect(r.body).toMatchObject({
+      name: 'alpha',
+      description: 'a',
+      org: t.orgId,
+      settings: { default_query_options: {}, blob: {}, rate_limit: null },
+    })
     expect(r.body.uuid).toMatch(/^[0-9a-f-]{36}$/)
     expect(r.body.created).toMatch(/Z$/)
     expect(r.body.url).toBe(`http://local-cluster${o}/projects/${r.body.uuid}`)
@@ -50,9 +55,18 @@ describe('projects', () => {
     expect(dup.status).toBe(400)
     expect(dup.body.name[0]).toMatch(/already exists/)
     // A number is coerced to a string as DRF does; "5" then fails the identifier rule (issue 15), not a type check.
-    expect((await t.api('POST', `${o}/projects`, { name: 5 })).body).toEqual({ name: ['The name must start with a letter and contain only letters, digits and underscores.'] })
-    const bad = await t.api('POST', `${o}/projects`, { name: 'q', settings: { default_query_options: { hdx_query_max_result_bytes: 10 } } })
-    expect(bad.body).toEqual({ settings: { default_query_options: { hdx_query_max_result_bytes: ['Ensure this value is greater than or equal to 10000.'] } } })
+    expect((await t.api('POST', `${o}/projects`, { name: 5 })).body).toEqual({
+      name: ['The name must start with a letter and contain only letters, digits and underscores.'],
+    })
+    const bad = await t.api('POST', `${o}/projects`, {
+      name: 'q',
+      settings: { default_query_options: { hdx_query_max_result_bytes: 10 } },
+    })
+    expect(bad.body).toEqual({
+      settings: {
+        default_query_options: { hdx_query_max_result_bytes: ['Ensure this value is greater than or equal to 10000.'] },
+      },
+    })
     const json = await t.api('POST', `${o}/projects`, '{"name":', undefined, { 'content-type': 'application/json' })
     expect(json.status).toBe(400)
     expect(json.body.detail).toMatch(/JSON parse error/)
@@ -66,7 +80,11 @@ describe('projects', () => {
     expect(put.status).toBe(200)
     expect(put.body.description).toBe('changed')
     const patch = await t.api('PATCH', `${o}/projects/${p.uuid}`, { name: 'beta2', settings: { blob: { k: 1 } } })
-    expect(patch.body).toMatchObject({ name: 'beta2', description: 'changed', settings: { blob: { k: 1 }, default_query_options: {} } })
+    expect(patch.body).toMatchObject({
+      name: 'beta2',
+      description: 'changed',
+      settings: { blob: { k: 1 }, default_query_options: {} },
+    })
     expect((await t.api('DELETE', `${o}/projects/${p.uuid}`)).status).toBe(204)
     expect((await t.api('GET', `${o}/projects/${p.uuid}`)).status).toBe(404)
     expect((await t.api('GET', `${o}/projects/nope`)).body).toEqual({ detail: 'Not found.' })
@@ -103,7 +121,9 @@ describe('projects', () => {
     expect(r.body.actions.POST.name).toMatchObject({ type: 'string', required: true, max_length: 63 })
     expect(r.body.actions.POST.uuid.read_only).toBe(true)
     expect(r.body.actions.POST.settings.type).toBe('nested object')
-    expect(r.body.actions.POST.settings.children.default_query_options.children.hdx_query_max_result_bytes).toMatchObject({ type: 'integer', min_value: 10000 })
+    expect(
+      r.body.actions.POST.settings.children.default_query_options.children.hdx_query_max_result_bytes,
+    ).toMatchObject({ type: 'integer', min_value: 10000 })
   })
 })
 
@@ -124,16 +144,34 @@ describe('tables', () => {
   test('settings are filled from the defaults (spec §9)', async () => {
     const r = await t.api('GET', tablePath)
     expect(r.body).toMatchObject({ name: 'logs', type: 'turbine', project: projectId, primary_key: '' })
-    expect(r.body.settings.stream).toMatchObject({ hot_data_max_age_minutes: 3, cold_data_max_open_seconds: 300, message_queue_max_rows: 0 })
-    expect(r.body.settings).toMatchObject({ age: { max_age_days: 0 }, reaper: { max_age_days: 1 }, sort_keys: [], shard_key: null })
+    expect(r.body.settings.stream).toMatchObject({
+      hot_data_max_age_minutes: 3,
+      cold_data_max_open_seconds: 300,
+      message_queue_max_rows: 0,
+    })
+    expect(r.body.settings).toMatchObject({
+      age: { max_age_days: 0 },
+      reaper: { max_age_days: 1 },
+      sort_keys: [],
+      shard_key: null,
+    })
     expect(r.body.settings.merge).toMatchObject({ enabled: true, max_candidates: 20, input_aggregation: 20000000000 })
-    expect(r.body.settings.autoingest[0]).toMatchObject({ enabled: false, destination: '/tmp/scratch', input_aggregation: 1073741824 })
+    expect(r.body.settings.autoingest[0]).toMatchObject({
+      enabled: false,
+      destination: '/tmp/scratch',
+      input_aggregation: 1073741824,
+    })
   })
 
   test('validation of settings types is nested', async () => {
     const r = await t.api('POST', `${o}/projects/${projectId}/tables`, {
       name: 'bad',
-      settings: { stream: { hot_data_max_age_minutes: 'soon' }, age: { max_age_days: -1 }, sort_keys: 'x', merge: { enabled: 'maybe' } },
+      settings: {
+        stream: { hot_data_max_age_minutes: 'soon' },
+        age: { max_age_days: -1 },
+        sort_keys: 'x',
+        merge: { enabled: 'maybe' },
+      },
     })
     expect(r.status).toBe(400)
     expect(r.body).toEqual({
@@ -144,17 +182,31 @@ describe('tables', () => {
         merge: { enabled: ['Must be a valid boolean.'] },
       },
     })
-    const ai = await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'ai', settings: { autoingest: [{ enabled: true }] } })
+    const ai = await t.api('POST', `${o}/projects/${projectId}/tables`, {
+      name: 'ai',
+      settings: { autoingest: [{ enabled: true }] },
+    })
     expect(ai.body.settings.autoingest[0].source[0]).toMatch(/required/)
     const dup = await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'logs' })
     expect(dup.body.name[0]).toMatch(/already exists/)
   })
 
   test('PATCH deep-merges settings; shard key is immutable once set', async () => {
-    const tb = (await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'sharded', settings: { stream: { hot_data_max_age_minutes: 7 } } })).body
-    const p = await t.api('PATCH', tb.url.replace('http://local-cluster', ''), { settings: { stream: { hot_data_max_idle_seconds: 11 }, shard_key: 'host' } })
+    const tb = (
+      await t.api('POST', `${o}/projects/${projectId}/tables`, {
+        name: 'sharded',
+        settings: { stream: { hot_data_max_age_minutes: 7 } },
+      })
+    ).body
+    const p = await t.api('PATCH', tb.url.replace('http://local-cluster', ''), {
+      settings: { stream: { hot_data_max_idle_seconds: 11 }, shard_key: 'host' },
+    })
     expect(p.status).toBe(200)
-    expect(p.body.settings.stream).toMatchObject({ hot_data_max_age_minutes: 7, hot_data_max_idle_seconds: 11, hot_data_max_open_seconds: 60 })
+    expect(p.body.settings.stream).toMatchObject({
+      hot_data_max_age_minutes: 7,
+      hot_data_max_idle_seconds: 11,
+      hot_data_max_open_seconds: 60,
+    })
     const again = await t.api('PATCH', tb.url.replace('http://local-cluster', ''), { settings: { shard_key: 'other' } })
     expect(again.status).toBe(400)
     expect(again.body).toEqual({ settings: { shard_key: ['The shard key cannot be changed once set.'] } })
@@ -166,14 +218,26 @@ describe('tables', () => {
   test('summary tables need settings.summary.sql naming an existing parent', async () => {
     const missing = await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'sum1', type: 'summary' })
     expect(missing.body).toEqual({ settings: { summary: { sql: ['This field is required.'] } } })
-    const wrong = await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'sum1', type: 'summary', settings: { summary: { sql: 'SELECT count() FROM main.nope' } } })
+    const wrong = await t.api('POST', `${o}/projects/${projectId}/tables`, {
+      name: 'sum1',
+      type: 'summary',
+      settings: { summary: { sql: 'SELECT count() FROM main.nope' } },
+    })
     expect(wrong.body.settings.summary.sql[0]).toMatch(/does not exist/)
     const ok = await t.api('POST', `${o}/projects/${projectId}/tables`, {
-      name: 'sum1', type: 'summary', settings: { summary: { sql: "SELECT toStartOfMinute(timestamp) AS min, count() AS c FROM main.logs GROUP BY min SETTINGS hdx_primary_key='min'" } },
+      name: 'sum1',
+      type: 'summary',
+      settings: {
+        summary: {
+          sql: "SELECT toStartOfMinute(timestamp) AS min, count() AS c FROM main.logs GROUP BY min SETTINGS hdx_primary_key='min'",
+        },
+      },
     })
     expect(ok.status).toBe(201)
     expect(ok.body.settings.summary.parents).toEqual(['main.logs'])
-    expect((await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'x1', type: 'view' })).body.type[0]).toMatch(/not a valid choice/)
+    expect(
+      (await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'x1', type: 'view' })).body.type[0],
+    ).toMatch(/not a valid choice/)
   })
 
   test('rename, truncate, stats, activity, delete', async () => {
@@ -186,7 +250,11 @@ describe('tables', () => {
     expect(stats.status).toBe(200)
     expect(stats.body).toHaveProperty('total_rows')
     const act = await t.api('GET', `${path}/activity`)
-    expect(act.body.results.map((e: { action: string }) => e.action)).toEqual(['truncate_table', 'change_table', 'add_table'])
+    expect(act.body.results.map((e: { action: string }) => e.action)).toEqual([
+      'truncate_table',
+      'change_table',
+      'add_table',
+    ])
     expect((await t.api('DELETE', path)).status).toBe(204)
     expect((await t.api('GET', path)).status).toBe(404)
   })
@@ -202,24 +270,44 @@ describe('tables', () => {
 
 describe('transforms, views, columns', () => {
   test('create a transform: default flag, primary key of the table, url', async () => {
-    const r = await t.api('POST', `${tablePath}/transforms`, { name: 'json_in', type: 'json', settings: { output_columns: columns } })
+    const r = await t.api('POST', `${tablePath}/transforms`, {
+      name: 'json_in',
+      type: 'json',
+      settings: { output_columns: columns },
+    })
     expect(r.status).toBe(201)
-    expect(r.body).toMatchObject({ name: 'json_in', type: 'json', table: tableId, settings: { is_default: true, compression: 'none' } })
+    expect(r.body).toMatchObject({
+      name: 'json_in',
+      type: 'json',
+      table: tableId,
+      settings: { is_default: true, compression: 'none' },
+    })
     expect(r.body.settings.format_details.delimiter).toBe(',')
     expect((await t.api('GET', tablePath)).body.primary_key).toBe('timestamp')
-    const second = await t.api('POST', `${tablePath}/transforms`, { name: 'csv_in', type: 'csv', settings: { is_default: true, output_columns: columns } })
+    const second = await t.api('POST', `${tablePath}/transforms`, {
+      name: 'csv_in',
+      type: 'csv',
+      settings: { is_default: true, output_columns: columns },
+    })
     expect(second.body.settings.is_default).toBe(true)
     expect((await t.api('GET', `${tablePath}/transforms/${r.body.uuid}`)).body.settings.is_default).toBe(false)
     const list = await t.api('GET', `${tablePath}/transforms`)
     expect(list.body.count).toBe(2)
-    const dup = await t.api('POST', `${tablePath}/transforms`, { name: 'json_in', type: 'json', settings: { output_columns: columns } })
+    const dup = await t.api('POST', `${tablePath}/transforms`, {
+      name: 'json_in',
+      type: 'json',
+      settings: { output_columns: columns },
+    })
     expect(dup.body.name[0]).toMatch(/already exists/)
   })
 
   test('column rules (spec §5)', async () => {
-    const post = (name: string, cols: unknown[], type = 'json') => t.api('POST', `${tablePath}/transforms`, { name, type, settings: { output_columns: cols } })
+    const post = (name: string, cols: unknown[], type = 'json') =>
+      t.api('POST', `${tablePath}/transforms`, { name, type, settings: { output_columns: cols } })
     const noPrimary = await post('t1', [{ name: 'a', datatype: { type: 'string' } }])
-    expect(noPrimary.body).toEqual({ settings: { output_columns: ['A primary column (datetime or epoch) is required.'] } })
+    expect(noPrimary.body).toEqual({
+      settings: { output_columns: ['A primary column (datetime or epoch) is required.'] },
+    })
     const two = await post('t1', [columns[0], { ...columns[0], name: 'ts2' }])
     expect(two.body.settings.output_columns[0]).toMatch(/Exactly one primary/)
     const r = await post('t1', [
@@ -263,7 +351,11 @@ describe('transforms, views, columns', () => {
       throw new Error('unsupported column type')
     }
     try {
-      const r = await t.api('POST', `${tablePath}/transforms`, { name: 'refused', type: 'json', settings: { output_columns: columns } })
+      const r = await t.api('POST', `${tablePath}/transforms`, {
+        name: 'refused',
+        type: 'json',
+        settings: { output_columns: columns },
+      })
       expect(r.status).toBe(400)
       expect(r.body.non_field_errors[0]).toMatch(/unsupported column type/)
     } finally {
@@ -273,7 +365,13 @@ describe('transforms, views, columns', () => {
   })
 
   test('update and delete a transform', async () => {
-    const tr = (await t.api('POST', `${tablePath}/transforms`, { name: 'upd', type: 'csv', settings: { output_columns: columns } })).body
+    const tr = (
+      await t.api('POST', `${tablePath}/transforms`, {
+        name: 'upd',
+        type: 'csv',
+        settings: { output_columns: columns },
+      })
+    ).body
     const path = `${tablePath}/transforms/${tr.uuid}`
     const p = await t.api('PATCH', path, { description: 'csv in', settings: { format_details: { delimiter: '|' } } })
     expect(p.body.settings.format_details).toMatchObject({ delimiter: '|', quote: '"' })
@@ -283,10 +381,16 @@ describe('transforms, views, columns', () => {
   })
 
   test('views', async () => {
-    const r = await t.api('POST', `${tablePath}/views`, { name: 'v1', settings: { output_columns: [{ name: 'status', datatype: { type: 'uint32' } }] } })
+    const r = await t.api('POST', `${tablePath}/views`, {
+      name: 'v1',
+      settings: { output_columns: [{ name: 'status', datatype: { type: 'uint32' } }] },
+    })
     expect(r.status).toBe(201)
     expect(r.body).toMatchObject({ table: tableId, settings: { is_default: false } })
-    expect((await t.api('POST', `${tablePath}/views`, { name: 'v2', settings: { output_columns: [] } })).body.settings.output_columns[0]).toMatch(/empty/)
+    expect(
+      (await t.api('POST', `${tablePath}/views`, { name: 'v2', settings: { output_columns: [] } })).body.settings
+        .output_columns[0],
+    ).toMatch(/empty/)
     expect((await t.api('PATCH', `${tablePath}/views/${r.body.uuid}`, { description: 'd' })).body.description).toBe('d')
     // v1 and the auto_view the table's transforms made
     expect((await t.api('GET', `${tablePath}/views`)).body.count).toBe(2)
@@ -294,7 +398,11 @@ describe('transforms, views, columns', () => {
   })
 
   test('a transform gives its table an auto_view with every column, not ignored ones', async () => {
-    const views = (await t.api('GET', `${tablePath}/views`)).body.results as { name: string; table: string; settings: { output_columns: { name: string }[] } }[]
+    const views = (await t.api('GET', `${tablePath}/views`)).body.results as {
+      name: string
+      table: string
+      settings: { output_columns: { name: string }[] }
+    }[]
     const auto = views.find((v) => v.name === 'auto_view')
     expect(auto?.table).toBe(tableId)
     const names = auto!.settings.output_columns.map((c) => c.name)
@@ -315,29 +423,56 @@ describe('row policies', () => {
   test('create, roles validated, add_roles/remove_roles, delete', async () => {
     const base = `${tablePath}/rowpolicies`
     expect((await t.api('POST', base, { name: 'eu' })).body.filter[0]).toMatch(/required/)
-    expect((await t.api('POST', base, { name: 'eu', filter: "region = 'EU'", roles: ['ghost'] })).body.roles[0]).toMatch(/does not exist/)
+    expect(
+      (await t.api('POST', base, { name: 'eu', filter: "region = 'EU'", roles: ['ghost'] })).body.roles[0],
+    ).toMatch(/does not exist/)
     const r = await t.api('POST', base, { name: 'eu', filter: "region = 'EU'", roles: ['reader'] })
     expect(r.status).toBe(201)
     expect(r.body).toMatchObject({ table: tableId, restrictive: false, roles: ['reader'] })
-    expect((await t.api('POST', `${base}/${r.body.uuid}/add_roles/`, { roles: ['operator'] })).body.roles).toEqual(['reader', 'operator'])
-    expect((await t.api('POST', `${base}/${r.body.uuid}/remove_roles/`, { roles: ['reader'] })).body.roles).toEqual(['operator'])
+    expect((await t.api('POST', `${base}/${r.body.uuid}/add_roles/`, { roles: ['operator'] })).body.roles).toEqual([
+      'reader',
+      'operator',
+    ])
+    expect((await t.api('POST', `${base}/${r.body.uuid}/remove_roles/`, { roles: ['reader'] })).body.roles).toEqual([
+      'operator',
+    ])
     expect((await t.api('DELETE', `${base}/${r.body.uuid}`)).status).toBe(204)
   })
 })
 
 describe('sources', () => {
   test('kafka: create makes a pool; name at most 27; transform must exist', async () => {
-    const body = { name: 'kafka_in', transform: 'json_in', settings: { bootstrap_servers: ['broker:9092'], topics: ['logs'] }, k8s_deployment: { replicas: 2, cpu: 1, memory: '1Gi', storage: '1Gi' } }
+    const body = {
+      name: 'kafka_in',
+      transform: 'json_in',
+      settings: { bootstrap_servers: ['broker:9092'], topics: ['logs'] },
+      k8s_deployment: { replicas: 2, cpu: 1, memory: '1Gi', storage: '1Gi' },
+    }
     const r = await t.api('POST', `${tablePath}/sources/kafka`, body)
     expect(r.status).toBe(201)
-    expect(r.body).toMatchObject({ type: 'pull', subtype: 'kafka', table: 'main.logs', transform: 'json_in', pool_name: 'kafka_in' })
+    expect(r.body).toMatchObject({
+      type: 'pull',
+      subtype: 'kafka',
+      table: 'main.logs',
+      transform: 'json_in',
+      pool_name: 'kafka_in',
+    })
     expect(r.body.k8s_deployment.service).toBe('kafka-peer')
     const pools = await t.api('GET', '/config/v1/pools?name=kafka_in')
     expect(pools.body.results[0].settings.k8s_deployment).toMatchObject({ service: 'kafka-peer', replicas: 2 })
-    expect((await t.api('POST', `${tablePath}/sources/kafka`, { ...body, name: 'k'.repeat(28) })).body.name[0]).toMatch(/no more than 27/)
+    expect((await t.api('POST', `${tablePath}/sources/kafka`, { ...body, name: 'k'.repeat(28) })).body.name[0]).toMatch(
+      /no more than 27/,
+    )
     expect((await t.api('POST', `${tablePath}/sources/kafka`, { ...body, name: 'k'.repeat(27) })).status).toBe(201)
-    expect((await t.api('POST', `${tablePath}/sources/kafka`, { ...body, name: 'k2', transform: 'nope' })).body.transform[0]).toMatch(/does not exist/)
-    const bad = await t.api('POST', `${tablePath}/sources/kafka`, { name: 'k3', transform: 'json_in', settings: { bootstrap_servers: [], topics: ['x'] }, k8s_deployment: { memory: '0' } })
+    expect(
+      (await t.api('POST', `${tablePath}/sources/kafka`, { ...body, name: 'k2', transform: 'nope' })).body.transform[0],
+    ).toMatch(/does not exist/)
+    const bad = await t.api('POST', `${tablePath}/sources/kafka`, {
+      name: 'k3',
+      transform: 'json_in',
+      settings: { bootstrap_servers: [], topics: ['x'] },
+      k8s_deployment: { memory: '0' },
+    })
     expect(bad.body.settings.bootstrap_servers[0]).toMatch(/may not be empty/)
     expect(bad.body.k8s_deployment.memory[0]).toMatch(/greater than 0/)
     expect((await t.api('DELETE', `${tablePath}/sources/kafka/${r.body.uuid}`)).status).toBe(204)
@@ -345,12 +480,29 @@ describe('sources', () => {
   })
 
   test('kinesis, siem and summary', async () => {
-    const k = await t.api('POST', `${tablePath}/sources/kinesis`, { name: 'kin', transform: 'json_in', settings: { stream_name: 's', region: 'us-east-1', checkpointer: { name: 'ddb' }, access_key_id: 'AK' } })
+    const k = await t.api('POST', `${tablePath}/sources/kinesis`, {
+      name: 'kin',
+      transform: 'json_in',
+      settings: { stream_name: 's', region: 'us-east-1', checkpointer: { name: 'ddb' }, access_key_id: 'AK' },
+    })
     expect(k.body.settings.secret_access_key[0]).toMatch(/Required when/)
-    const k2 = await t.api('POST', `${tablePath}/sources/kinesis`, { name: 'kin', transform: 'json_in', settings: { stream_name: 's', region: 'us-east-1', checkpointer: { name: 'ddb' } } })
+    const k2 = await t.api('POST', `${tablePath}/sources/kinesis`, {
+      name: 'kin',
+      transform: 'json_in',
+      settings: { stream_name: 's', region: 'us-east-1', checkpointer: { name: 'ddb' } },
+    })
     expect(k2.status).toBe(201)
-    const s = await t.api('POST', `${tablePath}/sources/siem`, { name: 'siem', transform: 'json_in', settings: { access_details: { host: 'h' } } })
-    expect(Object.keys(s.body.settings.access_details).sort()).toEqual(['access_token', 'client_secret', 'client_token', 'entity_id'])
+    const s = await t.api('POST', `${tablePath}/sources/siem`, {
+      name: 'siem',
+      transform: 'json_in',
+      settings: { access_details: { host: 'h' } },
+    })
+    expect(Object.keys(s.body.settings.access_details).sort()).toEqual([
+      'access_token',
+      'client_secret',
+      'client_token',
+      'entity_id',
+    ])
     const sum = await t.api('POST', `${tablePath}/sources/summary`, { name: 'sum' })
     expect(sum.status).toBe(201)
     expect((await t.api('GET', `${tablePath}/sources/summary`)).body.count).toBe(1)
@@ -384,17 +536,37 @@ describe('dictionaries, files, functions', () => {
 
   test('dictionaries', async () => {
     const base = `${o}/projects/${projectId}/dictionaries`
-    const settings = { filename: 'countries.csv', format: 'CSVWithNames', layout: 'complex_key_hashed', primary_key: ['id'], output_columns: [{ name: 'id', datatype: { type: 'uint64' } }, { name: 'name', datatype: { type: 'string' } }] }
+    const settings = {
+      filename: 'countries.csv',
+      format: 'CSVWithNames',
+      layout: 'complex_key_hashed',
+      primary_key: ['id'],
+      output_columns: [
+        { name: 'id', datatype: { type: 'uint64' } },
+        { name: 'name', datatype: { type: 'string' } },
+      ],
+    }
     const r = await t.api('POST', base, { name: 'countries', settings })
     expect(r.status).toBe(201)
     expect(r.body.settings.lifetime_seconds).toBe(5)
-    expect((await t.api('POST', base, { name: 'd2', settings: { ...settings, filename: 'missing.csv' } })).body.settings.filename[0]).toMatch(/does not exist/)
-    expect((await t.api('POST', base, { name: 'd2', settings: { ...settings, primary_key: ['zz'] } })).body.settings.primary_key[0]).toMatch(/must be output columns/)
-    expect((await t.api('POST', base, { name: 'd2', settings: { ...settings, layout: 'weird' } })).body.settings.layout[0]).toMatch(/not a valid choice/)
+    expect(
+      (await t.api('POST', base, { name: 'd2', settings: { ...settings, filename: 'missing.csv' } })).body.settings
+        .filename[0],
+    ).toMatch(/does not exist/)
+    expect(
+      (await t.api('POST', base, { name: 'd2', settings: { ...settings, primary_key: ['zz'] } })).body.settings
+        .primary_key[0],
+    ).toMatch(/must be output columns/)
+    expect(
+      (await t.api('POST', base, { name: 'd2', settings: { ...settings, layout: 'weird' } })).body.settings.layout[0],
+    ).toMatch(/not a valid choice/)
     expect((await t.api('POST', base, { name: 'd2' })).body.settings).toBeTruthy()
     // a file in use cannot be deleted
     expect((await t.api('DELETE', `${files()}/countries.csv`)).status).toBe(400)
-    expect((await t.api('PATCH', `${base}/${r.body.uuid}`, { settings: { lifetime_seconds: 60 } })).body.settings.lifetime_seconds).toBe(60)
+    expect(
+      (await t.api('PATCH', `${base}/${r.body.uuid}`, { settings: { lifetime_seconds: 60 } })).body.settings
+        .lifetime_seconds,
+    ).toBe(60)
     expect((await t.api('GET', base)).body.count).toBe(1)
     expect((await t.api('DELETE', `${base}/${r.body.uuid}`)).status).toBe(204)
   })
@@ -407,45 +579,83 @@ describe('dictionaries, files, functions', () => {
     expect((await t.api('POST', base, { name: 'linear', sql: 'x -> x' })).body.name[0]).toMatch(/already exists/)
     expect((await t.api('POST', base, { name: 'f2' })).body.sql[0]).toMatch(/required/)
     expect((await t.api('POST', base, { name: 'f'.repeat(64), sql: 'x -> x' })).body.name[0]).toMatch(/no more than 63/)
-    expect((await t.api('PUT', `${base}/${r.body.uuid}`, { name: 'linear', sql: '(x) -> x' })).body.sql).toBe('(x) -> x')
+    expect((await t.api('PUT', `${base}/${r.body.uuid}`, { name: 'linear', sql: '(x) -> x' })).body.sql).toBe(
+      '(x) -> x',
+    )
     expect((await t.api('DELETE', `${base}/${r.body.uuid}`)).status).toBe(204)
   })
 })
 
 describe('pools, storages, credentials', () => {
   test('pools: create, name and service immutable, delete', async () => {
-    const r = await t.api('POST', '/config/v1/pools/', { name: 'query-pool', settings: { k8s_deployment: { service: 'query-peer', replicas: '2', cpu: '1', memory: '2Gi', storage: '2Gi' } } })
+    const r = await t.api('POST', '/config/v1/pools/', {
+      name: 'query-pool',
+      settings: { k8s_deployment: { service: 'query-peer', replicas: '2', cpu: '1', memory: '2Gi', storage: '2Gi' } },
+    })
     expect(r.status).toBe(201)
     expect(r.body.url).toBe(`http://local-cluster/config/v1/pools/${r.body.uuid}`)
     const path = `/config/v1/pools/${r.body.uuid}`
-    expect((await t.api('PATCH', path, { settings: { k8s_deployment: { replicas: '3' } } })).body.settings.k8s_deployment).toMatchObject({ replicas: '3', service: 'query-peer' })
+    expect(
+      (await t.api('PATCH', path, { settings: { k8s_deployment: { replicas: '3' } } })).body.settings.k8s_deployment,
+    ).toMatchObject({ replicas: '3', service: 'query-peer' })
     expect((await t.api('PATCH', path, { name: 'other' })).body.name[0]).toMatch(/cannot be changed/)
-    expect((await t.api('PATCH', path, { settings: { k8s_deployment: { service: 'merge-peer' } } })).body.settings.k8s_deployment.service[0]).toMatch(/cannot be changed/)
-    expect((await t.api('PATCH', path, { settings: { k8s_deployment: { replicas: '5-2' } } })).body.settings.k8s_deployment.replicas[0]).toMatch(/below the maximum/)
-    expect((await t.api('POST', '/config/v1/pools/', { name: 'p2', settings: { k8s_deployment: { service: 'nope' } } })).status).toBe(400)
+    expect(
+      (await t.api('PATCH', path, { settings: { k8s_deployment: { service: 'merge-peer' } } })).body.settings
+        .k8s_deployment.service[0],
+    ).toMatch(/cannot be changed/)
+    expect(
+      (await t.api('PATCH', path, { settings: { k8s_deployment: { replicas: '5-2' } } })).body.settings.k8s_deployment
+        .replicas[0],
+    ).toMatch(/below the maximum/)
+    expect(
+      (await t.api('POST', '/config/v1/pools/', { name: 'p2', settings: { k8s_deployment: { service: 'nope' } } }))
+        .status,
+    ).toBe(400)
     expect((await t.api('DELETE', path)).status).toBe(204)
   })
 
   test('credentials: types, required fields per type, secrets masked', async () => {
     const types = await t.api('GET', `${o}/credentials/types/`)
     expect(types.body.aws_access_keys.fields.secret_access_key.required).toBe(true)
-    const bad = await t.api('POST', `${o}/credentials`, { name: 'c1', type: 'aws_access_keys', details: { access_key_id: 'AK' } })
+    const bad = await t.api('POST', `${o}/credentials`, {
+      name: 'c1',
+      type: 'aws_access_keys',
+      details: { access_key_id: 'AK' },
+    })
     expect(bad.body).toEqual({ details: { secret_access_key: ['This field is required.'] } })
-    const r = await t.api('POST', `${o}/credentials`, { name: 'c1', type: 'aws_access_keys', details: { access_key_id: 'AK', secret_access_key: 'SECRET' } })
+    const r = await t.api('POST', `${o}/credentials`, {
+      name: 'c1',
+      type: 'aws_access_keys',
+      details: { access_key_id: 'AK', secret_access_key: 'SECRET' },
+    })
     expect(r.status).toBe(201)
     expect(r.body).toMatchObject({ cloud: 'aws', details: { access_key_id: 'AK', secret_access_key: '********' } })
     const put = await t.api('PUT', `${o}/credentials/${r.body.uuid}`, { ...r.body, description: 'd' })
     expect(put.status).toBe(200)
-    expect(t.handler.state.store.get<{ details: Record<string, string> }>('credential', r.body.uuid)!.details.secret_access_key).toBe('SECRET')
-    expect((await t.api('POST', `${o}/credentials`, { name: 'c2', type: 'nope', details: {} })).body.type[0]).toMatch(/not a valid choice/)
+    expect(
+      t.handler.state.store.get<{ details: Record<string, string> }>('credential', r.body.uuid)!.details
+        .secret_access_key,
+    ).toBe('SECRET')
+    expect((await t.api('POST', `${o}/credentials`, { name: 'c2', type: 'nope', details: {} })).body.type[0]).toMatch(
+      /not a valid choice/,
+    )
   })
 
   test('storages: validation, default, force_operation', async () => {
     const cred = (await t.api('GET', `${o}/credentials`)).body.results[0]
-    expect((await t.api('POST', `${o}/storages`, { name: 's0', settings: { bucket_name: 'b' } })).body.settings.cloud[0]).toMatch(/required/)
-    const r = await t.api('POST', `${o}/storages`, { name: 's1', settings: { bucket_name: 'b', cloud: 'aws', region: 'us-east-1', credential_id: cred.uuid, is_default: true } })
+    expect(
+      (await t.api('POST', `${o}/storages`, { name: 's0', settings: { bucket_name: 'b' } })).body.settings.cloud[0],
+    ).toMatch(/required/)
+    const r = await t.api('POST', `${o}/storages`, {
+      name: 's1',
+      settings: { bucket_name: 'b', cloud: 'aws', region: 'us-east-1', credential_id: cred.uuid, is_default: true },
+    })
     expect(r.status).toBe(201)
-    expect(r.body).toMatchObject({ org: t.orgId, publish_task_id: null, settings: { bucket_path: '/', io_perf_mode: 'moderate' } })
+    expect(r.body).toMatchObject({
+      org: t.orgId,
+      publish_task_id: null,
+      settings: { bucket_path: '/', io_perf_mode: 'moderate' },
+    })
     const path = `${o}/storages/${r.body.uuid}`
     const refused = await t.api('DELETE', path)
     expect(refused.status).toBe(400)
@@ -458,31 +668,62 @@ describe('org endpoints', () => {
   test('defaults are grouped as in the spec', async () => {
     const r = await t.api('GET', '/config/v1/defaults/')
     expect(r.status).toBe(200)
-    expect(Object.keys(r.body.table)).toEqual(expect.arrayContaining(['stream', 'age', 'reaper', 'merge', 'autoingest', 'sort_keys', 'shard_key']))
+    expect(Object.keys(r.body.table)).toEqual(
+      expect.arrayContaining(['stream', 'age', 'reaper', 'merge', 'autoingest', 'sort_keys', 'shard_key']),
+    )
     expect(r.body.table.stream.hot_data_max_rows_per_partition).toBe(12288000)
-    expect(r.body.table.autoingest).toMatchObject({ enabled: false, pattern: '', destination: '/tmp/scratch', max_active_partitions: 50, dry_run: false })
-    expect(r.body.table.merge).toMatchObject({ partition_duration_minutes: 60, max_age_mins: 10080, memory_coefficient: 0, pools: { small: '', medium: '', large: '' } })
-    expect(r.body.table).toMatchObject({ age: { max_age_days: 0 }, reaper: { max_age_days: 1 }, sort_keys: [], shard_key: null })
-    expect(r.body.transform).toMatchObject({ compression: 'none', format_details: { delimiter: ',', skip_head: 0, quote: '"', comment: '#', escape: '"', buffer_size: 4096 } })
+    expect(r.body.table.autoingest).toMatchObject({
+      enabled: false,
+      pattern: '',
+      destination: '/tmp/scratch',
+      max_active_partitions: 50,
+      dry_run: false,
+    })
+    expect(r.body.table.merge).toMatchObject({
+      partition_duration_minutes: 60,
+      max_age_mins: 10080,
+      memory_coefficient: 0,
+      pools: { small: '', medium: '', large: '' },
+    })
+    expect(r.body.table).toMatchObject({
+      age: { max_age_days: 0 },
+      reaper: { max_age_days: 1 },
+      sort_keys: [],
+      shard_key: null,
+    })
+    expect(r.body.transform).toMatchObject({
+      compression: 'none',
+      format_details: { delimiter: ',', skip_head: 0, quote: '"', comment: '#', escape: '"', buffer_size: 4096 },
+    })
   })
 
   test('query options: GET, PUT validation, OPTIONS', async () => {
     const path = `${o}/query_options/`
     const g = await t.api('GET', path)
     expect(g.body.settings.default_query_options).toEqual({})
-    const bad = await t.api('PUT', path, { settings: { default_query_options: { hdx_query_max_result_bytes: 5, hdx_query_nope: 1, hdx_query_debug: 'yes' } } })
+    const bad = await t.api('PUT', path, {
+      settings: { default_query_options: { hdx_query_max_result_bytes: 5, hdx_query_nope: 1, hdx_query_debug: 'yes' } },
+    })
     expect(bad.status).toBe(400)
     expect(bad.body.settings.default_query_options).toEqual({
       hdx_query_nope: ['"hdx_query_nope" is not a known query option.'],
       hdx_query_max_result_bytes: ['Ensure this value is greater than or equal to 10000.'],
       hdx_query_debug: ['Must be a valid boolean.'],
     })
-    const ok = await t.api('PUT', path, { ...g.body, settings: { default_query_options: { hdx_query_max_rows: 100, hdx_query_timerange_required: true } } })
-    expect(ok.body.settings.default_query_options).toEqual({ hdx_query_max_rows: 100, hdx_query_timerange_required: true })
+    const ok = await t.api('PUT', path, {
+      ...g.body,
+      settings: { default_query_options: { hdx_query_max_rows: 100, hdx_query_timerange_required: true } },
+    })
+    expect(ok.body.settings.default_query_options).toEqual({
+      hdx_query_max_rows: 100,
+      hdx_query_timerange_required: true,
+    })
     const unset = await t.api('PUT', path, { settings: { default_query_options: { hdx_query_max_rows: 100 } } })
     expect(unset.body.settings.default_query_options).toEqual({ hdx_query_max_rows: 100 })
     const opts = await t.api('OPTIONS', path)
-    expect(opts.body.actions.PUT.settings.children.default_query_options.children.hdx_query_max_rows.type).toBe('integer')
+    expect(opts.body.actions.PUT.settings.children.default_query_options.children.hdx_query_max_rows.type).toBe(
+      'integer',
+    )
   })
 
   test('summary counts and config blob', async () => {
@@ -503,7 +744,11 @@ describe('org endpoints', () => {
   test('deleting a project removes what lives in it', async () => {
     const p = (await t.api('POST', `${o}/projects`, { name: 'doomed' })).body
     const tb = (await t.api('POST', `${o}/projects/${p.uuid}/tables`, { name: 't' })).body
-    await t.api('POST', `${o}/projects/${p.uuid}/tables/${tb.uuid}/transforms`, { name: 'x', type: 'json', settings: { output_columns: columns } })
+    await t.api('POST', `${o}/projects/${p.uuid}/tables/${tb.uuid}/transforms`, {
+      name: 'x',
+      type: 'json',
+      settings: { output_columns: columns },
+    })
     expect((await t.api('DELETE', `${o}/projects/${p.uuid}`)).status).toBe(204)
     expect(t.handler.state.store.count('table', (x) => (x as { _project: string })._project === p.uuid)).toBe(0)
     expect(t.handler.state.store.count('transform', (x) => (x as { _project: string })._project === p.uuid)).toBe(0)
@@ -512,43 +757,131 @@ describe('org endpoints', () => {
 
 describe('robustness', () => {
   test('odd bodies never cause a 500', async () => {
-    const tr = (await t.api('POST', `${tablePath}/transforms`, { name: 'odd_tr', type: 'json', settings: { output_columns: columns } })).body
-    const pool = (await t.api('POST', '/config/v1/pools', { name: 'odd-pool', settings: { k8s_deployment: { service: 'query-peer' } } })).body
+    const tr = (
+      await t.api('POST', `${tablePath}/transforms`, {
+        name: 'odd_tr',
+        type: 'json',
+        settings: { output_columns: columns },
+      })
+    ).body
+    const pool = (
+      await t.api('POST', '/config/v1/pools', {
+        name: 'odd-pool',
+        settings: { k8s_deployment: { service: 'query-peer' } },
+      })
+    ).body
     const role = (await t.api('POST', '/config/v1/roles', { name: 'odd-role', policies: [] })).body
     const sa = (await t.api('POST', '/config/v1/service_accounts', { name: 'odd-sa' })).body
     const me = (await t.api('GET', '/config/v1/users/current')).body
     const collections = [
-      `${o}/projects`, `${o}/projects/${projectId}/tables`, `${tablePath}/transforms`, `${tablePath}/views`, `${tablePath}/columns`,
-      `${tablePath}/sources/kafka`, `${tablePath}/sources/kinesis`, `${tablePath}/sources/siem`, `${tablePath}/sources/summary`,
-      `${o}/projects/${projectId}/dictionaries`, `${o}/projects/${projectId}/functions`, '/config/v1/pools', `${o}/storages`,
-      `${o}/credentials`, '/config/v1/users', '/config/v1/service_accounts', '/config/v1/invites', '/config/v1/roles',
-      `${o}/projects/${projectId}/dictionaries/files`, `/config/v1/service_accounts/${sa.uuid}/tokens`,
-      `/config/v1/users/${me.uuid}/add_roles`, `/config/v1/roles/${role.id}/add_user`, '/config/v1/login', '/config/v1/reset_password',
-      '/config/v1/password_reset_confirm', '/config/v1/auth_logs', `${tablePath}/truncate`,
+      `${o}/projects`,
+      `${o}/projects/${projectId}/tables`,
+      `${tablePath}/transforms`,
+      `${tablePath}/views`,
+      `${tablePath}/columns`,
+      `${tablePath}/sources/kafka`,
+      `${tablePath}/sources/kinesis`,
+      `${tablePath}/sources/siem`,
+      `${tablePath}/sources/summary`,
+      `${o}/projects/${projectId}/dictionaries`,
+      `${o}/projects/${projectId}/functions`,
+      '/config/v1/pools',
+      `${o}/storages`,
+      `${o}/credentials`,
+      '/config/v1/users',
+      '/config/v1/service_accounts',
+      '/config/v1/invites',
+      '/config/v1/roles',
+      `${o}/projects/${projectId}/dictionaries/files`,
+      `/config/v1/service_accounts/${sa.uuid}/tokens`,
+      `/config/v1/users/${me.uuid}/add_roles`,
+      `/config/v1/roles/${role.id}/add_user`,
+      '/config/v1/login',
+      '/config/v1/reset_password',
+      '/config/v1/password_reset_confirm',
+      '/config/v1/auth_logs',
+      `${tablePath}/truncate`,
     ]
     const items = [
-      `${o}/projects/${projectId}`, tablePath, `${tablePath}/transforms/${tr.uuid}`, `/config/v1/pools/${pool.uuid}`,
-      `/config/v1/roles/${role.id}`, `/config/v1/service_accounts/${sa.uuid}`, `${o}/query_options`, '/config/v1/change_password',
+      `${o}/projects/${projectId}`,
+      tablePath,
+      `${tablePath}/transforms/${tr.uuid}`,
+      `/config/v1/pools/${pool.uuid}`,
+      `/config/v1/roles/${role.id}`,
+      `/config/v1/service_accounts/${sa.uuid}`,
+      `${o}/query_options`,
+      '/config/v1/change_password',
       `/config/v1/users/${me.uuid}`,
     ]
     const junk = 'x'
     const bodies: unknown[] = [
-      'null', '[]', '"text"', '123', '{bad json',
-      { name: {} }, { name: 'odd', settings: junk, type: 5, email: 5, roles: junk, policies: junk, details: junk, users: junk, expiry: 5 },
+      'null',
+      '[]',
+      '"text"',
+      '123',
+      '{bad json',
+      { name: {} },
       {
-        name: 'odd', type: 'json', email: 'a@b.c', password: 12345678, roles: [1, null], policies: [1, null, { permissions: junk }], users: [1, null], details: { x: {} },
-        transform: {}, k8s_deployment: junk, current_password: 1, new_password: [], confirm_password: {},
+        name: 'odd',
+        settings: junk,
+        type: 5,
+        email: 5,
+        roles: junk,
+        policies: junk,
+        details: junk,
+        users: junk,
+        expiry: 5,
+      },
+      {
+        name: 'odd',
+        type: 'json',
+        email: 'a@b.c',
+        password: 12345678,
+        roles: [1, null],
+        policies: [1, null, { permissions: junk }],
+        users: [1, null],
+        details: { x: {} },
+        transform: {},
+        k8s_deployment: junk,
+        current_password: 1,
+        new_password: [],
+        confirm_password: {},
         settings: {
-          stream: junk, age: [], summary: junk, autoingest: junk, output_columns: junk, access_details: junk, checkpointer: junk,
-          default_query_options: junk, bootstrap_servers: junk, topics: [1], k8s_deployment: junk, format_details: junk, storage_map: junk,
-          primary_key: junk, filename: 5,
+          stream: junk,
+          age: [],
+          summary: junk,
+          autoingest: junk,
+          output_columns: junk,
+          access_details: junk,
+          checkpointer: junk,
+          default_query_options: junk,
+          bootstrap_servers: junk,
+          topics: [1],
+          k8s_deployment: junk,
+          format_details: junk,
+          storage_map: junk,
+          primary_key: junk,
+          filename: 5,
         },
       },
       {
-        name: 'odd2', type: 'summary', settings: {
-          summary: { sql: 5 }, autoingest: [1, junk, null, { enabled: junk }], sort_keys: [{}],
-          output_columns: [1, junk, null, { name: 'a', datatype: junk }, { name: 'b', datatype: { type: 'array', elements: [1, junk, null, { type: 5 }] } }, { name: 'c', datatype: { type: 'map', elements: junk } }],
-          merge: { pools: junk }, stream: { token_list: junk }, k8s_deployment: { service: 5, replicas: {} },
+        name: 'odd2',
+        type: 'summary',
+        settings: {
+          summary: { sql: 5 },
+          autoingest: [1, junk, null, { enabled: junk }],
+          sort_keys: [{}],
+          output_columns: [
+            1,
+            junk,
+            null,
+            { name: 'a', datatype: junk },
+            { name: 'b', datatype: { type: 'array', elements: [1, junk, null, { type: 5 }] } },
+            { name: 'c', datatype: { type: 'map', elements: junk } },
+          ],
+          merge: { pools: junk },
+          stream: { token_list: junk },
+          k8s_deployment: { service: 5, replicas: {} },
         },
       },
     ]

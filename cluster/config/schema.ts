@@ -19,7 +19,15 @@ interface Base {
 }
 
 export type Field =
-  | (Base & { type: 'string'; maxLength?: number; minLength?: number; blank?: boolean; choices?: readonly string[]; pattern?: RegExp; patternMessage?: string })
+  | (Base & {
+      type: 'string'
+      maxLength?: number
+      minLength?: number
+      blank?: boolean
+      choices?: readonly string[]
+      pattern?: RegExp
+      patternMessage?: string
+    })
   | (Base & { type: 'integer'; min?: number; max?: number })
   | (Base & { type: 'float'; min?: number; max?: number })
   | (Base & { type: 'boolean' })
@@ -42,7 +50,20 @@ export type Errors = Record<string, unknown>
 
 export const REQUIRED = 'This field is required.'
 
-const typeName = (v: unknown) => (Array.isArray(v) ? 'list' : v === null ? 'null' : typeof v === 'string' ? 'str' : typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'float') : typeof v === 'boolean' ? 'bool' : 'dict')
+const typeName = (v: unknown) =>
+  Array.isArray(v)
+    ? 'list'
+    : v === null
+      ? 'null'
+      : typeof v === 'string'
+        ? 'str'
+        : typeof v === 'number'
+          ? Number.isInteger(v)
+            ? 'int'
+            : 'float'
+          : typeof v === 'boolean'
+            ? 'bool'
+            : 'dict'
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -61,10 +82,13 @@ export function validateValue(field: Field, value: unknown): { value?: unknown; 
       }
       const s = out as string
       if (!s.trim() && field.blank === false) return { errors: ['This field may not be blank.'] }
-      if (field.maxLength !== undefined && s.length > field.maxLength) return { errors: [`Ensure this field has no more than ${field.maxLength} characters.`] }
-      if (field.minLength !== undefined && s.length < field.minLength) return { errors: [`Ensure this field has at least ${field.minLength} characters.`] }
+      if (field.maxLength !== undefined && s.length > field.maxLength)
+        return { errors: [`Ensure this field has no more than ${field.maxLength} characters.`] }
+      if (field.minLength !== undefined && s.length < field.minLength)
+        return { errors: [`Ensure this field has at least ${field.minLength} characters.`] }
       if (field.choices && !field.choices.includes(s)) return { errors: [`"${s}" is not a valid choice.`] }
-      if (field.pattern && s && !field.pattern.test(s)) return { errors: [field.patternMessage ?? 'Enter a valid value.'] }
+      if (field.pattern && s && !field.pattern.test(s))
+        return { errors: [field.patternMessage ?? 'Enter a valid value.'] }
       break
     }
     case 'integer':
@@ -75,8 +99,10 @@ export function validateValue(field: Field, value: unknown): { value?: unknown; 
         return { errors: [field.type === 'integer' ? 'A valid integer is required.' : 'A valid number is required.'] }
       }
       if (field.type === 'integer' && !Number.isInteger(n)) return { errors: ['A valid integer is required.'] }
-      if (field.min !== undefined && n < field.min) return { errors: [`Ensure this value is greater than or equal to ${field.min}.`] }
-      if (field.max !== undefined && n > field.max) return { errors: [`Ensure this value is less than or equal to ${field.max}.`] }
+      if (field.min !== undefined && n < field.min)
+        return { errors: [`Ensure this value is greater than or equal to ${field.min}.`] }
+      if (field.max !== undefined && n > field.max)
+        return { errors: [`Ensure this value is less than or equal to ${field.max}.`] }
       out = n
       break
     }
@@ -90,13 +116,21 @@ export function validateValue(field: Field, value: unknown): { value?: unknown; 
       if (typeof value !== 'string' || !UUID_RE.test(value)) return { errors: ['Must be a valid UUID.'] }
       break
     case 'datetime':
-      if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) return { errors: ['Datetime has wrong format.'] }
+      if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
+        return { errors: ['Datetime has wrong format.'] }
       break
     case 'json':
       break
     case 'list': {
       if (!Array.isArray(value)) return { errors: [`Expected a list of items but got type "${typeName(value)}".`] }
-      if (field.minItems && value.length < field.minItems) return { errors: [field.minItems === 1 ? 'This list may not be empty.' : `Ensure this field has at least ${field.minItems} elements.`] }
+      if (field.minItems && value.length < field.minItems)
+        return {
+          errors: [
+            field.minItems === 1
+              ? 'This list may not be empty.'
+              : `Ensure this field has at least ${field.minItems} elements.`,
+          ],
+        }
       if (field.child) {
         const items: unknown[] = []
         const errs: unknown[] = []
@@ -117,11 +151,17 @@ export function validateValue(field: Field, value: unknown): { value?: unknown; 
       break
     }
     case 'nested object': {
-      if (!isPlainObject(value)) return { errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${typeName(value)}.`] } }
+      if (!isPlainObject(value))
+        return { errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${typeName(value)}.`] } }
       const r = validateObject(field.children, value, { partial: false, open: field.open !== false })
       const unknown = field.strict ? Object.keys(value).filter((k) => !(k in field.children)) : []
       if (r.errors || unknown.length) {
-        return { errors: { ...Object.fromEntries(unknown.map((k) => [k, [field.strict!.replace('{name}', k)]])), ...(r.errors ?? {}) } }
+        return {
+          errors: {
+            ...Object.fromEntries(unknown.map((k) => [k, [field.strict!.replace('{name}', k)]])),
+            ...(r.errors ?? {}),
+          },
+        }
       }
       out = r.value
       break
@@ -138,7 +178,11 @@ export function validateValue(field: Field, value: unknown): { value?: unknown; 
  * Validates an object: required fields, types, nested children. `partial` (PATCH) skips required
  * checks for absent fields. `open` keeps keys that have no definition (settings stay extensible).
  */
-export function validateObject(fields: Fields, data: Record<string, unknown>, options: { partial?: boolean; open?: boolean } = {}) {
+export function validateObject(
+  fields: Fields,
+  data: Record<string, unknown>,
+  options: { partial?: boolean; open?: boolean } = {},
+) {
   const errors: Errors = {}
   const value: Record<string, unknown> = options.open ? { ...data } : {}
   for (const [key, field] of Object.entries(fields)) {
@@ -161,7 +205,13 @@ export function validateObject(fields: Fields, data: Record<string, unknown>, op
 /** DRF OPTIONS metadata for a set of fields. */
 export function describe(fields: Fields, readOnly: Record<string, string> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [key, label] of Object.entries(readOnly)) out[key] = { type: key === 'created' || key === 'modified' ? 'datetime' : 'string', required: false, read_only: true, label }
+  for (const [key, label] of Object.entries(readOnly))
+    out[key] = {
+      type: key === 'created' || key === 'modified' ? 'datetime' : 'string',
+      required: false,
+      read_only: true,
+      label,
+    }
   for (const [key, field] of Object.entries(fields)) out[key] = describeField(key, field)
   return out
 }
@@ -198,7 +248,11 @@ export const f = {
   uuid: (o: Partial<Extract<Field, { type: 'uuid' }>> = {}): Field => ({ type: 'uuid', ...o }),
   json: (o: Partial<Extract<Field, { type: 'json' }>> = {}): Field => ({ type: 'json', ...o }),
   list: (child?: Field, o: Partial<Extract<Field, { type: 'list' }>> = {}): Field => ({ type: 'list', child, ...o }),
-  obj: (children: Fields, o: Partial<Extract<Field, { type: 'nested object' }>> = {}): Field => ({ type: 'nested object', children, ...o }),
+  obj: (children: Fields, o: Partial<Extract<Field, { type: 'nested object' }>> = {}): Field => ({
+    type: 'nested object',
+    children,
+    ...o,
+  }),
 }
 
 /**

@@ -10,15 +10,22 @@ let readerToken: string
 let projectId: string
 let tableId: string
 
-const login = async (username: string, password: string) => t.api('POST', '/config/v1/login', { username, password }, null)
-const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` })
+const login = async (username: string, password: string) =>
+  t.api('POST', '/config/v1/login', { username, password }, null)
+const basic = (user: string, password: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+})
 
 beforeAll(async () => {
   t = await startTestCluster()
   o = `/config/v1/orgs/${t.orgId}`
   projectId = (await t.api('POST', `${o}/projects`, { name: 'sec' })).body.uuid
   tableId = (await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'events' })).body.uuid
-  const reader = await t.api('POST', '/config/v1/users', { email: 'reader@example.com', password: 'reader-password', roles: ['reader'] })
+  const reader = await t.api('POST', '/config/v1/users', {
+    email: 'reader@example.com',
+    password: 'reader-password',
+    roles: ['reader'],
+  })
   expect(reader.status).toBe(201)
   readerToken = (await login('reader@example.com', 'reader-password')).body.auth_token.access_token
 })
@@ -31,10 +38,25 @@ describe('login and tokens', () => {
   test('login answers the full shape; email is accepted too', async () => {
     const r = await login(TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD)
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ email: TEST_ADMIN_EMAIL, roles: ['super_admin'], auth_token: { expires_in: 86400, token_type: 'Bearer' } })
-    expect(r.body.orgs[0]).toEqual({ uuid: t.orgId, name: 'local', type: 'singletenant', cloud: 'aws', kubernetes: true })
+    expect(r.body).toMatchObject({
+      email: TEST_ADMIN_EMAIL,
+      roles: ['super_admin'],
+      auth_token: { expires_in: 86400, token_type: 'Bearer' },
+    })
+    expect(r.body.orgs[0]).toEqual({
+      uuid: t.orgId,
+      name: 'local',
+      type: 'singletenant',
+      cloud: 'aws',
+      kubernetes: true,
+    })
     expect(r.body.auth_token.access_token.split('.')).toHaveLength(3)
-    const byEmail = await t.api('POST', '/config/v1/login/', { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }, null)
+    const byEmail = await t.api(
+      'POST',
+      '/config/v1/login/',
+      { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD },
+      null,
+    )
     expect(byEmail.status).toBe(200)
   })
 
@@ -55,17 +77,31 @@ describe('login and tokens', () => {
     const forged = signToken('another-secret', { sub: 'x', typ: 'user', exp: Math.floor(Date.now() / 1000) + 60 })
     expect((await t.api('GET', `${o}/projects`, undefined, forged)).status).toBe(401)
     const me = (await t.api('GET', '/config/v1/users/current')).body
-    const expired = signToken(t.handler.state.secret, { sub: me.uuid, typ: 'user', exp: Math.floor(Date.now() / 1000) - 1 })
+    const expired = signToken(t.handler.state.secret, {
+      sub: me.uuid,
+      typ: 'user',
+      exp: Math.floor(Date.now() / 1000) - 1,
+    })
     const r = await t.api('GET', `${o}/projects`, undefined, expired)
     expect(r.status).toBe(401)
     expect(r.body.detail).toMatch(/expired/i)
   })
 
   test('HTTP Basic and __api_token__ work on the config API', async () => {
-    const r = await t.api('GET', '/config/v1/users/current', undefined, null, basic(TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD))
+    const r = await t.api(
+      'GET',
+      '/config/v1/users/current',
+      undefined,
+      null,
+      basic(TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD),
+    )
     expect(r.status).toBe(200)
-    expect((await t.api('GET', '/config/v1/users/current', undefined, null, basic(TEST_ADMIN_EMAIL, 'nope'))).status).toBe(401)
-    expect((await t.api('GET', '/config/v1/users/current', undefined, null, basic('__api_token__', t.token))).status).toBe(200)
+    expect(
+      (await t.api('GET', '/config/v1/users/current', undefined, null, basic(TEST_ADMIN_EMAIL, 'nope'))).status,
+    ).toBe(401)
+    expect(
+      (await t.api('GET', '/config/v1/users/current', undefined, null, basic('__api_token__', t.token))).status,
+    ).toBe(200)
   })
 
   test('GET /version: text/plain, auth required (bearer or basic)', async () => {
@@ -73,7 +109,9 @@ describe('login and tokens', () => {
     expect(r.status).toBe(200)
     expect(r.headers.get('content-type')).toMatch(/text\/plain/)
     expect(r.body).toBe('v5.12.0')
-    expect((await t.api('GET', '/version', undefined, null, basic(TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD))).body).toBe('v5.12.0')
+    expect((await t.api('GET', '/version', undefined, null, basic(TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD))).body).toBe(
+      'v5.12.0',
+    )
     expect((await t.api('GET', '/version', undefined, null)).status).toBe(401)
   })
 })
@@ -85,7 +123,9 @@ describe('users and permissions', () => {
     expect(me.body.permissions).toContain('add_table')
     expect((await t.api('GET', `/config/v1/users/${me.body.uuid}`)).body.email).toBe(TEST_ADMIN_EMAIL)
     const list = await t.api('GET', '/config/v1/users/')
-    expect(list.body.results.map((u: { email: string }) => u.email)).toEqual(expect.arrayContaining([TEST_ADMIN_EMAIL, 'reader@example.com']))
+    expect(list.body.results.map((u: { email: string }) => u.email)).toEqual(
+      expect.arrayContaining([TEST_ADMIN_EMAIL, 'reader@example.com']),
+    )
     const reader = list.body.results.find((u: { email: string }) => u.email === 'reader@example.com')
     expect(reader.roles).toEqual(['reader'])
     // a reader may read themselves but not others
@@ -95,17 +135,34 @@ describe('users and permissions', () => {
 
   test('a reader can read and gets 403 on changes', async () => {
     expect((await t.api('GET', `${o}/projects`, undefined, readerToken)).status).toBe(200)
-    expect((await t.api('GET', `${o}/projects/${projectId}/tables/${tableId}`, undefined, readerToken)).status).toBe(200)
+    expect((await t.api('GET', `${o}/projects/${projectId}/tables/${tableId}`, undefined, readerToken)).status).toBe(
+      200,
+    )
     expect((await t.api('GET', '/config/v1/defaults', undefined, readerToken)).status).toBe(200)
     const denied = await t.api('POST', `${o}/projects`, { name: 'nope' }, readerToken)
     expect(denied.status).toBe(403)
     expect(denied.body).toEqual({ detail: 'You do not have permission to perform this action.' })
     expect((await t.api('PATCH', `${o}/projects/${projectId}`, { description: 'x' }, readerToken)).status).toBe(403)
-    expect((await t.api('DELETE', `${o}/projects/${projectId}/tables/${tableId}`, undefined, readerToken)).status).toBe(403)
-    expect((await t.api('POST', `${o}/projects/${projectId}/tables/${tableId}/truncate`, undefined, readerToken)).status).toBe(403)
-    expect((await t.api('PUT', `${o}/query_options`, { settings: { default_query_options: {} } }, readerToken)).status).toBe(403)
+    expect((await t.api('DELETE', `${o}/projects/${projectId}/tables/${tableId}`, undefined, readerToken)).status).toBe(
+      403,
+    )
+    expect(
+      (await t.api('POST', `${o}/projects/${projectId}/tables/${tableId}/truncate`, undefined, readerToken)).status,
+    ).toBe(403)
+    expect(
+      (await t.api('PUT', `${o}/query_options`, { settings: { default_query_options: {} } }, readerToken)).status,
+    ).toBe(403)
     expect((await t.api('GET', '/config/v1/roles', undefined, readerToken)).status).toBe(403)
-    expect((await t.api('POST', '/config/v1/pools', { name: 'p', settings: { k8s_deployment: { service: 'query-peer' } } }, readerToken)).status).toBe(403)
+    expect(
+      (
+        await t.api(
+          'POST',
+          '/config/v1/pools',
+          { name: 'p', settings: { k8s_deployment: { service: 'query-peer' } } },
+          readerToken,
+        )
+      ).status,
+    ).toBe(403)
   })
 
   test('add_roles / remove_roles', async () => {
@@ -115,39 +172,64 @@ describe('users and permissions', () => {
     expect((await t.api('POST', `${o}/projects`, { name: 'by_publisher' }, readerToken)).status).toBe(201)
     const rm = await t.api('POST', `/config/v1/users/${reader.uuid}/remove_roles/`, { roles: ['publisher'] })
     expect(rm.body.roles).toEqual(['reader'])
-    expect((await t.api('POST', `/config/v1/users/${reader.uuid}/add_roles/`, { roles: ['nope'] })).body.roles[0]).toMatch(/does not exist/)
+    expect(
+      (await t.api('POST', `/config/v1/users/${reader.uuid}/add_roles/`, { roles: ['nope'] })).body.roles[0],
+    ).toMatch(/does not exist/)
   })
 
   test('custom roles: scoped to a table; permissions catalogue; built-ins are read-only', async () => {
     const cat = await t.api('GET', '/config/v1/roles/permissions/')
-    expect(cat.body.find((c: { scope_type: string }) => c.scope_type === 'table').permissions).toContain('view_transform')
+    expect(cat.body.find((c: { scope_type: string }) => c.scope_type === 'table').permissions).toContain(
+      'view_transform',
+    )
     const badName = await t.api('POST', '/config/v1/roles', { name: 'bad role', policies: [] })
     expect(badName.body.name[0]).toMatch(/letters, digits/)
-    const bad = await t.api('POST', '/config/v1/roles', { name: 'bad', policies: [{ permissions: ['fly'] }, { permissions: ['view_table'], scope_type: 'table' }] })
+    const bad = await t.api('POST', '/config/v1/roles', {
+      name: 'bad',
+      policies: [{ permissions: ['fly'] }, { permissions: ['view_table'], scope_type: 'table' }],
+    })
     expect(bad.body.policies[0].permissions[0]).toMatch(/not a known permission/)
     expect(bad.body.policies[1].scope_id[0]).toMatch(/scope id is required/)
     const role = await t.api('POST', '/config/v1/roles/', {
       name: 'events-editor',
-      policies: [{ permissions: ['view_project', 'view_table', 'change_table', 'add_transform', 'view_transform'], scope_type: 'table', scope_id: tableId }],
+      policies: [
+        {
+          permissions: ['view_project', 'view_table', 'change_table', 'add_transform', 'view_transform'],
+          scope_type: 'table',
+          scope_id: tableId,
+        },
+      ],
     })
     expect(role.status).toBe(201)
     expect(Number.isInteger(role.body.id)).toBe(true)
-    const user = await t.api('POST', '/config/v1/users', { email: 'editor@example.com', password: 'editor-password', roles: [] })
+    const user = await t.api('POST', '/config/v1/users', {
+      email: 'editor@example.com',
+      password: 'editor-password',
+      roles: [],
+    })
     const add = await t.api('POST', `/config/v1/roles/${role.body.id}/add_user/`, { users: [{ uuid: user.body.uuid }] })
     expect(add.body.users).toEqual([user.body.uuid])
     const token = (await login('editor@example.com', 'editor-password')).body.auth_token.access_token
     const other = (await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'other' })).body
-    expect((await t.api('PATCH', `${o}/projects/${projectId}/tables/${tableId}`, { description: 'ok' }, token)).status).toBe(200)
-    expect((await t.api('PATCH', `${o}/projects/${projectId}/tables/${other.uuid}`, { description: 'no' }, token)).status).toBe(403)
+    expect(
+      (await t.api('PATCH', `${o}/projects/${projectId}/tables/${tableId}`, { description: 'ok' }, token)).status,
+    ).toBe(200)
+    expect(
+      (await t.api('PATCH', `${o}/projects/${projectId}/tables/${other.uuid}`, { description: 'no' }, token)).status,
+    ).toBe(403)
     // the list shows only what the role may see
     const tables = await t.api('GET', `${o}/projects/${projectId}/tables`, undefined, token)
     expect(tables.body.results.map((x: { name: string }) => x.name)).toEqual(['events'])
     await t.api('POST', `/config/v1/roles/${role.body.id}/remove_user/`, { users: [user.body.uuid] })
-    expect((await t.api('PATCH', `${o}/projects/${projectId}/tables/${tableId}`, { description: 'no' }, token)).status).toBe(403)
+    expect(
+      (await t.api('PATCH', `${o}/projects/${projectId}/tables/${tableId}`, { description: 'no' }, token)).status,
+    ).toBe(403)
     const superAdmin = (await t.api('GET', '/config/v1/roles?name=super_admin')).body.results[0]
     expect((await t.api('PATCH', `/config/v1/roles/${superAdmin.id}`, { description: 'x' })).status).toBe(400)
     expect((await t.api('DELETE', `/config/v1/roles/${superAdmin.id}`)).status).toBe(400)
-    expect((await t.api('PATCH', `/config/v1/roles/${role.body.id}/`, { description: 'edits events' })).body.description).toBe('edits events')
+    expect(
+      (await t.api('PATCH', `/config/v1/roles/${role.body.id}/`, { description: 'edits events' })).body.description,
+    ).toBe('edits events')
     expect((await t.api('DELETE', `/config/v1/roles/${role.body.id}/`)).status).toBe(204)
   })
 
@@ -155,20 +237,36 @@ describe('users and permissions', () => {
     const other = (await t.api('POST', `${o}/projects`, { name: 'elsewhere' })).body
     const role = await t.api('POST', '/config/v1/roles', {
       name: 'sec-owner',
-      policies: [{ permissions: ['view_project', 'view_table', 'add_table', 'change_table', 'delete_table'], scope_type: 'project', scope_id: projectId }],
+      policies: [
+        {
+          permissions: ['view_project', 'view_table', 'add_table', 'change_table', 'delete_table'],
+          scope_type: 'project',
+          scope_id: projectId,
+        },
+      ],
     })
     expect(role.status).toBe(201)
-    await t.api('POST', '/config/v1/users', { email: 'owner@example.com', password: 'owner-password', roles: ['sec-owner'] })
+    await t.api('POST', '/config/v1/users', {
+      email: 'owner@example.com',
+      password: 'owner-password',
+      roles: ['sec-owner'],
+    })
     const token = (await login('owner@example.com', 'owner-password')).body.auth_token.access_token
     const made = await t.api('POST', `${o}/projects/${projectId}/tables`, { name: 'owned' }, token)
     expect(made.status).toBe(201)
-    expect((await t.api('DELETE', `${o}/projects/${projectId}/tables/${made.body.uuid}`, undefined, token)).status).toBe(204)
+    expect(
+      (await t.api('DELETE', `${o}/projects/${projectId}/tables/${made.body.uuid}`, undefined, token)).status,
+    ).toBe(204)
     expect((await t.api('POST', `${o}/projects/${other.uuid}/tables`, { name: 'nope' }, token)).status).toBe(403)
     const projects = await t.api('GET', `${o}/projects`, undefined, token)
     expect(projects.body.results.map((p: { name: string }) => p.name)).toEqual(['sec'])
     expect((await t.api('GET', `${o}/projects/${other.uuid}`, undefined, token)).status).toBe(403)
     // a publisher creates but cannot delete
-    await t.api('POST', '/config/v1/users', { email: 'pub@example.com', password: 'pub-password', roles: ['publisher'] })
+    await t.api('POST', '/config/v1/users', {
+      email: 'pub@example.com',
+      password: 'pub-password',
+      roles: ['publisher'],
+    })
     const pub = (await login('pub@example.com', 'pub-password')).body.auth_token.access_token
     const p = await t.api('POST', `${o}/projects`, { name: 'published' }, pub)
     expect(p.status).toBe(201)
@@ -177,7 +275,11 @@ describe('users and permissions', () => {
   })
 
   test('delete a user; their token stops working', async () => {
-    const u = await t.api('POST', '/config/v1/users', { email: 'temp@example.com', password: 'temp-password', roles: ['reader'] })
+    const u = await t.api('POST', '/config/v1/users', {
+      email: 'temp@example.com',
+      password: 'temp-password',
+      roles: ['reader'],
+    })
     const token = (await login('temp@example.com', 'temp-password')).body.auth_token.access_token
     expect((await t.api('GET', '/config/v1/users/current', undefined, token)).status).toBe(200)
     expect((await t.api('DELETE', `/config/v1/users/${u.body.uuid}`)).status).toBe(204)
@@ -204,9 +306,13 @@ describe('service accounts', () => {
     expect(users.body.results.find((u: { uuid: string }) => u.uuid === sa.body.uuid).roles).toEqual(['reader'])
     expect((await t.api('DELETE', `/config/v1/service_accounts/${sa.body.uuid}/tokens/`)).status).toBe(204)
     expect((await t.api('GET', `${o}/projects`, undefined, tok.body.token)).status).toBe(401)
-    const tok2 = await t.api('POST', `/config/v1/service_accounts/${sa.body.uuid}/tokens`, { expiry: '2000-01-01T00:00:00Z' })
+    const tok2 = await t.api('POST', `/config/v1/service_accounts/${sa.body.uuid}/tokens`, {
+      expiry: '2000-01-01T00:00:00Z',
+    })
     expect(tok2.body.expiry[0]).toMatch(/future/)
-    expect((await t.api('POST', '/config/v1/service_accounts', { name: 'ci-bot' })).body.name[0]).toMatch(/already exists/)
+    expect((await t.api('POST', '/config/v1/service_accounts', { name: 'ci-bot' })).body.name[0]).toMatch(
+      /already exists/,
+    )
     expect((await t.api('GET', `/config/v1/users/${sa.body.uuid}`)).body.is_service_account).toBe(true)
     expect((await t.api('DELETE', `/config/v1/service_accounts/${sa.body.uuid}`)).status).toBe(204)
     // a service account can also be deleted through its users/ url, as listed there
@@ -222,20 +328,39 @@ describe('invites and passwords', () => {
     expect(r.status).toBe(201)
     expect(r.body).toMatchObject({ email: 'new@example.com', status: 'pending', roles: ['reader'] })
     expect(Number.isInteger(r.body.id)).toBe(true)
-    expect((await t.api('POST', '/config/v1/invites/', { email: 'new@example.com', roles: ['reader'] })).body.email[0]).toMatch(/already exists/)
-    expect((await t.api('POST', '/config/v1/invites/', { email: 'bad', roles: [] })).body).toMatchObject({ email: ['Enter a valid email address.'] })
+    expect(
+      (await t.api('POST', '/config/v1/invites/', { email: 'new@example.com', roles: ['reader'] })).body.email[0],
+    ).toMatch(/already exists/)
+    expect((await t.api('POST', '/config/v1/invites/', { email: 'bad', roles: [] })).body).toMatchObject({
+      email: ['Enter a valid email address.'],
+    })
     expect((await t.api('GET', '/config/v1/invites?pending_only=true')).body.count).toBe(1)
     expect((await t.api('POST', `/config/v1/invites/${r.body.id}/resend_invite/`)).status).toBe(200)
     // the link is in the cluster log (no mail server)
     const line = t.handler.state.logs.filter((l) => l.message.startsWith('invite for new@example.com')).at(-1)!
     const [, uuidb64, token] = /\/verifyaccount\/([^/]+)\/(\w+)/.exec(line.message)!
-    const mismatch = await t.api('POST', '/config/v1/password_reset_confirm/', { uuidb64, token, password: 'new-password-1', password_confirm: 'other' }, null)
+    const mismatch = await t.api(
+      'POST',
+      '/config/v1/password_reset_confirm/',
+      { uuidb64, token, password: 'new-password-1', password_confirm: 'other' },
+      null,
+    )
     expect(mismatch.body.password_confirm[0]).toMatch(/do not match/)
-    const ok = await t.api('POST', '/config/v1/password_reset_confirm/', { uuidb64, token, password: 'new-password-1', password_confirm: 'new-password-1' }, null)
+    const ok = await t.api(
+      'POST',
+      '/config/v1/password_reset_confirm/',
+      { uuidb64, token, password: 'new-password-1', password_confirm: 'new-password-1' },
+      null,
+    )
     expect(ok.body).toEqual({ success: true })
     expect((await login('new@example.com', 'new-password-1')).status).toBe(200)
     expect((await t.api('GET', '/config/v1/invites?pending_only=true')).body.count).toBe(0)
-    const again = await t.api('POST', '/config/v1/password_reset_confirm/', { uuidb64, token, password: 'new-password-1', password_confirm: 'new-password-1' }, null)
+    const again = await t.api(
+      'POST',
+      '/config/v1/password_reset_confirm/',
+      { uuidb64, token, password: 'new-password-1', password_confirm: 'new-password-1' },
+      null,
+    )
     expect(again.status).toBe(400)
     const inv2 = await t.api('POST', '/config/v1/invites/', { email: 'gone@example.com', roles: ['operator'] })
     expect((await t.api('DELETE', `/config/v1/invites/${inv2.body.id}`)).status).toBe(204)
@@ -246,25 +371,56 @@ describe('invites and passwords', () => {
     expect((await t.api('POST', '/config/v1/reset_password', { email: 'reader@example.com' }, null)).status).toBe(200)
     expect((await t.api('POST', '/config/v1/reset_password', {}, null)).status).toBe(400)
     // the link for a known user is in the cluster log; confirming it sets the password
-    await t.api('POST', '/config/v1/users', { email: 'forgetful@example.com', password: 'first-password', roles: ['reader'] })
+    await t.api('POST', '/config/v1/users', {
+      email: 'forgetful@example.com',
+      password: 'first-password',
+      roles: ['reader'],
+    })
     await t.api('POST', '/config/v1/reset_password', { email: 'forgetful@example.com' }, null)
-    const line = t.handler.state.logs.filter((l) => l.message.includes('password reset requested for forgetful@example.com')).at(-1)!
+    const line = t.handler.state.logs
+      .filter((l) => l.message.includes('password reset requested for forgetful@example.com'))
+      .at(-1)!
     const [, uuidb64, token] = /\/verifyaccount\/([^/]+)\/(\w+)/.exec(line.message)!
-    const short = await t.api('POST', '/config/v1/password_reset_confirm', { uuidb64, token, password: 'short', password_confirm: 'short' }, null)
+    const short = await t.api(
+      'POST',
+      '/config/v1/password_reset_confirm',
+      { uuidb64, token, password: 'short', password_confirm: 'short' },
+      null,
+    )
     expect(short.body.password[0]).toMatch(/too short/)
-    const ok = await t.api('POST', '/config/v1/password_reset_confirm', { uuidb64, token, password: 'second-password', password_confirm: 'second-password' }, null)
+    const ok = await t.api(
+      'POST',
+      '/config/v1/password_reset_confirm',
+      { uuidb64, token, password: 'second-password', password_confirm: 'second-password' },
+      null,
+    )
     expect(ok.status).toBe(200)
     expect((await login('forgetful@example.com', 'second-password')).status).toBe(200)
     expect((await login('forgetful@example.com', 'first-password')).status).toBe(401)
   })
 
   test('change_password', async () => {
-    const wrong = await t.api('PUT', '/config/v1/change_password', { current_password: 'nope', new_password: 'reader-password-2', confirm_password: 'reader-password-2' }, readerToken)
+    const wrong = await t.api(
+      'PUT',
+      '/config/v1/change_password',
+      { current_password: 'nope', new_password: 'reader-password-2', confirm_password: 'reader-password-2' },
+      readerToken,
+    )
     expect(wrong.status).toBe(400)
     expect(wrong.body.current_password).toHaveLength(1)
-    const mismatch = await t.api('PUT', '/config/v1/change_password', { current_password: 'reader-password', new_password: 'reader-password-2', confirm_password: 'x' }, readerToken)
+    const mismatch = await t.api(
+      'PUT',
+      '/config/v1/change_password',
+      { current_password: 'reader-password', new_password: 'reader-password-2', confirm_password: 'x' },
+      readerToken,
+    )
     expect(mismatch.body.confirm_password[0]).toMatch(/do not match/)
-    const ok = await t.api('PUT', '/config/v1/change_password', { current_password: 'reader-password', new_password: 'reader-password-2', confirm_password: 'reader-password-2' }, readerToken)
+    const ok = await t.api(
+      'PUT',
+      '/config/v1/change_password',
+      { current_password: 'reader-password', new_password: 'reader-password-2', confirm_password: 'reader-password-2' },
+      readerToken,
+    )
     expect(ok.status).toBe(200)
     expect((await login('reader@example.com', 'reader-password-2')).status).toBe(200)
     expect((await login('reader@example.com', 'reader-password')).status).toBe(401)
@@ -282,7 +438,9 @@ describe('auth logs and audit trail', () => {
     expect(errors.body.results.every((e: { type: string }) => e.type === 'LOGIN_ERROR')).toBe(true)
     expect(errors.body.results[0]).toHaveProperty('ipAddress')
     const today = new Date().toISOString().slice(0, 10)
-    const body = Buffer.from(JSON.stringify({ event_types: ['LOGIN'], from_date: today, to_date: today })).toString('base64')
+    const body = Buffer.from(JSON.stringify({ event_types: ['LOGIN'], from_date: today, to_date: today })).toString(
+      'base64',
+    )
     const viaBody = await t.api('GET', '/config/v1/auth_logs', undefined, undefined, { 'x-cluster-get-body': body })
     expect(viaBody.body.count).toBeGreaterThan(0)
     expect(viaBody.body.results.every((e: { type: string }) => e.type === 'LOGIN')).toBe(true)
@@ -297,7 +455,11 @@ describe('auth logs and audit trail', () => {
     expect(r.status).toBe(200)
     const first = r.body.results[0]
     expect(Object.keys(first)).toEqual(expect.arrayContaining(['created', 'user', 'action', 'text']))
-    expect(r.body.results.some((e: { action: string; user: string }) => e.action === 'add_project' && e.user === TEST_ADMIN_EMAIL)).toBe(true)
+    expect(
+      r.body.results.some(
+        (e: { action: string; user: string }) => e.action === 'add_project' && e.user === TEST_ADMIN_EMAIL,
+      ),
+    ).toBe(true)
     const filtered = await t.api('GET', `${o}/audit_trail?action=add_role`)
     expect(filtered.body.results.every((e: { action: string }) => e.action === 'add_role')).toBe(true)
     expect(filtered.body.count).toBeGreaterThan(0)

@@ -17,7 +17,11 @@ interface SourceKind {
   needsTransform: boolean
 }
 
-const hostPort = f.str({ blank: false, pattern: /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^\s:/]+:\d+$/, patternMessage: 'Use host:port.' })
+const hostPort = f.str({
+  blank: false,
+  pattern: /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^\s:/]+:\d+$/,
+  patternMessage: 'Use host:port.',
+})
 
 const KINDS: SourceKind[] = [
   {
@@ -96,7 +100,12 @@ export function registerSources(router: ClusterRouter): ResourceApi[] {
         description: descriptionField(),
         type: f.str({ choices: ['pull'] }),
         subtype: f.str({ readOnly: true }),
-        transform: f.str({ required: kind.needsTransform, blank: !kind.needsTransform, nullable: !kind.needsTransform, help: 'Name of a transform of the table' }),
+        transform: f.str({
+          required: kind.needsTransform,
+          blank: !kind.needsTransform,
+          nullable: !kind.needsTransform,
+          help: 'Name of a transform of the table',
+        }),
         table: f.str({ readOnly: true, help: 'project.table' }),
         settings: f.obj(kind.settings, { required: kind.subtype !== 'summary' }),
         k8s_deployment: f.obj({ ...k8sFields([kind.service]), service: f.str({ choices: [kind.service] }) }),
@@ -107,8 +116,14 @@ export function registerSources(router: ClusterRouter): ResourceApi[] {
         data.subtype = kind.subtype
         data.settings ??= {}
         if (data.transform) {
-          const exists = ctx.cluster.store.find<Item>('transform', (t) => t._table === parents.table!.uuid && t.name === data.transform)
-          if (!exists) errors.transform = [`Transform "${data.transform}" does not exist on table ${parents.project!.name}.${parents.table!.name}.`]
+          const exists = ctx.cluster.store.find<Item>(
+            'transform',
+            (t) => t._table === parents.table!.uuid && t.name === data.transform,
+          )
+          if (!exists)
+            errors.transform = [
+              `Transform "${data.transform}" does not exist on table ${parents.project!.name}.${parents.table!.name}.`,
+            ]
         }
         const settingErrors = kind.check?.(data.settings as Record<string, unknown>)
         if (settingErrors) errors.settings = settingErrors
@@ -126,7 +141,8 @@ export function registerSources(router: ClusterRouter): ResourceApi[] {
         ctx.cluster.store.put(`${kind.subtype}source`, item.uuid, { ...item, pool_name: pool.name })
       },
       afterDelete({ ctx, item }) {
-        for (const pool of ctx.cluster.store.filter<Item>('pool', (p) => p._source === item.uuid)) ctx.cluster.store.delete('pool', pool.uuid)
+        for (const pool of ctx.cluster.store.filter<Item>('pool', (p) => p._source === item.uuid))
+          ctx.cluster.store.delete('pool', pool.uuid)
       },
     }),
   )

@@ -15,7 +15,8 @@ export function registerStorages(router: ClusterRouter): ResourceApi {
     label: 'storage',
     level: 'org',
     path: 'storages',
-    description: 'Buckets that hold table data. DELETE needs ?force_operation=true when the storage is in use or the default.',
+    description:
+      'Buckets that hold table data. DELETE needs ?force_operation=true when the storage is in use or the default.',
     fields: {
       description: descriptionField(),
       settings: f.obj(
@@ -33,7 +34,15 @@ export function registerStorages(router: ClusterRouter): ResourceApi {
         { required: true },
       ),
     },
-    settingsDefaults: () => ({ bucket_path: '/', region: '', endpoint: null, credential_id: null, account_name: null, is_default: false, io_perf_mode: 'moderate' }),
+    settingsDefaults: () => ({
+      bucket_path: '/',
+      region: '',
+      endpoint: null,
+      credential_id: null,
+      account_name: null,
+      is_default: false,
+      io_perf_mode: 'moderate',
+    }),
     immutable: [{ path: ['settings', 'cloud'], message: 'The cloud of a storage cannot be changed.' }],
     prepare({ ctx, data, errors }) {
       const s = data.settings as Record<string, unknown>
@@ -44,16 +53,26 @@ export function registerStorages(router: ClusterRouter): ResourceApi {
     serialize: () => ({ publish_task_id: null }),
     afterSave({ ctx, item }) {
       if (!item.settings.is_default) return
-      for (const other of ctx.cluster.store.filter<Item>('storage', (s) => s._org === item._org && s.uuid !== item.uuid && s.settings?.is_default)) {
+      for (const other of ctx.cluster.store.filter<Item>(
+        'storage',
+        (s) => s._org === item._org && s.uuid !== item.uuid && s.settings?.is_default,
+      )) {
         ctx.cluster.store.put('storage', other.uuid, { ...other, settings: { ...other.settings, is_default: false } })
       }
     },
     beforeDelete({ ctx, item }) {
       if (ctx.url.searchParams.get('force_operation') === 'true') return
-      const users = ctx.cluster.store.filter<Item>('table', (t) => t.settings?.storage_map?.default_storage_id === item.uuid)
+      const users = ctx.cluster.store.filter<Item>(
+        'table',
+        (t) => t.settings?.storage_map?.default_storage_id === item.uuid,
+      )
       if (item.settings?.is_default || users.length) {
-        const why = item.settings?.is_default ? 'it is the default storage' : `tables use it (${users.map((t) => t.name).join(', ')})`
-        throw new HttpError(400, { detail: `The storage cannot be deleted because ${why}. Repeat with ?force_operation=true.` })
+        const why = item.settings?.is_default
+          ? 'it is the default storage'
+          : `tables use it (${users.map((t) => t.name).join(', ')})`
+        throw new HttpError(400, {
+          detail: `The storage cannot be deleted because ${why}. Repeat with ?force_operation=true.`,
+        })
       }
     },
   })
@@ -96,17 +115,26 @@ export const CREDENTIAL_TYPES: Record<string, CredentialType> = {
   azure_account_key: {
     cloud: 'azure',
     description: 'An Azure storage account name and key',
-    fields: { account_name: { required: true, label: 'Account name' }, account_key: { required: true, secret: true, label: 'Account key' } },
+    fields: {
+      account_name: { required: true, label: 'Account name' },
+      account_key: { required: true, secret: true, label: 'Account key' },
+    },
   },
   azure_sas_token: {
     cloud: 'azure',
     description: 'An Azure shared access signature',
-    fields: { account_name: { required: true, label: 'Account name' }, sas_token: { required: true, secret: true, label: 'SAS token' } },
+    fields: {
+      account_name: { required: true, label: 'Account name' },
+      sas_token: { required: true, secret: true, label: 'SAS token' },
+    },
   },
   linode_access_keys: {
     cloud: 'linode',
     description: 'Linode (Akamai) object storage keys',
-    fields: { access_key_id: { required: true, label: 'Access key' }, secret_access_key: { required: true, secret: true, label: 'Secret key' } },
+    fields: {
+      access_key_id: { required: true, label: 'Access key' },
+      secret_access_key: { required: true, secret: true, label: 'Secret key' },
+    },
   },
 }
 
@@ -139,7 +167,8 @@ export function registerCredentials(router: ClusterRouter): ResourceApi {
       const e: Record<string, string[]> = {}
       for (const [key, spec] of Object.entries(type.fields)) {
         // a masked secret sent back unchanged keeps the stored one
-        if (spec.secret && details[key] === SECRET_MASK && previous?.type === data.type) details[key] = previous?.details?.[key]
+        if (spec.secret && details[key] === SECRET_MASK && previous?.type === data.type)
+          details[key] = previous?.details?.[key]
         const v = details[key]
         if (spec.required && (v === undefined || v === null || v === '')) e[key] = [REQUIRED]
         else if (v !== undefined && v !== null && typeof v !== 'string') e[key] = ['Not a valid string.']
@@ -150,7 +179,8 @@ export function registerCredentials(router: ClusterRouter): ResourceApi {
     serialize(item) {
       const type = CREDENTIAL_TYPES[item.type]
       const details = { ...(item.details ?? {}) }
-      for (const [key, spec] of Object.entries(type?.fields ?? {})) if (spec.secret && details[key]) details[key] = SECRET_MASK
+      for (const [key, spec] of Object.entries(type?.fields ?? {}))
+        if (spec.secret && details[key]) details[key] = SECRET_MASK
       return { details }
     },
   })

@@ -59,7 +59,14 @@ export const tableSettingsFields: Fields = {
       min_age_mins: count(),
       max_age_mins: count(),
       memory_coefficient: f.float({ min: 0 }),
-      pools: f.obj({ small: f.str({ blank: true, nullable: true }), medium: f.str({ blank: true, nullable: true }), large: f.str({ blank: true, nullable: true }) }, { nullable: true }),
+      pools: f.obj(
+        {
+          small: f.str({ blank: true, nullable: true }),
+          medium: f.str({ blank: true, nullable: true }),
+          large: f.str({ blank: true, nullable: true }),
+        },
+        { nullable: true },
+      ),
       sql: f.str({ nullable: true, blank: true }),
     },
     { label: 'Merge' },
@@ -71,8 +78,23 @@ export const tableSettingsFields: Fields = {
   max_request_bytes: count(),
   rate_limit: f.json({ nullable: true }),
   default_query_options: queryOptionsField(),
-  storage_map: f.obj({ default_storage_id: f.uuid({ nullable: true }), column_name: f.str({ blank: false, nullable: true }), column_value_mapping: f.json({ nullable: true }) }, { nullable: true }),
-  summary: f.obj({ enabled: f.bool(), sql: f.str({ blank: false }), parents: f.json({ readOnly: true }), summary_sql: f.json({ readOnly: true }) }, { nullable: true }),
+  storage_map: f.obj(
+    {
+      default_storage_id: f.uuid({ nullable: true }),
+      column_name: f.str({ blank: false, nullable: true }),
+      column_value_mapping: f.json({ nullable: true }),
+    },
+    { nullable: true },
+  ),
+  summary: f.obj(
+    {
+      enabled: f.bool(),
+      sql: f.str({ blank: false }),
+      parents: f.json({ readOnly: true }),
+      summary_sql: f.json({ readOnly: true }),
+    },
+    { nullable: true },
+  ),
 }
 
 const SUMMARY_FROM = /\bFROM\s+`?"?([A-Za-z0-9_-]+)`?"?\s*\.\s*`?"?([A-Za-z0-9_#-]+)`?"?/i
@@ -101,13 +123,17 @@ export function registerTables(router: ClusterRouter): ResourceApi {
       data.type ??= 'turbine'
       const settings = data.settings as Record<string, unknown>
       // every autoingest entry is filled from the defaults, like the other groups
-      settings.autoingest = (settings.autoingest as Record<string, unknown>[]).map((a) => ({ ...AUTOINGEST_DEFAULTS, ...a }))
+      settings.autoingest = (settings.autoingest as Record<string, unknown>[]).map((a) => ({
+        ...AUTOINGEST_DEFAULTS,
+        ...a,
+      }))
       const settingErrors: Errors = {}
       const aiErrors = (settings.autoingest as Record<string, unknown>[]).map((a) => {
         const e: Errors = {}
         if (a.enabled && !a.source) e.source = ['A queue (source) is required when autoingest is enabled.']
         for (const key of ['source_credential_id', 'bucket_credential_id']) {
-          if (a[key] && !ctx.cluster.store.get('credential', String(a[key]))) e[key] = [`Credential "${a[key]}" does not exist.`]
+          if (a[key] && !ctx.cluster.store.get('credential', String(a[key])))
+            e[key] = [`Credential "${a[key]}" does not exist.`]
         }
         return e
       })
@@ -123,7 +149,14 @@ export function registerTables(router: ClusterRouter): ResourceApi {
         } else {
           const m = SUMMARY_FROM.exec(summary.sql)
           const parent = m && findTable(ctx.cluster.store, m[1], m[2].split('#')[0])
-          if (!parent) settingErrors.summary = { sql: [m ? `The parent table ${m[1]}.${m[2]} does not exist.` : 'The SQL must select FROM a parent table (project.table).'] }
+          if (!parent)
+            settingErrors.summary = {
+              sql: [
+                m
+                  ? `The parent table ${m[1]}.${m[2]} does not exist.`
+                  : 'The SQL must select FROM a parent table (project.table).',
+              ],
+            }
           else settings.summary = { enabled: true, ...summary, parents: [`${m![1]}.${m![2].split('#')[0]}`] }
         }
       }
@@ -134,7 +167,11 @@ export function registerTables(router: ClusterRouter): ResourceApi {
     },
     async afterSave({ ctx, item, previous, parents }) {
       if (previous && previous.name !== item.name) {
-        await ctx.cluster.data.hooks.tableRenamed({ project: asResource(parents.project!), table: asResource(item), previousName: previous.name })
+        await ctx.cluster.data.hooks.tableRenamed({
+          project: asResource(parents.project!),
+          table: asResource(item),
+          previousName: previous.name,
+        })
       }
     },
     async beforeDelete({ ctx, item, parents }) {
@@ -146,7 +183,10 @@ export function registerTables(router: ClusterRouter): ResourceApi {
         const user = authorize(ctx, 'truncate_table', api.scopeOf(item, parents))
         await ctx.cluster.data.hooks.tableTruncated({ project: asResource(parents.project!), table: asResource(item) })
         audit(ctx.cluster, user, 'truncate_table', `Truncated table "${parents.project!.name}.${item.name}"`, {
-          kind: 'table', id: item.uuid, project: parents.project!.uuid, table: item.uuid,
+          kind: 'table',
+          id: item.uuid,
+          project: parents.project!.uuid,
+          table: item.uuid,
         })
         return json({ detail: `Table ${parents.project!.name}.${item.name} truncated.` })
       })
@@ -158,10 +198,20 @@ export function registerTables(router: ClusterRouter): ResourceApi {
       router.get(`${api.itemPattern}/stats`, async (ctx) => {
         const { item, parents } = api.load(ctx)
         authorize(ctx, 'stats_table', api.scopeOf(item, parents))
-        const figures = await ctx.cluster.data.hooks.tableStats({ project: asResource(parents.project!), table: asResource(item) })
+        const figures = await ctx.cluster.data.hooks.tableStats({
+          project: asResource(parents.project!),
+          table: asResource(item),
+        })
         return json({
-          total_rows: 0, total_partitions: 0, raw_data_size: 0, compressed_data_size: 0, compressed_index_size: 0,
-          compression_ratio: 0, oldest_timestamp: null, latest_timestamp: null, current_ingest_latency: null,
+          total_rows: 0,
+          total_partitions: 0,
+          raw_data_size: 0,
+          compressed_data_size: 0,
+          compressed_index_size: 0,
+          compression_ratio: 0,
+          oldest_timestamp: null,
+          latest_timestamp: null,
+          current_ingest_latency: null,
           ...figures,
         })
       })
@@ -169,7 +219,10 @@ export function registerTables(router: ClusterRouter): ResourceApi {
   })
 }
 
-type StoreLike = { find<T>(kind: string, p: (v: T) => boolean): T | undefined; values<T>(kind: string): IterableIterator<Readonly<T>> }
+type StoreLike = {
+  find<T>(kind: string, p: (v: T) => boolean): T | undefined
+  values<T>(kind: string): IterableIterator<Readonly<T>>
+}
 
 export function findTable(store: StoreLike, projectName: string, tableName: string): Item | undefined {
   const project = store.find<Item>('project', (p) => p.name === projectName)
@@ -195,4 +248,3 @@ export function primaryKeyOf(store: StoreLike, table: Item): string {
   const columns = (transform?.settings?.output_columns ?? []) as { name: string; datatype?: { primary?: boolean } }[]
   return columns.find((c) => c.datatype?.primary)?.name ?? ''
 }
-

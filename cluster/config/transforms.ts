@@ -11,8 +11,29 @@ import { descriptionField, f, IDENTIFIER_NAME, nameField, type Errors, type Fiel
 /** Transforms, views and alias columns of a table. */
 
 export const COLUMN_TYPES = [
-  'string', 'boolean', 'bool', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64',
-  'float', 'float32', 'float64', 'double', 'datetime', 'datetime64', 'epoch', 'array', 'map', 'json', 'ip', 'uuid',
+  'string',
+  'boolean',
+  'bool',
+  'int8',
+  'uint8',
+  'int16',
+  'uint16',
+  'int32',
+  'uint32',
+  'int64',
+  'uint64',
+  'float',
+  'float32',
+  'float64',
+  'double',
+  'datetime',
+  'datetime64',
+  'epoch',
+  'array',
+  'map',
+  'json',
+  'ip',
+  'uuid',
 ] as const
 
 const TIME_TYPES = ['datetime', 'datetime64', 'epoch']
@@ -42,7 +63,13 @@ const COLUMN_NAME = /^[^\s`'"\\]+$/
 
 export const columnField = (): Field =>
   f.obj({
-    name: f.str({ required: true, blank: false, maxLength: 255, pattern: COLUMN_NAME, patternMessage: 'Column names cannot contain spaces or quotes.' }),
+    name: f.str({
+      required: true,
+      blank: false,
+      maxLength: 255,
+      pattern: COLUMN_NAME,
+      patternMessage: 'Column names cannot contain spaces or quotes.',
+    }),
     datatype: f.obj(datatypeFields(), { required: true }),
   })
 
@@ -59,7 +86,10 @@ const formatDetailsFields: Fields = {
     active: f.bool(),
     depth: f.int({ min: 0, nullable: true }),
     map_flattening_strategy: f.obj({ left: f.str({ blank: true }), right: f.str({ blank: true }) }, { nullable: true }),
-    slice_flattening_strategy: f.obj({ left: f.str({ blank: true }), right: f.str({ blank: true }) }, { nullable: true }),
+    slice_flattening_strategy: f.obj(
+      { left: f.str({ blank: true }), right: f.str({ blank: true }) },
+      { nullable: true },
+    ),
   }),
 }
 
@@ -88,7 +118,8 @@ function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
   const type = String(dt.type)
   const isTime = TIME_TYPES.includes(type)
   if (isTime && !dt.format && !dt.virtual) e.format = ['A format is required for datetime and epoch columns.']
-  if (type === 'epoch' && dt.format && !EPOCH_FORMATS.includes(String(dt.format))) e.format = [`Epoch formats are ${EPOCH_FORMATS.join(', ')}.`]
+  if (type === 'epoch' && dt.format && !EPOCH_FORMATS.includes(String(dt.format)))
+    e.format = [`Epoch formats are ${EPOCH_FORMATS.join(', ')}.`]
   if (dt.primary && !isTime) e.primary = ['Only a datetime or epoch column can be primary.']
   if (dt.primary && nested) e.primary = ['An element cannot be primary.']
   if (dt.primary && dt.ignore) e.ignore = ['A primary column cannot be ignored.']
@@ -97,13 +128,17 @@ function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
   if (fulltext && dt.index === false) e.index_options = { fulltext: ['Full-text search needs the index enabled.'] }
   if (fulltext && type !== 'string') e.index_options = { fulltext: ['Full-text search is for string columns.'] }
   const elements = dt.elements as { type?: unknown }[] | null | undefined
-  if (elements && elements.length && !['array', 'map'].includes(type)) e.elements = ['Elements are only for array or map columns.']
-  else if (type === 'array' && (!elements || elements.length !== 1)) e.elements = ['An array column needs exactly one element type.']
-  else if (type === 'map' && (!elements || elements.length !== 2)) e.elements = ['A map column needs two element types (key and value).']
+  if (elements && elements.length && !['array', 'map'].includes(type))
+    e.elements = ['Elements are only for array or map columns.']
+  else if (type === 'array' && (!elements || elements.length !== 1))
+    e.elements = ['An array column needs exactly one element type.']
+  else if (type === 'map' && (!elements || elements.length !== 2))
+    e.elements = ['A map column needs two element types (key and value).']
   else if (elements && elements.length) {
     const inner = elements.map((el) => {
       const dtEl = ((el as { datatype?: unknown }).datatype ?? el) as Record<string, unknown>
-      if (typeof dtEl.type !== 'string' || !(COLUMN_TYPES as readonly string[]).includes(dtEl.type)) return { type: [`"${String(dtEl.type)}" is not a valid choice.`] }
+      if (typeof dtEl.type !== 'string' || !(COLUMN_TYPES as readonly string[]).includes(dtEl.type))
+        return { type: [`"${String(dtEl.type)}" is not a valid choice.`] }
       return datatypeErrors(dtEl, true)
     })
     if (inner.some((x) => Object.keys(x).length)) e.elements = inner
@@ -116,7 +151,11 @@ function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
  * be indexed). Clients read it as a required boolean (hydrolix_helpers' `DataType.index: bool`).
  */
 export function withColumnDefaults(columns: Column[]): Column[] {
-  return columns.map((c) => (typeof c.datatype.index === 'boolean' ? c : { ...c, datatype: { ...c.datatype, index: !NO_INDEX_TYPES.includes(String(c.datatype.type)) } }))
+  return columns.map((c) =>
+    typeof c.datatype.index === 'boolean'
+      ? c
+      : { ...c, datatype: { ...c.datatype, index: !NO_INDEX_TYPES.includes(String(c.datatype.type)) } },
+  )
 }
 
 /** Checks the output columns: each column's rules, unique names, and exactly one primary (if `needPrimary`). */
@@ -134,7 +173,11 @@ export function columnsErrors(columns: Column[], needPrimary: boolean): unknown 
   if (needPrimary) {
     const primaries = columns.filter((c) => c.datatype.primary)
     if (primaries.length !== 1) {
-      return [primaries.length ? `Exactly one primary column is allowed; found ${primaries.length}.` : 'A primary column (datetime or epoch) is required.']
+      return [
+        primaries.length
+          ? `Exactly one primary column is allowed; found ${primaries.length}.`
+          : 'A primary column (datetime or epoch) is required.',
+      ]
     }
   }
   return undefined
@@ -161,7 +204,10 @@ export function registerTransforms(router: ClusterRouter): ResourceApi {
       const colErrors = columnsErrors(settings.output_columns as Column[], true)
       if (colErrors) settingErrors.output_columns = colErrors
       const compression = String(settings.compression ?? 'none')
-      const bad = compression.split(',').map((c) => c.trim()).filter((c) => !COMPRESSIONS.includes(c))
+      const bad = compression
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => !COMPRESSIONS.includes(c))
       if (bad.length) settingErrors.compression = [`Unknown compression: ${bad.join(', ')}.`]
       if (data.type === 'csv') {
         const fd = settings.format_details as Record<string, unknown>
@@ -181,16 +227,23 @@ export function registerTransforms(router: ClusterRouter): ResourceApi {
         saved = { ...item, settings: { ...item.settings, is_default: true } }
         store.put('transform', item.uuid, saved)
       }
-      await ctx.cluster.data.hooks.transformSaved({ project: asResource(parents.project!), table: asResource(parents.table!), transform: asResource(saved) })
+      await ctx.cluster.data.hooks.transformSaved({
+        project: asResource(parents.project!),
+        table: asResource(parents.table!),
+        transform: asResource(saved),
+      })
       if (saved.settings.is_default) {
-        for (const t of siblings) if (t.settings?.is_default) store.put('transform', t.uuid, { ...t, settings: { ...t.settings, is_default: false } })
+        for (const t of siblings)
+          if (t.settings?.is_default)
+            store.put('transform', t.uuid, { ...t, settings: { ...t.settings, is_default: false } })
       }
       ensureAutoView(store, saved)
     },
     afterDelete({ ctx, item }) {
       if (!item.settings?.is_default) return
       const next = ctx.cluster.store.find<Item>('transform', (t) => t._table === item._table)
-      if (next) ctx.cluster.store.put('transform', next.uuid, { ...next, settings: { ...next.settings, is_default: true } })
+      if (next)
+        ctx.cluster.store.put('transform', next.uuid, { ...next, settings: { ...next.settings, is_default: true } })
     },
   })
 }
@@ -207,7 +260,11 @@ function ensureAutoView(store: Store, transform: Item) {
     const have = new Set(((existing.settings?.output_columns ?? []) as Column[]).map((c) => c.name))
     const added = columns.filter((c) => !have.has(c.name))
     if (!added.length) return
-    store.put('view', existing.uuid, { ...existing, settings: { ...existing.settings, output_columns: [...existing.settings.output_columns, ...added] }, modified: now })
+    store.put('view', existing.uuid, {
+      ...existing,
+      settings: { ...existing.settings, output_columns: [...existing.settings.output_columns, ...added] },
+      modified: now,
+    })
     return
   }
   const uuid = crypto.randomUUID()
@@ -252,7 +309,10 @@ export function registerViews(router: ClusterRouter): ResourceApi {
     },
     afterSave({ ctx, item }) {
       if (!item.settings.is_default) return
-      for (const v of ctx.cluster.store.filter<Item>('view', (x) => x._table === item._table && x.uuid !== item.uuid && x.settings?.is_default)) {
+      for (const v of ctx.cluster.store.filter<Item>(
+        'view',
+        (x) => x._table === item._table && x.uuid !== item.uuid && x.settings?.is_default,
+      )) {
         ctx.cluster.store.put('view', v.uuid, { ...v, settings: { ...v.settings, is_default: false } })
       }
     },
@@ -275,8 +335,13 @@ function derivedColumnId(tableId: string, name: string): string {
  * stored alias columns. Each answers `current_name` and its extra `names`.
  */
 function tableColumns(store: Store, table: Item): Item[] {
-  const extra = (column: string) => store.filter<Item>(COLUMN_NAME_KIND, (n) => n._table === table.uuid && n.column === column).map((n) => n.name as string)
-  const transforms = store.filter<Item>('transform', (t) => t._table === table.uuid).sort((a, b) => Number(!!b.settings?.is_default) - Number(!!a.settings?.is_default))
+  const extra = (column: string) =>
+    store
+      .filter<Item>(COLUMN_NAME_KIND, (n) => n._table === table.uuid && n.column === column)
+      .map((n) => n.name as string)
+  const transforms = store
+    .filter<Item>('transform', (t) => t._table === table.uuid)
+    .sort((a, b) => Number(!!b.settings?.is_default) - Number(!!a.settings?.is_default))
   const seen = new Set<string>()
   const out: Item[] = []
   for (const t of transforms) {
@@ -315,7 +380,8 @@ export function registerColumns(router: ClusterRouter): ResourceApi {
     label: 'column',
     level: 'table',
     path: 'columns',
-    description: "The table's columns: its transforms' output columns (read only) and alias columns (a name for an SQL expression).",
+    description:
+      "The table's columns: its transforms' output columns (read only) and alias columns (a name for an SQL expression).",
     fields: {
       name: nameField(255, { pattern: COLUMN_NAME, patternMessage: 'Column names cannot contain spaces or quotes.' }),
       description: descriptionField(),
@@ -328,7 +394,9 @@ export function registerColumns(router: ClusterRouter): ResourceApi {
       if (!table) return items
       const name = ctx.url.searchParams.get('name')
       const visible = new Set(items.map((i) => i.uuid))
-      return tableColumns(ctx.cluster.store, table).filter((c) => (c.alias ? visible.has(c.uuid) : true) && (name === null || c.name === name))
+      return tableColumns(ctx.cluster.store, table).filter(
+        (c) => (c.alias ? visible.has(c.uuid) : true) && (name === null || c.name === name),
+      )
     },
     routes(router, api) {
       const find = (ctx: Ctx) => {
@@ -347,13 +415,39 @@ export function registerColumns(router: ClusterRouter): ResourceApi {
         const { column, parents } = find(ctx)
         const user = authorize(ctx, 'change_column', api.scopeOf(column, parents))
         const body = await readJsonObject(ctx.request)
-        const newName = checkValue(['new_name'], { ...nameField(255, { pattern: COLUMN_NAME, patternMessage: 'Column names cannot contain spaces or quotes.' }) }, body.new_name) as string
-        const taken = tableColumns(ctx.cluster.store, parents.table!).some((c) => (c.names as string[]).some((n) => n.toLowerCase() === newName.toLowerCase()))
+        const newName = checkValue(
+          ['new_name'],
+          {
+            ...nameField(255, {
+              pattern: COLUMN_NAME,
+              patternMessage: 'Column names cannot contain spaces or quotes.',
+            }),
+          },
+          body.new_name,
+        ) as string
+        const taken = tableColumns(ctx.cluster.store, parents.table!).some((c) =>
+          (c.names as string[]).some((n) => n.toLowerCase() === newName.toLowerCase()),
+        )
         if (taken) throw validationError({ new_name: [`A column of this table is already named "${newName}".`] })
         const id = crypto.randomUUID()
         const now = nowIso()
-        ctx.cluster.store.put(COLUMN_NAME_KIND, id, { uuid: id, name: newName, column: column.name, created: now, modified: now, _org: parents.org.uuid, _project: parents.project!.uuid, _table: parents.table!.uuid })
-        audit(ctx.cluster, user, 'change_column', `Added the name "${newName}" to column "${column.name}" in table "${parents.project!.name}.${parents.table!.name}"`, { kind: 'column', id: column.uuid, project: parents.project!.uuid, table: parents.table!.uuid })
+        ctx.cluster.store.put(COLUMN_NAME_KIND, id, {
+          uuid: id,
+          name: newName,
+          column: column.name,
+          created: now,
+          modified: now,
+          _org: parents.org.uuid,
+          _project: parents.project!.uuid,
+          _table: parents.table!.uuid,
+        })
+        audit(
+          ctx.cluster,
+          user,
+          'change_column',
+          `Added the name "${newName}" to column "${column.name}" in table "${parents.project!.name}.${parents.table!.name}"`,
+          { kind: 'column', id: column.uuid, project: parents.project!.uuid, table: parents.table!.uuid },
+        )
         const updated = tableColumns(ctx.cluster.store, parents.table!).find((c) => c.uuid === column.uuid)!
         return json(api.serialize(updated, ctx), 201)
       })
@@ -371,7 +465,8 @@ export function registerRowPolicies(router: ClusterRouter): ResourceApi {
     label: 'row policy',
     level: 'table',
     path: 'rowpolicies',
-    description: 'Row policies: a filter applied to the rows the given roles can read (stored only on a local cluster).',
+    description:
+      'Row policies: a filter applied to the rows the given roles can read (stored only on a local cluster).',
     fields: {
       description: descriptionField(),
       filter: f.str({ required: true, blank: false, help: "SQL condition, e.g. region = 'EU'" }),
@@ -390,15 +485,28 @@ export function registerRowPolicies(router: ClusterRouter): ResourceApi {
           const { item, parents } = api.load(ctx)
           const user = authorize(ctx, 'change_rowpolicy', api.scopeOf(item, parents))
           const body = await readJsonObject(ctx.request)
-          if (!Array.isArray(body.roles) || body.roles.some((r) => typeof r !== 'string')) throw validationError({ roles: ['Expected a list of role names.'] })
+          if (!Array.isArray(body.roles) || body.roles.some((r) => typeof r !== 'string'))
+            throw validationError({ roles: ['Expected a list of role names.'] })
           const unknown = knownRoles(ctx.cluster.store, body.roles as string[])
           if (unknown.length) throw validationError({ roles: unknown.map((n) => `Role "${n}" does not exist.`) })
-          const roles = verb === 'add' ? [...new Set([...item.roles, ...(body.roles as string[])])] : item.roles.filter((r: string) => !(body.roles as string[]).includes(r))
+          const roles =
+            verb === 'add'
+              ? [...new Set([...item.roles, ...(body.roles as string[])])]
+              : item.roles.filter((r: string) => !(body.roles as string[]).includes(r))
           const saved = { ...item, roles, modified: nowIso() }
           ctx.cluster.store.put('rowpolicy', item.uuid, saved)
-          audit(ctx.cluster, user, 'change_rowpolicy', `${verb === 'add' ? 'Added' : 'Removed'} roles ${(body.roles as string[]).join(', ')} on row policy "${item.name}"`, {
-            kind: 'rowpolicy', id: item.uuid, project: parents.project!.uuid, table: parents.table!.uuid,
-          })
+          audit(
+            ctx.cluster,
+            user,
+            'change_rowpolicy',
+            `${verb === 'add' ? 'Added' : 'Removed'} roles ${(body.roles as string[]).join(', ')} on row policy "${item.name}"`,
+            {
+              kind: 'rowpolicy',
+              id: item.uuid,
+              project: parents.project!.uuid,
+              table: parents.table!.uuid,
+            },
+          )
           return json(api.serialize(saved, ctx))
         })
       }

@@ -18,7 +18,15 @@ describe('never a 500 for bad input', () => {
     ['huge name', { name: 'x'.repeat(10_000) }],
     ['unicode name', { name: 'ünïcødé-名前-🙂' }],
     ['object name', { name: { a: 1 } }],
-    ['nested wrong types', { name: 'fuzz_types', description: ['a'], type: 7, settings: { stream: 'x', merge: { enabled: 'maybe' }, output_columns: 'nope', k8s_deployment: [] } }],
+    [
+      'nested wrong types',
+      {
+        name: 'fuzz_types',
+        description: ['a'],
+        type: 7,
+        settings: { stream: 'x', merge: { enabled: 'maybe' }, output_columns: 'nope', k8s_deployment: [] },
+      },
+    ],
     ['empty', {}],
   ]
   let collections: string[]
@@ -79,7 +87,14 @@ describe('never a 500 for bad input', () => {
         const r = await c.api('POST', url, body)
         const ok = r.status >= 400 && r.status < 500 && typeof r.body === 'object' && r.body !== null
         // empty bodies are valid on a few endpoints (reset_password answers 200 always; query_options takes {})
-        if (!ok && !(r.status < 300 && ['empty', 'array settings', 'null settings', 'unicode name', 'number for name'].includes(label))) failures.push(`${url} ${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+        if (
+          !ok &&
+          !(
+            r.status < 300 &&
+            ['empty', 'array settings', 'null settings', 'unicode name', 'number for name'].includes(label)
+          )
+        )
+          failures.push(`${url} ${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
         if (r.status >= 500) failures.push(`${url} ${label}: ${r.status}`)
       }
     }
@@ -91,7 +106,10 @@ describe('never a 500 for bad input', () => {
     const o = `/config/v1/orgs/${org}`
     const p = await c.api('POST', `${o}/projects/`, { name: 'fuzz_items' })
     const t = await c.api('POST', `${o}/projects/${p.body.uuid}/tables/`, { name: 'fuzz_items_t' })
-    const pool = await c.api('POST', '/config/v1/pools/', { name: 'fuzz-pool', settings: { k8s_deployment: { service: 'query-peer' } } })
+    const pool = await c.api('POST', '/config/v1/pools/', {
+      name: 'fuzz-pool',
+      settings: { k8s_deployment: { service: 'query-peer' } },
+    })
     const role = await c.api('POST', '/config/v1/roles/', { name: 'fuzz_role', policies: [] })
     const targets = [
       `${o}/projects/${p.body.uuid}`,
@@ -105,7 +123,8 @@ describe('never a 500 for bad input', () => {
         for (const [label, body] of bodies) {
           const r = await c.api(method, url, body)
           if (r.status >= 500) failures.push(`${method} ${url} ${label}: ${r.status}`)
-          if (r.status >= 400 && (typeof r.body !== 'object' || r.body === null)) failures.push(`${method} ${url} ${label}: not JSON`)
+          if (r.status >= 400 && (typeof r.body !== 'object' || r.body === null))
+            failures.push(`${method} ${url} ${label}: not JSON`)
         }
       }
     }
@@ -135,7 +154,10 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
     const p = await mk(`${o}/projects/`, { name: 'fz_all' })
     const t = await mk(`${o}/projects/${p.uuid}/tables/`, { name: 'fz_t' })
     const pt = `${o}/projects/${p.uuid}/tables/${t.uuid}`
-    const cols = [{ name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } }, { name: 'v', datatype: { type: 'string' } }]
+    const cols = [
+      { name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+      { name: 'v', datatype: { type: 'string' } },
+    ]
     const tr = await mk(`${pt}/transforms/`, { name: 'fz_tr', type: 'json', settings: { output_columns: cols } })
     const form = new FormData()
     form.append('name', 'fz.csv')
@@ -148,7 +170,24 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
       `${pt}/rowpolicies/${(await mk(`${pt}/rowpolicies/`, { name: 'fz_rp', filter: '1' })).uuid}`,
       `${pt}/sources/kafka/${(await mk(`${pt}/sources/kafka/`, { name: 'fz_k', transform: 'fz_tr', settings: { bootstrap_servers: ['h:9092'], topics: ['t'] } })).uuid}`,
       `${o}/projects/${p.uuid}/functions/${(await mk(`${o}/projects/${p.uuid}/functions/`, { name: 'fz_fn', sql: '(x) -> x' })).uuid}`,
-      `${o}/projects/${p.uuid}/dictionaries/${(await mk(`${o}/projects/${p.uuid}/dictionaries/`, { name: 'fz_d', settings: { filename: 'fz.csv', format: 'CSVWithNames', layout: 'complex_key_hashed', lifetime_seconds: 60, primary_key: ['k'], output_columns: [{ name: 'k', datatype: { type: 'string' } }, { name: 'v', datatype: { type: 'string' } }] } })).uuid}`,
+      `${o}/projects/${p.uuid}/dictionaries/${
+        (
+          await mk(`${o}/projects/${p.uuid}/dictionaries/`, {
+            name: 'fz_d',
+            settings: {
+              filename: 'fz.csv',
+              format: 'CSVWithNames',
+              layout: 'complex_key_hashed',
+              lifetime_seconds: 60,
+              primary_key: ['k'],
+              output_columns: [
+                { name: 'k', datatype: { type: 'string' } },
+                { name: 'v', datatype: { type: 'string' } },
+              ],
+            },
+          })
+        ).uuid
+      }`,
       `${o}/storages/${(await mk(`${o}/storages/`, { name: 'fz-s', settings: { bucket_name: 'b', region: 'r', cloud: 'aws' } })).uuid}`,
       `${o}/credentials/${(await mk(`${o}/credentials/`, { name: 'fz_cred', type: 'aws_access_keys', details: { access_key_id: 'a', secret_access_key: 's' } })).uuid}`,
       `/config/v1/users/${(await mk('/config/v1/users/', { email: 'fz@example.com', password: 'a-long-password-1', roles: ['reader'] })).uuid}`,
@@ -161,8 +200,30 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
     const bodies: unknown[] = [
       [1, 2],
       'text',
-      { name: null, settings: null, description: 5, type: ['x'], roles: 'reader', email: 7, details: [], expression: {}, filter: null, transform: 9, sql: [], policies: 'all' },
-      { settings: { output_columns: [{}], k8s_deployment: 'x', source: [], summary: 1, stream: { token_list: 'x' }, default_query_options: { hdx_query_max_result_bytes: 'x' } } },
+      {
+        name: null,
+        settings: null,
+        description: 5,
+        type: ['x'],
+        roles: 'reader',
+        email: 7,
+        details: [],
+        expression: {},
+        filter: null,
+        transform: 9,
+        sql: [],
+        policies: 'all',
+      },
+      {
+        settings: {
+          output_columns: [{}],
+          k8s_deployment: 'x',
+          source: [],
+          summary: 1,
+          stream: { token_list: 'x' },
+          default_query_options: { hdx_query_max_result_bytes: 'x' },
+        },
+      },
       { name: 'Ω'.repeat(5000) },
       { current_password: 1, new_password: null, confirm_password: [] },
     ]
@@ -171,7 +232,10 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
       for (const method of ['PUT', 'PATCH']) {
         for (const body of bodies) {
           const r = await c.api(method, url, body)
-          if (r.status >= 500 || (r.status >= 400 && (typeof r.body !== 'object' || r.body === null))) failures.push(`${method} ${url} ${JSON.stringify(body).slice(0, 60)}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+          if (r.status >= 500 || (r.status >= 400 && (typeof r.body !== 'object' || r.body === null)))
+            failures.push(
+              `${method} ${url} ${JSON.stringify(body).slice(0, 60)}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`,
+            )
         }
       }
     }
@@ -182,24 +246,82 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
     const o = `/config/v1/orgs/${org}`
     const failures: string[] = []
     const check = (label: string, r: { status: number; body: any }, want?: number) => {
-      if (r.status >= 500 || (want !== undefined && r.status !== want) || (r.status >= 400 && (typeof r.body !== 'object' || r.body === null))) failures.push(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+      if (
+        r.status >= 500 ||
+        (want !== undefined && r.status !== want) ||
+        (r.status >= 400 && (typeof r.body !== 'object' || r.body === null))
+      )
+        failures.push(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
     }
-    for (const q of ['page=abc', 'page=0', 'page=-1', 'page=99999999999999999999', 'page_size=-5', 'page_size=abc', 'page_size=100000', 'name=%00', 'page=1.5']) {
+    for (const q of [
+      'page=abc',
+      'page=0',
+      'page=-1',
+      'page=99999999999999999999',
+      'page_size=-5',
+      'page_size=abc',
+      'page_size=100000',
+      'name=%00',
+      'page=1.5',
+    ]) {
       check(`list ?${q}`, await c.api('GET', `${o}/projects/?${q}`))
     }
     const form = new FormData()
     form.append('name', 'from-form')
     check('multipart to a JSON endpoint', await c.api('POST', `${o}/projects/`, form), 400)
-    check('xml body', await c.api('POST', `${o}/projects/`, '<project><name>x</name></project>', undefined, { 'content-type': 'application/xml' }), 400)
-    check('BOM json', await c.api('POST', `${o}/projects/`, '\uFEFF{"name":"bom_project"}', undefined, { 'content-type': 'application/json' }))
-    check('deeply nested json', await c.api('POST', `${o}/projects/`, `{"name":"deep","settings":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`, undefined, { 'content-type': 'application/json' }))
-    check('bytes', await c.api('POST', `${o}/projects/`, new Uint8Array([0xff, 0xfe, 0x00, 0x01]), undefined, { 'content-type': 'application/json' }), 400)
-    for (const auth of ['Bearer', 'Bearer ', 'Bearer a.b.c', 'Bearer !!!.@@@.###', 'Basic', 'Basic !!!', `Basic ${Buffer.from('nocolon').toString('base64')}`, `Basic ${Buffer.from(':').toString('base64')}`, 'Token x', 'Bearer ' + 'x'.repeat(20000)]) {
+    check(
+      'xml body',
+      await c.api('POST', `${o}/projects/`, '<project><name>x</name></project>', undefined, {
+        'content-type': 'application/xml',
+      }),
+      400,
+    )
+    check(
+      'BOM json',
+      await c.api('POST', `${o}/projects/`, '\uFEFF{"name":"bom_project"}', undefined, {
+        'content-type': 'application/json',
+      }),
+    )
+    check(
+      'deeply nested json',
+      await c.api(
+        'POST',
+        `${o}/projects/`,
+        `{"name":"deep","settings":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`,
+        undefined,
+        { 'content-type': 'application/json' },
+      ),
+    )
+    check(
+      'bytes',
+      await c.api('POST', `${o}/projects/`, new Uint8Array([0xff, 0xfe, 0x00, 0x01]), undefined, {
+        'content-type': 'application/json',
+      }),
+      400,
+    )
+    for (const auth of [
+      'Bearer',
+      'Bearer ',
+      'Bearer a.b.c',
+      'Bearer !!!.@@@.###',
+      'Basic',
+      'Basic !!!',
+      `Basic ${Buffer.from('nocolon').toString('base64')}`,
+      `Basic ${Buffer.from(':').toString('base64')}`,
+      'Token x',
+      'Bearer ' + 'x'.repeat(20000),
+    ]) {
       const r = await c.api('GET', `${o}/projects/`, undefined, null, { authorization: auth })
       check(`auth "${auth.slice(0, 30)}"`, r, 401)
     }
     // a JSON body on a GET is ignored (auth_logs reads filters from it)
-    const withBody = await c.handler(new Request(`http://local-cluster/config/v1/auth_logs`, { method: 'POST', headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' }, body: '{"event_types": 5, "limit": "x", "from_date": "not a date"}' }))
+    const withBody = await c.handler(
+      new Request(`http://local-cluster/config/v1/auth_logs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' },
+        body: '{"event_types": 5, "limit": "x", "from_date": "not a date"}',
+      }),
+    )
     check('auth_logs odd filters', { status: withBody.status, body: await withBody.json() })
     expect(failures).toEqual([])
   })
@@ -207,9 +329,11 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
   it('the data endpoints answer bad input with 4xx and a message', async () => {
     const failures: string[] = []
     const check = (label: string, r: { status: number; body: any }) => {
-      if (r.status >= 500 || r.status < 400 || typeof r.body !== 'object' || r.body === null) failures.push(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+      if (r.status >= 500 || r.status < 400 || typeof r.body !== 'object' || r.body === null)
+        failures.push(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
     }
-    const q = (sql: string, path = '/query', headers: Record<string, string> = {}) => c.api('POST', path, sql, undefined, headers)
+    const q = (sql: string, path = '/query', headers: Record<string, string> = {}) =>
+      c.api('POST', path, sql, undefined, headers)
     check('bad output format', await q('SELECT 1', '/query?hdx_query_output_format=NoSuchFormat'))
     check('bad default_format', await q('SELECT 1', '/query?default_format=NoSuchFormat'))
     check('bad setting value', await q('SELECT 1', '/query?hdx_query_max_result_rows=abc'))
@@ -220,27 +344,65 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
     check('param without value type', await q('SELECT {x:Nope}', '/query?param_x=1'))
     check('alter on a missing table', await q('ALTER TABLE nope.nope DELETE WHERE 1'))
     check('alter without where', await q('ALTER TABLE q.events DELETE'))
-    check('insert', await q("INSERT INTO q.events VALUES (now(), 1)"))
+    check('insert', await q('INSERT INTO q.events VALUES (now(), 1)'))
     check('two statements', await q('SELECT 1; SELECT 2'))
     check('table function', await q("SELECT * FROM file('/etc/passwd')"))
     check('null byte', await q('SELECT 1\u0000'))
-    const ingest = (body: string, headers: Record<string, string>) => c.api('POST', '/ingest/event', body, undefined, headers)
+    const ingest = (body: string, headers: Record<string, string>) =>
+      c.api('POST', '/ingest/event', body, undefined, headers)
     check('ingest no table', await ingest('{}', { 'content-type': 'application/json' }))
     check('ingest a.b.c', await ingest('{}', { 'x-hdx-table': 'a.b.c', 'content-type': 'application/json' }))
-    check('ingest unknown transform', await ingest('{}', { 'x-hdx-table': 'q.events', 'x-hdx-transform': 'nope', 'content-type': 'application/json' }))
-    check('ingest broken json', await ingest('{"ts":', { 'x-hdx-table': 'q.events', 'content-type': 'application/json' }))
-    check('ingest wrong types', await ingest('{"ts": [1], "n": {"a": 1}}', { 'x-hdx-table': 'q.events', 'content-type': 'application/json' }))
-    check('ingest bad gzip', await ingest('not gzip', { 'x-hdx-table': 'q.events', 'content-type': 'application/json', 'content-encoding': 'gzip' }))
+    check(
+      'ingest unknown transform',
+      await ingest('{}', { 'x-hdx-table': 'q.events', 'x-hdx-transform': 'nope', 'content-type': 'application/json' }),
+    )
+    check(
+      'ingest broken json',
+      await ingest('{"ts":', { 'x-hdx-table': 'q.events', 'content-type': 'application/json' }),
+    )
+    check(
+      'ingest wrong types',
+      await ingest('{"ts": [1], "n": {"a": 1}}', { 'x-hdx-table': 'q.events', 'content-type': 'application/json' }),
+    )
+    check(
+      'ingest bad gzip',
+      await ingest('not gzip', {
+        'x-hdx-table': 'q.events',
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      }),
+    )
     check('validator nonsense', await c.api('POST', '/validator', { transform: 'x', data: 5 }))
-    check('validator bad columns', await c.api('POST', '/validator', { transform: { type: 'json', settings: { output_columns: 'x' } }, data: [{}] }))
+    check(
+      'validator bad columns',
+      await c.api('POST', '/validator', { transform: { type: 'json', settings: { output_columns: 'x' } }, data: [{}] }),
+    )
     check('prometheus garbage', await c.api('GET', '/prometheus/api/v1/query_range?query=)))&start=x&end=y&step=-1'))
-    check('prometheus huge range', await c.api('GET', `/prometheus/api/v1/query_range?query=up&start=0&end=${1e12}&step=0.001`))
+    check(
+      'prometheus huge range',
+      await c.api('GET', `/prometheus/api/v1/query_range?query=up&start=0&end=${1e12}&step=0.001`),
+    )
     check('catalog unknown', await c.api('GET', `/config/v1/orgs/${org}/catalog/download/?project=nope&table=nope`))
-    check('batch job bad source', await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, { name: 'bad', settings: { source: 'x' } }))
-    check('batch job unknown table', await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, { name: 'bad2', settings: { source: { table: 'no.pe', settings: { url: '/tmp' } } } }))
+    check(
+      'batch job bad source',
+      await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, { name: 'bad', settings: { source: 'x' } }),
+    )
+    check(
+      'batch job unknown table',
+      await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, {
+        name: 'bad2',
+        settings: { source: { table: 'no.pe', settings: { url: '/tmp' } } },
+      }),
+    )
     check('fault with a broken regular expression', await c.api('POST', '/__faults', { path: '(' }))
     expect((await c.api('GET', '/version')).status).toBe(200)
-    check('batch job relative path', await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, { name: 'bad3', settings: { source: { table: 'q.events', settings: { url: 12 } } } }))
+    check(
+      'batch job relative path',
+      await c.api('POST', `/config/v1/orgs/${org}/jobs/batch/`, {
+        name: 'bad3',
+        settings: { source: { table: 'q.events', settings: { url: 12 } } },
+      }),
+    )
     expect(failures).toEqual([])
   })
 })
@@ -250,24 +412,67 @@ describe('never a 500: actions and accounts', () => {
     const o = `/config/v1/orgs/${org}`
     const failures: string[] = []
     const check = (label: string, r: { status: number; body: any }) => {
-      if (r.status >= 500 || r.status < 400 || typeof r.body !== 'object' || r.body === null) failures.push(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+      if (r.status >= 500 || r.status < 400 || typeof r.body !== 'object' || r.body === null)
+        failures.push(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
     }
     const anon = apiFor(c.handler)
     check('login number', await anon('POST', '/config/v1/login', { username: 5, password: [] }))
     check('login empty', await anon('POST', '/config/v1/login', {}))
     check('login array', await anon('POST', '/config/v1/login', [1]))
-    check('reset confirm garbage', await anon('POST', '/config/v1/password_reset_confirm/', { uuidb64: '%%%', token: 5, password: 'a-long-password-1', password_confirm: 'a-long-password-1' }))
-    check('reset confirm objects', await anon('POST', '/config/v1/password_reset_confirm/', { uuidb64: {}, token: [], password: null }))
+    check(
+      'reset confirm garbage',
+      await anon('POST', '/config/v1/password_reset_confirm/', {
+        uuidb64: '%%%',
+        token: 5,
+        password: 'a-long-password-1',
+        password_confirm: 'a-long-password-1',
+      }),
+    )
+    check(
+      'reset confirm objects',
+      await anon('POST', '/config/v1/password_reset_confirm/', { uuidb64: {}, token: [], password: null }),
+    )
     check('reset email object', await anon('POST', '/config/v1/reset_password', { email: { a: 1 } }))
-    check('change password types', await c.api('PUT', '/config/v1/change_password', { current_password: 5, new_password: {}, confirm_password: null }))
+    check(
+      'change password types',
+      await c.api('PUT', '/config/v1/change_password', {
+        current_password: 5,
+        new_password: {},
+        confirm_password: null,
+      }),
+    )
     const sa = (await c.api('POST', '/config/v1/service_accounts/', { name: 'fz_actions_sa' })).body
-    for (const expiry of ['yesterday', '2000-01-01T00:00:00Z', 12, { a: 1 }, '']) check(`token expiry ${JSON.stringify(expiry)}`, await c.api('POST', `/config/v1/service_accounts/${sa.uuid}/tokens/`, { expiry }))
-    check('token for a missing account', await c.api('POST', '/config/v1/service_accounts/00000000-0000-0000-0000-000000000000/tokens/', {}))
-    for (const roles of ['reader', [5], [{}], ['no-such-role'], null]) check(`add_roles ${JSON.stringify(roles)}`, await c.api('POST', `/config/v1/users/${sa.uuid}/add_roles/`, { roles }))
+    for (const expiry of ['yesterday', '2000-01-01T00:00:00Z', 12, { a: 1 }, ''])
+      check(
+        `token expiry ${JSON.stringify(expiry)}`,
+        await c.api('POST', `/config/v1/service_accounts/${sa.uuid}/tokens/`, { expiry }),
+      )
+    check(
+      'token for a missing account',
+      await c.api('POST', '/config/v1/service_accounts/00000000-0000-0000-0000-000000000000/tokens/', {}),
+    )
+    for (const roles of ['reader', [5], [{}], ['no-such-role'], null])
+      check(
+        `add_roles ${JSON.stringify(roles)}`,
+        await c.api('POST', `/config/v1/users/${sa.uuid}/add_roles/`, { roles }),
+      )
     const role = (await c.api('POST', '/config/v1/roles/', { name: 'fz_actions_role', policies: [] })).body
-    for (const users of ['x', [5], [{ uuid: 'nope' }], [{}], null]) check(`add_user ${JSON.stringify(users)}`, await c.api('POST', `/config/v1/roles/${role.id}/add_user/`, { users }))
-    for (const policies of ['x', [5], [{ permissions: 'view_table' }], [{ permissions: ['no_such_perm'] }], [{ permissions: ['view_table'], scope_type: 'table', scope_id: 'nope' }]]) {
-      check(`role policies ${JSON.stringify(policies)}`, await c.api('PUT', `/config/v1/roles/${role.id}/`, { name: 'fz_actions_role', policies }))
+    for (const users of ['x', [5], [{ uuid: 'nope' }], [{}], null])
+      check(
+        `add_user ${JSON.stringify(users)}`,
+        await c.api('POST', `/config/v1/roles/${role.id}/add_user/`, { users }),
+      )
+    for (const policies of [
+      'x',
+      [5],
+      [{ permissions: 'view_table' }],
+      [{ permissions: ['no_such_perm'] }],
+      [{ permissions: ['view_table'], scope_type: 'table', scope_id: 'nope' }],
+    ]) {
+      check(
+        `role policies ${JSON.stringify(policies)}`,
+        await c.api('PUT', `/config/v1/roles/${role.id}/`, { name: 'fz_actions_role', policies }),
+      )
     }
     const p = (await c.api('POST', `${o}/projects/`, { name: 'fz_files' })).body
     const files = `${o}/projects/${p.uuid}/dictionaries/files/`
@@ -283,8 +488,17 @@ describe('never a 500: actions and accounts', () => {
       check(`upload name ${JSON.stringify(name)}`, await c.api('POST', files, form))
     }
     check('download missing', await c.api('GET', `${files}nope.csv`))
-    check('commit missing alter job', await c.api('POST', `${o}/jobs/alter/00000000-0000-0000-0000-000000000000/commit`))
-    check('retry a ready batch job', await c.api('POST', `${o}/jobs/batch/${(await c.api('POST', `${o}/jobs/batch/`, { name: 'fz_ready', settings: { source: { table: 'fz_files.nope', settings: { url: '/tmp/none' } } } })).body?.uuid ?? 'x'}/retry`))
+    check(
+      'commit missing alter job',
+      await c.api('POST', `${o}/jobs/alter/00000000-0000-0000-0000-000000000000/commit`),
+    )
+    check(
+      'retry a ready batch job',
+      await c.api(
+        'POST',
+        `${o}/jobs/batch/${(await c.api('POST', `${o}/jobs/batch/`, { name: 'fz_ready', settings: { source: { table: 'fz_files.nope', settings: { url: '/tmp/none' } } } })).body?.uuid ?? 'x'}/retry`,
+      ),
+    )
     expect(failures).toEqual([])
   })
 })

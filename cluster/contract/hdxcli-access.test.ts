@@ -13,7 +13,10 @@ describe('hdxcli', () => {
   })
 
   it('roles: create with exclude_none policies, add_user with [{uuid}] (role/commands.py)', async () => {
-    const created = await api.post('/config/v1/roles/', { name: 'hdx_role', policies: [{ permissions: ['change_table'] }] })
+    const created = await api.post('/config/v1/roles/', {
+      name: 'hdx_role',
+      policies: [{ permissions: ['change_table'] }],
+    })
     expect([200, 201], JSON.stringify(created.body)).toContain(created.status)
     const role = unwrapList((await api.get('/config/v1/roles/')).body).find((r) => r.name === 'hdx_role')
     expect(Number.isInteger(role.id)).toBe(true)
@@ -33,7 +36,10 @@ describe('hdxcli', () => {
 
   it('service account and token; the token works on /query (svc_account/commands.py, auth/service_account.py)', async () => {
     // create_service_account: basic_create(path, name) -> {"name", "description": "Created with hdxcli tool"}
-    const sa = await api.post('/config/v1/service_accounts/', { name: 'hdx_sa', description: 'Created with hdxcli tool' })
+    const sa = await api.post('/config/v1/service_accounts/', {
+      name: 'hdx_sa',
+      description: 'Created with hdxcli tool',
+    })
     expect([200, 201]).toContain(sa.status)
     // roles go through the users endpoint
     const add = await api.post(`/config/v1/users/${sa.body.uuid}/add_roles/`, { roles: ['reader'] })
@@ -58,12 +64,19 @@ describe('hdxcli', () => {
     // revoke_all_service_account_tokens: basic_delete(url=.../tokens/) -> rest_ops.delete wants 204
     const revoke = await api.delete(`/config/v1/service_accounts/${sa.body.uuid}/tokens/`)
     expect(revoke.status).toBe(204)
-    expect((await raw('POST', '/query', { headers: { Authorization: `Bearer ${tok.body.token}` }, body: 'SELECT 1' })).status).toBe(401)
+    expect(
+      (await raw('POST', '/query', { headers: { Authorization: `Bearer ${tok.body.token}` }, body: 'SELECT 1' }))
+        .status,
+    ).toBe(401)
   })
 
   it('users and invites: invite send, pending list, resend, delete by url (user/commands.py)', async () => {
     // older hdxcli posts to /config/v1/invite/ (singular), newer to invites/
-    const invite = await api.post('/config/v1/invite/', { email: 'test_ci_invite_user@hydolix.io', org, roles: ['reader'] })
+    const invite = await api.post('/config/v1/invite/', {
+      email: 'test_ci_invite_user@hydolix.io',
+      org,
+      roles: ['reader'],
+    })
     expect([200, 201], JSON.stringify(invite.body)).toContain(invite.status)
     const second = await api.post('/config/v1/invites/', { email: 'second_invite@hydolix.io', org, roles: ['reader'] })
     expect([200, 201], JSON.stringify(second.body)).toContain(second.status)

@@ -13,7 +13,16 @@ describe('hdxcli', () => {
 
   it('storages: create from tests_data/storages, delete with ?force_operation=true (storage/commands.py)', async () => {
     const storagesPath = `/config/v1/orgs/${org}/storages/`
-    const body = { settings: { bucket_path: '/new-bucket-2/', bucket_name: 'hdx-cli-2', region: 'us-sea-9', cloud: 'linode', endpoint: 'https://us-sea-9.linodeobjects.com' }, name: 'hdx_storage' }
+    const body = {
+      settings: {
+        bucket_path: '/new-bucket-2/',
+        bucket_name: 'hdx-cli-2',
+        region: 'us-sea-9',
+        cloud: 'linode',
+        endpoint: 'https://us-sea-9.linodeobjects.com',
+      },
+      name: 'hdx_storage',
+    }
     const created = await api.post(storagesPath, body)
     expect([200, 201], JSON.stringify(created.body)).toContain(created.status)
     const listed = unwrapList((await api.get(storagesPath)).body).find((s) => s.name === 'hdx_storage')
@@ -27,7 +36,13 @@ describe('hdxcli', () => {
 
   it('pools: create with build_request_body, settings PUT then PATCH (pool/commands.py)', async () => {
     const poolsPath = '/config/v1/pools/'
-    const body = { description: 'Created with hdxcli tool', settings: { k8s_deployment: { replicas: '1', cpu: '0.5', memory: '0.5Gi', storage: '0.5Gi', service: 'query-peer' } }, name: 'hdx-pool' }
+    const body = {
+      description: 'Created with hdxcli tool',
+      settings: {
+        k8s_deployment: { replicas: '1', cpu: '0.5', memory: '0.5Gi', storage: '0.5Gi', service: 'query-peer' },
+      },
+      name: 'hdx-pool',
+    }
     const created = await api.post(poolsPath, body)
     expect([200, 201], JSON.stringify(created.body)).toContain(created.status)
     const listed = unwrapList((await api.get(poolsPath)).body).find((p) => p.name === 'hdx-pool')
@@ -43,9 +58,14 @@ describe('hdxcli', () => {
   it('query options: GET, PUT the object back with one option changed (query_option/commands.py)', async () => {
     const url = `/config/v1/orgs/${org}/query_options/`
     const opts = await api.options(url)
-    expect(opts.body.actions.PUT.settings.children.default_query_options.children.hdx_query_max_rows.type).toBeTypeOf('string')
+    expect(opts.body.actions.PUT.settings.children.default_query_options.children.hdx_query_max_rows.type).toBeTypeOf(
+      'string',
+    )
     const current = (await api.get(url)).body
-    current.settings.default_query_options = { ...current.settings.default_query_options, hdx_query_max_execution_time: 60 }
+    current.settings.default_query_options = {
+      ...current.settings.default_query_options,
+      hdx_query_max_execution_time: 60,
+    }
     const put = await api.put(url, current)
     expect(put.status, JSON.stringify(put.body)).toBe(200)
     expect(put.body.settings.default_query_options.hdx_query_max_execution_time).toBe(60)
@@ -59,7 +79,10 @@ describe('hdxcli', () => {
     expect(fromCli.status, JSON.stringify(fromCli.body)).toBe(200)
     // --from-file tests_data/query-options/settings.json
     const again = (await api.get(url)).body
-    Object.assign(again.settings.default_query_options, { hdx_query_max_concurrent_partitions: 10, hdx_query_max_columns_to_read: 20 })
+    Object.assign(again.settings.default_query_options, {
+      hdx_query_max_concurrent_partitions: 10,
+      hdx_query_max_columns_to_read: 20,
+    })
     expect((await api.put(url, again)).status).toBe(200)
     // _list: only options that OPTIONS lists are shown, each with its type
     const listed = (await api.get(url)).body.settings.default_query_options
@@ -80,9 +103,18 @@ describe('hdxcli', () => {
     // _adapt_resource_to_api_structure: keeps only the non-read-only fields OPTIONS actions.POST lists,
     // nested objects through their `children`; an empty required field would stop for a prompt.
     const prompts: string[] = []
-    const adapt = (structure: Record<string, any>, value: Record<string, any> | undefined, parent = ''): Record<string, any> => {
+    const adapt = (
+      structure: Record<string, any>,
+      value: Record<string, any> | undefined,
+      parent = '',
+    ): Record<string, any> => {
       const out: Record<string, any> = {}
-      const empty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length) || (typeof v === 'object' && v !== null && !Array.isArray(v) && !Object.keys(v).length)
+      const empty = (v: unknown) =>
+        v === null ||
+        v === undefined ||
+        v === '' ||
+        (Array.isArray(v) && !v.length) ||
+        (typeof v === 'object' && v !== null && !Array.isArray(v) && !Object.keys(v).length)
       for (const [name, props] of Object.entries(structure)) {
         if (props.read_only) continue
         const v = value?.[name]
@@ -122,29 +154,56 @@ describe('hdxcli', () => {
         compression: 'gzip',
         null_values: ['-'],
         sql_transform: 'SELECT * FROM {STREAM}',
-        format_details: { flattening: { active: true, depth: 2, map_flattening_strategy: { left: '_', right: '' }, slice_flattening_strategy: { left: '[', right: ']' } } },
+        format_details: {
+          flattening: {
+            active: true,
+            depth: 2,
+            map_flattening_strategy: { left: '_', right: '' },
+            slice_flattening_strategy: { left: '[', right: ']' },
+          },
+        },
         output_columns: [
-          { name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z', resolution: 's' } },
+          {
+            name: 'ts',
+            datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z', resolution: 's' },
+          },
           { name: 'host', datatype: { type: 'string', index: true, default: 'none' } },
         ],
       },
     })
     expect(transform.status, JSON.stringify(transform.body)).toBe(201)
-    const fn = await api.post(`${o}/projects/${src.uuid}/functions/`, { name: 'mig_fn', sql: '(x) -> x + 1', description: 'plus one' })
+    const fn = await api.post(`${o}/projects/${src.uuid}/functions/`, {
+      name: 'mig_fn',
+      sql: '(x) -> x + 1',
+      description: 'plus one',
+    })
     expect(fn.status).toBe(201)
 
     // get_resources, then create_resources into a new project: project, functions, table, transforms
-    const target = (await api.post(`${o}/projects/`, adapt((await api.options(`${o}/projects/`)).body.actions.POST, { ...src, name: 'mig_dst' }))).body
+    const target = (
+      await api.post(
+        `${o}/projects/`,
+        adapt((await api.options(`${o}/projects/`)).body.actions.POST, { ...src, name: 'mig_dst' }),
+      )
+    ).body
     expect(target.uuid).toBeTruthy()
     const srcFn = unwrapList((await api.get(`${o}/projects/${src.uuid}/functions/`)).body)[0]
-    const fnBody = adapt((await api.options(`${o}/projects/${target.uuid}/functions/`)).body.actions.POST, { ...srcFn, name: 'mig_fn2' })
+    const fnBody = adapt((await api.options(`${o}/projects/${target.uuid}/functions/`)).body.actions.POST, {
+      ...srcFn,
+      name: 'mig_fn2',
+    })
     expect((await api.post(`${o}/projects/${target.uuid}/functions/`, fnBody)).status).toBe(201)
     const srcTable = unwrapList((await api.get(`${o}/projects/${src.uuid}/tables/`)).body)[0]
     const tableBody = adapt((await api.options(`${o}/projects/${target.uuid}/tables/`)).body.actions.POST, srcTable)
     const newTable = await api.post(`${o}/projects/${target.uuid}/tables/`, tableBody)
     expect(newTable.status, JSON.stringify(newTable.body)).toBe(201)
-    const srcTransform = unwrapList((await api.get(`${o}/projects/${src.uuid}/tables/${srcTable.uuid}/transforms/`)).body)[0]
-    const trBody = adapt((await api.options(`${o}/projects/${target.uuid}/tables/${newTable.body.uuid}/transforms/`)).body.actions.POST, srcTransform)
+    const srcTransform = unwrapList(
+      (await api.get(`${o}/projects/${src.uuid}/tables/${srcTable.uuid}/transforms/`)).body,
+    )[0]
+    const trBody = adapt(
+      (await api.options(`${o}/projects/${target.uuid}/tables/${newTable.body.uuid}/transforms/`)).body.actions.POST,
+      srcTransform,
+    )
     const newTransform = await api.post(`${o}/projects/${target.uuid}/tables/${newTable.body.uuid}/transforms/`, trBody)
     expect(newTransform.status, JSON.stringify(newTransform.body)).toBe(201)
 

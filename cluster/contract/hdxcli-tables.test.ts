@@ -27,7 +27,10 @@ describe('hdxcli', () => {
     token = r.body.auth_token.access_token
     api = hdx(token)
     // a failed login: 401 and json.loads(content)["detail"]
-    const bad = await raw('POST', '/config/v1/login/', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN_EMAIL, password: 'wrong' }) })
+    const bad = await raw('POST', '/config/v1/login/', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: TEST_ADMIN_EMAIL, password: 'wrong' }),
+    })
     expect(bad.status).toBe(401)
     expect(typeof bad.body.detail).toBe('string')
   })
@@ -91,7 +94,10 @@ describe('hdxcli', () => {
         else {
           let cur: any = resourceForSettings
           for (const key of at) {
-            if (cur === null) { crashes.push(at.join('.')); break }
+            if (cur === null) {
+              crashes.push(at.join('.'))
+              break
+            }
             if (typeof cur !== 'object' || !(key in cur)) break // KeyError: "(Key absent)"
             cur = cur[key]
           }
@@ -115,11 +121,19 @@ describe('hdxcli', () => {
     const patch = await api.patch(`${tablesPath}${listed.uuid}`, { settings: { merge: { enabled: true } } })
     expect(patch.status).toBe(200)
     // the older hdxcli (common/misc_operations.py) PATCHes first, with the value as the command-line string
-    const stringly = await api.patch(`${tablesPath}${listed.uuid}`, { settings: { merge: { enabled: 'false' }, age: { max_age_days: '30' } } })
+    const stringly = await api.patch(`${tablesPath}${listed.uuid}`, {
+      settings: { merge: { enabled: 'false' }, age: { max_age_days: '30' } },
+    })
     expect(stringly.status, JSON.stringify(stringly.body)).toBe(200)
     expect(stringly.body.settings.merge.enabled).toBe(false)
     expect(stringly.body.settings.age.max_age_days).toBe(30)
-    expect((await api.patch(`${tablesPath}${listed.uuid}`, { settings: { merge: { enabled: 'true' }, age: { max_age_days: '0' } } })).status).toBe(200)
+    expect(
+      (
+        await api.patch(`${tablesPath}${listed.uuid}`, {
+          settings: { merge: { enabled: 'true' }, age: { max_age_days: '0' } },
+        })
+      ).status,
+    ).toBe(200)
     const after = await api.get(`${tablesPath}${listed.uuid}`)
     expect(after.body.settings.merge.enabled).toBe(true)
     expect(after.body.description).toBe('Modified-with-hdxcli-tool')
@@ -137,7 +151,12 @@ describe('hdxcli', () => {
   it('stats, activity and truncate on the url field (basic_stats, basic_activity, table _basic_truncate)', async () => {
     // ingest a row first so truncate has something to do
     const ing = await raw('POST', '/ingest/event', {
-      headers: { Authorization: `Bearer ${token}`, 'x-hdx-table': 'hdx_project.hdx_table', 'x-hdx-transform': 'hdx_csv', 'content-type': 'text/csv' },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'x-hdx-table': 'hdx_project.hdx_table',
+        'x-hdx-transform': 'hdx_csv',
+        'content-type': 'text/csv',
+      },
       body: '_timestamp,_float,_ip4,_key,_numeric,_string,_uint64\n18/07/2022 15:58,1.5,10.0.0.1,k,7,s,8\n',
     })
     expect(ing.status, JSON.stringify(ing.body)).toBe(200)
@@ -160,7 +179,9 @@ describe('hdxcli', () => {
   })
 
   it('url follows the scheme and host the client used (X-Forwarded-Proto/Host)', async () => {
-    const r = await raw('GET', projectsPath, { headers: { ...HDX_HEADERS(token), 'x-forwarded-proto': 'https', 'x-forwarded-host': 'hdx.example.com' } })
+    const r = await raw('GET', projectsPath, {
+      headers: { ...HDX_HEADERS(token), 'x-forwarded-proto': 'https', 'x-forwarded-host': 'hdx.example.com' },
+    })
     const p = unwrapList(r.body)[0]
     expect(p.url).toBe(`https://hdx.example.com${projectsPath}${p.uuid}`)
   })
@@ -170,7 +191,11 @@ describe('hdxcli', () => {
     // rest_ops.create_file: requests.post(url, files={'file': stream}, data={'name': remote_filename})
     const form = new FormData()
     form.append('name', 'hdx_dict_file')
-    form.append('file', new Blob(['id_country,country_name\n1,Qatar\n2,Andorra\n3,Saudi Arabia\n4,Egypt\n']), 'dictionary_file.csv')
+    form.append(
+      'file',
+      new Blob(['id_country,country_name\n1,Qatar\n2,Andorra\n3,Saudi Arabia\n4,Egypt\n']),
+      'dictionary_file.csv',
+    )
     const up = await raw('POST', filesPath, { headers: HDX_HEADERS(token), body: form })
     expect([200, 201], JSON.stringify(up.body)).toContain(up.status)
     // basic_list prints list items that are strings as they are
@@ -193,7 +218,10 @@ describe('hdxcli', () => {
       },
     })
     expect([200, 201], JSON.stringify(d.body)).toContain(d.status)
-    const q = await raw('POST', '/query', { headers: HDX_HEADERS(token), body: "SELECT dictGet('hdx_project_hdx_dict', 'country_name', tuple(toUInt64(2)))" })
+    const q = await raw('POST', '/query', {
+      headers: HDX_HEADERS(token),
+      body: "SELECT dictGet('hdx_project_hdx_dict', 'country_name', tuple(toUInt64(2)))",
+    })
     expect(q.text.trim()).toBe('"Andorra"')
     expect((await api.delete(`${dictsPath}${d.body.uuid}`)).status).toBe(204)
     // dict_file_delete: DELETE {path}/{filename} -> 204
@@ -201,7 +229,10 @@ describe('hdxcli', () => {
   })
 
   it('function from tests_data/function_settings.json (function/commands.py)', async () => {
-    const r = await api.post(`/config/v1/orgs/${org}/projects/${project.uuid}/functions/`, { name: 'function_test', sql: '(x, k, b) -> k*x + b' })
+    const r = await api.post(`/config/v1/orgs/${org}/projects/${project.uuid}/functions/`, {
+      name: 'function_test',
+      sql: '(x, k, b) -> k*x + b',
+    })
     expect([200, 201], JSON.stringify(r.body)).toContain(r.status)
     const q = await raw('POST', '/query', { headers: HDX_HEADERS(token), body: 'SELECT function_test(2, 3, 4)' })
     expect(q.text.trim()).toBe('10')
@@ -228,7 +259,11 @@ describe('hdxcli', () => {
       subtype: 'kinesis',
       transform: 'hdx_csv',
       table: 'hdx_project.hdx_table',
-      settings: { stream_name: 'arn:aws:kinesis:us-east-2:184958025203:stream/ci', region: 'us-east-2', checkpointer: { name: 'arn:aws:dynamodb:us-east-2:184958025203:table/ci' } },
+      settings: {
+        stream_name: 'arn:aws:kinesis:us-east-2:184958025203:stream/ci',
+        region: 'us-east-2',
+        checkpointer: { name: 'arn:aws:dynamodb:us-east-2:184958025203:table/ci' },
+      },
       name: 'hdx_kinesis',
     })
     expect([200, 201], JSON.stringify(kinesis.body)).toContain(kinesis.status)
@@ -237,7 +272,15 @@ describe('hdxcli', () => {
       table: 'hdx_project.hdx_table',
       pool_name: 'siem12-pool',
       k8s_deployment: { replicas: 1, cpu: 1, service: 'akamai-siem-peer' },
-      settings: { access_details: { host: 'akab-1.luna.akamaiapis.net', entity_id: '87862', client_secret: 's', client_token: 't', access_token: 'a' } },
+      settings: {
+        access_details: {
+          host: 'akab-1.luna.akamaiapis.net',
+          entity_id: '87862',
+          client_secret: 's',
+          client_token: 't',
+          access_token: 'a',
+        },
+      },
       name: 'hdx_siem',
     })
     expect([200, 201], JSON.stringify(siem.body)).toContain(siem.status)
@@ -258,7 +301,16 @@ describe('hdxcli', () => {
       settings: {
         is_default: false,
         output_columns: [
-          { name: '_timestamp', datatype: { primary: true, type: 'datetime', index: false, format: '2006-01-02T15:04:05Z', resolution: 'seconds' } },
+          {
+            name: '_timestamp',
+            datatype: {
+              primary: true,
+              type: 'datetime',
+              index: false,
+              format: '2006-01-02T15:04:05Z',
+              resolution: 'seconds',
+            },
+          },
           { name: '_key', datatype: { type: 'string', index: true } },
         ],
       },
@@ -271,7 +323,11 @@ describe('hdxcli', () => {
     const summary = await api.post(tablesPath, {
       name: 'hdx_summary',
       type: 'summary',
-      settings: { summary: { sql: "SELECT toStartOfMinute(_timestamp) AS minute, count() AS cnt FROM hdx_project.hdx_table GROUP BY minute SETTINGS hdx_primary_key='minute'" } },
+      settings: {
+        summary: {
+          sql: "SELECT toStartOfMinute(_timestamp) AS minute, count() AS cnt FROM hdx_project.hdx_table GROUP BY minute SETTINGS hdx_primary_key='minute'",
+        },
+      },
     })
     expect([200, 201], JSON.stringify(summary.body)).toContain(summary.status)
     expect(summary.body.type).toBe('summary')

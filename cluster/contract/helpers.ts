@@ -26,8 +26,18 @@ export function useContractCluster() {
 export const HDX_HEADERS = (token: string) => ({ Authorization: `Bearer ${token}`, Accept: 'application/json' })
 
 /** Raw request (no helper defaults): exact headers and body as the client sends them. */
-export async function raw(method: string, url: string, init: { headers?: Record<string, string>; body?: BodyInit } = {}) {
-  const response = await c.handler(new Request(url.startsWith('http') ? url : `http://local-cluster${url}`, { method, headers: init.headers, body: init.body }))
+export async function raw(
+  method: string,
+  url: string,
+  init: { headers?: Record<string, string>; body?: BodyInit } = {},
+) {
+  const response = await c.handler(
+    new Request(url.startsWith('http') ? url : `http://local-cluster${url}`, {
+      method,
+      headers: init.headers,
+      body: init.body,
+    }),
+  )
   const text = await response.text()
   const type = response.headers.get('content-type') ?? ''
   let body: any = text
@@ -41,16 +51,31 @@ export const hdx = (token: string) => ({
   options: (url: string) => raw('OPTIONS', url, { headers: HDX_HEADERS(token) }),
   delete: (url: string) => raw('DELETE', url, { headers: HDX_HEADERS(token) }),
   post: (url: string, json?: unknown) =>
-    raw('POST', url, json === undefined ? { headers: HDX_HEADERS(token) } : { headers: { ...HDX_HEADERS(token), 'Content-Type': 'application/json' }, body: JSON.stringify(json) }),
-  put: (url: string, json: unknown) => raw('PUT', url, { headers: { ...HDX_HEADERS(token), 'Content-Type': 'application/json' }, body: JSON.stringify(json) }),
-  patch: (url: string, json: unknown) => raw('PATCH', url, { headers: { ...HDX_HEADERS(token), 'Content-Type': 'application/json' }, body: JSON.stringify(json) }),
+    raw(
+      'POST',
+      url,
+      json === undefined
+        ? { headers: HDX_HEADERS(token) }
+        : { headers: { ...HDX_HEADERS(token), 'Content-Type': 'application/json' }, body: JSON.stringify(json) },
+    ),
+  put: (url: string, json: unknown) =>
+    raw('PUT', url, {
+      headers: { ...HDX_HEADERS(token), 'Content-Type': 'application/json' },
+      body: JSON.stringify(json),
+    }),
+  patch: (url: string, json: unknown) =>
+    raw('PATCH', url, {
+      headers: { ...HDX_HEADERS(token), 'Content-Type': 'application/json' },
+      body: JSON.stringify(json),
+    }),
 })
 
 /** hdxcli and the HA integration accept a paginated page or a bare array. */
-export const unwrapList = (body: any): any[] => (Array.isArray(body) ? body : body && typeof body === 'object' && 'results' in body ? body.results : [body])
+export const unwrapList = (body: any): any[] =>
+  Array.isArray(body) ? body : body && typeof body === 'object' && 'results' in body ? body.results : [body]
 
 /** Calls `fn` every 50 ms until `done` holds or `ms` have passed; returns the last value. */
-export const poll = async <T,>(fn: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> => {
+export const poll = async <T>(fn: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> => {
   const until = Date.now() + ms
   for (;;) {
     const v = await fn()
@@ -66,7 +91,16 @@ export const HDXCLI_CSV_TRANSFORM = {
     is_default: false,
     format_details: { delimiter: ',', skip_head: 1, buffer_size: 4096 },
     output_columns: [
-      { name: '_timestamp', datatype: { primary: true, type: 'datetime', format: '02/01/2006 15:04', resolution: 'seconds', source: { from_input_index: 0 } } },
+      {
+        name: '_timestamp',
+        datatype: {
+          primary: true,
+          type: 'datetime',
+          format: '02/01/2006 15:04',
+          resolution: 'seconds',
+          source: { from_input_index: 0 },
+        },
+      },
       { name: '_float', datatype: { type: 'double', source: { from_input_index: 1 } } },
       { name: '_ip4', datatype: { type: 'string', source: { from_input_index: 2 } } },
       { name: '_key', datatype: { type: 'string', source: { from_input_index: 3 } } },
@@ -105,5 +139,12 @@ export async function createQueryEventsTable() {
   })
   expect(tr.status).toBe(201)
   const rows = Array.from({ length: 10 }, (_, i) => JSON.stringify({ ts: `2024-01-01T00:00:0${i}Z`, n: i })).join('\n')
-  expect((await c.api('POST', '/ingest/event', rows, undefined, { 'x-hdx-table': 'q.events', 'content-type': 'application/json' })).status).toBe(200)
+  expect(
+    (
+      await c.api('POST', '/ingest/event', rows, undefined, {
+        'x-hdx-table': 'q.events',
+        'content-type': 'application/json',
+      })
+    ).status,
+  ).toBe(200)
 }

@@ -22,10 +22,14 @@ async function raw(method: string, path: string, body?: unknown, extra: Record<s
   }
   const response = await c.handler(new Request(`http://local-cluster${path}`, init))
   const text = await response.text()
-  return { status: response.status, body: (response.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : text }
+  return {
+    status: response.status,
+    body: (response.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : text,
+  }
 }
 
-const unwrapList = (body: any): any[] => (Array.isArray(body) ? body : body && typeof body === 'object' && 'results' in body ? body.results : [body])
+const unwrapList = (body: any): any[] =>
+  Array.isArray(body) ? body : body && typeof body === 'object' && 'results' in body ? body.results : [body]
 
 beforeAll(async () => {
   c = await startTestCluster({ version: 'v5.3.2' })
@@ -41,7 +45,11 @@ describe('a v5.3 cluster (bare arrays)', () => {
     const v = await raw('GET', '/version')
     expect(v.body).toBe('v5.3.2')
     const login = await c.handler(
-      new Request('http://local-cluster/config/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }) }),
+      new Request('http://local-cluster/config/v1/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }),
+      }),
     )
     expect((await login.json()).orgs[0].uuid).toBe(org)
   })
@@ -60,14 +68,27 @@ describe('a v5.3 cluster (bare arrays)', () => {
     const tr = await raw('POST', `${tables}${table.uuid}/transforms/`, {
       name: 'j',
       type: 'json',
-      settings: { is_default: true, output_columns: [{ name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } }, { name: 'v', datatype: { type: 'string' } }] },
+      settings: {
+        is_default: true,
+        output_columns: [
+          { name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+          { name: 'v', datatype: { type: 'string' } },
+        ],
+      },
     })
     expect(tr.status).toBe(201)
     const transforms = await raw('GET', `${tables}${table.uuid}/transforms/`)
     expect(Array.isArray(transforms.body)).toBe(true)
     // basic_list: "name (default)" for settings.is_default
     expect(transforms.body.filter((t: any) => t.settings.is_default).map((t: any) => t.name)).toEqual(['j'])
-    for (const path of ['/config/v1/pools/', '/config/v1/users/', '/config/v1/roles/', `/config/v1/orgs/${org}/storages/`, `/config/v1/orgs/${org}/jobs/batch/`, `${projects}${project.uuid}/dictionaries/files/`]) {
+    for (const path of [
+      '/config/v1/pools/',
+      '/config/v1/users/',
+      '/config/v1/roles/',
+      `/config/v1/orgs/${org}/storages/`,
+      `/config/v1/orgs/${org}/jobs/batch/`,
+      `${projects}${project.uuid}/dictionaries/files/`,
+    ]) {
       const r = await raw('GET', path)
       expect(Array.isArray(r.body), path).toBe(true)
     }
@@ -83,7 +104,12 @@ describe('a v5.3 cluster (bare arrays)', () => {
     await raw('POST', `${projects}${p.uuid}/tables/${t.uuid}/transforms/`, {
       name: 'j',
       type: 'json',
-      settings: { output_columns: [{ name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } }, { name: 'v', datatype: { type: 'string' } }] },
+      settings: {
+        output_columns: [
+          { name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+          { name: 'v', datatype: { type: 'string' } },
+        ],
+      },
     })
     const q = await raw('POST', '/query', "ALTER TABLE alt.x DELETE WHERE v = 'gone'")
     expect(q.status).toBe(200)
@@ -103,9 +129,12 @@ describe('a v5.3 cluster (bare arrays)', () => {
       }
       if (v === undefined) return void problems.push(`${at}: missing`)
       if (s === 'value') return
-      if (s === 'str') return void (typeof v !== 'string' && problems.push(`${at}: ${JSON.stringify(v)} is not a string`))
-      if (s === 'bool') return void (typeof v !== 'boolean' && problems.push(`${at}: ${JSON.stringify(v)} is not a bool`))
-      if (s === 'int') return void (!Number.isInteger(v) && problems.push(`${at}: ${JSON.stringify(v)} is not an integer`))
+      if (s === 'str')
+        return void (typeof v !== 'string' && problems.push(`${at}: ${JSON.stringify(v)} is not a string`))
+      if (s === 'bool')
+        return void (typeof v !== 'boolean' && problems.push(`${at}: ${JSON.stringify(v)} is not a bool`))
+      if (s === 'int')
+        return void (!Number.isInteger(v) && problems.push(`${at}: ${JSON.stringify(v)} is not an integer`))
       if (Array.isArray(s)) {
         if (!Array.isArray(v)) return void problems.push(`${at}: not an array`)
         return v.forEach((x, i) => check(x, s[0], `${at}[${i}]`))
@@ -116,65 +145,213 @@ describe('a v5.3 cluster (bare arrays)', () => {
       }
     }
     const ORG = { uuid: 'str', name: 'str', cloud: 'str' }
-    const LOGIN = { auth_token: { access_token: 'str', expires_in: '?int', token_type: '?str' }, orgs: [ORG], roles: ['str'], email: 'str', emailVerified: 'bool' }
-    const STORAGE = {
-      name: 'str', org: 'str', description: 'str', uuid: 'str', url: 'str', created: 'str', modified: 'str', publish_task_id: '?str',
-      settings: { bucket_name: 'str', bucket_path: 'str', region: 'str', endpoint: '?str', cloud: 'str', credential_id: '?str', account_name: '?str', is_default: 'bool' },
+    const LOGIN = {
+      auth_token: { access_token: 'str', expires_in: '?int', token_type: '?str' },
+      orgs: [ORG],
+      roles: ['str'],
+      email: 'str',
+      emailVerified: 'bool',
     }
-    const PROJECT = { name: 'str', org: 'str', description: '?str', uuid: 'str', url: 'str', created: 'str', modified: 'str', settings: { default_query_options: 'value', blob: '?value', rate_limit: '?value' } }
-    const FUNCTION = { name: 'str', project: 'str', description: 'str', sql: '?str', uuid: 'str', url: 'str', created: 'str', modified: 'str' }
-    const STREAM = Object.fromEntries(
-      ['hot_data_max_age_minutes', 'hot_data_max_active_partitions', 'hot_data_max_rows_per_partition', 'hot_data_max_minutes_per_partition', 'hot_data_max_open_seconds', 'hot_data_max_idle_seconds', 'cold_data_max_age_days', 'cold_data_max_active_partitions', 'cold_data_max_rows_per_partition', 'cold_data_max_minutes_per_partition', 'cold_data_max_open_seconds', 'cold_data_max_idle_seconds', 'message_queue_max_rows'].map((k) => [k, 'int']),
-    )
-    const AUTOINGEST = { enabled: 'bool', source: 'str', source_region: 'str', pattern: 'str', max_rows_per_partition: 'int', max_minutes_per_partition: 'int', max_active_partitions: 'int', dry_run: 'bool', source_credential_id: '?value', bucket_credential_id: '?value' }
-    const TABLE = {
-      project: 'str', name: 'str', description: '?str', uuid: 'str', created: 'str', modified: 'str', url: 'str', primary_key: 'str',
+    const STORAGE = {
+      name: 'str',
+      org: 'str',
+      description: 'str',
+      uuid: 'str',
+      url: 'str',
+      created: 'str',
+      modified: 'str',
+      publish_task_id: '?str',
       settings: {
-        default_query_options: 'value', rate_limit: '?value', stream: { token_list: ['value'], ...STREAM }, age: { max_age_days: 'int' }, reaper: { max_age_days: 'int' },
-        merge: { enabled: 'bool' }, autoingest: [AUTOINGEST], sort_keys: ['value'], shard_key: '?value', max_future_days: 'int', max_request_bytes: 'int',
+        bucket_name: 'str',
+        bucket_path: 'str',
+        region: 'str',
+        endpoint: '?str',
+        cloud: 'str',
+        credential_id: '?str',
+        account_name: '?str',
+        is_default: 'bool',
+      },
+    }
+    const PROJECT = {
+      name: 'str',
+      org: 'str',
+      description: '?str',
+      uuid: 'str',
+      url: 'str',
+      created: 'str',
+      modified: 'str',
+      settings: { default_query_options: 'value', blob: '?value', rate_limit: '?value' },
+    }
+    const FUNCTION = {
+      name: 'str',
+      project: 'str',
+      description: 'str',
+      sql: '?str',
+      uuid: 'str',
+      url: 'str',
+      created: 'str',
+      modified: 'str',
+    }
+    const STREAM = Object.fromEntries(
+      [
+        'hot_data_max_age_minutes',
+        'hot_data_max_active_partitions',
+        'hot_data_max_rows_per_partition',
+        'hot_data_max_minutes_per_partition',
+        'hot_data_max_open_seconds',
+        'hot_data_max_idle_seconds',
+        'cold_data_max_age_days',
+        'cold_data_max_active_partitions',
+        'cold_data_max_rows_per_partition',
+        'cold_data_max_minutes_per_partition',
+        'cold_data_max_open_seconds',
+        'cold_data_max_idle_seconds',
+        'message_queue_max_rows',
+      ].map((k) => [k, 'int']),
+    )
+    const AUTOINGEST = {
+      enabled: 'bool',
+      source: 'str',
+      source_region: 'str',
+      pattern: 'str',
+      max_rows_per_partition: 'int',
+      max_minutes_per_partition: 'int',
+      max_active_partitions: 'int',
+      dry_run: 'bool',
+      source_credential_id: '?value',
+      bucket_credential_id: '?value',
+    }
+    const TABLE = {
+      project: 'str',
+      name: 'str',
+      description: '?str',
+      uuid: 'str',
+      created: 'str',
+      modified: 'str',
+      url: 'str',
+      primary_key: 'str',
+      settings: {
+        default_query_options: 'value',
+        rate_limit: '?value',
+        stream: { token_list: ['value'], ...STREAM },
+        age: { max_age_days: 'int' },
+        reaper: { max_age_days: 'int' },
+        merge: { enabled: 'bool' },
+        autoingest: [AUTOINGEST],
+        sort_keys: ['value'],
+        shard_key: '?value',
+        max_future_days: 'int',
+        max_request_bytes: 'int',
       },
     }
     const STRATEGY = { left: '?str', right: '?str' }
     const TRANSFORM = {
-      name: 'str', description: '?str', uuid: 'str', created: 'str', modified: 'str', url: 'str', type: 'str', table: 'str',
+      name: 'str',
+      description: '?str',
+      uuid: 'str',
+      created: 'str',
+      modified: 'str',
+      url: 'str',
+      type: 'str',
+      table: 'str',
       settings: {
-        is_default: 'bool', rate_limit: '?value', sql_transform: '?str', null_values: ['str'], sample_data: '?value', compression: '?str', wurfl: '?value',
+        is_default: 'bool',
+        rate_limit: '?value',
+        sql_transform: '?str',
+        null_values: ['str'],
+        sample_data: '?value',
+        compression: '?str',
+        wurfl: '?value',
         format_details: { flattening: '?' as Shape },
-        output_columns: [{ name: 'str', datatype: { type: 'str', index: 'bool', primary: '?bool', format: '?str', resolution: '?str', default: '?value', script: '?value', source: '?value', suppress: '?bool' } }],
+        output_columns: [
+          {
+            name: 'str',
+            datatype: {
+              type: 'str',
+              index: 'bool',
+              primary: '?bool',
+              format: '?str',
+              resolution: '?str',
+              default: '?value',
+              script: '?value',
+              source: '?value',
+              suppress: '?bool',
+            },
+          },
+        ],
       },
     }
-    ;(TRANSFORM.settings.format_details as Record<string, Shape>).flattening = { depth: '?int', active: 'bool', map_flattening_strategy: '?' as Shape, slice_flattening_strategy: '?' as Shape }
+    ;(TRANSFORM.settings.format_details as Record<string, Shape>).flattening = {
+      depth: '?int',
+      active: 'bool',
+      map_flattening_strategy: '?' as Shape,
+      slice_flattening_strategy: '?' as Shape,
+    }
     // Option<struct>: absent/null or the struct
     const flattening = (TRANSFORM.settings.format_details as Record<string, Record<string, Shape>>).flattening
     flattening.map_flattening_strategy = STRATEGY
     flattening.slice_flattening_strategy = STRATEGY
 
-    const login = await c.handler(new Request('http://local-cluster/config/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }) }))
+    const login = await c.handler(
+      new Request('http://local-cluster/config/v1/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }),
+      }),
+    )
     check(await login.json(), LOGIN, 'login')
 
     // what a user creates with the fewest fields, then read back as dump() reads it
     const o = `/config/v1/orgs/${org}`
-    expect((await raw('POST', `${o}/storages/`, { name: 'helpers-bucket', settings: { bucket_name: 'b', region: 'us-east-1', cloud: 'aws' } })).status).toBe(201)
+    expect(
+      (
+        await raw('POST', `${o}/storages/`, {
+          name: 'helpers-bucket',
+          settings: { bucket_name: 'b', region: 'us-east-1', cloud: 'aws' },
+        })
+      ).status,
+    ).toBe(201)
     const p = (await raw('POST', `${o}/projects/`, { name: 'helpers' })).body
-    expect((await raw('POST', `${o}/projects/${p.uuid}/functions/`, { name: 'helpers_fn', sql: '(x) -> x' })).status).toBe(201)
+    expect(
+      (await raw('POST', `${o}/projects/${p.uuid}/functions/`, { name: 'helpers_fn', sql: '(x) -> x' })).status,
+    ).toBe(201)
     const t = (await raw('POST', `${o}/projects/${p.uuid}/tables/`, { name: 'helpers_t' })).body
-    expect((await raw('POST', `${o}/projects/${p.uuid}/tables/${t.uuid}/transforms/`, {
-      name: 'helpers_tr',
-      type: 'json',
-      settings: { output_columns: [{ name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } }, { name: 'v', datatype: { type: 'string' } }] },
-    })).status).toBe(201)
+    expect(
+      (
+        await raw('POST', `${o}/projects/${p.uuid}/tables/${t.uuid}/transforms/`, {
+          name: 'helpers_tr',
+          type: 'json',
+          settings: {
+            output_columns: [
+              { name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+              { name: 'v', datatype: { type: 'string' } },
+            ],
+          },
+        })
+      ).status,
+    ).toBe(201)
     // and a table whose autoingest entry gives only what is needed
-    expect((await raw('POST', `${o}/projects/${p.uuid}/tables/`, { name: 'helpers_ai', settings: { autoingest: [{ enabled: true, source: 's3://b/p/' }] } })).status).toBe(201)
+    expect(
+      (
+        await raw('POST', `${o}/projects/${p.uuid}/tables/`, {
+          name: 'helpers_ai',
+          settings: { autoingest: [{ enabled: true, source: 's3://b/p/' }] },
+        })
+      ).status,
+    ).toBe(201)
 
     // get_paginated(url + "?page=1"): a bare array on these clusters
     for (const s of (await raw('GET', `${o}/storages?page=1`)).body) check(s, STORAGE, `storage ${s.name}`)
     const projects = (await raw('GET', `${o}/projects?page=1`)).body
     for (const project of projects) {
       check(project, PROJECT, `project ${project.name}`)
-      for (const f of (await raw('GET', `${o}/projects/${project.uuid}/functions?page=1`)).body) check(f, FUNCTION, `function ${f.name}`)
+      for (const f of (await raw('GET', `${o}/projects/${project.uuid}/functions?page=1`)).body)
+        check(f, FUNCTION, `function ${f.name}`)
       for (const table of (await raw('GET', `${o}/projects/${project.uuid}/tables?page=1`)).body) {
         check(table, TABLE, `table ${table.name}`)
-        for (const tr of (await raw('GET', `${o}/projects/${project.uuid}/tables/${table.uuid}/transforms/?page=1`)).body) check(tr, TRANSFORM, `transform ${tr.name}`)
+        for (const tr of (await raw('GET', `${o}/projects/${project.uuid}/tables/${table.uuid}/transforms/?page=1`))
+          .body)
+          check(tr, TRANSFORM, `transform ${tr.name}`)
       }
     }
     expect(problems).toEqual([])
@@ -183,7 +360,10 @@ describe('a v5.3 cluster (bare arrays)', () => {
   it('the Home Assistant integration unwraps bare lists and single objects alike (_unwrap_list, _unwrap_single)', async () => {
     const orgs = await raw('GET', '/config/v1/orgs/')
     expect(unwrapList(orgs.body)[0].uuid).toBe(org)
-    const created = await raw('POST', `/config/v1/orgs/${org}/projects/`, { name: 'ha', description: 'Home Assistant history data' })
+    const created = await raw('POST', `/config/v1/orgs/${org}/projects/`, {
+      name: 'ha',
+      description: 'Home Assistant history data',
+    })
     // _unwrap_single: a bare object is taken as is
     expect(created.body.uuid).toBeTruthy()
     const projects = unwrapList((await raw('GET', `/config/v1/orgs/${org}/projects/`)).body)

@@ -5,7 +5,14 @@
 import type { ClusterState } from '../context'
 import type { Resource } from '../hooks'
 
-export const KINDS = { project: 'project', table: 'table', transform: 'transform', dictionary: 'dictionary', fn: 'function', org: 'org' }
+export const KINDS = {
+  project: 'project',
+  table: 'table',
+  transform: 'transform',
+  dictionary: 'dictionary',
+  fn: 'function',
+  org: 'org',
+}
 
 /** The parent id of a stored object (the config store keeps `_org`, `_project`, `_table`). */
 export function parentOf(item: Resource, key: 'org' | 'project' | 'table'): string {
@@ -32,7 +39,10 @@ export function pickTransform(cluster: ClusterState, tableId: string, name?: str
 }
 
 /** Resolves `project.table` (backticks and quotes allowed) to its objects. */
-export function resolveTable(cluster: ClusterState, ref: string): { project: Resource; table: Resource } | { error: string } {
+export function resolveTable(
+  cluster: ClusterState,
+  ref: string,
+): { project: Resource; table: Resource } | { error: string } {
   const cleaned = ref.trim()
   const m = /^[`"]?([^`".]+)[`"]?\.[`"]?([^`"]+)[`"]?$/.exec(cleaned)
   if (!m) return { error: `Table "${ref}" must be given as project.table` }

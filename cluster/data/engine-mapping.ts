@@ -51,12 +51,14 @@ export function engineMappingEnabled() {
 /** a JSON number */
 const JSON_NUMBER = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$'
 /** JSON numbers that JavaScript prints back unchanged (String(Number(x)) === x): integers below 2^53 and short decimals */
-const CANONICAL_NUMBER = '^(0|-?[1-9][0-9]{0,14}|-?[1-9][0-9]{0,6}\\.[0-9]{0,7}[1-9]|-?0\\.0{0,4}[1-9]([0-9]{0,8}[1-9])?)$'
+const CANONICAL_NUMBER =
+  '^(0|-?[1-9][0-9]{0,14}|-?[1-9][0-9]{0,6}\\.[0-9]{0,7}[1-9]|-?0\\.0{0,4}[1-9]([0-9]{0,8}[1-9])?)$'
 const DECIMAL = '^-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?$'
 /** parseTime's numeric strings: /^-?\d+(\.\d+)?$/ */
 const EPOCH_NUMBER = '^-?[0-9]+(\\.[0-9]+)?$'
 /** parseTime's ISO_RE */
-const ISO = '^([0-9]{4})-([0-9]{2})-([0-9]{2})[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(\\.[0-9]+)?)?(Z|z|[+-][0-9]{2}:?[0-9]{2})?$'
+const ISO =
+  '^([0-9]{4})-([0-9]{2})-([0-9]{2})[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(\\.[0-9]+)?)?(Z|z|[+-][0-9]{2}:?[0-9]{2})?$'
 const TRUE_WORDS = ['true', '1', 't', 'yes', 'y']
 const FALSE_WORDS = ['false', '0', 'f', 'no', 'n', '']
 
@@ -70,7 +72,18 @@ const INT_RANGES: Record<string, [string, string]> = {
   int64: ['-9223372036854775808', '9223372036854775807'],
   uint64: ['0', '18446744073709551615'],
 }
-const EPOCH_FACTORS: Record<string, number> = { s: 1000, seconds: 1000, second: 1000, ms: 1, milliseconds: 1, cs: 10, us: 0.001, microseconds: 0.001, ns: 0.000001, nanoseconds: 0.000001 }
+const EPOCH_FACTORS: Record<string, number> = {
+  s: 1000,
+  seconds: 1000,
+  second: 1000,
+  ms: 1,
+  milliseconds: 1,
+  cs: 10,
+  us: 0.001,
+  microseconds: 0.001,
+  ns: 0.000001,
+  nanoseconds: 0.000001,
+}
 /** DateTime64(3)'s range, in ms (1900-01-01 .. 2299-12-31 23:59:59.999) */
 const MIN_MS = -2208988800000
 const MAX_MS = 10413791999999
@@ -98,14 +111,18 @@ function defaultText(value: unknown): string | null | undefined {
  * not cover. `tableColumns`: the engine table's column types (a column must have the type the
  * transform gives it).
  */
-export function planFor(transform: Resource, options: { tableOrderKey: string; database: string; table: string; tableColumns: Map<string, string> }): EnginePlan | null {
+export function planFor(
+  transform: Resource,
+  options: { tableOrderKey: string; database: string; table: string; tableColumns: Map<string, string> },
+): EnginePlan | null {
   const type = transformType(transform)
   const settings = transform?.settings ?? {}
   const columns = storedColumns(transform)
   if (!columns.length) return null
   const nullValues: string[] = Array.isArray(settings.null_values) ? settings.null_values.map(String) : []
   // JSON: a null value that reads like a JSON number or boolean could have been one (the mapper nulls strings only)
-  if (type === 'json' && nullValues.some((v) => /^(true|false)$/.test(v) || new RegExp(JSON_NUMBER).test(v))) return null
+  if (type === 'json' && nullValues.some((v) => /^(true|false)$/.test(v) || new RegExp(JSON_NUMBER).test(v)))
+    return null
   const flattening = settings.format_details?.flattening
   let separators: string[] = []
   if (type === 'json' && flattening && flattening.active !== false && flattening.active !== undefined) {
@@ -121,7 +138,14 @@ export function planFor(transform: Resource, options: { tableOrderKey: string; d
   const raw = new Map<OutputColumn, string>()
   if (type === 'csv') {
     const o = csvOptions(settings.format_details)
-    if (o.quote !== '"' || o.escape !== '"' || o.skip_comments || o.delimiter.length !== 1 || /["\r\n]/.test(o.delimiter)) return null
+    if (
+      o.quote !== '"' ||
+      o.escape !== '"' ||
+      o.skip_comments ||
+      o.delimiter.length !== 1 ||
+      /["\r\n]/.test(o.delimiter)
+    )
+      return null
     skipHead = o.skip_head
     let position = 0
     let max = -1
@@ -140,7 +164,8 @@ export function planFor(transform: Resource, options: { tableOrderKey: string; d
     const fields = new Map<string, string>()
     for (const c of columns) {
       if (c.datatype?.virtual) continue
-      const field = typeof c.datatype?.source?.from_input_field === 'string' ? c.datatype.source.from_input_field : c.name
+      const field =
+        typeof c.datatype?.source?.from_input_field === 'string' ? c.datatype.source.from_input_field : c.name
       if (!field || separators.some((s) => field.includes(s))) return null
       if (!fields.has(field)) fields.set(field, `__hdx_f${fields.size}`)
       raw.set(c, fields.get(field)!)
@@ -173,10 +198,26 @@ export function planFor(transform: Resource, options: { tableOrderKey: string; d
     select.push(`${input} AS ${v}`)
     let value: string
     let bad: string
-    if (STRINGS.has(t) || !(t in INT_RANGES || DOUBLES.has(t) || t === 'boolean' || t === 'bool' || t === 'datetime' || t === 'epoch' || t === 'array' || t === 'map' || t === 'float32')) {
+    if (
+      STRINGS.has(t) ||
+      !(
+        t in INT_RANGES ||
+        DOUBLES.has(t) ||
+        t === 'boolean' ||
+        t === 'bool' ||
+        t === 'datetime' ||
+        t === 'epoch' ||
+        t === 'array' ||
+        t === 'map' ||
+        t === 'float32'
+      )
+    ) {
       value = v
       // JSON: a number the mapper would print differently, or an object/array it would re-serialise
-      bad = type === 'json' ? `(${v} IS NOT NULL AND ((match(${v}, ${lit(JSON_NUMBER)}) AND NOT match(${v}, ${lit(CANONICAL_NUMBER)})) OR startsWith(${v}, '{') OR startsWith(${v}, '[')))` : '0'
+      bad =
+        type === 'json'
+          ? `(${v} IS NOT NULL AND ((match(${v}, ${lit(JSON_NUMBER)}) AND NOT match(${v}, ${lit(CANONICAL_NUMBER)})) OR startsWith(${v}, '{') OR startsWith(${v}, '[')))`
+          : '0'
     } else if (t === 'boolean' || t === 'bool') {
       const s = `lower(trimBoth(${v}))`
       value = `if(${v} IS NULL, NULL, ${s} IN ${words(TRUE_WORDS)})`
@@ -230,7 +271,9 @@ export function planFor(transform: Resource, options: { tableOrderKey: string; d
         isoMs = `if(length(${g}) = 8 AND ${valid}, toFloat64(${ms}), NULL)`
       }
       const ms = `__hdx_ms${i}`
-      select.push(`multiIf(${v} IS NULL OR ${blank}, NULL, match(${v}, ${lit(EPOCH_NUMBER)}), floor(${numeric} + 0.5), ${isoMs}) AS ${ms}`)
+      select.push(
+        `multiIf(${v} IS NULL OR ${blank}, NULL, match(${v}, ${lit(EPOCH_NUMBER)}), floor(${numeric} + 0.5), ${isoMs}) AS ${ms}`,
+      )
       value = `if(${ms} IS NULL OR NOT isFinite(${ms}) OR ${ms} < ${MIN_MS} OR ${ms} > ${MAX_MS}, NULL, fromUnixTimestamp64Milli(toInt64(least(greatest(if(isFinite(ifNull(${ms}, 0.0)), ifNull(${ms}, 0.0), 0.0), ${num(MIN_MS)}), ${num(MAX_MS)}))))`
       bad = `(${v} IS NOT NULL AND NOT ${blank} AND ${x} IS NULL)`
     } else {
@@ -245,7 +288,12 @@ export function planFor(transform: Resource, options: { tableOrderKey: string; d
   }
   // the table's own order key, when the transform's primary column has another name
   const primary = columns.find((c) => c.datatype?.primary)
-  if (options.tableOrderKey && primary && options.tableOrderKey !== primary.name && !valueOf.has(options.tableOrderKey)) {
+  if (
+    options.tableOrderKey &&
+    primary &&
+    options.tableOrderKey !== primary.name &&
+    !valueOf.has(options.tableOrderKey)
+  ) {
     targets.push(ident(options.tableOrderKey))
     valueOf.set(options.tableOrderKey, valueOf.get(primary.name)!)
   }

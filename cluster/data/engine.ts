@@ -116,15 +116,24 @@ export class Engine {
    */
   async run(
     sql: string,
-    options: { format?: string; lane?: Lane; signal?: AbortSignal; params?: Record<string, string>; cancel?: { marker: string; signal: AbortSignal } } = {},
+    options: {
+      format?: string
+      lane?: Lane
+      signal?: AbortSignal
+      params?: Record<string, string>
+      cancel?: { marker: string; signal: AbortSignal }
+    } = {},
   ): Promise<ChdbResult> {
     const lane = options.lane ?? 'internal'
     const slot = await this.acquire(lane)
     if (options.cancel) {
       const { marker, signal } = options.cancel
       try {
-        if (signal.aborted) throw new EngineError('Code: 394. DB::Exception: Query was cancelled. (QUERY_WAS_CANCELLED)', 394)
-        const running = options.params ? slot.session.queryBindAsync(sql, options.params, { format: options.format ?? 'CSV' }) : slot.session.queryAsync(sql, { format: options.format ?? 'CSV' })
+        if (signal.aborted)
+          throw new EngineError('Code: 394. DB::Exception: Query was cancelled. (QUERY_WAS_CANCELLED)', 394)
+        const running = options.params
+          ? slot.session.queryBindAsync(sql, options.params, { format: options.format ?? 'CSV' })
+          : slot.session.queryAsync(sql, { format: options.format ?? 'CSV' })
         let isSettled = false
         const onAbort = () => void this.kill(marker, () => isSettled)
         signal.addEventListener('abort', onAbort, { once: true })
@@ -174,7 +183,9 @@ export class Engine {
   }
 
   /** What the engine reports of the statements running now whose text holds one of `markers`. */
-  async progressOf(markers: string[]): Promise<Map<string, { rowsRead: number; bytesRead: number; elapsedMs: number }>> {
+  async progressOf(
+    markers: string[],
+  ): Promise<Map<string, { rowsRead: number; bytesRead: number; elapsedMs: number }>> {
     const found = new Map<string, { rowsRead: number; bytesRead: number; elapsedMs: number }>()
     if (!markers.length) return found
     const rows = await this.rows<{ query: string; read_rows: string; read_bytes: string; elapsed: number }>(
@@ -182,7 +193,12 @@ export class Engine {
     )
     for (const marker of markers) {
       const row = rows.find((entry) => entry.query.includes(marker))
-      if (row) found.set(marker, { rowsRead: Number(row.read_rows), bytesRead: Number(row.read_bytes), elapsedMs: Math.round(row.elapsed * 1000) })
+      if (row)
+        found.set(marker, {
+          rowsRead: Number(row.read_rows),
+          bytesRead: Number(row.read_bytes),
+          elapsedMs: Math.round(row.elapsed * 1000),
+        })
     }
     return found
   }
@@ -217,13 +233,30 @@ export class Engine {
     const slot = await this.acquire('internal')
     try {
       // the raw insert takes plain identifiers only; other names go through an INSERT statement
-      if (/^[A-Za-z0-9_]+$/.test(database) && /^[A-Za-z0-9_]+$/.test(table) && (columns ?? []).every((c) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(c))) {
-        return await slot.session.insert({ table: `${database}.${table}`, values, format, ...(columns ? { columns } : {}), ...(settings ? { settings } : {}) })
+      if (
+        /^[A-Za-z0-9_]+$/.test(database) &&
+        /^[A-Za-z0-9_]+$/.test(table) &&
+        (columns ?? []).every((c) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(c))
+      ) {
+        return await slot.session.insert({
+          table: `${database}.${table}`,
+          values,
+          format,
+          ...(columns ? { columns } : {}),
+          ...(settings ? { settings } : {}),
+        })
       }
       const body = typeof values === 'string' ? values : values.toString('utf8')
-      const withSettings = settings && Object.keys(settings).length ? ` SETTINGS ${Object.entries(settings).map(([k, v]) => `${k} = ${typeof v === 'number' ? v : lit(v)}`).join(', ')}` : ''
+      const withSettings =
+        settings && Object.keys(settings).length
+          ? ` SETTINGS ${Object.entries(settings)
+              .map(([k, v]) => `${k} = ${typeof v === 'number' ? v : lit(v)}`)
+              .join(', ')}`
+          : ''
       const list = columns ? ` (${columns.map(ident).join(', ')})` : ''
-      await slot.session.queryAsync(`INSERT INTO ${qualified(database, table)}${list}${withSettings} FORMAT ${format}\n${body}`)
+      await slot.session.queryAsync(
+        `INSERT INTO ${qualified(database, table)}${list}${withSettings} FORMAT ${format}\n${body}`,
+      )
       return undefined
     } catch (error) {
       throw toEngineError(error)
@@ -238,13 +271,19 @@ export class Engine {
    * without copying), then `insertFrom(stage)` maps and checks it into the table in one statement.
    * The staging table is emptied afterwards, whatever happened.
    */
-  async stagedInsert(stage: { structure: string; format: 'CSV' | 'JSONEachRow'; input: Record<string, string | number> }, values: Buffer | string, insertFrom: (stage: string) => string): Promise<void> {
+  async stagedInsert(
+    stage: { structure: string; format: 'CSV' | 'JSONEachRow'; input: Record<string, string | number> },
+    values: Buffer | string,
+    insertFrom: (stage: string) => string,
+  ): Promise<void> {
     const slot = await this.acquire('internal')
     const name = `hdx_stage_${crypto.createHash('sha1').update(stage.structure).digest('hex').slice(0, 16)}`
     try {
       slot.stages ??= new Set()
       if (!slot.stages.has(name)) {
-        await slot.session.queryAsync(`CREATE TEMPORARY TABLE IF NOT EXISTS ${name} (${stage.structure}) ENGINE = Memory`)
+        await slot.session.queryAsync(
+          `CREATE TEMPORARY TABLE IF NOT EXISTS ${name} (${stage.structure}) ENGINE = Memory`,
+        )
         slot.stages.add(name)
       }
       await slot.session.insert({ table: name, values, format: stage.format, settings: stage.input })
@@ -258,7 +297,10 @@ export class Engine {
     }
   }
 
-  private batches = new Map<string, { parts: Buffer[]; waiters: { resolve: () => void; reject: (e: unknown) => void }[] }>()
+  private batches = new Map<
+    string,
+    { parts: Buffer[]; waiters: { resolve: () => void; reject: (e: unknown) => void }[] }
+  >()
   private inFlight = new Set<string>()
 
   /**
@@ -284,7 +326,12 @@ export class Engine {
         const batch = this.batches.get(key)
         if (!batch || batch.parts.length === 0) break
         this.batches.delete(key)
-        const payload = batch.parts.length === 1 ? batch.parts[0] : Buffer.concat(batch.parts.map((p) => (p[p.length - 1] === 10 ? p : Buffer.concat([p, Buffer.from('\n')]))))
+        const payload =
+          batch.parts.length === 1
+            ? batch.parts[0]
+            : Buffer.concat(
+                batch.parts.map((p) => (p[p.length - 1] === 10 ? p : Buffer.concat([p, Buffer.from('\n')]))),
+              )
         try {
           await this.insert(database, table, payload)
           for (const w of batch.waiters) w.resolve()
@@ -319,7 +366,9 @@ export class Engine {
 /** The first ORDER BY column of the engine table (its primary datetime), if the table exists. */
 export async function tableOrderKey(engine: Engine, database: string, table: string): Promise<string | null> {
   try {
-    const rows = await engine.rows<{ sorting_key: string }>(`SELECT sorting_key FROM system.tables WHERE database = '${database.replace(/'/g, "\\'")}' AND name = '${table.replace(/'/g, "\\'")}'`)
+    const rows = await engine.rows<{ sorting_key: string }>(
+      `SELECT sorting_key FROM system.tables WHERE database = '${database.replace(/'/g, "\\'")}' AND name = '${table.replace(/'/g, "\\'")}'`,
+    )
     const key = rows[0]?.sorting_key?.split(',')[0]?.trim()
     return key ? key.replace(/^`|`$/g, '') : null
   } catch {
@@ -331,7 +380,18 @@ export async function tableOrderKey(engine: Engine, database: string, table: str
 // Transform datatypes → engine types
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Datatype = { type?: string; primary?: boolean; format?: string; resolution?: string; elements?: any[]; default?: unknown; ignore?: boolean; virtual?: boolean; source?: any; [k: string]: any }
+export type Datatype = {
+  type?: string
+  primary?: boolean
+  format?: string
+  resolution?: string
+  elements?: any[]
+  default?: unknown
+  ignore?: boolean
+  virtual?: boolean
+  source?: any
+  [k: string]: any
+}
 export type OutputColumn = { name: string; datatype: Datatype }
 
 const SCALARS: Record<string, string> = {
@@ -372,7 +432,14 @@ function elementType(dt: Datatype | undefined): string {
 
 function mapKeyType(dt: Datatype | undefined): string {
   const t = baseType(dt ?? { type: 'string' })
-  return t.startsWith('Array(') || t.startsWith('Map(') || t.startsWith('DateTime64') || t === 'Float64' || t === 'Float32' || t === 'Bool' ? 'String' : t
+  return t.startsWith('Array(') ||
+    t.startsWith('Map(') ||
+    t.startsWith('DateTime64') ||
+    t === 'Float64' ||
+    t === 'Float32' ||
+    t === 'Bool'
+    ? 'String'
+    : t
 }
 
 /** The engine column type: primary datetime is NOT NULL; arrays and maps cannot be Nullable. */

@@ -4,7 +4,18 @@ import type { ClusterRouter, ClusterState, Ctx, LogEntry } from '../context'
 import { authorize } from '../config/access'
 import { HttpError, text, validationError } from '../http'
 import { allTables, KINDS, parentOf } from './catalog'
-import { baseType, columnType, Engine, ident, lit, primaryColumn, qualified, storedColumns, toEngineError, type OutputColumn } from './engine'
+import {
+  baseType,
+  columnType,
+  Engine,
+  ident,
+  lit,
+  primaryColumn,
+  qualified,
+  storedColumns,
+  toEngineError,
+  type OutputColumn,
+} from './engine'
 import type { DataHooks, DataPlane, Resource } from '../hooks'
 import { forgetTable, handleIngest, handleValidator } from './ingest'
 import { BatchRunner, recoverAlterJobs, registerJobRoutes } from './jobs'
@@ -50,7 +61,7 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
    * it, so under steady use no caller waits for the engine behind an expiry; older, or forgotten
    * after a write, it is not given.
    */
-  const briefly = <T,>(key: string, load: () => Promise<T>): Promise<T> => {
+  const briefly = <T>(key: string, load: () => Promise<T>): Promise<T> => {
     const now = performance.now()
     const hit = figures.get(key)
     if (hit && now - hit.at < FIGURES_MS) return hit.value as Promise<T>
@@ -64,7 +75,8 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
       })
       return hit.value as Promise<T>
     }
-    if (figures.size >= 1_000) for (const [k, entry] of figures) if (now - entry.at >= 10 * FIGURES_MS) figures.delete(k)
+    if (figures.size >= 1_000)
+      for (const [k, entry] of figures) if (now - entry.at >= 10 * FIGURES_MS) figures.delete(k)
     const entry = start(key, load)
     figures.set(key, entry)
     return entry.value as Promise<T>
@@ -130,7 +142,8 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
         const progress = await engine.progressOf(running.map((q) => queryMarker(q.query_id)))
         for (const q of running) {
           const now = progress.get(queryMarker(q.query_id))
-          if (now && q.active) Object.assign(q, { rows_read: now.rowsRead, bytes_read: now.bytesRead, exec_time_ms: now.elapsedMs })
+          if (now && q.active)
+            Object.assign(q, { rows_read: now.rowsRead, bytes_read: now.bytesRead, exec_time_ms: now.elapsedMs })
         }
       } catch {
         // figures only
@@ -206,7 +219,13 @@ export async function createDataPlane(cluster: ClusterState): Promise<DataPlane<
           runner.recover()
           recoverAlterJobs(plane)
         } catch (error) {
-          cluster.log({ level: 'error', service: 'turbine-api', component: 'jobs', message: 'job recovery failed', error: String(error) })
+          cluster.log({
+            level: 'error',
+            service: 'turbine-api',
+            component: 'jobs',
+            message: 'job recovery failed',
+            error: String(error),
+          })
         }
       }
     },
@@ -231,14 +250,27 @@ async function catalogDownload(plane: Plane, ctx: Ctx): Promise<Response> {
   if (!cluster.store.get('org', ctx.params.org)) throw new HttpError(404, { detail: 'Org not found.' })
   const projectRef = url.searchParams.get('project') ?? ''
   const tableRef = url.searchParams.get('table') ?? ''
-  if (!projectRef || !tableRef) throw validationError({ ...(projectRef ? {} : { project: ['This field is required.'] }), ...(tableRef ? {} : { table: ['This field is required.'] }) })
-  const project = cluster.store.find<Resource>(KINDS.project, (p) => (p.uuid === projectRef || p.name === projectRef) && parentOf(p, 'org') === ctx.params.org)
+  if (!projectRef || !tableRef)
+    throw validationError({
+      ...(projectRef ? {} : { project: ['This field is required.'] }),
+      ...(tableRef ? {} : { table: ['This field is required.'] }),
+    })
+  const project = cluster.store.find<Resource>(
+    KINDS.project,
+    (p) => (p.uuid === projectRef || p.name === projectRef) && parentOf(p, 'org') === ctx.params.org,
+  )
   if (!project) throw new HttpError(404, { detail: 'Project not found.' })
-  const table = cluster.store.find<Resource>(KINDS.table, (t) => (t.uuid === tableRef || t.name === tableRef) && parentOf(t, 'project') === project.uuid)
+  const table = cluster.store.find<Resource>(
+    KINDS.table,
+    (t) => (t.uuid === tableRef || t.name === tableRef) && parentOf(t, 'project') === project.uuid,
+  )
   if (!table) throw new HttpError(404, { detail: 'Table not found.' })
   authorize(ctx, 'view_catalog', { projectId: project.uuid, tableId: table.uuid })
-  const key = await plane.engine.rows<{ sorting_key: string }>(`SELECT sorting_key FROM system.tables WHERE database = ${lit(project.name)} AND name = ${lit(table.name)}`)
-  const header = 'created,modified,min_timestamp,max_timestamp,manifest_size,data_size,index_size,root_path,data_path,active,rows,mem_size,metadata,shard_key,lock,storage_id'
+  const key = await plane.engine.rows<{ sorting_key: string }>(
+    `SELECT sorting_key FROM system.tables WHERE database = ${lit(project.name)} AND name = ${lit(table.name)}`,
+  )
+  const header =
+    'created,modified,min_timestamp,max_timestamp,manifest_size,data_size,index_size,root_path,data_path,active,rows,mem_size,metadata,shard_key,lock,storage_id'
   if (!key.length) return new Response(header + '\n', { headers: { 'content-type': 'text/csv; charset=utf-8' } })
   const result = await plane.engine.run(
     `SELECT formatDateTime(modification_time, '%Y-%m-%dT%H:%i:%SZ') AS created, created AS modified,
@@ -249,13 +281,18 @@ async function catalogDownload(plane: Plane, ctx: Ctx): Promise<Response> {
      FROM system.parts WHERE active AND database = ${lit(project.name)} AND table = ${lit(table.name)} ORDER BY min_time`,
     { format: 'CSV' },
   )
-  return new Response(header + '\n' + result.text(), { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${table.name}-catalog.csv"` } })
+  return new Response(header + '\n' + result.text(), {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${table.name}-catalog.csv"`,
+    },
+  })
 }
 
 async function setupSystemTables(engine: Engine) {
   await engine.exec('CREATE DATABASE IF NOT EXISTS hydro')
   await engine.exec(
-    "CREATE TABLE IF NOT EXISTS hydro.logs (timestamp DateTime64(3), level LowCardinality(String), message String, error String, `kubernetes.container_name` LowCardinality(String), service LowCardinality(String), component LowCardinality(String), pool LowCardinality(String)) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp TTL toDateTime(timestamp) + INTERVAL 30 DAY",
+    'CREATE TABLE IF NOT EXISTS hydro.logs (timestamp DateTime64(3), level LowCardinality(String), message String, error String, `kubernetes.container_name` LowCardinality(String), service LowCardinality(String), component LowCardinality(String), pool LowCardinality(String)) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp TTL toDateTime(timestamp) + INTERVAL 30 DAY',
   )
   // a data directory made before hydro.logs had its pool column gets it (empty for the older rows)
   await engine.exec('ALTER TABLE hydro.logs ADD COLUMN IF NOT EXISTS pool LowCardinality(String)')
@@ -289,13 +326,23 @@ function makeHooks(plane: Plane): DataHooks {
     const compressed = Number(p.compressed_data_size ?? 0)
     let oldest: string | null = null
     let latest: string | null = null
-    const key = (await engine.rows<{ sorting_key: string }>(`SELECT sorting_key FROM system.tables WHERE database = ${db} AND name = ${tb}`))[0]?.sorting_key?.split(',')[0]?.trim()
+    const key = (
+      await engine.rows<{ sorting_key: string }>(
+        `SELECT sorting_key FROM system.tables WHERE database = ${db} AND name = ${tb}`,
+      )
+    )[0]?.sorting_key
+      ?.split(',')[0]
+      ?.trim()
     if (key && Number(p.total_rows ?? 0) > 0) {
-      const r = await engine.rows<{ lo: string; hi: string }>(`SELECT toString(min(${ident(key.replace(/^`|`$/g, ''))})) AS lo, toString(max(${ident(key.replace(/^`|`$/g, ''))})) AS hi FROM ${qualified(project.name, table.name)}`)
+      const r = await engine.rows<{ lo: string; hi: string }>(
+        `SELECT toString(min(${ident(key.replace(/^`|`$/g, ''))})) AS lo, toString(max(${ident(key.replace(/^`|`$/g, ''))})) AS hi FROM ${qualified(project.name, table.name)}`,
+      )
       oldest = r[0]?.lo ? r[0].lo.replace(' ', 'T') + 'Z' : null
       latest = r[0]?.hi ? r[0].hi.replace(' ', 'T') + 'Z' : null
     }
-    const columns = await engine.rows<{ n: number }>(`SELECT count() AS n FROM system.columns WHERE database = ${db} AND table = ${tb}`)
+    const columns = await engine.rows<{ n: number }>(
+      `SELECT count() AS n FROM system.columns WHERE database = ${db} AND table = ${tb}`,
+    )
     return {
       total_rows: Number(p.total_rows ?? 0),
       total_partitions: Number(p.total_partitions ?? 0),
@@ -325,23 +372,42 @@ function makeHooks(plane: Plane): DataHooks {
     await engine.exec(`CREATE OR REPLACE TABLE ${backing} (${structure}) ENGINE = MergeTree ORDER BY tuple()`)
     const file = path.join(cluster.options.dataDir, 'files', project.uuid, String(s.filename ?? ''))
     if (s.filename && fs.existsSync(file)) {
-      const format = typeof s.format === 'string' && s.format ? s.format : /\.json/i.test(file) ? 'JSONEachRow' : 'CSVWithNames'
+      const format =
+        typeof s.format === 'string' && s.format ? s.format : /\.json/i.test(file) ? 'JSONEachRow' : 'CSVWithNames'
       try {
-        await engine.exec(`INSERT INTO ${backing} SELECT * FROM file(${lit(file)}, ${lit(format)}, ${lit(cols.map((c) => `${ident(c.name)} ${baseType(c.datatype)}`).join(', '))})`)
+        await engine.exec(
+          `INSERT INTO ${backing} SELECT * FROM file(${lit(file)}, ${lit(format)}, ${lit(cols.map((c) => `${ident(c.name)} ${baseType(c.datatype)}`).join(', '))})`,
+        )
       } catch (error) {
         throw hookError('settings', error)
       }
     } else if (s.filename) {
-      cluster.log({ level: 'warning', service: 'turbine-api', component: 'dictionary', message: `dictionary ${project.name}.${dictionary.name}: file ${s.filename} not uploaded yet; the dictionary is empty` })
+      cluster.log({
+        level: 'warning',
+        service: 'turbine-api',
+        component: 'dictionary',
+        message: `dictionary ${project.name}.${dictionary.name}: file ${s.filename} not uploaded yet; the dictionary is empty`,
+      })
     }
     const keyTypes = keys.map((k) => baseType(cols.find((c) => c.name === k)?.datatype))
     const simpleKey = keys.length === 1 && keyTypes[0] === 'UInt64'
     let layout = String(s.layout ?? '').toLowerCase()
     if (!layout) layout = simpleKey ? 'hashed' : 'complex_key_hashed'
-    if (!simpleKey && !layout.startsWith('complex_key')) layout = layout.includes('sparse') ? 'complex_key_sparse_hashed' : 'complex_key_hashed'
-    const layouts = ['flat', 'hashed', 'sparse_hashed', 'complex_key_hashed', 'complex_key_sparse_hashed', 'hashed_array', 'complex_key_hashed_array']
+    if (!simpleKey && !layout.startsWith('complex_key'))
+      layout = layout.includes('sparse') ? 'complex_key_sparse_hashed' : 'complex_key_hashed'
+    const layouts = [
+      'flat',
+      'hashed',
+      'sparse_hashed',
+      'complex_key_hashed',
+      'complex_key_sparse_hashed',
+      'hashed_array',
+      'complex_key_hashed_array',
+    ]
     if (!layouts.includes(layout)) layout = simpleKey ? 'hashed' : 'complex_key_hashed'
-    const lifetime = Number.isFinite(Number(s.lifetime_seconds)) ? Math.max(0, Math.floor(Number(s.lifetime_seconds))) : 300
+    const lifetime = Number.isFinite(Number(s.lifetime_seconds))
+      ? Math.max(0, Math.floor(Number(s.lifetime_seconds)))
+      : 300
     const attrs = cols.map((c) => `${ident(c.name)} ${baseType(c.datatype)}`).join(', ')
     try {
       await engine.exec(
@@ -367,23 +433,43 @@ function makeHooks(plane: Plane): DataHooks {
       const target = qualified(project.name, table.name)
       try {
         await engine.exec(`CREATE DATABASE IF NOT EXISTS ${ident(project.name)}`)
-        const exists = (await engine.rows(`SELECT 1 FROM system.tables WHERE database = ${lit(project.name)} AND name = ${lit(table.name)}`)).length > 0
+        const exists =
+          (
+            await engine.rows(
+              `SELECT 1 FROM system.tables WHERE database = ${lit(project.name)} AND name = ${lit(table.name)}`,
+            )
+          ).length > 0
         if (!exists) {
-          if (!primary) throw validationError({ settings: { output_columns: ['Exactly one datetime or epoch column must be primary.'] } })
+          if (!primary)
+            throw validationError({
+              settings: { output_columns: ['Exactly one datetime or epoch column must be primary.'] },
+            })
           const defs = cols.map((c) => `${ident(c.name)} ${columnType(c.datatype)}`).join(', ')
           await engine.exec(
             `CREATE TABLE IF NOT EXISTS ${target} (${defs}) ENGINE = MergeTree PARTITION BY toDate(${ident(primary.name)}) ORDER BY ${ident(primary.name)}`,
           )
-          cluster.log({ level: 'info', service: 'turbine-api', component: 'engine', message: `created engine table ${project.name}.${table.name}` })
+          cluster.log({
+            level: 'info',
+            service: 'turbine-api',
+            component: 'engine',
+            message: `created engine table ${project.name}.${table.name}`,
+          })
         } else {
           // one ALTER for all the missing columns: the engine rewrites the table's metadata once per
           // ALTER, so one statement per column made a wide transform quadratic (1,128 columns: 300 s)
           const existing = new Set(
-            (await engine.rows<{ name: string }>(`SELECT name FROM system.columns WHERE database = ${lit(project.name)} AND table = ${lit(table.name)}`)).map((r) => r.name),
+            (
+              await engine.rows<{ name: string }>(
+                `SELECT name FROM system.columns WHERE database = ${lit(project.name)} AND table = ${lit(table.name)}`,
+              )
+            ).map((r) => r.name),
           )
           const missing = cols.filter((c) => !existing.has(c.name))
           if (missing.length) {
-            const clauses = missing.map((c) => `ADD COLUMN IF NOT EXISTS ${ident(c.name)} ${c.datatype?.primary ? 'DateTime64(3)' : columnType(c.datatype)}`)
+            const clauses = missing.map(
+              (c) =>
+                `ADD COLUMN IF NOT EXISTS ${ident(c.name)} ${c.datatype?.primary ? 'DateTime64(3)' : columnType(c.datatype)}`,
+            )
             await engine.exec(`ALTER TABLE ${target} ${clauses.join(', ')}`)
           }
         }
@@ -404,13 +490,22 @@ function makeHooks(plane: Plane): DataHooks {
     },
     async tableRenamed({ project, table, previousName }) {
       if (previousName === table.name) return
-      const exists = (await engine.rows(`SELECT 1 FROM system.tables WHERE database = ${lit(project.name)} AND name = ${lit(previousName)}`)).length > 0
-      if (exists) await engine.exec(`RENAME TABLE ${qualified(project.name, previousName)} TO ${qualified(project.name, table.name)}`)
+      const exists =
+        (
+          await engine.rows(
+            `SELECT 1 FROM system.tables WHERE database = ${lit(project.name)} AND name = ${lit(previousName)}`,
+          )
+        ).length > 0
+      if (exists)
+        await engine.exec(
+          `RENAME TABLE ${qualified(project.name, previousName)} TO ${qualified(project.name, table.name)}`,
+        )
       forgetTable(project.name, previousName)
       plane.touched(project.name, previousName)
     },
     async projectDeleted({ project }) {
-      for (const d of cluster.store.filter<Resource>(KINDS.dictionary, (x) => parentOf(x, 'project') === project.uuid)) await dropDictionary(project, d).catch(() => {})
+      for (const d of cluster.store.filter<Resource>(KINDS.dictionary, (x) => parentOf(x, 'project') === project.uuid))
+        await dropDictionary(project, d).catch(() => {})
       // the project's functions go with it (called before the config side's cascade)
       for (const fn of cluster.store.filter<Resource>(KINDS.fn, (x) => parentOf(x, 'project') === project.uuid)) {
         await engine.exec(`DROP FUNCTION IF EXISTS ${ident(fn.name)}`).catch(() => {})
@@ -429,7 +524,10 @@ function makeHooks(plane: Plane): DataHooks {
         }
       }
       // dictionaries are named {project}_{name}: rebuild them under the new name
-      for (const d of cluster.store.filter<Resource>(KINDS.dictionary, (x) => parentOf(x, 'project') === project.uuid)) {
+      for (const d of cluster.store.filter<Resource>(
+        KINDS.dictionary,
+        (x) => parentOf(x, 'project') === project.uuid,
+      )) {
         await dropDictionary({ ...project, name: previousName }, d).catch(() => {})
         await loadDictionary(project, d).catch(() => {})
       }
@@ -446,14 +544,16 @@ function makeHooks(plane: Plane): DataHooks {
       } catch (error) {
         throw hookError('sql', error)
       }
-      if (previousName && previousName !== fn.name) await engine.exec(`DROP FUNCTION IF EXISTS ${ident(previousName)}`).catch(() => {})
+      if (previousName && previousName !== fn.name)
+        await engine.exec(`DROP FUNCTION IF EXISTS ${ident(previousName)}`).catch(() => {})
       void project
     },
     async functionDeleted({ fn }) {
       await engine.exec(`DROP FUNCTION IF EXISTS ${ident(fn.name)}`)
     },
     async dictionarySaved({ project, dictionary, previousName }) {
-      if (previousName && previousName !== dictionary.name) await dropDictionary(project, { name: previousName }).catch(() => {})
+      if (previousName && previousName !== dictionary.name)
+        await dropDictionary(project, { name: previousName }).catch(() => {})
       await loadDictionary(project, dictionary)
     },
     async dictionaryDeleted({ project, dictionary }) {
@@ -498,7 +598,9 @@ function makeHooks(plane: Plane): DataHooks {
         active_queries: plane.queries.filter((q) => q.active).length,
         rows_ingested_last_5_minutes: sumMetric('rows_ingested_total', Date.now() - 300_000),
         rows_ingested_last_hour: sumMetric('rows_ingested_total', hourAgo),
-        active_jobs: batch.filter((j) => ['ready', 'running'].includes(j.status)).length + alter.filter((j) => ['ready', 'running', 'pending'].includes(j.status)).length,
+        active_jobs:
+          batch.filter((j) => ['ready', 'running'].includes(j.status)).length +
+          alter.filter((j) => ['ready', 'running', 'pending'].includes(j.status)).length,
         active_batch_jobs: batch.filter((j) => ['ready', 'running'].includes(j.status)).length,
         pending_alter_jobs: alter.filter((j) => j.status === 'pending').length,
       }
@@ -512,7 +614,13 @@ function makeHooks(plane: Plane): DataHooks {
         return await fn(e)
       } catch (error) {
         if (error instanceof HttpError) throw error
-        cluster.log({ level: 'error', service: 'turbine-api', component: 'engine', message: `${name} failed`, error: toEngineError(error).message })
+        cluster.log({
+          level: 'error',
+          service: 'turbine-api',
+          component: 'engine',
+          message: `${name} failed`,
+          error: toEngineError(error).message,
+        })
         throw new HttpError(400, { detail: `The engine refused the change: ${toEngineError(error).message}` })
       }
     }

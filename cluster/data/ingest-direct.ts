@@ -66,7 +66,8 @@ export function isIsoUtc(value: string): boolean {
   const month = +m[2]
   const day = +m[3]
   // DateTime64(3)'s range; a day the month has (Date.UTC would roll 02-30 over to March)
-  if (year < 1900 || year > 2299 || month < 1 || month > 12 || day < 1 || +m[4] > 23 || +m[5] > 59 || +m[6] > 59) return false
+  if (year < 1900 || year > 2299 || month < 1 || month > 12 || day < 1 || +m[4] > 23 || +m[5] > 59 || +m[6] > 59)
+    return false
   return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day
 }
 
@@ -86,7 +87,15 @@ export function timeFits(body: string, at: number, end: number): boolean {
   const length = end - at
   // YYYY-MM-DDTHH:MM:SSZ, or with .f, .ff or .fff before the Z
   if (length !== 20 && (length < 22 || length > 24)) return false
-  if (body.charCodeAt(at + 4) !== 45 || body.charCodeAt(at + 7) !== 45 || body.charCodeAt(at + 10) !== 84 || body.charCodeAt(at + 13) !== 58 || body.charCodeAt(at + 16) !== 58 || body.charCodeAt(end - 1) !== 90) return false
+  if (
+    body.charCodeAt(at + 4) !== 45 ||
+    body.charCodeAt(at + 7) !== 45 ||
+    body.charCodeAt(at + 10) !== 84 ||
+    body.charCodeAt(at + 13) !== 58 ||
+    body.charCodeAt(at + 16) !== 58 ||
+    body.charCodeAt(end - 1) !== 90
+  )
+    return false
   if (length > 20 && (body.charCodeAt(at + 19) !== 46 || digitsAt(body, at + 20, length - 21) < 0)) return false
   const year = digitsAt(body, at, 4)
   const month = digitsAt(body, at + 5, 2)
@@ -94,7 +103,20 @@ export function timeFits(body: string, at: number, end: number): boolean {
   const hour = digitsAt(body, at + 11, 2)
   const minute = digitsAt(body, at + 14, 2)
   const second = digitsAt(body, at + 17, 2)
-  if (year < 1900 || year > 2299 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false
+  if (
+    year < 1900 ||
+    year > 2299 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59
+  )
+    return false
   const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
   return day <= DAYS[month - 1] + (leap ? 1 : 0)
 }
@@ -148,7 +170,10 @@ export function doubleFits(body: string, at: number, end: number): boolean {
  * The direct plan for a JSON transform on a table, or null when its columns need the mapping.
  * `tableColumns`: the engine table's column types (a column must have the type the transform gives it).
  */
-export function directPlanFor(transform: Resource, options: { tableOrderKey: string; tableColumns: Map<string, string> }): DirectPlan | null {
+export function directPlanFor(
+  transform: Resource,
+  options: { tableOrderKey: string; tableColumns: Map<string, string> },
+): DirectPlan | null {
   const type = transformType(transform)
   const settings = transform?.settings ?? {}
   const columns = storedColumns(transform)
@@ -156,25 +181,48 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
   let csv: CsvOptions | null = null
   if (type === 'csv') {
     csv = csvOptions(settings.format_details)
-    if (csv.quote !== '"' || csv.escape !== '"' || csv.skip_comments || csv.delimiter.length !== 1 || /["\r\n \t]/.test(csv.delimiter) || csv.delimiter.charCodeAt(0) > 127) return null
+    if (
+      csv.quote !== '"' ||
+      csv.escape !== '"' ||
+      csv.skip_comments ||
+      csv.delimiter.length !== 1 ||
+      /["\r\n \t]/.test(csv.delimiter) ||
+      csv.delimiter.charCodeAt(0) > 127
+    )
+      return null
     // every column reads its own field, in order, and names the raw insert can list
-    if (columns.some((c, i) => (c.datatype?.source?.from_input_index ?? i) !== i || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(c.name))) return null
+    if (
+      columns.some(
+        (c, i) => (c.datatype?.source?.from_input_index ?? i) !== i || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(c.name),
+      )
+    )
+      return null
   }
   const nullValues = new Set<string>(Array.isArray(settings.null_values) ? settings.null_values.map(String) : [])
   // as acceptsCsv reads them (latin1 text of their UTF-8 bytes)
   const nullTexts = new Set([...nullValues].map((v) => Buffer.from(v, 'utf8').toString('latin1')))
   // flattening that makes nested names a column could read: the raw insert does not flatten
   const flattening = settings.format_details?.flattening
-  if (flattening && flattening.active !== false && flattening.active !== undefined && (typeof flattening.depth === 'number' ? flattening.depth : 10) > 1) {
-    const separators = [flattening.map_flattening_strategy?.left ?? '.', flattening.slice_flattening_strategy?.left ?? '[']
-    if (separators.some((s) => typeof s !== 'string' || s === '' || columns.some((c) => c.name.includes(s)))) return null
+  if (
+    flattening &&
+    flattening.active !== false &&
+    flattening.active !== undefined &&
+    (typeof flattening.depth === 'number' ? flattening.depth : 10) > 1
+  ) {
+    const separators = [
+      flattening.map_flattening_strategy?.left ?? '.',
+      flattening.slice_flattening_strategy?.left ?? '[',
+    ]
+    if (separators.some((s) => typeof s !== 'string' || s === '' || columns.some((c) => c.name.includes(s))))
+      return null
   }
   const checks: { name: string; kind: Kind; lo: number; hi: number; primary: boolean }[] = []
   for (const c of columns) {
     const dt = c.datatype ?? {}
     const type = String(dt.type ?? 'string').toLowerCase()
     if (dt.virtual || (dt.default !== undefined && dt.default !== null)) return null
-    if (type === 'json' && dt.source?.from_input_field !== undefined && dt.source.from_input_field !== c.name) return null
+    if (type === 'json' && dt.source?.from_input_field !== undefined && dt.source.from_input_field !== c.name)
+      return null
     const want = dt.primary ? 'DateTime64(3)' : columnType(dt)
     if (options.tableColumns.get(c.name) !== want) return null
     let kind: Kind
@@ -202,7 +250,13 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
       case Kind.String:
         return typeof value === 'string' && !nullValues.has(value)
       case Kind.Int:
-        return typeof value === 'number' && Number.isSafeInteger(value) && value >= check.lo && value <= check.hi && !Object.is(value, -0)
+        return (
+          typeof value === 'number' &&
+          Number.isSafeInteger(value) &&
+          value >= check.lo &&
+          value <= check.hi &&
+          !Object.is(value, -0)
+        )
       case Kind.Double:
         return typeof value === 'number' && !Object.is(value, -0)
       case Kind.Bool:
@@ -281,7 +335,17 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
             // without null values, a plain string field that cannot read as NULL needs no check, and
             // a number is checked where it lies (what textFits does, without a copy of it)
             const kind = checks[f].kind
-            if (!nullTexts.size && end > at && (kind === Kind.String ? end - at !== 4 : kind === Kind.Int ? intFits(body, at, end, checks[f]) : kind === Kind.Double ? doubleFits(body, at, end) : kind === Kind.Time && timeFits(body, at, end))) {
+            if (
+              !nullTexts.size &&
+              end > at &&
+              (kind === Kind.String
+                ? end - at !== 4
+                : kind === Kind.Int
+                  ? intFits(body, at, end, checks[f])
+                  : kind === Kind.Double
+                    ? doubleFits(body, at, end)
+                    : kind === Kind.Time && timeFits(body, at, end))
+            ) {
               if (!closes(end, f)) return false
               at = end + 1
               continue
@@ -290,7 +354,8 @@ export function directPlanFor(transform: Resource, options: { tableOrderKey: str
             at = end
           }
           // an empty field: the mapper's '' for strings, null for the rest (the engine's default differs)
-          if (value === '' ? checks[f].kind !== Kind.String || nullTexts.has('') : !textFits(value, quoted, checks[f])) return false
+          if (value === '' ? checks[f].kind !== Kind.String || nullTexts.has('') : !textFits(value, quoted, checks[f]))
+            return false
           if (!closes(at, f)) return false
           at++
         }

@@ -16,7 +16,8 @@ import { csvRecordCount, engineMappingEnabled, engineMappingMinRows, planFor, ty
 import { directPlanFor, type DirectPlan } from './ingest-direct'
 import { bodyBytes, type ClusterRequest } from '../node-http'
 
-const bad = (message: string, extra: Record<string, unknown> = {}) => new HttpError(400, { code: 400, message, ...extra })
+const bad = (message: string, extra: Record<string, unknown> = {}) =>
+  new HttpError(400, { code: 400, message, ...extra })
 
 /** A request body as UTF-8 text, decompressed as `readBodyBytes` says. Used by the validator and `/query`. */
 export async function readBody(request: ClusterRequest): Promise<string> {
@@ -63,7 +64,16 @@ const isRecord = (r: unknown) => !!r && typeof r === 'object' && !Array.isArray(
  * a copy of the bytes, where UTF-8 decoding also validates, and makes a two-byte string of any
  * non-ASCII body.
  */
-async function insertMappedByEngine(plane: Plane, project: Resource, table: Resource, transform: Resource, type: 'json' | 'csv', bytes: Buffer, orderKey: string, records: unknown[] | null): Promise<number | null> {
+async function insertMappedByEngine(
+  plane: Plane,
+  project: Resource,
+  table: Resource,
+  transform: Resource,
+  type: 'json' | 'csv',
+  bytes: Buffer,
+  orderKey: string,
+  records: unknown[] | null,
+): Promise<number | null> {
   if (!engineMappingEnabled()) return null
   if (records && records.length < engineMappingMinRows()) return null
   const key = `${project.name}.${table.name}`
@@ -71,13 +81,18 @@ async function insertMappedByEngine(plane: Plane, project: Resource, table: Reso
   if (!plans.has(planKey)) {
     let columns = tableColumns.get(key)
     if (!columns) {
-      const rows = await plane.engine.rows<{ name: string; type: string }>(`SELECT name, type FROM system.columns WHERE database = ${lit(project.name)} AND table = ${lit(table.name)}`)
+      const rows = await plane.engine.rows<{ name: string; type: string }>(
+        `SELECT name, type FROM system.columns WHERE database = ${lit(project.name)} AND table = ${lit(table.name)}`,
+      )
       columns = new Map(rows.map((r) => [r.name, r.type]))
       tableColumns.set(key, columns)
     }
     let plan: EnginePlan | null = null
     try {
-      plan = planFor({ ...transform, type }, { tableOrderKey: orderKey, database: project.name, table: table.name, tableColumns: columns })
+      plan = planFor(
+        { ...transform, type },
+        { tableOrderKey: orderKey, database: project.name, table: table.name, tableColumns: columns },
+      )
     } catch {
       plan = null
     }
@@ -111,14 +126,16 @@ async function insertMappedByEngine(plane: Plane, project: Resource, table: Reso
       return count
     } catch (error) {
       // nothing written (one block): the mapping decides
-      if (process.env.CLUSTER_DEBUG_INGEST) console.error('direct insert refused:', (error as Error).message.slice(0, 500))
+      if (process.env.CLUSTER_DEBUG_INGEST)
+        console.error('direct insert refused:', (error as Error).message.slice(0, 500))
     }
   }
   try {
     await plane.engine.stagedInsert(plan, bytes, (stage) => plan.insertFrom(stage))
     return count
   } catch (error) {
-    if (process.env.CLUSTER_DEBUG_INGEST) console.error('engine-mapped insert refused:', (error as Error).message.slice(0, 500))
+    if (process.env.CLUSTER_DEBUG_INGEST)
+      console.error('engine-mapped insert refused:', (error as Error).message.slice(0, 500))
     return null
   }
 }
@@ -144,29 +161,43 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
   if ('error' in resolved) throw new HttpError(404, { code: 404, message: resolved.error })
   const { project, table } = resolved
   // Auth: a table with a stream token list takes its token; otherwise a signed-in user with insert_sql
-  const tokens: string[] = Array.isArray(table.settings?.stream?.token_list) ? table.settings.stream.token_list.filter(Boolean) : []
+  const tokens: string[] = Array.isArray(table.settings?.stream?.token_list)
+    ? table.settings.stream.token_list.filter(Boolean)
+    : []
   const given = request.headers.get('x-hdx-token')
   if (tokens.length) {
     if (!given || !tokens.includes(given)) {
-      throw new HttpError(401, { code: 401, message: given ? 'Invalid x-hdx-token for this table' : 'This table requires an x-hdx-token header' })
+      throw new HttpError(401, {
+        code: 401,
+        message: given ? 'Invalid x-hdx-token for this table' : 'This table requires an x-hdx-token header',
+      })
     }
   } else if (request.headers.get('authorization')) {
     const user = requireUser(ctx)
-    if (!can(cluster, user, 'insert_sql', { projectId: project.uuid, tableId: table.uuid }) && !can(cluster, user, 'change_table', { projectId: project.uuid, tableId: table.uuid })) {
+    if (
+      !can(cluster, user, 'insert_sql', { projectId: project.uuid, tableId: table.uuid }) &&
+      !can(cluster, user, 'change_table', { projectId: project.uuid, tableId: table.uuid })
+    ) {
       throw new HttpError(403, { detail: 'You do not have permission to perform this action.' })
     }
   } else {
     throw new HttpError(401, { detail: 'Authentication credentials were not provided.' })
   }
   const transform = pickTransform(cluster, table.uuid, transformName)
-  if (!transform) throw bad(transformName ? `Transform "${transformName}" does not exist on ${tableRef}` : `Table ${tableRef} has no transform: publish one before ingesting`)
+  if (!transform)
+    throw bad(
+      transformName
+        ? `Transform "${transformName}" does not exist on ${tableRef}`
+        : `Table ${tableRef} has no transform: publish one before ingesting`,
+    )
 
   const received = await readBodyBytes(request)
   const contentType = (request.headers.get('content-type') ?? '').toLowerCase()
   let type = transformType(transform)
   if (contentType.includes('csv')) type = 'csv'
   else if (contentType.includes('json')) type = 'json'
-  if (type !== transformType(transform)) throw bad(`Transform "${transform.name}" is ${transformType(transform)}, the body is ${type}`)
+  if (type !== transformType(transform))
+    throw bad(`Transform "${transform.name}" is ${transformType(transform)}, the body is ${type}`)
   // a UTF-8 byte order mark is not part of the data; bytes that are not UTF-8 become U+FFFD, as in
   // the text the JavaScript mapper reads
   const data = received[0] === 0xef && received[1] === 0xbb && received[2] === 0xbf ? received.subarray(3) : received
@@ -197,7 +228,13 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
     plane.touched(project.name, table.name)
     cluster.metrics.inc('rows_ingested_total', { service: 'intake-head' }, written)
     cluster.metrics.inc('bytes_ingested_total', { service: 'intake-head' }, received.length)
-    return json({ code: 200, message: 'success', rows: written, table: `${project.name}.${table.name}`, transform: transform.name })
+    return json({
+      code: 200,
+      message: 'success',
+      rows: written,
+      table: `${project.name}.${table.name}`,
+      transform: transform.name,
+    })
   }
 
   // the JavaScript mapper: every rule checked row by row, with its messages
@@ -219,9 +256,17 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
   })
   if (errors.length) {
     cluster.metrics.inc('rows_rejected_total', { service: 'intake-head' }, errors.length)
-    cluster.log({ level: 'warning', service: 'intake-head', component: 'ingest', message: `rejected ${errors.length} of ${records.length} rows for ${tableRef}`, error: errors[0] })
+    cluster.log({
+      level: 'warning',
+      service: 'intake-head',
+      component: 'ingest',
+      message: `rejected ${errors.length} of ${records.length} rows for ${tableRef}`,
+      error: errors[0],
+    })
     // a real intake head rejects the whole request when rows do not fit the transform
-    throw bad(`${errors.length} of ${records.length} rows could not be mapped through transform "${transform.name}"`, { errors: errors.slice(0, 20) })
+    throw bad(`${errors.length} of ${records.length} rows could not be mapped through transform "${transform.name}"`, {
+      errors: errors.slice(0, 20),
+    })
   }
   try {
     await plane.engine.insertRows(project.name, table.name, toJsonEachRow(rows))
@@ -233,12 +278,20 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
   plane.touched(project.name, table.name)
   cluster.metrics.inc('rows_ingested_total', { service: 'intake-head' }, rows.length)
   cluster.metrics.inc('bytes_ingested_total', { service: 'intake-head' }, received.length)
-  return json({ code: 200, message: 'success', rows: rows.length, table: `${project.name}.${table.name}`, transform: transform.name })
+  return json({
+    code: 200,
+    message: 'success',
+    rows: rows.length,
+    table: `${project.name}.${table.name}`,
+    transform: transform.name,
+  })
 }
 
 export function forgetTable(database: string, table?: string) {
-  const hit = (k: string) => (table ? k === `${database}.${table}` || k.startsWith(`${database}.${table}\u0000`) : k.startsWith(`${database}.`))
-  for (const cache of [orderKeys, tableColumns, plans, directPlans]) for (const k of cache.keys()) if (hit(k)) cache.delete(k)
+  const hit = (k: string) =>
+    table ? k === `${database}.${table}` || k.startsWith(`${database}.${table}\u0000`) : k.startsWith(`${database}.`)
+  for (const cache of [orderKeys, tableColumns, plans, directPlans])
+    for (const k of cache.keys()) if (hit(k)) cache.delete(k)
 }
 
 /**
@@ -255,18 +308,27 @@ export async function handleValidator(plane: Plane, ctx: Ctx): Promise<Response>
   let envelope: Record<string, any> | null = null
   try {
     const parsed = JSON.parse(text)
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && ('transform' in parsed || 'data' in parsed)) envelope = parsed
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && ('transform' in parsed || 'data' in parsed))
+      envelope = parsed
   } catch {
     // a raw body
   }
   if (envelope) {
     if (envelope.transform && typeof envelope.transform === 'object') {
-      transform = { uuid: '', name: envelope.transform.name ?? 'validator', ...envelope.transform, settings: envelope.transform.settings ?? {} } as Resource
+      transform = {
+        uuid: '',
+        name: envelope.transform.name ?? 'validator',
+        ...envelope.transform,
+        settings: envelope.transform.settings ?? {},
+      } as Resource
     }
     data = envelope.data
   } else data = text
   if (!transform) {
-    if (!tableRef) throw bad('Give a transform in the body ({"transform": {...}, "data": ...}) or x-hdx-table and x-hdx-transform headers')
+    if (!tableRef)
+      throw bad(
+        'Give a transform in the body ({"transform": {...}, "data": ...}) or x-hdx-table and x-hdx-transform headers',
+      )
     const resolved = resolveTable(cluster, tableRef)
     if ('error' in resolved) throw new HttpError(404, { code: 404, message: resolved.error })
     transform = pickTransform(cluster, resolved.table.uuid, transformName)
@@ -284,7 +346,12 @@ export async function handleValidator(plane: Plane, ctx: Ctx): Promise<Response>
     if (r.error) throw bad(`Could not parse the data as ${type.toUpperCase()}: ${r.error}`)
     records = r.records
   } else if (Array.isArray(data)) {
-    records = type === 'csv' ? data.flatMap((d) => (typeof d === 'string' ? recordsOf(d, 'csv', transform!.settings?.format_details).records : [d])) : data
+    records =
+      type === 'csv'
+        ? data.flatMap((d) =>
+            typeof d === 'string' ? recordsOf(d, 'csv', transform!.settings?.format_details).records : [d],
+          )
+        : data
   } else if (data && typeof data === 'object') records = [data]
   else throw bad('No data to validate')
   const mapper = makeMapper(transform)
@@ -303,7 +370,11 @@ export async function handleValidator(plane: Plane, ctx: Ctx): Promise<Response>
     num_rows: records.length,
     num_valid: rows.length,
     num_errors: errors.length,
-    columns: mapper.columns.map((c) => ({ name: c.name, type: c.datatype?.type ?? 'string', primary: !!c.datatype?.primary })),
+    columns: mapper.columns.map((c) => ({
+      name: c.name,
+      type: c.datatype?.type ?? 'string',
+      primary: !!c.datatype?.primary,
+    })),
     rows,
     errors,
   })

@@ -11,7 +11,7 @@ let c: TestCluster
 let base: string
 let localDir: string
 
-const poll = async <T,>(fn: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> => {
+const poll = async <T>(fn: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> => {
   const until = Date.now() + ms
   for (;;) {
     const v = await fn()
@@ -27,18 +27,37 @@ beforeAll(async () => {
   base = `/config/v1/orgs/${c.orgId}`
   const p = await c.api('POST', `${base}/projects/`, { name: 'batch' })
   const t = await c.api('POST', `${base}/projects/${p.body.uuid}/tables/`, { name: 'web' })
-  const tr = await c.api('POST', `${base}/projects/${p.body.uuid}/tables/${t.body.uuid}/transforms/`, { name: 'json', type: 'json', settings: { is_default: true, output_columns: WEB_LOG_COLUMNS } })
+  const tr = await c.api('POST', `${base}/projects/${p.body.uuid}/tables/${t.body.uuid}/transforms/`, {
+    name: 'json',
+    type: 'json',
+    settings: { is_default: true, output_columns: WEB_LOG_COLUMNS },
+  })
   expect(tr.status, JSON.stringify(tr.body)).toBe(201)
   const csv = await c.api('POST', `${base}/projects/${p.body.uuid}/tables/${t.body.uuid}/transforms/`, {
     name: 'csv',
     type: 'csv',
-    settings: { is_default: false, format_details: { skip_head: 1 }, output_columns: WEB_LOG_COLUMNS.map((col, i) => ({ ...col, datatype: { ...col.datatype, source: { from_input_index: i } } })) },
+    settings: {
+      is_default: false,
+      format_details: { skip_head: 1 },
+      output_columns: WEB_LOG_COLUMNS.map((col, i) => ({
+        ...col,
+        datatype: { ...col.datatype, source: { from_input_index: i } },
+      })),
+    },
   })
   expect(csv.status, JSON.stringify(csv.body)).toBe(201)
   writeSampleBucket(c.dataDir)
   localDir = fs.mkdtempSync(path.join(os.tmpdir(), 'batch-files-'))
-  fs.writeFileSync(path.join(localDir, 'a.json'), '{"timestamp":"2024-03-01T00:00:00Z","path":"/local-a","status":200}\n{"timestamp":"2024-03-01T00:00:01Z","path":"/local-b","status":200}\n')
-  fs.writeFileSync(path.join(localDir, 'b.json.gz'), zlib.gzipSync('[{"timestamp":"2024-03-02T00:00:00Z","path":"/local-c","status":500},{"timestamp":"broken","path":"/bad"}]'))
+  fs.writeFileSync(
+    path.join(localDir, 'a.json'),
+    '{"timestamp":"2024-03-01T00:00:00Z","path":"/local-a","status":200}\n{"timestamp":"2024-03-01T00:00:01Z","path":"/local-b","status":200}\n',
+  )
+  fs.writeFileSync(
+    path.join(localDir, 'b.json.gz'),
+    zlib.gzipSync(
+      '[{"timestamp":"2024-03-02T00:00:00Z","path":"/local-c","status":500},{"timestamp":"broken","path":"/bad"}]',
+    ),
+  )
 })
 
 afterAll(async () => {
@@ -49,7 +68,15 @@ afterAll(async () => {
 const job = (name: string, url: string, transform?: string) => ({
   name,
   type: 'batch_import',
-  settings: { source: { table: 'batch.web', type: 'batch', subtype: 'aws s3', ...(transform ? { transform } : {}), settings: { url } } },
+  settings: {
+    source: {
+      table: 'batch.web',
+      type: 'batch',
+      subtype: 'aws s3',
+      ...(transform ? { transform } : {}),
+      settings: { url },
+    },
+  },
 })
 
 const count = async (where: string) => {
@@ -66,7 +93,13 @@ describe('batch jobs', () => {
     expect(created.body.settings.max_files).toBe(0)
     const done = await poll(() => c.api('GET', `${base}/jobs/batch/${created.body.uuid}`), finished)
     expect(done.body.status, JSON.stringify(done.body)).toBe('done')
-    expect(done.body.progress).toMatchObject({ percent: 100, files_total: 2, files_done: 2, rows_ingested: 1000, rows_rejected: 0 })
+    expect(done.body.progress).toMatchObject({
+      percent: 100,
+      files_total: 2,
+      files_done: 2,
+      rows_ingested: 1000,
+      rows_rejected: 0,
+    })
     expect(await count('1')).toBe(1000)
     const status = await c.api('GET', `${base}/jobs/batch/${created.body.uuid}/status`)
     expect(status.body.status).toBe('done')
@@ -81,7 +114,9 @@ describe('batch jobs', () => {
     const ldone = await poll(() => c.api('GET', `${base}/jobs/batch/${local.body.uuid}`), finished)
     expect(ldone.body.status).toBe('done')
     expect(ldone.body.progress).toMatchObject({ files_total: 2, rows_read: 4, rows_ingested: 3, rows_rejected: 1 })
-    expect(ldone.body.progress.errors.join('\n')).toMatch(/b\.json\.gz: row 2: column "timestamp": "broken" is not a datetime/)
+    expect(ldone.body.progress.errors.join('\n')).toMatch(
+      /b\.json\.gz: row 2: column "timestamp": "broken" is not a datetime/,
+    )
     expect(await count("path LIKE '/local-%'")).toBe(3)
   })
 
@@ -90,7 +125,9 @@ describe('batch jobs', () => {
     expect(created.status).toBe(201)
     const failed = await poll(() => c.api('GET', `${base}/jobs/batch/${created.body.uuid}`), finished)
     expect(failed.body.status).toBe('failed')
-    expect(failed.body.error).toMatch(/Cannot reach s3:\/\/some-real-bucket\/logs\/: this local cluster has no network access to cloud storage/)
+    expect(failed.body.error).toMatch(
+      /Cannot reach s3:\/\/some-real-bucket\/logs\/: this local cluster has no network access to cloud storage/,
+    )
     const retry = await c.api('POST', `${base}/jobs/batch/${created.body.uuid}/retry`)
     expect(retry.status).toBe(200)
     const again = await poll(() => c.api('GET', `${base}/jobs/batch/${created.body.uuid}`), finished)
@@ -98,10 +135,19 @@ describe('batch jobs', () => {
   })
 
   it('validates the body with field errors', async () => {
-    const noName = await c.api('POST', `${base}/jobs/batch/`, { settings: { source: { table: 'batch.web', settings: { url: 's3://x/' } } } })
+    const noName = await c.api('POST', `${base}/jobs/batch/`, {
+      settings: { source: { table: 'batch.web', settings: { url: 's3://x/' } } },
+    })
     expect(noName.status).toBe(400)
     expect(noName.body.name).toEqual(['This field is required.'])
-    const badTable = await c.api('POST', `${base}/jobs/batch/`, job('x', 's3://x/'.replace('x', 'y')).settings && { ...job('x', 's3://y/'), settings: { source: { table: 'nope.nope', settings: { url: 's3://y/' } } } })
+    const badTable = await c.api(
+      'POST',
+      `${base}/jobs/batch/`,
+      job('x', 's3://x/'.replace('x', 'y')).settings && {
+        ...job('x', 's3://y/'),
+        settings: { source: { table: 'nope.nope', settings: { url: 's3://y/' } } },
+      },
+    )
     expect(badTable.status).toBe(400)
     expect(badTable.body.settings.source.table[0]).toMatch(/does not exist/)
     const notJson = await c.api('POST', `${base}/jobs/batch/`, '{nope')
@@ -132,7 +178,9 @@ describe('batch jobs', () => {
     const token = tok.body.token
     expect(token).toBeTruthy()
     expect((await c.api('GET', `${base}/jobs/batch/`, undefined, token)).status).toBe(200)
-    expect((await c.api('POST', `${base}/jobs/batch/`, job('r', 's3://sample-bucket/web-logs/'), token)).status).toBe(403)
+    expect((await c.api('POST', `${base}/jobs/batch/`, job('r', 's3://sample-bucket/web-logs/'), token)).status).toBe(
+      403,
+    )
     expect((await c.api('POST', '/query', 'SELECT count() FROM batch.web', token)).status).toBe(200)
     expect((await c.api('POST', '/query', 'ALTER TABLE batch.web DELETE WHERE 1', token)).status).toBe(403)
   })
@@ -146,9 +194,46 @@ describe('jobs across a restart', () => {
     const org = c.orgId
     const now = new Date().toISOString()
     const source = (url: string) => ({ table: 'batch.web', type: 'batch', settings: { url } })
-    store.put('batch_job', 'job-running', { uuid: 'job-running', org, name: 'was-running', type: 'batch_import', status: 'running', settings: { max_files: 0, regex_filter: '', source: source('s3://sample-bucket/web-logs/') }, progress: {}, created: now, modified: now })
-    store.put('batch_job', 'job-ready', { uuid: 'job-ready', org, name: 'was-ready', type: 'batch_import', status: 'ready', settings: { max_files: 1, regex_filter: '', source: source('s3://sample-bucket/web-logs/') }, progress: {}, created: now, modified: now })
-    store.put('alter_job', 'alter-ready', { uuid: 'alter-ready', org, name: 'a', type: 'alter', status: 'running', settings: { project_name: 'batch', table_name: 'web', kind: 'delete', where: 'status = 500', assignments: '', committing: false }, progress: {}, created: now, modified: now })
+    store.put('batch_job', 'job-running', {
+      uuid: 'job-running',
+      org,
+      name: 'was-running',
+      type: 'batch_import',
+      status: 'running',
+      settings: { max_files: 0, regex_filter: '', source: source('s3://sample-bucket/web-logs/') },
+      progress: {},
+      created: now,
+      modified: now,
+    })
+    store.put('batch_job', 'job-ready', {
+      uuid: 'job-ready',
+      org,
+      name: 'was-ready',
+      type: 'batch_import',
+      status: 'ready',
+      settings: { max_files: 1, regex_filter: '', source: source('s3://sample-bucket/web-logs/') },
+      progress: {},
+      created: now,
+      modified: now,
+    })
+    store.put('alter_job', 'alter-ready', {
+      uuid: 'alter-ready',
+      org,
+      name: 'a',
+      type: 'alter',
+      status: 'running',
+      settings: {
+        project_name: 'batch',
+        table_name: 'web',
+        kind: 'delete',
+        where: 'status = 500',
+        assignments: '',
+        committing: false,
+      },
+      progress: {},
+      created: now,
+      modified: now,
+    })
     store.close()
     c = await startTestCluster({ dataDir })
     base = `/config/v1/orgs/${c.orgId}`
@@ -158,7 +243,10 @@ describe('jobs across a restart', () => {
     const ready = await poll(() => c.api('GET', `${base}/jobs/batch/job-ready`), finished)
     expect(ready.body.status, JSON.stringify(ready.body)).toBe('done')
     expect(ready.body.progress.files_done).toBe(1)
-    const alter = await poll(() => c.api('GET', `${base}/jobs/alter/alter-ready`), (x) => x.body.status === 'pending')
+    const alter = await poll(
+      () => c.api('GET', `${base}/jobs/alter/alter-ready`),
+      (x) => x.body.status === 'pending',
+    )
     expect(alter.body.status).toBe('pending')
     // counted at restart, while the ready batch job may still be adding rows
     expect(alter.body.progress.rows_to_alter).toBeGreaterThan(0)

@@ -37,7 +37,10 @@ function parseTimeParam(value: string | null, fallback: number): number {
 
 function parseSelector(text: string): { name: string; matchers: Matcher[] } {
   const m = /^([a-zA-Z_:][\w:]*)\s*(?:\{(.*)\})?$/.exec(text.trim())
-  if (!m) throw new PromError(`unsupported expression "${text}" (supported: metric{labels}, rate/increase(metric[5m]), sum [by (labels)] (...))`)
+  if (!m)
+    throw new PromError(
+      `unsupported expression "${text}" (supported: metric{labels}, rate/increase(metric[5m]), sum [by (labels)] (...))`,
+    )
   const matchers: Matcher[] = []
   if (m[2]?.trim()) {
     const re = /\s*([a-zA-Z_]\w*)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"\s*(,|$)/y
@@ -68,10 +71,17 @@ function matches(labels: Record<string, string>, matchers: Matcher[]) {
 /** The services this process serves: `up{service}` is 1 for each (they live and die together). */
 const SERVICES = ['turbine-api', 'query-head', 'intake-head', 'batch-peer', 'alter-peer', 'prometheus']
 
-function selectSeries(metrics: Metrics, text: string, rangeMs: number | null, fn: 'rate' | 'increase' | null): Series[] {
+function selectSeries(
+  metrics: Metrics,
+  text: string,
+  rangeMs: number | null,
+  fn: 'rate' | 'increase' | null,
+): Series[] {
   const { name, matchers } = parseSelector(text)
   if (name === 'up') {
-    return SERVICES.map((service) => ({ labels: { __name__: 'up', service } })).filter((s) => matches(s.labels, matchers)).map((s) => ({ labels: s.labels, at: () => (fn === 'rate' ? 0 : 1) }))
+    return SERVICES.map((service) => ({ labels: { __name__: 'up', service } }))
+      .filter((s) => matches(s.labels, matchers))
+      .map((s) => ({ labels: s.labels, at: () => (fn === 'rate' ? 0 : 1) }))
   }
   return metrics
     .select(name)
@@ -100,7 +110,10 @@ function evaluate(metrics: Metrics, query: string): Series[] {
   // sum by (a,b) (expr) | sum (expr) by (a,b) | sum(expr)
   const sum = /^sum\s*(?:by\s*\(([^)]*)\)\s*)?\(([\s\S]*)\)\s*(?:by\s*\(([^)]*)\))?$/.exec(q)
   if (sum) {
-    const by = (sum[1] ?? sum[3] ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+    const by = (sum[1] ?? sum[3] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
     const inner = evaluate(metrics, sum[2])
     const groups = new Map<string, { labels: Record<string, string>; members: Series[] }>()
     for (const s of inner) {
@@ -110,12 +123,18 @@ function evaluate(metrics: Metrics, query: string): Series[] {
       groups.get(key)!.members.push(s)
     }
     if (groups.size === 0 && by.length === 0) return [{ labels: {}, at: () => 0 }]
-    return [...groups.values()].map((g) => ({ labels: g.labels, at: (t: number) => g.members.reduce((acc, m) => acc + m.at(t), 0) }))
+    return [...groups.values()].map((g) => ({
+      labels: g.labels,
+      at: (t: number) => g.members.reduce((acc, m) => acc + m.at(t), 0),
+    }))
   }
   const fn = /^(rate|increase|irate)\s*\(\s*([\s\S]*)\[\s*([^\]]+)\]\s*\)$/.exec(q)
   if (fn) {
     const series = selectSeries(metrics, fn[2], parseDuration(fn[3]), fn[1] === 'increase' ? 'increase' : 'rate')
-    return series.map((s) => ({ labels: Object.fromEntries(Object.entries(s.labels).filter(([k]) => k !== '__name__')), at: s.at }))
+    return series.map((s) => ({
+      labels: Object.fromEntries(Object.entries(s.labels).filter(([k]) => k !== '__name__')),
+      at: s.at,
+    }))
   }
   return selectSeries(metrics, q, null, null)
 }
@@ -137,9 +156,13 @@ export function handleQueryRange(ctx: Ctx): Response {
     const start = parseTimeParam(p.get('start'), end - 3600_000)
     const stepRaw = p.get('step') ?? '60'
     const step = /^\d+(\.\d+)?$/.test(stepRaw) ? Number(stepRaw) * 1000 : parseDuration(stepRaw)
-    if (!(step > 0)) return promError('zero or negative query resolution step widths are not accepted. Try a positive integer')
+    if (!(step > 0))
+      return promError('zero or negative query resolution step widths are not accepted. Try a positive integer')
     if (end < start) return promError('end timestamp must not be before start time')
-    if ((end - start) / step > 11000) return promError('exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)')
+    if ((end - start) / step > 11000)
+      return promError(
+        'exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)',
+      )
     const series = evaluate(ctx.cluster.metrics, query)
     const result = series.map((s) => {
       const values: [number, string][] = []
@@ -160,7 +183,10 @@ export function handleInstant(ctx: Ctx): Response {
   if (!query) return promError('missing parameter "query"')
   try {
     const t = parseTimeParam(p.get('time'), Date.now())
-    const result = evaluate(ctx.cluster.metrics, query).map((s) => ({ metric: s.labels, value: [Math.round(t) / 1000, fmt(s.at(t))] }))
+    const result = evaluate(ctx.cluster.metrics, query).map((s) => ({
+      metric: s.labels,
+      value: [Math.round(t) / 1000, fmt(s.at(t))],
+    }))
     return json({ status: 'success', data: { resultType: 'vector', result } })
   } catch (error) {
     if (error instanceof PromError || error instanceof SyntaxError) return promError(error.message)
@@ -174,6 +200,7 @@ export function handleLabelValues(ctx: Ctx): Response {
   const metrics = ctx.cluster.metrics
   if (label === '__name__') return json({ status: 'success', data: metrics.names().sort() })
   const values = new Set<string>()
-  for (const name of metrics.names()) for (const s of metrics.select(name)) if (s.labels[label] !== undefined) values.add(s.labels[label])
+  for (const name of metrics.names())
+    for (const s of metrics.select(name)) if (s.labels[label] !== undefined) values.add(s.labels[label])
   return json({ status: 'success', data: [...values].sort() })
 }

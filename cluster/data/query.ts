@@ -30,9 +30,24 @@ export const HDX_TO_ENGINE: Record<string, string> = {
 
 /** URL parameters that are part of the HTTP interface, not settings. */
 const NOT_SETTINGS = new Set([
-  'query', 'database', 'default_format', 'query_id', 'user', 'password', 'session_id', 'session_timeout', 'session_check',
-  'compress', 'decompress', 'buffer_size', 'wait_end_of_query', 'enable_http_compression', 'client_protocol_version',
-  'quota_key', 'stacktrace', 'role',
+  'query',
+  'database',
+  'default_format',
+  'query_id',
+  'user',
+  'password',
+  'session_id',
+  'session_timeout',
+  'session_check',
+  'compress',
+  'decompress',
+  'buffer_size',
+  'wait_end_of_query',
+  'enable_http_compression',
+  'client_protocol_version',
+  'quota_key',
+  'stacktrace',
+  'role',
 ])
 
 const CONTENT_TYPES: [RegExp, string][] = [
@@ -84,7 +99,10 @@ function orgQueryOptions(plane: Plane): Record<string, SettingValue> {
 }
 
 /** The tables a statement names as `project.table` (backticks allowed). */
-export function referencedTables(plane: Plane, sql: string): { project: Readonly<Resource>; table: Readonly<Resource> }[] {
+export function referencedTables(
+  plane: Plane,
+  sql: string,
+): { project: Readonly<Resource>; table: Readonly<Resource> }[] {
   const { store } = plane.cluster
   const found: { project: Readonly<Resource>; table: Readonly<Resource> }[] = []
   let projects: Map<string, Readonly<Resource>> | undefined
@@ -123,7 +141,10 @@ export function expandViews(plane: Plane, sql: string): string {
     const projectName = p.replace(/^`|`$/g, '')
     const project = plane.cluster.store.find<Resource>(KINDS.project, (x) => x.name === projectName)
     if (!project) return whole
-    const table = plane.cluster.store.find<Resource>(KINDS.table, (x) => parentOf(x, 'project') === project.uuid && x.name === t)
+    const table = plane.cluster.store.find<Resource>(
+      KINDS.table,
+      (x) => parentOf(x, 'project') === project.uuid && x.name === t,
+    )
     if (!table) return whole
     const view = plane.cluster.store.find<Resource>('view', (x) => parentOf(x, 'table') === table.uuid && x.name === v)
     if (!view) return whole
@@ -141,7 +162,9 @@ export function expandViews(plane: Plane, sql: string): string {
  */
 export function presentSystemTables(plane: Plane, sql: string): string {
   if (!/system\s*\.\s*tables/i.test(sql)) return sql
-  const databases = [...new Set([...plane.cluster.store.all<Resource>(KINDS.project).map((p) => p.name), 'hydro', 'hdx'])]
+  const databases = [
+    ...new Set([...plane.cluster.store.all<Resource>(KINDS.project).map((p) => p.name), 'hydro', 'hdx']),
+  ]
   const list = databases.map((d) => lit(String(d))).join(', ')
   const view = `(SELECT * REPLACE (if(database IN (${list}) AND (engine LIKE '%MergeTree' OR engine = 'View'), 'TurbineStorage', engine) AS engine) FROM system.tables)`
   // replace only outside single-quoted strings and backquoted identifiers
@@ -163,9 +186,14 @@ export interface ResolvedSettings {
 }
 
 /** Merges every layer and maps hdx options onto engine settings. */
-export function resolveSettings(layers: Record<string, SettingValue>[], sqlFormat?: string, fallbackFormat = 'CSV'): ResolvedSettings {
+export function resolveSettings(
+  layers: Record<string, SettingValue>[],
+  sqlFormat?: string,
+  fallbackFormat = 'CSV',
+): ResolvedSettings {
   const merged: Record<string, SettingValue> = {}
-  for (const layer of layers) for (const [k, v] of Object.entries(layer)) if (v !== undefined && v !== null) merged[k] = v
+  for (const layer of layers)
+    for (const [k, v] of Object.entries(layer)) if (v !== undefined && v !== null) merged[k] = v
   const engine: Record<string, SettingValue> = {}
   const hdx: Record<string, SettingValue> = {}
   const problems: string[] = []
@@ -174,16 +202,22 @@ export function resolveSettings(layers: Record<string, SettingValue>[], sqlForma
       hdx[k] = v
       const target = HDX_TO_ENGINE[k]
       if (target && v !== '' && Number.isFinite(Number(v)) && typeof v !== 'boolean') engine[target] = Number(v)
-      else if (target && v !== '') problems.push(`Code: 72. DB::Exception: Cannot parse ${JSON.stringify(String(v))} as a number for setting ${k}. (CANNOT_PARSE_NUMBER)`)
+      else if (target && v !== '')
+        problems.push(
+          `Code: 72. DB::Exception: Cannot parse ${JSON.stringify(String(v))} as a number for setting ${k}. (CANNOT_PARSE_NUMBER)`,
+        )
     } else if (k === 'readonly') {
       // the query sessions are read-only already (readonly = 2) and the engine refuses to change it:
       // asking for read-only (mcp-hydrolix sends readonly=1 with every query) is already satisfied;
       // asking to lift it is refused as the engine would
-      if (['0', 'false'].includes(String(v).trim().toLowerCase())) problems.push("Code: 164. DB::Exception: Cannot modify 'readonly' setting in readonly mode. (READONLY)")
+      if (['0', 'false'].includes(String(v).trim().toLowerCase()))
+        problems.push("Code: 164. DB::Exception: Cannot modify 'readonly' setting in readonly mode. (READONLY)")
       continue
     } else if (k === 'os_thread_priority') {
       // the query threads' priority is the cluster's (engine.ts), as a settings constraint would keep it
-      problems.push('Code: 452. DB::Exception: Setting os_thread_priority should not be changed. (SETTING_CONSTRAINT_VIOLATION)')
+      problems.push(
+        'Code: 452. DB::Exception: Setting os_thread_priority should not be changed. (SETTING_CONSTRAINT_VIOLATION)',
+      )
       continue
     } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
       engine[k] = v
@@ -193,7 +227,11 @@ export function resolveSettings(layers: Record<string, SettingValue>[], sqlForma
   // statement's own SETTINGS are the last layer and were applied last above, so re-apply them
   const last = layers[layers.length - 1] ?? {}
   for (const [k, v] of Object.entries(last)) if (!k.startsWith('hdx_') && !CLUSTER_OWNED_SETTINGS.has(k)) engine[k] = v
-  const format = sqlFormat ?? (typeof hdx.hdx_query_output_format === 'string' && hdx.hdx_query_output_format ? hdx.hdx_query_output_format : fallbackFormat)
+  const format =
+    sqlFormat ??
+    (typeof hdx.hdx_query_output_format === 'string' && hdx.hdx_query_output_format
+      ? hdx.hdx_query_output_format
+      : fallbackFormat)
   return { engine, hdx, format, problems }
 }
 
@@ -210,7 +248,11 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     try {
       sql = await readBody(request)
     } catch (error) {
-      return queryError(`Code: 432. DB::Exception: ${error instanceof HttpError ? String((error.body as { message?: string }).message) : String(error)} (UNKNOWN_CODEC)`, '', 400)
+      return queryError(
+        `Code: 432. DB::Exception: ${error instanceof HttpError ? String((error.body as { message?: string }).message) : String(error)} (UNKNOWN_CODEC)`,
+        '',
+        400,
+      )
     }
     const fromUrl = url.searchParams.get('query')
     if (fromUrl) sql = fromUrl + (sql ? `\n${sql}` : '') // as ClickHouse: URL query then body
@@ -219,26 +261,47 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   // hdx.active_queries while it runs; a name already running is refused, as the engine does.
   const requestedId = url.searchParams.get('query_id') ?? ''
   const queryId = /^[A-Za-z0-9_.:-]{1,128}$/.test(requestedId) ? requestedId : crypto.randomUUID()
-  const baseHeaders = { 'x-clickhouse-query-id': queryId, 'x-clickhouse-timezone': 'UTC', 'x-clickhouse-server-display-name': 'local-cluster' }
+  const baseHeaders = {
+    'x-clickhouse-query-id': queryId,
+    'x-clickhouse-timezone': 'UTC',
+    'x-clickhouse-server-display-name': 'local-cluster',
+  }
   if (!sql.trim()) return queryError('Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)', sql, 400, baseHeaders)
   if (plane.queries.some((q) => q.active && q.query_id === queryId)) {
-    return queryError(`Code: 216. DB::Exception: Query with id = ${queryId} is already running. (QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING)`, sql, 400, baseHeaders)
+    return queryError(
+      `Code: 216. DB::Exception: Query with id = ${queryId} is already running. (QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING)`,
+      sql,
+      400,
+      baseHeaders,
+    )
   }
 
   const split = splitQuery(sql)
   if (split.outsideFunctions.length) {
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
-    return queryError(`Code: 497. DB::Exception: Table function ${split.outsideFunctions[0]}() reads outside the cluster and is not allowed through the query API. (ACCESS_DENIED)`, sql, 400, baseHeaders)
+    return queryError(
+      `Code: 497. DB::Exception: Table function ${split.outsideFunctions[0]}() reads outside the cluster and is not allowed through the query API. (ACCESS_DENIED)`,
+      sql,
+      400,
+      baseHeaders,
+    )
   }
   if (split.multi) {
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
-    return queryError('Code: 62. DB::Exception: Multi-statements are not allowed: send one statement per request. (SYNTAX_ERROR)', sql, 400, baseHeaders)
+    return queryError(
+      'Code: 62. DB::Exception: Multi-statements are not allowed: send one statement per request. (SYNTAX_ERROR)',
+      sql,
+      400,
+      baseHeaders,
+    )
   }
   split.body = presentSystemTables(plane, expandViews(plane, split.body))
   const tables = referencedTables(plane, split.body)
   // select_sql in the scope of every table the statement names (or anywhere, for table-less SQL)
   const allowed = tables.length
-    ? tables.every(({ project, table }) => can(cluster, user, 'select_sql', { projectId: project.uuid, tableId: table.uuid }))
+    ? tables.every(({ project, table }) =>
+        can(cluster, user, 'select_sql', { projectId: project.uuid, tableId: table.uuid }),
+      )
     : can(cluster, user, 'select_sql')
   if (!allowed) return json({ detail: 'You do not have permission to perform this action.' }, 403)
 
@@ -248,7 +311,10 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     try {
       const job = await createAlterJob(plane, ctx, user, alter, sql)
       cluster.metrics.inc('queries_total', { service: 'query-head', status: 'alter' })
-      return json({ job_id: job.uuid, message: `Alter job ${job.uuid} created`, status: job.status }, 200, { ...baseHeaders, 'x-clickhouse-format': 'JSON' })
+      return json({ job_id: job.uuid, message: `Alter job ${job.uuid} created`, status: job.status }, 200, {
+        ...baseHeaders,
+        'x-clickhouse-format': 'JSON',
+      })
     } catch (error) {
       if (error instanceof EngineError) return queryError(error.message, sql, 400, baseHeaders)
       throw error
@@ -269,7 +335,8 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     layers.push(project.settings?.default_query_options ?? {})
     layers.push(table.settings?.default_query_options ?? {})
   }
-  for (const value of request.headers.get('x-hdx-query-settings')?.split(/\n/) ?? []) layers.push(parseSettingsHeader(value))
+  for (const value of request.headers.get('x-hdx-query-settings')?.split(/\n/) ?? [])
+    layers.push(parseSettingsHeader(value))
   const urlSettings: Record<string, SettingValue> = {}
   const params: Record<string, string> = {}
   for (const [k, v] of url.searchParams) {
@@ -286,7 +353,9 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     return queryError(resolved.problems[0], sql, 400, baseHeaders)
   }
   if (!split.format && defaultFormat && !resolved.hdx.hdx_query_output_format) resolved.format = defaultFormat
-  const settingsSql = Object.entries(resolved.engine).map(([k, v]) => renderSetting(k, v)).join(', ')
+  const settingsSql = Object.entries(resolved.engine)
+    .map(([k, v]) => renderSetting(k, v))
+    .join(', ')
   // The statement carries its query id in a trailing comment: the engine's process list shows it,
   // so a client that goes away has its statement killed and a running one reports its progress.
   const marker = queryMarker(queryId)
@@ -321,7 +390,13 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
     })
     const execMs = Math.round(performance.now() - started)
     const partitions = await partitionCount(plane, tables)
-    Object.assign(record, { active: false, query_end: new Date().toISOString(), exec_time_ms: execMs, rows_read: result.rowsRead, bytes_read: result.bytesRead })
+    Object.assign(record, {
+      active: false,
+      query_end: new Date().toISOString(),
+      exec_time_ms: execMs,
+      rows_read: result.rowsRead,
+      bytes_read: result.bytesRead,
+    })
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'ok' })
     const stats = `exec_time=${execMs} rows_read=${result.rowsRead} bytes_read=${result.bytesRead} num_partitions=${partitions} num_peers=1 query_attempts=1 memory_usage=0`
     return reply(request.method === 'HEAD' ? null : result.bytes(), 200, {
@@ -329,18 +404,37 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
       'content-type': contentType(resolved.format),
       'x-clickhouse-format': resolved.format,
       'x-hdx-query-stats': stats,
-      'x-clickhouse-summary': JSON.stringify({ read_rows: String(result.rowsRead), read_bytes: String(result.bytesRead), elapsed_ns: String(Math.round(result.elapsed * 1e9)) }),
+      'x-clickhouse-summary': JSON.stringify({
+        read_rows: String(result.rowsRead),
+        read_bytes: String(result.bytesRead),
+        elapsed_ns: String(Math.round(result.elapsed * 1e9)),
+      }),
     })
   } catch (error) {
     const e = toEngineError(error)
-    Object.assign(record, { active: false, query_end: new Date().toISOString(), exec_time_ms: Math.round(performance.now() - started), error: e.message })
+    Object.assign(record, {
+      active: false,
+      query_end: new Date().toISOString(),
+      exec_time_ms: Math.round(performance.now() - started),
+      error: e.message,
+    })
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
     cluster.metrics.inc('query_errors_total', { service: 'query-head' })
-    cluster.log({ level: 'warning', service: 'query-head', component: 'query', message: `query ${queryId} failed for ${user.email}`, error: e.message })
+    cluster.log({
+      level: 'warning',
+      service: 'query-head',
+      component: 'query',
+      message: `query ${queryId} failed for ${user.email}`,
+      error: e.message,
+    })
     return queryError(e.message, sql, 400, { ...baseHeaders, 'x-clickhouse-exception-code': String(e.code) })
   } finally {
     const cutoff = Date.now() - 3600_000
-    while (plane.queries.length > 5000 || (plane.queries.length && !plane.queries[0].active && Date.parse(plane.queries[0].query_start) < cutoff)) plane.queries.shift()
+    while (
+      plane.queries.length > 5000 ||
+      (plane.queries.length && !plane.queries[0].active && Date.parse(plane.queries[0].query_start) < cutoff)
+    )
+      plane.queries.shift()
   }
 }
 
@@ -362,12 +456,20 @@ async function ensureSummaryView(plane: Plane, project: Resource, table: Resourc
   const target = `${ident(project.name)}.${ident(table.name)}`
   try {
     await plane.engine.exec(`CREATE DATABASE IF NOT EXISTS ${ident(project.name)}`)
-    const existing = await plane.engine.rows<{ engine: string }>(`SELECT engine FROM system.tables WHERE database = '${project.name.replace(/'/g, "\\'")}' AND name = '${table.name.replace(/'/g, "\\'")}'`)
+    const existing = await plane.engine.rows<{ engine: string }>(
+      `SELECT engine FROM system.tables WHERE database = '${project.name.replace(/'/g, "\\'")}' AND name = '${table.name.replace(/'/g, "\\'")}'`,
+    )
     if (existing.length && existing[0].engine !== 'View') return // a real table by that name: leave it
     await plane.engine.exec(`CREATE OR REPLACE VIEW ${target} AS ${body}`)
     summaryViews.set(key, body)
   } catch (error) {
-    plane.cluster.log({ level: 'warning', service: 'query-head', component: 'summary', message: `summary table ${project.name}.${table.name}: view not created`, error: toEngineError(error).message })
+    plane.cluster.log({
+      level: 'warning',
+      service: 'query-head',
+      component: 'summary',
+      message: `summary table ${project.name}.${table.name}: view not created`,
+      error: toEngineError(error).message,
+    })
   }
 }
 
@@ -380,7 +482,9 @@ async function partitionCount(plane: Plane, tables: { project: Resource; table: 
     const key = `${project.name}.${table.name}`
     try {
       total += await plane.briefly(`partitions:${key}`, async () => {
-        const rows = await plane.engine.rows<{ n: number }>(`SELECT uniqExact(partition) AS n FROM system.parts WHERE active AND database = ${lit(project.name)} AND table = ${lit(table.name)}`)
+        const rows = await plane.engine.rows<{ n: number }>(
+          `SELECT uniqExact(partition) AS n FROM system.parts WHERE active AND database = ${lit(project.name)} AND table = ${lit(table.name)}`,
+        )
         return Number(rows[0]?.n ?? 0)
       })
     } catch {

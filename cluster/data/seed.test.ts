@@ -106,11 +106,21 @@ describe('seed', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-function startProcess(dataDir: string): Promise<{ child: ChildProcess; base: string; admin: { email: string; password: string } }> {
+function startProcess(
+  dataDir: string,
+): Promise<{ child: ChildProcess; base: string; admin: { email: string; password: string } }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'cluster/main.ts'], {
       cwd: path.resolve(import.meta.dirname, '..', '..'),
-      env: { ...process.env, UV_THREADPOOL_SIZE: '16', CLUSTER_PORT: '0', CLUSTER_DATA_DIR: dataDir, CLUSTER_SEED_ROWS: '0', CLUSTER_ADMIN_EMAIL: 'kill@example.com', CLUSTER_ADMIN_PASSWORD: 'kill-password-1' },
+      env: {
+        ...process.env,
+        UV_THREADPOOL_SIZE: '16',
+        CLUSTER_PORT: '0',
+        CLUSTER_DATA_DIR: dataDir,
+        CLUSTER_SEED_ROWS: '0',
+        CLUSTER_ADMIN_EMAIL: 'kill@example.com',
+        CLUSTER_ADMIN_PASSWORD: 'kill-password-1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
@@ -137,7 +147,11 @@ describe('kill -9', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-kill-'))
     try {
       let { child, base, admin } = await startProcess(dataDir)
-      const login = await fetch(`${base}/config/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: admin.email, password: admin.password }) })
+      const login = await fetch(`${base}/config/v1/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: admin.email, password: admin.password }),
+      })
       const { auth_token, orgs } = await login.json()
       const headers = { authorization: `Bearer ${auth_token.access_token}`, 'content-type': 'application/json' }
       const org = orgs[0].uuid
@@ -148,22 +162,44 @@ describe('kill -9', () => {
       }
       const project = await post(`/config/v1/orgs/${org}/projects/`, { name: 'durable' })
       const table = await post(`/config/v1/orgs/${org}/projects/${project.uuid}/tables/`, { name: 'events' })
-      await post(`/config/v1/orgs/${org}/projects/${project.uuid}/tables/${table.uuid}/transforms/`, { name: 'json', type: 'json', settings: { is_default: true, output_columns: WEB_LOG_COLUMNS } })
-      const rows = Array.from({ length: 250 }, (_, i) => ({ timestamp: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(), path: `/p${i}`, status: 200 }))
-      const ing = await fetch(`${base}/ingest/event`, { method: 'POST', headers: { ...headers, 'x-hdx-table': 'durable.events' }, body: JSON.stringify(rows) })
+      await post(`/config/v1/orgs/${org}/projects/${project.uuid}/tables/${table.uuid}/transforms/`, {
+        name: 'json',
+        type: 'json',
+        settings: { is_default: true, output_columns: WEB_LOG_COLUMNS },
+      })
+      const rows = Array.from({ length: 250 }, (_, i) => ({
+        timestamp: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
+        path: `/p${i}`,
+        status: 200,
+      }))
+      const ing = await fetch(`${base}/ingest/event`, {
+        method: 'POST',
+        headers: { ...headers, 'x-hdx-table': 'durable.events' },
+        body: JSON.stringify(rows),
+      })
       expect(ing.status, await ing.clone().text()).toBe(200)
 
       child.kill('SIGKILL')
       await new Promise((r) => child.once('exit', r))
       ;({ child, base } = await startProcess(dataDir))
       try {
-        const login2 = await fetch(`${base}/config/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: admin.email, password: admin.password }) })
+        const login2 = await fetch(`${base}/config/v1/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: admin.email, password: admin.password }),
+        })
         const token = (await login2.json()).auth_token.access_token
         const h2 = { authorization: `Bearer ${token}` }
-        const t = await fetch(`${base}/config/v1/orgs/${org}/projects/${project.uuid}/tables/${table.uuid}`, { headers: h2 })
+        const t = await fetch(`${base}/config/v1/orgs/${org}/projects/${project.uuid}/tables/${table.uuid}`, {
+          headers: h2,
+        })
         expect(t.status).toBe(200)
         expect((await t.json()).name).toBe('events')
-        const count = await fetch(`${base}/query`, { method: 'POST', headers: h2, body: 'SELECT count(), uniqExact(path) FROM durable.events' })
+        const count = await fetch(`${base}/query`, {
+          method: 'POST',
+          headers: h2,
+          body: 'SELECT count(), uniqExact(path) FROM durable.events',
+        })
         expect(count.status).toBe(200)
         expect((await count.text()).trim()).toBe('250,250')
       } finally {

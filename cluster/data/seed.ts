@@ -13,7 +13,10 @@ import type { Plane } from './plane'
 type Call = (method: string, path: string, body?: unknown) => Promise<any>
 
 export const WEB_LOG_COLUMNS = [
-  { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05.000Z07:00', resolution: 'ms' } },
+  {
+    name: 'timestamp',
+    datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05.000Z07:00', resolution: 'ms' },
+  },
   { name: 'method', datatype: { type: 'string' } },
   { name: 'path', datatype: { type: 'string' } },
   { name: 'status', datatype: { type: 'uint32' } },
@@ -29,7 +32,30 @@ export const WEB_LOG_COLUMNS = [
   { name: 'request_id', datatype: { type: 'string' } },
 ]
 
-const PATHS = ['/', '/index.html', '/products', '/products/{id}', '/cart', '/checkout', '/login', '/logout', '/search', '/api/v1/products', '/api/v1/products/{id}', '/api/v1/cart', '/api/v1/orders', '/api/v1/users/{id}', '/static/app.js', '/static/app.css', '/static/logo.png', '/images/{id}.jpg', '/favicon.ico', '/robots.txt', '/health', '/blog/{id}']
+const PATHS = [
+  '/',
+  '/index.html',
+  '/products',
+  '/products/{id}',
+  '/cart',
+  '/checkout',
+  '/login',
+  '/logout',
+  '/search',
+  '/api/v1/products',
+  '/api/v1/products/{id}',
+  '/api/v1/cart',
+  '/api/v1/orders',
+  '/api/v1/users/{id}',
+  '/static/app.js',
+  '/static/app.css',
+  '/static/logo.png',
+  '/images/{id}.jpg',
+  '/favicon.ico',
+  '/robots.txt',
+  '/health',
+  '/blog/{id}',
+]
 const PATH_WEIGHTS = [12, 4, 9, 10, 4, 2, 3, 1, 5, 6, 7, 3, 2, 2, 8, 8, 6, 9, 3, 1, 2, 3]
 const UAS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
@@ -42,10 +68,58 @@ const UAS = [
   'python-requests/2.31.0',
 ]
 const UA_WEIGHTS = [34, 18, 20, 14, 5, 4, 3, 2]
-const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'IN', 'BR', 'JP', 'CA', 'AU', 'NL', 'ES', 'IT', 'SE', 'PL', 'MX', 'KR', 'SG', 'ZA']
+const COUNTRIES = [
+  'US',
+  'GB',
+  'DE',
+  'FR',
+  'IN',
+  'BR',
+  'JP',
+  'CA',
+  'AU',
+  'NL',
+  'ES',
+  'IT',
+  'SE',
+  'PL',
+  'MX',
+  'KR',
+  'SG',
+  'ZA',
+]
 const COUNTRY_WEIGHTS = [30, 9, 8, 6, 9, 6, 5, 5, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1]
-const COUNTRY_NAMES: Record<string, string> = { US: 'United States', GB: 'United Kingdom', DE: 'Germany', FR: 'France', IN: 'India', BR: 'Brazil', JP: 'Japan', CA: 'Canada', AU: 'Australia', NL: 'Netherlands', ES: 'Spain', IT: 'Italy', SE: 'Sweden', PL: 'Poland', MX: 'Mexico', KR: 'South Korea', SG: 'Singapore', ZA: 'South Africa' }
-const REFERERS = ['', 'https://www.google.com/', 'https://www.bing.com/', 'https://duckduckgo.com/', 'https://t.co/', 'https://www.facebook.com/', 'https://news.ycombinator.com/', 'https://shop.example.com/products', 'https://shop.example.com/']
+const COUNTRY_NAMES: Record<string, string> = {
+  US: 'United States',
+  GB: 'United Kingdom',
+  DE: 'Germany',
+  FR: 'France',
+  IN: 'India',
+  BR: 'Brazil',
+  JP: 'Japan',
+  CA: 'Canada',
+  AU: 'Australia',
+  NL: 'Netherlands',
+  ES: 'Spain',
+  IT: 'Italy',
+  SE: 'Sweden',
+  PL: 'Poland',
+  MX: 'Mexico',
+  KR: 'South Korea',
+  SG: 'Singapore',
+  ZA: 'South Africa',
+}
+const REFERERS = [
+  '',
+  'https://www.google.com/',
+  'https://www.bing.com/',
+  'https://duckduckgo.com/',
+  'https://t.co/',
+  'https://www.facebook.com/',
+  'https://news.ycombinator.com/',
+  'https://shop.example.com/products',
+  'https://shop.example.com/',
+]
 const REFERER_WEIGHTS = [30, 25, 5, 3, 4, 4, 2, 15, 12]
 const STATUSES = [200, 201, 204, 301, 302, 304, 400, 401, 403, 404, 429, 500, 502, 503]
 const STATUS_WEIGHTS = [8200, 150, 100, 120, 180, 450, 140, 100, 50, 420, 30, 40, 15, 5]
@@ -55,7 +129,8 @@ const METHOD_WEIGHTS = [80, 12, 3, 2, 1, 2]
 const HOUR_WEIGHTS = [18, 12, 9, 7, 6, 7, 11, 18, 28, 36, 42, 45, 47, 46, 45, 46, 48, 50, 52, 55, 53, 45, 35, 25]
 const DOW_WEIGHTS = [100, 104, 103, 101, 95, 70, 66]
 
-const arr = (values: (string | number)[]) => `[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`)).join(',')}]`
+const arr = (values: (string | number)[]) =>
+  `[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`)).join(',')}]`
 const cumulative = (w: number[]) => {
   let s = 0
   return w.map((x) => (s += x))
@@ -104,7 +179,7 @@ FROM (SELECT number, ${ts} AS t, ${pathExpr} AS p, ${weighted(STATUSES, STATUS_W
 
 /** A few hundred rows as NDJSON or CSV lines, for the sample bucket. */
 function sampleRecords(n: number, startMs: number) {
-  const pick = <T,>(v: T[], w: number[]) => {
+  const pick = <T>(v: T[], w: number[]) => {
     const total = w.reduce((a, b) => a + b, 0)
     let r = Math.random() * total
     for (let i = 0; i < v.length; i++) if ((r -= w[i]) < 0) return v[i]
@@ -141,14 +216,23 @@ export function writeSampleBucket(dataDir: string) {
   const a = sampleRecords(400, start)
   const b = sampleRecords(600, start + 400 * 7000)
   fs.writeFileSync(path.join(jsonDir, 'part-0001.json'), a.map((r) => JSON.stringify(r)).join('\n') + '\n')
-  fs.writeFileSync(path.join(jsonDir, 'part-0002.json.gz'), zlib.gzipSync(b.map((r) => JSON.stringify(r)).join('\n') + '\n'))
+  fs.writeFileSync(
+    path.join(jsonDir, 'part-0002.json.gz'),
+    zlib.gzipSync(b.map((r) => JSON.stringify(r)).join('\n') + '\n'),
+  )
   const c = sampleRecords(300, start + 1000 * 7000)
   const q = (v: unknown) => {
     const s = String(v)
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
   }
   const header = WEB_LOG_COLUMNS.map((col) => col.name).join(',')
-  fs.writeFileSync(path.join(csvDir, 'part-0001.csv'), header + '\n' + c.map((r) => WEB_LOG_COLUMNS.map((col) => q((r as Record<string, unknown>)[col.name])).join(',')).join('\n') + '\n')
+  fs.writeFileSync(
+    path.join(csvDir, 'part-0001.csv'),
+    header +
+      '\n' +
+      c.map((r) => WEB_LOG_COLUMNS.map((col) => q((r as Record<string, unknown>)[col.name])).join(',')).join('\n') +
+      '\n',
+  )
 }
 
 export async function seed(plane: Plane, e: { orgId: string; rows: number; call: Call }) {
@@ -156,8 +240,14 @@ export async function seed(plane: Plane, e: { orgId: string; rows: number; call:
   const { cluster, engine } = plane
   const started = Date.now()
   const base = `/config/v1/orgs/${orgId}`
-  const project = await call('POST', `${base}/projects/`, { name: 'sample', description: 'Sample web logs, created on first start' })
-  const table = await call('POST', `${base}/projects/${project.uuid}/tables/`, { name: 'web_logs', description: 'Web server access logs (generated)' })
+  const project = await call('POST', `${base}/projects/`, {
+    name: 'sample',
+    description: 'Sample web logs, created on first start',
+  })
+  const table = await call('POST', `${base}/projects/${project.uuid}/tables/`, {
+    name: 'web_logs',
+    description: 'Web server access logs (generated)',
+  })
   await call('POST', `${base}/projects/${project.uuid}/tables/${table.uuid}/transforms/`, {
     name: 'web_logs_json',
     description: 'JSON web logs',
@@ -166,7 +256,14 @@ export async function seed(plane: Plane, e: { orgId: string; rows: number; call:
       is_default: true,
       compression: 'none',
       null_values: ['-'],
-      format_details: { flattening: { active: true, depth: 1, map_flattening_strategy: { left: '.', right: '' }, slice_flattening_strategy: { left: '[', right: ']' } } },
+      format_details: {
+        flattening: {
+          active: true,
+          depth: 1,
+          map_flattening_strategy: { left: '.', right: '' },
+          slice_flattening_strategy: { left: '[', right: ']' },
+        },
+      },
       output_columns: WEB_LOG_COLUMNS,
     },
   })
@@ -178,7 +275,10 @@ export async function seed(plane: Plane, e: { orgId: string; rows: number; call:
       is_default: false,
       compression: 'none',
       format_details: { delimiter: ',', quote: '"', escape: '"', comment: '#', skip_head: 1, skip_comments: false },
-      output_columns: WEB_LOG_COLUMNS.map((c, i) => ({ ...c, datatype: { ...c.datatype, source: { from_input_index: i } } })),
+      output_columns: WEB_LOG_COLUMNS.map((c, i) => ({
+        ...c,
+        datatype: { ...c.datatype, source: { from_input_index: i } },
+      })),
     },
   })
   // the rows themselves are generated inside the engine: about 1 s per million here
@@ -191,11 +291,24 @@ export async function seed(plane: Plane, e: { orgId: string; rows: number; call:
 
   // extras: best effort, so a config side without these resources still seeds the rest
   const extras: [string, () => Promise<unknown>][] = [
-    ['function', () => call('POST', `${base}/projects/${project.uuid}/functions/`, { name: 'sample_kb', description: 'Bytes to kilobytes', sql: '(b) -> round(b / 1024, 2)' })],
+    [
+      'function',
+      () =>
+        call('POST', `${base}/projects/${project.uuid}/functions/`, {
+          name: 'sample_kb',
+          description: 'Bytes to kilobytes',
+          sql: '(b) -> round(b / 1024, 2)',
+        }),
+    ],
     [
       'dictionary',
       async () => {
-        const bytes = 'code,name\n' + Object.entries(COUNTRY_NAMES).map(([k, v]) => `${k},${v}`).join('\n') + '\n'
+        const bytes =
+          'code,name\n' +
+          Object.entries(COUNTRY_NAMES)
+            .map(([k, v]) => `${k},${v}`)
+            .join('\n') +
+          '\n'
         // uploaded as a client would (multipart `file` + `name`), unless an interrupted seed already did
         const files = `${base}/projects/${project.uuid}/dictionaries/files/`
         const existing = await call('GET', files)
@@ -209,7 +322,17 @@ export async function seed(plane: Plane, e: { orgId: string; rows: number; call:
         return call('POST', `${base}/projects/${project.uuid}/dictionaries/`, {
           name: 'countries',
           description: 'Country names by ISO code',
-          settings: { filename: 'countries.csv', format: 'CSVWithNames', layout: 'complex_key_hashed', lifetime_seconds: 300, primary_key: ['code'], output_columns: [{ name: 'code', datatype: { type: 'string' } }, { name: 'name', datatype: { type: 'string' } }] },
+          settings: {
+            filename: 'countries.csv',
+            format: 'CSVWithNames',
+            layout: 'complex_key_hashed',
+            lifetime_seconds: 300,
+            primary_key: ['code'],
+            output_columns: [
+              { name: 'code', datatype: { type: 'string' } },
+              { name: 'name', datatype: { type: 'string' } },
+            ],
+          },
         })
       },
     ],
@@ -219,8 +342,19 @@ export async function seed(plane: Plane, e: { orgId: string; rows: number; call:
     try {
       await run()
     } catch (error) {
-      cluster.log({ level: 'warning', service: 'turbine-api', component: 'seed', message: `seed: ${what} skipped`, error: String((error as Error).message ?? error) })
+      cluster.log({
+        level: 'warning',
+        service: 'turbine-api',
+        component: 'seed',
+        message: `seed: ${what} skipped`,
+        error: String((error as Error).message ?? error),
+      })
     }
   }
-  cluster.log({ level: 'info', service: 'turbine-api', component: 'seed', message: `seeded sample.web_logs with ${rows} rows in ${Date.now() - started} ms` })
+  cluster.log({
+    level: 'info',
+    service: 'turbine-api',
+    component: 'seed',
+    message: `seeded sample.web_logs with ${rows} rows in ${Date.now() - started} ms`,
+  })
 }

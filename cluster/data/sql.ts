@@ -48,7 +48,13 @@ export function tokenize(sql: string): Token[] {
         }
         j++
       }
-      tokens.push({ text: sql.slice(i, j + 1), start: i, end: Math.min(j + 1, sql.length), depth, kind: c === "'" ? 'string' : 'quoted' })
+      tokens.push({
+        text: sql.slice(i, j + 1),
+        start: i,
+        end: Math.min(j + 1, sql.length),
+        depth,
+        kind: c === "'" ? 'string' : 'quoted',
+      })
       i = j + 1
       continue
     }
@@ -101,7 +107,46 @@ export interface SplitQuery {
   outsideFunctions: string[]
 }
 
-const OUTSIDE = new Set(['file', 'filecluster', 'url', 'urlcluster', 's3', 's3cluster', 'gcs', 'oss', 'cosn', 'azureblobstorage', 'azureblobstoragecluster', 'hdfs', 'hdfscluster', 'remote', 'remotesecure', 'cluster', 'clusterallreplicas', 'mysql', 'postgresql', 'mongodb', 'redis', 'sqlite', 'jdbc', 'odbc', 'executable', 'iceberg', 'icebergs3', 'icebergazure', 'iceberghdfs', 'icebergs3cluster', 'deltalake', 'deltalakecluster', 'hudi', 'hudicluster', 'arrowflight', 'ytsaurus', 'paimon', 'paimons3'])
+const OUTSIDE = new Set([
+  'file',
+  'filecluster',
+  'url',
+  'urlcluster',
+  's3',
+  's3cluster',
+  'gcs',
+  'oss',
+  'cosn',
+  'azureblobstorage',
+  'azureblobstoragecluster',
+  'hdfs',
+  'hdfscluster',
+  'remote',
+  'remotesecure',
+  'cluster',
+  'clusterallreplicas',
+  'mysql',
+  'postgresql',
+  'mongodb',
+  'redis',
+  'sqlite',
+  'jdbc',
+  'odbc',
+  'executable',
+  'iceberg',
+  'icebergs3',
+  'icebergazure',
+  'iceberghdfs',
+  'icebergs3cluster',
+  'deltalake',
+  'deltalakecluster',
+  'hudi',
+  'hudicluster',
+  'arrowflight',
+  'ytsaurus',
+  'paimon',
+  'paimons3',
+])
 
 function unquote(token: Token): SettingValue {
   if (token.kind === 'string') return token.text.slice(1, -1).replace(/''/g, "'").replace(/\\(.)/g, '$1')
@@ -174,7 +219,9 @@ export function splitQuery(sql: string): SplitQuery {
   body = body.trim()
   const first = tokens.find((t) => t.kind === 'word' || t.text === '(')
   const multi = tokens.some((t) => t.kind === 'punct' && t.text === ';')
-  const outsideFunctions = tokens.filter((t, i) => t.kind === 'word' && tokens[i + 1]?.text === '(' && OUTSIDE.has(t.text.toLowerCase())).map((t) => t.text)
+  const outsideFunctions = tokens
+    .filter((t, i) => t.kind === 'word' && tokens[i + 1]?.text === '(' && OUTSIDE.has(t.text.toLowerCase()))
+    .map((t) => t.text)
   return { body, settings, format, firstWord: first ? first.text.toUpperCase() : '', multi, outsideFunctions }
 }
 
@@ -197,7 +244,10 @@ export interface AlterStatement {
 /** `ALTER TABLE p.t UPDATE ... WHERE ...` / `ALTER TABLE p.t DELETE WHERE ...` (and `DELETE FROM p.t WHERE`). */
 export function parseAlter(sql: string): AlterStatement | null {
   const text = sql.trim().replace(/;\s*$/, '')
-  const m = /^ALTER\s+TABLE\s+((?:`[^`]+`|"[^"]+"|[\w-]+)\s*\.\s*(?:`[^`]+`|"[^"]+"|[\w-]+))\s+(UPDATE|DELETE)\s+([\s\S]*)$/i.exec(text)
+  const m =
+    /^ALTER\s+TABLE\s+((?:`[^`]+`|"[^"]+"|[\w-]+)\s*\.\s*(?:`[^`]+`|"[^"]+"|[\w-]+))\s+(UPDATE|DELETE)\s+([\s\S]*)$/i.exec(
+      text,
+    )
   let table: string
   let kind: 'update' | 'delete'
   let rest: string
@@ -206,7 +256,8 @@ export function parseAlter(sql: string): AlterStatement | null {
     kind = m[2].toLowerCase() as 'update' | 'delete'
     rest = m[3]
   } else {
-    const d = /^DELETE\s+FROM\s+((?:`[^`]+`|"[^"]+"|[\w-]+)\s*\.\s*(?:`[^`]+`|"[^"]+"|[\w-]+))\s+(WHERE\s+[\s\S]*)$/i.exec(text)
+    const d =
+      /^DELETE\s+FROM\s+((?:`[^`]+`|"[^"]+"|[\w-]+)\s*\.\s*(?:`[^`]+`|"[^"]+"|[\w-]+))\s+(WHERE\s+[\s\S]*)$/i.exec(text)
     if (!d) return null
     table = d[1].replace(/\s+/g, '')
     kind = 'delete'
@@ -219,7 +270,32 @@ export function parseAlter(sql: string): AlterStatement | null {
   return { table, kind, assignments: rest.slice(0, where.start).trim(), where: rest.slice(where.end).trim() }
 }
 
-const WRITE_WORDS = new Set(['INSERT', 'CREATE', 'DROP', 'ALTER', 'TRUNCATE', 'RENAME', 'ATTACH', 'DETACH', 'OPTIMIZE', 'SYSTEM', 'KILL', 'SET', 'GRANT', 'REVOKE', 'USE', 'DELETE', 'UPDATE', 'EXCHANGE', 'UNDROP', 'BACKUP', 'RESTORE', 'MOVE', 'REPLACE', 'UNDROP'])
+const WRITE_WORDS = new Set([
+  'INSERT',
+  'CREATE',
+  'DROP',
+  'ALTER',
+  'TRUNCATE',
+  'RENAME',
+  'ATTACH',
+  'DETACH',
+  'OPTIMIZE',
+  'SYSTEM',
+  'KILL',
+  'SET',
+  'GRANT',
+  'REVOKE',
+  'USE',
+  'DELETE',
+  'UPDATE',
+  'EXCHANGE',
+  'UNDROP',
+  'BACKUP',
+  'RESTORE',
+  'MOVE',
+  'REPLACE',
+  'UNDROP',
+])
 
 /**
  * Whether the statement writes (the query API is read-only, as a real cluster's). Anything else

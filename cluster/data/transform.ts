@@ -127,7 +127,10 @@ export function parseCsv(text: string, options: CsvOptions): string[][] {
 }
 
 /** Flattens nested objects as the transform's `format_details.flattening` says (`a.b`, `a[0]`). */
-export function flatten(record: Record<string, unknown>, flattening: Record<string, any> | undefined): Record<string, unknown> {
+export function flatten(
+  record: Record<string, unknown>,
+  flattening: Record<string, any> | undefined,
+): Record<string, unknown> {
   if (!flattening || flattening.active === false || flattening.active === undefined) return record
   const depth = typeof flattening.depth === 'number' ? flattening.depth : 10
   const mapL = flattening.map_flattening_strategy?.left ?? '.'
@@ -143,7 +146,8 @@ export function flatten(record: Record<string, unknown>, flattening: Record<stri
         return
       }
       for (const [k, v] of entries) {
-        const key = prefix === '' ? k : Array.isArray(value) ? `${prefix}${sliceL}${k}${sliceR}` : `${prefix}${mapL}${k}${mapR}`
+        const key =
+          prefix === '' ? k : Array.isArray(value) ? `${prefix}${sliceL}${k}${sliceR}` : `${prefix}${mapL}${k}${mapR}`
         walk(v, key, level + 1)
       }
       // keep the nested value too, so a column can take the whole object or array
@@ -228,7 +232,11 @@ export function goLayoutParser(layout: string): ((s: string) => number | null) |
     const v: Record<string, string> = {}
     fields.forEach((f, k) => (v[f] = m[k + 1]))
     const year = v.year ? Number(v.year) : v.year2 ? 2000 + Number(v.year2) : 1970
-    const month = v.month ? Number(v.month) - 1 : v.monthName ? MONTHS.indexOf(v.monthName.slice(0, 3).toLowerCase()) : 0
+    const month = v.month
+      ? Number(v.month) - 1
+      : v.monthName
+        ? MONTHS.indexOf(v.monthName.slice(0, 3).toLowerCase())
+        : 0
     let hour = v.hour ? Number(v.hour) : v.hour12 ? Number(v.hour12) % 12 : 0
     if (v.ampm && /pm/i.test(v.ampm)) hour += 12
     const ms = v.frac ? Math.floor(Number(`0.${v.frac}`) * 1000) : 0
@@ -243,7 +251,18 @@ export function goLayoutParser(layout: string): ((s: string) => number | null) |
   return parser
 }
 
-const EPOCH_FACTORS: Record<string, number> = { s: 1000, seconds: 1000, second: 1000, ms: 1, milliseconds: 1, cs: 10, us: 0.001, microseconds: 0.001, ns: 0.000001, nanoseconds: 0.000001 }
+const EPOCH_FACTORS: Record<string, number> = {
+  s: 1000,
+  seconds: 1000,
+  second: 1000,
+  ms: 1,
+  milliseconds: 1,
+  cs: 10,
+  us: 0.001,
+  microseconds: 0.001,
+  ns: 0.000001,
+  nanoseconds: 0.000001,
+}
 
 function epochToMs(n: number, unit: string | undefined): number {
   if (unit && EPOCH_FACTORS[unit] !== undefined) return n * EPOCH_FACTORS[unit]
@@ -267,12 +286,22 @@ export function parseTime(value: unknown, dt: Datatype): number | null {
   if (typeof value !== 'string') return null
   const s = value.trim()
   if (!s) return null
-  if (/^-?\d+(\.\d+)?$/.test(s)) return epochToMs(Number(s), type === 'epoch' ? (dt.format ?? dt.resolution) : dt.resolution)
+  if (/^-?\d+(\.\d+)?$/.test(s))
+    return epochToMs(Number(s), type === 'epoch' ? (dt.format ?? dt.resolution) : dt.resolution)
   const iso = !dt.format || /^2006-01-02[T ]15:04/.test(dt.format) ? ISO_RE.exec(s) : null
   if (iso) {
-    let t = Date.UTC(+iso[1], +iso[2] - 1, +iso[3], +iso[4], +iso[5], +(iso[6] ?? 0), iso[7] ? Math.floor(Number('0' + iso[7]) * 1000) : 0)
+    let t = Date.UTC(
+      +iso[1],
+      +iso[2] - 1,
+      +iso[3],
+      +iso[4],
+      +iso[5],
+      +(iso[6] ?? 0),
+      iso[7] ? Math.floor(Number('0' + iso[7]) * 1000) : 0,
+    )
     const tz = iso[8]
-    if (tz && tz !== 'Z' && tz !== 'z') t -= (tz[0] === '-' ? -1 : 1) * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(-2))) * 60_000
+    if (tz && tz !== 'Z' && tz !== 'z')
+      t -= (tz[0] === '-' ? -1 : 1) * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(-2))) * 60_000
     return t
   }
   if (type === 'datetime' && typeof dt.format === 'string' && dt.format) {
@@ -321,7 +350,9 @@ const INT_RANGES: Record<string, [bigint, bigint]> = {
   uint64: [0n, 18446744073709551615n],
 }
 
-const NUM_RANGES: Record<string, [number, number]> = Object.fromEntries(Object.entries(INT_RANGES).map(([k, [lo, hi]]) => [k, [Number(lo), Number(hi)]]))
+const NUM_RANGES: Record<string, [number, number]> = Object.fromEntries(
+  Object.entries(INT_RANGES).map(([k, [lo, hi]]) => [k, [Number(lo), Number(hi)]]),
+)
 
 class ValueError extends Error {}
 
@@ -382,9 +413,12 @@ export function convertValue(value: unknown, dt: Datatype): unknown {
           throw new ValueError(`"${value}" is not a map`)
         }
       }
-      if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new ValueError(`${JSON.stringify(value)} is not a map`)
+      if (!obj || typeof obj !== 'object' || Array.isArray(obj))
+        throw new ValueError(`${JSON.stringify(value)} is not a map`)
       const el = dt.elements?.[1] ?? { type: 'string' }
-      return Object.fromEntries(Object.entries(obj as Record<string, unknown>).map(([k, v]) => [k, convertValue(v, el)]))
+      return Object.fromEntries(
+        Object.entries(obj as Record<string, unknown>).map(([k, v]) => [k, convertValue(v, el)]),
+      )
     }
     default: {
       const range = INT_RANGES[type]
@@ -417,7 +451,8 @@ export function convertValue(value: unknown, dt: Datatype): unknown {
 
 function withTypeCache(dt: Datatype): Datatype {
   const out: Datatype = { ...dt, __type: String(dt.type ?? 'string').toLowerCase() }
-  if (Array.isArray(dt.elements)) out.elements = dt.elements.map((e) => (e && typeof e === 'object' ? withTypeCache(e) : e))
+  if (Array.isArray(dt.elements))
+    out.elements = dt.elements.map((e) => (e && typeof e === 'object' ? withTypeCache(e) : e))
   return out
 }
 
@@ -437,7 +472,9 @@ export function makeMapper(transform: Resource, options: { tableOrderKey?: strin
   // datatypes with the lowercased type cached (convertValue reads `__type`)
   const columns = storedColumns(transform).map((c) => ({ ...c, datatype: withTypeCache(c.datatype ?? {}) }))
   const type = transformType(transform)
-  const nullValues = new Set<string>(Array.isArray(transform?.settings?.null_values) ? transform.settings.null_values.map(String) : [])
+  const nullValues = new Set<string>(
+    Array.isArray(transform?.settings?.null_values) ? transform.settings.null_values.map(String) : [],
+  )
   const flattening = transform?.settings?.format_details?.flattening
   const primary = columns.find((c) => c.datatype?.primary)
   const csvIndex = new Map<OutputColumn, number>()
@@ -457,7 +494,11 @@ export function makeMapper(transform: Resource, options: { tableOrderKey?: strin
         if (!Array.isArray(record)) return { ok: false, error: `row ${index + 1}: expected a CSV line` }
         input = record as string[]
       } else {
-        if (!record || typeof record !== 'object' || Array.isArray(record)) return { ok: false, error: `row ${index + 1}: expected a JSON object, got ${Array.isArray(record) ? 'an array' : typeof record}` }
+        if (!record || typeof record !== 'object' || Array.isArray(record))
+          return {
+            ok: false,
+            error: `row ${index + 1}: expected a JSON object, got ${Array.isArray(record) ? 'an array' : typeof record}`,
+          }
         input = flatten(record as Record<string, unknown>, flattening)
       }
       const row: Record<string, unknown> = {}
@@ -478,13 +519,19 @@ export function makeMapper(transform: Resource, options: { tableOrderKey?: strin
         } catch (error) {
           return { ok: false, error: `row ${index + 1}: column "${c.name}": ${(error as Error).message}` }
         }
-        if (value === null && dt.primary) return { ok: false, error: `row ${index + 1}: primary column "${c.name}" is missing or empty` }
+        if (value === null && dt.primary)
+          return { ok: false, error: `row ${index + 1}: primary column "${c.name}" is missing or empty` }
         if (value === null && (String(dt.type).toLowerCase() === 'array' || String(dt.type).toLowerCase() === 'map')) {
           value = String(dt.type).toLowerCase() === 'array' ? [] : {}
         }
         row[c.name] = value
       }
-      if (options.tableOrderKey && primary && options.tableOrderKey !== primary.name && row[options.tableOrderKey] === undefined) {
+      if (
+        options.tableOrderKey &&
+        primary &&
+        options.tableOrderKey !== primary.name &&
+        row[options.tableOrderKey] === undefined
+      ) {
         row[options.tableOrderKey] = row[primary.name]
       }
       return { ok: true, row }
@@ -493,7 +540,11 @@ export function makeMapper(transform: Resource, options: { tableOrderKey?: strin
 }
 
 /** Splits a body into records for the transform type (JSON objects or CSV field arrays). */
-export function recordsOf(text: string, type: 'json' | 'csv', formatDetails?: Record<string, unknown>): { records: unknown[]; error?: string } {
+export function recordsOf(
+  text: string,
+  type: 'json' | 'csv',
+  formatDetails?: Record<string, unknown>,
+): { records: unknown[]; error?: string } {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1) // a UTF-8 byte order mark
   if (type === 'csv') return { records: parseCsv(text, csvOptions(formatDetails)) }
   return parseJsonRecords(text)

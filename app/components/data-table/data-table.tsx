@@ -19,7 +19,14 @@ export type Column<Row> = {
 export const dataTableCss = {
   '& table': { width: '100%', borderCollapse: 'collapse', fontSize: 'sm' },
   '& caption': { srOnly: true },
-  '& th, & td': { textAlign: 'start', px: '3', py: '2', borderBottomWidth: '1px', borderColor: 'border', verticalAlign: 'middle' },
+  '& th, & td': {
+    textAlign: 'start',
+    px: '3',
+    py: '2',
+    borderBottomWidth: '1px',
+    borderColor: 'border',
+    verticalAlign: 'middle',
+  },
   '& thead th': { fontWeight: 'medium', color: 'fg.muted', bg: 'bg.muted', fontSize: 'xs' },
   '& tbody th': { fontWeight: 'medium' },
   '& tbody tr:last-of-type > *': { borderBottomWidth: '0' },
@@ -29,8 +36,16 @@ export const dataTableCss = {
   '& tr > :first-child': { position: 'sticky', insetInlineStart: 0, zIndex: 1, bg: 'bg' },
   '& thead tr > :first-child': { bg: 'bg.muted' },
   '& tbody tr:hover > :first-child': { bg: 'bg.subtle' },
-  '& tbody tr[data-selected] > :first-child': { bg: 'blue.subtle', boxShadow: 'inset 3px 0 0 var(--chakra-colors-blue-500)' },
-  '& a': { color: 'link', textDecoration: 'none', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' } },
+  '& tbody tr[data-selected] > :first-child': {
+    bg: 'blue.subtle',
+    boxShadow: 'inset 3px 0 0 var(--chakra-colors-blue-500)',
+  },
+  '& a': {
+    color: 'link',
+    textDecoration: 'none',
+    _hover: { textDecoration: 'underline' },
+    _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' },
+  },
   // A link among other words in its cell ("Roles · Delete…") is underlined: in the dark theme the
   // link colour is too close to the text's to tell them apart by colour alone (axe link-in-text-block).
   '& td a:not(:only-child), & td [data-muted] a': { textDecoration: 'underline', textUnderlineOffset: '2px' },

@@ -27,5 +27,12 @@ export function pageOf<T>(items: T[], paging: Paging): { items: T[]; page: numbe
 /** A list loader's page data: the page's rows (`pageOf`), where it is, and the URL's size and filter. */
 export function listPage<T>(items: T[], paging: Paging) {
   const page = pageOf(items, paging)
-  return { rows: page.items, page: page.page, pageCount: page.pageCount, total: page.total, pageSize: paging.pageSize, q: paging.q }
+  return {
+    rows: page.items,
+    page: page.page,
+    pageCount: page.pageCount,
+    total: page.total,
+    pageSize: paging.pageSize,
+    q: paging.q,
+  }
 }

@@ -14,9 +14,22 @@ const STATUS_COLORS: Record<string, string> = {
  * badge costs a style computation each on the server, and a list has one per row.
  */
 export const statusBadgeCss = {
-  '& [data-status]': { display: 'inline-block', px: '1.5', rounded: 'sm', fontSize: 'xs', fontWeight: 'medium', bg: 'gray.subtle', color: 'gray.fg' },
+  '& [data-status]': {
+    display: 'inline-block',
+    px: '1.5',
+    rounded: 'sm',
+    fontSize: 'xs',
+    fontWeight: 'medium',
+    bg: 'gray.subtle',
+    color: 'gray.fg',
+  },
   // After the base rule: same specificity, so the later colour wins.
-  ...Object.fromEntries(Object.entries(STATUS_COLORS).map(([status, color]) => [`& [data-status=${status}]`, { bg: `${color}.subtle`, color: `${color}.fg` }])),
+  ...Object.fromEntries(
+    Object.entries(STATUS_COLORS).map(([status, color]) => [
+      `& [data-status=${status}]`,
+      { bg: `${color}.subtle`, color: `${color}.fg` },
+    ]),
+  ),
 } as const
 
 /** A status as a small coloured label; its container carries `statusBadgeCss`. */

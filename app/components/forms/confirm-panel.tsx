@@ -80,7 +80,11 @@ export function ConfirmPanel({
       ))}
       {/* With FORCE, the field's own space below separates them. */}
       <HStack gap="3" mt={force ? '0' : '3'}>
-        <SubmitButton colorPalette={palette} size="sm" isPending={navigation.state === 'submitting' && navigation.formData?.get('intent') === intent}>
+        <SubmitButton
+          colorPalette={palette}
+          size="sm"
+          isPending={navigation.state === 'submitting' && navigation.formData?.get('intent') === intent}
+        >
           {confirmLabel}
         </SubmitButton>
         {cancel}
@@ -122,12 +126,26 @@ export function ConfirmPanel({
 }
 
 /** The form with a FORCE field, checked in the browser (with scripts) by the schema the action uses. */
-function ForceForm({ id, action, lastResult, children }: { id: string; action?: string; lastResult?: SubmissionResult<string[]>; children: ReactNode }) {
+function ForceForm({
+  id,
+  action,
+  lastResult,
+  children,
+}: {
+  id: string
+  action?: string
+  lastResult?: SubmissionResult<string[]>
+  children: ReactNode
+}) {
   const [form, fields] = useSchemaForm(ForceConfirmSchema, { id, lastResult, shouldValidate: 'onSubmit' })
   return (
     <Form method="post" action={action} {...getFormProps(form)}>
       <Box mt="3">
-        <Field meta={fields.confirm} label={FORCE_MESSAGE} inputProps={{ autoComplete: 'off', maxW: 'xs', bg: 'bg', size: 'sm' }} />
+        <Field
+          meta={fields.confirm}
+          label={FORCE_MESSAGE}
+          inputProps={{ autoComplete: 'off', maxW: 'xs', bg: 'bg', size: 'sm' }}
+        />
       </Box>
       {children}
     </Form>

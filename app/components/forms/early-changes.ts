@@ -3,14 +3,27 @@ import { useEffect } from 'react'
 export type NamedField = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement
 
 export function isNamedField(target: unknown): target is NamedField {
-  return (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) && target.name !== ''
+  return (
+    (target instanceof HTMLInputElement ||
+      target instanceof HTMLSelectElement ||
+      target instanceof HTMLTextAreaElement) &&
+    target.name !== ''
+  )
 }
 
 /** Whether the user changed a field from what the page came with. */
 export function isChanged(field: NamedField): boolean {
-  if (field instanceof HTMLSelectElement) return field.multiple ? Array.from(field.options).some((option) => option.selected !== option.defaultSelected) : field.selectedIndex !== defaultIndex(field)
-  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) return field.checked !== field.defaultChecked
-  if (field instanceof HTMLInputElement && (field.type === 'hidden' || field.type === 'submit' || field.type === 'button')) return false
+  if (field instanceof HTMLSelectElement)
+    return field.multiple
+      ? Array.from(field.options).some((option) => option.selected !== option.defaultSelected)
+      : field.selectedIndex !== defaultIndex(field)
+  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio'))
+    return field.checked !== field.defaultChecked
+  if (
+    field instanceof HTMLInputElement &&
+    (field.type === 'hidden' || field.type === 'submit' || field.type === 'button')
+  )
+    return false
   return field.value !== field.defaultValue
 }
 
@@ -42,10 +55,13 @@ export function useEarlyChanges(formId: string) {
   useEffect(() => {
     const form = document.forms.namedItem(formId)
     if (!form) return
-    const changed = Array.from(form.elements).filter((field): field is NamedField => isNamedField(field) && isChanged(field))
+    const changed = Array.from(form.elements).filter(
+      (field): field is NamedField => isNamedField(field) && isChanged(field),
+    )
     for (const field of changed) {
       field.dispatchEvent(new Event('input', { bubbles: true }))
-      if (field instanceof HTMLSelectElement || field.type === 'file') field.dispatchEvent(new Event('change', { bubbles: true }))
+      if (field instanceof HTMLSelectElement || field.type === 'file')
+        field.dispatchEvent(new Event('change', { bubbles: true }))
     }
     // only the first mount: later changes are heard as they happen
   }, [formId])

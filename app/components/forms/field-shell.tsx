@@ -26,7 +26,17 @@ export function describedBy(conformIds: string | undefined, helpId: string | und
 }
 
 /** A labelled field's frame around its control (`children`): the label above, help text and errors below (form-css.ts classes). */
-export function FieldShell({ meta, label, help, children }: { meta: ShellMeta; label: ReactNode; help?: ReactNode; children: ReactNode }) {
+export function FieldShell({
+  meta,
+  label,
+  help,
+  children,
+}: {
+  meta: ShellMeta
+  label: ReactNode
+  help?: ReactNode
+  children: ReactNode
+}) {
   return (
     <div className="cc-field">
       <label htmlFor={meta.id} className="cc-field-label">

@@ -34,7 +34,9 @@ export function FormCard<Schema extends Record<string, unknown>>({
   children: ReactNode
 }) {
   // the form's own errors first (they sit on top), then its fields in the order the reply lists them
-  const errorNames = Object.entries(form.allErrors).filter(([, errors]) => errors?.length).map(([name]) => name)
+  const errorNames = Object.entries(form.allErrors)
+    .filter(([, errors]) => errors?.length)
+    .map(([name]) => name)
   const firstError = errorNames.includes('') ? '' : errorNames[0]
   const formRef = useRef<HTMLFormElement>(null)
   const formProps = getFormProps(form)
@@ -89,7 +91,9 @@ function useFocusAfterReply(formRef: RefObject<HTMLFormElement | null>, errorId:
     // after conform has applied the reply (its own update runs in an effect of the same commit)
     const frame = requestAnimationFrame(() => {
       const formErrors = document.getElementById(errorId)
-      const target = formErrors?.textContent?.trim() ? formErrors : element.querySelector<HTMLElement>('[aria-invalid="true"]')
+      const target = formErrors?.textContent?.trim()
+        ? formErrors
+        : element.querySelector<HTMLElement>('[aria-invalid="true"]')
       if (!target) return
       if (!target.hasAttribute('tabindex') && target === formErrors) target.setAttribute('tabindex', '-1')
       target.focus()

@@ -24,7 +24,16 @@ export function SubmitButton({
       (name === undefined || navigation.formData?.get(name) === value) &&
       (formAction === undefined || navigation.formAction === formAction))
   return (
-    <Button type="submit" name={name} value={value} formAction={formAction} loading={isSubmitting} loadingText={children} colorPalette="blue" {...props}>
+    <Button
+      type="submit"
+      name={name}
+      value={value}
+      formAction={formAction}
+      loading={isSubmitting}
+      loadingText={children}
+      colorPalette="blue"
+      {...props}
+    >
       {children}
     </Button>
   )

@@ -81,7 +81,8 @@ export function useLazySchemaForm<S extends Schema>(load: SchemaLoader<S>, optio
     // Until the schema is there, everything passes in the browser: a submission goes to the action,
     // and the form's own intents (form.update, a list's insert) are applied here. Without an
     // onValidate conform would send those intents to the action as a submission.
-    onValidate: ({ formData }) => (validate ?? acceptAll)(formData) as Submission<z.input<S> & Record<string, unknown>, string[], z.output<S>>,
+    onValidate: ({ formData }) =>
+      (validate ?? acceptAll)(formData) as Submission<z.input<S> & Record<string, unknown>, string[], z.output<S>>,
   })
 
   // Once the schema is there, what was left (on blur) or changed (on input) before it came is checked.

@@ -17,7 +17,13 @@ export function useHiddenCreationPaths(): string[] {
  * permissions that page needs (the layout's `hiddenPaths`, as for "+ add new"), a disabled button
  * with the permission named beside it, so no page offers what the cluster would refuse.
  */
-export function CreateLink({ to, children, colorPalette, variant, ...rest }: { to: string; children: ReactNode } & Pick<ButtonProps, 'colorPalette' | 'variant'> & { size?: 'sm' }) {
+export function CreateLink({
+  to,
+  children,
+  colorPalette,
+  variant,
+  ...rest
+}: { to: string; children: ReactNode } & Pick<ButtonProps, 'colorPalette' | 'variant'> & { size?: 'sm' }) {
   const hidden = useHiddenCreationPaths()
   const entry = ADD_NEW_ENTRIES.find((candidate) => candidate.to === to.split('?')[0])
   if (entry && hidden.includes(entry.to)) {

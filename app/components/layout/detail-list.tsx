@@ -15,7 +15,15 @@ export type DetailEntry = [label: string, value: ReactNode]
  * Label/value pairs of one item (a `<dl>`): two columns from medium screens up, stacked below.
  * `label` names the list for assistive technology when no heading does.
  */
-export function DetailList({ entries, label, labelWidth = '12rem' }: { entries: DetailEntry[]; label?: string; labelWidth?: string }) {
+export function DetailList({
+  entries,
+  label,
+  labelWidth = '12rem',
+}: {
+  entries: DetailEntry[]
+  label?: string
+  labelWidth?: string
+}) {
   return (
     <chakra.dl
       aria-label={label}

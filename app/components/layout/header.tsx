@@ -116,7 +116,14 @@ function ThemeForm({ theme }: { theme: ColorMode }) {
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <div role="group" aria-label="Theme" className="cc-theme-group">
         {COLOR_MODES.map((mode) => (
-          <button key={mode} type="submit" name="theme" value={mode} aria-pressed={mode === theme} className="cc-theme-button">
+          <button
+            key={mode}
+            type="submit"
+            name="theme"
+            value={mode}
+            aria-pressed={mode === theme}
+            className="cc-theme-button"
+          >
             {COLOR_MODE_LABELS[mode]}
           </button>
         ))}

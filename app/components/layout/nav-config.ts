@@ -10,7 +10,11 @@ export const ADD_NEW_ENTRIES = [
   { label: 'Data function', to: '/data/functions/new-custom-function', needs: ['add_function'] },
   { label: 'Data dictionary', to: '/data/dictionaries/new-data-dictionary', needs: ['add_dictionary'] },
   // auto batch is a table setting: change_table is enough for it
-  { label: 'Table source', to: '/data/new-ingest-source', needs: ['add_kafkasource', 'add_kinesissource', 'add_siemsource', 'change_table'] },
+  {
+    label: 'Table source',
+    to: '/data/new-ingest-source',
+    needs: ['add_kafkasource', 'add_kinesissource', 'add_siemsource', 'change_table'],
+  },
   { label: 'Table transform', to: '/data/new-transform', needs: ['add_transform'] },
   { label: 'Resource pool', to: '/scale/pool/create', needs: ['add_pool'] },
   { label: 'Data file', to: '/data/files/new-file', needs: ['add_dictionaryfile'] },
@@ -25,7 +29,13 @@ export const ADD_NEW_ENTRIES = [
 export const SIDEBAR_ENTRIES = [
   { label: 'Dashboard', to: '/dashboard', section: '/dashboard', glyph: '◫', needs: [] },
   { label: 'System Health', to: '/system-health/counts', section: '/system-health', glyph: '♥', needs: [] },
-  { label: 'Data', to: '/data/tables', section: '/data', glyph: '▤', needs: ['view_project', 'view_table', 'view_dictionary', 'view_function', 'view_dictionaryfile'] },
+  {
+    label: 'Data',
+    to: '/data/tables',
+    section: '/data',
+    glyph: '▤',
+    needs: ['view_project', 'view_table', 'view_dictionary', 'view_function', 'view_dictionaryfile'],
+  },
   { label: 'Jobs', to: '/jobs/alter-jobs', section: '/jobs', glyph: '⚙', needs: ['view_alterjob', 'view_batchjob'] },
   { label: 'Scale', to: '/scale', section: '/scale', glyph: '⇅', needs: ['view_pool'] },
   { label: 'Query', to: '/queries', section: '/queries', glyph: '⌕', needs: ['select_sql'] },
@@ -34,7 +44,15 @@ export const SIDEBAR_ENTRIES = [
     to: '/security/users',
     section: '/security',
     glyph: '▣',
-    needs: ['view_user', 'view_invite', 'view_role', 'view_audittrail', 'view_hdxstorage', 'view_credential', 'view_authlog'],
+    needs: [
+      'view_user',
+      'view_invite',
+      'view_role',
+      'view_audittrail',
+      'view_hdxstorage',
+      'view_credential',
+      'view_authlog',
+    ],
   },
 ] as const
 
@@ -46,7 +64,9 @@ export const SIDEBAR_ENTRIES = [
 export function hiddenPaths(permissions: readonly string[] | null): string[] {
   if (!permissions) return []
   const has = new Set(permissions)
-  return [...ADD_NEW_ENTRIES, ...SIDEBAR_ENTRIES].filter((entry) => entry.needs.length > 0 && !entry.needs.some((p) => has.has(p))).map((entry) => entry.to)
+  return [...ADD_NEW_ENTRIES, ...SIDEBAR_ENTRIES]
+    .filter((entry) => entry.needs.length > 0 && !entry.needs.some((p) => has.has(p)))
+    .map((entry) => entry.to)
 }
 
 /** Alt+N then A: the new alter job page (spec section 1). */
@@ -54,7 +74,8 @@ export const NEW_ALTER_JOB_PATH = '/jobs/alter-jobs/create'
 
 /** True when `pathname` is inside `section` (the section itself or below it). */
 export function isInSection(pathname: string, section: string): boolean {
-  if (section === '/queries') return pathname === '/queries' || pathname.startsWith('/queries/') || pathname === '/result'
+  if (section === '/queries')
+    return pathname === '/queries' || pathname.startsWith('/queries/') || pathname === '/result'
   return pathname === section || pathname.startsWith(`${section}/`)
 }
 

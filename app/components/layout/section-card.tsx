@@ -6,7 +6,17 @@ import type { ReactNode } from 'react'
  * One part of a page in a card: a region named by its h2 (`<id>-heading`), optional actions beside
  * the heading, then `children`. Use it for a detail page's panels (Details, Statistics).
  */
-export function SectionCard({ id, title, actions, children }: { id: string; title: ReactNode; actions?: ReactNode; children: ReactNode }) {
+export function SectionCard({
+  id,
+  title,
+  actions,
+  children,
+}: {
+  id: string
+  title: ReactNode
+  actions?: ReactNode
+  children: ReactNode
+}) {
   return (
     <Box as="section" aria-labelledby={`${id}-heading`} bg="bg" borderWidth="1px" rounded="md" p="4">
       <HStack justify="space-between" align="start" wrap="wrap" gap="3" mb="3">

@@ -31,7 +31,16 @@ export const SHELL_CSS: GlobalStyleObject = {
     // Phones: the sidebar is off-screen and the same toggle is the menu button that slides it over
     // the page (CSS only: it works without scripts; a navigation closes it again).
     [`@media ${PHONE_QUERY}`]: {
-      '& [data-sidebar]': { position: 'fixed', top: 0, bottom: 0, left: 0, zIndex: 'overlay', transform: 'translateX(-100%)', visibility: 'hidden', boxShadow: 'lg' },
+      '& [data-sidebar]': {
+        position: 'fixed',
+        top: 0,
+        bottom: 0,
+        left: 0,
+        zIndex: 'overlay',
+        transform: 'translateX(-100%)',
+        visibility: 'hidden',
+        boxShadow: 'lg',
+      },
       [`&:has(#${SIDEBAR_TOGGLE_ID}:checked) [data-sidebar]`]: { transform: 'none', visibility: 'visible' },
     },
   },
@@ -41,7 +50,16 @@ export const SHELL_CSS: GlobalStyleObject = {
     zIndex: 'skipNav',
     _focus: { left: '4', top: '4', bg: 'bg', px: '3', py: '2', rounded: 'md', shadow: 'md' },
   },
-  '.cc-pending': { position: 'fixed', top: '0', left: '0', right: '0', h: '3px', zIndex: 'max', pointerEvents: 'none', overflow: 'hidden' },
+  '.cc-pending': {
+    position: 'fixed',
+    top: '0',
+    left: '0',
+    right: '0',
+    h: '3px',
+    zIndex: 'max',
+    pointerEvents: 'none',
+    overflow: 'hidden',
+  },
   '.cc-shell-body': { display: 'flex', flexDirection: 'column', flex: '1', minW: '0' },
   '.cc-main': { flex: '1', p: { base: '3', md: '6' }, minW: '0', outline: 'none' },
 
@@ -56,7 +74,15 @@ export const SHELL_CSS: GlobalStyleObject = {
     color: 'gray.100',
     transition: 'width 0.15s',
   },
-  '.cc-sidebar-inner': { position: 'sticky', top: '0', h: '100vh', display: 'flex', flexDirection: 'column', overflowY: 'auto', overflowX: 'hidden' },
+  '.cc-sidebar-inner': {
+    position: 'sticky',
+    top: '0',
+    h: '100vh',
+    display: 'flex',
+    flexDirection: 'column',
+    overflowY: 'auto',
+    overflowX: 'hidden',
+  },
   '.cc-sidebar-brand': { px: '4', py: '4', fontWeight: 'bold', whiteSpace: 'nowrap', color: 'white' },
   '.cc-sidebar-brand-label': { ml: '2' },
   '.cc-glyph': { w: '5', flexShrink: 0, textAlign: 'center', fontSize: 'md' },
@@ -77,7 +103,15 @@ export const SHELL_CSS: GlobalStyleObject = {
     _focusVisible: { outline: '2px solid', outlineColor: 'blue.300' },
     '&[aria-current=page]': { bg: 'blue.600', color: 'white' },
   },
-  '.cc-sidebar-version': { mt: 'auto', px: '4', py: '3', fontSize: 'xs', color: 'gray.400', whiteSpace: 'nowrap', _hover: { color: 'white' } },
+  '.cc-sidebar-version': {
+    mt: 'auto',
+    px: '4',
+    py: '3',
+    fontSize: 'xs',
+    color: 'gray.400',
+    whiteSpace: 'nowrap',
+    _hover: { color: 'white' },
+  },
 
   // Header
   '.cc-header': {
@@ -105,7 +139,11 @@ export const SHELL_CSS: GlobalStyleObject = {
     borderWidth: '1px',
     borderColor: 'border',
     _hover: { bg: 'bg.muted' },
-    '&:has(input:focus-visible)': { outline: '2px solid', outlineColor: 'var(--chakra-colors-blue-500)', outlineOffset: '2px' },
+    '&:has(input:focus-visible)': {
+      outline: '2px solid',
+      outlineColor: 'var(--chakra-colors-blue-500)',
+      outlineOffset: '2px',
+    },
     '&:has(input:checked) [data-arrow]': { transform: 'rotate(180deg)' },
     // on a phone the toggle is a menu button (the sidebar slides over the page)
     [`@media ${PHONE_QUERY}`]: { '& [data-arrow]': { display: 'none' }, '& [data-menu-glyph]': { display: 'inline' } },
@@ -166,8 +204,22 @@ export const SHELL_CSS: GlobalStyleObject = {
     _focusVisible: { bg: 'bg.muted', ...focusRing, outlineOffset: '-2px' },
   },
   // a long address is cut short on a phone (its full text stays the button's name)
-  '.cc-menu-email': { display: 'inline-block', verticalAlign: 'bottom', maxW: { base: '24', md: '72' }, overflow: 'hidden', textOverflow: 'ellipsis' },
-  '.cc-theme-group': { display: 'flex', gap: '1', px: '3', py: '1.5', borderTopWidth: '1px', borderBottomWidth: '1px', borderColor: 'border' },
+  '.cc-menu-email': {
+    display: 'inline-block',
+    verticalAlign: 'bottom',
+    maxW: { base: '24', md: '72' },
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+  },
+  '.cc-theme-group': {
+    display: 'flex',
+    gap: '1',
+    px: '3',
+    py: '1.5',
+    borderTopWidth: '1px',
+    borderBottomWidth: '1px',
+    borderColor: 'border',
+  },
   '.cc-theme-button': {
     flex: '1',
     px: '1.5',
@@ -186,7 +238,16 @@ export const SHELL_CSS: GlobalStyleObject = {
   },
 
   // Breadcrumb
-  '.cc-crumbs': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '1.5', fontSize: 'sm', listStyleType: 'none', m: '0', p: '0' },
+  '.cc-crumbs': {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: '1.5',
+    fontSize: 'sm',
+    listStyleType: 'none',
+    m: '0',
+    p: '0',
+  },
   '.cc-crumb': { display: 'flex', alignItems: 'center', gap: '1.5' },
   '.cc-crumb-separator': { color: 'fg.subtle' },
   '.cc-crumb-current': { fontWeight: 'semibold' },

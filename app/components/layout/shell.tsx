@@ -88,7 +88,6 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
       if (!(toggle instanceof HTMLInputElement) || !toggle.checked) return
       setCollapsed(false)
       toggle.focus() // focus was maybe in the sidebar, which hides
-
     }
     window.addEventListener('keydown', onKeyDown)
     return () => window.removeEventListener('keydown', onKeyDown)
@@ -101,7 +100,12 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
       </a>
       <PendingIndicator />
       <ResetOnNavigation onLoading={expand} />
-      <MemoSidebar version={data.version} supportUrl={data.supportUrl} docsUrl={data.docsUrl} hiddenPaths={data.hiddenPaths} />
+      <MemoSidebar
+        version={data.version}
+        supportUrl={data.supportUrl}
+        docsUrl={data.docsUrl}
+        hiddenPaths={data.hiddenPaths}
+      />
       <div className="cc-shell-body">
         <MemoHeader
           crumbs={crumbs}

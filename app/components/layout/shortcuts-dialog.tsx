@@ -4,7 +4,18 @@ import { forwardRef } from 'react'
 import { JUMP_SHORTCUTS } from './nav-config'
 
 const Kbd = chakra('kbd', {
-  base: { fontFamily: 'mono', fontSize: 'xs', px: '1.5', py: '0.5', borderWidth: '1px', borderColor: 'border', borderBottomWidth: '2px', rounded: 'sm', bg: 'bg.muted', color: 'fg' },
+  base: {
+    fontFamily: 'mono',
+    fontSize: 'xs',
+    px: '1.5',
+    py: '0.5',
+    borderWidth: '1px',
+    borderColor: 'border',
+    borderBottomWidth: '2px',
+    rounded: 'sm',
+    bg: 'bg.muted',
+    color: 'fg',
+  },
 })
 
 /** Every shortcut, as the sheet lists it: keys (pressed one after another) and what they do. */
@@ -57,7 +68,19 @@ export const ShortcutsDialog = forwardRef<HTMLDialogElement>(function ShortcutsD
         ))}
       </Box>
       <form method="dialog">
-        <chakra.button type="submit" mt="5" px="3" py="1.5" fontSize="sm" borderWidth="1px" borderColor="border" rounded="md" bg="bg" cursor="pointer" _hover={{ bg: 'bg.muted' }}>
+        <chakra.button
+          type="submit"
+          mt="5"
+          px="3"
+          py="1.5"
+          fontSize="sm"
+          borderWidth="1px"
+          borderColor="border"
+          rounded="md"
+          bg="bg"
+          cursor="pointer"
+          _hover={{ bg: 'bg.muted' }}
+        >
           Close
         </chakra.button>
       </form>

@@ -14,7 +14,17 @@ function Glyph({ children }: { children: string }) {
  * (the shell's `:has()` rule), so collapsing works without scripts; labels stay for screen readers.
  * Styled by the theme stylesheet's shell classes (shell-css.ts).
  */
-export function Sidebar({ version, supportUrl, docsUrl, hiddenPaths = [] }: { version: string | null; supportUrl: string; docsUrl: string; hiddenPaths?: string[] }) {
+export function Sidebar({
+  version,
+  supportUrl,
+  docsUrl,
+  hiddenPaths = [],
+}: {
+  version: string | null
+  supportUrl: string
+  docsUrl: string
+  hiddenPaths?: string[]
+}) {
   const { pathname } = useLocation()
   return (
     <aside id="console-sidebar" data-sidebar="" className="cc-sidebar">
@@ -57,7 +67,12 @@ export function Sidebar({ version, supportUrl, docsUrl, hiddenPaths = [] }: { ve
         </nav>
         {version ? (
           // Support and Docs leave the console (spec section 2); the version line leads to /support, which shows it.
-          <Link to="/support" title="Versions and how to reach support" className="cc-sidebar-version" data-sidebar-label="">
+          <Link
+            to="/support"
+            title="Versions and how to reach support"
+            className="cc-sidebar-version"
+            data-sidebar-label=""
+          >
             Version {version}
           </Link>
         ) : null}

@@ -22,7 +22,9 @@ export function submitFormOf(target: EventTarget | null): boolean {
   if (!form || form.method === 'dialog') return false
   const submitter = [...form.elements].find(
     (element): element is HTMLButtonElement | HTMLInputElement =>
-      (element instanceof HTMLButtonElement || element instanceof HTMLInputElement) && element.type === 'submit' && !element.disabled,
+      (element instanceof HTMLButtonElement || element instanceof HTMLInputElement) &&
+      element.type === 'submit' &&
+      !element.disabled,
   )
   form.requestSubmit(submitter)
   return true

@@ -33,6 +33,11 @@ const buttonRecipe = mergeConfigs(
  */
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(props, ref) {
   // Chakra's Loader draws this same spinner by default, but from the system's `spinner` recipe.
-  const spinner = props.loading && props.spinner === undefined ? <Spinner recipe={spinnerRecipe} size="inherit" borderWidth="0.125em" color="inherit" /> : props.spinner
+  const spinner =
+    props.loading && props.spinner === undefined ? (
+      <Spinner recipe={spinnerRecipe} size="inherit" borderWidth="0.125em" color="inherit" />
+    ) : (
+      props.spinner
+    )
   return <ChakraButton ref={ref} recipe={buttonRecipe} {...props} spinner={spinner} />
 })

@@ -52,11 +52,26 @@ const registeredSystem = createSystem(
   chakraBaseConfig,
   mergeConfigs(system._config, {
     theme: {
-      recipes: { badge: badgeRecipe, button: buttonRecipe, code: codeRecipe, heading: headingRecipe, input: inputRecipe, link: linkRecipe, spinner: spinnerRecipe, textarea: textareaRecipe },
+      recipes: {
+        badge: badgeRecipe,
+        button: buttonRecipe,
+        code: codeRecipe,
+        heading: headingRecipe,
+        input: inputRecipe,
+        link: linkRecipe,
+        spinner: spinnerRecipe,
+        textarea: textareaRecipe,
+      },
       slotRecipes: { list: listSlotRecipe, nativeSelect: nativeSelectSlotRecipe },
     },
   }),
-  { theme: { recipes: { button: { variants: { variant: { solid: { _hover: { bg: SOLID_HOVER }, _expanded: { bg: SOLID_HOVER } } } } } } } },
+  {
+    theme: {
+      recipes: {
+        button: { variants: { variant: { solid: { _hover: { bg: SOLID_HOVER }, _expanded: { bg: SOLID_HOVER } } } } },
+      },
+    },
+  },
 )
 
 function html(value: SystemContext, node: ReactNode): string {
@@ -71,18 +86,56 @@ describe('recipe components (components/ui)', () => {
   it('render the same classes and CSS with their recipe passed in as they did with it registered in the system', () => {
     const pairs: [ReactNode, ReactNode][] = [
       [<Button colorPalette="blue">Save</Button>, <ChakraButton colorPalette="blue">Save</ChakraButton>],
-      [<Button variant="outline" size="sm" loading loadingText="Saving">Save</Button>, <ChakraButton variant="outline" size="sm" loading loadingText="Saving">Save</ChakraButton>],
-      [<Heading as="h1" size="lg" mb="3">Title</Heading>, <ChakraHeading as="h1" size="lg" mb="3">Title</ChakraHeading>],
-      [<Link href="/x" color="link">Back</Link>, <ChakraLink href="/x" color="link">Back</ChakraLink>],
+      [
+        <Button variant="outline" size="sm" loading loadingText="Saving">
+          Save
+        </Button>,
+        <ChakraButton variant="outline" size="sm" loading loadingText="Saving">
+          Save
+        </ChakraButton>,
+      ],
+      [
+        <Heading as="h1" size="lg" mb="3">
+          Title
+        </Heading>,
+        <ChakraHeading as="h1" size="lg" mb="3">
+          Title
+        </ChakraHeading>,
+      ],
+      [
+        <Link href="/x" color="link">
+          Back
+        </Link>,
+        <ChakraLink href="/x" color="link">
+          Back
+        </ChakraLink>,
+      ],
       [<Badge colorPalette="green">on</Badge>, <ChakraBadge colorPalette="green">on</ChakraBadge>],
       [<Code>sql</Code>, <ChakraCode>sql</ChakraCode>],
       [<Input name="a" size="sm" />, <ChakraInput name="a" size="sm" />],
       [<Textarea name="b" />, <ChakraTextarea name="b" />],
       [
-        <NativeSelect.Root size="sm"><NativeSelect.Field name="c"><option>1</option></NativeSelect.Field><NativeSelect.Indicator /></NativeSelect.Root>,
-        <ChakraNativeSelect.Root size="sm"><ChakraNativeSelect.Field name="c"><option>1</option></ChakraNativeSelect.Field><ChakraNativeSelect.Indicator /></ChakraNativeSelect.Root>,
+        <NativeSelect.Root size="sm">
+          <NativeSelect.Field name="c">
+            <option>1</option>
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>,
+        <ChakraNativeSelect.Root size="sm">
+          <ChakraNativeSelect.Field name="c">
+            <option>1</option>
+          </ChakraNativeSelect.Field>
+          <ChakraNativeSelect.Indicator />
+        </ChakraNativeSelect.Root>,
       ],
-      [<List.Root ps="5"><List.Item>one</List.Item></List.Root>, <ChakraList.Root ps="5"><ChakraList.Item>one</ChakraList.Item></ChakraList.Root>],
+      [
+        <List.Root ps="5">
+          <List.Item>one</List.Item>
+        </List.Root>,
+        <ChakraList.Root ps="5">
+          <ChakraList.Item>one</ChakraList.Item>
+        </ChakraList.Root>,
+      ],
     ]
     for (const [wrapped, registered] of pairs) {
       const output = html(system, wrapped)
@@ -93,7 +146,9 @@ describe('recipe components (components/ui)', () => {
 
   it('are the only way the console imports a Chakra component that has a recipe (one imported from Chakra renders unstyled)', () => {
     const recipeComponents = new Set(
-      [...Object.keys(defaultConfig.theme?.recipes ?? {}), ...Object.keys(defaultConfig.theme?.slotRecipes ?? {})].map((key) => key[0]!.toUpperCase() + key.slice(1)),
+      [...Object.keys(defaultConfig.theme?.recipes ?? {}), ...Object.keys(defaultConfig.theme?.slotRecipes ?? {})].map(
+        (key) => key[0]!.toUpperCase() + key.slice(1),
+      ),
     )
     const files = (dir: string): string[] =>
       readdirSync(dir).flatMap((name) => {
@@ -105,7 +160,8 @@ describe('recipe components (components/ui)', () => {
     for (const file of files('app')) {
       for (const [, names] of readFileSync(file, 'utf8').matchAll(/import \{([^}]*)\} from '@chakra-ui\/react'/g)) {
         for (const spec of names!.split(',').map((part) => part.trim())) {
-          if (spec && !spec.startsWith('type ') && recipeComponents.has(spec.split(' as ')[0]!)) offenders.push(`${file}: ${spec}`)
+          if (spec && !spec.startsWith('type ') && recipeComponents.has(spec.split(' as ')[0]!))
+            offenders.push(`${file}: ${spec}`)
         }
       }
     }

@@ -44,7 +44,9 @@ describe('login', () => {
   })
 
   it('stores the session and goes back to prevUrl', async () => {
-    const response = asResponse(await submit({ email: ADMIN.email, password: ADMIN.password, prevUrl: '/data/tables?page=2' }))
+    const response = asResponse(
+      await submit({ email: ADMIN.email, password: ADMIN.password, prevUrl: '/data/tables?page=2' }),
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/data/tables?page=2')
     const setCookie = response.headers.get('Set-Cookie')!
@@ -60,7 +62,11 @@ describe('login', () => {
 
   it('marks the cookie Secure on https', async () => {
     const response = asResponse(
-      await action(args(post('/login', { email: ADMIN.email, password: ADMIN.password }, undefined, { 'X-Forwarded-Proto': 'https' }))),
+      await action(
+        args(
+          post('/login', { email: ADMIN.email, password: ADMIN.password }, undefined, { 'X-Forwarded-Proto': 'https' }),
+        ),
+      ),
     )
     expect(response.headers.get('Set-Cookie')).toMatch(/; Secure/)
   })

@@ -1,4 +1,4 @@
-import {getFormProps} from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
@@ -78,15 +78,30 @@ export default function LoginRoute() {
   const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
-  const [form, fields] = useLazySchemaForm(loadLoginFormSchema, { id: 'login', constraint, lastResult: actionData?.result, defaultValue: { prevUrl: searchParams.get('prevUrl') ?? '' } })
+  const [form, fields] = useLazySchemaForm(loadLoginFormSchema, {
+    id: 'login',
+    constraint,
+    lastResult: actionData?.result,
+    defaultValue: { prevUrl: searchParams.get('prevUrl') ?? '' },
+  })
 
   return (
     <AuthCard title="Log in" footerLink={{ to: '/password-reset', label: 'Forgot password?' }}>
       <Form method="post" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name={fields.prevUrl.name} value={searchParams.get('prevUrl') ?? ''} />
-        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'username', autoFocus: true }} />
-        <Field meta={fields.password} label="Password" type="password" inputProps={{ autoComplete: 'current-password' }} />
+        <Field
+          meta={fields.email}
+          label="Email"
+          type="email"
+          inputProps={{ autoComplete: 'username', autoFocus: true }}
+        />
+        <Field
+          meta={fields.password}
+          label="Password"
+          type="password"
+          inputProps={{ autoComplete: 'current-password' }}
+        />
         <SubmitButton w="full" mt="2">
           Log in
         </SubmitButton>

@@ -13,9 +13,9 @@ describe('password reset', () => {
     expect(unwrap(await action(args(post('/password-reset', {})))).data.result.error).toMatchObject({
       email: ['Email is required'],
     })
-    expect(
-      unwrap(await action(args(post('/password-reset', { email: 'nope' })))).data.result.error,
-    ).toMatchObject({ email: ['Wrong email format'] })
+    expect(unwrap(await action(args(post('/password-reset', { email: 'nope' })))).data.result.error).toMatchObject({
+      email: ['Wrong email format'],
+    })
   })
 
   it('says the recovery email was sent', async () => {
@@ -27,13 +27,19 @@ describe('password reset', () => {
 
 describe('verify account (set password from the e-mail link)', () => {
   it('checks both passwords match', async () => {
-    const request = post('/verifyaccount/x/y', { new_password: 'a-long-password-1', confirm_password: 'other-password-1' })
+    const request = post('/verifyaccount/x/y', {
+      new_password: 'a-long-password-1',
+      confirm_password: 'other-password-1',
+    })
     const { data } = unwrap(await verifyAction(args(request, { uuidb64: 'x', token: 'y' })))
     expect(data.result.error).toMatchObject({ confirm_password: ['Passwords do not match'] })
   })
 
   it('shows a bad link as a form error', async () => {
-    const request = post('/verifyaccount/x/y', { new_password: 'a-long-password-1', confirm_password: 'a-long-password-1' })
+    const request = post('/verifyaccount/x/y', {
+      new_password: 'a-long-password-1',
+      confirm_password: 'a-long-password-1',
+    })
     const { data, status } = unwrap(await verifyAction(args(request, { uuidb64: 'eA', token: 'bad' })))
     expect(status).toBe(400)
     expect(data.result.error?.['']).toEqual(['The reset link is invalid or has expired.'])

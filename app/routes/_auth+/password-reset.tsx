@@ -1,4 +1,4 @@
-import {getFormProps} from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
@@ -36,7 +36,11 @@ const BACK_TO_LOGIN = { to: '/login', label: 'Back to login' }
 export default function PasswordResetRoute() {
   const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useLazySchemaForm(loadPasswordResetFormSchema, { constraint, id: 'password-reset', lastResult: actionData?.sent ? undefined : actionData?.result })
+  const [form, fields] = useLazySchemaForm(loadPasswordResetFormSchema, {
+    constraint,
+    id: 'password-reset',
+    lastResult: actionData?.sent ? undefined : actionData?.result,
+  })
 
   if (actionData?.sent) {
     return (
@@ -50,7 +54,11 @@ export default function PasswordResetRoute() {
   }
 
   return (
-    <AuthCard title="Forgot password" intro="Enter your email and we will send you a link to reset your password." footerLink={BACK_TO_LOGIN}>
+    <AuthCard
+      title="Forgot password"
+      intro="Enter your email and we will send you a link to reset your password."
+      footerLink={BACK_TO_LOGIN}
+    >
       <Form method="post" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'email', autoFocus: true }} />

@@ -1,4 +1,4 @@
-import {getFormProps} from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
@@ -44,12 +44,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function VerifyAccountRoute() {
   const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useLazySchemaForm(loadSetPasswordFormSchema, { constraint, id: 'verify-account', lastResult: actionData?.result })
+  const [form, fields] = useLazySchemaForm(loadSetPasswordFormSchema, {
+    constraint,
+    id: 'verify-account',
+    lastResult: actionData?.result,
+  })
   return (
-    <AuthCard title="Set your password" intro="Choose a password for your account." footerLink={{ to: '/login', label: 'Back to login' }}>
+    <AuthCard
+      title="Set your password"
+      intro="Choose a password for your account."
+      footerLink={{ to: '/login', label: 'Back to login' }}
+    >
       <Form method="post" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
-        <Field meta={fields.new_password} label="New password" type="password" inputProps={{ autoComplete: 'new-password' }} />
+        <Field
+          meta={fields.new_password}
+          label="New password"
+          type="password"
+          inputProps={{ autoComplete: 'new-password' }}
+        />
         <Field
           meta={fields.confirm_password}
           label="Repeat password"

@@ -103,7 +103,9 @@ function cardsFor(source: Record<string, unknown>, known: Known[], used: Set<str
  */
 export function summaryCards(summary: Record<string, unknown>): SummaryGroups {
   // Some clusters wrap the counts (`{ summary: {...} }` or `{ counts: {...} }`).
-  const inner = [summary.summary, summary.counts].find((value) => value && typeof value === 'object' && !Array.isArray(value))
+  const inner = [summary.summary, summary.counts].find(
+    (value) => value && typeof value === 'object' && !Array.isArray(value),
+  )
   const source = { ...summary, ...((inner as Record<string, unknown> | undefined) ?? {}) }
   const used = new Set<string>(['summary', 'counts'])
   const resources = cardsFor(source, RESOURCES, used)

@@ -23,19 +23,43 @@ let poolId = ''
 
 async function loginAs(email: string) {
   const { action } = await import('~/routes/_auth+/login')
-  return cookieFrom(asResponse(await returnedOrThrown(() => action(args(post('/login', { email, password: PASSWORD }))))))
+  return cookieFrom(
+    asResponse(await returnedOrThrown(() => action(args(post('/login', { email, password: PASSWORD }))))),
+  )
 }
 
 beforeAll(async () => {
   mine = await makeTable('scoped_mine', 'events')
   theirs = await makeTable('scoped_theirs', 'events')
-  poolId = (await clusterCall<{ uuid: string }>('POST', '/config/v1/pools/', { name: 'access-pool', settings: { k8s_deployment: { service: 'merge-peer', replicas: '1', cpu: '1', memory: '1Gi', storage: '1Gi' } } })).uuid
+  poolId = (
+    await clusterCall<{ uuid: string }>('POST', '/config/v1/pools/', {
+      name: 'access-pool',
+      settings: { k8s_deployment: { service: 'merge-peer', replicas: '1', cpu: '1', memory: '1Gi', storage: '1Gi' } },
+    })
+  ).uuid
   // Reads everything in the org (roles too, so its scopes can be resolved); changes tables of one project only.
   await clusterCall('POST', '/config/v1/roles/', {
     name: 'mine_editor',
     policies: [
-      { permissions: ['view_org', 'view_project', 'view_table', 'view_transform', 'view_view', 'view_role', 'view_pool', 'view_alterjob'], scope_type: 'org', scope_id: null },
-      { permissions: ['change_table', 'truncate_table', 'delete_table'], scope_type: 'project', scope_id: mine.projectId },
+      {
+        permissions: [
+          'view_org',
+          'view_project',
+          'view_table',
+          'view_transform',
+          'view_view',
+          'view_role',
+          'view_pool',
+          'view_alterjob',
+        ],
+        scope_type: 'org',
+        scope_id: null,
+      },
+      {
+        permissions: ['change_table', 'truncate_table', 'delete_table'],
+        scope_type: 'project',
+        scope_id: mine.projectId,
+      },
     ],
   })
   for (const [email, roles] of [
@@ -62,7 +86,11 @@ describe('a table page offers rename, settings, truncate and delete only where t
       remove: 'Needs delete_table on table scoped_mine.events',
     })
     // ?edit=rename opened by its URL shows no form to a reader
-    const renaming = await tableLoader(args(get(`/data/tables/${mine.tableId}?project=${mine.projectId}&edit=rename`, cookies.reader), { tableId: mine.tableId }))
+    const renaming = await tableLoader(
+      args(get(`/data/tables/${mine.tableId}?project=${mine.projectId}&edit=rename`, cookies.reader), {
+        tableId: mine.tableId,
+      }),
+    )
     expect(renaming.isRenaming).toBe(false)
   })
 
@@ -83,7 +111,16 @@ describe('a table page offers rename, settings, truncate and delete only where t
   it('and the cluster agrees: truncating their table is refused (403), truncating its own works', async () => {
     const truncate = (ids: { projectId: string; tableId: string }) =>
       returnedOrThrown(() =>
-        tableAction(args(post(`/data/tables/${ids.tableId}?project=${ids.projectId}`, { intent: 'truncate-table', project: ids.projectId, confirm: 'FORCE' }, cookies.editor), { tableId: ids.tableId })),
+        tableAction(
+          args(
+            post(
+              `/data/tables/${ids.tableId}?project=${ids.projectId}`,
+              { intent: 'truncate-table', project: ids.projectId, confirm: 'FORCE' },
+              cookies.editor,
+            ),
+            { tableId: ids.tableId },
+          ),
+        ),
       )
     const refused = unwrap<{ status: number; message: string }>(await truncate(theirs)).data
     expect(refused.status).toBe(403)
@@ -96,14 +133,29 @@ describe('a table page offers rename, settings, truncate and delete only where t
 describe('each built-in role: what the table page offers is exactly what the cluster allows', () => {
   for (const role of ['reader', 'publisher', 'operator', 'admin'] as const) {
     it(`${role}: offered ⇔ the user holds the permission; a withheld truncate is refused (403), an offered one works`, async () => {
-      const { api } = await import('~/api/client.server').then(async ({ requireApi }) => ({ api: await requireApi(get('/data/tables', cookies[role])) }))
+      const { api } = await import('~/api/client.server').then(async ({ requireApi }) => ({
+        api: await requireApi(get('/data/tables', cookies[role])),
+      }))
       const held = await api.get<{ permissions: string[] }>('/users/current')
       const page = await tablePage(mine, cookies[role]!)
-      for (const [control, permission] of [['change', 'change_table'], ['truncate', 'truncate_table'], ['remove', 'delete_table']] as const) {
+      for (const [control, permission] of [
+        ['change', 'change_table'],
+        ['truncate', 'truncate_table'],
+        ['remove', 'delete_table'],
+      ] as const) {
         expect(page.denied[control] === null, `${role} ${control}`).toBe(held.permissions.includes(permission))
       }
       const answer = await returnedOrThrown(() =>
-        tableAction(args(post(`/data/tables/${mine.tableId}?project=${mine.projectId}`, { intent: 'truncate-table', project: mine.projectId, confirm: 'FORCE' }, cookies[role]), { tableId: mine.tableId })),
+        tableAction(
+          args(
+            post(
+              `/data/tables/${mine.tableId}?project=${mine.projectId}`,
+              { intent: 'truncate-table', project: mine.projectId, confirm: 'FORCE' },
+              cookies[role],
+            ),
+            { tableId: mine.tableId },
+          ),
+        ),
       )
       if (page.denied.truncate) expect(unwrap<{ status: number }>(answer).data.status).toBe(403)
       else expect(asResponse(answer).status).toBe(302)
@@ -120,9 +172,18 @@ describe('pools and jobs', () => {
   })
 
   it('the alter job list withholds commit, cancel, retry, delete and purge from a reader', async () => {
-    const list = unwrap<{ denied: Record<string, string | null> }>(await alterJobsLoader(args(get('/jobs/alter-jobs', cookies.reader)))).data
-    expect(list.denied).toEqual({ commit: 'Needs commit_alterjob', cancel: 'Needs cancel_alterjob', retry: 'Needs retry_alterjob', delete: 'Needs delete_alterjob' })
-    const asAdmin = unwrap<{ denied: Record<string, string | null> }>(await alterJobsLoader(args(get('/jobs/alter-jobs', cookies.admin)))).data
+    const list = unwrap<{ denied: Record<string, string | null> }>(
+      await alterJobsLoader(args(get('/jobs/alter-jobs', cookies.reader))),
+    ).data
+    expect(list.denied).toEqual({
+      commit: 'Needs commit_alterjob',
+      cancel: 'Needs cancel_alterjob',
+      retry: 'Needs retry_alterjob',
+      delete: 'Needs delete_alterjob',
+    })
+    const asAdmin = unwrap<{ denied: Record<string, string | null> }>(
+      await alterJobsLoader(args(get('/jobs/alter-jobs', cookies.admin))),
+    ).data
     expect(Object.values(asAdmin.denied).every((reason) => reason === null)).toBe(true)
   })
 })

@@ -108,9 +108,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ),
     // The error states, as the server would answer them.
     forceError: replyFor(ForceConfirmSchema, { confirm: 'force' }),
-    formErrors: replyFor(SampleFormSchema, { name: 'Web Logs', description: 'Typed before the errors', owner: 'admin@example.com' }, [
-      'The cluster refused the request: a table named web_logs already exists in project sample',
-    ]),
+    formErrors: replyFor(
+      SampleFormSchema,
+      { name: 'Web Logs', description: 'Typed before the errors', owner: 'admin@example.com' },
+      ['The cluster refused the request: a table named web_logs already exists in project sample'],
+    ),
   }
 }
 
@@ -129,9 +131,13 @@ export async function action({ request }: ActionFunctionArgs) {
   if (schema === undefined) throw data({ message: 'Unknown action' }, { status: 400 })
   if (schema) {
     const submission = parseWithZod(formData, { schema })
-    if (submission.status !== 'success') return data({ intent: String(intent), result: submission.reply() }, { status: 400 })
+    if (submission.status !== 'success')
+      return data({ intent: String(intent), result: submission.reply() }, { status: 400 })
   }
-  return redirectWithToast(KIT_PATH, { title: 'Confirmed. Nothing was changed: forms on this page only show their round trip.', type: 'success' })
+  return redirectWithToast(KIT_PATH, {
+    title: 'Confirmed. Nothing was changed: forms on this page only show their round trip.',
+    type: 'success',
+  })
 }
 
 const SECTIONS = [
@@ -157,7 +163,12 @@ type SectionId = (typeof SECTIONS)[number]['id']
 const KIT_PANEL = { level: 3, isFocusedOnShow: false } as const
 
 const columns: Column<SampleRow>[] = [
-  { key: 'name', header: 'Name', isRowHeader: true, cell: (row) => <Link to={`${KIT_PATH}?selected=${row.uuid}#data-table`}>{row.name}</Link> },
+  {
+    key: 'name',
+    header: 'Name',
+    isRowHeader: true,
+    cell: (row) => <Link to={`${KIT_PATH}?selected=${row.uuid}#data-table`}>{row.name}</Link>,
+  },
   { key: 'project', header: 'Project', cell: (row) => row.project },
   { key: 'status', header: 'Status', cell: (row) => <StatusBadge status={row.status} /> },
 ]
@@ -167,7 +178,8 @@ export default function ComponentsKitRoute() {
   const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   /** The action's reply for the form that sent `intent`, else `fallback`. */
-  const resultFor = (intent: string, fallback?: SubmissionResult<string[]>) => (actionData?.intent === intent ? actionData.result : fallback)
+  const resultFor = (intent: string, fallback?: SubmissionResult<string[]>) =>
+    actionData?.intent === intent ? actionData.result : fallback
   const tab = searchParams.get('tab') ?? 'first'
 
   return (
@@ -189,7 +201,10 @@ export default function ComponentsKitRoute() {
         </Box>
       </Box>
 
-      <KitSection id="page-header" note="Every page starts with one (this page's own heading is one): the title, a line on what the page is for, and its actions. Under a section's own h1, as on the Jobs tabs, use level={2}.">
+      <KitSection
+        id="page-header"
+        note="Every page starts with one (this page's own heading is one): the title, a line on what the page is for, and its actions. Under a section's own h1, as on the Jobs tabs, use level={2}."
+      >
         <Example title="With a parent line, a description and actions">
           <PageHeader
             level={3}
@@ -243,22 +258,34 @@ export default function ComponentsKitRoute() {
         </ConfirmPanel>
       </KitSection>
 
-      <KitSection id="detail-list" note="One item's label/value pairs on a detail page or panel. Values may be elements: code, badges, times (wrap a time in a span with suppressHydrationWarning: Local time differs between server and browser).">
+      <KitSection
+        id="detail-list"
+        note="One item's label/value pairs on a detail page or panel. Values may be elements: code, badges, times (wrap a time in a span with suppressHydrationWarning: Local time differs between server and browser)."
+      >
         <DetailList
           entries={[
             ['Table ID', <code key="id">0f8e6a52-4b1c-4f61-9a55-2b8f1c7e9d10</code>],
             ['Project', 'sample'],
-            ['Status', <Box as="span" key="status" css={statusBadgeCss}><StatusBadge status="running" /></Box>],
+            [
+              'Status',
+              <Box as="span" key="status" css={statusBadgeCss}>
+                <StatusBadge status="running" />
+              </Box>,
+            ],
             ['Primary key', '—'],
           ]}
         />
       </KitSection>
 
-      <KitSection id="form-card" note="The card around every create and edit form: form-level errors on top, the fields, then the submit button and Cancel. Fields are wired to conform: errors under the field, aria-invalid and aria-describedby set. Send it empty to see the server's answer.">
+      <KitSection
+        id="form-card"
+        note="The card around every create and edit form: form-level errors on top, the fields, then the submit button and Cancel. Fields are wired to conform: errors under the field, aria-invalid and aria-describedby set. Send it empty to see the server's answer."
+      >
         <SampleForm id={INTENTS.form} lastResult={resultFor(INTENTS.form)} />
         <Example title="A submit button while its form is sending">
           <Text fontSize="sm" color="fg.muted" mb="2">
-            SubmitButton shows this by itself while its form posts (with scripts); the bar across the top of the page (PendingIndicator) shows any navigation.
+            SubmitButton shows this by itself while its form posts (with scripts); the bar across the top of the page
+            (PendingIndicator) shows any navigation.
           </Text>
           <SubmitButton isPending type="button">
             Save sample
@@ -266,15 +293,28 @@ export default function ComponentsKitRoute() {
         </Example>
       </KitSection>
 
-      <KitSection id="field-errors" note="What a form looks like after the action refused it: the cluster's message as a form error, each field's own error, and everything typed kept.">
+      <KitSection
+        id="field-errors"
+        note="What a form looks like after the action refused it: the cluster's message as a form error, each field's own error, and everything typed kept."
+      >
         <SampleForm id={INTENTS.formWithErrors} lastResult={resultFor(INTENTS.formWithErrors, loaderData.formErrors)} />
       </KitSection>
 
-      <KitSection id="filter-form" note="A GET form that puts the filter in the URL (?q=), keeps the page size and goes back to page 1. Try it on the table below.">
-        <FilterForm label="Filter by sample name or project" value={loaderData.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <KitSection
+        id="filter-form"
+        note="A GET form that puts the filter in the URL (?q=), keeps the page size and goes back to page 1. Try it on the table below."
+      >
+        <FilterForm
+          label="Filter by sample name or project"
+          value={loaderData.q}
+          keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+        />
       </KitSection>
 
-      <KitSection id="data-table" note="A server-rendered table: a caption, a row header that links to the item, plain elements in cells. With no rows it shows its empty state, which says what to do next.">
+      <KitSection
+        id="data-table"
+        note="A server-rendered table: a caption, a row header that links to the item, plain elements in cells. With no rows it shows its empty state, which says what to do next."
+      >
         <Example title="With rows">
           <DataTable
             caption="Sample items"
@@ -283,7 +323,12 @@ export default function ComponentsKitRoute() {
             rowKey={(row) => row.uuid}
             selectedKey={searchParams.get('selected')}
             css={statusBadgeCss}
-            empty={<EmptyState message="No sample items yet." filter={{ message: `No sample items match “${loaderData.q}”.`, clearTo: KIT_PATH }} />}
+            empty={
+              <EmptyState
+                message="No sample items yet."
+                filter={{ message: `No sample items match “${loaderData.q}”.`, clearTo: KIT_PATH }}
+              />
+            }
           />
         </Example>
         <Example title="Empty">
@@ -292,21 +337,33 @@ export default function ComponentsKitRoute() {
             columns={columns}
             rows={[]}
             rowKey={(row) => row.uuid}
-            empty={<EmptyState message="No sample items yet." action={{ to: KIT_PATH, label: 'Create the first one' }} />}
+            empty={
+              <EmptyState message="No sample items yet." action={{ to: KIT_PATH, label: 'Create the first one' }} />
+            }
           />
         </Example>
       </KitSection>
 
-      <KitSection id="empty-state" note="What every list shows with no rows, inside its table's card: what to do next as a link. With a filter on it says nothing matched and links to clear the filter instead.">
+      <KitSection
+        id="empty-state"
+        note="What every list shows with no rows, inside its table's card: what to do next as a link. With a filter on it says nothing matched and links to clear the filter instead."
+      >
         <Example title="Nothing yet">
           <EmptyState message="No tables yet." action={{ to: '/data/new-table', label: 'Create your first table' }} />
         </Example>
         <Example title="Nothing matches the filter">
-          <EmptyState message="No tables yet." action={{ to: '/data/new-table', label: 'Create your first table' }} filter={{ message: 'No tables match “nginx”.', clearTo: KIT_PATH }} />
+          <EmptyState
+            message="No tables yet."
+            action={{ to: '/data/new-table', label: 'Create your first table' }}
+            filter={{ message: 'No tables match “nginx”.', clearTo: KIT_PATH }}
+          />
         </Example>
       </KitSection>
 
-      <KitSection id="pagination" note="Previous and next links, the range shown and the rows per page, all in the URL: every other parameter is kept. Without scripts the size applies with its button. An empty list shows none.">
+      <KitSection
+        id="pagination"
+        note="Previous and next links, the range shown and the rows per page, all in the URL: every other parameter is kept. Without scripts the size applies with its button. An empty list shows none."
+      >
         <Pagination
           page={loaderData.page}
           pageCount={loaderData.pageCount}
@@ -317,7 +374,10 @@ export default function ComponentsKitRoute() {
         />
       </KitSection>
 
-      <KitSection id="section-tabs" note="A section's tabs: links to sibling routes (NavLink marks the current one). Where the URL carries state, the page says which tab is current.">
+      <KitSection
+        id="section-tabs"
+        note="A section's tabs: links to sibling routes (NavLink marks the current one). Where the URL carries state, the page says which tab is current."
+      >
         <SectionTabs
           label="Sample tabs"
           mb="2"
@@ -329,11 +389,17 @@ export default function ComponentsKitRoute() {
         <Text fontSize="sm">{tab === 'second' ? 'The second tab is open.' : 'The first tab is open.'}</Text>
       </KitSection>
 
-      <KitSection id="section-card" note="One part of a detail page in a card, named by its h2 (Details, Statistics); actions may sit beside the heading. This page's sections are section cards.">
+      <KitSection
+        id="section-card"
+        note="One part of a detail page in a card, named by its h2 (Details, Statistics); actions may sit beside the heading. This page's sections are section cards."
+      >
         <Text fontSize="sm">This frame, its heading and this text are a SectionCard.</Text>
       </KitSection>
 
-      <KitSection id="status-badges" note="A job's or a resource's status: a small coloured label. Its container carries statusBadgeCss (a list has one per row). Statuses the cluster adds later show in gray.">
+      <KitSection
+        id="status-badges"
+        note="A job's or a resource's status: a small coloured label. Its container carries statusBadgeCss (a list has one per row). Statuses the cluster adds later show in gray."
+      >
         <Box display="flex" flexWrap="wrap" gap="2" css={statusBadgeCss}>
           {SAMPLE_STATUSES.map((status) => (
             <StatusBadge key={status} status={status} />
@@ -342,7 +408,10 @@ export default function ComponentsKitRoute() {
         </Box>
       </KitSection>
 
-      <KitSection id="error-panel" note="A route's ErrorBoundary body: the catalogue's message, never a stack, and a way back. Its heading is the page's h1, or level={2} under a section's own h1.">
+      <KitSection
+        id="error-panel"
+        note="A route's ErrorBoundary body: the catalogue's message, never a stack, and a way back. Its heading is the page's h1, or level={2} under a section's own h1."
+      >
         <ErrorPanel
           level={3}
           title="The tables could not be loaded"
@@ -351,11 +420,17 @@ export default function ComponentsKitRoute() {
         />
       </KitSection>
 
-      <KitSection id="inline-alert" note="One part of a page failed (a panel whose call failed through settle, a statement the engine refused): its message in place of the part, the rest of the page usable.">
+      <KitSection
+        id="inline-alert"
+        note="One part of a page failed (a panel whose call failed through settle, a statement the engine refused): its message in place of the part, the rest of the page usable."
+      >
         <InlineAlert title="The organization summary could not be loaded.">This panel cannot be accessed</InlineAlert>
       </KitSection>
 
-      <KitSection id="themes" note="Light, dark, or the device's (System): chosen in the user menu or in Settings, kept in a cookie and rendered by the server. Use Chakra's semantic colours (bg, fg, fg.muted, border, link, <palette>.subtle/.fg/.solid), never fixed shades, and both themes follow. Here the same parts in each theme, whatever this page's theme is.">
+      <KitSection
+        id="themes"
+        note="Light, dark, or the device's (System): chosen in the user menu or in Settings, kept in a cookie and rendered by the server. Use Chakra's semantic colours (bg, fg, fg.muted, border, link, <palette>.subtle/.fg/.solid), never fixed shades, and both themes follow. Here the same parts in each theme, whatever this page's theme is."
+      >
         <Box display="grid" gridTemplateColumns={{ base: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' }} gap="4">
           {(['light', 'dark'] as const).map((mode) => (
             <Example key={mode} title={mode === 'light' ? 'Light' : 'Dark'}>
@@ -371,7 +446,16 @@ export default function ComponentsKitRoute() {
 /** A few parts under one theme (Chakra's `.light`/`.dark` class sets its colour variables on a subtree). */
 function ThemeSample({ mode }: { mode: 'light' | 'dark' }) {
   return (
-    <Box className={mode} data-theme-sample={mode} bg="bg.subtle" color="fg" borderWidth="1px" borderColor="border" rounded="md" p="4">
+    <Box
+      className={mode}
+      data-theme-sample={mode}
+      bg="bg.subtle"
+      color="fg"
+      borderWidth="1px"
+      borderColor="border"
+      rounded="md"
+      p="4"
+    >
       <Stack gap="3" bg="bg" borderWidth="1px" borderColor="border" rounded="md" p="4" css={statusBadgeCss}>
         <Text fontWeight="semibold">web_logs</Text>
         <Text fontSize="sm" color="fg.muted">
@@ -426,14 +510,32 @@ function Example({ title, children }: { title: string; children: ReactNode }) {
 
 /** The sample create form; `id` is its intent too, so the action's reply comes back to this one. */
 function SampleForm({ id, lastResult }: { id: string; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useSchemaForm(SampleFormSchema, { id, lastResult, defaultValue: { owner: 'admin@example.com' } })
+  const [form, fields] = useSchemaForm(SampleFormSchema, {
+    id,
+    lastResult,
+    defaultValue: { owner: 'admin@example.com' },
+  })
   return (
     <FormCard form={form} submit={{ label: 'Create sample', name: 'intent', value: id }} cancelTo={KIT_PATH}>
-      <Field meta={fields.name} label="Name" help="Lower-case letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />
+      <Field
+        meta={fields.name}
+        label="Name"
+        help="Lower-case letters, digits and underscores."
+        inputProps={{ autoComplete: 'off' }}
+      />
       <TextareaField meta={fields.description} label="Description" rows={2} />
       <SelectField meta={fields.kind} label="Kind" placeholder="Select a kind" options={KINDS} />
-      <CheckboxField meta={fields.isEnabled} label="Enabled" help="A checkbox sends “on” when checked and nothing otherwise." />
-      <Field meta={fields.owner} label="Owner" help="Disabled: set by the cluster, not sent with the form." inputProps={{ disabled: true }} />
+      <CheckboxField
+        meta={fields.isEnabled}
+        label="Enabled"
+        help="A checkbox sends “on” when checked and nothing otherwise."
+      />
+      <Field
+        meta={fields.owner}
+        label="Owner"
+        help="Disabled: set by the cluster, not sent with the form."
+        inputProps={{ disabled: true }}
+      />
     </FormCard>
   )
 }

@@ -20,7 +20,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   // The start page stays usable when the summary fails: the failure shows in its place.
   const summary = await settle(() => getOrgSummary(api))
-  if (summary.error !== null) return { resources: [] as SummaryCard[], activity: [] as SummaryCard[], error: summary.error }
+  if (summary.error !== null)
+    return { resources: [] as SummaryCard[], activity: [] as SummaryCard[], error: summary.error }
   return { ...summaryCards(summary.value ?? {}), error: null }
 }
 
@@ -65,7 +66,16 @@ const cardsCss = {
   display: 'grid',
   gap: '4',
   gridTemplateColumns: { base: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
-  '& > li': { bg: 'bg', borderWidth: '1px', borderColor: 'border', rounded: 'md', p: '4', display: 'flex', flexDirection: 'column', gap: '1' },
+  '& > li': {
+    bg: 'bg',
+    borderWidth: '1px',
+    borderColor: 'border',
+    rounded: 'md',
+    p: '4',
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '1',
+  },
   '& [data-label]': { fontSize: 'sm', color: 'fg.muted' },
   '& [data-value]': { fontSize: '2xl', fontWeight: 'semibold', lineHeight: 'short' },
   '& [data-detail]': { fontSize: 'xs', color: 'fg.muted' },

@@ -24,10 +24,7 @@ useTestCluster()
 const SUPPORT = 'Internal server error. If this is reoccurring, please contact us at support@example.com'
 
 type Fault =
-  | { kind: 'status'; status: number; body?: unknown }
-  | { kind: 'hang' }
-  | { kind: 'drop' }
-  | { kind: 'bad-json' }
+  { kind: 'status'; status: number; body?: unknown } | { kind: 'hang' } | { kind: 'drop' } | { kind: 'bad-json' }
 
 type Row = {
   name: string
@@ -37,16 +34,52 @@ type Row = {
 }
 
 const ROWS: Row[] = [
-  { name: '403', fault: { kind: 'status', status: 403, body: { detail: 'You do not have permission to perform this action.' } }, shown: { status: 403, message: 'You do not have permission to perform this action.' } },
-  { name: '404', fault: { kind: 'status', status: 404, body: { detail: 'Not found.' } }, shown: { status: 404, message: '404 Error: Not Found.' } },
-  { name: '409', fault: { kind: 'status', status: 409, body: { detail: 'A job is already running on this table.' } }, shown: { status: 409, message: 'A job is already running on this table.' } },
-  { name: '429', fault: { kind: 'status', status: 429, body: { detail: 'Request was throttled. Expected available in 3 seconds.' } }, shown: { status: 429, message: 'Request was throttled. Expected available in 3 seconds.' } },
-  { name: '429 without a body', fault: { kind: 'status', status: 429 }, shown: { status: 429, message: '429 Too Many Requests' } },
-  { name: '500', fault: { kind: 'status', status: 500, body: { detail: 'boom' } }, shown: { status: 500, message: SUPPORT } },
-  { name: '502', fault: { kind: 'status', status: 502, body: '<html>bad gateway</html>' }, shown: { status: 502, message: 'Bad Gateway.' } },
-  { name: '503', fault: { kind: 'status', status: 503, body: '' }, shown: { status: 503, message: 'Service Unavailable.' } },
+  {
+    name: '403',
+    fault: { kind: 'status', status: 403, body: { detail: 'You do not have permission to perform this action.' } },
+    shown: { status: 403, message: 'You do not have permission to perform this action.' },
+  },
+  {
+    name: '404',
+    fault: { kind: 'status', status: 404, body: { detail: 'Not found.' } },
+    shown: { status: 404, message: '404 Error: Not Found.' },
+  },
+  {
+    name: '409',
+    fault: { kind: 'status', status: 409, body: { detail: 'A job is already running on this table.' } },
+    shown: { status: 409, message: 'A job is already running on this table.' },
+  },
+  {
+    name: '429',
+    fault: { kind: 'status', status: 429, body: { detail: 'Request was throttled. Expected available in 3 seconds.' } },
+    shown: { status: 429, message: 'Request was throttled. Expected available in 3 seconds.' },
+  },
+  {
+    name: '429 without a body',
+    fault: { kind: 'status', status: 429 },
+    shown: { status: 429, message: '429 Too Many Requests' },
+  },
+  {
+    name: '500',
+    fault: { kind: 'status', status: 500, body: { detail: 'boom' } },
+    shown: { status: 500, message: SUPPORT },
+  },
+  {
+    name: '502',
+    fault: { kind: 'status', status: 502, body: '<html>bad gateway</html>' },
+    shown: { status: 502, message: 'Bad Gateway.' },
+  },
+  {
+    name: '503',
+    fault: { kind: 'status', status: 503, body: '' },
+    shown: { status: 503, message: 'Service Unavailable.' },
+  },
   { name: 'time-out', fault: { kind: 'hang' }, shown: { status: 408, message: 'The request has timed out' } },
-  { name: 'dropped connection', fault: { kind: 'drop' }, shown: { status: 503, message: "API unavailable at the moment, we'll be back shortly." } },
+  {
+    name: 'dropped connection',
+    fault: { kind: 'drop' },
+    shown: { status: 503, message: "API unavailable at the moment, we'll be back shortly." },
+  },
   // A 2xx the console cannot read is the upstream's failure: the catalogue's 502, never an empty page.
   { name: 'bad JSON', fault: { kind: 'bad-json' }, shown: { status: 502, message: 'Bad Gateway.' } },
 ]
@@ -62,7 +95,10 @@ function inject(path: string, method: 'get' | 'post', fault: Fault) {
         case 'drop':
           return HttpResponse.error()
         case 'bad-json':
-          return new HttpResponse('{"results": [{"uuid": "x", "name": ', { status: 200, headers: { 'Content-Type': 'application/json' } })
+          return new HttpResponse('{"results": [{"uuid": "x", "name": ', {
+            status: 200,
+            headers: { 'Content-Type': 'application/json' },
+          })
         case 'status':
           return typeof fault.body === 'string'
             ? new HttpResponse(fault.body, { status: fault.status, headers: { 'Content-Type': 'text/html' } })
@@ -81,8 +117,16 @@ let restoreTimeout: (() => void) | undefined
 
 beforeAll(async () => {
   cookie = await loginAsAdmin()
-  projectId = (await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: 'catalogue_project' })).uuid
-  userId = (await clusterCall<{ uuid: string }>('POST', '/config/v1/users/', { email: 'catalogue@example.com', password: 'a-long-password-1', roles: ['reader'] })).uuid
+  projectId = (
+    await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: 'catalogue_project' })
+  ).uuid
+  userId = (
+    await clusterCall<{ uuid: string }>('POST', '/config/v1/users/', {
+      email: 'catalogue@example.com',
+      password: 'a-long-password-1',
+      roles: ['reader'],
+    })
+  ).uuid
 })
 
 afterEach(() => {
@@ -118,7 +162,10 @@ const PAGES: Page[] = [
     name: 'form (/data/new-table, sent)',
     url: () => `/data/new-table?project=${projectId}`,
     call: () => ({ path: '/config/v1/orgs/:org/projects/:project/tables/', method: 'post' }),
-    request: () => post('/data/new-table', { project: projectId, name: 'catalogue_table' }, cookie, { Referer: `http://console.test/data/new-table?project=${projectId}` }),
+    request: () =>
+      post('/data/new-table', { project: projectId, name: 'catalogue_table' }, cookie, {
+        Referer: `http://console.test/data/new-table?project=${projectId}`,
+      }),
     run: (request) => newTable.action(args(request)),
   },
 ]
@@ -129,7 +176,9 @@ describe.each(PAGES)('the error catalogue on a $name', (page) => {
     const { path, method } = page.call()
     inject(path, method, row.fault)
     const thrown = await returnedOrThrown(() => page.run(page.request()))
-    expect(thrown, 'the failure is thrown for the route ErrorBoundary, not returned as a page').not.toBeInstanceOf(Error)
+    expect(thrown, 'the failure is thrown for the route ErrorBoundary, not returned as a page').not.toBeInstanceOf(
+      Error,
+    )
     const { data, status } = unwrap<{ message: string; status: number }>(thrown)
     expect({ status, message: data.message }).toEqual(row.shown)
     // The page around it: the console shell's loader answers under the same fault.
@@ -152,24 +201,33 @@ describe.each(PAGES)('the error catalogue on a $name', (page) => {
 
 describe('400 with field errors', () => {
   it('on the form: the messages land on their fields, what was typed is kept, status 400', async () => {
-    inject('/config/v1/orgs/:org/projects/:project/tables/', 'post', { kind: 'status', status: 400, body: { name: ['A table with this name already exists.'], non_field_errors: ['Check the name.'] } })
-    const answer = unwrap<{ result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } }>(await PAGES[2]!.run(PAGES[2]!.request()))
+    inject('/config/v1/orgs/:org/projects/:project/tables/', 'post', {
+      kind: 'status',
+      status: 400,
+      body: { name: ['A table with this name already exists.'], non_field_errors: ['Check the name.'] },
+    })
+    const answer = unwrap<{ result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } }>(
+      await PAGES[2]!.run(PAGES[2]!.request()),
+    )
     expect(answer.status).toBe(400)
     expect(answer.data.result.error?.name).toEqual(['A table with this name already exists.'])
     expect(answer.data.result.error?.['']).toEqual(['Check the name.'])
     expect(answer.data.result.initialValue).toMatchObject({ name: 'catalogue_table' })
   })
 
-  it.each(PAGES.slice(0, 2))('on a $name: the general error, then the first field error, as the message', async (page) => {
-    const { path, method } = page.call()
-    inject(path, method, { kind: 'status', status: 400, body: { name: ['Bad name.'] } })
-    const { data, status } = unwrap<{ message: string }>(await returnedOrThrown(() => page.run(page.request())))
-    expect(status).toBe(400)
-    expect(data.message).toBe('name: Bad name.')
-    inject(path, method, { kind: 'status', status: 400, body: { detail: 'Invalid filter.', name: ['Bad name.'] } })
-    const general = unwrap<{ message: string }>(await returnedOrThrown(() => page.run(page.request())))
-    expect(general.data.message).toBe('Invalid filter.')
-  })
+  it.each(PAGES.slice(0, 2))(
+    'on a $name: the general error, then the first field error, as the message',
+    async (page) => {
+      const { path, method } = page.call()
+      inject(path, method, { kind: 'status', status: 400, body: { name: ['Bad name.'] } })
+      const { data, status } = unwrap<{ message: string }>(await returnedOrThrown(() => page.run(page.request())))
+      expect(status).toBe(400)
+      expect(data.message).toBe('name: Bad name.')
+      inject(path, method, { kind: 'status', status: 400, body: { detail: 'Invalid filter.', name: ['Bad name.'] } })
+      const general = unwrap<{ message: string }>(await returnedOrThrown(() => page.run(page.request())))
+      expect(general.data.message).toBe('Invalid filter.')
+    },
+  )
 })
 
 describe('every page in the matrix has its own ErrorBoundary (the shell stays around the error)', () => {

@@ -3,7 +3,13 @@ import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
 import { Link } from '~/components/ui/link'
 import { withBase } from '~/utils/base-path'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from '@remix-run/node'
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type SerializeFrom,
+} from '@remix-run/node'
 import { useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
@@ -22,13 +28,27 @@ import { isAlterJobSql } from '~/schemas/job-values'
 import { isChangingStatement } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { RouteHandle } from '~/utils/handle'
-import { QueryWorkspaceRoute, type WorkspaceHandle, type WorkspaceInput, type WorkspaceView } from './queries+/__workspace'
+import {
+  QueryWorkspaceRoute,
+  type WorkspaceHandle,
+  type WorkspaceInput,
+  type WorkspaceView,
+} from './queries+/__workspace'
 import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS } from './queries+/__query-options'
 import { ResultGrid } from './queries+/__result-grid'
 import { loadSchemaTree } from './queries+/__schema.server'
 import { pageOf } from './queries+/__result-cells'
 import { recordRun } from './queries+/__saved.server'
-import { loadPicker, readOptionsOnly, readQueryParams, runAnalysis, runForUi, type AnalysisPart, type ErrorPosition, type QueryOutcome } from './queries+/__query.server'
+import {
+  loadPicker,
+  readOptionsOnly,
+  readQueryParams,
+  runAnalysis,
+  runForUi,
+  type AnalysisPart,
+  type ErrorPosition,
+  type QueryOutcome,
+} from './queries+/__query.server'
 
 const RUN_CHANGE_INTENT = 'run-change'
 
@@ -48,7 +68,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // starts beside the picker's and the schema's reads instead of after them.
   const fromUrl = readQueryParams(url, [])
   let started = performance.now()
-  const isEarlyRun = fromUrl.sql.trim() !== '' && !Object.keys(fromUrl.optionErrors).length && !isChangingStatement(fromUrl.sql) && tab !== 'analysis'
+  const isEarlyRun =
+    fromUrl.sql.trim() !== '' &&
+    !Object.keys(fromUrl.optionErrors).length &&
+    !isChangingStatement(fromUrl.sql) &&
+    tab !== 'analysis'
   const earlyOutcome = isEarlyRun ? runForUi(api, fromUrl.sql, fromUrl.options, page) : null
   // Settled here too: when a read below fails first, the run's own failure must not go unhandled.
   earlyOutcome?.catch(() => undefined)
@@ -56,9 +80,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { sql, options, optionErrors } = fromUrl.sql !== '' ? fromUrl : readQueryParams(url, picker)
   const base = { picker, schema, sql, options, optionErrors, tab, isChange: false }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
-  if (Object.keys(optionErrors).length) return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
+  if (Object.keys(optionErrors).length)
+    return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
   // A GET (a link, a reload, a prefetch) never changes anything: a change waits for a confirmed POST.
-  if (isChangingStatement(sql) && tab !== 'analysis') return { ...base, isChange: true, sqlError: undefined, outcome: null, analysis: null }
+  if (isChangingStatement(sql) && tab !== 'analysis')
+    return { ...base, isChange: true, sqlError: undefined, outcome: null, analysis: null }
   if (tab === 'analysis') {
     const analysis = await runAnalysis(api, sql, options)
     return { ...base, sqlError: undefined, outcome: null, analysis }
@@ -66,8 +92,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!earlyOutcome) started = performance.now()
   const outcome = await (earlyOutcome ?? runForUi(api, sql, options, page))
   // A run the user asked for (not another page or tab of the same one) goes in their history.
-  if (!url.searchParams.has('page') && !url.searchParams.has('tab')) recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
-  return data({ ...base, sqlError: undefined, outcome, analysis: null }, { status: outcome.kind === 'error' ? outcome.status : 200 })
+  if (!url.searchParams.has('page') && !url.searchParams.has('tab'))
+    recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
+  return data(
+    { ...base, sqlError: undefined, outcome, analysis: null },
+    { status: outcome.kind === 'error' ? outcome.status : 200 },
+  )
 }
 
 /**
@@ -87,7 +117,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (isAlterJobSql(sql)) {
     try {
       const jobId = await createAlterJob(api, sql)
-      return redirectWithToast(`/jobs/alter-jobs?job=${encodeURIComponent(jobId)}`, { title: 'Alter job created: counting the rows it changes', type: 'success' })
+      return redirectWithToast(`/jobs/alter-jobs?job=${encodeURIComponent(jobId)}`, {
+        title: 'Alter job created: counting the rows it changes',
+        type: 'success',
+      })
     } catch (error) {
       const message = engineMessage(error)
       if (!message) throw error instanceof ClusterError ? errorResponse(error) : error
@@ -102,7 +135,12 @@ export async function action({ request }: ActionFunctionArgs) {
  * Results and Statistics come from the same run: with scripts, switching between them keeps the
  * loaded result instead of running the query again. Any other change (a new run included) reloads.
  */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
   if (formMethod) return defaultShouldRevalidate
   const current = new URLSearchParams(currentUrl.search)
   const next = new URLSearchParams(nextUrl.search)
@@ -110,7 +148,13 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
   const to = tabOf(next.get('tab'))
   current.delete('tab')
   next.delete('tab')
-  if (currentUrl.pathname === nextUrl.pathname && current.toString() === next.toString() && from !== 'analysis' && to !== 'analysis') return false
+  if (
+    currentUrl.pathname === nextUrl.pathname &&
+    current.toString() === next.toString() &&
+    from !== 'analysis' &&
+    to !== 'analysis'
+  )
+    return false
   return defaultShouldRevalidate
 }
 
@@ -134,7 +178,10 @@ function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceVi
       sqlError: loaded.sqlError,
       schema: loaded.schema,
       isCompact: Boolean(outcome && outcome.kind !== 'error'),
-      error: outcome?.kind === 'error' ? <ErrorText message={outcome.message} status={outcome.status} position={outcome.position} /> : undefined,
+      error:
+        outcome?.kind === 'error' ? (
+          <ErrorText message={outcome.message} status={outcome.status} position={outcome.position} />
+        ) : undefined,
     },
     after: (
       <>
@@ -149,7 +196,15 @@ export const handle: RouteHandle & WorkspaceHandle = { docsTopic: 'query', works
 
 export default QueryWorkspaceRoute
 
-function ResultSection({ outcome, analysis, search }: { outcome: QueryOutcome | null; analysis: AnalysisPart[] | null; search: string }) {
+function ResultSection({
+  outcome,
+  analysis,
+  search,
+}: {
+  outcome: QueryOutcome | null
+  analysis: AnalysisPart[] | null
+  search: string
+}) {
   // The tab is read from the URL: with scripts a switch between Results and Statistics keeps the data.
   const tab = tabOf(new URLSearchParams(search).get('tab'))
   const withTab = (next: ResultTab) => {
@@ -190,7 +245,11 @@ function ResultSection({ outcome, analysis, search }: { outcome: QueryOutcome | 
         ]}
       />
       {tab === 'analysis' ? (
-        analysis ? <Analysis parts={analysis} /> : <Text>Loading the analysis…</Text>
+        analysis ? (
+          <Analysis parts={analysis} />
+        ) : (
+          <Text>Loading the analysis…</Text>
+        )
       ) : outcome ? (
         tab === 'statistics' ? (
           <Statistics outcome={outcome} />
@@ -222,12 +281,24 @@ function ConfirmChange({ sql }: { sql: string }) {
   )
 }
 
-function ErrorText({ message, status, position }: { message: string; status: number; position?: ErrorPosition | null }) {
+function ErrorText({
+  message,
+  status,
+  position,
+}: {
+  message: string
+  status: number
+  position?: ErrorPosition | null
+}) {
   return (
     <>
       <Text fontWeight="semibold" mb="1">
         {status === 400 ? 'The query failed' : 'The query could not be run'}
-        {position ? (position.isPastEnd ? ` at the end of line ${position.line}` : ` at line ${position.line}, column ${position.column}`) : ''}
+        {position
+          ? position.isPastEnd
+            ? ` at the end of line ${position.line}`
+            : ` at line ${position.line}, column ${position.column}`
+          : ''}
       </Text>
       {position ? (
         <chakra.pre fontFamily="mono" fontSize="sm" m="0" mb="2" overflowX="auto" data-testid="error-position">
@@ -250,10 +321,20 @@ function Results({ outcome, search }: { outcome: QueryOutcome; search: string })
     return (
       <Stack gap="2">
         <Text fontSize="sm" color="fg.muted">
-          The answer is in {outcome.format || 'text'} format{outcome.isTruncated ? '; only its first megabyte is shown' : ''}.
+          The answer is in {outcome.format || 'text'} format
+          {outcome.isTruncated ? '; only its first megabyte is shown' : ''}.
         </Text>
         {outcome.text.trim() ? (
-          <chakra.pre borderWidth="1px" rounded="md" bg="bg" p="3" fontSize="sm" maxH="70vh" overflow="auto" data-testid="query-text">
+          <chakra.pre
+            borderWidth="1px"
+            rounded="md"
+            bg="bg"
+            p="3"
+            fontSize="sm"
+            maxH="70vh"
+            overflow="auto"
+            data-testid="query-text"
+          >
             {outcome.text}
           </chakra.pre>
         ) : (
@@ -272,7 +353,13 @@ function Results({ outcome, search }: { outcome: QueryOutcome; search: string })
           ? ` shown: the query UI is limited to ${formatNumber(QUERY_UI_MAX_ROWS)} rows. Download CSV for all of them, or narrow the query.`
           : ''}
       </Text>
-      <ResultGrid columns={outcome.columns} rows={outcome.rows} offset={outcome.offset} rowCount={outcome.rowCount} rowsUrl={rowsUrl} />
+      <ResultGrid
+        columns={outcome.columns}
+        rows={outcome.rows}
+        offset={outcome.offset}
+        rowCount={outcome.rowCount}
+        rowsUrl={rowsUrl}
+      />
       {isHydrated ? null : <ResultPager outcome={outcome} search={search} />}
     </Stack>
   )
@@ -292,14 +379,20 @@ function ResultPager({ outcome, search }: { outcome: Extract<QueryOutcome, { kin
   const first = outcome.offset + 1
   const last = outcome.offset + outcome.rows.length
   // Around the current page, the first and the last: at most about ten links for twenty pages.
-  const shown = Array.from({ length: pages }, (_, index) => index + 1).filter((page) => page === 1 || page === pages || Math.abs(page - current) <= 3)
+  const shown = Array.from({ length: pages }, (_, index) => index + 1).filter(
+    (page) => page === 1 || page === pages || Math.abs(page - current) <= 3,
+  )
   return (
     <chakra.nav aria-label="Result pages" fontSize="sm">
       <HStack gap="2" wrap="wrap">
         <Text>
           Rows {formatNumber(first)}–{formatNumber(last)} of {formatNumber(outcome.rowCount)}
         </Text>
-        {current > 1 ? <Link href={href(current - 1)} rel="prev">Previous</Link> : null}
+        {current > 1 ? (
+          <Link href={href(current - 1)} rel="prev">
+            Previous
+          </Link>
+        ) : null}
         {shown.map((page, index) => (
           <HStack key={page} gap="2">
             {index > 0 && page - shown[index - 1]! > 1 ? <Text aria-hidden="true">…</Text> : null}
@@ -314,7 +407,11 @@ function ResultPager({ outcome, search }: { outcome: Extract<QueryOutcome, { kin
             )}
           </HStack>
         ))}
-        {current < pages ? <Link href={href(current + 1)} rel="next">Next</Link> : null}
+        {current < pages ? (
+          <Link href={href(current + 1)} rel="next">
+            Next
+          </Link>
+        ) : null}
       </HStack>
     </chakra.nav>
   )
@@ -361,13 +458,20 @@ function Statistics({ outcome }: { outcome: QueryOutcome }) {
   const entries: [string, string][] = [
     ['Rows returned', outcome.kind === 'rows' ? formatNumber(outcome.rowCount) : '—'],
     ['Elapsed (round trip, ms)', formatStat(stats.elapsedMs)],
-    ...Object.entries(stats.cluster).map(([key, value]): [string, string] => [STAT_LABELS[key] ?? key.replace(/_/g, ' '), statValue(key, value, stats.engine)]),
+    ...Object.entries(stats.cluster).map(([key, value]): [string, string] => [
+      STAT_LABELS[key] ?? key.replace(/_/g, ' '),
+      statValue(key, value, stats.engine),
+    ]),
   ]
   if (stats.engine.elapsed !== undefined) entries.push(['Engine elapsed (s)', String(stats.engine.elapsed)])
   if (stats.queryId) entries.push(['Query ID', stats.queryId])
   return (
     <Box borderWidth="1px" rounded="md" bg="bg" p="4">
-      <DetailList label="Query statistics" labelWidth="14rem" entries={entries.map(([label, value]) => [label, <code key={label}>{value}</code>])} />
+      <DetailList
+        label="Query statistics"
+        labelWidth="14rem"
+        entries={entries.map(([label, value]) => [label, <code key={label}>{value}</code>])}
+      />
     </Box>
   )
 }

@@ -24,7 +24,8 @@ export async function action({ request }: ActionFunctionArgs) {
       { headers: { 'Set-Cookie': await createToastHeaders({ title: outcome.toast, type: 'success' }) } },
     )
   } catch (error) {
-    if (error instanceof ClusterError) return Response.json({ status: 'error', message: error.message }, { status: error.status })
+    if (error instanceof ClusterError)
+      return Response.json({ status: 'error', message: error.message }, { status: error.status })
     throw error
   }
 }

@@ -23,7 +23,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return new Response(answer.body, { headers })
   } catch (error) {
     if (error instanceof ClusterError) {
-      return new Response(error.message, { status: error.status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+      return new Response(error.message, {
+        status: error.status,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+      })
     }
     throw error
   }

@@ -15,13 +15,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const form = await request.formData()
   const params = new URLSearchParams()
-  for (const [key, value] of form) if (typeof value === 'string' && value.trim() !== '' && key !== 'intent') params.append(key, value)
+  for (const [key, value] of form)
+    if (typeof value === 'string' && value.trim() !== '' && key !== 'intent') params.append(key, value)
   const sql = params.get('sql') ?? ''
   const options = readOptions(params)
   const outcome = cancelRun(api, sql, uiSettings(options))
   const optionsQuery = new URLSearchParams(options).toString()
-  if (outcome === 'finished') return redirectWithToast(`${resultLink(sql, optionsQuery)}#result`, { title: 'The query had already finished: here is its result', type: 'info' })
+  if (outcome === 'finished')
+    return redirectWithToast(`${resultLink(sql, optionsQuery)}#result`, {
+      title: 'The query had already finished: here is its result',
+      type: 'info',
+    })
   const back = editorLink(sql, optionsQuery)
-  if (outcome === 'none') return redirectWithToast(back, { title: 'This query is not running: nothing to cancel', type: 'info' })
+  if (outcome === 'none')
+    return redirectWithToast(back, { title: 'This query is not running: nothing to cancel', type: 'info' })
   return redirectWithToast(back, { title: 'Query canceled: the cluster stopped it', type: 'success' })
 }

@@ -25,7 +25,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!sql.trim()) return text(NO_SQL_MESSAGE, 400)
   if (errors.length) return text(errors.join('\n'), 400)
   // A download link is a GET: it never runs a statement that changes data.
-  if (isChangingStatement(sql)) return text('This statement changes data: run it from the Query page, where it asks you to confirm.', 400)
+  if (isChangingStatement(sql))
+    return text('This statement changes data: run it from the Query page, where it asks you to confirm.', 400)
   const chosen = options.hdx_query_output_format
   try {
     const answer = await queryCluster(api, sql, {
@@ -35,9 +36,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     })
     const answered = answer.headers.get('x-clickhouse-format') ?? chosen ?? ROWS_FORMAT
     const isRows = answered === ROWS_FORMAT
-    const extension = isRows ? as : /^CSV/i.test(answered) ? 'csv' : /^(TSV|TabSeparated)/i.test(answered) ? 'tsv' : /^JSON/i.test(answered) ? 'json' : 'txt'
+    const extension = isRows
+      ? as
+      : /^CSV/i.test(answered)
+        ? 'csv'
+        : /^(TSV|TabSeparated)/i.test(answered)
+          ? 'tsv'
+          : /^JSON/i.test(answered)
+            ? 'json'
+            : 'txt'
     const headers = new Headers({
-      'Content-Type': isRows ? (as === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8') : (answer.headers.get('content-type') ?? 'text/plain; charset=utf-8'),
+      'Content-Type': isRows
+        ? as === 'json'
+          ? 'application/json; charset=utf-8'
+          : 'text/csv; charset=utf-8'
+        : (answer.headers.get('content-type') ?? 'text/plain; charset=utf-8'),
       'Content-Disposition': `attachment; filename="query-result.${extension}"`,
       'Cache-Control': 'no-store',
     })
@@ -111,5 +124,8 @@ export function rowsTo(as: 'csv' | 'json'): TransformStream<Uint8Array, Uint8Arr
 }
 
 function text(message: string, status: number): Response {
-  return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
+  return new Response(message, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+  })
 }

@@ -26,9 +26,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const from = Math.max(0, Math.min(QUERY_UI_MAX_ROWS, Number.parseInt(params.get('from') ?? '0', 10) || 0))
   if (!sql.trim()) return text(NO_SQL_MESSAGE, 400)
   if (errors.length) return text(errors.join('\n'), 400)
-  if (isChangingStatement(sql)) return text('This statement changes data: run it from the Query page, where it asks you to confirm.', 400)
+  if (isChangingStatement(sql))
+    return text('This statement changes data: run it from the Query page, where it asks you to confirm.', 400)
   const settings = uiSettings(options)
-  if (settings.hdx_query_output_format !== ROWS_FORMAT) return text('Only results shown as a table stream as rows.', 400)
+  if (settings.hdx_query_output_format !== ROWS_FORMAT)
+    return text('Only results shown as a table stream as rows.', 400)
   const cached = peekCachedRows(api, sql, settings)
   if (cached) {
     try {
@@ -88,11 +90,17 @@ export function rowWindow(from: number, to: number): TransformStream<Uint8Array,
 }
 
 function ndjson(body: ReadableStream<Uint8Array>, rowCount: number | null): Response {
-  const headers = new Headers({ 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'private, no-store' })
+  const headers = new Headers({
+    'Content-Type': 'application/x-ndjson; charset=utf-8',
+    'Cache-Control': 'private, no-store',
+  })
   if (rowCount !== null) headers.set('X-Row-Count', String(rowCount))
   return new Response(body, { status: 200, headers })
 }
 
 function text(message: string, status: number): Response {
-  return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
+  return new Response(message, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+  })
 }

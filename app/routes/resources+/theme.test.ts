@@ -5,16 +5,22 @@ import { action } from './theme'
 
 describe('theme', () => {
   it('stores the chosen theme and goes back to the page it was chosen on', async () => {
-    const response = asResponse(await action(args(post('/resources/theme', { theme: 'dark', redirectTo: '/data/tables?q=web' }))))
+    const response = asResponse(
+      await action(args(post('/resources/theme', { theme: 'dark', redirectTo: '/data/tables?q=web' }))),
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/data/tables?q=web')
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith('cc_theme='))!
     expect(cookie).toMatch(/HttpOnly/)
-    expect(await getColorMode(new Request('http://console.test/', { headers: { Cookie: cookie.split(';')[0]! } }))).toBe('dark')
+    expect(
+      await getColorMode(new Request('http://console.test/', { headers: { Cookie: cookie.split(';')[0]! } })),
+    ).toBe('dark')
   })
 
   it('changes nothing for an unknown theme and never redirects off the site', async () => {
-    const response = asResponse(await action(args(post('/resources/theme', { theme: 'sepia', redirectTo: '//evil.example' }))))
+    const response = asResponse(
+      await action(args(post('/resources/theme', { theme: 'sepia', redirectTo: '//evil.example' }))),
+    )
     expect(response.headers.get('Location')).toBe('/dashboard')
     expect(response.headers.getSetCookie()).toEqual([])
   })

@@ -9,7 +9,10 @@ import { commitColorMode, safeRedirect } from '~/utils/session.server'
  */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData()
-  const parsed = ThemeFormSchema.safeParse({ theme: form.get('theme'), redirectTo: form.get('redirectTo') ?? undefined })
+  const parsed = ThemeFormSchema.safeParse({
+    theme: form.get('theme'),
+    redirectTo: form.get('redirectTo') ?? undefined,
+  })
   const to = safeRedirect(form.get('redirectTo'))
   if (!parsed.success) return redirect(to)
   return redirect(to, { headers: { 'Set-Cookie': await commitColorMode(request, parsed.data.theme) } })

@@ -16,12 +16,18 @@ export function registerAlterJobRoutes(plane: Plane, router: ClusterRouter) {
     const user = requireUser(ctx)
     checkOrg(ctx)
     if (!canSomewhere(cluster, user, 'view_alterjob')) throw forbidden()
-    let jobs = cluster.store.filter<Job>(ALTER, (j) => j.org === ctx.params.org).filter((j) => visible(ctx, user, j, 'view_alterjob'))
+    let jobs = cluster.store
+      .filter<Job>(ALTER, (j) => j.org === ctx.params.org)
+      .filter((j) => visible(ctx, user, j, 'view_alterjob'))
     const status = ctx.url.searchParams.get('status')
     if (status) jobs = jobs.filter((j) => j.status === status)
     jobs.sort((a, b) => String(b.created).localeCompare(String(a.created)))
     // alter job lists were paginated even before v5.4
-    return listResponse(ctx.request, jobs.map((j) => withUrl(ctx, j, 'alter')), { bareArrays: false })
+    return listResponse(
+      ctx.request,
+      jobs.map((j) => withUrl(ctx, j, 'alter')),
+      { bareArrays: false },
+    )
   })
   router.get(`${alterBase}/:job`, (ctx) => {
     const job = getJob(ctx, ALTER)
@@ -40,15 +46,23 @@ export function registerAlterJobRoutes(plane: Plane, router: ClusterRouter) {
     job.status = 'running'
     job.settings.committing = true
     save(cluster, ALTER, job)
-    audit(cluster, user, 'commit_alterjob', `Committed alter job ${job.name} on ${job.settings.project_name}.${job.settings.table_name}`, { kind: 'alterjob', id: job.uuid })
+    audit(
+      cluster,
+      user,
+      'commit_alterjob',
+      `Committed alter job ${job.name} on ${job.settings.project_name}.${job.settings.table_name}`,
+      { kind: 'alterjob', id: job.uuid },
+    )
     void commitAlter(plane, job.uuid)
     return json(withUrl(ctx, job, 'alter'))
   })
   router.post(`${alterBase}/:job/cancel`, (ctx) => {
     const job = getJob(ctx, ALTER)
     const user = authorize(ctx, 'cancel_alterjob', scopeOf(cluster, job))
-    if (job.settings.committing && job.status === 'running') throw badRequest('The job is being committed and can no longer be canceled.')
-    if (!['ready', 'running', 'pending'].includes(job.status)) throw badRequest(`Job is ${job.status}; only ready, running or pending jobs can be canceled.`)
+    if (job.settings.committing && job.status === 'running')
+      throw badRequest('The job is being committed and can no longer be canceled.')
+    if (!['ready', 'running', 'pending'].includes(job.status))
+      throw badRequest(`Job is ${job.status}; only ready, running or pending jobs can be canceled.`)
     job.status = 'canceled'
     save(cluster, ALTER, job)
     audit(cluster, user, 'cancel_alterjob', `Canceled alter job ${job.name}`, { kind: 'alterjob', id: job.uuid })
@@ -57,7 +71,8 @@ export function registerAlterJobRoutes(plane: Plane, router: ClusterRouter) {
   router.post(`${alterBase}/:job/retry`, (ctx) => {
     const job = getJob(ctx, ALTER)
     const user = authorize(ctx, 'retry_alterjob', scopeOf(cluster, job))
-    if (!['failed', 'canceled'].includes(job.status)) throw badRequest(`Job is ${job.status}; only failed or canceled jobs can be retried.`)
+    if (!['failed', 'canceled'].includes(job.status))
+      throw badRequest(`Job is ${job.status}; only failed or canceled jobs can be retried.`)
     Object.assign(job, { status: 'ready', error: null })
     job.settings.committing = false
     save(cluster, ALTER, job)
@@ -94,7 +109,8 @@ export function registerAlterJobRoutes(plane: Plane, router: ClusterRouter) {
   router.delete(`${alterBase}/:job`, (ctx) => {
     const job = getJob(ctx, ALTER)
     const user = authorize(ctx, 'delete_alterjob', scopeOf(cluster, job))
-    if (job.status === 'running' && job.settings.committing) throw badRequest('The job is being committed; delete it when it is done.')
+    if (job.status === 'running' && job.settings.committing)
+      throw badRequest('The job is being committed; delete it when it is done.')
     cluster.store.delete(ALTER, job.uuid)
     audit(cluster, user, 'delete_alterjob', `Deleted alter job ${job.name}`, { kind: 'alterjob', id: job.uuid })
     return noContent()

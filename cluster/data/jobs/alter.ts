@@ -16,20 +16,37 @@ import { ALTER, save, type Job } from './job-store'
 
 /** How many rows of the table match `where` (every row when it is empty). */
 export async function countWhere(plane: Plane, project: string, table: string, where: string): Promise<number> {
-  const rows = await plane.engine.rows<{ n: string | number }>(`SELECT count() AS n FROM ${qualified(project, table)}${where ? ` WHERE ${where}` : ''}`)
+  const rows = await plane.engine.rows<{ n: string | number }>(
+    `SELECT count() AS n FROM ${qualified(project, table)}${where ? ` WHERE ${where}` : ''}`,
+  )
   return Number(rows[0]?.n ?? 0)
 }
 
 /** Creates an alter job from a parsed statement (called by /query). */
-export async function createAlterJob(plane: Plane, ctx: Ctx, user: User, alter: AlterStatement, sql: string): Promise<Job> {
+export async function createAlterJob(
+  plane: Plane,
+  ctx: Ctx,
+  user: User,
+  alter: AlterStatement,
+  sql: string,
+): Promise<Job> {
   const { cluster } = plane
   const resolved = resolveTable(cluster, alter.table)
   if ('error' in resolved) throw toEngineError(new Error(`Code: 60. DB::Exception: ${resolved.error}. (UNKNOWN_TABLE)`))
-  if (!can(cluster, user, 'add_alterjob', { projectId: resolved.project.uuid, tableId: resolved.table.uuid }) || !can(cluster, user, 'alter_table_sql', { projectId: resolved.project.uuid, tableId: resolved.table.uuid })) {
+  if (
+    !can(cluster, user, 'add_alterjob', { projectId: resolved.project.uuid, tableId: resolved.table.uuid }) ||
+    !can(cluster, user, 'alter_table_sql', { projectId: resolved.project.uuid, tableId: resolved.table.uuid })
+  ) {
     throw forbidden()
   }
-  if (!alter.where) throw toEngineError(new Error('Code: 62. DB::Exception: ALTER TABLE ... UPDATE|DELETE needs a WHERE clause (use WHERE 1 to touch every row). (SYNTAX_ERROR)'))
-  if (alter.kind === 'update' && !alter.assignments) throw toEngineError(new Error('Code: 62. DB::Exception: ALTER TABLE ... UPDATE needs assignments. (SYNTAX_ERROR)'))
+  if (!alter.where)
+    throw toEngineError(
+      new Error(
+        'Code: 62. DB::Exception: ALTER TABLE ... UPDATE|DELETE needs a WHERE clause (use WHERE 1 to touch every row). (SYNTAX_ERROR)',
+      ),
+    )
+  if (alter.kind === 'update' && !alter.assignments)
+    throw toEngineError(new Error('Code: 62. DB::Exception: ALTER TABLE ... UPDATE needs assignments. (SYNTAX_ERROR)'))
   // the WHERE must be valid now: count once to surface errors to the caller
   await countWhere(plane, resolved.project.name, resolved.table.name, alter.where)
   const org = parentOf(resolved.project, 'org') ?? ctx.cluster.store.all<Resource>('org')[0]?.uuid
@@ -59,7 +76,13 @@ export async function createAlterJob(plane: Plane, ctx: Ctx, user: User, alter: 
     created_by: user.email,
   }
   cluster.store.put(ALTER, job.uuid, job)
-  audit(cluster, user, 'add_alterjob', `Created alter job ${job.name}: ${alter.kind} on ${resolved.project.name}.${resolved.table.name}`, { kind: 'alterjob', id: job.uuid, project: resolved.project.uuid, table: resolved.table.uuid })
+  audit(
+    cluster,
+    user,
+    'add_alterjob',
+    `Created alter job ${job.name}: ${alter.kind} on ${resolved.project.name}.${resolved.table.name}`,
+    { kind: 'alterjob', id: job.uuid, project: resolved.project.uuid, table: resolved.table.uuid },
+  )
   void prepareAlter(plane, job.uuid)
   return job
 }
@@ -94,7 +117,10 @@ export async function commitAlter(plane: Plane, id: string) {
   if (!job) return
   const s = job.settings
   const target = qualified(s.project_name, s.table_name)
-  const sql = s.kind === 'delete' ? `ALTER TABLE ${target} DELETE WHERE ${s.where}` : `ALTER TABLE ${target} UPDATE ${s.assignments} WHERE ${s.where}`
+  const sql =
+    s.kind === 'delete'
+      ? `ALTER TABLE ${target} DELETE WHERE ${s.where}`
+      : `ALTER TABLE ${target} UPDATE ${s.assignments} WHERE ${s.where}`
   try {
     await engine.exec(`${sql} SETTINGS mutations_sync = 2`)
     plane.touched(s.project_name, s.table_name)
@@ -104,7 +130,12 @@ export async function commitAlter(plane: Plane, id: string) {
     job.settings.committing = false
     job.progress = { ...job.progress, rows_altered: job.progress?.rows_to_alter ?? null }
     save(cluster, ALTER, job)
-    cluster.log({ level: 'info', service: 'alter-peer', component: 'alter', message: `alter job ${job.name} committed` })
+    cluster.log({
+      level: 'info',
+      service: 'alter-peer',
+      component: 'alter',
+      message: `alter job ${job.name} committed`,
+    })
   } catch (e) {
     job = cluster.store.get<Job>(ALTER, id)
     if (!job) return
@@ -112,7 +143,13 @@ export async function commitAlter(plane: Plane, id: string) {
     job.settings.committing = false
     job.error = toEngineError(e).message
     save(cluster, ALTER, job)
-    cluster.log({ level: 'error', service: 'alter-peer', component: 'alter', message: `alter job ${job.name} failed`, error: job.error })
+    cluster.log({
+      level: 'error',
+      service: 'alter-peer',
+      component: 'alter',
+      message: `alter job ${job.name} failed`,
+      error: job.error,
+    })
   }
 }
 

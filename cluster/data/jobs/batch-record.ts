@@ -61,7 +61,17 @@ export interface BatchProgress {
 
 export const MAX_ERRORS = 50
 
-export const emptyProgress = (): BatchProgress => ({ percent: 0, files_total: 0, files_done: 0, rows_read: 0, rows_ingested: 0, rows_rejected: 0, bytes_read: 0, attempts: 0, errors: [] })
+export const emptyProgress = (): BatchProgress => ({
+  percent: 0,
+  files_total: 0,
+  files_done: 0,
+  rows_read: 0,
+  rows_ingested: 0,
+  rows_rejected: 0,
+  bytes_read: 0,
+  attempts: 0,
+  errors: [],
+})
 
 /**
  * The job's status detail, copied so it can be changed. A record written before attempts were kept
@@ -83,7 +93,12 @@ export function detailOf(job: Job): { detail: BatchStatusDetail; legacyFilesDone
   }
   const p = (job.progress ?? {}) as Partial<BatchProgress>
   const filesDone = Number(p.files_done ?? 0)
-  const detail: BatchStatusDetail = { attempts: [], files_completed: [], current_file: null, ...(filesDone > 0 ? { legacy_files_done: filesDone } : {}) }
+  const detail: BatchStatusDetail = {
+    attempts: [],
+    files_completed: [],
+    current_file: null,
+    ...(filesDone > 0 ? { legacy_files_done: filesDone } : {}),
+  }
   if (job.started || filesDone > 0) {
     detail.attempts.push({
       attempt: 1,
@@ -103,8 +118,13 @@ export function detailOf(job: Job): { detail: BatchStatusDetail; legacyFilesDone
 }
 
 /** The totals over every attempt, in the fields the console reads. */
-export function progressOf(detail: BatchStatusDetail, filesTotal: number, filesDone = detail.files_completed.length): BatchProgress {
-  const sum = (k: 'rows' | 'rows_read' | 'rows_rejected' | 'bytes') => detail.attempts.reduce((n, a) => n + (a[k] ?? 0), 0)
+export function progressOf(
+  detail: BatchStatusDetail,
+  filesTotal: number,
+  filesDone = detail.files_completed.length,
+): BatchProgress {
+  const sum = (k: 'rows' | 'rows_read' | 'rows_rejected' | 'bytes') =>
+    detail.attempts.reduce((n, a) => n + (a[k] ?? 0), 0)
   const total = Math.max(filesTotal, filesDone)
   return {
     percent: total ? Math.round((filesDone / total) * 100) : 0,

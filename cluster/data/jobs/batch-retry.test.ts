@@ -23,7 +23,10 @@ let afterInsert: ((n: number) => Promise<void> | void) | null = null
 let beforeInsert: ((n: number) => void) | null = null
 let inserts = 0
 const original = Engine.prototype.insert
-vi.spyOn(Engine.prototype, 'insert').mockImplementation(async function (this: Engine, ...args: Parameters<Engine['insert']>) {
+vi.spyOn(Engine.prototype, 'insert').mockImplementation(async function (
+  this: Engine,
+  ...args: Parameters<Engine['insert']>
+) {
   if (args[0] !== 'retry' || args[1] !== 'web') return original.apply(this, args)
   const n = ++inserts
   beforeInsert?.(n)
@@ -32,7 +35,7 @@ vi.spyOn(Engine.prototype, 'insert').mockImplementation(async function (this: En
   return result
 })
 
-const poll = async <T,>(fn: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> => {
+const poll = async <T>(fn: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> => {
   const until = Date.now() + ms
   for (;;) {
     const v = await fn()
@@ -50,23 +53,50 @@ function writeFiles(dataDir: string, folder: string) {
     const lines = []
     for (let r = 0; r < ROWS; r++) {
       const ts = new Date(Date.UTC(2024, 2, 1 + ((f * ROWS + r) % 5), 0, 0, r)).toISOString()
-      lines.push(JSON.stringify({ timestamp: ts, method: 'GET', path: `/f${f}/r${r}`, status: 200, host: folder, request_id: `${folder}-${f}-${r}` }))
+      lines.push(
+        JSON.stringify({
+          timestamp: ts,
+          method: 'GET',
+          path: `/f${f}/r${r}`,
+          status: 200,
+          host: folder,
+          request_id: `${folder}-${f}-${r}`,
+        }),
+      )
     }
     fs.writeFileSync(path.join(dir, `part-${String(f).padStart(4, '0')}.json`), lines.join('\n') + '\n')
   }
   return `s3://retry/${folder}/`
 }
 
-const job = (name: string, url: string) => ({ name, type: 'batch_import', settings: { source: { table: 'retry.web', settings: { url } } } })
+const job = (name: string, url: string) => ({
+  name,
+  type: 'batch_import',
+  settings: { source: { table: 'retry.web', settings: { url } } },
+})
 
 /** Rows of one folder in the table, and how many distinct ones. */
 async function stored(folder: string) {
-  const r = await c.api('POST', '/query', `SELECT count(), uniqExact(request_id) FROM retry.web WHERE host = '${folder}' FORMAT JSONCompact`)
+  const r = await c.api(
+    'POST',
+    '/query',
+    `SELECT count(), uniqExact(request_id) FROM retry.web WHERE host = '${folder}' FORMAT JSONCompact`,
+  )
   const [total, distinct] = r.body.data[0]
   return { total: Number(total), distinct: Number(distinct) }
 }
 
-type Attempt = { attempt: number; started: string; ended: string | null; status: string; files_done: number; rows: number; bytes: number; rows_read: number; rows_rejected: number }
+type Attempt = {
+  attempt: number
+  started: string
+  ended: string | null
+  status: string
+  files_done: number
+  rows: number
+  bytes: number
+  rows_read: number
+  rows_rejected: number
+}
 const sum = (attempts: Attempt[], k: 'rows' | 'files_done' | 'bytes') => attempts.reduce((n, a) => n + a[k], 0)
 
 /** The job ended `done` with every row stored once, its attempts adding up to the totals. */
@@ -80,7 +110,15 @@ async function expectLoadedOnce(id: string, folder: string, attempts: number) {
   expect(a.at(-1)!.status).toBe('done')
   expect(sum(a, 'rows')).toBe(TOTAL)
   expect(sum(a, 'files_done')).toBe(FILES)
-  expect(done.body.progress).toMatchObject({ percent: 100, files_total: FILES, files_done: FILES, rows_ingested: TOTAL, rows_read: TOTAL, rows_rejected: 0, attempts })
+  expect(done.body.progress).toMatchObject({
+    percent: 100,
+    files_total: FILES,
+    files_done: FILES,
+    rows_ingested: TOTAL,
+    rows_read: TOTAL,
+    rows_rejected: 0,
+    attempts,
+  })
   expect(done.body.progress.bytes_read).toBe(sum(a, 'bytes'))
   expect(done.body.status_detail.files_completed).toHaveLength(FILES)
   expect(new Set(done.body.status_detail.files_completed).size).toBe(FILES)
@@ -93,7 +131,11 @@ beforeAll(async () => {
   base = `/config/v1/orgs/${c.orgId}`
   const p = await c.api('POST', `${base}/projects/`, { name: 'retry' })
   const t = await c.api('POST', `${base}/projects/${p.body.uuid}/tables/`, { name: 'web' })
-  const tr = await c.api('POST', `${base}/projects/${p.body.uuid}/tables/${t.body.uuid}/transforms/`, { name: 'json', type: 'json', settings: { is_default: true, output_columns: WEB_LOG_COLUMNS } })
+  const tr = await c.api('POST', `${base}/projects/${p.body.uuid}/tables/${t.body.uuid}/transforms/`, {
+    name: 'json',
+    type: 'json',
+    settings: { is_default: true, output_columns: WEB_LOG_COLUMNS },
+  })
   expect(tr.status, JSON.stringify(tr.body)).toBe(201)
 })
 
@@ -118,9 +160,18 @@ describe('batch job retry', () => {
     const canceled = await poll(() => c.api('GET', `${base}/jobs/batch/${id}`), ended)
     afterInsert = null
     expect(canceled.body.status).toBe('canceled')
-    expect(canceled.body.progress).toMatchObject({ files_total: FILES, files_done: 9, rows_ingested: 9 * ROWS, attempts: 1 })
-    expect(canceled.body.status_detail.attempts).toEqual([expect.objectContaining({ attempt: 1, status: 'canceled', files_done: 9, rows: 9 * ROWS, rows_read: 9 * ROWS })])
-    expect(canceled.body.status_detail.files_completed).toEqual(Array.from({ length: 9 }, (_, i) => `part-${String(i + 1).padStart(4, '0')}.json`))
+    expect(canceled.body.progress).toMatchObject({
+      files_total: FILES,
+      files_done: 9,
+      rows_ingested: 9 * ROWS,
+      attempts: 1,
+    })
+    expect(canceled.body.status_detail.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, status: 'canceled', files_done: 9, rows: 9 * ROWS, rows_read: 9 * ROWS }),
+    ])
+    expect(canceled.body.status_detail.files_completed).toEqual(
+      Array.from({ length: 9 }, (_, i) => `part-${String(i + 1).padStart(4, '0')}.json`),
+    )
     expect(await stored('cancel')).toEqual({ total: 9 * ROWS, distinct: 9 * ROWS })
 
     const retry = await c.api('POST', `${base}/jobs/batch/${id}/retry`)
@@ -132,7 +183,9 @@ describe('batch job retry', () => {
 
     const again = await c.api('POST', `${base}/jobs/batch/${id}/retry`)
     expect(again.status).toBe(400)
-    expect(again.body.detail).toMatch(/^Job is done: all 24 files were loaded \(2232 rows\)\. Retrying would load them again/)
+    expect(again.body.detail).toMatch(
+      /^Job is done: all 24 files were loaded \(2232 rows\)\. Retrying would load them again/,
+    )
     const after = await c.api('GET', `${base}/jobs/batch/${id}`)
     expect(after.body.status).toBe('done')
     expect(after.body.status_detail.attempts).toHaveLength(2)
@@ -153,7 +206,9 @@ describe('batch job retry', () => {
     afterInsert = null
     expect(answer!.status).toBe(400)
     expect(answer!.body.detail).toMatch(/^Job is running; cancel it or wait for it to end before retrying\./)
-    const moved = await c.api('PATCH', `${base}/jobs/batch/${id}`, { settings: { source: { table: 'retry.web', settings: { url: 's3://retry/cancel/' } } } })
+    const moved = await c.api('PATCH', `${base}/jobs/batch/${id}`, {
+      settings: { source: { table: 'retry.web', settings: { url: 's3://retry/cancel/' } } },
+    })
     expect(moved.status).toBe(400)
     expect(moved.body.detail).toMatch(/24 files of this job are loaded already/)
     const renamed = await c.api('PATCH', `${base}/jobs/batch/${id}`, { description: 'kept' })
@@ -171,7 +226,9 @@ describe('batch job retry', () => {
     const failed = await poll(() => c.api('GET', `${base}/jobs/batch/${id}`), ended)
     beforeInsert = null
     expect(failed.body.status).toBe('failed')
-    expect(failed.body.error).toMatch(/^1 of 24 files could not be loaded \(part-0005\.json: Code: 241\..*\)\. Retry loads only those files\.$/)
+    expect(failed.body.error).toMatch(
+      /^1 of 24 files could not be loaded \(part-0005\.json: Code: 241\..*\)\. Retry loads only those files\.$/,
+    )
     expect(failed.body.progress).toMatchObject({ files_done: FILES - 1, rows_ingested: (FILES - 1) * ROWS })
     expect(failed.body.status_detail.files_completed).not.toContain('part-0005.json')
     expect(await stored('insertfail')).toEqual({ total: (FILES - 1) * ROWS, distinct: (FILES - 1) * ROWS })
@@ -191,7 +248,10 @@ describe('batch job retry', () => {
     }
     const created = await c.api('POST', `${base}/jobs/batch/`, job('restart-retry', url))
     id = created.body.uuid
-    await poll(async () => closing !== null, (x) => x)
+    await poll(
+      async () => closing !== null,
+      (x) => x,
+    )
     await closing
     afterInsert = null
     const dataDir = c.dataDir
@@ -200,8 +260,12 @@ describe('batch job retry', () => {
     base = `/config/v1/orgs/${c.orgId}`
     const stopped = await c.api('GET', `${base}/jobs/batch/${id}`)
     expect(stopped.body.status).toBe('failed')
-    expect(stopped.body.error).toMatch(/^The cluster stopped while this job ran; the 5 files recorded as loaded are kept, and Retry resumes after them\.$/)
-    expect(stopped.body.status_detail.attempts).toEqual([expect.objectContaining({ status: 'failed', files_done: 5, rows: 5 * ROWS })])
+    expect(stopped.body.error).toMatch(
+      /^The cluster stopped while this job ran; the 5 files recorded as loaded are kept, and Retry resumes after them\.$/,
+    )
+    expect(stopped.body.status_detail.attempts).toEqual([
+      expect.objectContaining({ status: 'failed', files_done: 5, rows: 5 * ROWS }),
+    ])
     expect(await stored('restart')).toEqual({ total: 5 * ROWS, distinct: 5 * ROWS })
 
     // attempt 2 is killed while loading file 12 (its insert never committed): emulate that record
@@ -211,7 +275,10 @@ describe('batch job retry', () => {
     }
     closing = null
     expect((await c.api('POST', `${base}/jobs/batch/${id}/retry`)).status).toBe(200)
-    await poll(async () => closing !== null, (x) => x)
+    await poll(
+      async () => closing !== null,
+      (x) => x,
+    )
     await closing
     afterInsert = null
     const store = Store.open(path.join(dataDir, 'store'))
@@ -228,8 +295,13 @@ describe('batch job retry', () => {
     base = `/config/v1/orgs/${c.orgId}`
     const crashed = await c.api('GET', `${base}/jobs/batch/${id}`)
     expect(crashed.body.status).toBe('failed')
-    expect(crashed.body.error).toMatch(/^The cluster restarted while this job ran; the 11 files recorded as loaded are kept, and Retry resumes after them\. The file being loaded, part-0012\.json, was not recorded as loaded, so Retry loads it\.$/)
-    expect(crashed.body.status_detail.attempts.map((a: Attempt) => [a.status, a.files_done])).toEqual([['failed', 5], ['failed', 6]])
+    expect(crashed.body.error).toMatch(
+      /^The cluster restarted while this job ran; the 11 files recorded as loaded are kept, and Retry resumes after them\. The file being loaded, part-0012\.json, was not recorded as loaded, so Retry loads it\.$/,
+    )
+    expect(crashed.body.status_detail.attempts.map((a: Attempt) => [a.status, a.files_done])).toEqual([
+      ['failed', 5],
+      ['failed', 6],
+    ])
     expect(crashed.body.status_detail.current_file).toBeNull()
     expect(await stored('restart')).toEqual({ total: 11 * ROWS, distinct: 11 * ROWS })
 
@@ -243,18 +315,39 @@ describe('batch job retry', () => {
   it('a record from before attempts were kept (canceled at 10 files) resumes after those files', async () => {
     const url = writeFiles(c.dataDir, 'legacy')
     // the old runner loaded files in listing order: load the first 10 as it would have
-    const first = await c.api('POST', `${base}/jobs/batch/`, { ...job('legacy-first', url), settings: { regex_filter: 'part-00(0[1-9]|10)\\.json$', source: job('', url).settings.source } })
-    expect((await poll(() => c.api('GET', `${base}/jobs/batch/${first.body.uuid}`), ended)).body.progress.files_done).toBe(10)
+    const first = await c.api('POST', `${base}/jobs/batch/`, {
+      ...job('legacy-first', url),
+      settings: { regex_filter: 'part-00(0[1-9]|10)\\.json$', source: job('', url).settings.source },
+    })
+    expect(
+      (await poll(() => c.api('GET', `${base}/jobs/batch/${first.body.uuid}`), ended)).body.progress.files_done,
+    ).toBe(10)
     const dataDir = c.dataDir
     await c.close({ keepData: true })
     const store = Store.open(path.join(dataDir, 'store'))
     const now = new Date().toISOString()
     const source = { table: 'retry.web', type: 'batch', subtype: 'aws s3', settings: { url } }
     store.put('batch_job', 'legacy-job', {
-      uuid: 'legacy-job', org: c.orgId, name: 'legacy', type: 'batch_import', status: 'canceled', error: null,
+      uuid: 'legacy-job',
+      org: c.orgId,
+      name: 'legacy',
+      type: 'batch_import',
+      status: 'canceled',
+      error: null,
       settings: { max_files: 0, regex_filter: '', dry_run: false, source },
-      progress: { percent: 42, files_total: FILES, files_done: 10, rows_read: 10 * ROWS, rows_ingested: 10 * ROWS, rows_rejected: 0, errors: [] },
-      created: now, modified: now, started: now, finished: now,
+      progress: {
+        percent: 42,
+        files_total: FILES,
+        files_done: 10,
+        rows_read: 10 * ROWS,
+        rows_ingested: 10 * ROWS,
+        rows_rejected: 0,
+        errors: [],
+      },
+      created: now,
+      modified: now,
+      started: now,
+      finished: now,
     })
     store.close()
     c = await startTestCluster({ dataDir })
@@ -263,6 +356,11 @@ describe('batch job retry', () => {
     expect((await c.api('POST', `${base}/jobs/batch/legacy-job/retry`)).status).toBe(200)
     const body = await expectLoadedOnce('legacy-job', 'legacy', 2)
     expect(inserts).toBe(FILES - 10)
-    expect(body.status_detail.attempts[0]).toMatchObject({ attempt: 1, status: 'canceled', files_done: 10, rows: 10 * ROWS })
+    expect(body.status_detail.attempts[0]).toMatchObject({
+      attempt: 1,
+      status: 'canceled',
+      files_done: 10,
+      rows: 10 * ROWS,
+    })
   })
 })

@@ -1,7 +1,16 @@
 /** The batch job routes (`/config/v1/orgs/:org/jobs/batch`, `purgejobs`) and their validation. */
 import crypto from 'node:crypto'
 import type { ClusterRouter, ClusterState, Ctx } from '../../context'
-import { badRequest, forbidden, json, listResponse, noContent, nowIso, readJsonObject, validationError } from '../../http'
+import {
+  badRequest,
+  forbidden,
+  json,
+  listResponse,
+  noContent,
+  nowIso,
+  readJsonObject,
+  validationError,
+} from '../../http'
 import { authorize, canSomewhere, requireUser } from '../../config/access'
 import { audit } from '../../config/audit'
 import { describe, f, type Fields } from '../../config/schema'
@@ -26,7 +35,11 @@ const BATCH_SETTINGS_DEFAULTS = {
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v)
 
-function validateBatch(cluster: ClusterState, body: Record<string, any>, existing?: Job): { job?: Partial<Job>; errors?: Record<string, unknown>; table?: { project: Resource; table: Resource } } {
+function validateBatch(
+  cluster: ClusterState,
+  body: Record<string, any>,
+  existing?: Job,
+): { job?: Partial<Job>; errors?: Record<string, unknown>; table?: { project: Resource; table: Resource } } {
   const errors: Record<string, unknown> = {}
   const name = body.name ?? existing?.name
   if (typeof name !== 'string' || !name.trim()) errors.name = ['This field is required.']
@@ -46,22 +59,38 @@ function validateBatch(cluster: ClusterState, body: Record<string, any>, existin
       if ('error' in r) se.table = [r.error]
       else {
         resolved = r
-        if (s.transform && !pickTransform(cluster, r.table.uuid, s.transform)) se.transform = [`Transform "${s.transform}" does not exist on ${s.table}`]
+        if (s.transform && !pickTransform(cluster, r.table.uuid, s.transform))
+          se.transform = [`Transform "${s.transform}" does not exist on ${s.table}`]
         else if (!pickTransform(cluster, r.table.uuid, null)) se.transform = [`Table ${s.table} has no transform`]
       }
     }
-    if (!isObj(s.settings) || typeof s.settings.url !== 'string' || !s.settings.url) se.settings = { url: ['This field is required.'] }
+    if (!isObj(s.settings) || typeof s.settings.url !== 'string' || !s.settings.url)
+      se.settings = { url: ['This field is required.'] }
     if (Object.keys(se).length) errors.settings = { source: se }
     if (settings.pool_name !== undefined && settings.pool_name !== null && settings.pool_name !== '') {
-      if (typeof settings.pool_name !== 'string') errors.settings = { ...(errors.settings as object), pool_name: ['Not a valid string.'] }
+      if (typeof settings.pool_name !== 'string')
+        errors.settings = { ...(errors.settings as object), pool_name: ['Not a valid string.'] }
       else if (!cluster.store.find<{ name: string }>('pool', (pool) => pool.name === settings.pool_name)) {
-        errors.settings = { ...(errors.settings as object), pool_name: [`Pool "${settings.pool_name}" does not exist.`] }
+        errors.settings = {
+          ...(errors.settings as object),
+          pool_name: [`Pool "${settings.pool_name}" does not exist.`],
+        }
       }
     }
-    if (settings.sql_transform !== undefined && settings.sql_transform !== null && typeof settings.sql_transform !== 'string') {
+    if (
+      settings.sql_transform !== undefined &&
+      settings.sql_transform !== null &&
+      typeof settings.sql_transform !== 'string'
+    ) {
       errors.settings = { ...(errors.settings as object), sql_transform: ['Not a valid string.'] }
     }
-    for (const k of ['max_files', 'max_active_partitions', 'max_rows_per_partition', 'max_minutes_per_partition', 'input_concurrency']) {
+    for (const k of [
+      'max_files',
+      'max_active_partitions',
+      'max_rows_per_partition',
+      'max_minutes_per_partition',
+      'input_concurrency',
+    ]) {
       if (settings[k] !== undefined && (typeof settings[k] !== 'number' || settings[k] < 0)) {
         errors.settings = { ...(errors.settings as object), [k]: ['A valid non-negative integer is required.'] }
       }
@@ -97,7 +126,13 @@ async function checkSql(plane: Plane, job: Partial<Job>, table: { project: Resou
 /** What decides which files a job loads: changing it after files were loaded would mislead a Retry. */
 const sourceKey = (settings: Record<string, any> | undefined) => {
   const src = settings?.source ?? {}
-  return JSON.stringify([src.table, src.transform ?? null, src.settings?.url, settings?.regex_filter ?? '', settings?.max_files ?? 0])
+  return JSON.stringify([
+    src.table,
+    src.transform ?? null,
+    src.settings?.url,
+    settings?.regex_filter ?? '',
+    settings?.max_files ?? 0,
+  ])
 }
 
 function publicBatch(ctx: Ctx, job: Job) {
@@ -109,28 +144,47 @@ const BATCH_FIELDS: Fields = {
   name: f.str({ required: true, maxLength: 255 }),
   description: f.str({ nullable: true, blank: true }),
   type: f.str({ choices: ['batch_import'] }),
-  settings: f.obj({
-    source: f.obj(
-      {
-        table: f.str({ required: true, help: 'project.table' }),
-        transform: f.str({ help: 'a transform name of the table (default: its default transform)' }),
-        type: f.str(),
-        subtype: f.str(),
-        settings: f.obj({ url: f.str({ required: true, help: 'file:///path, /path, or s3://bucket/path (read from the data directory)' }) }, { required: true }),
-      },
-      { required: true },
-    ),
-    regex_filter: f.str({ blank: true }),
-    pool_name: f.str({ blank: true, nullable: true, help: 'the pool that runs the job (default: the default batch or intake pool)' }),
-    sql_transform: f.str({ blank: true, nullable: true, help: 'SELECT … FROM {STREAM} …: what of each file the table stores' }),
-    max_files: f.int({ min: 0 }),
-    dry_run: f.bool(),
-    max_active_partitions: f.int({ min: 1 }),
-    max_rows_per_partition: f.int({ min: 1 }),
-    max_minutes_per_partition: f.int({ min: 1 }),
-    input_concurrency: f.int({ min: 1 }),
-    input_aggregation: f.int({ min: 0 }),
-  }, { required: true }),
+  settings: f.obj(
+    {
+      source: f.obj(
+        {
+          table: f.str({ required: true, help: 'project.table' }),
+          transform: f.str({ help: 'a transform name of the table (default: its default transform)' }),
+          type: f.str(),
+          subtype: f.str(),
+          settings: f.obj(
+            {
+              url: f.str({
+                required: true,
+                help: 'file:///path, /path, or s3://bucket/path (read from the data directory)',
+              }),
+            },
+            { required: true },
+          ),
+        },
+        { required: true },
+      ),
+      regex_filter: f.str({ blank: true }),
+      pool_name: f.str({
+        blank: true,
+        nullable: true,
+        help: 'the pool that runs the job (default: the default batch or intake pool)',
+      }),
+      sql_transform: f.str({
+        blank: true,
+        nullable: true,
+        help: 'SELECT … FROM {STREAM} …: what of each file the table stores',
+      }),
+      max_files: f.int({ min: 0 }),
+      dry_run: f.bool(),
+      max_active_partitions: f.int({ min: 1 }),
+      max_rows_per_partition: f.int({ min: 1 }),
+      max_minutes_per_partition: f.int({ min: 1 }),
+      input_concurrency: f.int({ min: 1 }),
+      input_aggregation: f.int({ min: 0 }),
+    },
+    { required: true },
+  ),
 }
 
 function batchOptions(method: 'POST' | 'PUT') {
@@ -140,7 +194,16 @@ function batchOptions(method: 'POST' | 'PUT') {
     renders: ['application/json'],
     parses: ['application/json'],
     actions: {
-      [method]: describe(BATCH_FIELDS, { uuid: 'Id', org: 'Org', status: 'Status', progress: 'Progress', status_detail: 'Status detail', created: 'Created', modified: 'Modified', url: 'Url' }),
+      [method]: describe(BATCH_FIELDS, {
+        uuid: 'Id',
+        org: 'Org',
+        status: 'Status',
+        progress: 'Progress',
+        status_detail: 'Status detail',
+        created: 'Created',
+        modified: 'Modified',
+        url: 'Url',
+      }),
     },
   }
 }
@@ -165,13 +228,19 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
     const user = requireUser(ctx)
     checkOrg(ctx)
     if (!canSomewhere(cluster, user, 'view_batchjob')) throw forbidden()
-    let jobs = cluster.store.filter<Job>(BATCH, (j) => j.org === ctx.params.org).filter((j) => visible(ctx, user, j, 'view_batchjob'))
+    let jobs = cluster.store
+      .filter<Job>(BATCH, (j) => j.org === ctx.params.org)
+      .filter((j) => visible(ctx, user, j, 'view_batchjob'))
     const name = ctx.url.searchParams.get('name')
     if (name) jobs = jobs.filter((j) => j.name === name)
     const status = ctx.url.searchParams.get('status')
     if (status) jobs = jobs.filter((j) => j.status === status)
     jobs.sort((a, b) => String(b.created).localeCompare(String(a.created)))
-    return listResponse(ctx.request, jobs.map((j) => publicBatch(ctx, j)), { bareArrays: cluster.options.bareArrays })
+    return listResponse(
+      ctx.request,
+      jobs.map((j) => publicBatch(ctx, j)),
+      { bareArrays: cluster.options.bareArrays },
+    )
   })
 
   router.post(base, async (ctx) => {
@@ -198,7 +267,12 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
       created_by: user.email,
     } as Job
     cluster.store.put(BATCH, full.uuid, full)
-    audit(cluster, user, 'add_batchjob', `Created batch job ${full.name} into ${full.settings.source.table}`, { kind: 'batchjob', id: full.uuid, project: table!.project.uuid, table: table!.table.uuid })
+    audit(cluster, user, 'add_batchjob', `Created batch job ${full.name} into ${full.settings.source.table}`, {
+      kind: 'batchjob',
+      id: full.uuid,
+      project: table!.project.uuid,
+      table: table!.table.uuid,
+    })
     runner.enqueue(full.uuid)
     return json(publicBatch(ctx, full), 201)
   })
@@ -212,7 +286,16 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
   router.get(`${base}/:job/status`, (ctx) => {
     const job = getJob(ctx, BATCH)
     authorize(ctx, 'status_batchjob', scopeOf(cluster, job))
-    return json({ uuid: job.uuid, name: job.name, status: job.status, progress: job.progress, status_detail: job.status_detail, error: job.error, started: job.started, finished: job.finished })
+    return json({
+      uuid: job.uuid,
+      name: job.name,
+      status: job.status,
+      progress: job.progress,
+      status_detail: job.status_detail,
+      error: job.error,
+      started: job.started,
+      finished: job.finished,
+    })
   })
 
   const update = async (ctx: Ctx) => {
@@ -220,13 +303,18 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
     const user = authorize(ctx, 'add_batchjob', scopeOf(cluster, existing)) // the catalogue has no change_batchjob
     if (existing.status === 'running') throw badRequest('A running job cannot be changed; cancel it first.')
     const body = await readJsonObject(ctx.request)
-    const merged = ctx.request.method === 'PATCH' ? { ...existing, ...body, settings: { ...existing.settings, ...(isObj(body.settings) ? body.settings : {}) } } : body
+    const merged =
+      ctx.request.method === 'PATCH'
+        ? { ...existing, ...body, settings: { ...existing.settings, ...(isObj(body.settings) ? body.settings : {}) } }
+        : body
     const { job, errors, table } = validateBatch(cluster, merged, existing)
     if (errors) throw validationError(errors)
     await checkSql(plane, job!, table!)
     const loaded = detailOf(existing).detail.files_completed.length || Number(existing.progress?.files_done ?? 0)
     if (loaded > 0 && sourceKey(job!.settings) !== sourceKey(existing.settings)) {
-      throw badRequest(`${loaded} files of this job are loaded already; changing its source, table, transform or file selection would make Retry load the wrong files. Create a new job instead.`)
+      throw badRequest(
+        `${loaded} files of this job are loaded already; changing its source, table, transform or file selection would make Retry load the wrong files. Create a new job instead.`,
+      )
     }
     const saved: Job = { ...existing, ...job! }
     save(cluster, BATCH, saved)
@@ -248,7 +336,8 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
   router.post(`${base}/:job/cancel`, (ctx) => {
     const job = getJob(ctx, BATCH)
     const user = authorize(ctx, 'cancel_batchjob', scopeOf(cluster, job))
-    if (!['ready', 'running'].includes(job.status)) throw badRequest(`Job is ${job.status}; only ready or running jobs can be canceled.`)
+    if (!['ready', 'running'].includes(job.status))
+      throw badRequest(`Job is ${job.status}; only ready or running jobs can be canceled.`)
     runner.cancel(job.uuid)
     if (job.status === 'ready') {
       job.status = 'canceled'
@@ -268,7 +357,13 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
     const { detail } = detailOf(job)
     Object.assign(job, { status: 'ready', error: null, finished: null, status_detail: detail })
     save(cluster, BATCH, job)
-    audit(cluster, user, 'retry_batchjob', `Retried batch job ${job.name} (attempt ${detail.attempts.length + 1}, resuming after ${detail.files_completed.length} loaded files)`, { kind: 'batchjob', id: job.uuid })
+    audit(
+      cluster,
+      user,
+      'retry_batchjob',
+      `Retried batch job ${job.name} (attempt ${detail.attempts.length + 1}, resuming after ${detail.files_completed.length} loaded files)`,
+      { kind: 'batchjob', id: job.uuid },
+    )
     runner.enqueue(job.uuid)
     return json(publicBatch(ctx, job))
   })
@@ -276,9 +371,15 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
   router.post('/config/v1/orgs/:org/purgejobs', (ctx) => {
     checkOrg(ctx)
     const user = authorize(ctx, 'purge_jobs')
-    const purge = cluster.store.filter<Job>(BATCH, (j) => j.org === ctx.params.org && ['failed', 'canceled', 'unknown', 'done'].includes(j.status))
+    const purge = cluster.store.filter<Job>(
+      BATCH,
+      (j) => j.org === ctx.params.org && ['failed', 'canceled', 'unknown', 'done'].includes(j.status),
+    )
     for (const j of purge) cluster.store.delete(BATCH, j.uuid)
-    audit(cluster, user, 'purge_jobs', `Purged ${purge.length} finished batch jobs`, { kind: 'org', id: ctx.params.org })
+    audit(cluster, user, 'purge_jobs', `Purged ${purge.length} finished batch jobs`, {
+      kind: 'org',
+      id: ctx.params.org,
+    })
     return json({ detail: `Purged ${purge.length} jobs.`, purged: purge.length })
   })
 }

@@ -70,7 +70,13 @@ export class BatchRunner {
         const last = detail.attempts.at(-1)
         if (last && last.status === 'running') Object.assign(last, { status: 'failed', ended: now, error })
         detail.current_file = null
-        Object.assign(job, { status: 'failed', error, finished: now, status_detail: detail, progress: progressOf(detail, Number(job.progress?.files_total ?? 0)) })
+        Object.assign(job, {
+          status: 'failed',
+          error,
+          finished: now,
+          status_detail: detail,
+          progress: progressOf(detail, Number(job.progress?.files_total ?? 0)),
+        })
         save(this.plane.cluster, BATCH, job)
       } else if (job.status === 'ready') this.enqueue(job.uuid)
     }
@@ -97,7 +103,13 @@ export class BatchRunner {
       // what the job counts and logs is labelled with the pool it runs on (settings.pool_name)
       const pool = batchPool(this.plane.cluster, this.plane.cluster.store.get<Job>(BATCH, id))
       await withPool(pool, () => this.run(id)).catch((error) => {
-        this.plane.cluster.log({ level: 'error', service: 'batch-peer', component: 'batch', message: `batch job ${id} crashed`, error: String(error) })
+        this.plane.cluster.log({
+          level: 'error',
+          service: 'batch-peer',
+          component: 'batch',
+          message: `batch job ${id} crashed`,
+          error: String(error),
+        })
       })
     }
   }
@@ -130,7 +142,11 @@ export class BatchRunner {
       const current = cluster.store.get<Job>(BATCH, id)
       if (!current) return false
       name = current.name
-      const status_detail: BatchStatusDetail = { ...detail, attempts: detail.attempts.map((a) => ({ ...a, errors: [...a.errors] })), files_completed: [...detail.files_completed] }
+      const status_detail: BatchStatusDetail = {
+        ...detail,
+        attempts: detail.attempts.map((a) => ({ ...a, errors: [...a.errors] })),
+        files_completed: [...detail.files_completed],
+      }
       save(cluster, BATCH, { ...current, ...patch, status_detail, progress: progressOf(detail, filesTotal, filesDone) })
       return true
     }
@@ -138,21 +154,34 @@ export class BatchRunner {
       Object.assign(attempt, { status, ended: nowIso(), error })
       detail.current_file = null
       update({ status, error, finished: attempt.ended })
-      if (status === 'failed') cluster.log({ level: 'error', service: 'batch-peer', component: 'batch', message: `batch job ${name} failed`, error: error ?? '' })
+      if (status === 'failed')
+        cluster.log({
+          level: 'error',
+          service: 'batch-peer',
+          component: 'batch',
+          message: `batch job ${name} failed`,
+          error: error ?? '',
+        })
     }
     const fail = (message: string) => end('failed', message)
     const addError = (message: string) => {
       if (attempt.errors.length < MAX_ERRORS) attempt.errors.push(message)
     }
     update({ status: 'running', started: initial.started ?? attempt.started, finished: null, error: null })
-    cluster.log({ level: 'info', service: 'batch-peer', component: 'batch', message: `batch job ${name} started (attempt ${attempt.attempt})` })
+    cluster.log({
+      level: 'info',
+      service: 'batch-peer',
+      component: 'batch',
+      message: `batch job ${name} started (attempt ${attempt.attempt})`,
+    })
 
     const job = initial
     const source = job.settings.source
     const resolved = resolveTable(cluster, source.table)
     if ('error' in resolved) return fail(resolved.error)
     const transform = pickTransform(cluster, resolved.table.uuid, source.transform || null)
-    if (!transform) return fail(`Table ${source.table} has no transform${source.transform ? ` named "${source.transform}"` : ''}`)
+    if (!transform)
+      return fail(`Table ${source.table} has no transform${source.transform ? ` named "${source.transform}"` : ''}`)
     const located = locate(cluster.options.dataDir, String(source.settings?.url ?? ''))
     if ('error' in located) return fail(located.error)
     let files = listFiles(located.path)
@@ -169,7 +198,8 @@ export class BatchRunner {
     if (!files.length) return fail(`No files to load under ${source.settings.url} (looked in ${located.path})`)
     /** A file's key in `files_completed`: its path under the job's url. */
     const keyOf = (file: string) => path.relative(located.path, file) || path.basename(file)
-    if (legacyFilesDone > 0 && !detail.files_completed.length) detail.files_completed = files.slice(0, legacyFilesDone).map(keyOf)
+    if (legacyFilesDone > 0 && !detail.files_completed.length)
+      detail.files_completed = files.slice(0, legacyFilesDone).map(keyOf)
     delete detail.legacy_files_done
     const completed = new Set(detail.files_completed)
     const countDone = () => files.reduce((n, f) => n + (completed.has(keyOf(f)) ? 1 : 0), 0)
@@ -184,7 +214,9 @@ export class BatchRunner {
     const stopNow = () =>
       this.cancelled.has(id)
         ? end('canceled')
-        : fail(`The cluster stopped while this job ran; the ${detail.files_completed.length} files recorded as loaded are kept, and Retry resumes after them.`)
+        : fail(
+            `The cluster stopped while this job ran; the ${detail.files_completed.length} files recorded as loaded are kept, and Retry resumes after them.`,
+          )
     for (const file of files) {
       const key = keyOf(file)
       if (completed.has(key)) continue
@@ -227,8 +259,23 @@ export class BatchRunner {
         update({})
         try {
           const sql = typeof job.settings.sql_transform === 'string' ? job.settings.sql_transform.trim() : ''
-          if (sql) stored = await insertThroughSql(engine, resolved.project.name, resolved.table.name, sql, toJsonEachRow(rows), id)
-          else await engine.insert(resolved.project.name, resolved.table.name, toJsonEachRow(rows), 'JSONEachRow', oneBlock(rows.length))
+          if (sql)
+            stored = await insertThroughSql(
+              engine,
+              resolved.project.name,
+              resolved.table.name,
+              sql,
+              toJsonEachRow(rows),
+              id,
+            )
+          else
+            await engine.insert(
+              resolved.project.name,
+              resolved.table.name,
+              toJsonEachRow(rows),
+              'JSONEachRow',
+              oneBlock(rows.length),
+            )
         } catch (e) {
           detail.current_file = null
           addError(`${key}: ${toEngineError(e).message}`)
@@ -262,7 +309,12 @@ export class BatchRunner {
       )
     }
     end('done')
-    cluster.log({ level: 'info', service: 'batch-peer', component: 'batch', message: `batch job ${name} done: attempt ${attempt.attempt} loaded ${attempt.rows} rows from ${attempt.files_done} files` })
+    cluster.log({
+      level: 'info',
+      service: 'batch-peer',
+      component: 'batch',
+      message: `batch job ${name} done: attempt ${attempt.attempt} loaded ${attempt.rows} rows from ${attempt.files_done} files`,
+    })
   }
 }
 

@@ -10,7 +10,13 @@ export const STREAM = '{STREAM}'
 const STAGING_DB = 'hdx_tmp'
 
 /** Creates an empty staging table shaped like the target, runs `work` with its names, then drops it. */
-async function withStaging<T>(engine: Engine, database: string, table: string, key: string, work: (name: string, ref: string) => Promise<T>): Promise<T> {
+async function withStaging<T>(
+  engine: Engine,
+  database: string,
+  table: string,
+  key: string,
+  work: (name: string, ref: string) => Promise<T>,
+): Promise<T> {
   const name = `batch_${key.replace(/[^A-Za-z0-9]/g, '')}`
   const ref = qualified(STAGING_DB, name)
   await engine.exec(`CREATE DATABASE IF NOT EXISTS ${ident(STAGING_DB)}`)
@@ -24,11 +30,19 @@ async function withStaging<T>(engine: Engine, database: string, table: string, k
 }
 
 /** The names of the columns `select` gives, each checked to be a column of the target. */
-async function outputColumns(engine: Engine, select: string, targetColumns: Set<string>, tableRef: string): Promise<string[]> {
+async function outputColumns(
+  engine: Engine,
+  select: string,
+  targetColumns: Set<string>,
+  tableRef: string,
+): Promise<string[]> {
   const described = await engine.rows<{ name: string }>(`DESCRIBE (${select})`)
   const names = described.map((column) => column.name)
   const unknown = names.filter((name) => !targetColumns.has(name))
-  if (unknown.length) throw new Error(`The SQL gives ${unknown.map((name) => `"${name}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a column' : 'are not columns'} of ${tableRef}`)
+  if (unknown.length)
+    throw new Error(
+      `The SQL gives ${unknown.map((name) => `"${name}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a column' : 'are not columns'} of ${tableRef}`,
+    )
   return names
 }
 
@@ -38,13 +52,20 @@ async function columnsOf(engine: Engine, database: string, table: string): Promi
 }
 
 /** Why `sql` cannot be a job's SQL transform for `database`.`table` (the engine's words), or null when it can. */
-export async function checkBatchSql(engine: Engine, database: string, table: string, sql: string): Promise<string | null> {
-  if (!sql.includes(STREAM)) return `The SQL must read the file's rows as ${STREAM}, e.g. SELECT * FROM ${STREAM} WHERE status >= 400`
+export async function checkBatchSql(
+  engine: Engine,
+  database: string,
+  table: string,
+  sql: string,
+): Promise<string | null> {
+  if (!sql.includes(STREAM))
+    return `The SQL must read the file's rows as ${STREAM}, e.g. SELECT * FROM ${STREAM} WHERE status >= 400`
   // the same limits as the query API: one SELECT, nothing read from outside the cluster
   const split = splitQuery(sql)
   if (split.multi) return 'The SQL must be one statement'
   if (split.firstWord !== 'SELECT' && split.firstWord !== 'WITH') return 'The SQL must be a SELECT'
-  if (split.outsideFunctions.length) return `Table function ${split.outsideFunctions[0]}() reads outside the cluster and is not allowed`
+  if (split.outsideFunctions.length)
+    return `Table function ${split.outsideFunctions[0]}() reads outside the cluster and is not allowed`
   try {
     const target = await columnsOf(engine, database, table)
     await withStaging(engine, database, table, `check${Date.now()}${Math.random()}`, (_name, ref) =>
@@ -60,7 +81,14 @@ export async function checkBatchSql(engine: Engine, database: string, table: str
  * Inserts one file's mapped rows (JSONEachRow) through `sql` into `database`.`table`; returns how
  * many rows the table stored; throws the engine's error.
  */
-export async function insertThroughSql(engine: Engine, database: string, table: string, sql: string, rows: Buffer | string, jobId: string): Promise<number> {
+export async function insertThroughSql(
+  engine: Engine,
+  database: string,
+  table: string,
+  sql: string,
+  rows: Buffer | string,
+  jobId: string,
+): Promise<number> {
   const target = await columnsOf(engine, database, table)
   return withStaging(engine, database, table, jobId, async (name, ref) => {
     await engine.insert(STAGING_DB, name, rows, 'JSONEachRow')

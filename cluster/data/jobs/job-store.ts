@@ -22,7 +22,11 @@ export function withUrl(ctx: Ctx | null, job: Job, kind: 'batch' | 'alter') {
 
 /** The project and table a job's permissions are checked on. */
 export function scopeOf(cluster: ClusterState, job: Job) {
-  return { projectId: job.settings?.source?.project_id ?? job.settings?.project_id, tableId: job.settings?.source?.table_id ?? job.settings?.table_id, id: job.uuid }
+  return {
+    projectId: job.settings?.source?.project_id ?? job.settings?.project_id,
+    tableId: job.settings?.source?.table_id ?? job.settings?.table_id,
+    id: job.uuid,
+  }
 }
 
 /** Stores a job with a new `modified`; a closing store is ignored (the job is recovered on the next start). */

@@ -36,14 +36,7 @@ export function CatalogFilter({
           <chakra.label htmlFor="filter-project" fontSize="sm" fontWeight="medium">
             Project
           </chakra.label>
-          <FormSelect
-            size="sm"
-            id="filter-project"
-            name="project"
-            defaultValue={project}
-            key={project}
-            minW="48"
-          >
+          <FormSelect size="sm" id="filter-project" name="project" defaultValue={project} key={project} minW="48">
             <option value="">All projects</option>
             {projects.map((item) => (
               <option key={item.uuid} value={item.uuid}>

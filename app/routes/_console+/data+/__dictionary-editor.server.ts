@@ -28,7 +28,11 @@ export async function loadDictionaryChoices(api: ClusterApi, onlyProject?: strin
   const projects = (await listProjects(api)).map((project) => ({ uuid: project.uuid, name: project.name }))
   const wanted = onlyProject ? projects.filter((project) => project.uuid === onlyProject) : projects
   const files = (
-    await Promise.all(wanted.map(async (project) => (await listDictionaryFiles(api, project.uuid)).map((file) => ({ projectId: project.uuid, name: file.name }))))
+    await Promise.all(
+      wanted.map(async (project) =>
+        (await listDictionaryFiles(api, project.uuid)).map((file) => ({ projectId: project.uuid, name: file.name })),
+      ),
+    )
   ).flat()
   return { projects, files }
 }
@@ -49,7 +53,6 @@ export function formValuesOf(projectId: string, dictionary: Dictionary): Diction
     file: s.filename ?? '',
   }
 }
-
 
 function inputOf(form: DictionaryForm): DictionaryInput {
   return {
@@ -75,19 +78,30 @@ export async function createDictionaryAction(api: ClusterApi, formData: FormData
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     const created = await createDictionary(api, submission.value.project, inputOf(submission.value))
-    return redirectWithToast(dictionaryUrl(submission.value.project, created.uuid), { title: `Dictionary ${created.name} created`, type: 'success' })
+    return redirectWithToast(dictionaryUrl(submission.value.project, created.uuid), {
+      title: `Dictionary ${created.name} created`,
+      type: 'success',
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: DICTIONARY_FIELDS })
   }
 }
 
 /** Saves the dictionary (the cluster reloads it); redirects back to its page with a toast. */
-export async function updateDictionaryAction(api: ClusterApi, projectId: string, dictionaryId: string, formData: FormData) {
+export async function updateDictionaryAction(
+  api: ClusterApi,
+  projectId: string,
+  dictionaryId: string,
+  formData: FormData,
+) {
   const submission = parseWithZod(formData, { schema: DictionaryFormSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     const saved = await updateDictionary(api, projectId, dictionaryId, inputOf(submission.value))
-    return redirectWithToast(dictionaryUrl(projectId, saved.uuid ?? dictionaryId), { title: `Dictionary ${saved.name} saved`, type: 'success' })
+    return redirectWithToast(dictionaryUrl(projectId, saved.uuid ?? dictionaryId), {
+      title: `Dictionary ${saved.name} saved`,
+      type: 'success',
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: DICTIONARY_FIELDS })
   }

@@ -9,7 +9,12 @@ import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shel
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
-import { DEFAULT_LIFETIME_SECONDS, DICTIONARY_FORMATS, DICTIONARY_LAYOUTS, DictionaryFormSchema } from '~/schemas/dictionary'
+import {
+  DEFAULT_LIFETIME_SECONDS,
+  DICTIONARY_FORMATS,
+  DICTIONARY_LAYOUTS,
+  DictionaryFormSchema,
+} from '~/schemas/dictionary'
 import { FormSelect } from '~/components/forms/form-select'
 
 export type DictionaryFormValues = {
@@ -27,7 +32,12 @@ export type DictionaryFormValues = {
 
 /** The create form's defaults: ?project= when it is one, the recommended lifetime, CSV with names, hashed. */
 export function newDictionaryDefaults(project: string): DictionaryFormValues {
-  return { project, lifetimeSeconds: String(DEFAULT_LIFETIME_SECONDS), format: 'CSVWithNames', layout: 'complex_key_hashed' }
+  return {
+    project,
+    lifetimeSeconds: String(DEFAULT_LIFETIME_SECONDS),
+    format: 'CSVWithNames',
+    layout: 'complex_key_hashed',
+  }
 }
 
 /**
@@ -60,7 +70,8 @@ export function DictionaryEditor({
   const [form, fields] = useSchemaForm(DictionaryFormSchema, { id: 'dictionary-editor', lastResult, defaultValue })
   const chosenProject = fixedProject?.uuid ?? fields.project.value
   const projectName = new Map(projects.map((project) => [project.uuid, project.name]))
-  const shownFiles = fixedProject || (isHydrated && chosenProject) ? files.filter((file) => file.projectId === chosenProject) : files
+  const shownFiles =
+    fixedProject || (isHydrated && chosenProject) ? files.filter((file) => file.projectId === chosenProject) : files
   const isGrouped = !fixedProject && !(isHydrated && chosenProject)
   const fileSelect = getSelectProps(fields.file)
   const fileHelp = (
@@ -73,7 +84,12 @@ export function DictionaryEditor({
   )
 
   return (
-    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo}>
+    <FormCard
+      deniedReason={deniedReason}
+      form={form}
+      submit={{ label: submitLabel, name: 'intent', value: 'save' }}
+      cancelTo={cancelTo}
+    >
       {fixedProject ? (
         <>
           <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />
@@ -82,9 +98,19 @@ export function DictionaryEditor({
           </Text>
         </>
       ) : (
-        <SelectField meta={fields.project} label="Project" placeholder="Select a project" options={projects.map((project) => ({ value: project.uuid, label: project.name }))} />
+        <SelectField
+          meta={fields.project}
+          label="Project"
+          placeholder="Select a project"
+          options={projects.map((project) => ({ value: project.uuid, label: project.name }))}
+        />
       )}
-      <Field meta={fields.name} label="Dictionary name" help="A letter first, then letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />
+      <Field
+        meta={fields.name}
+        label="Dictionary name"
+        help="A letter first, then letters, digits and underscores."
+        inputProps={{ autoComplete: 'off' }}
+      />
       <TextareaField meta={fields.description} label="Description" rows={2} />
       <FieldShell meta={fields.file} label="File" help={fileHelp}>
         <FormSelect
@@ -101,15 +127,40 @@ export function DictionaryEditor({
           ))}
         </FormSelect>
       </FieldShell>
-      <SelectField meta={fields.format} label="Format" options={DICTIONARY_FORMATS.map((format) => ({ value: format, label: format }))} />
-      <SelectField meta={fields.layout} label="Layout" options={DICTIONARY_LAYOUTS.map((layout) => ({ value: layout, label: layout }))} />
+      <SelectField
+        meta={fields.format}
+        label="Format"
+        options={DICTIONARY_FORMATS.map((format) => ({ value: format, label: format }))}
+      />
+      <SelectField
+        meta={fields.layout}
+        label="Layout"
+        options={DICTIONARY_LAYOUTS.map((layout) => ({ value: layout, label: layout }))}
+      />
       <TextareaField meta={fields.schemaDefinition} label="Schema definition (JSON)" rows={5} />
       <Text fontSize="xs" color="fg.muted" mt="-3" mb="4">
-        The file’s columns in order, e.g. {'[{"name": "id", "datatype": {"type": "uint64"}}, {"name": "country", "datatype": {"type": "string"}}]'} or {'{"id": "uint64", "country": "string"}'}.
+        The file’s columns in order, e.g.{' '}
+        {'[{"name": "id", "datatype": {"type": "uint64"}}, {"name": "country", "datatype": {"type": "string"}}]'} or{' '}
+        {'{"id": "uint64", "country": "string"}'}.
       </Text>
-      <Field meta={fields.primaryKey} label="Primary key (JSON)" help='Column names, e.g. ["id"].' inputProps={{ fontFamily: 'mono', autoComplete: 'off' }} />
-      <Field meta={fields.lifetimeSeconds} label="Lifetime (seconds)" help="How often the file is reloaded; 5 seconds recommended." inputProps={{ inputMode: 'numeric' }} />
-      <Field meta={fields.loadLevel} label="Load level" help="Leave empty for the cluster’s default." inputProps={{ autoComplete: 'off' }} />
+      <Field
+        meta={fields.primaryKey}
+        label="Primary key (JSON)"
+        help='Column names, e.g. ["id"].'
+        inputProps={{ fontFamily: 'mono', autoComplete: 'off' }}
+      />
+      <Field
+        meta={fields.lifetimeSeconds}
+        label="Lifetime (seconds)"
+        help="How often the file is reloaded; 5 seconds recommended."
+        inputProps={{ inputMode: 'numeric' }}
+      />
+      <Field
+        meta={fields.loadLevel}
+        label="Load level"
+        help="Leave empty for the cluster’s default."
+        inputProps={{ autoComplete: 'off' }}
+      />
     </FormCard>
   )
 }

@@ -27,7 +27,6 @@ const ENGINE_TYPES: Record<string, string> = {
   ip: 'IPv6',
 }
 
-
 export type LookupKey = { column: string; type: string; value: string }
 
 export type Lookup =
@@ -51,7 +50,12 @@ async function rowsOf(api: ClusterApi, sql: string): Promise<Record<string, unkn
  * for that key, `empty` when the dictionary holds nothing to look up, or the engine's error as it
  * said it. Throws ClusterError for anything but the engine's refusal.
  */
-export async function lookUpDictionary(api: ClusterApi, projectName: string, dictionary: Dictionary, url: URL): Promise<Lookup> {
+export async function lookUpDictionary(
+  api: ClusterApi,
+  projectName: string,
+  dictionary: Dictionary,
+  url: URL,
+): Promise<Lookup> {
   const s = dictionary.settings ?? {}
   const columns = s.output_columns ?? []
   const keyNames = s.primary_key?.length ? s.primary_key : columns.slice(0, 1).map((column) => column.name)
@@ -62,7 +66,8 @@ export async function lookUpDictionary(api: ClusterApi, projectName: string, dic
   }))
   const attributes = columns.map((column) => column.name).filter((name) => !keyNames.includes(name))
   const name = sqlString(dictionarySqlName(projectName, dictionary.name))
-  const isComplex = (s.layout ?? '').startsWith('complex_key') || !(keys.length === 1 && /^U?Int\d+$/.test(keys[0]!.type))
+  const isComplex =
+    (s.layout ?? '').startsWith('complex_key') || !(keys.length === 1 && /^U?Int\d+$/.test(keys[0]!.type))
   const keyList = keyNames.map((key) => `\`${key.replace(/`/g, '')}\``).join(', ')
   // The smallest key, so the same page shows the same lookup (a hashed layout has no order of its own).
   let sql = `SELECT ${keyList} FROM dictionary(${name}) ORDER BY ${keyList} LIMIT 1`
@@ -80,7 +85,12 @@ export async function lookUpDictionary(api: ClusterApi, projectName: string, dic
       : `SELECT dictHas(${name}, ${keyExpression}) AS found`
     const row = (await rowsOf(api, sql))[0] ?? {}
     const selected = attributes.length ? attributes : ['found']
-    return { status: 'done', keys, sql, values: selected.map((attribute) => ({ attribute, value: show(row[attribute]) })) }
+    return {
+      status: 'done',
+      keys,
+      sql,
+      values: selected.map((attribute) => ({ attribute, value: show(row[attribute]) })),
+    }
   } catch (error) {
     if (error instanceof QueryError) return { status: 'failed', keys, sql, error: error.message }
     throw error

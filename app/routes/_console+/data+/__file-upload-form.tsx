@@ -86,16 +86,30 @@ export function FileUploadForm({
         setProgress(null)
         setFailure('Error while file uploading')
       }
-      xhr.open('POST', withBase(replace ? `${FILE_UPLOAD_URL}?${new URLSearchParams({ project: replace.projectId, name: replace.name })}` : FILE_UPLOAD_URL))
+      xhr.open(
+        'POST',
+        withBase(
+          replace
+            ? `${FILE_UPLOAD_URL}?${new URLSearchParams({ project: replace.projectId, name: replace.name })}`
+            : FILE_UPLOAD_URL,
+        ),
+      )
       xhr.setRequestHeader('Accept', 'application/json')
       xhr.send(formData)
     },
   })
   const fileProps = getInputProps(fields.file, { type: 'file' })
-  const percent = progress && progress.total > 0 ? Math.min(100, Math.round((progress.loaded / progress.total) * 100)) : 0
+  const percent =
+    progress && progress.total > 0 ? Math.min(100, Math.round((progress.loaded / progress.total) * 100)) : 0
 
   return (
-    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo} encType="multipart/form-data">
+    <FormCard
+      deniedReason={deniedReason}
+      form={form}
+      submit={{ label: submitLabel }}
+      cancelTo={cancelTo}
+      encType="multipart/form-data"
+    >
       {replace ? null : (
         <>
           <SelectField
@@ -129,7 +143,8 @@ export function FileUploadForm({
       {progress ? (
         <Box mb="4" role="status" aria-live="polite">
           <chakra.label htmlFor="upload-progress" fontSize="sm" display="block" mb="1">
-            Uploading… {percent}% ({(progress.loaded / 1024 / 1024).toFixed(1)} of {(progress.total / 1024 / 1024).toFixed(1)} MB)
+            Uploading… {percent}% ({(progress.loaded / 1024 / 1024).toFixed(1)} of{' '}
+            {(progress.total / 1024 / 1024).toFixed(1)} MB)
           </chakra.label>
           <chakra.progress id="upload-progress" max={100} value={percent} w="full" h="2" />
         </Box>

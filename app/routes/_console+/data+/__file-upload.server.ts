@@ -13,7 +13,14 @@ import type { ClusterApi } from '~/api/client.server'
 import { uploadDictionaryFile } from '~/api/dictionary-files.server'
 import { formErrorsOf } from '~/api/policies.server'
 import { ClusterError } from '~/api/errors.server'
-import { FILE_MESSAGES, FILE_NAME_PATTERN, formatProblem, MAX_UPLOAD_BYTES, NewFileFormSchema, ReplaceFileFormSchema } from '~/schemas/file'
+import {
+  FILE_MESSAGES,
+  FILE_NAME_PATTERN,
+  formatProblem,
+  MAX_UPLOAD_BYTES,
+  NewFileFormSchema,
+  ReplaceFileFormSchema,
+} from '~/schemas/file'
 import { fileUrl } from './__file-url'
 
 /** How much of an upload's start is kept to check its format. */
@@ -32,7 +39,9 @@ type Spooled = { path: string; filename: string; size: number; head: Uint8Array;
  * the answer. The form's `file` value becomes the upload's name. Returns the form, the spooled
  * file, and `cleanup` (removes the temporary directory); a non-multipart request is read as usual.
  */
-export async function readMultipart(request: Request): Promise<{ formData: FormData; upload: Spooled | null; cleanup: () => void }> {
+export async function readMultipart(
+  request: Request,
+): Promise<{ formData: FormData; upload: Spooled | null; cleanup: () => void }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-upload-'))
   const cleanup = () => fs.rmSync(dir, { recursive: true, force: true })
   let upload: Spooled | null = null
@@ -77,8 +86,7 @@ export async function readMultipart(request: Request): Promise<{ formData: FormD
 }
 
 export type UploadOutcome =
-  | { status: 'success'; redirectTo: string; toast: string }
-  | { status: 'error'; result: SubmissionResult<string[]> }
+  { status: 'success'; redirectTo: string; toast: string } | { status: 'error'; result: SubmissionResult<string[]> }
 
 /**
  * The new-file and update-file action, shared by the pages (post/redirect/get without scripts) and
@@ -88,7 +96,11 @@ export type UploadOutcome =
  * and the toast, or the form's reply (everything typed but the file kept). Throws ClusterError
  * (not 400) and what reading the request threw.
  */
-export async function uploadFileAction(api: ClusterApi, request: Request, replace?: { projectId: string; name: string }): Promise<UploadOutcome> {
+export async function uploadFileAction(
+  api: ClusterApi,
+  request: Request,
+  replace?: { projectId: string; name: string },
+): Promise<UploadOutcome> {
   let read: Awaited<ReturnType<typeof readMultipart>>
   try {
     read = await readMultipart(request)

@@ -28,7 +28,10 @@ export async function createFunctionAction(api: ClusterApi, formData: FormData) 
   const { project, ...fn } = submission.value
   try {
     const created = await createFunction(api, project, fn)
-    return redirectWithToast(functionUrl(project, created.uuid ?? created.name), { title: `Function ${created.name} created`, type: 'success' })
+    return redirectWithToast(functionUrl(project, created.uuid ?? created.name), {
+      title: `Function ${created.name} created`,
+      type: 'success',
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: FUNCTION_FIELDS })
   }
@@ -41,7 +44,10 @@ export async function updateFunctionAction(api: ClusterApi, projectId: string, f
   const { project: _project, ...fn } = submission.value
   try {
     const saved = await updateFunction(api, projectId, functionId, fn)
-    return redirectWithToast(functionUrl(projectId, saved.uuid ?? functionId), { title: `Function ${saved.name} saved`, type: 'success' })
+    return redirectWithToast(functionUrl(projectId, saved.uuid ?? functionId), {
+      title: `Function ${saved.name} saved`,
+      type: 'success',
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: FUNCTION_FIELDS })
   }

@@ -31,7 +31,12 @@ export function FunctionEditor({
 }) {
   const [form, fields] = useSchemaForm(FunctionFormSchema, { id: 'function-editor', lastResult, defaultValue })
   return (
-    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo}>
+    <FormCard
+      deniedReason={deniedReason}
+      form={form}
+      submit={{ label: submitLabel, name: 'intent', value: 'save' }}
+      cancelTo={cancelTo}
+    >
       {fixedProject ? (
         <>
           <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />
@@ -47,7 +52,12 @@ export function FunctionEditor({
           options={projects.map((project) => ({ value: project.uuid, label: project.name }))}
         />
       )}
-      <Field meta={fields.name} label="Function name" help="A letter first, then letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />
+      <Field
+        meta={fields.name}
+        label="Function name"
+        help="A letter first, then letters, digits and underscores."
+        inputProps={{ autoComplete: 'off' }}
+      />
       <TextareaField meta={fields.description} label="Description" rows={2} />
       <Field
         meta={fields.sql}

@@ -41,7 +41,14 @@ export async function tryFunction(api: ClusterApi, fn: { name: string; sql: stri
   try {
     const answer = await runQuery(api, `${sql} FORMAT JSON`)
     const parsed = JSON.parse(answer.text) as { meta?: { type?: string }[]; data?: { result?: unknown }[] }
-    return { status: 'done', sql, arguments: args, value: show(parsed.data?.[0]?.result ?? null), type: parsed.meta?.[0]?.type ?? '', elapsedMs: answer.elapsedMs }
+    return {
+      status: 'done',
+      sql,
+      arguments: args,
+      value: show(parsed.data?.[0]?.result ?? null),
+      type: parsed.meta?.[0]?.type ?? '',
+      elapsedMs: answer.elapsedMs,
+    }
   } catch (error) {
     if (error instanceof QueryError) return { status: 'failed', sql, arguments: args, error: error.message }
     throw error

@@ -26,7 +26,10 @@ export const SAMPLE_TRANSFORM: TransformBody = {
     null_values: [],
     format_details: { flattening: { active: false } },
     output_columns: [
-      { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05.000Z07:00', resolution: 'ms' } },
+      {
+        name: 'timestamp',
+        datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05.000Z07:00', resolution: 'ms' },
+      },
       { name: 'level', datatype: { type: 'string' } },
       { name: 'service', datatype: { type: 'string' } },
       { name: 'host', datatype: { type: 'string' } },
@@ -55,13 +58,30 @@ export type SampleRow = {
 
 const SERVICES = ['checkout', 'catalog', 'search', 'auth', 'payments'] as const
 const ROUTES: Record<(typeof SERVICES)[number], { method: string; path: string }[]> = {
-  checkout: [{ method: 'POST', path: '/api/v1/checkout' }, { method: 'GET', path: '/api/v1/cart' }],
-  catalog: [{ method: 'GET', path: '/api/v1/products' }, { method: 'GET', path: '/api/v1/products/{id}' }],
+  checkout: [
+    { method: 'POST', path: '/api/v1/checkout' },
+    { method: 'GET', path: '/api/v1/cart' },
+  ],
+  catalog: [
+    { method: 'GET', path: '/api/v1/products' },
+    { method: 'GET', path: '/api/v1/products/{id}' },
+  ],
   search: [{ method: 'GET', path: '/api/v1/search' }],
-  auth: [{ method: 'POST', path: '/api/v1/login' }, { method: 'POST', path: '/api/v1/logout' }],
-  payments: [{ method: 'POST', path: '/api/v1/payments' }, { method: 'GET', path: '/api/v1/payments/{id}' }],
+  auth: [
+    { method: 'POST', path: '/api/v1/login' },
+    { method: 'POST', path: '/api/v1/logout' },
+  ],
+  payments: [
+    { method: 'POST', path: '/api/v1/payments' },
+    { method: 'GET', path: '/api/v1/payments/{id}' },
+  ],
 }
-const ERROR_MESSAGES = ['upstream timed out', 'connection reset by peer', 'database deadlock detected', 'card declined by issuer']
+const ERROR_MESSAGES = [
+  'upstream timed out',
+  'connection reset by peer',
+  'database deadlock detected',
+  'card declined by issuer',
+]
 
 /** A small seeded generator (mulberry32): the same seed gives the same rows on every server. */
 function random(seed: number) {
@@ -89,9 +109,17 @@ export function sampleRows(now: Date = new Date(), count = SAMPLE_ROWS): SampleR
     const routes = ROUTES[service]
     const route = routes[Math.floor(next() * routes.length)]!
     const roll = next()
-    const status = roll < 0.04 ? [500, 502, 503][Math.floor(next() * 3)]! : roll < 0.1 ? [400, 401, 404][Math.floor(next() * 3)]! : route.method === 'POST' ? 201 : 200
+    const status =
+      roll < 0.04
+        ? [500, 502, 503][Math.floor(next() * 3)]!
+        : roll < 0.1
+          ? [400, 401, 404][Math.floor(next() * 3)]!
+          : route.method === 'POST'
+            ? 201
+            : 200
     const duration = Math.round((status >= 500 ? 800 + next() * 4200 : 5 + next() ** 3 * 900) * 10) / 10
-    const level: SampleRow['level'] = status >= 500 ? 'error' : status >= 400 || duration > 600 ? 'warn' : next() < 0.15 ? 'debug' : 'info'
+    const level: SampleRow['level'] =
+      status >= 500 ? 'error' : status >= 400 || duration > 600 ? 'warn' : next() < 0.15 ? 'debug' : 'info'
     const path = route.path.replace('{id}', String(1000 + Math.floor(next() * 9000)))
     const message =
       status >= 500
@@ -130,11 +158,19 @@ export async function loadSampleAction(api: ClusterApi, formData: FormData): Pro
       project = await createProject(api, { name: SAMPLE.project, description: 'Sample data loaded from the console' })
       made.push(`project ${SAMPLE.project}`)
     }
-    const existing: Table | undefined = (await listTables(api, project.uuid)).find((table) => table.name === SAMPLE.table)
+    const existing: Table | undefined = (await listTables(api, project.uuid)).find(
+      (table) => table.name === SAMPLE.table,
+    )
     if (existing) {
-      return redirectWithToast(tableUrl(existing.uuid, project.uuid), { title: `The sample is already loaded: ${SAMPLE.project}.${SAMPLE.table}`, type: 'info' })
+      return redirectWithToast(tableUrl(existing.uuid, project.uuid), {
+        title: `The sample is already loaded: ${SAMPLE.project}.${SAMPLE.table}`,
+        type: 'info',
+      })
     }
-    const table = await createTable(api, project.uuid, { name: SAMPLE.table, description: 'Sample application logs: one day, five services' })
+    const table = await createTable(api, project.uuid, {
+      name: SAMPLE.table,
+      description: 'Sample application logs: one day, five services',
+    })
     made.push(`table ${SAMPLE.table}`)
     const transforms = await listTransforms(api, project.uuid, table.uuid)
     if (!transforms.some((transform) => transform.name === SAMPLE.transform)) {
@@ -142,7 +178,13 @@ export async function loadSampleAction(api: ClusterApi, formData: FormData): Pro
       made.push(`transform ${SAMPLE.transform}`)
     }
     const rows = sampleRows()
-    const result = await ingestRows(api, `${SAMPLE.project}.${SAMPLE.table}`, SAMPLE.transform, JSON.stringify(rows), 'json')
+    const result = await ingestRows(
+      api,
+      `${SAMPLE.project}.${SAMPLE.table}`,
+      SAMPLE.transform,
+      JSON.stringify(rows),
+      'json',
+    )
     return redirectWithToast(tableUrl(table.uuid, project.uuid), {
       title: `Sample loaded: ${result.rows ?? rows.length} rows in ${SAMPLE.project}.${SAMPLE.table}`,
       description: 'Query it from the Query page, or read its transform under Transforms.',
@@ -152,6 +194,10 @@ export async function loadSampleAction(api: ClusterApi, formData: FormData): Pro
     if (!(error instanceof ClusterError)) throw error
     const toast = toastFromCluster(error)
     const before = made.length ? `Created before the failure: ${made.join(', ')}.` : ''
-    return redirectWithToast(back, { ...toast, title: `The sample could not be loaded: ${toast.title}`, description: [toast.description, before].filter(Boolean).join(' ') || undefined })
+    return redirectWithToast(back, {
+      ...toast,
+      title: `The sample could not be loaded: ${toast.title}`,
+      description: [toast.description, before].filter(Boolean).join(' ') || undefined,
+    })
   }
 }

@@ -85,8 +85,14 @@ export async function projectAction(api: ClusterApi, formData: FormData) {
     const submission = parseWithZod(formData, { schema: ProjectFormSchema })
     if (submission.status !== 'success') return data({ projectResult: submission.reply() }, { status: 400 })
     try {
-      const project = await createProject(api, { name: submission.value.name, description: submission.value.description })
-      return redirectWithToast(`/data/tables?manage-project=${project.uuid}`, { title: `Project ${project.name} created`, type: 'success' })
+      const project = await createProject(api, {
+        name: submission.value.name,
+        description: submission.value.description,
+      })
+      return redirectWithToast(`/data/tables?manage-project=${project.uuid}`, {
+        title: `Project ${project.name} created`,
+        type: 'success',
+      })
     } catch (error) {
       const reply = replyFromCluster(submission, error, { rename: { name: 'name', description: 'description' } })
       return data({ projectResult: reply.data.result }, { status: 400 })
@@ -97,8 +103,14 @@ export async function projectAction(api: ClusterApi, formData: FormData) {
     const submission = parseWithZod(formData, { schema: ProjectFormSchema })
     if (submission.status !== 'success') return data({ projectResult: submission.reply() }, { status: 400 })
     try {
-      const project = await updateProject(api, projectId, { name: submission.value.name, description: submission.value.description ?? '' })
-      return redirectWithToast(`/data/tables?manage-project=${project.uuid}`, { title: `Project ${project.name} saved`, type: 'success' })
+      const project = await updateProject(api, projectId, {
+        name: submission.value.name,
+        description: submission.value.description ?? '',
+      })
+      return redirectWithToast(`/data/tables?manage-project=${project.uuid}`, {
+        title: `Project ${project.name} saved`,
+        type: 'success',
+      })
     } catch (error) {
       const reply = replyFromCluster(submission, error, { rename: { name: 'name', description: 'description' } })
       return data({ projectResult: reply.data.result }, { status: 400 })

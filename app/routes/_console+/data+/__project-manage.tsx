@@ -40,7 +40,12 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
         <FocusHeading id="project-step-heading" level={2}>
           New project
         </FocusHeading>
-        <ProjectForm intent="create-project" submitLabel="Create project" lastResult={replies.projectResult} deniedReason={step.denied} />
+        <ProjectForm
+          intent="create-project"
+          submitLabel="Create project"
+          lastResult={replies.projectResult}
+          deniedReason={step.denied}
+        />
       </Stack>
     )
   }
@@ -59,7 +64,9 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
         cancelTo={`/data/tables?manage-project=${project.uuid}`}
         force={isEmpty ? undefined : { lastResult: replies.deleteProjectResult }}
       >
-        {isEmpty ? 'The project is empty: only its name goes.' : `Everything in it goes with it: ${contentsLine(project)}. This cannot be undone.`}
+        {isEmpty
+          ? 'The project is empty: only its name goes.'
+          : `Everything in it goes with it: ${contentsLine(project)}. This cannot be undone.`}
       </ConfirmPanel>
     )
   }
@@ -70,7 +77,9 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
           Project {project.name}
         </FocusHeading>
         <HStack>
-          <CreateLink to={`/data/new-table?project=${project.uuid}`} variant="outline">New table in {project.name}</CreateLink>
+          <CreateLink to={`/data/new-table?project=${project.uuid}`} variant="outline">
+            New table in {project.name}
+          </CreateLink>
           <GuardedLink to={`/data/tables?delete-project=${project.uuid}`} reason={denied.remove} colorPalette="red">
             Delete project…
           </GuardedLink>
@@ -96,10 +105,14 @@ function contentsLine(project: ProjectContents): string {
   const parts = [
     `${project.tables.length} ${project.tables.length === 1 ? 'table' : 'tables'}${project.tables.length ? ` (${project.tables.map((table) => table.name).join(', ')})` : ''}`,
     `${project.functions.length} ${project.functions.length === 1 ? 'function' : 'functions'}`,
-    project.dictionaries ? `${project.dictionaries.length} ${project.dictionaries.length === 1 ? 'dictionary' : 'dictionaries'}` : 'dictionaries not known',
+    project.dictionaries
+      ? `${project.dictionaries.length} ${project.dictionaries.length === 1 ? 'dictionary' : 'dictionaries'}`
+      : 'dictionaries not known',
   ]
   if (project.stats?.total_rows !== undefined) {
-    parts.push(`${formatNumber(project.stats.total_rows)} rows${project.stats.compressed_data_size !== undefined ? `, ${formatBytes(project.stats.compressed_data_size)} stored` : ''}`)
+    parts.push(
+      `${formatNumber(project.stats.total_rows)} rows${project.stats.compressed_data_size !== undefined ? `, ${formatBytes(project.stats.compressed_data_size)} stored` : ''}`,
+    )
   }
   return parts.join('; ')
 }
@@ -126,9 +139,19 @@ function ProjectContentsList({ project }: { project: ProjectContents }) {
           ),
         ],
         ['Functions', project.functions.length ? project.functions.join(', ') : 'None'],
-        ['Dictionaries', project.dictionaries === null ? 'Could not be listed' : project.dictionaries.length ? project.dictionaries.join(', ') : 'None'],
+        [
+          'Dictionaries',
+          project.dictionaries === null
+            ? 'Could not be listed'
+            : project.dictionaries.length
+              ? project.dictionaries.join(', ')
+              : 'None',
+        ],
         ['Rows', project.stats?.total_rows !== undefined ? formatNumber(project.stats.total_rows) : '—'],
-        ['Stored', project.stats?.compressed_data_size !== undefined ? formatBytes(project.stats.compressed_data_size) : '—'],
+        [
+          'Stored',
+          project.stats?.compressed_data_size !== undefined ? formatBytes(project.stats.compressed_data_size) : '—',
+        ],
       ]}
     />
   )
@@ -149,12 +172,21 @@ function ProjectForm({
   lastResult?: SubmissionResult<string[]>
   deniedReason?: string | null
 }) {
-  const [form, fields] = useSchemaForm(ProjectFormSchema, { id: `project-${intent}`, lastResult, defaultValue: defaults })
+  const [form, fields] = useSchemaForm(ProjectFormSchema, {
+    id: `project-${intent}`,
+    lastResult,
+    defaultValue: defaults,
+  })
   return (
     <FormCard form={form} submit={{ label: submitLabel }} cancelTo="/data/tables" deniedReason={deniedReason}>
       <input type="hidden" name="intent" value={intent} />
       {projectId ? <input type="hidden" name="projectId" value={projectId} /> : null}
-      <Field meta={fields.name} label="Project name" help="A letter first, then letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />
+      <Field
+        meta={fields.name}
+        label="Project name"
+        help="A letter first, then letters, digits and underscores."
+        inputProps={{ autoComplete: 'off' }}
+      />
       <Field meta={fields.description} label="Project description" />
       {intent === 'update-project' ? (
         <Text fontSize="xs" color="fg.muted" mb="2">

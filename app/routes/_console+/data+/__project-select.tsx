@@ -17,11 +17,18 @@ export function ProjectSelect({
       label="Project"
       placeholder="Select a project"
       help={
-        <Link to={`/data/tables?manage-project=${meta.value && meta.value !== NEW_PROJECT ? encodeURIComponent(meta.value) : 'new'}`}>
-          {meta.value && meta.value !== NEW_PROJECT ? 'See what this project holds, rename, describe or delete it' : 'Create, rename, describe or delete projects'}
+        <Link
+          to={`/data/tables?manage-project=${meta.value && meta.value !== NEW_PROJECT ? encodeURIComponent(meta.value) : 'new'}`}
+        >
+          {meta.value && meta.value !== NEW_PROJECT
+            ? 'See what this project holds, rename, describe or delete it'
+            : 'Create, rename, describe or delete projects'}
         </Link>
       }
-      options={[...projects.map((project) => ({ value: project.uuid, label: project.name })), { value: NEW_PROJECT, label: 'New project…' }]}
+      options={[
+        ...projects.map((project) => ({ value: project.uuid, label: project.name })),
+        { value: NEW_PROJECT, label: 'New project…' },
+      ]}
     />
   )
 }

@@ -93,12 +93,20 @@ export async function autoBatchAction(api: ClusterApi, formData: FormData, optio
   } catch (error) {
     return replyFromCluster(submission, error, { rename: renameFor(index) })
   }
-  return redirectWithToast(autoBatchUrl(tableId, index, projectId), { title: `Auto batch ${options.index === undefined ? 'created' : 'saved'}`, type: 'success' })
+  return redirectWithToast(autoBatchUrl(tableId, index, projectId), {
+    title: `Auto batch ${options.index === undefined ? 'created' : 'saved'}`,
+    type: 'success',
+  })
 }
 
 /** Removes the table's auto batch entry `index`; redirects to the table. */
 export async function deleteAutoBatch(api: ClusterApi, projectId: string, tableId: string, index: number) {
   const entries = await listAutoBatches(api, projectId, tableId)
-  await setAutoBatches(api, projectId, tableId, entries.filter((_, i) => i !== index))
+  await setAutoBatches(
+    api,
+    projectId,
+    tableId,
+    entries.filter((_, i) => i !== index),
+  )
   return redirectWithToast(tableUrl(tableId, projectId), { title: 'Auto batch deleted', type: 'success' })
 }

@@ -28,19 +28,40 @@ export function AutoBatchEditor({
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
-  const [form, fields] = useSchemaForm(AutoBatchSchema, { id: 'source-autobatch', lastResult, defaultValue: defaultValue as never, shouldValidate: 'onSubmit' })
+  const [form, fields] = useSchemaForm(AutoBatchSchema, {
+    id: 'source-autobatch',
+    lastResult,
+    defaultValue: defaultValue as never,
+    shouldValidate: 'onSubmit',
+  })
   return (
     <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
       <Text mb="4" fontSize="sm">
-        Table: <strong>{tableLabel}</strong>. New files announced on the queue are loaded through the table's default transform.
+        Table: <strong>{tableLabel}</strong>. New files announced on the queue are loaded through the table's default
+        transform.
       </Text>
-      <Field meta={fields.queue} label="Queue name" help="With its address, e.g. https://sqs.us-east-1.amazonaws.com/123456789012/new-files" inputProps={{ autoComplete: 'off' }} />
+      <Field
+        meta={fields.queue}
+        label="Queue name"
+        help="With its address, e.g. https://sqs.us-east-1.amazonaws.com/123456789012/new-files"
+        inputProps={{ autoComplete: 'off' }}
+      />
       <SimpleGrid columns={{ base: 1, md: 2 }} gapX="4">
         <Field meta={fields.region} label="Queue region" />
         <Field meta={fields.pattern} label="Regex filter" help="Only object paths matching it are loaded." />
-        <SelectField meta={fields.sourceCredential} label="Source credential" placeholder="None" options={credentials} />
-        <SelectField meta={fields.bucketCredential} label="Bucket credential" placeholder="None" options={credentials} />
+        <SelectField
+          meta={fields.sourceCredential}
+          label="Source credential"
+          placeholder="None"
+          options={credentials}
+        />
+        <SelectField
+          meta={fields.bucketCredential}
+          label="Bucket credential"
+          placeholder="None"
+          options={credentials}
+        />
       </SimpleGrid>
       <CheckboxField meta={fields.dryRun} label="Dry run" help="Read and check the files without storing rows." />
       <SimpleGrid columns={{ base: 1, md: 3 }} gapX="4">

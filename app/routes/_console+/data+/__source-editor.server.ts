@@ -16,12 +16,20 @@ import {
   type SourceKind,
 } from '~/api/sources.server'
 import { listTransforms } from '~/api/transforms.server'
-import { SOURCE_SECRETS, sourceSchemaFor, splitList, type KafkaSourceForm, type KinesisSourceForm, type SiemSourceForm } from '~/schemas/source'
+import {
+  SOURCE_SECRETS,
+  sourceSchemaFor,
+  splitList,
+  type KafkaSourceForm,
+  type KinesisSourceForm,
+  type SiemSourceForm,
+} from '~/schemas/source'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { SourceRow } from './__source-list'
 import { splitTableValue } from './__transform-editor.server'
 
-type AnyForm = Partial<KafkaSourceForm & KinesisSourceForm & SiemSourceForm> & Pick<KafkaSourceForm, 'table' | 'name' | 'transform'>
+type AnyForm = Partial<KafkaSourceForm & KinesisSourceForm & SiemSourceForm> &
+  Pick<KafkaSourceForm, 'table' | 'name' | 'transform'>
 
 /** The names of a table's transforms, for the Transform select. Throws ClusterError. */
 export async function loadTransformNames(api: ClusterApi, table: string): Promise<string[]> {
@@ -43,7 +51,13 @@ function gib(value: unknown): string {
 export function scaleValue(k8s: Record<string, unknown> | undefined) {
   const replicas = String(k8s?.replicas ?? '1')
   const [min = '', max = ''] = replicas.includes('-') ? replicas.split('-').map((part) => part.trim()) : [replicas, '']
-  return { replicasMin: min, replicasMax: max, cpu: String(k8s?.cpu ?? ''), memory: gib(k8s?.memory), storage: gib(k8s?.storage) }
+  return {
+    replicasMin: min,
+    replicasMax: max,
+    cpu: String(k8s?.cpu ?? ''),
+    memory: gib(k8s?.memory),
+    storage: gib(k8s?.storage),
+  }
 }
 
 const str = (value: unknown) => (value === undefined || value === null ? '' : String(value))
@@ -51,7 +65,13 @@ const str = (value: unknown) => (value === undefined || value === null ? '' : St
 /** A stored source as the form's values; secrets are left out (never sent to the browser). */
 export function sourceFormValue(source: Source, kind: SourceKind, table: string): Record<string, unknown> {
   const settings = (source.settings ?? {}) as Record<string, any>
-  const base = { table, name: source.name, description: str(source.description), transform: str(source.transform), ...scaleValue(source.k8s_deployment) }
+  const base = {
+    table,
+    name: source.name,
+    description: str(source.description),
+    transform: str(source.transform),
+    ...scaleValue(source.k8s_deployment),
+  }
   if (kind === 'kafka') {
     return {
       ...base,
@@ -115,7 +135,13 @@ export function sourceBody(kind: SourceKind, form: AnyForm, stored?: Source): So
       },
     }
   }
-  return { name: form.name, ...(form.description ? { description: form.description } : {}), transform: form.transform, settings, k8s_deployment }
+  return {
+    name: form.name,
+    ...(form.description ? { description: form.description } : {}),
+    transform: form.transform,
+    settings,
+    k8s_deployment,
+  }
 }
 
 /** Where the cluster's source fields show on the form. */
@@ -168,7 +194,12 @@ export function sourceUrl(tableId: string, kind: SourceKind, sourceId: string, p
  * cluster's) comes back on the fields with everything typed kept except secrets; success redirects
  * to the source's page with a toast. On update the source's pool takes the new scale.
  */
-export async function sourceEditorAction(api: ClusterApi, kind: SourceKind, formData: FormData, options: { sourceId?: string } = {}) {
+export async function sourceEditorAction(
+  api: ClusterApi,
+  kind: SourceKind,
+  formData: FormData,
+  options: { sourceId?: string } = {},
+) {
   const submission = parseWithZod(formData, { schema: sourceSchemaFor(kind, Boolean(options.sourceId)) })
   const hideFields = [...SOURCE_SECRETS]
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })
@@ -181,11 +212,18 @@ export async function sourceEditorAction(api: ClusterApi, kind: SourceKind, form
       const body = sourceBody(kind, form, stored)
       saved = await updateSource(api, projectId, tableId, kind, options.sourceId, body)
       const pool = await findSourcePool(api, saved.pool_name ?? stored.pool_name)
-      if (pool) await updateSourcePoolScale(api, pool.uuid, { ...(pool.settings?.k8s_deployment ?? {}), ...body.k8s_deployment })
+      if (pool)
+        await updateSourcePoolScale(api, pool.uuid, {
+          ...(pool.settings?.k8s_deployment ?? {}),
+          ...body.k8s_deployment,
+        })
     } else {
       saved = await createSource(api, projectId, tableId, kind, sourceBody(kind, form))
     }
-    return redirectWithToast(sourceUrl(tableId, kind, saved.uuid, projectId), { title: `Source ${saved.name} ${options.sourceId ? 'saved' : 'created'}`, type: 'success' })
+    return redirectWithToast(sourceUrl(tableId, kind, saved.uuid, projectId), {
+      title: `Source ${saved.name} ${options.sourceId ? 'saved' : 'created'}`,
+      type: 'success',
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: renameFor(error), hideFields })
   }
@@ -195,14 +233,34 @@ export async function sourceEditorAction(api: ClusterApi, kind: SourceKind, form
  * The table page's source rows (every kind), plain objects only. Throws ClusterError. `table`: the
  * table as the page already read it, whose settings hold the auto batch entries.
  */
-export async function loadSourceRows(api: ClusterApi, projectId: string, table: { uuid: string; settings?: Record<string, unknown> }): Promise<SourceRow[]> {
+export async function loadSourceRows(
+  api: ClusterApi,
+  projectId: string,
+  table: { uuid: string; settings?: Record<string, unknown> },
+): Promise<SourceRow[]> {
   const sources = await listSources(api, projectId, table.uuid)
   const batches = autoBatchesOf(table)
   return [
-    ...sources.map((source) => ({ uuid: source.uuid, name: source.name, kind: source.subtype, transform: source.transform ?? '', pool: source.pool_name ?? '' })),
+    ...sources.map((source) => ({
+      uuid: source.uuid,
+      name: source.name,
+      kind: source.subtype,
+      transform: source.transform ?? '',
+      pool: source.pool_name ?? '',
+    })),
     // auto batch entries (the table's settings.autoingest) that were set up; the id is the index
     ...batches.flatMap((batch, index) =>
-      batch.enabled || batch.source ? [{ uuid: String(index), name: String(batch.source || `Auto batch ${index + 1}`), kind: 'autobatch' as const, transform: 'default transform', pool: '' }] : [],
+      batch.enabled || batch.source
+        ? [
+            {
+              uuid: String(index),
+              name: String(batch.source || `Auto batch ${index + 1}`),
+              kind: 'autobatch' as const,
+              transform: 'default transform',
+              pool: '',
+            },
+          ]
+        : [],
     ),
   ]
 }

@@ -38,7 +38,12 @@ export function SourceEditor({
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
-  const [form, fields] = useSchemaForm(sourceSchemaFor(kind, isEdit), { id: `source-${kind}`, lastResult, defaultValue: defaultValue as never, shouldValidate: 'onSubmit' })
+  const [form, fields] = useSchemaForm(sourceSchemaFor(kind, isEdit), {
+    id: `source-${kind}`,
+    lastResult,
+    defaultValue: defaultValue as never,
+    shouldValidate: 'onSubmit',
+  })
   const f = fields as unknown as Record<string, Parameters<typeof Field>[0]['meta']>
   const secretHelp = isEdit ? 'Stored; leave blank to keep it.' : undefined
   return (
@@ -48,7 +53,12 @@ export function SourceEditor({
         Table: <strong>{tableLabel}</strong>
       </Text>
       <SimpleGrid columns={{ base: 1, md: 2 }} gapX="4">
-        <Field meta={f.name!} label="Source name" help="At most 27 symbols; the source's pool takes this name." inputProps={{ autoComplete: 'off' }} />
+        <Field
+          meta={f.name!}
+          label="Source name"
+          help="At most 27 symbols; the source's pool takes this name."
+          inputProps={{ autoComplete: 'off' }}
+        />
         <SelectField
           meta={f.transform as never}
           label="Transform"
@@ -65,7 +75,11 @@ export function SourceEditor({
           <SimpleGrid columns={{ base: 1, md: 3 }} gapX="4">
             <Field meta={f.readTimeout!} label="Read timeout (seconds)" inputProps={{ inputMode: 'numeric' }} />
             <Field meta={f.maxWait!} label="Max wait (milliseconds)" inputProps={{ inputMode: 'numeric' }} />
-            <SelectField meta={f.offset as never} label="Offset" options={KAFKA_OFFSETS.map((value) => ({ value, label: value }))} />
+            <SelectField
+              meta={f.offset as never}
+              label="Offset"
+              options={KAFKA_OFFSETS.map((value) => ({ value, label: value }))}
+            />
           </SimpleGrid>
         </Group>
       ) : null}
@@ -74,10 +88,20 @@ export function SourceEditor({
           <SimpleGrid columns={{ base: 1, md: 2 }} gapX="4">
             <Field meta={f.streamName!} label="Stream name" help="The stream's name or ARN." />
             <Field meta={f.region!} label="Region" />
-            <Field meta={f.checkpointer!} label="Checkpointer" help="The DynamoDB table (resource identifier) that keeps the read position." />
+            <Field
+              meta={f.checkpointer!}
+              label="Checkpointer"
+              help="The DynamoDB table (resource identifier) that keeps the read position."
+            />
             <Field meta={f.datastoreProjectId!} label="Datastore project ID" />
             <Field meta={f.accessKeyId!} label="Cloud access key" />
-            <Field meta={f.secretAccessKey!} label="Cloud secret" type="password" help={secretHelp} inputProps={{ autoComplete: 'off' }} />
+            <Field
+              meta={f.secretAccessKey!}
+              label="Cloud secret"
+              type="password"
+              help={secretHelp}
+              inputProps={{ autoComplete: 'off' }}
+            />
             <Field meta={f.roleArn!} label="Cloud role" />
           </SimpleGrid>
           {isEdit && defaultValue.hasStoredSecret ? <input type="hidden" name="hasStoredSecret" value="on" /> : null}
@@ -88,9 +112,27 @@ export function SourceEditor({
           <SimpleGrid columns={{ base: 1, md: 2 }} gapX="4">
             <Field meta={f.host!} label="Host" />
             <Field meta={f.configId!} label="Configuration ID" help="The web security configuration ID." />
-            <Field meta={f.clientSecret!} label="Client secret" type="password" help={secretHelp} inputProps={{ autoComplete: 'off' }} />
-            <Field meta={f.clientToken!} label="Client token" type="password" help={secretHelp} inputProps={{ autoComplete: 'off' }} />
-            <Field meta={f.accessToken!} label="Access token" type="password" help={secretHelp} inputProps={{ autoComplete: 'off' }} />
+            <Field
+              meta={f.clientSecret!}
+              label="Client secret"
+              type="password"
+              help={secretHelp}
+              inputProps={{ autoComplete: 'off' }}
+            />
+            <Field
+              meta={f.clientToken!}
+              label="Client token"
+              type="password"
+              help={secretHelp}
+              inputProps={{ autoComplete: 'off' }}
+            />
+            <Field
+              meta={f.accessToken!}
+              label="Access token"
+              type="password"
+              help={secretHelp}
+              inputProps={{ autoComplete: 'off' }}
+            />
           </SimpleGrid>
         </Group>
       ) : null}
@@ -98,7 +140,12 @@ export function SourceEditor({
       <Group title="Scale">
         <SimpleGrid columns={{ base: 2, md: 5 }} gapX="4">
           <Field meta={f.replicasMin!} label="Min replicas" inputProps={{ inputMode: 'numeric' }} />
-          <Field meta={f.replicasMax!} label="Max replicas" help="Empty: a fixed count." inputProps={{ inputMode: 'numeric' }} />
+          <Field
+            meta={f.replicasMax!}
+            label="Max replicas"
+            help="Empty: a fixed count."
+            inputProps={{ inputMode: 'numeric' }}
+          />
           <Field meta={f.cpu!} label="CPU" inputProps={{ inputMode: 'decimal' }} />
           <Field meta={f.memory!} label="Memory (GiB)" inputProps={{ inputMode: 'decimal' }} />
           <Field meta={f.storage!} label="Storage (GiB)" inputProps={{ inputMode: 'decimal' }} />

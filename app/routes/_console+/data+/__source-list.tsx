@@ -29,7 +29,11 @@ export function SourcesPanel({
       key: 'name',
       header: 'Source',
       isRowHeader: true,
-      cell: (row) => <Link to={`/data/tables/${table.uuid}/source/edit/${row.kind}/${row.uuid}?project=${project.uuid}`}>{row.name}</Link>,
+      cell: (row) => (
+        <Link to={`/data/tables/${table.uuid}/source/edit/${row.kind}/${row.uuid}?project=${project.uuid}`}>
+          {row.name}
+        </Link>
+      ),
     },
     { key: 'kind', header: 'Kind', cell: (row) => FORM_KIND_LABELS[row.kind] },
     { key: 'transform', header: 'Transform', cell: (row) => row.transform || '—' },
@@ -41,7 +45,9 @@ export function SourcesPanel({
         <Heading as="h2" id="sources-heading" size="md">
           Ingest sources
         </Heading>
-        <CreateLink to={`/data/new-ingest-source?project=${project.uuid}&table=${table.uuid}`} variant="outline">New ingest source</CreateLink>
+        <CreateLink to={`/data/new-ingest-source?project=${project.uuid}&table=${table.uuid}`} variant="outline">
+          New ingest source
+        </CreateLink>
       </HStack>
       {error ? (
         <InlineAlert title="The sources could not be listed">{error}</InlineAlert>
@@ -51,7 +57,12 @@ export function SourcesPanel({
           columns={columns}
           rows={sources ?? []}
           rowKey={(row) => row.uuid}
-          empty={<Text>No Kafka, Kinesis, security-event feed or auto batch source feeds this table. Data can still be sent over HTTP.</Text>}
+          empty={
+            <Text>
+              No Kafka, Kinesis, security-event feed or auto batch source feeds this table. Data can still be sent over
+              HTTP.
+            </Text>
+          }
         />
       )}
     </Box>

@@ -11,7 +11,14 @@ import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { SectionTabs } from '~/components/layout/section-tabs'
-import { AGGREGATION_LABELS, AGGREGATIONS, ColumnAnalysisSchema, SummaryFormSchema, SummarySettingsSchema, TIME_UNITS } from '~/schemas/summary'
+import {
+  AGGREGATION_LABELS,
+  AGGREGATIONS,
+  ColumnAnalysisSchema,
+  SummaryFormSchema,
+  SummarySettingsSchema,
+  TIME_UNITS,
+} from '~/schemas/summary'
 import { FormSelect } from '~/components/forms/form-select'
 
 type Option = { value: string; label: string }
@@ -20,7 +27,13 @@ type Option = { value: string; label: string }
  * The summary table screen's three tabs (spec section 2): Summary Form, Column Analysis, Summary
  * Settings. On a new summary table the settings tab waits until the table exists.
  */
-export function SummaryTabs({ current, hrefs }: { current: 'form' | 'analysis' | 'settings'; hrefs: { form: string; analysis: string; settings?: string } }) {
+export function SummaryTabs({
+  current,
+  hrefs,
+}: {
+  current: 'form' | 'analysis' | 'settings'
+  hrefs: { form: string; analysis: string; settings?: string }
+}) {
   const tabs = [
     { label: 'Summary Form', to: hrefs.form, isCurrent: current === 'form' },
     { label: 'Column Analysis', to: hrefs.analysis, isCurrent: current === 'analysis' },
@@ -38,7 +51,17 @@ export function SummaryTabs({ current, hrefs }: { current: 'form' | 'analysis' |
   )
 }
 
-function SqlField({ meta, label, help, rows = 8 }: { meta: Parameters<typeof getTextareaProps>[0]; label: string; help?: string; rows?: number }) {
+function SqlField({
+  meta,
+  label,
+  help,
+  rows = 8,
+}: {
+  meta: Parameters<typeof getTextareaProps>[0]
+  label: string
+  help?: string
+  rows?: number
+}) {
   const props = getTextareaProps(meta)
   return (
     <FieldShell meta={meta} label={label} help={help}>
@@ -64,8 +87,18 @@ export function SummaryForm({
   const [form, fields] = useSchemaForm(SummaryFormSchema, { id: 'summary-form', lastResult, defaultValue: defaults })
   return (
     <FormCard form={form} submit={{ label: 'Create summary table' }} cancelTo="/data/tables">
-      <SelectField meta={fields.project} label="Project" placeholder="Select a project" options={projects.map((project) => ({ value: project.uuid, label: project.name }))} />
-      <Field meta={fields.name} label="Table name" help="A letter first, then letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />
+      <SelectField
+        meta={fields.project}
+        label="Project"
+        placeholder="Select a project"
+        options={projects.map((project) => ({ value: project.uuid, label: project.name }))}
+      />
+      <Field
+        meta={fields.name}
+        label="Table name"
+        help="A letter first, then letters, digits and underscores."
+        inputProps={{ autoComplete: 'off' }}
+      />
       <Field meta={fields.description} label="Description" />
       <SelectField meta={fields.parent} label="Parent table" placeholder="Select the parent table" options={parents} />
       <SqlField
@@ -148,7 +181,9 @@ export function ColumnAnalysisForm({
   /** Where "Use this SQL" goes, without the sql parameter. */
   useHref: string
 }) {
-  const primary = columns.find((column) => column.primary)?.name ?? columns.find((column) => /date|time|epoch/.test(column.type))?.name
+  const primary =
+    columns.find((column) => column.primary)?.name ??
+    columns.find((column) => /date|time|epoch/.test(column.type))?.name
   const [form, fields] = useSchemaForm(ColumnAnalysisSchema, {
     id: 'column-analysis',
     lastResult,
@@ -170,11 +205,22 @@ export function ColumnAnalysisForm({
         <SelectField
           meta={fields.timestampColumn}
           label="Timestamp column"
-          options={columns.filter((column) => /date|time|epoch/.test(column.type)).map((column) => ({ value: column.name, label: column.name }))}
+          options={columns
+            .filter((column) => /date|time|epoch/.test(column.type))
+            .map((column) => ({ value: column.name, label: column.name }))}
         />
         <HStack align="start" gap="4">
-          <Field meta={fields.timestampValue} label="Timestamp value" help="The size of each time bucket." inputProps={{ inputMode: 'numeric' }} />
-          <SelectField meta={fields.timestampUnit} label="Timestamp unit" options={TIME_UNITS.map((unit) => ({ value: unit, label: unit }))} />
+          <Field
+            meta={fields.timestampValue}
+            label="Timestamp value"
+            help="The size of each time bucket."
+            inputProps={{ inputMode: 'numeric' }}
+          />
+          <SelectField
+            meta={fields.timestampUnit}
+            label="Timestamp unit"
+            options={TIME_UNITS.map((unit) => ({ value: unit, label: unit }))}
+          />
         </HStack>
         <Box as="fieldset" mb="4">
           <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
@@ -212,10 +258,23 @@ export function ColumnAnalysisForm({
           </Stack>
           <ErrorList id={fields.columns.errorId} errors={fields.columns.errors} />
         </Box>
-        <Field meta={fields.where} label="WHERE clause (optional)" help="Columns used here can be grouped by, not aggregated." />
+        <Field
+          meta={fields.where}
+          label="WHERE clause (optional)"
+          help="Columns used here can be grouped by, not aggregated."
+        />
         <HStack align="start" gap="4">
-          <Field meta={fields.timeframeValue} label="Timeframe value (optional)" help="Only rows this recent." inputProps={{ inputMode: 'numeric' }} />
-          <SelectField meta={fields.timeframeUnit} label="Timeframe unit" options={TIME_UNITS.map((unit) => ({ value: unit, label: unit }))} />
+          <Field
+            meta={fields.timeframeValue}
+            label="Timeframe value (optional)"
+            help="Only rows this recent."
+            inputProps={{ inputMode: 'numeric' }}
+          />
+          <SelectField
+            meta={fields.timeframeUnit}
+            label="Timeframe unit"
+            options={TIME_UNITS.map((unit) => ({ value: unit, label: unit }))}
+          />
         </HStack>
       </FormCard>
       {sql ? (

@@ -8,7 +8,13 @@ import { createSummaryTable, getTable, listProjectsWithTables, replaceTable, typ
 import { listTransforms } from '~/api/transforms.server'
 import { AUTO_VIEW, listViews } from '~/api/views.server'
 import type { Project } from '~/api/projects.server'
-import { buildSummarySql, ColumnAnalysisSchema, SUMMARY_MESSAGES, SummaryFormSchema, SummarySettingsSchema } from '~/schemas/summary'
+import {
+  buildSummarySql,
+  ColumnAnalysisSchema,
+  SUMMARY_MESSAGES,
+  SummaryFormSchema,
+  SummarySettingsSchema,
+} from '~/schemas/summary'
 import { tableRef } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
@@ -29,7 +35,12 @@ export async function loadSummaryChoices(api: ClusterApi) {
   const parents: ParentChoice[] = all.flatMap(({ project, tables }) =>
     tables
       .filter((table) => table.type !== 'summary')
-      .map((table) => ({ value: `${project.uuid}/${table.uuid}`, label: `${project.name}.${table.name}`, projectName: project.name, tableName: table.name })),
+      .map((table) => ({
+        value: `${project.uuid}/${table.uuid}`,
+        label: `${project.name}.${table.name}`,
+        projectName: project.name,
+        tableName: table.name,
+      })),
   )
   return { parents, projects: all.map(({ project }) => ({ uuid: project.uuid, name: project.name })) }
 }
@@ -50,15 +61,23 @@ export async function loadParentColumns(api: ClusterApi, value: string): Promise
   if (!columns) {
     const transforms = (await nullOnMissing(() => listTransforms(api, projectId, tableId))) ?? []
     const seen = new Set<string>()
-    columns = transforms.flatMap((transform) => transform.settings?.output_columns ?? []).filter((column) => !seen.has(column.name) && seen.add(column.name))
+    columns = transforms
+      .flatMap((transform) => transform.settings?.output_columns ?? [])
+      .filter((column) => !seen.has(column.name) && seen.add(column.name))
   }
-  return columns.map((column) => ({ name: column.name, type: column.datatype?.type ?? '', primary: Boolean(column.datatype?.primary) }))
+  return columns.map((column) => ({
+    name: column.name,
+    type: column.datatype?.type ?? '',
+    primary: Boolean(column.datatype?.primary),
+  }))
 }
 
 /** Does the SQL read FROM the parent (`project.table`, quoted or not)? */
 function readsFrom(sql: string, parent: ParentChoice): boolean {
   const part = (name: string) => `\`?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`?`
-  return new RegExp(`\\bFROM\\s+${part(parent.projectName)}\\s*\\.\\s*${part(parent.tableName)}(?![\\w])`, 'i').test(sql)
+  return new RegExp(`\\bFROM\\s+${part(parent.projectName)}\\s*\\.\\s*${part(parent.tableName)}(?![\\w])`, 'i').test(
+    sql,
+  )
 }
 
 /**
@@ -94,7 +113,10 @@ export async function createSummaryAction(api: ClusterApi, formData: FormData) {
   if (refusal) return data({ result: submission.reply({ fieldErrors: { sql: [refusal] } }) }, { status: 400 })
   try {
     const created = await createSummaryTable(api, project, { name, description, sql })
-    return redirectWithToast(tableUrl(created.uuid, project), { title: `Summary table ${created.name} created`, type: 'success' })
+    return redirectWithToast(tableUrl(created.uuid, project), {
+      title: `Summary table ${created.name} created`,
+      type: 'success',
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: SUMMARY_FIELDS })
   }
@@ -102,10 +124,12 @@ export async function createSummaryAction(api: ClusterApi, formData: FormData) {
 
 /** The summary table an edit route is about: its SQL, enabled flag and parent (from `summary.parents`). */
 export async function loadSummaryTable(api: ClusterApi, table: Table, project: Pick<Project, 'uuid' | 'name'>) {
-  if (table.type !== 'summary') throw data({ message: `${table.name} is not a summary table` }, { status: 404, statusText: 'Not Found' })
+  if (table.type !== 'summary')
+    throw data({ message: `${table.name} is not a summary table` }, { status: 404, statusText: 'Not Found' })
   const summary = (table.settings?.summary ?? {}) as { sql?: string; enabled?: boolean; parents?: string[] }
   const { parents } = await loadFromCluster(() => loadSummaryChoices(api))
-  const parent = parents.find((candidate) => summary.parents?.includes(`${candidate.projectName}.${candidate.tableName}`)) ??
+  const parent =
+    parents.find((candidate) => summary.parents?.includes(`${candidate.projectName}.${candidate.tableName}`)) ??
     parents.find((candidate) => summary.sql && readsFrom(summary.sql, candidate))
   return {
     table: { uuid: table.uuid, name: table.name, description: table.description ?? '' },
@@ -117,14 +141,23 @@ export async function loadSummaryTable(api: ClusterApi, table: Table, project: P
 }
 
 /** Saves the Summary Settings tab (enabled, SQL) after the SQL ran on the cluster. */
-export async function updateSummarySettingsAction(api: ClusterApi, formData: FormData, table: Table, project: Pick<Project, 'uuid' | 'name'>) {
+export async function updateSummarySettingsAction(
+  api: ClusterApi,
+  formData: FormData,
+  table: Table,
+  project: Pick<Project, 'uuid' | 'name'>,
+) {
   const submission = parseWithZod(formData, { schema: SummarySettingsSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const refusal = await loadFromCluster(() => checkSummarySql(api, submission.value.sql))
   if (refusal) return data({ result: submission.reply({ fieldErrors: { sql: [refusal] } }) }, { status: 400 })
   const fresh = await loadFromCluster(() => getTable(api, project.uuid, table.uuid))
   const previous = (fresh.settings?.summary ?? {}) as Record<string, unknown>
-  const summary: Record<string, unknown> = { ...previous, enabled: submission.value.enabled === 'on', sql: submission.value.sql }
+  const summary: Record<string, unknown> = {
+    ...previous,
+    enabled: submission.value.enabled === 'on',
+    sql: submission.value.sql,
+  }
   delete summary.parents
   delete summary.summary_sql
   try {
@@ -132,7 +165,10 @@ export async function updateSummarySettingsAction(api: ClusterApi, formData: For
   } catch (error) {
     return replyFromCluster(submission, error, { rename: SUMMARY_FIELDS })
   }
-  return redirectWithToast(tableUrl(table.uuid, project.uuid), { title: `Summary settings of ${table.name} saved`, type: 'success' })
+  return redirectWithToast(tableUrl(table.uuid, project.uuid), {
+    title: `Summary settings of ${table.name} saved`,
+    type: 'success',
+  })
 }
 
 /**
@@ -144,7 +180,11 @@ export async function columnAnalysisAction(api: ClusterApi, formData: FormData) 
   if (submission.status !== 'success') return data({ result: submission.reply(), sql: null }, { status: 400 })
   const { parents } = await loadFromCluster(() => loadSummaryChoices(api))
   const parent = findParent(parents, submission.value.parent)
-  if (!parent) return data({ result: submission.reply({ fieldErrors: { parent: [SUMMARY_MESSAGES.parentRequired] } }), sql: null }, { status: 400 })
+  if (!parent)
+    return data(
+      { result: submission.reply({ fieldErrors: { parent: [SUMMARY_MESSAGES.parentRequired] } }), sql: null },
+      { status: 400 },
+    )
   const sql = buildSummarySql(submission.value, tableRef(parent.projectName, parent.tableName))
   return { result: submission.reply(), sql, parent: parent.value }
 }

@@ -61,11 +61,17 @@ export async function createTableAction(api: ClusterApi, formData: FormData) {
 
   try {
     const created = await createTable(api, project.uuid, table)
-    return redirectWithToast(tableUrl(created.uuid, project.uuid), { title: `Table ${created.name} created`, type: 'success' })
+    return redirectWithToast(tableUrl(created.uuid, project.uuid), {
+      title: `Table ${created.name} created`,
+      type: 'success',
+    })
   } catch (error) {
     if (projectId !== NEW_PROJECT) return replyFromCluster(submission, error, { rename: TABLE_FIELDS })
     submission.payload.project = project.uuid
     delete submission.payload.newProjectName
-    return replyFromCluster(submission, error, { rename: TABLE_FIELDS, notes: [`Project ${project.name} was created; the table was not.`] })
+    return replyFromCluster(submission, error, {
+      rename: TABLE_FIELDS,
+      notes: [`Project ${project.name} was created; the table was not.`],
+    })
   }
 }

@@ -32,7 +32,12 @@ export function TableEditor({
   cancelTo: string
 }) {
   const isHydrated = useHydrated()
-  const [form, fields] = useLazySchemaForm(loadTableFormSchema, { id: 'table-editor', constraint, lastResult, defaultValue: { project } })
+  const [form, fields] = useLazySchemaForm(loadTableFormSchema, {
+    id: 'table-editor',
+    constraint,
+    lastResult,
+    defaultValue: { project },
+  })
   // Without scripts the name field is always there; with them it shows once "New project…" is picked.
   const isNewProjectShown = !isHydrated || fields.project.value === NEW_PROJECT
 

@@ -33,7 +33,11 @@ export async function loadTableRelated(api: ClusterApi, table: Table, project: P
       return all.flatMap((entry) =>
         entry.tables
           .filter((candidate) => candidate.type === 'summary' && feeds(candidate, parentName))
-          .map((candidate) => ({ uuid: candidate.uuid, name: `${entry.project.name}.${candidate.name}`, projectId: entry.project.uuid })),
+          .map((candidate) => ({
+            uuid: candidate.uuid,
+            name: `${entry.project.name}.${candidate.name}`,
+            projectId: entry.project.uuid,
+          })),
       )
     }),
   ])

@@ -37,7 +37,9 @@ export function TableViewsPanel({
         <Heading as="h2" id="views-heading" size="md">
           Views
         </Heading>
-        <CreateLink to={`/data/new-view?table=${projectId}/${tableId}`} variant="outline">New view</CreateLink>
+        <CreateLink to={`/data/new-view?table=${projectId}/${tableId}`} variant="outline">
+          New view
+        </CreateLink>
       </HStack>
       {views.value ? (
         <DataTable
@@ -55,14 +57,24 @@ export function TableViewsPanel({
 }
 
 /** The summary tables fed by this table, each linking to its page, and "New summary table". */
-export function TableSummariesPanel({ summaries, tableId, projectId }: { summaries: Settled<SummaryRow[]>; tableId: string; projectId: string }) {
+export function TableSummariesPanel({
+  summaries,
+  tableId,
+  projectId,
+}: {
+  summaries: Settled<SummaryRow[]>
+  tableId: string
+  projectId: string
+}) {
   return (
     <Box as="section" aria-labelledby="summaries-heading" id="summaries">
       <HStack justify="space-between" mb="2">
         <Heading as="h2" id="summaries-heading" size="md">
           Summary tables fed by this table
         </Heading>
-        <CreateLink to={`/data/new-summary-table?parent=${projectId}/${tableId}`} variant="outline">New summary table</CreateLink>
+        <CreateLink to={`/data/new-summary-table?parent=${projectId}/${tableId}`} variant="outline">
+          New summary table
+        </CreateLink>
       </HStack>
       {summaries.value ? (
         summaries.value.length ? (

@@ -3,7 +3,14 @@ import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { getDefaults } from '~/api/defaults.server'
 import { loadFromCluster, replyFromCluster, settle } from '~/api/policies.server'
-import { getTableStats, patchTable, replaceTable, truncateTable, type Table, type TableSettings } from '~/api/tables.server'
+import {
+  getTableStats,
+  patchTable,
+  replaceTable,
+  truncateTable,
+  type Table,
+  type TableSettings,
+} from '~/api/tables.server'
 import { formatBytes, formatNumber } from '~/utils/format-number'
 import { checkSummarySql } from './__summary.server'
 import type { Project } from '~/api/projects.server'
@@ -153,7 +160,12 @@ export type SettingsStep = {
 }
 
 /** One group's form data for `?edit=<group>`; null when the table has no such group. */
-export async function loadSettingsStep(api: ClusterApi, table: Table, groupKey: string | null, options: { asJson?: boolean } = {}): Promise<SettingsStep | null> {
+export async function loadSettingsStep(
+  api: ClusterApi,
+  table: Table,
+  groupKey: string | null,
+  options: { asJson?: boolean } = {},
+): Promise<SettingsStep | null> {
   const group = groupsOf(table).find((candidate) => candidate.key === groupKey)
   if (!group) return null
   const { defaults, isBuiltIn } = await loadTableDefaults(api)
@@ -161,7 +173,8 @@ export async function loadSettingsStep(api: ClusterApi, table: Table, groupKey: 
   const fields = group.fields.map((field): SettingsFieldView => {
     const text = toFormText(field, valueAt(table.settings, field.path))
     if (text !== undefined) values[field.name] = text
-    const fallback = field.kind === 'bool' || field.unsetWhenEmpty ? undefined : toFormText(field, valueAt(defaults, field.path))
+    const fallback =
+      field.kind === 'bool' || field.unsetWhenEmpty ? undefined : toFormText(field, valueAt(defaults, field.path))
     return {
       name: field.name,
       label: field.label,
@@ -178,7 +191,16 @@ export async function loadSettingsStep(api: ClusterApi, table: Table, groupKey: 
     const value = valueAt(table.settings, field.path)
     if (value !== undefined) setAt(json, field.path, value)
   }
-  return { key: group.key, title: group.title, description: group.description, fields, values, isBuiltInDefaults: isBuiltIn, json: JSON.stringify(json, null, 2), asJson: Boolean(options.asJson) }
+  return {
+    key: group.key,
+    title: group.title,
+    description: group.description,
+    fields,
+    values,
+    isBuiltInDefaults: isBuiltIn,
+    json: JSON.stringify(json, null, 2),
+    asJson: Boolean(options.asJson),
+  }
 }
 
 /** Where a group's fields show the cluster's flattened errors (`settings.stream.hot_data_max_age_minutes`). */
@@ -221,7 +243,12 @@ const DAY_MS = 86_400_000
  * A lifecycle change that would remove rows already stored, said with what goes (from the table's
  * statistics: rows, bytes, the oldest row); null when nothing stored is older than the new max age.
  */
-async function dropWarning(api: ClusterApi, projectId: string, table: Table, settings: Record<string, unknown>): Promise<string | null> {
+async function dropWarning(
+  api: ClusterApi,
+  projectId: string,
+  table: Table,
+  settings: Record<string, unknown>,
+): Promise<string | null> {
   const next = Number(valueAt(settings, ['age', 'max_age_days']) ?? 0)
   const previous = Number(valueAt(table.settings, ['age', 'max_age_days']) ?? 0)
   if (!(next > 0) || (previous > 0 && next >= previous)) return null
@@ -229,7 +256,10 @@ async function dropWarning(api: ClusterApi, projectId: string, table: Table, set
   const oldest = stats?.oldest_timestamp ? Date.parse(stats.oldest_timestamp) : NaN
   const cutoff = Date.now() - next * DAY_MS
   if (!Number.isFinite(oldest) || oldest >= cutoff) return null
-  const held = stats?.total_rows !== undefined ? ` The table holds ${formatNumber(stats.total_rows)} rows${stats.compressed_data_size !== undefined ? ` (${formatBytes(stats.compressed_data_size)} stored)` : ''}.` : ''
+  const held =
+    stats?.total_rows !== undefined
+      ? ` The table holds ${formatNumber(stats.total_rows)} rows${stats.compressed_data_size !== undefined ? ` (${formatBytes(stats.compressed_data_size)} stored)` : ''}.`
+      : ''
   return `A max age of ${next} days removes every row older than ${new Date(cutoff).toISOString().slice(0, 10)}; the oldest row is from ${new Date(oldest).toISOString().slice(0, 10)}.${held} Tick “Remove the older data” and save again to go ahead.`
 }
 
@@ -266,7 +296,9 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
     onField = (name, messages) => ({ json: messages.map((message) => `${labelOf(name)}: ${message}`) })
     rename = Object.fromEntries(Object.keys(rename).map((key) => [key, 'json']))
     if (parsed.status !== 'success') {
-      const errors = Object.entries(parsed.error ?? {}).flatMap(([name, messages]) => (onField(name, messages ?? []) as { json?: string[] }).json ?? [])
+      const errors = Object.entries(parsed.error ?? {}).flatMap(
+        ([name, messages]) => (onField(name, messages ?? []) as { json?: string[] }).json ?? [],
+      )
       return data({ result: jsonSubmission.reply({ fieldErrors: { json: errors } }) }, { status: 400 })
     }
   } else {
@@ -292,8 +324,11 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
     if (warning) return data({ result: submission.reply({ formErrors: [warning] }) }, { status: 400 })
   }
   if (group.key === 'summary') {
-    const refusal = await loadFromCluster(() => checkSummarySql(api, String(valueAt(settings, ['summary', 'sql']) ?? '')))
-    if (refusal) return data({ result: submission.reply({ fieldErrors: onField('summary_sql', [refusal]) }) }, { status: 400 })
+    const refusal = await loadFromCluster(() =>
+      checkSummarySql(api, String(valueAt(settings, ['summary', 'sql']) ?? '')),
+    )
+    if (refusal)
+      return data({ result: submission.reply({ fieldErrors: onField('summary_sql', [refusal]) }) }, { status: 400 })
   }
 
   let saved: Table
@@ -315,7 +350,10 @@ export async function renameTableAction(api: ClusterApi, formData: FormData, { t
   const submission = parseWithZod(formData, { schema: RenameTableSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    await patchTable(api, project.uuid, table.uuid, { name: submission.value.name, description: submission.value.description ?? '' })
+    await patchTable(api, project.uuid, table.uuid, {
+      name: submission.value.name,
+      description: submission.value.description ?? '',
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: { name: 'name', description: 'description' } })
   }
@@ -331,7 +369,10 @@ export async function truncateTableAction(api: ClusterApi, formData: FormData, {
   const confirmation = parseWithZod(formData, { schema: ForceConfirmSchema })
   if (confirmation.status !== 'success') return data({ truncateResult: confirmation.reply() }, { status: 400 })
   await loadFromCluster(() => truncateTable(api, project.uuid, table.uuid))
-  return redirectWithToast(tableUrl(table.uuid, project.uuid), { title: `Table ${table.name} truncated`, type: 'success' })
+  return redirectWithToast(tableUrl(table.uuid, project.uuid), {
+    title: `Table ${table.name} truncated`,
+    type: 'success',
+  })
 }
 
 export { settingsGroup }
@@ -348,9 +389,13 @@ export function settingsOverview(table: Table): SettingsOverviewGroup[] {
         const value = valueAt(table.settings, field.path)
         if (field.name === 'token_list') {
           const count = Array.isArray(value) ? value.length : 0
-          return { label: field.label.replace(' (one per line)', ''), value: `${count} ${count === 1 ? 'token' : 'tokens'}` }
+          return {
+            label: field.label.replace(' (one per line)', ''),
+            value: `${count} ${count === 1 ? 'token' : 'tokens'}`,
+          }
         }
-        if (field.kind === 'bool') return { label: field.label, value: value === undefined ? '—' : toFormText(field, value) ? 'Yes' : 'No' }
+        if (field.kind === 'bool')
+          return { label: field.label, value: value === undefined ? '—' : toFormText(field, value) ? 'Yes' : 'No' }
         return { label: field.label, value: show(value) }
       })
       // Query options: only the ones set.

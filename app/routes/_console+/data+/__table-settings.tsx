@@ -61,7 +61,15 @@ export function TableManageLinks({
 }
 
 /** Every settings group with its current values, each with a link to its own form. */
-export function TableSettingsOverview({ groups, base, editReason }: { groups: SettingsOverviewGroup[]; base: string; editReason: string | null }) {
+export function TableSettingsOverview({
+  groups,
+  base,
+  editReason,
+}: {
+  groups: SettingsOverviewGroup[]
+  base: string
+  editReason: string | null
+}) {
   return (
     <Box as="section" aria-labelledby="settings-heading" id="settings" scrollMarginTop="20">
       <Heading as="h2" id="settings-heading" size="md" mb="2">
@@ -69,17 +77,33 @@ export function TableSettingsOverview({ groups, base, editReason }: { groups: Se
       </Heading>
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
         {groups.map((group) => (
-          <Box key={group.key} as="section" aria-labelledby={`settings-${group.key}-heading`} bg="bg" borderWidth="1px" rounded="md" p="4">
+          <Box
+            key={group.key}
+            as="section"
+            aria-labelledby={`settings-${group.key}-heading`}
+            bg="bg"
+            borderWidth="1px"
+            rounded="md"
+            p="4"
+          >
             <HStack justify="space-between" mb="2">
               <Heading as="h3" id={`settings-${group.key}-heading`} size="sm">
                 {group.title}
               </Heading>
-              <GuardedLink to={`${stepHref(base, { edit: group.key })}#edit-settings`} reason={editReason} size="xs" ariaLabel={`Edit ${group.title}`}>
+              <GuardedLink
+                to={`${stepHref(base, { edit: group.key })}#edit-settings`}
+                reason={editReason}
+                size="xs"
+                ariaLabel={`Edit ${group.title}`}
+              >
                 Edit
               </GuardedLink>
             </HStack>
             {group.entries.length ? (
-              <DetailList labelWidth="12rem" entries={group.entries.map((entry) => [entry.label, <code key={entry.label}>{entry.value}</code>])} />
+              <DetailList
+                labelWidth="12rem"
+                entries={group.entries.map((entry) => [entry.label, <code key={entry.label}>{entry.value}</code>])}
+              />
             ) : (
               <Text color="fg.muted" fontSize="sm">
                 None set.
@@ -93,12 +117,28 @@ export function TableSettingsOverview({ groups, base, editReason }: { groups: Se
 }
 
 /** One group's form (`?edit=<group>`): its fields, empty ones showing the default they take; or, with `&as=json`, its JSON. */
-export function SettingsGroupForm(props: { step: SettingsStep; lastResult?: SubmissionResult<string[]>; cancelTo: string }) {
+export function SettingsGroupForm(props: {
+  step: SettingsStep
+  lastResult?: SubmissionResult<string[]>
+  cancelTo: string
+}) {
   return props.step.asJson ? <SettingsJsonForm {...props} /> : <SettingsFieldsForm {...props} />
 }
 
-function SettingsJsonForm({ step, lastResult, cancelTo }: { step: SettingsStep; lastResult?: SubmissionResult<string[]>; cancelTo: string }) {
-  const [form, fields] = useSchemaForm(JsonSettingsSchema, { id: `settings-json-${step.key}`, lastResult, defaultValue: { json: step.json } })
+function SettingsJsonForm({
+  step,
+  lastResult,
+  cancelTo,
+}: {
+  step: SettingsStep
+  lastResult?: SubmissionResult<string[]>
+  cancelTo: string
+}) {
+  const [form, fields] = useSchemaForm(JsonSettingsSchema, {
+    id: `settings-json-${step.key}`,
+    lastResult,
+    defaultValue: { json: step.json },
+  })
   const title = step.title.charAt(0).toLowerCase() + step.title.slice(1)
   const props = getTextareaProps(fields.json)
   const fieldsHref = stepHref(cancelTo.split('#')[0]!, { edit: step.key })
@@ -118,7 +158,14 @@ function SettingsJsonForm({ step, lastResult, cancelTo }: { step: SettingsStep; 
         <input type="hidden" name="group" value={step.key} />
         <input type="hidden" name="format" value="json" />
         <FieldShell meta={fields.json} label="Settings (JSON)">
-          <Textarea {...props} key={props.key} rows={Math.min(24, step.json.split('\n').length + 2)} fontFamily="mono" fontSize="sm" spellCheck={false} />
+          <Textarea
+            {...props}
+            key={props.key}
+            rows={Math.min(24, step.json.split('\n').length + 2)}
+            fontFamily="mono"
+            fontSize="sm"
+            spellCheck={false}
+          />
         </FieldShell>
         {step.key === 'lifecycle' ? <ConfirmDropBox /> : null}
       </FormCard>
@@ -139,7 +186,15 @@ function ConfirmDropBox() {
   )
 }
 
-function SettingsFieldsForm({ step, lastResult, cancelTo }: { step: SettingsStep; lastResult?: SubmissionResult<string[]>; cancelTo: string }) {
+function SettingsFieldsForm({
+  step,
+  lastResult,
+  cancelTo,
+}: {
+  step: SettingsStep
+  lastResult?: SubmissionResult<string[]>
+  cancelTo: string
+}) {
   const group = settingsGroup(step.key)!
   const locked = step.fields.filter((field) => field.lockedBecause).map((field) => field.name)
   const [form, fields] = useSchemaForm(settingsSchema(group, { lockedFields: locked }), {
@@ -157,15 +212,26 @@ function SettingsFieldsForm({ step, lastResult, cancelTo }: { step: SettingsStep
         {step.description} An empty field takes the default shown in it
         {step.isBuiltInDefaults ? ' (the cluster’s defaults could not be read: these are the built-in ones)' : ''}.{' '}
         <ChakraLink asChild color="link">
-          <Link to={`${stepHref(cancelTo.split('#')[0]!, { edit: step.key, as: 'json' })}#edit-settings`}>Edit as JSON</Link>
+          <Link to={`${stepHref(cancelTo.split('#')[0]!, { edit: step.key, as: 'json' })}#edit-settings`}>
+            Edit as JSON
+          </Link>
         </ChakraLink>
       </Text>
-      <FormCard form={form} submit={{ label: `Save ${step.title.charAt(0).toLowerCase() + step.title.slice(1)}` }} cancelTo={cancelTo}>
+      <FormCard
+        form={form}
+        submit={{ label: `Save ${step.title.charAt(0).toLowerCase() + step.title.slice(1)}` }}
+        cancelTo={cancelTo}
+      >
         <input type="hidden" name="intent" value="save-settings" />
         <input type="hidden" name="group" value={step.key} />
         <SimpleGrid columns={{ base: 1, md: isWide ? 2 : 1 }} columnGap="6">
           {step.fields.map((view) => (
-            <SettingInput key={view.name} view={view} meta={fields[view.name] as unknown as AnyMeta} value={step.values[view.name]} />
+            <SettingInput
+              key={view.name}
+              view={view}
+              meta={fields[view.name] as unknown as AnyMeta}
+              value={step.values[view.name]}
+            />
           ))}
         </SimpleGrid>
         {step.key === 'lifecycle' ? <ConfirmDropBox /> : null}
@@ -184,7 +250,13 @@ function SettingInput({ view, meta, value }: { view: SettingsFieldView; meta: An
         <Text fontWeight="medium" fontSize="sm" mb="1" id={`${meta.id}-label`}>
           {view.label}
         </Text>
-        <Input readOnly value={value ?? ''} aria-labelledby={`${meta.id}-label`} aria-describedby={`${meta.id}-why`} bg="bg.muted" />
+        <Input
+          readOnly
+          value={value ?? ''}
+          aria-labelledby={`${meta.id}-label`}
+          aria-describedby={`${meta.id}-why`}
+          bg="bg.muted"
+        />
         <Text id={`${meta.id}-why`} fontSize="xs" color="fg.muted" mt="1">
           Read-only: {view.lockedBecause}
         </Text>
@@ -212,7 +284,11 @@ function SettingInput({ view, meta, value }: { view: SettingsFieldView; meta: An
       meta={meta}
       label={label}
       help={view.help}
-      inputProps={{ placeholder: view.placeholder, inputMode: view.kind === 'int' ? 'numeric' : view.kind === 'number' ? 'decimal' : undefined, autoComplete: 'off' }}
+      inputProps={{
+        placeholder: view.placeholder,
+        inputMode: view.kind === 'int' ? 'numeric' : view.kind === 'number' ? 'decimal' : undefined,
+        autoComplete: 'off',
+      }}
     />
   )
 }
@@ -229,16 +305,27 @@ export function RenameTableForm({
   lastResult?: SubmissionResult<string[]>
   cancelTo: string
 }) {
-  const [form, fields] = useSchemaForm(RenameTableSchema, { id: 'rename-table', lastResult, defaultValue: { name, description } })
+  const [form, fields] = useSchemaForm(RenameTableSchema, {
+    id: 'rename-table',
+    lastResult,
+    defaultValue: { name, description },
+  })
   return (
     <Stack as="section" aria-labelledby="edit-settings-heading" id="edit-settings" gap="3" scrollMarginTop="20">
       <FocusHeading id="edit-settings-heading" level={2}>
         Rename table
       </FocusHeading>
-      <Text color="fg.muted">Queries, views and summary tables that name the table by its old name must be changed too.</Text>
+      <Text color="fg.muted">
+        Queries, views and summary tables that name the table by its old name must be changed too.
+      </Text>
       <FormCard form={form} submit={{ label: 'Save name' }} cancelTo={cancelTo}>
         <input type="hidden" name="intent" value="rename-table" />
-        <Field meta={fields.name} label="Table name" help="A letter first, then letters, digits and underscores." inputProps={{ autoComplete: 'off' }} />
+        <Field
+          meta={fields.name}
+          label="Table name"
+          help="A letter first, then letters, digits and underscores."
+          inputProps={{ autoComplete: 'off' }}
+        />
         <Field meta={fields.description} label="Description" />
       </FormCard>
     </Stack>

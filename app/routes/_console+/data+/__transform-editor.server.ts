@@ -34,7 +34,12 @@ export type TableChoice = { value: string; label: string; projectName: string; t
 export async function loadTableChoices(api: ClusterApi): Promise<TableChoice[]> {
   const projects = await listProjectsWithTables(api)
   return projects.flatMap(({ project, tables }) =>
-    tables.map((table) => ({ value: `${project.uuid}/${table.uuid}`, label: `${project.name}.${table.name}`, projectName: project.name, tableName: table.name })),
+    tables.map((table) => ({
+      value: `${project.uuid}/${table.uuid}`,
+      label: `${project.name}.${table.name}`,
+      projectName: project.name,
+      tableName: table.name,
+    })),
   )
 }
 
@@ -81,7 +86,8 @@ export function transformFormValue(transform: Transform, table: string): Record<
   const fd = (settings.format_details ?? {}) as Record<string, any>
   const flat = (fd.flattening ?? {}) as Record<string, any>
   const columns = ((settings.output_columns ?? []) as TransformColumn[]).map((column) => {
-    const { type, format, resolution, primary, ignore, index, index_options, elements, ...extra } = (column.datatype ?? {}) as Record<string, any>
+    const { type, format, resolution, primary, ignore, index, index_options, elements, ...extra } = (column.datatype ??
+      {}) as Record<string, any>
     return {
       name: column.name,
       type: str(type),
@@ -91,7 +97,9 @@ export function transformFormValue(transform: Transform, table: string): Record<
       ignore: on(ignore),
       index: on(index !== false),
       fulltext: on(index_options?.fulltext),
-      elements: Array.isArray(elements) ? elements.map((element: any) => str(element?.datatype?.type ?? element?.type)).join(', ') : '',
+      elements: Array.isArray(elements)
+        ? elements.map((element: any) => str(element?.datatype?.type ?? element?.type)).join(', ')
+        : '',
       extra: Object.keys(extra).length ? JSON.stringify(extra) : '',
     }
   })
@@ -118,7 +126,12 @@ export function transformFormValue(transform: Transform, table: string): Record<
     nullValues: Array.isArray(settings.null_values) ? settings.null_values.join(', ') : '',
     compression: str(settings.compression || 'none'),
     sql: str(settings.sql_transform),
-    sampleData: typeof settings.sample_data === 'string' ? settings.sample_data : settings.sample_data ? JSON.stringify(settings.sample_data, null, 2) : '',
+    sampleData:
+      typeof settings.sample_data === 'string'
+        ? settings.sample_data
+        : settings.sample_data
+          ? JSON.stringify(settings.sample_data, null, 2)
+          : '',
   }
 }
 
@@ -170,7 +183,10 @@ export function transformBody(form: TransformForm): TransformBody {
             slice_flattening_strategy: { left: form.sliceLeft ?? '[', right: form.sliceRight ?? ']' },
           },
         }
-  const nullValues = (form.nullValues ?? '').split(',').map((value) => value.trim()).filter(Boolean)
+  const nullValues = (form.nullValues ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean)
   return {
     name: form.name,
     ...(form.description ? { description: form.description } : {}),
@@ -260,8 +276,14 @@ function cell(value: unknown): string {
 export function validationView(result: ValidatorResult): ValidationView {
   return {
     message: result.message ?? '',
-    columns: (result.columns ?? []).map((column) => ({ name: column.name, type: column.type, primary: Boolean(column.primary) })),
-    rows: (result.rows ?? []).slice(0, 100).map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, cell(value)]))),
+    columns: (result.columns ?? []).map((column) => ({
+      name: column.name,
+      type: column.type,
+      primary: Boolean(column.primary),
+    })),
+    rows: (result.rows ?? [])
+      .slice(0, 100)
+      .map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, cell(value)]))),
     errors: result.errors ?? [],
     numRows: result.num_rows ?? 0,
   }
@@ -273,7 +295,10 @@ function columnErrorsOf(result: ValidatorResult, columns: ColumnForm[]): Record<
   for (const error of result.errors ?? []) {
     const name = /column "([^"]+)"/.exec(error.message)?.[1]
     const index = columns.findIndex((column) => column.name === name)
-    if (index >= 0) (fieldErrors[`columns[${index}].name`] ??= []).push(`Sample row ${error.row}: ${error.message.replace(/^row \d+: column "[^"]+": /, '')}`)
+    if (index >= 0)
+      (fieldErrors[`columns[${index}].name`] ??= []).push(
+        `Sample row ${error.row}: ${error.message.replace(/^row \d+: column "[^"]+": /, '')}`,
+      )
   }
   return fieldErrors
 }
@@ -294,10 +319,17 @@ function withoutFiles(submission: Submission) {
 }
 
 /** The reply after the server refilled the form (upload, infer): the new values, none of the old errors. */
-const freshReply = (submission: Submission) => ({ ...withoutFiles(submission).reply(), status: 'success' as const, error: undefined })
+const freshReply = (submission: Submission) => ({
+  ...withoutFiles(submission).reply(),
+  status: 'success' as const,
+  error: undefined,
+})
 
-const reply400 = (submission: Submission, extra: Record<string, unknown> = {}, errors?: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }) =>
-  data({ result: withoutFiles(submission).reply(errors), ...extra }, { status: 400 })
+const reply400 = (
+  submission: Submission,
+  extra: Record<string, unknown> = {},
+  errors?: { fieldErrors?: Record<string, string[]>; formErrors?: string[] },
+) => data({ result: withoutFiles(submission).reply(errors), ...extra }, { status: 400 })
 
 /**
  * The transform form's action, for create (`transformId` absent) and edit. Intents:
@@ -305,7 +337,11 @@ const reply400 = (submission: Submission, extra: Record<string, unknown> = {}, e
  * without scripts); `validate` (the sample through the cluster's /validator); `infer` (a proposal of
  * columns from the sample); `upload` (a transform JSON file fills the form); `save` (the default).
  */
-export async function transformEditorAction(api: ClusterApi, formData: FormData, options: { transformId?: string } = {}) {
+export async function transformEditorAction(
+  api: ClusterApi,
+  formData: FormData,
+  options: { transformId?: string } = {},
+) {
   const intent = String(formData.get('intent') ?? 'save')
   const sampleUpload = await fileText(formData.get('sampleFile'))
   if (sampleUpload !== null) formData.set('sampleData', sampleUpload)
@@ -329,15 +365,25 @@ export async function transformEditorAction(api: ClusterApi, formData: FormData,
     try {
       const choices = await loadTableChoices(api)
       tableRef = choices.find((choice) => choice.value === form.table)?.label ?? ''
-      const result = await validateTransform(api, { table: tableRef }, { name: body.name, type: body.type, settings: body.settings }, sample)
+      const result = await validateTransform(
+        api,
+        { table: tableRef },
+        { name: body.name, type: body.type, settings: body.settings },
+        sample,
+      )
       const fieldErrors = columnErrorsOf(result, form.columns)
       return data({ result: withoutFiles(submission).reply({ fieldErrors }), validation: validationView(result) })
     } catch (error) {
       if (error instanceof ClusterError && error.status === 400) {
         const body = error.body as { message?: unknown } | undefined
-        if (body && typeof body.message === 'string') return reply400(submission, {}, { fieldErrors: { sampleData: [body.message] } })
+        if (body && typeof body.message === 'string')
+          return reply400(submission, {}, { fieldErrors: { sampleData: [body.message] } })
         const { fieldErrors, formErrors } = formErrorsOf(error, renameFor(error))
-        return reply400(submission, {}, { fieldErrors: { ...fieldErrors, ...(formErrors.length ? { sampleData: formErrors } : {}) } })
+        return reply400(
+          submission,
+          {},
+          { fieldErrors: { ...fieldErrors, ...(formErrors.length ? { sampleData: formErrors } : {}) } },
+        )
       }
       throw error
     }
@@ -350,9 +396,15 @@ export async function transformEditorAction(api: ClusterApi, formData: FormData,
     const saved = options.transformId
       ? await updateTransform(api, projectId, tableId, options.transformId, body)
       : await createTransform(api, projectId, tableId, body)
-    return redirectWithToast(tableUrl(tableId, projectId), { title: `Transform ${saved.name} ${options.transformId ? 'saved' : 'published'}`, type: 'success' })
+    return redirectWithToast(tableUrl(tableId, projectId), {
+      title: `Transform ${saved.name} ${options.transformId ? 'saved' : 'published'}`,
+      type: 'success',
+    })
   } catch (error) {
-    return replyFromCluster(withoutFiles(submission), error, { rename: renameFor(error), notes: [TRANSFORM_MESSAGES.publishFailed] })
+    return replyFromCluster(withoutFiles(submission), error, {
+      rename: renameFor(error),
+      notes: [TRANSFORM_MESSAGES.publishFailed],
+    })
   }
 }
 
@@ -367,11 +419,17 @@ async function ingestSample(api: ClusterApi, submission: Submission, form: Trans
   const tableRef = (await loadTableChoices(api)).find((choice) => choice.value === form.table)?.label ?? ''
   try {
     const result = await ingestRows(api, tableRef, form.name, sample, form.type === 'csv' ? 'csv' : 'json')
-    return data({ result: withoutFiles(submission).reply(), notice: `Ingested ${result.rows ?? 0} rows into ${tableRef} with transform ${form.name}.` })
+    return data({
+      result: withoutFiles(submission).reply(),
+      notice: `Ingested ${result.rows ?? 0} rows into ${tableRef} with transform ${form.name}.`,
+    })
   } catch (error) {
     if (error instanceof ClusterError && error.status === 400) {
       const body = error.body as { message?: unknown; errors?: unknown } | undefined
-      const messages = [typeof body?.message === 'string' ? body.message : error.message, ...(Array.isArray(body?.errors) ? body.errors.map(String) : [])]
+      const messages = [
+        typeof body?.message === 'string' ? body.message : error.message,
+        ...(Array.isArray(body?.errors) ? body.errors.map(String) : []),
+      ]
       return reply400(submission, {}, { fieldErrors: { sampleData: messages } })
     }
     throw error
@@ -387,7 +445,8 @@ function refill(submission: Submission, value: Record<string, unknown>) {
 
 async function uploadTransform(submission: Submission, formData: FormData) {
   const text = await fileText(formData.get('transformFile'))
-  if (text === null) return reply400(submission, {}, { fieldErrors: { transformFile: [TRANSFORM_MESSAGES.fileRequired] } })
+  if (text === null)
+    return reply400(submission, {}, { fieldErrors: { transformFile: [TRANSFORM_MESSAGES.fileRequired] } })
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
@@ -400,8 +459,21 @@ async function uploadTransform(submission: Submission, formData: FormData) {
     return reply400(submission, {}, { fieldErrors: { transformFile: [TRANSFORM_MESSAGES.schemaJson] } })
   }
   const keepName = submission.payload.name
-  refill(submission, transformFormValue({ ...transform, name: typeof transform.name === 'string' && transform.name ? transform.name : String(keepName ?? '') }, ''))
-  return data({ result: freshReply(submission), formKey: `upload-${Date.now()}`, notice: `Loaded ${columns.length} columns from the file: check them, then publish.` })
+  refill(
+    submission,
+    transformFormValue(
+      {
+        ...transform,
+        name: typeof transform.name === 'string' && transform.name ? transform.name : String(keepName ?? ''),
+      },
+      '',
+    ),
+  )
+  return data({
+    result: freshReply(submission),
+    formKey: `upload-${Date.now()}`,
+    notice: `Loaded ${columns.length} columns from the file: check them, then publish.`,
+  })
 }
 
 function inferColumns(submission: Submission) {
@@ -409,11 +481,24 @@ function inferColumns(submission: Submission) {
   const sample = String(payload.sampleData ?? '')
   const type = payload.type === 'csv' ? 'csv' : payload.type === 'json' || payload.type === 'hdx' ? 'json' : undefined
   if (!sample.trim()) {
-    return reply400(submission, {}, { fieldErrors: { sampleData: [type === 'csv' ? TRANSFORM_MESSAGES.sampleCsvRequired : TRANSFORM_MESSAGES.sampleRequired] } })
+    return reply400(
+      submission,
+      {},
+      {
+        fieldErrors: {
+          sampleData: [type === 'csv' ? TRANSFORM_MESSAGES.sampleCsvRequired : TRANSFORM_MESSAGES.sampleRequired],
+        },
+      },
+    )
   }
   const problem = sampleError(sample, type === 'csv' ? 'csv' : /^\s*[[{]/.test(sample) ? 'json' : 'csv')
   // the delimiter typed (`\t` for a tab), else a tab when the header line has tabs and no commas
-  const typed = payload.delimiter === '\\t' ? '\t' : typeof payload.delimiter === 'string' && payload.delimiter.length === 1 ? payload.delimiter : ','
+  const typed =
+    payload.delimiter === '\\t'
+      ? '\t'
+      : typeof payload.delimiter === 'string' && payload.delimiter.length === 1
+        ? payload.delimiter
+        : ','
   const header = sample.trim().split(/\r?\n/, 1)[0] ?? ''
   const delimiter = typed === ',' && header.includes('\t') && !header.includes(',') ? '\t' : typed
   if (delimiter !== typed) payload.delimiter = delimiter
@@ -436,5 +521,9 @@ function inferColumns(submission: Submission) {
     payload.depth = '10'
     payload.mapLeft = '.'
   }
-  return data({ result: freshReply(submission), formKey: `infer-${Date.now()}`, notice: ['Proposed from the sample: check each column, then validate and publish.', ...inference.notes].join(' ') })
+  return data({
+    result: freshReply(submission),
+    formKey: `infer-${Date.now()}`,
+    notice: ['Proposed from the sample: check each column, then validate and publish.', ...inference.notes].join(' '),
+  })
 }

@@ -1,4 +1,13 @@
-import { getInputProps, getSelectProps, getTextareaProps, useForm, type DefaultValue, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react'
+import {
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type DefaultValue,
+  type FieldMetadata,
+  type Submission,
+  type SubmissionResult,
+} from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
@@ -23,7 +32,6 @@ import { FormSelect } from '~/components/forms/form-select'
 /** Intents that refill the form from the server: the form need not be valid to send them. */
 const LOOSE_INTENTS = ['infer', 'upload']
 const LooseSchema = z.object({}).passthrough()
-
 
 /**
  * The transform form (create and edit): table, name, type, the output columns as a table of rows,
@@ -69,7 +77,10 @@ export function TransformEditor({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => {
       const intent = String(formData.get('intent') ?? '')
-      if (LOOSE_INTENTS.includes(intent)) return parseWithZod(formData, { schema: LooseSchema }) as unknown as Submission<z.output<typeof TransformFormSchema>>
+      if (LOOSE_INTENTS.includes(intent))
+        return parseWithZod(formData, { schema: LooseSchema }) as unknown as Submission<
+          z.output<typeof TransformFormSchema>
+        >
       return parseWithZod(formData, { schema: TransformFormSchema })
     },
   })
@@ -80,9 +91,22 @@ export function TransformEditor({
   const tableLabel = tables.find((table) => table.value === fields.table.initialValue)?.label
 
   return (
-    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel, name: 'intent', value: 'save' }} cancelTo={cancelTo} encType="multipart/form-data">
+    <FormCard
+      deniedReason={deniedReason}
+      form={form}
+      submit={{ label: submitLabel, name: 'intent', value: 'save' }}
+      cancelTo={cancelTo}
+      encType="multipart/form-data"
+    >
       {/* Enter in a field publishes (the first submit button of a form is the one Enter presses). */}
-      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: 'absolute', width: 1, height: 1, opacity: 0, pointerEvents: 'none' }} />
+      <button
+        type="submit"
+        name="intent"
+        value="save"
+        tabIndex={-1}
+        aria-hidden="true"
+        style={{ position: 'absolute', width: 1, height: 1, opacity: 0, pointerEvents: 'none' }}
+      />
       {notice ? (
         <Box role="status" bg="blue.subtle" color="blue.fg" rounded="md" px="3" py="2" mb="4" fontSize="sm">
           {notice}
@@ -99,18 +123,33 @@ export function TransformEditor({
         <SelectField meta={fields.table} label="Table" placeholder="Select a table" options={tables} />
       )}
       <SimpleGrid columns={{ base: 1, md: 2 }} gapX="4">
-        <Field meta={fields.name} label="Transform name" help="A letter first, then letters, digits and underscores; at most 64." inputProps={{ autoComplete: 'off' }} />
-        <SelectField meta={fields.type} label="Type" options={TRANSFORM_TYPES.map((value) => ({ value, label: value.toUpperCase() }))} />
+        <Field
+          meta={fields.name}
+          label="Transform name"
+          help="A letter first, then letters, digits and underscores; at most 64."
+          inputProps={{ autoComplete: 'off' }}
+        />
+        <SelectField
+          meta={fields.type}
+          label="Type"
+          options={TRANSFORM_TYPES.map((value) => ({ value, label: value.toUpperCase() }))}
+        />
       </SimpleGrid>
       <TextareaField meta={fields.description} label="Description" rows={2} />
 
       <Section title="Output columns" id="columns-heading">
         <Text fontSize="xs" color="fg.muted" mb="2">
-          Exactly one datetime or epoch column is primary. Format: a Go layout for datetime (2006-01-02T15:04:05Z), s/ms/us/ns for
-          epoch. Elements: the element type of an array, or the key and value types of a map (string, uint64).
+          Exactly one datetime or epoch column is primary. Format: a Go layout for datetime (2006-01-02T15:04:05Z),
+          s/ms/us/ns for epoch. Elements: the element type of an array, or the key and value types of a map (string,
+          uint64).
         </Text>
         <Box overflowX="auto">
-          <chakra.table w="full" fontSize="sm" aria-labelledby="columns-heading" css={{ '& td, & th': { px: '1', py: '1', verticalAlign: 'top', textAlign: 'left' } }}>
+          <chakra.table
+            w="full"
+            fontSize="sm"
+            aria-labelledby="columns-heading"
+            css={{ '& td, & th': { px: '1', py: '1', verticalAlign: 'top', textAlign: 'left' } }}
+          >
             <thead>
               <tr>
                 <th>#</th>
@@ -135,7 +174,14 @@ export function TransformEditor({
                   meta={column}
                   index={index}
                   removeButton={
-                    <Button variant="ghost" size="xs" colorPalette="red" {...form.remove.getButtonProps({ name: fields.columns.name, index })} type="submit" aria-label={`Remove column ${index + 1}`}>
+                    <Button
+                      variant="ghost"
+                      size="xs"
+                      colorPalette="red"
+                      {...form.remove.getButtonProps({ name: fields.columns.name, index })}
+                      type="submit"
+                      aria-label={`Remove column ${index + 1}`}
+                    >
                       Remove
                     </Button>
                   }
@@ -145,7 +191,13 @@ export function TransformEditor({
           </chakra.table>
         </Box>
         <ErrorList id={fields.columns.errorId} errors={fields.columns.errors} />
-        <Button mt="2" size="sm" variant="outline" {...form.insert.getButtonProps({ name: fields.columns.name, defaultValue: { type: 'string', index: 'on' } })} type="submit">
+        <Button
+          mt="2"
+          size="sm"
+          variant="outline"
+          {...form.insert.getButtonProps({ name: fields.columns.name, defaultValue: { type: 'string', index: 'on' } })}
+          type="submit"
+        >
           Add column
         </Button>
       </Section>
@@ -179,17 +231,35 @@ export function TransformEditor({
       ) : null}
 
       <Section title="Settings">
-        <CheckboxField meta={fields.isDefault} label="Default transform of the table" help="Ingest without a transform name uses the default one." />
+        <CheckboxField
+          meta={fields.isDefault}
+          label="Default transform of the table"
+          help="Ingest without a transform name uses the default one."
+        />
         <SimpleGrid columns={{ base: 1, md: 2 }} gapX="4">
-          <Field meta={fields.nullValues} label="Null values" help="Comma-separated values read as null, e.g. -, null" />
-          <SelectField meta={fields.compression} label="Compression" options={COMPRESSIONS.map((value) => ({ value, label: value }))} />
+          <Field
+            meta={fields.nullValues}
+            label="Null values"
+            help="Comma-separated values read as null, e.g. -, null"
+          />
+          <SelectField
+            meta={fields.compression}
+            label="Compression"
+            options={COMPRESSIONS.map((value) => ({ value, label: value }))}
+          />
         </SimpleGrid>
         <TextareaField meta={fields.sql} label="SQL transform" rows={2} />
       </Section>
 
       <Section title="Sample data">
         <FieldShell meta={fields.sampleData} label="Sample data (CSV with a header line, or JSON)">
-          <Textarea {...getTextareaProps(fields.sampleData)} key={fields.sampleData.key} rows={6} fontFamily="mono" fontSize="xs" />
+          <Textarea
+            {...getTextareaProps(fields.sampleData)}
+            key={fields.sampleData.key}
+            rows={6}
+            fontFamily="mono"
+            fontSize="xs"
+          />
         </FieldShell>
         <FileInput name="sampleFile" label="…or upload a sample file" />
         <HStack gap="3" wrap="wrap" mb="4">
@@ -209,8 +279,17 @@ export function TransformEditor({
       </Section>
 
       <Section title="Transform file">
-        <FieldShell meta={{ id: 'transformFile', errorId: 'transformFile-error', errors: form.allErrors.transformFile }} label="Upload a transform (JSON)">
-          <input id="transformFile" type="file" name="transformFile" accept=".json,application/json" aria-describedby={form.allErrors.transformFile ? 'transformFile-error' : undefined} />
+        <FieldShell
+          meta={{ id: 'transformFile', errorId: 'transformFile-error', errors: form.allErrors.transformFile }}
+          label="Upload a transform (JSON)"
+        >
+          <input
+            id="transformFile"
+            type="file"
+            name="transformFile"
+            accept=".json,application/json"
+            aria-describedby={form.allErrors.transformFile ? 'transformFile-error' : undefined}
+          />
         </FieldShell>
         <HStack gap="3" mb="2">
           <SubmitButton name="intent" value="upload" variant="outline" colorPalette="gray" size="sm">
@@ -255,14 +334,25 @@ type ColumnMeta = FieldMetadata<Record<string, unknown> | undefined, Record<stri
 
 /** One output column: its cells, each labelled "Column N …" for screen readers, errors under each. */
 function ColumnRow({ meta, index, removeButton }: { meta: ColumnMeta; index: number; removeButton: ReactNode }) {
-  const cols = meta.getFieldset() as Record<string, FieldMetadata<string | boolean | undefined, Record<string, unknown>, string[]>>
+  const cols = meta.getFieldset() as Record<
+    string,
+    FieldMetadata<string | boolean | undefined, Record<string, unknown>, string[]>
+  >
   const n = index + 1
   const text = (key: string, width: string, placeholder?: string) => {
     const field = cols[key]!
     const props = getInputProps(field as FieldMetadata<string>, { type: 'text' })
     return (
       <td>
-        <Input {...props} key={props.key} size="sm" w={width} placeholder={placeholder} aria-label={`Column ${n} ${key}`} borderColor={field.errors?.length ? 'border.error' : undefined} />
+        <Input
+          {...props}
+          key={props.key}
+          size="sm"
+          w={width}
+          placeholder={placeholder}
+          aria-label={`Column ${n} ${key}`}
+          borderColor={field.errors?.length ? 'border.error' : undefined}
+        />
         <ErrorList id={field.errorId} errors={field.errors} />
       </td>
     )
@@ -272,7 +362,15 @@ function ColumnRow({ meta, index, removeButton }: { meta: ColumnMeta; index: num
     const props = getSelectProps(field as FieldMetadata<string>)
     return (
       <td>
-        <FormSelect {...props} key={props.key} aria-label={`Column ${n} ${key}`} size="sm" w="full" h="9" isInvalid={Boolean(field.errors?.length)}>
+        <FormSelect
+          {...props}
+          key={props.key}
+          aria-label={`Column ${n} ${key}`}
+          size="sm"
+          w="full"
+          h="9"
+          isInvalid={Boolean(field.errors?.length)}
+        >
           {blank !== undefined ? <option value="">{blank}</option> : null}
           {options.map((option) => (
             <option key={option} value={option}>
@@ -322,12 +420,23 @@ export function ValidationResult({ validation }: { validation: ValidationView })
   return (
     <Stack gap="3" id="validation" aria-labelledby="validation-heading" as="section" tabIndex={-1}>
       <Heading as="h3" size="sm" id="validation-heading">
-        Validation: {validation.errors.length ? `${validation.errors.length} of ${validation.numRows} rows have errors` : `all ${validation.numRows} rows parsed`}
+        Validation:{' '}
+        {validation.errors.length
+          ? `${validation.errors.length} of ${validation.numRows} rows have errors`
+          : `all ${validation.numRows} rows parsed`}
       </Heading>
       {validation.rows.length ? (
         <Box overflowX="auto" borderWidth="1px" rounded="md">
-          <chakra.table fontSize="xs" w="full" css={{ '& td, & th': { px: '2', py: '1', borderBottomWidth: '1px', textAlign: 'left', whiteSpace: 'nowrap' } }}>
-            <caption style={{ textAlign: 'left', padding: '4px 8px' }}>Parsed rows, as the cluster would store them</caption>
+          <chakra.table
+            fontSize="xs"
+            w="full"
+            css={{
+              '& td, & th': { px: '2', py: '1', borderBottomWidth: '1px', textAlign: 'left', whiteSpace: 'nowrap' },
+            }}
+          >
+            <caption style={{ textAlign: 'left', padding: '4px 8px' }}>
+              Parsed rows, as the cluster would store them
+            </caption>
             <thead>
               <tr>
                 {validation.columns.map((column) => (

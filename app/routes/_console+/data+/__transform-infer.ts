@@ -97,7 +97,8 @@ function scalarType(values: string[], name: string): Pick<InferredColumn, 'type'
     return { type: values.some((value) => value.startsWith('-')) ? 'int64' : 'uint64' }
   }
   if (values.every((value) => /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value))) return { type: 'double' }
-  if (values.every((value) => /^\d{10}\.\d{1,6}$/.test(value)) && TIME_NAME.test(name)) return { type: 'epoch', format: 's' }
+  if (values.every((value) => /^\d{10}\.\d{1,6}$/.test(value)) && TIME_NAME.test(name))
+    return { type: 'epoch', format: 's' }
   const layout = layoutOf(values)
   if (layout) return { type: 'datetime', format: layout }
   return { type: 'string' }
@@ -114,12 +115,20 @@ function jsonType(values: unknown[], name: string): Pick<InferredColumn, 'type' 
   const present = values.filter((value) => value !== null && value !== undefined && value !== '')
   if (present.length && present.every(Array.isArray)) {
     const items = (present as unknown[][]).flat()
-    const inner = items.every((item) => typeof item !== 'object' || item === null) ? scalarType(items.map(scalarText).filter((v): v is string => v !== null), '') : { type: 'string' }
+    const inner = items.every((item) => typeof item !== 'object' || item === null)
+      ? scalarType(
+          items.map(scalarText).filter((v): v is string => v !== null),
+          '',
+        )
+      : { type: 'string' }
     return { type: 'array', elements: TIME_ELEMENT(inner.type) }
   }
   if (present.length && present.every((value) => typeof value === 'object' && !Array.isArray(value))) {
     const items = (present as Record<string, unknown>[]).flatMap((value) => Object.values(value))
-    const inner = scalarType(items.map(scalarText).filter((v): v is string => v !== null), '')
+    const inner = scalarType(
+      items.map(scalarText).filter((v): v is string => v !== null),
+      '',
+    )
     return { type: 'map', elements: `string, ${TIME_ELEMENT(inner.type)}` }
   }
   if (present.length && present.every((value) => typeof value === 'boolean')) return { type: 'boolean' }
@@ -128,7 +137,10 @@ function jsonType(values: unknown[], name: string): Pick<InferredColumn, 'type' 
     if (numbers.every(Number.isInteger)) return scalarType(numbers.map(String), name)
     return { type: 'double' }
   }
-  return scalarType(present.map(scalarText).filter((v): v is string => v !== null), name)
+  return scalarType(
+    present.map(scalarText).filter((v): v is string => v !== null),
+    name,
+  )
 }
 
 /** Datetime elements are kept as strings (an element has no format of its own here). */
@@ -161,7 +173,13 @@ function flattenRecords(records: Record<string, unknown>[]): { rows: Record<stri
   const flatten = (value: Record<string, unknown>, prefix: string, out: Record<string, unknown>, depth: number) => {
     for (const [key, inner] of Object.entries(value)) {
       const path = prefix ? `${prefix}.${key}` : key
-      if (inner && typeof inner === 'object' && !Array.isArray(inner) && !(depth === 0 && mapKeys.has(key)) && depth < 10) {
+      if (
+        inner &&
+        typeof inner === 'object' &&
+        !Array.isArray(inner) &&
+        !(depth === 0 && mapKeys.has(key)) &&
+        depth < 10
+      ) {
         flattened = true
         flatten(inner as Record<string, unknown>, path, out, depth + 1)
       } else out[path] = inner
@@ -173,12 +191,18 @@ function flattenRecords(records: Record<string, unknown>[]): { rows: Record<stri
 
 function parseJsonSample(text: string): Record<string, unknown>[] | null {
   const trimmed = text.trim()
-  const objects = (value: unknown) => (Array.isArray(value) ? value : [value]).filter((item): item is Record<string, unknown> => Boolean(item) && typeof item === 'object' && !Array.isArray(item))
+  const objects = (value: unknown) =>
+    (Array.isArray(value) ? value : [value]).filter(
+      (item): item is Record<string, unknown> => Boolean(item) && typeof item === 'object' && !Array.isArray(item),
+    )
   try {
     return objects(JSON.parse(trimmed))
   } catch {
     try {
-      return trimmed.split(/\r?\n/).filter((line) => line.trim()).flatMap((line) => objects(JSON.parse(line)))
+      return trimmed
+        .split(/\r?\n/)
+        .filter((line) => line.trim())
+        .flatMap((line) => objects(JSON.parse(line)))
     } catch {
       return null
     }
@@ -190,7 +214,9 @@ function pickPrimary(columns: InferredColumn[], notes: string[]) {
   const times = columns.filter((column) => column.type === 'datetime' || column.type === 'epoch')
   // a full timestamp before a date alone, a timestamp-like name before any other
   const score = (column: InferredColumn) =>
-    (column.type === 'epoch' || /15|04/.test(column.format ?? '') ? 4 : 0) + (TIME_NAME.test(column.name) ? 2 : 0) + (/timestamp/i.test(column.name) ? 1 : 0)
+    (column.type === 'epoch' || /15|04/.test(column.format ?? '') ? 4 : 0) +
+    (TIME_NAME.test(column.name) ? 2 : 0) +
+    (/timestamp/i.test(column.name) ? 1 : 0)
   const primary = [...times].sort((a, b) => score(b) - score(a))[0]
   if (primary) {
     primary.primary = true
@@ -213,7 +239,13 @@ export function inferTransform(sample: string, type?: 'csv' | 'json', delimiter 
     const names: string[] = []
     for (const row of rows) for (const key of Object.keys(row)) if (!names.includes(key)) names.push(key)
     const columns = names.map((name, index) => {
-      const column: InferredColumn = { name: cleanName(name, index), ...jsonType(rows.map((row) => row[name]), name) }
+      const column: InferredColumn = {
+        name: cleanName(name, index),
+        ...jsonType(
+          rows.map((row) => row[name]),
+          name,
+        ),
+      }
       column.index = column.type !== 'double'
       return column
     })
@@ -232,6 +264,8 @@ export function inferTransform(sample: string, type?: 'csv' | 'json', delimiter 
     return column
   })
   pickPrimary(columns, notes)
-  notes.push(`Read a header and ${body.length} CSV ${body.length === 1 ? 'row' : 'rows'}; set Skip head to 1 so the header is not ingested.`)
+  notes.push(
+    `Read a header and ${body.length} CSV ${body.length === 1 ? 'row' : 'rows'}; set Skip head to 1 so the header is not ingested.`,
+  )
   return { type: 'csv', columns, flattening: false, notes }
 }

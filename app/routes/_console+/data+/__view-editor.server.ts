@@ -23,7 +23,10 @@ function choicesOf(views: View[]): ViewChoice[] {
   return views.map((view) => ({
     uuid: view.uuid,
     name: view.name,
-    columns: (view.settings?.output_columns ?? []).map((column) => ({ name: column.name, type: column.datatype?.type ?? '' })),
+    columns: (view.settings?.output_columns ?? []).map((column) => ({
+      name: column.name,
+      type: column.datatype?.type ?? '',
+    })),
   }))
 }
 
@@ -42,13 +45,20 @@ export async function loadTableViews(api: ClusterApi, projectId: string, tableId
 export async function loadNewView(api: ClusterApi, url: URL) {
   const projects = await listProjectsWithTables(api)
   const tables = projects.flatMap(({ project, tables: list }) =>
-    list.filter((table) => table.type !== 'summary').map((table) => ({ value: `${project.uuid}/${table.uuid}`, label: `${project.name}.${table.name}` })),
+    list
+      .filter((table) => table.type !== 'summary')
+      .map((table) => ({ value: `${project.uuid}/${table.uuid}`, label: `${project.name}.${table.name}` })),
   )
   const wanted = url.searchParams.get('table') ?? ''
   const chosen = tables.find((table) => table.value === wanted || table.value.endsWith(`/${wanted}`))
   const [projectId, tableId] = chosen ? chosen.value.split('/') : []
   const tableViews = chosen ? await loadTableViews(api, projectId!, tableId!) : null
-  return { tables, table: chosen?.value ?? '', views: tableViews?.views ?? [], hasAutoView: tableViews?.hasAutoView ?? false }
+  return {
+    tables,
+    table: chosen?.value ?? '',
+    views: tableViews?.views ?? [],
+    hasAutoView: tableViews?.hasAutoView ?? false,
+  }
 }
 
 /**
@@ -61,23 +71,43 @@ export async function saveViewAction(api: ClusterApi, formData: FormData, viewId
   const { table, name, description, parentView, outputColumns } = submission.value
   const [projectId, tableId] = table.split('/') as [string, string]
   const tableViews = await loadTableViews(api, projectId, tableId)
-  if (!tableViews) return data({ result: submission.reply({ fieldErrors: { table: [VIEW_MESSAGES.tableRequired] } }) }, { status: 400 })
-  if (!tableViews.hasAutoView) return data({ result: submission.reply({ fieldErrors: { table: [VIEW_MESSAGES.autoViewMissing] } }) }, { status: 400 })
+  if (!tableViews)
+    return data(
+      { result: submission.reply({ fieldErrors: { table: [VIEW_MESSAGES.tableRequired] } }) },
+      { status: 400 },
+    )
+  if (!tableViews.hasAutoView)
+    return data(
+      { result: submission.reply({ fieldErrors: { table: [VIEW_MESSAGES.autoViewMissing] } }) },
+      { status: 400 },
+    )
   const parent = tableViews.views.find((view) => view.uuid === parentView && view.uuid !== viewId)
-  if (!parent) return data({ result: submission.reply({ fieldErrors: { parentView: [VIEW_MESSAGES.parentRequired] } }) }, { status: 400 })
+  if (!parent)
+    return data(
+      { result: submission.reply({ fieldErrors: { parentView: [VIEW_MESSAGES.parentRequired] } }) },
+      { status: 400 },
+    )
   const missing = outputColumns.filter((column) => !parent.columns.some((candidate) => candidate.name === column))
   if (missing.length) {
-    return data({ result: submission.reply({ fieldErrors: { outputColumns: missing.map(VIEW_MESSAGES.columnNotInParent) } }) }, { status: 400 })
+    return data(
+      { result: submission.reply({ fieldErrors: { outputColumns: missing.map(VIEW_MESSAGES.columnNotInParent) } }) },
+      { status: 400 },
+    )
   }
   // The columns keep the parent view's datatypes (the primary timestamp among them).
   const views = await loadFromCluster(() => listViews(api, projectId, tableId))
   const parentColumns = views.find((view) => view.uuid === parent.uuid)?.settings?.output_columns ?? []
-  const columns: TransformColumn[] = outputColumns.map((column) => parentColumns.find((candidate) => candidate.name === column)!)
+  const columns: TransformColumn[] = outputColumns.map((column) =>
+    parentColumns.find((candidate) => candidate.name === column)!,
+  )
   try {
     const saved = viewId
       ? await updateView(api, projectId, tableId, viewId, { name, description, outputColumns: columns })
       : await createView(api, projectId, tableId, { name, description, outputColumns: columns })
-    return redirectWithToast(`${tableUrl(tableId, projectId)}#views`, { title: `View ${saved.name} ${viewId ? 'saved' : 'created'}`, type: 'success' })
+    return redirectWithToast(`${tableUrl(tableId, projectId)}#views`, {
+      title: `View ${saved.name} ${viewId ? 'saved' : 'created'}`,
+      type: 'success',
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: VIEW_FIELDS })
   }

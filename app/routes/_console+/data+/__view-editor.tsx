@@ -72,7 +72,13 @@ export function ViewEditor({
   const [form, fields] = useSchemaForm(ViewFormSchema, {
     id: 'view-editor',
     lastResult,
-    defaultValue: { table, parentView: defaults.parentView ?? autoView?.uuid, name: defaults.name, description: defaults.description, outputColumns: defaults.outputColumns },
+    defaultValue: {
+      table,
+      parentView: defaults.parentView ?? autoView?.uuid,
+      name: defaults.name,
+      description: defaults.description,
+      outputColumns: defaults.outputColumns,
+    },
   })
   const parent = parents.find((view) => view.uuid === fields.parentView.value) ?? autoView
   const options = (parent?.columns ?? []).map((column) => column.name)
@@ -99,7 +105,8 @@ export function ViewEditor({
       {!hasAutoView ? (
         <Box mb="4">
           <InlineAlert title="The table must contain auto_view">
-            A table gets its auto_view (every column) when its first transform is published. Publish a transform, then make the view.
+            A table gets its auto_view (every column) when its first transform is published. Publish a transform, then
+            make the view.
           </InlineAlert>
         </Box>
       ) : null}
@@ -112,7 +119,11 @@ export function ViewEditor({
         options={parents.map((view) => ({ value: view.uuid, label: view.name }))}
         help="The view's columns are chosen from the parent's."
       />
-      <Box as="fieldset" mb="4" aria-describedby={fields.outputColumns.errors?.length ? fields.outputColumns.errorId : undefined}>
+      <Box
+        as="fieldset"
+        mb="4"
+        aria-describedby={fields.outputColumns.errors?.length ? fields.outputColumns.errorId : undefined}
+      >
         <chakra.legend fontWeight="medium" fontSize="sm" mb="1">
           Output columns
         </chakra.legend>

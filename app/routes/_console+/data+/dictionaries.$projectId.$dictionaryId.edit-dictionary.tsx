@@ -32,13 +32,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const projectId = params.projectId!
   const [project, dictionary, choices] = await loadFromCluster(() =>
-    Promise.all([getProject(api, projectId), getDictionary(api, projectId, params.dictionaryId!), loadDictionaryChoices(api, projectId)]),
+    Promise.all([
+      getProject(api, projectId),
+      getDictionary(api, projectId, params.dictionaryId!),
+      loadDictionaryChoices(api, projectId),
+    ]),
   )
   const lookup = await loadFromCluster(() => lookUpDictionary(api, project.name, dictionary, url))
   return {
     denied: await whyNotEach(api, { change: 'change_dictionary', remove: 'delete_dictionary' }, { project }),
     project: { uuid: project.uuid, name: project.name },
-    dictionary: { uuid: dictionary.uuid, name: dictionary.name, description: dictionary.description ?? '', sqlName: dictionarySqlName(project.name, dictionary.name) },
+    dictionary: {
+      uuid: dictionary.uuid,
+      name: dictionary.name,
+      description: dictionary.description ?? '',
+      sqlName: dictionarySqlName(project.name, dictionary.name),
+    },
     values: formValuesOf(project.uuid, dictionary),
     files: choices.files,
     lookup,
@@ -84,8 +93,15 @@ export default function EditDictionaryRoute() {
         }
       />
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-dictionary" title={`Delete dictionary ${dictionary.name}?`} intent={DELETE_INTENT} confirmLabel="Delete dictionary" deniedReason={denied.remove}>
-          Queries that call dictGet('{dictionary.sqlName}', …) will fail once it is gone. Its file stays. This cannot be undone.
+        <ConfirmPanel
+          id="delete-dictionary"
+          title={`Delete dictionary ${dictionary.name}?`}
+          intent={DELETE_INTENT}
+          confirmLabel="Delete dictionary"
+          deniedReason={denied.remove}
+        >
+          Queries that call dictGet('{dictionary.sqlName}', …) will fail once it is gone. Its file stays. This cannot be
+          undone.
         </ConfirmPanel>
       ) : null}
 
@@ -101,7 +117,16 @@ export default function EditDictionaryRoute() {
                   <chakra.label htmlFor={`lookup-k${index}`} fontSize="sm" fontWeight="medium">
                     Key {key.column} ({key.type})
                   </chakra.label>
-                  <Input id={`lookup-k${index}`} name={`k${index}`} defaultValue={key.value} key={key.value} size="sm" maxW="xs" bg="bg" autoComplete="off" />
+                  <Input
+                    id={`lookup-k${index}`}
+                    name={`k${index}`}
+                    defaultValue={key.value}
+                    key={key.value}
+                    size="sm"
+                    maxW="xs"
+                    bg="bg"
+                    autoComplete="off"
+                  />
                 </Stack>
               ))}
               <Button type="submit" size="sm" variant="outline">
@@ -109,7 +134,16 @@ export default function EditDictionaryRoute() {
               </Button>
             </HStack>
             {lookup.status === 'done' ? (
-              <Box as="dl" role="status" aria-label="Lookup answer" fontSize="sm" display="grid" gridTemplateColumns="max-content 1fr" columnGap="4" rowGap="1">
+              <Box
+                as="dl"
+                role="status"
+                aria-label="Lookup answer"
+                fontSize="sm"
+                display="grid"
+                gridTemplateColumns="max-content 1fr"
+                columnGap="4"
+                rowGap="1"
+              >
                 {lookup.values.map((entry) => (
                   <Box key={entry.attribute} display="contents">
                     <chakra.dt color="fg.muted">{entry.attribute}</chakra.dt>
@@ -120,8 +154,12 @@ export default function EditDictionaryRoute() {
                 ))}
               </Box>
             ) : null}
-            {lookup.status === 'empty' ? <Text fontSize="sm">The dictionary holds no rows yet: its file is empty or was not loaded.</Text> : null}
-            {lookup.status === 'failed' ? <InlineAlert title="The engine refused the lookup">{lookup.error}</InlineAlert> : null}
+            {lookup.status === 'empty' ? (
+              <Text fontSize="sm">The dictionary holds no rows yet: its file is empty or was not loaded.</Text>
+            ) : null}
+            {lookup.status === 'failed' ? (
+              <InlineAlert title="The engine refused the lookup">{lookup.error}</InlineAlert>
+            ) : null}
           </Stack>
         </Form>
       </SectionCard>
@@ -140,7 +178,9 @@ export default function EditDictionaryRoute() {
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [{ title: `${loaded ? `Dictionary ${loaded.dictionary.name}` : 'Dictionary'} · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
+  { title: `${loaded ? `Dictionary ${loaded.dictionary.name}` : 'Dictionary'} · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()

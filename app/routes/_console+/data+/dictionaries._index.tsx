@@ -64,9 +64,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const columns: Column<DictionaryRow>[] = [
-  { key: 'name', header: 'Dictionary', isRowHeader: true, cell: (row) => <Link to={dictionaryUrl(row.projectId, row.uuid)}>{row.name}</Link> },
+  {
+    key: 'name',
+    header: 'Dictionary',
+    isRowHeader: true,
+    cell: (row) => <Link to={dictionaryUrl(row.projectId, row.uuid)}>{row.name}</Link>,
+  },
   { key: 'project', header: 'Project', cell: (row) => row.projectName },
-  { key: 'file', header: 'File', cell: (row) => (row.file ? <Link to={fileUrl(row.projectId, row.file)}>{row.file}</Link> : '—') },
+  {
+    key: 'file',
+    header: 'File',
+    cell: (row) => (row.file ? <Link to={fileUrl(row.projectId, row.file)}>{row.file}</Link> : '—'),
+  },
   { key: 'key', header: 'Primary key', cell: (row) => row.primaryKey || '—' },
   { key: 'layout', header: 'Layout', cell: (row) => <span data-badge="">{row.layout || '—'}</span> },
   { key: 'format', header: 'Format', cell: (row) => row.format || '—' },
@@ -83,11 +92,22 @@ export default function DataDictionariesRoute() {
         description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}; query one with dictGet('{project}_{name}', …)`}
         mb="0"
         actions={
-          <CreateLink to={`/data/dictionaries/new-data-dictionary${data.project ? `?project=${data.project}` : ''}`} colorPalette="blue">New dictionary</CreateLink>
+          <CreateLink
+            to={`/data/dictionaries/new-data-dictionary${data.project ? `?project=${data.project}` : ''}`}
+            colorPalette="blue"
+          >
+            New dictionary
+          </CreateLink>
         }
       />
       <DataTabs />
-      <CatalogFilter projects={data.projects} project={data.project} q={data.q} pageSize={searchParams.get('pageSize')} nameLabel="Dictionary name" />
+      <CatalogFilter
+        projects={data.projects}
+        project={data.project}
+        q={data.q}
+        pageSize={searchParams.get('pageSize')}
+        nameLabel="Dictionary name"
+      />
       <DataTable
         caption="Dictionaries"
         columns={columns}
@@ -97,11 +117,20 @@ export default function DataDictionariesRoute() {
           <EmptyState
             message="No dictionaries yet. A dictionary loads a file: upload one first."
             action={{ to: '/data/dictionaries/new-data-dictionary', label: 'Create your first dictionary' }}
-            filter={isFiltered ? { message: 'No dictionaries match this filter.', clearTo: '/data/dictionaries' } : null}
+            filter={
+              isFiltered ? { message: 'No dictionaries match this filter.', clearTo: '/data/dictionaries' } : null
+            }
           />
         }
       />
-      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="dictionaries" />
+      <Pagination
+        page={data.page}
+        pageCount={data.pageCount}
+        pageSize={data.pageSize}
+        total={data.total}
+        searchParams={searchParams}
+        noun="dictionaries"
+      />
     </Stack>
   )
 }

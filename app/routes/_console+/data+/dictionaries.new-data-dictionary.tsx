@@ -29,7 +29,11 @@ export default function NewDictionaryRoute() {
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
-      <PageHeader title="New dictionary" description="A dictionary loads a file of its project and answers lookups by key in every query." mb="0" />
+      <PageHeader
+        title="New dictionary"
+        description="A dictionary loads a file of its project and answers lookups by key in every query."
+        mb="0"
+      />
       <DictionaryEditor
         projects={projects}
         files={files}

@@ -8,7 +8,9 @@ import { action as newAction, loader as newLoader } from './dictionaries.new-dat
 
 useTestCluster()
 
-type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
+type FormReply = {
+  result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }
+}
 
 let cookie: string
 let projectId: string
@@ -67,7 +69,9 @@ async function create(form: Record<string, string>) {
 async function createOk(form: Record<string, string>) {
   const response = asResponse(await create(form))
   expect(response.status, JSON.stringify(response)).toBe(302)
-  const [, project, dictionaryId] = response.headers.get('Location')!.match(/^\/data\/dictionaries\/([\w-]+)\/([\w-]+)\/edit-dictionary$/)!
+  const [, project, dictionaryId] = response.headers
+    .get('Location')!
+    .match(/^\/data\/dictionaries\/([\w-]+)\/([\w-]+)\/edit-dictionary$/)!
   return { projectId: project!, dictionaryId: dictionaryId!, path: response.headers.get('Location')! }
 }
 
@@ -83,7 +87,16 @@ describe('/data/dictionaries/new-data-dictionary', () => {
   })
 
   it('answers the spec messages at their fields, keeping what was typed', async () => {
-    const typed = { project: '', name: 'y'.repeat(64), schemaDefinition: '{oops', primaryKey: 'id', format: 'CSV', layout: 'hashed', file: '', description: 'kept' }
+    const typed = {
+      project: '',
+      name: 'y'.repeat(64),
+      schemaDefinition: '{oops',
+      primaryKey: 'id',
+      format: 'CSV',
+      layout: 'hashed',
+      file: '',
+      description: 'kept',
+    }
     const { data, status } = unwrap<FormReply>(await create(typed))
     expect(status).toBe(400)
     expect(data.result.error).toEqual({
@@ -101,7 +114,9 @@ describe('/data/dictionaries/new-data-dictionary', () => {
       format: ['Format is required'],
       layout: ['Layout is required'],
     })
-    const shape = unwrap<FormReply>(await create({ ...COUNTRY_FORM, project: projectId, schemaDefinition: '[1, 2]', primaryKey: '{"a": 1}' }))
+    const shape = unwrap<FormReply>(
+      await create({ ...COUNTRY_FORM, project: projectId, schemaDefinition: '[1, 2]', primaryKey: '{"a": 1}' }),
+    )
     expect(shape.data.result.error).toMatchObject({
       schemaDefinition: [expect.stringMatching(/^Schema definition must be a JSON list of columns/)],
       primaryKey: [expect.stringMatching(/^Primary key must be a JSON list/)],
@@ -109,7 +124,9 @@ describe('/data/dictionaries/new-data-dictionary', () => {
   })
 
   it("puts the cluster's refusals on the fields: another project's file, a key that is not a column", async () => {
-    const { data, status } = unwrap<FormReply>(await create({ ...COUNTRY_FORM, project: projectId, file: 'elsewhere.csv', primaryKey: '["nope"]' }))
+    const { data, status } = unwrap<FormReply>(
+      await create({ ...COUNTRY_FORM, project: projectId, file: 'elsewhere.csv', primaryKey: '["nope"]' }),
+    )
     expect(status).toBe(400)
     expect(data.result.error?.file?.[0]).toMatch(/does not exist in project "geo"/)
     expect(data.result.error?.primaryKey?.[0]).toMatch(/must be output columns: nope/)
@@ -119,7 +136,12 @@ describe('/data/dictionaries/new-data-dictionary', () => {
     const { path, dictionaryId } = await createOk({ ...COUNTRY_FORM, project: projectId })
     const page = await editLoader(args(get(path, cookie), { projectId, dictionaryId }))
     expect(page.dictionary).toMatchObject({ name: 'countries', sqlName: 'geo_countries' })
-    expect(page.values).toMatchObject({ file: 'countries.csv', primaryKey: '["id"]', layout: 'hashed', lifetimeSeconds: '5' })
+    expect(page.values).toMatchObject({
+      file: 'countries.csv',
+      primaryKey: '["id"]',
+      layout: 'hashed',
+      lifetimeSeconds: '5',
+    })
     expect(page.lookup).toMatchObject({
       status: 'done',
       keys: [{ column: 'id', type: 'UInt64', value: '1' }],
@@ -131,7 +153,13 @@ describe('/data/dictionaries/new-data-dictionary', () => {
     expect(page.lookup.sql).toContain("dictGet('geo_countries', 'name', CAST('1' AS UInt64))")
 
     const chosen = await editLoader(args(get(`${path}?k0=2`, cookie), { projectId, dictionaryId }))
-    expect(chosen.lookup).toMatchObject({ status: 'done', values: [{ attribute: 'name', value: 'Japan' }, { attribute: 'continent', value: 'Asia' }] })
+    expect(chosen.lookup).toMatchObject({
+      status: 'done',
+      values: [
+        { attribute: 'name', value: 'Japan' },
+        { attribute: 'continent', value: 'Asia' },
+      ],
+    })
     const refused = await editLoader(args(get(`${path}?k0=not-a-number`, cookie), { projectId, dictionaryId }))
     expect(refused.lookup.status).toBe('failed')
     if (refused.lookup.status === 'failed') expect(refused.lookup.error).toMatch(/Code: \d+|Exception/)
@@ -164,7 +192,9 @@ describe('/data/dictionaries', () => {
 
   it('shows a cluster failure with the catalogue message', async () => {
     failWith('/config/v1/orgs/:org/projects/:project/dictionaries/', 500, { detail: 'boom' }, 'get')
-    const thrown = unwrap<{ message: string }>(await returnedOrThrown(() => listLoader(args(get('/data/dictionaries', cookie)))))
+    const thrown = unwrap<{ message: string }>(
+      await returnedOrThrown(() => listLoader(args(get('/data/dictionaries', cookie)))),
+    )
     expect(thrown.status).toBe(500)
   })
 })
@@ -173,22 +203,59 @@ describe('/data/dictionaries/$projectId/$dictionaryId/edit-dictionary', () => {
   it('saves changes (the cluster reloads), keeps a bad edit on the form, and deletes after the confirmation step', async () => {
     const { path, dictionaryId } = await createOk({ ...COUNTRY_FORM, project: projectId, name: 'editable' })
     const ids = { projectId, dictionaryId }
-    const bad = unwrap<FormReply>(await returnedOrThrown(() => editAction(args(post(path, { ...COUNTRY_FORM, intent: 'save', project: projectId, name: 'editable', primaryKey: '[' }, cookie), ids))))
+    const bad = unwrap<FormReply>(
+      await returnedOrThrown(() =>
+        editAction(
+          args(
+            post(
+              path,
+              { ...COUNTRY_FORM, intent: 'save', project: projectId, name: 'editable', primaryKey: '[' },
+              cookie,
+            ),
+            ids,
+          ),
+        ),
+      ),
+    )
     expect(bad.status).toBe(400)
     expect(bad.data.result.error?.primaryKey).toEqual(['Primary key must be JSON'])
 
     const saved = asResponse(
       await returnedOrThrown(() =>
-        editAction(args(post(path, { ...COUNTRY_FORM, intent: 'save', project: projectId, name: 'renamed', description: 'Changed', schemaDefinition: '{"id": "uint64", "name": "string", "continent": "string"}' }, cookie), ids)),
+        editAction(
+          args(
+            post(
+              path,
+              {
+                ...COUNTRY_FORM,
+                intent: 'save',
+                project: projectId,
+                name: 'renamed',
+                description: 'Changed',
+                schemaDefinition: '{"id": "uint64", "name": "string", "continent": "string"}',
+              },
+              cookie,
+            ),
+            ids,
+          ),
+        ),
       ),
     )
     expect(saved.status).toBe(302)
     const page = await editLoader(args(get(`${path}?k0=2`, cookie), ids))
     expect(page.dictionary).toMatchObject({ name: 'renamed', description: 'Changed', sqlName: 'geo_renamed' })
-    expect(page.lookup).toMatchObject({ status: 'done', values: [{ attribute: 'name', value: 'Japan' }, { attribute: 'continent', value: 'Asia' }] })
+    expect(page.lookup).toMatchObject({
+      status: 'done',
+      values: [
+        { attribute: 'name', value: 'Japan' },
+        { attribute: 'continent', value: 'Asia' },
+      ],
+    })
 
     expect((await editLoader(args(get(`${path}?delete=${dictionaryId}`, cookie), ids))).isConfirmingDelete).toBe(true)
-    const deleted = asResponse(await returnedOrThrown(() => editAction(args(post(path, { intent: 'delete-dictionary' }, cookie), ids))))
+    const deleted = asResponse(
+      await returnedOrThrown(() => editAction(args(post(path, { intent: 'delete-dictionary' }, cookie), ids))),
+    )
     expect(deleted.headers.get('Location')).toBe('/data/dictionaries')
     const gone = unwrap<{ message: string }>(await returnedOrThrown(() => editLoader(args(get(path, cookie), ids))))
     expect(gone.status).toBe(404)

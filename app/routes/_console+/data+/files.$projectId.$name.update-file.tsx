@@ -35,7 +35,11 @@ export const handle: RouteHandle = {
 const DELETE_INTENT = 'delete-file'
 
 async function loadFile(api: Awaited<ReturnType<typeof requireApi>>, projectId: string, name: string) {
-  const [project, files, usedBy] = await Promise.all([getProject(api, projectId), listDictionaryFiles(api, projectId), dictionariesUsing(api, projectId, name)])
+  const [project, files, usedBy] = await Promise.all([
+    getProject(api, projectId),
+    listDictionaryFiles(api, projectId),
+    dictionariesUsing(api, projectId, name),
+  ])
   const file = files.find((item) => item.name === name)
   if (!file) throw new ClusterError({ status: 404, statusText: 'Not Found' })
   return { project, file, usedBy }
@@ -47,7 +51,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     denied: await whyNotEach(api, { change: 'change_dictionaryfile', remove: 'delete_dictionaryfile' }, { project }),
     project: { uuid: project.uuid, name: project.name },
-    file: { name: file.name, size: file.size ?? null, contentType: file.content_type ?? '', created: file.created ?? '', modified: file.modified ?? '' },
+    file: {
+      name: file.name,
+      size: file.size ?? null,
+      contentType: file.content_type ?? '',
+      created: file.created ?? '',
+      modified: file.modified ?? '',
+    },
     usedBy,
     isConfirmingDelete: new URL(request.url).searchParams.get('delete') === file.name,
   }
@@ -67,7 +77,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       await deleteDictionaryFile(api, projectId, name)
     } catch (error) {
       // The cluster refuses too while a dictionary reads it (a race with the check above): say its reason.
-      if (error instanceof ClusterError && error.status === 400) return data({ deleteError: error.message }, { status: 400 })
+      if (error instanceof ClusterError && error.status === 400)
+        return data({ deleteError: error.message }, { status: 400 })
       if (error instanceof ClusterError) throw errorResponse(error)
       throw error
     }
@@ -125,7 +136,11 @@ export default function UpdateFileRoute() {
               </a>
             </Button>
             {isConfirmingDelete || usedBy.length ? null : (
-              <GuardedLink to={`${pageUrl}?delete=${encodeURIComponent(file.name)}`} reason={denied.remove} colorPalette="red">
+              <GuardedLink
+                to={`${pageUrl}?delete=${encodeURIComponent(file.name)}`}
+                reason={denied.remove}
+                colorPalette="red"
+              >
                 Delete file…
               </GuardedLink>
             )}
@@ -139,7 +154,13 @@ export default function UpdateFileRoute() {
         </Text>
       ) : null}
       {isConfirmingDelete && !usedBy.length ? (
-        <ConfirmPanel id="delete-file" title={`Delete file ${file.name}?`} intent={DELETE_INTENT} confirmLabel="Delete file" deniedReason={denied.remove}>
+        <ConfirmPanel
+          id="delete-file"
+          title={`Delete file ${file.name}?`}
+          intent={DELETE_INTENT}
+          confirmLabel="Delete file"
+          deniedReason={denied.remove}
+        >
           The file {file.name} will be removed from project {project.name}. This cannot be undone.
         </ConfirmPanel>
       ) : null}
@@ -151,13 +172,21 @@ export default function UpdateFileRoute() {
         <Text fontSize="sm" color="fg.muted">
           The file keeps its name; dictionaries that read it load the new contents.
         </Text>
-        <FileUploadForm deniedReason={denied.change} replace={{ projectId: project.uuid, name: file.name }} lastResult={actionData && 'result' in actionData ? actionData.result : undefined} submitLabel="Replace file" cancelTo="/data/files" />
+        <FileUploadForm
+          deniedReason={denied.change}
+          replace={{ projectId: project.uuid, name: file.name }}
+          lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+          submitLabel="Replace file"
+          cancelTo="/data/files"
+        />
       </Stack>
     </Stack>
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [{ title: `${loaded ? `File ${loaded.file.name}` : 'File'} · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
+  { title: `${loaded ? `File ${loaded.file.name}` : 'File'} · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()

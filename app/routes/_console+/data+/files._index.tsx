@@ -44,7 +44,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const entries = await loadFromCluster(() =>
     Promise.all(
       shown.map(async (item) => {
-        const [files, dictionaries] = await Promise.all([listDictionaryFiles(api, item.uuid), listDictionaries(api, item.uuid)])
+        const [files, dictionaries] = await Promise.all([
+          listDictionaryFiles(api, item.uuid),
+          listDictionaries(api, item.uuid),
+        ])
         return { project: item, files, dictionaries }
       }),
     ),
@@ -70,7 +73,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const columns: Column<FileRow>[] = [
-  { key: 'name', header: 'File', isRowHeader: true, cell: (row) => <Link to={fileUrl(row.projectId, row.name)}>{row.name}</Link> },
+  {
+    key: 'name',
+    header: 'File',
+    isRowHeader: true,
+    cell: (row) => <Link to={fileUrl(row.projectId, row.name)}>{row.name}</Link>,
+  },
   { key: 'project', header: 'Project', cell: (row) => row.projectName },
   { key: 'size', header: 'Size', cell: (row) => (row.size === null ? '—' : formatBytes(row.size)) },
   { key: 'modified', header: 'Modified', cell: (row) => (row.modified ? <DateTime value={row.modified} /> : '—') },
@@ -111,11 +119,19 @@ export default function DataFilesRoute() {
         description="Files that dictionaries load, one set per project."
         mb="0"
         actions={
-          <CreateLink to={`/data/files/new-file${data.project ? `?project=${data.project}` : ''}`} colorPalette="blue">Upload file</CreateLink>
+          <CreateLink to={`/data/files/new-file${data.project ? `?project=${data.project}` : ''}`} colorPalette="blue">
+            Upload file
+          </CreateLink>
         }
       />
       <DataTabs />
-      <CatalogFilter projects={data.projects} project={data.project} q={data.q} pageSize={searchParams.get('pageSize')} nameLabel="File name" />
+      <CatalogFilter
+        projects={data.projects}
+        project={data.project}
+        q={data.q}
+        pageSize={searchParams.get('pageSize')}
+        nameLabel="File name"
+      />
       <DataTable
         caption="Dictionary files"
         columns={columns}
@@ -129,7 +145,14 @@ export default function DataFilesRoute() {
           />
         }
       />
-      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="files" />
+      <Pagination
+        page={data.page}
+        pageCount={data.pageCount}
+        pageSize={data.pageSize}
+        total={data.total}
+        searchParams={searchParams}
+        noun="files"
+      />
     </Stack>
   )
 }

@@ -16,7 +16,10 @@ export const handle: RouteHandle = { docsTopic: 'file' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const projects = (await loadFromCluster(() => listProjects(api))).map((project) => ({ uuid: project.uuid, name: project.name }))
+  const projects = (await loadFromCluster(() => listProjects(api))).map((project) => ({
+    uuid: project.uuid,
+    name: project.name,
+  }))
   const wanted = new URL(request.url).searchParams.get('project')
   return { projects, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
 }
@@ -33,8 +36,18 @@ export default function NewFileRoute() {
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
-      <PageHeader title="Upload file" description="A file of a project that its dictionaries can load (CSV, TSV, JSON or Parquet)." mb="0" />
-      <FileUploadForm projects={projects} project={project} lastResult={actionData?.result} submitLabel="Upload file" cancelTo="/data/files" />
+      <PageHeader
+        title="Upload file"
+        description="A file of a project that its dictionaries can load (CSV, TSV, JSON or Parquet)."
+        mb="0"
+      />
+      <FileUploadForm
+        projects={projects}
+        project={project}
+        lastResult={actionData?.result}
+        submitLabel="Upload file"
+        cancelTo="/data/files"
+      />
     </Stack>
   )
 }

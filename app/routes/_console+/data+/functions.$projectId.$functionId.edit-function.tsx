@@ -84,7 +84,13 @@ export default function EditFunctionRoute() {
         }
       />
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-function" title={`Delete function ${fn.name}?`} intent={DELETE_INTENT} confirmLabel="Delete function" deniedReason={denied.remove}>
+        <ConfirmPanel
+          id="delete-function"
+          title={`Delete function ${fn.name}?`}
+          intent={DELETE_INTENT}
+          confirmLabel="Delete function"
+          deniedReason={denied.remove}
+        >
           Queries that call {fn.name} will fail once it is gone. This cannot be undone.
         </ConfirmPanel>
       ) : null}
@@ -151,7 +157,9 @@ export default function EditFunctionRoute() {
                 </chakra.span>
               </Box>
             ) : null}
-            {tryOutcome.status === 'failed' ? <InlineAlert title="The engine refused it">{tryOutcome.error}</InlineAlert> : null}
+            {tryOutcome.status === 'failed' ? (
+              <InlineAlert title="The engine refused it">{tryOutcome.error}</InlineAlert>
+            ) : null}
           </Stack>
         </Form>
       </SectionCard>
@@ -169,7 +177,9 @@ export default function EditFunctionRoute() {
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Function ${data.fn.name}` : 'Function'} · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data ? `Function ${data.fn.name}` : 'Function'} · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()

@@ -19,7 +19,14 @@ import { CreateLink } from '~/components/layout/create-link'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
 
-type FunctionRow = { uuid: string; name: string; sql: string; description: string; projectId: string; projectName: string }
+type FunctionRow = {
+  uuid: string
+  name: string
+  sql: string
+  description: string
+  projectId: string
+  projectName: string
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -50,7 +57,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const columns: Column<FunctionRow>[] = [
-  { key: 'name', header: 'Function', isRowHeader: true, cell: (row) => <Link to={functionUrl(row.projectId, row.uuid)}>{row.name}</Link> },
+  {
+    key: 'name',
+    header: 'Function',
+    isRowHeader: true,
+    cell: (row) => <Link to={functionUrl(row.projectId, row.uuid)}>{row.name}</Link>,
+  },
   { key: 'project', header: 'Project', cell: (row) => row.projectName },
   { key: 'sql', header: 'SQL expression', cell: (row) => <code>{row.sql}</code> },
   { key: 'description', header: 'Description', cell: (row) => row.description || '—' },
@@ -67,11 +79,22 @@ export default function DataFunctionsRoute() {
         description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}
         mb="0"
         actions={
-          <CreateLink to={`/data/functions/new-custom-function${data.project ? `?project=${data.project}` : ''}`} colorPalette="blue">New function</CreateLink>
+          <CreateLink
+            to={`/data/functions/new-custom-function${data.project ? `?project=${data.project}` : ''}`}
+            colorPalette="blue"
+          >
+            New function
+          </CreateLink>
         }
       />
       <DataTabs />
-      <CatalogFilter projects={data.projects} project={data.project} q={data.q} pageSize={searchParams.get('pageSize')} nameLabel="Function name" />
+      <CatalogFilter
+        projects={data.projects}
+        project={data.project}
+        q={data.q}
+        pageSize={searchParams.get('pageSize')}
+        nameLabel="Function name"
+      />
       <DataTable
         caption="Custom SQL functions"
         columns={columns}
@@ -85,7 +108,14 @@ export default function DataFunctionsRoute() {
           />
         }
       />
-      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="functions" />
+      <Pagination
+        page={data.page}
+        pageCount={data.pageCount}
+        pageSize={data.pageSize}
+        total={data.total}
+        searchParams={searchParams}
+        noun="functions"
+      />
     </Stack>
   )
 }

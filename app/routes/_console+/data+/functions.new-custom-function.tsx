@@ -27,8 +27,18 @@ export default function NewFunctionRoute() {
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
-      <PageHeader title="New function" description="A custom SQL function of a project, usable in every query once saved." mb="0" />
-      <FunctionEditor projects={projects} defaultValue={{ project }} lastResult={actionData?.result} submitLabel="Create function" cancelTo="/data/functions" />
+      <PageHeader
+        title="New function"
+        description="A custom SQL function of a project, usable in every query once saved."
+        mb="0"
+      />
+      <FunctionEditor
+        projects={projects}
+        defaultValue={{ project }}
+        lastResult={actionData?.result}
+        submitLabel="Create function"
+        cancelTo="/data/functions"
+      />
     </Stack>
   )
 }

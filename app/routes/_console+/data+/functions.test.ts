@@ -8,7 +8,9 @@ import { action as newAction, loader as newLoader } from './functions.new-custom
 
 useTestCluster()
 
-type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
+type FormReply = {
+  result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }
+}
 
 let cookie: string
 beforeAll(async () => {
@@ -35,7 +37,9 @@ async function create(form: Record<string, string>) {
 async function createOk(project: string, name: string, sql: string) {
   const response = asResponse(await create({ project, name, sql, description: `About ${name}` }))
   expect(response.status, JSON.stringify(response)).toBe(302)
-  const [, projectId, functionId] = response.headers.get('Location')!.match(/^\/data\/functions\/([\w-]+)\/([\w-]+)\/edit-function$/)!
+  const [, projectId, functionId] = response.headers
+    .get('Location')!
+    .match(/^\/data\/functions\/([\w-]+)\/([\w-]+)\/edit-function$/)!
   return { projectId: projectId!, functionId: functionId!, response }
 }
 
@@ -62,7 +66,9 @@ describe('/data/functions/new-custom-function', () => {
   })
 
   it('answers the spec messages with 400 and keeps what was typed', async () => {
-    const { data, status } = unwrap<FormReply>(await create({ project: '', name: 'x'.repeat(64), sql: '', description: 'kept' }))
+    const { data, status } = unwrap<FormReply>(
+      await create({ project: '', name: 'x'.repeat(64), sql: '', description: 'kept' }),
+    )
     expect(status).toBe(400)
     expect(data.result.error).toEqual({
       project: ['Project must be selected'],
@@ -73,7 +79,9 @@ describe('/data/functions/new-custom-function', () => {
   })
 
   it("puts the engine's verdict on a bad expression at the SQL field, keeping it", async () => {
-    const { data, status } = unwrap<FormReply>(await create({ project: projectA, name: 'broken', sql: '(x) -> x +* 1' }))
+    const { data, status } = unwrap<FormReply>(
+      await create({ project: projectA, name: 'broken', sql: '(x) -> x +* 1' }),
+    )
     expect(status).toBe(400)
     expect(data.result.error?.sql?.[0]).toMatch(/Syntax error|SYNTAX_ERROR|Exception/i)
     expect(data.result.initialValue).toMatchObject({ sql: '(x) -> x +* 1', name: 'broken' })
@@ -89,7 +97,11 @@ describe('/data/functions', () => {
   it('lists functions of every project, filters by project and name, pages in the URL', async () => {
     for (let i = 0; i < 11; i++) await createOk(projectB, `paged_fn_${String(i).padStart(2, '0')}`, 'x -> x + 1')
     const all = await listLoader(args(get('/data/functions', cookie)))
-    expect(all.rows.some((row) => row.name === 'linear_fn' && row.projectName === 'fn_alpha' && row.sql === '(x, k, b) -> k*x + b')).toBe(true)
+    expect(
+      all.rows.some(
+        (row) => row.name === 'linear_fn' && row.projectName === 'fn_alpha' && row.sql === '(x, k, b) -> k*x + b',
+      ),
+    ).toBe(true)
     expect(all.functionCount).toBe(12)
 
     const onlyA = await listLoader(args(get(`/data/functions?project=${projectA}`, cookie)))
@@ -105,7 +117,9 @@ describe('/data/functions', () => {
 
   it('shows a cluster failure with the catalogue message', async () => {
     failWith('/config/v1/orgs/:org/projects/', 503, '', 'get')
-    const thrown = unwrap<{ message: string }>(await returnedOrThrown(() => listLoader(args(get('/data/functions', cookie)))))
+    const thrown = unwrap<{ message: string }>(
+      await returnedOrThrown(() => listLoader(args(get('/data/functions', cookie)))),
+    )
     expect(thrown.status).toBe(503)
   })
 })
@@ -119,8 +133,14 @@ describe('/data/functions/$projectId/$functionId/edit-function', () => {
     expect(idle.tryOutcome.status).toBe('idle')
     expect(idle.tryOutcome.arguments.map((arg) => arg.parameter)).toEqual(['who', 'n'])
 
-    const ran = await editLoader(editArgs(`${base}?try=1&a0=${encodeURIComponent("o'brien")}&t0=string&a1=21&t1=number`, ids))
-    expect(ran.tryOutcome).toMatchObject({ status: 'done', value: "hi o'brien 42", sql: "SELECT greet_fn('o\\'brien', 21) AS result" })
+    const ran = await editLoader(
+      editArgs(`${base}?try=1&a0=${encodeURIComponent("o'brien")}&t0=string&a1=21&t1=number`, ids),
+    )
+    expect(ran.tryOutcome).toMatchObject({
+      status: 'done',
+      value: "hi o'brien 42",
+      sql: "SELECT greet_fn('o\\'brien', 21) AS result",
+    })
 
     const invalid = await editLoader(editArgs(`${base}?try=1&a0=x&t0=string&a1=abc&t1=number`, ids))
     expect(invalid.tryOutcome.status).toBe('invalid')
@@ -134,12 +154,22 @@ describe('/data/functions/$projectId/$functionId/edit-function', () => {
   it('saves a new expression (checked by the cluster) and keeps a bad one on the form', async () => {
     const ids = await createOk(projectA, 'double_fn', 'x -> x * 2')
     const base = `/data/functions/${ids.projectId}/${ids.functionId}/edit-function`
-    const bad = unwrap<FormReply>(await returnedOrThrown(() => editAction(editArgs(base, ids, { intent: 'save', project: ids.projectId, name: 'double_fn', sql: 'x -> x *' }))))
+    const bad = unwrap<FormReply>(
+      await returnedOrThrown(() =>
+        editAction(editArgs(base, ids, { intent: 'save', project: ids.projectId, name: 'double_fn', sql: 'x -> x *' })),
+      ),
+    )
     expect(bad.status).toBe(400)
     expect(bad.data.result.error?.sql?.length).toBe(1)
     expect(bad.data.result.initialValue).toMatchObject({ sql: 'x -> x *' })
 
-    const saved = asResponse(await returnedOrThrown(() => editAction(editArgs(base, ids, { intent: 'save', project: ids.projectId, name: 'triple_fn', sql: 'x -> x * 3' }))))
+    const saved = asResponse(
+      await returnedOrThrown(() =>
+        editAction(
+          editArgs(base, ids, { intent: 'save', project: ids.projectId, name: 'triple_fn', sql: 'x -> x * 3' }),
+        ),
+      ),
+    )
     expect(saved.status).toBe(302)
     expect(saved.headers.get('Location')).toBe(base)
     const ran = await editLoader(editArgs(`${base}?try=1&a0=5&t0=number`, ids))
@@ -151,7 +181,9 @@ describe('/data/functions/$projectId/$functionId/edit-function', () => {
     const ids = await createOk(projectB, 'doomed_fn', 'x -> x')
     const base = `/data/functions/${ids.projectId}/${ids.functionId}/edit-function`
     expect((await editLoader(editArgs(`${base}?delete=${ids.functionId}`, ids))).isConfirmingDelete).toBe(true)
-    const response = asResponse(await returnedOrThrown(() => editAction(editArgs(base, ids, { intent: 'delete-function' }))))
+    const response = asResponse(
+      await returnedOrThrown(() => editAction(editArgs(base, ids, { intent: 'delete-function' }))),
+    )
     expect(response.headers.get('Location')).toBe('/data/functions')
     const gone = unwrap<{ message: string }>(await returnedOrThrown(() => editLoader(editArgs(base, ids))))
     expect(gone.status).toBe(404)

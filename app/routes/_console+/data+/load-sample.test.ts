@@ -56,14 +56,21 @@ describe('Load the sample (POST /data/tables?index, intent load-sample)', () => 
     const [, tableId, projectId] = location.match(/^\/data\/tables\/([\w-]{36})\?project=([\w-]{36})$/)!
     expect(projectId).toBe(existing.uuid)
     expect((await projectsNamed('sample')).results).toHaveLength(1)
-    expect(await toastsOf(response)).toEqual([expect.objectContaining({ type: 'success', title: `Sample loaded: ${SAMPLE_ROWS} rows in sample.logs` })])
+    expect(await toastsOf(response)).toEqual([
+      expect.objectContaining({ type: 'success', title: `Sample loaded: ${SAMPLE_ROWS} rows in sample.logs` }),
+    ])
 
     const detail = await detailLoader(args(get(location, cookie), { tableId: tableId! }))
     expect(detail.table).toMatchObject({ uuid: tableId, name: 'logs' })
-    const transforms = await clusterCall<Listed>('GET', `/config/v1/orgs/{org}/projects/${projectId}/tables/${tableId}/transforms/`)
+    const transforms = await clusterCall<Listed>(
+      'GET',
+      `/config/v1/orgs/{org}/projects/${projectId}/tables/${tableId}/transforms/`,
+    )
     expect(transforms.results.map((transform) => transform.name)).toEqual(['logs_json'])
     expect(await queryCount('SELECT count() FROM sample.logs')).toBe(SAMPLE_ROWS)
-    expect(await queryCount("SELECT count() FROM sample.logs WHERE level = 'error' AND status >= 500")).toBeGreaterThan(0)
+    expect(await queryCount("SELECT count() FROM sample.logs WHERE level = 'error' AND status >= 500")).toBeGreaterThan(
+      0,
+    )
 
     const after = await listLoader(args(get('/data/tables', cookie)))
     expect(after.rows.map((row) => `${row.projectName}.${row.table?.name}`)).toEqual(['sample.logs'])
@@ -73,7 +80,9 @@ describe('Load the sample (POST /data/tables?index, intent load-sample)', () => 
     const response = asResponse(await loadSample())
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toMatch(/^\/data\/tables\/[\w-]{36}\?project=[\w-]{36}$/)
-    expect(await toastsOf(response)).toEqual([expect.objectContaining({ type: 'info', title: 'The sample is already loaded: sample.logs' })])
+    expect(await toastsOf(response)).toEqual([
+      expect.objectContaining({ type: 'info', title: 'The sample is already loaded: sample.logs' }),
+    ])
     expect(await queryCount('SELECT count() FROM sample.logs')).toBe(SAMPLE_ROWS)
   })
 
@@ -81,7 +90,8 @@ describe('Load the sample (POST /data/tables?index, intent load-sample)', () => 
     const { results } = await projectsNamed('sample')
     for (const project of results) {
       const tables = await clusterCall<Listed>('GET', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`)
-      for (const table of tables.results) await clusterCall('DELETE', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/${table.uuid}`)
+      for (const table of tables.results)
+        await clusterCall('DELETE', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/${table.uuid}`)
       await clusterCall('DELETE', `/config/v1/orgs/{org}/projects/${project.uuid}`)
     }
     const response = asResponse(await loadSample())
@@ -95,8 +105,14 @@ describe('Load the sample (POST /data/tables?index, intent load-sample)', () => 
   it("says a cluster failure in the catalogue's words on the page it came from, naming what it had made", async () => {
     const [project] = (await projectsNamed('sample')).results
     const tables = await clusterCall<Listed>('GET', `/config/v1/orgs/{org}/projects/${project!.uuid}/tables/`)
-    for (const table of tables.results) await clusterCall('DELETE', `/config/v1/orgs/{org}/projects/${project!.uuid}/tables/${table.uuid}`)
-    failWith('/config/v1/orgs/:org/projects/:project/tables/:table/transforms/', 409, { detail: 'A transform is being published.' }, 'post')
+    for (const table of tables.results)
+      await clusterCall('DELETE', `/config/v1/orgs/{org}/projects/${project!.uuid}/tables/${table.uuid}`)
+    failWith(
+      '/config/v1/orgs/:org/projects/:project/tables/:table/transforms/',
+      409,
+      { detail: 'A transform is being published.' },
+      'post',
+    )
 
     const response = asResponse(await loadSample('/dashboard'))
     expect(response.status).toBe(302)

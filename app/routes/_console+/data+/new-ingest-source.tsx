@@ -45,7 +45,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     kind,
     transforms,
     credentials,
-    defaultValue: { table: table?.value ?? '', transform: transforms.length === 1 ? transforms[0] : '', replicasMin: '1', cpu: '1', memory: '10', storage: '10', offset: 'latest' },
+    defaultValue: {
+      table: table?.value ?? '',
+      transform: transforms.length === 1 ? transforms[0] : '',
+      replicasMin: '1',
+      cpu: '1',
+      memory: '10',
+      storage: '10',
+      offset: 'latest',
+    },
   }
 }
 
@@ -57,45 +65,52 @@ export async function action({ request }: ActionFunctionArgs) {
   return sourceEditorAction(api, type, await request.formData())
 }
 
-
 export default function NewIngestSourceRoute() {
   const { tables, table, kind, transforms, credentials, defaultValue } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [projectId = '', tableId = ''] = (table?.value ?? '').split('/')
   return (
     <Stack gap="4" maxW="3xl">
-      <PageHeader title="New ingest source" description="A source pulls rows from Kafka, Kinesis or a security-event feed into a table through one of its transforms (the cluster creates a pool to run it); auto batch loads the files a queue announces." mb="0" />
+      <PageHeader
+        title="New ingest source"
+        description="A source pulls rows from Kafka, Kinesis or a security-event feed into a table through one of its transforms (the cluster creates a pool to run it); auto batch loads the files a queue announces."
+        mb="0"
+      />
       {/* Step one (a GET form, the same with and without scripts): which table, which kind. */}
       <Box bg="bg" borderWidth="1px" rounded="md" p="4">
         <Form method="get" aria-label="Table and kind">
-        <chakra.label htmlFor="source-table" fontSize="sm" fontWeight="medium">
-          Table
-        </chakra.label>
-        <FormSelect id="source-table" name="table" defaultValue={table?.value ?? ''} display="block" mb="3">
-          <option value="">Select a table</option>
-          {tables.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </FormSelect>
-        <chakra.label htmlFor="source-type" fontSize="sm" fontWeight="medium">
-          Kind
-        </chakra.label>
-        <FormSelect id="source-type" name="type" defaultValue={kind ?? ''} display="block" mb="3">
-          <option value="">Select a kind</option>
-          {FORM_KINDS.map((value) => (
-            <option key={value} value={value}>
-              {FORM_KIND_LABELS[value]}
-            </option>
-          ))}
-        </FormSelect>
-        <HStack>
-          <Button type="submit" size="sm" variant="outline">
-            {table && kind ? 'Change' : 'Continue'}
-          </Button>
-          {!tables.length ? <Text fontSize="sm">There are no tables yet: <Link to="/data/new-table">create one</Link> first.</Text> : null}
-        </HStack>
+          <chakra.label htmlFor="source-table" fontSize="sm" fontWeight="medium">
+            Table
+          </chakra.label>
+          <FormSelect id="source-table" name="table" defaultValue={table?.value ?? ''} display="block" mb="3">
+            <option value="">Select a table</option>
+            {tables.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </FormSelect>
+          <chakra.label htmlFor="source-type" fontSize="sm" fontWeight="medium">
+            Kind
+          </chakra.label>
+          <FormSelect id="source-type" name="type" defaultValue={kind ?? ''} display="block" mb="3">
+            <option value="">Select a kind</option>
+            {FORM_KINDS.map((value) => (
+              <option key={value} value={value}>
+                {FORM_KIND_LABELS[value]}
+              </option>
+            ))}
+          </FormSelect>
+          <HStack>
+            <Button type="submit" size="sm" variant="outline">
+              {table && kind ? 'Change' : 'Continue'}
+            </Button>
+            {!tables.length ? (
+              <Text fontSize="sm">
+                There are no tables yet: <Link to="/data/new-table">create one</Link> first.
+              </Text>
+            ) : null}
+          </HStack>
         </Form>
       </Box>
       {table && kind === AUTO_BATCH ? (

@@ -24,7 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     defaults: {
       parent: parent?.value,
       // The parent's project unless another is asked for.
-      project: projects.some((project) => project.uuid === wantedProject) ? wantedProject! : parent?.value.split('/')[0],
+      project: projects.some((project) => project.uuid === wantedProject)
+        ? wantedProject!
+        : parent?.value.split('/')[0],
       sql: url.searchParams.get('sql') ?? undefined,
     },
   }
@@ -41,9 +43,20 @@ export default function NewSummaryTableRoute() {
   const analysisHref = `/data/new-summary-table/column-analysis${defaults.parent ? `?parent=${defaults.parent}` : ''}`
   return (
     <Stack gap="4" maxW="3xl">
-      <PageHeader title="New summary table" description="A summary table keeps the result of an aggregating SQL over its parent table as rows arrive." mb="0" />
+      <PageHeader
+        title="New summary table"
+        description="A summary table keeps the result of an aggregating SQL over its parent table as rows arrive."
+        mb="0"
+      />
       <SummaryTabs current="form" hrefs={{ form: '/data/new-summary-table', analysis: analysisHref }} />
-      <SummaryForm key={defaults.sql ?? ''} projects={projects} parents={parents} defaults={defaults} lastResult={actionData?.result} analysisHref={analysisHref} />
+      <SummaryForm
+        key={defaults.sql ?? ''}
+        projects={projects}
+        parents={parents}
+        defaults={defaults}
+        lastResult={actionData?.result}
+        analysisHref={analysisHref}
+      />
     </Stack>
   )
 }
@@ -52,5 +65,11 @@ export const meta: MetaFunction = () => [{ title: 'New summary table · Cluster 
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The summary table could not be created" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+  return (
+    <ErrorPanel
+      title="The summary table could not be created"
+      message={errorMessage(error)}
+      back={{ to: '/data/tables', label: 'Back to the tables' }}
+    />
+  )
 }

@@ -34,13 +34,24 @@ export default function NewSummaryColumnAnalysisRoute() {
   const formHref = `/data/new-summary-table${parent ? `?parent=${parent}` : ''}`
   return (
     <Stack gap="4" maxW="3xl">
-      <PageHeader title="New summary table" description="Pick what each column of the parent becomes; the SQL is built for you." mb="0" />
+      <PageHeader
+        title="New summary table"
+        description="Pick what each column of the parent becomes; the SQL is built for you."
+        mb="0"
+      />
       <SummaryTabs current="analysis" hrefs={{ form: formHref, analysis: '/data/new-summary-table/column-analysis' }} />
       <ParentPicker parents={parents} parent={parent} />
       {/* a submission that names no parent (a stale page, a hand-made request) says what is missing */}
       {!parent && actionData ? <InlineAlert>{SUMMARY_MESSAGES.parentRequired}</InlineAlert> : null}
       {parent ? (
-        <ColumnAnalysisForm key={parent} parent={parent} columns={columns} lastResult={actionData?.result} sql={actionData?.sql ?? null} useHref={formHref} />
+        <ColumnAnalysisForm
+          key={parent}
+          parent={parent}
+          columns={columns}
+          lastResult={actionData?.result}
+          sql={actionData?.sql ?? null}
+          useHref={formHref}
+        />
       ) : null}
     </Stack>
   )
@@ -50,5 +61,11 @@ export const meta: MetaFunction = () => [{ title: 'Column analysis · New summar
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The column analysis could not be shown" message={errorMessage(error)} back={{ to: '/data/new-summary-table', label: 'Back to the summary form' }} />
+  return (
+    <ErrorPanel
+      title="The column analysis could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/data/new-summary-table', label: 'Back to the summary form' }}
+    />
+  )
 }

@@ -27,8 +27,19 @@ export default function NewTableRoute() {
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
-      <PageHeader title="New table" description="A table lives in a project. Settings you leave empty take the cluster's defaults." mb="0" />
-      <TableEditor projects={projects} project={project} constraint={constraint} lastResult={actionData?.result} submitLabel="Create table" cancelTo="/data/tables" />
+      <PageHeader
+        title="New table"
+        description="A table lives in a project. Settings you leave empty take the cluster's defaults."
+        mb="0"
+      />
+      <TableEditor
+        projects={projects}
+        project={project}
+        constraint={constraint}
+        lastResult={actionData?.result}
+        submitLabel="Create table"
+        cancelTo="/data/tables"
+      />
     </Stack>
   )
 }

@@ -64,5 +64,11 @@ export const meta: MetaFunction = () => [{ title: 'New view · Cluster Console' 
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The view could not be created" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+  return (
+    <ErrorPanel
+      title="The view could not be created"
+      message={errorMessage(error)}
+      back={{ to: '/data/tables', label: 'Back to the tables' }}
+    />
+  )
 }

@@ -5,12 +5,18 @@ import { args, asResponse, get, loginAsAdmin, post, returnedOrThrown, unwrap } f
 import { action as newSummaryAction, loader as newSummaryLoader } from './new-summary-table._index'
 import { action as analysisAction, loader as analysisLoader } from './new-summary-table.column-analysis'
 import { loader as detailLoader } from './tables.$tableId._index'
-import { action as editSettingsAction, loader as editSettingsLoader } from './tables.$tableId.edit-summary-settings._index'
+import {
+  action as editSettingsAction,
+  loader as editSettingsLoader,
+} from './tables.$tableId.edit-summary-settings._index'
 import { loader as editAnalysisLoader } from './tables.$tableId.edit-summary-settings.column-analysis'
 
 useTestCluster()
 
-type FormReply = { result: { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }; sql?: string | null }
+type FormReply = {
+  result: { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }
+  sql?: string | null
+}
 
 let cookie: string
 let parent: { projectId: string; tableId: string }
@@ -24,12 +30,18 @@ beforeAll(async () => {
 
 const parentValue = () => `${parent.projectId}/${parent.tableId}`
 
-const send = (action: (a: ReturnType<typeof args>) => Promise<unknown>, path: string, form: Record<string, string>, params: Record<string, string> = {}) =>
-  returnedOrThrown(() => action(args(post(path, form, cookie), params)))
+const send = (
+  action: (a: ReturnType<typeof args>) => Promise<unknown>,
+  path: string,
+  form: Record<string, string>,
+  params: Record<string, string> = {},
+) => returnedOrThrown(() => action(args(post(path, form, cookie), params)))
 
 describe('/data/new-summary-table and its column analysis', () => {
   it('column analysis: the rules and the Illegal Aggregation message at their fields', async () => {
-    const loaded = await analysisLoader(args(get(`/data/new-summary-table/column-analysis?parent=${parent.tableId}`, cookie)))
+    const loaded = await analysisLoader(
+      args(get(`/data/new-summary-table/column-analysis?parent=${parent.tableId}`, cookie)),
+    )
     expect(loaded.parent).toBe(parentValue())
     expect(loaded.columns.map((column) => column.name)).toEqual(['timestamp', 'level', 'message'])
 
@@ -50,7 +62,15 @@ describe('/data/new-summary-table and its column analysis', () => {
       timeframeValue: ['Timeframe value must be greater than 0'],
       columns: ['At least one column must be selected'],
     })
-    const missing = unwrap<FormReply>(await send(analysisAction, '/x', { parent: parentValue(), timestampColumn: 'timestamp', timestampUnit: 'minute', 'columns[0].name': 'level', 'columns[0].aggregation': 'group' }))
+    const missing = unwrap<FormReply>(
+      await send(analysisAction, '/x', {
+        parent: parentValue(),
+        timestampColumn: 'timestamp',
+        timestampUnit: 'minute',
+        'columns[0].name': 'level',
+        'columns[0].aggregation': 'group',
+      }),
+    )
     expect(missing.data.result.error).toMatchObject({ timestampValue: ['Timestamp value is required'] })
 
     const illegal = unwrap<FormReply>(
@@ -64,7 +84,9 @@ describe('/data/new-summary-table and its column analysis', () => {
         'columns[0].aggregation': 'uniq',
       }),
     )
-    expect(illegal.data.result.error).toMatchObject({ where: ['Illegal Aggregation. Column cannot be aggregated if used in WHERE clause.'] })
+    expect(illegal.data.result.error).toMatchObject({
+      where: ['Illegal Aggregation. Column cannot be aggregated if used in WHERE clause.'],
+    })
   })
 
   it('builds the SQL, which the Summary Form takes; the form checks it on the cluster, then creates the table', async () => {
@@ -83,16 +105,30 @@ describe('/data/new-summary-table and its column analysis', () => {
       "SELECT toStartOfInterval(timestamp, INTERVAL 5 MINUTE) AS time_bucket, level, count() AS count_message\nFROM shop.events\nWHERE (level != 'debug')\nGROUP BY time_bucket, level\nSETTINGS hdx_primary_key='time_bucket'",
     )
 
-    const form = await newSummaryLoader(args(get(`/data/new-summary-table?parent=${parentValue()}&sql=${encodeURIComponent(built.sql)}`, cookie)))
+    const form = await newSummaryLoader(
+      args(get(`/data/new-summary-table?parent=${parentValue()}&sql=${encodeURIComponent(built.sql)}`, cookie)),
+    )
     expect(form.defaults).toEqual({ parent: parentValue(), project: parent.projectId, sql: built.sql })
 
-    const required = unwrap<FormReply>(await send(newSummaryAction, '/data/new-summary-table', { project: parent.projectId, name: 'by_level' }))
-    expect(required.data.result.error).toEqual({ parent: ['Parent table is required'], sql: ['Summary SQL is required'] })
+    const required = unwrap<FormReply>(
+      await send(newSummaryAction, '/data/new-summary-table', { project: parent.projectId, name: 'by_level' }),
+    )
+    expect(required.data.result.error).toEqual({
+      parent: ['Parent table is required'],
+      sql: ['Summary SQL is required'],
+    })
 
     const wrongParent = unwrap<FormReply>(
-      await send(newSummaryAction, '/data/new-summary-table', { project: parent.projectId, name: 'by_level', parent: parentValue(), sql: 'SELECT 1 FROM shop.other' }),
+      await send(newSummaryAction, '/data/new-summary-table', {
+        project: parent.projectId,
+        name: 'by_level',
+        parent: parentValue(),
+        sql: 'SELECT 1 FROM shop.other',
+      }),
     )
-    expect(wrongParent.data.result.error).toEqual({ sql: ['The summary SQL must read FROM the parent table shop.events'] })
+    expect(wrongParent.data.result.error).toEqual({
+      sql: ['The summary SQL must read FROM the parent table shop.events'],
+    })
 
     const refused = unwrap<FormReply>(
       await send(newSummaryAction, '/data/new-summary-table', {
@@ -107,36 +143,75 @@ describe('/data/new-summary-table and its column analysis', () => {
     expect(refused.data.result.initialValue).toMatchObject({ name: 'by_level' })
 
     const created = asResponse(
-      await send(newSummaryAction, '/data/new-summary-table', { project: parent.projectId, name: 'by_level', description: 'Per level', parent: parentValue(), sql: built.sql }),
+      await send(newSummaryAction, '/data/new-summary-table', {
+        project: parent.projectId,
+        name: 'by_level',
+        description: 'Per level',
+        parent: parentValue(),
+        sql: built.sql,
+      }),
     )
     expect(created.status).toBe(302)
     const [, tableId] = created.headers.get('Location')!.match(/tables\/([\w-]+)\?/)!
 
     // The parent's page lists it; its own page has the Summary group.
-    const parentPage = await detailLoader(args(get(`/data/tables/${parent.tableId}?project=${parent.projectId}`, cookie), { tableId: parent.tableId }))
-    expect(parentPage.related.summaries.value).toEqual([{ uuid: tableId, name: 'shop.by_level', projectId: parent.projectId }])
-    const own = await detailLoader(args(get(`/data/tables/${tableId}?project=${parent.projectId}`, cookie), { tableId: tableId! }))
+    const parentPage = await detailLoader(
+      args(get(`/data/tables/${parent.tableId}?project=${parent.projectId}`, cookie), { tableId: parent.tableId }),
+    )
+    expect(parentPage.related.summaries.value).toEqual([
+      { uuid: tableId, name: 'shop.by_level', projectId: parent.projectId },
+    ])
+    const own = await detailLoader(
+      args(get(`/data/tables/${tableId}?project=${parent.projectId}`, cookie), { tableId: tableId! }),
+    )
     expect(own.settings.map((group) => group.key)).toContain('summary')
 
     // Summary Settings tab.
     const settingsUrl = `/data/tables/${tableId}/edit-summary-settings?project=${parent.projectId}`
     const settings = await editSettingsLoader(args(get(settingsUrl, cookie), { tableId: tableId! }))
-    expect(settings).toMatchObject({ sql: built.sql, enabled: true, parent: { value: parentValue(), label: 'shop.events' } })
-    const analysis = await editAnalysisLoader(args(get(`/data/tables/${tableId}/edit-summary-settings/column-analysis?project=${parent.projectId}`, cookie), { tableId: tableId! }))
+    expect(settings).toMatchObject({
+      sql: built.sql,
+      enabled: true,
+      parent: { value: parentValue(), label: 'shop.events' },
+    })
+    const analysis = await editAnalysisLoader(
+      args(get(`/data/tables/${tableId}/edit-summary-settings/column-analysis?project=${parent.projectId}`, cookie), {
+        tableId: tableId!,
+      }),
+    )
     expect(analysis.columns.map((column) => column.name)).toEqual(['timestamp', 'level', 'message'])
 
-    const badSql = unwrap<FormReply>(await returnedOrThrown(() => editSettingsAction(args(post(settingsUrl, { enabled: 'on', sql: 'SELECT nope FROM shop.events' }, cookie), { tableId: tableId! }))))
+    const badSql = unwrap<FormReply>(
+      await returnedOrThrown(() =>
+        editSettingsAction(
+          args(post(settingsUrl, { enabled: 'on', sql: 'SELECT nope FROM shop.events' }, cookie), {
+            tableId: tableId!,
+          }),
+        ),
+      ),
+    )
     expect(badSql.data.result.error?.sql?.[0]).toMatch(/^The cluster refused the SQL: /)
     const newSql = 'SELECT toStartOfHour(timestamp) AS hour, count() AS n FROM shop.events GROUP BY hour'
-    const saved = asResponse(await returnedOrThrown(() => editSettingsAction(args(post(settingsUrl, { sql: newSql }, cookie), { tableId: tableId! }))))
+    const saved = asResponse(
+      await returnedOrThrown(() =>
+        editSettingsAction(args(post(settingsUrl, { sql: newSql }, cookie), { tableId: tableId! })),
+      ),
+    )
     expect(saved.status).toBe(302)
-    expect(await editSettingsLoader(args(get(settingsUrl, cookie), { tableId: tableId! }))).toMatchObject({ sql: newSql, enabled: false })
+    expect(await editSettingsLoader(args(get(settingsUrl, cookie), { tableId: tableId! }))).toMatchObject({
+      sql: newSql,
+      enabled: false,
+    })
   })
 
   it('a turbine table has no summary settings: 404, never a 500', async () => {
     const thrown = unwrap<{ message: string }>(
       await returnedOrThrown(() =>
-        editSettingsLoader(args(get(`/data/tables/${parent.tableId}/edit-summary-settings?project=${parent.projectId}`, cookie), { tableId: parent.tableId })),
+        editSettingsLoader(
+          args(get(`/data/tables/${parent.tableId}/edit-summary-settings?project=${parent.projectId}`, cookie), {
+            tableId: parent.tableId,
+          }),
+        ),
       ),
     )
     expect(thrown.status).toBe(404)

@@ -6,14 +6,18 @@ import { action as listAction, loader as listLoader } from './tables._index'
 
 useTestCluster()
 
-type Reply = { projectResult?: { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }; deleteProjectResult?: { error?: Record<string, string[]> } }
+type Reply = {
+  projectResult?: { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }
+  deleteProjectResult?: { error?: Record<string, string[]> }
+}
 
 let cookie: string
 beforeAll(async () => {
   cookie = await loginAsAdmin()
 })
 
-const send = (form: Record<string, string>) => returnedOrThrown(() => listAction(args(post('/data/tables', form, cookie))))
+const send = (form: Record<string, string>) =>
+  returnedOrThrown(() => listAction(args(post('/data/tables', form, cookie))))
 const load = (search: string) => listLoader(args(get(`/data/tables${search}`, cookie)))
 
 async function createProjectOk(name: string, description = '') {
@@ -35,7 +39,10 @@ describe('projects on /data/tables', () => {
 
     const projectId = await createProjectOk('proj_one', 'First')
     const step = (await load(`?manage-project=${projectId}`)).projectStep
-    expect(step).toMatchObject({ kind: 'manage', project: { uuid: projectId, name: 'proj_one', description: 'First', tables: [], functions: [] } })
+    expect(step).toMatchObject({
+      kind: 'manage',
+      project: { uuid: projectId, name: 'proj_one', description: 'First', tables: [], functions: [] },
+    })
 
     // A taken name comes back at the field from the cluster.
     const taken = unwrap<Reply>(await send({ intent: 'create-project', name: 'proj_one' }))
@@ -46,7 +53,9 @@ describe('projects on /data/tables', () => {
   it('renames and describes a project', async () => {
     const projectId = await createProjectOk('proj_rename')
     const bad = unwrap<Reply>(await send({ intent: 'update-project', projectId, name: '1bad' }))
-    expect(bad.data.projectResult?.error?.name).toEqual(['Project name must start with a letter and contain only letters, digits and underscores'])
+    expect(bad.data.projectResult?.error?.name).toEqual([
+      'Project name must start with a letter and contain only letters, digits and underscores',
+    ])
     asResponse(await send({ intent: 'update-project', projectId, name: 'proj_renamed', description: 'Described' }))
     const step = (await load(`?manage-project=${projectId}`)).projectStep
     expect(step).toMatchObject({ project: { name: 'proj_renamed', description: 'Described' } })
@@ -54,7 +63,11 @@ describe('projects on /data/tables', () => {
 
   it('shows what is inside before the delete and needs FORCE when something goes with it', async () => {
     const projectId = await createProjectOk('proj_full')
-    asResponse(await returnedOrThrown(() => newTableAction(args(post('/data/new-table', { project: projectId, name: 'inside' }, cookie)))))
+    asResponse(
+      await returnedOrThrown(() =>
+        newTableAction(args(post('/data/new-table', { project: projectId, name: 'inside' }, cookie))),
+      ),
+    )
     const step = (await load(`?delete-project=${projectId}`)).projectStep
     expect(step).toMatchObject({ kind: 'delete', project: { tables: [{ name: 'inside' }], stats: { total_rows: 0 } } })
 

@@ -27,7 +27,13 @@ import { tableUrl } from './__table-url'
 import { TableSummariesPanel, TableViewsPanel } from './__table-related'
 import { loadTableRelated } from './__table-related.server'
 import { RenameTableForm, SettingsGroupForm, TableManageLinks, TableSettingsOverview } from './__table-settings'
-import { loadSettingsStep, renameTableAction, saveSettingsAction, settingsOverview, truncateTableAction } from './__table-settings.server'
+import {
+  loadSettingsStep,
+  renameTableAction,
+  saveSettingsAction,
+  settingsOverview,
+  truncateTableAction,
+} from './__table-settings.server'
 import { RENAME_INTENT, SETTINGS_INTENT, TRUNCATE_INTENT } from './__table-intents'
 // Ingest sources (issue 8): the panel and its rows live in the source helpers.
 import { SourcesPanel } from './__source-list'
@@ -59,7 +65,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ])
   const stats = statsLoad.value
   const edit = url.searchParams.get('edit')
-  const settingsStep = edit && edit !== 'rename' && !denied.change ? await loadSettingsStep(api, table, edit, { asJson: url.searchParams.get('as') === 'json' }) : null
+  const settingsStep =
+    edit && edit !== 'rename' && !denied.change
+      ? await loadSettingsStep(api, table, edit, { asJson: url.searchParams.get('as') === 'json' })
+      : null
   return {
     sources,
     table: {
@@ -100,7 +109,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = formData.get('intent')
   if (intent === SETTINGS_INTENT || intent === RENAME_INTENT || intent === TRUNCATE_INTENT) {
     const projectHint = new URL(request.url).searchParams.get('project') ?? formData.get('project')
-    const found = await loadFromCluster(() => findTable(api, params.tableId!, typeof projectHint === 'string' ? projectHint : null))
+    const found = await loadFromCluster(() =>
+      findTable(api, params.tableId!, typeof projectHint === 'string' ? projectHint : null),
+    )
     if (intent === SETTINGS_INTENT) return saveSettingsAction(api, formData, found)
     if (intent === RENAME_INTENT) return renameTableAction(api, formData, found)
     return truncateTableAction(api, formData, found)
@@ -121,8 +132,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type TransformRow = Awaited<ReturnType<typeof loader>>['transforms'][number]
 
 export default function TableDetailRoute() {
-  const { related, table, project, settings, settingsStep, isRenaming, isConfirmingTruncate, stats, transforms, isConfirmingDelete, sources, denied } =
-    useLoaderData<typeof loader>()
+  const {
+    related,
+    table,
+    project,
+    settings,
+    settingsStep,
+    isRenaming,
+    isConfirmingTruncate,
+    stats,
+    transforms,
+    isConfirmingDelete,
+    sources,
+    denied,
+  } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const base = tableUrl(table.uuid, project.uuid)
   const formResult = actionData && 'result' in actionData ? actionData.result : undefined
@@ -131,7 +154,9 @@ export default function TableDetailRoute() {
       key: 'name',
       header: 'Transform',
       isRowHeader: true,
-      cell: (row) => <Link to={`/data/tables/${table.uuid}/transform/edit/${row.uuid}?project=${project.uuid}`}>{row.name}</Link>,
+      cell: (row) => (
+        <Link to={`/data/tables/${table.uuid}/transform/edit/${row.uuid}?project=${project.uuid}`}>{row.name}</Link>
+      ),
     },
     { key: 'type', header: 'Type', cell: (row) => row.type || '—' },
     { key: 'default', header: 'Default', cell: (row) => (row.isDefault ? 'Yes' : 'No') },
@@ -156,10 +181,19 @@ export default function TableDetailRoute() {
             <Button asChild size="sm" variant="outline">
               <Link to={`/queries?table_id=${table.uuid}`}>Query this table</Link>
             </Button>
-            <CreateLink to={`/jobs/alter-jobs/create?table=${encodeURIComponent(`${project.name}.${table.name}`)}`} variant="outline">New alter job</CreateLink>
+            <CreateLink
+              to={`/jobs/alter-jobs/create?table=${encodeURIComponent(`${project.name}.${table.name}`)}`}
+              variant="outline"
+            >
+              New alter job
+            </CreateLink>
             <TableManageLinks base={base} tableId={table.uuid} isSummary={table.type === 'summary'} denied={denied} />
             {isConfirmingDelete ? null : (
-              <GuardedLink to={`${tableUrl(table.uuid, project.uuid)}&delete=${table.uuid}`} reason={denied.remove} colorPalette="red">
+              <GuardedLink
+                to={`${tableUrl(table.uuid, project.uuid)}&delete=${table.uuid}`}
+                reason={denied.remove}
+                colorPalette="red"
+              >
                 Delete table…
               </GuardedLink>
             )}
@@ -204,8 +238,17 @@ export default function TableDetailRoute() {
         </ConfirmPanel>
       ) : null}
 
-      {settingsStep ? <SettingsGroupForm key={settingsStep.key} step={settingsStep} lastResult={formResult} cancelTo={`${base}#settings`} /> : null}
-      {isRenaming ? <RenameTableForm name={table.name} description={table.description} lastResult={formResult} cancelTo={base} /> : null}
+      {settingsStep ? (
+        <SettingsGroupForm
+          key={settingsStep.key}
+          step={settingsStep}
+          lastResult={formResult}
+          cancelTo={`${base}#settings`}
+        />
+      ) : null}
+      {isRenaming ? (
+        <RenameTableForm name={table.name} description={table.description} lastResult={formResult} cancelTo={base} />
+      ) : null}
 
       <SectionCard id="details" title="Details">
         <DetailList
@@ -226,7 +269,9 @@ export default function TableDetailRoute() {
           <Heading as="h2" id="transforms-heading" size="md">
             Transforms
           </Heading>
-          <CreateLink to={`/data/new-transform?table=${table.uuid}&project=${project.uuid}`} variant="outline">New transform</CreateLink>
+          <CreateLink to={`/data/new-transform?table=${table.uuid}&project=${project.uuid}`} variant="outline">
+            New transform
+          </CreateLink>
         </HStack>
         <DataTable
           caption={`Transforms of ${table.name}`}
@@ -288,5 +333,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The table could not be shown" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+  return (
+    <ErrorPanel
+      title="The table could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/data/tables', label: 'Back to the tables' }}
+    />
+  )
 }

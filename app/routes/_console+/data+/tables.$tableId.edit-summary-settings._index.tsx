@@ -45,19 +45,38 @@ export default function EditSummarySettingsRoute() {
       <PageHeader eyebrow={`Project ${project.name}`} title={`Summary settings of ${table.name}`} mb="0" />
       <SummaryTabs
         current="settings"
-        hrefs={{ form: `${page}&edit=rename`, analysis: `/data/tables/${table.uuid}/edit-summary-settings/column-analysis?project=${project.uuid}`, settings: settingsHref }}
+        hrefs={{
+          form: `${page}&edit=rename`,
+          analysis: `/data/tables/${table.uuid}/edit-summary-settings/column-analysis?project=${project.uuid}`,
+          settings: settingsHref,
+        }}
       />
       <Text>
-        Parent table: {parent ? <Link to={`/data/tables/${parent.value.split('/')[1]}?project=${parent.value.split('/')[0]}`}>{parent.label}</Link> : 'not found'}
+        Parent table:{' '}
+        {parent ? (
+          <Link to={`/data/tables/${parent.value.split('/')[1]}?project=${parent.value.split('/')[0]}`}>
+            {parent.label}
+          </Link>
+        ) : (
+          'not found'
+        )}
       </Text>
       <SummarySettingsForm key={sql} defaults={{ enabled, sql }} lastResult={actionData?.result} cancelTo={page} />
     </Stack>
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Summary settings · ${data?.table.name ?? 'Table'} · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Summary settings · ${data?.table.name ?? 'Table'} · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The summary settings could not be shown" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+  return (
+    <ErrorPanel
+      title="The summary settings could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/data/tables', label: 'Back to the tables' }}
+    />
+  )
 }

@@ -19,7 +19,9 @@ export const handle: RouteHandle = {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, new URL(request.url).searchParams.get('project')))
+  const { table, project } = await loadFromCluster(() =>
+    findTable(api, params.tableId!, new URL(request.url).searchParams.get('project')),
+  )
   const summary = await loadSummaryTable(api, table, project)
   const columns = summary.parent ? await loadFromCluster(() => loadParentColumns(api, summary.parent!.value)) : []
   return { table: summary.table, project: summary.project, parent: summary.parent, columns }
@@ -36,21 +38,44 @@ export default function EditSummaryColumnAnalysisRoute() {
   const settingsHref = `/data/tables/${table.uuid}/edit-summary-settings?project=${project.uuid}`
   return (
     <Stack gap="4" maxW="3xl">
-      <PageHeader eyebrow={`Project ${project.name}`} title={`Column analysis of ${table.name}`} description={parent ? `Parent table ${parent.label}` : 'The parent table was not found.'} mb="0" />
+      <PageHeader
+        eyebrow={`Project ${project.name}`}
+        title={`Column analysis of ${table.name}`}
+        description={parent ? `Parent table ${parent.label}` : 'The parent table was not found.'}
+        mb="0"
+      />
       <SummaryTabs
         current="analysis"
-        hrefs={{ form: `${tableUrl(table.uuid, project.uuid)}&edit=rename`, analysis: `/data/tables/${table.uuid}/edit-summary-settings/column-analysis?project=${project.uuid}`, settings: settingsHref }}
+        hrefs={{
+          form: `${tableUrl(table.uuid, project.uuid)}&edit=rename`,
+          analysis: `/data/tables/${table.uuid}/edit-summary-settings/column-analysis?project=${project.uuid}`,
+          settings: settingsHref,
+        }}
       />
       {parent ? (
-        <ColumnAnalysisForm parent={parent.value} columns={columns} lastResult={actionData?.result} sql={actionData?.sql ?? null} useHref={settingsHref} />
+        <ColumnAnalysisForm
+          parent={parent.value}
+          columns={columns}
+          lastResult={actionData?.result}
+          sql={actionData?.sql ?? null}
+          useHref={settingsHref}
+        />
       ) : null}
     </Stack>
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Column analysis · ${data?.table.name ?? 'Table'} · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Column analysis · ${data?.table.name ?? 'Table'} · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The column analysis could not be shown" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+  return (
+    <ErrorPanel
+      title="The column analysis could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/data/tables', label: 'Back to the tables' }}
+    />
+  )
 }

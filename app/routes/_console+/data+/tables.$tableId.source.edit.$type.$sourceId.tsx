@@ -9,7 +9,12 @@ import { deleteSource, findSourcePool, getSource } from '~/api/sources.server'
 import { AUTO_BATCH, isSourceKind, SOURCE_LABELS } from '~/schemas/source'
 import { listAutoBatches } from '~/api/sources.server'
 import { AutoBatchEditor } from './__source-autobatch'
-import { autoBatchAction, autoBatchFormValue, deleteAutoBatch, loadCredentialChoices } from './__source-autobatch.server'
+import {
+  autoBatchAction,
+  autoBatchFormValue,
+  deleteAutoBatch,
+  loadCredentialChoices,
+} from './__source-autobatch.server'
 import { findTable } from '~/api/tables.server'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { DetailList } from '~/components/layout/detail-list'
@@ -25,7 +30,10 @@ import { tableUrl } from './__table-url'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
-  breadcrumb: (data: { table?: { name: string }; source?: { name: string } } | undefined) => ({ tableId: data?.table?.name, sourceId: data?.source?.name }),
+  breadcrumb: (data: { table?: { name: string }; source?: { name: string } } | undefined) => ({
+    tableId: data?.table?.name,
+    sourceId: data?.source?.name,
+  }),
 }
 
 const DELETE_INTENT = 'delete-source'
@@ -37,7 +45,8 @@ function kindOf(type: string | undefined) {
 
 /** An auto batch entry's index from the URL (`/source/edit/autobatch/0`); 404 when it is not one. */
 function indexOf(sourceId: string | undefined): number {
-  if (!/^\d+$/.test(sourceId ?? '')) throw data({ message: '404 Error: Not Found.' }, { status: 404, statusText: 'Not Found' })
+  if (!/^\d+$/.test(sourceId ?? ''))
+    throw data({ message: '404 Error: Not Found.' }, { status: 404, statusText: 'Not Found' })
   return Number(sourceId)
 }
 
@@ -46,7 +55,10 @@ async function loadAutoBatch(request: Request, tableId: string, sourceId: string
   const url = new URL(request.url)
   const index = indexOf(sourceId)
   const { table, project } = await loadFromCluster(() => findTable(api, tableId, url.searchParams.get('project')))
-  const [entries, credentials] = await Promise.all([loadFromCluster(() => listAutoBatches(api, project.uuid, table.uuid)), loadCredentialChoices(api)])
+  const [entries, credentials] = await Promise.all([
+    loadFromCluster(() => listAutoBatches(api, project.uuid, table.uuid)),
+    loadCredentialChoices(api),
+  ])
   const entry = entries[index]
   if (!entry) throw data({ message: '404 Error: Not Found.' }, { status: 404, statusText: 'Not Found' })
   const tableValue = `${project.uuid}/${table.uuid}`
@@ -70,18 +82,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const kind = kindOf(params.type)
-  const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, url.searchParams.get('project')))
+  const { table, project } = await loadFromCluster(() =>
+    findTable(api, params.tableId!, url.searchParams.get('project')),
+  )
   const source = await loadFromCluster(() => getSource(api, project.uuid, table.uuid, kind, params.sourceId!))
   const tableValue = `${project.uuid}/${table.uuid}`
-  const [transforms, pool] = await Promise.all([loadFromCluster(() => loadTransformNames(api, tableValue)), settle(() => findSourcePool(api, source.pool_name))])
+  const [transforms, pool] = await Promise.all([
+    loadFromCluster(() => loadTransformNames(api, tableValue)),
+    settle(() => findSourcePool(api, source.pool_name)),
+  ])
   const poolScale = pool.value ? scaleValue(pool.value.settings?.k8s_deployment) : null
   return {
     mode: 'source' as const,
-    denied: await whyNotEach(api, { change: `change_${kind}source`, remove: `delete_${kind}source` }, { project, table }),
+    denied: await whyNotEach(
+      api,
+      { change: `change_${kind}source`, remove: `delete_${kind}source` },
+      { project, table },
+    ),
     kind,
     table: { uuid: table.uuid, name: table.name, value: tableValue, label: `${project.name}.${table.name}` },
     project: { uuid: project.uuid, name: project.name },
-    source: { uuid: source.uuid, name: source.name, transform: source.transform ?? '', created: source.created ?? '', modified: source.modified ?? '' },
+    source: {
+      uuid: source.uuid,
+      name: source.name,
+      transform: source.transform ?? '',
+      created: source.created ?? '',
+      modified: source.modified ?? '',
+    },
     pool: pool.value ? { uuid: pool.value.uuid, name: pool.value.name, ...poolScale } : null,
     poolError: pool.error,
     poolName: source.pool_name ?? '',
@@ -97,15 +124,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (params.type === AUTO_BATCH) {
     const index = indexOf(params.sourceId)
     if (formData.get('intent') !== DELETE_INTENT) return autoBatchAction(api, formData, { index })
-    const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, String(formData.get('project') ?? '') || null))
+    const { table, project } = await loadFromCluster(() =>
+      findTable(api, params.tableId!, String(formData.get('project') ?? '') || null),
+    )
     return loadFromCluster(() => deleteAutoBatch(api, project.uuid, table.uuid, index))
   }
   const kind = kindOf(params.type)
   if (formData.get('intent') === DELETE_INTENT) {
-    const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, String(formData.get('project') ?? '') || null))
+    const { table, project } = await loadFromCluster(() =>
+      findTable(api, params.tableId!, String(formData.get('project') ?? '') || null),
+    )
     const source = await loadFromCluster(() => getSource(api, project.uuid, table.uuid, kind, params.sourceId!))
     await loadFromCluster(() => deleteSource(api, project.uuid, table.uuid, kind, source.uuid))
-    return redirectWithToast(tableUrl(table.uuid, project.uuid), { title: `Source ${source.name} deleted`, type: 'success' })
+    return redirectWithToast(tableUrl(table.uuid, project.uuid), {
+      title: `Source ${source.name} deleted`,
+      type: 'success',
+    })
   }
   return sourceEditorAction(api, kind, formData, { sourceId: params.sourceId! })
 }
@@ -115,7 +149,17 @@ export default function EditSourceRoute() {
   return loaded.mode === AUTO_BATCH ? <AutoBatchPage {...loaded} /> : <SourcePage {...loaded} />
 }
 
-function AutoBatchPage({ index, table, project, source, state, credentials, defaultValue, isConfirmingDelete, denied }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'autobatch' }>) {
+function AutoBatchPage({
+  index,
+  table,
+  project,
+  source,
+  state,
+  credentials,
+  defaultValue,
+  isConfirmingDelete,
+  denied,
+}: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'autobatch' }>) {
   const actionData = useActionData<typeof action>()
   const base = `/data/tables/${table.uuid}/source/edit/autobatch/${index}?project=${project.uuid}`
   return (
@@ -133,12 +177,24 @@ function AutoBatchPage({ index, table, project, source, state, credentials, defa
         }
       />
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-autobatch" title="Delete this auto batch?" intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete auto batch" deniedReason={denied.remove}>
+        <ConfirmPanel
+          id="delete-autobatch"
+          title="Delete this auto batch?"
+          intent={DELETE_INTENT}
+          hiddenFields={{ project: project.uuid }}
+          confirmLabel="Delete auto batch"
+          deniedReason={denied.remove}
+        >
           New files on the queue will no longer be loaded. Rows already stored stay in the table.
         </ConfirmPanel>
       ) : null}
       <SectionCard id="state" title="State">
-        <DetailList entries={[['State', state], ['Transform', "The table's default transform"]]} />
+        <DetailList
+          entries={[
+            ['State', state],
+            ['Transform', "The table's default transform"],
+          ]}
+        />
       </SectionCard>
       <AutoBatchEditor
         deniedReason={denied.change}
@@ -154,10 +210,26 @@ function AutoBatchPage({ index, table, project, source, state, credentials, defa
   )
 }
 
-function SourcePage({ kind, table, project, source, pool, poolError, poolName, transforms, defaultValue, isConfirmingDelete, denied }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'source' }>) {
+function SourcePage({
+  kind,
+  table,
+  project,
+  source,
+  pool,
+  poolError,
+  poolName,
+  transforms,
+  defaultValue,
+  isConfirmingDelete,
+  denied,
+}: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'source' }>) {
   const actionData = useActionData<typeof action>()
   const base = `/data/tables/${table.uuid}/source/edit/${kind}/${source.uuid}?project=${project.uuid}`
-  const state = pool ? `Running in pool ${pool.name}` : poolError ? 'Unknown (the pool could not be read)' : 'No pool: the source is stored but not running'
+  const state = pool
+    ? `Running in pool ${pool.name}`
+    : poolError
+      ? 'Unknown (the pool could not be read)'
+      : 'No pool: the source is stored but not running'
   return (
     <Stack gap="4" maxW="3xl">
       <PageHeader
@@ -173,7 +245,14 @@ function SourcePage({ kind, table, project, source, pool, poolError, poolName, t
         }
       />
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-source" title={`Delete source ${source.name}?`} intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete source" deniedReason={denied.remove}>
+        <ConfirmPanel
+          id="delete-source"
+          title={`Delete source ${source.name}?`}
+          intent={DELETE_INTENT}
+          hiddenFields={{ project: project.uuid }}
+          confirmLabel="Delete source"
+          deniedReason={denied.remove}
+        >
           The source stops pulling and its pool {poolName || ''} is removed. Rows already stored stay in the table.
         </ConfirmPanel>
       ) : null}
@@ -181,8 +260,20 @@ function SourcePage({ kind, table, project, source, pool, poolError, poolName, t
         <DetailList
           entries={[
             ['State', state],
-            ['Pool', pool ? <Link key="pool" to={`/scale/pool/${pool.uuid}`}>{pool.name}</Link> : poolName || '—'],
-            ['Replicas', pool ? (pool.replicasMax ? `${pool.replicasMin}–${pool.replicasMax}` : pool.replicasMin) : '—'],
+            [
+              'Pool',
+              pool ? (
+                <Link key="pool" to={`/scale/pool/${pool.uuid}`}>
+                  {pool.name}
+                </Link>
+              ) : (
+                poolName || '—'
+              ),
+            ],
+            [
+              'Replicas',
+              pool ? (pool.replicasMax ? `${pool.replicasMin}–${pool.replicasMax}` : pool.replicasMin) : '—',
+            ],
             ['CPU', pool?.cpu || '—'],
             ['Memory', pool?.memory ? `${pool.memory} GiB` : '—'],
             ['Storage', pool?.storage ? `${pool.storage} GiB` : '—'],
@@ -206,9 +297,17 @@ function SourcePage({ kind, table, project, source, pool, poolError, poolName, t
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.source.name ?? 'Source'} · Sources · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.source.name ?? 'Source'} · Sources · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The source could not be shown" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+  return (
+    <ErrorPanel
+      title="The source could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/data/tables', label: 'Back to the tables' }}
+    />
+  )
 }

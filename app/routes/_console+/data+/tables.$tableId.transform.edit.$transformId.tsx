@@ -20,7 +20,10 @@ import { tableUrl } from './__table-url'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
-  breadcrumb: (data: { table?: { name: string }; transform?: { name: string } } | undefined) => ({ tableId: data?.table?.name, transformId: data?.transform?.name }),
+  breadcrumb: (data: { table?: { name: string }; transform?: { name: string } } | undefined) => ({
+    tableId: data?.table?.name,
+    transformId: data?.transform?.name,
+  }),
 }
 
 const DELETE_INTENT = 'delete-transform'
@@ -28,7 +31,9 @@ const DELETE_INTENT = 'delete-transform'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, url.searchParams.get('project')))
+  const { table, project } = await loadFromCluster(() =>
+    findTable(api, params.tableId!, url.searchParams.get('project')),
+  )
   const transform = await loadFromCluster(() => getTransform(api, project.uuid, table.uuid, params.transformId!))
   const tableValue = `${project.uuid}/${table.uuid}`
   return {
@@ -46,10 +51,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const formData = await request.formData()
   if (formData.get('intent') === DELETE_INTENT) {
-    const { table, project } = await loadFromCluster(() => findTable(api, params.tableId!, String(formData.get('project') ?? '') || null))
+    const { table, project } = await loadFromCluster(() =>
+      findTable(api, params.tableId!, String(formData.get('project') ?? '') || null),
+    )
     const transform = await loadFromCluster(() => getTransform(api, project.uuid, table.uuid, params.transformId!))
     await loadFromCluster(() => deleteTransform(api, project.uuid, table.uuid, transform.uuid))
-    return redirectWithToast(tableUrl(table.uuid, project.uuid), { title: `Transform ${transform.name} deleted`, type: 'success' })
+    return redirectWithToast(tableUrl(table.uuid, project.uuid), {
+      title: `Transform ${transform.name} deleted`,
+      type: 'success',
+    })
   }
   return transformEditorAction(api, formData, { transformId: params.transformId! })
 }
@@ -68,10 +78,18 @@ export default function EditTransformRoute() {
         actions={
           <>
             <Button asChild size="sm" variant="outline">
-              <Link to={`/data/validate-transform?project=${project.uuid}&table=${table.uuid}&transform=${transform.uuid}`}>Validate with other data</Link>
+              <Link
+                to={`/data/validate-transform?project=${project.uuid}&table=${table.uuid}&transform=${transform.uuid}`}
+              >
+                Validate with other data
+              </Link>
             </Button>
             {isConfirmingDelete ? null : (
-              <GuardedLink to={`${base}?project=${project.uuid}&delete=${transform.uuid}`} reason={denied.remove} colorPalette="red">
+              <GuardedLink
+                to={`${base}?project=${project.uuid}&delete=${transform.uuid}`}
+                reason={denied.remove}
+                colorPalette="red"
+              >
                 Delete transform…
               </GuardedLink>
             )}
@@ -79,7 +97,14 @@ export default function EditTransformRoute() {
         }
       />
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-transform" title={`Delete transform ${transform.name}?`} intent={DELETE_INTENT} hiddenFields={{ project: project.uuid }} confirmLabel="Delete transform" deniedReason={denied.remove}>
+        <ConfirmPanel
+          id="delete-transform"
+          title={`Delete transform ${transform.name}?`}
+          intent={DELETE_INTENT}
+          hiddenFields={{ project: project.uuid }}
+          confirmLabel="Delete transform"
+          deniedReason={denied.remove}
+        >
           Data sent with this transform will no longer be accepted. Rows already stored stay in the table.
         </ConfirmPanel>
       ) : null}
@@ -101,9 +126,17 @@ export default function EditTransformRoute() {
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.transform.name ?? 'Transform'} · Transforms · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.transform.name ?? 'Transform'} · Transforms · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The transform could not be shown" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+  return (
+    <ErrorPanel
+      title="The transform could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/data/tables', label: 'Back to the tables' }}
+    />
+  )
 }

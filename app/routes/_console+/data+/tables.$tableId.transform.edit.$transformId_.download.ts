@@ -21,7 +21,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!transform?.name || !Array.isArray(transform.settings?.output_columns)) {
       return redirectWithToast(editor, { title: TRANSFORM_MESSAGES.downloadInvalid, type: 'error' })
     }
-    const body = { name: transform.name, description: transform.description ?? '', type: transform.type, settings: transform.settings }
+    const body = {
+      name: transform.name,
+      description: transform.description ?? '',
+      type: transform.type,
+      settings: transform.settings,
+    }
     return new Response(`${JSON.stringify(body, null, 2)}\n`, {
       headers: {
         'Content-Type': 'application/json; charset=utf-8',
@@ -30,7 +35,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       },
     })
   } catch (error) {
-    if (error instanceof ClusterError) return redirectWithToast(editor, { title: TRANSFORM_MESSAGES.downloadFailed, type: 'error' })
+    if (error instanceof ClusterError)
+      return redirectWithToast(editor, { title: TRANSFORM_MESSAGES.downloadFailed, type: 'error' })
     throw error
   }
 }

@@ -33,13 +33,22 @@ async function findView(request: Request, tableId: string, viewId: string, proje
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url)
-  const { api, table, project, view } = await findView(request, params.tableId!, params.viewId!, url.searchParams.get('project'))
+  const { api, table, project, view } = await findView(
+    request,
+    params.tableId!,
+    params.viewId!,
+    url.searchParams.get('project'),
+  )
   const tableViews = await loadTableViews(api, project.uuid, table.uuid)
   const views = tableViews?.views ?? []
   const columns = (view.settings?.output_columns ?? []).map((column) => column.name)
   // The cluster keeps no parent: the smallest other view holding every column of this one (auto_view at worst).
   const parent = views
-    .filter((candidate) => candidate.uuid !== view.uuid && columns.every((name) => candidate.columns.some((column) => column.name === name)))
+    .filter(
+      (candidate) =>
+        candidate.uuid !== view.uuid &&
+        columns.every((name) => candidate.columns.some((column) => column.name === name)),
+    )
     .sort((a, b) => a.columns.length - b.columns.length)[0]
   return {
     denied: await whyNotEach(api, { change: 'change_view', remove: 'delete_view' }, { project, table }),
@@ -60,7 +69,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { api, table, project, view } = await findView(request, params.tableId!, params.viewId!, projectHint)
   if (formData.get('intent') === DELETE_INTENT) {
     await loadFromCluster(() => deleteView(api, project.uuid, table.uuid, view.uuid))
-    return redirectWithToast(`${tableUrl(table.uuid, project.uuid)}#views`, { title: `View ${view.name} deleted`, type: 'success' })
+    return redirectWithToast(`${tableUrl(table.uuid, project.uuid)}#views`, {
+      title: `View ${view.name} deleted`,
+      type: 'success',
+    })
   }
   // The table is this page's, whatever the form says.
   formData.set('table', `${project.uuid}/${table.uuid}`)
@@ -79,14 +91,24 @@ export default function EditViewRoute() {
         mb="0"
         actions={
           loaded.isConfirmingDelete ? null : (
-            <GuardedLink to={`?project=${loaded.table.split('/')[0]}&delete=${view.uuid}`} reason={loaded.denied.remove} colorPalette="red">
-                Delete view…
-              </GuardedLink>
+            <GuardedLink
+              to={`?project=${loaded.table.split('/')[0]}&delete=${view.uuid}`}
+              reason={loaded.denied.remove}
+              colorPalette="red"
+            >
+              Delete view…
+            </GuardedLink>
           )
         }
       />
       {loaded.isConfirmingDelete ? (
-        <ConfirmPanel id="delete-view" title={`Delete view ${view.name}?`} intent={DELETE_INTENT} confirmLabel="Delete view" deniedReason={loaded.denied.remove}>
+        <ConfirmPanel
+          id="delete-view"
+          title={`Delete view ${view.name}?`}
+          intent={DELETE_INTENT}
+          confirmLabel="Delete view"
+          deniedReason={loaded.denied.remove}
+        >
           Queries that read {loaded.tableLabel}#{view.name} will fail. The table and its data stay.
         </ConfirmPanel>
       ) : null}
@@ -97,7 +119,12 @@ export default function EditViewRoute() {
         views={loaded.views}
         hasAutoView={loaded.hasAutoView}
         excludeViewId={view.uuid}
-        defaults={{ name: view.name, description: view.description, parentView: view.parentView, outputColumns: view.columns }}
+        defaults={{
+          name: view.name,
+          description: view.description,
+          parentView: view.parentView,
+          outputColumns: view.columns,
+        }}
         lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
         submitLabel="Save view"
         cancelTo={loaded.tablePage}
@@ -106,9 +133,17 @@ export default function EditViewRoute() {
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [{ title: `${loaded?.view.name ?? 'View'} · Views · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
+  { title: `${loaded?.view.name ?? 'View'} · Views · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel title="The view could not be shown" message={errorMessage(error)} back={{ to: '/data/tables', label: 'Back to the tables' }} />
+  return (
+    <ErrorPanel
+      title="The view could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/data/tables', label: 'Back to the tables' }}
+    />
+  )
 }

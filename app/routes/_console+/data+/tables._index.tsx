@@ -1,7 +1,12 @@
 import { GuardedLink } from '~/components/layout/denied'
 import { whyNot } from '~/api/access.server'
 import { Stack } from '@chakra-ui/react'
-import { data as dataResponse, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import {
+  data as dataResponse,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithTablesBriefly } from '~/api/tables.server'
@@ -53,7 +58,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       rows.push({
         projectId: project.uuid,
         projectName: project.name,
-        table: { uuid: table.uuid, name: table.name, description: table.description ?? '', type: table.type ?? 'turbine' },
+        table: {
+          uuid: table.uuid,
+          name: table.name,
+          description: table.description ?? '',
+          type: table.type ?? 'turbine',
+        },
       })
     }
   }
@@ -87,7 +97,8 @@ const columns: Column<TableRow>[] = [
         <Link to={tableUrl(row.table.uuid, row.projectId)}>{row.table.name}</Link>
       ) : (
         <span data-muted="">
-          No tables in this project yet · <Link to={`/data/new-table?project=${encodeURIComponent(row.projectId)}`}>add one</Link>
+          No tables in this project yet ·{' '}
+          <Link to={`/data/new-table?project=${encodeURIComponent(row.projectId)}`}>add one</Link>
         </span>
       ),
   },
@@ -95,7 +106,10 @@ const columns: Column<TableRow>[] = [
     key: 'project',
     header: 'Project',
     cell: (row) => (
-      <Link to={`/data/tables?manage-project=${encodeURIComponent(row.projectId)}`} aria-label={`Project ${row.projectName}: contents, rename, delete`}>
+      <Link
+        to={`/data/tables?manage-project=${encodeURIComponent(row.projectId)}`}
+        aria-label={`Project ${row.projectName}: contents, rename, delete`}
+      >
         {row.projectName}
       </Link>
     ),
@@ -123,7 +137,9 @@ export default function DataTablesRoute() {
             <GuardedLink to="/data/tables?manage-project=new" reason={data.newProjectDenied}>
               New project
             </GuardedLink>
-            <CreateLink to="/data/new-table" colorPalette="blue">New table</CreateLink>
+            <CreateLink to="/data/new-table" colorPalette="blue">
+              New table
+            </CreateLink>
           </>
         }
       />
@@ -132,11 +148,16 @@ export default function DataTablesRoute() {
         step={data.projectStep}
         replies={{
           projectResult: actionData && 'projectResult' in actionData ? actionData.projectResult : undefined,
-          deleteProjectResult: actionData && 'deleteProjectResult' in actionData ? actionData.deleteProjectResult : undefined,
+          deleteProjectResult:
+            actionData && 'deleteProjectResult' in actionData ? actionData.deleteProjectResult : undefined,
         }}
       />
       <DataTabs />
-      <FilterForm label="Filter by table or project name" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <FilterForm
+        label="Filter by table or project name"
+        value={data.q}
+        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+      />
       <DataTable
         caption="Projects and their tables"
         columns={columns}
@@ -151,7 +172,13 @@ export default function DataTablesRoute() {
           />
         }
       />
-      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
+      <Pagination
+        page={data.page}
+        pageCount={data.pageCount}
+        pageSize={data.pageSize}
+        total={data.total}
+        searchParams={searchParams}
+      />
     </Stack>
   )
 }

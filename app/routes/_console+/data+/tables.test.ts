@@ -11,7 +11,9 @@ import { loader as listLoader } from './tables._index'
 
 useTestCluster()
 
-type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
+type FormReply = {
+  result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }
+}
 
 let cookie: string
 beforeAll(async () => {
@@ -49,7 +51,14 @@ describe('/data/new-table', () => {
   })
 
   it('answers the spec messages at their fields with status 400 and keeps what was typed', async () => {
-    const typed = { project: NEW_PROJECT, newProjectName: '', name: 'x'.repeat(64), maxAgeDays: '1.5', sortKeys: '[oops', description: 'kept' }
+    const typed = {
+      project: NEW_PROJECT,
+      newProjectName: '',
+      name: 'x'.repeat(64),
+      maxAgeDays: '1.5',
+      sortKeys: '[oops',
+      description: 'kept',
+    }
     const { data, status } = unwrap<FormReply>(await createTable(typed))
     expect(status).toBe(400)
     expect(data.result.error).toEqual({
@@ -58,7 +67,12 @@ describe('/data/new-table', () => {
       maxAgeDays: ['Max age must be an integer'],
       sortKeys: ['Sort keys must be JSON'],
     })
-    expect(data.result.initialValue).toMatchObject({ name: 'x'.repeat(64), maxAgeDays: '1.5', sortKeys: '[oops', description: 'kept' })
+    expect(data.result.initialValue).toMatchObject({
+      name: 'x'.repeat(64),
+      maxAgeDays: '1.5',
+      sortKeys: '[oops',
+      description: 'kept',
+    })
   })
 
   it('creates the project and the table with its settings, then redirects to the table with a toast', async () => {
@@ -77,33 +91,52 @@ describe('/data/new-table', () => {
     expect(response.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
 
     const [, tableId, projectId] = response.headers.get('Location')!.match(/tables\/([\w-]+)\?project=([\w-]+)/)!
-    const detail = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId: tableId! }))
+    const detail = await detailLoader(
+      args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId: tableId! }),
+    )
     expect(detail.table).toMatchObject({ uuid: tableId, name: 'access', description: 'Access logs' })
     expect(detail.project).toEqual({ uuid: projectId, name: 'weblogs' })
-    const entries = Object.fromEntries(detail.settings.flatMap((group) => group.entries.map((entry) => [`${group.title}/${entry.label}`, entry.value])))
+    const entries = Object.fromEntries(
+      detail.settings.flatMap((group) => group.entries.map((entry) => [`${group.title}/${entry.label}`, entry.value])),
+    )
     expect(entries['Data lifecycle/Max age (days)']).toBe('30')
     expect(entries['Index/Sort keys (JSON)']).toBe('["timestamp"]')
   })
 
   it("puts the cluster's field errors on the form's fields: a taken table name lands on Table name", async () => {
     const { projectId } = await createTableOk('taken')
-    const { data, status } = unwrap<FormReply>(await createTable({ project: projectId, name: 'taken', description: 'again' }))
+    const { data, status } = unwrap<FormReply>(
+      await createTable({ project: projectId, name: 'taken', description: 'again' }),
+    )
     expect(status).toBe(400)
     expect(data.result.error?.name?.[0]).toMatch(/already exists/)
     expect(data.result.initialValue).toMatchObject({ project: projectId, name: 'taken', description: 'again' })
   })
 
-  it("puts a taken project name on New project name, and nested settings errors on their fields", async () => {
+  it('puts a taken project name on New project name, and nested settings errors on their fields', async () => {
     await createTableOk('t1', NEW_PROJECT, 'shared_project')
-    const project = unwrap<FormReply>(await createTable({ project: NEW_PROJECT, newProjectName: 'shared_project', name: 't2' }))
+    const project = unwrap<FormReply>(
+      await createTable({ project: NEW_PROJECT, newProjectName: 'shared_project', name: 't2' }),
+    )
     expect(project.data.result.error?.newProjectName?.[0]).toMatch(/already exists/)
     expect(project.data.result.error?.name).toBeUndefined()
 
     const { projectId } = await createTableOk('t3')
-    failWith('/config/v1/orgs/:org/projects/:project/tables/', 400, {
-      settings: { age: { max_age_days: ['Ensure this value is greater than or equal to 0.'] }, sort_keys: ['Unknown column.'], merge: { x: ['y'] } },
-    }, 'post')
-    const nested = unwrap<FormReply>(await createTable({ project: projectId, name: 't4', maxAgeDays: '5', sortKeys: '["nope"]' }))
+    failWith(
+      '/config/v1/orgs/:org/projects/:project/tables/',
+      400,
+      {
+        settings: {
+          age: { max_age_days: ['Ensure this value is greater than or equal to 0.'] },
+          sort_keys: ['Unknown column.'],
+          merge: { x: ['y'] },
+        },
+      },
+      'post',
+    )
+    const nested = unwrap<FormReply>(
+      await createTable({ project: projectId, name: 't4', maxAgeDays: '5', sortKeys: '["nope"]' }),
+    )
     expect(nested.data.result.error).toMatchObject({
       maxAgeDays: ['Ensure this value is greater than or equal to 0.'],
       sortKeys: ['Unknown column.'],
@@ -114,7 +147,9 @@ describe('/data/new-table', () => {
 
   it('keeps a project it created when the table then fails, and selects it for the next try', async () => {
     failWith('/config/v1/orgs/:org/projects/:project/tables/', 400, { name: ['Bad name.'] }, 'post')
-    const { data, status } = unwrap<FormReply>(await createTable({ project: NEW_PROJECT, newProjectName: 'made_anyway', name: 'bad' }))
+    const { data, status } = unwrap<FormReply>(
+      await createTable({ project: NEW_PROJECT, newProjectName: 'made_anyway', name: 'bad' }),
+    )
     expect(status).toBe(400)
     expect(data.result.error?.name).toEqual(['Bad name.'])
     expect(data.result.error?.['']).toEqual(['Project made_anyway was created; the table was not.'])
@@ -129,7 +164,9 @@ describe('/data/new-table', () => {
     failWith('/config/v1/orgs/:org/projects/:project/tables/', 500, { detail: 'boom' }, 'post')
     const thrown = unwrap<{ message: string }>(await createTable({ project: projectId, name: 'during_500' }))
     expect(thrown.status).toBe(500)
-    expect(thrown.data.message).toBe('Internal server error. If this is reoccurring, please contact us at support@example.com')
+    expect(thrown.data.message).toBe(
+      'Internal server error. If this is reoccurring, please contact us at support@example.com',
+    )
   })
 })
 
@@ -137,7 +174,10 @@ describe('/data/tables', () => {
   it('lists projects with their tables, a project without tables as its own row', async () => {
     const data = await listLoader(args(get('/data/tables', cookie)))
     const access = data.rows.find((row) => row.table?.name === 'access')
-    expect(access).toMatchObject({ projectName: 'weblogs', table: { name: 'access', description: 'Access logs', type: 'turbine' } })
+    expect(access).toMatchObject({
+      projectName: 'weblogs',
+      table: { name: 'access', description: 'Access logs', type: 'turbine' },
+    })
     expect(data.rows.some((row) => row.projectName === 'made_anyway' && row.table === null)).toBe(true)
     expect(data.tableCount).toBe(data.rows.filter((row) => row.table).length)
   })
@@ -148,7 +188,9 @@ describe('/data/tables', () => {
 
     const first = await listLoader(args(get('/data/tables?q=PAGED_&pageSize=10', cookie)))
     expect(first).toMatchObject({ total: 12, page: 1, pageCount: 2, pageSize: 10, q: 'PAGED_' })
-    expect(first.rows.map((row) => row.table?.name)).toEqual(Array.from({ length: 10 }, (_, i) => `paged_${String(i).padStart(2, '0')}`))
+    expect(first.rows.map((row) => row.table?.name)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `paged_${String(i).padStart(2, '0')}`),
+    )
     const second = await listLoader(args(get('/data/tables?q=paged_&pageSize=10&page=2', cookie)))
     expect(second.rows.map((row) => row.table?.name)).toEqual(['paged_10', 'paged_11'])
 
@@ -174,7 +216,9 @@ describe('/data/tables', () => {
 
       await createTableOk('made_here', NEW_PROJECT, 'made_here_project')
       const now = await listLoader(args(get('/data/tables', cookie)))
-      expect(now.rows.some((row) => row.projectName === 'made_here_project' && row.table?.name === 'made_here')).toBe(true)
+      expect(now.rows.some((row) => row.projectName === 'made_here_project' && row.table?.name === 'made_here')).toBe(
+        true,
+      )
     } finally {
       vi.useRealTimers()
     }
@@ -194,21 +238,24 @@ describe('/data/tables', () => {
 describe('/data/tables/$tableId', () => {
   it('finds the table without ?project= by looking through the projects, and lists its transforms', async () => {
     const { tableId, projectId } = await createTableOk('with_transform')
-    const transform = await fetch(`http://cluster.test/config/v1/orgs/${await orgId()}/projects/${projectId}/tables/${tableId}/transforms/`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await adminToken()}` },
-      body: JSON.stringify({
-        name: 'json_in',
-        type: 'json',
-        settings: {
-          is_default: true,
-          output_columns: [
-            { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
-            { name: 'message', datatype: { type: 'string' } },
-          ],
-        },
-      }),
-    })
+    const transform = await fetch(
+      `http://cluster.test/config/v1/orgs/${await orgId()}/projects/${projectId}/tables/${tableId}/transforms/`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await adminToken()}` },
+        body: JSON.stringify({
+          name: 'json_in',
+          type: 'json',
+          settings: {
+            is_default: true,
+            output_columns: [
+              { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+              { name: 'message', datatype: { type: 'string' } },
+            ],
+          },
+        }),
+      },
+    )
     expect(transform.status, await transform.clone().text()).toBe(201)
 
     const data = await detailLoader(args(get(`/data/tables/${tableId}`, cookie), { tableId }))
@@ -247,9 +294,14 @@ describe('/data/tables/$tableId', () => {
 
   it('answers 404 with the catalogue message for an unknown table, even with a wrong ?project=', async () => {
     const { projectId } = await createTableOk('neighbour')
-    for (const path of ['/data/tables/00000000-0000-4000-8000-000000000000', `/data/tables/not-a-uuid?project=${projectId}`]) {
+    for (const path of [
+      '/data/tables/00000000-0000-4000-8000-000000000000',
+      `/data/tables/not-a-uuid?project=${projectId}`,
+    ]) {
       const thrown = unwrap<{ message: string }>(
-        await returnedOrThrown(() => detailLoader(args(get(path, cookie), { tableId: path.split('/')[3]!.split('?')[0]! }))),
+        await returnedOrThrown(() =>
+          detailLoader(args(get(path, cookie), { tableId: path.split('/')[3]!.split('?')[0]! })),
+        ),
       )
       expect(thrown.status).toBe(404)
       expect(thrown.data.message).toBe('404 Error: Not Found.')
@@ -258,15 +310,28 @@ describe('/data/tables/$tableId', () => {
 
   it('asks for confirmation with ?delete=<tableId>, wants FORCE typed, then deletes on POST and goes back to the list with a toast', async () => {
     const { tableId, projectId } = await createTableOk('doomed')
-    const confirm = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}&delete=${tableId}`, cookie), { tableId }))
+    const confirm = await detailLoader(
+      args(get(`/data/tables/${tableId}?project=${projectId}&delete=${tableId}`, cookie), { tableId }),
+    )
     expect(confirm.isConfirmingDelete).toBe(true)
-    const other = await detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}&delete=someone-else`, cookie), { tableId }))
+    const other = await detailLoader(
+      args(get(`/data/tables/${tableId}?project=${projectId}&delete=someone-else`, cookie), { tableId }),
+    )
     expect(other.isConfirmingDelete).toBe(false)
 
     // Without FORCE (or with anything else) the table stays and the field says why.
     for (const typed of [{}, { confirm: 'force' }] as Record<string, string>[]) {
       const refused = unwrap(
-        await detailAction(args(post(`/data/tables/${tableId}?project=${projectId}&delete=${tableId}`, { intent: 'delete-table', project: projectId, ...typed }, cookie), { tableId })),
+        await detailAction(
+          args(
+            post(
+              `/data/tables/${tableId}?project=${projectId}&delete=${tableId}`,
+              { intent: 'delete-table', project: projectId, ...typed },
+              cookie,
+            ),
+            { tableId },
+          ),
+        ),
       )
       expect(refused.status).toBe(400)
       expect(refused.data).toMatchObject({ deleteResult: { error: { confirm: ['Type FORCE to confirm'] } } })
@@ -275,20 +340,37 @@ describe('/data/tables/$tableId', () => {
 
     const response = asResponse(
       await returnedOrThrown(() =>
-        detailAction(args(post(`/data/tables/${tableId}?project=${projectId}`, { intent: 'delete-table', project: projectId, confirm: 'FORCE' }, cookie), { tableId })),
+        detailAction(
+          args(
+            post(
+              `/data/tables/${tableId}?project=${projectId}`,
+              { intent: 'delete-table', project: projectId, confirm: 'FORCE' },
+              cookie,
+            ),
+            { tableId },
+          ),
+        ),
       ),
     )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/data/tables')
     expect(response.headers.get('Set-Cookie')).toMatch(/^cc_toast=/)
 
-    const gone = unwrap(await returnedOrThrown(() => detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }))))
+    const gone = unwrap(
+      await returnedOrThrown(() =>
+        detailLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId })),
+      ),
+    )
     expect(gone.status).toBe(404)
   })
 
   it('refuses a POST without the delete intent', async () => {
     const { tableId, projectId } = await createTableOk('kept')
-    const thrown = unwrap(await returnedOrThrown(() => detailAction(args(post(`/data/tables/${tableId}`, { project: projectId }, cookie), { tableId }))))
+    const thrown = unwrap(
+      await returnedOrThrown(() =>
+        detailAction(args(post(`/data/tables/${tableId}`, { project: projectId }, cookie), { tableId })),
+      ),
+    )
     expect(thrown.status).toBe(400)
     const still = await detailLoader(args(get(`/data/tables/${tableId}`, cookie), { tableId }))
     expect(still.table.name).toBe('kept')

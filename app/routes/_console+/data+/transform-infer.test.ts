@@ -3,7 +3,10 @@ import { inferTransform } from './__transform-infer'
 
 const summary = (sample: string, type?: 'csv' | 'json', delimiter?: string) => {
   const inferred = inferTransform(sample, type, delimiter)!
-  return inferred.columns.map((c) => `${c.name}:${c.type}${c.format ? `(${c.format})` : ''}${c.elements ? `<${c.elements}>` : ''}${c.primary ? '*' : ''}`)
+  return inferred.columns.map(
+    (c) =>
+      `${c.name}:${c.type}${c.format ? `(${c.format})` : ''}${c.elements ? `<${c.elements}>` : ''}${c.primary ? '*' : ''}`,
+  )
 }
 
 describe('inferTransform', () => {
@@ -14,8 +17,16 @@ describe('inferTransform', () => {
       '2024-05-01\t10:00:01\tFRA2-C1\t512\t10.0.0.2\tGET\td111.cloudfront.net\t/app.js\t304\t0.001',
     ].join('\n')
     expect(summary(tsv, 'csv', '\t')).toEqual([
-      'date:datetime(2006-01-02)*', 'time:string', 'x-edge-location:string', 'sc-bytes:uint64', 'c-ip:string', 'cs-method:string',
-      'cs(Host):string', 'cs-uri-stem:string', 'sc-status:uint64', 'time-taken:double',
+      'date:datetime(2006-01-02)*',
+      'time:string',
+      'x-edge-location:string',
+      'sc-bytes:uint64',
+      'c-ip:string',
+      'cs-method:string',
+      'cs(Host):string',
+      'cs-uri-stem:string',
+      'sc-status:uint64',
+      'time-taken:double',
     ])
   })
 
@@ -27,14 +38,28 @@ describe('inferTransform', () => {
     const inferred = inferTransform(lines)!
     expect(inferred.flattening).toBe(true)
     expect(summary(lines)).toEqual([
-      '@timestamp:datetime(2006-01-02T15:04:05.000Z)*', 'http.method:string', 'http.status:uint64', 'http.bytes:uint64',
-      'tags:array<string>', 'labels:map<string, string>', 'user:string',
+      '@timestamp:datetime(2006-01-02T15:04:05.000Z)*',
+      'http.method:string',
+      'http.status:uint64',
+      'http.bytes:uint64',
+      'tags:array<string>',
+      'labels:map<string, string>',
+      'user:string',
     ])
   })
 
   it('CSV with epoch milliseconds, negative numbers, booleans and an Apache time', () => {
-    const csv = ['ts,delta,ok,seen', '1714557600123,-5,true,01/May/2024:10:00:00 +0000', '1714557600456,7,false,01/May/2024:10:00:01 +0000'].join('\n')
-    expect(summary(csv)).toEqual(['ts:epoch(ms)*', 'delta:int64', 'ok:boolean', 'seen:datetime(02/Jan/2006:15:04:05 -0700)'])
+    const csv = [
+      'ts,delta,ok,seen',
+      '1714557600123,-5,true,01/May/2024:10:00:00 +0000',
+      '1714557600456,7,false,01/May/2024:10:00:01 +0000',
+    ].join('\n')
+    expect(summary(csv)).toEqual([
+      'ts:epoch(ms)*',
+      'delta:int64',
+      'ok:boolean',
+      'seen:datetime(02/Jan/2006:15:04:05 -0700)',
+    ])
   })
 
   it('says so when there is no timestamp, and reads nothing from an empty sample', () => {

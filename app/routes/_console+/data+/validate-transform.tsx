@@ -32,7 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let sampleData = ''
   if (table && transformId) {
     const { projectId, tableId } = splitTableValue(table)
-    const transform = await loadFromCluster(() => nullOnMissing(() => getTransform(api, projectId, tableId, transformId)))
+    const transform = await loadFromCluster(() =>
+      nullOnMissing(() => getTransform(api, projectId, tableId, transformId)),
+    )
     if (transform) {
       const { sample_data: sample, ...settings } = transform.settings ?? {}
       schema = JSON.stringify({ name: transform.name, type: transform.type, settings }, null, 2)
@@ -45,7 +47,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const formData = await request.formData()
-  for (const [file, field] of [['schemaFile', 'schema'], ['sampleFile', 'sampleData']] as const) {
+  for (const [file, field] of [
+    ['schemaFile', 'schema'],
+    ['sampleFile', 'sampleData'],
+  ] as const) {
     const upload = formData.get(file)
     if (upload && typeof upload !== 'string' && upload.size > 0) formData.set(field, await upload.text())
     formData.delete(file)
@@ -56,13 +61,21 @@ export async function action({ request }: ActionFunctionArgs) {
   const tables = await loadFromCluster(() => loadTableChoices(api))
   const tableRef = tables.find((choice) => choice.value === submission.value.table)?.label ?? ''
   try {
-    const result = await validateTransform(api, { table: tableRef }, { name: transform.name, type: transform.type ?? 'json', settings: transform.settings }, submission.value.sampleData)
+    const result = await validateTransform(
+      api,
+      { table: tableRef },
+      { name: transform.name, type: transform.type ?? 'json', settings: transform.settings },
+      submission.value.sampleData,
+    )
     return data({ result: submission.reply(), validation: validationView(result) })
   } catch (error) {
     if (error instanceof ClusterError && error.status === 400) {
       const body = error.body as { message?: unknown } | undefined
       const message = typeof body?.message === 'string' ? body.message : error.message
-      return data({ result: submission.reply({ fieldErrors: { schema: [message] } }), validation: null }, { status: 400 })
+      return data(
+        { result: submission.reply({ fieldErrors: { schema: [message] } }), validation: null },
+        { status: 400 },
+      )
     }
     throw error
   }
@@ -71,7 +84,11 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ValidateTransformRoute() {
   const { tables, defaultValue } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(ValidateTransformSchema, { id: 'validate-transform', lastResult: actionData?.result, defaultValue })
+  const [form, fields] = useSchemaForm(ValidateTransformSchema, {
+    id: 'validate-transform',
+    lastResult: actionData?.result,
+    defaultValue,
+  })
   return (
     <Stack gap="4" maxW="5xl">
       <PageHeader
@@ -82,11 +99,23 @@ export default function ValidateTransformRoute() {
       <FormCard form={form} submit={{ label: 'Validate' }} encType="multipart/form-data">
         <SelectField meta={fields.table} label="Table (optional)" placeholder="No table" options={tables} />
         <FieldShell meta={fields.schema} label="Transform (JSON)">
-          <Textarea {...getTextareaProps(fields.schema)} key={fields.schema.key} rows={10} fontFamily="mono" fontSize="xs" />
+          <Textarea
+            {...getTextareaProps(fields.schema)}
+            key={fields.schema.key}
+            rows={10}
+            fontFamily="mono"
+            fontSize="xs"
+          />
         </FieldShell>
         <FileLine id="schemaFile" label="…or upload the transform file" />
         <FieldShell meta={fields.sampleData} label="Sample data">
-          <Textarea {...getTextareaProps(fields.sampleData)} key={fields.sampleData.key} rows={6} fontFamily="mono" fontSize="xs" />
+          <Textarea
+            {...getTextareaProps(fields.sampleData)}
+            key={fields.sampleData.key}
+            rows={6}
+            fontFamily="mono"
+            fontSize="xs"
+          />
         </FieldShell>
         <FileLine id="sampleFile" label="…or upload a sample file" />
       </FormCard>

@@ -19,36 +19,49 @@ beforeAll(async () => {
 
 async function createTableOk(name: string) {
   const response = asResponse(
-    await returnedOrThrown(() => newTableAction(args(post('/data/new-table', { project: NEW_PROJECT, newProjectName: `p_${name}`, name }, cookie)))),
+    await returnedOrThrown(() =>
+      newTableAction(
+        args(post('/data/new-table', { project: NEW_PROJECT, newProjectName: `p_${name}`, name }, cookie)),
+      ),
+    ),
   )
-  const [, tableId, projectId] = response.headers.get('Location')!.match(/^\/data\/tables\/([\w-]+)\?project=([\w-]+)$/)!
+  const [, tableId, projectId] = response.headers
+    .get('Location')!
+    .match(/^\/data\/tables\/([\w-]+)\?project=([\w-]+)$/)!
   return { tableId: tableId!, projectId: projectId! }
 }
 
 async function publishTransform(projectId: string, tableId: string) {
   const { token, orgId } = await clusterAdminLogin()
-  const response = await fetch(`http://cluster.test/config/v1/orgs/${orgId}/projects/${projectId}/tables/${tableId}/transforms/`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      name: 'json_in',
-      type: 'json',
-      settings: {
-        output_columns: [
-          { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
-          { name: 'host', datatype: { type: 'string' } },
-          { name: 'status', datatype: { type: 'uint32' } },
-        ],
-      },
-    }),
-  })
+  const response = await fetch(
+    `http://cluster.test/config/v1/orgs/${orgId}/projects/${projectId}/tables/${tableId}/transforms/`,
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        name: 'json_in',
+        type: 'json',
+        settings: {
+          output_columns: [
+            { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+            { name: 'host', datatype: { type: 'string' } },
+            { name: 'status', datatype: { type: 'uint32' } },
+          ],
+        },
+      }),
+    },
+  )
   expect(response.status, await response.clone().text()).toBe(201)
 }
 
 const createView = (form: Record<string, string | string[]>) => {
   const body = new URLSearchParams()
   for (const [key, value] of Object.entries(form)) for (const item of [value].flat()) body.append(key, item)
-  const request = new Request('http://console.test/data/new-view', { method: 'POST', body, headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' } })
+  const request = new Request('http://console.test/data/new-view', {
+    method: 'POST',
+    body,
+    headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+  })
   return returnedOrThrown(() => newViewAction(args(request)))
 }
 
@@ -62,7 +75,9 @@ describe('/data/new-view and /data/tables/$tableId/view/edit/$viewId', () => {
     const chosen = await newViewLoader(args(get(`/data/new-view?table=${projectId}/${tableId}`, cookie)))
     expect(chosen).toMatchObject({ table: `${projectId}/${tableId}`, views: [], hasAutoView: false })
 
-    const refused = unwrap<FormReply>(await createView({ table: `${projectId}/${tableId}`, name: 'v', parentView: 'x', outputColumns: 'host' }))
+    const refused = unwrap<FormReply>(
+      await createView({ table: `${projectId}/${tableId}`, name: 'v', parentView: 'x', outputColumns: 'host' }),
+    )
     expect(refused.status).toBe(400)
     expect(refused.data.result.error).toEqual({ table: ['The table must contain auto_view'] })
   })
@@ -87,10 +102,25 @@ describe('/data/new-view and /data/tables/$tableId/view/edit/$viewId', () => {
     const autoView = loaded.views.find((view) => view.name === 'auto_view')!
     expect(autoView.columns.map((column) => column.name)).toEqual(['timestamp', 'host', 'status'])
 
-    const notInParent = unwrap<FormReply>(await createView({ table: loaded.table, name: 'slim', parentView: autoView.uuid, outputColumns: ['host', 'nope'] }))
+    const notInParent = unwrap<FormReply>(
+      await createView({
+        table: loaded.table,
+        name: 'slim',
+        parentView: autoView.uuid,
+        outputColumns: ['host', 'nope'],
+      }),
+    )
     expect(notInParent.data.result.error).toEqual({ outputColumns: ['Column nope is not in the parent view'] })
 
-    const created = asResponse(await createView({ table: loaded.table, name: 'slim', description: 'Two columns', parentView: autoView.uuid, outputColumns: ['timestamp', 'host'] }))
+    const created = asResponse(
+      await createView({
+        table: loaded.table,
+        name: 'slim',
+        description: 'Two columns',
+        parentView: autoView.uuid,
+        outputColumns: ['timestamp', 'host'],
+      }),
+    )
     expect(created.status).toBe(302)
     expect(created.headers.get('Location')).toBe(`/data/tables/${tableId}?project=${projectId}#views`)
 
@@ -98,34 +128,56 @@ describe('/data/new-view and /data/tables/$tableId/view/edit/$viewId', () => {
     const slim = page.related.views.value!.find((view) => view.name === 'slim')!
     expect(slim.columns).toBe(2)
 
-    const taken = unwrap<FormReply>(await createView({ table: loaded.table, name: 'slim', parentView: autoView.uuid, outputColumns: 'host' }))
+    const taken = unwrap<FormReply>(
+      await createView({ table: loaded.table, name: 'slim', parentView: autoView.uuid, outputColumns: 'host' }),
+    )
     expect(taken.status).toBe(400)
     expect(taken.data.result.error?.name?.[0]).toMatch(/already exists/)
 
     const editUrl = `/data/tables/${tableId}/view/edit/${slim.uuid}?project=${projectId}`
     const edit = await editViewLoader(args(get(editUrl, cookie), { tableId, viewId: slim.uuid }))
-    expect(edit.view).toMatchObject({ name: 'slim', description: 'Two columns', columns: ['timestamp', 'host'], parentView: autoView.uuid })
+    expect(edit.view).toMatchObject({
+      name: 'slim',
+      description: 'Two columns',
+      columns: ['timestamp', 'host'],
+      parentView: autoView.uuid,
+    })
     expect(edit.views.map((view) => view.name)).toContain('auto_view')
 
     const saved = asResponse(
       await returnedOrThrown(() =>
-        editViewAction(args(post(editUrl, { name: 'slimmer', parentView: autoView.uuid, outputColumns: 'status' }, cookie), { tableId, viewId: slim.uuid })),
+        editViewAction(
+          args(post(editUrl, { name: 'slimmer', parentView: autoView.uuid, outputColumns: 'status' }, cookie), {
+            tableId,
+            viewId: slim.uuid,
+          }),
+        ),
       ),
     )
     expect(saved.status).toBe(302)
     const after = await editViewLoader(args(get(editUrl, cookie), { tableId, viewId: slim.uuid }))
     expect(after.view).toMatchObject({ name: 'slimmer', columns: ['status'] })
 
-    const deleted = asResponse(await returnedOrThrown(() => editViewAction(args(post(editUrl, { intent: 'delete-view' }, cookie), { tableId, viewId: slim.uuid }))))
+    const deleted = asResponse(
+      await returnedOrThrown(() =>
+        editViewAction(args(post(editUrl, { intent: 'delete-view' }, cookie), { tableId, viewId: slim.uuid })),
+      ),
+    )
     expect(deleted.status).toBe(302)
-    const gone = unwrap<{ message: string }>(await returnedOrThrown(() => editViewLoader(args(get(editUrl, cookie), { tableId, viewId: slim.uuid }))))
+    const gone = unwrap<{ message: string }>(
+      await returnedOrThrown(() => editViewLoader(args(get(editUrl, cookie), { tableId, viewId: slim.uuid }))),
+    )
     expect(gone.status).toBe(404)
   })
 
   it('a view id that does not exist is a 404, never a 500', async () => {
     const { tableId, projectId } = await createTableOk('missing_view')
     const thrown = unwrap<{ message: string }>(
-      await returnedOrThrown(() => editViewLoader(args(get(`/data/tables/${tableId}/view/edit/nope?project=${projectId}`, cookie), { tableId, viewId: 'nope' }))),
+      await returnedOrThrown(() =>
+        editViewLoader(
+          args(get(`/data/tables/${tableId}/view/edit/nope?project=${projectId}`, cookie), { tableId, viewId: 'nope' }),
+        ),
+      ),
     )
     expect([404, 400]).toContain(thrown.status)
   })

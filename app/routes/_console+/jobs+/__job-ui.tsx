@@ -35,7 +35,13 @@ export function useAutoRefresh(isActive: boolean, ms = REFRESH_MS) {
 // What job cells and panels hold, on top of DataTable's look: bars, row buttons and status badges, all plain elements.
 const jobCellsCss = {
   '& code': { fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-all' },
-  '& progress': { width: '24', height: '2', verticalAlign: 'middle', mr: '2', accentColor: 'var(--chakra-colors-blue-500)' },
+  '& progress': {
+    width: '24',
+    height: '2',
+    verticalAlign: 'middle',
+    mr: '2',
+    accentColor: 'var(--chakra-colors-blue-500)',
+  },
   '& form': { display: 'inline' },
   '& [data-actions]': { display: 'flex', gap: '1', flexWrap: 'wrap', alignItems: 'center' },
   '& button, & [data-action-link]': {
@@ -52,7 +58,12 @@ const jobCellsCss = {
     _hover: { bg: 'bg.muted', textDecoration: 'none' },
     _focusVisible: { outline: '2px solid', outlineColor: 'blue.500' },
   },
-  '& button[data-tone=primary]': { bg: 'blue.solid', color: 'white', borderColor: 'blue.solid', _hover: { bg: 'blue.emphasized' } },
+  '& button[data-tone=primary]': {
+    bg: 'blue.solid',
+    color: 'white',
+    borderColor: 'blue.solid',
+    _hover: { bg: 'blue.emphasized' },
+  },
   '& [data-tone=danger]': { color: 'red.fg' },
   '& button[aria-busy=true]': { opacity: 0.6, cursor: 'progress' },
   ...statusBadgeCss,
@@ -70,7 +81,17 @@ export function JobsTable<Row>(props: Omit<Parameters<typeof DataTable<Row>>[0],
 /** A panel's wrapper that styles badges, bars and buttons like the list does. */
 export function JobPanelBox({ children, label }: { children: ReactNode; label: string }) {
   return (
-    <Box as="section" aria-labelledby={label} bg="bg" borderWidth="1px" borderColor="border" rounded="md" p="4" mb="4" css={tableCss}>
+    <Box
+      as="section"
+      aria-labelledby={label}
+      bg="bg"
+      borderWidth="1px"
+      borderColor="border"
+      rounded="md"
+      p="4"
+      mb="4"
+      css={tableCss}
+    >
       {children}
     </Box>
   )
@@ -83,17 +104,39 @@ export function JobPanelBox({ children, label }: { children: ReactNode; label: s
 /** Per job intent (commit, cancel, retry, delete): why the user may not, null when they may. */
 export const JobDeniedContext = createContext<Record<string, string | null | undefined>>({})
 
-export function RowAction({ intent, job, name, label, tone }: { intent: string; job: string; name: string; label: string; tone?: 'primary' | 'danger' }) {
+export function RowAction({
+  intent,
+  job,
+  name,
+  label,
+  tone,
+}: {
+  intent: string
+  job: string
+  name: string
+  label: string
+  tone?: 'primary' | 'danger'
+}) {
   const navigation = useNavigation()
   const denied = useContext(JobDeniedContext)
   // The list says once, below it, what the user may not do; the row offers only the rest.
   if (denied[intent]) return null
-  const isBusy = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent && navigation.formData?.get('job') === job
+  const isBusy =
+    navigation.state !== 'idle' &&
+    navigation.formData?.get('intent') === intent &&
+    navigation.formData?.get('job') === job
   return (
     <Form method="post">
       <input type="hidden" name="job" value={job} />
       {/* The job's name in the accessible name: a list has one of these per row. */}
-      <button type="submit" name="intent" value={intent} data-tone={tone} aria-busy={isBusy ? 'true' : undefined} aria-label={`${label} ${name}`}>
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        data-tone={tone}
+        aria-busy={isBusy ? 'true' : undefined}
+        aria-label={`${label} ${name}`}
+      >
         {label}
       </button>
     </Form>
@@ -101,23 +144,27 @@ export function RowAction({ intent, job, name, label, tone }: { intent: string; 
 }
 
 /** The status filter: a GET form; with scripts it applies on change. */
-export function StatusFilter({ value, statuses, keep }: { value: string; statuses: readonly string[]; keep: Record<string, string | undefined> }) {
+export function StatusFilter({
+  value,
+  statuses,
+  keep,
+}: {
+  value: string
+  statuses: readonly string[]
+  keep: Record<string, string | undefined>
+}) {
   const isHydrated = useHydrated()
   return (
     <Form method="get" onChange={(event) => isHydrated && event.currentTarget.requestSubmit()}>
-      {Object.entries(keep).map(([key, kept]) => (kept ? <input key={key} type="hidden" name={key} value={kept} /> : null))}
+      {Object.entries(keep).map(([key, kept]) =>
+        kept ? <input key={key} type="hidden" name={key} value={kept} /> : null,
+      )}
       <HStack gap="2" align="end">
         <Box>
           <chakra.label htmlFor="status-filter" display="block" fontSize="sm" fontWeight="medium" mb="1">
             Status
           </chakra.label>
-          <FormSelect
-            size="sm"
-            id="status-filter"
-            name="status"
-            defaultValue={value}
-            key={value}
-          >
+          <FormSelect size="sm" id="status-filter" name="status" defaultValue={value} key={value}>
             <option value="">All statuses</option>
             {statuses.map((status) => (
               <option key={status} value={status}>

@@ -124,8 +124,8 @@ export function JobsListPage<Row extends JobRow>({
             force={{ lastResult: purgeResult }}
           >
             Every failed, canceled, unknown and done {noun} is removed
-            {data.finishedCount === null ? '' : ` (${data.finishedCount} now)`}. Jobs that are ready, running or pending stay.
-            This cannot be undone.
+            {data.finishedCount === null ? '' : ` (${data.finishedCount} now)`}. Jobs that are ready, running or pending
+            stay. This cannot be undone.
           </ConfirmPanel>
         ) : null}
         {data.deleting ? (
@@ -151,7 +151,11 @@ export function JobsListPage<Row extends JobRow>({
           ) : null)}
 
         <HStack justify="space-between" align="end" wrap="wrap" gap="3">
-          <StatusFilter value={data.status} statuses={statuses} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+          <StatusFilter
+            value={data.status}
+            statuses={statuses}
+            keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+          />
           {data.isAnyActive ? (
             <Text fontSize="sm" color="fg.muted" role="status">
               {isHydrated
@@ -196,7 +200,14 @@ export function JobsListPage<Row extends JobRow>({
             Not offered to you: {withheld.map(([intent, reason]) => `${intent} (${reason})`).join(', ')}.
           </Text>
         ) : null}
-        <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="jobs" />
+        <Pagination
+          page={data.page}
+          pageCount={data.pageCount}
+          pageSize={data.pageSize}
+          total={data.total}
+          searchParams={searchParams}
+          noun="jobs"
+        />
       </Stack>
     </JobDeniedContext.Provider>
   )
@@ -206,19 +217,38 @@ export function JobsListPage<Row extends JobRow>({
  * A job's actions, in its row or its panel: View (rows only), the type's own POST buttons
  * (`children`), then Delete… (a link to the confirmation) unless `canDelete` is false.
  */
-export function JobRowActions({ job, isInPanel, canDelete = true, children }: { job: JobRow; isInPanel?: boolean; canDelete?: boolean; children: ReactNode }) {
+export function JobRowActions({
+  job,
+  isInPanel,
+  canDelete = true,
+  children,
+}: {
+  job: JobRow
+  isInPanel?: boolean
+  canDelete?: boolean
+  children: ReactNode
+}) {
   const hrefWith = useHrefWith()
   const denied = useContext(JobDeniedContext)
   return (
     <div data-actions="">
       {isInPanel ? null : (
-        <Link to={hrefWith({ job: job.uuid, delete: null, purge: null })} data-action-link="" aria-label={`View ${job.name}`}>
+        <Link
+          to={hrefWith({ job: job.uuid, delete: null, purge: null })}
+          data-action-link=""
+          aria-label={`View ${job.name}`}
+        >
           View
         </Link>
       )}
       {children}
       {canDelete && !denied.delete ? (
-        <Link to={hrefWith({ delete: job.uuid, purge: null })} data-action-link="" data-tone="danger" aria-label={`Delete ${job.name}…`}>
+        <Link
+          to={hrefWith({ delete: job.uuid, purge: null })}
+          data-action-link=""
+          data-tone="danger"
+          aria-label={`Delete ${job.name}…`}
+        >
           Delete…
         </Link>
       ) : null}
@@ -248,9 +278,7 @@ export function JobDetailPanel({
         <Link to={hrefWith({ job: null })}>Close</Link>
       </HStack>
       {details}
-      {error ? (
-        <InlineAlert mt="3">{error}</InlineAlert>
-      ) : null}
+      {error ? <InlineAlert mt="3">{error}</InlineAlert> : null}
       {children}
       <Box mt="4">{actions}</Box>
     </JobPanelBox>

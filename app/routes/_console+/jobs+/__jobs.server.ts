@@ -47,7 +47,10 @@ export async function runJobAction(
     if (!(error instanceof ClusterError)) throw error
     return redirectWithToast(backTo(request), toastFromCluster(error))
   }
-  return redirectWithToast(backTo(request, changes), { title: typeof success === 'function' ? success() : success, type: 'success' })
+  return redirectWithToast(backTo(request, changes), {
+    title: typeof success === 'function' ? success() : success,
+    type: 'success',
+  })
 }
 
 /** Checks the purge form's FORCE; returns the 400 reply to show when it is missing, else null. */
@@ -137,7 +140,9 @@ export async function loadJobList<Job extends JobLike, Row extends JobLike, Stat
 
   let deleting: { uuid: string; name: string } | null = null
   if (deleteId) {
-    const job = rows.find((row) => row.uuid === deleteId) ?? (await loadFromCluster(() => nullOnMissing(() => get(api, deleteId))))
+    const job =
+      rows.find((row) => row.uuid === deleteId) ??
+      (await loadFromCluster(() => nullOnMissing(() => get(api, deleteId))))
     if (job) deleting = { uuid: job.uuid, name: job.name }
   }
 
@@ -184,7 +189,12 @@ export function intentOf<T extends string>(formData: FormData, intents: readonly
  * The purge action: the form's FORCE checked (a 400 reply without it), then `purge` run; redirects
  * back with "Purged N <noun>s" or the cluster's refusal as a toast.
  */
-export async function purgeJobsAction(request: Request, formData: FormData, noun: string, purge: () => Promise<number>) {
+export async function purgeJobsAction(
+  request: Request,
+  formData: FormData,
+  noun: string,
+  purge: () => Promise<number>,
+) {
   const refused = checkPurge(formData)
   if (refused) return refused
   let purged = 0

@@ -12,7 +12,11 @@ const TABS = [
 export default function JobsLayout() {
   return (
     <Box>
-      <PageHeader title="Jobs" description="Alter jobs change or delete rows in place; batch jobs load files into a table." mb="4" />
+      <PageHeader
+        title="Jobs"
+        description="Alter jobs change or delete rows in place; batch jobs load files into a table."
+        mb="4"
+      />
       <SectionTabs label="Job kinds" tabs={TABS} />
       <Outlet />
     </Box>

@@ -24,7 +24,15 @@ import { DetailList } from '~/components/layout/detail-list'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { ALTER_STATUSES, RowAction, type JobColumn } from './__job-ui'
 import { JobDetailPanel, JobRowActions, JobsListPage } from './__jobs-list'
-import { deleteJobAction, intentOf, jobIdOf, listFinishedJobs, loadJobList, purgeJobsAction, runJobAction } from './__jobs.server'
+import {
+  deleteJobAction,
+  intentOf,
+  jobIdOf,
+  listFinishedJobs,
+  loadJobList,
+  purgeJobsAction,
+  runJobAction,
+} from './__jobs.server'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -92,7 +100,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const jobId = jobIdOf(formData)
   switch (intent) {
     case 'commit':
-      return runJobAction(request, () => commitAlterJob(api, jobId), 'Alter job committed: the data is being changed', { job: jobId })
+      return runJobAction(request, () => commitAlterJob(api, jobId), 'Alter job committed: the data is being changed', {
+        job: jobId,
+      })
     case 'cancel':
       return runJobAction(request, () => cancelAlterJob(api, jobId), 'Alter job canceled')
     case 'retry':
@@ -109,7 +119,11 @@ export default function AlterJobsRoute() {
   const columns: JobColumn<AlterRow>[] = [
     { key: 'status', header: 'Status', cell: (row) => <StatusCell row={row} /> },
     { key: 'table', header: 'Table', cell: (row) => row.table },
-    { key: 'sql', header: 'SQL', cell: (row) => <code title={row.sql}>{row.sql.length > 90 ? `${row.sql.slice(0, 90)}…` : row.sql}</code> },
+    {
+      key: 'sql',
+      header: 'SQL',
+      cell: (row) => <code title={row.sql}>{row.sql.length > 90 ? `${row.sql.slice(0, 90)}…` : row.sql}</code>,
+    },
     {
       key: 'created',
       header: 'Created',
@@ -157,14 +171,20 @@ function RowsCell({ row }: { row: AlterRow }) {
 function AlterRowActions({ row, isInPanel }: { row: AlterRow; isInPanel?: boolean }) {
   return (
     <JobRowActions job={row} isInPanel={isInPanel} canDelete={row.canDelete}>
-      {row.canCommit ? <RowAction intent="commit" job={row.uuid} name={row.name} label="Commit changes" tone="primary" /> : null}
+      {row.canCommit ? (
+        <RowAction intent="commit" job={row.uuid} name={row.name} label="Commit changes" tone="primary" />
+      ) : null}
       {row.canCancel ? <RowAction intent="cancel" job={row.uuid} name={row.name} label="Cancel" /> : null}
       {row.canRetry ? <RowAction intent="retry" job={row.uuid} name={row.name} label="Retry" /> : null}
     </JobRowActions>
   )
 }
 
-function AlterJobPanel({ selected }: { selected: { job: AlterRow; verify: AlterVerify[] | null; verifyError: string | null } }) {
+function AlterJobPanel({
+  selected,
+}: {
+  selected: { job: AlterRow; verify: AlterVerify[] | null; verifyError: string | null }
+}) {
   const { job, verify, verifyError } = selected
   return (
     <JobDetailPanel
@@ -189,7 +209,16 @@ function AlterJobPanel({ selected }: { selected: { job: AlterRow; verify: AlterV
           <Heading as="h3" size="sm" mt="4" mb="1">
             SQL
           </Heading>
-          <Box as="pre" fontFamily="mono" fontSize="sm" bg="bg.muted" p="3" rounded="md" whiteSpace="pre-wrap" wordBreak="break-word">
+          <Box
+            as="pre"
+            fontFamily="mono"
+            fontSize="sm"
+            bg="bg.muted"
+            p="3"
+            rounded="md"
+            whiteSpace="pre-wrap"
+            wordBreak="break-word"
+          >
             {job.sql}
           </Box>
         </>
@@ -226,5 +255,12 @@ export const meta: MetaFunction = () => [{ title: 'Alter jobs · Jobs · Cluster
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The alter jobs could not be loaded" message={errorMessage(error)} back={{ to: '/jobs/alter-jobs', label: 'Try again' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The alter jobs could not be loaded"
+      message={errorMessage(error)}
+      back={{ to: '/jobs/alter-jobs', label: 'Try again' }}
+    />
+  )
 }

@@ -1,4 +1,4 @@
-import {getSelectProps, getTextareaProps} from '@conform-to/react'
+import { getSelectProps, getTextareaProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
@@ -49,7 +49,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (formData.get('intent') === TEMPLATE_INTENT) {
     const table = typeof submission.payload.table === 'string' ? submission.payload.table : ''
     submission.payload.sql = table ? alterTemplate(table) : ''
-    return data({ result: { status: undefined, initialValue: submission.payload as Record<string, string> } }, { status: 200 })
+    return data(
+      { result: { status: undefined, initialValue: submission.payload as Record<string, string> } },
+      { status: 200 },
+    )
   }
 
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
@@ -72,7 +75,12 @@ export default function NewAlterJobRoute() {
   const loaderData = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const isHydrated = useHydrated()
-  const [form, fields] = useLazySchemaForm(loadAlterJobFormSchema, { id: 'new-alter-job', constraint: loaderData.constraint, lastResult: actionData?.result?.status ? actionData.result : undefined, defaultValue: actionData?.result?.initialValue ?? { table: loaderData.table, sql: loaderData.sql } })
+  const [form, fields] = useLazySchemaForm(loadAlterJobFormSchema, {
+    id: 'new-alter-job',
+    constraint: loaderData.constraint,
+    lastResult: actionData?.result?.status ? actionData.result : undefined,
+    defaultValue: actionData?.result?.initialValue ?? { table: loaderData.table, sql: loaderData.sql },
+  })
   const tableProps = getSelectProps(fields.table)
   const sqlProps = getTextareaProps(fields.sql)
 
@@ -80,7 +88,8 @@ export default function NewAlterJobRoute() {
   // lost). The SQL is read from the form: this also runs for a table picked before hydration
   // (useEarlyChanges), when the form's state does not hold what was typed yet.
   const onTableChange = (select: HTMLSelectElement) => {
-    if (isTemplateOrEmpty(siblingValue(select, fields.sql.name))) form.update({ name: fields.sql.name, value: select.value ? alterTemplate(select.value) : '' })
+    if (isTemplateOrEmpty(siblingValue(select, fields.sql.name)))
+      form.update({ name: fields.sql.name, value: select.value ? alterTemplate(select.value) : '' })
   }
 
   return (
@@ -88,8 +97,9 @@ export default function NewAlterJobRoute() {
       title="New alter job"
       intro={
         <>
-          Write an <code>ALTER TABLE project.table DELETE WHERE …</code> or <code>ALTER TABLE project.table UPDATE column = value WHERE …</code>{' '}
-          statement. The job counts the rows it touches and waits for you to commit it; nothing changes before that.
+          Write an <code>ALTER TABLE project.table DELETE WHERE …</code> or{' '}
+          <code>ALTER TABLE project.table UPDATE column = value WHERE …</code> statement. The job counts the rows it
+          touches and waits for you to commit it; nothing changes before that.
         </>
       }
       form={form}
@@ -151,5 +161,12 @@ export const meta: MetaFunction = () => [{ title: 'New alter job · Jobs · Clus
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The alter job form could not be shown" message={errorMessage(error)} back={{ to: '/jobs/alter-jobs', label: 'Back to the alter jobs' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The alter job form could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/jobs/alter-jobs', label: 'Back to the alter jobs' }}
+    />
+  )
 }

@@ -9,7 +9,9 @@ import { action as listAction, loader as listLoader } from './alter-jobs._index'
 
 useTestCluster()
 
-type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
+type FormReply = {
+  result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }
+}
 
 let cookie: string
 beforeAll(async () => {
@@ -23,8 +25,10 @@ beforeAll(async () => {
 })
 
 const list = (search = '') => listLoader(args(get(`/jobs/alter-jobs${search}`, cookie)))
-const send = (form: Record<string, string>) => returnedOrThrown(() => createAction(args(post('/jobs/alter-jobs/create', form, cookie))))
-const act = (form: Record<string, string>, search = '') => returnedOrThrown(() => listAction(args(post(`/jobs/alter-jobs${search}`, form, cookie))))
+const send = (form: Record<string, string>) =>
+  returnedOrThrown(() => createAction(args(post('/jobs/alter-jobs/create', form, cookie))))
+const act = (form: Record<string, string>, search = '') =>
+  returnedOrThrown(() => listAction(args(post(`/jobs/alter-jobs${search}`, form, cookie))))
 
 /** Creates an alter job through the form and returns its id from the redirect. */
 async function createJob(sql: string): Promise<string> {
@@ -58,9 +62,15 @@ describe('/jobs/alter-jobs/create', () => {
   })
 
   it('answers "Use template" (no scripts) with the same form and the template for the chosen table', async () => {
-    const { data, status } = unwrap<FormReply>(await send({ intent: 'template', table: 'alter_p.events', sql: 'typed' }))
+    const { data, status } = unwrap<FormReply>(
+      await send({ intent: 'template', table: 'alter_p.events', sql: 'typed' }),
+    )
     expect(status).toBe(200)
-    expect(data.result.initialValue).toEqual({ intent: 'template', table: 'alter_p.events', sql: 'ALTER TABLE alter_p.events DELETE WHERE ' })
+    expect(data.result.initialValue).toEqual({
+      intent: 'template',
+      table: 'alter_p.events',
+      sql: 'ALTER TABLE alter_p.events DELETE WHERE ',
+    })
   })
 
   it('requires SQL, and only an ALTER … UPDATE|DELETE statement, keeping what was typed', async () => {
@@ -79,15 +89,21 @@ describe('/jobs/alter-jobs/create', () => {
     expect(data.result.error?.sql?.[0]).toMatch(/^Code: \d+\. DB::Exception: .*no_such_column/)
     expect(data.result.initialValue).toMatchObject({ sql })
 
-    const noWhere = unwrap<FormReply>(await send({ intent: 'create', table: 'alter_p.events', sql: 'ALTER TABLE alter_p.events DELETE WHERE ' }))
+    const noWhere = unwrap<FormReply>(
+      await send({ intent: 'create', table: 'alter_p.events', sql: 'ALTER TABLE alter_p.events DELETE WHERE ' }),
+    )
     expect(noWhere.data.result.error?.sql?.[0]).toMatch(/WHERE/)
-    const unknownTable = unwrap<FormReply>(await send({ intent: 'create', sql: 'ALTER TABLE alter_p.nope DELETE WHERE 1' }))
+    const unknownTable = unwrap<FormReply>(
+      await send({ intent: 'create', sql: 'ALTER TABLE alter_p.nope DELETE WHERE 1' }),
+    )
     expect(unknownTable.data.result.error?.sql?.[0]).toMatch(/Code: 60/)
   })
 
   it('puts other cluster failures in the error boundary with the catalogue message', async () => {
     failWith('/query', 503, 'busy', 'post')
-    const thrown = unwrap<{ message: string }>(await send({ intent: 'create', sql: "ALTER TABLE alter_p.events DELETE WHERE level = 'x'" }))
+    const thrown = unwrap<{ message: string }>(
+      await send({ intent: 'create', sql: "ALTER TABLE alter_p.events DELETE WHERE level = 'x'" }),
+    )
     expect(thrown.status).toBe(503)
     expect(thrown.data.message).toBe('Service Unavailable.')
   })
@@ -97,9 +113,17 @@ describe('/jobs/alter-jobs', () => {
   it('creates a job that counts its rows and waits as pending; commit changes the data', async () => {
     const jobId = await createJob("ALTER TABLE alter_p.events DELETE WHERE level = 'debug'")
     const pending = await until(jobId, 'pending')
-    expect(pending.selected?.job).toMatchObject({ table: 'alter_p.events', kind: 'delete', rowsToAlter: 2, canCommit: true, canCancel: true })
+    expect(pending.selected?.job).toMatchObject({
+      table: 'alter_p.events',
+      kind: 'delete',
+      rowsToAlter: 2,
+      canCommit: true,
+      canCancel: true,
+    })
     expect(pending.selected?.verify?.[0]).toMatchObject({ rows_matching_now: 2, verified: false })
-    expect(pending.rows.find((row) => row.uuid === jobId)?.sql).toBe("ALTER TABLE alter_p.events DELETE WHERE level = 'debug'")
+    expect(pending.rows.find((row) => row.uuid === jobId)?.sql).toBe(
+      "ALTER TABLE alter_p.events DELETE WHERE level = 'debug'",
+    )
     // Nothing changed before the commit.
     expect(await queryCount("SELECT count() FROM alter_p.events WHERE level = 'debug'")).toBe(2)
 
@@ -173,7 +197,9 @@ describe('/jobs/alter-jobs', () => {
     expect(panel.finishedCount).toBe(2) // the two done jobs
 
     for (const confirm of ['', 'force', 'FORCE ']) {
-      const refused = unwrap<{ purge: { error?: Record<string, string[]> } }>(await act({ intent: 'purge', confirm }, '?purge'))
+      const refused = unwrap<{ purge: { error?: Record<string, string[]> } }>(
+        await act({ intent: 'purge', confirm }, '?purge'),
+      )
       expect(refused.status).toBe(400)
       expect(refused.data.purge.error).toEqual({ confirm: [JOB_MESSAGES.forceRequired] })
     }
@@ -202,4 +228,3 @@ describe('/jobs/alter-jobs', () => {
     expect(failed.data.message).toMatch(/^Internal server error/)
   })
 })
-

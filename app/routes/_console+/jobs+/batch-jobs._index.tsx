@@ -77,8 +77,17 @@ function toDetail(job: BatchJob) {
   return {
     ...toRow(job),
     subtype: job.settings?.source?.subtype ?? '',
-    credential: typeof job.settings?.source?.settings?.credential_id === 'string' ? job.settings.source.settings.credential_id : null,
-    settings: SETTING_LABELS.map(([key, label]) => [label, settings[key] === undefined || settings[key] === null || settings[key] === '' ? '—' : String(settings[key])] as [string, string]),
+    credential:
+      typeof job.settings?.source?.settings?.credential_id === 'string'
+        ? job.settings.source.settings.credential_id
+        : null,
+    settings: SETTING_LABELS.map(
+      ([key, label]) =>
+        [
+          label,
+          settings[key] === undefined || settings[key] === null || settings[key] === '' ? '—' : String(settings[key]),
+        ] as [string, string],
+    ),
     errors: (job.progress?.errors ?? []).slice(0, 50),
     attempts: (job.status_detail?.attempts ?? []).map((a) => ({
       attempt: a.attempt,
@@ -140,7 +149,11 @@ export default function BatchJobsRoute() {
         </span>
       ),
     },
-    { key: 'errors', header: 'Errors', cell: (row) => (row.errorCount || row.error ? <span data-tone="danger">{row.errorCount || 1}</span> : '0') },
+    {
+      key: 'errors',
+      header: 'Errors',
+      cell: (row) => (row.errorCount || row.error ? <span data-tone="danger">{row.errorCount || 1}</span> : '0'),
+    },
     { key: 'files', header: 'Files', cell: (row) => `${row.filesDone} / ${row.filesTotal}` },
     { key: 'created', header: 'Created', cell: (row) => <DateTime value={row.created} /> },
   ]
@@ -234,9 +247,15 @@ function BatchJobPanel({ job }: { job: ReturnType<typeof toDetail> }) {
             Attempts ({job.attempts.length})
           </Heading>
           <Text fontSize="sm" color="fg.muted" mb="1">
-            Each Retry resumes after the last file stored; the rows of a file are counted in the attempt that stored them.
+            Each Retry resumes after the last file stored; the rows of a file are counted in the attempt that stored
+            them.
           </Text>
-          <Box as="table" fontSize="sm" aria-labelledby="attempts" css={{ '& th, & td': { px: '2', py: '1', textAlign: 'left' }, '& td.num': { textAlign: 'right' } }}>
+          <Box
+            as="table"
+            fontSize="sm"
+            aria-labelledby="attempts"
+            css={{ '& th, & td': { px: '2', py: '1', textAlign: 'left' }, '& td.num': { textAlign: 'right' } }}
+          >
             <thead>
               <tr>
                 <th>#</th>
@@ -280,5 +299,12 @@ export const meta: MetaFunction = () => [{ title: 'Batch jobs · Jobs · Cluster
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The batch jobs could not be loaded" message={errorMessage(error)} back={{ to: '/jobs/batch-jobs', label: 'Try again' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The batch jobs could not be loaded"
+      message={errorMessage(error)}
+      back={{ to: '/jobs/batch-jobs', label: 'Try again' }}
+    />
+  )
 }

@@ -1,4 +1,4 @@
-import {getInputProps, getSelectProps, type FieldMetadata} from '@conform-to/react'
+import { getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
@@ -35,12 +35,48 @@ const loadBatchJobFormSchema = () => import('~/schemas/job').then((module) => mo
 
 /** The advanced fields: form name, label, the cluster's setting and the docs' default (the placeholder). */
 const ADVANCED: { name: keyof BatchJobForm; label: string; setting: string; placeholder: string; help?: string }[] = [
-  { name: 'maxFiles', label: 'Dry run max files', setting: 'max_files', placeholder: '0', help: 'Read at most this many files; 0 reads them all.' },
-  { name: 'maxMinutes', label: 'Max minutes', setting: 'max_minutes_per_partition', placeholder: '15', help: 'Minutes of data per partition.' },
-  { name: 'maxRows', label: 'Max rows', setting: 'max_rows_per_partition', placeholder: '33554432', help: 'Rows per partition.' },
-  { name: 'maxActive', label: 'Max active', setting: 'max_active_partitions', placeholder: '576', help: 'Partitions open at once.' },
-  { name: 'inputAggregation', label: 'Input aggregation', setting: 'input_aggregation', placeholder: '1536000000', help: 'Bytes read per unit of work.' },
-  { name: 'inputConcurrency', label: 'Input concurrency', setting: 'input_concurrency', placeholder: '1', help: 'Files read at once.' },
+  {
+    name: 'maxFiles',
+    label: 'Dry run max files',
+    setting: 'max_files',
+    placeholder: '0',
+    help: 'Read at most this many files; 0 reads them all.',
+  },
+  {
+    name: 'maxMinutes',
+    label: 'Max minutes',
+    setting: 'max_minutes_per_partition',
+    placeholder: '15',
+    help: 'Minutes of data per partition.',
+  },
+  {
+    name: 'maxRows',
+    label: 'Max rows',
+    setting: 'max_rows_per_partition',
+    placeholder: '33554432',
+    help: 'Rows per partition.',
+  },
+  {
+    name: 'maxActive',
+    label: 'Max active',
+    setting: 'max_active_partitions',
+    placeholder: '576',
+    help: 'Partitions open at once.',
+  },
+  {
+    name: 'inputAggregation',
+    label: 'Input aggregation',
+    setting: 'input_aggregation',
+    placeholder: '1536000000',
+    help: 'Bytes read per unit of work.',
+  },
+  {
+    name: 'inputConcurrency',
+    label: 'Input concurrency',
+    setting: 'input_concurrency',
+    placeholder: '1',
+    help: 'Files read at once.',
+  },
 ]
 
 /** The cluster's error keys → this form's fields (a key the form lacks becomes a form error). */
@@ -69,8 +105,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pools = await loadFromCluster(() => poolOptions(api))
   // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
   const wanted = new URL(request.url).searchParams.get('table')
-  const table = tables.find((entry) => entry.value === wanted) ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
-  return { tables, table: table?.value ?? '', transform: defaultTransformOf(table), credentials, pools, constraint: getZodConstraint(BatchJobFormSchema) }
+  const table =
+    tables.find((entry) => entry.value === wanted) ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
+  return {
+    tables,
+    table: table?.value ?? '',
+    transform: defaultTransformOf(table),
+    credentials,
+    pools,
+    constraint: getZodConstraint(BatchJobFormSchema),
+  }
 }
 
 /** The ingest pools that can run a batch job, as options; none when the user may not list pools (the field is optional). */
@@ -80,8 +124,17 @@ async function poolOptions(api: ClusterApi): Promise<{ value: string; label: str
     throw error
   })
   return pools
-    .filter((pool) => pool.type === 'ingest' || ['batch-peer', 'intake-head'].includes(String(pool.settings?.k8s_deployment?.service ?? '')))
-    .map((pool) => ({ value: pool.name, label: pool.settings?.k8s_deployment?.service ? `${pool.name} (${pool.settings.k8s_deployment.service})` : pool.name }))
+    .filter(
+      (pool) =>
+        pool.type === 'ingest' ||
+        ['batch-peer', 'intake-head'].includes(String(pool.settings?.k8s_deployment?.service ?? '')),
+    )
+    .map((pool) => ({
+      value: pool.name,
+      label: pool.settings?.k8s_deployment?.service
+        ? `${pool.name} (${pool.settings.k8s_deployment.service})`
+        : pool.name,
+    }))
 }
 
 /** The org's credentials as options; none when the user may not list them (the field is optional). */
@@ -112,7 +165,13 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const bucket = {
     ...(form.sourceKind === 'bucket'
-      ? { cloud: form.cloud, bucket_name: form.bucketName, bucket_path: form.bucketPath, region: form.region, endpoint: form.endpoint }
+      ? {
+          cloud: form.cloud,
+          bucket_name: form.bucketName,
+          bucket_path: form.bucketPath,
+          region: form.region,
+          endpoint: form.endpoint,
+        }
       : {}),
     ...(form.credential ? { credential_id: form.credential } : {}),
   }
@@ -127,7 +186,10 @@ export async function action({ request }: ActionFunctionArgs) {
       sourceSettings: bucket,
       settings,
     })
-    return redirectWithToast(`/jobs/batch-jobs?job=${encodeURIComponent(job.uuid)}`, { title: `Batch job ${job.name} created`, type: 'success' })
+    return redirectWithToast(`/jobs/batch-jobs?job=${encodeURIComponent(job.uuid)}`, {
+      title: `Batch job ${job.name} created`,
+      type: 'success',
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: batchJobFields(form) })
   }
@@ -139,17 +201,27 @@ export default function NewBatchJobRoute() {
   const loaderData = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const isHydrated = useHydrated()
-  const [form, fields] = useLazySchemaForm(loadBatchJobFormSchema, { id: 'new-batch-job', constraint: loaderData.constraint, lastResult: actionData?.result, defaultValue: { table: loaderData.table, transform: loaderData.transform, sourceKind: 'url', cloud: 'aws' } })
+  const [form, fields] = useLazySchemaForm(loadBatchJobFormSchema, {
+    id: 'new-batch-job',
+    constraint: loaderData.constraint,
+    lastResult: actionData?.result,
+    defaultValue: { table: loaderData.table, transform: loaderData.transform, sourceKind: 'url', cloud: 'aws' },
+  })
   const table = String(fields.table.value ?? '')
   const sourceKind = fields.sourceKind.value === 'bucket' ? 'bucket' : 'url'
   const advancedNames = ['dryRun', 'regexFilter', 'pool', 'sql', ...ADVANCED.map((field) => field.name)] as const
-  const isAdvancedOpen = advancedNames.some((name) => fields[name].errors?.length || (fields[name].initialValue ?? '') !== '')
+  const isAdvancedOpen = advancedNames.some(
+    (name) => fields[name].errors?.length || (fields[name].initialValue ?? '') !== '',
+  )
 
   // With scripts: a new table selects its default transform (unless one of its own is picked) and the
   // transform list shows only its own. The picked one is read from the form: this also runs for a table
   // changed before hydration (useEarlyChanges), when the form's state does not hold it yet.
   const onTableChange = (select: HTMLSelectElement) => {
-    form.update({ name: fields.transform.name, value: transformForTable(loaderData.tables, select.value, siblingValue(select, fields.transform.name)) })
+    form.update({
+      name: fields.transform.name,
+      value: transformForTable(loaderData.tables, select.value, siblingValue(select, fields.transform.name)),
+    })
   }
   const transformGroups = isHydrated ? loaderData.tables.filter((entry) => entry.value === table) : loaderData.tables
   const transformProps = getSelectProps(fields.transform)
@@ -170,7 +242,12 @@ export default function NewBatchJobRoute() {
       <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
         <Box mb="4">
           <Label htmlFor={fields.table.id}>Table</Label>
-          <FormSelect {...tableProps} key={tableProps.key} isInvalid={Boolean(fields.table.errors?.length)} onChange={(event) => onTableChange(event.currentTarget)}>
+          <FormSelect
+            {...tableProps}
+            key={tableProps.key}
+            isInvalid={Boolean(fields.table.errors?.length)}
+            onChange={(event) => onTableChange(event.currentTarget)}
+          >
             <option value="">Select a table</option>
             {loaderData.tables.map((entry) => (
               <option key={entry.value} value={entry.value}>
@@ -219,8 +296,8 @@ export default function NewBatchJobRoute() {
             label="URL"
             help={
               <>
-                {isHydrated ? null : 'Used when “A URL” is selected. '}e.g. <code>s3://sample-bucket/web-logs/</code>, <code>gs://bucket/path/</code> or a
-                path on the cluster (<code>file:///data/in/</code>).
+                {isHydrated ? null : 'Used when “A URL” is selected. '}e.g. <code>s3://sample-bucket/web-logs/</code>,{' '}
+                <code>gs://bucket/path/</code> or a path on the cluster (<code>file:///data/in/</code>).
               </>
             }
             inputProps={{ autoComplete: 'off', placeholder: 's3://bucket/path/' }}
@@ -234,11 +311,31 @@ export default function NewBatchJobRoute() {
               </Text>
             )}
             <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
-              <SelectField meta={fields.cloud as Meta} label="Cloud" options={CLOUDS.map(({ value, label }) => ({ value, label }))} />
-              <Field meta={fields.bucketName} label="Bucket name" inputProps={{ autoComplete: 'off', placeholder: 'sample-bucket' }} />
-              <Field meta={fields.bucketPath} label="Bucket path" inputProps={{ autoComplete: 'off', placeholder: 'web-logs/' }} />
-              <Field meta={fields.region} label="Region" inputProps={{ autoComplete: 'off', placeholder: 'us-east-1' }} />
-              <Field meta={fields.endpoint} label="Endpoint" inputProps={{ autoComplete: 'off', placeholder: 'https://s3.us-east-1.amazonaws.com' }} />
+              <SelectField
+                meta={fields.cloud as Meta}
+                label="Cloud"
+                options={CLOUDS.map(({ value, label }) => ({ value, label }))}
+              />
+              <Field
+                meta={fields.bucketName}
+                label="Bucket name"
+                inputProps={{ autoComplete: 'off', placeholder: 'sample-bucket' }}
+              />
+              <Field
+                meta={fields.bucketPath}
+                label="Bucket path"
+                inputProps={{ autoComplete: 'off', placeholder: 'web-logs/' }}
+              />
+              <Field
+                meta={fields.region}
+                label="Region"
+                inputProps={{ autoComplete: 'off', placeholder: 'us-east-1' }}
+              />
+              <Field
+                meta={fields.endpoint}
+                label="Endpoint"
+                inputProps={{ autoComplete: 'off', placeholder: 'https://s3.us-east-1.amazonaws.com' }}
+              />
             </SimpleGrid>
           </Box>
         ) : null}
@@ -256,7 +353,11 @@ export default function NewBatchJobRoute() {
           Advanced options
         </chakra.summary>
         <Box mt="4">
-          <CheckboxField meta={fields.dryRun} label="Dry run" help="Read and check the files without loading any rows." />
+          <CheckboxField
+            meta={fields.dryRun}
+            label="Dry run"
+            help="Read and check the files without loading any rows."
+          />
           <SelectField
             meta={fields.pool as Meta}
             label="Pool"
@@ -272,7 +373,8 @@ export default function NewBatchJobRoute() {
             help={
               <>
                 What of each file the table stores: a SELECT over the file's rows as <code>{'{STREAM}'}</code>, e.g.{' '}
-                <code>{'SELECT * FROM {STREAM} WHERE status >= 400'}</code>. Checked on the cluster when the job is created.
+                <code>{'SELECT * FROM {STREAM} WHERE status >= 400'}</code>. Checked on the cluster when the job is
+                created.
               </>
             }
           />
@@ -307,7 +409,15 @@ function Label({ htmlFor, children }: { htmlFor: string; children: string }) {
   )
 }
 
-function SourceKindRadio({ meta, value, label }: { meta: FieldMetadata<string | undefined, Record<string, unknown>, string[]>; value: string; label: string }) {
+function SourceKindRadio({
+  meta,
+  value,
+  label,
+}: {
+  meta: FieldMetadata<string | undefined, Record<string, unknown>, string[]>
+  value: string
+  label: string
+}) {
   const props = getInputProps(meta, { type: 'radio', value })
   const id = `${meta.id}-${value}`
   return (
@@ -322,5 +432,12 @@ export const meta: MetaFunction = () => [{ title: 'New batch job · Jobs · Clus
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The batch job form could not be shown" message={errorMessage(error)} back={{ to: '/jobs/batch-jobs', label: 'Back to the batch jobs' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The batch job form could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/jobs/batch-jobs', label: 'Back to the batch jobs' }}
+    />
+  )
 }

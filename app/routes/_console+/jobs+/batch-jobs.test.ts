@@ -11,9 +11,16 @@ import { action as listAction, loader as listLoader } from './batch-jobs._index'
 
 const cluster = useTestCluster()
 
-type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
+type FormReply = {
+  result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }
+}
 
-const line = (i: number, level = 'info') => JSON.stringify({ timestamp: new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString().replace('.000', ''), level, message: `m${i}` })
+const line = (i: number, level = 'info') =>
+  JSON.stringify({
+    timestamp: new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString().replace('.000', ''),
+    level,
+    message: `m${i}`,
+  })
 
 let cookie: string
 beforeAll(async () => {
@@ -24,17 +31,32 @@ beforeAll(async () => {
   const folder = path.join(cluster().dataDir, 'buckets', 'test-bucket', 'logs')
   fs.mkdirSync(folder, { recursive: true })
   fs.writeFileSync(path.join(folder, 'part-1.json'), Array.from({ length: 30 }, (_, i) => line(i)).join('\n') + '\n')
-  fs.writeFileSync(path.join(folder, 'part-2.json.gz'), zlib.gzipSync(Array.from({ length: 20 }, (_, i) => line(100 + i, 'debug')).join('\n') + '\n'))
+  fs.writeFileSync(
+    path.join(folder, 'part-2.json.gz'),
+    zlib.gzipSync(Array.from({ length: 20 }, (_, i) => line(100 + i, 'debug')).join('\n') + '\n'),
+  )
   const big = path.join(cluster().dataDir, 'buckets', 'test-bucket', 'big')
   fs.mkdirSync(big, { recursive: true })
-  for (let f = 0; f < 4; f++) fs.writeFileSync(path.join(big, `part-${f}.json`), Array.from({ length: 20_000 }, (_, i) => line(i)).join('\n') + '\n')
+  for (let f = 0; f < 4; f++)
+    fs.writeFileSync(
+      path.join(big, `part-${f}.json`),
+      Array.from({ length: 20_000 }, (_, i) => line(i)).join('\n') + '\n',
+    )
 })
 
 const list = (search = '') => listLoader(args(get(`/jobs/batch-jobs${search}`, cookie)))
-const send = (form: Record<string, string>) => returnedOrThrown(() => createAction(args(post('/jobs/batch-jobs/create', form, cookie))))
-const act = (form: Record<string, string>, search = '') => returnedOrThrown(() => listAction(args(post(`/jobs/batch-jobs${search}`, form, cookie))))
+const send = (form: Record<string, string>) =>
+  returnedOrThrown(() => createAction(args(post('/jobs/batch-jobs/create', form, cookie))))
+const act = (form: Record<string, string>, search = '') =>
+  returnedOrThrown(() => listAction(args(post(`/jobs/batch-jobs${search}`, form, cookie))))
 
-const VALID = { name: 'load_logs', table: 'batch_p.logs', transform: 'batch_p.logs:logs_json', sourceKind: 'url', url: 's3://test-bucket/logs/' }
+const VALID = {
+  name: 'load_logs',
+  table: 'batch_p.logs',
+  transform: 'batch_p.logs:logs_json',
+  sourceKind: 'url',
+  url: 's3://test-bucket/logs/',
+}
 
 async function createJob(form: Record<string, string>): Promise<string> {
   const response = asResponse(await send(form))
@@ -46,18 +68,28 @@ async function createJob(form: Record<string, string>): Promise<string> {
 }
 
 async function until(jobId: string, statuses: string[]) {
-  return waitFor(async () => {
-    const data = await list(`?job=${jobId}`)
-    return data.selected && statuses.includes(data.selected.status) ? data : null
-  }, `batch job ${jobId} to be ${statuses.join(' or ')}`, 30_000)
+  return waitFor(
+    async () => {
+      const data = await list(`?job=${jobId}`)
+      return data.selected && statuses.includes(data.selected.status) ? data : null
+    },
+    `batch job ${jobId} to be ${statuses.join(' or ')}`,
+    30_000,
+  )
 }
 
 describe('/jobs/batch-jobs/create', () => {
   it('offers each table with its own transforms, the default one preselected', async () => {
     const data = await createLoader(args(get('/jobs/batch-jobs/create', cookie)))
     expect(data.tables).toEqual([
-      { value: 'batch_p.logs', transforms: [{ value: 'batch_p.logs:logs_json', name: 'logs_json', type: 'json', isDefault: true }] },
-      { value: 'batch_p.other', transforms: [{ value: 'batch_p.other:other_json', name: 'other_json', type: 'json', isDefault: true }] },
+      {
+        value: 'batch_p.logs',
+        transforms: [{ value: 'batch_p.logs:logs_json', name: 'logs_json', type: 'json', isDefault: true }],
+      },
+      {
+        value: 'batch_p.other',
+        transforms: [{ value: 'batch_p.other:other_json', name: 'other_json', type: 'json', isDefault: true }],
+      },
     ])
     expect(data).toMatchObject({ table: 'batch_p.logs', transform: 'batch_p.logs:logs_json', credentials: [] })
     const linked = await createLoader(args(get('/jobs/batch-jobs/create?table=batch_p.other', cookie)))
@@ -87,7 +119,14 @@ describe('/jobs/batch-jobs/create', () => {
 
   it('checks the transform belongs to the table, the name length, the numbers and the regex', async () => {
     const { data } = unwrap<FormReply>(
-      await send({ ...VALID, name: 'n'.repeat(64), transform: 'batch_p.other:other_json', maxRows: '1.5', maxActive: '-1', regexFilter: '([' }),
+      await send({
+        ...VALID,
+        name: 'n'.repeat(64),
+        transform: 'batch_p.other:other_json',
+        maxRows: '1.5',
+        maxActive: '-1',
+        regexFilter: '([',
+      }),
     )
     expect(data.result.error).toEqual({
       name: [JOB_MESSAGES.nameTooLong],
@@ -99,10 +138,19 @@ describe('/jobs/batch-jobs/create', () => {
   })
 
   it("puts the cluster's field errors on the form's fields", async () => {
-    failWith('/config/v1/orgs/:org/jobs/batch/', 400, { settings: { source: { settings: { url: ['Enter a valid URL.'] } }, max_files: ['Too many.'], other: ['x'] } }, 'post')
+    failWith(
+      '/config/v1/orgs/:org/jobs/batch/',
+      400,
+      { settings: { source: { settings: { url: ['Enter a valid URL.'] } }, max_files: ['Too many.'], other: ['x'] } },
+      'post',
+    )
     const { data, status } = unwrap<FormReply>(await send({ ...VALID, maxFiles: '3' }))
     expect(status).toBe(400)
-    expect(data.result.error).toEqual({ url: ['Enter a valid URL.'], maxFiles: ['Too many.'], '': ['settings.other: x'] })
+    expect(data.result.error).toEqual({
+      url: ['Enter a valid URL.'],
+      maxFiles: ['Too many.'],
+      '': ['settings.other: x'],
+    })
     expect(data.result.initialValue).toMatchObject({ url: 's3://test-bucket/logs/', maxFiles: '3' })
   })
 })
@@ -156,8 +204,18 @@ describe('/jobs/batch-jobs', () => {
       credential: credential.uuid,
     })
     const done = await until(jobId, ['done', 'failed'])
-    expect(done.selected).toMatchObject({ status: 'done', url: 's3://test-bucket/logs/', credential: credential.uuid, filesTotal: 1, rowsRead: 30, rowsIngested: 0 })
-    const stored = await clusterCall<{ settings: { source: { settings: Record<string, unknown> } } }>('GET', `/config/v1/orgs/{org}/jobs/batch/${jobId}`)
+    expect(done.selected).toMatchObject({
+      status: 'done',
+      url: 's3://test-bucket/logs/',
+      credential: credential.uuid,
+      filesTotal: 1,
+      rowsRead: 30,
+      rowsIngested: 0,
+    })
+    const stored = await clusterCall<{ settings: { source: { settings: Record<string, unknown> } } }>(
+      'GET',
+      `/config/v1/orgs/{org}/jobs/batch/${jobId}`,
+    )
     expect(stored.settings.source.settings).toEqual({
       url: 's3://test-bucket/logs/',
       cloud: 'aws',
@@ -168,7 +226,12 @@ describe('/jobs/batch-jobs', () => {
       credential_id: credential.uuid,
     })
     const settings = Object.fromEntries(done.selected!.settings)
-    expect(settings).toMatchObject({ 'Dry run': 'true', 'Dry run max files': '1', 'Regex filter': 'part-1', 'Input concurrency': '2' })
+    expect(settings).toMatchObject({
+      'Dry run': 'true',
+      'Dry run max files': '1',
+      'Regex filter': 'part-1',
+      'Input concurrency': '2',
+    })
     expect(await queryCount('SELECT count() FROM batch_p.logs')).toBe(50)
   })
 
@@ -187,11 +250,16 @@ describe('/jobs/batch-jobs', () => {
     }
     expect((await refused({ sql: 'SELECT nope FROM {STREAM}' })).sql?.[0]).toMatch(/nope/) // the engine's own words
     expect((await refused({ sql: 'SELECT 1' })).sql?.[0]).toMatch(/\{STREAM\}/)
-    expect((await refused({ sql: "SELECT * FROM {STREAM} UNION ALL SELECT * FROM file('/etc/passwd')" })).sql?.[0]).toMatch(/outside the cluster/)
-    expect((await refused({ sql: 'SELECT *, 1 AS extra FROM {STREAM}' })).sql?.[0]).toMatch(/"extra", which is not a column of batch_p.sql_only/)
+    expect(
+      (await refused({ sql: "SELECT * FROM {STREAM} UNION ALL SELECT * FROM file('/etc/passwd')" })).sql?.[0],
+    ).toMatch(/outside the cluster/)
+    expect((await refused({ sql: 'SELECT *, 1 AS extra FROM {STREAM}' })).sql?.[0]).toMatch(
+      /"extra", which is not a column of batch_p.sql_only/,
+    )
     expect((await refused({ pool: 'no-such-pool' })).pool).toEqual(['Pool "no-such-pool" does not exist.'])
 
-    const sql = "SELECT timestamp, upper(level) AS level, message FROM {STREAM} WHERE timestamp >= '2026-01-02 00:01:00'"
+    const sql =
+      "SELECT timestamp, upper(level) AS level, message FROM {STREAM} WHERE timestamp >= '2026-01-02 00:01:00'"
     const jobId = await createJob({ ...target, name: 'debug_only', pool: 'intake-head', sql })
     const done = await until(jobId, ['done', 'failed'])
     expect(done.selected).toMatchObject({ status: 'done', filesDone: 2, rowsRead: 50, rowsIngested: 20 })
@@ -205,7 +273,9 @@ describe('/jobs/batch-jobs', () => {
     const jobId = await createJob({ ...VALID, name: 'nowhere', url: 's3://no-such-bucket/data/' })
     const failed = await until(jobId, ['failed', 'done'])
     expect(failed.selected?.status).toBe('failed')
-    expect(failed.selected?.error).toMatch(/^Cannot reach s3:\/\/no-such-bucket\/data\/: this local cluster has no network access to cloud storage/)
+    expect(failed.selected?.error).toMatch(
+      /^Cannot reach s3:\/\/no-such-bucket\/data\/: this local cluster has no network access to cloud storage/,
+    )
     expect(failed.selected?.canRetry).toBe(true)
   })
 
@@ -255,7 +325,9 @@ describe('/jobs/batch-jobs', () => {
   it('purges only with FORCE typed, then removes the finished jobs', async () => {
     const panel = await list('?purge')
     expect(panel.finishedCount).toBe(5)
-    const refused = unwrap<{ purge: { error?: Record<string, string[]> } }>(await act({ intent: 'purge', confirm: 'yes' }, '?purge'))
+    const refused = unwrap<{ purge: { error?: Record<string, string[]> } }>(
+      await act({ intent: 'purge', confirm: 'yes' }, '?purge'),
+    )
     expect(refused.status).toBe(400)
     expect(refused.data.purge.error).toEqual({ confirm: [JOB_MESSAGES.forceRequired] })
     expect((await list()).total).toBe(5)
@@ -275,4 +347,3 @@ describe('/jobs/batch-jobs', () => {
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fjobs%2Fbatch-jobs')
   })
 })
-

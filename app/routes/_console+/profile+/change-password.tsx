@@ -1,4 +1,3 @@
-
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, Text } from '@chakra-ui/react'
 import { Link as ChakraLink } from '~/components/ui/link'
@@ -43,7 +42,11 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ChangePasswordRoute() {
   const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useLazySchemaForm(loadChangePasswordFormSchema, { constraint, id: 'change-password', lastResult: actionData?.isChanged ? undefined : actionData?.result })
+  const [form, fields] = useLazySchemaForm(loadChangePasswordFormSchema, {
+    constraint,
+    id: 'change-password',
+    lastResult: actionData?.isChanged ? undefined : actionData?.result,
+  })
 
   if (actionData?.isChanged) {
     return (
@@ -65,9 +68,24 @@ export default function ChangePasswordRoute() {
     <Box maxW="lg">
       <PageHeader title="Change password" />
       <FormCard form={form} submit={{ label: 'Change password' }} cancelTo="/profile/settings">
-        <Field meta={fields.current_password} label="Current password" type="password" inputProps={{ autoComplete: 'current-password' }} />
-        <Field meta={fields.new_password} label="New password" type="password" inputProps={{ autoComplete: 'new-password' }} />
-        <Field meta={fields.confirm_password} label="Repeat new password" type="password" inputProps={{ autoComplete: 'new-password' }} />
+        <Field
+          meta={fields.current_password}
+          label="Current password"
+          type="password"
+          inputProps={{ autoComplete: 'current-password' }}
+        />
+        <Field
+          meta={fields.new_password}
+          label="New password"
+          type="password"
+          inputProps={{ autoComplete: 'new-password' }}
+        />
+        <Field
+          meta={fields.confirm_password}
+          label="Repeat new password"
+          type="password"
+          inputProps={{ autoComplete: 'new-password' }}
+        />
       </FormCard>
     </Box>
   )

@@ -1,11 +1,15 @@
-
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Text } from '@chakra-ui/react'
 import { Textarea } from '~/components/ui/textarea'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { createServiceAccount, createServiceAccountToken, getServiceAccount, listServiceAccounts } from '~/api/service-accounts.server'
+import {
+  createServiceAccount,
+  createServiceAccountToken,
+  getServiceAccount,
+  listServiceAccounts,
+} from '~/api/service-accounts.server'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
@@ -27,8 +31,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply(), issued: null }, { status: 400 })
   const { service_account, name, expiry } = submission.value
   try {
-    const account = service_account ? await getServiceAccount(api, service_account) : await createServiceAccount(api, name!)
-    const issued = await createServiceAccountToken(api, account.uuid, expiry ? new Date(`${expiry}T00:00:00Z`) : undefined)
+    const account = service_account
+      ? await getServiceAccount(api, service_account)
+      : await createServiceAccount(api, name!)
+    const issued = await createServiceAccountToken(
+      api,
+      account.uuid,
+      expiry ? new Date(`${expiry}T00:00:00Z`) : undefined,
+    )
     // Shown once: the cluster never returns it again.
     return { result: submission.reply({ resetForm: true }), issued: { ...issued, name: account.name } }
   } catch (error) {
@@ -40,7 +50,10 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function CreateTokenRoute() {
   const { serviceAccounts } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(CreateTokenFormSchema, { id: 'create-token', lastResult: actionData?.issued ? undefined : actionData?.result })
+  const [form, fields] = useSchemaForm(CreateTokenFormSchema, {
+    id: 'create-token',
+    lastResult: actionData?.issued ? undefined : actionData?.result,
+  })
   const issued = actionData?.issued
 
   return (

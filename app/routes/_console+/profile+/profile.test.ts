@@ -21,12 +21,16 @@ describe('profile settings', () => {
 
   it('saves the theme in its own cookie, which outlives the session', async () => {
     const cookie = await loginAsAdmin()
-    const response = asResponse(await settingsAction(args(post('/profile/settings', { timezone: 'Local', theme: 'dark' }, cookie))))
+    const response = asResponse(
+      await settingsAction(args(post('/profile/settings', { timezone: 'Local', theme: 'dark' }, cookie))),
+    )
     expect(response.status).toBe(302)
     expect(response.headers.getSetCookie().some((line) => line.startsWith('cc_theme='))).toBe(true)
     const next = `${cookie}; ${cookieFrom(response)}`
     expect(await settingsLoader(args(get('/profile/settings', next)))).toMatchObject({ theme: 'dark' })
-    const refused = unwrap(await settingsAction(args(post('/profile/settings', { timezone: 'Local', theme: 'sepia' }, cookie))))
+    const refused = unwrap(
+      await settingsAction(args(post('/profile/settings', { timezone: 'Local', theme: 'sepia' }, cookie))),
+    )
     expect(refused.status).toBe(400)
   })
 
@@ -59,7 +63,13 @@ describe('change password', () => {
     })
     const mismatch = unwrap(
       await changePasswordAction(
-        args(post('/profile/change-password', { current_password: 'x', new_password: 'abcdefgh1', confirm_password: 'abcdefgh2' }, cookie)),
+        args(
+          post(
+            '/profile/change-password',
+            { current_password: 'x', new_password: 'abcdefgh1', confirm_password: 'abcdefgh2' },
+            cookie,
+          ),
+        ),
       ),
     )
     expect(mismatch.data.result.error).toMatchObject({ confirm_password: ['Passwords do not match'] })
@@ -67,7 +77,11 @@ describe('change password', () => {
 
   it("shows the cluster's error at the field and never sends passwords back", async () => {
     const cookie = await loginAsAdmin()
-    const form = { current_password: 'not-my-password', new_password: 'new-password-123', confirm_password: 'new-password-123' }
+    const form = {
+      current_password: 'not-my-password',
+      new_password: 'new-password-123',
+      confirm_password: 'new-password-123',
+    }
     const { data, status } = unwrap(await changePasswordAction(args(post('/profile/change-password', form, cookie))))
     expect(status).toBe(400)
     expect(data.result.error?.current_password).toEqual(['The current password is incorrect.'])
@@ -84,7 +98,13 @@ describe('change password', () => {
     expect(login.status).toBe(302)
     // Put it back for the other tests in this file.
     await changePasswordAction(
-      args(post('/profile/change-password', { current_password: next, new_password: ADMIN.password, confirm_password: ADMIN.password }, cookieFrom(login))),
+      args(
+        post(
+          '/profile/change-password',
+          { current_password: next, new_password: ADMIN.password, confirm_password: ADMIN.password },
+          cookieFrom(login),
+        ),
+      ),
     )
   })
 })
@@ -92,9 +112,7 @@ describe('change password', () => {
 describe('create token', () => {
   it('creates a service account and shows its token once', async () => {
     const cookie = await loginAsAdmin()
-    const { data } = unwrap(
-      await createTokenAction(args(post('/profile/create-token', { name: 'ci-bot' }, cookie))),
-    )
+    const { data } = unwrap(await createTokenAction(args(post('/profile/create-token', { name: 'ci-bot' }, cookie))))
     expect(data.issued?.name).toBe('ci-bot')
     expect(data.issued?.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
     const { serviceAccounts } = await createTokenLoader(args(get('/profile/create-token', cookie)))

@@ -35,7 +35,11 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ProfileSettingsRoute() {
   const { email, timezone, theme } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(ProfileSettingsFormSchema, { id: 'profile-settings', lastResult: actionData?.result, defaultValue: { timezone, theme } })
+  const [form, fields] = useSchemaForm(ProfileSettingsFormSchema, {
+    id: 'profile-settings',
+    lastResult: actionData?.result,
+    defaultValue: { timezone, theme },
+  })
   return (
     <Box maxW="lg">
       <PageHeader title="Settings" description="Your personal preferences." />
@@ -60,7 +64,10 @@ export default function ProfileSettingsRoute() {
           legend="Theme"
           meta={fields.theme}
           current={theme}
-          options={COLOR_MODES.map((value) => ({ value, label: value === 'system' ? 'System (follows your device)' : COLOR_MODE_LABELS[value] }))}
+          options={COLOR_MODES.map((value) => ({
+            value,
+            label: value === 'system' ? 'System (follows your device)' : COLOR_MODE_LABELS[value],
+          }))}
           mt="4"
         />
       </FormCard>

@@ -2,7 +2,19 @@ import { Box, chakra, Grid, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import type { Ace } from 'ace-builds'
 import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
-import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import {
+  lazy,
+  memo,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react'
 import { ClientOnly } from 'remix-utils/client-only'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { InlineAlert } from '~/components/layout/inline-alert'
@@ -21,7 +33,15 @@ const SqlEditor = lazy(() => import('./__sql-editor.client'))
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
 
 /** The Query section's tabs; the SQL travels along as `data` so switching keeps it (not to Saved, a list of its own). */
-export function QueryTabs({ current, sql, tableId }: { current: 'editor' | 'reference' | 'saved' | 'insights'; sql: string; tableId?: string | null }) {
+export function QueryTabs({
+  current,
+  sql,
+  tableId,
+}: {
+  current: 'editor' | 'reference' | 'saved' | 'insights'
+  sql: string
+  tableId?: string | null
+}) {
   const search = (extra: Record<string, string>) => {
     const params = new URLSearchParams()
     if (sql) params.set('data', sql)
@@ -107,7 +127,13 @@ export function TablePicker({ picker, tableId }: { picker: PickerProject[]; tabl
 function OptionField({ option, value, error }: { option: QueryOption; value?: string; error?: string }) {
   const id = `opt-${option.name}`
   const describedBy = [`${id}-help`, error ? `${id}-error` : ''].filter(Boolean).join(' ')
-  const common = { id, name: option.name, defaultValue: value ?? '', 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy }
+  const common = {
+    id,
+    name: option.name,
+    defaultValue: value ?? '',
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+  }
   return (
     <div>
       <label htmlFor={id}>{option.label}</label>
@@ -125,7 +151,9 @@ function OptionField({ option, value, error }: { option: QueryOption; value?: st
               {format}
             </option>
           ))}
-          {value && !(OUTPUT_FORMATS as readonly string[]).includes(value) ? <option value={value}>{value}</option> : null}
+          {value && !(OUTPUT_FORMATS as readonly string[]).includes(value) ? (
+            <option value={value}>{value}</option>
+          ) : null}
         </select>
       ) : (
         <input {...common} type="text" inputMode={option.kind === 'int' ? 'numeric' : undefined} autoComplete="off" />
@@ -143,7 +171,13 @@ function OptionField({ option, value, error }: { option: QueryOption; value?: st
 }
 
 /** The options, grouped as the spec lists them, in a disclosure open when any is set or wrong. */
-const QueryOptions = memo(function QueryOptions({ values, errors }: { values: Record<string, string>; errors: Record<string, string> }) {
+const QueryOptions = memo(function QueryOptions({
+  values,
+  errors,
+}: {
+  values: Record<string, string>
+  errors: Record<string, string>
+}) {
   const count = Object.keys(values).length
   const isOpen = count > 0 || Object.keys(errors).length > 0
   return (
@@ -160,7 +194,12 @@ const QueryOptions = memo(function QueryOptions({ values, errors }: { values: Re
             <legend>{group.title}</legend>
             <div data-grid="">
               {group.options.map((option) => (
-                <OptionField key={option.name} option={option} value={values[option.name]} error={errors[option.name]} />
+                <OptionField
+                  key={option.name}
+                  option={option}
+                  value={values[option.name]}
+                  error={errors[option.name]}
+                />
               ))}
             </div>
           </fieldset>
@@ -183,7 +222,10 @@ function useRunProgress(search: string | null): QueryProgress | null {
     let timer = 0
     const ask = async () => {
       try {
-        const response = await fetch(withBase(`/resources/query-progress?${search}`), { signal: controller.signal, headers: { Accept: 'application/json' } })
+        const response = await fetch(withBase(`/resources/query-progress?${search}`), {
+          signal: controller.signal,
+          headers: { Accept: 'application/json' },
+        })
         if (response.ok) setProgress((await response.json()) as QueryProgress)
       } catch {
         // Progress is a courtesy: the run goes on whatever happens here.
@@ -275,10 +317,15 @@ export function QueryEditorForm({
   const submit = useSubmit()
   const navigation = useNavigation()
   const isHydrated = useHydrated()
-  const isRunning = navigation.state === 'loading' && navigation.location.pathname === '/result' && !navigation.location.search.includes('tab=analysis')
+  const isRunning =
+    navigation.state === 'loading' &&
+    navigation.location.pathname === '/result' &&
+    !navigation.location.search.includes('tab=analysis')
   const elapsed = useElapsedSeconds(isRunning)
   const isPainted = useAfterFirstPaint()
-  const progress = useRunProgress(isRunning && navigation.location ? navigation.location.search.replace(/^\?/, '') : null)
+  const progress = useRunProgress(
+    isRunning && navigation.location ? navigation.location.search.replace(/^\?/, '') : null,
+  )
 
   // A new SQL from the route (another run, a saved query) replaces the editor's; not on mount, where
   // an effect would undo text typed before hydration (restored by useRestoreEarlyText)
@@ -330,7 +377,15 @@ export function QueryEditorForm({
   }
   // Without scripts the page cannot know a run is pending, so the button is always there.
   const cancelButton = (
-    <Button type="submit" formAction={withBase(CANCEL_ACTION)} formMethod="post" formNoValidate variant="outline" colorPalette="red" size="sm">
+    <Button
+      type="submit"
+      formAction={withBase(CANCEL_ACTION)}
+      formMethod="post"
+      formNoValidate
+      variant="outline"
+      colorPalette="red"
+      size="sm"
+    >
       {isHydrated ? 'Cancel' : 'Cancel the query'}
     </Button>
   )
@@ -338,7 +393,11 @@ export function QueryEditorForm({
   return (
     <Form method="get" action={RESULT_ACTION} ref={formRef} onSubmit={onSubmit} aria-label="Query">
       <Stack gap="3">
-        <Grid templateColumns={schema ? { base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 16rem' } : 'minmax(0, 1fr)'} gap="3" alignItems="start">
+        <Grid
+          templateColumns={schema ? { base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 16rem' } : 'minmax(0, 1fr)'}
+          gap="3"
+          alignItems="start"
+        >
           <Box>
             <chakra.label htmlFor="sql" display="block" fontWeight="medium" fontSize="sm" mb="1">
               SQL
@@ -355,7 +414,8 @@ export function QueryEditorForm({
               completions={completions}
             />
             <Text id="sql-help" fontSize="xs" color="fg.muted" mt="1">
-              {isHydrated ? 'Ctrl+Enter (⌘+Enter) runs the query; Ctrl+Space suggests names. ' : ''}Results show at most 10,000 rows.
+              {isHydrated ? 'Ctrl+Enter (⌘+Enter) runs the query; Ctrl+Space suggests names. ' : ''}Results show at most
+              10,000 rows.
             </Text>
             {sqlError || error ? (
               <InlineAlert id="sql-error" mt="2">
@@ -456,7 +516,13 @@ const SqlInput = memo(function SqlInput({
       {() =>
         isPainted ? (
           <Suspense fallback={textarea}>
-            <Box borderWidth="1px" borderColor={isInvalid ? 'border.error' : 'border'} rounded="md" overflow="hidden" bg="bg">
+            <Box
+              borderWidth="1px"
+              borderColor={isInvalid ? 'border.error' : 'border'}
+              rounded="md"
+              overflow="hidden"
+              bg="bg"
+            >
               <SqlEditor
                 name="sql"
                 value={value}
@@ -500,10 +566,19 @@ const SAVE_ACTION = '/queries?index'
 function SaveControl({ save }: { save: SaveState }) {
   const navigation = useNavigation()
   const saveRef = useRef<HTMLButtonElement>(null)
-  const isSaving = navigation.state === 'submitting' && navigation.formMethod === 'POST' && navigation.formAction?.startsWith('/queries') === true
+  const isSaving =
+    navigation.state === 'submitting' &&
+    navigation.formMethod === 'POST' &&
+    navigation.formAction?.startsWith('/queries') === true
   const describedBy = ['save-name-help', save.nameError ? 'save-name-error' : ''].filter(Boolean).join(' ')
   return (
-    <chakra.details open={Boolean(save.nameError || save.formError)} borderWidth="1px" rounded="md" bg="bg" css={fieldCss}>
+    <chakra.details
+      open={Boolean(save.nameError || save.formError)}
+      borderWidth="1px"
+      rounded="md"
+      bg="bg"
+      css={fieldCss}
+    >
       <chakra.summary cursor="pointer" px="3" py="2" fontSize="sm" fontWeight="medium">
         Save…{save.name ? ` (${save.name})` : ''}
       </chakra.summary>
@@ -529,12 +604,25 @@ function SaveControl({ save }: { save: SaveState }) {
               }}
             />
           </Box>
-          <Button ref={saveRef} type="submit" name="intent" value="save" formMethod="post" formAction={withBase(SAVE_ACTION)} variant="outline" size="sm" h="9" loading={isSaving} loadingText="Saving…">
+          <Button
+            ref={saveRef}
+            type="submit"
+            name="intent"
+            value="save"
+            formMethod="post"
+            formAction={withBase(SAVE_ACTION)}
+            variant="outline"
+            size="sm"
+            h="9"
+            loading={isSaving}
+            loadingText="Saving…"
+          >
             Save query
           </Button>
         </HStack>
         <Box data-help="" id="save-name-help">
-          Saved queries are shared with everyone in the organization (the Saved tab). Saving again under one of your names updates it.
+          Saved queries are shared with everyone in the organization (the Saved tab). Saving again under one of your
+          names updates it.
         </Box>
         {save.nameError ? (
           <Box data-error="" id="save-name-error">
@@ -557,12 +645,25 @@ const historyCss = {
   '& [data-muted]': { color: 'fg.muted', fontSize: 'xs', whiteSpace: 'nowrap' },
   '& [data-failed]': { color: 'fg.error' },
   '& a': { minWidth: 0, flex: 1 },
-  '& [data-sql]': { display: 'block', fontFamily: 'mono', fontSize: 'xs', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  '& [data-sql]': {
+    display: 'block',
+    fontFamily: 'mono',
+    fontSize: 'xs',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  },
   '& a:hover [data-sql]': { color: 'blue.600' },
 } as const
 
 /** The user's recent statements, newest first: each a link that opens it in the editor, never runs it. */
-const MemoQueryHistory = memo(function QueryHistory({ entries, error }: { entries: HistoryEntry[]; error: string | null }) {
+const MemoQueryHistory = memo(function QueryHistory({
+  entries,
+  error,
+}: {
+  entries: HistoryEntry[]
+  error: string | null
+}) {
   if (!entries.length && !error) return null
   return (
     <chakra.details borderWidth="1px" rounded="md" bg="bg" fontSize="sm">

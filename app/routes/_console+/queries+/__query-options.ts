@@ -26,54 +26,184 @@ export const NO_SQL_MESSAGE = 'Enter a query to run'
 const HDX_BOOL = ['true', 'false'] as const
 const ENGINE_BOOL = ['1', '0'] as const
 
-export const OUTPUT_FORMATS = ['CSV', 'CSVWithNames', 'TSV', 'TSVWithNames', 'JSON', 'JSONCompact', 'JSONEachRow', 'Pretty'] as const
+export const OUTPUT_FORMATS = [
+  'CSV',
+  'CSVWithNames',
+  'TSV',
+  'TSVWithNames',
+  'JSON',
+  'JSONCompact',
+  'JSONEachRow',
+  'Pretty',
+] as const
 
 export const QUERY_OPTION_GROUPS: QueryOptionGroup[] = [
   {
     title: 'Output formatting',
     options: [
-      { name: 'hdx_query_output_file_enabled', label: 'Output file enabled', kind: 'bool', values: HDX_BOOL, description: 'Write the result to a file in storage.' },
+      {
+        name: 'hdx_query_output_file_enabled',
+        label: 'Output file enabled',
+        kind: 'bool',
+        values: HDX_BOOL,
+        description: 'Write the result to a file in storage.',
+      },
       { name: 'hdx_query_output_filename', label: 'File name', kind: 'text', description: 'Name of the output file.' },
-      { name: 'hdx_query_output_format', label: 'Format', kind: 'format', description: 'Output format of the answer (the UI shows JSON formats as a table, others as text).' },
+      {
+        name: 'hdx_query_output_format',
+        label: 'Format',
+        kind: 'format',
+        description: 'Output format of the answer (the UI shows JSON formats as a table, others as text).',
+      },
       { name: 'hdx_query_comment', label: 'Comment', kind: 'text', description: 'A comment recorded with the query.' },
-      { name: 'hdx_query_admin_comment', label: 'Admin comment', kind: 'text', description: 'A comment shown to administrators in active queries.' },
-      { name: 'hdx_query_debug', label: 'Debug', kind: 'bool', values: HDX_BOOL, description: 'Add index and column details to the statistics.' },
+      {
+        name: 'hdx_query_admin_comment',
+        label: 'Admin comment',
+        kind: 'text',
+        description: 'A comment shown to administrators in active queries.',
+      },
+      {
+        name: 'hdx_query_debug',
+        label: 'Debug',
+        kind: 'bool',
+        values: HDX_BOOL,
+        description: 'Add index and column details to the statistics.',
+      },
       { name: 'hdx_query_label', label: 'Label', kind: 'text', description: 'A label to find the query by.' },
     ],
   },
   {
     title: 'Circuit breakers',
     options: [
-      { name: 'hdx_query_max_rows', label: 'Max rows', kind: 'int', description: 'Most rows the query may read; 0 is unlimited.' },
-      { name: 'hdx_query_max_attempts', label: 'Max attempts', kind: 'int', description: 'How many times a failing query is retried.' },
-      { name: 'hdx_query_max_result_bytes', label: 'Max result bytes', kind: 'int', description: 'Most bytes in the result.' },
-      { name: MAX_RESULT_ROWS, label: 'Max result rows', kind: 'int', description: 'Most rows in the result; the query UI shows at most 10,000.' },
-      { name: 'hdx_query_max_timerange_sec', label: 'Max timerange', kind: 'int', description: 'Widest time range the query may cover, in seconds.' },
-      { name: 'hdx_query_timerange_required', label: 'Timerange required', kind: 'bool', values: HDX_BOOL, description: 'Refuse queries without a time filter on the primary column.' },
-      { name: 'hdx_query_max_partitions', label: 'Max partitions', kind: 'int', description: 'Most partitions the query may read.' },
-      { name: 'hdx_query_max_execution_time', label: 'Max execution time', kind: 'int', description: 'Seconds before the query is stopped.' },
-      { name: 'hdx_query_max_columns_to_read', label: 'Max columns to read', kind: 'int', description: 'Most columns the query may read.' },
-      { name: 'hdx_query_max_memory_usage', label: 'Max memory usage', kind: 'int', description: 'Most memory the query may use, in bytes.' },
-      { name: 'hdx_query_catalog_timeout_ms', label: 'Catalog timeout ms', kind: 'int', description: 'Time allowed for the catalog lookup, in ms.' },
-      { name: 'hdx_query_unlimited_cnf', label: 'Unlimited CNF', kind: 'bool', values: HDX_BOOL, description: 'Lift the limit on the size of the filter’s normal form.' },
+      {
+        name: 'hdx_query_max_rows',
+        label: 'Max rows',
+        kind: 'int',
+        description: 'Most rows the query may read; 0 is unlimited.',
+      },
+      {
+        name: 'hdx_query_max_attempts',
+        label: 'Max attempts',
+        kind: 'int',
+        description: 'How many times a failing query is retried.',
+      },
+      {
+        name: 'hdx_query_max_result_bytes',
+        label: 'Max result bytes',
+        kind: 'int',
+        description: 'Most bytes in the result.',
+      },
+      {
+        name: MAX_RESULT_ROWS,
+        label: 'Max result rows',
+        kind: 'int',
+        description: 'Most rows in the result; the query UI shows at most 10,000.',
+      },
+      {
+        name: 'hdx_query_max_timerange_sec',
+        label: 'Max timerange',
+        kind: 'int',
+        description: 'Widest time range the query may cover, in seconds.',
+      },
+      {
+        name: 'hdx_query_timerange_required',
+        label: 'Timerange required',
+        kind: 'bool',
+        values: HDX_BOOL,
+        description: 'Refuse queries without a time filter on the primary column.',
+      },
+      {
+        name: 'hdx_query_max_partitions',
+        label: 'Max partitions',
+        kind: 'int',
+        description: 'Most partitions the query may read.',
+      },
+      {
+        name: 'hdx_query_max_execution_time',
+        label: 'Max execution time',
+        kind: 'int',
+        description: 'Seconds before the query is stopped.',
+      },
+      {
+        name: 'hdx_query_max_columns_to_read',
+        label: 'Max columns to read',
+        kind: 'int',
+        description: 'Most columns the query may read.',
+      },
+      {
+        name: 'hdx_query_max_memory_usage',
+        label: 'Max memory usage',
+        kind: 'int',
+        description: 'Most memory the query may use, in bytes.',
+      },
+      {
+        name: 'hdx_query_catalog_timeout_ms',
+        label: 'Catalog timeout ms',
+        kind: 'int',
+        description: 'Time allowed for the catalog lookup, in ms.',
+      },
+      {
+        name: 'hdx_query_unlimited_cnf',
+        label: 'Unlimited CNF',
+        kind: 'bool',
+        values: HDX_BOOL,
+        description: 'Lift the limit on the size of the filter’s normal form.',
+      },
     ],
   },
   {
     title: 'Rate limiting',
     options: [
       { name: 'hdx_query_max_peers', label: 'Max peers', kind: 'int', description: 'Most query peers used; 0 is all.' },
-      { name: 'hdx_query_pool_name', label: 'Peer pool name', kind: 'text', description: 'The query pool that runs the query.' },
-      { name: 'hdx_query_max_streams', label: 'Max streams', kind: 'int', description: 'Threads per peer; 0 is one per CPU.' },
-      { name: 'hdx_query_max_concurrent_partitions', label: 'Max concurrent partitions', kind: 'int', description: 'Partitions read at once per peer.' },
+      {
+        name: 'hdx_query_pool_name',
+        label: 'Peer pool name',
+        kind: 'text',
+        description: 'The query pool that runs the query.',
+      },
+      {
+        name: 'hdx_query_max_streams',
+        label: 'Max streams',
+        kind: 'int',
+        description: 'Threads per peer; 0 is one per CPU.',
+      },
+      {
+        name: 'hdx_query_max_concurrent_partitions',
+        label: 'Max concurrent partitions',
+        kind: 'int',
+        description: 'Partitions read at once per peer.',
+      },
     ],
   },
   {
     title: 'Other flags',
     options: [
-      { name: 'distributed_aggregation_memory_efficient', label: 'Distributed aggregation memory efficient', kind: 'bool', values: ENGINE_BOOL, description: 'Merge distributed aggregation in less memory.' },
-      { name: 'max_bytes_before_external_group_by', label: 'Max bytes before external group by', kind: 'int', description: 'Spill GROUP BY to disk above this many bytes; 0 never.' },
-      { name: 'max_bytes_before_external_sort', label: 'Max bytes before external sort', kind: 'int', description: 'Spill ORDER BY to disk above this many bytes; 0 never.' },
-      { name: 'hdx_query_alter_reliable_update_enabled', label: 'Alter reliable update enabled', kind: 'bool', values: HDX_BOOL, description: 'Use reliable updates for alter statements.' },
+      {
+        name: 'distributed_aggregation_memory_efficient',
+        label: 'Distributed aggregation memory efficient',
+        kind: 'bool',
+        values: ENGINE_BOOL,
+        description: 'Merge distributed aggregation in less memory.',
+      },
+      {
+        name: 'max_bytes_before_external_group_by',
+        label: 'Max bytes before external group by',
+        kind: 'int',
+        description: 'Spill GROUP BY to disk above this many bytes; 0 never.',
+      },
+      {
+        name: 'max_bytes_before_external_sort',
+        label: 'Max bytes before external sort',
+        kind: 'int',
+        description: 'Spill ORDER BY to disk above this many bytes; 0 never.',
+      },
+      {
+        name: 'hdx_query_alter_reliable_update_enabled',
+        label: 'Alter reliable update enabled',
+        kind: 'bool',
+        values: HDX_BOOL,
+        description: 'Use reliable updates for alter statements.',
+      },
     ],
   },
 ]
@@ -98,11 +228,14 @@ export function validateOptions(values: Record<string, string>): Record<string, 
     const option = BY_NAME.get(name)
     if (!option) continue
     if (option.kind === 'int' && !/^\d+$/.test(value)) errors[name] = `${option.label} must be a whole number`
-    else if (option.kind === 'bool' && !option.values!.includes(value)) errors[name] = `${option.label} must be ${option.values!.join(' or ')}`
-    else if (option.kind === 'format' && !/^[A-Za-z]+$/.test(value)) errors[name] = `${option.label} must be a format name`
+    else if (option.kind === 'bool' && !option.values!.includes(value))
+      errors[name] = `${option.label} must be ${option.values!.join(' or ')}`
+    else if (option.kind === 'format' && !/^[A-Za-z]+$/.test(value))
+      errors[name] = `${option.label} must be a format name`
   }
   const maxResultRows = values[MAX_RESULT_ROWS]
-  if (!errors[MAX_RESULT_ROWS] && maxResultRows && Number(maxResultRows) > QUERY_UI_MAX_ROWS) errors[MAX_RESULT_ROWS] = MAX_ROWS_MESSAGE
+  if (!errors[MAX_RESULT_ROWS] && maxResultRows && Number(maxResultRows) > QUERY_UI_MAX_ROWS)
+    errors[MAX_RESULT_ROWS] = MAX_ROWS_MESSAGE
   return errors
 }
 

@@ -84,7 +84,8 @@ const MAX_TEXT = 1_000_000
  */
 export function uiSettings(options: Record<string, string>): Record<string, string> {
   const settings = { ...options }
-  if (!settings.hdx_query_output_format || /^JSON(Compact)?$/i.test(settings.hdx_query_output_format)) settings.hdx_query_output_format = ROWS_FORMAT
+  if (!settings.hdx_query_output_format || /^JSON(Compact)?$/i.test(settings.hdx_query_output_format))
+    settings.hdx_query_output_format = ROWS_FORMAT
   // 64-bit integers as JSON strings: a browser's numbers would round them.
   if (/^JSON/i.test(settings.hdx_query_output_format)) settings.output_format_json_quote_64bit_integers = '1'
   if (!settings[MAX_RESULT_ROWS]) {
@@ -115,7 +116,8 @@ export function locateEngineError(message: string, sql: string): { message: stri
   }
   const last = lines.length
   const cleaned = match[3]
-    ? message.slice(0, match.index + match[0].length) + message.slice(match.index + match[0].length).replace(/^[\s\S]*?\. (?=Expected)/, 'end of query. ')
+    ? message.slice(0, match.index + match[0].length) +
+      message.slice(match.index + match[0].length).replace(/^[\s\S]*?\. (?=Expected)/, 'end of query. ')
     : message
   return {
     message: cleaned
@@ -126,10 +128,14 @@ export function locateEngineError(message: string, sql: string): { message: stri
 }
 
 /** QueryError and other ClusterErrors become the outcome shown beside the editor (a 401 has ended the session). */
-function failureOutcome(error: unknown, sql: string): { kind: 'error'; message: string; status: number; position: ErrorPosition | null } {
+function failureOutcome(
+  error: unknown,
+  sql: string,
+): { kind: 'error'; message: string; status: number; position: ErrorPosition | null } {
   if (error instanceof QueryCanceledError) return { kind: 'error', status: 409, message: error.message, position: null }
   if (error instanceof QueryError) return { kind: 'error', status: 400, ...locateEngineError(error.message, sql) }
-  if (error instanceof ClusterError) return { kind: 'error', message: error.message, status: error.status, position: null }
+  if (error instanceof ClusterError)
+    return { kind: 'error', message: error.message, status: error.status, position: null }
   throw error
 }
 
@@ -138,7 +144,12 @@ function failureOutcome(error: unknown, sql: string): { kind: 'error'; message: 
  * result is kept a few minutes in the result cache, so the next page or the grid's stream of the
  * other rows does not run it again); never throws for a failing query.
  */
-export async function runForUi(api: ClusterApi, sql: string, options: Record<string, string>, page = 1): Promise<QueryOutcome> {
+export async function runForUi(
+  api: ClusterApi,
+  sql: string,
+  options: Record<string, string>,
+  page = 1,
+): Promise<QueryOutcome> {
   const settings = uiSettings(options)
   try {
     const result = await cachedRows(api, sql, settings)
@@ -184,7 +195,11 @@ async function textOutcome(api: ClusterApi, answer: NotRowsError): Promise<Query
 export type AnalysisPart = { title: string; statement: string } & ({ text: string } | { error: string })
 
 /** `EXPLAIN` and `EXPLAIN PIPELINE` of `sql` with the same options, as text; failures are shown per part. */
-export async function runAnalysis(api: ClusterApi, sql: string, options: Record<string, string>): Promise<AnalysisPart[]> {
+export async function runAnalysis(
+  api: ClusterApi,
+  sql: string,
+  options: Record<string, string>,
+): Promise<AnalysisPart[]> {
   const { hdx_query_output_format: _format, ...settings } = options
   const parts = [
     { title: 'Plan', statement: `EXPLAIN ${sql}` },

@@ -83,7 +83,11 @@ function join(entry: Entry, signal: AbortSignal | undefined) {
 }
 
 /** The cache key of a run: org, user, SQL and the settings sent (in a stable order). */
-export function resultKey(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: string, settings: Record<string, string>): string {
+export function resultKey(
+  api: Pick<ClusterApi, 'orgId' | 'userId'>,
+  sql: string,
+  settings: Record<string, string>,
+): string {
   const sorted = Object.keys(settings)
     .sort()
     .map((name) => `${name}=${settings[name]}`)
@@ -133,7 +137,12 @@ export class NotRowsError extends Error {
  * Reads the cluster's answer line by line as it arrives (never the whole body as one string) into
  * columns and rows, stopping at the UI's cap. Throws NotRowsError for an answer in another format.
  */
-async function readRows(api: ClusterApi, sql: string, settings: Record<string, string>, run: Run): Promise<CachedRows & { bytes: number }> {
+async function readRows(
+  api: ClusterApi,
+  sql: string,
+  settings: Record<string, string>,
+  run: Run,
+): Promise<CachedRows & { bytes: number }> {
   const started = performance.now()
   const signal = run.controller.signal
   const response = await queryCluster(api, sql, settings, { signal, queryId: run.queryId })
@@ -158,8 +167,7 @@ async function readRows(api: ClusterApi, sql: string, settings: Record<string, s
       }
       lines.push(line)
       run.rows = lines.length
-    }
-    else if (isUiCap) isCapped = true
+    } else if (isUiCap) isCapped = true
   }
   // Break mode stops at a block boundary: the few rows past the cap are read to the end of the
   // answer and dropped unparsed, so the connection ends as the cluster sent it.
@@ -223,8 +231,21 @@ export async function cachedRows(api: ClusterApi, sql: string, settings: Record<
   }
   drop(key)
   stopped.delete(key)
-  const run: Run = { controller: new AbortController(), queryId: crypto.randomUUID(), startedAt: Date.now(), rows: 0, waiters: 0 }
-  const entry: Entry = { key, value: undefined as unknown as Promise<CachedRows>, bytes: 0, expiresAt: now + RESULT_CACHE_LIMITS.ttlMs, isSettled: false, run }
+  const run: Run = {
+    controller: new AbortController(),
+    queryId: crypto.randomUUID(),
+    startedAt: Date.now(),
+    rows: 0,
+    waiters: 0,
+  }
+  const entry: Entry = {
+    key,
+    value: undefined as unknown as Promise<CachedRows>,
+    bytes: 0,
+    expiresAt: now + RESULT_CACHE_LIMITS.ttlMs,
+    isSettled: false,
+    run,
+  }
   join(entry, api.signal)
   entry.value = readRows(api, sql, settings, run).then(
     ({ bytes, ...result }) => {
@@ -251,7 +272,11 @@ export async function cachedRows(api: ClusterApi, sql: string, settings: Record<
 }
 
 /** The cached (or running) result of this run, or null: never runs anything. */
-export function peekCachedRows(api: ClusterApi, sql: string, settings: Record<string, string>): Promise<CachedRows> | null {
+export function peekCachedRows(
+  api: ClusterApi,
+  sql: string,
+  settings: Record<string, string>,
+): Promise<CachedRows> | null {
   const entry = entries.get(resultKey(api, sql, settings))
   return entry && entry.expiresAt > Date.now() ? entry.value : null
 }
@@ -263,10 +288,21 @@ export type RunProgress =
   | { state: 'none' }
 
 /** Where this user's run of `sql` with `settings` stands: running (since when, rows so far), done, stopped, or unknown here. */
-export function runProgress(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: string, settings: Record<string, string>): RunProgress {
+export function runProgress(
+  api: Pick<ClusterApi, 'orgId' | 'userId'>,
+  sql: string,
+  settings: Record<string, string>,
+): RunProgress {
   const key = resultKey(api, sql, settings)
   const entry = entries.get(key)
-  if (entry && !entry.isSettled) return { state: 'running', queryId: entry.run.queryId, startedAt: entry.run.startedAt, elapsedMs: Date.now() - entry.run.startedAt, rowsReceived: entry.run.rows }
+  if (entry && !entry.isSettled)
+    return {
+      state: 'running',
+      queryId: entry.run.queryId,
+      startedAt: entry.run.startedAt,
+      elapsedMs: Date.now() - entry.run.startedAt,
+      rowsReceived: entry.run.rows,
+    }
   if (entry) return { state: 'done' }
   return stoppedLately(key) ? { state: 'canceled' } : { state: 'none' }
 }
@@ -276,7 +312,11 @@ export function runProgress(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: stri
  * cluster stops a query whose client went away). 'canceled' also when it had just stopped because
  * its page went away (a browser without scripts leaves the page to send the cancel).
  */
-export function cancelRun(api: Pick<ClusterApi, 'orgId' | 'userId'>, sql: string, settings: Record<string, string>): 'canceled' | 'finished' | 'none' {
+export function cancelRun(
+  api: Pick<ClusterApi, 'orgId' | 'userId'>,
+  sql: string,
+  settings: Record<string, string>,
+): 'canceled' | 'finished' | 'none' {
   const key = resultKey(api, sql, settings)
   const entry = entries.get(key)
   if (entry && !entry.isSettled) {

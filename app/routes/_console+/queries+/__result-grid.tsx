@@ -29,7 +29,16 @@ const resultCss = {
     textOverflow: 'ellipsis',
     verticalAlign: 'middle',
   },
-  '& thead th': { position: 'sticky', top: 0, height: 'auto', py: '1', bg: 'bg.muted', fontFamily: 'body', fontWeight: 'semibold', zIndex: 1 },
+  '& thead th': {
+    position: 'sticky',
+    top: 0,
+    height: 'auto',
+    py: '1',
+    bg: 'bg.muted',
+    fontFamily: 'body',
+    fontWeight: 'semibold',
+    zIndex: 1,
+  },
   '& thead small': { display: 'block', fontWeight: 'normal', color: 'fg.muted', fontFamily: 'mono', fontSize: 'xs' },
   '& tbody th': { color: 'fg.muted', fontWeight: 'normal', textAlign: 'end' },
   '& tr[data-spacer] > td': { p: 0, borderBottomWidth: 0 },
@@ -45,7 +54,8 @@ const resultCss = {
 function columnWidths(columns: ResultColumn[], rows: Cell[][]): number[] {
   return columns.map((column, index) => {
     let widest = Math.max(column.name.length, column.type.length)
-    for (let row = 0; row < Math.min(rows.length, 200); row++) widest = Math.max(widest, (rows[row]![index] ?? 'NULL').length)
+    for (let row = 0; row < Math.min(rows.length, 200); row++)
+      widest = Math.max(widest, (rows[row]![index] ?? 'NULL').length)
     return Math.min(48, Math.max(6, widest)) + 2
   })
 }
@@ -84,12 +94,17 @@ export function ResultGrid({
     // From the page's end when it is the first page; otherwise the whole result, shown once complete.
     const from = offset === 0 ? pageRows.length : 0
     const controller = new AbortController()
-    void streamRows(`${rowsUrl}&from=${from}`, controller.signal, (batch, isDone) => {
-      setLoaded((current) => {
-        if (from === 0) return isDone ? { rows: batch, offset: 0 } : current
-        return { rows: current.rows.concat(batch), offset: 0 }
-      })
-    }, from === 0).catch(() => {
+    void streamRows(
+      `${rowsUrl}&from=${from}`,
+      controller.signal,
+      (batch, isDone) => {
+        setLoaded((current) => {
+          if (from === 0) return isDone ? { rows: batch, offset: 0 } : current
+          return { rows: current.rows.concat(batch), offset: 0 }
+        })
+      },
+      from === 0,
+    ).catch(() => {
       // The page's rows stay; a failed stream is shown by the count below them.
     })
     return () => controller.abort()
@@ -128,7 +143,12 @@ export function ResultGrid({
           <tr aria-rowindex={1}>
             <th scope="col">#</th>
             {columns.map((column, index) => (
-              <th key={index} scope="col" data-numeric={numeric[index] ? '' : undefined} title={`${column.name} ${column.type}`}>
+              <th
+                key={index}
+                scope="col"
+                data-numeric={numeric[index] ? '' : undefined}
+                title={`${column.name} ${column.type}`}
+              >
                 {column.name}
                 <small>{column.type}</small>
               </th>
@@ -176,7 +196,12 @@ export function ResultGrid({
  * Reads a line-per-row answer as it arrives and hands over the rows in batches (every chunk), or
  * all at once at the end when `isWhole`. Rejects when the answer fails.
  */
-async function streamRows(url: string, signal: AbortSignal, onRows: (rows: Cell[][], isDone: boolean) => void, isWhole: boolean) {
+async function streamRows(
+  url: string,
+  signal: AbortSignal,
+  onRows: (rows: Cell[][], isDone: boolean) => void,
+  isWhole: boolean,
+) {
   const response = await fetch(url, { signal, headers: { Accept: 'application/x-ndjson' } })
   if (!response.ok || !response.body) throw new Error(await response.text())
   const reader = response.body.getReader()

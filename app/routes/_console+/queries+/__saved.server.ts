@@ -4,7 +4,14 @@ import { createClusterApi, type ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { errorResponse } from '~/api/policies.server'
 import { QueryError } from '~/api/query.server'
-import { getSavedQuery, queueHistoryEntry, listHistory, saveQuery, SavedQueriesUnavailable, type HistoryEntry } from '~/api/saved-queries.server'
+import {
+  getSavedQuery,
+  queueHistoryEntry,
+  listHistory,
+  saveQuery,
+  SavedQueriesUnavailable,
+  type HistoryEntry,
+} from '~/api/saved-queries.server'
 import { getCurrentUser } from '~/api/users.server'
 import { SavedQueryFormSchema } from '~/schemas/saved-query'
 import { requireSession } from '~/utils/session.server'
@@ -29,7 +36,8 @@ export type SaveReply = {
 
 /** A saved-queries or cluster failure as the message the page shows; null for anything else. */
 export function unavailableMessage(error: unknown): string | null {
-  if (error instanceof SavedQueriesUnavailable || error instanceof ClusterError || error instanceof QueryError) return error.message
+  if (error instanceof SavedQueriesUnavailable || error instanceof ClusterError || error instanceof QueryError)
+    return error.message
   return null
 }
 
@@ -48,16 +56,33 @@ export async function saveFromEditor(api: ClusterApi, formData: FormData) {
   if (submission.status !== 'success' || Object.keys(optionErrors).length) {
     const errors = submission.status === 'success' ? {} : (submission.error ?? {})
     const fieldErrors = { name: errors.name?.[0], sql: errors.sql?.[0] }
-    const reply: SaveReply = { ...typed, fieldErrors, formError: Object.keys(optionErrors).length ? 'Not saved: correct the options marked above.' : undefined }
+    const reply: SaveReply = {
+      ...typed,
+      fieldErrors,
+      formError: Object.keys(optionErrors).length ? 'Not saved: correct the options marked above.' : undefined,
+    }
     return data({ save: reply }, { status: 400 })
   }
   const { name, sql } = submission.value
   try {
     const user = await getCurrentUser(api)
-    const { id, isOverwrite } = await saveQuery(api, { name, sql, options: optionsQuery(options), owner: user.email, ownerId: api.userId })
-    return redirectWithToast(`/queries?saved=${encodeURIComponent(id)}`, { title: isOverwrite ? `Saved query “${name}” updated` : `Query saved as “${name}”`, type: 'success' })
+    const { id, isOverwrite } = await saveQuery(api, {
+      name,
+      sql,
+      options: optionsQuery(options),
+      owner: user.email,
+      ownerId: api.userId,
+    })
+    return redirectWithToast(`/queries?saved=${encodeURIComponent(id)}`, {
+      title: isOverwrite ? `Saved query “${name}” updated` : `Query saved as “${name}”`,
+      type: 'success',
+    })
   } catch (error) {
-    if (error instanceof SavedQueriesUnavailable) return data({ save: { ...typed, fieldErrors: {}, formError: error.message } satisfies SaveReply }, { status: 403 })
+    if (error instanceof SavedQueriesUnavailable)
+      return data(
+        { save: { ...typed, fieldErrors: {}, formError: error.message } satisfies SaveReply },
+        { status: 403 },
+      )
     if (error instanceof ClusterError) throw errorResponse(error)
     throw error
   }
@@ -70,7 +95,8 @@ export async function loadSavedForEditor(api: ClusterApi, id: string) {
     if (!saved) {
       return {
         saved: null,
-        savedError: 'This saved query was not found: it was deleted, or it was saved moments ago and the cluster does not show it yet (reload in a few seconds).',
+        savedError:
+          'This saved query was not found: it was deleted, or it was saved moments ago and the cluster does not show it yet (reload in a few seconds).',
       }
     }
     return { saved, savedError: null }
@@ -82,13 +108,16 @@ export async function loadSavedForEditor(api: ClusterApi, id: string) {
 }
 
 /** The signed-in user's history for the editor; a failure is a message, never a broken page. */
-export async function loadHistoryForEditor(api: ClusterApi): Promise<{ history: HistoryEntry[]; historyError: string | null }> {
+export async function loadHistoryForEditor(
+  api: ClusterApi,
+): Promise<{ history: HistoryEntry[]; historyError: string | null }> {
   try {
     return { history: await listHistory(api), historyError: null }
   } catch (error) {
     if (error instanceof Response) throw error
     const message = unavailableMessage(error)
-    if (message === null) console.warn(`Query history: not read (${error instanceof Error ? error.message : String(error)})`)
+    if (message === null)
+      console.warn(`Query history: not read (${error instanceof Error ? error.message : String(error)})`)
     return { history: [], historyError: message ?? 'The history could not be read' }
   }
 }
@@ -99,7 +128,13 @@ export async function loadHistoryForEditor(api: ClusterApi): Promise<{ history: 
  * (queueHistoryEntry, decision 053). It uses its own client without the page's request, so the write
  * is not cancelled when the page's response ends and a refused call does not end the session.
  */
-export function recordRun(request: Request, sql: string, options: Record<string, string>, outcome: QueryOutcome, elapsedMs: number): void {
+export function recordRun(
+  request: Request,
+  sql: string,
+  options: Record<string, string>,
+  outcome: QueryOutcome,
+  elapsedMs: number,
+): void {
   void (async () => {
     const api = createClusterApi(await requireSession(request))
     if ((notRecording.get(api.sessionKey) ?? 0) > Date.now()) return

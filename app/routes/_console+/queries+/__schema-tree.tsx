@@ -35,8 +35,10 @@ export function completionsOf(schema: SchemaTreeData, engineFunctions: string[])
       }
     }
   }
-  for (const fn of schema.functions) items.push({ value: `${fn.name}(`, caption: fn.name, meta: `function · ${fn.project}`, score: 800 })
-  for (const dictionary of schema.dictionaries) items.push({ value: `'${dictionary}'`, caption: dictionary, meta: 'dictionary', score: 700 })
+  for (const fn of schema.functions)
+    items.push({ value: `${fn.name}(`, caption: fn.name, meta: `function · ${fn.project}`, score: 800 })
+  for (const dictionary of schema.dictionaries)
+    items.push({ value: `'${dictionary}'`, caption: dictionary, meta: 'dictionary', score: 700 })
   for (const name of engineFunctions) items.push({ value: `${name}(`, caption: name, meta: 'function', score: 500 })
   return items
 }
@@ -48,7 +50,13 @@ const treeCss = {
   '& ul': { listStyleType: 'none', m: 0, pl: '4' },
   '& li': { display: 'flex', gap: '2', alignItems: 'baseline', py: '0.5' },
   '& li small': { color: 'fg.muted', fontSize: 'xs', fontFamily: 'mono' },
-  '& button': { fontFamily: 'mono', textAlign: 'start', color: 'blue.600', _hover: { textDecoration: 'underline' }, cursor: 'pointer' },
+  '& button': {
+    fontFamily: 'mono',
+    textAlign: 'start',
+    color: 'blue.600',
+    _hover: { textDecoration: 'underline' },
+    cursor: 'pointer',
+  },
   '& a': { color: 'blue.600', fontSize: 'xs' },
 } as const
 
@@ -61,7 +69,16 @@ export function SchemaTree({ schema, onInsert }: { schema: SchemaTreeData; onIns
   const canInsert = isHydrated && Boolean(onInsert)
   const projects = schema.projects.filter((project) => project.tables.length)
   return (
-    <chakra.nav aria-label="Schema" borderWidth="1px" rounded="md" bg="bg" p="2" maxH="24rem" overflow="auto" css={treeCss}>
+    <chakra.nav
+      aria-label="Schema"
+      borderWidth="1px"
+      rounded="md"
+      bg="bg"
+      p="2"
+      maxH="24rem"
+      overflow="auto"
+      css={treeCss}
+    >
       <Text fontWeight="semibold" fontSize="sm" mb="1">
         Schema
       </Text>
@@ -88,7 +105,11 @@ export function SchemaTree({ schema, onInsert }: { schema: SchemaTreeData; onIns
                     {table.columns.map((column) => (
                       <li key={column.name}>
                         {canInsert ? (
-                          <button type="button" onClick={() => onInsert!(column.name)} aria-label={`Insert ${column.name}`}>
+                          <button
+                            type="button"
+                            onClick={() => onInsert!(column.name)}
+                            aria-label={`Insert ${column.name}`}
+                          >
                             {column.name}
                           </button>
                         ) : (

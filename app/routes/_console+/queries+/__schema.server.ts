@@ -11,7 +11,14 @@ export type SchemaColumn = { name: string; type: string; isPrimary: boolean }
 export type SchemaTable = { uuid: string; project: string; name: string; columns: SchemaColumn[] }
 export type SchemaFunction = { project: string; name: string; sql: string; description: string }
 /** A dictionary as SQL sees it: the name dictGet takes, its key and its attributes. */
-export type SchemaDictionary = { project: string; name: string; sqlName: string; key: string[]; attributes: string[]; editUrl: string }
+export type SchemaDictionary = {
+  project: string
+  name: string
+  sqlName: string
+  key: string[]
+  attributes: string[]
+  editUrl: string
+}
 export type Schema = { tables: SchemaTable[]; functions: SchemaFunction[]; dictionaries: SchemaDictionary[] }
 
 /** A table's columns: every column of its transforms' output (the default transform's type wins). */
@@ -22,7 +29,11 @@ async function tableColumns(api: ClusterApi, projectId: string, tableId: string)
   for (const transform of transforms) {
     for (const column of transform.settings?.output_columns ?? []) {
       if (!column?.name || columns.has(column.name) || column.datatype?.ignore) continue
-      columns.set(column.name, { name: column.name, type: String(column.datatype?.type ?? ''), isPrimary: Boolean(column.datatype?.primary) })
+      columns.set(column.name, {
+        name: column.name,
+        type: String(column.datatype?.type ?? ''),
+        isPrimary: Boolean(column.datatype?.primary),
+      })
     }
   }
   return [...columns.values()]
@@ -49,7 +60,12 @@ export async function loadSchema(api: ClusterApi): Promise<Schema> {
     Promise.all(
       projects.map(async ({ project }) => {
         const items = await listFunctions(api, project.uuid)
-        return items.map((fn): SchemaFunction => ({ project: project.name, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' }))
+        return items.map((fn): SchemaFunction => ({
+          project: project.name,
+          name: fn.name,
+          sql: fn.sql ?? '',
+          description: fn.description ?? '',
+        }))
       }),
     ),
     Promise.all(
@@ -61,7 +77,9 @@ export async function loadSchema(api: ClusterApi): Promise<Schema> {
             name: dictionary.name,
             sqlName: dictionarySqlName(project.name, dictionary.name),
             key,
-            attributes: (dictionary.settings?.output_columns ?? []).map((column) => column.name).filter((name) => !key.includes(name)),
+            attributes: (dictionary.settings?.output_columns ?? [])
+              .map((column) => column.name)
+              .filter((name) => !key.includes(name)),
             editUrl: `/data/dictionaries/${project.uuid}/${dictionary.uuid}/edit-dictionary`,
           }
         }),
@@ -83,7 +101,10 @@ const schemas = new Map<string, { at: number; value: Promise<Schema>; isRefreshi
  * steady use never wait for the chain of reads it takes (projects, their tables, each table's
  * transforms); what they are shown is still never older than a minute.
  */
-export function loadSchemaCached(api: ClusterApi, load: () => Promise<Schema> = () => loadSchema(api)): Promise<Schema> {
+export function loadSchemaCached(
+  api: ClusterApi,
+  load: () => Promise<Schema> = () => loadSchema(api),
+): Promise<Schema> {
   const key = `${api.orgId}:${api.userId}`
   const now = Date.now()
   const hit = schemas.get(key)
@@ -118,7 +139,9 @@ export function clearSchemaCache() {
 /** The engine's function names (for autocomplete), or none when the cluster does not list them. */
 export async function loadEngineFunctions(api: ClusterApi): Promise<string[]> {
   try {
-    const answer = await runQuery(api, 'SELECT name FROM system.functions ORDER BY name', { hdx_query_output_format: 'TSVRaw' })
+    const answer = await runQuery(api, 'SELECT name FROM system.functions ORDER BY name', {
+      hdx_query_output_format: 'TSVRaw',
+    })
     return answer.text.split('\n').filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
   } catch (error) {
     if (error instanceof ClusterError || error instanceof QueryError) return []

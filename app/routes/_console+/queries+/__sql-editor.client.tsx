@@ -9,7 +9,21 @@ import { MONO_FONTS } from '~/theme'
 import type { SchemaCompletion } from './__schema-tree'
 
 /** Words the dialect adds to Ace's generic SQL keywords. */
-const EXTRA_KEYWORDS = ['PREWHERE', 'FINAL', 'SAMPLE', 'ARRAY JOIN', 'GLOBAL', 'ANY', 'ASOF', 'SETTINGS', 'FORMAT', 'WITH TOTALS', 'LIMIT BY', 'INTERVAL', 'ILIKE']
+const EXTRA_KEYWORDS = [
+  'PREWHERE',
+  'FINAL',
+  'SAMPLE',
+  'ARRAY JOIN',
+  'GLOBAL',
+  'ANY',
+  'ASOF',
+  'SETTINGS',
+  'FORMAT',
+  'WITH TOTALS',
+  'LIMIT BY',
+  'INTERVAL',
+  'ILIKE',
+]
 
 /**
  * Suggestions from the cluster's schema: after `project.` that project's tables; otherwise projects,
@@ -27,8 +41,15 @@ function schemaCompleter(read: () => SchemaCompletion[]): Ace.Completer {
       callback(
         null,
         chosen
-          .map((item) => ({ caption: item.caption ?? item.value, value: item.value, meta: item.meta, score: item.score }))
-          .concat(qualifier ? [] : EXTRA_KEYWORDS.map((word) => ({ caption: word, value: word, meta: 'keyword', score: 10 }))),
+          .map((item) => ({
+            caption: item.caption ?? item.value,
+            value: item.value,
+            meta: item.meta,
+            score: item.score,
+          }))
+          .concat(
+            qualifier ? [] : EXTRA_KEYWORDS.map((word) => ({ caption: word, value: word, meta: 'keyword', score: 10 })),
+          ),
       )
     },
   }
@@ -71,12 +92,25 @@ export default memo(function SqlEditor({
   runRef.current = onRun
   // One array for the editor's life: react-ace binds its commands again whenever the prop changes
   // (Ace parses every key binding anew, tens of ms).
-  const commands = useMemo(() => [{ name: 'run', bindKey: { win: 'Ctrl-Enter', mac: 'Command-Enter' }, exec: () => runRef.current() }], [])
+  const commands = useMemo(
+    () => [{ name: 'run', bindKey: { win: 'Ctrl-Enter', mac: 'Command-Enter' }, exec: () => runRef.current() }],
+    [],
+  )
   // `useResizeObserver`: Ace follows its box's size by itself, 50 ms after it changes, so a height
   // change (compact above a result) costs the frame that paints the result nothing. Given the
   // height as a prop instead, react-ace resizes Ace synchronously in the commit: a forced layout and
   // a full editor render before the first result rows can paint (issue 11).
-  const options = useMemo(() => ({ useWorker: false, tabSize: 2, wrap: true, textInputAriaLabel: label, fontFamily: MONO_FONTS, useResizeObserver: true }), [label])
+  const options = useMemo(
+    () => ({
+      useWorker: false,
+      tabSize: 2,
+      wrap: true,
+      textInputAriaLabel: label,
+      fontFamily: MONO_FONTS,
+      useResizeObserver: true,
+    }),
+    [label],
+  )
   return (
     <div style={{ width: '100%', height: `${height}px` }}>
       <input type="hidden" name={name} value={value} />

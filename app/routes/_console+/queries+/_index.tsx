@@ -86,7 +86,9 @@ function editorView({ data: loaded, actionData }: WorkspaceInput): WorkspaceView
       optionErrors: refused ? refused.optionErrors : data.optionErrors,
       sqlError: refused?.fieldErrors.sql,
       schema: data.schema,
-      save: refused ? { name: refused.name, nameError: refused.fieldErrors.name, formError: refused.formError } : { name: data.saved?.name },
+      save: refused
+        ? { name: refused.name, nameError: refused.fieldErrors.name, formError: refused.formError }
+        : { name: data.saved?.name },
       history: { entries: data.history, error: data.historyError },
     },
   }

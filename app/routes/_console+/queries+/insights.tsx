@@ -39,7 +39,8 @@ export default function QueryInsightsRoute() {
       <div>
         <PageHeader title="Query" mb="2" />
         <Text color="fg.muted" fontSize="sm">
-          The slowest and the failed queries of the last hour, from the cluster's query log. Open one to edit it in the editor.
+          The slowest and the failed queries of the last hour, from the cluster's query log. Open one to edit it in the
+          editor.
         </Text>
       </div>
       <QueryTabs current="insights" sql="" />
@@ -86,7 +87,9 @@ function windowText(insights: QueryInsights): string {
   if (insights.error) return ''
   if (!insights.oldest) return 'The query log holds no query of the last hour.'
   const minutes = Math.max(1, Math.round((Date.now() - Date.parse(insights.oldest)) / 60_000))
-  return minutes >= INSIGHTS_WINDOW_MINUTES - 1 ? 'The query log covers the whole hour.' : `The query log goes back ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}: the cluster keeps no older queries.`
+  return minutes >= INSIGHTS_WINDOW_MINUTES - 1
+    ? 'The query log covers the whole hour.'
+    : `The query log goes back ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}: the cluster keeps no older queries.`
 }
 
 function Section({ title, id, children }: { title: string; id: string; children: React.ReactNode }) {
@@ -100,7 +103,15 @@ function Section({ title, id, children }: { title: string; id: string; children:
   )
 }
 
-function QueryTable({ caption, rows, kind }: { caption: string; rows: LoggedQuery[]; kind: 'running' | 'slowest' | 'failed' }) {
+function QueryTable({
+  caption,
+  rows,
+  kind,
+}: {
+  caption: string
+  rows: LoggedQuery[]
+  kind: 'running' | 'slowest' | 'failed'
+}) {
   const columns: Column<LoggedQuery>[] = [
     {
       key: 'query',
@@ -118,7 +129,11 @@ function QueryTable({ caption, rows, kind }: { caption: string; rows: LoggedQuer
     },
     { key: 'start', header: 'Started', cell: (query) => <DateTime value={query.start} /> },
     { key: 'user', header: 'User', cell: (query) => query.user || '—' },
-    { key: 'time', header: kind === 'running' ? 'Running for' : 'Duration', cell: (query) => `${formatNumber(query.execMs / 1000, { maximumFractionDigits: 2 })} s` },
+    {
+      key: 'time',
+      header: kind === 'running' ? 'Running for' : 'Duration',
+      cell: (query) => `${formatNumber(query.execMs / 1000, { maximumFractionDigits: 2 })} s`,
+    },
     ...(kind === 'failed'
       ? [
           {
@@ -132,7 +147,11 @@ function QueryTable({ caption, rows, kind }: { caption: string; rows: LoggedQuer
           },
         ]
       : [
-          { key: 'rows', header: kind === 'running' ? 'Rows read so far' : 'Rows read', cell: (query: LoggedQuery) => formatNumber(query.rowsRead) },
+          {
+            key: 'rows',
+            header: kind === 'running' ? 'Rows read so far' : 'Rows read',
+            cell: (query: LoggedQuery) => formatNumber(query.rowsRead),
+          },
           { key: 'bytes', header: 'Bytes read', cell: (query: LoggedQuery) => formatBytes(query.bytesRead) },
         ]),
   ]
@@ -142,7 +161,12 @@ function QueryTable({ caption, rows, kind }: { caption: string; rows: LoggedQuer
       columns={columns}
       rows={rows}
       rowKey={(query) => query.id}
-      empty={<EmptyState message={kind === 'failed' ? 'No query failed in the last hour.' : 'No query finished in the last hour.'} action={{ to: '/queries', label: 'Open the editor' }} />}
+      empty={
+        <EmptyState
+          message={kind === 'failed' ? 'No query failed in the last hour.' : 'No query finished in the last hour.'}
+          action={{ to: '/queries', label: 'Open the editor' }}
+        />
+      }
     />
   )
 }

@@ -29,7 +29,9 @@ let tableId: string
 beforeAll(async () => {
   cookie = await loginAsAdmin()
   const project = await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: 'weblogs' })
-  const table = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`, { name: 'access' })
+  const table = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`, {
+    name: 'access',
+  })
   await clusterCall('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/${table.uuid}/transforms/`, {
     name: 'access_json',
     type: 'json',
@@ -54,7 +56,11 @@ async function result(search: Record<string, string>) {
 /** The cluster's query log row of the latest query whose text holds `fragment`, once it has ended. */
 function endedRun(fragment: string) {
   return waitFor(async () => {
-    const text = await clusterCall<string>('POST', '/query', `SELECT active, error FROM hdx.active_queries WHERE position(query, '${fragment}') > 0 AND position(query, 'active_queries') = 0 ORDER BY query_start DESC LIMIT 1 FORMAT JSONEachRow`)
+    const text = await clusterCall<string>(
+      'POST',
+      '/query',
+      `SELECT active, error FROM hdx.active_queries WHERE position(query, '${fragment}') > 0 AND position(query, 'active_queries') = 0 ORDER BY query_start DESC LIMIT 1 FORMAT JSONEachRow`,
+    )
     const parsed = typeof text === 'string' ? (text.trim() ? JSON.parse(text) : null) : text
     return parsed && parsed.active === 0 ? (parsed as { active: number; error: string }) : null
   }, `the end of "${fragment}" in hdx.active_queries`)
@@ -83,7 +89,9 @@ describe('/queries (editor)', () => {
     const picked = await editorLoader(args(get(`/queries?table_id=${tableId}`, cookie)))
     expect(picked.picker).toEqual([{ name: 'weblogs', tables: [{ uuid: tableId, name: 'access' }] }])
     expect(picked.sql).toBe('SELECT * FROM weblogs.access LIMIT 100')
-    const filled = await editorLoader(args(get(`/queries?data=${encodeURIComponent('SELECT 42')}&hdx_query_max_rows=7`, cookie)))
+    const filled = await editorLoader(
+      args(get(`/queries?data=${encodeURIComponent('SELECT 42')}&hdx_query_max_rows=7`, cookie)),
+    )
     expect(filled.sql).toBe('SELECT 42')
     expect(filled.options).toEqual({ hdx_query_max_rows: '7' })
     const empty = await editorLoader(args(get('/queries', cookie)))
@@ -91,7 +99,10 @@ describe('/queries (editor)', () => {
   })
 
   it('gives the schema tree: projects, tables and their columns with types, custom functions; the engine functions come separately', async () => {
-    await clusterCall('POST', `/config/v1/orgs/{org}/projects/${projectId}/functions/`, { name: 'tree_fn', sql: '(x) -> x + 1' })
+    await clusterCall('POST', `/config/v1/orgs/{org}/projects/${projectId}/functions/`, {
+      name: 'tree_fn',
+      sql: '(x) -> x + 1',
+    })
     clearSchemaCache()
     const { schema } = await editorLoader(args(get('/queries', cookie)))
     expect(schema?.projects).toContainEqual({
@@ -113,8 +124,18 @@ describe('/queries (editor)', () => {
     expect(completions).toContainEqual({ value: 'weblogs.access', meta: 'table', score: 950 })
     expect(completions).toContainEqual({ value: 'access', meta: 'table in weblogs', score: 950, scope: 'weblogs' })
     expect(completions).toContainEqual({ value: 'status', caption: 'status', meta: 'uint32 · access', score: 1000 })
-    expect(completions).toContainEqual({ value: 'tree_fn(', caption: 'tree_fn', meta: 'function · weblogs', score: 800 })
-    expect(completions).toContainEqual({ value: 'toStartOfHour(', caption: 'toStartOfHour', meta: 'function', score: 500 })
+    expect(completions).toContainEqual({
+      value: 'tree_fn(',
+      caption: 'tree_fn',
+      meta: 'function · weblogs',
+      score: 800,
+    })
+    expect(completions).toContainEqual({
+      value: 'toStartOfHour(',
+      caption: 'toStartOfHour',
+      meta: 'function',
+      score: 500,
+    })
     const functions = await functionsLoader(args(get('/resources/query-functions', cookie)))
     const names = (await functions.json()) as string[]
     expect(names).toEqual(expect.arrayContaining(['count', 'toStartOfHour', 'dictGet']))
@@ -125,7 +146,9 @@ describe('/result', () => {
   beforeEach(() => clearResultCache())
 
   it('runs a good query: columns with their types, rows, and the statistics of x-hdx-query-stats', async () => {
-    const { data, status } = await result({ sql: "SELECT number AS n, toString(number) AS s, NULL AS nothing FROM numbers(3)" })
+    const { data, status } = await result({
+      sql: 'SELECT number AS n, toString(number) AS s, NULL AS nothing FROM numbers(3)',
+    })
     expect(status).toBe(200)
     const outcome = data.outcome!
     expect(outcome.kind).toBe('rows')
@@ -141,13 +164,15 @@ describe('/result', () => {
       ['2', '2', null],
     ])
     expect(outcome.isCapped).toBe(false)
-    expect(Object.keys(outcome.stats.cluster)).toEqual(expect.arrayContaining(['exec_time', 'rows_read', 'bytes_read', 'num_partitions']))
+    expect(Object.keys(outcome.stats.cluster)).toEqual(
+      expect.arrayContaining(['exec_time', 'rows_read', 'bytes_read', 'num_partitions']),
+    )
     expect(outcome.stats.cluster.rows_read).toBe('3')
     expect(outcome.stats.queryId).toMatch(/[0-9a-f-]{36}/)
     expect(outcome.stats.rowCount).toBe(3)
   })
 
-  it('runs the picked table\'s template when the URL has only table_id (the run waits for the picker)', async () => {
+  it("runs the picked table's template when the URL has only table_id (the run waits for the picker)", async () => {
     const { data, status } = await result({ table_id: tableId })
     expect(status).toBe(200)
     expect(data.sql).toBe('SELECT * FROM weblogs.access LIMIT 100')
@@ -195,7 +220,12 @@ describe('/result', () => {
 
   it('refuses max result rows over 10,000 with the spec message, and bad numbers at their option', async () => {
     const seen = recordQueryCalls()
-    const { data, status } = await result({ sql: 'SELECT 1', hdx_query_max_result_rows: '20000', hdx_query_max_rows: 'ten', hdx_query_debug: 'maybe' })
+    const { data, status } = await result({
+      sql: 'SELECT 1',
+      hdx_query_max_result_rows: '20000',
+      hdx_query_max_rows: 'ten',
+      hdx_query_debug: 'maybe',
+    })
     expect(status).toBe(400)
     expect(data.optionErrors).toEqual({
       hdx_query_max_result_rows: MAX_ROWS_MESSAGE,
@@ -234,7 +264,10 @@ describe('/result', () => {
   })
 
   it('shows another output format as text', async () => {
-    const { data } = await result({ sql: 'SELECT number AS n FROM numbers(2)', hdx_query_output_format: 'CSVWithNames' })
+    const { data } = await result({
+      sql: 'SELECT number AS n FROM numbers(2)',
+      hdx_query_output_format: 'CSVWithNames',
+    })
     expect(data.outcome).toMatchObject({ kind: 'text', format: 'CSVWithNames', text: '"n"\n0\n1\n' })
   })
 
@@ -257,12 +290,20 @@ describe('/result', () => {
     failWith('/query', 500, { detail: 'boom' }, 'post')
     const failed = await result({ sql: 'SELECT 1' })
     expect(failed.status).toBe(500)
-    expect(failed.data.outcome).toMatchObject({ kind: 'error', status: 500, message: expect.stringMatching(/^Internal server error/) })
+    expect(failed.data.outcome).toMatchObject({
+      kind: 'error',
+      status: 500,
+      message: expect.stringMatching(/^Internal server error/),
+    })
     expect(failed.data.sql).toBe('SELECT 1')
 
     dropConnection('/query', 'post')
     const dropped = await result({ sql: 'SELECT 1' })
-    expect(dropped.data.outcome).toMatchObject({ kind: 'error', status: 503, message: "API unavailable at the moment, we'll be back shortly." })
+    expect(dropped.data.outcome).toMatchObject({
+      kind: 'error',
+      status: 503,
+      message: "API unavailable at the moment, we'll be back shortly.",
+    })
 
     failWith('/query', 401, { detail: 'expired' }, 'post')
     const thrown = await responseFrom(() => resultLoader(args(get('/result?sql=SELECT+1', cookie))))
@@ -273,7 +314,14 @@ describe('/result', () => {
   it('keeps the loaded run when only the tab changes between Results and Statistics', () => {
     const at = (search: string) => new URL(`http://console.test/result?${search}`)
     const check = (from: string, to: string, formMethod?: ShouldRevalidateFunctionArgs['formMethod']) =>
-      shouldRevalidate({ currentParams: {}, nextParams: {}, defaultShouldRevalidate: true, currentUrl: at(from), nextUrl: at(to), formMethod })
+      shouldRevalidate({
+        currentParams: {},
+        nextParams: {},
+        defaultShouldRevalidate: true,
+        currentUrl: at(from),
+        nextUrl: at(to),
+        formMethod,
+      })
     expect(check('sql=SELECT+1', 'sql=SELECT+1&tab=statistics')).toBe(false)
     expect(check('sql=SELECT+1&tab=statistics', 'sql=SELECT+1')).toBe(false)
     expect(check('sql=SELECT+1', 'sql=SELECT+1&tab=analysis')).toBe(true)
@@ -284,14 +332,14 @@ describe('/result', () => {
 
 describe('big results: pages, the result cache and the rows stream', () => {
   beforeEach(() => clearResultCache())
-  const sql = "SELECT number AS n, toString(number) AS s FROM numbers(12000)"
+  const sql = 'SELECT number AS n, toString(number) AS s FROM numbers(12000)'
   const rowsOf = async (response: Response) =>
     (await response.text())
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as unknown[])
 
-  it('shows the run\'s progress while it waits, and Cancel stops the query on the cluster', async () => {
+  it("shows the run's progress while it waits, and Cancel stops the query on the cluster", async () => {
     const sql = 'SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) % 7 = 1'
     const search = new URLSearchParams({ sql })
     const started = Date.now()
@@ -335,7 +383,7 @@ describe('big results: pages, the result cache and the rows stream', () => {
     expect(row.error).toContain('QUERY_WAS_CANCELLED')
   }, 60_000)
 
-  it('Insights lists the slowest and the failed queries of the last hour from the cluster\'s log, each opening in the editor', async () => {
+  it("Insights lists the slowest and the failed queries of the last hour from the cluster's log, each opening in the editor", async () => {
     await result({ sql: 'SELECT sleep(1.5) AS slow_one' })
     await result({ sql: 'SELECT 1 AS quick_one' })
     await result({ sql: 'SELECT no_such_column_here FROM system.one' })
@@ -344,12 +392,16 @@ describe('big results: pages, the result cache and the rows stream', () => {
     expect(insights.error).toBeNull()
     const slow = insights.slowest.find((q) => q.query.includes('slow_one'))!
     expect(slow.execMs).toBeGreaterThanOrEqual(1400)
-    expect(insights.slowest.findIndex((q) => q.query.includes('slow_one'))).toBeLessThan(insights.slowest.findIndex((q) => q.query.includes('quick_one')))
+    expect(insights.slowest.findIndex((q) => q.query.includes('slow_one'))).toBeLessThan(
+      insights.slowest.findIndex((q) => q.query.includes('quick_one')),
+    )
     expect(insights.slowest.some((q) => q.query.includes('no_such_column_here'))).toBe(false)
     const failed = insights.failed.find((q) => q.query.includes('no_such_column_here'))!
     expect(failed.error).toMatch(/UNKNOWN_IDENTIFIER|Missing columns|no_such_column_here/)
     expect(failed.user).toBe('admin@example.com')
-    expect(editorLink(failed.query, '')).toBe(`/queries?${new URLSearchParams({ data: 'SELECT no_such_column_here FROM system.one' })}`)
+    expect(editorLink(failed.query, '')).toBe(
+      `/queries?${new URLSearchParams({ data: 'SELECT no_such_column_here FROM system.one' })}`,
+    )
     // the console's own reads of the log are not listed
     expect(insights.slowest.some((q) => q.query.includes('active_queries'))).toBe(false)
     expect(insights.oldest).not.toBeNull()
@@ -362,7 +414,13 @@ describe('big results: pages, the result cache and the rows stream', () => {
   it('returns one page of 500 rows, and the next page comes from the cache without running the query again', async () => {
     const seen = recordQueryCalls()
     const first = await result({ sql })
-    expect(first.data.outcome).toMatchObject({ kind: 'rows', offset: 0, rowCount: 10_000, pageSize: 500, isCapped: true })
+    expect(first.data.outcome).toMatchObject({
+      kind: 'rows',
+      offset: 0,
+      rowCount: 10_000,
+      pageSize: 500,
+      isCapped: true,
+    })
     expect(first.data.outcome?.kind === 'rows' && first.data.outcome.rows[0]).toEqual(['0', '0'])
     const third = await result({ sql, page: '3' })
     expect(third.data.outcome).toMatchObject({ kind: 'rows', offset: 1000, rowCount: 10_000 })
@@ -380,7 +438,9 @@ describe('big results: pages, the result cache and the rows stream', () => {
   it('the rows stream gives the rows after the first page from the cache, one JSON array a line', async () => {
     const seen = recordQueryCalls()
     await result({ sql })
-    const response = await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql, from: '500' })}`, cookie)))
+    const response = await rowsLoader(
+      args(get(`/resources/query-rows?${new URLSearchParams({ sql, from: '500' })}`, cookie)),
+    )
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toMatch(/^application\/x-ndjson/)
     expect(response.headers.get('X-Row-Count')).toBe('10000')
@@ -393,7 +453,9 @@ describe('big results: pages, the result cache and the rows stream', () => {
 
   it("without a cached run, the cluster's answer is piped through from the asked row, still capped at 10,000", async () => {
     const seen = recordQueryCalls()
-    const response = await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql, from: '9990' })}`, cookie)))
+    const response = await rowsLoader(
+      args(get(`/resources/query-rows?${new URLSearchParams({ sql, from: '9990' })}`, cookie)),
+    )
     expect(response.status).toBe(200)
     expect(response.headers.get('X-Row-Count')).toBeNull()
     const rows = await rowsOf(response)
@@ -403,7 +465,14 @@ describe('big results: pages, the result cache and the rows stream', () => {
     const bad = await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql: 'SELEC 1' })}`, cookie)))
     expect(bad.status).toBe(400)
     expect(await bad.text()).toMatch(/^Code: 62/)
-    const change = await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql: 'ALTER TABLE weblogs.access DELETE WHERE 1' })}`, cookie)))
+    const change = await rowsLoader(
+      args(
+        get(
+          `/resources/query-rows?${new URLSearchParams({ sql: 'ALTER TABLE weblogs.access DELETE WHERE 1' })}`,
+          cookie,
+        ),
+      ),
+    )
     expect(change.status).toBe(400)
   })
 
@@ -417,10 +486,22 @@ describe('big results: pages, the result cache and the rows stream', () => {
     expect(data.outcome).toMatchObject({ kind: 'rows', rowCount: 3000, isCapped: false })
     if (data.outcome?.kind !== 'rows') return
     expect(data.outcome.rows[0]).toEqual(['0', '2026-01-01 00:00:00', '/path/0', 'GET', null, '["0","2"]', '0'])
-    expect(data.outcome.rows[1]).toEqual(['1', '2026-01-01 00:00:01', '/path/1', 'POST', 'a\nb "q" é', '["1","2"]', '1.5'])
+    expect(data.outcome.rows[1]).toEqual([
+      '1',
+      '2026-01-01 00:00:01',
+      '/path/1',
+      'POST',
+      'a\nb "q" é',
+      '["1","2"]',
+      '1.5',
+    ])
     // The stream from the cache sends the cluster's lines as they came; the grid makes cells of them
     // with the same function, so the rows it shows after the first page read as the page's do.
-    const streamed = await rowsOf((await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql: wide, from: '500' })}`, cookie)))) as Response)
+    const streamed = await rowsOf(
+      (await rowsLoader(
+        args(get(`/resources/query-rows?${new URLSearchParams({ sql: wide, from: '500' })}`, cookie)),
+      )) as Response,
+    )
     expect(streamed).toHaveLength(2500)
     expect(streamed[1]).toEqual(['501', '2026-01-01 00:08:21', '/path/501', 'GET', 'a\nb "q" é', ['501', '2'], 751.5])
     const page2 = await result({ sql: wide, page: '2' })
@@ -429,14 +510,17 @@ describe('big results: pages, the result cache and the rows stream', () => {
   })
 
   it('keeps 64-bit integers exact, as strings', async () => {
-    const { data } = await result({ sql: 'SELECT toUInt64(18446744073709551615) AS big, toInt64(-9223372036854775807) AS small' })
+    const { data } = await result({
+      sql: 'SELECT toUInt64(18446744073709551615) AS big, toInt64(-9223372036854775807) AS small',
+    })
     expect(data.outcome).toMatchObject({ kind: 'rows', rows: [['18446744073709551615', '-9223372036854775807']] })
   })
 
   it('stays within its bounds: a failed run is not kept, and old entries leave first', async () => {
     await result({ sql: 'SELEC 1' })
     expect(resultCacheSize().entries).toBe(0)
-    for (let index = 0; index < RESULT_CACHE_LIMITS.maxEntries + 3; index++) await result({ sql: `SELECT ${index} AS i` })
+    for (let index = 0; index < RESULT_CACHE_LIMITS.maxEntries + 3; index++)
+      await result({ sql: `SELECT ${index} AS i` })
     expect(resultCacheSize().entries).toBe(RESULT_CACHE_LIMITS.maxEntries)
     const seen = recordQueryCalls()
     await result({ sql: 'SELECT 0 AS i' })
@@ -448,7 +532,11 @@ describe('big results: pages, the result cache and the rows stream', () => {
 
 describe('/queries/reference', () => {
   it("lists tables with their transforms' columns, the custom functions and every query option", async () => {
-    await clusterCall('POST', `/config/v1/orgs/{org}/projects/${projectId}/functions/`, { name: 'double_it', sql: '(x) -> x * 2', description: 'Twice x' })
+    await clusterCall('POST', `/config/v1/orgs/{org}/projects/${projectId}/functions/`, {
+      name: 'double_it',
+      sql: '(x) -> x * 2',
+      description: 'Twice x',
+    })
     const data = await referenceLoader(args(get(`/queries/reference?table_id=${tableId}&data=SELECT+1`, cookie)))
     expect(data.tableId).toBe(tableId)
     expect(data.sql).toBe('SELECT 1')
@@ -462,16 +550,28 @@ describe('/queries/reference', () => {
         { name: 'path', type: 'string', isPrimary: false },
       ],
     })
-    expect(data.functions).toContainEqual({ project: 'weblogs', name: 'double_it', sql: '(x) -> x * 2', description: 'Twice x' })
+    expect(data.functions).toContainEqual({
+      project: 'weblogs',
+      name: 'double_it',
+      sql: '(x) -> x * 2',
+      description: 'Twice x',
+    })
     expect(QUERY_OPTIONS.map((option) => option.name)).toEqual(
-      expect.arrayContaining(['hdx_query_max_rows', 'hdx_query_pool_name', 'hdx_query_max_concurrent_partitions', 'max_bytes_before_external_sort']),
+      expect.arrayContaining([
+        'hdx_query_max_rows',
+        'hdx_query_pool_name',
+        'hdx_query_max_concurrent_partitions',
+        'max_bytes_before_external_sort',
+      ]),
     )
   })
 })
 
 describe('/resources/query-csv', () => {
   it("streams the query's CSV with a header line as a download, without the UI's cap", async () => {
-    const response = await csvLoader(args(get(`/resources/query-csv?sql=${encodeURIComponent('SELECT number AS n FROM numbers(12000)')}`, cookie)))
+    const response = await csvLoader(
+      args(get(`/resources/query-csv?sql=${encodeURIComponent('SELECT number AS n FROM numbers(12000)')}`, cookie)),
+    )
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toMatch(/^text\/csv/)
     expect(response.headers.get('Content-Disposition')).toBe('attachment; filename="query-result.csv"')
@@ -497,7 +597,9 @@ describe('/resources/query-csv', () => {
 
   it('as=json streams a JSON array of objects, 64-bit integers exact', async () => {
     const sql = 'SELECT number AS n, bitNot(number) AS big FROM numbers(3)'
-    const response = await csvLoader(args(get(`/resources/query-csv?${new URLSearchParams({ sql, as: 'json' })}`, cookie)))
+    const response = await csvLoader(
+      args(get(`/resources/query-csv?${new URLSearchParams({ sql, as: 'json' })}`, cookie)),
+    )
     expect(response.headers.get('Content-Disposition')).toBe('attachment; filename="query-result.json"')
     expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
     expect(JSON.parse(await response.text())).toEqual([
@@ -505,7 +607,9 @@ describe('/resources/query-csv', () => {
       { n: '1', big: '18446744073709551614' },
       { n: '2', big: '18446744073709551613' },
     ])
-    const empty = await csvLoader(args(get(`/resources/query-csv?${new URLSearchParams({ sql: 'SELECT 1 AS a WHERE 0', as: 'json' })}`, cookie)))
+    const empty = await csvLoader(
+      args(get(`/resources/query-csv?${new URLSearchParams({ sql: 'SELECT 1 AS a WHERE 0', as: 'json' })}`, cookie)),
+    )
     expect(JSON.parse(await empty.text())).toEqual([])
   })
 
@@ -521,9 +625,13 @@ describe('/resources/query-csv', () => {
 
 describe('a statement that changes data (issue 15: a GET is never a mutation)', () => {
   const alterJobCount = async () =>
-    (await clusterCall<{ count?: number; results?: unknown[] } | unknown[]>('GET', '/config/v1/orgs/{org}/jobs/alter/')) as { count?: number } | unknown[]
+    (await clusterCall<{ count?: number; results?: unknown[] } | unknown[]>(
+      'GET',
+      '/config/v1/orgs/{org}/jobs/alter/',
+    )) as { count?: number } | unknown[]
 
-  const countOf = (answer: { count?: number } | unknown[]) => (Array.isArray(answer) ? answer.length : (answer.count ?? 0))
+  const countOf = (answer: { count?: number } | unknown[]) =>
+    Array.isArray(answer) ? answer.length : (answer.count ?? 0)
 
   it('opening /result?sql=ALTER… asks to confirm and creates no alter job; the CSV link refuses it', async () => {
     const before = countOf(await alterJobCount())
@@ -552,7 +660,9 @@ describe('a statement that changes data (issue 15: a GET is never a mutation)', 
 
   it('a confirmed statement the engine refuses shows its message; a POST without the intent is refused', async () => {
     const sql = 'ALTER TABLE weblogs.nope DELETE WHERE 1'
-    const refused = unwrap(await resultAction(args(post(`/result?${new URLSearchParams({ sql })}`, { intent: 'run-change', sql }, cookie))))
+    const refused = unwrap(
+      await resultAction(args(post(`/result?${new URLSearchParams({ sql })}`, { intent: 'run-change', sql }, cookie))),
+    )
     expect(refused.status).toBe(400)
     expect(refused.data).toMatchObject({ outcome: { kind: 'error' } })
     const thrown = unwrap(await resultAction(args(post('/result', { sql }, cookie))).catch((error: unknown) => error))

@@ -84,7 +84,9 @@ const DICTIONARY_COLUMNS: Column<ReferenceDictionary>[] = [
   {
     key: 'use',
     header: 'Lookup',
-    cell: (dictionary) => <code>{`dictGet('${dictionary.sqlName}', '${dictionary.attributes[0] ?? 'attribute'}', ${dictionary.key.length > 1 ? `(${dictionary.key.join(', ')})` : (dictionary.key[0] ?? 'key')})`}</code>,
+    cell: (dictionary) => (
+      <code>{`dictGet('${dictionary.sqlName}', '${dictionary.attributes[0] ?? 'attribute'}', ${dictionary.key.length > 1 ? `(${dictionary.key.join(', ')})` : (dictionary.key[0] ?? 'key')})`}</code>
+    ),
   },
   { key: 'attributes', header: 'Attributes', cell: (dictionary) => dictionary.attributes.join(', ') || '—' },
 ]
@@ -176,7 +178,13 @@ export default function QueryReferenceRoute() {
             <Heading as="h3" size="sm" mb="1">
               {group.title}
             </Heading>
-            <DataTable caption={group.title} columns={OPTION_COLUMNS} rows={group.options} rowKey={(option) => option.name} empty="No options." />
+            <DataTable
+              caption={group.title}
+              columns={OPTION_COLUMNS}
+              rows={group.options}
+              rowKey={(option) => option.name}
+              empty="No options."
+            />
           </Box>
         ))}
       </Box>

@@ -3,7 +3,17 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { clusterCall, queryCount, waitFor } from '#tests/cluster'
 import { TEST_CLUSTER_URL } from '#tests/env'
 import { server, useTestCluster } from '#tests/msw'
-import { args, asResponse, cookieFrom, get, loginAsAdmin, post, responseFrom, returnedOrThrown, unwrap } from '#tests/session'
+import {
+  args,
+  asResponse,
+  cookieFrom,
+  get,
+  loginAsAdmin,
+  post,
+  responseFrom,
+  returnedOrThrown,
+  unwrap,
+} from '#tests/session'
 import {
   CANNOT_WRITE_MESSAGE,
   CONSOLE_PROJECT,
@@ -28,7 +38,9 @@ const cookies: Record<string, string> = {}
 
 async function loginAs(email: string) {
   const { action } = await import('~/routes/_auth+/login')
-  return cookieFrom(asResponse(await returnedOrThrown(() => action(args(post('/login', { email, password: PASSWORD }))))))
+  return cookieFrom(
+    asResponse(await returnedOrThrown(() => action(args(post('/login', { email, password: PASSWORD }))))),
+  )
 }
 
 beforeAll(async () => {
@@ -44,7 +56,15 @@ beforeAll(async () => {
 
 /** Posts the editor's form through its Save button: the SQL, the options (empty ones too, as a browser sends them) and the name. */
 function save(fields: Record<string, string>, cookie = admin) {
-  return editorAction(args(post('/queries?index', { sql: '', name: '', hdx_query_comment: '', hdx_query_max_rows: '', intent: 'save', ...fields }, cookie)))
+  return editorAction(
+    args(
+      post(
+        '/queries?index',
+        { sql: '', name: '', hdx_query_comment: '', hdx_query_max_rows: '', intent: 'save', ...fields },
+        cookie,
+      ),
+    ),
+  )
 }
 
 const editor = async (search: string, cookie = admin) => editorLoader(args(get(`/queries${search}`, cookie)))
@@ -82,9 +102,16 @@ describe('before anything is saved (no cluster_console project yet)', () => {
   })
 
   it('a user who may not create the project is told so, with everything typed kept, and nothing is created', async () => {
-    const { data, status } = unwrap(await save({ sql: 'SELECT 1', name: 'Reader try', hdx_query_comment: 'c' }, cookies.reader))
+    const { data, status } = unwrap(
+      await save({ sql: 'SELECT 1', name: 'Reader try', hdx_query_comment: 'c' }, cookies.reader),
+    )
     expect(status).toBe(403)
-    expect(data.save).toMatchObject({ name: 'Reader try', sql: 'SELECT 1', options: { hdx_query_comment: 'c' }, formError: NOT_SET_UP_MESSAGE })
+    expect(data.save).toMatchObject({
+      name: 'Reader try',
+      sql: 'SELECT 1',
+      options: { hdx_query_comment: 'c' },
+      formError: NOT_SET_UP_MESSAGE,
+    })
     const projects = await clusterCall<{ results: { name: string }[] }>('GET', '/config/v1/orgs/{org}/projects/')
     expect(projects.results.map((project) => project.name)).not.toContain(CONSOLE_PROJECT)
   })
@@ -97,12 +124,21 @@ describe('save', () => {
       savedId(() => save({ sql: 'SELECT 2 AS two', name: 'Second at once' })),
     ])
     expect(first).not.toBe(second)
-    const project = (await clusterCall<{ results: { uuid: string; name: string }[] }>('GET', '/config/v1/orgs/{org}/projects/')).results.filter((p) => p.name === CONSOLE_PROJECT)
+    const project = (
+      await clusterCall<{ results: { uuid: string; name: string }[] }>('GET', '/config/v1/orgs/{org}/projects/')
+    ).results.filter((p) => p.name === CONSOLE_PROJECT)
     expect(project).toHaveLength(1)
-    const tables = await clusterCall<{ results: { name: string }[] }>('GET', `/config/v1/orgs/{org}/projects/${project[0]!.uuid}/tables/`)
+    const tables = await clusterCall<{ results: { name: string }[] }>(
+      'GET',
+      `/config/v1/orgs/{org}/projects/${project[0]!.uuid}/tables/`,
+    )
     expect(tables.results.map((table) => table.name).sort()).toEqual([HISTORY_TABLE, SAVED_TABLE])
     // The rows are on the cluster, read through the query API like any table's.
-    expect(await queryCount(`SELECT count() FROM ${CONSOLE_PROJECT}.${SAVED_TABLE} WHERE name IN ('First at once', 'Second at once')`)).toBe(2)
+    expect(
+      await queryCount(
+        `SELECT count() FROM ${CONSOLE_PROJECT}.${SAVED_TABLE} WHERE name IN ('First at once', 'Second at once')`,
+      ),
+    ).toBe(2)
   })
 
   it('setting up again (another console, a restart) finds what exists, also when a create loses a race', async () => {
@@ -122,7 +158,9 @@ describe('save', () => {
 
   it('a valid save redirects to its editor link, which opens the SQL and options without running them', async () => {
     const sql = "SELECT 'saved and opened' AS label"
-    const id = await savedId(() => save({ sql, name: '  Label check  ', hdx_query_comment: 'kept option', hdx_query_max_rows: '' }))
+    const id = await savedId(() =>
+      save({ sql, name: '  Label check  ', hdx_query_comment: 'kept option', hdx_query_max_rows: '' }),
+    )
     const seen = recordQueryBodies()
     const page = await editor(`?saved=${id}`)
     expect(page.sql).toBe(sql)
@@ -137,7 +175,12 @@ describe('save', () => {
   it('each refusal comes back with everything typed and the error at its field', async () => {
     const missing = unwrap(await save({ sql: 'SELECT 1', name: '   ', hdx_query_comment: 'typed' }))
     expect(missing.status).toBe(400)
-    expect(missing.data.save).toMatchObject({ name: '   ', sql: 'SELECT 1', options: { hdx_query_comment: 'typed' }, fieldErrors: { name: SAVED_QUERY_NAME_REQUIRED } })
+    expect(missing.data.save).toMatchObject({
+      name: '   ',
+      sql: 'SELECT 1',
+      options: { hdx_query_comment: 'typed' },
+      fieldErrors: { name: SAVED_QUERY_NAME_REQUIRED },
+    })
 
     const long = unwrap(await save({ sql: 'SELECT 1', name: 'x'.repeat(101) }))
     expect(long.status).toBe(400)
@@ -145,7 +188,11 @@ describe('save', () => {
 
     const noSql = unwrap(await save({ sql: '  ', name: 'No SQL', hdx_query_comment: 'typed' }))
     expect(noSql.status).toBe(400)
-    expect(noSql.data.save).toMatchObject({ name: 'No SQL', options: { hdx_query_comment: 'typed' }, fieldErrors: { sql: SAVED_QUERY_SQL_REQUIRED } })
+    expect(noSql.data.save).toMatchObject({
+      name: 'No SQL',
+      options: { hdx_query_comment: 'typed' },
+      fieldErrors: { sql: SAVED_QUERY_SQL_REQUIRED },
+    })
 
     const badOption = unwrap(await save({ sql: 'SELECT 1', name: 'Bad option', hdx_query_max_rows: 'ten' }))
     expect(badOption.status).toBe(400)
@@ -204,7 +251,9 @@ describe('the Saved tab', () => {
     const id = await savedId(() => save({ sql: 'SELECT 99', name: 'Doomed' }))
     const step = await saved(`?delete=${id}&q=zzz`)
     expect(step.deleting).toMatchObject({ id, name: 'Doomed' })
-    const response = await responseFrom(() => savedAction(args(post('/queries/saved?q=zzz', { intent: 'delete-saved-query', id }, cookies.publisher))))
+    const response = await responseFrom(() =>
+      savedAction(args(post('/queries/saved?q=zzz', { intent: 'delete-saved-query', id }, cookies.publisher))),
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/queries/saved?q=zzz')
     expect((await saved()).queries.map((query) => query.id)).not.toContain(id)
@@ -213,7 +262,9 @@ describe('the Saved tab', () => {
     const opened = await editor(`?saved=${id}`)
     expect(opened.saved).toBeNull()
     expect(opened.savedError).toMatch(/not found/)
-    const again = await responseFrom(() => savedAction(args(post('/queries/saved', { intent: 'delete-saved-query', id }, admin))))
+    const again = await responseFrom(() =>
+      savedAction(args(post('/queries/saved', { intent: 'delete-saved-query', id }, admin))),
+    )
     expect(again.status).toBe(302)
   })
 
@@ -228,15 +279,19 @@ describe('the Saved tab', () => {
 })
 
 describe('history per user', () => {
-  it("each UI run is kept for its user (success or engine error, not option errors) and listed newest first; another user does not see it", async () => {
+  it('each UI run is kept for its user (success or engine error, not option errors) and listed newest first; another user does not see it', async () => {
     clearResultCache()
-    const run = (search: Record<string, string>, cookie = admin) => resultLoader(args(get(`/result?${new URLSearchParams(search)}`, cookie)))
+    const run = (search: Record<string, string>, cookie = admin) =>
+      resultLoader(args(get(`/result?${new URLSearchParams(search)}`, cookie)))
     await run({ sql: 'SELECT 4242 AS history_check', hdx_query_comment: 'from history' })
     await run({ sql: 'SELEC history_broken' })
     await run({ sql: 'SELECT 7 AS refused_option', hdx_query_max_rows: 'ten' })
     const page = await waitFor(async () => {
       const loaded = await editor('')
-      return loaded.history.some((entry) => entry.sql === 'SELEC history_broken') && loaded.history.some((entry) => entry.sql.includes('history_check')) ? loaded : null
+      return loaded.history.some((entry) => entry.sql === 'SELEC history_broken') &&
+        loaded.history.some((entry) => entry.sql.includes('history_check'))
+        ? loaded
+        : null
     }, 'the runs in the history')
     const ok = page.history.find((entry) => entry.sql.includes('history_check'))!
     expect(ok).toMatchObject({ options: 'hdx_query_comment=from+history', rows: 1, error: '' })

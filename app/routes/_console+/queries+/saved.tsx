@@ -5,7 +5,12 @@ import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { errorResponse } from '~/api/policies.server'
 import { ClusterError } from '~/api/errors.server'
-import { deleteSavedQuery, listSavedQueries, SavedQueriesUnavailable, type SavedQuery } from '~/api/saved-queries.server'
+import {
+  deleteSavedQuery,
+  listSavedQueries,
+  SavedQueriesUnavailable,
+  type SavedQuery,
+} from '~/api/saved-queries.server'
 import { getCurrentUser } from '~/api/users.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { EmptyState } from '~/components/data-table/empty-state'
@@ -34,7 +39,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     const { queries, isSetUp } = await listSavedQueries(api, filter)
     // The step opened by `?delete=<id>` names the query even when the filter hides it.
-    const deleting = deleteId ? (queries.find((query) => query.id === deleteId) ?? (await listSavedQueries(api)).queries.find((query) => query.id === deleteId) ?? null) : null
+    const deleting = deleteId
+      ? (queries.find((query) => query.id === deleteId) ??
+        (await listSavedQueries(api)).queries.find((query) => query.id === deleteId) ??
+        null)
+      : null
     return { queries, isSetUp, filter, deleting, error: null }
   } catch (error) {
     const message = unavailableMessage(error)
@@ -48,14 +57,20 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const formData = await request.formData()
   const id = formData.get('id')
-  if (formData.get('intent') !== DELETE_INTENT || typeof id !== 'string' || !id) throw data({ message: 'Unknown action' }, { status: 400 })
+  if (formData.get('intent') !== DELETE_INTENT || typeof id !== 'string' || !id)
+    throw data({ message: 'Unknown action' }, { status: 400 })
   const back = `/queries/saved${listSearch(new URL(request.url).searchParams.get('q'))}`
   try {
     const user = await getCurrentUser(api)
     const isDeleted = await deleteSavedQuery(api, id, { owner: user.email, ownerId: api.userId })
     if (!isDeleted) return redirectWithToast(back, { title: 'That saved query was already deleted', type: 'info' })
   } catch (error) {
-    if (error instanceof SavedQueriesUnavailable) return redirectWithToast(back, { title: 'The saved query was not deleted', description: error.message, type: 'error' })
+    if (error instanceof SavedQueriesUnavailable)
+      return redirectWithToast(back, {
+        title: 'The saved query was not deleted',
+        description: error.message,
+        type: 'error',
+      })
     if (error instanceof ClusterError) throw errorResponse(error)
     throw error
   }
@@ -98,7 +113,10 @@ export default function QuerySavedRoute() {
             </Link>
           </ChakraLink>
           <ChakraLink asChild color="red.fg">
-            <Link to={`/queries/saved?${new URLSearchParams({ ...(filter ? { q: filter } : {}), delete: query.id })}`} aria-label={`Delete ${query.name}`}>
+            <Link
+              to={`/queries/saved?${new URLSearchParams({ ...(filter ? { q: filter } : {}), delete: query.id })}`}
+              aria-label={`Delete ${query.name}`}
+            >
               Delete
             </Link>
           </ChakraLink>
@@ -143,7 +161,9 @@ export default function QuerySavedRoute() {
                 : 'No query has been saved on this cluster yet. Write a query in the editor, open “Save…”, give it a name and press Save query.'
             }
             action={{ to: '/queries', label: 'Open the editor' }}
-            filter={filter ? { message: `No saved query has “${filter}” in its name.`, clearTo: '/queries/saved' } : null}
+            filter={
+              filter ? { message: `No saved query has “${filter}” in its name.`, clearTo: '/queries/saved' } : null
+            }
           />
         }
       />

@@ -3,7 +3,11 @@ import type { ClusterApi } from '~/api/client.server'
 import { clearSchemaCache, loadSchemaCached, SCHEMA_REFRESH_MS, type Schema } from './__schema.server'
 
 const api = { orgId: 'org', userId: 'user' } as ClusterApi
-const schema = (name: string): Schema => ({ tables: [{ uuid: name, project: 'p', name, columns: [] }], functions: [], dictionaries: [] })
+const schema = (name: string): Schema => ({
+  tables: [{ uuid: name, project: 'p', name, columns: [] }],
+  functions: [],
+  dictionaries: [],
+})
 const names = async (value: Promise<Schema>) => (await value).tables.map((table) => table.name)
 
 afterEach(() => {

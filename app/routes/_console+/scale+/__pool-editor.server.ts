@@ -51,11 +51,12 @@ function poolFields(form: { minReplicas?: number; maxReplicas?: number }): Recor
 /** Returns the pool sizes the cluster fills in; falls back to the documented ones when `defaults/` fails. */
 export async function loadPoolDefaults(api: ClusterApi): Promise<PoolSizeDefaults> {
   const loaded = await settle(() => getDefaults(api))
-  const k8s = ((loaded.value?.pool as { k8s_deployment?: Record<string, unknown> } | undefined)?.k8s_deployment ?? {}) as Record<string, unknown>
-  const pick = (key: keyof PoolSizeDefaults) => (k8s[key] === undefined || k8s[key] === null ? FALLBACK_DEFAULTS[key] : String(k8s[key]))
+  const k8s = ((loaded.value?.pool as { k8s_deployment?: Record<string, unknown> } | undefined)?.k8s_deployment ??
+    {}) as Record<string, unknown>
+  const pick = (key: keyof PoolSizeDefaults) =>
+    k8s[key] === undefined || k8s[key] === null ? FALLBACK_DEFAULTS[key] : String(k8s[key])
   return { replicas: pick('replicas'), cpu: pick('cpu'), memory: pick('memory'), storage: pick('storage') }
 }
-
 
 /** The create form's data: the kind from `?type=` (ingest otherwise), its service when it has only one, the table from `?table=` with its default transform, the tables with their transforms, the default sizes. Throws ClusterError. */
 export async function loadCreatePool(api: ClusterApi, url: URL) {
@@ -66,7 +67,14 @@ export async function loadCreatePool(api: ClusterApi, url: URL) {
   const services = SERVICES[type]
   // `?table=project.table` (from the ingest tab) picks the table and its default transform.
   const table = tables.find((entry) => entry.value === url.searchParams.get('table'))
-  return { type, service: services.length === 1 ? services[0]!.value : '', table: table?.value ?? '', transform: defaultTransformOf(table), tables, defaults }
+  return {
+    type,
+    service: services.length === 1 ? services[0]!.value : '',
+    table: table?.value ?? '',
+    transform: defaultTransformOf(table),
+    tables,
+    defaults,
+  }
 }
 
 /**
@@ -86,7 +94,8 @@ export async function createPoolAction(api: ClusterApi, formData: FormData) {
     const table = tables.find((entry) => entry.value === form.table)
     const fieldErrors: Record<string, string[]> = {}
     if (!table) fieldErrors.table = [`Table ${form.table} does not exist`]
-    else if (!table.transforms.some((entry) => entry.value === form.transform)) fieldErrors.transform = [POOL_MESSAGES.transformOfTable]
+    else if (!table.transforms.some((entry) => entry.value === form.transform))
+      fieldErrors.transform = [POOL_MESSAGES.transformOfTable]
     if (Object.keys(fieldErrors).length) return data({ result: submission.reply({ fieldErrors }) }, { status: 400 })
   }
   try {
@@ -107,7 +116,14 @@ export async function createPoolAction(api: ClusterApi, formData: FormData) {
 
 /** What the create and edit forms both send: the replicas, sizes, shards and the default flag. */
 function sizesOf(form: PoolEditForm) {
-  return { replicas: replicasValue(form), cpu: form.cpu, memory: form.memory, storage: form.storage, shards: form.shards, isDefault: form.isDefault }
+  return {
+    replicas: replicasValue(form),
+    cpu: form.cpu,
+    memory: form.memory,
+    storage: form.storage,
+    shards: form.shards,
+    isDefault: form.isDefault,
+  }
 }
 
 /** A size as the form shows it: the cluster's own words when they have a unit, else the bytes in Gi or Mi. */
@@ -127,7 +143,12 @@ export function poolEditValues(pool: Pool): Record<string, string | boolean | un
   const isRange = replicas !== null && replicas.min !== replicas.max
   return {
     description: pool.description ?? '',
-    replicas: replicas && !isRange ? String(replicas.min) : k8s.replicas === undefined || replicas ? undefined : String(k8s.replicas),
+    replicas:
+      replicas && !isRange
+        ? String(replicas.min)
+        : k8s.replicas === undefined || replicas
+          ? undefined
+          : String(k8s.replicas),
     minReplicas: isRange ? String(replicas.min) : undefined,
     maxReplicas: isRange ? String(replicas.max) : undefined,
     cpu: k8s.cpu === undefined || k8s.cpu === null ? undefined : String(k8s.cpu),

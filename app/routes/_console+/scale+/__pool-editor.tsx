@@ -7,7 +7,15 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
-import { KIND_LABELS, kindNeedsTable, POOL_KINDS, PoolEditFormSchema, PoolFormSchema, SERVICES, type PoolKind } from '~/schemas/pool'
+import {
+  KIND_LABELS,
+  kindNeedsTable,
+  POOL_KINDS,
+  PoolEditFormSchema,
+  PoolFormSchema,
+  SERVICES,
+  type PoolKind,
+} from '~/schemas/pool'
 import type { TableTransformOption } from '~/api/transforms.server'
 import type { PoolSizeDefaults } from './__pool-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
@@ -69,7 +77,10 @@ function GroupedSelect({
   )
 }
 
-type ScaleFieldsMeta = Record<'description' | 'replicas' | 'minReplicas' | 'maxReplicas' | 'cpu' | 'memory' | 'storage' | 'shards' | 'isDefault', Meta>
+type ScaleFieldsMeta = Record<
+  'description' | 'replicas' | 'minReplicas' | 'maxReplicas' | 'cpu' | 'memory' | 'storage' | 'shards' | 'isDefault',
+  Meta
+>
 
 /** The size fields both forms share: replicas (a count or a range), CPU, memory, storage, shards, default, description. */
 function ScaleFields({ fields, defaults }: { fields: ScaleFieldsMeta; defaults: PoolSizeDefaults }) {
@@ -84,20 +95,48 @@ function ScaleFields({ fields, defaults }: { fields: ScaleFieldsMeta; defaults: 
           A fixed number of workers, or a min and max for the cluster to scale between. {empty(defaults.replicas)}
         </Text>
         <SimpleGrid columns={{ base: 1, md: 3 }} columnGap="4">
-          <Field meta={fields.replicas} label="Replicas" inputProps={{ inputMode: 'numeric', placeholder: defaults.replicas }} />
+          <Field
+            meta={fields.replicas}
+            label="Replicas"
+            inputProps={{ inputMode: 'numeric', placeholder: defaults.replicas }}
+          />
           <Field meta={fields.minReplicas} label="Min replicas" inputProps={{ inputMode: 'numeric' }} />
           <Field meta={fields.maxReplicas} label="Max replicas" inputProps={{ inputMode: 'numeric' }} />
         </SimpleGrid>
       </chakra.fieldset>
       <SimpleGrid columns={{ base: 1, md: 3 }} columnGap="4">
-        <Field meta={fields.cpu} label="CPU" help={`Cores per replica: 2, 0.5 or 500m. ${empty(defaults.cpu)}`} inputProps={{ autoComplete: 'off', placeholder: defaults.cpu }} />
-        <Field meta={fields.memory} label="Memory" help={`Per replica: 2Gi, 512Mi. ${empty(defaults.memory)}`} inputProps={{ autoComplete: 'off', placeholder: defaults.memory }} />
-        <Field meta={fields.storage} label="Ephemeral storage" help={`Scratch disk per replica. ${empty(defaults.storage)}`} inputProps={{ autoComplete: 'off', placeholder: defaults.storage }} />
+        <Field
+          meta={fields.cpu}
+          label="CPU"
+          help={`Cores per replica: 2, 0.5 or 500m. ${empty(defaults.cpu)}`}
+          inputProps={{ autoComplete: 'off', placeholder: defaults.cpu }}
+        />
+        <Field
+          meta={fields.memory}
+          label="Memory"
+          help={`Per replica: 2Gi, 512Mi. ${empty(defaults.memory)}`}
+          inputProps={{ autoComplete: 'off', placeholder: defaults.memory }}
+        />
+        <Field
+          meta={fields.storage}
+          label="Ephemeral storage"
+          help={`Scratch disk per replica. ${empty(defaults.storage)}`}
+          inputProps={{ autoComplete: 'off', placeholder: defaults.storage }}
+        />
       </SimpleGrid>
       <SimpleGrid columns={{ base: 1, md: 3 }} columnGap="4">
-        <Field meta={fields.shards} label="Shards" help="Optional: how many shards the pool's work is split into." inputProps={{ inputMode: 'numeric' }} />
+        <Field
+          meta={fields.shards}
+          label="Shards"
+          help="Optional: how many shards the pool's work is split into."
+          inputProps={{ inputMode: 'numeric' }}
+        />
       </SimpleGrid>
-      <CheckboxField meta={fields.isDefault} label="Default pool for its service" help="Work that names no pool runs here (for a query pool: queries without hdx_query_pool_name)." />
+      <CheckboxField
+        meta={fields.isDefault}
+        label="Default pool for its service"
+        help="Work that names no pool runs here (for a query pool: queries without hdx_query_pool_name)."
+      />
       <TextareaField meta={fields.description} label="Description" rows={2} />
     </>
   )
@@ -126,12 +165,18 @@ export function PoolCreateEditor({
   lastResult?: SubmissionResult<string[]>
 }) {
   const isHydrated = useHydrated()
-  const [form, fields] = useSchemaForm(PoolFormSchema, { id: 'pool-editor', lastResult, defaultValue: { type, service, table: initialTable, transform: initialTransform } })
+  const [form, fields] = useSchemaForm(PoolFormSchema, {
+    id: 'pool-editor',
+    lastResult,
+    defaultValue: { type, service, table: initialTable, transform: initialTransform },
+  })
   const kind = String(fields.type.value ?? '')
   const table = String(fields.table.value ?? '')
 
   // With scripts the services and transforms offered follow the type and the table picked.
-  const serviceGroups: Group[] = (isHydrated && (POOL_KINDS as readonly string[]).includes(kind) ? [kind as PoolKind] : POOL_KINDS).map((entry) => ({
+  const serviceGroups: Group[] = (
+    isHydrated && (POOL_KINDS as readonly string[]).includes(kind) ? [kind as PoolKind] : POOL_KINDS
+  ).map((entry) => ({
     // Always in labelled groups: hydration keeps the group (and the option picked) instead of remounting it.
     label: KIND_LABELS[entry],
     options: SERVICES[entry],
@@ -140,24 +185,40 @@ export function PoolCreateEditor({
   // (useEarlyChanges), when the form's state does not hold it yet.
   const onTypeChange = (select: HTMLSelectElement) => {
     const services = SERVICES[select.value as PoolKind] ?? []
-    if (!services.some((entry) => entry.value === siblingValue(select, fields.service.name))) form.update({ name: fields.service.name, value: services.length === 1 ? services[0]!.value : '' })
+    if (!services.some((entry) => entry.value === siblingValue(select, fields.service.name)))
+      form.update({ name: fields.service.name, value: services.length === 1 ? services[0]!.value : '' })
   }
   const onTableChange = (select: HTMLSelectElement) => {
-    form.update({ name: fields.transform.name, value: transformForTable(tables, select.value, siblingValue(select, fields.transform.name)) })
+    form.update({
+      name: fields.transform.name,
+      value: transformForTable(tables, select.value, siblingValue(select, fields.transform.name)),
+    })
   }
-  const transformGroups: Group[] = (isHydrated ? tables.filter((entry) => entry.value === table) : tables).map((entry) => ({
-    label: entry.value,
-    options: entry.transforms.map((transform) => ({
-      value: transform.value,
-      label: `${transform.name}${transform.type ? ` (${transform.type})` : ''}${transform.isDefault ? ' · default' : ''}`,
-    })),
-  }))
+  const transformGroups: Group[] = (isHydrated ? tables.filter((entry) => entry.value === table) : tables).map(
+    (entry) => ({
+      label: entry.value,
+      options: entry.transforms.map((transform) => ({
+        value: transform.value,
+        label: `${transform.name}${transform.type ? ` (${transform.type})` : ''}${transform.isDefault ? ' · default' : ''}`,
+      })),
+    }),
+  )
   // The type is known on the server too (the URL's, or the one sent): without scripts, a changed type
   // brings its fields (and their errors) with the next submission.
   const isTableShown = kindNeedsTable(kind)
 
   return (
-    <FormCard form={form} submit={{ label: 'Create pool' }} cancelTo={kind && (POOL_KINDS as readonly string[]).includes(kind) ? (kind === 'ingest' ? '/scale' : `/scale/${kind}`) : '/scale'}>
+    <FormCard
+      form={form}
+      submit={{ label: 'Create pool' }}
+      cancelTo={
+        kind && (POOL_KINDS as readonly string[]).includes(kind)
+          ? kind === 'ingest'
+            ? '/scale'
+            : `/scale/${kind}`
+          : '/scale'
+      }
+    >
       <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
         <GroupedSelect
           meta={fields.type as Meta}
@@ -165,7 +226,11 @@ export function PoolCreateEditor({
           placeholder="Select a type"
           groups={[{ label: '', options: POOL_KINDS.map((entry) => ({ value: entry, label: KIND_LABELS[entry] })) }]}
           onChange={onTypeChange}
-          help={isHydrated || isTableShown ? undefined : 'An ingest pool also needs a table and a transform: the form asks for them once it is sent as Ingest.'}
+          help={
+            isHydrated || isTableShown
+              ? undefined
+              : 'An ingest pool also needs a table and a transform: the form asks for them once it is sent as Ingest.'
+          }
         />
         <GroupedSelect
           meta={fields.service}
@@ -196,7 +261,11 @@ export function PoolCreateEditor({
               label="Transform"
               placeholder="Select a transform"
               groups={transformGroups}
-              help={isHydrated ? 'Where the pool writes: a transform of the table.' : 'Transforms are grouped by table: pick one of the selected table.'}
+              help={
+                isHydrated
+                  ? 'Where the pool writes: a transform of the table.'
+                  : 'Transforms are grouped by table: pick one of the selected table.'
+              }
             />
           </SimpleGrid>
         </Box>
@@ -222,7 +291,12 @@ export function PoolEditEditor({
 }) {
   const [form, fields] = useSchemaForm(PoolEditFormSchema, { id: 'pool-edit', lastResult, defaultValue })
   return (
-    <FormCard form={form as unknown as FormMetadata<Record<string, unknown>, string[]>} submit={{ label: 'Save changes' }} cancelTo={cancelTo} deniedReason={deniedReason}>
+    <FormCard
+      form={form as unknown as FormMetadata<Record<string, unknown>, string[]>}
+      submit={{ label: 'Save changes' }}
+      cancelTo={cancelTo}
+      deniedReason={deniedReason}
+    >
       <input type="hidden" name="intent" value={UPDATE_INTENT} />
       <ScaleFields fields={fields as unknown as ScaleFieldsMeta} defaults={defaults} />
     </FormCard>

@@ -51,7 +51,8 @@ function IngestTables({ tables }: { tables: Settled<IngestTable[]> }) {
         Tables
       </Heading>
       <Text color="fg.muted" fontSize="sm" mb="3">
-        Where ingest pools write. A table with no pool of its own still takes HTTP stream ingest through the cluster’s default intake.
+        Where ingest pools write. A table with no pool of its own still takes HTTP stream ingest through the cluster’s
+        default intake.
       </Text>
       {tables.error !== null ? (
         <InlineAlert title="The tables could not be loaded">{tables.error}</InlineAlert>
@@ -77,7 +78,8 @@ function IngestTables({ tables }: { tables: Settled<IngestTable[]> }) {
 
 /** What each tab says about its kind of pool. */
 const INTROS: Record<PoolKind, string> = {
-  ingest: 'Workers that take data in: HTTP stream intake, Kafka, Kinesis, security-event feeds, summaries and batch loads. Each writes into one table through one transform.',
+  ingest:
+    'Workers that take data in: HTTP stream intake, Kafka, Kinesis, security-event feeds, summaries and batch loads. Each writes into one table through one transform.',
   search: 'Query workers. A query runs on the default pool unless it names another (the hdx_query_pool_name option).',
   core: 'The services that keep stored data in shape: merges, alter jobs, ageing and deletion.',
 }
@@ -85,7 +87,10 @@ const INTROS: Record<PoolKind, string> = {
 type Range = { min: number; max: number }
 
 /** "3" or "2–6" for a range of counts. */
-export function rangeText(range: Range | null, format: (value: number) => string = (value) => formatNumber(value)): string {
+export function rangeText(
+  range: Range | null,
+  format: (value: number) => string = (value) => formatNumber(value),
+): string {
   if (!range) return '—'
   return range.min === range.max ? format(range.min) : `${format(range.min)}–${format(range.max)}`
 }
@@ -134,11 +139,16 @@ function columns(kind: PoolKind): Column<PoolRow>[] {
           {
             key: 'table',
             header: 'Table · transform',
-            cell: (row: PoolRow) => (row.table ? `${row.table}${row.transform ? ` · ${row.transform}` : ''}` : <span data-muted="">any</span>),
+            cell: (row: PoolRow) =>
+              row.table ? `${row.table}${row.transform ? ` · ${row.transform}` : ''}` : <span data-muted="">any</span>,
           },
         ]
       : []),
-    { key: 'replicas', header: 'Replicas', cell: (row) => (row.replicas ? rangeText(row.replicas) : sizeCell(row.replicasText)) },
+    {
+      key: 'replicas',
+      header: 'Replicas',
+      cell: (row) => (row.replicas ? rangeText(row.replicas) : sizeCell(row.replicasText)),
+    },
     { key: 'cpu', header: 'CPU', cell: (row) => sizeCell(row.cpuText) },
     { key: 'memory', header: 'Memory', cell: (row) => sizeCell(row.memoryText) },
     { key: 'storage', header: 'Storage', cell: (row) => sizeCell(row.storageText) },
@@ -195,7 +205,9 @@ function TotalsPanel({ totals }: { totals: PoolTotals }) {
       </SimpleGrid>
       <Text fontSize="xs" color="fg.muted" mt="2">
         Each pool&apos;s size times its replicas; an autoscaled pool counts from its fewest to its most replicas.
-        {totals.unreadable ? ` ${totals.unreadable} ${totals.unreadable === 1 ? 'pool has' : 'pools have'} a size that could not be read and ${totals.unreadable === 1 ? 'is' : 'are'} partly left out.` : ''}
+        {totals.unreadable
+          ? ` ${totals.unreadable} ${totals.unreadable === 1 ? 'pool has' : 'pools have'} a size that could not be read and ${totals.unreadable === 1 ? 'is' : 'are'} partly left out.`
+          : ''}
       </Text>
     </Box>
   )
@@ -228,12 +240,18 @@ export function PoolList({ data }: { data: PoolListData }) {
         description={INTROS[data.kind]}
         mb="0"
         actions={
-          <CreateLink to={createTo} colorPalette="blue">New {label.toLowerCase()} pool</CreateLink>
+          <CreateLink to={createTo} colorPalette="blue">
+            New {label.toLowerCase()} pool
+          </CreateLink>
         }
       />
       {data.totals.pools ? <TotalsPanel totals={data.totals} /> : null}
       {data.totals.pools ? (
-        <FilterForm label="Filter by pool, service or table" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+        <FilterForm
+          label="Filter by pool, service or table"
+          value={data.q}
+          keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+        />
       ) : null}
       <DataTable
         caption={`${label} pools`}
@@ -245,11 +263,23 @@ export function PoolList({ data }: { data: PoolListData }) {
           <EmptyState
             message={`No ${label.toLowerCase()} pools yet.${data.kind === 'search' ? ' Queries run on the cluster’s built-in query workers until a pool is made.' : ''}`}
             action={{ to: createTo, label: `Create a ${label.toLowerCase()} pool` }}
-            filter={data.q ? { message: `No ${label.toLowerCase()} pools match “${data.q}”.`, clearTo: KIND_PATHS[data.kind] } : null}
+            filter={
+              data.q
+                ? { message: `No ${label.toLowerCase()} pools match “${data.q}”.`, clearTo: KIND_PATHS[data.kind] }
+                : null
+            }
           />
         }
       />
-      {data.total ? <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} /> : null}
+      {data.total ? (
+        <Pagination
+          page={data.page}
+          pageCount={data.pageCount}
+          pageSize={data.pageSize}
+          total={data.total}
+          searchParams={searchParams}
+        />
+      ) : null}
       {data.tables ? <IngestTables tables={data.tables} /> : null}
     </Stack>
   )

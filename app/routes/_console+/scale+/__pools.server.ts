@@ -135,14 +135,18 @@ export async function loadPoolList(api: ClusterApi, kind: PoolKind, url: URL) {
     .map(poolRow)
   const totals = poolTotals(rows)
   for (const row of rows) {
-    row.cpuShare = row.cpu !== null && row.replicas && totals.cpu.max > 0 ? (row.cpu * row.replicas.max) / totals.cpu.max : 0
+    row.cpuShare =
+      row.cpu !== null && row.replicas && totals.cpu.max > 0 ? (row.cpu * row.replicas.max) / totals.cpu.max : 0
   }
   const needle = paging.q.toLowerCase()
   const shown = needle
-    ? rows.filter((row) => [row.name, row.service, row.table, row.description].some((value) => value.toLowerCase().includes(needle)))
+    ? rows.filter((row) =>
+        [row.name, row.service, row.table, row.description].some((value) => value.toLowerCase().includes(needle)),
+      )
     : rows
   // The ingest tab also shows every table with the pools that write into it: a bonus panel, so a
   // failure there leaves the pools on screen.
-  const tables: Settled<IngestTable[]> | null = kind === 'ingest' ? await settle(() => loadIngestTables(api, rows)) : null
+  const tables: Settled<IngestTable[]> | null =
+    kind === 'ingest' ? await settle(() => loadIngestTables(api, rows)) : null
   return { kind, ...listPage(shown, paging), totals, allPools: pools.length, tables }
 }

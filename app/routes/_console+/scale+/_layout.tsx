@@ -14,7 +14,11 @@ const TABS = [
 export default function ScaleLayout() {
   return (
     <Box>
-      <PageHeader title="Scale" description="Resource pools: how many workers ingest, search and core services run, and how big they are." mb="4" />
+      <PageHeader
+        title="Scale"
+        description="Resource pools: how many workers ingest, search and core services run, and how big they are."
+        mb="4"
+      />
       <SectionTabs label="Pool kinds" tabs={TABS} />
       <Outlet />
     </Box>

@@ -111,9 +111,16 @@ export default function PoolRoute() {
       />
 
       {isConfirmingDelete ? (
-        <ConfirmPanel id="delete-pool" title={`Delete pool ${pool.name}?`} intent={DELETE_INTENT} confirmLabel="Delete pool" deniedReason={denied.remove}>
-          The pool {pool.name} ({pool.service || 'no service'}, {rangeText(pool.replicas)} {pool.replicas?.max === 1 ? 'replica' : 'replicas'}) will be
-          removed. No stored data is lost; work that ran on it goes to the default pool of its service.
+        <ConfirmPanel
+          id="delete-pool"
+          title={`Delete pool ${pool.name}?`}
+          intent={DELETE_INTENT}
+          confirmLabel="Delete pool"
+          deniedReason={denied.remove}
+        >
+          The pool {pool.name} ({pool.service || 'no service'}, {rangeText(pool.replicas)}{' '}
+          {pool.replicas?.max === 1 ? 'replica' : 'replicas'}) will be removed. No stored data is lost; work that ran on
+          it goes to the default pool of its service.
           {pool.isDefault ? ' It is the default pool of its service: pick another default first if one is needed.' : ''}
         </ConfirmPanel>
       ) : null}
@@ -130,7 +137,9 @@ export default function PoolRoute() {
                     ['Transform', pool.transform || 'The table’s default'],
                   ] as [string, string][])
                 : []),
-              ...(pool.ingestPath ? ([['Ingest address', <code key="ingest">{pool.ingestPath}</code>]] as [string, ReactNode][]) : []),
+              ...(pool.ingestPath
+                ? ([['Ingest address', <code key="ingest">{pool.ingestPath}</code>]] as [string, ReactNode][])
+                : []),
               ['Pool ID', <code key="id">{pool.uuid}</code>],
               ['Created', <DateTime key="c" value={pool.created} />],
               ['Modified', <DateTime key="m" value={pool.modified} />],
@@ -171,7 +180,14 @@ export default function PoolRoute() {
         <Heading as="h3" id="edit-heading" size="md" mb="2">
           Change the size
         </Heading>
-        <PoolEditEditor key={pool.modified} defaultValue={editValues} defaults={defaults} lastResult={actionData?.result} cancelTo={listPath} deniedReason={denied.change} />
+        <PoolEditEditor
+          key={pool.modified}
+          defaultValue={editValues}
+          defaults={defaults}
+          lastResult={actionData?.result}
+          cancelTo={listPath}
+          deniedReason={denied.change}
+        />
       </Box>
     </Stack>
   )
@@ -189,9 +205,18 @@ function Panel({ id, title, children }: { id: string; title: string; children: R
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.pool.name ?? 'Pool'} · Scale · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.pool.name ?? 'Pool'} · Scale · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The pool could not be shown" message={errorMessage(error)} back={{ to: '/scale', label: 'Back to the pools' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The pool could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/scale', label: 'Back to the pools' }}
+    />
+  )
 }

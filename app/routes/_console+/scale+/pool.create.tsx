@@ -38,7 +38,16 @@ export default function PoolCreateRoute() {
           There are no tables yet: an ingest pool needs one, search and core pools do not.
         </Text>
       )}
-      <PoolCreateEditor key={`${type}:${table}`} type={type} service={service} table={table} transform={transform} tables={tables} defaults={defaults} lastResult={actionData?.result} />
+      <PoolCreateEditor
+        key={`${type}:${table}`}
+        type={type}
+        service={service}
+        table={table}
+        transform={transform}
+        tables={tables}
+        defaults={defaults}
+        lastResult={actionData?.result}
+      />
     </Stack>
   )
 }
@@ -47,5 +56,12 @@ export const meta: MetaFunction = () => [{ title: 'New pool · Scale · Cluster 
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The pool form could not be shown" message={errorMessage(error)} back={{ to: '/scale', label: 'Back to the pools' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The pool form could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/scale', label: 'Back to the pools' }}
+    />
+  )
 }

@@ -12,7 +12,9 @@ import { loader as searchLoader } from './search'
 
 useTestCluster()
 
-type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
+type FormReply = {
+  result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }
+}
 
 let cookie: string
 beforeAll(async () => {
@@ -21,7 +23,8 @@ beforeAll(async () => {
   await makeTable('weblogs', 'errors')
 })
 
-const create = (form: Record<string, string>) => returnedOrThrown(() => createAction(args(post('/scale/pool/create', form, cookie))))
+const create = (form: Record<string, string>) =>
+  returnedOrThrown(() => createAction(args(post('/scale/pool/create', form, cookie))))
 
 /** Creates a pool through the form and returns its id from the redirect. */
 async function createOk(form: Record<string, string>) {
@@ -33,9 +36,13 @@ async function createOk(form: Record<string, string>) {
 
 /** The form values a page starts with, as a browser would send them (empty ones left out). */
 const typedValues = (values: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(values).filter(([, value]) => typeof value === 'string' && value !== '')) as Record<string, string>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => typeof value === 'string' && value !== '')) as Record<
+    string,
+    string
+  >
 
-const detail = (poolId: string, query = '') => poolLoader(args(get(`/scale/pool/${poolId}${query}`, cookie), { poolId }))
+const detail = (poolId: string, query = '') =>
+  poolLoader(args(get(`/scale/pool/${poolId}${query}`, cookie), { poolId }))
 const submit = (poolId: string, form: Record<string, string>) =>
   returnedOrThrown(() => poolAction(args(post(`/scale/pool/${poolId}`, form, cookie), { poolId })))
 
@@ -49,11 +56,20 @@ describe('/scale/pool/create', () => {
   it('preselects the type from ?type= (ingest otherwise) and offers every table with its transforms', async () => {
     const core = await createLoader(args(get('/scale/pool/create?type=core', cookie)))
     expect(core).toMatchObject({ type: 'core', service: '' })
-    expect(await createLoader(args(get('/scale/pool/create?type=search', cookie)))).toMatchObject({ type: 'search', service: 'query-peer' })
+    expect(await createLoader(args(get('/scale/pool/create?type=search', cookie)))).toMatchObject({
+      type: 'search',
+      service: 'query-peer',
+    })
     expect((await createLoader(args(get('/scale/pool/create?type=nonsense', cookie)))).type).toBe('ingest')
     expect(core.tables).toEqual([
-      { value: 'weblogs.access', transforms: [{ value: 'weblogs.access:access_json', name: 'access_json', type: 'json', isDefault: true }] },
-      { value: 'weblogs.errors', transforms: [{ value: 'weblogs.errors:errors_json', name: 'errors_json', type: 'json', isDefault: true }] },
+      {
+        value: 'weblogs.access',
+        transforms: [{ value: 'weblogs.access:access_json', name: 'access_json', type: 'json', isDefault: true }],
+      },
+      {
+        value: 'weblogs.errors',
+        transforms: [{ value: 'weblogs.errors:errors_json', name: 'errors_json', type: 'json', isDefault: true }],
+      },
     ])
     expect(core.defaults).toEqual({ replicas: '1', cpu: '0.5', memory: '0.5Gi', storage: '0.5Gi' })
   })
@@ -102,20 +118,34 @@ describe('/scale/pool/create', () => {
 
   it('needs min and max replicas together, and a fixed count only without them', async () => {
     const base = { type: 'search', service: 'query-peer', name: 'rules-pool' }
-    expect(unwrap<FormReply>(await create({ ...base, minReplicas: '1' })).data.result.error).toEqual({ maxReplicas: [POOL_MESSAGES.maxRequired] })
-    expect(unwrap<FormReply>(await create({ ...base, maxReplicas: '4' })).data.result.error).toEqual({ minReplicas: [POOL_MESSAGES.minRequired] })
-    expect(unwrap<FormReply>(await create({ ...base, minReplicas: '3', maxReplicas: '3' })).data.result.error).toEqual({ minReplicas: [POOL_MESSAGES.minBelowMax] })
-    expect(unwrap<FormReply>(await create({ ...base, replicas: '2', minReplicas: '1', maxReplicas: '3' })).data.result.error).toEqual({
+    expect(unwrap<FormReply>(await create({ ...base, minReplicas: '1' })).data.result.error).toEqual({
+      maxReplicas: [POOL_MESSAGES.maxRequired],
+    })
+    expect(unwrap<FormReply>(await create({ ...base, maxReplicas: '4' })).data.result.error).toEqual({
+      minReplicas: [POOL_MESSAGES.minRequired],
+    })
+    expect(unwrap<FormReply>(await create({ ...base, minReplicas: '3', maxReplicas: '3' })).data.result.error).toEqual({
+      minReplicas: [POOL_MESSAGES.minBelowMax],
+    })
+    expect(
+      unwrap<FormReply>(await create({ ...base, replicas: '2', minReplicas: '1', maxReplicas: '3' })).data.result.error,
+    ).toEqual({
       replicas: [POOL_MESSAGES.fixedOrRange],
     })
-    expect(unwrap<FormReply>(await create({ ...base, replicas: '1.5' })).data.result.error).toEqual({ replicas: [POOL_MESSAGES.replicasWhole] })
+    expect(unwrap<FormReply>(await create({ ...base, replicas: '1.5' })).data.result.error).toEqual({
+      replicas: [POOL_MESSAGES.replicasWhole],
+    })
   })
 
   it('refuses a transform of another table, and a table that is not there', async () => {
     const base = { type: 'ingest', service: 'kafka-peer', name: 'mixed-up' }
-    const other = unwrap<FormReply>(await create({ ...base, table: 'weblogs.access', transform: 'weblogs.errors:errors_json' }))
+    const other = unwrap<FormReply>(
+      await create({ ...base, table: 'weblogs.access', transform: 'weblogs.errors:errors_json' }),
+    )
     expect(other.data.result.error).toEqual({ transform: [POOL_MESSAGES.transformOfTable] })
-    const gone = unwrap<FormReply>(await create({ ...base, table: 'weblogs.gone', transform: 'weblogs.gone:gone_json' }))
+    const gone = unwrap<FormReply>(
+      await create({ ...base, table: 'weblogs.gone', transform: 'weblogs.gone:gone_json' }),
+    )
     expect(gone.status).toBe(400)
     expect(gone.data.result.error).toEqual({ table: ['Table weblogs.gone does not exist'] })
   })
@@ -139,36 +169,89 @@ describe('/scale/pool/create', () => {
       name: 'query-pool',
       type: 'search',
       description: 'Dashboards',
-      settings: { is_default: true, k8s_deployment: { service: 'query-peer', replicas: '2-6', cpu: '2', memory: '8Gi', storage: '10Gi' } },
+      settings: {
+        is_default: true,
+        k8s_deployment: { service: 'query-peer', replicas: '2-6', cpu: '2', memory: '8Gi', storage: '10Gi' },
+      },
     })
     const page = await detail(poolId)
-    expect(page.pool).toMatchObject({ name: 'query-pool', kind: 'search', service: 'query-peer', isDefault: true, replicas: { min: 2, max: 6 }, ingestPath: null })
+    expect(page.pool).toMatchObject({
+      name: 'query-pool',
+      kind: 'search',
+      service: 'query-peer',
+      isDefault: true,
+      replicas: { min: 2, max: 6 },
+      ingestPath: null,
+    })
     expect(page.totals.cpu).toEqual({ min: 4, max: 12 })
-    expect(page.editValues).toMatchObject({ minReplicas: '2', maxReplicas: '6', replicas: undefined, cpu: '2', memory: '8Gi', isDefault: true })
+    expect(page.editValues).toMatchObject({
+      minReplicas: '2',
+      maxReplicas: '6',
+      replicas: undefined,
+      cpu: '2',
+      memory: '8Gi',
+      isDefault: true,
+    })
     expect(page.isConfirmingDelete).toBe(false)
   })
 
   it('creates an ingest pool writing into a table through its transform; sizes left empty take the defaults', async () => {
-    const { poolId } = await createOk({ type: 'ingest', service: 'intake-head', name: 'access-intake', table: 'weblogs.access', transform: 'weblogs.access:access_json' })
+    const { poolId } = await createOk({
+      type: 'ingest',
+      service: 'intake-head',
+      name: 'access-intake',
+      table: 'weblogs.access',
+      transform: 'weblogs.access:access_json',
+    })
     const stored = await clusterCall('GET', `/config/v1/pools/${poolId}`)
     expect(stored).toMatchObject({
       type: 'ingest',
-      settings: { table: 'weblogs.access', transform: 'access_json', is_default: false, k8s_deployment: { service: 'intake-head', replicas: '1', cpu: '0.5', memory: '0.5Gi' } },
+      settings: {
+        table: 'weblogs.access',
+        transform: 'access_json',
+        is_default: false,
+        k8s_deployment: { service: 'intake-head', replicas: '1', cpu: '0.5', memory: '0.5Gi' },
+      },
     })
     const page = await detail(poolId)
-    expect(page.pool).toMatchObject({ kind: 'ingest', table: 'weblogs.access', transform: 'access_json', ingestPath: '/pool/access-intake/ingest/event' })
+    expect(page.pool).toMatchObject({
+      kind: 'ingest',
+      table: 'weblogs.access',
+      transform: 'access_json',
+      ingestPath: '/pool/access-intake/ingest/event',
+    })
   })
 
   it("puts the cluster's field errors on the form's fields: a taken name lands on Name", async () => {
     await createOk({ type: 'core', service: 'merge-peer', name: 'merge-small' })
-    const taken = unwrap<FormReply>(await create({ type: 'core', service: 'merge-peer', name: 'merge-small', cpu: '3' }))
+    const taken = unwrap<FormReply>(
+      await create({ type: 'core', service: 'merge-peer', name: 'merge-small', cpu: '3' }),
+    )
     expect(taken.status).toBe(400)
     expect(taken.data.result.error?.name?.[0]).toMatch(/already exists/)
     expect(taken.data.result.initialValue).toMatchObject({ name: 'merge-small', cpu: '3' })
 
-    failWith('/config/v1/pools/', 400, { settings: { k8s_deployment: { replicas: ['Too many.'], memory: ['No room.'] }, other: ['Odd.'] } }, 'post')
-    const nested = unwrap<FormReply>(await create({ type: 'core', service: 'reaper', name: 'reaper-pool', minReplicas: '1', maxReplicas: '90', memory: '1Ti' }))
-    expect(nested.data.result.error).toEqual({ minReplicas: ['Too many.'], memory: ['No room.'], '': ['settings.other: Odd.'] })
+    failWith(
+      '/config/v1/pools/',
+      400,
+      { settings: { k8s_deployment: { replicas: ['Too many.'], memory: ['No room.'] }, other: ['Odd.'] } },
+      'post',
+    )
+    const nested = unwrap<FormReply>(
+      await create({
+        type: 'core',
+        service: 'reaper',
+        name: 'reaper-pool',
+        minReplicas: '1',
+        maxReplicas: '90',
+        memory: '1Ti',
+      }),
+    )
+    expect(nested.data.result.error).toEqual({
+      minReplicas: ['Too many.'],
+      memory: ['No room.'],
+      '': ['settings.other: Odd.'],
+    })
   })
 
   it('shows other cluster failures in the error boundary with the catalogue message', async () => {
@@ -181,18 +264,32 @@ describe('/scale/pool/create', () => {
 
 describe('the Scale tabs', () => {
   it('list each kind with its pools and totals; a pool with no type goes by its service', async () => {
-    await clusterCall('POST', '/config/v1/pools/', { name: 'untyped-merge', settings: { k8s_deployment: { service: 'merge-peer', replicas: '3', cpu: '1', memory: '1Gi', storage: '1Gi' } } })
+    await clusterCall('POST', '/config/v1/pools/', {
+      name: 'untyped-merge',
+      settings: { k8s_deployment: { service: 'merge-peer', replicas: '3', cpu: '1', memory: '1Gi', storage: '1Gi' } },
+    })
     // Besides the pools made here, the install's own (cluster/config/install.ts): query-peer (1 × 2 cores,
     // 8Gi), merge-peer, merge-peer-ii and merge-peer-iii (1, 1 and 2 cores) and intake-head (no table).
     const search = await searchLoader(args(get('/scale/search', cookie)))
     expect(search.rows.map((row) => row.name)).toEqual(['query-peer', 'query-pool'])
     // query-pool: 2 to 6 × 2 cores and 8Gi; query-peer: 1 × 2 cores and 8Gi.
-    expect(search.totals).toMatchObject({ pools: 2, replicas: { min: 3, max: 7 }, cpu: { min: 6, max: 14 }, memory: { min: 24 * 2 ** 30, max: 56 * 2 ** 30 } })
+    expect(search.totals).toMatchObject({
+      pools: 2,
+      replicas: { min: 3, max: 7 },
+      cpu: { min: 6, max: 14 },
+      memory: { min: 24 * 2 ** 30, max: 56 * 2 ** 30 },
+    })
     expect(search.rows.find((row) => row.name === 'query-pool')!.cpuShare).toBeCloseTo(12 / 14)
     expect(search.rows.find((row) => row.name === 'query-peer')!.cpuShare).toBeCloseTo(2 / 14)
 
     const core = await coreLoader(args(get('/scale/core', cookie)))
-    expect(core.rows.map((row) => row.name)).toEqual(['merge-peer', 'merge-peer-ii', 'merge-peer-iii', 'merge-small', 'untyped-merge'])
+    expect(core.rows.map((row) => row.name)).toEqual([
+      'merge-peer',
+      'merge-peer-ii',
+      'merge-peer-iii',
+      'merge-small',
+      'untyped-merge',
+    ])
     // merge-peer, -ii, -iii: 1 + 1 + 2 cores; merge-small: 1 × 0.5 cores; untyped-merge: 3 × 1 core.
     expect(core.totals.cpu).toEqual({ min: 7.5, max: 7.5 })
     expect(core.rows.find((row) => row.name === 'untyped-merge')!.cpuShare).toBeCloseTo(3 / 7.5)
@@ -209,13 +306,21 @@ describe('the Scale tabs', () => {
     const ingest = await ingestLoader(args(get('/scale', cookie)))
     expect(ingest.tables?.error).toBeNull()
     expect(ingest.tables?.value).toMatchObject([
-      { name: 'weblogs.access', pools: [{ name: 'access-intake', service: 'intake-head' }], replicas: { min: 1, max: 1 }, cpu: { min: 0.5, max: 0.5 } },
+      {
+        name: 'weblogs.access',
+        pools: [{ name: 'access-intake', service: 'intake-head' }],
+        replicas: { min: 1, max: 1 },
+        cpu: { min: 0.5, max: 0.5 },
+      },
       { name: 'weblogs.errors', pools: [], replicas: { min: 0, max: 0 } },
     ])
     // "add a pool" on a table without one opens the form with the table and its default transform picked.
     const form = await createLoader(args(get('/scale/pool/create?type=ingest&table=weblogs.errors', cookie)))
     expect(form).toMatchObject({ type: 'ingest', table: 'weblogs.errors', transform: 'weblogs.errors:errors_json' })
-    expect(await createLoader(args(get('/scale/pool/create?table=nope.nope', cookie)))).toMatchObject({ table: '', transform: '' })
+    expect(await createLoader(args(get('/scale/pool/create?table=nope.nope', cookie)))).toMatchObject({
+      table: '',
+      transform: '',
+    })
 
     // The tables are a bonus: when they cannot be read, the pools still show.
     failWith('/config/v1/orgs/:org/projects/', 500, { detail: 'boom' }, 'get')
@@ -246,20 +351,40 @@ describe('the Scale tabs', () => {
 
 describe('/scale/pool/$poolId', () => {
   it('saves new sizes: a range becomes a fixed count, shards are set then cleared', async () => {
-    const { poolId } = await createOk({ type: 'search', service: 'query-peer', name: 'resize-me', minReplicas: '1', maxReplicas: '4' })
-    const saved = asResponse(await submit(poolId, { intent: 'update-pool', replicas: '3', cpu: '1.5', memory: '3Gi', storage: '4Gi', shards: '2', description: 'Bigger' }))
+    const { poolId } = await createOk({
+      type: 'search',
+      service: 'query-peer',
+      name: 'resize-me',
+      minReplicas: '1',
+      maxReplicas: '4',
+    })
+    const saved = asResponse(
+      await submit(poolId, {
+        intent: 'update-pool',
+        replicas: '3',
+        cpu: '1.5',
+        memory: '3Gi',
+        storage: '4Gi',
+        shards: '2',
+        description: 'Bigger',
+      }),
+    )
     expect(saved.status).toBe(302)
     expect(saved.headers.get('Location')).toBe(`/scale/pool/${poolId}`)
     expect(await clusterCall('GET', `/config/v1/pools/${poolId}`)).toMatchObject({
       name: 'resize-me',
       type: 'search',
       description: 'Bigger',
-      settings: { k8s_deployment: { service: 'query-peer', replicas: '3', cpu: '1.5', memory: '3Gi', storage: '4Gi', shards: 2 } },
+      settings: {
+        k8s_deployment: { service: 'query-peer', replicas: '3', cpu: '1.5', memory: '3Gi', storage: '4Gi', shards: 2 },
+      },
     })
     const page = await detail(poolId)
     expect(page.editValues).toMatchObject({ replicas: '3', minReplicas: undefined, shards: '2', description: 'Bigger' })
 
-    asResponse(await submit(poolId, { intent: 'update-pool', replicas: '3', cpu: '1.5', memory: '3Gi', storage: '4Gi' }))
+    asResponse(
+      await submit(poolId, { intent: 'update-pool', replicas: '3', cpu: '1.5', memory: '3Gi', storage: '4Gi' }),
+    )
     const cleared = await clusterCall('GET', `/config/v1/pools/${poolId}`)
     expect(cleared.settings.k8s_deployment.shards).toBeUndefined()
     expect(cleared.description).toBe('')
@@ -270,7 +395,10 @@ describe('/scale/pool/$poolId', () => {
     const typed = { intent: 'update-pool', minReplicas: '4', memory: 'lots', cpu: '2' }
     const bad = unwrap<FormReply>(await submit(poolId, typed))
     expect(bad.status).toBe(400)
-    expect(bad.data.result.error).toEqual({ maxReplicas: [POOL_MESSAGES.maxRequired], memory: [POOL_MESSAGES.memoryPositive] })
+    expect(bad.data.result.error).toEqual({
+      maxReplicas: [POOL_MESSAGES.maxRequired],
+      memory: [POOL_MESSAGES.memoryPositive],
+    })
     expect(bad.data.result.initialValue).toMatchObject({ minReplicas: '4', memory: 'lots', cpu: '2' })
   })
 
@@ -278,14 +406,23 @@ describe('/scale/pool/$poolId', () => {
     const pool = await clusterCall('POST', '/config/v1/pools/', {
       name: 'numbers',
       type: 'ingest',
-      settings: { table: 'weblogs.errors', transform: 'errors_json', k8s_deployment: { service: 'kafka-peer', replicas: 2, cpu: 1, memory: 2 * 2 ** 30, storage: 512 * 2 ** 20 } },
+      settings: {
+        table: 'weblogs.errors',
+        transform: 'errors_json',
+        k8s_deployment: { service: 'kafka-peer', replicas: 2, cpu: 1, memory: 2 * 2 ** 30, storage: 512 * 2 ** 20 },
+      },
     })
     const page = await detail(pool.uuid)
     expect(page.editValues).toMatchObject({ replicas: '2', cpu: '1', memory: '2Gi', storage: '0.5Gi' })
     expect(page.totals.memory).toEqual({ min: 4 * 2 ** 30, max: 4 * 2 ** 30 })
     asResponse(await submit(pool.uuid, { intent: 'update-pool', ...typedValues(page.editValues), isDefault: 'on' }))
     expect(await clusterCall('GET', `/config/v1/pools/${pool.uuid}`)).toMatchObject({
-      settings: { table: 'weblogs.errors', transform: 'errors_json', is_default: true, k8s_deployment: { service: 'kafka-peer', replicas: '2', memory: '2Gi' } },
+      settings: {
+        table: 'weblogs.errors',
+        transform: 'errors_json',
+        is_default: true,
+        k8s_deployment: { service: 'kafka-peer', replicas: '2', memory: '2Gi' },
+      },
     })
   })
 

@@ -76,7 +76,12 @@ export function BucketEditor({
         placeholder="None (the cluster's own access)"
         help={credentialsError ? `Credentials could not be listed: ${credentialsError}` : undefined}
       />
-      <SelectField meta={fields.io_perf_mode} label="I/O mode" options={IO_PERF_OPTIONS} placeholder="The cluster's default (moderate)" />
+      <SelectField
+        meta={fields.io_perf_mode}
+        label="I/O mode"
+        options={IO_PERF_OPTIONS}
+        placeholder="The cluster's default (moderate)"
+      />
       <CheckboxField
         meta={fields.is_default}
         label="Default bucket"

@@ -16,7 +16,9 @@ type StorageMap = { default_storage_id?: string | null; column_value_mapping?: u
 /** The storage ids a table's value mapping sends data to (`{value: storageId}` or `{storageId: [values]}`). */
 function mappedStorageIds(mapping: unknown): string[] {
   if (!mapping || typeof mapping !== 'object') return []
-  return Object.entries(mapping as Record<string, unknown>).flatMap(([key, value]) => (typeof value === 'string' ? [key, value] : [key]))
+  return Object.entries(mapping as Record<string, unknown>).flatMap(([key, value]) =>
+    typeof value === 'string' ? [key, value] : [key],
+  )
 }
 
 /**
@@ -25,7 +27,7 @@ function mappedStorageIds(mapping: unknown): string[] {
  */
 export function tablesUsingStorage(
   storage: Pick<Storage, 'uuid' | 'settings'>,
-  projects: { project: Project; tables: Table[] }[]
+  projects: { project: Project; tables: Table[] }[],
 ): BucketUse[] {
   const uses: BucketUse[] = []
   for (const { project, tables } of projects) {
@@ -35,10 +37,10 @@ export function tablesUsingStorage(
         map?.default_storage_id === storage.uuid
           ? 'table default'
           : mappedStorageIds(map?.column_value_mapping).includes(storage.uuid)
-          ? 'mapped values'
-          : !map?.default_storage_id && storage.settings?.is_default
-          ? 'org default'
-          : null
+            ? 'mapped values'
+            : !map?.default_storage_id && storage.settings?.is_default
+              ? 'org default'
+              : null
       if (how)
         uses.push({
           tableId: table.uuid,

@@ -1,7 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
-import { createCredential, listCredentialTypes, updateCredential, type Credential, type CredentialType } from '~/api/credentials.server'
+import {
+  createCredential,
+  listCredentialTypes,
+  updateCredential,
+  type Credential,
+  type CredentialType,
+} from '~/api/credentials.server'
 import { replyFromCluster } from '~/api/policies.server'
 import {
   CREDENTIAL_MESSAGES,
@@ -13,7 +19,6 @@ import {
   type CredentialFieldSpec,
 } from '~/schemas/credential'
 import { redirectWithToast } from '~/utils/toast.server'
-
 
 /** A credential type as the form offers it: key, a label, its cloud and its fields. */
 export type CredentialTypeOption = {
@@ -72,7 +77,9 @@ export function credentialFormValues(credential: Credential, type: CredentialTyp
 
 /** Which secrets a credential has stored (without their values): the edit form says "stored". */
 export function storedSecrets(credential: Credential, type: CredentialTypeOption | undefined): string[] {
-  return (type?.fields ?? []).filter((field) => field.secret && credential.details?.[field.key]).map((field) => field.key)
+  return (type?.fields ?? [])
+    .filter((field) => field.secret && credential.details?.[field.key])
+    .map((field) => field.key)
 }
 
 const SECRETS_NOTE = 'Secrets are not sent back to the browser: enter them again, or upload the key file again.'
@@ -103,14 +110,15 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
       (fromFile &&
         typeOfKeyFile(
           fromFile,
-          types.map((type) => type.value)
+          types.map((type) => type.value),
         )) ||
       '')
   form.set('type', typeKey)
   const type = types.find((option) => option.value === typeKey)
   for (const field of type?.fields ?? []) {
     const name = `details.${field.key}`
-    if (!String(form.get(name) ?? '').trim() && fromFile?.[field.key] !== undefined) form.set(name, fromFile[field.key]!)
+    if (!String(form.get(name) ?? '').trim() && fromFile?.[field.key] !== undefined)
+      form.set(name, fromFile[field.key]!)
   }
 
   const hideFields = (type?.fields ?? []).filter((field) => field.secret).map((field) => `details.${field.key}`)
@@ -135,7 +143,7 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
           error: hasSecrets ? { '': notes } : undefined,
         },
       },
-      { status: 200 }
+      { status: 200 },
     )
   }
   if (submission.status !== 'success' || fileError) {
@@ -147,7 +155,7 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
           ...(fileError ? { fieldErrors: { keyFile: [fileError] } } : {}),
         }),
       },
-      { status: 400 }
+      { status: 400 },
     )
   }
 

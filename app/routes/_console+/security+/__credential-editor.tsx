@@ -94,7 +94,7 @@ export function CredentialEditor({
         fixedType ??
         (typeOfKeyFile(
           values,
-          types.map((option) => option.value)
+          types.map((option) => option.value),
         ) ||
           typeKey)
       if (!fixedType && key) {
@@ -117,7 +117,9 @@ export function CredentialEditor({
       const value = values[field.key]
       if (value !== undefined && !field.secret) form.update({ name: `${fields.details.name}.${field.key}`, value })
     }
-    setFileSecrets(typeFields.filter((field) => field.secret && values[field.key] !== undefined).map((field) => field.key))
+    setFileSecrets(
+      typeFields.filter((field) => field.secret && values[field.key] !== undefined).map((field) => field.key),
+    )
     // Only a new file or a new type fills the fields; `form` changes on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fileCount, typeValue])
@@ -128,7 +130,13 @@ export function CredentialEditor({
   }
 
   return (
-    <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo} encType="multipart/form-data">
+    <FormCard
+      deniedReason={deniedReason}
+      form={form}
+      submit={{ label: submitLabel }}
+      cancelTo={cancelTo}
+      encType="multipart/form-data"
+    >
       {submitIntent ? <input type="hidden" name="intent" value={submitIntent} /> : null}
       {isHydrated || fixedType ? null : (
         // Enter in a field submits with the first submit button: this one (save), not "Show the fields".
@@ -136,7 +144,15 @@ export function CredentialEditor({
           type="submit"
           tabIndex={-1}
           aria-hidden="true"
-          style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', border: 0, padding: 0 }}
+          style={{
+            position: 'absolute',
+            width: 1,
+            height: 1,
+            overflow: 'hidden',
+            clip: 'rect(0 0 0 0)',
+            border: 0,
+            padding: 0,
+          }}
         />
       )}
       <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
@@ -165,7 +181,16 @@ export function CredentialEditor({
             help={isHydrated ? undefined : 'Choose a type, then show its fields; or upload a key file below.'}
           />
           {isHydrated ? null : (
-            <Button type="submit" name="intent" value={pickTypeIntent} formNoValidate size="sm" variant="outline" mt="-2" mb="4">
+            <Button
+              type="submit"
+              name="intent"
+              value={pickTypeIntent}
+              formNoValidate
+              size="sm"
+              variant="outline"
+              mt="-2"
+              mb="4"
+            >
               Show the fields for this type
             </Button>
           )}
@@ -182,11 +207,14 @@ export function CredentialEditor({
           name="keyFile"
           accept="application/json,.json"
           onChange={fillFromKeyFile}
-          aria-describedby={keyFileErrors?.length ? 'credential-key-file-help credential-key-file-error' : 'credential-key-file-help'}
+          aria-describedby={
+            keyFileErrors?.length ? 'credential-key-file-help credential-key-file-error' : 'credential-key-file-help'
+          }
           aria-invalid={keyFileErrors?.length ? true : undefined}
         />
         <Box id="credential-key-file-help" fontSize="xs" color="fg.muted" mt="1">
-          A GCP service account's key file, for one: its values fill the type's fields (and pick the type when none is chosen).
+          A GCP service account's key file, for one: its values fill the type's fields (and pick the type when none is
+          chosen).
         </Box>
         <ErrorList id="credential-key-file-error" errors={keyFileErrors} />
       </Box>
@@ -209,10 +237,10 @@ export function CredentialEditor({
                   fileSecrets.includes(field.key)
                     ? 'Taken from the key file when you save; leave blank.'
                     : isStored
-                    ? 'Stored and hidden. Leave blank to keep it.'
-                    : isEdit
-                    ? 'Leave blank to keep it unset.'
-                    : undefined
+                      ? 'Stored and hidden. Leave blank to keep it.'
+                      : isEdit
+                        ? 'Leave blank to keep it unset.'
+                        : undefined
                 }
                 inputProps={{
                   autoComplete: 'new-password',

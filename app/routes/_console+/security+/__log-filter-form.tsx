@@ -28,8 +28,14 @@ export function LogFilterForm<Schema extends Record<string, unknown>>({
     <Box as="section" aria-label={label} bg="bg" borderWidth="1px" rounded="md" p="4">
       <Form method="get" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
-        {Object.entries(keep).map(([key, value]) => (value ? <input key={key} type="hidden" name={key} value={value} /> : null))}
-        <Box display="grid" gridTemplateColumns={{ base: 'minmax(0, 1fr)', md: 'repeat(auto-fill, minmax(12rem, 1fr))' }} columnGap="4">
+        {Object.entries(keep).map(([key, value]) =>
+          value ? <input key={key} type="hidden" name={key} value={value} /> : null,
+        )}
+        <Box
+          display="grid"
+          gridTemplateColumns={{ base: 'minmax(0, 1fr)', md: 'repeat(auto-fill, minmax(12rem, 1fr))' }}
+          columnGap="4"
+        >
           {children}
         </Box>
         <HStack gap="3">

@@ -3,7 +3,14 @@ import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { replyFromCluster } from '~/api/policies.server'
 import { createRole, getPermissionCatalogue, getRole, updateRole, type Role } from '~/api/roles.server'
-import { parsePolicies, roleFormSchema, SCOPE_LEVELS, SECURITY_MESSAGES, type ScopeLevel, type StagedPolicy } from '~/schemas/security'
+import {
+  parsePolicies,
+  roleFormSchema,
+  SCOPE_LEVELS,
+  SECURITY_MESSAGES,
+  type ScopeLevel,
+  type StagedPolicy,
+} from '~/schemas/security'
 import { redirectWithToast } from '~/utils/toast.server'
 import { isScopeOf, loadScopeOptions, type ScopeOption } from './__scopes.server'
 
@@ -35,16 +42,29 @@ async function loadCatalogue(api: ClusterApi): Promise<PermissionsByLevel> {
  * with. Throws ClusterError.
  */
 export async function loadRoleEditor(api: ClusterApi, roleId?: string) {
-  const [scopes, catalogue, role] = await Promise.all([loadScopeOptions(api), loadCatalogue(api), roleId ? getRole(api, roleId) : null])
+  const [scopes, catalogue, role] = await Promise.all([
+    loadScopeOptions(api),
+    loadCatalogue(api),
+    roleId ? getRole(api, roleId) : null,
+  ])
   const org = scopes.find((scope) => scope.level === 'org')?.value ?? ''
   const policies = (role?.policies ?? []).map(normalise)
-  const draft: RoleDraft = { name: role?.name ?? '', description: role?.description ?? '', policies, scopeLevel: 'org', scope: org, permissions: [] }
+  const draft: RoleDraft = {
+    name: role?.name ?? '',
+    description: role?.description ?? '',
+    policies,
+    scopeLevel: 'org',
+    scope: org,
+    permissions: [],
+  }
   return {
     scopes,
     catalogue,
     draft,
     saved: policies,
-    role: role ? { id: role.id, name: role.name, builtIn: Boolean(role.built_in), users: role.users?.length ?? 0 } : null,
+    role: role
+      ? { id: role.id, name: role.name, builtIn: Boolean(role.built_in), users: role.users?.length ?? 0 }
+      : null,
   }
 }
 
@@ -56,9 +76,13 @@ const normalise = (policy: Role['policies'][number]): StagedPolicy => ({
 
 /** Adds a policy to the staged ones; one with the same scope gets the new permissions merged in. */
 export function stagePolicy(policies: StagedPolicy[], policy: StagedPolicy): StagedPolicy[] {
-  const index = policies.findIndex((p) => p.scope_type === policy.scope_type && (p.scope_id ?? null) === (policy.scope_id ?? null))
+  const index = policies.findIndex(
+    (p) => p.scope_type === policy.scope_type && (p.scope_id ?? null) === (policy.scope_id ?? null),
+  )
   if (index === -1) return [...policies, policy]
-  return policies.map((p, i) => (i === index ? { ...p, permissions: [...new Set([...p.permissions, ...policy.permissions])] } : p))
+  return policies.map((p, i) =>
+    i === index ? { ...p, permissions: [...new Set([...p.permissions, ...policy.permissions])] } : p,
+  )
 }
 
 const newRevision = () => Math.random().toString(36).slice(2, 10)
@@ -86,7 +110,8 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
     scope: value.scope ?? '',
     permissions: [],
   }
-  const answer = (next: Partial<RoleDraft>, note?: string) => data({ draft: { ...draft, ...next }, revision: newRevision(), note: note ?? null })
+  const answer = (next: Partial<RoleDraft>, note?: string) =>
+    data({ draft: { ...draft, ...next }, revision: newRevision(), note: note ?? null })
 
   if (kind === 'remove-policy') {
     const index = Number(argument)
@@ -105,20 +130,29 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
     const allowed = catalogue[level] ?? []
     const errors: Record<string, string[]> = {}
     if (!isScopeOf(scopes, level, draft.scope)) errors.scope = [scopeMismatch(scopes, level)]
-    const chosen = kind === 'add-all' ? allowed : kind === 'list-all' ? allowed.filter(isListPermission) : (value.permissions ?? [])
+    const chosen =
+      kind === 'add-all' ? allowed : kind === 'list-all' ? allowed.filter(isListPermission) : (value.permissions ?? [])
     const foreign = chosen.filter((permission) => !allowed.includes(permission))
-    if (foreign.length) errors.permissions = [`Not permissions of a ${labelOf(level).toLowerCase()} scope: ${foreign.join(', ')}`]
+    if (foreign.length)
+      errors.permissions = [`Not permissions of a ${labelOf(level).toLowerCase()} scope: ${foreign.join(', ')}`]
     if (!chosen.length) errors.permissions = [SECURITY_MESSAGES.permissionsRequired]
-    if (Object.keys(errors).length) return data({ result: submission.reply({ fieldErrors: errors }), revision }, { status: 400 })
+    if (Object.keys(errors).length)
+      return data({ result: submission.reply({ fieldErrors: errors }), revision }, { status: 400 })
     const policy: StagedPolicy = { permissions: chosen, scope_type: level, scope_id: draft.scope }
-    return answer({ policies: stagePolicy(staged, policy) }, `${chosen.length} ${chosen.length === 1 ? 'permission' : 'permissions'} staged: saved with the role.`)
+    return answer(
+      { policies: stagePolicy(staged, policy) },
+      `${chosen.length} ${chosen.length === 1 ? 'permission' : 'permissions'} staged: saved with the role.`,
+    )
   }
   if (kind !== 'save') throw data({ message: 'Unknown action' }, { status: 400 })
 
   const role = { name: value.name!.trim(), description: draft.description, policies: staged }
   try {
     const saved = roleId ? await updateRole(api, roleId, role) : await createRole(api, role)
-    return redirectWithToast('/security/roles', { title: `Role ${saved.name} ${roleId ? 'saved' : 'created'}`, type: 'success' })
+    return redirectWithToast('/security/roles', {
+      title: `Role ${saved.name} ${roleId ? 'saved' : 'created'}`,
+      type: 'success',
+    })
   } catch (error) {
     const reply = replyFromCluster(submission, error, { rename: clusterFields(staged.length) })
     return data({ result: reply.data.result, revision }, { status: 400 })
@@ -131,7 +165,9 @@ function labelOf(level: string) {
 
 function scopeMismatch(scopes: ScopeOption[], level: string) {
   if (!scopes.some((scope) => scope.level === level)) return `There is no ${labelOf(level).toLowerCase()} to choose yet`
-  return level === 'org' ? 'Scope must be the organization' : `Scope must be a ${labelOf(level).toLowerCase()} (the scope level chosen)`
+  return level === 'org'
+    ? 'Scope must be the organization'
+    : `Scope must be a ${labelOf(level).toLowerCase()} (the scope level chosen)`
 }
 
 /** The cluster's role fields (policies flattened per index) to the form's. */

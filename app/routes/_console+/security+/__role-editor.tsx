@@ -63,30 +63,52 @@ export function RoleEditor({
     // one object for the form's life: the editor is re-keyed for each new draft
     defaultValue: initial,
     shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: roleFormSchema(String(formData.get('intent') ?? '').split(':')[0]) }),
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: roleFormSchema(String(formData.get('intent') ?? '').split(':')[0]) }),
   })
   useEarlyChanges('role-editor')
   const staged = parsePolicies(String(fields.policies.initialValue ?? '')) ?? draft.policies
   const policiesText = JSON.stringify(staged)
   const isDirty = policiesText !== JSON.stringify(saved)
   const level = (fields.scopeLevel.value ?? draft.scopeLevel) as keyof PermissionsByLevel
-  const renderedLevel = isHydrated ? level : ((fields.scopeLevel.initialValue as string | undefined) ?? draft.scopeLevel) as keyof PermissionsByLevel
+  const renderedLevel = isHydrated
+    ? level
+    : (((fields.scopeLevel.initialValue as string | undefined) ?? draft.scopeLevel) as keyof PermissionsByLevel)
   const offered = catalogue[renderedLevel] ?? []
-  const checked = new Set(([] as string[]).concat((fields.permissions.initialValue as string[] | string | undefined) ?? []))
+  const checked = new Set(
+    ([] as string[]).concat((fields.permissions.initialValue as string[] | string | undefined) ?? []),
+  )
   const groups = new Map<string, string[]>()
-  for (const permission of offered) groups.set(resourceOf(permission), [...(groups.get(resourceOf(permission)) ?? []), permission])
+  for (const permission of offered)
+    groups.set(resourceOf(permission), [...(groups.get(resourceOf(permission)) ?? []), permission])
 
   return (
     <Box bg="bg" borderWidth="1px" rounded="md" p="6">
       <Form method="post" {...getFormProps(form)} noValidate>
         {/* Enter in a text field saves the role (the form's first submit button), never a Remove. */}
-        <chakra.button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" position="absolute" left="-9999px" w="1px" h="1px" overflow="hidden">
+        <chakra.button
+          type="submit"
+          name="intent"
+          value="save"
+          tabIndex={-1}
+          aria-hidden="true"
+          position="absolute"
+          left="-9999px"
+          w="1px"
+          h="1px"
+          overflow="hidden"
+        >
           {submitLabel}
         </chakra.button>
         <input type="hidden" name="revision" value={revision} />
         <input type="hidden" name={fields.policies.name} value={policiesText} />
         <FormErrors id={form.errorId} errors={form.errors} />
-        <Field meta={fields.name} label="Name" help='Letters, digits, "_" and "-".' inputProps={{ autoComplete: 'off' }} />
+        <Field
+          meta={fields.name}
+          label="Name"
+          help='Letters, digits, "_" and "-".'
+          inputProps={{ autoComplete: 'off' }}
+        />
         <TextareaField meta={fields.description} label="Description" rows={2} />
 
         <Box as="section" aria-labelledby="staged-heading" mb="6">
@@ -95,20 +117,39 @@ export function RoleEditor({
           </Heading>
           <Box role="status" fontSize="sm" mb="2" color={isDirty ? 'orange.fg' : 'fg.muted'}>
             {note ? `${note} ` : ''}
-            {isDirty ? 'Unsaved changes: the policies below are published only when you save the role.' : 'No unsaved policy changes.'}
+            {isDirty
+              ? 'Unsaved changes: the policies below are published only when you save the role.'
+              : 'No unsaved policy changes.'}
           </Box>
           {staged.length ? (
             <Box as="ol" listStyleType="none" m="0" p="0" borderWidth="1px" rounded="md">
               {staged.map((policy, index) => (
-                <HStack as="li" key={`${policy.scope_type}-${policy.scope_id}-${index}`} justify="space-between" align="start" px="3" py="2" borderBottomWidth={index < staged.length - 1 ? '1px' : '0'}>
+                <HStack
+                  as="li"
+                  key={`${policy.scope_type}-${policy.scope_id}-${index}`}
+                  justify="space-between"
+                  align="start"
+                  px="3"
+                  py="2"
+                  borderBottomWidth={index < staged.length - 1 ? '1px' : '0'}
+                >
                   <Box fontSize="sm">
                     <Text fontWeight="medium">{describe(scopes, policy)}</Text>
                     <Text color="fg.muted" fontSize="xs">
-                      {policy.permissions.length} {policy.permissions.length === 1 ? 'permission' : 'permissions'}: {policy.permissions.slice(0, 8).join(', ')}
+                      {policy.permissions.length} {policy.permissions.length === 1 ? 'permission' : 'permissions'}:{' '}
+                      {policy.permissions.slice(0, 8).join(', ')}
                       {policy.permissions.length > 8 ? `, and ${policy.permissions.length - 8} more` : ''}
                     </Text>
                   </Box>
-                  <Button type="submit" name="intent" value={`remove-policy:${index}`} size="xs" variant="outline" formNoValidate aria-label={`Remove the policy on ${describe(scopes, policy)}`}>
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value={`remove-policy:${index}`}
+                    size="xs"
+                    variant="outline"
+                    formNoValidate
+                    aria-label={`Remove the policy on ${describe(scopes, policy)}`}
+                  >
                     Remove
                   </Button>
                 </HStack>
@@ -129,7 +170,13 @@ export function RoleEditor({
           <chakra.legend px="1" fontWeight="medium" fontSize="sm">
             Add a policy
           </chakra.legend>
-          <ScopeFields level={fields.scopeLevel} resource={fields.scope} options={scopes} levelLabel="Scope level" resourceLabel="Scope" />
+          <ScopeFields
+            level={fields.scopeLevel}
+            resource={fields.scope}
+            options={scopes}
+            levelLabel="Scope level"
+            resourceLabel="Scope"
+          />
           {isHydrated ? null : (
             <Box mb="4">
               <Button type="submit" name="intent" value="choose-level" size="xs" variant="outline" formNoValidate>
@@ -141,15 +188,35 @@ export function RoleEditor({
             <chakra.legend fontWeight="medium" fontSize="sm" mb="1">
               Permissions ({SCOPE_LEVELS.find((l) => l.value === renderedLevel)?.label.toLowerCase()} scope)
             </chakra.legend>
-            <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="2" maxH="72" overflowY="auto" borderWidth="1px" rounded="md" p="2" bg="bg">
+            <SimpleGrid
+              columns={{ base: 1, md: 2, xl: 3 }}
+              gap="2"
+              maxH="72"
+              overflowY="auto"
+              borderWidth="1px"
+              rounded="md"
+              p="2"
+              bg="bg"
+            >
               {[...groups.entries()].map(([resource, permissions]) => (
                 <Box key={`${renderedLevel}-${resource}`} fontSize="xs">
                   <Text fontWeight="medium" color="fg.muted">
                     {resource}
                   </Text>
                   {permissions.map((permission) => (
-                    <chakra.label key={`${renderedLevel}-${permission}`} display="flex" alignItems="center" gap="1.5" cursor="pointer">
-                      <input type="checkbox" name={fields.permissions.name} value={permission} defaultChecked={checked.has(permission)} />
+                    <chakra.label
+                      key={`${renderedLevel}-${permission}`}
+                      display="flex"
+                      alignItems="center"
+                      gap="1.5"
+                      cursor="pointer"
+                    >
+                      <input
+                        type="checkbox"
+                        name={fields.permissions.name}
+                        value={permission}
+                        defaultChecked={checked.has(permission)}
+                      />
                       {permission}
                     </chakra.label>
                   ))}
@@ -170,8 +237,8 @@ export function RoleEditor({
             </Button>
           </HStack>
           <Text fontSize="xs" color="fg.muted" mt="2">
-            Add All stages every permission of the scope level; List All stages its view permissions only. Staged policies are published when you save the
-            role.
+            Add All stages every permission of the scope level; List All stages its view permissions only. Staged
+            policies are published when you save the role.
           </Text>
         </Box>
 

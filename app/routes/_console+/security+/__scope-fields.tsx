@@ -36,7 +36,12 @@ export function ScopeFields({
   const props = getSelectProps(resource)
   return (
     <>
-      <SelectField meta={level} label={levelLabel} options={SCOPE_LEVELS.map((l) => ({ value: l.value, label: l.label }))} placeholder="Select a scope" />
+      <SelectField
+        meta={level}
+        label={levelLabel}
+        options={SCOPE_LEVELS.map((l) => ({ value: l.value, label: l.label }))}
+        placeholder="Select a scope"
+      />
       <FieldShell meta={resource} label={resourceLabel} help={help}>
         <FormSelect
           {...props}

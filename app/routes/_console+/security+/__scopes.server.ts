@@ -23,7 +23,11 @@ export function isScopeOf(options: ScopeOption[], level: string, value: string):
 }
 
 /** How a scope reads on the page: "Project weblogs", "Organization", or the raw type and id when unknown. */
-export function describeScope(options: ScopeOption[], type: string | null | undefined, id: string | null | undefined): string {
+export function describeScope(
+  options: ScopeOption[],
+  type: string | null | undefined,
+  id: string | null | undefined,
+): string {
   if (!type) return 'Everywhere (all organizations)'
   if (type === 'org') return 'Organization'
   const known = options.find((option) => option.level === type && option.value === id)

@@ -18,7 +18,11 @@ const TABS = [
 export default function SecurityLayout() {
   return (
     <Box>
-      <PageHeader title="Security" description="Who can sign in and what they may do, where data is stored, and what happened." mb="4" />
+      <PageHeader
+        title="Security"
+        description="Who can sign in and what they may do, where data is stored, and what happened."
+        mb="4"
+      />
       <SectionTabs label="Security areas" tabs={TABS} />
       <Outlet />
     </Box>

@@ -36,15 +36,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A filter that does not parse is answered at its field; nothing is asked of the cluster.
   if (submission.status !== 'success') return { ...empty, filterResult: submission.reply(), isFiltered: true }
   const filter: AuditFilter = submission.value
-  const query = { user: filter.user, action: filter.action, search: filter.search, fromDate: filter.from, toDate: filter.to }
+  const query = {
+    user: filter.user,
+    action: filter.action,
+    search: filter.search,
+    fromDate: filter.from,
+    toDate: filter.to,
+  }
 
   // The cluster pages the trail; a page past the end (a stale link) shows the last one instead.
   let page = paging.page
-  let answer = await loadFromCluster(() => nullOnMissing(() => listAuditTrail(api, query, { page, pageSize: paging.pageSize })))
+  let answer = await loadFromCluster(() =>
+    nullOnMissing(() => listAuditTrail(api, query, { page, pageSize: paging.pageSize })),
+  )
   if (!answer) {
     const first = await loadFromCluster(() => listAuditTrail(api, query, { page: 1, pageSize: paging.pageSize }))
     page = Math.max(1, Math.ceil(first.count / paging.pageSize))
-    answer = page === 1 ? first : await loadFromCluster(() => listAuditTrail(api, query, { page, pageSize: paging.pageSize }))
+    answer =
+      page === 1 ? first : await loadFromCluster(() => listAuditTrail(api, query, { page, pageSize: paging.pageSize }))
   }
   return {
     rows: answer.results.map(toRow),
@@ -71,12 +80,19 @@ export default function AuditTrailRoute() {
     // A new id per URL, so the fields show the filters this page was loaded with (back and forward too).
     id: `audit-filter-${searchParams.toString()}`,
     lastResult: data.filterResult,
-    defaultValue: Object.fromEntries(['user', 'action', 'search', 'from', 'to'].map((key) => [key, searchParams.get(key) ?? ''])),
+    defaultValue: Object.fromEntries(
+      ['user', 'action', 'search', 'from', 'to'].map((key) => [key, searchParams.get(key) ?? '']),
+    ),
     shouldValidate: 'onSubmit',
   })
   return (
     <Stack gap="4">
-      <PageHeader level={2} title="Audit trail" description="Who changed what in this organization, newest first." mb="0" />
+      <PageHeader
+        level={2}
+        title="Audit trail"
+        description="Who changed what in this organization, newest first."
+        mb="0"
+      />
       <LogFilterForm
         form={form}
         label="Audit trail filters"
@@ -99,8 +115,8 @@ export default function AuditTrailRoute() {
             {data.filterResult
               ? 'Fix the filters above to see the trail.'
               : data.isFiltered
-              ? 'Nothing matches these filters.'
-              : 'Nothing has happened yet.'}
+                ? 'Nothing matches these filters.'
+                : 'Nothing has happened yet.'}
           </Text>
         }
       />

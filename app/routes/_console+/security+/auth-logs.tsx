@@ -57,7 +57,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const isBare = !['from', 'to', 'limit'].some((key) => url.searchParams.has(key))
   // The first visit shows the last week; once the form is sent, each of the three is required.
-  const params = isBare ? new URLSearchParams({ ...recentDays(DEFAULT_DAYS), limit: String(DEFAULT_LIMIT) }) : url.searchParams
+  const params = isBare
+    ? new URLSearchParams({ ...recentDays(DEFAULT_DAYS), limit: String(DEFAULT_LIMIT) })
+    : url.searchParams
   const submission = parseWithZod(params, { schema: AuthLogFilterSchema })
   if (submission.status !== 'success')
     return { rows: [] as AuthLogRow[], filterResult: submission.reply(), values: Object.fromEntries(params) }
@@ -116,7 +118,11 @@ export default function AuthLogsRoute() {
         rows={data.rows}
         rowKey={(row) => row.key}
         css={{ '& [data-badge=error]': { bg: 'red.subtle', color: 'red.fg' }, '& td, & th': { whiteSpace: 'nowrap' } }}
-        empty={<Text>{data.filterResult ? 'Fix the filters above to see the events.' : 'No sign-in events between these dates.'}</Text>}
+        empty={
+          <Text>
+            {data.filterResult ? 'Fix the filters above to see the events.' : 'No sign-in events between these dates.'}
+          </Text>
+        }
       />
       {data.rows.length ? (
         <Text fontSize="sm" color="fg.muted">

@@ -53,7 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isDefault: Boolean(storage.settings?.is_default),
       cloud: storage.settings?.cloud ?? '',
       location: `${storage.settings?.bucket_name ?? ''}${storage.settings?.bucket_path ?? ''}`,
-      credential: storage.settings?.credential_id ? credential?.name ?? storage.settings.credential_id : '',
+      credential: storage.settings?.credential_id ? (credential?.name ?? storage.settings.credential_id) : '',
       created: storage.created ?? '',
       modified: storage.modified ?? '',
     },
@@ -110,8 +110,8 @@ const useColumns: Column<BucketUse>[] = [
       row.how === 'table default'
         ? "The table's default bucket"
         : row.how === 'mapped values'
-        ? 'Some column values are mapped here'
-        : 'No bucket of its own: uses the default',
+          ? 'Some column values are mapped here'
+          : 'No bucket of its own: uses the default',
   },
 ]
 
@@ -130,7 +130,11 @@ export default function BucketRoute() {
         mb="0"
         actions={
           loaded.isConfirmingDelete ? null : (
-            <GuardedLink to={`/security/buckets/${bucket.uuid}?delete=${bucket.uuid}`} reason={loaded.denied.remove} colorPalette="red">
+            <GuardedLink
+              to={`/security/buckets/${bucket.uuid}?delete=${bucket.uuid}`}
+              reason={loaded.denied.remove}
+              colorPalette="red"
+            >
               Delete bucket…
             </GuardedLink>
           )
@@ -209,7 +213,7 @@ function deleteText(isDefault: boolean, uses: BucketUse[] | null): string {
     parts.push(
       `${uses.length} ${uses.length === 1 ? 'table uses' : 'tables use'} it: ${uses
         .map((use) => `${use.projectName}.${use.tableName}`)
-        .join(', ')}.`
+        .join(', ')}.`,
     )
   parts.push('The bucket itself and its data stay in the cloud; the cluster forgets it.')
   return parts.join(' ')

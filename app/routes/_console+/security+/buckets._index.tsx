@@ -83,10 +83,16 @@ export default function BucketsRoute() {
         description={`${data.bucketCount} ${data.bucketCount === 1 ? 'bucket holds' : 'buckets hold'} table data.`}
         mb="0"
         actions={
-          <CreateLink to="/security/new-bucket" colorPalette="blue">New bucket</CreateLink>
+          <CreateLink to="/security/new-bucket" colorPalette="blue">
+            New bucket
+          </CreateLink>
         }
       />
-      <FilterForm label="Filter by name or bucket" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <FilterForm
+        label="Filter by name or bucket"
+        value={data.q}
+        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+      />
       <DataTable
         caption="Buckets"
         columns={columns}
@@ -100,7 +106,13 @@ export default function BucketsRoute() {
           />
         }
       />
-      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
+      <Pagination
+        page={data.page}
+        pageCount={data.pageCount}
+        pageSize={data.pageSize}
+        total={data.total}
+        searchParams={searchParams}
+      />
     </Stack>
   )
 }

@@ -21,7 +21,8 @@ beforeAll(async () => {
   cookie = await loginAsAdmin()
 })
 
-const createBucket = (form: Record<string, string>) => returnedOrThrown(() => newAction(args(post('/security/new-bucket', form, cookie))))
+const createBucket = (form: Record<string, string>) =>
+  returnedOrThrown(() => newAction(args(post('/security/new-bucket', form, cookie))))
 
 /** Creates a bucket through the action and returns its id from the redirect. */
 async function createBucketOk(form: Record<string, string>) {
@@ -30,14 +31,17 @@ async function createBucketOk(form: Record<string, string>) {
   return response.headers.get('Location')!.replace('/security/buckets/', '')
 }
 
-const detail = (bucketId: string, query = '') => detailLoader(args(get(`/security/buckets/${bucketId}${query}`, cookie), { bucketId }))
+const detail = (bucketId: string, query = '') =>
+  detailLoader(args(get(`/security/buckets/${bucketId}${query}`, cookie), { bucketId }))
 const detailPost = (bucketId: string, form: Record<string, string>) =>
   returnedOrThrown(() => detailAction(args(post(`/security/buckets/${bucketId}`, form, cookie), { bucketId })))
 
 describe('/security/buckets on a fresh cluster', () => {
   it("lists the install's default bucket before anyone adds one", async () => {
     const list = await listLoader(args(get('/security/buckets', cookie)))
-    expect(list.rows).toMatchObject([{ name: 'hdx_primary', bucket: expect.stringMatching(/^hdxcli-[0-9a-f]{8}/), cloud: 'local', isDefault: true }])
+    expect(list.rows).toMatchObject([
+      { name: 'hdx_primary', bucket: expect.stringMatching(/^hdxcli-[0-9a-f]{8}/), cloud: 'local', isDefault: true },
+    ])
   })
 })
 
@@ -55,7 +59,7 @@ describe('/security/new-bucket', () => {
         cloud: '',
         region: 'eu-west-1',
         description: 'kept',
-      })
+      }),
     )
     expect(status).toBe(400)
     expect(data.result.error).toEqual({
@@ -105,7 +109,7 @@ describe('/security/new-bucket', () => {
         settings: { bucket_name: ['Bucket name is not valid.'] },
         detail: 'No.',
       },
-      'post'
+      'post',
     )
     const { data, status } = unwrap<FormReply>(await createBucket({ name: 'bad', bucket_name: 'x', cloud: 'gcp' }))
     expect(status).toBe(400)
@@ -147,7 +151,7 @@ describe('/security/buckets/[bucketId]', () => {
         bucket_name: 'b2',
         cloud: 'gcp',
         description: 'now described',
-      })
+      }),
     )
     expect(saved.status).toBe(302)
     expect(saved.headers.get('Location')).toBe(`/security/buckets/${id}`)
@@ -163,12 +167,14 @@ describe('/security/buckets/[bucketId]', () => {
         name: 'edited',
         bucket_name: 'b2',
         cloud: 'aws',
-      })
+      }),
     )
     expect(refused.status).toBe(400)
     expect(refused.data.result.error?.cloud?.[0]).toMatch(/cannot be changed/)
 
-    const missing = unwrap<{ message: string }>(await returnedOrThrown(() => detail('00000000-0000-4000-8000-000000000000')))
+    const missing = unwrap<{ message: string }>(
+      await returnedOrThrown(() => detail('00000000-0000-4000-8000-000000000000')),
+    )
     expect(missing.status).toBe(404)
     expect(missing.data.message).toMatch(/^404 Error/)
   })
@@ -201,7 +207,9 @@ describe('/security/buckets/[bucketId]', () => {
     expect(usesOther.map((use) => [use.tableName, use.how])).toEqual([['bucket_table', 'table default']])
 
     expect((await detail(id, `?delete=${id}`)).isConfirmingDelete).toBe(true)
-    const noForce = unwrap<{ deleteResult: FormReply['result'] }>(await detailPost(id, { intent: 'delete-bucket', confirm: 'force' }))
+    const noForce = unwrap<{ deleteResult: FormReply['result'] }>(
+      await detailPost(id, { intent: 'delete-bucket', confirm: 'force' }),
+    )
     expect(noForce.status).toBe(400)
     expect(noForce.data.deleteResult.error).toEqual({
       confirm: ['Type FORCE to confirm'],
@@ -227,8 +235,15 @@ describe('/security/buckets/[bucketId]', () => {
   })
 
   it("a 403 from the cluster is the cluster's message inside the page, not a 500", async () => {
-    failWith('/config/v1/orgs/:org/storages/', 403, { detail: 'You do not have permission to perform this action.' }, 'get')
-    const thrown = unwrap<{ message: string }>(await returnedOrThrown(() => listLoader(args(get('/security/buckets', cookie)))))
+    failWith(
+      '/config/v1/orgs/:org/storages/',
+      403,
+      { detail: 'You do not have permission to perform this action.' },
+      'get',
+    )
+    const thrown = unwrap<{ message: string }>(
+      await returnedOrThrown(() => listLoader(args(get('/security/buckets', cookie)))),
+    )
     expect(thrown.status).toBe(403)
     expect(thrown.data.message).toBe('You do not have permission to perform this action.')
   })

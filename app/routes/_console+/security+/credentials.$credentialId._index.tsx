@@ -61,7 +61,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     details: (type?.fields ?? []).map((field) => ({
       label: field.label,
-      value: field.secret ? (stored.includes(field.key) ? 'Stored (hidden)' : 'Not set') : values.details[field.key] || '—',
+      value: field.secret
+        ? stored.includes(field.key)
+          ? 'Stored (hidden)'
+          : 'Not set'
+        : values.details[field.key] || '—',
     })),
     types: editor.types,
     formValues: values,
@@ -82,7 +86,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await request.formData()
   const intent = formData.get('intent')
   const credential = await loadFromCluster(() => getCredential(api, params.credentialId!))
-  if (intent === SAVE_INTENT || intent === PICK_TYPE_INTENT) return loadFromCluster(() => saveCredentialAction(api, formData, credential))
+  if (intent === SAVE_INTENT || intent === PICK_TYPE_INTENT)
+    return loadFromCluster(() => saveCredentialAction(api, formData, credential))
   if (intent !== DELETE_INTENT) throw data({ message: 'Unknown action' }, { status: 400 })
   await loadFromCluster(() => deleteCredential(api, credential.uuid))
   return redirectWithToast('/security/credentials', {
@@ -105,7 +110,11 @@ export default function CredentialRoute() {
         mb="0"
         actions={
           loaded.isConfirmingDelete ? null : (
-            <GuardedLink to={`/security/credentials/${credential.uuid}?delete=${credential.uuid}`} reason={loaded.denied.remove} colorPalette="red">
+            <GuardedLink
+              to={`/security/credentials/${credential.uuid}?delete=${credential.uuid}`}
+              reason={loaded.denied.remove}
+              colorPalette="red"
+            >
               Delete credential…
             </GuardedLink>
           )
@@ -170,7 +179,9 @@ export default function CredentialRoute() {
           defaultValue={loaded.formValues}
           stored={loaded.stored}
           fixedType={credential.type}
-          lastResult={actionData && 'result' in actionData ? (actionData.result as SubmissionResult<string[]>) : undefined}
+          lastResult={
+            actionData && 'result' in actionData ? (actionData.result as SubmissionResult<string[]>) : undefined
+          }
           submitLabel="Save credential"
           submitIntent={SAVE_INTENT}
           pickTypeIntent={PICK_TYPE_INTENT}

@@ -76,10 +76,16 @@ export default function CredentialsRoute() {
         } for buckets, batch jobs and auto ingest. Secrets are never shown.`}
         mb="0"
         actions={
-          <CreateLink to="/security/new-credential" colorPalette="blue">New credential</CreateLink>
+          <CreateLink to="/security/new-credential" colorPalette="blue">
+            New credential
+          </CreateLink>
         }
       />
-      <FilterForm label="Filter by name or type" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <FilterForm
+        label="Filter by name or type"
+        value={data.q}
+        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+      />
       <DataTable
         caption="Credentials"
         columns={columns}
@@ -93,7 +99,13 @@ export default function CredentialsRoute() {
           />
         }
       />
-      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
+      <Pagination
+        page={data.page}
+        pageCount={data.pageCount}
+        pageSize={data.pageSize}
+        total={data.total}
+        searchParams={searchParams}
+      />
     </Stack>
   )
 }

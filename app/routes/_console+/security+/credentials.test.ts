@@ -26,7 +26,10 @@ beforeAll(async () => {
 function multipart(path: string, form: Record<string, string>, keyFile?: { name: string; text: string }) {
   const body = new FormData()
   for (const [key, value] of Object.entries(form)) body.append(key, value)
-  body.append('keyFile', keyFile ? new File([keyFile.text], keyFile.name, { type: 'application/json' }) : new File([], ''))
+  body.append(
+    'keyFile',
+    keyFile ? new File([keyFile.text], keyFile.name, { type: 'application/json' }) : new File([], ''),
+  )
   return new Request(`${TEST_CONSOLE_URL}${path}`, {
     method: 'POST',
     body,
@@ -82,7 +85,7 @@ describe('/security/new-credential', () => {
         name: 'keys',
         type: 'aws_access_keys',
         'details.secret_access_key': 'typed-secret',
-      })
+      }),
     )
     expect(second.status).toBe(400)
     expect(second.data.result.error).toMatchObject({
@@ -102,7 +105,7 @@ describe('/security/new-credential', () => {
         intent: 'pick-type',
         name: 'half typed',
         type: 'azure_account_key',
-      })
+      }),
     )
     expect(reply.status).toBe(200)
     expect(reply.data.result.error).toBeUndefined()
@@ -113,7 +116,10 @@ describe('/security/new-credential', () => {
   })
 
   it('a GCP service account key file picks the type and fills its fields; the secret never comes back', async () => {
-    const id = await createOk({ name: 'gcp_loader', description: 'from a key file' }, { name: 'key.json', text: JSON.stringify(GCP_KEY) })
+    const id = await createOk(
+      { name: 'gcp_loader', description: 'from a key file' },
+      { name: 'key.json', text: JSON.stringify(GCP_KEY) },
+    )
     const stored = await clusterCall('GET', `/config/v1/orgs/{org}/credentials/${id}`)
     expect(stored).toMatchObject({
       type: 'gcp_service_account_keys',
@@ -151,7 +157,7 @@ describe('/security/new-credential', () => {
 
   it('a key file that is not JSON is an error at the file, with what was typed kept', async () => {
     const reply = unwrap<FormReply>(
-      await create({ name: 'bad_file', type: 'gcp_service_account_keys' }, { name: 'key.json', text: 'not json' })
+      await create({ name: 'bad_file', type: 'gcp_service_account_keys' }, { name: 'key.json', text: 'not json' }),
     )
     expect(reply.status).toBe(400)
     expect(reply.data.result.error?.keyFile).toEqual(['The key file must be a JSON object'])
@@ -169,7 +175,7 @@ describe('/security/new-credential', () => {
         name: 'twice',
         type: 'aws_role',
         'details.role_arn': 'arn:aws:iam::1:role/x',
-      })
+      }),
     )
     expect(again.status).toBe(400)
     expect(again.data.result.error?.name?.[0]).toMatch(/already exists/)
@@ -185,9 +191,9 @@ describe('/security/credentials/[credentialId]', () => {
             intent: 'save-credential',
             ...form,
           }),
-          { credentialId: id }
-        )
-      )
+          { credentialId: id },
+        ),
+      ),
     )
 
   it('a blank secret keeps the stored one; a typed one replaces it', async () => {
@@ -202,7 +208,7 @@ describe('/security/credentials/[credentialId]', () => {
         name: 'rotated',
         'details.access_key_id': 'AKIA_NEW',
         'details.secret_access_key': '',
-      })
+      }),
     )
     expect(kept.status).toBe(302)
     const loaded = await detailLoader(args(get(`/security/credentials/${id}`, cookie), { credentialId: id }))
@@ -234,7 +240,7 @@ describe('/security/credentials/[credentialId]', () => {
     const confirming = await detailLoader(
       args(get(`/security/credentials/${id}?delete=${id}`, cookie), {
         credentialId: id,
-      })
+      }),
     )
     expect(confirming.isConfirmingDelete).toBe(true)
     expect(confirming.buckets).toEqual([{ uuid: expect.any(String), name: 'with_credential' }])
@@ -245,22 +251,31 @@ describe('/security/credentials/[credentialId]', () => {
             multipart(`/security/credentials/${id}`, {
               intent: 'delete-credential',
             }),
-            { credentialId: id }
-          )
-        )
-      )
+            { credentialId: id },
+          ),
+        ),
+      ),
     )
     expect(deleted.status).toBe(302)
     expect(deleted.headers.get('Location')).toBe('/security/credentials')
     const missing = unwrap<{ message: string }>(
-      await returnedOrThrown(() => detailLoader(args(get(`/security/credentials/${id}`, cookie), { credentialId: id })))
+      await returnedOrThrown(() =>
+        detailLoader(args(get(`/security/credentials/${id}`, cookie), { credentialId: id })),
+      ),
     )
     expect(missing.status).toBe(404)
   })
 
   it("a 403 from the cluster is the cluster's message inside the page", async () => {
-    failWith('/config/v1/orgs/:org/credentials/', 403, { detail: 'You do not have permission to perform this action.' }, 'get')
-    const thrown = unwrap<{ message: string }>(await returnedOrThrown(() => listLoader(args(get('/security/credentials', cookie)))))
+    failWith(
+      '/config/v1/orgs/:org/credentials/',
+      403,
+      { detail: 'You do not have permission to perform this action.' },
+      'get',
+    )
+    const thrown = unwrap<{ message: string }>(
+      await returnedOrThrown(() => listLoader(args(get('/security/credentials', cookie)))),
+    )
     expect(thrown.status).toBe(403)
     expect(thrown.data.message).toBe('You do not have permission to perform this action.')
   })

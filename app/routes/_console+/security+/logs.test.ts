@@ -19,7 +19,8 @@ const authLogs = (query = '') => authLogsLoader(args(get(`/security/auth-logs${q
 
 describe('/security/audit-trails', () => {
   it('lists created, user, action and text, newest first, with paging in the URL', async () => {
-    for (const name of ['audit_a', 'audit_b', 'audit_c']) await clusterCall('POST', '/config/v1/orgs/{org}/projects/', { name })
+    for (const name of ['audit_a', 'audit_b', 'audit_c'])
+      await clusterCall('POST', '/config/v1/orgs/{org}/projects/', { name })
     const first = await audit('?pageSize=10')
     expect(first.total).toBeGreaterThanOrEqual(4)
     expect(first.rows[0]).toMatchObject({ user: ADMIN.email, action: 'add_project', text: 'Created project "audit_c"' })
@@ -60,7 +61,12 @@ describe('/security/audit-trails', () => {
   })
 
   it("a 403 is the cluster's message inside the page", async () => {
-    failWith('/config/v1/orgs/:org/audit_trail', 403, { detail: 'You do not have permission to perform this action.' }, 'get')
+    failWith(
+      '/config/v1/orgs/:org/audit_trail',
+      403,
+      { detail: 'You do not have permission to perform this action.' },
+      'get',
+    )
     const thrown = unwrap<{ message: string }>(await returnedOrThrown(() => audit()))
     expect(thrown.status).toBe(403)
     expect(thrown.data.message).toBe('You do not have permission to perform this action.')
@@ -92,7 +98,7 @@ describe('/security/auth-logs', () => {
         'ipAddress',
         'error',
         'details',
-      ])
+      ]),
     )
     expect(failed).toMatchObject({
       username: ADMIN.email,

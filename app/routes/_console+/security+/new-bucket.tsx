@@ -23,7 +23,12 @@ export default function NewBucketRoute() {
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
-      <PageHeader level={2} title="New bucket" description="A bucket in a cloud's object store where tables keep their data." mb="0" />
+      <PageHeader
+        level={2}
+        title="New bucket"
+        description="A bucket in a cloud's object store where tables keep their data."
+        mb="0"
+      />
       <BucketEditor
         credentials={credentials}
         credentialsError={credentialsError}

@@ -43,7 +43,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const paging = parsePaging(url)
-  const [invites, scopes, allowed] = await Promise.all([loadFromCluster(() => listPendingInvites(api)), settle(() => loadScopeOptions(api)), loadAllowed(api)])
+  const [invites, scopes, allowed] = await Promise.all([
+    loadFromCluster(() => listPendingInvites(api)),
+    settle(() => loadScopeOptions(api)),
+    loadAllowed(api),
+  ])
   const needle = paging.q.toLowerCase()
   const rows: InviteRow[] = invites
     .filter((invite) => !needle || invite.email.toLowerCase().includes(needle))
@@ -176,7 +180,9 @@ export default function PendingInvitesRoute() {
           data.allowed.inviteUser ? (
             <Denied label="Invite user" reason={data.allowed.inviteUser} />
           ) : (
-            <CreateLink to="/security/users/invite-new-user" colorPalette="blue">Invite user</CreateLink>
+            <CreateLink to="/security/users/invite-new-user" colorPalette="blue">
+              Invite user
+            </CreateLink>
           )
         }
       />
@@ -196,7 +202,11 @@ export default function PendingInvitesRoute() {
           The link already sent to {data.confirmDelete.email} stops working. You can invite them again later.
         </ConfirmPanel>
       ) : null}
-      <FilterForm label="Filter by email" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <FilterForm
+        label="Filter by email"
+        value={data.q}
+        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+      />
       <DataTable
         caption="Pending invites"
         columns={columns}
@@ -206,11 +216,19 @@ export default function PendingInvitesRoute() {
           <EmptyState
             message="No pending invites: everyone invited has signed in."
             action={{ to: '/security/users/invite-new-user', label: 'Invite a user' }}
-            filter={data.q ? { message: `No pending invites match “${data.q}”.`, clearTo: '/security/pending-invites' } : null}
+            filter={
+              data.q ? { message: `No pending invites match “${data.q}”.`, clearTo: '/security/pending-invites' } : null
+            }
           />
         }
       />
-      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
+      <Pagination
+        page={data.page}
+        pageCount={data.pageCount}
+        pageSize={data.pageSize}
+        total={data.total}
+        searchParams={searchParams}
+      />
     </Stack>
   )
 }

@@ -24,14 +24,24 @@ export const BUILT_IN_NOTE = 'Built-in roles cannot be changed; create a custom 
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const [editor, allowed] = await Promise.all([loadFromCluster(() => loadRoleEditor(api, params.roleId!)), loadAllowed(api)])
-  const reason = editor.role?.builtIn ? BUILT_IN_NOTE : allowed.changeRole ? `You cannot change roles: ${allowed.changeRole}.` : null
+  const [editor, allowed] = await Promise.all([
+    loadFromCluster(() => loadRoleEditor(api, params.roleId!)),
+    loadAllowed(api),
+  ])
+  const reason = editor.role?.builtIn
+    ? BUILT_IN_NOTE
+    : allowed.changeRole
+      ? `You cannot change roles: ${allowed.changeRole}.`
+      : null
   return {
     ...editor,
     // a built-in role is shown, not edited: its policies as text
     reason,
     readOnly: reason
-      ? editor.saved.map((policy) => ({ scope: describeScope(editor.scopes, policy.scope_type, policy.scope_id), count: policy.permissions.length }))
+      ? editor.saved.map((policy) => ({
+          scope: describeScope(editor.scopes, policy.scope_type, policy.scope_id),
+          count: policy.permissions.length,
+        }))
       : null,
   }
 }
@@ -62,7 +72,12 @@ export default function EditRoleRoute() {
   }
   return (
     <Stack gap="4" maxW="4xl">
-      <PageHeader level={2} title={title} description={`${role!.users} ${role!.users === 1 ? 'user has' : 'users have'} this role: saved changes apply to them at once.`} mb="0" />
+      <PageHeader
+        level={2}
+        title={title}
+        description={`${role!.users} ${role!.users === 1 ? 'user has' : 'users have'} this role: saved changes apply to them at once.`}
+        mb="0"
+      />
       <Box>
         <RoleEditor
           key={revision}
@@ -81,9 +96,18 @@ export default function EditRoleRoute() {
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.role?.name ?? 'Role'} · Roles · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.role?.name ?? 'Role'} · Roles · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The role could not be shown" message={errorMessage(error)} back={{ to: '/security/roles', label: 'Back to the roles' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The role could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/security/roles', label: 'Back to the roles' }}
+    />
+  )
 }

@@ -18,15 +18,30 @@ import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { CreateLink } from '~/components/layout/create-link'
 
-type RoleRow = { id: number; name: string; label: string; description: string; builtIn: boolean; users: number; policies: string[] }
+type RoleRow = {
+  id: number
+  name: string
+  label: string
+  description: string
+  builtIn: boolean
+  users: number
+  policies: string[]
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const paging = parsePaging(new URL(request.url))
-  const [roles, scopes, allowed] = await Promise.all([loadFromCluster(() => listRoles(api)), settle(() => loadScopeOptions(api)), loadAllowed(api)])
+  const [roles, scopes, allowed] = await Promise.all([
+    loadFromCluster(() => listRoles(api)),
+    settle(() => loadScopeOptions(api)),
+    loadAllowed(api),
+  ])
   const needle = paging.q.toLowerCase()
   const rows: RoleRow[] = roles
-    .filter((role) => !needle || role.name.toLowerCase().includes(needle) || roleLabel(role.name).toLowerCase().includes(needle))
+    .filter(
+      (role) =>
+        !needle || role.name.toLowerCase().includes(needle) || roleLabel(role.name).toLowerCase().includes(needle),
+    )
     .map((role) => ({
       id: role.id,
       name: role.name,
@@ -35,7 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       builtIn: Boolean(role.built_in),
       users: role.users?.length ?? 0,
       policies: role.policies.map(
-        (policy) => `${describeScope(scopes.value ?? [], policy.scope_type, policy.scope_id)}: ${policy.permissions.length} ${policy.permissions.length === 1 ? 'permission' : 'permissions'}`,
+        (policy) =>
+          `${describeScope(scopes.value ?? [], policy.scope_type, policy.scope_id)}: ${policy.permissions.length} ${policy.permissions.length === 1 ? 'permission' : 'permissions'}`,
       ),
     }))
   return { ...listPage(rows, paging), allowed }
@@ -54,7 +70,12 @@ const columns: Column<RoleRow>[] = [
       </>
     ),
   },
-  { key: 'policies', header: 'Policies', cell: (row) => (row.policies.length ? row.policies.map((text) => <div key={text}>{text}</div>) : <span data-muted="">None</span>) },
+  {
+    key: 'policies',
+    header: 'Policies',
+    cell: (row) =>
+      row.policies.length ? row.policies.map((text) => <div key={text}>{text}</div>) : <span data-muted="">None</span>,
+  },
   { key: 'users', header: 'Users', cell: (row) => row.users },
 ]
 
@@ -72,11 +93,17 @@ export default function RolesRoute() {
           data.allowed.addRole ? (
             <Denied label="New role" reason={data.allowed.addRole} />
           ) : (
-            <CreateLink to="/security/roles/new-role" colorPalette="blue">New role</CreateLink>
+            <CreateLink to="/security/roles/new-role" colorPalette="blue">
+              New role
+            </CreateLink>
           )
         }
       />
-      <FilterForm label="Filter by role name" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <FilterForm
+        label="Filter by role name"
+        value={data.q}
+        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+      />
       <DataTable
         caption="Roles"
         columns={columns}
@@ -90,7 +117,13 @@ export default function RolesRoute() {
           />
         }
       />
-      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
+      <Pagination
+        page={data.page}
+        pageCount={data.pageCount}
+        pageSize={data.pageSize}
+        total={data.total}
+        searchParams={searchParams}
+      />
     </Stack>
   )
 }
@@ -99,5 +132,12 @@ export const meta: MetaFunction = () => [{ title: 'Roles · Security · Cluster 
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The roles could not be loaded" message={errorMessage(error)} back={{ to: '/security/roles', label: 'Try again' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The roles could not be loaded"
+      message={errorMessage(error)}
+      back={{ to: '/security/roles', label: 'Try again' }}
+    />
+  )
 }

@@ -29,7 +29,12 @@ export default function NewRoleRoute() {
   const revision = actionData?.revision ?? 'new'
   return (
     <Stack gap="4" maxW="4xl">
-      <PageHeader level={2} title="New role" description="A role is a set of policies: permissions in a scope. Give it to users on their Edit page." mb="0" />
+      <PageHeader
+        level={2}
+        title="New role"
+        description="A role is a set of policies: permissions in a scope. Give it to users on their Edit page."
+        mb="0"
+      />
       {denied ? (
         <InlineAlert title="You cannot create roles">{denied}: ask an org admin.</InlineAlert>
       ) : (
@@ -55,6 +60,11 @@ export const meta: MetaFunction = () => [{ title: 'New role · Security · Clust
 export function ErrorBoundary() {
   const error = useRouteError()
   return (
-    <ErrorPanel level={2} title="The role could not be created" message={errorMessage(error)} back={{ to: '/security/roles', label: 'Back to the roles' }} />
+    <ErrorPanel
+      level={2}
+      title="The role could not be created"
+      message={errorMessage(error)}
+      back={{ to: '/security/roles', label: 'Back to the roles' }}
+    />
   )
 }

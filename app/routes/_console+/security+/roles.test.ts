@@ -11,7 +11,10 @@ import { action as newAction, loader as newLoader } from './roles.new-role'
 useTestCluster()
 
 type Staged = { draft: RoleDraft; revision: string; note: string | null }
-type FormReply = { result: { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }; revision: string }
+type FormReply = {
+  result: { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }
+  revision: string
+}
 
 let cookie: string
 let ids: { projectId: string; tableId: string }
@@ -44,9 +47,16 @@ function formOf(draft: Partial<RoleDraft>, intent: string, extra: [string, strin
   ]
 }
 
-async function stage(draft: Partial<RoleDraft>, intent: string, path = '/security/roles/new-role', params: Record<string, string> = {}) {
+async function stage(
+  draft: Partial<RoleDraft>,
+  intent: string,
+  path = '/security/roles/new-role',
+  params: Record<string, string> = {},
+) {
   const run = path.includes('edit-role') ? editAction : newAction
-  return unwrap<Staged & FormReply>(await returnedOrThrown(() => run(args(postForm(path, formOf(draft, intent)), params))))
+  return unwrap<Staged & FormReply>(
+    await returnedOrThrown(() => run(args(postForm(path, formOf(draft, intent)), params))),
+  )
 }
 
 const roleCount = async () => (await clusterCall<{ count: number }>('GET', '/config/v1/roles/')).count
@@ -69,20 +79,32 @@ describe('/security/roles/new-role: staged policies', () => {
     expect(editor.catalogue.table).toContain('select_sql')
     expect(editor.catalogue.table).not.toContain('add_project')
     expect(editor.catalogue.org).toContain('add_project')
-    expect(editor.scopes).toEqual(expect.arrayContaining([expect.objectContaining({ level: 'table', value: ids.tableId, label: 'roles_p.roles_t' })]))
+    expect(editor.scopes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ level: 'table', value: ids.tableId, label: 'roles_p.roles_t' }),
+      ]),
+    )
     expect(editor.draft.policies).toEqual([])
   })
 
   it('stages policies (Add policy, Add All, List All, Remove) without publishing anything, keeping the name typed', async () => {
     const before = await roleCount()
-    const first = await stage({ name: 'analysts', scopeLevel: 'table', scope: ids.tableId, permissions: ['select_sql', 'view_table'] }, 'add-policy')
+    const first = await stage(
+      { name: 'analysts', scopeLevel: 'table', scope: ids.tableId, permissions: ['select_sql', 'view_table'] },
+      'add-policy',
+    )
     expect(first.status).toBe(200)
     expect(first.data.draft).toMatchObject({ name: 'analysts', permissions: [] })
-    expect(first.data.draft.policies).toEqual([{ permissions: ['select_sql', 'view_table'], scope_type: 'table', scope_id: ids.tableId }])
+    expect(first.data.draft.policies).toEqual([
+      { permissions: ['select_sql', 'view_table'], scope_type: 'table', scope_id: ids.tableId },
+    ])
     expect(first.data.revision).not.toBe('r0')
 
     // the same scope again merges into that policy
-    const merged = await stage({ ...first.data.draft, scopeLevel: 'table', scope: ids.tableId, permissions: ['view_transform'] }, 'add-policy')
+    const merged = await stage(
+      { ...first.data.draft, scopeLevel: 'table', scope: ids.tableId, permissions: ['view_transform'] },
+      'add-policy',
+    )
     expect(merged.data.draft.policies).toHaveLength(1)
     expect(merged.data.draft.policies[0]!.permissions).toEqual(['select_sql', 'view_table', 'view_transform'])
 
@@ -92,7 +114,16 @@ describe('/security/roles/new-role: staged policies', () => {
     expect(projectPolicy.permissions.length).toBeGreaterThan(5)
     expect(projectPolicy.permissions.every((p) => p.startsWith('view_'))).toBe(true)
 
-    const addAll = await stage({ ...listAll.data.draft, scopeLevel: 'org', scope: listAll.data.draft.policies.length ? (await newLoader(args(get('/security/roles/new-role', cookie)))).scopes[0]!.value : '' }, 'add-all')
+    const addAll = await stage(
+      {
+        ...listAll.data.draft,
+        scopeLevel: 'org',
+        scope: listAll.data.draft.policies.length
+          ? (await newLoader(args(get('/security/roles/new-role', cookie)))).scopes[0]!.value
+          : '',
+      },
+      'add-all',
+    )
     expect(addAll.data.draft.policies).toHaveLength(3)
     expect(addAll.data.draft.policies[2]!.permissions).toContain('add_project')
 
@@ -101,7 +132,18 @@ describe('/security/roles/new-role: staged policies', () => {
     expect(await roleCount()).toBe(before)
 
     // Save publishes everything staged at once
-    const saved = asResponse(await returnedOrThrown(() => newAction(args(postForm('/security/roles/new-role', formOf({ ...removed.data.draft, description: 'Read the logs' }, 'save'))))))
+    const saved = asResponse(
+      await returnedOrThrown(() =>
+        newAction(
+          args(
+            postForm(
+              '/security/roles/new-role',
+              formOf({ ...removed.data.draft, description: 'Read the logs' }, 'save'),
+            ),
+          ),
+        ),
+      ),
+    )
     expect(saved.status).toBe(302)
     expect(saved.headers.get('Location')).toBe('/security/roles')
     expect(await roleCount()).toBe(before + 1)
@@ -113,16 +155,29 @@ describe('/security/roles/new-role: staged policies', () => {
   it('checks the builder: scope level, scope and permissions required, a scope of the chosen level, permissions of that level', async () => {
     const empty = await stage({ name: 'x', scopeLevel: '' as never, scope: '' }, 'add-policy')
     expect(empty.status).toBe(400)
-    expect(empty.data.result.error).toMatchObject({ scopeLevel: ['Scope level is required'], scope: ['Scope is required'], permissions: ['Permissions are required'] })
+    expect(empty.data.result.error).toMatchObject({
+      scopeLevel: ['Scope level is required'],
+      scope: ['Scope is required'],
+      permissions: ['Permissions are required'],
+    })
     expect(empty.data.revision).toBe('r0')
 
-    const wrong = await stage({ name: 'x', scopeLevel: 'project', scope: ids.tableId, permissions: ['add_project'] }, 'add-policy')
+    const wrong = await stage(
+      { name: 'x', scopeLevel: 'project', scope: ids.tableId, permissions: ['add_project'] },
+      'add-policy',
+    )
     expect(wrong.data.result.error).toMatchObject({
       scope: ['Scope must be a project (the scope level chosen)'],
       permissions: ['Not permissions of a project scope: add_project'],
     })
     // everything typed and staged comes back
-    expect(wrong.data.result.initialValue).toMatchObject({ name: 'x', scopeLevel: 'project', scope: ids.tableId, permissions: 'add_project', policies: '[]' })
+    expect(wrong.data.result.initialValue).toMatchObject({
+      name: 'x',
+      scopeLevel: 'project',
+      scope: ids.tableId,
+      permissions: 'add_project',
+      policies: '[]',
+    })
   })
 
   it('refuses to save without a name or without policies, with the spec messages, and keeps the staged policies', async () => {
@@ -138,7 +193,19 @@ describe('/security/roles/new-role: staged policies', () => {
   })
 
   it('a tampered policies field is refused, not a 500', async () => {
-    const reply = unwrap<FormReply>(await returnedOrThrown(() => newAction(args(postForm('/security/roles/new-role', [['intent', 'save'], ['name', 'bad'], ['policies', '{oops']])))))
+    const reply = unwrap<FormReply>(
+      await returnedOrThrown(() =>
+        newAction(
+          args(
+            postForm('/security/roles/new-role', [
+              ['intent', 'save'],
+              ['name', 'bad'],
+              ['policies', '{oops'],
+            ]),
+          ),
+        ),
+      ),
+    )
     expect(reply.status).toBe(400)
     expect(reply.data.result.error?.policies?.[0]).toMatch(/could not be read/)
   })
@@ -149,11 +216,21 @@ describe('/security/roles/new-role: staged policies', () => {
     expect(onlyEmpty.data.result.error).toMatchObject({ permissions: ['Permissions are required'] })
     expect(Object.keys(onlyEmpty.data.result.error ?? {}).filter((key) => key.includes('['))).toEqual([])
     // the fuzzer's case: an odd intent with an empty permission is the action's 'Unknown action' (the page's alert)
-    const odd = await returnedOrThrown(() => newAction(args(postForm('/security/roles/new-role', [['permissions', ''], ['permissions', '-7e-323'], ['intent', 'i)&FK&A']]))))
+    const odd = await returnedOrThrown(() =>
+      newAction(
+        args(
+          postForm('/security/roles/new-role', [
+            ['permissions', ''],
+            ['permissions', '-7e-323'],
+            ['intent', 'i)&FK&A'],
+          ]),
+        ),
+      ),
+    )
     expect(unwrap(odd)).toMatchObject({ status: 400, data: { message: 'Unknown action' } })
   })
 
-  it("a name the cluster refuses (taken) comes back at Name with the staged policies kept", async () => {
+  it('a name the cluster refuses (taken) comes back at Name with the staged policies kept', async () => {
     const policies = [{ permissions: ['view_table'], scope_type: 'table', scope_id: ids.tableId }]
     const reply = await stage({ name: 'reader', policies }, 'save')
     expect(reply.status).toBe(400)
@@ -168,7 +245,11 @@ describe('/security/roles/new-role: staged policies', () => {
 
 describe('/security/roles/[roleId]/edit-role', () => {
   it('loads a custom role, stages changes, and publishes them only on Save', async () => {
-    const created = await clusterCall<{ id: number }>('POST', '/config/v1/roles/', { name: 'editors', description: 'd', policies: [{ permissions: ['view_table'], scope_type: 'table', scope_id: ids.tableId }] })
+    const created = await clusterCall<{ id: number }>('POST', '/config/v1/roles/', {
+      name: 'editors',
+      description: 'd',
+      policies: [{ permissions: ['view_table'], scope_type: 'table', scope_id: ids.tableId }],
+    })
     const id = String(created.id)
     const path = `/security/roles/${id}/edit-role`
     const loaded = await editLoader(args(get(path, cookie), { roleId: id }))
@@ -176,14 +257,26 @@ describe('/security/roles/[roleId]/edit-role', () => {
     expect(loaded.readOnly).toBeNull()
     expect(loaded.draft.policies).toEqual(loaded.saved)
 
-    const staged = await stage({ ...loaded.draft, scopeLevel: 'project', scope: ids.projectId, permissions: ['add_table'] }, 'add-policy', path, { roleId: id })
+    const staged = await stage(
+      { ...loaded.draft, scopeLevel: 'project', scope: ids.projectId, permissions: ['add_table'] },
+      'add-policy',
+      path,
+      { roleId: id },
+    )
     expect(staged.data.draft.policies).toHaveLength(2)
     // not published yet
     expect((await clusterCall<{ policies: unknown[] }>('GET', `/config/v1/roles/${id}/`)).policies).toHaveLength(1)
     const removed = await stage(staged.data.draft, 'remove-policy:0', path, { roleId: id })
-    const saved = asResponse(await returnedOrThrown(() => editAction(args(postForm(path, formOf({ ...removed.data.draft, name: 'editors2' }, 'save')), { roleId: id }))))
+    const saved = asResponse(
+      await returnedOrThrown(() =>
+        editAction(args(postForm(path, formOf({ ...removed.data.draft, name: 'editors2' }, 'save')), { roleId: id })),
+      ),
+    )
     expect(saved.status).toBe(302)
-    const role = await clusterCall<{ name: string; policies: { permissions: string[]; scope_type: string }[] }>('GET', `/config/v1/roles/${id}/`)
+    const role = await clusterCall<{ name: string; policies: { permissions: string[]; scope_type: string }[] }>(
+      'GET',
+      `/config/v1/roles/${id}/`,
+    )
     expect(role.name).toBe('editors2')
     expect(role.policies).toEqual([{ permissions: ['add_table'], scope_type: 'project', scope_id: ids.projectId }])
   })
@@ -193,7 +286,11 @@ describe('/security/roles/[roleId]/edit-role', () => {
     const id = String(list.rows[0]!.id)
     const loaded = await editLoader(args(get(`/security/roles/${id}/edit-role`, cookie), { roleId: id }))
     expect(loaded.readOnly?.[0]?.scope).toBe('Organization')
-    const missing = unwrap<{ status: number }>(await returnedOrThrown(() => editLoader(args(get('/security/roles/99999/edit-role', cookie), { roleId: '99999' }))))
+    const missing = unwrap<{ status: number }>(
+      await returnedOrThrown(() =>
+        editLoader(args(get('/security/roles/99999/edit-role', cookie), { roleId: '99999' })),
+      ),
+    )
     expect(missing.data.status).toBe(404)
   })
 })

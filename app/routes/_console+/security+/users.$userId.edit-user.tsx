@@ -55,7 +55,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     denied: allowed.editUser,
     effective: [...byScope.entries()].map(([scope, set]) => ({ scope, permissions: [...set].sort() })),
-    roles: roles.map((role) => ({ name: role.name, description: role.description ?? '', builtIn: Boolean(role.built_in) })),
+    roles: roles.map((role) => ({
+      name: role.name,
+      description: role.description ?? '',
+      builtIn: Boolean(role.built_in),
+    })),
   }
 }
 
@@ -75,10 +79,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const removed = current.filter((role) => !wanted.includes(role))
     if (added.length) await addUserRoles(api, user.uuid, added)
     if (removed.length) await removeUserRoles(api, user.uuid, removed)
-    const changes = [added.length ? `added ${added.map(roleLabel).join(', ')}` : '', removed.length ? `removed ${removed.map(roleLabel).join(', ')}` : '']
+    const changes = [
+      added.length ? `added ${added.map(roleLabel).join(', ')}` : '',
+      removed.length ? `removed ${removed.map(roleLabel).join(', ')}` : '',
+    ]
       .filter(Boolean)
       .join('; ')
-    return redirectWithToast('/security/users', { title: changes ? `${user.email}: ${changes}` : `${user.email}: no changes`, type: 'success' })
+    return redirectWithToast('/security/users', {
+      title: changes ? `${user.email}: ${changes}` : `${user.email}: no changes`,
+      type: 'success',
+    })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: { roles: 'roles' } })
   }
@@ -89,20 +99,29 @@ export default function EditUserRoute() {
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
-      <PageHeader level={2} title={`Edit ${user.email}`} description={`${user.kind} · ${user.status === 'pending' ? 'Invited, not signed in yet' : 'Active'}`} mb="0" />
+      <PageHeader
+        level={2}
+        title={`Edit ${user.email}`}
+        description={`${user.kind} · ${user.status === 'pending' ? 'Invited, not signed in yet' : 'Active'}`}
+        mb="0"
+      />
       {denied ? (
         <InlineAlert title="You cannot change roles">{denied}: ask an org admin.</InlineAlert>
       ) : (
         <RolesForm roles={roles} current={user.roles} isSelf={user.isSelf} lastResult={actionData?.result} />
       )}
       <SectionCard id="effective" title="Effective permissions">
-        <DetailList label="Roles" entries={[['Roles', user.roles.length ? user.roles.map(roleLabel).join(', ') : 'No roles']]} />
+        <DetailList
+          label="Roles"
+          entries={[['Roles', user.roles.length ? user.roles.map(roleLabel).join(', ') : 'No roles']]}
+        />
         {effective.length ? (
           <Stack gap="2" mt="3">
             {effective.map((entry) => (
               <details key={entry.scope}>
                 <summary>
-                  {entry.scope}: {entry.permissions.length} {entry.permissions.length === 1 ? 'permission' : 'permissions'}
+                  {entry.scope}: {entry.permissions.length}{' '}
+                  {entry.permissions.length === 1 ? 'permission' : 'permissions'}
                 </summary>
                 <Text fontSize="xs" color="fg.muted" mt="1">
                   {entry.permissions.join(', ')}
@@ -131,7 +150,11 @@ function RolesForm({
   isSelf: boolean
   lastResult?: SubmissionResult<string[]>
 }) {
-  const [form, fields] = useSchemaForm(UserRolesFormSchema, { id: 'user-roles', lastResult, defaultValue: { roles: current } })
+  const [form, fields] = useSchemaForm(UserRolesFormSchema, {
+    id: 'user-roles',
+    lastResult,
+    defaultValue: { roles: current },
+  })
   const boxes = getCollectionProps(fields.roles, { type: 'checkbox', options: roles.map((role) => role.name) })
   return (
     <FormCard form={form} submit={{ label: 'Save roles' }} cancelTo="/security/users">
@@ -152,7 +175,11 @@ function RolesForm({
                 <chakra.label display="inline-flex" alignItems="center" gap="2" fontSize="sm" cursor="pointer">
                   <input {...props} key={props.key} />
                   {roleLabel(role.name)}
-                  {role.builtIn ? <Text as="span" color="fg.muted">(built-in)</Text> : null}
+                  {role.builtIn ? (
+                    <Text as="span" color="fg.muted">
+                      (built-in)
+                    </Text>
+                  ) : null}
                 </chakra.label>
                 {role.description ? (
                   <Text fontSize="xs" color="fg.muted" ms="6">
@@ -169,9 +196,18 @@ function RolesForm({
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.email ?? 'User'} · Users · Cluster Console` }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.user.email ?? 'User'} · Users · Cluster Console` },
+]
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The user could not be shown" message={errorMessage(error)} back={{ to: '/security/users', label: 'Back to the users' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The user could not be shown"
+      message={errorMessage(error)}
+      back={{ to: '/security/users', label: 'Back to the users' }}
+    />
+  )
 }

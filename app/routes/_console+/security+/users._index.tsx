@@ -26,7 +26,15 @@ export const DELETE_USER_INTENT = 'delete-user'
 /** Why the signed-in user's own row has no Delete (the cluster refuses it too). */
 export const SELF_DELETE_REASON = 'You cannot delete yourself: you are signed in as this user. Another org admin can.'
 
-type UserRow = { uuid: string; email: string; name: string; roles: string[]; status: string; kind: string; isSelf: boolean }
+type UserRow = {
+  uuid: string
+  email: string
+  name: string
+  roles: string[]
+  status: string
+  kind: string
+  isSelf: boolean
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -35,7 +43,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [users, allowed] = await Promise.all([loadFromCluster(() => listUsers(api)), loadAllowed(api)])
   const needle = paging.q.toLowerCase()
   const rows: UserRow[] = users
-    .filter((user) => !needle || user.email.toLowerCase().includes(needle) || (user.name ?? '').toLowerCase().includes(needle))
+    .filter(
+      (user) =>
+        !needle || user.email.toLowerCase().includes(needle) || (user.name ?? '').toLowerCase().includes(needle),
+    )
     .sort((a, b) => a.email.localeCompare(b.email))
     .map((user) => ({
       uuid: user.uuid,
@@ -51,7 +62,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     ...listPage(rows, paging),
     allowed,
-    confirmDelete: toDelete ? { uuid: toDelete.uuid, email: toDelete.email, isSelf: toDelete.uuid === api.userId } : null,
+    confirmDelete: toDelete
+      ? { uuid: toDelete.uuid, email: toDelete.email, isSelf: toDelete.uuid === api.userId }
+      : null,
   }
 }
 
@@ -101,14 +114,25 @@ export default function UsersRoute() {
       ),
     },
     { key: 'kind', header: 'Type', cell: (row) => row.kind },
-    { key: 'roles', header: 'Roles', cell: (row) => (row.roles.length ? row.roles.map(roleLabel).join(', ') : <span data-muted="">No roles</span>) },
-    { key: 'status', header: 'Status', cell: (row) => <span data-badge={row.status}>{row.status === 'pending' ? 'Invited' : 'Active'}</span> },
+    {
+      key: 'roles',
+      header: 'Roles',
+      cell: (row) => (row.roles.length ? row.roles.map(roleLabel).join(', ') : <span data-muted="">No roles</span>),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (row) => <span data-badge={row.status}>{row.status === 'pending' ? 'Invited' : 'Active'}</span>,
+    },
     {
       key: 'actions',
       header: 'Actions',
       cell: (row) => (
         <>
-          <Link to={`/security/users/${row.uuid}/edit-user`} aria-label={`${data.allowed.editUser ? 'Roles' : 'Edit roles'} of ${row.email}`}>
+          <Link
+            to={`/security/users/${row.uuid}/edit-user`}
+            aria-label={`${data.allowed.editUser ? 'Roles' : 'Edit roles'} of ${row.email}`}
+          >
             {data.allowed.editUser ? 'Roles' : 'Edit roles'}
           </Link>
           {' · '}
@@ -138,7 +162,9 @@ export default function UsersRoute() {
           data.allowed.inviteUser ? (
             <Denied label="Invite user" reason={data.allowed.inviteUser} />
           ) : (
-            <CreateLink to="/security/users/invite-new-user" colorPalette="blue">Invite user</CreateLink>
+            <CreateLink to="/security/users/invite-new-user" colorPalette="blue">
+              Invite user
+            </CreateLink>
           )
         }
       />
@@ -155,12 +181,16 @@ export default function UsersRoute() {
             hiddenFields={{ user: data.confirmDelete.uuid, email: data.confirmDelete.email }}
             confirmLabel="Delete user"
           >
-            {data.confirmDelete.email} will no longer be able to sign in, and loses every role. This cannot be undone; invite them again to
-            bring them back.
+            {data.confirmDelete.email} will no longer be able to sign in, and loses every role. This cannot be undone;
+            invite them again to bring them back.
           </ConfirmPanel>
         )
       ) : null}
-      <FilterForm label="Filter by email or name" value={data.q} keep={{ pageSize: searchParams.get('pageSize') ?? undefined }} />
+      <FilterForm
+        label="Filter by email or name"
+        value={data.q}
+        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+      />
       <DataTable
         caption="Users"
         columns={columns}
@@ -174,7 +204,13 @@ export default function UsersRoute() {
           />
         }
       />
-      <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} />
+      <Pagination
+        page={data.page}
+        pageCount={data.pageCount}
+        pageSize={data.pageSize}
+        total={data.total}
+        searchParams={searchParams}
+      />
     </Stack>
   )
 }
@@ -183,5 +219,12 @@ export const meta: MetaFunction = () => [{ title: 'Users · Security · Cluster 
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  return <ErrorPanel level={2} title="The users could not be loaded" message={errorMessage(error)} back={{ to: '/security/users', label: 'Try again' }} />
+  return (
+    <ErrorPanel
+      level={2}
+      title="The users could not be loaded"
+      message={errorMessage(error)}
+      back={{ to: '/security/users', label: 'Try again' }}
+    />
+  )
 }

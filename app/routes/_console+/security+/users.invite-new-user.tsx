@@ -82,7 +82,12 @@ export default function InviteUserRoute() {
   })
   return (
     <Stack gap="4" maxW="2xl">
-      <PageHeader level={2} title="Invite user" description="They get an email with a link to set their password; until then the invite is pending." mb="0" />
+      <PageHeader
+        level={2}
+        title="Invite user"
+        description="They get an email with a link to set their password; until then the invite is pending."
+        mb="0"
+      />
       {denied ? (
         <InlineAlert title="You cannot invite users">{denied}: ask an org admin.</InlineAlert>
       ) : (
@@ -109,6 +114,11 @@ export const meta: MetaFunction = () => [{ title: 'Invite user · Security · Cl
 export function ErrorBoundary() {
   const error = useRouteError()
   return (
-    <ErrorPanel level={2} title="The invite could not be sent" message={errorMessage(error)} back={{ to: '/security/users', label: 'Back to the users' }} />
+    <ErrorPanel
+      level={2}
+      title="The invite could not be sent"
+      message={errorMessage(error)}
+      back={{ to: '/security/users', label: 'Back to the users' }}
+    />
   )
 }

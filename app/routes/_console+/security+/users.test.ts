@@ -9,19 +9,28 @@ import { action as invitesAction, loader as invitesLoader } from './pending-invi
 
 useTestCluster()
 
-type FormReply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
+type FormReply = {
+  result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }
+}
 
 let cookie: string
 let adminId: string
 beforeAll(async () => {
   cookie = await loginAsAdmin()
-  const me = await clusterCall<{ results: { uuid: string; email: string }[] }>('GET', '/config/v1/users/?email=admin@example.com')
+  const me = await clusterCall<{ results: { uuid: string; email: string }[] }>(
+    'GET',
+    '/config/v1/users/?email=admin@example.com',
+  )
   adminId = me.results[0]!.uuid
 })
 
 /** Makes an active user with a password and roles directly on the cluster; returns its uuid. */
 async function makeUser(email: string, roles: string[] = ['reader']) {
-  const user = await clusterCall<{ uuid: string }>('POST', '/config/v1/users/', { email, password: 'a-long-password-1', roles })
+  const user = await clusterCall<{ uuid: string }>('POST', '/config/v1/users/', {
+    email,
+    password: 'a-long-password-1',
+    roles,
+  })
   return user.uuid
 }
 
@@ -64,7 +73,19 @@ describe('/security/users', () => {
 
   it('deletes a user and goes back to the list (filter kept) with a toast', async () => {
     const id = await makeUser('gone@example.com')
-    const response = asResponse(await returnedOrThrown(() => listAction(args(post('/security/users?q=gone&delete=x&index', { intent: 'delete-user', user: id, email: 'gone@example.com' }, cookie)))))
+    const response = asResponse(
+      await returnedOrThrown(() =>
+        listAction(
+          args(
+            post(
+              '/security/users?q=gone&delete=x&index',
+              { intent: 'delete-user', user: id, email: 'gone@example.com' },
+              cookie,
+            ),
+          ),
+        ),
+      ),
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/security/users?q=gone')
     expect((await toastOf(response))?.title).toBe('gone@example.com deleted')
@@ -73,7 +94,13 @@ describe('/security/users', () => {
   })
 
   it('never deletes the signed-in user: the toast says why and the user stays', async () => {
-    const response = asResponse(await returnedOrThrown(() => listAction(args(post('/security/users', { intent: 'delete-user', user: adminId, email: 'admin@example.com' }, cookie)))))
+    const response = asResponse(
+      await returnedOrThrown(() =>
+        listAction(
+          args(post('/security/users', { intent: 'delete-user', user: adminId, email: 'admin@example.com' }, cookie)),
+        ),
+      ),
+    )
     expect(response.status).toBe(302)
     expect(await toastOf(response)).toMatchObject({ title: SELF_DELETE_REASON, type: 'error' })
     const list = await listLoader(args(get('/security/users', cookie)))
@@ -87,7 +114,15 @@ describe('/security/users', () => {
     // A reader may not even list users: the page's error boundary gets the catalogue message.
     const listed = await returnedOrThrown(() => listLoader(args(get('/security/users', readerCookie))))
     expect(unwrap<{ message: string; status: number }>(listed).data.status).toBe(403)
-    const response = asResponse(await returnedOrThrown(() => listAction(args(post('/security/users', { intent: 'delete-user', user: victim, email: 'victim@example.com' }, readerCookie)))))
+    const response = asResponse(
+      await returnedOrThrown(() =>
+        listAction(
+          args(
+            post('/security/users', { intent: 'delete-user', user: victim, email: 'victim@example.com' }, readerCookie),
+          ),
+        ),
+      ),
+    )
     expect(response.status).toBe(302)
     expect((await toastOf(response))?.type).toBe('error')
     const list = await listLoader(args(get('/security/users?q=victim', cookie)))
@@ -100,10 +135,19 @@ describe('/security/users/[userId]/edit-user', () => {
     const id = await makeUser('carol@example.com', ['reader'])
     const loaded = await editLoader(args(get(`/security/users/${id}/edit-user`, cookie), { userId: id }))
     expect(loaded.user).toMatchObject({ email: 'carol@example.com', roles: ['reader'], isSelf: false })
-    expect(loaded.roles.map((role) => role.name)).toEqual(expect.arrayContaining(['org_admin', 'operator', 'publisher', 'reader']))
+    expect(loaded.roles.map((role) => role.name)).toEqual(
+      expect.arrayContaining(['org_admin', 'operator', 'publisher', 'reader']),
+    )
 
-    const body = new URLSearchParams([['roles', 'publisher'], ['roles', 'operator']])
-    const request = new Request(`http://localhost/security/users/${id}/edit-user`, { method: 'POST', body, headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' } })
+    const body = new URLSearchParams([
+      ['roles', 'publisher'],
+      ['roles', 'operator'],
+    ])
+    const request = new Request(`http://localhost/security/users/${id}/edit-user`, {
+      method: 'POST',
+      body,
+      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+    })
     const response = asResponse(await returnedOrThrown(() => editAction(args(request, { userId: id }))))
     expect(response.headers.get('Location')).toBe('/security/users')
     expect((await toastOf(response))?.title).toBe('carol@example.com: added Publisher, Operator; removed Reader')
@@ -113,7 +157,11 @@ describe('/security/users/[userId]/edit-user', () => {
 
   it('unchecking every role removes them all', async () => {
     const id = await makeUser('dave@example.com', ['reader', 'publisher'])
-    const response = asResponse(await returnedOrThrown(() => editAction(args(post(`/security/users/${id}/edit-user`, {}, cookie), { userId: id }))))
+    const response = asResponse(
+      await returnedOrThrown(() =>
+        editAction(args(post(`/security/users/${id}/edit-user`, {}, cookie), { userId: id })),
+      ),
+    )
     expect(response.status).toBe(302)
     const user = await clusterCall<{ roles: string[] }>('GET', `/config/v1/users/${id}`)
     expect(user.roles).toEqual([])
@@ -121,13 +169,25 @@ describe('/security/users/[userId]/edit-user', () => {
 
   it('an unknown role comes back on the form (the cluster 400), with the choice kept', async () => {
     const id = await makeUser('erin@example.com', [])
-    const { data, status } = unwrap<FormReply>(await returnedOrThrown(() => editAction(args(post(`/security/users/${id}/edit-user`, { roles: 'no_such_role' }, cookie), { userId: id }))))
+    const { data, status } = unwrap<FormReply>(
+      await returnedOrThrown(() =>
+        editAction(args(post(`/security/users/${id}/edit-user`, { roles: 'no_such_role' }, cookie), { userId: id })),
+      ),
+    )
     expect(status).toBe(400)
     expect(data.result.error?.roles?.[0]).toMatch(/does not exist/)
   })
 
   it('a user that does not exist is a 404 for the error boundary', async () => {
-    const thrown = unwrap<{ status: number }>(await returnedOrThrown(() => editLoader(args(get('/security/users/00000000-0000-4000-8000-000000000000/edit-user', cookie), { userId: '00000000-0000-4000-8000-000000000000' }))))
+    const thrown = unwrap<{ status: number }>(
+      await returnedOrThrown(() =>
+        editLoader(
+          args(get('/security/users/00000000-0000-4000-8000-000000000000/edit-user', cookie), {
+            userId: '00000000-0000-4000-8000-000000000000',
+          }),
+        ),
+      ),
+    )
     expect(thrown.data.status).toBe(404)
   })
 })
@@ -141,7 +201,9 @@ describe('/security/users/invite-new-user and /security/pending-invites', () => 
   })
 
   it('answers the spec rules word for word at their fields and keeps what was typed', async () => {
-    const empty = unwrap<FormReply>(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', {}, cookie)))))
+    const empty = unwrap<FormReply>(
+      await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', {}, cookie)))),
+    )
     expect(empty.status).toBe(400)
     expect(empty.data.result.error).toMatchObject({
       email: ['Email is required'],
@@ -149,58 +211,159 @@ describe('/security/users/invite-new-user and /security/pending-invites', () => 
       scopeLevel: ['Scope is required'],
       resource: ['Resource is required'],
     })
-    const bad = unwrap<FormReply>(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', { email: 'nope', role: 'reader', scopeLevel: 'project', resource: 'x' }, cookie)))))
+    const bad = unwrap<FormReply>(
+      await returnedOrThrown(() =>
+        inviteAction(
+          args(
+            post(
+              '/security/users/invite-new-user',
+              { email: 'nope', role: 'reader', scopeLevel: 'project', resource: 'x' },
+              cookie,
+            ),
+          ),
+        ),
+      ),
+    )
     expect(bad.data.result.error?.email).toEqual(['Wrong email format'])
-    expect(bad.data.result.initialValue).toMatchObject({ email: 'nope', role: 'reader', scopeLevel: 'project', resource: 'x' })
+    expect(bad.data.result.initialValue).toMatchObject({
+      email: 'nope',
+      role: 'reader',
+      scopeLevel: 'project',
+      resource: 'x',
+    })
   })
 
   it('refuses a resource outside the chosen scope', async () => {
     const { scopes } = await inviteLoader(args(get('/security/users/invite-new-user', cookie)))
     const org = scopes.find((scope) => scope.level === 'org')!
-    const { data } = unwrap<FormReply>(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', { email: 'x@example.com', role: 'reader', scopeLevel: 'project', resource: org.value }, cookie)))))
+    const { data } = unwrap<FormReply>(
+      await returnedOrThrown(() =>
+        inviteAction(
+          args(
+            post(
+              '/security/users/invite-new-user',
+              { email: 'x@example.com', role: 'reader', scopeLevel: 'project', resource: org.value },
+              cookie,
+            ),
+          ),
+        ),
+      ),
+    )
     expect(data.result.error?.resource).toEqual(['Resource must be a project (the scope chosen)'])
   })
 
   it('sends an invite, lists it as pending with its role and scope, resends and deletes it', async () => {
     const { scopes } = await inviteLoader(args(get('/security/users/invite-new-user', cookie)))
     const project = scopes.find((scope) => scope.level === 'project')!
-    const sent = asResponse(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', { email: 'New.Person@example.com', role: 'publisher', scopeLevel: 'project', resource: project.value }, cookie)))))
+    const sent = asResponse(
+      await returnedOrThrown(() =>
+        inviteAction(
+          args(
+            post(
+              '/security/users/invite-new-user',
+              { email: 'New.Person@example.com', role: 'publisher', scopeLevel: 'project', resource: project.value },
+              cookie,
+            ),
+          ),
+        ),
+      ),
+    )
     expect(sent.headers.get('Location')).toBe('/security/pending-invites')
     expect((await toastOf(sent))?.title).toBe('Invite sent to New.Person@example.com')
 
     const list = await invitesLoader(args(get('/security/pending-invites', cookie)))
     const row = list.rows.find((r) => r.email === 'new.person@example.com')!
-    expect(row).toMatchObject({ roles: 'Publisher', scope: `Project ${project.label}`, invitedBy: 'admin@example.com', sentCount: 1 })
+    expect(row).toMatchObject({
+      roles: 'Publisher',
+      scope: `Project ${project.label}`,
+      invitedBy: 'admin@example.com',
+      sentCount: 1,
+    })
     // the invited user shows in Users as invited
     const users = await listLoader(args(get('/security/users?q=new.person', cookie)))
     expect(users.rows[0]).toMatchObject({ status: 'pending', roles: ['publisher'] })
 
-    const resent = asResponse(await returnedOrThrown(() => invitesAction(args(post('/security/pending-invites', { intent: 'resend-invite', invite: row.id, email: row.email }, cookie)))))
+    const resent = asResponse(
+      await returnedOrThrown(() =>
+        invitesAction(
+          args(
+            post('/security/pending-invites', { intent: 'resend-invite', invite: row.id, email: row.email }, cookie),
+          ),
+        ),
+      ),
+    )
     expect((await toastOf(resent))?.title).toBe('Invite sent again to new.person@example.com')
-    expect((await invitesLoader(args(get('/security/pending-invites', cookie)))).rows.find((r) => r.id === row.id)?.sentCount).toBe(2)
+    expect(
+      (await invitesLoader(args(get('/security/pending-invites', cookie)))).rows.find((r) => r.id === row.id)
+        ?.sentCount,
+    ).toBe(2)
 
     const step = await invitesLoader(args(get(`/security/pending-invites?delete=${row.id}`, cookie)))
     expect(step.confirmDelete).toEqual({ id: row.id, email: row.email })
-    const deleted = asResponse(await returnedOrThrown(() => invitesAction(args(post(`/security/pending-invites?delete=${row.id}`, { intent: 'delete-invite', invite: row.id, email: row.email }, cookie)))))
+    const deleted = asResponse(
+      await returnedOrThrown(() =>
+        invitesAction(
+          args(
+            post(
+              `/security/pending-invites?delete=${row.id}`,
+              { intent: 'delete-invite', invite: row.id, email: row.email },
+              cookie,
+            ),
+          ),
+        ),
+      ),
+    )
     expect(deleted.headers.get('Location')).toBe('/security/pending-invites')
     expect((await toastOf(deleted))?.title).toBe('Invite for new.person@example.com deleted')
-    expect((await invitesLoader(args(get('/security/pending-invites', cookie)))).rows.some((r) => r.id === row.id)).toBe(false)
+    expect(
+      (await invitesLoader(args(get('/security/pending-invites', cookie)))).rows.some((r) => r.id === row.id),
+    ).toBe(false)
   })
 
   it("an email the cluster refuses (an active user's) comes back at the Email field", async () => {
     await makeUser('taken@example.com')
-    const { data, status } = unwrap<FormReply>(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', { email: 'taken@example.com', role: 'reader', scopeLevel: 'org', resource: '' }, cookie)))))
+    const { data, status } = unwrap<FormReply>(
+      await returnedOrThrown(() =>
+        inviteAction(
+          args(
+            post(
+              '/security/users/invite-new-user',
+              { email: 'taken@example.com', role: 'reader', scopeLevel: 'org', resource: '' },
+              cookie,
+            ),
+          ),
+        ),
+      ),
+    )
     expect(status).toBe(400)
     expect(data.result.error?.resource).toEqual(['Resource is required'])
     const { scopes } = await inviteLoader(args(get('/security/users/invite-new-user', cookie)))
     const org = scopes.find((scope) => scope.level === 'org')!
-    const again = unwrap<FormReply>(await returnedOrThrown(() => inviteAction(args(post('/security/users/invite-new-user', { email: 'taken@example.com', role: 'reader', scopeLevel: 'org', resource: org.value }, cookie)))))
+    const again = unwrap<FormReply>(
+      await returnedOrThrown(() =>
+        inviteAction(
+          args(
+            post(
+              '/security/users/invite-new-user',
+              { email: 'taken@example.com', role: 'reader', scopeLevel: 'org', resource: org.value },
+              cookie,
+            ),
+          ),
+        ),
+      ),
+    )
     expect(again.status).toBe(400)
     expect(again.data.result.error?.email).toEqual(['A user with this email already exists.'])
   })
 
   it("a resend the cluster refuses says why in a toast (an unknown invite's 404), never a 500", async () => {
-    const response = asResponse(await returnedOrThrown(() => invitesAction(args(post('/security/pending-invites', { intent: 'resend-invite', invite: '99999', email: 'x' }, cookie)))))
+    const response = asResponse(
+      await returnedOrThrown(() =>
+        invitesAction(
+          args(post('/security/pending-invites', { intent: 'resend-invite', invite: '99999', email: 'x' }, cookie)),
+        ),
+      ),
+    )
     expect(response.status).toBe(302)
     expect((await toastOf(response))?.type).toBe('error')
   })

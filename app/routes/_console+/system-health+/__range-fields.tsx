@@ -22,7 +22,12 @@ export function RangeFields({ range, from, to }: { range: Meta; from: Meta; to: 
       {isCustomShown ? (
         <>
           <Box minW="52">
-            <Field meta={from} type="datetime-local" label="From (UTC)" help={isHydrated ? undefined : 'With “Custom range”.'} />
+            <Field
+              meta={from}
+              type="datetime-local"
+              label="From (UTC)"
+              help={isHydrated ? undefined : 'With “Custom range”.'}
+            />
           </Box>
           <Box minW="52">
             <Field meta={to} type="datetime-local" label="To (UTC)" help="At most 6 hours after From." />

@@ -13,7 +13,10 @@ export const RANGE_PRESETS = [
 export type RangePreset = (typeof RANGE_PRESETS)[number]['value']
 export const CUSTOM_RANGE = 'custom' as const
 export const DEFAULT_RANGE: RangePreset = '1h'
-export const RANGE_OPTIONS = [...RANGE_PRESETS.map(({ value, label }) => ({ value, label })), { value: CUSTOM_RANGE, label: 'Custom range (UTC)' }]
+export const RANGE_OPTIONS = [
+  ...RANGE_PRESETS.map(({ value, label }) => ({ value, label })),
+  { value: CUSTOM_RANGE, label: 'Custom range (UTC)' },
+]
 
 /** Spec section 9: custom ranges are at most 6 hours, aggregated in 10-minute intervals. */
 export const MAX_CUSTOM_MS = 6 * 3_600_000
@@ -63,11 +66,14 @@ function checkRange(value: RangeValue, ctx: z.RefinementCtx) {
   if (Number.isNaN(from) || Number.isNaN(to)) return
   if (to <= from) ctx.addIssue({ code: 'custom', path: ['to'], message: RANGE_MESSAGES.order })
   else if (to - from > MAX_CUSTOM_MS) ctx.addIssue({ code: 'custom', path: ['to'], message: RANGE_MESSAGES.tooLong })
-  else if (to - from < CUSTOM_STEP_SECONDS * 1000) ctx.addIssue({ code: 'custom', path: ['to'], message: RANGE_MESSAGES.tooShort })
+  else if (to - from < CUSTOM_STEP_SECONDS * 1000)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: RANGE_MESSAGES.tooShort })
 }
 
 /** The Counts tab's filters (spec section 3): the range, one service and one pool. */
-export const CountsFilterSchema = z.object({ ...RangeFields, service: text(100), pool: text(100) }).superRefine(checkRange)
+export const CountsFilterSchema = z
+  .object({ ...RangeFields, service: text(100), pool: text(100) })
+  .superRefine(checkRange)
 
 /** The Logs tab's filters (spec section 3: service, log level, timerange, pool, component, container, search). */
 export const LogsFilterSchema = z
@@ -100,9 +106,17 @@ export function resolveRange(value: RangeValue, now = Date.now()): ResolvedRange
   if (value.range === CUSTOM_RANGE) {
     const start = parseUtcInput(value.from)
     const end = parseUtcInput(value.to)
-    return { start, end, stepSeconds: CUSTOM_STEP_SECONDS, label: `${formatUtc(start)} – ${formatUtc(end)}`, isCustom: true }
+    return {
+      start,
+      end,
+      stepSeconds: CUSTOM_STEP_SECONDS,
+      label: `${formatUtc(start)} – ${formatUtc(end)}`,
+      isCustom: true,
+    }
   }
-  const preset = RANGE_PRESETS.find((candidate) => candidate.value === value.range) ?? RANGE_PRESETS.find((p) => p.value === DEFAULT_RANGE)!
+  const preset =
+    RANGE_PRESETS.find((candidate) => candidate.value === value.range) ??
+    RANGE_PRESETS.find((p) => p.value === DEFAULT_RANGE)!
   const end = Math.floor(now / 10_000) * 10_000
   return { start: end - preset.ms, end, stepSeconds: preset.stepSeconds, label: preset.label, isCustom: false }
 }

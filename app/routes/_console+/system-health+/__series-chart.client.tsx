@@ -15,7 +15,13 @@ export default function SeriesChart({ panel }: { panel: SeriesPanelData }) {
     const x = panel.times.map((t) => new Date(t).toISOString().slice(0, 19).replace('T', ' '))
     void Plotly.react(
       element,
-      panel.series.map((series) => ({ type: 'bar', name: series.name, x, y: series.values, hovertemplate: `%{y} ${panel.unit}<extra>${series.name}</extra>` })),
+      panel.series.map((series) => ({
+        type: 'bar',
+        name: series.name,
+        x,
+        y: series.values,
+        hovertemplate: `%{y} ${panel.unit}<extra>${series.name}</extra>`,
+      })),
       {
         barmode: 'stack',
         height: 260,
@@ -41,5 +47,13 @@ export default function SeriesChart({ panel }: { panel: SeriesPanelData }) {
     }
   }, [])
 
-  return <div ref={ref} role="figure" aria-label={`Chart: ${panel.title}`} data-chart={panel.id} style={{ width: '100%', minHeight: 260 }} />
+  return (
+    <div
+      ref={ref}
+      role="figure"
+      aria-label={`Chart: ${panel.title}`}
+      data-chart={panel.id}
+      style={{ width: '100%', minHeight: 260 }}
+    />
+  )
 }

@@ -45,7 +45,16 @@ export function SeriesPanel({ panel, withSeconds }: { panel: SeriesPanelData; wi
       {panel.error ? (
         <InlineAlert>{panel.error}</InlineAlert>
       ) : !panel.series.length ? (
-        <Box role="status" color="fg.muted" fontSize="sm" p="3" textAlign="center" borderWidth="1px" borderStyle="dashed" rounded="md">
+        <Box
+          role="status"
+          color="fg.muted"
+          fontSize="sm"
+          p="3"
+          textAlign="center"
+          borderWidth="1px"
+          borderStyle="dashed"
+          rounded="md"
+        >
           No {panel.unit} in this range.
         </Box>
       ) : (
@@ -69,7 +78,15 @@ export function SeriesPanel({ panel, withSeconds }: { panel: SeriesPanelData; wi
 
 function ChartPlaceholder() {
   return (
-    <Box h="260px" display="flex" alignItems="center" justifyContent="center" color="fg.muted" fontSize="sm" role="status">
+    <Box
+      h="260px"
+      display="flex"
+      alignItems="center"
+      justifyContent="center"
+      color="fg.muted"
+      fontSize="sm"
+      role="status"
+    >
       Loading chart…
     </Box>
   )
@@ -96,7 +113,13 @@ function SeriesTable({ panel, withSeconds }: { panel: SeriesPanelData; withSecon
   return (
     // a scrolling box a keyboard can reach (tab to it, then arrows scroll it)
     <Box maxH="80" overflowY="auto" tabIndex={0} role="region" aria-label={`${panel.title} data`}>
-      <DataTable caption={`${panel.title} per interval, newest first`} columns={columns} rows={rows} rowKey={(row) => String(row.time)} empty={null} />
+      <DataTable
+        caption={`${panel.title} per interval, newest first`}
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => String(row.time)}
+        empty={null}
+      />
     </Box>
   )
 }

@@ -13,7 +13,10 @@ const TABS = [
 export default function SystemHealthLayout() {
   return (
     <>
-      <PageHeader title="System health" description="The cluster's own request, query and ingest counts, and its logs. Times are in UTC." />
+      <PageHeader
+        title="System health"
+        description="The cluster's own request, query and ingest counts, and its logs. Times are in UTC."
+      />
       <SectionTabs tabs={TABS} label="System health" />
       <Outlet />
     </>

@@ -39,7 +39,12 @@ const SUMMARY_KEYS = ['active_queries', 'total_rows', 'compressed_data_size', 'c
 function rangeFigures(panels: SeriesPanelData[]): SummaryCard[] {
   return panels
     .filter((panel) => panel.error === null)
-    .map((panel) => ({ key: `range_${panel.id}`, label: `${panel.unit[0]!.toUpperCase()}${panel.unit.slice(1)} in the range`, value: panel.total, text: formatNumber(panel.total) }))
+    .map((panel) => ({
+      key: `range_${panel.id}`,
+      label: `${panel.unit[0]!.toUpperCase()}${panel.unit.slice(1)} in the range`,
+      value: panel.total,
+      text: formatNumber(panel.total),
+    }))
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -52,14 +57,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     settle(() => getOrgSummary(api)),
   ])
   // the values the counters carry, plus the one asked for (so a deep link keeps its filter)
-  const withWanted = (known: string[] | null, wanted: unknown) => [...new Set([...(known ?? []), ...(typeof wanted === 'string' && wanted ? [wanted] : [])])].sort()
+  const withWanted = (known: string[] | null, wanted: unknown) =>
+    [...new Set([...(known ?? []), ...(typeof wanted === 'string' && wanted ? [wanted] : [])])].sort()
   const serviceOptions = withWanted(services.value, submission.payload.service)
   const poolOptions = withWanted(pools.value, submission.payload.pool)
   const figures: SummaryCard[] = summary.value
     ? summaryCards(summary.value).activity.filter((card) => SUMMARY_KEYS.includes(card.key))
     : []
   const isLive = new URL(request.url).searchParams.get('live') === '1'
-  const common = { services: serviceOptions, pools: poolOptions, summary: { figures, error: summary.error }, updatedAt: now, isLive }
+  const common = {
+    services: serviceOptions,
+    pools: poolOptions,
+    summary: { figures, error: summary.error },
+    updatedAt: now,
+    isLive,
+  }
 
   if (submission.status !== 'success') {
     return { ...common, result: submission.reply(), filters: null, range: null, panels: [] as SeriesPanelData[] }
@@ -72,7 +84,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...common,
     summary: { ...common.summary, figures: [...rangeFigures(panels), ...figures] },
     result: undefined,
-    filters: { range: submission.value.range, from: submission.value.from ?? '', to: submission.value.to ?? '', service: service ?? '', pool: pool ?? '' },
+    filters: {
+      range: submission.value.range,
+      from: submission.value.from ?? '',
+      to: submission.value.to ?? '',
+      service: service ?? '',
+      pool: pool ?? '',
+    },
     range: { label: range.label, start: range.start, end: range.end, stepSeconds: range.stepSeconds },
     panels,
   }
@@ -81,14 +99,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function SystemHealthCountsRoute() {
   const data = useLoaderData<typeof loader>()
   const location = useLocation()
-  const filterKey = new URLSearchParams([...new URLSearchParams(location.search)].filter(([key]) => key !== 'live')).toString()
+  const filterKey = new URLSearchParams(
+    [...new URLSearchParams(location.search)].filter(([key]) => key !== 'live'),
+  ).toString()
   return (
     <Stack gap="5">
       <CountsFilterForm key={filterKey} services={data.services} pools={data.pools} />
       {data.range ? (
         <HStack justify="space-between" wrap="wrap" gap="2">
           <Text fontSize="sm" color="fg.muted">
-            {data.range.label} · {formatUtc(data.range.start)} to {formatUtc(data.range.end)} · {intervalLabel(data.range.stepSeconds)} intervals
+            {data.range.label} · {formatUtc(data.range.start)} to {formatUtc(data.range.end)} ·{' '}
+            {intervalLabel(data.range.stepSeconds)} intervals
           </Text>
           <HStack gap="3">
             <LiveToggle isLive={data.isLive} />
@@ -145,7 +166,12 @@ function CountsFilterForm({ services, pools }: { services: string[]; pools: stri
           />
         </Box>
         <Box minW="44">
-          <SelectField meta={fields.pool} label="Pool" placeholder="All pools" options={pools.map((pool) => ({ value: pool, label: pool }))} />
+          <SelectField
+            meta={fields.pool}
+            label="Pool"
+            placeholder="All pools"
+            options={pools.map((pool) => ({ value: pool, label: pool }))}
+          />
         </Box>
         <RangeFields range={fields.range} from={fields.from} to={fields.to} />
         <Box pt="6">
@@ -163,7 +189,16 @@ const figuresCss = {
   display: 'grid',
   gap: '3',
   gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
-  '& > li': { bg: 'bg', borderWidth: '1px', borderColor: 'border', rounded: 'md', p: '3', display: 'flex', flexDirection: 'column', gap: '0.5' },
+  '& > li': {
+    bg: 'bg',
+    borderWidth: '1px',
+    borderColor: 'border',
+    rounded: 'md',
+    p: '3',
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '0.5',
+  },
   '& [data-label]': { fontSize: 'xs', color: 'fg.muted' },
   '& [data-value]': { fontSize: 'xl', fontWeight: 'semibold', lineHeight: 'short' },
 } as const

@@ -38,17 +38,39 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const submission = parseWithZod(url.searchParams, { schema: LogsFilterSchema })
   const facetsLoad = settle(() => listLogFacets(api))
   const common = { updatedAt: now, pageSize: paging.pageSize, isLive: url.searchParams.get('live') === '1' }
-  const noRows = { entries: [] as LogEntry[], total: 0, page: 1, pageCount: 1, error: null as string | null, range: null }
+  const noRows = {
+    entries: [] as LogEntry[],
+    total: 0,
+    page: 1,
+    pageCount: 1,
+    error: null as string | null,
+    range: null,
+  }
 
   if (submission.status !== 'success') {
-    return { ...common, ...noRows, result: submission.reply(), filters: null, facets: facetOptions((await facetsLoad).value, submission.payload) }
+    return {
+      ...common,
+      ...noRows,
+      result: submission.reply(),
+      filters: null,
+      facets: facetOptions((await facetsLoad).value, submission.payload),
+    }
   }
   const value = submission.value
   // Logs end at this instant (not at a 10-second bucket as the counts do): the newest line counts.
   const preset = RANGE_PRESETS.find((candidate) => candidate.value === value.range)
   const start = value.range === CUSTOM_RANGE ? parseUtcInput(value.from) : now - (preset?.ms ?? 3_600_000)
   const end = value.range === CUSTOM_RANGE ? parseUtcInput(value.to) : now
-  const filters = { start, end, service: value.service, level: value.level, pool: value.pool, component: value.component, container: value.container, search: value.q }
+  const filters = {
+    start,
+    end,
+    service: value.service,
+    level: value.level,
+    pool: value.pool,
+    component: value.component,
+    container: value.container,
+    search: value.q,
+  }
 
   const [counted, facets] = await Promise.all([settle(() => countLogs(api, filters)), facetsLoad])
   const total = counted.value ?? 0
@@ -119,7 +141,11 @@ const columns: Column<LogEntry>[] = [
   {
     key: 'time',
     header: 'Time (UTC)',
-    cell: (entry) => <time dateTime={new Date(entry.timestamp).toISOString()} data-time="">{utcMillis(entry.timestamp)}</time>,
+    cell: (entry) => (
+      <time dateTime={new Date(entry.timestamp).toISOString()} data-time="">
+        {utcMillis(entry.timestamp)}
+      </time>
+    ),
   },
   {
     key: 'level',
@@ -133,15 +159,29 @@ const columns: Column<LogEntry>[] = [
   { key: 'service', header: 'Service', cell: (entry) => entry.service },
   { key: 'component', header: 'Component', cell: (entry) => entry.component || '—' },
   { key: 'message', header: 'Message', cell: (entry) => <span data-message="">{entry.message}</span> },
-  { key: 'error', header: 'Error', cell: (entry) => (entry.error ? <span data-error="">{entry.error}</span> : <span data-muted="">—</span>) },
+  {
+    key: 'error',
+    header: 'Error',
+    cell: (entry) => (entry.error ? <span data-error="">{entry.error}</span> : <span data-muted="">—</span>),
+  },
 ]
 
 export default function SystemHealthLogsRoute() {
   const data = useLoaderData<typeof loader>()
   const location = useLocation()
   const [searchParams] = useSearchParams()
-  const filterKey = new URLSearchParams([...searchParams].filter(([key]) => key !== 'live' && key !== 'page')).toString()
-  const hasFilters = Boolean(data.filters && (data.filters.service || data.filters.level || data.filters.pool || data.filters.component || data.filters.container || data.filters.q))
+  const filterKey = new URLSearchParams(
+    [...searchParams].filter(([key]) => key !== 'live' && key !== 'page'),
+  ).toString()
+  const hasFilters = Boolean(
+    data.filters &&
+    (data.filters.service ||
+      data.filters.level ||
+      data.filters.pool ||
+      data.filters.component ||
+      data.filters.container ||
+      data.filters.q),
+  )
   return (
     <Stack gap="4">
       <LogsFilterForm key={filterKey} />
@@ -173,14 +213,25 @@ export default function SystemHealthLogsRoute() {
                 message="No log entries in this time range."
                 filter={
                   hasFilters
-                    ? { message: 'No log entries match these filters in this time range.', clearTo: '/system-health/logs', clearLabel: 'Clear the filters' }
+                    ? {
+                        message: 'No log entries match these filters in this time range.',
+                        clearTo: '/system-health/logs',
+                        clearLabel: 'Clear the filters',
+                      }
                     : null
                 }
               />
             }
           />
           {data.total > 0 ? (
-            <Pagination page={data.page} pageCount={data.pageCount} pageSize={data.pageSize} total={data.total} searchParams={searchParams} noun="entries" />
+            <Pagination
+              page={data.page}
+              pageCount={data.pageCount}
+              pageSize={data.pageSize}
+              total={data.total}
+              searchParams={searchParams}
+              noun="entries"
+            />
           ) : null}
         </Box>
       ) : (
@@ -210,11 +261,39 @@ function LogsFilterForm() {
       <FormErrors id={form.errorId} errors={form.errors} />
       {data.isLive ? <input type="hidden" name="live" value="1" /> : null}
       <input type="hidden" name="pageSize" value={data.pageSize} />
-      <Box display="grid" columnGap="4" gridTemplateColumns={{ base: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' }}>
-        <SelectField meta={fields.service} label="Service" placeholder="All services" options={options(data.facets.services)} />
-        <SelectField meta={fields.level} label="Log level" placeholder="All levels" options={options(data.facets.levels)} />
-        <SelectField meta={fields.component} label="Component" placeholder="All components" options={options(data.facets.components)} />
-        <SelectField meta={fields.container} label="Container" placeholder="All containers" options={options(data.facets.containers)} />
+      <Box
+        display="grid"
+        columnGap="4"
+        gridTemplateColumns={{
+          base: 'minmax(0, 1fr)',
+          sm: 'repeat(2, minmax(0, 1fr))',
+          lg: 'repeat(4, minmax(0, 1fr))',
+        }}
+      >
+        <SelectField
+          meta={fields.service}
+          label="Service"
+          placeholder="All services"
+          options={options(data.facets.services)}
+        />
+        <SelectField
+          meta={fields.level}
+          label="Log level"
+          placeholder="All levels"
+          options={options(data.facets.levels)}
+        />
+        <SelectField
+          meta={fields.component}
+          label="Component"
+          placeholder="All components"
+          options={options(data.facets.components)}
+        />
+        <SelectField
+          meta={fields.container}
+          label="Container"
+          placeholder="All containers"
+          options={options(data.facets.containers)}
+        />
         <SelectField meta={fields.pool} label="Pool" placeholder="All pools" options={options(data.facets.pools)} />
       </Box>
       <HStack gap="4" align="flex-start" wrap="wrap">

@@ -20,7 +20,11 @@ const basic = `Basic ${Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString(
 
 /** Calls the cluster directly (as another client would), so it counts requests and writes logs. */
 async function callCluster(method: string, path: string, body?: string) {
-  const response = await fetch(`${TEST_CLUSTER_URL}${path}`, { method, body, headers: { Authorization: basic, 'Content-Type': 'application/json' } })
+  const response = await fetch(`${TEST_CLUSTER_URL}${path}`, {
+    method,
+    body,
+    headers: { Authorization: basic, 'Content-Type': 'application/json' },
+  })
   await response.text()
   return response.status
 }
@@ -82,8 +86,12 @@ describe('/system-health/counts', () => {
   })
 
   it('filters by service through an escaped PromQL label, so a hostile value only matches nothing', async () => {
-    expect(panelQuery(PANELS[0], 60, { service: 'query-head' })).toBe('sum by (service) (increase(http_requests_total{service="query-head"}[60s]))')
-    expect(panelQuery(PANELS[0], 60, { service: 'x"} or up{a="\\' })).toBe('sum by (service) (increase(http_requests_total{service="x\\"} or up{a=\\"\\\\"}[60s]))')
+    expect(panelQuery(PANELS[0], 60, { service: 'query-head' })).toBe(
+      'sum by (service) (increase(http_requests_total{service="query-head"}[60s]))',
+    )
+    expect(panelQuery(PANELS[0], 60, { service: 'x"} or up{a="\\' })).toBe(
+      'sum by (service) (increase(http_requests_total{service="x\\"} or up{a=\\"\\\\"}[60s]))',
+    )
 
     const data = await counts('?range=1h&service=turbine-api')
     expect(data.filters).toMatchObject({ service: 'turbine-api', range: '1h' })
@@ -106,7 +114,12 @@ describe('/system-health/counts', () => {
     const before = await counts('?range=1h&pool=query-peer')
     const queriesBefore = before.panels.find((panel) => panel.id === 'queries')!.total
     expect(await callCluster('GET', `/query?${new URLSearchParams({ query: 'SELECT 1' })}`)).toBe(200)
-    expect(await callCluster('GET', `/query?${new URLSearchParams({ query: 'SELECT 2', hdx_query_pool_name: 'merge-peer' })}`)).toBe(200)
+    expect(
+      await callCluster(
+        'GET',
+        `/query?${new URLSearchParams({ query: 'SELECT 2', hdx_query_pool_name: 'merge-peer' })}`,
+      ),
+    ).toBe(200)
 
     const data = await counts('?range=1h&pool=query-peer')
     expect(data.filters).toMatchObject({ pool: 'query-peer', service: '' })
@@ -144,7 +157,12 @@ describe('/system-health/counts', () => {
     const noSummary = await counts('?range=1h')
     expect(noSummary.summary.error).toBe('Service Unavailable.')
     // what the panels counted still shows; nothing of the summary's own
-    expect(noSummary.summary.figures.map((f) => f.key)).toEqual(['range_requests', 'range_errors', 'range_queries', 'range_rows'])
+    expect(noSummary.summary.figures.map((f) => f.key)).toEqual([
+      'range_requests',
+      'range_errors',
+      'range_queries',
+      'range_rows',
+    ])
     expect(noSummary.panels.every((panel) => panel.error === null)).toBe(true)
   })
 
@@ -156,11 +174,18 @@ describe('/system-health/counts', () => {
     expect(ok.panels[0]!.times).toHaveLength(12)
     expect(ok.panels[0]!.times[0]).toBe(to - 2 * 3_600_000 + 600_000)
 
-    const long = await counts(`?range=custom&from=${toUtcInput(to - 7 * 3_600_000)}&to=${toUtcInput(to)}&service=query-head`)
+    const long = await counts(
+      `?range=custom&from=${toUtcInput(to - 7 * 3_600_000)}&to=${toUtcInput(to)}&service=query-head`,
+    )
     expect(long.result?.error).toEqual({ to: [RANGE_MESSAGES.tooLong] })
     expect(RANGE_MESSAGES.tooLong).toBe('Custom time ranges are limited to 6 hours')
     // Nothing typed is lost, and no panel is read for a range the spec refuses.
-    expect(long.result?.initialValue).toMatchObject({ range: 'custom', from: toUtcInput(to - 7 * 3_600_000), to: toUtcInput(to), service: 'query-head' })
+    expect(long.result?.initialValue).toMatchObject({
+      range: 'custom',
+      from: toUtcInput(to - 7 * 3_600_000),
+      to: toUtcInput(to),
+      service: 'query-head',
+    })
     expect(long.panels).toEqual([])
 
     const missing = await counts('?range=custom&from=&to=nonsense')
@@ -195,8 +220,16 @@ describe('/system-health/logs', () => {
 
     const searched = await logs(`?range=15m&q=${marker.toUpperCase()}`)
     expect(searched.total).toBe(2)
-    expect(searched.entries.map((entry) => entry.error.match(new RegExp(`${marker} \\w+`))?.[0])).toEqual([`${marker} two`, `${marker} one`])
-    expect(searched.entries[0]).toMatchObject({ level: 'warning', service: 'query-head', component: 'query', container: 'query-head' })
+    expect(searched.entries.map((entry) => entry.error.match(new RegExp(`${marker} \\w+`))?.[0])).toEqual([
+      `${marker} two`,
+      `${marker} one`,
+    ])
+    expect(searched.entries[0]).toMatchObject({
+      level: 'warning',
+      service: 'query-head',
+      component: 'query',
+      container: 'query-head',
+    })
     expect(searched.entries[0]!.message).toMatch(/^query .* failed for admin@example.com$/)
 
     const auth = await logs('?range=15m&service=turbine-api&component=auth&level=info')
@@ -213,7 +246,9 @@ describe('/system-health/logs', () => {
   it('filters by pool: a failing query logs on the pool it ran on', async () => {
     const marker = `pool${Date.now().toString(36)}`
     const sql = `SELECT throwIf(1, '${marker}')`
-    expect(await callCluster('GET', `/query?${new URLSearchParams({ query: sql, hdx_query_pool_name: 'merge-peer-ii' })}`)).toBe(400)
+    expect(
+      await callCluster('GET', `/query?${new URLSearchParams({ query: sql, hdx_query_pool_name: 'merge-peer-ii' })}`),
+    ).toBe(400)
     expect(await failingQuery(`${marker} default`)).toBe(400)
 
     const onPool = await logs(`?range=15m&pool=merge-peer-ii&q=${marker}`)
@@ -222,7 +257,9 @@ describe('/system-health/logs', () => {
     expect(onPool.entries[0]!.error).toContain(marker)
     expect(onPool.entries[0]!.error).not.toContain('default')
     expect((await logs(`?range=15m&pool=query-peer&q=${marker}`)).total).toBe(1)
-    expect((await logs(`?range=15m&q=${marker}`)).facets.pools).toEqual(expect.arrayContaining(['merge-peer-ii', 'query-peer']))
+    expect((await logs(`?range=15m&q=${marker}`)).facets.pools).toEqual(
+      expect.arrayContaining(['merge-peer-ii', 'query-peer']),
+    )
   })
 
   it('binds a hostile search string as a value: quotes and backslashes match literally and inject nothing', async () => {
@@ -257,7 +294,9 @@ describe('/system-health/logs', () => {
 
   it('refuses a custom range over 6 hours with the message, and reads a valid one', async () => {
     const to = Date.now() + 60_000
-    const long = await logs(`?range=custom&from=${toUtcInput(to - 6 * 3_600_000 - 60_000)}&to=${toUtcInput(to)}&level=info`)
+    const long = await logs(
+      `?range=custom&from=${toUtcInput(to - 6 * 3_600_000 - 60_000)}&to=${toUtcInput(to)}&level=info`,
+    )
     expect(long.result?.error).toEqual({ to: [RANGE_MESSAGES.tooLong] })
     expect(long.filters).toBeNull()
     expect(long.entries).toEqual([])
