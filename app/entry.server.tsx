@@ -81,6 +81,7 @@ export default function handleRequest(
     // Stops a render that has not finished in time. Cleared once it has: a pending timer kept the
     // whole render (its loader data, React's request) alive for 11 s after every page, and its late
     // abort() ended the finished stream again.
+    // eslint-disable-next-line prefer-const -- set once the render has started; the callbacks made before it clear it
     let timer: NodeJS.Timeout | undefined
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>

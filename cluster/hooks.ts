@@ -3,7 +3,6 @@
  * calls the data plane's hooks when config changes. Nothing here depends on `context.ts`.
  */
 /** A stored config object: every resource has a uuid and a name; the rest is its own. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Resource = { uuid: string; name: string } & Record<string, any>
 
 /**

@@ -10,7 +10,6 @@ export const TEST_BASE = 'http://local-cluster'
 export interface ApiAnswer {
   status: number
   /** Parsed JSON when the answer is JSON, the text otherwise ('' for no body). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any
   headers: Headers
 }

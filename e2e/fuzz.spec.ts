@@ -220,12 +220,10 @@ test.describe('fuzzing every action', () => {
       )
     }
     console.log(`fuzz: ${total} submissions over ${routes.length} actions\n${report.join('\n')}`)
-    test
-      .info()
-      .annotations.push({
-        type: 'fuzz',
-        description: `${total} submissions, ${routes.length} actions, ${failures.length} failing`,
-      })
+    test.info().annotations.push({
+      type: 'fuzz',
+      description: `${total} submissions, ${routes.length} actions, ${failures.length} failing`,
+    })
     expect(failures, failures.join('\n')).toEqual([])
     expect(total).toBeGreaterThanOrEqual(RUNS * routes.length)
   })

@@ -25,7 +25,6 @@ import { deepMerge, getOrg, isPlainObject, nextSeq, origin, primaryOrg, type Org
 export type Level = 'global' | 'org' | 'project' | 'table'
 
 /** A stored item. Keys starting with `_` are internal (parent ids) and never answered. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Item = Record<string, any> & {
   name: string
   created: string

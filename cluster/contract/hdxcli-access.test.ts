@@ -1,7 +1,7 @@
 /** hdxcli on roles, service accounts and their tokens, users and invites. */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { TEST_ADMIN_EMAIL } from '../test-helpers'
-import { hdx, hdxcliLogin, org, raw, unwrapList, useContractCluster } from './helpers'
+import { type hdx, hdxcliLogin, org, raw, unwrapList, useContractCluster } from './helpers'
 
 useContractCluster()
 

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   HDX_HEADERS,
-  hdx,
+  type hdx,
   hdxcliLogin,
   HDXCLI_CSV_TRANSFORM,
   org,

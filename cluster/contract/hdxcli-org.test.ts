@@ -1,6 +1,6 @@
 /** hdxcli on org-wide resources (storages, pools, query options) and `hdxcli migrate`. */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { hdx, hdxcliLogin, org, unwrapList, useContractCluster } from './helpers'
+import { type hdx, hdxcliLogin, org, unwrapList, useContractCluster } from './helpers'
 
 useContractCluster()
 

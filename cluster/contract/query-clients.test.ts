@@ -175,13 +175,21 @@ describe('query clients', () => {
     for (let i = 0; i < r.text.length; i++) {
       const ch = r.text[i]
       if (quoted) {
-        if (ch === '"' && r.text[i + 1] === '"') ((field += '"'), i++)
-        else if (ch === '"') quoted = false
+        if (ch === '"' && r.text[i + 1] === '"') {
+          field += '"'
+          i++
+        } else if (ch === '"') quoted = false
         else field += ch
       } else if (ch === '"') quoted = true
-      else if (ch === ',') (row.push(field), (field = ''))
-      else if (ch === '\n') (row.push(field), rows.push(row), (row = []), (field = ''))
-      else if (ch !== '\r') field += ch
+      else if (ch === ',') {
+        row.push(field)
+        field = ''
+      } else if (ch === '\n') {
+        row.push(field)
+        rows.push(row)
+        row = []
+        field = ''
+      } else if (ch !== '\r') field += ch
     }
     const partitions = rows.slice(1) // reader.__next__(): the header
     expect(partitions.length).toBeGreaterThan(0)

@@ -379,7 +379,6 @@ export async function tableOrderKey(engine: Engine, database: string, table: str
 // ---------------------------------------------------------------------------------------------
 // Transform datatypes → engine types
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Datatype = {
   type?: string
   primary?: boolean

@@ -146,6 +146,7 @@ describe('kill -9', () => {
   it('keeps acknowledged objects and ingested rows across kill -9 and restart', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-kill-'))
     try {
+      // eslint-disable-next-line prefer-const -- child and base are replaced on restart, admin is not
       let { child, base, admin } = await startProcess(dataDir)
       const login = await fetch(`${base}/config/v1/login`, {
         method: 'POST',

@@ -97,6 +97,7 @@ export function useLazySchemaForm<S extends Schema>(load: SchemaLoader<S>, optio
     leftEarly.current.clear()
     for (const name of names) form.validate({ name })
     // only the schema's arrival starts this
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the form, id and mode are read as they are then
   }, [validate])
   useEarlyChanges(options.id)
 

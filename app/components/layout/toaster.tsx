@@ -46,6 +46,7 @@ export function Toaster({ toasts }: { toasts: ToastItem[] }) {
       listRef.current?.querySelector<HTMLElement>(`[data-toast-id="${CSS.escape(first)}"]`)?.focus()
     })
     // only the loader's toasts start this: `items` is read as it was rendered
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, [toasts])
 
   /** Removes toasts; focus inside one that goes moves to the page's heading rather than being lost. */

@@ -11,7 +11,6 @@ export const BATCH = 'batch_job'
 export const ALTER = 'alter_job'
 
 /** A stored job: its own fields beside uuid, name, status and the org it belongs to. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Job = Record<string, any> & { uuid: string; name: string; status: string; org: string }
 
 /** The job as the API answers it, with a `url` on the scheme and host the client used. */

@@ -62,6 +62,8 @@ export function scaleValue(k8s: Record<string, unknown> | undefined) {
 
 const str = (value: unknown) => (value === undefined || value === null ? '' : String(value))
 
+// The stored object is read field by field, whatever another tool put in it.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 /** A stored source as the form's values; secrets are left out (never sent to the browser). */
 export function sourceFormValue(source: Source, kind: SourceKind, table: string): Record<string, unknown> {
   const settings = (source.settings ?? {}) as Record<string, any>

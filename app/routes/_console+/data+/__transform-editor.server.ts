@@ -80,6 +80,8 @@ export function newTransformValue(table: string): Record<string, unknown> {
   }
 }
 
+// The stored object is read field by field, whatever another tool put in it.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 /** A stored transform as the form's values (strings and "on", as a browser would post them). */
 export function transformFormValue(transform: Transform, table: string): Record<string, unknown> {
   const settings = (transform.settings ?? {}) as Record<string, any>

@@ -24,7 +24,7 @@ import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { QueryTabs } from './__query-editor'
-import { editorLink, resultLink } from './__query-options'
+import { resultLink } from './__query-options'
 import { unavailableMessage } from './__saved.server'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
