@@ -393,7 +393,8 @@ export type Datatype = {
 }
 export type OutputColumn = { name: string; datatype: Datatype }
 
-const SCALARS: Record<string, string> = {
+/** Each scalar datatype's engine type; the console's dictionary lookup uses the same (tests/datatypes.test.ts). */
+export const SCALARS: Record<string, string> = {
   string: 'String',
   boolean: 'Bool',
   bool: 'Bool',
@@ -410,6 +411,7 @@ const SCALARS: Record<string, string> = {
   float64: 'Float64',
   float32: 'Float32',
   datetime: 'DateTime64(3)',
+  datetime64: 'DateTime64(3)',
   epoch: 'DateTime64(3)',
   json: 'String',
   ip: 'String',

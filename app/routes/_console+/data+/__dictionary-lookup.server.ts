@@ -3,8 +3,11 @@ import { dictionarySqlName, type Dictionary } from '~/api/dictionaries.server'
 import { QueryError, runQuery } from '~/api/query.server'
 import { sqlString } from '~/utils/sql'
 
-/** A datatype of the cluster's schema definitions as the engine's type (for typed lookup keys). */
-const ENGINE_TYPES: Record<string, string> = {
+/**
+ * A datatype of the cluster's schema definitions as the engine's type (for typed lookup keys): the
+ * local cluster's mapping (cluster/data/engine.ts), which tests/datatypes.test.ts keeps in step.
+ */
+export const ENGINE_TYPES: Record<string, string> = {
   string: 'String',
   boolean: 'Bool',
   bool: 'Bool',
@@ -16,15 +19,16 @@ const ENGINE_TYPES: Record<string, string> = {
   uint32: 'UInt32',
   int64: 'Int64',
   uint64: 'UInt64',
-  float: 'Float32',
-  float32: 'Float32',
-  float64: 'Float64',
   double: 'Float64',
-  datetime: 'DateTime',
+  float: 'Float64',
+  float64: 'Float64',
+  float32: 'Float32',
+  datetime: 'DateTime64(3)',
   datetime64: 'DateTime64(3)',
-  epoch: 'DateTime',
-  uuid: 'UUID',
-  ip: 'IPv6',
+  epoch: 'DateTime64(3)',
+  json: 'String',
+  ip: 'String',
+  uuid: 'String',
 }
 
 export type LookupKey = { column: string; type: string; value: string }
