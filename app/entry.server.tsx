@@ -60,8 +60,10 @@ export default function handleRequest(
     for (const [name, value] of securityHeaders(nonce, getEnv().ALLOW_EMBEDDING)) responseHeaders.set(name, value)
   }
   const { cache, server: emotionServer } = sharedEmotion()
-  const respond = (page: Buffer<ArrayBuffer>, status: number) => {
+  const respond = (page: Buffer<ArrayBuffer>, status: number, pageCache: 'hit' | 'miss' | 'off') => {
     responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+    // whether the page came from the page cache, for whoever measures or debugs (and its e2e test)
+    responseHeaders.append('Server-Timing', `page-cache;desc="${pageCache}"`)
     // Pages carry one user's data: never store them in shared or browser caches.
     if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-store')
     return new Response(page, { status, headers: responseHeaders })
@@ -73,7 +75,7 @@ export default function handleRequest(
   if (cached !== undefined) {
     // The data's stream for the page's scripts is in the stored page already.
     cancelHandoffStream(remixContext)
-    return respond(cached, responseStatusCode)
+    return respond(cached, responseStatusCode, 'hit')
   }
 
   return new Promise<Response>((resolve, reject) => {
@@ -111,7 +113,7 @@ export default function handleRequest(
             const page =
               head === -1 ? bytes : Buffer.concat([bytes.subarray(0, head), Buffer.from(styles), bytes.subarray(head)])
             if (key && !didError) keepPage(key, page, nonce)
-            resolve(respond(page, didError ? 500 : responseStatusCode))
+            resolve(respond(page, didError ? 500 : responseStatusCode, key ? 'miss' : 'off'))
           })
           pipe(sink)
         },

@@ -71,10 +71,17 @@ test.describe('default mode', () => {
     const get = async (url: string) => {
       const answer = await request.get(url)
       expect(answer.status()).toBe(200)
-      return { nonce: nonceOf(answer.headers()['content-security-policy'] ?? ''), html: await answer.text() }
+      return {
+        nonce: nonceOf(answer.headers()['content-security-policy'] ?? ''),
+        html: await answer.text(),
+        pageCache: /page-cache;desc="(\w+)"/.exec(answer.headers()['server-timing'] ?? '')?.[1],
+      }
     }
-    const first = await get('/login?prevUrl=%2Fjobs%2Fone')
-    const second = await get('/login?prevUrl=%2Fjobs%2Fone')
+    // a URL of this run's own, so no earlier test has rendered it
+    const path = `/login?prevUrl=${encodeURIComponent(`/jobs/one-${test.info().project.name}-${Date.now()}`)}`
+    const first = await get(path)
+    const second = await get(path)
+    expect([first.pageCache, second.pageCache]).toEqual(['miss', 'hit'])
     expect(first.nonce).toBeTruthy()
     expect(second.nonce).not.toBe(first.nonce)
     expect(second.html).not.toContain(first.nonce)
@@ -83,9 +90,10 @@ test.describe('default mode', () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${second.nonce}"`)
     // Apart from the nonce, the same bytes.
     expect(second.html.split(second.nonce).join('N')).toBe(first.html.split(first.nonce).join('N'))
-    const other = await get('/login?prevUrl=%2Fjobs%2Ftwo')
-    expect(other.html).toContain('value="/jobs/two"')
+    const other = await get(path.replace('one-', 'two-'))
+    expect(other.html).toContain('value="/jobs/two-')
     expect(other.html).not.toContain('/jobs/one')
+    expect(other.pageCache).not.toBe('hit')
   })
 })
 

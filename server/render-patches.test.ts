@@ -53,4 +53,21 @@ describe('render patches (decision 045)', () => {
     ])
     expect(matchRoutes(dataRoutes, '/data/tables')?.map((match) => match.route.id)).toEqual(['root', 'tables'])
   })
+
+  it("keeps a routes array's matches by path (decision 033), each caller getting its own copy", () => {
+    const local = [{ id: 'root', path: '/', children: [{ id: 'a', path: 'a/:id' }] }]
+    const first = matchRoutes(local, '/a/1')!
+    ;(first[1]!.params as Record<string, string>).id = 'changed'
+    first.pop()
+    expect(matchRoutes(local, '/a/1')?.map((match) => [match.route.id, match.params.id])).toEqual([
+      ['root', '1'],
+      ['a', '1'],
+    ])
+    // the server never changes a routes array; the cache keys on it, so a change is not seen (only
+    // with the patch in effect: unpatched, every call ranks the routes again)
+    expect(matchRoutes(local, '/b')).toBeNull()
+    local[0]!.children.push({ id: 'b', path: 'b' })
+    expect(matchRoutes(local, '/b')).toBeNull()
+    expect(matchRoutes([...local], '/b')?.map((match) => match.route.id)).toEqual(['root', 'b'])
+  })
 })

@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { cachedPage, clearPageCache, keepPage } from './page-cache.server'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { EntryContext } from '@remix-run/node'
+import { cachedPage, clearPageCache, keepPage, pageKey } from './page-cache.server'
 
 afterEach(() => {
   clearPageCache()
@@ -24,5 +25,29 @@ describe('page cache', () => {
     expect(cachedPage('plain', 'fresh')?.toString('utf8')).toBe('<p>no scripts</p>')
     vi.setSystemTime(Date.now() + 60_001)
     expect(cachedPage('plain', 'fresh')).toBeUndefined()
+  })
+})
+
+describe('pageKey', () => {
+  const context = (loaderData: unknown) =>
+    ({
+      manifest: { version: 'v1' },
+      staticHandlerContext: { loaderData, actionData: null, errors: null },
+    }) as unknown as EntryContext
+  const request = new Request('http://console.test/data/tables')
+  beforeEach(() => vi.stubEnv('NODE_ENV', 'production'))
+  afterEach(() => vi.unstubAllEnvs())
+
+  it('keys the same URL and loader data alike, and different data apart', () => {
+    const key = pageKey(request, 200, context({ root: { a: 1 } }))
+    expect(key).toBeTruthy()
+    expect(pageKey(request, 200, context({ root: { a: 1 } }))).toBe(key)
+    expect(pageKey(request, 200, context({ root: { a: 2 } }))).not.toBe(key)
+  })
+
+  it('refuses loader data that JSON does not represent as it is (two Maps would share a key)', () => {
+    for (const value of [new Map([['a', 1]]), new Set([1]), new Date(0), /x/, Promise.resolve(1), () => 1])
+      expect(pageKey(request, 200, context({ root: { value } })), String(value)).toBeNull()
+    expect(pageKey(request, 200, context({ root: { big: 1n } }))).toBeNull()
   })
 })

@@ -33,6 +33,26 @@ function forget(key: string, entry: Entry) {
   bytes -= entry.size
 }
 
+/**
+ * JSON.stringify's replacer that throws on values JSON would not represent as they are: a Map or
+ * Set becomes `{}` (two different ones would share a key), a Date a string (its rendering may differ
+ * from the string's), a promise `{}`. Such loader data is rendered every time.
+ */
+function refuseWhatJsonLoses(this: unknown, key: string, value: unknown) {
+  const raw = (this as Record<string, unknown>)[key]
+  if (
+    raw instanceof Map ||
+    raw instanceof Set ||
+    raw instanceof Date ||
+    raw instanceof RegExp ||
+    raw instanceof Promise ||
+    typeof raw === 'function' ||
+    typeof raw === 'symbol'
+  )
+    throw new TypeError('loader data that JSON does not represent')
+  return value
+}
+
 /** The key of a document render, or null when this render is not one to keep. */
 export function pageKey(request: Request, status: number, context: EntryContext): string | null {
   if (process.env.NODE_ENV !== 'production' || process.env.PAGE_CACHE === 'off') return null
@@ -40,9 +60,9 @@ export function pageKey(request: Request, status: number, context: EntryContext)
   if (request.method !== 'GET' || status !== 200 || handler.actionData || handler.errors) return null
   let data: string
   try {
-    data = JSON.stringify(handler.loaderData)
+    data = JSON.stringify(handler.loaderData, refuseWhatJsonLoses)
   } catch {
-    return null // not JSON (a BigInt, a cycle): render every time
+    return null // not JSON (a Map, a Date, a BigInt, a cycle): render every time
   }
   if (data.length > MAX_DATA_CHARS) return null
   return createHash('sha256')

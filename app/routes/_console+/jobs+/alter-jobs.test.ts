@@ -173,6 +173,7 @@ describe('/jobs/alter-jobs', () => {
     expect(pending.rows.length).toBeGreaterThan(0)
     expect(pending.rows.every((row) => row.status === 'pending')).toBe(true)
     const done = await list('?status=done')
+    expect(done.rows.length).toBeGreaterThan(0)
     expect(done.rows.every((row) => row.status === 'done')).toBe(true)
     expect((await list('?status=bogus')).status).toBe('')
   })
