@@ -386,7 +386,7 @@ function sent<T>(method: string, sessionKey: string, call: () => Promise<T>): Pr
 const apis = new WeakMap<Request, Promise<ClusterApi>>()
 
 /**
- * Returns the cluster client for the signed-in user, one per request; redirects to
+ * Returns the cluster client for the signed-in user, one per `Request` object (so one per loader, decision 050); redirects to
  * /login?prevUrl=… without a session. Its calls end the session on a 401 (see createClusterApi).
  */
 export function requireApi(request: Request): Promise<ClusterApi> {
@@ -401,8 +401,9 @@ export function requireApi(request: Request): Promise<ClusterApi> {
 }
 
 /**
- * Wraps a read of `api` so that it runs once per client (so once per console request), however
- * many loaders of the same request ask for it.
+ * Wraps a read of `api` so that it runs once per client, however often it is asked for. A client is
+ * made per loader, not per page: Remix gives each loader its own copy of the request (decision 050),
+ * so two loaders of one page each read it once.
  */
 export function oncePerRequest<T>(load: (api: ClusterApi) => Promise<T>): (api: ClusterApi) => Promise<T> {
   const store = new WeakMap<ClusterApi, Promise<T>>()
