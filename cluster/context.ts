@@ -16,6 +16,11 @@ export interface ClusterOptions {
   seed?: boolean | { rows: number }
   /** Lifetime of login tokens in seconds (default 86400, as a real cluster). */
   tokenTtlSeconds?: number
+  /**
+   * How long a batch job whose source cannot be reached waits in `ready`, trying again, before it
+   * fails (default 30 000 ms; 0 fails at once).
+   */
+  batchSourceWaitMs?: number
 }
 
 export interface ResolvedOptions extends Required<Omit<ClusterOptions, 'adminEmail' | 'adminPassword' | 'seed'>> {

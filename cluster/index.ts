@@ -171,6 +171,7 @@ function resolveOptions(options: ClusterOptions): ResolvedOptions {
     version,
     faults: options.faults ?? false,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 86_400,
+    batchSourceWaitMs: options.batchSourceWaitMs ?? 30_000,
     adminEmail: options.adminEmail,
     adminPassword: options.adminPassword,
     seedRows,

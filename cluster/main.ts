@@ -20,6 +20,9 @@ const handler = await createCluster({
   adminPassword: process.env.CLUSTER_ADMIN_PASSWORD || undefined,
   faults: process.env.CLUSTER_FAULTS === '1',
   seed: process.env.CLUSTER_SEED_ROWS ? { rows: Number(process.env.CLUSTER_SEED_ROWS) } : undefined,
+  batchSourceWaitMs: process.env.CLUSTER_BATCH_SOURCE_WAIT_MS
+    ? Number(process.env.CLUSTER_BATCH_SOURCE_WAIT_MS)
+    : undefined,
 })
 
 const server = http.createServer(nodeListener(handler, `${host}:${port}`))

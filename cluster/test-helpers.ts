@@ -73,6 +73,8 @@ export async function startTestCluster(options: Partial<ClusterOptions> = {}): P
     adminPassword: TEST_ADMIN_PASSWORD,
     seed: false,
     faults: true,
+    // an unreachable batch source fails at once unless a test asks for the wait
+    batchSourceWaitMs: 0,
     ...options,
   })
   const anonymous = apiFor(handler)

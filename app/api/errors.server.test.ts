@@ -84,6 +84,17 @@ describe('field-error mapping', () => {
       formErrors: [],
     })
   })
+  it("maps a real cluster's role and invite refusals to their fields (issue 32)", () => {
+    const texts = {
+      name: ['This field must be unique.'],
+      roles: ['Object with name=role_non-exist does not exist.'],
+      email: ['User already exists. if trying to resend an invite, use /invites/<invite_id>/resend_invite.'],
+    }
+    for (const [field, messages] of Object.entries(texts)) {
+      expect(mapFieldErrors({ [field]: messages })).toEqual({ fieldErrors: { [field]: messages }, formErrors: [] })
+      expect(catalogueMessage({ status: 400, body: { [field]: messages } })).toBe(`${field}: ${messages[0]}`)
+    }
+  })
   it('folds non_field_errors, detail and error_description into one general error', () => {
     const mapped = mapFieldErrors({
       non_field_errors: ['A project with that name exists.'],

@@ -86,6 +86,8 @@ export interface ResourceSpec {
   unique?: boolean
   /** The field that must be unique among siblings (default `name`). */
   uniqueBy?: string
+  /** The message when it is not (default DRF's model message, `<Label> with this <field> already exists.`). */
+  uniqueMessage?: string
   /** The resource has no `name` field (invites): no name is added to the fields. */
   noName?: boolean
   /** Only stored items of the kind that match belong to this resource (users vs service accounts). */
@@ -263,7 +265,10 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
         .siblings(ctx.cluster, parents)
         .find((s) => String(s[uniqueBy]).toLowerCase() === wanted && (!previous || idOf(s) !== idOf(previous)))
       if (clash)
-        errors[uniqueBy] = [`${spec.label.replace(/^./, (c) => c.toUpperCase())} with this ${uniqueBy} already exists.`]
+        errors[uniqueBy] = [
+          spec.uniqueMessage ??
+            `${spec.label.replace(/^./, (c) => c.toUpperCase())} with this ${uniqueBy} already exists.`,
+        ]
     }
     if (previous) {
       for (const rule of spec.immutable ?? []) {

@@ -81,7 +81,7 @@ test('restart on the same directory keeps everything', async () => {
   expect(kept).toMatchObject({ name: 'kept', description: 'survives restarts' })
   const tables = await api('GET', `${o}/projects/${kept.uuid}/tables`)
   expect(tables.body.results[0].settings.shard_key).toBe('host')
-  expect((await api('GET', '/config/v1/roles')).body.count).toBe(5)
+  expect((await api('GET', '/config/v1/roles')).body.count).toBe(7)
   const trail = await api('GET', `${o}/audit_trail`)
   expect(trail.body.results.some((e: { action: string }) => e.action === 'add_project')).toBe(true)
 })

@@ -14,6 +14,8 @@ import { origin, publicUser } from './util'
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/
 const SA_TOKEN_DAYS = 365
+/** A real cluster's answer to inviting an email that already has a user or a pending invite (its text, as is). */
+export const USER_EXISTS = 'User already exists. if trying to resend an invite, use /invites/<invite_id>/resend_invite.'
 
 /** Role names → ids; unknown names become a `roles` error. Accepts the UI labels ("Org admin"). */
 function roleIds(
@@ -32,7 +34,8 @@ function roleIds(
     if (role) ids.push(role.id)
     else unknown.push(name)
   }
-  if (unknown.length) errors[field] = unknown.map((n) => `Role "${n}" does not exist.`)
+  // a real cluster's roles field is a DRF SlugRelatedField on the name: its does_not_exist text
+  if (unknown.length) errors[field] = unknown.map((n) => `Object with name=${n} does not exist.`)
   return [...new Set(ids)]
 }
 
@@ -294,6 +297,7 @@ function registerInvites(router: ClusterRouter): ResourceApi {
     idKind: 'int',
     noName: true,
     uniqueBy: 'email',
+    uniqueMessage: USER_EXISTS,
     displayName: (i) => i.email,
     methods: { update: false },
     description: 'Invites: a pending user who sets a password through the link (written to the cluster log).',
@@ -316,7 +320,7 @@ function registerInvites(router: ClusterRouter): ResourceApi {
     prepare({ ctx, data, parents, errors }) {
       data.email = String(data.email).trim().toLowerCase()
       const existing = userByEmail(ctx.cluster, String(data.email))
-      if (existing && existing.status === 'active') errors.email = ['A user with this email already exists.']
+      if (existing && existing.status === 'active') errors.email = [USER_EXISTS]
       if (data.org && data.org !== parents.org.uuid) errors.org = ['Unknown org.']
       data.org = parents.org.uuid
       const ids = roleIds(ctx.cluster, data.roles, errors)
@@ -389,6 +393,8 @@ function registerRoles(router: ClusterRouter): ResourceApi {
     level: 'global',
     path: 'roles',
     idKind: 'int',
+    // a real cluster's role name has a UniqueValidator (DRF's own text), not the model's unique message
+    uniqueMessage: 'This field must be unique.',
     description: 'Roles: named sets of policies (permissions, optionally scoped to one object).',
     fields: {
       name: nameField(63, {

@@ -169,6 +169,20 @@ const OPERATOR = ALL_PERMISSIONS.filter(
     !SECURITY.some((r) => p.endsWith(`_${r}`) && !p.startsWith('view_')) && !['change_org', 'view_authlog'].includes(p),
 )
 
+/** Managing people: users, service accounts, invites and roles, with the org, audit trail and auth log to read. */
+const USER_ADMIN = ALL_PERMISSIONS.filter(
+  (p) =>
+    ['user', 'serviceaccount', 'invite', 'role'].some((r) => p.endsWith(`_${r}`)) ||
+    ['view_org', 'view_audittrail', 'view_authlog'].includes(p),
+)
+
+/** Every read, security included, and read-only SQL: what an auditor or a dashboard's token needs. */
+const READ_ONLY = ALL_PERMISSIONS.filter(
+  (p) =>
+    isView(p) ||
+    ['select_sql', 'select_metadata_sql', 'show_columns_sql', 'show_tables_sql', 'select_catalog_sql'].includes(p),
+)
+
 export interface Policy {
   permissions: string[]
   scope_type: string | null
@@ -206,6 +220,17 @@ export const BUILT_IN_ROLES: BuiltInRole[] = [
     name: 'reader',
     description: 'Reader: reads configuration and queries data.',
     policies: [{ permissions: READER, scope_type: 'org', scope_id: null }],
+  },
+  // the roles a real install also has (hdxcli 1.0's own tests assign and list them)
+  {
+    name: 'user_admin',
+    description: 'User admin: manages users, service accounts, invites and roles.',
+    policies: [{ permissions: USER_ADMIN, scope_type: 'org', scope_id: null }],
+  },
+  {
+    name: 'read_only',
+    description: 'Read only: reads everything, security included, and queries data; changes nothing.',
+    policies: [{ permissions: READ_ONLY, scope_type: 'org', scope_id: null }],
   },
 ]
 

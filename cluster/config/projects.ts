@@ -68,11 +68,22 @@ export function registerProjects(router: ClusterRouter): ResourceApi {
   })
 }
 
-/** A resource's change history from the audit trail, newest first. */
+const ACTIVITY_VERBS: Record<string, string> = { add: 'create', change: 'update' }
+
+/**
+ * An audit action (`add_project`, permission-style) as a real cluster's activity names it:
+ * `create:project`, `update:table`, `delete:transform`, `truncate:table` (hdxcli's activity output).
+ */
+export function activityAction(action: string): string {
+  const m = /^([a-z]+)_(.+)$/.exec(action)
+  return m ? `${ACTIVITY_VERBS[m[1]] ?? m[1]}:${m[2]}` : action
+}
+
+/** A resource's change history from the audit trail, newest first: `{uuid, created, user, action, text}`. */
 export function activity(ctx: Ctx, match: (e: AuditEntry) => boolean) {
   const entries = ctx.cluster.store
     .filter<AuditEntry>('audit', match)
     .reverse()
-    .map((e) => ({ uuid: e.uuid, created: e.created, user: e.user, action: e.action, text: e.text }))
+    .map((e) => ({ uuid: e.uuid, created: e.created, user: e.user, action: activityAction(e.action), text: e.text }))
   return listResponse(ctx.request, entries, { bareArrays: ctx.cluster.options.bareArrays })
 }

@@ -109,7 +109,7 @@ describe('projects', () => {
   test('activity and stats', async () => {
     const act = await t.api('GET', `${o}/projects/${projectId}/activity`)
     expect(act.status).toBe(200)
-    expect(act.body.results.some((e: { action: string }) => e.action === 'add_project')).toBe(true)
+    expect(act.body.results.some((e: { action: string }) => e.action === 'create:project')).toBe(true)
     const stats = await t.api('GET', `${o}/projects/${projectId}/stats`)
     expect(stats.status).toBe(200)
     expect(stats.body.tables).toBeGreaterThanOrEqual(1)
@@ -251,9 +251,9 @@ describe('tables', () => {
     expect(stats.body).toHaveProperty('total_rows')
     const act = await t.api('GET', `${path}/activity`)
     expect(act.body.results.map((e: { action: string }) => e.action)).toEqual([
-      'truncate_table',
-      'change_table',
-      'add_table',
+      'truncate:table',
+      'update:table',
+      'create:table',
     ])
     expect((await t.api('DELETE', path)).status).toBe(204)
     expect((await t.api('GET', path)).status).toBe(404)
@@ -729,7 +729,7 @@ describe('org endpoints', () => {
   test('summary counts and config blob', async () => {
     const s = await t.api('GET', `${o}/summary?meta=1`)
     expect(s.status).toBe(200)
-    expect(s.body).toMatchObject({ uuid: t.orgId, users: 1, roles: 5 })
+    expect(s.body).toMatchObject({ uuid: t.orgId, users: 1, roles: 7 })
     expect(s.body.projects).toBeGreaterThanOrEqual(1)
     expect(s.body.tables).toBeGreaterThanOrEqual(2)
     expect(s.body.summary_tables).toBe(1)

@@ -43,7 +43,7 @@ export function registerStorages(router: ClusterRouter): ResourceApi {
       is_default: false,
       io_perf_mode: 'moderate',
     }),
-    immutable: [{ path: ['settings', 'cloud'], message: 'The cloud of a storage cannot be changed.' }],
+    // settings.cloud can be changed, as on a real cluster (hdxcli `storage settings settings.cloud ...`)
     prepare({ ctx, data, errors }) {
       const s = data.settings as Record<string, unknown>
       if (s.credential_id && !ctx.cluster.store.get('credential', String(s.credential_id))) {

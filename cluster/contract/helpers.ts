@@ -5,16 +5,17 @@
  * hydrolix/mcp-hydrolix, hydrolix/grafana-datasource-plugin, dsztykman/hydrolix_home_assistant.
  */
 import { afterAll, beforeAll, expect } from 'vitest'
+import type { ClusterOptions } from '../context'
 import { startTestCluster, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestCluster } from '../test-helpers'
 
 /** The test file's cluster and its org, set by `useContractCluster()` before the file's tests run. */
 export let c: TestCluster
 export let org: string
 
-/** Starts a cluster (no seed) before the file's tests and closes it after them. */
-export function useContractCluster() {
+/** Starts a cluster (no seed, with `options`) before the file's tests and closes it after them. */
+export function useContractCluster(options: Partial<ClusterOptions> = {}) {
   beforeAll(async () => {
-    c = await startTestCluster()
+    c = await startTestCluster(options)
     org = c.orgId
   })
   afterAll(async () => {

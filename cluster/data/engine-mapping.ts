@@ -220,8 +220,10 @@ export function planFor(
           : '0'
     } else if (t === 'boolean' || t === 'bool') {
       const s = `lower(trimBoth(${v}))`
-      value = `if(${v} IS NULL, NULL, ${s} IN ${words(TRUE_WORDS)})`
-      bad = `(${v} IS NOT NULL AND ${s} NOT IN ${words([...TRUE_WORDS, ...FALSE_WORDS])})`
+      // a number (JSON 2 or "2") is true unless it is zero, as a real intake head reads it
+      const numeric = `match(${s}, ${lit(DECIMAL)})`
+      value = `if(${v} IS NULL, NULL, ${s} IN ${words(TRUE_WORDS)} OR (${numeric} AND toFloat64OrZero(${s}) != 0))`
+      bad = `(${v} IS NOT NULL AND ${s} NOT IN ${words([...TRUE_WORDS, ...FALSE_WORDS])} AND NOT ${numeric})`
     } else if (DOUBLES.has(t)) {
       const blank = `(${v} = '')`
       // + 0.0 turns -0 into 0, as the JavaScript mapper's JSON text does

@@ -307,6 +307,24 @@ async function setupSystemTables(engine: Engine) {
 }
 
 /** The engine errors of a hook, as a 400 the config side answers as is. */
+/**
+ * A function's `sql` as the engine takes it: real clusters accept the lambda as a shell-less client
+ * passes it, in one pair of single quotes (hdxcli's `-s '(x,k,b)->k*x+b'`), and with the trailing `;`
+ * of the docs' own example; both are taken off when what remains is a lambda. The stored `sql` is
+ * kept as it was given.
+ */
+export function functionBody(sql: string): string {
+  const isLambda = (s: string) => s.includes('->')
+  const unterminated = (s: string) => {
+    const t = s.replace(/;\s*$/, '').trim()
+    return isLambda(t) ? t : s
+  }
+  let body = unterminated(sql.trim())
+  const quoted = /^'([^']*)'$/.exec(body)
+  if (quoted && isLambda(quoted[1])) body = unterminated(quoted[1].trim())
+  return body
+}
+
 function hookError(field: string, error: unknown): HttpError {
   return validationError({ [field]: [toEngineError(error).message] })
 }
@@ -537,7 +555,7 @@ function makeHooks(plane: Plane): DataHooks {
       return plane.briefly(`table:${project.name}.${table.name}`, () => tableFigures(project, table))
     },
     async functionSaved({ project, fn, previousName }) {
-      const sql = String(fn.sql ?? '').trim()
+      const sql = functionBody(String(fn.sql ?? ''))
       if (!sql) throw validationError({ sql: ['This field is required.'] })
       try {
         await engine.exec(`CREATE OR REPLACE FUNCTION ${ident(fn.name)} AS ${sql}`)

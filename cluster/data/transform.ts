@@ -373,6 +373,8 @@ export function convertValue(value: unknown, dt: Datatype): unknown {
       const s = String(value).trim().toLowerCase()
       if (['true', '1', 't', 'yes', 'y'].includes(s)) return true
       if (['false', '0', 'f', 'no', 'n', ''].includes(s)) return false
+      // a number (JSON 2 or "2") is true unless it is zero, as a real intake head reads it
+      if (/^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(s)) return Number(s) !== 0
       throw new ValueError(`"${value}" is not a boolean`)
     }
     case 'double':

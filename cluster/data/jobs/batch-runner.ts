@@ -53,6 +53,9 @@ export class BatchRunner {
   private running: Promise<void> | null = null
   private cancelled = new Set<string>()
   private stopped = false
+  /** Jobs whose source could not be reached: since when they have waited, in `ready`, for it. */
+  private waiting = new Map<string, number>()
+  private retryTimers = new Set<NodeJS.Timeout>()
 
   constructor(private plane: Plane) {}
 
@@ -89,12 +92,54 @@ export class BatchRunner {
 
   cancel(id: string) {
     this.cancelled.add(id)
+    this.waiting.delete(id)
   }
 
   /** Stops taking jobs; resolves when the job running now has finished its current file and saved. */
   async stop() {
     this.stopped = true
+    for (const timer of this.retryTimers) clearTimeout(timer)
+    this.retryTimers.clear()
     await this.running
+  }
+
+  /**
+   * A job whose source cannot be reached (a cloud URL this machine has no copy of) waits in `ready`
+   * and tries again, as a real cluster's job waits for its source, for `batchSourceWaitMs`; only then
+   * does it run and fail with the reason. Meanwhile it can be listed, shown, canceled or deleted, and
+   * it does not hold up the jobs queued after it. True when the job is waiting.
+   */
+  private waitForSource(job: Job): boolean {
+    const waitMs = this.plane.cluster.options.batchSourceWaitMs
+    const located = locate(this.plane.cluster.options.dataDir, String(job.settings?.source?.settings?.url ?? ''))
+    if (!('unreachable' in located) || waitMs <= 0) {
+      this.waiting.delete(job.uuid)
+      return false
+    }
+    const since = this.waiting.get(job.uuid) ?? Date.now()
+    const left = since + waitMs - Date.now()
+    if (left <= 0) {
+      this.waiting.delete(job.uuid)
+      return false
+    }
+    if (!this.waiting.has(job.uuid))
+      this.plane.cluster.log({
+        level: 'warning',
+        service: 'batch-peer',
+        component: 'batch',
+        message: `batch job ${job.name} waits for its source: ${located.error}`,
+      })
+    this.waiting.set(job.uuid, since)
+    const timer = setTimeout(
+      () => {
+        this.retryTimers.delete(timer)
+        if (!this.stopped) this.enqueue(job.uuid)
+      },
+      Math.min(left, Math.max(50, Math.min(5_000, waitMs / 10))),
+    )
+    timer.unref()
+    this.retryTimers.add(timer)
+    return true
   }
 
   private async pump() {
@@ -117,7 +162,11 @@ export class BatchRunner {
   private async run(id: string) {
     const { cluster, engine } = this.plane
     const initial = cluster.store.get<Job>(BATCH, id)
-    if (!initial || initial.status !== 'ready') return
+    if (!initial || initial.status !== 'ready') {
+      this.waiting.delete(id)
+      return
+    }
+    if (this.waitForSource(initial)) return
     this.cancelled.delete(id)
     const { detail, legacyFilesDone } = detailOf(initial)
     const attempt: BatchAttempt = {
@@ -319,7 +368,10 @@ export class BatchRunner {
 }
 
 /** Where a job's url points on this machine: a local path, or a bucket folder in the data dir. */
-export function locate(dataDir: string, url: string): { path: string } | { error: string } {
+export function locate(
+  dataDir: string,
+  url: string,
+): { path: string } | { error: string } | { error: string; unreachable: true } {
   if (!url) return { error: 'settings.source.settings.url is empty' }
   let local: string
   if (url.startsWith('file://')) local = decodeURIComponent(url.slice('file://'.length))
@@ -332,6 +384,7 @@ export function locate(dataDir: string, url: string): { path: string } | { error
     if (!folder.startsWith(path.join(dataDir, 'buckets'))) return { error: `Unsupported url "${url}"` }
     if (!fs.existsSync(folder)) {
       return {
+        unreachable: true,
         error: `Cannot reach ${url}: this local cluster has no network access to ${scheme.toLowerCase().startsWith('http') ? 'remote servers' : 'cloud storage'}. Put the files under ${path.join(dataDir, 'buckets', bucket, rest)} to load them as if from that bucket.`,
       }
     }
