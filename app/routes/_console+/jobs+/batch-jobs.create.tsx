@@ -100,9 +100,12 @@ function batchJobFields(form: BatchJobForm): Record<string, string> {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const tables = await loadFromCluster(() => listTableTransformOptions(api))
-  const credentials = await loadFromCluster(() => credentialOptions(api))
-  const pools = await loadFromCluster(() => poolOptions(api))
+  // three independent reads, side by side
+  const [tables, credentials, pools] = await Promise.all([
+    loadFromCluster(() => listTableTransformOptions(api)),
+    loadFromCluster(() => credentialOptions(api)),
+    loadFromCluster(() => poolOptions(api)),
+  ])
   // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
   const wanted = new URL(request.url).searchParams.get('table')
   const table =
