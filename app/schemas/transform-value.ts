@@ -266,8 +266,13 @@ export function renderedColumnOf(original: unknown): FormValue | undefined {
   return value ? columnFormValue(value) : undefined
 }
 
-/** The values of the select's options with the current value among them (a select posts what it shows). */
+/**
+ * The values of a select's options with the current value among them (a select posts what it shows).
+ * A blank current value comes first: the form holds "" as no value, and a select with none selected
+ * posts its first option.
+ */
 export function withCurrent(options: readonly string[], current: unknown): string[] {
   const value = str(current)
+  if (!value) return ['', ...options.filter(Boolean)]
   return options.includes(value) ? [...options] : [...options, value]
 }

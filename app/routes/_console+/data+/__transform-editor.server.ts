@@ -175,11 +175,11 @@ export function mergeTransform(payload: Posted, form: TransformForm): TransformB
   if (!stored) return transformBody(form)
   const rendered = renderedOf(payload.original)!
   const changed = (field: string) => isChanged(field, payload[field], rendered)
-  const out = structuredClone(stored) as Record<string, any>
+  const out: Record<string, unknown> = structuredClone(stored)
   if (changed('name')) out.name = form.name
   if (changed('description')) out.description = form.description ?? ''
   if (changed('type')) out.type = form.type
-  const settings: Record<string, any> = isObject(out.settings) ? out.settings : {}
+  const settings: Record<string, unknown> = isObject(out.settings) ? out.settings : {}
   out.settings = settings
   if (changed('isDefault')) settings.is_default = Boolean(form.isDefault)
   if (changed('compression')) settings.compression = form.compression ?? ''
@@ -190,7 +190,11 @@ export function mergeTransform(payload: Posted, form: TransformForm): TransformB
       .filter(Boolean)
   if (changed('sql')) settings.sql_transform = blankToNull(form.sql)
   if (changed('sampleData')) settings.sample_data = sampleValue(form.sampleData, settings.sample_data)
-  const fd = () => (settings.format_details = isObject(settings.format_details) ? settings.format_details : {})
+  const fd = () =>
+    (settings.format_details = isObject(settings.format_details) ? settings.format_details : {}) as Record<
+      string,
+      unknown
+    >
   const text = (field: 'delimiter' | 'quote' | 'comment' | 'escape', key: string) => {
     if (changed(field)) fd()[key] = field === 'delimiter' ? readDelimiter(form[field] ?? '') : (form[field] ?? '')
   }

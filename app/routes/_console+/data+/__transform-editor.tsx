@@ -252,7 +252,7 @@ export function TransformEditor({
           <SelectField
             meta={fields.compression}
             label="Compression"
-            options={withCurrent(ALL_COMPRESSIONS, fields.compression.initialValue ?? 'none').map((value) => ({
+            options={withCurrent(ALL_COMPRESSIONS, fields.compression.initialValue).map((value) => ({
               value,
               label: value || '(empty)',
             }))}
