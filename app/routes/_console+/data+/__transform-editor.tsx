@@ -456,7 +456,7 @@ function Notes({ notes }: { notes?: string[] }) {
   if (!notes?.length) return null
   return (
     <Text fontSize="xs" color="orange.fg" maxW="14rem">
-      Stored value: {notes.join('; ')}. Kept as stored unless you change it.
+      {`Stored value: ${notes.join('; ')}. Kept as stored unless you change it.`}
     </Text>
   )
 }
