@@ -23,8 +23,10 @@ test('a wide real-world-shaped transform is opened and saved unchanged: the clus
   await page.goto(`/data/tables/${table.uuid}/transform/edit/${created.uuid}?project=${project.uuid}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Transform cloudfront-standard-logs' })).toBeVisible()
   await expect(page.getByLabel('Column 110 name')).toHaveValue('edge.meta-075')
+  const started = Date.now()
   await page.getByRole('button', { name: 'Save transform' }).click()
   await expect(page.getByText('Transform cloudfront-standard-logs saved')).toBeVisible({ timeout: 45_000 })
+  console.info(`${test.info().project.name}: saved in ${Date.now() - started} ms`)
 
   const after = await clusterCall<Record<string, unknown>>('GET', `${path}${created.uuid}`)
   const { modified: _b, ...was } = before
