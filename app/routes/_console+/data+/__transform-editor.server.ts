@@ -463,7 +463,8 @@ export async function transformEditorAction(
   if (intent === 'ingest' && options.transformId) return ingestSample(api, submission, form)
 
   try {
-    const body = options.transformId ? bodyOf(submission, form) : transformBody(form)
+    // merged onto the stored transform (edit) or onto a loaded transform file (create after upload)
+    const body = bodyOf(submission, form)
     const saved = options.transformId
       ? await updateTransform(api, projectId, tableId, options.transformId, body)
       : await createTransform(api, projectId, tableId, body)

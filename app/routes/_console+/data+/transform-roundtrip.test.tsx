@@ -18,6 +18,7 @@ import { TEST_CONSOLE_URL } from '#tests/env'
 import { system } from '~/theme'
 import { TransformEditor } from './__transform-editor'
 import { action as editAction, loader as editLoader } from './tables.$tableId.transform.edit.$transformId'
+import { action as newAction } from './new-transform'
 
 // The editor outside a Remix app: its router parts as the plain elements they render.
 vi.mock('@remix-run/react', async (importOriginal) => {
@@ -475,5 +476,60 @@ describe('a wide real-world-shaped transform (issue 32)', () => {
     console.info(
       `wide transform: ${(before.settings.output_columns as unknown[]).length} columns, editor HTML ${Math.round(html.length / 1024)} KiB, round trip ${Date.now() - started} ms`,
     )
+  })
+})
+
+describe('a transform file loaded into the new-transform form (issue 32)', () => {
+  it('is published exactly as the file says', async () => {
+    const { projectId, tableId } = await newTable()
+    const file = cdnTransform()
+    const post = (body: FormData) =>
+      returnedOrThrown(() =>
+        newAction(
+          args(
+            new Request(`${TEST_CONSOLE_URL}/data/new-transform`, {
+              method: 'POST',
+              body,
+              headers: { Cookie: cookie },
+            }),
+          ),
+        ),
+      )
+    const upload = new FormData()
+    upload.set('table', `${projectId}/${tableId}`)
+    upload.set('intent', 'upload')
+    upload.set('transformFile', new File([JSON.stringify(file)], 'cdn.json'))
+    const loaded = (await post(upload)) as { data: { result: { initialValue: Record<string, unknown> } } }
+    const html = renderToString(
+      <ChakraProvider value={system}>
+        <TransformEditor
+          tables={[{ value: `${projectId}/${tableId}`, label: 'p.t' }]}
+          isTableFixed={false}
+          defaultValue={{ ...loaded.data.result.initialValue, table: `${projectId}/${tableId}` }}
+          submitLabel="Publish transform"
+          cancelTo="/data/tables"
+        />
+      </ChakraProvider>,
+    )
+    const body = new FormData()
+    for (const [name, value] of formEntries(html, 'transform-editor')) body.append(name, value)
+    const result = await post(body)
+    expect(result instanceof Response ? result.status : result).toBe(302)
+    const path = `/config/v1/orgs/{org}/projects/${projectId}/tables/${tableId}/transforms/`
+    const listed = await clusterCall<{ results: Stored[] }>('GET', path)
+    // the same as the file sent straight to the cluster (which fills `index` where a column has none)
+    const other = await newTable()
+    const direct = await clusterCall<Stored>(
+      'POST',
+      `/config/v1/orgs/{org}/projects/${other.projectId}/tables/${other.tableId}/transforms/`,
+      file,
+    )
+    const published = listed.results[0]!
+    expect(published.settings).toEqual(direct.settings)
+    expect([published.name, published.description, published.type]).toEqual([
+      direct.name,
+      direct.description,
+      direct.type,
+    ])
   })
 })
