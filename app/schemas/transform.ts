@@ -197,6 +197,14 @@ const wholeNumber = (message: string) =>
     .refine((value) => Number.isSafeInteger(value) && value >= 0, { error: message })
     .optional()
 
+/** The spec's rule a transform name breaks, if any (the name is not blank). */
+export function transformNameProblem(name: string): string | undefined {
+  if (!/^[A-Za-z]/.test(name)) return TRANSFORM_MESSAGES.nameStart
+  if (!/^.[A-Za-z0-9_]*$/.test(name)) return TRANSFORM_MESSAGES.nameCharacters
+  if (name.length > TRANSFORM_NAME_MAX) return TRANSFORM_MESSAGES.nameTooLong
+  return undefined
+}
+
 export const TransformFormSchema = z
   .object({
     /** `projectId/tableId` of the table the transform belongs to. */
@@ -240,13 +248,7 @@ export const TransformFormSchema = z
       const rendered = renderedOf(form.original)
       const columns = Array.isArray(form.columns) ? form.columns : []
       if (typeof form.name === 'string' && form.name && isChanged('name', form.name, rendered)) {
-        const nameProblem = !/^[A-Za-z]/.test(form.name)
-          ? TRANSFORM_MESSAGES.nameStart
-          : !/^.[A-Za-z0-9_]*$/.test(form.name)
-            ? TRANSFORM_MESSAGES.nameCharacters
-            : form.name.length > TRANSFORM_NAME_MAX
-              ? TRANSFORM_MESSAGES.nameTooLong
-              : undefined
+        const nameProblem = transformNameProblem(form.name)
         if (nameProblem) ctx.addIssue({ code: 'custom', path: ['name'], message: nameProblem })
       }
       if (isChanged('compression', form.compression, rendered) && !ALL_COMPRESSIONS.includes(form.compression ?? ''))

@@ -25,7 +25,13 @@ import { FieldShell } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { SubmitButton } from '~/components/forms/submit-button'
-import { RESOLUTIONS, storedRuleNotes, TRANSFORM_TYPES, TransformFormSchema } from '~/schemas/transform'
+import {
+  RESOLUTIONS,
+  storedRuleNotes,
+  transformNameProblem,
+  TRANSFORM_TYPES,
+  TransformFormSchema,
+} from '~/schemas/transform'
 import { ALL_COLUMN_TYPES, ALL_COMPRESSIONS, withCurrent } from '~/schemas/transform-value'
 import type { ValidationView } from './__transform-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
@@ -90,6 +96,10 @@ export function TransformEditor({
   const showJson = !isHydrated || type !== 'csv'
   const columns = fields.columns.getFieldList()
   const tableLabel = tables.find((table) => table.value === fields.table.initialValue)?.label
+  // a stored name that breaks the form's rule: named at the field, kept unless changed
+  const storedName = fields.original.initialValue ? String(fields.name.initialValue ?? '') : ''
+  const storedNameProblem =
+    storedName && (fields.name.value ?? '') === storedName ? transformNameProblem(storedName) : undefined
 
   return (
     <FormCard
@@ -131,7 +141,11 @@ export function TransformEditor({
         <Field
           meta={fields.name}
           label="Transform name"
-          help="A letter first, then letters, digits and underscores; at most 64."
+          help={
+            storedNameProblem
+              ? `Stored value: ${storedNameProblem}. Kept as stored unless you change it.`
+              : 'A letter first, then letters, digits and underscores; at most 64.'
+          }
           inputProps={{ autoComplete: 'off' }}
         />
         <SelectField

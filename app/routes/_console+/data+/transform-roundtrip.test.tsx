@@ -434,6 +434,11 @@ describe('a change touches only what the operator changed (issue 32)', () => {
     expect(
       html.includes('Stored value: Index cannot be enabled for double. Kept as stored unless you change it.'),
     ).toBe(true)
+    expect(
+      html.includes(
+        'Stored value: Name may contain only alphanumerics and underscores. Kept as stored unless you change it.',
+      ),
+    ).toBe(true)
     expect(result instanceof Response ? result.status : result).toBe(302)
     const saved = await clusterCall<Stored>('GET', `${path}${created.uuid}`)
     expect(saved.name).toBe('akamai-datastream')
