@@ -1,4 +1,14 @@
 import { z } from 'zod'
+import {
+  ALL_COLUMN_TYPES,
+  ALL_COMPRESSIONS,
+  elementsProblem,
+  isChanged,
+  parseOriginal,
+  parseTypeList,
+  renderedColumnOf,
+  renderedOf,
+} from './transform-value'
 
 /** Transform form: the spec's rules (section 5), word for word where the spec gives the words. */
 
@@ -47,6 +57,7 @@ export const TRANSFORM_MESSAGES = {
   sampleRequired: 'Paste or upload sample data to validate',
   depthInteger: 'Depth must be a whole number',
   skipHeadInteger: 'Skip head must be a whole number',
+  compression: 'Unknown compression',
 } as const
 
 export const COLUMN_MESSAGES = {
@@ -60,7 +71,8 @@ export const COLUMN_MESSAGES = {
   indexDouble: 'Index cannot be enabled for double',
   elementsOnly: 'Elements only for array or map',
   elementsNeeded: 'Array needs one element type, map two (key, value)',
-  elementsType: 'Unknown element type',
+  elementsType: 'Unknown element type (write map<string, string> for nested types)',
+  extraJson: 'Other keys must be a JSON object',
   onePrimary: 'Exactly one output column must be primary',
   duplicate: 'Column names must be unique',
 } as const
@@ -75,6 +87,73 @@ export function parseElements(text: string | undefined): string[] {
 
 const optionalText = z.string().trim().optional()
 
+/** A column row's values as the rules read them. */
+type ColumnRuleInput = {
+  name?: string
+  type?: string
+  format?: string
+  resolution?: string
+  primary?: boolean
+  ignore?: boolean
+  index?: boolean
+  fulltext?: boolean
+  elements?: string
+  extra?: string
+}
+
+/** The spec's column rules, each with the fields it reads (a rule on unchanged stored values does not block a save). */
+export function columnRuleIssues(column: ColumnRuleInput): { path: string; message: string; fields: string[] }[] {
+  const issues: { path: string; message: string; fields: string[] }[] = []
+  const add = (path: string, message: string, fields: string[]) => issues.push({ path, message, fields })
+  const type = column.type ?? ''
+  if (!column.name) add('name', COLUMN_MESSAGES.nameRequired, ['name'])
+  if (!(ALL_COLUMN_TYPES as readonly string[]).includes(type)) add('type', COLUMN_MESSAGES.typeRequired, ['type'])
+  const isTime = TIME_TYPES.includes(type)
+  if (isTime && !column.format) add('format', COLUMN_MESSAGES.formatRequired, ['type', 'format'])
+  if (column.primary && !isTime) add('primary', COLUMN_MESSAGES.primaryTime, ['type', 'primary'])
+  if (column.fulltext && !column.index) add('fulltext', COLUMN_MESSAGES.fulltextIndex, ['fulltext', 'index'])
+  if (column.resolution && !(RESOLUTIONS as readonly string[]).includes(column.resolution))
+    add('resolution', COLUMN_MESSAGES.resolution, ['resolution'])
+  if (column.primary && column.ignore) add('ignore', COLUMN_MESSAGES.primaryIgnored, ['primary', 'ignore'])
+  if (column.index && type === 'double') add('index', COLUMN_MESSAGES.indexDouble, ['type', 'index'])
+  const problem = elementsProblem(type, parseTypeList(column.elements))
+  const elementMessages = {
+    only: COLUMN_MESSAGES.elementsOnly,
+    needed: COLUMN_MESSAGES.elementsNeeded,
+    type: COLUMN_MESSAGES.elementsType,
+  }
+  if (problem) add('elements', elementMessages[problem], ['type', 'elements'])
+  if (column.extra && !parseOriginal(column.extra)) add('extra', COLUMN_MESSAGES.extraJson, ['extra'])
+  return issues
+}
+
+/** A rendered row (strings and "on") as the rules read it. */
+export function columnRuleInputOf(row: Record<string, unknown>): ColumnRuleInput {
+  const text = (key: string) => (typeof row[key] === 'string' ? (row[key] as string).trim() : undefined)
+  const flag = (key: string) => row[key] === 'on' || row[key] === true
+  return {
+    name: text('name'),
+    type: text('type'),
+    format: text('format'),
+    resolution: text('resolution'),
+    primary: flag('primary'),
+    ignore: flag('ignore'),
+    index: flag('index'),
+    fulltext: flag('fulltext'),
+    elements: text('elements'),
+    extra: text('extra'),
+  }
+}
+
+/** The rules a row's stored (unchanged) values break: shown at the row, not blocking a save. */
+export function storedRuleNotes(row: Record<string, unknown>): { path: string; message: string }[] {
+  const rendered = renderedColumnOf(row.original)
+  if (!rendered) return []
+  return columnRuleIssues(columnRuleInputOf(row)).filter((issue) =>
+    issue.fields.every((field) => !isChanged(field, row[field], rendered)),
+  )
+}
+
 export const ColumnSchema = z
   .object({
     // Checked in superRefine, so that one missing name does not hide the row's other rules.
@@ -87,36 +166,28 @@ export const ColumnSchema = z
     index: z.boolean().optional(),
     fulltext: z.boolean().optional(),
     elements: optionalText,
-    /** The column's other datatype keys (source, default, script…), kept as JSON across edits. */
+    /** The column's other datatype keys (source, default, script…) as JSON, edited as text. */
     extra: optionalText,
+    /** The stored column (JSON) this row was rendered from; absent for a new row. */
+    original: z.string().optional(),
   })
   .superRefine((column, ctx) => {
-    if (!column.name) ctx.addIssue({ code: 'custom', path: ['name'], message: COLUMN_MESSAGES.nameRequired })
-    if (!(COLUMN_TYPES as readonly string[]).includes(column.type))
-      ctx.addIssue({ code: 'custom', path: ['type'], message: COLUMN_MESSAGES.typeRequired })
-    const isTime = TIME_TYPES.includes(column.type)
-    if (isTime && !column.format)
-      ctx.addIssue({ code: 'custom', path: ['format'], message: COLUMN_MESSAGES.formatRequired })
-    if (column.primary && !isTime)
-      ctx.addIssue({ code: 'custom', path: ['primary'], message: COLUMN_MESSAGES.primaryTime })
-    if (column.fulltext && !column.index)
-      ctx.addIssue({ code: 'custom', path: ['fulltext'], message: COLUMN_MESSAGES.fulltextIndex })
-    if (column.resolution && !(RESOLUTIONS as readonly string[]).includes(column.resolution)) {
-      ctx.addIssue({ code: 'custom', path: ['resolution'], message: COLUMN_MESSAGES.resolution })
-    }
-    if (column.primary && column.ignore)
-      ctx.addIssue({ code: 'custom', path: ['ignore'], message: COLUMN_MESSAGES.primaryIgnored })
-    if (column.index && column.type === 'double')
-      ctx.addIssue({ code: 'custom', path: ['index'], message: COLUMN_MESSAGES.indexDouble })
-    const elements = parseElements(column.elements)
-    if (elements.length && column.type !== 'array' && column.type !== 'map') {
-      ctx.addIssue({ code: 'custom', path: ['elements'], message: COLUMN_MESSAGES.elementsOnly })
-    } else if ((column.type === 'array' && elements.length !== 1) || (column.type === 'map' && elements.length !== 2)) {
-      ctx.addIssue({ code: 'custom', path: ['elements'], message: COLUMN_MESSAGES.elementsNeeded })
-    } else if (elements.some((type) => !(COLUMN_TYPES as readonly string[]).includes(type))) {
-      ctx.addIssue({ code: 'custom', path: ['elements'], message: COLUMN_MESSAGES.elementsType })
+    const rendered = renderedColumnOf(column.original)
+    const posted = formValueOfColumn(column)
+    for (const issue of columnRuleIssues(column)) {
+      // an unchanged stored value does not block a save: the rules are for what the operator types
+      if (rendered && issue.fields.every((field) => !isChanged(field, posted[field], rendered))) continue
+      ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message })
     }
   })
+
+/** A parsed row back as the strings a browser posted (to compare with the rendered original). */
+function formValueOfColumn(column: ColumnForm): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(column))
+    out[key] = value === true ? 'on' : value === false ? undefined : value
+  return out
+}
 
 export type ColumnForm = z.infer<typeof ColumnSchema>
 
@@ -126,17 +197,23 @@ const wholeNumber = (message: string) =>
     .refine((value) => Number.isSafeInteger(value) && value >= 0, { error: message })
     .optional()
 
+/** The spec's rule a transform name breaks, if any (the name is not blank). */
+export function transformNameProblem(name: string): string | undefined {
+  if (!/^[A-Za-z]/.test(name)) return TRANSFORM_MESSAGES.nameStart
+  if (!/^.[A-Za-z0-9_]*$/.test(name)) return TRANSFORM_MESSAGES.nameCharacters
+  if (name.length > TRANSFORM_NAME_MAX) return TRANSFORM_MESSAGES.nameTooLong
+  return undefined
+}
+
 export const TransformFormSchema = z
   .object({
     /** `projectId/tableId` of the table the transform belongs to. */
     table: z.string({ error: TRANSFORM_MESSAGES.tableRequired }).min(1, { error: TRANSFORM_MESSAGES.tableRequired }),
+    // the spec's name rules are checked in superRefine (not on a stored name left unchanged)
     name: z
       .string({ error: TRANSFORM_MESSAGES.nameRequired })
       .trim()
-      .min(1, { error: TRANSFORM_MESSAGES.nameRequired })
-      .regex(/^[A-Za-z]/, { error: TRANSFORM_MESSAGES.nameStart })
-      .regex(/^.[A-Za-z0-9_]*$/, { error: TRANSFORM_MESSAGES.nameCharacters })
-      .max(TRANSFORM_NAME_MAX, { error: TRANSFORM_MESSAGES.nameTooLong }),
+      .min(1, { error: TRANSFORM_MESSAGES.nameRequired }),
     description: optionalText,
     type: z.enum(TRANSFORM_TYPES, { error: TRANSFORM_MESSAGES.typeRequired }),
     columns: z
@@ -160,21 +237,43 @@ export const TransformFormSchema = z
     // settings
     isDefault: z.boolean().optional(),
     nullValues: z.string().optional(),
-    compression: z.enum(COMPRESSIONS).optional(),
+    compression: z.string().optional(),
     sql: z.string().optional(),
     sampleData: z.string().optional(),
+    /** The stored transform (JSON, without its columns) the form was rendered from; absent on create. */
+    original: z.string().optional(),
   })
-  .superRefine((form, ctx) => {
-    const seen = new Set<string>()
-    form.columns.forEach((column, index) => {
-      if (seen.has(column.name))
-        ctx.addIssue({ code: 'custom', path: ['columns', index, 'name'], message: COLUMN_MESSAGES.duplicate })
-      seen.add(column.name)
-    })
-    const primaries = form.columns.filter((column) => column.primary).length
-    if (form.columns.length && primaries !== 1)
-      ctx.addIssue({ code: 'custom', path: ['columns'], message: COLUMN_MESSAGES.onePrimary })
-  })
+  .superRefine(
+    (form, ctx) => {
+      const rendered = renderedOf(form.original)
+      const columns = Array.isArray(form.columns) ? form.columns : []
+      if (typeof form.name === 'string' && form.name && isChanged('name', form.name, rendered)) {
+        const nameProblem = transformNameProblem(form.name)
+        if (nameProblem) ctx.addIssue({ code: 'custom', path: ['name'], message: nameProblem })
+      }
+      if (isChanged('compression', form.compression, rendered) && !ALL_COMPRESSIONS.includes(form.compression ?? ''))
+        ctx.addIssue({ code: 'custom', path: ['compression'], message: TRANSFORM_MESSAGES.compression })
+      // a row the operator added, or whose name / primary / type they changed, brings the transform-wide rules
+      const touched = columns.map((column) => {
+        if (!column) return true
+        const before = renderedColumnOf(column.original)
+        const posted = formValueOfColumn(column)
+        return !before || ['name', 'primary', 'type'].some((field) => isChanged(field, posted[field], before))
+      })
+      const seen = new Map<string, number>()
+      columns.forEach((column, index) => {
+        const first = seen.get(column.name)
+        if (first !== undefined && (touched[index] || touched[first]))
+          ctx.addIssue({ code: 'custom', path: ['columns', index, 'name'], message: COLUMN_MESSAGES.duplicate })
+        if (first === undefined) seen.set(column.name, index)
+      })
+      const primaries = columns.filter((column) => column?.primary).length
+      if (columns.length && primaries !== 1 && (touched.some(Boolean) || !rendered))
+        ctx.addIssue({ code: 'custom', path: ['columns'], message: COLUMN_MESSAGES.onePrimary })
+    },
+    // also when other fields fail, so that every rule answers at once
+    { when: () => true },
+  )
 
 export type TransformForm = z.infer<typeof TransformFormSchema>
 

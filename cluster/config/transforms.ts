@@ -61,6 +61,9 @@ const datatypeFields = (): Fields => ({
 
 const COLUMN_NAME = /^[^\s`'"\\]+$/
 
+/** Transform names: a letter first, then letters, digits, underscores and hyphens. */
+const TRANSFORM_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/
+
 export const columnField = (): Field =>
   f.obj({
     name: f.str({
@@ -74,7 +77,11 @@ export const columnField = (): Field =>
   })
 
 const formatDetailsFields: Fields = {
-  delimiter: f.str({ blank: false }),
+  // kept as given: a tab (or any whitespace) is a delimiter, so only the empty string is blank
+  delimiter: f.str({
+    blank: true,
+    check: ((v: string) => (v === '' ? 'This field may not be blank.' : undefined)) as never,
+  }),
   skip_head: f.int({ min: 0 }),
   quote: f.str({ blank: true }),
   comment: f.str({ blank: true }),
@@ -123,7 +130,7 @@ function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
   if (dt.primary && !isTime) e.primary = ['Only a datetime or epoch column can be primary.']
   if (dt.primary && nested) e.primary = ['An element cannot be primary.']
   if (dt.primary && dt.ignore) e.ignore = ['A primary column cannot be ignored.']
-  if (dt.index === true && NO_INDEX_TYPES.includes(type)) e.index = ['Index cannot be enabled for double columns.']
+  // `index: true` on a double is the console form's rule (spec 5), not the API's: a real cluster holds it
   const fulltext = (dt.index_options as { fulltext?: boolean } | null)?.fulltext
   if (fulltext && dt.index === false) e.index_options = { fulltext: ['Full-text search needs the index enabled.'] }
   if (fulltext && type !== 'string') e.index_options = { fulltext: ['Full-text search is for string columns.'] }
@@ -192,14 +199,18 @@ export function registerTransforms(router: ClusterRouter): ResourceApi {
     path: 'transforms',
     description: 'Transforms map incoming data onto the table columns.',
     fields: {
-      name: nameField(63, { pattern: IDENTIFIER_NAME.pattern, patternMessage: IDENTIFIER_NAME.message }),
+      // hyphens too: real clusters hold transform names such as `cloudfront-standard` (the console's
+      // form keeps the spec's stricter rule for names an operator types)
+      name: nameField(63, { pattern: TRANSFORM_NAME, patternMessage: IDENTIFIER_NAME.message }),
       description: descriptionField(),
       type: f.str({ required: true, choices: ['csv', 'json', 'hdx'] }),
       settings: f.obj(transformSettingsFields, { required: true }),
     },
     settingsDefaults: () => transformDefaults(),
-    prepare({ data, errors }) {
+    prepare({ data, body, errors }) {
       const settings = data.settings as Record<string, unknown>
+      // a transform sent with `is_default: false` stays so, even as the table's first
+      data._notDefault = (body.settings as Record<string, unknown> | undefined)?.is_default === false
       const settingErrors: Errors = {}
       const colErrors = columnsErrors(settings.output_columns as Column[], true)
       if (colErrors) settingErrors.output_columns = colErrors
@@ -222,8 +233,8 @@ export function registerTransforms(router: ClusterRouter): ResourceApi {
       const { store } = ctx.cluster
       const siblings = store.filter<Item>('transform', (t) => t._table === item._table && t.uuid !== item.uuid)
       let saved = item
-      if (!item.settings.is_default && !siblings.some((t) => t.settings?.is_default)) {
-        // the first transform of a table is its default
+      if (!item.settings.is_default && !item._notDefault && !siblings.some((t) => t.settings?.is_default)) {
+        // the first transform of a table is its default, unless it was sent with `is_default: false`
         saved = { ...item, settings: { ...item.settings, is_default: true } }
         store.put('transform', item.uuid, saved)
       }

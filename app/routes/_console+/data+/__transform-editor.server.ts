@@ -16,7 +16,18 @@ import {
   type ValidatorResult,
 } from '~/api/transforms.server'
 import {
-  parseElements,
+  buildElements,
+  columnFormValue,
+  DATATYPE_FIELD_KEYS,
+  isChanged,
+  isObject,
+  parseOriginal,
+  parseTypeList,
+  readDelimiter,
+  renderedOf,
+  transformFormValue,
+} from '~/schemas/transform-value'
+import {
   sampleError,
   TRANSFORM_MESSAGES,
   TransformFormSchema,
@@ -56,7 +67,6 @@ export function splitTableValue(value: string | undefined): { projectId: string;
   return { projectId, tableId }
 }
 
-const str = (value: unknown) => (value === undefined || value === null ? '' : String(value))
 const on = (value: unknown) => (value ? 'on' : undefined)
 
 /** A new transform's form: CSV format and JSON flattening defaults as the cluster's transform defaults. */
@@ -80,76 +90,15 @@ export function newTransformValue(table: string): Record<string, unknown> {
   }
 }
 
-// The stored object is read field by field, whatever another tool put in it.
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/** A stored transform as the form's values (strings and "on", as a browser would post them). */
-export function transformFormValue(transform: Transform, table: string): Record<string, unknown> {
-  const settings = (transform.settings ?? {}) as Record<string, any>
-  const fd = (settings.format_details ?? {}) as Record<string, any>
-  const flat = (fd.flattening ?? {}) as Record<string, any>
-  const columns = ((settings.output_columns ?? []) as TransformColumn[]).map((column) => {
-    const { type, format, resolution, primary, ignore, index, index_options, elements, ...extra } = (column.datatype ??
-      {}) as Record<string, any>
-    return {
-      name: column.name,
-      type: str(type),
-      format: str(format),
-      resolution: str(resolution),
-      primary: on(primary),
-      ignore: on(ignore),
-      index: on(index !== false),
-      fulltext: on(index_options?.fulltext),
-      elements: Array.isArray(elements)
-        ? elements.map((element: any) => str(element?.datatype?.type ?? element?.type)).join(', ')
-        : '',
-      extra: Object.keys(extra).length ? JSON.stringify(extra) : '',
-    }
-  })
-  return {
-    table,
-    name: transform.name,
-    description: str(transform.description),
-    type: str(transform.type),
-    columns,
-    delimiter: str(fd.delimiter ?? ','),
-    quote: str(fd.quote ?? '"'),
-    comment: str(fd.comment ?? '#'),
-    escape: str(fd.escape ?? '"'),
-    skipHead: str(fd.skip_head ?? 0),
-    skipComments: on(fd.skip_comments),
-    windowsEnding: on(fd.windows_ending),
-    flatteningActive: on(flat.active),
-    depth: str(flat.depth ?? ''),
-    mapLeft: str(flat.map_flattening_strategy?.left ?? '.'),
-    mapRight: str(flat.map_flattening_strategy?.right ?? ''),
-    sliceLeft: str(flat.slice_flattening_strategy?.left ?? '['),
-    sliceRight: str(flat.slice_flattening_strategy?.right ?? ']'),
-    isDefault: on(settings.is_default),
-    nullValues: Array.isArray(settings.null_values) ? settings.null_values.join(', ') : '',
-    compression: str(settings.compression || 'none'),
-    sql: str(settings.sql_transform),
-    sampleData:
-      typeof settings.sample_data === 'string'
-        ? settings.sample_data
-        : settings.sample_data
-          ? JSON.stringify(settings.sample_data, null, 2)
-          : '',
-  }
-}
+export { transformFormValue }
 
 function extraOf(column: ColumnForm): Record<string, unknown> {
-  if (!column.extra) return {}
-  try {
-    const value: unknown = JSON.parse(column.extra)
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
-  } catch {
-    return {}
-  }
+  return parseOriginal(column.extra) ?? {}
 }
 
-/** One output column as the cluster stores it. */
+/** One output column as the cluster stores it (a new row: built from its fields). */
 export function columnBody(column: ColumnForm): TransformColumn {
-  const elements = parseElements(column.elements)
+  const elements = parseTypeList(column.elements) ?? []
   const datatype: Record<string, unknown> = {
     ...extraOf(column),
     type: column.type,
@@ -159,9 +108,128 @@ export function columnBody(column: ColumnForm): TransformColumn {
     ...(column.primary ? { primary: true } : {}),
     ...(column.ignore ? { ignore: true } : {}),
     ...(column.fulltext ? { index_options: { fulltext: true } } : {}),
-    ...(elements.length ? { elements: elements.map((type) => ({ type, index: type !== 'double' })) } : {}),
+    ...(elements.length ? { elements: buildElements(elements, []) } : {}),
   }
   return { name: column.name, datatype }
+}
+
+type Posted = Record<string, unknown>
+
+/**
+ * A row onto its stored column: only the fields the operator changed are written (decision 056);
+ * a row without a readable original is built from its fields.
+ */
+export function mergeColumn(posted: Posted, column: ColumnForm): TransformColumn {
+  const stored = parseOriginal(posted.original)
+  if (!stored) return columnBody(column)
+  const rendered = columnFormValue(stored)
+  const changed = (field: string) => isChanged(field, posted[field], rendered)
+  const out = structuredClone(stored) as Record<string, unknown>
+  const dt: Record<string, unknown> = isObject(out.datatype) ? out.datatype : {}
+  if (changed('name')) out.name = column.name
+  if (changed('type')) dt.type = column.type
+  const setText = (field: 'format' | 'resolution') => {
+    if (!changed(field)) return
+    if (column[field]) dt[field] = column[field]
+    else if (dt[field] !== undefined) dt[field] = null
+  }
+  setText('format')
+  setText('resolution')
+  for (const flag of ['primary', 'ignore', 'index'] as const) if (changed(flag)) dt[flag] = Boolean(column[flag])
+  if (changed('fulltext'))
+    dt.index_options = { ...(isObject(dt.index_options) ? dt.index_options : {}), fulltext: Boolean(column.fulltext) }
+  if (changed('elements')) {
+    const exprs = parseTypeList(column.elements) ?? []
+    if (exprs.length) dt.elements = buildElements(exprs, Array.isArray(dt.elements) ? dt.elements : [])
+    else if (dt.elements !== undefined) dt.elements = null
+  }
+  if (changed('extra')) {
+    for (const key of Object.keys(parseOriginal(rendered.extra) ?? {})) delete dt[key]
+    for (const [key, value] of Object.entries(extraOf(column))) if (!DATATYPE_FIELD_KEYS.includes(key)) dt[key] = value
+  }
+  if (isObject(out.datatype) || Object.keys(dt).length) out.datatype = dt
+  return out as TransformColumn
+}
+
+const blankToNull = (value: string | undefined) => (value?.trim() ? value : null)
+
+/** The sample as stored: JSON text stays JSON when the stored sample was JSON (an object), else text. */
+function sampleValue(text: string | undefined, stored: unknown): unknown {
+  if (!text?.trim()) return null
+  if (stored !== undefined && stored !== null && typeof stored !== 'string') {
+    try {
+      return JSON.parse(text)
+    } catch {
+      return text
+    }
+  }
+  return text
+}
+
+/**
+ * The update body for a valid form with an original: the stored transform with only the fields
+ * the operator changed written onto it (decision 056).
+ */
+export function mergeTransform(payload: Posted, form: TransformForm): TransformBody {
+  const stored = parseOriginal(payload.original)
+  if (!stored) return transformBody(form)
+  const rendered = renderedOf(payload.original)!
+  const changed = (field: string) => isChanged(field, payload[field], rendered)
+  const out: Record<string, unknown> = structuredClone(stored)
+  if (changed('name')) out.name = form.name
+  if (changed('description')) out.description = form.description ?? ''
+  if (changed('type')) out.type = form.type
+  const settings: Record<string, unknown> = isObject(out.settings) ? out.settings : {}
+  out.settings = settings
+  if (changed('isDefault')) settings.is_default = Boolean(form.isDefault)
+  if (changed('compression')) settings.compression = form.compression ?? ''
+  if (changed('nullValues'))
+    settings.null_values = (form.nullValues ?? '')
+      .split(',')
+      .map((value) => value.trim())
+      .filter(Boolean)
+  if (changed('sql')) settings.sql_transform = blankToNull(form.sql)
+  if (changed('sampleData')) settings.sample_data = sampleValue(form.sampleData, settings.sample_data)
+  const fd = () =>
+    (settings.format_details = isObject(settings.format_details) ? settings.format_details : {}) as Record<
+      string,
+      unknown
+    >
+  const text = (field: 'delimiter' | 'quote' | 'comment' | 'escape', key: string) => {
+    if (changed(field)) fd()[key] = field === 'delimiter' ? readDelimiter(form[field] ?? '') : (form[field] ?? '')
+  }
+  text('delimiter', 'delimiter')
+  text('quote', 'quote')
+  text('comment', 'comment')
+  text('escape', 'escape')
+  if (changed('skipHead')) fd().skip_head = form.skipHead ?? 0
+  if (changed('skipComments')) fd().skip_comments = Boolean(form.skipComments)
+  if (changed('windowsEnding')) fd().windows_ending = Boolean(form.windowsEnding)
+  const flat = () => {
+    const details = fd()
+    return (details.flattening = isObject(details.flattening) ? details.flattening : {}) as Record<string, unknown>
+  }
+  if (changed('flatteningActive')) flat().active = Boolean(form.flatteningActive)
+  if (changed('depth')) flat().depth = form.depth ?? null
+  for (const [key, left, right] of [
+    ['map_flattening_strategy', 'mapLeft', 'mapRight'],
+    ['slice_flattening_strategy', 'sliceLeft', 'sliceRight'],
+  ] as const) {
+    if (!changed(left) && !changed(right)) continue
+    const before = flat()[key]
+    const strategy = isObject(before) ? { ...before } : {}
+    if (changed(left)) strategy.left = form[left] ?? ''
+    if (changed(right)) strategy.right = form[right] ?? ''
+    flat()[key] = strategy
+  }
+  const rows = Array.isArray(payload.columns) ? (payload.columns as Posted[]) : []
+  settings.output_columns = form.columns.map((column, index) => mergeColumn(rows[index] ?? {}, column))
+  return out as TransformBody
+}
+
+/** The body to send: merged onto the original when the form has one, else built from the fields. */
+export function bodyOf(submission: Submission, form: TransformForm): TransformBody {
+  return mergeTransform(submission.payload as Posted, form)
 }
 
 /** The create/update body for a valid form. */
@@ -169,7 +237,7 @@ export function transformBody(form: TransformForm): TransformBody {
   const formatDetails: Record<string, unknown> =
     form.type === 'csv'
       ? {
-          delimiter: form.delimiter === '\\t' ? '\t' : form.delimiter || ',',
+          delimiter: readDelimiter(form.delimiter || ','),
           quote: form.quote ?? '"',
           comment: form.comment ?? '#',
           escape: form.escape ?? '"',
@@ -194,7 +262,8 @@ export function transformBody(form: TransformForm): TransformBody {
     ...(form.description ? { description: form.description } : {}),
     type: form.type,
     settings: {
-      is_default: Boolean(form.isDefault),
+      // unticked, it is left out: the cluster makes a table's first transform its default
+      ...(form.isDefault ? { is_default: true } : {}),
       compression: form.compression ?? 'none',
       null_values: nullValues,
       sql_transform: form.sql?.trim() ? form.sql : null,
@@ -362,7 +431,7 @@ export async function transformEditorAction(
     const sample = form.sampleData ?? ''
     const problem = sampleError(sample, form.type)
     if (problem) return reply400(submission, {}, { fieldErrors: { sampleData: [problem] } })
-    const body = transformBody(form)
+    const body = bodyOf(submission, form)
     let tableRef = ''
     try {
       const choices = await loadTableChoices(api)
@@ -394,7 +463,8 @@ export async function transformEditorAction(
   if (intent === 'ingest' && options.transformId) return ingestSample(api, submission, form)
 
   try {
-    const body = transformBody(form)
+    // merged onto the stored transform (edit) or onto a loaded transform file (create after upload)
+    const body = bodyOf(submission, form)
     const saved = options.transformId
       ? await updateTransform(api, projectId, tableId, options.transformId, body)
       : await createTransform(api, projectId, tableId, body)

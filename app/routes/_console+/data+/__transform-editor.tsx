@@ -25,7 +25,14 @@ import { FieldShell } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { SubmitButton } from '~/components/forms/submit-button'
-import { COLUMN_TYPES, COMPRESSIONS, RESOLUTIONS, TRANSFORM_TYPES, TransformFormSchema } from '~/schemas/transform'
+import {
+  RESOLUTIONS,
+  storedRuleNotes,
+  transformNameProblem,
+  TRANSFORM_TYPES,
+  TransformFormSchema,
+} from '~/schemas/transform'
+import { ALL_COLUMN_TYPES, ALL_COMPRESSIONS, withCurrent } from '~/schemas/transform-value'
 import type { ValidationView } from './__transform-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
 
@@ -89,6 +96,10 @@ export function TransformEditor({
   const showJson = !isHydrated || type !== 'csv'
   const columns = fields.columns.getFieldList()
   const tableLabel = tables.find((table) => table.value === fields.table.initialValue)?.label
+  // a stored name that breaks the form's rule: named at the field, kept unless changed
+  const storedName = fields.original.initialValue ? String(fields.name.initialValue ?? '') : ''
+  const storedNameProblem =
+    storedName && (fields.name.value ?? '') === storedName ? transformNameProblem(storedName) : undefined
 
   return (
     <FormCard
@@ -112,6 +123,10 @@ export function TransformEditor({
           {notice}
         </Box>
       ) : null}
+      {fields.original.initialValue ? (
+        // the stored transform the form was rendered from: a save writes only what was changed onto it
+        <input type="hidden" name={fields.original.name} value={String(fields.original.initialValue)} />
+      ) : null}
       {isTableFixed ? (
         <>
           <input type="hidden" name={fields.table.name} value={String(fields.table.initialValue ?? '')} />
@@ -126,7 +141,11 @@ export function TransformEditor({
         <Field
           meta={fields.name}
           label="Transform name"
-          help="A letter first, then letters, digits and underscores; at most 64."
+          help={
+            storedNameProblem
+              ? `Stored value: ${storedNameProblem}. Kept as stored unless you change it.`
+              : 'A letter first, then letters, digits and underscores; at most 64.'
+          }
           inputProps={{ autoComplete: 'off' }}
         />
         <SelectField
@@ -141,7 +160,8 @@ export function TransformEditor({
         <Text fontSize="xs" color="fg.muted" mb="2">
           Exactly one datetime or epoch column is primary. Format: a Go layout for datetime (2006-01-02T15:04:05Z),
           s/ms/us/ns for epoch. Elements: the element type of an array, or the key and value types of a map (string,
-          uint64).
+          uint64), nested as map&lt;string, string&gt;. Other keys: the column&apos;s other settings (source, default,
+          script, virtual…) as JSON.
         </Text>
         <Box overflowX="auto">
           <chakra.table
@@ -162,6 +182,7 @@ export function TransformEditor({
                 <th>Index</th>
                 <th>Fulltext</th>
                 <th>Elements</th>
+                <th>Other keys (JSON)</th>
                 <th>
                   <chakra.span srOnly>Row actions</chakra.span>
                 </th>
@@ -245,7 +266,10 @@ export function TransformEditor({
           <SelectField
             meta={fields.compression}
             label="Compression"
-            options={COMPRESSIONS.map((value) => ({ value, label: value }))}
+            options={withCurrent(ALL_COMPRESSIONS, fields.compression.initialValue).map((value) => ({
+              value,
+              label: value || '(empty)',
+            }))}
           />
         </SimpleGrid>
         <TextareaField meta={fields.sql} label="SQL transform" rows={2} />
@@ -330,6 +354,19 @@ function FileInput({ name, label }: { name: string; label: string }) {
   )
 }
 
+const ROW_FIELDS = [
+  'name',
+  'type',
+  'format',
+  'resolution',
+  'primary',
+  'ignore',
+  'index',
+  'fulltext',
+  'elements',
+  'extra',
+]
+
 type ColumnMeta = FieldMetadata<Record<string, unknown> | undefined, Record<string, unknown>, string[]>
 
 /** One output column: its cells, each labelled "Column N …" for screen readers, errors under each. */
@@ -339,6 +376,11 @@ function ColumnRow({ meta, index, removeButton }: { meta: ColumnMeta; index: num
     FieldMetadata<string | boolean | undefined, Record<string, unknown>, string[]>
   >
   const n = index + 1
+  // stored values that break a form rule: named at their field; kept unless the operator changes them
+  const notes: Record<string, string[]> = {}
+  const current = Object.fromEntries(ROW_FIELDS.map((key) => [key, cols[key]!.value]))
+  for (const note of storedRuleNotes({ ...current, original: cols.original!.initialValue }))
+    (notes[note.path] ??= []).push(note.message)
   const text = (key: string, width: string, placeholder?: string) => {
     const field = cols[key]!
     const props = getInputProps(field as FieldMetadata<string>, { type: 'text' })
@@ -354,12 +396,15 @@ function ColumnRow({ meta, index, removeButton }: { meta: ColumnMeta; index: num
           borderColor={field.errors?.length ? 'border.error' : undefined}
         />
         <ErrorList id={field.errorId} errors={field.errors} />
+        <Notes notes={notes[key]} />
       </td>
     )
   }
-  const select = (key: string, options: readonly string[], blank?: string) => {
+  const select = (key: string, choices: readonly string[], blank?: string) => {
     const field = cols[key]!
     const props = getSelectProps(field as FieldMetadata<string>)
+    // a stored value the list does not name is offered too (a select posts what it shows)
+    const options = withCurrent(choices, field.initialValue).filter((option) => blank === undefined || option)
     return (
       <td>
         <FormSelect
@@ -374,11 +419,12 @@ function ColumnRow({ meta, index, removeButton }: { meta: ColumnMeta; index: num
           {blank !== undefined ? <option value="">{blank}</option> : null}
           {options.map((option) => (
             <option key={option} value={option}>
-              {option}
+              {option || '(none)'}
             </option>
           ))}
         </FormSelect>
         <ErrorList id={field.errorId} errors={field.errors} />
+        <Notes notes={notes[key]} />
       </td>
     )
   }
@@ -389,29 +435,43 @@ function ColumnRow({ meta, index, removeButton }: { meta: ColumnMeta; index: num
       <td>
         <input {...props} key={props.key} aria-label={`Column ${n} ${key}`} />
         <ErrorList id={field.errorId} errors={field.errors} />
+        <Notes notes={notes[key]} />
       </td>
     )
   }
-  const extra = cols.extra!
+  const original = cols.original!
   return (
     <tr>
       <td>
         <Text pt="2" color="fg.muted">
           {n}
         </Text>
-        <input type="hidden" name={extra.name} defaultValue={String(extra.initialValue ?? '')} key={extra.key} />
+        {original.initialValue ? (
+          <input type="hidden" name={original.name} defaultValue={String(original.initialValue)} key={original.key} />
+        ) : null}
       </td>
       {text('name', '10rem')}
-      {select('type', COLUMN_TYPES)}
+      {select('type', ALL_COLUMN_TYPES)}
       {text('format', '11rem')}
       {select('resolution', RESOLUTIONS, '—')}
       {check('primary')}
       {check('ignore')}
       {check('index')}
       {check('fulltext')}
-      {text('elements', '8rem', 'string, uint64')}
+      {text('elements', '10rem', 'string, uint64')}
+      {text('extra', '14rem', '{"source": …}')}
       <td>{removeButton}</td>
     </tr>
+  )
+}
+
+/** Rules a stored value breaks: shown at the field, as a note (it does not block a save until changed). */
+function Notes({ notes }: { notes?: string[] }) {
+  if (!notes?.length) return null
+  return (
+    <Text fontSize="xs" color="orange.fg" maxW="14rem">
+      {`Stored value: ${notes.join('; ')}. Kept as stored unless you change it.`}
+    </Text>
   )
 }
 
