@@ -24,6 +24,16 @@ export const NOT_SET_UP_MESSAGE = `Saved queries and history are not set up on t
 export const CANNOT_WRITE_MESSAGE = `Saving needs the insert_sql permission on ${CONSOLE_PROJECT}.${SAVED_TABLE}: ask an administrator for it (the publisher role has it)`
 export const CANNOT_READ_MESSAGE = `Reading saved queries needs the select_sql permission on the ${CONSOLE_PROJECT} project: ask an administrator for it (the reader role has it)`
 
+/** The history is off: its store does not exist yet (a first save, or Settings, creates it), so nothing is written. */
+export class HistoryOff extends Error {
+  constructor() {
+    super(HISTORY_OFF_MESSAGE)
+    this.name = 'HistoryOff'
+  }
+}
+
+export const HISTORY_OFF_MESSAGE = `The query history is off: it starts when you first save a query or turn it on in Settings, which creates the ${CONSOLE_PROJECT} project and its tables`
+
 /** The store cannot be used by this user (not set up, or a permission missing); `message` says what to do. */
 export class SavedQueriesUnavailable extends Error {
   constructor(message: string) {
@@ -437,7 +447,8 @@ const writers = new Map<
 >()
 
 /**
- * Appends a run to the signed-in user's history, setting the store up on first use; the user's other
+ * Appends a run to the signed-in user's history when its store exists (never creating it; HistoryOff
+ * when it does not); the user's other
  * runs of the same HISTORY_WRITE_MS are written in the same call. The run shows in this process's
  * history list at once; the promise settles when its write does (throwing as saveQuery).
  */
@@ -481,10 +492,13 @@ function writeHistory(key: string): Promise<void> {
   const writing = (async () => {
     let failure: unknown
     try {
-      await ensureStore(batch.api)
+      // never creates the store: the history is on once it exists (a first save, or Settings)
       await ingest(batch.api, HISTORY_TABLE, batch.rows)
     } catch (error) {
-      failure = error ?? new Error('The history write failed')
+      failure =
+        error instanceof ClusterError && error.status === 404
+          ? new HistoryOff()
+          : (error ?? new Error('The history write failed'))
     }
     // runs that did not reach the cluster leave this process's list too, as they did before it was batched
     if (failure !== undefined) for (const row of batch.rows) forgetRun(batch.api.orgId, batch.api.userId, row)
@@ -553,8 +567,10 @@ export async function listHistory(api: ClusterApi, limit = 20): Promise<HistoryE
       ].join('\n'),
     ),
   )
+  // no store: the history is off (a first save or Settings turns it on)
+  if (rows === null) throw new HistoryOff()
   const bySql = new Map<string, HistoryEntry>()
-  for (const row of rows ?? []) {
+  for (const row of rows) {
     bySql.set(row.sql, {
       sql: row.sql,
       options: row.h_options,
