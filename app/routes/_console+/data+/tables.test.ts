@@ -158,14 +158,17 @@ describe('/data/new-table', () => {
     expect(data.result.initialValue?.newProjectName).toBeUndefined()
   })
 
-  it('shows other cluster failures in the error boundary with the catalogue message', async () => {
+  it('answers other cluster failures with the form as typed and the catalogue message as its error (issue 37)', async () => {
     const { projectId } = await createTableOk('before_500')
     failWith('/config/v1/orgs/:org/projects/:project/tables/', 500, { detail: 'boom' }, 'post')
-    const thrown = unwrap<{ message: string }>(await createTable({ project: projectId, name: 'during_500' }))
-    expect(thrown.status).toBe(500)
-    expect(thrown.data.message).toBe(
-      'Internal server error. If this is reoccurring, please contact us at support@example.com',
+    const reply = unwrap<{ result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } }>(
+      await createTable({ project: projectId, name: 'during_500' }),
     )
+    expect(reply.status).toBe(500)
+    expect(reply.data.result.error?.['']).toEqual([
+      'Internal server error. If this is reoccurring, please contact us at support@example.com',
+    ])
+    expect(reply.data.result.initialValue).toMatchObject({ name: 'during_500' })
   })
 })
 
