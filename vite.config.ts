@@ -6,6 +6,7 @@ import { clientZodWithoutJsonSchema } from './vite/client-zod-without-json-schem
 import { bundleReport } from './vite/bundle-report'
 import { clientChakraWithoutPreflight } from './vite/client-chakra-without-preflight'
 import { oneShellChunk } from './vite/one-shell-chunk'
+import { guardedConformParse } from './vite/guarded-conform-parse'
 
 declare module '@remix-run/node' {
   interface Future {
@@ -23,6 +24,7 @@ export default defineConfig({
   base: basePath ? `/${basePath}/` : '/',
   plugins: [
     ...(process.env.BUNDLE_REPORT ? [bundleReport()] : []),
+    guardedConformParse(),
     clientZodWithoutJsonSchema(),
     clientChakraWithoutPreflight(),
     oneShellChunk(),

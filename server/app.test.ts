@@ -186,9 +186,10 @@ describe('console server', () => {
       expect((await fetch(`${base}${path}`)).status, path).toBe(200)
   })
 
-  it('/readyz says whether the cluster answers', async () => {
+  it('/readyz says whether the cluster answers at all: any status is ready, no answer or a time-out is not (issue 37)', async () => {
     const cluster = createBaseApp({ allowEmbedding: false })
-    cluster.get('/version', (_req, res) => void res.send('v5.4.0\n'))
+    let versionStatus = 200
+    cluster.get('/version', (_req, res) => void res.status(versionStatus).send('v5.4.0\n'))
     const clusterServer = await new Promise<Server>((resolve) => {
       const listening = cluster.listen(0, '127.0.0.1', () => resolve(listening))
     })
@@ -198,6 +199,13 @@ describe('console server', () => {
     const ready = await fetch(`${base}/readyz`)
     expect(ready.status).toBe(200)
     expect(await ready.json()).toEqual({ status: 'ready', cluster: 'v5.4.0' })
+    // without credentials a cluster may refuse the version: it is up all the same
+    for (const status of [401, 403, 500]) {
+      versionStatus = status
+      const refused = await fetch(`${base}/readyz`)
+      expect(refused.status, String(status)).toBe(200)
+      expect(await refused.json()).toEqual({ status: 'ready', clusterStatus: status })
+    }
     // The cluster stops answering.
     clusterServer.closeAllConnections()
     await new Promise<void>((resolve) => clusterServer.close(() => resolve()))

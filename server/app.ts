@@ -203,7 +203,7 @@ export function createBaseApp({
   /** Nonces in the CSP's script-src (default); false for the dev server. */
   scriptNonces?: boolean
   logger?: Logger
-  /** The cluster's origin for /readyz; without it /readyz answers as /healthz does. */
+  /** The cluster's origin for /readyz (ready when it answers at all); without it /readyz answers as /healthz does. */
   clusterUrl?: () => string | undefined
 }): Express {
   const app = express()
@@ -236,9 +236,12 @@ export function createBaseApp({
     const origin = clusterUrl?.()
     if (!origin) return void res.json({ status: 'ready' })
     try {
+      // Any answer means the cluster is up: without credentials a cluster may answer 401 (the local
+      // one does), and an orchestrator waiting for readiness must still send traffic (issue 37).
+      // Only no answer, or none within 3 s, is not ready.
       const answer = await fetch(`${origin}/version`, { signal: AbortSignal.timeout(3000) })
-      if (!answer.ok) throw new Error(`the cluster answered ${answer.status}`)
-      res.json({ status: 'ready', cluster: (await answer.text()).trim() })
+      const text = (await answer.text()).trim()
+      res.json(answer.ok ? { status: 'ready', cluster: text } : { status: 'ready', clusterStatus: answer.status })
     } catch (error) {
       res.status(503).json({ status: 'unavailable', reason: error instanceof Error ? error.message : String(error) })
     }

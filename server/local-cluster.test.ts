@@ -2,6 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { Server } from 'node:http'
+import { createBaseApp } from './app'
 import { startLocalCluster } from './local-cluster'
 
 describe('startLocalCluster', () => {
@@ -23,6 +25,23 @@ describe('startLocalCluster', () => {
         body: JSON.stringify({ username: cluster.admin.email, password: cluster.admin.password }),
       })
       expect(login.status).toBe(200)
+      // The console's /readyz in front of it, as `npm start` serves them, at the root and under a
+      // base path: ready although the cluster answers /version without credentials with 401 (issue 37).
+      const app = createBaseApp({ allowEmbedding: false, basePath: '/console', clusterUrl: () => cluster.url })
+      const console = await new Promise<Server>((resolve) => {
+        const listening = app.listen(0, '127.0.0.1', () => resolve(listening))
+      })
+      try {
+        const address = console.address()
+        const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+        for (const readyz of ['/readyz', '/console/readyz']) {
+          const ready = await fetch(`${origin}${readyz}`)
+          expect(ready.status, readyz).toBe(200)
+          expect(await ready.json()).toMatchObject({ status: 'ready' })
+        }
+      } finally {
+        await new Promise<void>((resolve) => console.close(() => resolve()))
+      }
     } finally {
       await cluster.stop()
     }

@@ -13,13 +13,10 @@ export type AccessScope = {
 /**
  * The policies of the signed-in user's roles, read once per request and only when a scope is to be
  * checked (the caller knows the user holds `view_role`; without it `roles/` answers 403). The roles
- * come from the session's short read cache, as the user's permissions do (decisions 035, 036).
+ * are read once per request, as the user's permissions are (decisions 035, 060).
  */
 const getMyPolicies = oncePerRequest(async (api) => {
-  const [roleNames, roles] = await Promise.all([
-    getMyRoleNames(api),
-    cachedRead(api.sessionKey, 'roles', () => listRoles(api)),
-  ])
+  const [roleNames, roles] = await Promise.all([getMyRoleNames(api), cachedRead(api, 'roles', () => listRoles(api))])
   const mine = roles.filter((role) => roleNames.includes(role.name))
   return {
     superAdmin: mine.some((role) => role.name === 'super_admin' && role.built_in),

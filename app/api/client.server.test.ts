@@ -109,10 +109,14 @@ describe('cluster client', () => {
     })
   })
 
-  it("forgets the session's cached reads when a change is sent and again when it is answered, and not another session's", async () => {
+  it("forgets every session's kept reads of the org when a change is sent and again when answered, streamed calls included (issue 37)", async () => {
     const api = createClusterApi(SESSION, { origin: TEST_CLUSTER_URL })
-    const other = vi.fn(async () => 'theirs')
-    await cachedRead('org:another-session', 'k', other)
+    // each read from a request of its own (a new reader), kept across requests as the version is
+    const kept = (sessionKey: string, load: () => Promise<string>) => cachedRead({ sessionKey }, 'k', load, 60_000)
+    const otherSession = vi.fn(async () => 'another session of the org')
+    const otherOrg = vi.fn(async () => 'another org')
+    await kept('o:another-session', otherSession)
+    await kept('other-org:s', otherOrg)
     let answer!: () => void
     const answered = new Promise<void>((resolve) => (answer = resolve))
     server.use(
@@ -120,21 +124,32 @@ describe('cluster client', () => {
         await answered
         return HttpResponse.json({ changed: true })
       }),
+      http.post(`${TEST_CLUSTER_URL}/ingest/event`, () => HttpResponse.json({ ok: true })),
     )
     const load = vi.fn(async () => 'list')
-    await cachedRead(api.sessionKey, 'k', load)
+    await kept(api.sessionKey, load)
     const change = api.post('/change')
     // Forgotten when sent: read again.
-    await cachedRead(api.sessionKey, 'k', load)
+    await kept(api.sessionKey, load)
     expect(load).toHaveBeenCalledTimes(2)
     // Read while the change is on its way, so possibly from before it: forgotten once it is answered.
     answer()
     expect(await change).toEqual({ changed: true })
-    await cachedRead(api.sessionKey, 'k', load)
+    await kept(api.sessionKey, load)
     expect(load).toHaveBeenCalledTimes(3)
-    // another session sees the change once its own read is past its time-to-live (decision 043)
-    await cachedRead('org:another-session', 'k', other)
-    expect(other).toHaveBeenCalledTimes(1)
+    // every session of the org reads again; another org keeps its reads
+    await kept('o:another-session', otherSession)
+    expect(otherSession).toHaveBeenCalledTimes(2)
+    await kept('other-org:s', otherOrg)
+    expect(otherOrg).toHaveBeenCalledTimes(1)
+    // a streamed write (an ingest) forgets them too
+    await (await api.stream('POST', '/ingest/event', { body: '{}' })).text()
+    await kept('o:another-session', otherSession)
+    expect(otherSession).toHaveBeenCalledTimes(3)
+    // a call that says it only reads forgets nothing
+    await (await api.stream('POST', '/ingest/event', { body: '{}', isRead: true })).text()
+    await kept('o:another-session', otherSession)
+    expect(otherSession).toHaveBeenCalledTimes(3)
     clearReadCache()
   })
 

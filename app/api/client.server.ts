@@ -4,7 +4,7 @@ import { recordClusterCall } from '~/utils/request-context.server'
 import { loginUrlFor, logoutHeaders, requireSession, type SessionData } from '~/utils/session.server'
 import { createHash } from 'node:crypto'
 import { ClusterError, type ErrorContext } from './errors.server'
-import { clearReadCache } from './read-cache.server'
+import { forgetOrgReads } from './read-cache.server'
 import { exchange, TransportFailure, type Answer } from './transport.server'
 
 /*
@@ -203,6 +203,11 @@ export type CallOptions = {
    * cannot be accessed", not "your session ended" (spec section 8).
    */
   keepSession?: boolean
+  /**
+   * A call that is not a GET but changes nothing (a read-only query, the validator): it forgets no
+   * cached read. Every other call that is not a GET forgets the org's (see `sent`).
+   */
+  isRead?: boolean
 }
 
 export type StreamOptions = CallOptions & {
@@ -309,7 +314,7 @@ export function createClusterApi(
     }
   }
   const json = <T>(method: string, path: string, body: unknown, callOptions?: CallOptions) =>
-    sent(method, sessionKey, () =>
+    sent(method, session.orgId, callOptions, () =>
       guarded(
         () =>
           callCluster<T>(method, url(withParams(path, callOptions?.params)), body, {
@@ -340,7 +345,7 @@ export function createClusterApi(
         }),
       ),
     raw: (method, path, { body, json: isJson, ...callOptions } = {}) =>
-      sent(method, sessionKey, () =>
+      sent(method, session.orgId, callOptions, () =>
         guarded(
           () =>
             callCluster(method, `${origin}${withParams(path, callOptions.params)}`, body, {
@@ -352,31 +357,33 @@ export function createClusterApi(
         ),
       ),
     stream: (method, path, { body, headers, accept, signal, ...callOptions } = {}) =>
-      guarded(
-        () =>
-          send(method, `${origin}${withParams(path, callOptions.params)}`, body, {
-            token,
-            headers,
-            accept: accept ?? '*/*',
-            context: callOptions.context,
-            signal: signal ?? request?.signal,
-          }),
-        callOptions,
+      sent(method, session.orgId, callOptions, () =>
+        guarded(
+          () =>
+            send(method, `${origin}${withParams(path, callOptions.params)}`, body, {
+              token,
+              headers,
+              accept: accept ?? '*/*',
+              context: callOptions.context,
+              signal: signal ?? request?.signal,
+            }),
+          callOptions,
+        ),
       ),
   }
 }
 
 /**
- * Runs a call. Any change through the console (a method other than GET) may change what a cached
- * read shows: the session's cached reads are forgotten when it is sent and again when it is answered
- * (a read that started meanwhile may have kept what was there before), before the caller goes on,
- * so its next page shows the change. Succeeded or failed alike: a failed change may have changed
- * something. Other sessions see it as any change made elsewhere, within the cache's time-to-live
- * (decision 043).
+ * Runs a call: the one forget-on-write path (decision 060). Any call that is not a GET (JSON, text
+ * or streamed alike) may change what a kept read shows, unless it says it only reads (`isRead`):
+ * every read kept across requests for any session of the org (the schema tree's included) is
+ * forgotten when it is sent and again when it is answered (a read that started meanwhile may have
+ * kept what was there before), before the caller goes on. Succeeded or failed alike: a failed change
+ * may have changed something. Other replicas keep nothing a change can affect (read-cache.server).
  */
-function sent<T>(method: string, sessionKey: string, call: () => Promise<T>): Promise<T> {
-  if (method === 'GET') return call()
-  const forget = () => clearReadCache(sessionKey)
+function sent<T>(method: string, orgId: string, options: CallOptions | undefined, call: () => Promise<T>): Promise<T> {
+  if (method === 'GET' || method === 'HEAD' || options?.isRead) return call()
+  const forget = () => forgetOrgReads(orgId)
   forget()
   const answer = call()
   void answer.then(forget, forget)

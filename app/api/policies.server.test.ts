@@ -77,9 +77,14 @@ describe('replyFromCluster', () => {
     })
   })
 
-  it('other failures are thrown with the catalogue message for the error boundary', async () => {
-    const thrown = await thrownFrom(() => replyFromCluster(submission(), new ClusterError({ status: 502, body: '' })))
-    expect(unwrap(thrown)).toEqual({ data: { message: 'Bad Gateway.', status: 502 }, status: 502 })
+  it('other failures come back with the form as typed and the catalogue message as its error (issue 37)', () => {
+    const { data, status } = unwrap<Reply>(
+      replyFromCluster(submission(), new ClusterError({ status: 502, body: '' }), { hideFields: ['password'] }),
+    )
+    expect(status).toBe(502)
+    expect(data.result.error['']).toEqual(['Bad Gateway.'])
+    expect(data.result.initialValue).toMatchObject({ name: 'logs' })
+    expect(data.result.initialValue.password).toBeUndefined()
   })
 
   it('rethrows what is not a cluster error', async () => {

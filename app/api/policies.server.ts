@@ -9,7 +9,8 @@ import { ClusterError, GENERIC_MESSAGE, toastMessage, type FieldErrors } from '.
  * - loadFromCluster: the page cannot be shown; the ErrorBoundary shows the catalogue message.
  * - settle:          one panel fails, the page around it stays usable.
  * - nullOnMissing:   a missing item is an answer (null), not a failure.
- * - replyFromCluster: an action's failure as the form's field errors (400) or the page's error.
+ * - replyFromCluster: an action's failure as the form's answer: a 400 on its fields, any other
+ *                    failure the catalogue's message at the top of the form, what was typed kept.
  * - toastFromCluster: an action with no form to answer (a row button) says its failure in a toast.
  */
 
@@ -94,13 +95,25 @@ export type ReplyOptions = {
 }
 
 /**
- * Turns a failed cluster call into the action's answer: a 400 is `data({ result }, 400)` with the
- * body's errors on the form (the submitted values kept); anything else is thrown as the catalogue
- * message for the ErrorBoundary. (A 401 never gets here: the client has ended the session.)
+ * Turns a failed cluster call into the action's answer, the form kept as typed (issue 37): a 400 is
+ * `data({ result }, 400)` with the body's errors on the form's fields; any other failure (403, 404,
+ * 409, 429, 5xx, a time-out, a dropped connection) is `data({ result }, status)` with the catalogue's
+ * message as the form's error, shown at the top of the form and focused (FormCard), with and
+ * without scripts. The route's ErrorBoundary is for pages that cannot render at all. (A 401 never
+ * gets here: the client has ended the session.)
  */
 export function replyFromCluster(submission: Replyable, error: unknown, options: ReplyOptions = {}) {
   if (!(error instanceof ClusterError)) throw error
-  if (error.status !== 400) throw errorResponse(error)
+  if (error.status !== 400)
+    return data(
+      {
+        result: submission.reply({
+          formErrors: [error.message || GENERIC_MESSAGE, ...(options.notes ?? [])],
+          hideFields: options.hideFields,
+        }),
+      },
+      { status: error.status, statusText: error.statusText },
+    )
   const { fieldErrors, formErrors } = formErrorsOf(error, options.rename)
   return data(
     {

@@ -1,3 +1,4 @@
+import { isChangingStatement } from '~/utils/sql'
 import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
 
@@ -33,6 +34,8 @@ export async function queryCluster(
     return await api.stream('POST', '/query', {
       params: run.queryId ? { ...settings, query_id: run.queryId } : settings,
       signal: run.signal,
+      // a statement that changes nothing forgets no kept read (client.server's `sent`)
+      isRead: !isChangingStatement(sql),
       body: sql,
       headers: { 'Content-Type': 'text/plain; charset=utf-8' },
     })

@@ -1,53 +1,92 @@
 /**
- * A short-lived cache of cluster reads, per signed-in session (decision 020). A change a session
- * makes through the console forgets that session's reads (client.server calls `clearReadCache` with
- * its key on every write), so its user sees the change on the next page; a change made elsewhere
- * (another session, another console, the cluster's API) shows within `READ_CACHE_TTL_MS`
- * (decision 043: one session's writes, such as the query history each run adds to, no longer make
- * every other session read again). Only for reads that are big and re-read on every page view.
+ * Cluster reads shared by the loaders of one console request (decision 060): the shell, the page
+ * and its panels ask for the same lists (projects, each project's tables, roles, the current user),
+ * and one request reads each once. Nothing a write can change is kept past the request: another
+ * replica, or another session, may have changed it a moment ago, and the console shows what is true
+ * now (issue 37). Only a read that names its own lifetime (`keepMs`) is kept across requests, per
+ * session: the cluster's version, which no write through the console changes. A change made through
+ * the console forgets those too for every session of its org (client.server calls
+ * `clearReadCache(orgId)` on every call that is not a GET).
  */
-export const READ_CACHE_TTL_MS = 5_000
-const MAX_ENTRIES = 1_000
+export const MAX_KEPT = 1_000
 
 type Entry = { expires: number; value: Promise<unknown> }
-const entries = new Map<string, Entry>()
+/** Reads kept across requests (`keepMs`), by session and key, oldest first. */
+const kept = new Map<string, Entry>()
+/** Reads of one request, by its client (one per console request: requireApi). */
+const perRequest = new WeakMap<object, Map<string, Promise<unknown>>>()
+
+/** Who asks: a request's cluster client (its session key names the session and its org). */
+export type Reader = { sessionKey: string }
 
 /**
- * Returns the cached value of `key` for this session (`sessionKey`), or runs `load` and keeps its
- * promise for `ttlMs` (`READ_CACHE_TTL_MS` unless the read says otherwise); concurrent requests
- * share one read. A failed read is not kept.
+ * Returns `load()`'s value, shared by every caller with the same client (so one console request)
+ * and `key`; concurrent callers share one read. With `keepMs`, the value is kept that long for the
+ * session across requests (only for reads no change through the console can affect). A failed read
+ * is not kept.
  */
-export function cachedRead<T>(
-  sessionKey: string,
-  key: string,
-  load: () => Promise<T>,
-  ttlMs = READ_CACHE_TTL_MS,
-): Promise<T> {
-  const id = `${sessionKey}\u0000${key}`
-  const now = Date.now()
-  const hit = entries.get(id)
-  if (hit && hit.expires > now) return hit.value as Promise<T>
-  if (entries.size >= MAX_ENTRIES) {
-    for (const [staleId, entry] of entries) if (entry.expires <= now) entries.delete(staleId)
-    // Still full of live reads (many sessions): the oldest tenth go, not all of them at once.
-    for (const oldest of entries.keys()) {
-      if (entries.size < MAX_ENTRIES * 0.9) break
-      entries.delete(oldest)
-    }
-  }
-  const value = load()
-  // (deleted first, so the Map's order stays the order reads were made: the oldest are first)
-  entries.delete(id)
-  entries.set(id, { expires: now + ttlMs, value })
+export function cachedRead<T>(reader: Reader, key: string, load: () => Promise<T>, keepMs?: number): Promise<T> {
+  let mine = perRequest.get(reader)
+  if (!mine) perRequest.set(reader, (mine = new Map()))
+  const known = mine.get(key)
+  if (known) return known as Promise<T>
+  const value = keepMs ? keptRead(reader.sessionKey, key, load, keepMs) : load()
+  mine.set(key, value)
   value.catch(() => {
-    if (entries.get(id)?.value === value) entries.delete(id)
+    if (mine.get(key) === value) mine.delete(key)
   })
   return value
 }
 
-/** Forgets the reads of the session `sessionKey` (it changed something on the cluster); every cached read without one. */
-export function clearReadCache(sessionKey?: string): void {
-  if (sessionKey === undefined) return void entries.clear()
-  const prefix = `${sessionKey}\u0000`
-  for (const id of entries.keys()) if (id.startsWith(prefix)) entries.delete(id)
+function keptRead<T>(sessionKey: string, key: string, load: () => Promise<T>, keepMs: number): Promise<T> {
+  const id = `${sessionKey}\u0000${key}`
+  const now = Date.now()
+  const hit = kept.get(id)
+  if (hit && hit.expires > now) return hit.value as Promise<T>
+  if (kept.size >= MAX_KEPT) {
+    for (const [staleId, entry] of kept) if (entry.expires <= now) kept.delete(staleId)
+    for (const oldest of kept.keys()) {
+      if (kept.size < MAX_KEPT * 0.9) break
+      kept.delete(oldest)
+    }
+  }
+  const value = load()
+  kept.delete(id)
+  kept.set(id, { expires: now + keepMs, value })
+  value.catch(() => {
+    if (kept.get(id)?.value === value) kept.delete(id)
+  })
+  return value
+}
+
+/**
+ * Forgets the reads kept across requests of every session of the org `orgId` (something in it
+ * changed through the console); everything without an org.
+ */
+export function clearReadCache(orgId?: string): void {
+  if (orgId === undefined) return void kept.clear()
+  const prefix = `${orgId}:`
+  for (const id of kept.keys()) if (id.startsWith(prefix)) kept.delete(id)
+}
+
+/** How many reads are kept across requests (tests). */
+export function keptReadCount(): number {
+  return kept.size
+}
+
+/** What else keeps reads across requests (the schema tree's cache): told when an org changed. */
+const forgetters = new Set<(orgId: string) => void>()
+
+/** Registers `forget`, called with the org whenever something in it changes through the console. */
+export function onOrgChange(forget: (orgId: string) => void): void {
+  forgetters.add(forget)
+}
+
+/**
+ * Something in the org `orgId` changed (a call that is not a read went to the cluster): every read
+ * kept across requests for any of its sessions is forgotten, the schema tree's included.
+ */
+export function forgetOrgReads(orgId: string): void {
+  clearReadCache(orgId)
+  for (const forget of forgetters) forget(orgId)
 }

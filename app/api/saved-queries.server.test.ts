@@ -5,6 +5,7 @@ import { clusterAdminLogin } from '#tests/cluster'
 import { useTestCluster } from '#tests/msw'
 import { createClusterApi } from './client.server'
 import {
+  ensureStore,
   flushHistoryWrites,
   forgetStore,
   HISTORY_WRITE_MS,
@@ -28,8 +29,10 @@ describe('query history', () => {
   it("shows this process's runs at once, newest first, each statement once with its latest outcome, at most `limit`", async () => {
     forgetStore()
     const api = await adminApi('history-user-1')
-    // One run sets the store up; the next read is then kept for the session (30 s), so what follows
-    // comes from this process's own runs, merged into it.
+    // The history is on once its store exists (issue 37: a run never creates it). The client's
+    // reads are shared for as long as it lives (one request), so what follows comes from this
+    // process's own runs, merged into the first read.
+    await ensureStore(api)
     await queueHistoryEntry(api, run('SELECT 0'))
     expect((await listHistory(api, 5)).map((entry) => entry.sql)).toEqual(['SELECT 0'])
     // each run is listed when it is queued; its write (with the others, decision 053) is awaited at the end
@@ -69,6 +72,7 @@ describe('query history', () => {
     // (the tests' clients share one admin login, so one session key: the first test's history read is kept for it)
     clearReadCache()
     const { api, writes } = counted(await adminApi('history-user-2'))
+    await ensureStore(api)
     const firstQueued = Date.now()
     const first = queueHistoryEntry(api, run('SELECT 1 AS first'))
     expect((await listHistory(api, 5)).map((entry) => entry.sql)).toEqual(['SELECT 1 AS first'])

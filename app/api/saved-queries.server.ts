@@ -24,6 +24,16 @@ export const NOT_SET_UP_MESSAGE = `Saved queries and history are not set up on t
 export const CANNOT_WRITE_MESSAGE = `Saving needs the insert_sql permission on ${CONSOLE_PROJECT}.${SAVED_TABLE}: ask an administrator for it (the publisher role has it)`
 export const CANNOT_READ_MESSAGE = `Reading saved queries needs the select_sql permission on the ${CONSOLE_PROJECT} project: ask an administrator for it (the reader role has it)`
 
+/** The history is off: its store does not exist yet (a first save, or Settings, creates it), so nothing is written. */
+export class HistoryOff extends Error {
+  constructor() {
+    super(HISTORY_OFF_MESSAGE)
+    this.name = 'HistoryOff'
+  }
+}
+
+export const HISTORY_OFF_MESSAGE = `The query history is off: it starts when you first save a query or turn it on in Settings, which creates the ${CONSOLE_PROJECT} project and its tables`
+
 /** The store cannot be used by this user (not set up, or a permission missing); `message` says what to do. */
 export class SavedQueriesUnavailable extends Error {
   constructor(message: string) {
@@ -437,7 +447,8 @@ const writers = new Map<
 >()
 
 /**
- * Appends a run to the signed-in user's history, setting the store up on first use; the user's other
+ * Appends a run to the signed-in user's history when its store exists (never creating it; HistoryOff
+ * when it does not); the user's other
  * runs of the same HISTORY_WRITE_MS are written in the same call. The run shows in this process's
  * history list at once; the promise settles when its write does (throwing as saveQuery).
  */
@@ -481,10 +492,13 @@ function writeHistory(key: string): Promise<void> {
   const writing = (async () => {
     let failure: unknown
     try {
-      await ensureStore(batch.api)
+      // never creates the store: the history is on once it exists (a first save, or Settings)
       await ingest(batch.api, HISTORY_TABLE, batch.rows)
     } catch (error) {
-      failure = error ?? new Error('The history write failed')
+      failure =
+        error instanceof ClusterError && error.status === 404
+          ? new HistoryOff()
+          : (error ?? new Error('The history write failed'))
     }
     // runs that did not reach the cluster leave this process's list too, as they did before it was batched
     if (failure !== undefined) for (const row of batch.rows) forgetRun(batch.api.orgId, batch.api.userId, row)
@@ -529,9 +543,6 @@ type HistoryRow = {
   at_ms: number | string
 }
 
-/** How long a session keeps the cluster's answer to its history read (under RECENT_MS: its own runs stay in view). */
-const HISTORY_READ_MS = 30_000
-
 /** How far back the history reads: a time filter keeps the read to recent partitions. */
 const HISTORY_DAYS = 90
 
@@ -540,29 +551,26 @@ const HISTORY_DAYS = 90
  * options and outcome. Throws as listSavedQueries.
  */
 export async function listHistory(api: ClusterApi, limit = 20): Promise<HistoryEntry[]> {
-  // The cluster's part is kept HISTORY_READ_MS per session (the editor reads it on every view, and
-  // it is an engine read over every part of the history); this process's own runs of the last
-  // RECENT_MS are merged after, so a run shows at once, and one from another console within
-  // HISTORY_READ_MS.
-  const rows = await cachedRead(
-    api.sessionKey,
-    `query-history:${limit}`,
-    () =>
-      readRows<HistoryRow>(
-        api,
-        [
-          'SELECT sql, argMax(options, at) AS h_options, argMax(error, at) AS h_error, argMax(elapsed_ms, at) AS h_elapsed,',
-          '  argMax(row_count, at) AS h_rows, toUnixTimestamp64Milli(max(at)) AS at_ms',
-          `FROM ${tableRef(CONSOLE_PROJECT, HISTORY_TABLE)}`,
-          `WHERE user_id = ${sqlString(api.userId)} AND at > now() - INTERVAL ${HISTORY_DAYS} DAY`,
-          'GROUP BY sql ORDER BY at_ms DESC',
-          `LIMIT ${Math.max(1, Math.floor(limit))}`,
-        ].join('\n'),
-      ),
-    HISTORY_READ_MS,
+  // The cluster's part is read once per request (decision 060): a run recorded through another
+  // replica shows at once (the Run form's POST has written it before its redirect). This process's
+  // own runs of the last RECENT_MS are merged after, in case the cluster does not show them yet.
+  const rows = await cachedRead(api, `query-history:${limit}`, () =>
+    readRows<HistoryRow>(
+      api,
+      [
+        'SELECT sql, argMax(options, at) AS h_options, argMax(error, at) AS h_error, argMax(elapsed_ms, at) AS h_elapsed,',
+        '  argMax(row_count, at) AS h_rows, toUnixTimestamp64Milli(max(at)) AS at_ms',
+        `FROM ${tableRef(CONSOLE_PROJECT, HISTORY_TABLE)}`,
+        `WHERE user_id = ${sqlString(api.userId)} AND at > now() - INTERVAL ${HISTORY_DAYS} DAY`,
+        'GROUP BY sql ORDER BY at_ms DESC',
+        `LIMIT ${Math.max(1, Math.floor(limit))}`,
+      ].join('\n'),
+    ),
   )
+  // no store: the history is off (a first save or Settings turns it on)
+  if (rows === null) throw new HistoryOff()
   const bySql = new Map<string, HistoryEntry>()
-  for (const row of rows ?? []) {
+  for (const row of rows) {
     bySql.set(row.sql, {
       sql: row.sql,
       options: row.h_options,

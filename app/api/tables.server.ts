@@ -57,15 +57,15 @@ export async function listProjectsWithTables(api: ClusterApi): Promise<{ project
   return Promise.all(projects.map(async (project) => ({ project, tables: await listTables(api, project.uuid) })))
 }
 
-/** The org's projects from the session's short read cache (read-cache.server; decision 036). Shared: never change it. */
+/** The org's projects, read once per console request (read-cache.server; decision 060). Shared: never change it. */
 function listProjectsBriefly(api: ClusterApi): Promise<Project[]> {
-  return cachedRead(api.sessionKey, 'projects', () => listProjects(api))
+  return cachedRead(api, 'projects', () => listProjects(api))
 }
 
 /**
- * listProjectsWithTables for a page re-read on every view (the tables list, the query picker): the
- * projects and each project's tables come from the session's short read cache (read-cache.server;
- * the console's own changes clear it, a change made elsewhere shows within its 5 s; decision 036).
+ * listProjectsWithTables for a page whose loaders ask for it more than once (the tables list, the
+ * query picker, the schema tree): read once per console request, never kept past it, so a change
+ * made through any replica shows on the next view (read-cache.server; decision 060).
  * The arrays returned are shared: read them, never change them.
  */
 export async function listProjectsWithTablesBriefly(api: ClusterApi): Promise<{ project: Project; tables: Table[] }[]> {
@@ -73,7 +73,7 @@ export async function listProjectsWithTablesBriefly(api: ClusterApi): Promise<{ 
   return Promise.all(
     projects.map(async (project) => ({
       project,
-      tables: await cachedRead(api.sessionKey, `tables:${project.uuid}`, () => listTables(api, project.uuid)),
+      tables: await cachedRead(api, `tables:${project.uuid}`, () => listTables(api, project.uuid)),
     })),
   )
 }

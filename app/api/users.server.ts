@@ -14,10 +14,10 @@ export type CurrentUser = {
 
 /** Returns the signed-in user (GET /users/{userId}), read once per request; throws ClusterError. */
 // The shell reads the user, their permissions and the version on every page (the layout loader):
-// kept per session by the read cache (decision 020's rule: the console's own writes clear it, a
-// change made elsewhere shows within 5 s). Menus only hide what the cluster refuses anyway.
+// read once per request (decision 060: a role changed through another replica shows on the next
+// page). Menus only hide what the cluster refuses anyway.
 export const getCurrentUser = oncePerRequest((api) =>
-  cachedRead(api.sessionKey, 'user', () => api.get<CurrentUser>(`/users/${api.userId}`)),
+  cachedRead(api, 'user', () => api.get<CurrentUser>(`/users/${api.userId}`)),
 )
 
 export type PasswordChange = { current_password: string; new_password: string; confirm_password: string }
@@ -75,9 +75,7 @@ export const getMyPermissions = oncePerRequest(async (api) => strings((await get
 export const getMyRoleNames = oncePerRequest(async (api) => strings((await getMe(api)).roles))
 
 const getMe = oncePerRequest((api) =>
-  cachedRead(api.sessionKey, 'users/current', () =>
-    api.get<{ permissions?: unknown; roles?: unknown }>('/users/current'),
-  ),
+  cachedRead(api, 'users/current', () => api.get<{ permissions?: unknown; roles?: unknown }>('/users/current')),
 )
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : []

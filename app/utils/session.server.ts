@@ -119,7 +119,27 @@ export async function getSession(request: Request, now = Date.now()): Promise<Se
     }
   }
   if (now >= data.expiresAt) return null
+  if (revokedHere.size && revokedHere.has(data.token)) return null
   return { ...data }
+}
+
+/**
+ * Tokens logged out through this process, with when they would have expired (issue 37): a copy of
+ * the cookie is refused here at once, without asking the cluster. Every other replica refuses it
+ * because the cluster does (the console revokes the token there: `POST /config/v1/logout`).
+ */
+const revokedHere = new Map<string, number>()
+
+/** Remembers that `session`'s token was logged out, until it would have expired. */
+export function revokeHere(session: SessionData, now = Date.now()): void {
+  for (const [token, expiresAt] of revokedHere) if (expiresAt <= now) revokedHere.delete(token)
+  if (revokedHere.size >= READ_SESSIONS_MAX) revokedHere.delete(revokedHere.keys().next().value!)
+  revokedHere.set(session.token, session.expiresAt)
+}
+
+/** Forgets this process's logged-out tokens (tests: another replica has none). */
+export function forgetRevokedHere(): void {
+  revokedHere.clear()
 }
 
 /** The `/login?prevUrl=…` URL that brings the user back to this request's page after login. */

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { readCredentials, verifyPassword, verifyToken } from '../auth'
 import type { ClusterState, Ctx } from '../context'
 import { forbidden, unauthorized } from '../http'
@@ -53,6 +54,11 @@ export function requireUser(ctx: Ctx): User {
   return user
 }
 
+/** The store's id of a user token revoked by `POST /config/v1/logout` (a hash: the token itself is never stored). */
+export function revokedTokenId(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('base64url')
+}
+
 /** Same as requireUser, for code that has a Request and the cluster but no Ctx. */
 export function authenticate(cluster: ClusterState, request: ClusterRequest): User {
   const credentials = readCredentials(request)
@@ -64,6 +70,7 @@ export function authenticate(cluster: ClusterState, request: ClusterRequest): Us
     if (claims.typ === 'service_account' && !cluster.store.get('sa_token', claims.jti)) {
       throw unauthorized('Token has been revoked')
     }
+    if (cluster.store.peek('revoked_token', revokedTokenId(bearer))) throw unauthorized('Token has been revoked')
     return user
   }
   if (credentials.basic) {

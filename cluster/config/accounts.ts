@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
-import { hashPassword, signToken, verifyPassword } from '../auth'
+import { hashPassword, readCredentials, signToken, verifyPassword, verifyToken } from '../auth'
 import type { ClusterRouter, ClusterState, Ctx } from '../context'
-import { json, nowIso, readJsonObject, unauthorized, validationError } from '../http'
-import { permissionsOf, requireUser, type User } from './access'
+import { json, noContent, nowIso, readJsonObject, unauthorized, validationError } from '../http'
+import { permissionsOf, requireUser, revokedTokenId, type User } from './access'
 import { audit } from './audit'
 import { publicUser } from './util'
 import type { ClusterRequest } from '../node-http'
@@ -97,6 +97,28 @@ export function registerAccountRoutes(router: ClusterRouter) {
     }
     recordAuthEvent(ctx.cluster, ctx.request, { type: 'LOGIN', user, username })
     return json(loginAnswer(ctx, user))
+  })
+
+  // Ends the caller's token now (issue 37: a console's Log out must end the session everywhere, also
+  // for a copy of its cookie). An extension of the local cluster: the public API documents none, so
+  // the console treats a 404 as "not offered". The revocation is kept until the token would expire.
+  router.post('/config/v1/logout', (ctx) => {
+    const user = requireUser(ctx)
+    const bearer = readCredentials(ctx.request).bearer
+    if (bearer) {
+      const { exp } = verifyToken(ctx.cluster.secret, bearer)
+      for (const revoked of ctx.cluster.store.filter<{ id: string; exp: number }>(
+        'revoked_token',
+        (entry) => entry.exp * 1000 <= Date.now(),
+      ))
+        ctx.cluster.store.put('revoked_token', revoked.id, undefined)
+      ctx.cluster.store.put('revoked_token', revokedTokenId(bearer), {
+        id: revokedTokenId(bearer),
+        exp,
+        user: user.uuid,
+      })
+    }
+    return noContent()
   })
 
   router.get('/config/v1/users/current', (ctx) => {

@@ -7,6 +7,7 @@ import {
   data,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
+  redirect,
   type MetaFunction,
   type SerializeFrom,
 } from '@remix-run/node'
@@ -41,6 +42,7 @@ import { pageOf } from './queries+/__result-cells'
 import { recordRun } from './queries+/__saved.server'
 import {
   loadPicker,
+  newRunId,
   readOptionsOnly,
   readQueryParams,
   runAnalysis,
@@ -67,18 +69,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A run's URL carries its SQL (the picker is needed only for `table_id` alone): the query then
   // starts beside the picker's and the schema's reads instead of after them.
   const fromUrl = readQueryParams(url, [])
-  let started = performance.now()
   const isEarlyRun =
     fromUrl.sql.trim() !== '' &&
     !Object.keys(fromUrl.optionErrors).length &&
     !isChangingStatement(fromUrl.sql) &&
     tab !== 'analysis'
-  const earlyOutcome = isEarlyRun ? runForUi(api, fromUrl.sql, fromUrl.options, page) : null
+  // The run this link shows: its pages, tabs and streamed rows reuse it; a link without one (opened,
+  // shared) runs now, as an explicit Run does (issue 37).
+  const runId = url.searchParams.get('run') || newRunId()
+  const earlyOutcome = isEarlyRun ? runForUi(api, fromUrl.sql, fromUrl.options, page, runId) : null
   // Settled here too: when a read below fails first, the run's own failure must not go unhandled.
   earlyOutcome?.catch(() => undefined)
   const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api)), loadSchemaTree(api)])
   const { sql, options, optionErrors } = fromUrl.sql !== '' ? fromUrl : readQueryParams(url, picker)
-  const base = { picker, schema, sql, options, optionErrors, tab, isChange: false }
+  const base = { picker, schema, sql, options, optionErrors, tab, isChange: false, runId }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
   if (Object.keys(optionErrors).length)
     return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
@@ -89,11 +93,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const analysis = await runAnalysis(api, sql, options)
     return { ...base, sqlError: undefined, outcome: null, analysis }
   }
-  if (!earlyOutcome) started = performance.now()
-  const outcome = await (earlyOutcome ?? runForUi(api, sql, options, page))
-  // A run the user asked for (not another page or tab of the same one) goes in their history.
-  if (!url.searchParams.has('page') && !url.searchParams.has('tab'))
-    recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
+  const outcome = await (earlyOutcome ?? runForUi(api, sql, options, page, runId))
+  // A GET never writes: the history is written by the Run form's POST (the action), not here.
   return data(
     { ...base, sqlError: undefined, outcome, analysis: null },
     { status: outcome.kind === 'error' ? outcome.status : 200 },
@@ -101,13 +102,40 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * Runs a statement that changes data, after the user confirmed it on this page (the SQL comes in
- * the form, the options from the URL). An alter statement becomes an alter job and the page goes
- * to it; anything else shows its answer here.
+ * The Run form's POST (issue 37): runs the query, records the run in the user's history (when the
+ * history is on) and redirects to the run's link, whose GET shows it from the result cache on this
+ * replica (or runs it again on another) and never writes anything. Fields the GET must refuse (no
+ * SQL, options in error, a statement that changes data) are not run: the link shows why, or asks
+ * to confirm.
+ */
+async function runFromForm(request: Request, formData: FormData) {
+  const api = await requireApi(request)
+  const params = new URLSearchParams()
+  for (const [key, value] of formData) if (typeof value === 'string' && value.trim() !== '') params.append(key, value)
+  params.delete('run')
+  params.delete('page')
+  params.delete('tab')
+  const { sql, options, optionErrors } = readQueryParams(new URL(`/result?${params}`, request.url), [])
+  if (sql.trim() && !Object.keys(optionErrors).length && !isChangingStatement(sql)) {
+    const runId = newRunId()
+    const started = performance.now()
+    const outcome = await runForUi(api, sql, options, 1, runId)
+    // Written before the redirect, so the history read through any replica shows it.
+    await recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
+    params.set('run', runId)
+  }
+  return redirect(`/result?${params}#result`)
+}
+
+/**
+ * A Run (the query form's POST), or a statement that changes data after the user confirmed it on
+ * this page (the SQL comes in the form, the options from the URL). An alter statement becomes an
+ * alter job and the page goes to it; anything else shows its answer here.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const api = await requireApi(request)
   const formData = await request.formData()
+  if (!formData.has('intent')) return runFromForm(request, formData)
+  const api = await requireApi(request)
   const sql = formData.get('sql')
   if (formData.get('intent') !== RUN_CHANGE_INTENT || typeof sql !== 'string' || !sql.trim()) {
     throw data({ message: 'Unknown action' }, { status: 400 })
@@ -148,6 +176,8 @@ export function shouldRevalidate({
   const to = tabOf(next.get('tab'))
   current.delete('tab')
   next.delete('tab')
+  // the run's id added to the links of a page opened without one names the same run
+  if (!current.has('run')) next.delete('run')
   if (
     currentUrl.pathname === nextUrl.pathname &&
     current.toString() === next.toString() &&
@@ -156,6 +186,13 @@ export function shouldRevalidate({
   )
     return false
   return defaultShouldRevalidate
+}
+
+/** The page's search with the run it shows: its tabs, pages and streamed rows are of that run. */
+function withRun(search: string, runId: string | undefined): string {
+  const params = new URLSearchParams(search)
+  if (runId) params.set('run', runId)
+  return `?${params}`
 }
 
 /** A run's part of the shared Query workspace (./queries+/__workspace): the editor above, the result below. */
@@ -186,7 +223,9 @@ function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceVi
     after: (
       <>
         {isConfirming ? <ConfirmChange sql={loaded.sql} /> : null}
-        {outcome || analysis ? <ResultSection outcome={outcome} analysis={analysis} search={location.search} /> : null}
+        {outcome || analysis ? (
+          <ResultSection outcome={outcome} analysis={analysis} search={withRun(location.search, loaded.runId)} />
+        ) : null}
       </>
     ),
   }
@@ -216,6 +255,9 @@ function ResultSection({
   const csvParams = new URLSearchParams(search)
   csvParams.delete('tab')
   csvParams.delete('page')
+  // the rows streamed into the grid are of this run; a download runs the query again
+  const rowsParams = new URLSearchParams(csvParams)
+  csvParams.delete('run')
   return (
     <Box as="section" id="result" aria-labelledby="result-heading" scrollMarginTop="4">
       <HStack justify="space-between" wrap="wrap" gap="2" mb="2">
@@ -254,7 +296,7 @@ function ResultSection({
         tab === 'statistics' ? (
           <Statistics outcome={outcome} />
         ) : (
-          <Results outcome={outcome} search={csvParams.toString()} />
+          <Results outcome={outcome} search={rowsParams.toString()} />
         )
       ) : null}
     </Box>

@@ -11,7 +11,7 @@ import { peekCachedRows, ROWS_FORMAT } from '../_console+/queries+/__result-cach
 const CHUNK_ROWS = 1000
 
 /**
- * GET /resources/query-rows?sql=…&<options>&from=N: rows N+1 onwards of the UI result (the 10,000-row
+ * GET /resources/query-rows?sql=…&<options>&run=…&from=N: rows N+1 onwards of the UI result (the 10,000-row
  * cap applies), one JSON array a line (`application/x-ndjson`), for the result grid to stream in
  * after the first page. Served from the result cache when the run is there (it usually is: the
  * result page just ran it); otherwise the cluster's own line-per-row answer is piped through,
@@ -31,7 +31,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const settings = uiSettings(options)
   if (settings.hdx_query_output_format !== ROWS_FORMAT)
     return text('Only results shown as a table stream as rows.', 400)
-  const cached = peekCachedRows(api, sql, settings)
+  // The run the page showed, when this process holds it; on another replica (or once it expired)
+  // the rows come from the cluster, as a new read (issue 37).
+  const cached = peekCachedRows(api, sql, settings, params.get('run') ?? '')
   if (cached) {
     try {
       const result = await cached

@@ -1,10 +1,9 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { clusterAdminLogin, clusterCall } from '#tests/cluster'
 import { failWith, useTestCluster } from '#tests/msw'
 import { args, asResponse, get, loginAsAdmin, post, responseFrom, returnedOrThrown, unwrap } from '#tests/session'
 import { getZodConstraint } from '@conform-to/zod/v4'
 import { NEW_PROJECT, TableFormSchema } from '~/schemas/table'
-import { clearReadCache, READ_CACHE_TTL_MS } from '~/api/read-cache.server'
 import { action as newTableAction, loader as newTableLoader } from './new-table'
 import { action as detailAction, loader as detailLoader } from './tables.$tableId._index'
 import { loader as listLoader } from './tables._index'
@@ -159,14 +158,17 @@ describe('/data/new-table', () => {
     expect(data.result.initialValue?.newProjectName).toBeUndefined()
   })
 
-  it('shows other cluster failures in the error boundary with the catalogue message', async () => {
+  it('answers other cluster failures with the form as typed and the catalogue message as its error (issue 37)', async () => {
     const { projectId } = await createTableOk('before_500')
     failWith('/config/v1/orgs/:org/projects/:project/tables/', 500, { detail: 'boom' }, 'post')
-    const thrown = unwrap<{ message: string }>(await createTable({ project: projectId, name: 'during_500' }))
-    expect(thrown.status).toBe(500)
-    expect(thrown.data.message).toBe(
-      'Internal server error. If this is reoccurring, please contact us at support@example.com',
+    const reply = unwrap<{ result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } }>(
+      await createTable({ project: projectId, name: 'during_500' }),
     )
+    expect(reply.status).toBe(500)
+    expect(reply.data.result.error?.['']).toEqual([
+      'Internal server error. If this is reoccurring, please contact us at support@example.com',
+    ])
+    expect(reply.data.result.initialValue).toMatchObject({ name: 'during_500' })
   })
 })
 
@@ -202,31 +204,20 @@ describe('/data/tables', () => {
     expect(none).toMatchObject({ rows: [], total: 0, page: 1 })
   })
 
-  it('keeps the lists 5 s per session: a project made elsewhere shows after that, one made here at once', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    try {
-      vi.setSystemTime(Date.now())
-      await listLoader(args(get('/data/tables', cookie)))
-      await clusterCall('POST', '/config/v1/orgs/{org}/projects/', { name: 'made_elsewhere' })
-      const cached = await listLoader(args(get('/data/tables', cookie)))
-      expect(cached.rows.some((row) => row.projectName === 'made_elsewhere')).toBe(false)
-      vi.setSystemTime(Date.now() + READ_CACHE_TTL_MS + 1)
-      const later = await listLoader(args(get('/data/tables', cookie)))
-      expect(later.rows.some((row) => row.projectName === 'made_elsewhere')).toBe(true)
+  it('shows a project made elsewhere (another replica, the API) on the next view, and one made here (decision 060)', async () => {
+    await listLoader(args(get('/data/tables', cookie)))
+    await clusterCall('POST', '/config/v1/orgs/{org}/projects/', { name: 'made_elsewhere' })
+    const next = await listLoader(args(get('/data/tables', cookie)))
+    expect(next.rows.some((row) => row.projectName === 'made_elsewhere')).toBe(true)
 
-      await createTableOk('made_here', NEW_PROJECT, 'made_here_project')
-      const now = await listLoader(args(get('/data/tables', cookie)))
-      expect(now.rows.some((row) => row.projectName === 'made_here_project' && row.table?.name === 'made_here')).toBe(
-        true,
-      )
-    } finally {
-      vi.useRealTimers()
-    }
+    await createTableOk('made_here', NEW_PROJECT, 'made_here_project')
+    const now = await listLoader(args(get('/data/tables', cookie)))
+    expect(now.rows.some((row) => row.projectName === 'made_here_project' && row.table?.name === 'made_here')).toBe(
+      true,
+    )
   })
 
   it('ends the session on a 401 from the cluster', async () => {
-    // The session's reads are kept 5 s (decision 036): the refusal comes with the next read after that.
-    clearReadCache()
     failWith('/config/v1/orgs/:org/projects/', 401, { detail: 'Token expired.' }, 'get')
     const thrown = await responseFrom(() => listLoader(args(get('/data/tables?page=2', cookie))))
     expect(thrown.status).toBe(302)

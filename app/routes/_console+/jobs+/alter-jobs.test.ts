@@ -99,13 +99,15 @@ describe('/jobs/alter-jobs/create', () => {
     expect(unknownTable.data.result.error?.sql?.[0]).toMatch(/Code: 60/)
   })
 
-  it('puts other cluster failures in the error boundary with the catalogue message', async () => {
+  it('answers other cluster failures with the form as typed and the catalogue message as its error (issue 37)', async () => {
     failWith('/query', 503, 'busy', 'post')
-    const thrown = unwrap<{ message: string }>(
-      await send({ intent: 'create', sql: "ALTER TABLE alter_p.events DELETE WHERE level = 'x'" }),
+    const sql = "ALTER TABLE alter_p.events DELETE WHERE level = 'x'"
+    const reply = unwrap<{ result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } }>(
+      await send({ intent: 'create', sql }),
     )
-    expect(thrown.status).toBe(503)
-    expect(thrown.data.message).toBe('Service Unavailable.')
+    expect(reply.status).toBe(503)
+    expect(reply.data.result.error?.['']).toEqual(['Service Unavailable.'])
+    expect(reply.data.result.initialValue).toMatchObject({ sql })
   })
 })
 

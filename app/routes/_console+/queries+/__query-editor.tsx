@@ -282,8 +282,16 @@ const RESULT_ACTION = '/result#result'
 /** Where the Cancel button posts the form: the run of this SQL with these options stops on the cluster. */
 const CANCEL_ACTION = '/resources/query-cancel'
 
+/** The form's filled fields: what a run's link carries (the SQL and the options set, nothing else). */
+function filledFields(data: FormData): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const [key, entry] of data) if (typeof entry === 'string' && entry.trim() !== '') params.append(key, entry)
+  return params
+}
+
 /**
- * The query form: a GET to /result so every run is a shareable URL. The SQL is a textarea named
+ * The query form: a POST to /result, which runs the query, records it in the history and redirects
+ * to the run's shareable URL (a GET, which never writes anything: issue 37). The SQL is a textarea named
  * `sql` in server HTML, replaced by Ace once scripts load. `error` shows beside the editor.
  */
 export function QueryEditorForm({
@@ -317,14 +325,20 @@ export function QueryEditorForm({
   const submit = useSubmit()
   const navigation = useNavigation()
   const isHydrated = useHydrated()
+  // A Run is a POST (it runs and records the history), then the GET of its link; another page or tab
+  // of a run is a GET.
   const isRunning =
-    navigation.state === 'loading' &&
+    navigation.state !== 'idle' &&
     navigation.location.pathname === '/result' &&
     !navigation.location.search.includes('tab=analysis')
   const elapsed = useElapsedSeconds(isRunning)
   const isPainted = useAfterFirstPaint()
   const progress = useRunProgress(
-    isRunning && navigation.location ? navigation.location.search.replace(/^\?/, '') : null,
+    !isRunning
+      ? null
+      : navigation.formData
+        ? filledFields(navigation.formData).toString()
+        : navigation.location.search.replace(/^\?/, ''),
   )
 
   // A new SQL from the route (another run, a saved query) replaces the editor's; not on mount, where
@@ -370,10 +384,7 @@ export function QueryEditorForm({
     const submitter = (event.nativeEvent as SubmitEvent).submitter
     if (submitter?.getAttribute('formmethod') === 'post') return
     event.preventDefault()
-    const data = new FormData(event.currentTarget)
-    const params = new URLSearchParams()
-    for (const [key, entry] of data) if (typeof entry === 'string' && entry.trim() !== '') params.append(key, entry)
-    submit(params, { method: 'get', action: RESULT_ACTION })
+    submit(filledFields(new FormData(event.currentTarget)), { method: 'post', action: RESULT_ACTION })
   }
   // Without scripts the page cannot know a run is pending, so the button is always there.
   const cancelButton = (
@@ -391,7 +402,7 @@ export function QueryEditorForm({
   )
   const describedBy = [sqlError || error ? 'sql-error' : '', 'sql-help'].filter(Boolean).join(' ')
   return (
-    <Form method="get" action={RESULT_ACTION} ref={formRef} onSubmit={onSubmit} aria-label="Query">
+    <Form method="post" action={RESULT_ACTION} ref={formRef} onSubmit={onSubmit} aria-label="Query">
       <Stack gap="3">
         <Grid
           templateColumns={schema ? { base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 16rem' } : 'minmax(0, 1fr)'}

@@ -5,6 +5,8 @@ import { listProjectsWithTablesBriefly } from '~/api/tables.server'
 import { tableRef } from '~/utils/sql'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
 import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
+
+export { newRunId } from './__result-cache.server'
 import { cellsOf, RESULT_PAGE_SIZE, type Cell } from './__result-cells'
 
 export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
@@ -141,18 +143,20 @@ function failureOutcome(
 
 /**
  * Runs `sql` for the Results and Statistics tabs and returns page `page` of its rows (the whole
- * result is kept a few minutes in the result cache, so the next page or the grid's stream of the
- * other rows does not run it again); never throws for a failing query.
+ * result is kept a few minutes in the result cache under `runId`, so the next page, the other tab or
+ * the grid's stream of the other rows of the same run does not run it again; without a run id, or
+ * one this process does not hold, it runs); never throws for a failing query.
  */
 export async function runForUi(
   api: ClusterApi,
   sql: string,
   options: Record<string, string>,
   page = 1,
+  runId?: string,
 ): Promise<QueryOutcome> {
   const settings = uiSettings(options)
   try {
-    const result = await cachedRows(api, sql, settings)
+    const result = await cachedRows(api, sql, settings, runId)
     const lastPage = Math.max(1, Math.ceil(result.lines.length / RESULT_PAGE_SIZE))
     const offset = (Math.min(page, lastPage) - 1) * RESULT_PAGE_SIZE
     return {

@@ -37,7 +37,16 @@ export type CachedRows = {
  */
 type Run = { controller: AbortController; queryId: string; startedAt: number; rows: number; waiters: number }
 
-type Entry = { key: string; value: Promise<CachedRows>; bytes: number; expiresAt: number; isSettled: boolean; run: Run }
+type Entry = {
+  key: string
+  /** Which Run this is (issue 37): another page or tab of it reuses it, a new Run never does. */
+  runId: string
+  value: Promise<CachedRows>
+  bytes: number
+  expiresAt: number
+  isSettled: boolean
+  run: Run
+}
 
 const entries = new Map<string, Entry>()
 let totalBytes = 0
@@ -208,16 +217,28 @@ async function readRows(
   }
 }
 
+/** A new run's id: each Run the user asks for gets one, and its pages, tabs and streamed rows carry it. */
+export function newRunId(): string {
+  return crypto.randomUUID()
+}
+
 /**
- * The rows of `sql` run with `settings` (which must ask for ROWS_FORMAT): from the cache when this
- * user ran the same query within the last minutes (a run in progress is shared), else from the
- * cluster, then kept. Throws as queryCluster, and NotRowsError for an answer in another format.
+ * The rows of the run `runId` of `sql` with `settings` (which must ask for ROWS_FORMAT): from the
+ * cache when this process holds that run (another page or tab of it; a run in progress is shared),
+ * else run on the cluster now, then kept under that id. A new run id always runs (issue 37: an
+ * explicit Run shows what is true now), and a run that is not in this process (another replica ran
+ * it, or it expired) runs again. Throws as queryCluster, and NotRowsError for an answer in another format.
  */
-export async function cachedRows(api: ClusterApi, sql: string, settings: Record<string, string>): Promise<CachedRows> {
+export async function cachedRows(
+  api: ClusterApi,
+  sql: string,
+  settings: Record<string, string>,
+  runId: string = newRunId(),
+): Promise<CachedRows> {
   const key = resultKey(api, sql, settings)
   const now = Date.now()
   const hit = entries.get(key)
-  if (hit && hit.expiresAt > now) {
+  if (hit && hit.expiresAt > now && hit.runId === runId) {
     entries.delete(key)
     entries.set(key, hit)
     if (!hit.isSettled) join(hit, api.signal)
@@ -240,6 +261,7 @@ export async function cachedRows(api: ClusterApi, sql: string, settings: Record<
   }
   const entry: Entry = {
     key,
+    runId,
     value: undefined as unknown as Promise<CachedRows>,
     bytes: 0,
     expiresAt: now + RESULT_CACHE_LIMITS.ttlMs,
@@ -271,14 +293,15 @@ export async function cachedRows(api: ClusterApi, sql: string, settings: Record<
   return entry.value
 }
 
-/** The cached (or running) result of this run, or null: never runs anything. */
+/** The cached (or running) result of the run `runId`, or null when this process does not hold it: never runs anything. */
 export function peekCachedRows(
   api: ClusterApi,
   sql: string,
   settings: Record<string, string>,
+  runId: string,
 ): Promise<CachedRows> | null {
   const entry = entries.get(resultKey(api, sql, settings))
-  return entry && entry.expiresAt > Date.now() ? entry.value : null
+  return entry && entry.expiresAt > Date.now() && entry.runId === runId ? entry.value : null
 }
 
 export type RunProgress =

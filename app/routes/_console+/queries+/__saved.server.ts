@@ -6,6 +6,7 @@ import { errorResponse } from '~/api/policies.server'
 import { QueryError } from '~/api/query.server'
 import {
   getSavedQuery,
+  HistoryOff,
   queueHistoryEntry,
   listHistory,
   saveQuery,
@@ -36,7 +37,12 @@ export type SaveReply = {
 
 /** A saved-queries or cluster failure as the message the page shows; null for anything else. */
 export function unavailableMessage(error: unknown): string | null {
-  if (error instanceof SavedQueriesUnavailable || error instanceof ClusterError || error instanceof QueryError)
+  if (
+    error instanceof SavedQueriesUnavailable ||
+    error instanceof HistoryOff ||
+    error instanceof ClusterError ||
+    error instanceof QueryError
+  )
     return error.message
   return null
 }
@@ -123,10 +129,12 @@ export async function loadHistoryForEditor(
 }
 
 /**
- * Appends a UI run to the user's history in the background: the result page never waits for it
- * and a failure is only logged. The user's runs are written at most once a second, together
- * (queueHistoryEntry, decision 053). It uses its own client without the page's request, so the write
- * is not cancelled when the page's response ends and a refused call does not end the session.
+ * Appends a Run to the user's history (the Run form's POST waits for it, so the history read through
+ * any replica shows it; issue 37); the promise never fails: a failure is only logged. Nothing is
+ * written while the history is off (its store not created yet: a first save or Settings turns it
+ * on). The user's runs are written at most once a second, together (queueHistoryEntry, decision 053).
+ * It uses its own client without the page's request, so the write is not cancelled when the
+ * request goes away and a refused call does not end the session.
  */
 export function recordRun(
   request: Request,
@@ -134,8 +142,8 @@ export function recordRun(
   options: Record<string, string>,
   outcome: QueryOutcome,
   elapsedMs: number,
-): void {
-  void (async () => {
+): Promise<void> {
+  return (async () => {
     const api = createClusterApi(await requireSession(request))
     if ((notRecording.get(api.sessionKey) ?? 0) > Date.now()) return
     try {
@@ -148,6 +156,8 @@ export function recordRun(
         error: outcome.kind === 'error' ? outcome.message : '',
       })
     } catch (error) {
+      // the history is off (no store yet): nothing to record, nothing to say
+      if (error instanceof HistoryOff) return
       if (!(error instanceof SavedQueriesUnavailable)) throw error
       // No permission to set the store up or to write to it: this session's runs cost no cluster calls for a while.
       if (notRecording.size > 10_000) notRecording.clear()

@@ -3,6 +3,7 @@ import { dictionarySqlName, listDictionaries } from '~/api/dictionaries.server'
 import { listFunctions } from '~/api/functions.server'
 import { ClusterError } from '~/api/errors.server'
 import { QueryError, runQuery } from '~/api/query.server'
+import { onOrgChange } from '~/api/read-cache.server'
 import { listProjectsWithTablesBriefly } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
 import type { SchemaTreeData } from './__schema-tree'
@@ -92,29 +93,55 @@ export async function loadSchema(api: ClusterApi): Promise<Schema> {
 const SCHEMA_TTL_MS = 60_000
 /** From this age a view answers with the schema kept and reads it again behind, one read at a time (decision 052). */
 export const SCHEMA_REFRESH_MS = 45_000
-const schemas = new Map<string, { at: number; value: Promise<Schema>; isRefreshing?: boolean }>()
+const schemas = new Map<string, { at: number; value: Promise<Schema>; fingerprint: string; isRefreshing?: boolean }>()
+
+// Any change through the console forgets the org's schemas, for every user of it (decision 060).
+onOrgChange((orgId) => {
+  for (const key of schemas.keys()) if (key.startsWith(`${orgId}:`)) schemas.delete(key)
+})
 
 /**
- * loadSchema, kept a minute per org and user: the editor's tree and autocomplete read it on every
- * page, and listing every table's transforms each time would cost one call per table. A view in
- * the last quarter of that minute gets the schema kept and starts the next read, so views in
- * steady use never wait for the chain of reads it takes (projects, their tables, each table's
- * transforms); what they are shown is still never older than a minute.
+ * What the kept schema must still match to be shown: the org's projects and tables (names, ids and
+ * when each last changed), read in every view anyway (the query picker; once per request). A table
+ * made, renamed or dropped through any replica or any other client reads the schema again at once.
  */
-export function loadSchemaCached(
+export async function schemaFingerprint(api: ClusterApi): Promise<string> {
+  const projects = await listProjectsWithTablesBriefly(api)
+  return JSON.stringify(
+    projects.map(({ project, tables }) => [
+      project.uuid,
+      project.name,
+      project.modified ?? '',
+      tables.map((table) => [table.uuid, table.name, table.modified ?? '']),
+    ]),
+  )
+}
+
+/**
+ * loadSchema, kept up to a minute per org and user: the editor's tree and autocomplete read it on
+ * every page, and listing every table's transforms each time would cost one call per table. Shown
+ * only while the org's projects and tables are as they were when it was read (`fingerprint`), and
+ * forgotten for the whole org when anything changes through this console (decision 060). A view in
+ * the last quarter of that minute gets the schema kept and starts the next read, so views in steady
+ * use never wait for the chain of reads it takes; a column changed through another replica (a
+ * transform edit, tables unchanged) is never shown older than a minute.
+ */
+export async function loadSchemaCached(
   api: ClusterApi,
   load: () => Promise<Schema> = () => loadSchema(api),
+  fingerprintOf: () => Promise<string> = () => schemaFingerprint(api),
 ): Promise<Schema> {
   const key = `${api.orgId}:${api.userId}`
+  const fingerprint = await fingerprintOf()
   const now = Date.now()
   const hit = schemas.get(key)
-  if (hit && now - hit.at < SCHEMA_TTL_MS) {
+  if (hit && now - hit.at < SCHEMA_TTL_MS && hit.fingerprint === fingerprint) {
     if (now - hit.at >= SCHEMA_REFRESH_MS && !hit.isRefreshing) {
       hit.isRefreshing = true
       const next = load()
       next.then(
         () => {
-          if (schemas.get(key) === hit) schemas.set(key, { at: now, value: next })
+          if (schemas.get(key) === hit) schemas.set(key, { at: now, value: next, fingerprint })
         },
         // kept as it is until its minute is up; the next view tries again
         () => (hit.isRefreshing = false),
@@ -124,14 +151,14 @@ export function loadSchemaCached(
   }
   for (const [other, entry] of schemas) if (now - entry.at >= SCHEMA_TTL_MS) schemas.delete(other)
   const value = load()
-  schemas.set(key, { at: now, value })
+  schemas.set(key, { at: now, value, fingerprint })
   value.catch(() => {
     if (schemas.get(key)?.value === value) schemas.delete(key)
   })
   return value
 }
 
-/** Forgets every cached schema (tests; a schema change shows within a minute anyway). */
+/** Forgets every cached schema (tests). */
 export function clearSchemaCache() {
   schemas.clear()
 }

@@ -186,6 +186,39 @@ describe('/result', () => {
     expect(data.outcome).toMatchObject({ kind: 'rows', columns: [{ name: 'c', type: 'UInt64' }], rows: [['0']] })
   })
 
+  it('an explicit Run always runs: rows ingested between two Runs of the same SQL show; the pages of a run reuse it (issue 37)', async () => {
+    const sql = 'SELECT count() AS c FROM weblogs.access'
+    const runOnce = async () => {
+      const response = await responseFrom(() => resultAction(args(post('/result', { sql }, cookie))))
+      expect(response.status).toBe(302)
+      const location = response.headers.get('Location')!.replace('#result', '')
+      return unwrap(await resultLoader(args(get(location, cookie))))
+    }
+    const before = await runOnce()
+    const count = (page: typeof before) => (page.data.outcome?.kind === 'rows' ? page.data.outcome.rows[0]![0] : null)
+    const start = Number(count(before))
+    await clusterCall(
+      'POST',
+      '/ingest/event',
+      JSON.stringify([{ timestamp: '2026-01-01 00:00:00', status: 200, path: '/a' }]),
+      {
+        'x-hdx-table': 'weblogs.access',
+        'x-hdx-transform': 'access_json',
+      },
+    )
+    const seen = recordQueryCalls()
+    const after = await runOnce()
+    expect(Number(count(after))).toBe(start + 1)
+    expect(seen).toHaveLength(1)
+    // the same run's Statistics tab is read from it, not run again
+    await result({ sql, tab: 'statistics', run: after.data.runId })
+    expect(seen).toHaveLength(1)
+    // a link opened without a run runs now
+    const opened = await result({ sql })
+    expect(Number(count(opened))).toBe(start + 1)
+    expect(seen).toHaveLength(2)
+  })
+
   it("shows the engine's 400 with the SQL kept and nothing run twice", async () => {
     const sql = 'SELEC nonsense FROM'
     const { data, status } = await result({ sql, hdx_query_comment: 'kept too' })
@@ -422,11 +455,13 @@ describe('big results: pages, the result cache and the rows stream', () => {
       isCapped: true,
     })
     expect(first.data.outcome?.kind === 'rows' && first.data.outcome.rows[0]).toEqual(['0', '0'])
-    const third = await result({ sql, page: '3' })
+    // the run's other pages carry its id (the page's links do)
+    const run = first.data.runId
+    const third = await result({ sql, page: '3', run })
     expect(third.data.outcome).toMatchObject({ kind: 'rows', offset: 1000, rowCount: 10_000 })
     expect(third.data.outcome?.kind === 'rows' && third.data.outcome.rows[0]).toEqual(['1000', '1000'])
     // A page past the end is the last page.
-    const past = await result({ sql, page: '999' })
+    const past = await result({ sql, page: '999', run })
     expect(past.data.outcome).toMatchObject({ kind: 'rows', offset: 9500 })
     expect(seen).toHaveLength(1)
     // Another query (or other options) is another entry.
@@ -437,9 +472,9 @@ describe('big results: pages, the result cache and the rows stream', () => {
 
   it('the rows stream gives the rows after the first page from the cache, one JSON array a line', async () => {
     const seen = recordQueryCalls()
-    await result({ sql })
+    const { runId } = (await result({ sql })).data
     const response = await rowsLoader(
-      args(get(`/resources/query-rows?${new URLSearchParams({ sql, from: '500' })}`, cookie)),
+      args(get(`/resources/query-rows?${new URLSearchParams({ sql, run: runId, from: '500' })}`, cookie)),
     )
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toMatch(/^application\/x-ndjson/)
@@ -519,13 +554,15 @@ describe('big results: pages, the result cache and the rows stream', () => {
   it('stays within its bounds: a failed run is not kept, and old entries leave first', async () => {
     await result({ sql: 'SELEC 1' })
     expect(resultCacheSize().entries).toBe(0)
+    const runs: string[] = []
     for (let index = 0; index < RESULT_CACHE_LIMITS.maxEntries + 3; index++)
-      await result({ sql: `SELECT ${index} AS i` })
+      runs.push((await result({ sql: `SELECT ${index} AS i` })).data.runId)
     expect(resultCacheSize().entries).toBe(RESULT_CACHE_LIMITS.maxEntries)
     const seen = recordQueryCalls()
-    await result({ sql: 'SELECT 0 AS i' })
+    await result({ sql: 'SELECT 0 AS i', run: runs[0]!, page: '1' })
     expect(seen).toHaveLength(1)
-    await result({ sql: `SELECT ${RESULT_CACHE_LIMITS.maxEntries + 2} AS i` })
+    const last = RESULT_CACHE_LIMITS.maxEntries + 2
+    await result({ sql: `SELECT ${last} AS i`, run: runs[last]!, page: '1' })
     expect(seen).toHaveLength(1)
   })
 })
@@ -658,14 +695,19 @@ describe('a statement that changes data (issue 15: a GET is never a mutation)', 
     expect(countOf(await alterJobCount())).toBe(before + 1)
   })
 
-  it('a confirmed statement the engine refuses shows its message; a POST without the intent is refused', async () => {
+  it('a confirmed statement the engine refuses shows its message; an unknown intent is refused, a Run of it only asks to confirm', async () => {
     const sql = 'ALTER TABLE weblogs.nope DELETE WHERE 1'
     const refused = unwrap(
       await resultAction(args(post(`/result?${new URLSearchParams({ sql })}`, { intent: 'run-change', sql }, cookie))),
     )
     expect(refused.status).toBe(400)
     expect(refused.data).toMatchObject({ outcome: { kind: 'error' } })
-    const thrown = unwrap(await resultAction(args(post('/result', { sql }, cookie))).catch((error: unknown) => error))
+    const thrown = unwrap(
+      await resultAction(args(post('/result', { intent: 'x', sql }, cookie))).catch((error: unknown) => error),
+    )
     expect(thrown.status).toBe(400)
+    // the Run form's POST of a changing statement runs nothing: its link asks to confirm
+    const ran = await responseFrom(() => resultAction(args(post('/result', { sql }, cookie))))
+    expect(ran.headers.get('Location')).toBe(`/result?${new URLSearchParams({ sql })}#result`)
   })
 })

@@ -1,6 +1,6 @@
 import { http } from 'msw'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { clusterCall, queryCount, waitFor } from '#tests/cluster'
+import { clusterCall, queryCount } from '#tests/cluster'
 import { TEST_CLUSTER_URL } from '#tests/env'
 import { server, useTestCluster } from '#tests/msw'
 import {
@@ -18,14 +18,14 @@ import {
   CANNOT_WRITE_MESSAGE,
   CONSOLE_PROJECT,
   forgetStore,
+  HISTORY_OFF_MESSAGE,
   HISTORY_TABLE,
   NOT_SET_UP_MESSAGE,
   SAVED_TABLE,
 } from '~/api/saved-queries.server'
 import { sqlString } from '~/utils/sql'
 import { SAVED_QUERY_NAME_REQUIRED, SAVED_QUERY_NAME_TOO_LONG, SAVED_QUERY_SQL_REQUIRED } from '~/schemas/saved-query'
-import { clearReadCache } from '~/api/read-cache.server'
-import { loader as resultLoader } from '../result'
+import { action as resultAction, loader as resultLoader } from '../result'
 import { action as editorAction, loader as editorLoader } from './_index'
 import { clearResultCache } from './__result-cache.server'
 import { action as savedAction, loader as savedLoader } from './saved'
@@ -98,7 +98,27 @@ describe('before anything is saved (no cluster_console project yet)', () => {
     expect(list).toMatchObject({ queries: [], isSetUp: false, error: null })
     const page = await editor('')
     expect(page.history).toEqual([])
-    expect(page.historyError).toBeNull()
+    expect(page.historyError).toBe(HISTORY_OFF_MESSAGE)
+  })
+
+  it('opening a result link and running a query write nothing and create no project while the history is off (issue 37)', async () => {
+    const writes: string[] = []
+    server.use(
+      http.all(`${TEST_CLUSTER_URL}/*`, ({ request }) => {
+        if (request.method !== 'GET' && !new URL(request.url).pathname.startsWith('/query'))
+          writes.push(`${request.method} ${new URL(request.url).pathname}`)
+        return cluster().handler(request)
+      }),
+    )
+    const link = unwrap(await resultLoader(args(get('/result?sql=SELECT+1+AS+link_only', admin))))
+    expect(link.status).toBe(200)
+    const ran = await responseFrom(() => resultAction(args(post('/result', { sql: 'SELECT 2 AS ran_here' }, admin))))
+    expect(ran.status).toBe(302)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    // the Run's history write is tried (and finds no store); nothing else, and nothing is created
+    expect(writes.filter((write) => write !== 'POST /ingest/event')).toEqual([])
+    const projects = await clusterCall<{ results: { name: string }[] }>('GET', '/config/v1/orgs/{org}/projects/')
+    expect(projects.results.map((project) => project.name)).not.toContain(CONSOLE_PROJECT)
   })
 
   it('a user who may not create the project is told so, with everything typed kept, and nothing is created', async () => {
@@ -281,18 +301,19 @@ describe('the Saved tab', () => {
 describe('history per user', () => {
   it('each UI run is kept for its user (success or engine error, not option errors) and listed newest first; another user does not see it', async () => {
     clearResultCache()
-    const run = (search: Record<string, string>, cookie = admin) =>
-      resultLoader(args(get(`/result?${new URLSearchParams(search)}`, cookie)))
-    await run({ sql: 'SELECT 4242 AS history_check', hdx_query_comment: 'from history' })
+    // the Run form's POST records the run and redirects to the run's link (issue 37)
+    const run = async (fields: Record<string, string>, cookie = admin) => {
+      const response = await responseFrom(() => resultAction(args(post('/result', fields, cookie))))
+      expect(response.status).toBe(302)
+      return response.headers.get('Location')!
+    }
+    const location = await run({ sql: 'SELECT 4242 AS history_check', hdx_query_comment: 'from history' })
+    expect(location).toMatch(/^\/result\?sql=SELECT\+4242.*&hdx_query_comment=from\+history&run=[0-9a-f-]{36}#result$/)
     await run({ sql: 'SELEC history_broken' })
     await run({ sql: 'SELECT 7 AS refused_option', hdx_query_max_rows: 'ten' })
-    const page = await waitFor(async () => {
-      const loaded = await editor('')
-      return loaded.history.some((entry) => entry.sql === 'SELEC history_broken') &&
-        loaded.history.some((entry) => entry.sql.includes('history_check'))
-        ? loaded
-        : null
-    }, 'the runs in the history')
+    // opening the link again (a GET) records nothing more
+    await resultLoader(args(get(location.replace('#result', ''), admin)))
+    const page = await editor('')
     const ok = page.history.find((entry) => entry.sql.includes('history_check'))!
     expect(ok).toMatchObject({ options: 'hdx_query_comment=from+history', rows: 1, error: '' })
     const broken = page.history.find((entry) => entry.sql === 'SELEC history_broken')!
@@ -300,23 +321,23 @@ describe('history per user', () => {
     expect(page.history.indexOf(broken)).toBeLessThan(page.history.indexOf(ok))
     expect(page.history.some((entry) => entry.sql.includes('refused_option'))).toBe(false)
 
-    // Kept on the cluster: a console that never saw the runs (no rows of its own, no cached read) lists
-    // them too, once written (a user's runs go at most once a HISTORY_WRITE_MS, decision 053).
+    expect(page.history.filter((entry) => entry.sql.includes('history_check'))).toHaveLength(1)
+
+    // Kept on the cluster before the Run's redirect: a console that never saw the runs (another
+    // replica: no rows of its own) lists them at once.
     forgetStore()
-    await waitFor(async () => {
-      clearReadCache()
-      const fresh = await editor('?data=SELECT+1')
-      const sqls = fresh.history.map((entry) => entry.sql)
-      return sqls.includes('SELEC history_broken') && sqls.includes('SELECT 4242 AS history_check') ? fresh : null
-    }, 'the runs on the cluster')
+    const fresh = await editor('?data=SELECT+1')
+    const sqls = fresh.history.map((entry) => entry.sql)
+    expect(sqls).toContain('SELEC history_broken')
+    expect(sqls).toContain('SELECT 4242 AS history_check')
 
     const theirs = await editor('', cookies.publisher)
     expect(theirs.history.some((entry) => entry.sql.includes('history'))).toBe(false)
   })
 
   it("a reader's runs are not kept (no insert_sql) but neither the result nor the editor breaks", async () => {
-    const run = unwrap(await resultLoader(args(get('/result?sql=SELECT+31337', cookies.reader))))
-    expect(run.status).toBe(200)
+    const run = await responseFrom(() => resultAction(args(post('/result', { sql: 'SELECT 31337' }, cookies.reader))))
+    expect(run.status).toBe(302)
     await new Promise((resolve) => setTimeout(resolve, 300))
     const page = await editor('', cookies.reader)
     expect(page.history).toEqual([])

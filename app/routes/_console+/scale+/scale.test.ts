@@ -254,11 +254,14 @@ describe('/scale/pool/create', () => {
     })
   })
 
-  it('shows other cluster failures in the error boundary with the catalogue message', async () => {
+  it('answers other cluster failures with the form as typed and the catalogue message as its error (issue 37)', async () => {
     failWith('/config/v1/pools/', 503, undefined, 'post')
-    const thrown = unwrap<{ message: string }>(await create({ type: 'core', service: 'decay', name: 'decay-pool' }))
-    expect(thrown.status).toBe(503)
-    expect(thrown.data.message).toMatch(/Service Unavailable/)
+    const reply = unwrap<{ result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } }>(
+      await create({ type: 'core', service: 'decay', name: 'decay-pool' }),
+    )
+    expect(reply.status).toBe(503)
+    expect(reply.data.result.error?.['']?.[0]).toMatch(/Service Unavailable/)
+    expect(reply.data.result.initialValue).toMatchObject({ name: 'decay-pool' })
   })
 })
 
