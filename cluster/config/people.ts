@@ -101,15 +101,18 @@ function registerUsers(router: ClusterRouter): ResourceApi {
         if (!can(ctx.cluster, user, 'view_user')) authorize(ctx, 'view_user')
         // invited users are listed too (status "pending", emailVerified false), as on a real cluster:
         // hdxcli deletes an invited user through users/ by email
-        let users = ctx.cluster.store.all<User>('user')
+        // filtered in place; only the page answered is copied and serialized
         const email = ctx.url.searchParams.get('email')
-        if (email) users = users.filter((u) => u.email === email)
+        const users: Readonly<User>[] = []
+        for (const u of ctx.cluster.store.values<User>('user')) if (!email || u.email === email) users.push(u)
         const base = origin(ctx)
-        return listResponse(
-          ctx.request,
-          users.map((u) => ({ ...publicUser(ctx.cluster, u), url: `${base}/config/v1/users/${u.uuid}` })),
-          { bareArrays: ctx.cluster.options.bareArrays },
-        )
+        return listResponse(ctx.request, users, {
+          bareArrays: ctx.cluster.options.bareArrays,
+          serialize: (u) => ({
+            ...publicUser(ctx.cluster, ctx.cluster.store.copy<User>(u)),
+            url: `${base}/config/v1/users/${u.uuid}`,
+          }),
+        })
       })
       // anyone may read themselves
       router.get(api.itemPattern, (ctx) => {

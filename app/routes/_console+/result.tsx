@@ -66,7 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = pageOf(url.searchParams.get('page'))
   // A run's URL carries its SQL (the picker is needed only for `table_id` alone): the query then
   // starts beside the picker's and the schema's reads instead of after them.
-  const fromUrl = readQueryParams(url, [])
+  const fromUrl = readQueryParams(url, null)
   let started = performance.now()
   const isEarlyRun =
     fromUrl.sql.trim() !== '' &&
@@ -76,7 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const earlyOutcome = isEarlyRun ? runForUi(api, fromUrl.sql, fromUrl.options, page) : null
   // Settled here too: when a read below fails first, the run's own failure must not go unhandled.
   earlyOutcome?.catch(() => undefined)
-  const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api)), loadSchemaTree(api)])
+  const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api, url)), loadSchemaTree(api, url)])
   const { sql, options, optionErrors } = fromUrl.sql !== '' ? fromUrl : readQueryParams(url, picker)
   const base = { picker, schema, sql, options, optionErrors, tab, isChange: false }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
