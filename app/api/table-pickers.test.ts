@@ -8,6 +8,7 @@ import { loader as searchLoader } from '~/routes/resources+/table-search'
 import { loader as poolCreateLoader } from '~/routes/_console+/scale+/pool.create'
 import { loader as transformLoader } from '~/routes/_console+/data+/new-transform'
 import { loader as scaleLoader } from '~/routes/_console+/scale+/_index'
+import { loader as tablesLoader } from '~/routes/_console+/data+/tables._index'
 import { requireApi } from './client.server'
 import { findTable, forgetTableProjects } from './tables.server'
 import { PICKER_LIMIT } from './table-search.server'
@@ -138,6 +139,29 @@ describe('the form pickers (issue 33)', () => {
   it('the ingest tab lists a short page of tables, not every table', async () => {
     const ingest = await scaleLoader(args(get('/scale', cookie)))
     expect(ingest.tables?.value?.length).toBeLessThanOrEqual(25)
+  })
+})
+
+describe('the tables list, a page asked of the cluster (issue 33)', () => {
+  it('reads only the page shown, in name order, and a later page holds the later tables', async () => {
+    const first = await tablesLoader(args(get('/data/tables?pageSize=25', cookie)))
+    const mine = (rows: typeof first.rows) => rows.filter((row) => row.projectName === 'many')
+    expect(first.tableCount).toBeGreaterThanOrEqual(TABLES)
+    expect(first.pageCount).toBe(Math.ceil(first.total / 25))
+    const all = []
+    for (let page = 1; page <= first.pageCount; page++)
+      all.push(...(await tablesLoader(args(get(`/data/tables?pageSize=25&page=${page}`, cookie)))).rows)
+    expect(all).toHaveLength(first.total)
+    expect(mine(all).map((row) => row.table?.name)).toEqual(Array.from({ length: TABLES }, (_, index) => name(index)))
+    const past = await tablesLoader(args(get('/data/tables?pageSize=25&page=999', cookie)))
+    expect(past.page).toBe(first.pageCount)
+  })
+
+  it('a search narrows the list, and one that finds nothing says so with no rows', async () => {
+    const found = await tablesLoader(args(get(`/data/tables?q=${name(44)}`, cookie)))
+    expect(found.rows.map((row) => row.table?.name)).toEqual([name(44)])
+    const none = await tablesLoader(args(get('/data/tables?q=nothing_matches', cookie)))
+    expect(none).toMatchObject({ rows: [], total: 0 })
   })
 })
 

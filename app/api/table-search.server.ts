@@ -38,8 +38,9 @@ const tablesPath = (api: ClusterApi, projectId: string) =>
   `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/tables/`
 
 /**
- * One page of a project's tables as the cluster orders them (`page`, `page_size`) and how many it
- * has: the read a tree or a first list makes without reading the whole project.
+ * One page of a project's tables by name (`page`, `page_size`, `ordering=name`: DRF's ordering
+ * filter, which the local cluster honours; a cluster that ignores it answers in its own order) and
+ * how many it has: the read a tree or a first list makes without reading the whole project.
  */
 export async function pageOfTables(
   api: ClusterApi,
@@ -48,7 +49,7 @@ export async function pageOfTables(
   pageSize: number,
 ): Promise<{ tables: Table[]; count: number }> {
   const answer = await cachedRead(api.sessionKey, `tables:${projectId}:${page}:${pageSize}`, () =>
-    api.list<Table>(tablesPath(api, projectId), { page, pageSize }),
+    api.list<Table>(tablesPath(api, projectId), { page, pageSize, params: { ordering: 'name' } }),
   )
   for (const table of answer.results) learnTableProject(table.uuid, projectId)
   return { tables: answer.results, count: answer.count }

@@ -139,6 +139,9 @@ const LEVEL_PREFIX: Record<Level, string> = {
 
 const DEFAULT_FK: Record<Level, string | null> = { global: null, org: 'org', project: 'project', table: 'table' }
 
+/** How `?ordering=` compares names (as the console's own sorting does, localeCompare's order). */
+const COLLATOR = new Intl.Collator()
+
 /** Every declared resource by kind (deleting a parent cascades through them). */
 export const registry = new Map<string, ResourceApi>()
 
@@ -317,6 +320,13 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
       if (can(ctx.cluster, user, permission, scopeFor(parents, i as Item))) items.push(i as Item)
     }
     if (spec.listFilter) items = spec.listFilter(items, ctx)
+    // DRF's ordering filter (`?ordering=name`, `-name` for descending): one page of a sorted list
+    const ordering = ctx.url.searchParams.get('ordering')
+    const field = ordering?.replace(/^-/, '')
+    if (field && /^\w+$/.test(field)) {
+      const sign = ordering!.startsWith('-') ? -1 : 1
+      items = [...items].sort((a, b) => sign * COLLATOR.compare(String(a[field] ?? ''), String(b[field] ?? '')))
+    }
     return listResponse(ctx.request, items, {
       bareArrays: ctx.cluster.options.bareArrays,
       serialize: (i) => api.serialize(ctx.cluster.store.copy<Item>(i), ctx),
