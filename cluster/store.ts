@@ -57,7 +57,10 @@ export class Store {
     const snapshotPath = path.join(this.dir, 'snapshot.json')
     if (fs.existsSync(snapshotPath)) {
       const snapshot = JSON.parse(fs.readFileSync(snapshotPath, 'utf8')) as Record<string, [string, unknown][]>
-      for (const [kind, entries] of Object.entries(snapshot)) this.collections.set(kind, new Map(entries))
+      for (const [kind, entries] of Object.entries(snapshot)) {
+        this.collections.set(kind, new Map(entries))
+        for (const [id, value] of entries) this.reindex(kind, id, undefined, value)
+      }
     }
     if (!fs.existsSync(this.journalPath)) return
     const lines = fs.readFileSync(this.journalPath, 'utf8').split('\n')
