@@ -9,6 +9,7 @@ import { loader as poolCreateLoader } from '~/routes/_console+/scale+/pool.creat
 import { loader as transformLoader } from '~/routes/_console+/data+/new-transform'
 import { loader as scaleLoader } from '~/routes/_console+/scale+/_index'
 import { loader as tablesLoader } from '~/routes/_console+/data+/tables._index'
+import { loader as referenceLoader } from '~/routes/_console+/queries+/reference'
 import { requireApi } from './client.server'
 import { findTable, forgetTableProjects } from './tables.server'
 import { PICKER_LIMIT } from './table-search.server'
@@ -111,6 +112,17 @@ describe('the schema tree, a part at a time (issue 33)', () => {
     expect(columns.columns.map((column: { name: string }) => column.name)).toEqual(['timestamp', 'field_7'])
     const missing = await schemaLoader(args(get('/resources/query-schema?project=nope', cookie)))
     expect(missing.status).toBe(404)
+  })
+})
+
+describe('the reference page (issue 33)', () => {
+  it('describes the first tables and the one asked for, not every table', async () => {
+    const first = await referenceLoader(args(get('/queries/reference', cookie)))
+    expect(first.tables.length).toBeLessThanOrEqual(20)
+    expect(first.hasMore).toBe(true)
+    const asked = await referenceLoader(args(get(`/queries/reference?table_id=${ids[59]}`, cookie)))
+    expect(asked.tables[0]).toMatchObject({ uuid: ids[59], name: name(59) })
+    expect(asked.tables[0]!.columns.map((column) => column.name)).toEqual(['timestamp', 'field_59'])
   })
 })
 

@@ -4,7 +4,7 @@ import { listFunctions } from '~/api/functions.server'
 import { ClusterError } from '~/api/errors.server'
 import { QueryError, runQuery } from '~/api/query.server'
 import { listProjectsWithTablesBriefly } from '~/api/tables.server'
-import { listProjectsBriefly, pageOfTables } from '~/api/table-search.server'
+import { listProjectsBriefly, pageOfTables, searchTables, tableChoice } from '~/api/table-search.server'
 import { listTransforms } from '~/api/transforms.server'
 import type { SchemaTreeData } from './__schema-tree'
 
@@ -88,6 +88,64 @@ export async function loadSchema(api: ClusterApi): Promise<Schema> {
     ),
   ])
   return { tables, functions: functions.flat(), dictionaries: dictionaries.flat() }
+}
+
+/** The most tables the reference page describes at once (each costs a read of its transforms). */
+export const REFERENCE_TABLES = 20
+
+/**
+ * The reference page's schema (issue 33): the table `tableId` asked for and the org's first tables
+ * (REFERENCE_TABLES) with their columns, and every project's functions and dictionaries (a read per
+ * project, not per table). `hasMore` when the org has more tables than it describes. Throws ClusterError.
+ */
+export async function loadReferenceSchema(
+  api: ClusterApi,
+  tableId: string | null,
+): Promise<Schema & { hasMore: boolean }> {
+  const [projects, { choices, hasMore }, picked] = await Promise.all([
+    listProjectsBriefly(api),
+    searchTables(api, '', REFERENCE_TABLES),
+    tableChoice(api, tableId),
+  ])
+  const shown = picked && !choices.some((choice) => choice.uuid === picked.uuid) ? [picked, ...choices] : choices
+  const [tables, functions, dictionaries] = await Promise.all([
+    Promise.all(
+      shown.map(async (choice): Promise<SchemaTable> => ({
+        uuid: choice.uuid,
+        project: choice.project,
+        name: choice.name,
+        columns: await tableColumns(api, choice.projectId, choice.uuid),
+      })),
+    ),
+    Promise.all(
+      projects.map(async (project) =>
+        (await listFunctions(api, project.uuid)).map((fn): SchemaFunction => ({
+          project: project.name,
+          name: fn.name,
+          sql: fn.sql ?? '',
+          description: fn.description ?? '',
+        })),
+      ),
+    ),
+    Promise.all(
+      projects.map(async (project) =>
+        (await listDictionaries(api, project.uuid)).map((dictionary): SchemaDictionary => {
+          const key = dictionary.settings?.primary_key ?? []
+          return {
+            project: project.name,
+            name: dictionary.name,
+            sqlName: dictionarySqlName(project.name, dictionary.name),
+            key,
+            attributes: (dictionary.settings?.output_columns ?? [])
+              .map((column) => column.name)
+              .filter((name) => !key.includes(name)),
+            editUrl: `/data/dictionaries/${project.uuid}/${dictionary.uuid}/edit-dictionary`,
+          }
+        }),
+      ),
+    ),
+  ])
+  return { tables, functions: functions.flat(), dictionaries: dictionaries.flat(), hasMore }
 }
 
 const SCHEMA_TTL_MS = 60_000
