@@ -115,6 +115,11 @@ export function registerTables(router: ClusterRouter): ResourceApi {
       settings: f.obj(tableSettingsFields),
     },
     settingsDefaults: () => tableDefaults(),
+    // `?type=summary`: the summary tables of a project (a table page asks which ones its table feeds)
+    listFilter: (items, ctx) => {
+      const type = ctx.url.searchParams.get('type')
+      return type ? items.filter((item) => (item.type ?? 'turbine') === type) : items
+    },
     immutable: [
       { path: ['settings', 'shard_key'], onceSet: true, message: 'The shard key cannot be changed once set.' },
       { path: ['type'], message: 'The table type cannot be changed.' },
