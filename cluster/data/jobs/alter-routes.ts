@@ -23,7 +23,8 @@ export function registerAlterJobRoutes(plane: Plane, router: ClusterRouter) {
       if (j.org !== ctx.params.org || (status && j.status !== status)) continue
       if (visible(ctx, user, j as Job, 'view_alterjob')) jobs.push(j as Job)
     }
-    jobs.sort((a, b) => String(b.created).localeCompare(String(a.created)))
+    // newest first (ISO times compare as text; plain comparison: a localeCompare per pair was most of the list's time)
+    jobs.sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0))
     // alter job lists were paginated even before v5.4
     return listResponse(ctx.request, jobs, {
       bareArrays: false,
