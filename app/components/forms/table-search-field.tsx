@@ -9,8 +9,8 @@ export type PickerChoice = { uuid: string; projectId: string; project: string; n
 export type PickerSearch = { q: string; choices: PickerChoice[]; hasMore: boolean; selected: PickerChoice | null }
 
 /**
- * A table picker for an org of any size (issue 33): a search field and a short `<select>` of what it
- * finds, instead of every table of the org. Without scripts "Find" sends the form as a GET (the
+ * A table picker for an org of any size (issue 33): a short `<select>` of what a search finds, and
+ * the search, instead of every table of the org (the select first, so a URL reads `table_id=…` first). Without scripts "Find" sends the form as a GET (the
  * search and every field stay in the URL, the page lists what it found); with scripts the list
  * follows the typing (/resources/table-search). The table chosen is kept whether or not the search
  * lists it. `optionValue` gives an option's value (the table id by default).
@@ -86,22 +86,6 @@ export function TableSearchField({
       : 'No tables yet.'
   return (
     <HStack gap="2" align="end" wrap="wrap">
-      <Box minW="12rem">
-        <label htmlFor={`${idPrefix}-search`}>Find a table</label>
-        <input
-          id={`${idPrefix}-search`}
-          type="search"
-          name={qName}
-          defaultValue={search.q}
-          placeholder="project.table or part of a name"
-          autoComplete="off"
-          aria-describedby={`${idPrefix}-search-status`}
-          onChange={isHydrated ? onType : undefined}
-        />
-      </Box>
-      <Button type="submit" formMethod="get" formNoValidate variant="outline" size="sm" h="9">
-        Find
-      </Button>
       <Box minW="16rem">
         <label htmlFor={`${idPrefix}-picker`}>{label}</label>
         <select
@@ -122,6 +106,22 @@ export function TableSearchField({
           ))}
         </select>
       </Box>
+      <Box minW="12rem">
+        <label htmlFor={`${idPrefix}-search`}>Find a table</label>
+        <input
+          id={`${idPrefix}-search`}
+          type="search"
+          name={qName}
+          defaultValue={search.q}
+          placeholder="project.table or part of a name"
+          autoComplete="off"
+          aria-describedby={`${idPrefix}-search-status`}
+          onChange={isHydrated ? onType : undefined}
+        />
+      </Box>
+      <Button type="submit" formMethod="get" formNoValidate variant="outline" size="sm" h="9">
+        Find
+      </Button>
       <Box id={`${idPrefix}-search-status`} role="status" fontSize="xs" color="fg.muted" flexBasis="100%">
         {status}
       </Box>
