@@ -110,8 +110,9 @@ function startNodeFlags(): string[] {
 
 export async function startConsole(
   clusterUrl: string,
+  fixedPort?: number,
 ): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const port = await freePort()
+  const port = fixedPort ?? (await freePort())
   const child = spawn(
     path.join(ROOT, 'node_modules', '.bin', 'tsx'),
     [...startNodeFlags(), path.join(ROOT, 'server', 'index.ts')],
@@ -154,10 +155,11 @@ export async function startConsole(
 }
 
 /** A local cluster with `seedRows` sample rows (none by default) and the bench's admin, in a fresh temporary data directory (the caller removes it). */
-export async function startBenchCluster(prefix: string, seedRows = 0) {
+export async function startBenchCluster(prefix: string, seedRows = 0, port?: number) {
   const dataDir = mkdtempSync(path.join(tmpdir(), prefix))
   const cluster = await startLocalCluster({
     dataDir,
+    port,
     adminEmail: ADMIN.email,
     adminPassword: ADMIN.password,
     env: { CLUSTER_SEED_ROWS: String(seedRows) } as unknown as NodeJS.ProcessEnv,

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { runClusterBench } from './cluster'
 import { runConsoleBench } from './console'
 import { runQueryBench } from './query'
+import { runScaleBench } from './scale'
 import { runSessionsBench } from './sessions'
 import { runUploadBench } from './upload'
 
@@ -50,6 +51,12 @@ if (wants('query')) {
 if (wants('upload')) {
   console.log('\n== Upload (50 MB through the console)')
   results.upload = await runUploadBench()
+}
+
+// a 10,000-table org built and read twice (issue 33): only when asked for (`npm run bench scale`)
+if (asked('scale')) {
+  console.log('\n== Scale: the spec pages on a real-sized org beside the seeded one')
+  results.scale = await runScaleBench()
 }
 
 if (asked('load')) {

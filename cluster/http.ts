@@ -131,9 +131,10 @@ export function isVersionBefore(version: string, major: number, minor: number): 
 export function listResponse<T>(
   request: ClusterRequest,
   items: T[],
-  options: { bareArrays: boolean; defaultPageSize?: number },
+  options: { bareArrays: boolean; defaultPageSize?: number; serialize?: (item: T) => unknown },
 ): Response {
-  if (options.bareArrays) return json(items)
+  const serialize = options.serialize ?? ((item: T) => item as unknown)
+  if (options.bareArrays) return json(options.serialize ? items.map(serialize) : items)
   const url = new URL(request.url)
   const pageSize = clampInt(url.searchParams.get('page_size'), options.defaultPageSize ?? 100, 1, 1000)
   const pages = Math.max(1, Math.ceil(items.length / pageSize))
@@ -149,7 +150,7 @@ export function listResponse<T>(
     count: items.length,
     next: page < pages ? link(page + 1) : null,
     previous: page > 1 ? link(page - 1) : null,
-    results: items.slice((page - 1) * pageSize, page * pageSize),
+    results: items.slice((page - 1) * pageSize, page * pageSize).map(serialize),
   })
 }
 

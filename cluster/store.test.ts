@@ -53,6 +53,33 @@ describe('Store', () => {
     store.close()
   })
 
+  it('finds children by parent, after puts, bulk puts, moves, deletes and a reopen (snapshot and journal)', () => {
+    const dir = tempDir()
+    const a = Store.open(dir)
+    a.put('table', 't1', { name: 'one', _project: 'p1' })
+    a.putMany('table', [
+      ['t2', { name: 'two', _project: 'p1' }],
+      ['t3', { name: 'three', _project: 'p2' }],
+    ])
+    const names = (store: Store, parent: string) =>
+      [...store.children<{ name: string }>('table', '_project', parent)].map((table) => table.name)
+    expect(names(a, 'p1')).toEqual(['one', 'two'])
+    a.put('table', 't2', { name: 'two', _project: 'p2' })
+    a.delete('table', 't1')
+    expect(names(a, 'p1')).toEqual([])
+    expect(names(a, 'p2')).toEqual(['three', 'two'])
+    a.close()
+    // reopened: the snapshot is loaded (and compacted); then a journal on top of it
+    const b = Store.open(dir)
+    expect(b.countChildren('table', '_project', 'p2')).toBe(2)
+    b.put('table', 't4', { name: 'four', _project: 'p1' })
+    b.close()
+    const c = Store.open(dir)
+    expect(names(c, 'p1')).toEqual(['four'])
+    expect(c.countChildren('table', '_project', 'p2')).toBe(2)
+    c.close()
+  })
+
   it('refuses a data directory held by another live process', () => {
     const dir = tempDir()
     fs.writeFileSync(path.join(dir, 'store.lock'), String(process.ppid))

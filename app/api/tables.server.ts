@@ -48,7 +48,36 @@ const tablePath = (api: ClusterApi, projectId: string, tableId: string) =>
 /** Returns every table of a project, sorted by name; throws ClusterError. */
 export async function listTables(api: ClusterApi, projectId: string): Promise<Table[]> {
   const tables = await listAll<Table>(api, tablesPath(api, projectId))
+  for (const table of tables) learnTableProject(table.uuid, projectId)
   return tables.sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/**
+ * Which project holds a table, by table id, as the console's reads have seen it (decision 062): the
+ * cluster answers a table only under its project, and a bare `/data/tables/{uuid}` would otherwise
+ * ask every project. Ids only (no names, nothing a user could not read): the table itself is still
+ * read with the user's token, and a stale entry (a table deleted, an id reused) only costs the walk
+ * it saves. Shared by every session; bounded, the oldest forgotten first.
+ */
+const tableProjects = new Map<string, string>()
+const TABLE_PROJECTS_MAX = 100_000
+
+/** Notes that `projectId` holds `tableId` (every table list and lookup does). */
+export function learnTableProject(tableId: string, projectId: string) {
+  if (tableProjects.get(tableId) === projectId) return
+  tableProjects.delete(tableId)
+  tableProjects.set(tableId, projectId)
+  if (tableProjects.size > TABLE_PROJECTS_MAX) {
+    for (const oldest of tableProjects.keys()) {
+      tableProjects.delete(oldest)
+      if (tableProjects.size <= TABLE_PROJECTS_MAX * 0.9) break
+    }
+  }
+}
+
+/** Forgets what learnTableProject noted (tests). */
+export function forgetTableProjects() {
+  tableProjects.clear()
 }
 
 /** Returns each project of the org with its tables (projects and tables sorted by name). */
@@ -111,22 +140,28 @@ export function getTableStats(api: ClusterApi, projectId: string, tableId: strin
 
 /**
  * Returns the table and its project: the `projectHint` (links carry `?project=`) is tried first,
- * then every project of the org, so a bare `/data/tables/{uuid}` still resolves.
- * Throws a 404 ClusterError when no project holds the table.
+ * then the project the console last saw it in (learnTableProject), then every project of the org,
+ * so a bare `/data/tables/{uuid}` still resolves. Throws a 404 ClusterError when no project holds the table.
  */
 export async function findTable(
   api: ClusterApi,
   tableId: string,
   projectHint?: string | null,
 ): Promise<TableWithProject> {
-  if (projectHint) {
+  const tried = new Set<string>()
+  for (const hint of [projectHint, tableProjects.get(tableId)]) {
+    if (!hint || tried.has(hint)) continue
+    tried.add(hint)
     const [project, table] = await Promise.all([
-      projectBriefly(api, projectHint),
-      nullOnMissing(() => getTable(api, projectHint, tableId)),
+      projectBriefly(api, hint),
+      nullOnMissing(() => getTable(api, hint, tableId)),
     ])
-    if (project && table) return { table, project }
+    if (project && table) {
+      learnTableProject(tableId, project.uuid)
+      return { table, project }
+    }
   }
-  const projects = (await listProjects(api)).filter((project) => project.uuid !== projectHint)
+  const projects = (await listProjectsBriefly(api)).filter((project) => !tried.has(project.uuid))
   const found = await Promise.all(
     // A miss (or an id that is not a uuid) in one project is not a failure of the search.
     projects.map(async (project) => ({
@@ -135,7 +170,10 @@ export async function findTable(
     })),
   )
   const match = found.find((entry) => entry.table !== null)
-  if (match?.table) return { table: match.table, project: match.project }
+  if (match?.table) {
+    learnTableProject(tableId, match.project.uuid)
+    return { table: match.table, project: match.project }
+  }
   throw new ClusterError({ status: 404, statusText: 'Not Found' })
 }
 

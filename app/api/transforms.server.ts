@@ -1,7 +1,8 @@
 import type { ClusterApi } from './client.server'
 import { transformValue } from '~/schemas/job'
 import { listAll } from './list-all.server'
-import { listProjectsWithTables } from './tables.server'
+import { learnTableProject, listProjectsWithTables } from './tables.server'
+import { listProjectsBriefly, searchTables, type TableSearch } from './table-search.server'
 
 export type TransformColumn = {
   name: string
@@ -177,4 +178,65 @@ export async function listTableTransformOptions(api: ClusterApi): Promise<TableT
       }),
     ),
   )
+}
+
+/**
+ * One table (`project.table`) with its transforms as a form option, or null when the org has none
+ * by that name: two reads (the table by name, its transforms), whatever the org's size. Throws ClusterError.
+ */
+export async function tableTransformOption(api: ClusterApi, value: string): Promise<TableTransformOption | null> {
+  const dot = value.indexOf('.')
+  if (dot <= 0) return null
+  const projectName = value.slice(0, dot)
+  const tableName = value.slice(dot + 1)
+  const project = (await listProjectsBriefly(api)).find((entry) => entry.name === projectName)
+  if (!project) return null
+  const answer = await api.list<{ uuid: string; name: string }>(
+    `/orgs/${api.orgId}/projects/${encodeURIComponent(project.uuid)}/tables/`,
+    { params: { name: tableName } },
+  )
+  const table = answer.results.find((entry) => entry.name === tableName)
+  if (!table) return null
+  learnTableProject(table.uuid, project.uuid)
+  return { value, transforms: await transformOptionsOf(api, project.uuid, table.uuid, value) }
+}
+
+async function transformOptionsOf(api: ClusterApi, projectId: string, tableId: string, value: string) {
+  const transforms = await listTransforms(api, projectId, tableId)
+  return transforms.map((transform) => ({
+    value: transformValue(value, transform.name),
+    name: transform.name,
+    type: transform.type ?? '',
+    isDefault: Boolean(transform.settings?.is_default),
+  }))
+}
+
+/** The most tables a form that offers their transforms lists (each costs a read of its transforms). */
+export const TRANSFORM_PICKER_LIMIT = 20
+
+/**
+ * The tables a form that picks a table and one of its transforms offers (issue 33, decision 062):
+ * those the search `?table_q=` finds (at most TRANSFORM_PICKER_LIMIT) with their transforms, and
+ * the table `?table=project.table` chosen, found by name whether or not the search lists it.
+ * Throws ClusterError.
+ */
+export async function loadTableTransformPick(
+  api: ClusterApi,
+  url: URL,
+): Promise<{ options: TableTransformOption[]; search: TableSearch; chosen: TableTransformOption | null }> {
+  const q = (url.searchParams.get('table_q') ?? '').trim()
+  const wanted = url.searchParams.get('table') ?? ''
+  const [{ choices, hasMore }, chosen] = await Promise.all([
+    searchTables(api, q, TRANSFORM_PICKER_LIMIT),
+    wanted ? tableTransformOption(api, wanted) : null,
+  ])
+  const options = await Promise.all(
+    choices.map(async (choice) => {
+      const value = `${choice.project}.${choice.name}`
+      if (chosen && chosen.value === value) return chosen
+      return { value, transforms: await transformOptionsOf(api, choice.projectId, choice.uuid, value) }
+    }),
+  )
+  if (chosen && !options.some((option) => option.value === chosen.value)) options.unshift(chosen)
+  return { options, search: { q, choices, hasMore, selected: null }, chosen }
 }

@@ -128,6 +128,8 @@ export interface ResourceApi {
   url(item: Item, ctx: Ctx): string
   /** Siblings of an item (same parent). */
   siblings(cluster: ClusterState, parents: Parents): Item[]
+  /** The siblings themselves (not copies, from the store's parent index): only look, never change or keep. */
+  siblingsInPlace(cluster: ClusterState, parents: Parents): Iterable<Readonly<Item>>
 }
 
 const LEVEL_PREFIX: Record<Level, string> = {
@@ -138,6 +140,9 @@ const LEVEL_PREFIX: Record<Level, string> = {
 }
 
 const DEFAULT_FK: Record<Level, string | null> = { global: null, org: 'org', project: 'project', table: 'table' }
+
+/** How `?ordering=` compares names (as the console's own sorting does, localeCompare's order). */
+const COLLATOR = new Intl.Collator()
 
 /** Every declared resource by kind (deleting a parent cascades through them). */
 export const registry = new Map<string, ResourceApi>()
@@ -221,11 +226,13 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
       return spec.serialize ? { ...out, ...spec.serialize(item, ctx) } : out
     },
     siblings(cluster, parents) {
-      const id = parentKey ? parentId(parents) : undefined
-      return cluster.store.filter<Item>(
-        spec.kind,
-        (i) => (!parentKey || i[parentKey] === id) && (!spec.match || spec.match(i)),
-      )
+      return [...api.siblingsInPlace(cluster, parents)].map((item) => cluster.store.copy<Item>(item))
+    },
+    *siblingsInPlace(cluster, parents) {
+      const values = parentKey
+        ? cluster.store.children<Item>(spec.kind, parentKey, parentId(parents))
+        : cluster.store.values<Item>(spec.kind)
+      for (const item of values) if (!spec.match || spec.match(item as Item)) yield item
     },
   }
   registry.set(spec.kind, api)
@@ -261,9 +268,9 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     const value = (result.value ?? {}) as Record<string, unknown>
     if (!errors[uniqueBy] && spec.unique !== false && typeof value[uniqueBy] === 'string') {
       const wanted = String(value[uniqueBy]).toLowerCase()
-      const clash = api
-        .siblings(ctx.cluster, parents)
-        .find((s) => String(s[uniqueBy]).toLowerCase() === wanted && (!previous || idOf(s) !== idOf(previous)))
+      const clash = [...api.siblingsInPlace(ctx.cluster, parents)].find(
+        (s) => String(s[uniqueBy]).toLowerCase() === wanted && (!previous || idOf(s) !== idOf(previous)),
+      )
       if (clash)
         errors[uniqueBy] = [
           spec.uniqueMessage ??
@@ -309,17 +316,26 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     if (!can(ctx.cluster, user, permission, scopeFor(parents)) && !canSomewhere(ctx.cluster, user, permission)) {
       authorize(ctx, permission, scopeFor(parents)) // answers the 403
     }
-    let items = api
-      .siblings(ctx.cluster, parents)
-      .filter((i) => can(ctx.cluster, user, permission, scopeFor(parents, i)))
+    // the stored items themselves are filtered (no copy of the collection: 10,000 tables), and only
+    // the page answered is copied and serialized
     const name = ctx.url.searchParams.get('name')
-    if (name !== null) items = items.filter((i) => i.name === name)
+    let items: Item[] = []
+    for (const i of api.siblingsInPlace(ctx.cluster, parents)) {
+      if (name !== null && i.name !== name) continue
+      if (can(ctx.cluster, user, permission, scopeFor(parents, i as Item))) items.push(i as Item)
+    }
     if (spec.listFilter) items = spec.listFilter(items, ctx)
-    return listResponse(
-      ctx.request,
-      items.map((i) => api.serialize(i, ctx)),
-      { bareArrays: ctx.cluster.options.bareArrays },
-    )
+    // DRF's ordering filter (`?ordering=name`, `-name` for descending): one page of a sorted list
+    const ordering = ctx.url.searchParams.get('ordering')
+    const field = ordering?.replace(/^-/, '')
+    if (field && /^\w+$/.test(field)) {
+      const sign = ordering!.startsWith('-') ? -1 : 1
+      items = [...items].sort((a, b) => sign * COLLATOR.compare(String(a[field] ?? ''), String(b[field] ?? '')))
+    }
+    return listResponse(ctx.request, items, {
+      bareArrays: ctx.cluster.options.bareArrays,
+      serialize: (i) => api.serialize(ctx.cluster.store.copy<Item>(i), ctx),
+    })
   })
 
   router.add('OPTIONS', collectionPattern, (ctx) => {

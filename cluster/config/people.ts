@@ -104,15 +104,18 @@ function registerUsers(router: ClusterRouter): ResourceApi {
         if (!can(ctx.cluster, user, 'view_user')) authorize(ctx, 'view_user')
         // invited users are listed too (status "pending", emailVerified false), as on a real cluster:
         // hdxcli deletes an invited user through users/ by email
-        let users = ctx.cluster.store.all<User>('user')
+        // filtered in place; only the page answered is copied and serialized
         const email = ctx.url.searchParams.get('email')
-        if (email) users = users.filter((u) => u.email === email)
+        const users: Readonly<User>[] = []
+        for (const u of ctx.cluster.store.values<User>('user')) if (!email || u.email === email) users.push(u)
         const base = origin(ctx)
-        return listResponse(
-          ctx.request,
-          users.map((u) => ({ ...publicUser(ctx.cluster, u), url: `${base}/config/v1/users/${u.uuid}` })),
-          { bareArrays: ctx.cluster.options.bareArrays },
-        )
+        return listResponse(ctx.request, users, {
+          bareArrays: ctx.cluster.options.bareArrays,
+          serialize: (u) => ({
+            ...publicUser(ctx.cluster, ctx.cluster.store.copy<User>(u)),
+            url: `${base}/config/v1/users/${u.uuid}`,
+          }),
+        })
       })
       // anyone may read themselves
       router.get(api.itemPattern, (ctx) => {
@@ -412,7 +415,8 @@ function registerRoles(router: ClusterRouter): ResourceApi {
       built_in: f.bool({ readOnly: true }),
     },
     serialize: (item, ctx) => ({
-      users: ctx.cluster.store.filter<User>('user', (u) => u.role_ids.includes(item.id as number)).map((u) => u.uuid),
+      // read in place (no copy of every user per role answered)
+      users: usersOfRole(ctx.cluster, item.id as number),
       built_in: !!item.built_in,
     }),
     prepare({ ctx, data, previous, errors }) {
@@ -491,4 +495,11 @@ export function registerPeople(router: ClusterRouter) {
   registerServiceAccounts(router)
   registerInvites(router)
   registerRoles(router)
+}
+
+/** The uuids of the users holding the role, read in place. */
+function usersOfRole(cluster: ClusterState, roleId: number): string[] {
+  const out: string[] = []
+  for (const user of cluster.store.values<User>('user')) if (user.role_ids.includes(roleId)) out.push(user.uuid)
+  return out
 }

@@ -115,6 +115,11 @@ export function registerTables(router: ClusterRouter): ResourceApi {
       settings: f.obj(tableSettingsFields),
     },
     settingsDefaults: () => tableDefaults(),
+    // `?type=summary`: the summary tables of a project (a table page asks which ones its table feeds)
+    listFilter: (items, ctx) => {
+      const type = ctx.url.searchParams.get('type')
+      return type ? items.filter((item) => (item.type ?? 'turbine') === type) : items
+    },
     immutable: [
       { path: ['settings', 'shard_key'], onceSet: true, message: 'The shard key cannot be changed once set.' },
       { path: ['type'], message: 'The table type cannot be changed.' },
@@ -222,12 +227,16 @@ export function registerTables(router: ClusterRouter): ResourceApi {
 type StoreLike = {
   find<T>(kind: string, p: (v: T) => boolean): T | undefined
   values<T>(kind: string): IterableIterator<Readonly<T>>
+  children<T>(kind: string, field: '_org' | '_project' | '_table', parentId: string): IterableIterator<Readonly<T>>
+  copy<T>(value: unknown): T
 }
 
 export function findTable(store: StoreLike, projectName: string, tableName: string): Item | undefined {
   const project = store.find<Item>('project', (p) => p.name === projectName)
   if (!project) return undefined
-  return store.find<Item>('table', (t) => t._project === project.uuid && t.name === tableName)
+  for (const table of store.children<Item>('table', '_project', project.uuid))
+    if (table.name === tableName) return store.copy<Item>(table)
+  return undefined
 }
 
 /** The table's primary key: the primary column of its default transform ('' before one exists). */
@@ -236,8 +245,7 @@ export function primaryKeyOf(store: StoreLike, table: Item): string {
   // hundreds of columns) was most of a table list's cost
   let first: Readonly<Item> | undefined
   let transform: Readonly<Item> | undefined
-  for (const t of store.values<Item>('transform')) {
-    if (t._table !== table.uuid) continue
+  for (const t of store.children<Item>('transform', '_table', table.uuid)) {
     first ??= t
     if (t.settings?.is_default) {
       transform = t

@@ -24,11 +24,16 @@ export function projectByName(cluster: ClusterState, name: string): Resource | u
 }
 
 export function tableByName(cluster: ClusterState, projectId: string, name: string): Resource | undefined {
-  return cluster.store.find<Resource>(KINDS.table, (t) => parentOf(t, 'project') === projectId && t.name === name)
+  // the store's parent index: a project's tables, not every table of the org
+  for (const t of cluster.store.children<Resource>(KINDS.table, '_project', projectId))
+    if (t.name === name) return cluster.store.copy<Resource>(t)
+  return undefined
 }
 
 export function transformsOf(cluster: ClusterState, tableId: string): Resource[] {
-  return cluster.store.filter<Resource>(KINDS.transform, (t) => parentOf(t, 'table') === tableId)
+  return [...cluster.store.children<Resource>(KINDS.transform, '_table', tableId)].map((t) =>
+    cluster.store.copy<Resource>(t),
+  )
 }
 
 /** The named transform, else the default one (settings.is_default), else the only/first one. */

@@ -68,7 +68,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = pageOf(url.searchParams.get('page'))
   // A run's URL carries its SQL (the picker is needed only for `table_id` alone): the query then
   // starts beside the picker's and the schema's reads instead of after them.
-  const fromUrl = readQueryParams(url, [])
+  const fromUrl = readQueryParams(url, null)
   const isEarlyRun =
     fromUrl.sql.trim() !== '' &&
     !Object.keys(fromUrl.optionErrors).length &&
@@ -80,7 +80,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const earlyOutcome = isEarlyRun ? runForUi(api, fromUrl.sql, fromUrl.options, page, runId) : null
   // Settled here too: when a read below fails first, the run's own failure must not go unhandled.
   earlyOutcome?.catch(() => undefined)
-  const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api)), loadSchemaTree(api)])
+  const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api, url)), loadSchemaTree(api, url)])
   const { sql, options, optionErrors } = fromUrl.sql !== '' ? fromUrl : readQueryParams(url, picker)
   const base = { picker, schema, sql, options, optionErrors, tab, isChange: false, runId }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
@@ -115,7 +115,7 @@ async function runFromForm(request: Request, formData: FormData) {
   params.delete('run')
   params.delete('page')
   params.delete('tab')
-  const { sql, options, optionErrors } = readQueryParams(new URL(`/result?${params}`, request.url), [])
+  const { sql, options, optionErrors } = readQueryParams(new URL(`/result?${params}`, request.url), null)
   if (sql.trim() && !Object.keys(optionErrors).length && !isChangingStatement(sql)) {
     const runId = newRunId()
     const started = performance.now()

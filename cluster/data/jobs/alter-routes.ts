@@ -16,18 +16,20 @@ export function registerAlterJobRoutes(plane: Plane, router: ClusterRouter) {
     const user = requireUser(ctx)
     checkOrg(ctx)
     if (!canSomewhere(cluster, user, 'view_alterjob')) throw forbidden()
-    let jobs = cluster.store
-      .filter<Job>(ALTER, (j) => j.org === ctx.params.org)
-      .filter((j) => visible(ctx, user, j, 'view_alterjob'))
+    // filtered and sorted in place; only the page answered is copied and serialized
     const status = ctx.url.searchParams.get('status')
-    if (status) jobs = jobs.filter((j) => j.status === status)
-    jobs.sort((a, b) => String(b.created).localeCompare(String(a.created)))
+    const jobs: Job[] = []
+    for (const j of cluster.store.values<Job>(ALTER)) {
+      if (j.org !== ctx.params.org || (status && j.status !== status)) continue
+      if (visible(ctx, user, j as Job, 'view_alterjob')) jobs.push(j as Job)
+    }
+    // newest first (ISO times compare as text; plain comparison: a localeCompare per pair was most of the list's time)
+    jobs.sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0))
     // alter job lists were paginated even before v5.4
-    return listResponse(
-      ctx.request,
-      jobs.map((j) => withUrl(ctx, j, 'alter')),
-      { bareArrays: false },
-    )
+    return listResponse(ctx.request, jobs, {
+      bareArrays: false,
+      serialize: (j) => withUrl(ctx, cluster.store.copy<Job>(j), 'alter'),
+    })
   })
   router.get(`${alterBase}/:job`, (ctx) => {
     const job = getJob(ctx, ALTER)

@@ -228,19 +228,19 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
     const user = requireUser(ctx)
     checkOrg(ctx)
     if (!canSomewhere(cluster, user, 'view_batchjob')) throw forbidden()
-    let jobs = cluster.store
-      .filter<Job>(BATCH, (j) => j.org === ctx.params.org)
-      .filter((j) => visible(ctx, user, j, 'view_batchjob'))
+    // filtered and sorted in place; only the page answered is copied and serialized
     const name = ctx.url.searchParams.get('name')
-    if (name) jobs = jobs.filter((j) => j.name === name)
     const status = ctx.url.searchParams.get('status')
-    if (status) jobs = jobs.filter((j) => j.status === status)
+    const jobs: Job[] = []
+    for (const j of cluster.store.values<Job>(BATCH)) {
+      if (j.org !== ctx.params.org || (name && j.name !== name) || (status && j.status !== status)) continue
+      if (visible(ctx, user, j as Job, 'view_batchjob')) jobs.push(j as Job)
+    }
     jobs.sort((a, b) => String(b.created).localeCompare(String(a.created)))
-    return listResponse(
-      ctx.request,
-      jobs.map((j) => publicBatch(ctx, j)),
-      { bareArrays: cluster.options.bareArrays },
-    )
+    return listResponse(ctx.request, jobs, {
+      bareArrays: cluster.options.bareArrays,
+      serialize: (j) => publicBatch(ctx, cluster.store.copy<Job>(j)),
+    })
   })
 
   router.post(base, async (ctx) => {

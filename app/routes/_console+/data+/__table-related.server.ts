@@ -1,6 +1,9 @@
 import type { ClusterApi } from '~/api/client.server'
 import { settle } from '~/api/policies.server'
-import { listProjectsWithTablesBriefly, type Table } from '~/api/tables.server'
+import { listAll } from '~/api/list-all.server'
+import { cachedRead } from '~/api/read-cache.server'
+import { listProjectsBriefly } from '~/api/table-search.server'
+import type { Table } from '~/api/tables.server'
 import type { Project } from '~/api/projects.server'
 import { listViews } from '~/api/views.server'
 
@@ -27,9 +30,17 @@ export async function loadTableRelated(api: ClusterApi, table: Table, project: P
     ),
     settle(async () => {
       const parentName = `${project.name}.${table.name}`
-      // every project's tables, from the session's short read cache (as the tables list reads them):
-      // the one read of this page that grows with the org
-      const all = await listProjectsWithTablesBriefly(api)
+      // each project's summary tables (`?type=summary`; a cluster that ignores the filter answers
+      // every table, and they are filtered here too), from the session's short read cache
+      const projects = await listProjectsBriefly(api)
+      const all = await Promise.all(
+        projects.map(async (entry) => ({
+          project: entry,
+          tables: await cachedRead(api, `summaries:${entry.uuid}`, () =>
+            listAll<Table>(api, `/orgs/${api.orgId}/projects/${encodeURIComponent(entry.uuid)}/tables/?type=summary`),
+          ),
+        })),
+      )
       return all.flatMap((entry) =>
         entry.tables
           .filter((candidate) => candidate.type === 'summary' && feeds(candidate, parentName))

@@ -5,6 +5,7 @@ import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { formErrorsOf, loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import { listProjectsWithTables } from '~/api/tables.server'
+import { loadTableSearch, type TableChoice as PickedTable, type TableSearch } from '~/api/table-search.server'
 import {
   createTransform,
   ingestRows,
@@ -54,11 +55,26 @@ export async function loadTableChoices(api: ClusterApi): Promise<TableChoice[]> 
   )
 }
 
-/** The table choices and the one `?project=&table=` asks for (empty when none or not a table of the org). */
-export async function loadTablePick(api: ClusterApi, url: URL): Promise<{ tables: TableChoice[]; table: string }> {
-  const tables = await loadFromCluster(() => loadTableChoices(api))
-  const wanted = `${url.searchParams.get('project') ?? ''}/${url.searchParams.get('table') ?? ''}`
-  return { tables, table: tables.some((choice) => choice.value === wanted) ? wanted : '' }
+/**
+ * The table choices a form offers and the one `?project=&table=` asks for (empty when none or not a
+ * table of the org): the tables the search `?table_q=` finds, at most a short list (issue 33: not
+ * every table of the org), and the one asked for, found by id whether or not the search lists it.
+ */
+export async function loadTablePick(
+  api: ClusterApi,
+  url: URL,
+): Promise<{ tables: TableChoice[]; table: string; search: TableSearch }> {
+  const search = await loadFromCluster(() => loadTableSearch(api, url, { qParam: 'table_q', idParam: 'table' }))
+  const choiceOf = (choice: PickedTable): TableChoice => ({
+    value: `${choice.projectId}/${choice.uuid}`,
+    label: `${choice.project}.${choice.name}`,
+    projectName: choice.project,
+    tableName: choice.name,
+  })
+  const tables = search.choices.map(choiceOf)
+  const chosen = search.selected ? choiceOf(search.selected) : null
+  if (chosen && !tables.some((choice) => choice.value === chosen.value)) tables.unshift(chosen)
+  return { tables, table: chosen?.value ?? '', search }
 }
 
 /** `projectId/tableId` → its parts (empty strings when it is not one). */

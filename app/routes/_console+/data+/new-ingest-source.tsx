@@ -13,7 +13,7 @@ import { AutoBatchEditor } from './__source-autobatch'
 import { autoBatchAction, loadCredentialChoices } from './__source-autobatch.server'
 import { SourceEditor } from './__source-editor'
 import { loadTransformNames, sourceEditorAction } from './__source-editor.server'
-import { loadTableChoices } from './__transform-editor.server'
+import { loadTablePick } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
 import { FormSelect } from '~/components/forms/form-select'
 
@@ -30,8 +30,13 @@ function chosenTable(url: URL): string {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const tables = (await loadFromCluster(() => loadTableChoices(api))).map(({ value, label }) => ({ value, label }))
   const wanted = chosenTable(url)
+  // the tables a search finds and the one chosen, not every table of the org (issue 33)
+  const pickUrl = new URL(url)
+  pickUrl.searchParams.set('project', wanted.split('/')[0] ?? '')
+  pickUrl.searchParams.set('table', wanted.split('/')[1] ?? '')
+  const pick = await loadTablePick(api, pickUrl)
+  const tables = pick.tables.map(({ value, label }) => ({ value, label }))
   const table = tables.find((choice) => choice.value === wanted) ?? null
   const type = url.searchParams.get('type')
   const kind = isFormKind(type) ? type : null
@@ -41,6 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ])
   return {
     tables,
+    search: pick.search,
     table,
     kind,
     transforms,

@@ -6,6 +6,7 @@ import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
+import { TableSearchForm } from '~/components/forms/table-search-field'
 import { TransformEditor } from './__transform-editor'
 import { loadTablePick, newTransformValue, transformEditorAction } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
@@ -15,9 +16,11 @@ export const handle: RouteHandle = { docsTopic: 'table' }
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const { tables, table } = await loadTablePick(api, url)
+  const { tables, table, search } = await loadTablePick(api, url)
   return {
     tables: tables.map(({ value, label }) => ({ value, label })),
+    search: { q: search.q, choices: search.choices, hasMore: search.hasMore },
+    chosen: table,
     defaultValue: newTransformValue(table),
     cancelTo: table ? tableUrl(table.split('/')[1]!, table.split('/')[0]!) : '/data/tables',
   }
@@ -29,7 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewTransformRoute() {
-  const { tables, defaultValue, cancelTo } = useLoaderData<typeof loader>()
+  const { tables, search, chosen, defaultValue, cancelTo } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const formKey = actionData && 'formKey' in actionData ? actionData.formKey : 'new'
   return (
@@ -38,6 +41,10 @@ export default function NewTransformRoute() {
         title="New transform"
         description="A transform maps incoming rows (CSV, JSON or HDX) onto the table's columns. Paste a sample to infer the columns, validate it on the cluster, then publish."
         mb="0"
+      />
+      <TableSearchForm
+        search={search}
+        keep={{ project: chosen.split('/')[0] ?? '', table: chosen.split('/')[1] ?? '' }}
       />
       <TransformEditor
         key={formKey}

@@ -9,12 +9,15 @@ import {
 } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { listProjectsWithTablesBriefly } from '~/api/tables.server'
+import { listProjectsWithTablesBriefly, type Table } from '~/api/tables.server'
+import { listProjectsBriefly, pageOfTables } from '~/api/table-search.server'
+import type { ClusterApi } from '~/api/client.server'
+import type { Project } from '~/api/projects.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
-import { listPage, parsePaging } from '~/components/data-table/paging'
+import { listPage, parsePaging, type Paging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
 import { DataTabs } from './__data-tabs'
 import { ErrorPanel } from '~/components/layout/route-error'
@@ -40,39 +43,90 @@ type TableRow = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const paging = parsePaging(new URL(request.url))
-  const [projects, projectStep, newProjectDenied] = await Promise.all([
-    loadFromCluster(() => listProjectsWithTablesBriefly(api)),
+  const [list, projectStep, newProjectDenied] = await Promise.all([
+    loadFromCluster(() => (paging.q ? searchedRows(api, paging) : pagedRows(api, paging))),
     loadProjectStep(api, new URL(request.url)),
     whyNot(api, 'add_project'),
   ])
+  return { ...list, projectStep, newProjectDenied }
+}
+
+const rowOf = (project: Project, table: Table | null): TableRow => ({
+  projectId: project.uuid,
+  projectName: project.name,
+  table: table
+    ? { uuid: table.uuid, name: table.name, description: table.description ?? '', type: table.type ?? 'turbine' }
+    : null,
+})
+
+/**
+ * One page of the org's tables without a filter, asked of the cluster a page at a time (issue 33,
+ * decision 062): how many tables each project has (a one-row page each), then only the pages of the
+ * projects the console page spans (by name: `ordering=name`). A project without tables is one row.
+ */
+async function pagedRows(api: ClusterApi, paging: Paging) {
+  const projects = await listProjectsBriefly(api)
+  const counts = await Promise.all(projects.map(async (project) => (await pageOfTables(api, project.uuid, 1, 1)).count))
+  const sizes = counts.map((count) => Math.max(1, count))
+  const total = sizes.reduce((sum, size) => sum + size, 0)
+  const pageCount = Math.max(1, Math.ceil(total / paging.pageSize))
+  const page = Math.min(paging.page, pageCount)
+  const start = (page - 1) * paging.pageSize
+  const end = start + paging.pageSize
+  const parts: Promise<TableRow[]>[] = []
+  let offset = 0
+  for (const [index, project] of projects.entries()) {
+    const size = sizes[index]!
+    const from = Math.max(start - offset, 0)
+    const to = Math.min(end - offset, size)
+    offset += size
+    if (to <= 0 || from >= size) continue
+    if (counts[index] === 0) {
+      parts.push(Promise.resolve([rowOf(project, null)]))
+      continue
+    }
+    const first = Math.floor(from / paging.pageSize) + 1
+    const last = Math.floor((to - 1) / paging.pageSize) + 1
+    parts.push(
+      Promise.all(
+        Array.from({ length: last - first + 1 }, (_, n) => pageOfTables(api, project.uuid, first + n, paging.pageSize)),
+      ).then((pages) =>
+        pages
+          .flatMap((answer) => answer.tables)
+          .slice(from - (first - 1) * paging.pageSize, to - (first - 1) * paging.pageSize)
+          .map((table) => rowOf(project, table)),
+      ),
+    )
+  }
+  return {
+    rows: (await Promise.all(parts)).flat(),
+    page,
+    pageCount,
+    total,
+    pageSize: paging.pageSize,
+    q: paging.q,
+    projectCount: projects.length,
+    tableCount: counts.reduce((sum, count) => sum + count, 0),
+  }
+}
+
+/**
+ * A filtered page: the cluster's lists filter by exact name only, so a search reads every project's
+ * tables (through the session's short read cache) and filters by table or project name here.
+ */
+async function searchedRows(api: ClusterApi, paging: Paging) {
+  const projects = await listProjectsWithTablesBriefly(api)
   const needle = paging.q.toLowerCase()
   const matches = (name: string) => name.toLowerCase().includes(needle)
-
-  // The cluster nests tables under projects and has no org-wide table list: rows are gathered
-  // per project, filtered by table or project name and paged here.
   const rows: TableRow[] = []
   for (const { project, tables } of projects) {
-    const shown = needle && !matches(project.name) ? tables.filter((table) => matches(table.name)) : tables
-    if (!shown.length && !needle) rows.push({ projectId: project.uuid, projectName: project.name, table: null })
-    for (const table of shown) {
-      rows.push({
-        projectId: project.uuid,
-        projectName: project.name,
-        table: {
-          uuid: table.uuid,
-          name: table.name,
-          description: table.description ?? '',
-          type: table.type ?? 'turbine',
-        },
-      })
-    }
+    const shown = matches(project.name) ? tables : tables.filter((table) => matches(table.name))
+    for (const table of shown) rows.push(rowOf(project, table))
   }
   return {
     ...listPage(rows, paging),
     projectCount: projects.length,
     tableCount: projects.reduce((sum, entry) => sum + entry.tables.length, 0),
-    projectStep,
-    newProjectDenied,
   }
 }
 

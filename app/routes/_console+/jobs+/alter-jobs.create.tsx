@@ -1,6 +1,6 @@
 import { getSelectProps, getTextareaProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, chakra, HStack } from '@chakra-ui/react'
+import { Box, chakra, HStack, Stack } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Textarea } from '~/components/ui/textarea'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
@@ -8,7 +8,9 @@ import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
 import { createAlterJob, engineMessage } from '~/api/jobs.server'
-import { listProjectsWithTables } from '~/api/tables.server'
+import { searchTables } from '~/api/table-search.server'
+import { tableTransformOption } from '~/api/transforms.server'
+import { TableSearchForm } from '~/components/forms/table-search-field'
 import { ErrorList } from '~/components/forms/error-list'
 import { AlterJobFormSchema } from '~/schemas/job'
 import { alterTemplate, isTemplateOrEmpty } from '~/schemas/job-values'
@@ -32,12 +34,25 @@ const TEMPLATE_INTENT = 'template'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const projects = await loadFromCluster(() => listProjectsWithTables(api))
-  const tables = projects.flatMap(({ project, tables }) => tables.map((table) => `${project.name}.${table.name}`))
+  const url = new URL(request.url)
   // `?table=project.table` (a deep link) picks the table and fills the template; else the first table.
-  const wanted = new URL(request.url).searchParams.get('table')
-  const table = wanted && tables.includes(wanted) ? wanted : (tables[0] ?? '')
-  return { tables, table, sql: table ? alterTemplate(table) : '', constraint: getZodConstraint(AlterJobFormSchema) }
+  // The tables offered are what `?table_q=` finds, not every table of the org (issue 33).
+  const wanted = url.searchParams.get('table') ?? ''
+  const q = (url.searchParams.get('table_q') ?? '').trim()
+  const [{ choices, hasMore }, chosen] = await Promise.all([
+    loadFromCluster(() => searchTables(api, q)),
+    wanted ? loadFromCluster(() => tableTransformOption(api, wanted)) : null,
+  ])
+  const tables = choices.map((choice) => `${choice.project}.${choice.name}`)
+  if (chosen && !tables.includes(wanted)) tables.unshift(wanted)
+  const table = chosen ? wanted : (tables[0] ?? '')
+  return {
+    tables,
+    search: { q, choices, hasMore },
+    table,
+    sql: table ? alterTemplate(table) : '',
+    constraint: getZodConstraint(AlterJobFormSchema),
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -93,67 +108,70 @@ export default function NewAlterJobRoute() {
   }
 
   return (
-    <NewJobForm
-      title="New alter job"
-      intro={
-        <>
-          Write an <code>ALTER TABLE project.table DELETE WHERE …</code> or{' '}
-          <code>ALTER TABLE project.table UPDATE column = value WHERE …</code> statement. The job counts the rows it
-          touches and waits for you to commit it; nothing changes before that.
-        </>
-      }
-      form={form}
-      hasTables={loaderData.tables.length > 0}
-      submit={{ label: 'Create alter job', name: 'intent', value: 'create' }}
-      cancelTo="/jobs/alter-jobs"
-    >
-      <Box mb="4">
-        <chakra.label htmlFor={fields.table.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-          Table
-        </chakra.label>
-        <HStack gap="2" align="stretch">
-          <FormSelect
-            {...tableProps}
-            key={tableProps.key}
-            onChange={(event) => onTableChange(event.currentTarget)}
-            flex="1"
-          >
-            {loaderData.tables.length ? null : <option value="">No tables yet</option>}
-            {loaderData.tables.map((table) => (
-              <option key={table} value={table}>
-                {table}
-              </option>
-            ))}
-          </FormSelect>
-          {isHydrated ? null : (
-            <Button type="submit" name="intent" value={TEMPLATE_INTENT} variant="outline" h="10" formNoValidate>
-              Use template
-            </Button>
-          )}
-        </HStack>
-        <Box fontSize="xs" color="fg.muted" mt="1">
-          {isHydrated
-            ? 'Picking a table fills in its template while the SQL is still untouched.'
-            : '“Use template” replaces the SQL with a DELETE template for the chosen table.'}
+    <Stack gap="4">
+      <TableSearchForm search={loaderData.search} keep={{ table: loaderData.table }} />
+      <NewJobForm
+        title="New alter job"
+        intro={
+          <>
+            Write an <code>ALTER TABLE project.table DELETE WHERE …</code> or{' '}
+            <code>ALTER TABLE project.table UPDATE column = value WHERE …</code> statement. The job counts the rows it
+            touches and waits for you to commit it; nothing changes before that.
+          </>
+        }
+        form={form}
+        hasTables={loaderData.tables.length > 0}
+        submit={{ label: 'Create alter job', name: 'intent', value: 'create' }}
+        cancelTo="/jobs/alter-jobs"
+      >
+        <Box mb="4">
+          <chakra.label htmlFor={fields.table.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
+            Table
+          </chakra.label>
+          <HStack gap="2" align="stretch">
+            <FormSelect
+              {...tableProps}
+              key={tableProps.key}
+              onChange={(event) => onTableChange(event.currentTarget)}
+              flex="1"
+            >
+              {loaderData.tables.length ? null : <option value="">No tables yet</option>}
+              {loaderData.tables.map((table) => (
+                <option key={table} value={table}>
+                  {table}
+                </option>
+              ))}
+            </FormSelect>
+            {isHydrated ? null : (
+              <Button type="submit" name="intent" value={TEMPLATE_INTENT} variant="outline" h="10" formNoValidate>
+                Use template
+              </Button>
+            )}
+          </HStack>
+          <Box fontSize="xs" color="fg.muted" mt="1">
+            {isHydrated
+              ? 'Picking a table fills in its template while the SQL is still untouched.'
+              : '“Use template” replaces the SQL with a DELETE template for the chosen table.'}
+          </Box>
+          <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
         </Box>
-        <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
-      </Box>
-      <Box mb="4">
-        <chakra.label htmlFor={fields.sql.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-          SQL
-        </chakra.label>
-        <Textarea
-          {...sqlProps}
-          key={sqlProps.key}
-          rows={6}
-          fontFamily="mono"
-          fontSize="sm"
-          spellCheck={false}
-          borderColor={fields.sql.errors?.length ? 'border.error' : undefined}
-        />
-        <ErrorList id={fields.sql.errorId} errors={fields.sql.errors} />
-      </Box>
-    </NewJobForm>
+        <Box mb="4">
+          <chakra.label htmlFor={fields.sql.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
+            SQL
+          </chakra.label>
+          <Textarea
+            {...sqlProps}
+            key={sqlProps.key}
+            rows={6}
+            fontFamily="mono"
+            fontSize="sm"
+            spellCheck={false}
+            borderColor={fields.sql.errors?.length ? 'border.error' : undefined}
+          />
+          <ErrorList id={fields.sql.errorId} errors={fields.sql.errors} />
+        </Box>
+      </NewJobForm>
+    </Stack>
   )
 }
 

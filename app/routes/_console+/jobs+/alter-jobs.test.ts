@@ -48,10 +48,11 @@ async function until(jobId: string, status: string) {
 }
 
 describe('/jobs/alter-jobs/create', () => {
-  it('offers every table and a DELETE template for the first one, or for ?table=', async () => {
+  it('offers the tables a search finds (every table here) and a DELETE template for the first one, or for ?table=', async () => {
     const data = await createLoader(args(get('/jobs/alter-jobs/create', cookie)))
     expect(data).toEqual({
       tables: ['alter_p.events'],
+      search: { q: '', choices: [expect.objectContaining({ project: 'alter_p', name: 'events' })], hasMore: false },
       table: 'alter_p.events',
       sql: 'ALTER TABLE alter_p.events DELETE WHERE ',
       constraint: getZodConstraint(AlterJobFormSchema),
@@ -59,6 +60,11 @@ describe('/jobs/alter-jobs/create', () => {
     expect(data.constraint.sql).toMatchObject({ required: true })
     const linked = await createLoader(args(get('/jobs/alter-jobs/create?table=alter_p.events', cookie)))
     expect(linked.table).toBe('alter_p.events')
+    // a search that finds nothing keeps the table chosen; no choice and no match leaves none
+    const kept = await createLoader(args(get('/jobs/alter-jobs/create?table=alter_p.events&table_q=zzz', cookie)))
+    expect(kept).toMatchObject({ tables: ['alter_p.events'], table: 'alter_p.events', search: { choices: [] } })
+    const none = await createLoader(args(get('/jobs/alter-jobs/create?table_q=zzz', cookie)))
+    expect(none).toMatchObject({ tables: [], table: '', sql: '' })
   })
 
   it('answers "Use template" (no scripts) with the same form and the template for the chosen table', async () => {

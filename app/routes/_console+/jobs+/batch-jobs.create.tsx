@@ -1,6 +1,6 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
+import { Box, chakra, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
@@ -9,7 +9,8 @@ import { listCredentials } from '~/api/credentials.server'
 import { listPools } from '~/api/pools.server'
 import { ClusterError } from '~/api/errors.server'
 import { createBatchJob } from '~/api/jobs.server'
-import { listTableTransformOptions } from '~/api/transforms.server'
+import { loadTableTransformPick } from '~/api/transforms.server'
+import { TableSearchForm } from '~/components/forms/table-search-field'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
@@ -100,18 +101,18 @@ function batchJobFields(form: BatchJobForm): Record<string, string> {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  // three independent reads, side by side
-  const [tables, credentials, pools] = await Promise.all([
-    loadFromCluster(() => listTableTransformOptions(api)),
+  // the tables a search finds, not every table of the org (issue 33)
+  const [pick, credentials, pools] = await Promise.all([
+    loadFromCluster(() => loadTableTransformPick(api, new URL(request.url))),
     loadFromCluster(() => credentialOptions(api)),
     loadFromCluster(() => poolOptions(api)),
   ])
+  const tables = pick.options
   // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
-  const wanted = new URL(request.url).searchParams.get('table')
-  const table =
-    tables.find((entry) => entry.value === wanted) ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
+  const table = pick.chosen ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
   return {
     tables,
+    search: pick.search,
     table: table?.value ?? '',
     transform: defaultTransformOf(table),
     credentials,
@@ -231,176 +232,185 @@ export default function NewBatchJobRoute() {
   const tableProps = getSelectProps(fields.table)
 
   return (
-    <NewJobForm
-      title="New batch job"
-      intro="Loads every file under a URL or bucket path (CSV or JSON, gzipped or not) into a table through one of its transforms. The job starts as soon as it is created."
-      form={form}
-      hasTables={loaderData.tables.length > 0}
-      submit={{ label: 'Create batch job' }}
-      cancelTo="/jobs/batch-jobs"
-    >
-      <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
-      <TextareaField meta={fields.description} label="Description" rows={2} />
+    <Stack gap="4">
+      <TableSearchForm search={loaderData.search} keep={{ table: loaderData.table }} />
+      <NewJobForm
+        title="New batch job"
+        intro="Loads every file under a URL or bucket path (CSV or JSON, gzipped or not) into a table through one of its transforms. The job starts as soon as it is created."
+        form={form}
+        hasTables={loaderData.tables.length > 0}
+        submit={{ label: 'Create batch job' }}
+        cancelTo="/jobs/batch-jobs"
+      >
+        <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
+        <TextareaField meta={fields.description} label="Description" rows={2} />
 
-      <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-        <Box mb="4">
-          <Label htmlFor={fields.table.id}>Table</Label>
-          <FormSelect
-            {...tableProps}
-            key={tableProps.key}
-            isInvalid={Boolean(fields.table.errors?.length)}
-            onChange={(event) => onTableChange(event.currentTarget)}
-          >
-            <option value="">Select a table</option>
-            {loaderData.tables.map((entry) => (
-              <option key={entry.value} value={entry.value}>
-                {entry.value}
-              </option>
-            ))}
-          </FormSelect>
-          <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
-        </Box>
-        <Box mb="4">
-          <Label htmlFor={fields.transform.id}>Transform</Label>
-          <FormSelect {...transformProps} key={transformProps.key} isInvalid={Boolean(fields.transform.errors?.length)}>
-            <option value="">Select a transform</option>
-            {transformGroups.map((entry) => (
-              <optgroup key={entry.value} label={entry.value}>
-                {entry.transforms.map((transform) => (
-                  <option key={transform.value} value={transform.value}>
-                    {transform.name}
-                    {transform.type ? ` (${transform.type})` : ''}
-                    {transform.isDefault ? ' · default' : ''}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </FormSelect>
-          {isHydrated ? null : (
-            <Box fontSize="xs" color="fg.muted" mt="1">
-              Transforms are grouped by table: pick one of the selected table.
-            </Box>
-          )}
-          <ErrorList id={fields.transform.errorId} errors={fields.transform.errors} />
-        </Box>
-      </SimpleGrid>
-
-      <chakra.fieldset borderWidth="1px" rounded="md" p="4" mb="4">
-        <chakra.legend px="1" fontWeight="medium" fontSize="sm">
-          Source
-        </chakra.legend>
-        <HStack gap="6" mb="3" role="radiogroup" aria-label="Where the files are">
-          <SourceKindRadio meta={fields.sourceKind} value="url" label="A URL" />
-          <SourceKindRadio meta={fields.sourceKind} value="bucket" label="A bucket" />
-        </HStack>
-        {!isHydrated || sourceKind === 'url' ? (
-          <Field
-            meta={fields.url}
-            label="URL"
-            help={
-              <>
-                {isHydrated ? null : 'Used when “A URL” is selected. '}e.g. <code>s3://sample-bucket/web-logs/</code>,{' '}
-                <code>gs://bucket/path/</code> or a path on the cluster (<code>file:///data/in/</code>).
-              </>
-            }
-            inputProps={{ autoComplete: 'off', placeholder: 's3://bucket/path/' }}
-          />
-        ) : null}
-        {!isHydrated || sourceKind === 'bucket' ? (
-          <Box>
-            {isHydrated ? null : (
-              <Text fontSize="xs" color="fg.muted" mb="2">
-                Used when “A bucket” is selected.
-              </Text>
-            )}
-            <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
-              <SelectField
-                meta={fields.cloud as Meta}
-                label="Cloud"
-                options={CLOUDS.map(({ value, label }) => ({ value, label }))}
-              />
-              <Field
-                meta={fields.bucketName}
-                label="Bucket name"
-                inputProps={{ autoComplete: 'off', placeholder: 'sample-bucket' }}
-              />
-              <Field
-                meta={fields.bucketPath}
-                label="Bucket path"
-                inputProps={{ autoComplete: 'off', placeholder: 'web-logs/' }}
-              />
-              <Field
-                meta={fields.region}
-                label="Region"
-                inputProps={{ autoComplete: 'off', placeholder: 'us-east-1' }}
-              />
-              <Field
-                meta={fields.endpoint}
-                label="Endpoint"
-                inputProps={{ autoComplete: 'off', placeholder: 'https://s3.us-east-1.amazonaws.com' }}
-              />
-            </SimpleGrid>
+        <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+          <Box mb="4">
+            <Label htmlFor={fields.table.id}>Table</Label>
+            <FormSelect
+              {...tableProps}
+              key={tableProps.key}
+              isInvalid={Boolean(fields.table.errors?.length)}
+              onChange={(event) => onTableChange(event.currentTarget)}
+            >
+              <option value="">Select a table</option>
+              {loaderData.tables.map((entry) => (
+                <option key={entry.value} value={entry.value}>
+                  {entry.value}
+                </option>
+              ))}
+            </FormSelect>
+            <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
           </Box>
-        ) : null}
-        <SelectField
-          meta={fields.credential as Meta}
-          label="Credential"
-          options={loaderData.credentials}
-          placeholder="None: a public bucket, or the cluster's own access"
-          help={loaderData.credentials.length ? undefined : 'No credentials yet: add one under Security → Credentials.'}
-        />
-      </chakra.fieldset>
+          <Box mb="4">
+            <Label htmlFor={fields.transform.id}>Transform</Label>
+            <FormSelect
+              {...transformProps}
+              key={transformProps.key}
+              isInvalid={Boolean(fields.transform.errors?.length)}
+            >
+              <option value="">Select a transform</option>
+              {transformGroups.map((entry) => (
+                <optgroup key={entry.value} label={entry.value}>
+                  {entry.transforms.map((transform) => (
+                    <option key={transform.value} value={transform.value}>
+                      {transform.name}
+                      {transform.type ? ` (${transform.type})` : ''}
+                      {transform.isDefault ? ' · default' : ''}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </FormSelect>
+            {isHydrated ? null : (
+              <Box fontSize="xs" color="fg.muted" mt="1">
+                Transforms are grouped by table: pick one of the selected table.
+              </Box>
+            )}
+            <ErrorList id={fields.transform.errorId} errors={fields.transform.errors} />
+          </Box>
+        </SimpleGrid>
 
-      <chakra.details open={isAdvancedOpen || undefined} borderWidth="1px" rounded="md" p="4" mb="4">
-        <chakra.summary cursor="pointer" fontWeight="medium" fontSize="sm">
-          Advanced options
-        </chakra.summary>
-        <Box mt="4">
-          <CheckboxField
-            meta={fields.dryRun}
-            label="Dry run"
-            help="Read and check the files without loading any rows."
-          />
+        <chakra.fieldset borderWidth="1px" rounded="md" p="4" mb="4">
+          <chakra.legend px="1" fontWeight="medium" fontSize="sm">
+            Source
+          </chakra.legend>
+          <HStack gap="6" mb="3" role="radiogroup" aria-label="Where the files are">
+            <SourceKindRadio meta={fields.sourceKind} value="url" label="A URL" />
+            <SourceKindRadio meta={fields.sourceKind} value="bucket" label="A bucket" />
+          </HStack>
+          {!isHydrated || sourceKind === 'url' ? (
+            <Field
+              meta={fields.url}
+              label="URL"
+              help={
+                <>
+                  {isHydrated ? null : 'Used when “A URL” is selected. '}e.g. <code>s3://sample-bucket/web-logs/</code>,{' '}
+                  <code>gs://bucket/path/</code> or a path on the cluster (<code>file:///data/in/</code>).
+                </>
+              }
+              inputProps={{ autoComplete: 'off', placeholder: 's3://bucket/path/' }}
+            />
+          ) : null}
+          {!isHydrated || sourceKind === 'bucket' ? (
+            <Box>
+              {isHydrated ? null : (
+                <Text fontSize="xs" color="fg.muted" mb="2">
+                  Used when “A bucket” is selected.
+                </Text>
+              )}
+              <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
+                <SelectField
+                  meta={fields.cloud as Meta}
+                  label="Cloud"
+                  options={CLOUDS.map(({ value, label }) => ({ value, label }))}
+                />
+                <Field
+                  meta={fields.bucketName}
+                  label="Bucket name"
+                  inputProps={{ autoComplete: 'off', placeholder: 'sample-bucket' }}
+                />
+                <Field
+                  meta={fields.bucketPath}
+                  label="Bucket path"
+                  inputProps={{ autoComplete: 'off', placeholder: 'web-logs/' }}
+                />
+                <Field
+                  meta={fields.region}
+                  label="Region"
+                  inputProps={{ autoComplete: 'off', placeholder: 'us-east-1' }}
+                />
+                <Field
+                  meta={fields.endpoint}
+                  label="Endpoint"
+                  inputProps={{ autoComplete: 'off', placeholder: 'https://s3.us-east-1.amazonaws.com' }}
+                />
+              </SimpleGrid>
+            </Box>
+          ) : null}
           <SelectField
-            meta={fields.pool as Meta}
-            label="Pool"
-            options={loaderData.pools}
-            placeholder="Default: the cluster's batch or intake pool"
-            help="The ingest pool whose workers load the files."
-          />
-          <TextareaField
-            meta={fields.sql}
-            label="SQL"
-            rows={3}
-            isCode
+            meta={fields.credential as Meta}
+            label="Credential"
+            options={loaderData.credentials}
+            placeholder="None: a public bucket, or the cluster's own access"
             help={
-              <>
-                What of each file the table stores: a SELECT over the file's rows as <code>{'{STREAM}'}</code>, e.g.{' '}
-                <code>{'SELECT * FROM {STREAM} WHERE status >= 400'}</code>. Checked on the cluster when the job is
-                created.
-              </>
+              loaderData.credentials.length ? undefined : 'No credentials yet: add one under Security → Credentials.'
             }
           />
-          <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
-            {ADVANCED.map((field) => (
-              <Field
-                key={field.name}
-                meta={fields[field.name] as Meta}
-                label={field.label}
-                help={field.help}
-                inputProps={{ inputMode: 'numeric', placeholder: field.placeholder }}
-              />
-            ))}
-          </SimpleGrid>
-          <Field
-            meta={fields.regexFilter}
-            label="Regex filter"
-            help="Only files whose path matches this regular expression are read."
-            inputProps={{ autoComplete: 'off', placeholder: '.*\\.json(\\.gz)?$' }}
-          />
-        </Box>
-      </chakra.details>
-    </NewJobForm>
+        </chakra.fieldset>
+
+        <chakra.details open={isAdvancedOpen || undefined} borderWidth="1px" rounded="md" p="4" mb="4">
+          <chakra.summary cursor="pointer" fontWeight="medium" fontSize="sm">
+            Advanced options
+          </chakra.summary>
+          <Box mt="4">
+            <CheckboxField
+              meta={fields.dryRun}
+              label="Dry run"
+              help="Read and check the files without loading any rows."
+            />
+            <SelectField
+              meta={fields.pool as Meta}
+              label="Pool"
+              options={loaderData.pools}
+              placeholder="Default: the cluster's batch or intake pool"
+              help="The ingest pool whose workers load the files."
+            />
+            <TextareaField
+              meta={fields.sql}
+              label="SQL"
+              rows={3}
+              isCode
+              help={
+                <>
+                  What of each file the table stores: a SELECT over the file's rows as <code>{'{STREAM}'}</code>, e.g.{' '}
+                  <code>{'SELECT * FROM {STREAM} WHERE status >= 400'}</code>. Checked on the cluster when the job is
+                  created.
+                </>
+              }
+            />
+            <SimpleGrid columns={{ base: 1, md: 2 }} columnGap="4">
+              {ADVANCED.map((field) => (
+                <Field
+                  key={field.name}
+                  meta={fields[field.name] as Meta}
+                  label={field.label}
+                  help={field.help}
+                  inputProps={{ inputMode: 'numeric', placeholder: field.placeholder }}
+                />
+              ))}
+            </SimpleGrid>
+            <Field
+              meta={fields.regexFilter}
+              label="Regex filter"
+              help="Only files whose path matches this regular expression are read."
+              inputProps={{ autoComplete: 'off', placeholder: '.*\\.json(\\.gz)?$' }}
+            />
+          </Box>
+        </chakra.details>
+      </NewJobForm>
+    </Stack>
   )
 }
 

@@ -23,14 +23,20 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import type { HistoryEntry } from '~/api/saved-queries.server'
 import { SAVED_QUERY_NAME_MAX } from '~/schemas/saved-query'
 import { editorLink, OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
-import { completionsOf, SchemaTree, type SchemaCompletion, type SchemaTreeData } from './__schema-tree'
+import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
+import {
+  completionsOf,
+  SchemaTree,
+  withProjectPart,
+  withTableColumns,
+  type SchemaCompletion,
+  type SchemaTreeData,
+} from './__schema-tree'
 import { withBase } from '~/utils/base-path'
 import { formatNumber } from '~/utils/format-number'
 import type { QueryProgress } from '~/routes/resources+/query-progress'
 
 const SqlEditor = lazy(() => import('./__sql-editor.client'))
-
-export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
 
 /** The Query section's tabs; the SQL travels along as `data` so switching keeps it (not to Saved, a list of its own). */
 export function QueryTabs({
@@ -84,38 +90,23 @@ const fieldCss = {
   '& [data-grid]': { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(15rem, 1fr))', gap: '3' },
 } as const
 
-/** A GET form to /queries?table_id=…: the editor then opens with `SELECT * FROM project.table LIMIT 100`. */
-export function TablePicker({ picker, tableId }: { picker: PickerProject[]; tableId?: string | null }) {
+/**
+ * A GET form to /queries?table_id=…: the editor then opens with `SELECT * FROM project.table LIMIT 100`.
+ * The tables offered are what the search finds (issue 33), not every table of the org.
+ */
+export function TablePicker({ picker }: { picker: PickerSearch }) {
   const submit = useSubmit()
-  const hasTables = picker.some((project) => project.tables.length)
   return (
     <Form method="get" action="/queries">
       <HStack gap="2" align="end" wrap="wrap" css={fieldCss}>
-        <Box minW="16rem">
-          <label htmlFor="table-picker">Table</label>
-          <select
-            id="table-picker"
-            name="table_id"
-            defaultValue={tableId ?? ''}
-            key={tableId ?? ''}
-            onChange={(event) => {
-              if (event.currentTarget.value) submit(event.currentTarget.form)
-            }}
-          >
-            <option value="">{hasTables ? 'Pick a table…' : 'No tables yet'}</option>
-            {picker
-              .filter((project) => project.tables.length)
-              .map((project) => (
-                <optgroup key={project.name} label={project.name}>
-                  {project.tables.map((table) => (
-                    <option key={table.uuid} value={table.uuid}>
-                      {project.name}.{table.name}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-          </select>
-        </Box>
+        <TableSearchField
+          search={picker}
+          idName="table_id"
+          qName="table_q"
+          onChoose={(select) => {
+            if (select.value) submit(select.form)
+          }}
+        />
         <Button type="submit" variant="outline" size="sm" h="9">
           Query this table
         </Button>
@@ -353,6 +344,36 @@ export function QueryEditorForm({
   const onEditor = useCallback((editor: Ace.Editor | null) => {
     editorRef.current = editor
   }, [])
+  // the tree and autocomplete grow as projects and tables are opened (issue 33); a new tree from the route replaces them
+  const [tree, setTree] = useState(schema)
+  const [routeSchema, setRouteSchema] = useState(schema)
+  if (routeSchema !== schema) {
+    setRouteSchema(schema)
+    setTree(schema)
+  }
+  const openProject = useCallback((projectId: string) => {
+    fetch(withBase(`/resources/query-schema?project=${encodeURIComponent(projectId)}`))
+      .then((response) => (response.ok ? response.json() : null))
+      .then((part) => {
+        if (part) setTree((current) => (current ? withProjectPart(current, projectId, part) : current))
+      })
+      .catch(() => {
+        // the project stays unopened; a link opens it
+      })
+  }, [])
+  const openTable = useCallback((projectId: string, tableId: string) => {
+    fetch(
+      withBase(`/resources/query-schema?project=${encodeURIComponent(projectId)}&table=${encodeURIComponent(tableId)}`),
+    )
+      .then((response) => (response.ok ? response.json() : null))
+      .then((part: { columns: { name: string; type: string }[] } | null) => {
+        if (part)
+          setTree((current) => (current ? withTableColumns(current, projectId, tableId, part.columns) : current))
+      })
+      .catch(() => {
+        // the table stays unopened
+      })
+  }, [])
   const [engineFunctions, setEngineFunctions] = useState<string[]>([])
   useEffect(() => {
     if (!schema) return
@@ -365,7 +386,7 @@ export function QueryEditorForm({
       })
     return () => controller.abort()
   }, [schema])
-  const completions = useMemo(() => (schema ? completionsOf(schema, engineFunctions) : []), [schema, engineFunctions])
+  const completions = useMemo(() => (tree ? completionsOf(tree, engineFunctions) : []), [tree, engineFunctions])
   const insert = useCallback((text: string) => {
     const editor = editorRef.current
     if (editor) {
@@ -434,7 +455,9 @@ export function QueryEditorForm({
               </InlineAlert>
             ) : null}
           </Box>
-          {schema ? <MemoSchemaTree schema={schema} onInsert={insert} /> : null}
+          {tree ? (
+            <MemoSchemaTree schema={tree} onInsert={insert} onOpenProject={openProject} onOpenTable={openTable} />
+          ) : null}
         </Grid>
         <QueryOptions values={options} errors={optionErrors} />
         {hasOptionErrors ? (

@@ -1,7 +1,7 @@
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { parseQueryStats, QueryError, runQuery } from '~/api/query.server'
-import { listProjectsWithTablesBriefly } from '~/api/tables.server'
+import { loadTableSearch, type TableChoice, type TableSearch } from '~/api/table-search.server'
 import { tableRef } from '~/utils/sql'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
 import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
@@ -9,36 +9,25 @@ import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__r
 export { newRunId } from './__result-cache.server'
 import { cellsOf, RESULT_PAGE_SIZE, type Cell } from './__result-cells'
 
-export type PickerProject = { name: string; tables: { uuid: string; name: string }[] }
-
 /**
- * The org's projects and their tables, for the table picker (names and table ids only). Each
- * project's tables come from the session's 5-second read cache: every run renders the picker, and
- * a run right after another need not list them again.
+ * The table picker above the editor: the tables the URL's search (`table_q`) finds, at most a short
+ * list, and the table the URL picked (`table_id`), found by id (issue 33: the picker no longer
+ * holds every table of the org). Throws ClusterError.
  */
-export async function loadPicker(api: ClusterApi): Promise<PickerProject[]> {
-  const projects = await listProjectsWithTablesBriefly(api)
-  return projects.map(({ project, tables }) => ({
-    name: project.name,
-    tables: tables.map((table) => ({ uuid: table.uuid, name: table.name })),
-  }))
+export function loadPicker(api: ClusterApi, url: URL): Promise<TableSearch> {
+  return loadTableSearch(api, url)
 }
 
-/** `SELECT * FROM project.table LIMIT 100` for the picked table, or null when no project holds it. */
-export function tableTemplate(picker: PickerProject[], tableId: string | null): string | null {
-  if (!tableId) return null
-  for (const project of picker) {
-    const table = project.tables.find((entry) => entry.uuid === tableId)
-    if (table) return `SELECT * FROM ${tableRef(project.name, table.name)} LIMIT 100`
-  }
-  return null
+/** `SELECT * FROM project.table LIMIT 100` for the picked table, or null when there is none. */
+export function tableTemplate(picked: TableChoice | null | undefined): string | null {
+  return picked ? `SELECT * FROM ${tableRef(picked.project, picked.name)} LIMIT 100` : null
 }
 
 /** What the page reads from its URL: the SQL (`sql`, else `data`, else the `table_id` template) and the options. */
-export function readQueryParams(url: URL, picker: PickerProject[]) {
+export function readQueryParams(url: URL, picker: TableSearch | null) {
   const params = url.searchParams
   const tableId = params.get('table_id')
-  const sql = params.get('sql') ?? params.get('data') ?? tableTemplate(picker, tableId) ?? ''
+  const sql = params.get('sql') ?? params.get('data') ?? tableTemplate(picker?.selected) ?? ''
   const options = readOptions(params)
   return { sql, tableId, options, optionErrors: validateOptions(options) }
 }

@@ -1,13 +1,23 @@
 import { Box, chakra, Text } from '@chakra-ui/react'
-import { Link } from '@remix-run/react'
+import { Link, useLocation } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { tableRef } from '~/utils/sql'
 
-/** What the editor's schema tree and autocomplete know: projects → tables → columns, functions, dictionaries. */
+export type SchemaTreeTable = { uuid: string; name: string; columns?: { name: string; type: string }[] }
+export type SchemaTreeProject = { uuid: string; name: string; tables?: SchemaTreeTable[]; tableCount?: number }
+
+/**
+ * What the editor's schema tree and autocomplete know: the projects, and of the projects opened their
+ * first tables, functions and dictionaries, and of the tables opened their columns (issue 33: a part
+ * loads when it is opened; `tables` or `columns` absent means not loaded yet).
+ */
 export type SchemaTreeData = {
-  projects: { name: string; tables: { uuid: string; name: string; columns: { name: string; type: string }[] }[] }[]
+  projects: SchemaTreeProject[]
   functions: { project: string; name: string }[]
   dictionaries: string[]
+  /** The project and table the URL opened (`schema_project`, `schema_table`). */
+  openProject?: string | null
+  openTable?: string | null
 }
 
 /** One autocomplete suggestion; `scope` set means "only after `scope.`" (a project's tables). */
@@ -19,10 +29,10 @@ export function completionsOf(schema: SchemaTreeData, engineFunctions: string[])
   const seenColumns = new Map<string, SchemaCompletion>()
   for (const project of schema.projects) {
     items.push({ value: project.name, meta: 'project', score: 900 })
-    for (const table of project.tables) {
+    for (const table of project.tables ?? []) {
       items.push({ value: tableRef(project.name, table.name), meta: 'table', score: 950 })
       items.push({ value: table.name, meta: `table in ${project.name}`, score: 950, scope: project.name })
-      for (const column of table.columns) {
+      for (const column of table.columns ?? []) {
         const existing = seenColumns.get(column.name)
         if (existing) {
           if (!existing.meta.endsWith('…')) existing.meta = `${existing.meta.split(' · ')[0]} · …`
@@ -60,14 +70,38 @@ const treeCss = {
   '& a': { color: 'blue.600', fontSize: 'xs' },
 } as const
 
+/** Where a link opens the tree at a project (and table) without scripts: the editor, the page's SQL and options kept. */
+function useTreeHref() {
+  const location = useLocation()
+  return (projectId: string, tableId?: string) => {
+    const params = new URLSearchParams(location.search)
+    for (const key of ['page', 'tab', 'schema_project', 'schema_table']) params.delete(key)
+    params.set('schema_project', projectId)
+    if (tableId) params.set('schema_table', tableId)
+    return `/queries?${params}`
+  }
+}
+
 /**
- * Projects → tables → columns beside the editor. With scripts a click on a column or a table's
- * name inserts it at the editor's cursor; without, each table links to the editor opened on it.
+ * Projects → tables → columns beside the editor, loaded as they are opened: with scripts opening a
+ * project or a table reads its part (`onOpenProject`, `onOpenTable`), without a link opens the page
+ * on it. With scripts a click on a column or a table's name inserts it at the editor's cursor;
+ * without, each table links to the editor opened on it.
  */
-export function SchemaTree({ schema, onInsert }: { schema: SchemaTreeData; onInsert?: (text: string) => void }) {
+export function SchemaTree({
+  schema,
+  onInsert,
+  onOpenProject,
+  onOpenTable,
+}: {
+  schema: SchemaTreeData
+  onInsert?: (text: string) => void
+  onOpenProject?: (projectId: string) => void
+  onOpenTable?: (projectId: string, tableId: string) => void
+}) {
   const isHydrated = useHydrated()
   const canInsert = isHydrated && Boolean(onInsert)
-  const projects = schema.projects.filter((project) => project.tables.length)
+  const treeHref = useTreeHref()
   return (
     <chakra.nav
       aria-label="Schema"
@@ -82,14 +116,45 @@ export function SchemaTree({ schema, onInsert }: { schema: SchemaTreeData; onIns
       <Text fontWeight="semibold" fontSize="sm" mb="1">
         Schema
       </Text>
-      {projects.length ? (
-        projects.map((project) => (
-          <details key={project.name}>
+      {schema.projects.length ? (
+        schema.projects.map((project) => (
+          <details
+            key={project.uuid}
+            open={schema.openProject === project.uuid || undefined}
+            onToggle={(event) => {
+              if (event.currentTarget.open && !project.tables) onOpenProject?.(project.uuid)
+            }}
+          >
             <summary>{project.name}</summary>
-            {project.tables.map((table) => {
+            {!project.tables ? (
+              <ul>
+                <li>
+                  {isHydrated ? (
+                    <small>Loading its tables…</small>
+                  ) : (
+                    <Link to={treeHref(project.uuid)} aria-label={`Show the tables of ${project.name}`}>
+                      show its tables
+                    </Link>
+                  )}
+                </li>
+              </ul>
+            ) : project.tables.length === 0 ? (
+              <ul>
+                <li>
+                  <small>No tables yet</small>
+                </li>
+              </ul>
+            ) : null}
+            {project.tables?.map((table) => {
               const ref = tableRef(project.name, table.name)
               return (
-                <details key={table.uuid}>
+                <details
+                  key={table.uuid}
+                  open={schema.openTable === table.uuid || undefined}
+                  onToggle={(event) => {
+                    if (event.currentTarget.open && !table.columns) onOpenTable?.(project.uuid, table.uuid)
+                  }}
+                >
                   <summary>{table.name}</summary>
                   <ul aria-label={`Columns of ${ref}`}>
                     <li>
@@ -102,7 +167,7 @@ export function SchemaTree({ schema, onInsert }: { schema: SchemaTreeData; onIns
                         query
                       </Link>
                     </li>
-                    {table.columns.map((column) => (
+                    {table.columns?.map((column) => (
                       <li key={column.name}>
                         {canInsert ? (
                           <button
@@ -118,7 +183,17 @@ export function SchemaTree({ schema, onInsert }: { schema: SchemaTreeData; onIns
                         <small>{column.type}</small>
                       </li>
                     ))}
-                    {table.columns.length ? null : (
+                    {!table.columns ? (
+                      <li>
+                        {isHydrated ? (
+                          <small>Loading its columns…</small>
+                        ) : (
+                          <Link to={treeHref(project.uuid, table.uuid)} aria-label={`Show the columns of ${ref}`}>
+                            show its columns
+                          </Link>
+                        )}
+                      </li>
+                    ) : table.columns.length ? null : (
                       <li>
                         <small>No columns known (no transform yet)</small>
                       </li>
@@ -127,11 +202,64 @@ export function SchemaTree({ schema, onInsert }: { schema: SchemaTreeData; onIns
                 </details>
               )
             })}
+            {project.tables && (project.tableCount ?? 0) > project.tables.length ? (
+              <ul>
+                <li>
+                  <small>
+                    {(project.tableCount! - project.tables.length).toLocaleString('en-US')} more: find them with the
+                    table search above
+                  </small>
+                </li>
+              </ul>
+            ) : null}
           </details>
         ))
       ) : (
-        <Box color="fg.muted">No tables yet.</Box>
+        <Box color="fg.muted">No projects yet.</Box>
       )}
     </chakra.nav>
   )
+}
+
+/** Merges a project's part (tables, functions, dictionaries) into the tree. */
+export function withProjectPart(
+  tree: SchemaTreeData,
+  projectId: string,
+  part: {
+    tables: SchemaTreeTable[]
+    tableCount: number
+    functions: SchemaTreeData['functions']
+    dictionaries: string[]
+  },
+): SchemaTreeData {
+  const project = tree.projects.find((entry) => entry.uuid === projectId)
+  if (!project) return tree
+  return {
+    ...tree,
+    projects: tree.projects.map((entry) =>
+      entry.uuid === projectId ? { ...entry, tables: part.tables, tableCount: part.tableCount } : entry,
+    ),
+    functions: [...tree.functions.filter((fn) => fn.project !== project.name), ...part.functions],
+    dictionaries: [...new Set([...tree.dictionaries, ...part.dictionaries])],
+  }
+}
+
+/** Merges a table's columns into the tree. */
+export function withTableColumns(
+  tree: SchemaTreeData,
+  projectId: string,
+  tableId: string,
+  columns: { name: string; type: string }[],
+): SchemaTreeData {
+  return {
+    ...tree,
+    projects: tree.projects.map((project) =>
+      project.uuid === projectId
+        ? {
+            ...project,
+            tables: project.tables?.map((table) => (table.uuid === tableId ? { ...table, columns } : table)),
+          }
+        : project,
+    ),
+  }
 }

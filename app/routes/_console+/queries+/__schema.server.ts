@@ -5,6 +5,7 @@ import { ClusterError } from '~/api/errors.server'
 import { QueryError, runQuery } from '~/api/query.server'
 import { onOrgChange } from '~/api/read-cache.server'
 import { listProjectsWithTablesBriefly } from '~/api/tables.server'
+import { listProjectsBriefly, pageOfTables, searchTables, tableChoice } from '~/api/table-search.server'
 import { listTransforms } from '~/api/transforms.server'
 import type { SchemaTreeData } from './__schema-tree'
 
@@ -88,6 +89,64 @@ export async function loadSchema(api: ClusterApi): Promise<Schema> {
     ),
   ])
   return { tables, functions: functions.flat(), dictionaries: dictionaries.flat() }
+}
+
+/** The most tables the reference page describes at once (each costs a read of its transforms). */
+export const REFERENCE_TABLES = 20
+
+/**
+ * The reference page's schema (issue 33): the table `tableId` asked for and the org's first tables
+ * (REFERENCE_TABLES) with their columns, and every project's functions and dictionaries (a read per
+ * project, not per table). `hasMore` when the org has more tables than it describes. Throws ClusterError.
+ */
+export async function loadReferenceSchema(
+  api: ClusterApi,
+  tableId: string | null,
+): Promise<Schema & { hasMore: boolean }> {
+  const [projects, { choices, hasMore }, picked] = await Promise.all([
+    listProjectsBriefly(api),
+    searchTables(api, '', REFERENCE_TABLES),
+    tableChoice(api, tableId),
+  ])
+  const shown = picked && !choices.some((choice) => choice.uuid === picked.uuid) ? [picked, ...choices] : choices
+  const [tables, functions, dictionaries] = await Promise.all([
+    Promise.all(
+      shown.map(async (choice): Promise<SchemaTable> => ({
+        uuid: choice.uuid,
+        project: choice.project,
+        name: choice.name,
+        columns: await tableColumns(api, choice.projectId, choice.uuid),
+      })),
+    ),
+    Promise.all(
+      projects.map(async (project) =>
+        (await listFunctions(api, project.uuid)).map((fn): SchemaFunction => ({
+          project: project.name,
+          name: fn.name,
+          sql: fn.sql ?? '',
+          description: fn.description ?? '',
+        })),
+      ),
+    ),
+    Promise.all(
+      projects.map(async (project) =>
+        (await listDictionaries(api, project.uuid)).map((dictionary): SchemaDictionary => {
+          const key = dictionary.settings?.primary_key ?? []
+          return {
+            project: project.name,
+            name: dictionary.name,
+            sqlName: dictionarySqlName(project.name, dictionary.name),
+            key,
+            attributes: (dictionary.settings?.output_columns ?? [])
+              .map((column) => column.name)
+              .filter((name) => !key.includes(name)),
+            editUrl: `/data/dictionaries/${project.uuid}/${dictionary.uuid}/edit-dictionary`,
+          }
+        }),
+      ),
+    ),
+  ])
+  return { tables, functions: functions.flat(), dictionaries: dictionaries.flat(), hasMore }
 }
 
 const SCHEMA_TTL_MS = 60_000
@@ -176,30 +235,82 @@ export async function loadEngineFunctions(api: ClusterApi): Promise<string[]> {
   }
 }
 
-/** The most columns the tree carries in a page; beyond, tables are listed without their columns. */
-const TREE_MAX_COLUMNS = 3000
+/** The most tables of an open project the tree lists (the rest: the table picker's search finds them). */
+export const TREE_TABLES = 100
 
-/** The editor's schema tree (cached a minute), or null when the cluster could not list it: the editor works without. */
-export async function loadSchemaTree(api: ClusterApi): Promise<SchemaTreeData | null> {
-  let schema: Schema
+/** One project's part of the tree: a page of its tables (names), its functions and dictionaries. Throws ClusterError. */
+export async function loadProjectSchema(
+  api: ClusterApi,
+  project: { uuid: string; name: string },
+): Promise<{
+  tables: { uuid: string; name: string }[]
+  tableCount: number
+  functions: SchemaTreeData['functions']
+  dictionaries: string[]
+}> {
+  const [{ tables, count }, functions, dictionaries] = await Promise.all([
+    pageOfTables(api, project.uuid, 1, TREE_TABLES),
+    listFunctions(api, project.uuid),
+    listDictionaries(api, project.uuid),
+  ])
+  return {
+    tables: tables
+      .map((table) => ({ uuid: table.uuid, name: table.name }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    tableCount: count,
+    functions: functions.map((fn) => ({ project: project.name, name: fn.name })),
+    dictionaries: dictionaries.map((dictionary) => dictionarySqlName(project.name, dictionary.name)),
+  }
+}
+
+/** A table's columns for the tree (name and type). Throws ClusterError. */
+export async function loadTableColumns(api: ClusterApi, projectId: string, tableId: string) {
+  return (await tableColumns(api, projectId, tableId)).map(({ name, type }) => ({ name, type }))
+}
+
+/**
+ * The editor's schema tree as the URL opens it (issue 33, decision 062): the org's projects, and
+ * only for the project `schema_project` its first tables, functions and dictionaries, and for the
+ * table `schema_table` its columns. What it costs does not grow with the org's tables: the rest
+ * loads when a project or table is opened (a link without scripts, /resources/schema with them).
+ * Null when the cluster could not list the projects: the editor works without.
+ */
+export async function loadSchemaTree(api: ClusterApi, url?: URL): Promise<SchemaTreeData | null> {
+  let projects: { uuid: string; name: string }[]
   try {
-    schema = await loadSchemaCached(api)
+    projects = await listProjectsBriefly(api)
   } catch (error) {
     if (error instanceof ClusterError) return null
     throw error
   }
-  let budget = TREE_MAX_COLUMNS
-  const projects = new Map<string, SchemaTreeData['projects'][number]>()
-  for (const table of schema.tables) {
-    let project = projects.get(table.project)
-    if (!project) projects.set(table.project, (project = { name: table.project, tables: [] }))
-    const columns = budget >= table.columns.length ? table.columns.map(({ name, type }) => ({ name, type })) : []
-    budget -= columns.length
-    project.tables.push({ uuid: table.uuid, name: table.name, columns })
+  const openProject = url?.searchParams.get('schema_project') ?? null
+  const openTable = url?.searchParams.get('schema_table') ?? null
+  const tree: SchemaTreeData = {
+    projects: projects.map((project) => ({ uuid: project.uuid, name: project.name })),
+    functions: [],
+    dictionaries: [],
+    openProject: null,
+    openTable: null,
   }
-  return {
-    projects: [...projects.values()],
-    functions: schema.functions.map(({ project, name }) => ({ project, name })),
-    dictionaries: schema.dictionaries.map((dictionary) => dictionary.sqlName),
+  const open = tree.projects.find((project) => project.uuid === openProject)
+  if (!open) return tree
+  try {
+    const [part, columns] = await Promise.all([
+      loadProjectSchema(api, open),
+      openTable ? loadTableColumns(api, open.uuid, openTable).catch(() => null) : null,
+    ])
+    open.tables = part.tables
+    open.tableCount = part.tableCount
+    tree.functions = part.functions
+    tree.dictionaries = part.dictionaries
+    tree.openProject = open.uuid
+    const table = open.tables.find((entry) => entry.uuid === openTable)
+    if (table && columns) {
+      table.columns = columns
+      tree.openTable = table.uuid
+    }
+  } catch (error) {
+    if (!(error instanceof ClusterError)) throw error
   }
+  return tree
 }

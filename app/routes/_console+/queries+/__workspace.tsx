@@ -1,14 +1,15 @@
 import { Stack } from '@chakra-ui/react'
 import { useActionData, useLoaderData, useLocation, useMatches, type Location } from '@remix-run/react'
 import { Fragment, type ComponentProps, type ReactNode } from 'react'
-import { QueryEditorForm, QueryTabs, TablePicker, type PickerProject } from './__query-editor'
+import type { PickerSearch } from '~/components/forms/table-search-field'
+import { QueryEditorForm, QueryTabs, TablePicker } from './__query-editor'
 
 /** What one of the two workspace routes shows around the shared editor. */
 export type WorkspaceView = {
   header: ReactNode
   sql: string
   tableId?: string | null
-  picker: PickerProject[]
+  picker: PickerSearch
   /** Between the table picker and the editor (a saved query's line, its error). */
   notices?: ReactNode
   /** The editor's identity: the same key on both routes keeps it (and Ace) across a run. */
@@ -44,7 +45,7 @@ export function QueryWorkspaceRoute() {
     <Stack gap="4">
       <Fragment key="header">{view.header}</Fragment>
       <QueryTabs key="tabs" current="editor" sql={view.sql} tableId={view.tableId} />
-      <TablePicker key="picker" picker={view.picker} tableId={view.tableId} />
+      <TablePicker key="picker" picker={view.picker} />
       {view.notices ? <Fragment key="notices">{view.notices}</Fragment> : null}
       <QueryEditorForm key={view.editorKey} {...view.editor} />
       {view.after ? <Fragment key="after">{view.after}</Fragment> : null}

@@ -19,8 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const savedId = url.searchParams.get('saved')
   const [picker, schema, { history, historyError }, opened] = await Promise.all([
-    loadFromCluster(() => loadPicker(api)),
-    loadSchemaTree(api),
+    loadFromCluster(() => loadPicker(api, url)),
+    loadSchemaTree(api, url),
     loadHistoryForEditor(api),
     savedId ? loadSavedForEditor(api, savedId) : null,
   ])

@@ -87,7 +87,9 @@ describe('/queries (editor)', () => {
 
   it('lists the tables for the picker; table_id opens the editor on that table, data fills it as is', async () => {
     const picked = await editorLoader(args(get(`/queries?table_id=${tableId}`, cookie)))
-    expect(picked.picker).toEqual([{ name: 'weblogs', tables: [{ uuid: tableId, name: 'access' }] }])
+    const access = { uuid: tableId, projectId, project: 'weblogs', name: 'access' }
+    expect(picked.picker).toMatchObject({ q: '', selected: access, hasMore: false })
+    expect(picked.picker.choices).toContainEqual(access)
     expect(picked.sql).toBe('SELECT * FROM weblogs.access LIMIT 100')
     const filled = await editorLoader(
       args(get(`/queries?data=${encodeURIComponent('SELECT 42')}&hdx_query_max_rows=7`, cookie)),
@@ -104,9 +106,18 @@ describe('/queries (editor)', () => {
       sql: '(x) -> x + 1',
     })
     clearSchemaCache()
-    const { schema } = await editorLoader(args(get('/queries', cookie)))
+    // the first paint has the projects only: a project and a table load when opened (issue 33)
+    const first = await editorLoader(args(get('/queries', cookie)))
+    expect(first.schema?.projects).toContainEqual({ uuid: projectId, name: 'weblogs' })
+    expect(first.schema?.functions).toEqual([])
+    const { schema } = await editorLoader(
+      args(get(`/queries?schema_project=${projectId}&schema_table=${tableId}`, cookie)),
+    )
+    expect(schema).toMatchObject({ openProject: projectId, openTable: tableId })
     expect(schema?.projects).toContainEqual({
+      uuid: projectId,
       name: 'weblogs',
+      tableCount: 1,
       tables: [
         {
           uuid: tableId,

@@ -11,7 +11,7 @@ import type { RouteHandle } from '~/utils/handle'
 import { PageHeader } from '~/components/layout/page-header'
 import { QueryTabs } from './__query-editor'
 import { QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
-import { loadSchema, type SchemaColumn, type SchemaDictionary, type SchemaFunction } from './__schema.server'
+import { loadReferenceSchema, type SchemaColumn, type SchemaDictionary, type SchemaFunction } from './__schema.server'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
 
@@ -23,10 +23,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const tableId = url.searchParams.get('table_id')
-  const { tables, functions, dictionaries } = await loadFromCluster(() => loadSchema(api))
+  // the table asked for and the org's first tables, not every table (issue 33)
+  const { tables, functions, dictionaries, hasMore } = await loadFromCluster(() => loadReferenceSchema(api, tableId))
   // The table asked for (`?table_id=`) comes first and open.
   const sorted = [...tables].sort((a, b) => Number(b.uuid === tableId) - Number(a.uuid === tableId))
-  return { tables: sorted, functions, dictionaries, tableId, sql: url.searchParams.get('data') ?? '' }
+  return { tables: sorted, hasMore, functions, dictionaries, tableId, sql: url.searchParams.get('data') ?? '' }
 }
 
 const referenceCss = {
@@ -98,7 +99,7 @@ const OPTION_COLUMNS: Column<QueryOption>[] = [
 ]
 
 export default function QueryReferenceRoute() {
-  const { tables, functions, dictionaries, tableId, sql } = useLoaderData<typeof loader>()
+  const { tables, hasMore, functions, dictionaries, tableId, sql } = useLoaderData<typeof loader>()
   return (
     <Stack gap="4" css={referenceCss}>
       <PageHeader title="Query" mb="2" />
@@ -133,6 +134,12 @@ export default function QueryReferenceRoute() {
             No tables yet. <Link to="/data/new-table">Create a table</Link>
           </Text>
         )}
+        {hasMore ? (
+          <Text data-muted="" fontSize="sm">
+            The first {tables.length} tables of the org. Any other: find it with the Query page’s table search, then
+            open its Reference.
+          </Text>
+        ) : null}
       </Box>
 
       <Box as="section" aria-labelledby="functions-heading">

@@ -4,7 +4,7 @@ import type { ClusterApi } from '~/api/client.server'
 import { getDefaults } from '~/api/defaults.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { createPool, updatePool, type Pool } from '~/api/pools.server'
-import { listTableTransformOptions } from '~/api/transforms.server'
+import { loadTableTransformPick, tableTransformOption } from '~/api/transforms.server'
 import { transformOf } from '~/schemas/job'
 import {
   kindNeedsTable,
@@ -62,17 +62,19 @@ export async function loadPoolDefaults(api: ClusterApi): Promise<PoolSizeDefault
 export async function loadCreatePool(api: ClusterApi, url: URL) {
   const wanted = url.searchParams.get('type')
   const type: PoolKind = (POOL_KINDS as readonly string[]).includes(wanted ?? '') ? (wanted as PoolKind) : 'ingest'
-  const [tables, defaults] = await Promise.all([listTableTransformOptions(api), loadPoolDefaults(api)])
+  // the tables a search finds, not every table of the org (issue 33)
+  const [pick, defaults] = await Promise.all([loadTableTransformPick(api, url), loadPoolDefaults(api)])
   // A kind with one service (search: query-peer) has it picked already.
   const services = SERVICES[type]
   // `?table=project.table` (from the ingest tab) picks the table and its default transform.
-  const table = tables.find((entry) => entry.value === url.searchParams.get('table'))
+  const table = pick.chosen ?? undefined
   return {
     type,
     service: services.length === 1 ? services[0]!.value : '',
     table: table?.value ?? '',
     transform: defaultTransformOf(table),
-    tables,
+    tables: pick.options,
+    search: pick.search,
     defaults,
   }
 }
@@ -88,10 +90,14 @@ export async function createPoolAction(api: ClusterApi, formData: FormData) {
   const form = submission.value
   const needsTable = kindNeedsTable(form.type)
   if (needsTable) {
-    // The options were right when the page was made; the table or transform may be gone since.
-    const tables = await listTableTransformOptions(api).catch((error: unknown) => replyFromCluster(submission, error))
-    if (!Array.isArray(tables)) return tables
-    const table = tables.find((entry) => entry.value === form.table)
+    // The options were right when the page was made; the table or transform may be gone since (the
+    // one table chosen is read, not every table of the org).
+    let table: Awaited<ReturnType<typeof tableTransformOption>>
+    try {
+      table = await tableTransformOption(api, form.table ?? '')
+    } catch (error) {
+      return replyFromCluster(submission, error)
+    }
     const fieldErrors: Record<string, string[]> = {}
     if (!table) fieldErrors.table = [`Table ${form.table} does not exist`]
     else if (!table.transforms.some((entry) => entry.value === form.transform))

@@ -43,7 +43,7 @@ const tableColumns: Column<IngestTable>[] = [
   { key: 'cpu', header: 'CPU (cores)', cell: (row) => (row.pools.length ? rangeText(row.cpu, cores) : '—') },
 ]
 
-/** The ingest tab's second list: every table and the ingest pools that write into it. */
+/** The ingest tab's second list: the tables ingest pools write into, then the first others (at most 25). */
 function IngestTables({ tables }: { tables: Settled<IngestTable[]> }) {
   return (
     <Box as="section" aria-labelledby="ingest-tables-heading" mt="4">
@@ -51,8 +51,8 @@ function IngestTables({ tables }: { tables: Settled<IngestTable[]> }) {
         Tables
       </Heading>
       <Text color="fg.muted" fontSize="sm" mb="3">
-        Where ingest pools write. A table with no pool of its own still takes HTTP stream ingest through the cluster’s
-        default intake.
+        Where ingest pools write (the first 25 tables, those with pools first; every table is under Data). A table with
+        no pool of its own still takes HTTP stream ingest through the cluster’s default intake.
       </Text>
       {tables.error !== null ? (
         <InlineAlert title="The tables could not be loaded">{tables.error}</InlineAlert>

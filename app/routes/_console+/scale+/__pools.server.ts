@@ -1,7 +1,8 @@
 import type { ClusterApi } from '~/api/client.server'
 import { settle, type Settled } from '~/api/policies.server'
 import { listPools, type Pool } from '~/api/pools.server'
-import { listProjectsWithTables } from '~/api/tables.server'
+import { listProjects } from '~/api/projects.server'
+import { searchTables } from '~/api/table-search.server'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { kindOfPool, parseCpu, parseReplicas, parseSize, type PoolKind } from '~/schemas/pool'
 
@@ -101,25 +102,53 @@ export type IngestTable = {
   cpu: { min: number; max: number }
 }
 
-/** Returns every table of the org with the ingest pools (of `rows`) that write into it, tables with pools first. Throws ClusterError. */
+/** The most tables the ingest tab lists (issue 33: a page shows what a person can read). */
+export const INGEST_TABLES_SHOWN = 25
+
+/**
+ * The tables the ingest tab lists with the ingest pools (of `rows`) that write into them, tables with
+ * pools first (by name), then the org's first tables without one, at most INGEST_TABLES_SHOWN: the
+ * tables with pools are read by name (the pools name them `project.table`), the others are one page
+ * of the first project's tables, so the tab costs the same at 10,000 tables (issue 33). Throws ClusterError.
+ */
 export async function loadIngestTables(api: ClusterApi, rows: PoolRow[]): Promise<IngestTable[]> {
-  const projects = await listProjectsWithTables(api)
-  const tables = projects.flatMap(({ project, tables }) =>
-    tables.map((table) => {
-      const name = `${project.name}.${table.name}`
-      const pools = rows.filter((row) => row.table === name)
-      const totals = poolTotals(pools)
-      return {
-        name,
-        uuid: table.uuid,
-        projectId: project.uuid,
-        pools: pools.map((row) => ({ uuid: row.uuid, name: row.name, service: row.service })),
-        replicas: totals.replicas,
-        cpu: totals.cpu,
-      }
+  const named = [...new Set(rows.map((row) => row.table).filter(Boolean))].sort().slice(0, INGEST_TABLES_SHOWN)
+  const projects = await listProjects(api)
+  const withPools = await Promise.all(
+    named.map(async (name) => {
+      const dot = name.indexOf('.')
+      const project = projects.find((entry) => entry.name === name.slice(0, dot))
+      if (dot <= 0 || !project) return null
+      const answer = await api.list<{ uuid: string; name: string }>(
+        `/orgs/${api.orgId}/projects/${encodeURIComponent(project.uuid)}/tables/`,
+        { params: { name: name.slice(dot + 1) } },
+      )
+      const table = answer.results.find((entry) => entry.name === name.slice(dot + 1))
+      return table ? { name, uuid: table.uuid, projectId: project.uuid } : null
     }),
   )
-  return tables.sort((a, b) => Number(b.pools.length > 0) - Number(a.pools.length > 0) || a.name.localeCompare(b.name))
+  const tables = withPools.filter((entry) => entry !== null)
+  if (tables.length < INGEST_TABLES_SHOWN) {
+    const { choices } = await searchTables(api, '', INGEST_TABLES_SHOWN)
+    for (const choice of choices) {
+      const name = `${choice.project}.${choice.name}`
+      if (tables.length >= INGEST_TABLES_SHOWN) break
+      if (!tables.some((entry) => entry.name === name))
+        tables.push({ name, uuid: choice.uuid, projectId: choice.projectId })
+    }
+  }
+  return tables.map(({ name, uuid, projectId }) => {
+    const pools = rows.filter((row) => row.table === name)
+    const totals = poolTotals(pools)
+    return {
+      name,
+      uuid,
+      projectId,
+      pools: pools.map((row) => ({ uuid: row.uuid, name: row.name, service: row.service })),
+      replicas: totals.replicas,
+      cpu: totals.cpu,
+    }
+  })
 }
 
 /**

@@ -7,6 +7,7 @@ import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
+import { TableSearchForm } from '~/components/forms/table-search-field'
 import { PoolCreateEditor } from './__pool-editor'
 import { createPoolAction, loadCreatePool } from './__pool-editor.server'
 
@@ -23,7 +24,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PoolCreateRoute() {
-  const { type, service, table, transform, tables, defaults } = useLoaderData<typeof loader>()
+  const { type, service, table, transform, tables, search, defaults } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="3xl">
@@ -33,7 +34,9 @@ export default function PoolCreateRoute() {
         description="A pool runs its own workers for one service, sized here. Ingest pools write into one table through one of its transforms."
         mb="0"
       />
-      {tables.length ? null : (
+      {tables.length || search.q ? (
+        <TableSearchForm search={search} keep={{ type, table }} />
+      ) : (
         <Text fontSize="sm" color="fg.muted">
           There are no tables yet: an ingest pool needs one, search and core pools do not.
         </Text>

@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { requireApi } from '~/api/client.server'
+import { ClusterError } from '~/api/errors.server'
+import { listProjectsBriefly } from '~/api/table-search.server'
+import { loadProjectSchema, loadTableColumns } from '../_console+/queries+/__schema.server'
+
+/**
+ * GET /resources/query-schema?project=<uuid>[&table=<uuid>]: one part of the editor's schema tree as
+ * JSON, read when it is opened (with scripts; issue 33): a project's first tables, functions and
+ * dictionaries, or with `table` that table's columns. 404 when the project is not the org's.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApi(request)
+  const url = new URL(request.url)
+  const projectId = url.searchParams.get('project') ?? ''
+  const tableId = url.searchParams.get('table')
+  const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' }
+  try {
+    const project = (await listProjectsBriefly(api)).find((entry) => entry.uuid === projectId)
+    if (!project) return new Response(JSON.stringify({ message: 'No such project' }), { status: 404, headers })
+    const body = tableId
+      ? { columns: await loadTableColumns(api, project.uuid, tableId) }
+      : await loadProjectSchema(api, project)
+    return new Response(JSON.stringify(body), { headers })
+  } catch (error) {
+    if (error instanceof ClusterError)
+      return new Response(JSON.stringify({ message: error.message }), { status: error.status, headers })
+    throw error
+  }
+}

@@ -1,0 +1,432 @@
+/**
+ * `npm run bench scale` (issue 33): the spec's pages on a real-sized org beside the seeded one.
+ *   1. a fresh local cluster (seeded sample org) in /tmp/scale-*; the built console against it; every
+ *      spec page read 3 times without scripts, each read in a new session (past the 5 s read cache);
+ *   2. the cluster stopped, the org grown straight through its durable store in bulk (one journal
+ *      write per kind: the API path took 206 s for the tables alone): SCALE_PROJECTS (50),
+ *      SCALE_TABLES (10,000, each with a 20-column JSON transform), SCALE_USERS (1,000), SCALE_ROLES
+ *      (200), SCALE_JOBS (10,000 alter jobs), SCALE_POOLS (500); the cluster and console restarted;
+ *   3. the same pages again, then the cluster's list and get endpoints timed apart (p99 of 40 calls).
+ * Goals: a page's median ≤ 1.5× seeded and ≤ 300 ms, its HTML ≤ 150 KB; an endpoint ≤ 20 ms p99.
+ * Engine tables are not made for the bulk tables (no page reads them; a query on one fails).
+ * Ports: SCALE_PORT (default 3610) and the next four. Run under `flock /tmp/cc-heavy.lock`.
+ */
+import crypto from 'node:crypto'
+import { rmSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { startLocalCluster } from '../server/local-cluster'
+import { Store } from '../cluster/store'
+import { ADMIN, consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
+
+type Any = Record<string, any>
+
+const SIZE = {
+  projects: Number(process.env.SCALE_PROJECTS ?? 50),
+  tables: Number(process.env.SCALE_TABLES ?? 10_000),
+  users: Number(process.env.SCALE_USERS ?? 1_000),
+  roles: Number(process.env.SCALE_ROLES ?? 200),
+  jobs: Number(process.env.SCALE_JOBS ?? 10_000),
+  pools: Number(process.env.SCALE_POOLS ?? 500),
+}
+const READS = 3
+const PORT = Number(process.env.SCALE_PORT ?? 3610)
+
+export type PageFigure = {
+  page: string
+  seededMs: number
+  seededKb: number
+  bigMs: number
+  bigKb: number
+  status: number
+  ok: boolean
+}
+export type EndpointFigure = { endpoint: string; p50: number; p99: number; ok: boolean }
+
+async function clusterLogin(base: string) {
+  const response = await fetch(`${base}/config/v1/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
+  })
+  const body = (await response.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
+  return { token: body.auth_token.access_token, org: body.orgs[0]!.uuid }
+}
+
+async function clusterGet<T = Any>(base: string, token: string, pathname: string): Promise<T> {
+  const response = await fetch(`${base}/config/v1${pathname}`, { headers: { Authorization: `Bearer ${token}` } })
+  if (!response.ok) throw new Error(`GET ${pathname}: HTTP ${response.status}`)
+  return (await response.json()) as T
+}
+
+const results = <T>(body: Any): T[] => (Array.isArray(body) ? body : body.results) as T[]
+
+/** The ids the parametrised pages need, read from the cluster (the sample org's objects). */
+async function sampleIds(base: string) {
+  const { token, org } = await clusterLogin(base)
+  const get = (p: string) => clusterGet(base, token, p)
+  const projects = results<Any>(await get(`/orgs/${org}/projects/`))
+  const sample = projects.find((p) => p.name === 'sample') ?? projects[0]!
+  const table = results<Any>(await get(`/orgs/${org}/projects/${sample.uuid}/tables/`)).find(
+    (t) => t.name === 'web_logs',
+  )!
+  const transform = results<Any>(await get(`/orgs/${org}/projects/${sample.uuid}/tables/${table.uuid}/transforms/`))[0]!
+  const pool = results<Any>(await get('/pools/'))[0]!
+  const user = results<Any>(await get('/users/'))[0]!
+  const role = results<Any>(await get('/roles/'))[0]!
+  return { org, project: sample.uuid, table: table.uuid, transform: transform.uuid, pool: pool.uuid, user, role }
+}
+
+function pages(ids: { table: string; transform: string; pool: string; user: string; role: string }) {
+  return [
+    '/dashboard',
+    '/data/tables',
+    `/data/tables/${ids.table}`,
+    `/data/tables/${ids.table}/transform/edit/${ids.transform}`,
+    '/data/new-table',
+    '/data/new-summary-table',
+    '/data/new-view',
+    '/data/new-ingest-source',
+    '/data/new-transform',
+    '/data/validate-transform',
+    '/data/dictionaries',
+    '/data/functions',
+    '/data/files',
+    '/jobs/alter-jobs',
+    '/jobs/alter-jobs/create',
+    '/jobs/batch-jobs',
+    '/jobs/batch-jobs/create',
+    '/scale',
+    '/scale/search',
+    '/scale/core',
+    '/scale/pool/create',
+    `/scale/pool/${ids.pool}`,
+    '/queries',
+    '/queries/reference',
+    '/security/users',
+    '/security/users/invite-new-user',
+    `/security/users/${ids.user}/edit-user`,
+    '/security/roles',
+    '/security/roles/new-role',
+    `/security/roles/${ids.role}/edit-role`,
+    '/security/pending-invites',
+    '/security/buckets',
+    '/security/credentials',
+    '/security/audit-trails',
+    '/security/auth-logs',
+    '/system-health/counts',
+    '/profile/settings',
+    '/support',
+  ]
+}
+
+/** Each page's median time and HTML size over READS reads, each read round in a new session. */
+async function readPages(
+  base: string,
+  urls: string[],
+): Promise<Map<number, { ms: number; bytes: number; status: number }>> {
+  const times = urls.map(() => [] as number[])
+  const sizes = urls.map(() => 0)
+  const statuses = urls.map(() => 0)
+  for (let round = 0; round < READS; round++) {
+    const cookie = await consoleLogin(base)
+    for (const [index, url] of urls.entries()) {
+      const started = performance.now()
+      const response = await fetch(`${base}${url}`, { headers: { Cookie: cookie }, redirect: 'manual' })
+      const body = await response.arrayBuffer()
+      times[index]!.push(performance.now() - started)
+      sizes[index] = body.byteLength
+      statuses[index] = response.status
+    }
+  }
+  const out = new Map<number, { ms: number; bytes: number; status: number }>()
+  urls.forEach((_, index) => {
+    const sorted = [...times[index]!].sort((a, b) => a - b)
+    out.set(index, { ms: sorted[Math.floor(sorted.length / 2)]!, bytes: sizes[index]!, status: statuses[index]! })
+  })
+  return out
+}
+
+/** Grows the org in the stopped cluster's store: the sample org's objects are the templates. */
+function growOrg(dataDir: string, log: (line: string) => void) {
+  const started = performance.now()
+  const store = Store.open(path.join(dataDir, 'store'))
+  try {
+    const org = store.all<Any>('org')[0]!
+    const sampleTable = store.find<Any>('table', (t) => t.name === 'web_logs')!
+    const sampleTransform = store.find<Any>('transform', (t) => t._table === sampleTable.uuid)!
+    const now = new Date().toISOString().replace('Z', '000Z')
+    const projects = Array.from({ length: SIZE.projects }, (_, i) => {
+      const uuid = crypto.randomUUID()
+      return {
+        uuid,
+        name: `scale_${String(i).padStart(2, '0')}`,
+        description: `Scale project ${i}`,
+        org: org.uuid,
+        settings: {},
+        created: now,
+        modified: now,
+        _org: org.uuid,
+      }
+    })
+    const columns = [
+      { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05.000Z07:00' } },
+      ...Array.from({ length: 19 }, (_, c) => ({
+        name: `field_${String(c + 1).padStart(2, '0')}`,
+        datatype: { type: c % 3 === 0 ? 'uint64' : 'string' },
+      })),
+    ]
+    const tables: Any[] = []
+    const transforms: Any[] = []
+    for (let i = 0; i < SIZE.tables; i++) {
+      const project = projects[i % projects.length]!
+      const uuid = crypto.randomUUID()
+      const name = `events_${String(i).padStart(5, '0')}`
+      tables.push({
+        ...sampleTable,
+        uuid,
+        name,
+        description: `Scale table ${i}`,
+        project: project.uuid,
+        _project: project.uuid,
+        _org: org.uuid,
+        created: now,
+        modified: now,
+      })
+      transforms.push({
+        ...sampleTransform,
+        uuid: crypto.randomUUID(),
+        name: `${name}_json`,
+        table: uuid,
+        _table: uuid,
+        _project: project.uuid,
+        _org: org.uuid,
+        settings: { ...sampleTransform.settings, is_default: true, output_columns: columns },
+        created: now,
+        modified: now,
+      })
+    }
+    const roleTemplate = store.find<Any>('role', (r) => r.name !== 'super_admin')!
+    let roleSeq = store.get<{ value: number }>('meta', 'seq:role')?.value ?? 0
+    const roles = Array.from({ length: SIZE.roles }, (_, i) => ({
+      ...roleTemplate,
+      id: ++roleSeq,
+      name: `scale_role_${String(i).padStart(3, '0')}`,
+      description: `Scale role ${i}`,
+      built_in: false,
+      created: now,
+      modified: now,
+    }))
+    const admin = store.find<Any>('user', (u) => u.email === ADMIN.email)!
+    const users = Array.from({ length: SIZE.users }, (_, i) => ({
+      ...admin,
+      uuid: crypto.randomUUID(),
+      email: `person${String(i).padStart(4, '0')}@scale.test`,
+      name: `Person ${i}`,
+      role_ids: [roles[i % Math.max(1, roles.length)]?.id ?? roleTemplate.id],
+      password_hash: undefined,
+      created: now,
+      modified: now,
+    }))
+    const poolTemplate = store.find<Any>('pool', () => true)!
+    const pools = Array.from({ length: SIZE.pools }, (_, i) => ({
+      ...poolTemplate,
+      uuid: crypto.randomUUID(),
+      name: `scale-pool-${String(i).padStart(3, '0')}`,
+      description: `Scale pool ${i}`,
+      settings: { ...poolTemplate.settings, is_default: false },
+      _source: undefined,
+      created: now,
+      modified: now,
+    }))
+    const jobs = Array.from({ length: SIZE.jobs }, (_, i) => {
+      const table = tables[i % tables.length]!
+      const project = projects.find((p) => p.uuid === table._project)!
+      const at = new Date(Date.now() - i * 60_000).toISOString().replace('Z', '000Z')
+      return {
+        uuid: crypto.randomUUID(),
+        name: `alter_${project.name}_${table.name}_${i.toString(36)}`,
+        org: org.uuid,
+        type: 'alter',
+        status: 'done',
+        description: `ALTER TABLE ${project.name}.${table.name} DELETE WHERE field_01 = '${i}'`,
+        settings: {
+          project_name: project.name,
+          table_name: table.name,
+          project_id: project.uuid,
+          table_id: table.uuid,
+          kind: 'delete',
+          assignments: null,
+          where: `field_01 = '${i}'`,
+          sql: `ALTER TABLE ${project.name}.${table.name} DELETE WHERE field_01 = '${i}'`,
+          committing: false,
+        },
+        progress: { rows_to_alter: 0, rows_altered: 0 },
+        error: null,
+        created: at,
+        modified: at,
+        created_by: ADMIN.email,
+      }
+    })
+    const put = (kind: string, items: Any[], id: (item: Any) => string) =>
+      store.putMany(
+        kind,
+        items.map((item) => [id(item), item] as [string, Any]),
+      )
+    put('project', projects, (p) => p.uuid)
+    put('table', tables, (t) => t.uuid)
+    put('transform', transforms, (t) => t.uuid)
+    put('role', roles, (r) => String(r.id))
+    store.put('meta', 'seq:role', { value: roleSeq })
+    put('user', users, (u) => u.uuid)
+    put('pool', pools, (p) => p.uuid)
+    put('alter_job', jobs, (j) => j.uuid)
+  } finally {
+    store.close()
+  }
+  log(
+    `Grew the org in the store: ${SIZE.projects} projects, ${SIZE.tables} tables (20-column transforms), ` +
+      `${SIZE.users} users, ${SIZE.roles} roles, ${SIZE.jobs} jobs, ${SIZE.pools} pools in ${Math.round(performance.now() - started)} ms`,
+  )
+}
+
+/** p50 and p99 of `calls` sequential GETs of each cluster endpoint. */
+async function timeEndpoints(base: string, ids: { table: string; project: string }, log: (line: string) => void) {
+  const { token, org } = await clusterLogin(base)
+  const store = await clusterGet<Any>(base, token, `/orgs/${org}/projects/`)
+  const projects = results<Any>(store)
+  const big = projects.find((p) => p.name === 'scale_49') ?? projects[projects.length - 1]!
+  const bigTables = await clusterGet<Any>(base, token, `/orgs/${org}/projects/${big.uuid}/tables/?page_size=1`)
+  const bigTable = results<Any>(bigTables)[0]!
+  const endpoints = [
+    `/orgs/${org}/projects/`,
+    `/orgs/${org}/projects/${big.uuid}`,
+    `/orgs/${org}/projects/${big.uuid}/tables/`,
+    `/orgs/${org}/projects/${big.uuid}/tables/?page=2&page_size=25`,
+    `/orgs/${org}/projects/${big.uuid}/tables/?name=${bigTable.name}`,
+    `/orgs/${org}/projects/${big.uuid}/tables/${bigTable.uuid}`,
+    `/orgs/${org}/projects/${big.uuid}/tables/${bigTable.uuid}/transforms/`,
+    `/orgs/${org}/projects/${ids.project}/tables/${ids.table}`,
+    '/users/',
+    '/roles/',
+    '/pools/',
+    `/orgs/${org}/jobs/alter/`,
+    `/orgs/${org}/jobs/batch/`,
+  ]
+  const calls = 40
+  const out: EndpointFigure[] = []
+  for (const endpoint of endpoints) {
+    const times: number[] = []
+    for (let i = 0; i < calls; i++) {
+      const started = performance.now()
+      await clusterGet(base, token, endpoint)
+      times.push(performance.now() - started)
+    }
+    times.sort((a, b) => a - b)
+    const p50 = times[Math.floor(times.length / 2)]!
+    const p99 = times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!
+    out.push({
+      endpoint: endpoint.replace(org, '{org}').replace(big.uuid, '{p}').replace(bigTable.uuid, '{t}'),
+      p50,
+      p99,
+      ok: p99 <= 20,
+    })
+  }
+  log(`\nCluster endpoints at this size (${calls} sequential calls each; goal p99 <= 20 ms)`)
+  log(`${'endpoint'.padEnd(64)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  met`)
+  for (const row of out)
+    log(
+      `${row.endpoint.slice(0, 64).padEnd(64)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)}  ${row.ok ? 'yes' : 'FAIL'}`,
+    )
+  return out
+}
+
+export async function runScaleBench(log: (line: string) => void = (line) => console.log(line)) {
+  ensureBuild(log)
+  const { dataDir, cluster: seeded } = await startBenchCluster(
+    'scale-',
+    Number(process.env.SCALE_SEED_ROWS ?? 10_000),
+    PORT,
+  )
+  let cluster = seeded
+  let consoleServer: Awaited<ReturnType<typeof startConsole>> | undefined
+  try {
+    const ids = await sampleIds(cluster.url)
+    const urls = pages({ ...ids, user: ids.user.uuid, role: String(ids.role.id) })
+    consoleServer = await startConsole(cluster.url, PORT + 1)
+    log(`Seeded org: reading ${urls.length} pages ${READS} times without scripts…`)
+    const before = await readPages(consoleServer.base, urls)
+    await consoleServer.stop()
+    consoleServer = undefined
+    await cluster.stop()
+
+    growOrg(dataDir, log)
+    const restarted = performance.now()
+    cluster = await startLocalCluster({
+      dataDir,
+      port: PORT + 2,
+      adminEmail: ADMIN.email,
+      adminPassword: ADMIN.password,
+      stdio: 'ignore',
+    })
+    log(`Cluster restarted on the grown store in ${Math.round(performance.now() - restarted)} ms`)
+    // the table page at size: a table of the last project (a lookup through every project finds it last)
+    const { token, org } = await clusterLogin(cluster.url)
+    const projects = results<Any>(await clusterGet(cluster.url, token, `/orgs/${org}/projects/?page_size=1000`))
+    const last = projects.find((p) => p.name === `scale_${String(SIZE.projects - 1).padStart(2, '0')}`)
+    const lastTable = last
+      ? results<Any>(await clusterGet(cluster.url, token, `/orgs/${org}/projects/${last.uuid}/tables/?page_size=1`))[0]
+      : undefined
+    const bigUrls = urls.map((url) =>
+      lastTable && url === `/data/tables/${ids.table}` ? `/data/tables/${lastTable.uuid}` : url,
+    )
+    consoleServer = await startConsole(cluster.url, PORT + 3)
+    log(`Grown org: reading the same pages…`)
+    const after = await readPages(consoleServer.base, bigUrls)
+
+    const figures: PageFigure[] = urls.map((url, index) => {
+      const s = before.get(index)!
+      const b = after.get(index)!
+      const ok = b.ms <= 1.5 * s.ms && b.ms <= 300 && b.bytes <= 150 * 1024 && b.status < 400
+      return {
+        page: url
+          .replace(ids.table, '[tableId]')
+          .replace(ids.transform, '[transformId]')
+          .replace(ids.pool, '[poolId]')
+          .replace(ids.user.uuid, '[userId]')
+          .replace(`/roles/${ids.role.id}/`, '/roles/[roleId]/'),
+        seededMs: s.ms,
+        seededKb: s.bytes / 1024,
+        bigMs: b.ms,
+        bigKb: b.bytes / 1024,
+        status: b.status,
+        ok,
+      }
+    })
+    log(`\nPages without scripts, median of ${READS} reads (goal: <= 1.5x seeded and <= 300 ms; HTML <= 150 KB)`)
+    log(
+      `${'page'.padEnd(56)} ${'seeded ms'.padStart(9)} ${'KB'.padStart(6)} ${'at size ms'.padStart(10)} ${'KB'.padStart(7)}  met`,
+    )
+    for (const row of figures)
+      log(
+        `${row.page.padEnd(56)} ${row.seededMs.toFixed(0).padStart(9)} ${row.seededKb.toFixed(0).padStart(6)} ${row.bigMs.toFixed(0).padStart(10)} ${row.bigKb.toFixed(0).padStart(7)}  ${row.ok ? 'yes' : 'FAIL'}${row.status >= 400 ? ` (HTTP ${row.status})` : ''}`,
+      )
+    await consoleServer.stop()
+    consoleServer = undefined
+    const endpoints = await timeEndpoints(cluster.url, ids, log)
+    const failing = figures.filter((row) => !row.ok).length + endpoints.filter((row) => !row.ok).length
+    log(failing ? `\n${failing} figures over their goal` : '\nEvery figure within its goal')
+    return { size: SIZE, pages: figures, endpoints, failing }
+  } finally {
+    await consoleServer?.stop()
+    await cluster.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  runScaleBench().catch((error: unknown) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+}
