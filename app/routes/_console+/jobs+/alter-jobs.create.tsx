@@ -22,6 +22,7 @@ import { NewJobForm } from './__job-ui'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
+import { whyNotCreate } from '~/api/access.server'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -32,12 +33,21 @@ const TEMPLATE_INTENT = 'template'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const projects = await loadFromCluster(() => listProjectsWithTables(api))
+  const [projects, denied] = await Promise.all([
+    loadFromCluster(() => listProjectsWithTables(api)),
+    whyNotCreate(api, '/jobs/alter-jobs/create'),
+  ])
   const tables = projects.flatMap(({ project, tables }) => tables.map((table) => `${project.name}.${table.name}`))
   // `?table=project.table` (a deep link) picks the table and fills the template; else the first table.
   const wanted = new URL(request.url).searchParams.get('table')
   const table = wanted && tables.includes(wanted) ? wanted : (tables[0] ?? '')
-  return { tables, table, sql: table ? alterTemplate(table) : '', constraint: getZodConstraint(AlterJobFormSchema) }
+  return {
+    denied,
+    tables,
+    table,
+    sql: table ? alterTemplate(table) : '',
+    constraint: getZodConstraint(AlterJobFormSchema),
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -104,6 +114,7 @@ export default function NewAlterJobRoute() {
       }
       form={form}
       hasTables={loaderData.tables.length > 0}
+      denied={loaderData.denied}
       submit={{ label: 'Create alter job', name: 'intent', value: 'create' }}
       cancelTo="/jobs/alter-jobs"
     >

@@ -51,6 +51,7 @@ describe('/jobs/alter-jobs/create', () => {
   it('offers every table and a DELETE template for the first one, or for ?table=', async () => {
     const data = await createLoader(args(get('/jobs/alter-jobs/create', cookie)))
     expect(data).toEqual({
+      denied: null,
       tables: ['alter_p.events'],
       table: 'alter_p.events',
       sql: 'ALTER TABLE alter_p.events DELETE WHERE ',

@@ -23,6 +23,7 @@ import { redirectWithToast } from '~/utils/toast.server'
 
 import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
+import { whyNotCreate } from '~/api/access.server'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
@@ -103,11 +104,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tables = await loadFromCluster(() => listTableTransformOptions(api))
   const credentials = await loadFromCluster(() => credentialOptions(api))
   const pools = await loadFromCluster(() => poolOptions(api))
+  const denied = await whyNotCreate(api, '/jobs/batch-jobs/create')
   // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
   const wanted = new URL(request.url).searchParams.get('table')
   const table =
     tables.find((entry) => entry.value === wanted) ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
   return {
+    denied,
     tables,
     table: table?.value ?? '',
     transform: defaultTransformOf(table),
@@ -233,6 +236,7 @@ export default function NewBatchJobRoute() {
       intro="Loads every file under a URL or bucket path (CSV or JSON, gzipped or not) into a table through one of its transforms. The job starts as soon as it is created."
       form={form}
       hasTables={loaderData.tables.length > 0}
+      denied={loaderData.denied}
       submit={{ label: 'Create batch job' }}
       cancelTo="/jobs/batch-jobs"
     >
