@@ -23,6 +23,7 @@ import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
 import { whyNotCreate } from '~/api/access.server'
+import { withoutConsoleProject } from '~/utils/console-store'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -34,7 +35,7 @@ const TEMPLATE_INTENT = 'template'
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const [projects, denied] = await Promise.all([
-    loadFromCluster(() => listProjectsWithTables(api)),
+    loadFromCluster(async () => withoutConsoleProject(await listProjectsWithTables(api))),
     whyNotCreate(api, '/jobs/alter-jobs/create'),
   ])
   const tables = projects.flatMap(({ project, tables }) => tables.map((table) => `${project.name}.${table.name}`))
