@@ -6,6 +6,7 @@ import { loader as newTableLoader } from './data+/new-table'
 import { loader as newTransformLoader } from './data+/new-transform'
 import { loader as newFunctionLoader } from './data+/functions.new-custom-function'
 import { loader as newFileLoader } from './data+/files.new-file'
+import { loader as newDictionaryLoader } from './data+/dictionaries.new-data-dictionary'
 import { loader as newPoolLoader } from './scale+/pool.create'
 import { loader as newAlterJobLoader } from './jobs+/alter-jobs.create'
 import { loader as newBatchJobLoader } from './jobs+/batch-jobs.create'
@@ -37,6 +38,7 @@ const PAGES = [
   ['/data/new-transform', newTransformLoader, 'Needs add_transform'],
   ['/data/functions/new-custom-function', newFunctionLoader, 'Needs add_function'],
   ['/data/files/new-file', newFileLoader, 'Needs add_dictionaryfile'],
+  ['/data/dictionaries/new-data-dictionary', newDictionaryLoader, 'Needs add_dictionary'],
   ['/scale/pool/create', newPoolLoader, 'Needs add_pool'],
   ['/jobs/alter-jobs/create', newAlterJobLoader, 'Needs add_alterjob'],
   ['/jobs/batch-jobs/create', newBatchJobLoader, 'Needs add_batchjob'],
