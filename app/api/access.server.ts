@@ -1,3 +1,4 @@
+import { ADD_NEW_ENTRIES } from '~/components/layout/nav-config'
 import { oncePerRequest, type ClusterApi } from './client.server'
 import { settle } from './policies.server'
 import { cachedRead } from './read-cache.server'
@@ -73,4 +74,17 @@ export async function whyNotEach<K extends string>(
   const keys = Object.keys(checks) as K[]
   const reasons = await Promise.all(keys.map((key) => whyNot(api, checks[key], scope)))
   return Object.fromEntries(keys.map((key, i) => [key, reasons[i]])) as Record<K, string | null>
+}
+
+/** A creation page's path, as the creation menu lists it (nav-config `ADD_NEW_ENTRIES`). */
+export type CreationPath = (typeof ADD_NEW_ENTRIES)[number]['to']
+
+/**
+ * Why the signed-in user may not use the creation page at `path` (opened by its URL, the menu hides
+ * it): null when they may, else "Needs add_table". The permissions are the menu's own (`needs`), held
+ * anywhere; the page shows `CreationGate` with the reason instead of a form the cluster would refuse.
+ */
+export function whyNotCreate(api: ClusterApi, path: CreationPath): Promise<string | null> {
+  const entry = ADD_NEW_ENTRIES.find((candidate) => candidate.to === path)!
+  return whyNot(api, entry.needs, 'anywhere')
 }

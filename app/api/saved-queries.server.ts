@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { beforeClose } from '~/utils/before-close.server'
 import { sqlString, tableRef } from '~/utils/sql'
+import { CONSOLE_PROJECT } from '~/utils/console-store'
 import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
 import { createProject, listProjects, type Project } from './projects.server'
@@ -15,8 +16,8 @@ import { createTransform, ingestRows, listTransforms, type TransformColumn } fro
  * `/query`. An edit or a delete is a new row with a later `at`; a read takes the latest row per id.
  */
 
-/** The project the console keeps its own rows in. */
-export const CONSOLE_PROJECT = 'cluster_console'
+/** The project the console keeps its own rows in (`~/utils/console-store`, shared with the pages). */
+export { CONSOLE_PROJECT }
 export const SAVED_TABLE = 'saved_queries'
 export const HISTORY_TABLE = 'query_history'
 

@@ -3,6 +3,7 @@ import { transformValue } from '~/schemas/job'
 import { listAll } from './list-all.server'
 import { learnTableProject, listProjectsWithTables } from './tables.server'
 import { listProjectsBriefly, searchTables, type TableSearch } from './table-search.server'
+import { withoutConsoleProject } from '~/utils/console-store'
 
 export type TransformColumn = {
   name: string
@@ -160,7 +161,8 @@ export type TableTransformOption = {
 
 /** Every table of the org with its transforms, as the batch job and pool forms offer them. Throws ClusterError. */
 export async function listTableTransformOptions(api: ClusterApi): Promise<TableTransformOption[]> {
-  const projects = await listProjectsWithTables(api)
+  // the console's own store is written by the console alone: no picker offers it
+  const projects = withoutConsoleProject(await listProjectsWithTables(api))
   return Promise.all(
     projects.flatMap(({ project, tables }) =>
       tables.map(async (table) => {

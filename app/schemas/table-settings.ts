@@ -378,13 +378,38 @@ export function fromFormText(field: SettingField, text: string | undefined): unk
 /** A settings group edited as JSON: an object shaped like the table's `settings` (only the group's keys are read). */
 export const JsonSettingsSchema = z.object({
   json: z.string({ error: 'Settings JSON is required' }).transform((text, ctx) => {
+    let value: unknown
     try {
-      const value: unknown = JSON.parse(text)
-      if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
-    } catch {
-      // reported below
+      value = JSON.parse(text)
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: jsonSyntaxMessage(text, error) })
+      return z.NEVER
     }
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
     ctx.addIssue({ code: 'custom', message: 'Settings must be a JSON object' })
     return z.NEVER
   }),
 })
+
+/**
+ * What a JSON syntax error says, with where it broke: "Settings are not valid JSON: it breaks at
+ * line 2, column 3". The place comes from the parser's message (a position in V8, a line and column
+ * in Firefox), worked out here so every browser and the server say the same.
+ */
+export function jsonSyntaxMessage(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : ''
+  const lineColumn = /line (\d+) column (\d+)/.exec(message)
+  const position = /position (\d+)/.exec(message)
+  let where: { line: number; column: number } | null = null
+  const endsEarly = /end of (JSON )?(input|data)/i.test(message) || !text.trim()
+  if (!endsEarly && lineColumn) where = { line: Number(lineColumn[1]), column: Number(lineColumn[2]) }
+  else if (!endsEarly && position && Number(position[1]) < text.trimEnd().length) {
+    const before = text.slice(0, Number(position[1])).split('\n')
+    where = { line: before.length, column: before[before.length - 1]!.length + 1 }
+  } else if (endsEarly || position) {
+    return 'Settings are not valid JSON: it ends too early (a closing } or ] or " is missing)'
+  }
+  return where
+    ? `Settings are not valid JSON: it breaks at line ${where.line}, column ${where.column}`
+    : 'Settings are not valid JSON'
+}

@@ -11,3 +11,12 @@ export function errorMessage(error: unknown): string {
   }
   return 'Something went wrong'
 }
+
+/**
+ * The "Try again" link of a list's error panel, or none when the cluster refused the user (403):
+ * loading the page again cannot help then; the message says what permission is missing.
+ */
+export function tryAgain(error: unknown, to: string): { to: string; label: string } | undefined {
+  if (isRouteErrorResponse(error) && error.status === 403) return undefined
+  return { to, label: 'Try again' }
+}

@@ -5,6 +5,7 @@ import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { getOrgSummary } from '~/api/orgs.server'
+import { consoleStoreCounts, withoutConsoleStore } from '~/api/console-store.server'
 import { settle } from '~/api/policies.server'
 import { LoadSampleForm } from '~/components/layout/load-sample-form'
 import { PageHeader } from '~/components/layout/page-header'
@@ -19,10 +20,11 @@ export const handle: RouteHandle = { docsTopic: 'system health' }
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   // The start page stays usable when the summary fails: the failure shows in its place.
-  const summary = await settle(() => getOrgSummary(api))
+  const [summary, store] = await Promise.all([settle(() => getOrgSummary(api)), settle(() => consoleStoreCounts(api))])
   if (summary.error !== null)
     return { resources: [] as SummaryCard[], activity: [] as SummaryCard[], error: summary.error }
-  return { ...summaryCards(summary.value ?? {}), error: null }
+  // the console's own store (saved queries, history) is not the user's data: left out of the counts
+  return { ...summaryCards(withoutConsoleStore(summary.value ?? {}, store.value)), error: null }
 }
 
 export default function DashboardRoute() {

@@ -30,13 +30,15 @@ export async function tryFunction(api: ClusterApi, fn: { name: string; sql: stri
     const type = (ARGUMENT_TYPES as readonly string[]).includes(given ?? '') ? (given as ArgumentType) : 'number'
     return { parameter, value: params.get(`a${index}`) ?? '', type }
   })
+  // an argument's error shows once the user has tried: the page opened afresh marks nothing
+  const hasTried = params.has('try')
   const literals = args.map((arg) => {
     const literal = argumentLiteral(arg.value, arg.type)
-    if ('error' in literal) arg.error = literal.error
+    if ('error' in literal && hasTried) arg.error = literal.error
     return 'literal' in literal ? literal.literal : '?'
   })
   const sql = `SELECT ${sqlName(fn.name)}(${literals.join(', ')}) AS result`
-  if (!params.has('try')) return { status: 'idle', sql, arguments: args }
+  if (!hasTried) return { status: 'idle', sql, arguments: args }
   if (args.some((arg) => arg.error)) return { status: 'invalid', sql, arguments: args }
   try {
     const answer = await runQuery(api, `${sql} FORMAT JSON`)

@@ -15,6 +15,7 @@ import { formatBytes, formatNumber } from '~/utils/format-number'
 import type { ProjectContents } from './__project-manage.server'
 import { tableUrl } from './__table-url'
 import { CreateLink } from '~/components/layout/create-link'
+import { CONSOLE_PROJECT_DELETE_NOTE, CONSOLE_PROJECT_NOTE, isConsoleProject } from '~/utils/console-store'
 
 type Step =
   | { kind: 'new'; denied: string | null }
@@ -67,6 +68,7 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
         {isEmpty
           ? 'The project is empty: only its name goes.'
           : `Everything in it goes with it: ${contentsLine(project)}. This cannot be undone.`}
+        {isConsoleProject(project) ? ` ${CONSOLE_PROJECT_DELETE_NOTE}` : null}
       </ConfirmPanel>
     )
   }
@@ -88,6 +90,11 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
           </Button>
         </HStack>
       </HStack>
+      {isConsoleProject(project) ? (
+        <Text fontSize="sm" color="fg.muted">
+          {CONSOLE_PROJECT_NOTE}
+        </Text>
+      ) : null}
       <ProjectContentsList project={project} />
       <ProjectForm
         intent="update-project"

@@ -18,6 +18,7 @@ import {
 import { tableRef } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
+import { withoutConsoleProject } from '~/utils/console-store'
 
 /** Where the cluster's summary-table fields show on the forms. */
 const SUMMARY_FIELDS: Record<string, string> = {
@@ -31,7 +32,7 @@ export type ParentChoice = { value: string; label: string; projectName: string; 
 
 /** Every table that can feed a summary (not a summary itself), as `<projectId>/<tableId>`; and the projects. */
 export async function loadSummaryChoices(api: ClusterApi) {
-  const all = await listProjectsWithTables(api)
+  const all = withoutConsoleProject(await listProjectsWithTables(api))
   const parents: ParentChoice[] = all.flatMap(({ project, tables }) =>
     tables
       .filter((table) => table.type !== 'summary')

@@ -498,7 +498,8 @@ export async function transformEditorAction(
 
 /**
  * Edit only: sends the sample through the saved transform into the table (`/ingest/event`), so the
- * rows can be queried at once. The cluster's refusal comes back at Sample data, row by row.
+ * rows can be queried at once. The cluster's refusal comes back at Sample data, row by row; any
+ * other cluster error (a 403) as the catalogue's message there, never a 500.
  */
 async function ingestSample(api: ClusterApi, submission: Submission, form: TransformForm) {
   const sample = form.sampleData ?? ''
@@ -520,6 +521,12 @@ async function ingestSample(api: ClusterApi, submission: Submission, form: Trans
       ]
       return reply400(submission, {}, { fieldErrors: { sampleData: messages } })
     }
+    // any other refusal (a 403 for a user without insert_sql) is the catalogue's message at the sample
+    if (error instanceof ClusterError)
+      return data(
+        { result: withoutFiles(submission).reply({ fieldErrors: { sampleData: [error.message] } }) },
+        { status: error.status },
+      )
     throw error
   }
 }

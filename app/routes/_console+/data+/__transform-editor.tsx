@@ -35,6 +35,7 @@ import {
 import { ALL_COLUMN_TYPES, ALL_COMPRESSIONS, withCurrent } from '~/schemas/transform-value'
 import type { ValidationView } from './__transform-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
+import { Denied } from '~/components/layout/denied'
 
 /** Intents that refill the form from the server: the form need not be valid to send them. */
 const LOOSE_INTENTS = ['infer', 'upload']
@@ -57,6 +58,7 @@ export function TransformEditor({
   notice,
   downloadHref,
   canIngest = false,
+  ingestDenied,
   deniedReason,
 }: {
   tables: { value: string; label: string }[]
@@ -71,6 +73,8 @@ export function TransformEditor({
   downloadHref?: string
   /** Edit: the sample can be sent through the saved transform into the table. */
   canIngest?: boolean
+  /** Why the user may not ingest (`whyNot` in the loader): "Ingest the sample" shows disabled with it. */
+  ingestDenied?: string | null
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
@@ -293,7 +297,9 @@ export function TransformEditor({
           <SubmitButton name="intent" value="validate" variant="outline" colorPalette="gray" size="sm">
             Validate sample
           </SubmitButton>
-          {canIngest ? (
+          {canIngest && ingestDenied ? (
+            <Denied label="Ingest the sample" reason={ingestDenied} />
+          ) : canIngest ? (
             <SubmitButton name="intent" value="ingest" variant="outline" colorPalette="gray" size="sm">
               Ingest the sample
             </SubmitButton>

@@ -8,6 +8,7 @@ import { AUTO_VIEW, createView, listViews, updateView, type View } from '~/api/v
 import { VIEW_MESSAGES, ViewFormSchema } from '~/schemas/view'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
+import { withoutConsoleProject } from '~/utils/console-store'
 
 /** Where the cluster's view fields show on the form. */
 const VIEW_FIELDS: Record<string, string> = {
@@ -43,7 +44,7 @@ export async function loadTableViews(api: ClusterApi, projectId: string, tableId
  * one is chosen (`?table=`), its views. Throws ClusterError.
  */
 export async function loadNewView(api: ClusterApi, url: URL) {
-  const projects = await listProjectsWithTables(api)
+  const projects = withoutConsoleProject(await listProjectsWithTables(api))
   const tables = projects.flatMap(({ project, tables: list }) =>
     list
       .filter((table) => table.type !== 'summary')

@@ -9,14 +9,19 @@ import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { DictionaryEditor, newDictionaryDefaults } from './__dictionary-editor'
 import { createDictionaryAction, loadDictionaryChoices } from './__dictionary-editor.server'
+import { CreationGate } from '~/components/layout/creation-gate'
+import { whyNotCreate } from '~/api/access.server'
 
 export const handle: RouteHandle = { docsTopic: 'dictionary' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const { projects, files } = await loadFromCluster(() => loadDictionaryChoices(api))
+  const [{ projects, files }, denied] = await Promise.all([
+    loadFromCluster(() => loadDictionaryChoices(api)),
+    whyNotCreate(api, '/data/dictionaries/new-data-dictionary'),
+  ])
   const wanted = new URL(request.url).searchParams.get('project')
-  return { projects, files, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
+  return { denied, projects, files, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -25,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewDictionaryRoute() {
-  const { projects, files, project } = useLoaderData<typeof loader>()
+  const { projects, files, project, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -34,14 +39,16 @@ export default function NewDictionaryRoute() {
         description="A dictionary loads a file of its project and answers lookups by key in every query."
         mb="0"
       />
-      <DictionaryEditor
-        projects={projects}
-        files={files}
-        defaultValue={newDictionaryDefaults(project)}
-        lastResult={actionData?.result}
-        submitLabel="Create dictionary"
-        cancelTo="/data/dictionaries"
-      />
+      <CreationGate denied={denied} title="You cannot create dictionaries">
+        <DictionaryEditor
+          projects={projects}
+          files={files}
+          defaultValue={newDictionaryDefaults(project)}
+          lastResult={actionData?.result}
+          submitLabel="Create dictionary"
+          cancelTo="/data/dictionaries"
+        />
+      </CreationGate>
     </Stack>
   )
 }

@@ -11,17 +11,20 @@ import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { FileUploadForm } from './__file-upload-form'
 import { uploadFileAction } from './__file-upload.server'
+import { CreationGate } from '~/components/layout/creation-gate'
+import { whyNotCreate } from '~/api/access.server'
 
 export const handle: RouteHandle = { docsTopic: 'file' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const projects = (await loadFromCluster(() => listProjects(api))).map((project) => ({
-    uuid: project.uuid,
-    name: project.name,
-  }))
+  const [listed, denied] = await Promise.all([
+    loadFromCluster(() => listProjects(api)),
+    whyNotCreate(api, '/data/files/new-file'),
+  ])
+  const projects = listed.map((project) => ({ uuid: project.uuid, name: project.name }))
   const wanted = new URL(request.url).searchParams.get('project')
-  return { projects, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
+  return { denied, projects, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -32,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewFileRoute() {
-  const { projects, project } = useLoaderData<typeof loader>()
+  const { projects, project, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -41,13 +44,15 @@ export default function NewFileRoute() {
         description="A file of a project that its dictionaries can load (CSV, TSV, JSON or Parquet)."
         mb="0"
       />
-      <FileUploadForm
-        projects={projects}
-        project={project}
-        lastResult={actionData?.result}
-        submitLabel="Upload file"
-        cancelTo="/data/files"
-      />
+      <CreationGate denied={denied} title="You cannot upload files">
+        <FileUploadForm
+          projects={projects}
+          project={project}
+          lastResult={actionData?.result}
+          submitLabel="Upload file"
+          cancelTo="/data/files"
+        />
+      </CreationGate>
     </Stack>
   )
 }

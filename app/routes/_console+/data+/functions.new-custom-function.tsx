@@ -9,12 +9,18 @@ import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { FunctionEditor } from './__function-editor'
 import { createFunctionAction, loadFunctionEditor } from './__function-editor.server'
+import { CreationGate } from '~/components/layout/creation-gate'
+import { whyNotCreate } from '~/api/access.server'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  return loadFromCluster(() => loadFunctionEditor(api, new URL(request.url)))
+  const [editor, denied] = await Promise.all([
+    loadFromCluster(() => loadFunctionEditor(api, new URL(request.url))),
+    whyNotCreate(api, '/data/functions/new-custom-function'),
+  ])
+  return { ...editor, denied }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -23,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewFunctionRoute() {
-  const { projects, project } = useLoaderData<typeof loader>()
+  const { projects, project, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -32,13 +38,15 @@ export default function NewFunctionRoute() {
         description="A custom SQL function of a project, usable in every query once saved."
         mb="0"
       />
-      <FunctionEditor
-        projects={projects}
-        defaultValue={{ project }}
-        lastResult={actionData?.result}
-        submitLabel="Create function"
-        cancelTo="/data/functions"
-      />
+      <CreationGate denied={denied} title="You cannot create functions">
+        <FunctionEditor
+          projects={projects}
+          defaultValue={{ project }}
+          lastResult={actionData?.result}
+          submitLabel="Create function"
+          cancelTo="/data/functions"
+        />
+      </CreationGate>
     </Stack>
   )
 }

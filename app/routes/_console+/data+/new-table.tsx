@@ -9,12 +9,18 @@ import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { TableEditor } from './__table-editor'
 import { createTableAction, loadTableEditor } from './__table-editor.server'
+import { CreationGate } from '~/components/layout/creation-gate'
+import { whyNotCreate } from '~/api/access.server'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  return loadFromCluster(() => loadTableEditor(api, new URL(request.url)))
+  const [editor, denied] = await Promise.all([
+    loadFromCluster(() => loadTableEditor(api, new URL(request.url))),
+    whyNotCreate(api, '/data/new-table'),
+  ])
+  return { ...editor, denied }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -23,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewTableRoute() {
-  const { projects, project, constraint } = useLoaderData<typeof loader>()
+  const { projects, project, constraint, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -32,14 +38,16 @@ export default function NewTableRoute() {
         description="A table lives in a project. Settings you leave empty take the cluster's defaults."
         mb="0"
       />
-      <TableEditor
-        projects={projects}
-        project={project}
-        constraint={constraint}
-        lastResult={actionData?.result}
-        submitLabel="Create table"
-        cancelTo="/data/tables"
-      />
+      <CreationGate denied={denied} title="You cannot create tables">
+        <TableEditor
+          projects={projects}
+          project={project}
+          constraint={constraint}
+          lastResult={actionData?.result}
+          submitLabel="Create table"
+          cancelTo="/data/tables"
+        />
+      </CreationGate>
     </Stack>
   )
 }

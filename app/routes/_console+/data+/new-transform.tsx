@@ -10,14 +10,20 @@ import { TableSearchForm } from '~/components/forms/table-search-field'
 import { TransformEditor } from './__transform-editor'
 import { loadTablePick, newTransformValue, transformEditorAction } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
+import { CreationGate } from '~/components/layout/creation-gate'
+import { whyNotCreate } from '~/api/access.server'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const { tables, table, search } = await loadTablePick(api, url)
+  const [{ tables, table, search }, denied] = await Promise.all([
+    loadTablePick(api, url),
+    whyNotCreate(api, '/data/new-transform'),
+  ])
   return {
+    denied,
     tables: tables.map(({ value, label }) => ({ value, label })),
     search: { q: search.q, choices: search.choices, hasMore: search.hasMore },
     chosen: table,
@@ -32,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewTransformRoute() {
-  const { tables, search, chosen, defaultValue, cancelTo } = useLoaderData<typeof loader>()
+  const { tables, search, chosen, defaultValue, cancelTo, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const formKey = actionData && 'formKey' in actionData ? actionData.formKey : 'new'
   return (
@@ -42,21 +48,23 @@ export default function NewTransformRoute() {
         description="A transform maps incoming rows (CSV, JSON or HDX) onto the table's columns. Paste a sample to infer the columns, validate it on the cluster, then publish."
         mb="0"
       />
-      <TableSearchForm
-        search={search}
-        keep={{ project: chosen.split('/')[0] ?? '', table: chosen.split('/')[1] ?? '' }}
-      />
-      <TransformEditor
-        key={formKey}
-        tables={tables}
-        isTableFixed={false}
-        defaultValue={defaultValue}
-        lastResult={actionData?.result}
-        submitLabel="Publish transform"
-        cancelTo={cancelTo}
-        validation={actionData && 'validation' in actionData ? actionData.validation : null}
-        notice={actionData && 'notice' in actionData ? actionData.notice : null}
-      />
+      <CreationGate denied={denied} title="You cannot publish transforms">
+        <TableSearchForm
+          search={search}
+          keep={{ project: chosen.split('/')[0] ?? '', table: chosen.split('/')[1] ?? '' }}
+        />
+        <TransformEditor
+          key={formKey}
+          tables={tables}
+          isTableFixed={false}
+          defaultValue={defaultValue}
+          lastResult={actionData?.result}
+          submitLabel="Publish transform"
+          cancelTo={cancelTo}
+          validation={actionData && 'validation' in actionData ? actionData.validation : null}
+          notice={actionData && 'notice' in actionData ? actionData.notice : null}
+        />
+      </CreationGate>
     </Stack>
   )
 }

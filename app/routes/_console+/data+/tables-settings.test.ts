@@ -378,7 +378,7 @@ describe('/data/tables/$tableId settings forms (?edit=<group>)', () => {
     const notJson = unwrap<FormReply>(
       await send(tableId, projectId, { intent: 'save-settings', group: 'flush', format: 'json', json: '{oops' }),
     )
-    expect(notJson.data.result.error).toEqual({ json: ['Settings must be a JSON object'] })
+    expect(notJson.data.result.error).toEqual({ json: ['Settings are not valid JSON: it breaks at line 1, column 2'] })
     expect(notJson.data.result.initialValue).toMatchObject({ json: '{oops' })
 
     const broken = { stream: { ...current.stream, hot_data_max_age_minutes: 1.5 } }

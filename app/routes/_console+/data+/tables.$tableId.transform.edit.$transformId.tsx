@@ -37,7 +37,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const transform = await loadFromCluster(() => getTransform(api, project.uuid, table.uuid, params.transformId!))
   const tableValue = `${project.uuid}/${table.uuid}`
   return {
-    denied: await whyNotEach(api, { change: 'change_transform', remove: 'delete_transform' }, { project, table }),
+    denied: await whyNotEach(
+      api,
+      { change: 'change_transform', remove: 'delete_transform', ingest: 'insert_sql' },
+      { project, table },
+    ),
     table: { uuid: table.uuid, name: table.name },
     project: { uuid: project.uuid, name: project.name },
     transform: { uuid: transform.uuid, name: transform.name },
@@ -121,6 +125,7 @@ export default function EditTransformRoute() {
         notice={actionData && 'notice' in actionData ? actionData.notice : null}
         downloadHref={`${base}/download?project=${project.uuid}`}
         canIngest
+        ingestDenied={denied.ingest}
       />
     </Stack>
   )

@@ -30,6 +30,7 @@ import { loadProjectStep, projectAction } from './__project-manage.server'
 import { CreateLink } from '~/components/layout/create-link'
 import { LoadSampleForm } from '~/components/layout/load-sample-form'
 import { LOAD_SAMPLE_INTENT, loadSampleAction } from './__load-sample.server'
+import { CONSOLE_PROJECT_BADGE, CONSOLE_PROJECT_NOTE, isConsoleProject } from '~/utils/console-store'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
@@ -160,12 +161,22 @@ const columns: Column<TableRow>[] = [
     key: 'project',
     header: 'Project',
     cell: (row) => (
-      <Link
-        to={`/data/tables?manage-project=${encodeURIComponent(row.projectId)}`}
-        aria-label={`Project ${row.projectName}: contents, rename, delete`}
-      >
-        {row.projectName}
-      </Link>
+      <>
+        <Link
+          to={`/data/tables?manage-project=${encodeURIComponent(row.projectId)}`}
+          aria-label={`Project ${row.projectName}: contents, rename, delete`}
+        >
+          {row.projectName}
+        </Link>
+        {isConsoleProject(row.projectName) ? (
+          <>
+            {' '}
+            <span data-badge="console" title={CONSOLE_PROJECT_NOTE}>
+              {CONSOLE_PROJECT_BADGE}
+            </span>
+          </>
+        ) : null}
+      </>
     ),
   },
   { key: 'description', header: 'Description', cell: (row) => row.table?.description || '—' },

@@ -41,7 +41,12 @@ describe('/data/new-table', () => {
 
   it('offers a new project when the org has none, and preselects ?project=', async () => {
     const empty = await newTableLoader(args(get('/data/new-table', cookie)))
-    expect(empty).toEqual({ projects: [], project: NEW_PROJECT, constraint: getZodConstraint(TableFormSchema) })
+    expect(empty).toEqual({
+      denied: null,
+      projects: [],
+      project: NEW_PROJECT,
+      constraint: getZodConstraint(TableFormSchema),
+    })
     expect(empty.constraint.name).toMatchObject({ required: true })
     const { projectId } = await createTableOk('first_table')
     const chosen = await newTableLoader(args(get(`/data/new-table?project=${projectId}`, cookie)))

@@ -128,7 +128,7 @@ describe('/data/new-transform', () => {
     const names = ['a-b', 'x'.repeat(65), '_x']
     const messages = [
       'Name may contain only alphanumerics and underscores',
-      'Name must be at most 64 characters',
+      'Name must be under 64 symbols',
       'Name must not begin with a digit or special character',
     ]
     for (const [i, name] of names.entries()) {

@@ -9,6 +9,7 @@ import { statusBadgeCss } from '~/components/data-table/status-badge'
 import { FormCard } from '~/components/forms/form-card'
 import { PageHeader } from '~/components/layout/page-header'
 import { FormSelect } from '~/components/forms/form-select'
+import { CreationGate } from '~/components/layout/creation-gate'
 
 /** Statuses the filters offer; the cluster may answer others, which are shown as they come. */
 export const ALTER_STATUSES = ['ready', 'running', 'pending', 'done', 'failed', 'canceled'] as const
@@ -199,6 +200,7 @@ export function NewJobForm<Schema extends Record<string, unknown>>({
   intro,
   form,
   hasTables,
+  denied,
   submit,
   cancelTo,
   children,
@@ -207,6 +209,8 @@ export function NewJobForm<Schema extends Record<string, unknown>>({
   intro: ReactNode
   form: FormMetadata<Schema, string[]>
   hasTables: boolean
+  /** Why the user may not create the job (`whyNotCreate` in the loader): the reason instead of the form. */
+  denied?: string | null
   submit: { label: string; name?: string; value?: string }
   cancelTo: string
   children: ReactNode
@@ -214,10 +218,12 @@ export function NewJobForm<Schema extends Record<string, unknown>>({
   return (
     <Stack gap="4" maxW="3xl">
       <PageHeader title={title} description={intro} level={2} mb="0" />
-      <FormCard form={form} submit={submit} cancelTo={cancelTo}>
-        {hasTables ? null : <NoTablesNote />}
-        {children}
-      </FormCard>
+      <CreationGate denied={denied} title={`You cannot create ${title.replace(/^New /, '')}s`}>
+        <FormCard form={form} submit={submit} cancelTo={cancelTo}>
+          {hasTables ? null : <NoTablesNote />}
+          {children}
+        </FormCard>
+      </CreationGate>
     </Stack>
   )
 }

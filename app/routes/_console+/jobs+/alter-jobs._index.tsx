@@ -16,7 +16,7 @@ import {
   type AlterJob,
   type AlterVerify,
 } from '~/api/jobs.server'
-import { errorMessage } from '~/utils/error-message'
+import { errorMessage, tryAgain } from '~/utils/error-message'
 import { DateTime } from '~/components/layout/date-time'
 import type { RouteHandle } from '~/utils/handle'
 import { StatusBadge } from '~/components/data-table/status-badge'
@@ -260,7 +260,7 @@ export function ErrorBoundary() {
       level={2}
       title="The alter jobs could not be loaded"
       message={errorMessage(error)}
-      back={{ to: '/jobs/alter-jobs', label: 'Try again' }}
+      back={tryAgain(error, '/jobs/alter-jobs')}
     />
   )
 }

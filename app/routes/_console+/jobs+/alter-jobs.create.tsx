@@ -24,6 +24,8 @@ import { NewJobForm } from './__job-ui'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
+import { whyNotCreate } from '~/api/access.server'
+import { isConsoleProject } from '~/utils/console-store'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -39,14 +41,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The tables offered are what `?table_q=` finds, not every table of the org (issue 33).
   const wanted = url.searchParams.get('table') ?? ''
   const q = (url.searchParams.get('table_q') ?? '').trim()
-  const [{ choices, hasMore }, chosen] = await Promise.all([
+  const [{ choices, hasMore }, chosen, denied] = await Promise.all([
     loadFromCluster(() => searchTables(api, q)),
     wanted ? loadFromCluster(() => tableTransformOption(api, wanted)) : null,
+    whyNotCreate(api, '/jobs/alter-jobs/create'),
   ])
-  const tables = choices.map((choice) => `${choice.project}.${choice.name}`)
+  const tables = choices
+    .filter((choice) => !isConsoleProject(choice.project))
+    .map((choice) => `${choice.project}.${choice.name}`)
   if (chosen && !tables.includes(wanted)) tables.unshift(wanted)
   const table = chosen ? wanted : (tables[0] ?? '')
   return {
+    denied,
     tables,
     search: { q, choices, hasMore },
     table,
@@ -121,6 +127,7 @@ export default function NewAlterJobRoute() {
         }
         form={form}
         hasTables={loaderData.tables.length > 0}
+        denied={loaderData.denied}
         submit={{ label: 'Create alter job', name: 'intent', value: 'create' }}
         cancelTo="/jobs/alter-jobs"
       >

@@ -51,6 +51,7 @@ describe('/jobs/alter-jobs/create', () => {
   it('offers the tables a search finds (every table here) and a DELETE template for the first one, or for ?table=', async () => {
     const data = await createLoader(args(get('/jobs/alter-jobs/create', cookie)))
     expect(data).toEqual({
+      denied: null,
       tables: ['alter_p.events'],
       search: { q: '', choices: [expect.objectContaining({ project: 'alter_p', name: 'events' })], hasMore: false },
       table: 'alter_p.events',

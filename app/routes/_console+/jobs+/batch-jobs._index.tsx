@@ -13,7 +13,7 @@ import {
   retryBatchJob,
   type BatchJob,
 } from '~/api/jobs.server'
-import { errorMessage } from '~/utils/error-message'
+import { errorMessage, tryAgain } from '~/utils/error-message'
 import { DateTime } from '~/components/layout/date-time'
 import type { RouteHandle } from '~/utils/handle'
 import { StatusBadge } from '~/components/data-table/status-badge'
@@ -304,7 +304,7 @@ export function ErrorBoundary() {
       level={2}
       title="The batch jobs could not be loaded"
       message={errorMessage(error)}
-      back={{ to: '/jobs/batch-jobs', label: 'Try again' }}
+      back={tryAgain(error, '/jobs/batch-jobs')}
     />
   )
 }

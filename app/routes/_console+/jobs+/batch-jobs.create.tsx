@@ -24,6 +24,7 @@ import { redirectWithToast } from '~/utils/toast.server'
 
 import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
+import { whyNotCreate } from '~/api/access.server'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
@@ -102,15 +103,17 @@ function batchJobFields(form: BatchJobForm): Record<string, string> {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   // the tables a search finds, not every table of the org (issue 33)
-  const [pick, credentials, pools] = await Promise.all([
+  const [pick, credentials, pools, denied] = await Promise.all([
     loadFromCluster(() => loadTableTransformPick(api, new URL(request.url))),
     loadFromCluster(() => credentialOptions(api)),
     loadFromCluster(() => poolOptions(api)),
+    whyNotCreate(api, '/jobs/batch-jobs/create'),
   ])
   const tables = pick.options
   // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
   const table = pick.chosen ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
   return {
+    denied,
     tables,
     search: pick.search,
     table: table?.value ?? '',
@@ -239,6 +242,7 @@ export default function NewBatchJobRoute() {
         intro="Loads every file under a URL or bucket path (CSV or JSON, gzipped or not) into a table through one of its transforms. The job starts as soon as it is created."
         form={form}
         hasTables={loaderData.tables.length > 0}
+        denied={loaderData.denied}
         submit={{ label: 'Create batch job' }}
         cancelTo="/jobs/batch-jobs"
       >

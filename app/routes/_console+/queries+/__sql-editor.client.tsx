@@ -55,6 +55,9 @@ function schemaCompleter(read: () => SchemaCompletion[]): Ace.Completer {
   }
 }
 
+/** The editor's line height in px (14 px text): room below the baseline for an underscore. */
+const SQL_LINE_HEIGHT = 21
+
 /**
  * The Ace SQL editor (browser only: loaded lazily behind ClientOnly, over a textarea of the same
  * name). Its text goes to the form through a hidden input; Ctrl/Cmd+Enter calls `onRun`; suggestions
@@ -123,6 +126,10 @@ export default memo(function SqlEditor({
         width="100%"
         height="100%"
         fontSize={14}
+        // Ace paints each line in a box of its line height with `contain: strict`, which clips what is
+        // drawn below it: at the font's own ("normal") height an underscore fell outside and
+        // `web_logs` read as `web logs` (issue 36). 1.5 lines leave the glyph room in every theme.
+        lineHeight={SQL_LINE_HEIGHT}
         showPrintMargin={false}
         enableBasicAutocompletion
         enableLiveAutocompletion={false}

@@ -10,12 +10,18 @@ import type { RouteHandle } from '~/utils/handle'
 import { TableSearchForm } from '~/components/forms/table-search-field'
 import { PoolCreateEditor } from './__pool-editor'
 import { createPoolAction, loadCreatePool } from './__pool-editor.server'
+import { CreationGate } from '~/components/layout/creation-gate'
+import { whyNotCreate } from '~/api/access.server'
 
 export const handle: RouteHandle = { docsTopic: 'scale' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  return loadFromCluster(() => loadCreatePool(api, new URL(request.url)))
+  const [editor, denied] = await Promise.all([
+    loadFromCluster(() => loadCreatePool(api, new URL(request.url))),
+    whyNotCreate(api, '/scale/pool/create'),
+  ])
+  return { ...editor, denied }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -24,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PoolCreateRoute() {
-  const { type, service, table, transform, tables, search, defaults } = useLoaderData<typeof loader>()
+  const { type, service, table, transform, tables, search, defaults, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="3xl">
@@ -34,23 +40,25 @@ export default function PoolCreateRoute() {
         description="A pool runs its own workers for one service, sized here. Ingest pools write into one table through one of its transforms."
         mb="0"
       />
-      {tables.length || search.q ? (
-        <TableSearchForm search={search} keep={{ type, table }} />
-      ) : (
-        <Text fontSize="sm" color="fg.muted">
-          There are no tables yet: an ingest pool needs one, search and core pools do not.
-        </Text>
-      )}
-      <PoolCreateEditor
-        key={`${type}:${table}`}
-        type={type}
-        service={service}
-        table={table}
-        transform={transform}
-        tables={tables}
-        defaults={defaults}
-        lastResult={actionData?.result}
-      />
+      <CreationGate denied={denied} title="You cannot create pools">
+        {tables.length || search.q ? (
+          <TableSearchForm search={search} keep={{ type, table }} />
+        ) : (
+          <Text fontSize="sm" color="fg.muted">
+            There are no tables yet: an ingest pool needs one, search and core pools do not.
+          </Text>
+        )}
+        <PoolCreateEditor
+          key={`${type}:${table}`}
+          type={type}
+          service={service}
+          table={table}
+          transform={transform}
+          tables={tables}
+          defaults={defaults}
+          lastResult={actionData?.result}
+        />
+      </CreationGate>
     </Stack>
   )
 }

@@ -16,7 +16,7 @@ import { DateTime } from '~/components/layout/date-time'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { roleLabel } from '~/schemas/security'
-import { errorMessage } from '~/utils/error-message'
+import { errorMessage, tryAgain } from '~/utils/error-message'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
 import { describeScope, loadScopeOptions } from './__scopes.server'
@@ -242,7 +242,7 @@ export function ErrorBoundary() {
       level={2}
       title="The invites could not be loaded"
       message={errorMessage(error)}
-      back={{ to: '/security/pending-invites', label: 'Try again' }}
+      back={tryAgain(error, '/security/pending-invites')}
     />
   )
 }

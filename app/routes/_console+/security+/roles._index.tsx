@@ -12,7 +12,7 @@ import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { roleLabel } from '~/schemas/security'
-import { errorMessage } from '~/utils/error-message'
+import { errorMessage, tryAgain } from '~/utils/error-message'
 import { describeScope, loadScopeOptions } from './__scopes.server'
 import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
@@ -137,7 +137,7 @@ export function ErrorBoundary() {
       level={2}
       title="The roles could not be loaded"
       message={errorMessage(error)}
-      back={{ to: '/security/roles', label: 'Try again' }}
+      back={tryAgain(error, '/security/roles')}
     />
   )
 }

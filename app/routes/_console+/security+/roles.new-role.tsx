@@ -9,7 +9,7 @@ import { errorMessage } from '~/utils/error-message'
 import { RoleEditor } from './__role-editor'
 import { loadRoleEditor, roleEditorAction } from './__role-editor.server'
 import { loadAllowed } from './__permissions.server'
-import { InlineAlert } from '~/components/layout/inline-alert'
+import { CreationGate } from '~/components/layout/creation-gate'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -35,9 +35,7 @@ export default function NewRoleRoute() {
         description="A role is a set of policies: permissions in a scope. Give it to users on their Edit page."
         mb="0"
       />
-      {denied ? (
-        <InlineAlert title="You cannot create roles">{denied}: ask an org admin.</InlineAlert>
-      ) : (
+      <CreationGate denied={denied} title="You cannot create roles">
         <RoleEditor
           key={revision}
           draft={staging?.draft ?? draft}
@@ -50,7 +48,7 @@ export default function NewRoleRoute() {
           submitLabel="Create role"
           cancelTo="/security/roles"
         />
-      )}
+      </CreationGate>
     </Stack>
   )
 }

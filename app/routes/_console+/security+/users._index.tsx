@@ -15,7 +15,7 @@ import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { roleLabel } from '~/schemas/security'
-import { errorMessage } from '~/utils/error-message'
+import { errorMessage, tryAgain } from '~/utils/error-message'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
 import { Denied } from '~/components/layout/denied'
@@ -224,7 +224,7 @@ export function ErrorBoundary() {
       level={2}
       title="The users could not be loaded"
       message={errorMessage(error)}
-      back={{ to: '/security/users', label: 'Try again' }}
+      back={tryAgain(error, '/security/users')}
     />
   )
 }

@@ -17,7 +17,7 @@ import { redirectWithToast } from '~/utils/toast.server'
 import { ScopeFields } from './__scope-fields'
 import { isScopeOf, loadScopeOptions } from './__scopes.server'
 import { loadAllowed } from './__permissions.server'
-import { InlineAlert } from '~/components/layout/inline-alert'
+import { CreationGate } from '~/components/layout/creation-gate'
 
 /** Where the cluster's invite fields show on the form. */
 const INVITE_FIELDS: Record<string, string> = {
@@ -88,9 +88,7 @@ export default function InviteUserRoute() {
         description="They get an email with a link to set their password; until then the invite is pending."
         mb="0"
       />
-      {denied ? (
-        <InlineAlert title="You cannot invite users">{denied}: ask an org admin.</InlineAlert>
-      ) : (
+      <CreationGate denied={denied} title="You cannot invite users">
         <FormCard form={form} submit={{ label: 'Send invite' }} cancelTo="/security/users">
           <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'off' }} />
           <SelectField
@@ -104,7 +102,7 @@ export default function InviteUserRoute() {
           />
           <ScopeFields level={fields.scopeLevel} resource={fields.resource} options={scopes} />
         </FormCard>
-      )}
+      </CreationGate>
     </Stack>
   )
 }

@@ -1,0 +1,29 @@
+/*
+ * The console's own store on the cluster (decision 029): project `cluster_console` with every user's
+ * saved queries and query history. It is a project like any other to the cluster; the console marks
+ * it as its own where it shows, leaves it out of table pickers and counts, and says what deleting it
+ * takes. Shared by server and browser code.
+ */
+
+/** The project the console keeps its own rows in. */
+export const CONSOLE_PROJECT = 'cluster_console'
+
+/** The badge beside the project's name wherever it is listed. */
+export const CONSOLE_PROJECT_BADGE = 'console store'
+
+/** What the project is, said where it shows (the tables list, the project panel). */
+export const CONSOLE_PROJECT_NOTE = "The console's own store: every user's saved queries and query history."
+
+/** What deleting the project takes, said on its delete step. */
+export const CONSOLE_PROJECT_DELETE_NOTE =
+  "This is the console's own store: every user's saved queries and query history go with it."
+
+/** True for the console's own project (by name: the cluster has no other mark for it). */
+export function isConsoleProject(project: { name: string } | string): boolean {
+  return (typeof project === 'string' ? project : project.name) === CONSOLE_PROJECT
+}
+
+/** The entries of a table picker or a count without the console's own project. */
+export function withoutConsoleProject<T extends { project: { name: string } }>(entries: T[]): T[] {
+  return entries.filter((entry) => !isConsoleProject(entry.project))
+}
