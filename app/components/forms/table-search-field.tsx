@@ -1,4 +1,5 @@
-import { Box, Button, HStack } from '@chakra-ui/react'
+import { Box, HStack } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { useEffect, useRef, useState, type ChangeEvent } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { Form as RemixForm } from '@remix-run/react'
