@@ -1,4 +1,5 @@
 import type { ClusterApi } from './client.server'
+import { isConsoleProject } from '~/utils/console-store'
 import { listProjects, type Project } from './projects.server'
 import { cachedRead } from './read-cache.server'
 import { findTable, learnTableProject, listTables, type Table } from './tables.server'
@@ -71,7 +72,8 @@ export async function searchTables(
   q: string,
   limit = PICKER_LIMIT,
 ): Promise<{ choices: TableChoice[]; hasMore: boolean }> {
-  const projects = await listProjectsBriefly(api)
+  // the console's own store is never a table to pick (issue 36): left out before the list is filled
+  const projects = (await listProjectsBriefly(api)).filter((project) => !isConsoleProject(project))
   const needles = words(q)
   const choices: TableChoice[] = []
   if (!needles.length) {

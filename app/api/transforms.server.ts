@@ -3,7 +3,7 @@ import { transformValue } from '~/schemas/job'
 import { listAll } from './list-all.server'
 import { learnTableProject, listProjectsWithTables } from './tables.server'
 import { listProjectsBriefly, searchTables, type TableSearch } from './table-search.server'
-import { isConsoleProject, withoutConsoleProject } from '~/utils/console-store'
+import { withoutConsoleProject } from '~/utils/console-store'
 
 export type TransformColumn = {
   name: string
@@ -232,10 +232,8 @@ export async function loadTableTransformPick(
     searchTables(api, q, TRANSFORM_PICKER_LIMIT),
     wanted ? tableTransformOption(api, wanted) : null,
   ])
-  // the console's own store is never a table to load or alter (issue 36)
-  const offered = choices.filter((choice) => !isConsoleProject(choice.project))
   const options = await Promise.all(
-    offered.map(async (choice) => {
+    choices.map(async (choice) => {
       const value = `${choice.project}.${choice.name}`
       if (chosen && chosen.value === value) return chosen
       return { value, transforms: await transformOptionsOf(api, choice.projectId, choice.uuid, value) }

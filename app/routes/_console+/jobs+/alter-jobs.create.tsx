@@ -25,7 +25,6 @@ import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
 import { whyNotCreate } from '~/api/access.server'
-import { isConsoleProject } from '~/utils/console-store'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -46,9 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     wanted ? loadFromCluster(() => tableTransformOption(api, wanted)) : null,
     whyNotCreate(api, '/jobs/alter-jobs/create'),
   ])
-  const tables = choices
-    .filter((choice) => !isConsoleProject(choice.project))
-    .map((choice) => `${choice.project}.${choice.name}`)
+  const tables = choices.map((choice) => `${choice.project}.${choice.name}`)
   if (chosen && !tables.includes(wanted)) tables.unshift(wanted)
   const table = chosen ? wanted : (tables[0] ?? '')
   return {
