@@ -35,6 +35,7 @@ if (isRunner && !isReusingServer && !process.env.E2E_CLUSTER_DATA_DIR)
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
+  globalSetup: './e2e/global-setup.ts',
   fullyParallel: false,
   workers: isCI ? 1 : 2,
   retries: isCI ? 1 : 0,

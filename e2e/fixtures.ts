@@ -30,6 +30,17 @@ export async function hydrated(page: Page) {
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
 }
 
+/**
+ * Finds a table with a form's "Find a table" search (issue 33: a form offers the tables its search
+ * finds, not every table of the org) and waits until the form offers what it found. Without scripts
+ * (and for a search form of its own) "Find" loads the page again, so call it before typing elsewhere.
+ */
+export async function findTable(page: Page, q: string) {
+  await page.getByRole('searchbox', { name: 'Find a table', exact: true }).fill(q)
+  await page.getByRole('button', { name: 'Find', exact: true }).click()
+  await expect(page.getByText(new RegExp(`matching “${q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”`))).toBeVisible()
+}
+
 /** A unique, valid table or project name for one test run (letters, digits, underscores). */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`

@@ -86,7 +86,7 @@ test.describe('form validation loaded after hydration', () => {
   }, testInfo) => {
     test.skip(testInfo.project.name !== 'js', 'a script-only behaviour')
     const { project, table } = await createTableThroughForm(page)
-    const path = `/jobs/alter-jobs/create?table=${encodeURIComponent(`${project}.${table}`)}`
+    const path = `/jobs/alter-jobs/create?table=${encodeURIComponent(`${project}.${table}`)}&table_q=sample.web_logs`
     // The scripts the page lists load at once; any other (the schema, fetched after hydration) waits 3 s.
     const listed = await (await page.request.get(path)).text()
     await page.route(/\/assets\/[^?]*\.js(\?|$)/, async (route) => {

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Locator, Page } from '@playwright/test'
-import { expect, hydrated, test, uniqueName } from './fixtures'
+import { expect, findTable, hydrated, test, uniqueName } from './fixtures'
 import { E2E_PORT } from './env'
 
 // Both projects (js, no-js) share one cluster and may run at once: a purge in one would remove the
@@ -53,6 +53,7 @@ test.describe('jobs', () => {
   }, testInfo) => {
     await withJobsLock(async () => {
       await page.goto('/jobs/alter-jobs/create')
+      await findTable(page, 'sample.web_logs')
       await hydrated(page) // with scripts the template follows the table the form's state holds
       await expect(
         page.getByRole('navigation', { name: 'Job kinds' }).getByRole('link', { name: 'Alter jobs' }),
@@ -97,6 +98,7 @@ test.describe('jobs', () => {
     await withJobsLock(async () => {
       const name = uniqueName('e2e_batch')
       await page.goto('/jobs/batch-jobs/create')
+      await findTable(page, 'sample.web_logs')
       await hydrated(page) // the transforms listed follow the table the form's state holds
       await page.getByLabel('Name', { exact: true }).fill(name)
       await page.getByLabel('Description', { exact: true }).fill('The sample bucket, dry run')
@@ -139,7 +141,7 @@ test.describe('jobs', () => {
   }) => {
     await withJobsLock(async () => {
       const name = uniqueName('e2e_fail')
-      await page.goto('/jobs/batch-jobs/create')
+      await page.goto('/jobs/batch-jobs/create?table_q=sample.web_logs')
       // a table chosen while the page hydrates stays in the select but not in the form's state, which
       // then lists no transform for it (CI saw "Transform is required" once): wait for React first
       await hydrated(page)

@@ -53,6 +53,10 @@ import {
 } from './queries+/__query.server'
 
 const RUN_CHANGE_INTENT = 'run-change'
+/** The longest run link a Run redirects to (Node and browsers refuse a request line past 16 KB). */
+export const MAX_RUN_LINK = 8_000
+/** Room for `&run=<id>#result` on a run's link. */
+const RUN_ID_ROOM = 64
 
 const TABS = ['results', 'statistics', 'analysis'] as const
 type ResultTab = (typeof TABS)[number]
@@ -82,7 +86,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   earlyOutcome?.catch(() => undefined)
   const [picker, schema] = await Promise.all([loadFromCluster(() => loadPicker(api, url)), loadSchemaTree(api, url)])
   const { sql, options, optionErrors } = fromUrl.sql !== '' ? fromUrl : readQueryParams(url, picker)
-  const base = { picker, schema, sql, options, optionErrors, tab, isChange: false, runId }
+  // a name typed in Save… before a Run rides along in the run's link, so it is still there to save
+  const saveName = url.searchParams.get('name') ?? ''
+  const base = { picker, schema, sql, options, optionErrors, tab, isChange: false, runId, saveName }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
   if (Object.keys(optionErrors).length)
     return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
@@ -116,7 +122,26 @@ async function runFromForm(request: Request, formData: FormData) {
   params.delete('page')
   params.delete('tab')
   const { sql, options, optionErrors } = readQueryParams(new URL(`/result?${params}`, request.url), null)
-  if (sql.trim() && !Object.keys(optionErrors).length && !isChangingStatement(sql)) {
+  const canRun = sql.trim() !== '' && !Object.keys(optionErrors).length && !isChangingStatement(sql)
+  // A query too long for a link (a browser and this server refuse a request line past 16 KB) is
+  // shown in the POST's own answer: it runs and is recorded the same, only its page has no link.
+  if (`/result?${params}`.length + RUN_ID_ROOM > MAX_RUN_LINK) {
+    const ran = {
+      sql,
+      options,
+      optionErrors,
+      saveName: String(formData.get('name') ?? ''),
+      isChange: isChangingStatement(sql),
+      linkTooLong: true as const,
+    }
+    if (!sql.trim()) return data({ ...ran, sqlError: NO_SQL_MESSAGE, outcome: null }, { status: 400 })
+    if (!canRun) return data({ ...ran, outcome: null }, { status: Object.keys(optionErrors).length ? 400 : 200 })
+    const started = performance.now()
+    const outcome = await runForUi(api, sql, options)
+    await recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
+    return data({ ...ran, outcome }, { status: outcome.kind === 'error' ? outcome.status : 200 })
+  }
+  if (canRun) {
     const runId = newRunId()
     const started = performance.now()
     const outcome = await runForUi(api, sql, options, 1, runId)
@@ -152,11 +177,12 @@ export async function action({ request }: ActionFunctionArgs) {
     } catch (error) {
       const message = engineMessage(error)
       if (!message) throw error instanceof ClusterError ? errorResponse(error) : error
-      return data({ outcome: { kind: 'error', message, status: 400 } as QueryOutcome }, { status: 400 })
+      return data({ sql, outcome: { kind: 'error', message, status: 400 } as QueryOutcome }, { status: 400 })
     }
   }
   const outcome = await runForUi(api, sql, options)
-  return data({ outcome }, { status: outcome.kind === 'error' ? outcome.status : 200 })
+  // the statement that ran comes back with its answer: the editor shows it, whatever the URL says
+  return data({ sql, outcome }, { status: outcome.kind === 'error' ? outcome.status : 200 })
 }
 
 /**
@@ -195,25 +221,40 @@ function withRun(search: string, runId: string | undefined): string {
   return `?${params}`
 }
 
+/** What an action's answer holds (the two POSTs that show their run here rather than redirect). */
+type RanHere = {
+  sql?: string
+  options?: SerializeFrom<typeof loader>['options']
+  optionErrors?: SerializeFrom<typeof loader>['optionErrors']
+  sqlError?: string
+  saveName?: string
+  isChange?: boolean
+  linkTooLong?: boolean
+  outcome: unknown
+}
+
 /** A run's part of the shared Query workspace (./queries+/__workspace): the editor above, the result below. */
 function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceView {
   const loaded = data as SerializeFrom<typeof loader>
-  const ran = actionData as SerializeFrom<typeof action> | undefined
-  const outcome = (ran?.outcome ?? loaded.outcome) as QueryOutcome | null
-  const isConfirming = loaded.isChange && !ran
-  const analysis = loaded.analysis as AnalysisPart[] | null
+  // A POST's own answer (a confirmed change, or a Run too long for a link) shows what it ran.
+  const ran = actionData as RanHere | undefined
+  const outcome = (ran ? ran.outcome : loaded.outcome) as QueryOutcome | null
+  const isConfirming = ran ? Boolean(ran.isChange && !ran.outcome) : loaded.isChange
+  const analysis = ran ? null : (loaded.analysis as AnalysisPart[] | null)
+  const sql = ran?.sql ?? loaded.sql
   return {
     header: <PageHeader title="Query" mb="2" />,
-    sql: loaded.sql,
+    sql,
     picker: loaded.picker,
     // The key the editor has on /queries: a run keeps it mounted.
     editorKey: 'editor',
     editor: {
-      sql: loaded.sql,
-      options: loaded.options,
-      optionErrors: loaded.optionErrors,
-      sqlError: loaded.sqlError,
+      sql,
+      options: ran?.options ?? loaded.options,
+      optionErrors: ran?.optionErrors ?? loaded.optionErrors,
+      sqlError: ran ? ran.sqlError : loaded.sqlError,
       schema: loaded.schema,
+      save: { name: (ran?.saveName ?? loaded.saveName) || undefined },
       isCompact: Boolean(outcome && outcome.kind !== 'error'),
       error:
         outcome?.kind === 'error' ? (
@@ -222,7 +263,14 @@ function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceVi
     },
     after: (
       <>
-        {isConfirming ? <ConfirmChange sql={loaded.sql} /> : null}
+        {ran?.linkTooLong ? (
+          <Box role="status" bg="bg.muted" rounded="md" px="3" py="2" mb="3" fontSize="sm">
+            <Text fontWeight="medium">This query is too long for a link</Text>
+            It ran from the form: reloading this page or sharing its address does not run it again. Saved queries and
+            History keep it.
+          </Box>
+        ) : null}
+        {isConfirming ? <ConfirmChange sql={sql} /> : null}
         {outcome || analysis ? (
           <ResultSection outcome={outcome} analysis={analysis} search={withRun(location.search, loaded.runId)} />
         ) : null}

@@ -6,7 +6,7 @@ import { TEST_CLUSTER_URL } from '#tests/env'
 import { dropConnection, failWith, server, useTestCluster } from '#tests/msw'
 import { args, get, loginAsAdmin, post, responseFrom, unwrap } from '#tests/session'
 import { loader as csvLoader } from '../../resources+/query-csv'
-import { action as resultAction, loader as resultLoader, shouldRevalidate } from '../result'
+import { action as resultAction, loader as resultLoader, MAX_RUN_LINK, shouldRevalidate } from '../result'
 import { loader as editorLoader } from './_index'
 import { editorLink, MAX_ROWS_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS } from './__query-options'
 import { loader as referenceLoader } from './reference'
@@ -195,6 +195,24 @@ describe('/result', () => {
   it("queries a project's table by project.table", async () => {
     const { data } = await result({ sql: 'SELECT count() AS c FROM weblogs.access' })
     expect(data.outcome).toMatchObject({ kind: 'rows', columns: [{ name: 'c', type: 'UInt64' }], rows: [['0']] })
+  })
+
+  it('a Run too long for a link runs in the POST itself and keeps everything typed; a short one redirects', async () => {
+    const sql = `SELECT count() AS c FROM weblogs.access WHERE status NOT IN (${Array.from({ length: 2000 }, (_, i) => i + 600).join(',')})`
+    expect(`/result?${new URLSearchParams({ sql })}`.length).toBeGreaterThan(MAX_RUN_LINK)
+    const fields = { sql, hdx_query_max_rows: '7', name: 'Kept name' }
+    const ran = unwrap(await resultAction(args(post('/result', fields, cookie))))
+    expect(ran.status).toBe(200)
+    expect(ran.data).toMatchObject({ sql, linkTooLong: true, saveName: 'Kept name', outcome: { kind: 'rows' } })
+    expect(ran.data.options).toMatchObject({ hdx_query_max_rows: '7' })
+    // an option in error is shown at its field, with the SQL kept, and nothing runs
+    const refused = unwrap(await resultAction(args(post('/result', { ...fields, hdx_query_max_rows: 'lots' }, cookie))))
+    expect(refused.status).toBe(400)
+    expect(refused.data).toMatchObject({ sql, outcome: null })
+    expect(Object.keys(refused.data.optionErrors)).toEqual(['hdx_query_max_rows'])
+    const short = await responseFrom(() => resultAction(args(post('/result', { sql: 'SELECT 1', name: 'n' }, cookie))))
+    expect(short.status).toBe(302)
+    expect(short.headers.get('Location')).toMatch(/^\/result\?sql=SELECT\+1&name=n&run=[^&#]+#result$/)
   })
 
   it('an explicit Run always runs: rows ingested between two Runs of the same SQL show; the pages of a run reuse it (issue 37)', async () => {

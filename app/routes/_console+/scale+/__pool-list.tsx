@@ -44,15 +44,17 @@ const tableColumns: Column<IngestTable>[] = [
 ]
 
 /** The ingest tab's second list: the tables ingest pools write into, then the first others (at most 25). */
-function IngestTables({ tables }: { tables: Settled<IngestTable[]> }) {
+function IngestTables({ tables, q }: { tables: Settled<IngestTable[]>; q: string }) {
   return (
     <Box as="section" aria-labelledby="ingest-tables-heading" mt="4">
       <Heading as="h3" id="ingest-tables-heading" size="md" mb="1">
         Tables
       </Heading>
       <Text color="fg.muted" fontSize="sm" mb="3">
-        Where ingest pools write (the first 25 tables, those with pools first; every table is under Data). A table with
-        no pool of its own still takes HTTP stream ingest through the cluster’s default intake.
+        {q
+          ? `Tables matching “${q}” (the first 25, those with pools first).`
+          : 'Where ingest pools write (the first 25 tables, those with pools first): the filter above finds any other.'}{' '}
+        A table with no pool of its own still takes HTTP stream ingest through the cluster’s default intake.
       </Text>
       {tables.error !== null ? (
         <InlineAlert title="The tables could not be loaded">{tables.error}</InlineAlert>
@@ -63,12 +65,16 @@ function IngestTables({ tables }: { tables: Settled<IngestTable[]> }) {
           rows={tables.value}
           rowKey={(row) => row.uuid}
           empty={
-            <>
-              <Text mb="2">No tables yet: an ingest pool writes into one.</Text>
-              <ChakraLink asChild color="link">
-                <Link to="/data/new-table">Create a table</Link>
-              </ChakraLink>
-            </>
+            q ? (
+              <Text>No table matches “{q}”.</Text>
+            ) : (
+              <>
+                <Text mb="2">No tables yet: an ingest pool writes into one.</Text>
+                <ChakraLink asChild color="link">
+                  <Link to="/data/new-table">Create a table</Link>
+                </ChakraLink>
+              </>
+            )
           }
         />
       )}
@@ -246,7 +252,7 @@ export function PoolList({ data }: { data: PoolListData }) {
         }
       />
       {data.totals.pools ? <TotalsPanel totals={data.totals} /> : null}
-      {data.totals.pools ? (
+      {data.totals.pools || data.tables ? (
         <FilterForm
           label="Filter by pool, service or table"
           value={data.q}
@@ -280,7 +286,7 @@ export function PoolList({ data }: { data: PoolListData }) {
           searchParams={searchParams}
         />
       ) : null}
-      {data.tables ? <IngestTables tables={data.tables} /> : null}
+      {data.tables ? <IngestTables tables={data.tables} q={data.q} /> : null}
     </Stack>
   )
 }

@@ -109,10 +109,16 @@ export const INGEST_TABLES_SHOWN = 25
  * The tables the ingest tab lists with the ingest pools (of `rows`) that write into them, tables with
  * pools first (by name), then the org's first tables without one, at most INGEST_TABLES_SHOWN: the
  * tables with pools are read by name (the pools name them `project.table`), the others are one page
- * of the first project's tables, so the tab costs the same at 10,000 tables (issue 33). Throws ClusterError.
+ * of the first project's tables, so the tab costs the same at 10,000 tables (issue 33). A filter (`q`, the
+ * tab's own) narrows both to the tables whose `project.table` holds it, so any table is a search away.
+ * Throws ClusterError.
  */
-export async function loadIngestTables(api: ClusterApi, rows: PoolRow[]): Promise<IngestTable[]> {
-  const named = [...new Set(rows.map((row) => row.table).filter(Boolean))].sort().slice(0, INGEST_TABLES_SHOWN)
+export async function loadIngestTables(api: ClusterApi, rows: PoolRow[], q = ''): Promise<IngestTable[]> {
+  const needle = q.trim().toLowerCase()
+  const named = [...new Set(rows.map((row) => row.table).filter(Boolean))]
+    .filter((name) => name.toLowerCase().includes(needle))
+    .sort()
+    .slice(0, INGEST_TABLES_SHOWN)
   const projects = await listProjects(api)
   const withPools = await Promise.all(
     named.map(async (name) => {
@@ -129,7 +135,7 @@ export async function loadIngestTables(api: ClusterApi, rows: PoolRow[]): Promis
   )
   const tables = withPools.filter((entry) => entry !== null)
   if (tables.length < INGEST_TABLES_SHOWN) {
-    const { choices } = await searchTables(api, '', INGEST_TABLES_SHOWN)
+    const { choices } = await searchTables(api, q.trim(), INGEST_TABLES_SHOWN)
     for (const choice of choices) {
       const name = `${choice.project}.${choice.name}`
       if (tables.length >= INGEST_TABLES_SHOWN) break
@@ -176,6 +182,6 @@ export async function loadPoolList(api: ClusterApi, kind: PoolKind, url: URL) {
   // The ingest tab also shows every table with the pools that write into it: a bonus panel, so a
   // failure there leaves the pools on screen.
   const tables: Settled<IngestTable[]> | null =
-    kind === 'ingest' ? await settle(() => loadIngestTables(api, rows)) : null
+    kind === 'ingest' ? await settle(() => loadIngestTables(api, rows, paging.q)) : null
   return { kind, ...listPage(shown, paging), totals, allPools: pools.length, tables }
 }
