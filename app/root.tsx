@@ -57,7 +57,9 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <link rel="icon" href="data:," />
+        {/* public/ (a deployer may replace these files before building) */}
+        <link rel="icon" href={withBase('/favicon.ico')} sizes="32x32" />
+        <link rel="icon" href={withBase('/favicon.svg')} type="image/svg+xml" />
         <Meta />
         <link rel="stylesheet" href={withBase(rootData?.themeCss ?? THEME_STYLESHEET_FALLBACK)} />
         <Links />

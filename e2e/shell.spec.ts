@@ -119,6 +119,24 @@ test.describe('shell', () => {
     )
   })
 
+  test("public/'s files are served as a deployer expects: the icons the page links, robots.txt", async ({
+    authedPage: page,
+  }) => {
+    await page.goto('/dashboard')
+    const icons = await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => l.getAttribute('href')))
+    expect(icons).toEqual(['/favicon.ico', '/favicon.svg'])
+    for (const [path, type] of [
+      ['/favicon.ico', 'image/x-icon'],
+      ['/favicon.svg', 'image/svg+xml'],
+      ['/robots.txt', 'text/plain'],
+    ]) {
+      const answer = await page.request.get(path!)
+      expect(answer.status(), path).toBe(200)
+      expect(answer.headers()['content-type'], path).toContain(type)
+    }
+    expect(await (await page.request.get('/robots.txt')).text()).toContain('Disallow: /')
+  })
+
   test('a page that does not exist says so plainly inside the shell, with the ways on', async ({
     authedPage: page,
   }) => {
