@@ -123,7 +123,9 @@ test.describe('shell', () => {
     authedPage: page,
   }) => {
     await page.goto('/dashboard')
-    const icons = await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => l.getAttribute('href')))
+    const icons = await page
+      .locator('link[rel="icon"]')
+      .evaluateAll((links) => links.map((l) => l.getAttribute('href')))
     expect(icons).toEqual(['/favicon.ico', '/favicon.svg'])
     for (const [path, type] of [
       ['/favicon.ico', 'image/x-icon'],

@@ -31,6 +31,8 @@ export type SettingField = {
   kind: SettingKind
   /** Empty is an error (flush fields); otherwise empty takes the default. */
   required?: boolean
+  /** Empty is an error with the spec's "must not be blank" (index sort keys: `[]` says none). */
+  notBlank?: boolean
   /** The checkbox says the opposite of the setting ("Disable merge" ↔ merge.enabled). */
   inverted?: boolean
   help?: string
@@ -156,7 +158,8 @@ export const SETTINGS_GROUPS: SettingsGroupDef[] = [
         path: ['sort_keys'],
         label: 'Sort keys (JSON)',
         kind: 'sortKeys',
-        help: 'A JSON list of column names, e.g. ["host", "status"].',
+        notBlank: true,
+        help: 'A JSON list of column names, e.g. ["host", "status"]; [] for none.',
         rows: 2,
       },
       { name: 'shard_key', path: ['shard_key'], label: 'Shard key', kind: 'text', help: 'Cannot be changed once set.' },
@@ -174,7 +177,7 @@ export const SETTINGS_GROUPS: SettingsGroupDef[] = [
         path: ['merge', 'memory_coefficient'],
         label: 'Memory coefficient',
         kind: 'number',
-        check: (text) => (Number(text) >= 0 ? undefined : SETTINGS_MESSAGES.memoryCoefficient),
+        check: (text) => (Number(text) > 0 ? undefined : SETTINGS_MESSAGES.memoryCoefficient),
       },
       {
         name: 'pool_small',
@@ -304,16 +307,25 @@ function fieldSchema(field: SettingField): z.ZodType<string | undefined> {
     const message = rule(text)
     if (message) ctx.addIssue({ code: 'custom', message })
   })
-  return field.required
-    ? (z.string({ error: SETTINGS_MESSAGES.required(label) }).pipe(base) as z.ZodType<string>)
-    : base.optional()
+  if (field.required) return z.string({ error: SETTINGS_MESSAGES.required(label) }).pipe(base) as z.ZodType<string>
+  if (field.notBlank) return z.string({ error: SETTINGS_MESSAGES.notBlank(label) }).pipe(base) as z.ZodType<string>
+  return base.optional()
 }
 
 /** The zod schema of one group's form (fields by name, all text). */
-export function settingsSchema(group: SettingsGroupDef, options: { lockedFields?: string[] } = {}) {
+export function settingsSchema(
+  group: SettingsGroupDef,
+  options: {
+    lockedFields?: string[]
+    /** Fields the stored object does not set: a "not blank" field may stay blank (kept unset, issue 32). */
+    unsetFields?: string[]
+  } = {},
+) {
   const shape: Record<string, z.ZodType<string | undefined>> = {}
   for (const field of group.fields) {
-    shape[field.name] = options.lockedFields?.includes(field.name) ? z.string().optional() : fieldSchema(field)
+    shape[field.name] = options.lockedFields?.includes(field.name)
+      ? z.string().optional()
+      : fieldSchema(field.notBlank && options.unsetFields?.includes(field.name) ? { ...field, notBlank: false } : field)
   }
   return z.object(shape)
 }

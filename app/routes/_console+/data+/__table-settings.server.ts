@@ -275,7 +275,10 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
   const group = groupsOf(table).find((candidate) => candidate.key === formData.get('group'))
   if (!group) throw data({ message: 'Unknown settings group' }, { status: 400 })
   const locked = group.fields.filter((field) => lockReason(field, table)).map((field) => field.name)
-  const schema = settingsSchema(group, { lockedFields: locked })
+  const unset = group.fields
+    .filter((field) => valueAt(table.settings ?? {}, field.path) == null)
+    .map((field) => field.name)
+  const schema = settingsSchema(group, { lockedFields: locked, unsetFields: unset })
   let submission: { reply: (typeof jsonSubmission)['reply'] }
   const parseFields = (source: FormData) => parseWithZod(source, { schema })
   let parsed: ReturnType<typeof parseFields>

@@ -197,7 +197,8 @@ function SettingsFieldsForm({
 }) {
   const group = settingsGroup(step.key)!
   const locked = step.fields.filter((field) => field.lockedBecause).map((field) => field.name)
-  const [form, fields] = useSchemaForm(settingsSchema(group, { lockedFields: locked }), {
+  const unset = group.fields.filter((field) => step.values[field.name] === undefined).map((field) => field.name)
+  const [form, fields] = useSchemaForm(settingsSchema(group, { lockedFields: locked, unsetFields: unset }), {
     id: `settings-${step.key}`,
     lastResult,
     defaultValue: step.values,

@@ -170,6 +170,12 @@ describe('/data/tables/$tableId settings forms (?edit=<group>)', () => {
       sort_keys: ['Sort keys must be JSON'],
       shard_key: ['Shard key must not be blank'],
     })
+    // sort keys left blank are refused with the spec's message (`[]` says none); an empty shard key
+    // is "not set" (a shard key cannot be changed once set, so the form never forces one)
+    const blank = unwrap<FormReply>(
+      await send(tableId, projectId, { intent: 'save-settings', group: 'index', sort_keys: '', shard_key: '' }),
+    )
+    expect(blank.data.result.error).toEqual({ sort_keys: ['Sort keys must not be blank'] })
 
     asResponse(
       await send(tableId, projectId, {
@@ -193,12 +199,34 @@ describe('/data/tables/$tableId settings forms (?edit=<group>)', () => {
     expect(after['index/Sort keys (JSON)']).toBe('[]')
   })
 
+  it('index: a table made elsewhere (no sort keys given) saves its index group unchanged, as it was', async () => {
+    const { projectId } = await createTableOk('index_other_tool')
+    const { clusterCall } = await import('#tests/cluster')
+    const made = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${projectId}/tables/`, {
+      name: 'made_elsewhere',
+      settings: { shard_key: null },
+    })
+    const path = `/config/v1/orgs/{org}/projects/${projectId}/tables/${made.uuid}/`
+    const before = await clusterCall<{ settings: Record<string, unknown> }>('GET', path)
+    const step = (await load(made.uuid, projectId, '&edit=index')).settingsStep!
+    const form = Object.fromEntries(Object.entries(step.values).filter(([, value]) => value !== undefined))
+    asResponse(await send(made.uuid, projectId, { intent: 'save-settings', group: 'index', ...form }))
+    const after = await clusterCall<{ settings: Record<string, unknown> }>('GET', path)
+    expect(after.settings.sort_keys).toEqual(before.settings.sort_keys)
+    expect(after.settings.shard_key).toBeNull()
+  })
+
   it('merge: disable, memory coefficient positive, pools', async () => {
     const { tableId, projectId } = await createTableOk('merge_rules')
     const bad = unwrap<FormReply>(
       await send(tableId, projectId, { intent: 'save-settings', group: 'merge', memory_coefficient: '-2' }),
     )
     expect(bad.data.result.error).toEqual({ memory_coefficient: ['Memory coefficient must be a positive number'] })
+    // zero is not positive (the spec's rule; it was accepted before)
+    const zero = unwrap<FormReply>(
+      await send(tableId, projectId, { intent: 'save-settings', group: 'merge', memory_coefficient: '0' }),
+    )
+    expect(zero.data.result.error).toEqual({ memory_coefficient: ['Memory coefficient must be a positive number'] })
     asResponse(
       await send(tableId, projectId, {
         intent: 'save-settings',
