@@ -166,6 +166,10 @@ test.describe('behind a proxy at /console (BASE_PATH)', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Data', exact: true }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Tables' })).toBeVisible({ timeout: 30_000 })
     await expect(page).toHaveURL(new RegExp(`^${origin}${BASE}/data`))
+    // A GET form: the org holds more tables than a page (e2e/global-setup.ts), the filter finds it.
+    await page.getByLabel('Filter by table or project name').fill(table)
+    await page.getByLabel('Filter by table or project name').press('Enter')
+    await expect(page).toHaveURL(new RegExp(`^${origin}${BASE}/data/tables\\?.*q=${table}`), { timeout: 30_000 })
     await expect(page.getByRole('link', { name: table })).toHaveAttribute('href', new RegExp(`^${BASE}/data/tables/`))
 
     // Logout.

@@ -2,7 +2,7 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { useMatches, useLocation, useNavigation } from '@remix-run/react'
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { buildBreadcrumb, type CrumbNames } from '~/utils/breadcrumb'
-import { docsLinks } from '~/utils/docs'
+import { docsLinks, type DocsTopic } from '~/utils/docs'
 import type { RouteHandle } from '~/utils/handle'
 import type { Timezone } from '~/utils/timezone'
 import { Header } from './header'
@@ -33,11 +33,12 @@ function useRouteHandles() {
 
 function routeHandles(matches: ReturnType<typeof useMatches>) {
   const names: CrumbNames = {}
-  let docsTopic: RouteHandle['docsTopic']
+  let docsTopic: DocsTopic | undefined
   for (const match of matches) {
     const handle = match.handle as RouteHandle | undefined
     if (!handle) continue
-    if (handle.docsTopic) docsTopic = handle.docsTopic
+    if (handle.docsTopic)
+      docsTopic = typeof handle.docsTopic === 'function' ? handle.docsTopic(match.params, match.data) : handle.docsTopic
     if (handle.breadcrumb && match.data !== undefined) {
       try {
         Object.assign(names, handle.breadcrumb(match.data, match.params))

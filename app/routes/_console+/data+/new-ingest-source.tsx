@@ -17,7 +17,11 @@ import { loadTablePick } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
 import { FormSelect } from '~/components/forms/form-select'
 
-export const handle: RouteHandle = { docsTopic: 'table' }
+export const handle: RouteHandle = {
+  // the kind picked (`?type=`) has its own guide: kafka, kinesis, auto batch; the chooser, ingest in general
+  docsTopic: (_params, data: { kind?: string | null } | undefined) =>
+    data?.kind === 'kafka' || data?.kind === 'kinesis' ? data.kind : data?.kind === AUTO_BATCH ? 'autoBatch' : 'source',
+}
 
 /** The chosen table: `?table=projectId/tableId`, or `?project=&table=` as the table page links. */
 function chosenTable(url: URL): string {

@@ -13,7 +13,7 @@ import { tableUrl } from './__table-url'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
 
-export const handle: RouteHandle = { docsTopic: 'table' }
+export const handle: RouteHandle = { docsTopic: 'transform' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)

@@ -29,7 +29,7 @@ import { loadTransformNames, scaleValue, sourceEditorAction, sourceFormValue } f
 import { tableUrl } from './__table-url'
 
 export const handle: RouteHandle = {
-  docsTopic: 'table',
+  docsTopic: (params) => (params.type === 'kafka' || params.type === 'kinesis' ? params.type : 'source'),
   breadcrumb: (data: { table?: { name: string }; source?: { name: string } } | undefined) => ({
     tableId: data?.table?.name,
     sourceId: data?.source?.name,

@@ -19,7 +19,7 @@ import { transformEditorAction, transformFormValue } from './__transform-editor.
 import { tableUrl } from './__table-url'
 
 export const handle: RouteHandle = {
-  docsTopic: 'table',
+  docsTopic: 'transform',
   breadcrumb: (data: { table?: { name: string }; transform?: { name: string } } | undefined) => ({
     tableId: data?.table?.name,
     transformId: data?.transform?.name,

@@ -20,7 +20,7 @@ import type { RouteHandle } from '~/utils/handle'
 import { ValidationResult } from './__transform-editor'
 import { loadTableChoices, loadTablePick, splitTableValue, validationView } from './__transform-editor.server'
 
-export const handle: RouteHandle = { docsTopic: 'table' }
+export const handle: RouteHandle = { docsTopic: 'transform' }
 
 /** `?project=&table=&transform=` fills the schema with that transform's JSON. */
 export async function loader({ request }: LoaderFunctionArgs) {

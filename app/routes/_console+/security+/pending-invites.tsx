@@ -25,6 +25,9 @@ import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { CreateLink } from '~/components/layout/create-link'
+import type { RouteHandle } from '~/utils/handle'
+
+export const handle: RouteHandle = { docsTopic: 'user' }
 
 export const RESEND_INTENT = 'resend-invite'
 export const DELETE_INVITE_INTENT = 'delete-invite'

@@ -16,6 +16,7 @@ import { describeScope } from './__scopes.server'
 import { loadAllowed } from './__permissions.server'
 
 export const handle: RouteHandle = {
+  docsTopic: 'role',
   breadcrumb: (data: { role?: { name: string } | null } | undefined) => ({ roleId: data?.role?.name }),
 }
 

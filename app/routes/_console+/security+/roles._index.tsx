@@ -17,6 +17,9 @@ import { describeScope, loadScopeOptions } from './__scopes.server'
 import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { CreateLink } from '~/components/layout/create-link'
+import type { RouteHandle } from '~/utils/handle'
+
+export const handle: RouteHandle = { docsTopic: 'role' }
 
 type RoleRow = {
   id: number

@@ -10,6 +10,9 @@ import { RoleEditor } from './__role-editor'
 import { loadRoleEditor, roleEditorAction } from './__role-editor.server'
 import { loadAllowed } from './__permissions.server'
 import { CreationGate } from '~/components/layout/creation-gate'
+import type { RouteHandle } from '~/utils/handle'
+
+export const handle: RouteHandle = { docsTopic: 'role' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)

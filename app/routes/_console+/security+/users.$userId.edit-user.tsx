@@ -24,6 +24,7 @@ import { loadAllowed } from './__permissions.server'
 import { describeScope, loadScopeOptions } from './__scopes.server'
 
 export const handle: RouteHandle = {
+  docsTopic: 'user',
   breadcrumb: (data: { user?: { email: string } } | undefined) => ({ userId: data?.user?.email }),
 }
 

@@ -21,6 +21,9 @@ import { useHrefWith } from '~/utils/use-href-with'
 import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { CreateLink } from '~/components/layout/create-link'
+import type { RouteHandle } from '~/utils/handle'
+
+export const handle: RouteHandle = { docsTopic: 'user' }
 
 export const DELETE_USER_INTENT = 'delete-user'
 /** Why the signed-in user's own row has no Delete (the cluster refuses it too). */

@@ -18,6 +18,9 @@ import { ScopeFields } from './__scope-fields'
 import { isScopeOf, loadScopeOptions } from './__scopes.server'
 import { loadAllowed } from './__permissions.server'
 import { CreationGate } from '~/components/layout/creation-gate'
+import type { RouteHandle } from '~/utils/handle'
+
+export const handle: RouteHandle = { docsTopic: 'user' }
 
 /** Where the cluster's invite fields show on the form. */
 const INVITE_FIELDS: Record<string, string> = {
