@@ -65,6 +65,39 @@ test.describe('theme', () => {
   })
 })
 
+test.describe('time zones (issue 35)', () => {
+  test('a zone chosen in Settings shows every time in it, labelled, with or without scripts', async ({
+    authedPage: page,
+  }) => {
+    await page.goto('/profile/settings')
+    const zone = page.getByLabel('Timezone', { exact: true })
+    await expect(zone).toHaveValue('Local')
+    await zone.selectOption('Asia/Tokyo')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect(page.getByText('Settings saved')).toBeVisible()
+    await expect(page.getByLabel('Timezone', { exact: true })).toHaveValue('Asia/Tokyo')
+    await page.goto('/data/tables?q=web_logs')
+    await page.getByRole('link', { name: 'web_logs', exact: true }).click()
+    await expect(page.locator('time').first()).toHaveText(/ GMT\+9$/)
+  })
+
+  test.describe('with scripts, Local', () => {
+    test.use({ timezoneId: 'Asia/Kolkata' })
+    test("is the browser's zone, remembered, so the server renders it too", async ({ authedPage: page }, testInfo) => {
+      test.skip(testInfo.project.use.javaScriptEnabled === false, 'the browser tells its zone with scripts')
+      await page.goto('/data/tables?q=web_logs')
+      await page.getByRole('link', { name: 'web_logs', exact: true }).click()
+      await expect(page.locator('time').first()).toHaveText(/ GMT\+5:30$/)
+      await expect
+        .poll(async () => (await page.context().cookies()).find((cookie) => cookie.name === 'cc_local_zone')?.value)
+        .toBeTruthy()
+      // the server's own HTML (no scripts run on it) now shows Local times in that zone
+      const html = await (await page.request.get(page.url())).text()
+      expect(html).toMatch(/<time[^>]*>[^<]* GMT\+5:30<\/time>/)
+    })
+  })
+})
+
 test.describe('keyboard', () => {
   test('? opens the shortcuts sheet and Escape closes it; g then a letter jumps to a section', async ({
     authedPage: page,

@@ -1,3 +1,4 @@
+import { isTimezone } from '~/utils/timezone'
 import { z } from 'zod'
 import { COLOR_MODES } from '~/utils/color-mode'
 
@@ -45,8 +46,11 @@ export const ChangePasswordFormSchema = z
   .superRefine(passwordsMatch)
 export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>
 
+/** The timezone field's message (Local, UTC or a zone of the list). */
+export const TIMEZONE_MESSAGE = 'Choose Local, UTC or a time zone from the list'
+
 export const TimezoneFormSchema = z.object({
-  timezone: z.enum(['Local', 'UTC'], { error: 'Choose Local or UTC' }),
+  timezone: z.string({ error: TIMEZONE_MESSAGE }).refine((value) => isTimezone(value), { error: TIMEZONE_MESSAGE }),
 })
 
 const ThemeSchema = z.enum(COLOR_MODES, { error: 'Choose Light, Dark or System' })

@@ -2,7 +2,7 @@ import { createCookie, createCookieSessionStorage, redirect } from '@remix-run/n
 import { COOKIE_PATH, withoutBase } from './base-path'
 import { getEnv } from './env.server'
 import { toColorMode, type ColorMode } from './color-mode'
-import type { Timezone } from './timezone'
+import { isTimezone, isZoneName, type Timezone } from './timezone'
 
 export type { Timezone }
 
@@ -12,6 +12,8 @@ export const SESSION_COOKIE = `${COOKIE_PREFIX}session`
 export const TIMEZONE_COOKIE = `${COOKIE_PREFIX}timezone`
 export const TOAST_COOKIE = `${COOKIE_PREFIX}toast`
 export const THEME_COOKIE = `${COOKIE_PREFIX}theme`
+/** The zone the browser last reported, so the server renders "Local" times in it (a preference). */
+export const LOCAL_ZONE_COOKIE = `${COOKIE_PREFIX}local_zone`
 /** All console cookies; logout clears each of them but the preferences (timezone, theme). */
 export const CONSOLE_COOKIES = [SESSION_COOKIE, TIMEZONE_COOKIE, TOAST_COOKIE, THEME_COOKIE] as const
 
@@ -220,10 +222,21 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   return to
 }
 
-/** Returns the user's timezone preference (Local unless set to UTC). */
+/** Returns the user's timezone preference: Local (the default), UTC or an IANA zone. */
 export async function getTimezone(request: Request): Promise<Timezone> {
-  const value = await preferenceCookie(request, TIMEZONE_COOKIE).parse(request.headers.get('Cookie'))
-  return value === 'UTC' ? 'UTC' : 'Local'
+  const value: unknown = await preferenceCookie(request, TIMEZONE_COOKIE).parse(request.headers.get('Cookie'))
+  return isTimezone(value) ? value : 'Local'
+}
+
+/** Returns the zone the browser last reported for "Local" (null when none did). */
+export async function getLocalZone(request: Request): Promise<string | null> {
+  const value: unknown = await preferenceCookie(request, LOCAL_ZONE_COOKIE).parse(request.headers.get('Cookie'))
+  return typeof value === 'string' && isZoneName(value) ? value : null
+}
+
+/** Returns a Set-Cookie value that remembers the browser's zone. */
+export async function commitLocalZone(request: Request, zone: string): Promise<string> {
+  return preferenceCookie(request, LOCAL_ZONE_COOKIE).serialize(zone)
 }
 
 /** Returns a Set-Cookie value that stores the timezone preference. */

@@ -1,16 +1,14 @@
-import { useHydrated } from 'remix-utils/use-hydrated'
 import { formatDateTime } from '~/utils/format-date'
-import { useTimezone } from './use-timezone'
+import { useDisplayZone } from './use-timezone'
 
 /**
- * A timestamp in the user's timezone preference. The server cannot know the browser's zone, so
- * without scripts (and in the first render) a "Local" preference shows UTC, labelled as such; once
- * scripts run, the browser's own zone. Never an unlabelled time in a zone the user did not choose.
+ * A timestamp in the user's timezone preference, labelled with its zone. "Local" is the zone the
+ * browser reported (remembered from an earlier page, so the server renders it too); before any
+ * page has reported one, UTC until scripts run. Never an unlabelled time in a zone the user did
+ * not choose.
  */
 export function DateTime({ value }: { value: string | number | null | undefined }) {
-  const timezone = useTimezone()
-  const isHydrated = useHydrated()
-  const text = formatDateTime(value, timezone === 'UTC' || !isHydrated ? 'UTC' : 'Local')
+  const text = formatDateTime(value, useDisplayZone())
   if (value === null || value === undefined || value === '') return <>{text}</>
   const date = new Date(value)
   return <time dateTime={Number.isNaN(date.getTime()) ? undefined : date.toISOString()}>{text}</time>

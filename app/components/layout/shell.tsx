@@ -4,7 +4,8 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode
 import { buildBreadcrumb, type CrumbNames } from '~/utils/breadcrumb'
 import { docsLinks, type DocsTopic } from '~/utils/docs'
 import type { RouteHandle } from '~/utils/handle'
-import type { Timezone } from '~/utils/timezone'
+import { browserZone, type Timezone } from '~/utils/timezone'
+import { withBase } from '~/utils/base-path'
 import { Header } from './header'
 import { PendingIndicator } from './pending-indicator'
 import { Sidebar } from './sidebar'
@@ -16,6 +17,8 @@ import { useColorMode } from './use-color-mode'
 export type ShellData = {
   email: string | null
   timezone: Timezone
+  /** The zone the browser last reported, for a "Local" preference (null until one has). */
+  localZone: string | null
   version: string | null
   docsUrl: string
   supportUrl: string
@@ -80,6 +83,17 @@ export function Shell({ data, children }: { data: ShellData; children: ReactNode
   const expand = useCallback(() => setCollapsed(false), [])
   const crumbs = useMemo(() => buildBreadcrumb(pathname, names), [pathname, names])
   const docs = useMemo(() => docsLinks(data.docsUrl, docsTopic), [data.docsUrl, docsTopic])
+
+  // "Local" times: the browser says its zone once (and when it changes), so the server renders
+  // them in it from the next page on, with scripts or without (issue 35).
+  useEffect(() => {
+    if (data.timezone !== 'Local') return
+    const zone = browserZone()
+    if (!zone || zone === data.localZone) return
+    fetch(withBase('/resources/local-zone'), { method: 'POST', body: new URLSearchParams({ zone }) }).catch(() => {
+      // a nicety: times stay in the browser's zone on this page, labelled, either way
+    })
+  }, [data.timezone, data.localZone])
 
   // Escape closes the phone's sidebar menu (on a wide screen the same state is "collapsed": kept).
   useEffect(() => {

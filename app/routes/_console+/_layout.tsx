@@ -10,7 +10,7 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { Shell, type ShellData } from '~/components/layout/shell'
 import { getEnv } from '~/utils/env.server'
 import { errorMessage } from '~/utils/error-message'
-import { getTimezone } from '~/utils/session.server'
+import { getLocalZone, getTimezone } from '~/utils/session.server'
 
 const LAYOUT_ROUTE_ID = 'routes/_console+/_layout'
 
@@ -29,6 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     email: typeof user.value?.email === 'string' ? user.value.email : null,
     timezone: await getTimezone(request),
+    localZone: await getLocalZone(request),
     version: version.value || null,
     docsUrl: env.DOCS_URL,
     supportUrl: env.SUPPORT_URL,

@@ -6,17 +6,21 @@ import { action as loginAction } from '../../_auth+/login'
 import { action as changePasswordAction } from './change-password'
 import { action as createTokenAction, loader as createTokenLoader } from './create-token'
 import { action as settingsAction, loader as settingsLoader } from './settings'
+import { action as localZoneAction } from '../../resources+/local-zone'
+import { loader as layoutLoader } from '../_layout'
+import { TIMEZONE_MESSAGE } from '~/schemas/auth'
 
 useTestCluster()
 
 describe('profile settings', () => {
   it('shows the email, the timezone (Local by default) and the theme (System by default)', async () => {
     const cookie = await loginAsAdmin()
-    expect(await settingsLoader(args(get('/profile/settings', cookie)))).toEqual({
-      email: ADMIN.email,
-      timezone: 'Local',
-      theme: 'system',
-    })
+    const page = await settingsLoader(args(get('/profile/settings', cookie)))
+    expect(page).toMatchObject({ email: ADMIN.email, timezone: 'Local', localZone: null, theme: 'system' })
+    // every zone is offered, so a browser without scripts can show local time (issue 35)
+    expect(page.zones.length).toBeGreaterThan(300)
+    expect(page.zones).toContain('Europe/Paris')
+    expect(page.zones).not.toContain('UTC')
   })
 
   it('saves the theme in its own cookie, which outlives the session', async () => {
@@ -45,10 +49,45 @@ describe('profile settings', () => {
     expect(await settingsLoader(args(get('/profile/settings', next)))).toMatchObject({ timezone: 'UTC' })
   })
 
-  it('refuses anything but Local or UTC', async () => {
+  it('saves a zone of the list, shown on every page; refuses a zone it does not know with the message', async () => {
     const cookie = await loginAsAdmin()
-    const { status } = unwrap(await settingsAction(args(post('/profile/settings', { timezone: 'Mars' }, cookie))))
-    expect(status).toBe(400)
+    const response = asResponse(
+      await settingsAction(args(post('/profile/settings', { timezone: 'Asia/Tokyo' }, cookie))),
+    )
+    expect(response.status).toBe(302)
+    const next = `${cookie}; ${cookieFrom(response)}`
+    expect(await settingsLoader(args(get('/profile/settings', next)))).toMatchObject({ timezone: 'Asia/Tokyo' })
+    expect(await layoutLoader(args(get('/dashboard', next)))).toMatchObject({ timezone: 'Asia/Tokyo' })
+    for (const timezone of ['Mars', 'Europe/Paris;x', '']) {
+      const refused = unwrap(await settingsAction(args(post('/profile/settings', { timezone }, cookie))))
+      expect(refused.status, timezone).toBe(400)
+      expect(refused.data.result.error).toEqual({ timezone: [TIMEZONE_MESSAGE] })
+    }
+  })
+
+  it('remembers the zone the browser reports for Local, so the server renders Local times in it', async () => {
+    const cookie = await loginAsAdmin()
+    const answer = asResponse(
+      await localZoneAction(args(post('/resources/local-zone', { zone: 'Europe/Paris' }, cookie))),
+    )
+    expect(answer.status).toBe(204)
+    const line = answer.headers.get('Set-Cookie')!
+    expect(line).toMatch(/^cc_local_zone=/)
+    expect(line).toMatch(/HttpOnly/i)
+    const next = `${cookie}; ${line.split(';')[0]}`
+    expect(await layoutLoader(args(get('/dashboard', next)))).toMatchObject({
+      timezone: 'Local',
+      localZone: 'Europe/Paris',
+    })
+    const refused = asResponse(
+      await localZoneAction(args(post('/resources/local-zone', { zone: 'Nowhere/Land' }, cookie))),
+    )
+    expect(refused.status).toBe(400)
+    // signed in only
+    const anonymous = await localZoneAction(args(post('/resources/local-zone', { zone: 'Europe/Paris' }))).catch(
+      (error: unknown) => error,
+    )
+    expect(asResponse(anonymous).status).toBe(302)
   })
 })
 

@@ -13,14 +13,33 @@ import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { ProfileSettingsFormSchema } from '~/schemas/auth'
 import { loadFromCluster } from '~/api/policies.server'
 import { COLOR_MODE_LABELS, COLOR_MODES } from '~/utils/color-mode'
-import { commitColorMode, commitTimezone, getColorMode, getTimezone, requireSession } from '~/utils/session.server'
+import {
+  commitColorMode,
+  commitTimezone,
+  getColorMode,
+  getLocalZone,
+  getTimezone,
+  requireSession,
+} from '~/utils/session.server'
+import { SelectField } from '~/components/forms/select-field'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const user = await loadFromCluster(() => getCurrentUser(api))
-  return { email: user.email, timezone: await getTimezone(request), theme: await getColorMode(request) }
+  return {
+    email: user.email,
+    timezone: await getTimezone(request),
+    localZone: await getLocalZone(request),
+    zones: zoneNames(),
+    theme: await getColorMode(request),
+  }
+}
+
+/** Every IANA zone this server knows (about 420 names), UTC apart: it is its own choice. */
+function zoneNames(): string[] {
+  return Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -33,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ProfileSettingsRoute() {
-  const { email, timezone, theme } = useLoaderData<typeof loader>()
+  const { email, timezone, localZone, zones, theme } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [form, fields] = useSchemaForm(ProfileSettingsFormSchema, {
     id: 'profile-settings',
@@ -50,15 +69,22 @@ export default function ProfileSettingsRoute() {
           </Text>
           <Text fontWeight="medium">{email}</Text>
         </Box>
-        <RadioGroup
-          legend="Timezone"
+        <SelectField
           meta={fields.timezone}
-          current={timezone}
+          label="Timezone"
+          help={
+            localZone
+              ? `Local is your browser’s zone (${localZone}, as it last said). Pick a zone to show times in it on any device.`
+              : 'Local is your browser’s zone; until a page with scripts has told the console which one, times show in UTC. Pick a zone to show times in it without scripts.'
+          }
           options={[
-            { value: 'Local', label: 'Local (your browser’s timezone)' },
+            {
+              value: 'Local',
+              label: localZone ? `Local (your browser’s: ${localZone})` : 'Local (your browser’s zone)',
+            },
             { value: 'UTC', label: 'UTC' },
+            ...zones.map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') })),
           ]}
-          mt="0"
         />
         <RadioGroup
           legend="Theme"
