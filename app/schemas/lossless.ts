@@ -40,3 +40,59 @@ export function isTextChanged(posted: unknown, rendered: unknown, isMultiline = 
 export function isSameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b)
 }
+
+/** Where each form field is written in the stored object (`['settings', 'topics']`). */
+export type FieldPlaces = Record<string, string[][]>
+
+/**
+ * The form fields posted as the form rendered them (`rendered`: the values the edit form was
+ * rendered with, its `original`); none without them. A field sharing a place in the object with a
+ * changed field counts as changed too (min and max replicas are one value).
+ */
+export function keptFields(
+  formData: FormData,
+  rendered: Json | undefined,
+  places: FieldPlaces,
+  multiline: readonly string[] = [],
+): string[] {
+  if (!rendered) return []
+  const fields = Object.keys(places)
+  const changed = fields.filter((field) =>
+    isTextChanged(formData.get(field), rendered[field], multiline.includes(field)),
+  )
+  const touched = new Set(changed.flatMap((field) => places[field]!.map((path) => path.join('.'))))
+  return fields.filter((field) => !places[field]!.some((path) => touched.has(path.join('.'))))
+}
+
+function valueAtPath(record: unknown, path: string[]): unknown {
+  let value = record
+  for (const key of path) {
+    if (!isObject(value)) return undefined
+    value = value[key]
+  }
+  return value
+}
+
+function writeAtPath(record: Json, path: string[], value: unknown) {
+  let node = record
+  for (const key of path.slice(0, -1)) {
+    if (!isObject(node[key])) node[key] = {}
+    node = node[key] as Json
+  }
+  const last = path[path.length - 1]!
+  if (value === undefined) delete node[last]
+  else node[last] = value
+}
+
+/**
+ * The stored object with the places of the changed fields taken from `body` (what the form's values
+ * build); every other key of the stored object as it was. A place absent from `body` is removed.
+ */
+export function mergeChanged(stored: Json, body: Json, places: FieldPlaces, kept: readonly string[]): Json {
+  const out = structuredClone(stored)
+  for (const [field, paths] of Object.entries(places)) {
+    if (kept.includes(field)) continue
+    for (const path of paths) writeAtPath(out, path, structuredClone(valueAtPath(body, path)))
+  }
+  return out
+}

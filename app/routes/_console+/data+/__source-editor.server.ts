@@ -24,7 +24,7 @@ import {
   type KinesisSourceForm,
   type SiemSourceForm,
 } from '~/schemas/source'
-import { isTextChanged, parseOriginal } from '~/schemas/lossless'
+import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { SourceRow } from './__source-list'
 import { splitTableValue } from './__transform-editor.server'
@@ -111,7 +111,7 @@ export function sourceEditValue(source: Source, kind: SourceKind, table: string)
 }
 
 /** Where each form field is written in the source; fields sharing a place change together. */
-const FIELD_PATHS: Record<string, string[][]> = {
+const FIELD_PATHS: FieldPlaces = {
   name: [['name']],
   description: [['description']],
   transform: [['transform']],
@@ -146,60 +146,19 @@ const FIELD_PATHS: Record<string, string[][]> = {
 }
 
 const SCALE_FIELDS = ['replicasMin', 'replicasMax', 'cpu', 'memory', 'storage']
-const TEXTAREAS = ['description']
-
-/**
- * The form fields posted as the form rendered them from `original` (kept as stored); none without
- * an original. A field sharing a place in the source with a changed one counts as changed.
- */
-export function keptSourceFields(formData: FormData, original: unknown): string[] {
-  const rendered = parseOriginal(original)
-  if (!rendered) return []
-  const changed = Object.keys(FIELD_PATHS).filter((field) =>
-    isTextChanged(formData.get(field), rendered[field], TEXTAREAS.includes(field)),
-  )
-  const places = new Set(changed.flatMap((field) => FIELD_PATHS[field]!.map((path) => path.join('.'))))
-  return Object.keys(FIELD_PATHS).filter((field) => !FIELD_PATHS[field]!.some((path) => places.has(path.join('.'))))
-}
-
-function valueAtPath(record: unknown, path: string[]): unknown {
-  let value = record
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined
-    value = (value as Record<string, unknown>)[key]
-  }
-  return value
-}
-
-function writeAtPath(record: Record<string, unknown>, path: string[], value: unknown) {
-  let node = record
-  for (const key of path.slice(0, -1)) {
-    if (node[key] === null || typeof node[key] !== 'object' || Array.isArray(node[key])) node[key] = {}
-    node = node[key] as Record<string, unknown>
-  }
-  const last = path[path.length - 1]!
-  if (value === undefined) delete node[last]
-  else node[last] = value
-}
 
 /** The stored source with only the changed fields' places taken from `body` (the form's full body). */
 function mergeSource(stored: Source, body: SourceBody, kept: string[]): SourceBody {
-  const out = structuredClone({
+  const writable = {
     name: stored.name,
     ...(stored.description !== undefined ? { description: stored.description } : {}),
     transform: stored.transform,
     settings: stored.settings ?? {},
     k8s_deployment: stored.k8s_deployment ?? {},
-  }) as Record<string, unknown>
-  for (const [field, paths] of Object.entries(FIELD_PATHS)) {
-    if (kept.includes(field)) continue
-    for (const path of paths) {
-      const value = valueAtPath(body, path)
-      // a description cleared is written as "" (the body leaves a blank one out)
-      writeAtPath(out, path, field === 'description' ? (value ?? '') : value)
-    }
   }
-  return out as SourceBody
+  // a description cleared is written as "" (the body leaves a blank one out)
+  const merged = mergeChanged(writable, { ...body, description: body.description ?? '' }, FIELD_PATHS, kept)
+  return merged as SourceBody
 }
 
 /** The request body for a valid form; `stored` supplies secrets left blank on edit. */
@@ -304,7 +263,9 @@ export async function sourceEditorAction(
   formData: FormData,
   options: { sourceId?: string } = {},
 ) {
-  const kept = options.sourceId ? keptSourceFields(formData, formData.get('original')) : []
+  const kept = options.sourceId
+    ? keptFields(formData, parseOriginal(formData.get('original')), FIELD_PATHS, ['description'])
+    : []
   const submission = parseWithZod(formData, { schema: sourceSchemaFor(kind, Boolean(options.sourceId), kept) })
   const hideFields = [...SOURCE_SECRETS]
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })

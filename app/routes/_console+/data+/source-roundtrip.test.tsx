@@ -216,7 +216,7 @@ async function createSource(kind: SourceKind, source: Record<string, unknown>) {
   return clusterCall<Stored>('GET', `${sourcesPath(kind)}${created.uuid}`)
 }
 
-const RUNS = Number(process.env.ROUNDTRIP_RUNS ?? 40)
+const RUNS = Number(process.env.ROUNDTRIP_RUNS ?? 30)
 const SEED = Number(process.env.ROUNDTRIP_SEED ?? 32)
 
 describe('source editor round trip (issue 32)', () => {
