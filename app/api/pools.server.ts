@@ -123,6 +123,11 @@ export async function updatePool(api: ClusterApi, current: Pool, changes: PoolCh
   return api.put<Pool>(poolPath(current.uuid), poolUpdateBody(current, changes))
 }
 
+/** Replaces a pool with `body` (name, description, type, settings as they are to be stored); throws ClusterError. */
+export function replacePool(api: ClusterApi, poolId: string, body: Record<string, unknown>): Promise<Pool> {
+  return api.put<Pool>(poolPath(poolId), body)
+}
+
 /** Deletes a pool; throws ClusterError. */
 export function deletePool(api: ClusterApi, poolId: string): Promise<void> {
   return api.del(poolPath(poolId))

@@ -22,11 +22,12 @@ export function parseOriginal(text: unknown): Json | undefined {
 }
 
 /**
- * A form value as comparable text: what a browser does to it. An input's value loses its line
+ * A form value as comparable text: what a browser does to it (a rendered boolean is a checkbox). An input's value loses its line
  * breaks; a textarea's are posted as CR LF and its first newline is dropped by the HTML parser.
  */
 export function comparableText(value: unknown, isMultiline: boolean): string {
-  if (value === undefined || value === null) return ''
+  if (value === undefined || value === null || value === false) return ''
+  if (value === true) return 'on' // a ticked checkbox posts "on"; an unticked one posts nothing
   const text = typeof value === 'string' ? value : String(value)
   return isMultiline ? text.replace(/\r\n?/g, '\n').replace(/^\n/, '') : text.replace(/[\r\n]/g, '')
 }
