@@ -53,6 +53,17 @@ export function updateView(
   return api.patch<View>(`${viewsPath(api, projectId, tableId)}${encodeURIComponent(viewId)}`, viewBody(view))
 }
 
+/** Changes only the given keys of a view (PATCH merges nested settings); throws ClusterError. */
+export function patchView(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  viewId: string,
+  changes: Record<string, unknown>,
+): Promise<View> {
+  return api.patch<View>(`${viewsPath(api, projectId, tableId)}${encodeURIComponent(viewId)}`, changes)
+}
+
 /** Deletes a view (the table's data stays); throws ClusterError. */
 export function deleteView(api: ClusterApi, projectId: string, tableId: string, viewId: string): Promise<void> {
   return api.del(`${viewsPath(api, projectId, tableId)}${encodeURIComponent(viewId)}`)
