@@ -63,7 +63,12 @@ type Stored = Record<string, unknown> & { uuid: string }
 const strip = ({ modified: _m, ...rest }: Stored) => rest
 const tablePath = (id = '') => `/config/v1/orgs/{org}/projects/${projectId}/tables/${id ? `${id}/` : ''}`
 
-async function post(url: string, run: typeof settingsAction, tableId: string, entries: [string, string][]) {
+async function post(
+  url: string,
+  run: (a: ReturnType<typeof args>) => Promise<unknown>,
+  tableId: string,
+  entries: [string, string][],
+) {
   const body = new FormData()
   for (const [name, value] of entries) body.append(name, value)
   const request = new Request(`${TEST_CONSOLE_URL}${url}`, { method: 'POST', body, headers: { Cookie: cookie } })
