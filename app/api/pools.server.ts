@@ -118,9 +118,9 @@ export function poolUpdateBody(current: Pool, changes: PoolChanges): Record<stri
   }
 }
 
-/** Saves a pool's new size, description and default flag; returns the pool; throws ClusterError (400 with field errors). */
-export async function updatePool(api: ClusterApi, current: Pool, changes: PoolChanges): Promise<Pool> {
-  return api.put<Pool>(poolPath(current.uuid), poolUpdateBody(current, changes))
+/** Replaces a pool with `body` (name, description, type, settings as they are to be stored); throws ClusterError. */
+export function replacePool(api: ClusterApi, poolId: string, body: Record<string, unknown>): Promise<Pool> {
+  return api.put<Pool>(poolPath(poolId), body)
 }
 
 /** Deletes a pool; throws ClusterError. */

@@ -212,7 +212,8 @@ export function replaceTable(
 ): Promise<Table> {
   return api.put<Table>(tablePath(api, projectId, tableId), {
     name: table.name,
-    description: table.description ?? '',
+    // as stored (null stays null; absent is left alone)
+    ...(table.description !== undefined ? { description: table.description } : {}),
     ...(table.type ? { type: table.type } : {}),
     settings: table.settings ?? {},
   })

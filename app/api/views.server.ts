@@ -42,15 +42,15 @@ export function createView(api: ClusterApi, projectId: string, tableId: string, 
   return api.post<View>(viewsPath(api, projectId, tableId), viewBody(view))
 }
 
-/** Changes a view's name, description and columns; throws ClusterError. */
-export function updateView(
+/** Changes only the given keys of a view (PATCH merges nested settings); throws ClusterError. */
+export function patchView(
   api: ClusterApi,
   projectId: string,
   tableId: string,
   viewId: string,
-  view: ViewInput,
+  changes: Record<string, unknown>,
 ): Promise<View> {
-  return api.patch<View>(`${viewsPath(api, projectId, tableId)}${encodeURIComponent(viewId)}`, viewBody(view))
+  return api.patch<View>(`${viewsPath(api, projectId, tableId)}${encodeURIComponent(viewId)}`, changes)
 }
 
 /** Deletes a view (the table's data stays); throws ClusterError. */

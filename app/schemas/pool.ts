@@ -208,6 +208,17 @@ function withReplicaRules<T extends z.ZodType<ScaleInput & Record<string, unknow
 
 /** Changing a pool: its size, description and default flag (name, type, service, table and transform stay). */
 export const PoolEditFormSchema = withReplicaRules(z.object(scaleFields))
+
+/**
+ * The edit schema with `kept` fields (posted as rendered from the stored pool, decision 072) taking
+ * whatever was posted: a stored value the form's rules refuse stays unless the operator changes it.
+ */
+export function poolEditFormSchema(kept: readonly string[] = []) {
+  if (!kept.length) return PoolEditFormSchema
+  const shape: Record<string, z.ZodType> = { ...scaleFields }
+  for (const key of kept) if (key in shape) shape[key] = z.string().optional()
+  return withReplicaRules(z.object(shape as typeof scaleFields))
+}
 export type PoolEditForm = z.infer<typeof PoolEditFormSchema>
 
 type CreateInput = { type?: unknown; service?: unknown; table?: unknown; transform?: unknown }

@@ -122,7 +122,7 @@ const whole = (message: string) =>
   z.number({ error: message }).refine((value) => Number.isSafeInteger(value) && value >= 0, { error: message })
 
 /** Name, table, transform and scale: the same on every kind. */
-const common = {
+const commonShape = {
   table: required(SOURCE_MESSAGES.tableRequired),
   name: requiredName(),
   description: optionalText,
@@ -135,6 +135,30 @@ const common = {
 }
 
 type Scale = { replicasMin?: number; replicasMax?: number; cpu?: number; memory?: number; storage?: number }
+
+/**
+ * An edit form's fields posted as the form rendered them from the stored source (decision 072): not
+ * checked again (a stored value the form's rules refuse stays as stored unless the operator changes it).
+ */
+type Kept = readonly string[]
+
+/** The shape with each kept field taking whatever was posted. */
+function relax<T extends Record<string, z.ZodType>>(shape: T, kept: Kept): T {
+  const out: Record<string, z.ZodType> = { ...shape }
+  for (const key of kept) if (key in out) out[key] = z.string().optional()
+  return out as T
+}
+
+/** The refinement's context without the issues on kept fields. */
+function unkept(ctx: z.RefinementCtx, kept: Kept): z.RefinementCtx {
+  if (!kept.length) return ctx
+  return {
+    ...ctx,
+    addIssue: (issue) => {
+      if (typeof issue === 'string' || !kept.includes(String(issue.path?.[0]))) ctx.addIssue(issue)
+    },
+  } as z.RefinementCtx
+}
 
 function checkReplicas(form: Scale, ctx: z.RefinementCtx) {
   if (form.cpu === undefined) ctx.addIssue({ code: 'custom', path: ['cpu'], message: SOURCE_MESSAGES.cpuRequired })
@@ -155,57 +179,81 @@ function checkReplicas(form: Scale, ctx: z.RefinementCtx) {
   }
 }
 
-export const KafkaSourceSchema = z
-  .object({
-    ...common,
-    bootstrapServers: required(SOURCE_MESSAGES.bootstrapRequired),
-    topics: required(SOURCE_MESSAGES.topicsRequired),
-    readTimeout: whole(SOURCE_MESSAGES.secondsInteger).optional(),
-    maxWait: whole(SOURCE_MESSAGES.millisInteger).optional(),
-    offset: z.enum(KAFKA_OFFSETS).optional(),
-  })
-  .check(z.superRefine((form: Scale, ctx) => checkReplicas(form, ctx), ALWAYS))
+function kafkaSourceSchema(kept: Kept = []) {
+  return z
+    .object(
+      relax(
+        {
+          ...commonShape,
+          bootstrapServers: required(SOURCE_MESSAGES.bootstrapRequired),
+          topics: required(SOURCE_MESSAGES.topicsRequired),
+          readTimeout: whole(SOURCE_MESSAGES.secondsInteger).optional(),
+          maxWait: whole(SOURCE_MESSAGES.millisInteger).optional(),
+          offset: z.enum(KAFKA_OFFSETS).optional(),
+        },
+        kept,
+      ),
+    )
+    .check(z.superRefine((form: Scale, ctx) => checkReplicas(form, unkept(ctx, kept)), ALWAYS))
+}
 
-export const KinesisSourceSchema = z
-  .object({
-    ...common,
-    streamName: required(SOURCE_MESSAGES.streamRequired),
-    region: required(SOURCE_MESSAGES.regionRequired),
-    checkpointer: required(SOURCE_MESSAGES.checkpointerRequired),
-    datastoreProjectId: optionalText,
-    accessKeyId: optionalText,
-    secretAccessKey: optionalText,
-    roleArn: optionalText,
-    /** Edit: a secret is stored already, so a blank secret field keeps it. */
-    hasStoredSecret: z.boolean().optional(),
-  })
-  .check(
-    z.superRefine(
-      (form: Scale & { accessKeyId?: string; secretAccessKey?: string; hasStoredSecret?: boolean }, ctx) => {
-        checkReplicas(form, ctx)
-        const hasSecret = Boolean(form.secretAccessKey) || Boolean(form.hasStoredSecret)
-        if (form.accessKeyId && !hasSecret)
-          ctx.addIssue({ code: 'custom', path: ['secretAccessKey'], message: SOURCE_MESSAGES.secretWithKey })
-        if (form.secretAccessKey && !form.accessKeyId)
-          ctx.addIssue({ code: 'custom', path: ['accessKeyId'], message: SOURCE_MESSAGES.keyWithSecret })
-      },
-      ALWAYS,
-    ),
-  )
+export const KafkaSourceSchema = kafkaSourceSchema()
+
+function kinesisSourceSchema(kept: Kept = []) {
+  return z
+    .object(
+      relax(
+        {
+          ...commonShape,
+          streamName: required(SOURCE_MESSAGES.streamRequired),
+          region: required(SOURCE_MESSAGES.regionRequired),
+          checkpointer: required(SOURCE_MESSAGES.checkpointerRequired),
+          datastoreProjectId: optionalText,
+          accessKeyId: optionalText,
+          secretAccessKey: optionalText,
+          roleArn: optionalText,
+          /** Edit: a secret is stored already, so a blank secret field keeps it. */
+          hasStoredSecret: z.boolean().optional(),
+        },
+        kept,
+      ),
+    )
+    .check(
+      z.superRefine(
+        (form: Scale & { accessKeyId?: string; secretAccessKey?: string; hasStoredSecret?: boolean }, raw) => {
+          const ctx = unkept(raw, kept)
+          checkReplicas(form, ctx)
+          const hasSecret = Boolean(form.secretAccessKey) || Boolean(form.hasStoredSecret)
+          if (form.accessKeyId && !hasSecret)
+            ctx.addIssue({ code: 'custom', path: ['secretAccessKey'], message: SOURCE_MESSAGES.secretWithKey })
+          if (form.secretAccessKey && !form.accessKeyId)
+            ctx.addIssue({ code: 'custom', path: ['accessKeyId'], message: SOURCE_MESSAGES.keyWithSecret })
+        },
+        ALWAYS,
+      ),
+    )
+}
+
+export const KinesisSourceSchema = kinesisSourceSchema()
 
 /** Security-event feed: every field required; on edit a blank secret keeps the stored one. */
-export function siemSourceSchema(isEdit: boolean) {
+export function siemSourceSchema(isEdit: boolean, kept: Kept = []) {
   const secret = (message: string) => (isEdit ? optionalText : required(message))
   return z
-    .object({
-      ...common,
-      host: required(SOURCE_MESSAGES.hostRequired),
-      configId: required(SOURCE_MESSAGES.configRequired),
-      clientSecret: secret(SOURCE_MESSAGES.clientSecretRequired),
-      clientToken: secret(SOURCE_MESSAGES.clientTokenRequired),
-      accessToken: secret(SOURCE_MESSAGES.accessTokenRequired),
-    })
-    .check(z.superRefine((form: Scale, ctx) => checkReplicas(form, ctx), ALWAYS))
+    .object(
+      relax(
+        {
+          ...commonShape,
+          host: required(SOURCE_MESSAGES.hostRequired),
+          configId: required(SOURCE_MESSAGES.configRequired),
+          clientSecret: secret(SOURCE_MESSAGES.clientSecretRequired),
+          clientToken: secret(SOURCE_MESSAGES.clientTokenRequired),
+          accessToken: secret(SOURCE_MESSAGES.accessTokenRequired),
+        },
+        kept,
+      ),
+    )
+    .check(z.superRefine((form: Scale, ctx) => checkReplicas(form, unkept(ctx, kept)), ALWAYS))
 }
 
 export const SiemSourceSchema = siemSourceSchema(false)
@@ -214,11 +262,14 @@ export type KafkaSourceForm = z.infer<typeof KafkaSourceSchema>
 export type KinesisSourceForm = z.infer<typeof KinesisSourceSchema>
 export type SiemSourceForm = z.infer<ReturnType<typeof siemSourceSchema>>
 
-/** The schema for a kind (edit relaxes the security-event feed's secrets). */
-export function sourceSchemaFor(kind: 'kafka' | 'kinesis' | 'siem', isEdit = false) {
-  if (kind === 'kafka') return KafkaSourceSchema
-  if (kind === 'kinesis') return KinesisSourceSchema
-  return siemSourceSchema(isEdit)
+/**
+ * The schema for a kind (edit relaxes the security-event feed's secrets); `kept`: fields posted as
+ * rendered from the stored source, not checked again.
+ */
+export function sourceSchemaFor(kind: 'kafka' | 'kinesis' | 'siem', isEdit = false, kept: Kept = []) {
+  if (kind === 'kafka') return kafkaSourceSchema(kept)
+  if (kind === 'kinesis') return kinesisSourceSchema(kept)
+  return siemSourceSchema(isEdit, kept)
 }
 
 /** "a:9092, b:9092" or one per line → ["a:9092", "b:9092"]. */

@@ -273,6 +273,11 @@ export const SETTINGS_GROUPS: SettingsGroupDef[] = [
   },
 ]
 
+/** Whether the form shows the field as a textarea (a browser posts its line breaks as CR LF). */
+export function isTextareaField(field: Pick<SettingField, 'rows' | 'kind'>): boolean {
+  return Boolean(field.rows) || field.kind === 'json' || field.kind === 'lines' || field.kind === 'sortKeys'
+}
+
 export function settingsGroup(key: string | null | undefined): SettingsGroupDef | undefined {
   return SETTINGS_GROUPS.find((group) => group.key === key)
 }

@@ -5,6 +5,7 @@
  * the form does not show (unknown keys, null, "", absent keys, types it cannot name) stays as stored.
  * Shared by the server (merge) and the schema (rules apply to what the operator changed).
  */
+import { comparableText, isObject, parseOriginal, type Json } from './lossless'
 
 /** The column types the form offers: the spec's, and the ones real clusters hold. */
 export const ALL_COLUMN_TYPES = [
@@ -54,11 +55,9 @@ const READ_ONLY_KEYS = ['uuid', 'created', 'modified', 'url', 'table']
 /** Form fields that are textareas (a browser posts their line breaks as CRLF). */
 const TEXTAREA_FIELDS = ['description', 'sql', 'sampleData', 'extra']
 
-type Json = Record<string, unknown>
 type FormValue = Record<string, unknown>
 
-export const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+export { isObject, parseOriginal }
 
 const str = (value: unknown) =>
   value === undefined || value === null ? '' : typeof value === 'string' ? value : String(value)
@@ -230,22 +229,9 @@ export function transformFormValue(transform: unknown, table: string): FormValue
   }
 }
 
-/** The parsed `original` of a form (or of a column row); undefined when there is none or it is not JSON. */
-export function parseOriginal(text: unknown): Json | undefined {
-  if (typeof text !== 'string' || !text) return undefined
-  try {
-    const value: unknown = JSON.parse(text)
-    return isObject(value) ? value : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** A posted value as comparable text: what a browser does to an input's or a textarea's value. */
 function comparable(field: string, value: unknown): string {
-  if (value === undefined || value === null) return ''
-  const text = typeof value === 'string' ? value : String(value)
-  return TEXTAREA_FIELDS.includes(field) ? text.replace(/\r\n?/g, '\n').replace(/^\n/, '') : text.replace(/[\r\n]/g, '')
+  return comparableText(value, TEXTAREA_FIELDS.includes(field))
 }
 
 /** Whether the operator changed `field`: its posted value differs from the value rendered from the original. */

@@ -24,6 +24,7 @@ import {
   type KinesisSourceForm,
   type SiemSourceForm,
 } from '~/schemas/source'
+import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { SourceRow } from './__source-list'
 import { splitTableValue } from './__transform-editor.server'
@@ -98,6 +99,66 @@ export function sourceFormValue(source: Source, kind: SourceKind, table: string)
   }
   const details = (settings.access_details ?? {}) as Record<string, unknown>
   return { ...base, host: str(details.host), configId: str(details.entity_id) }
+}
+
+/**
+ * The edit form's values: the rendered values, and the same as `original` (JSON; no secrets), so a
+ * save writes only the fields the operator changed onto the stored source (decision 072).
+ */
+export function sourceEditValue(source: Source, kind: SourceKind, table: string): Record<string, unknown> {
+  const rendered = sourceFormValue(source, kind, table)
+  return { ...rendered, original: JSON.stringify(rendered) }
+}
+
+/** Where each form field is written in the source; fields sharing a place change together. */
+const FIELD_PATHS: FieldPlaces = {
+  name: [['name']],
+  description: [['description']],
+  transform: [['transform']],
+  replicasMin: [['k8s_deployment', 'replicas']],
+  replicasMax: [['k8s_deployment', 'replicas']],
+  cpu: [['k8s_deployment', 'cpu']],
+  memory: [['k8s_deployment', 'memory']],
+  storage: [['k8s_deployment', 'storage']],
+  bootstrapServers: [['settings', 'bootstrap_servers']],
+  topics: [['settings', 'topics']],
+  readTimeout: [['settings', 'read_timeout']],
+  maxWait: [['settings', 'max_wait']],
+  offset: [['settings', 'offset']],
+  streamName: [['settings', 'stream_name']],
+  region: [['settings', 'region']],
+  checkpointer: [['settings', 'checkpointer', 'name']],
+  datastoreProjectId: [['settings', 'datastore_project_id']],
+  accessKeyId: [
+    ['settings', 'access_key_id'],
+    ['settings', 'secret_access_key'],
+  ],
+  secretAccessKey: [
+    ['settings', 'access_key_id'],
+    ['settings', 'secret_access_key'],
+  ],
+  roleArn: [['settings', 'role_arn']],
+  host: [['settings', 'access_details', 'host']],
+  configId: [['settings', 'access_details', 'entity_id']],
+  clientSecret: [['settings', 'access_details', 'client_secret']],
+  clientToken: [['settings', 'access_details', 'client_token']],
+  accessToken: [['settings', 'access_details', 'access_token']],
+}
+
+const SCALE_FIELDS = ['replicasMin', 'replicasMax', 'cpu', 'memory', 'storage']
+
+/** The stored source with only the changed fields' places taken from `body` (the form's full body). */
+function mergeSource(stored: Source, body: SourceBody, kept: string[]): SourceBody {
+  const writable = {
+    name: stored.name,
+    ...(stored.description !== undefined ? { description: stored.description } : {}),
+    transform: stored.transform,
+    settings: stored.settings ?? {},
+    k8s_deployment: stored.k8s_deployment ?? {},
+  }
+  // a description cleared is written as "" (the body leaves a blank one out)
+  const merged = mergeChanged(writable, { ...body, description: body.description ?? '' }, FIELD_PATHS, kept)
+  return merged as SourceBody
 }
 
 /** The request body for a valid form; `stored` supplies secrets left blank on edit. */
@@ -202,7 +263,10 @@ export async function sourceEditorAction(
   formData: FormData,
   options: { sourceId?: string } = {},
 ) {
-  const submission = parseWithZod(formData, { schema: sourceSchemaFor(kind, Boolean(options.sourceId)) })
+  const kept = options.sourceId
+    ? keptFields(formData, parseOriginal(formData.get('original')), FIELD_PATHS, ['description'])
+    : []
+  const submission = parseWithZod(formData, { schema: sourceSchemaFor(kind, Boolean(options.sourceId), kept) })
   const hideFields = [...SOURCE_SECRETS]
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })
   const form = submission.value as AnyForm
@@ -211,9 +275,11 @@ export async function sourceEditorAction(
     let saved: Source
     if (options.sourceId) {
       const stored = await getSource(api, projectId, tableId, kind, options.sourceId)
-      const body = sourceBody(kind, form, stored)
+      const body = mergeSource(stored, sourceBody(kind, form, stored), kept)
       saved = await updateSource(api, projectId, tableId, kind, options.sourceId, body)
-      const pool = await findSourcePool(api, saved.pool_name ?? stored.pool_name)
+      const pool = SCALE_FIELDS.every((field) => kept.includes(field))
+        ? null
+        : await findSourcePool(api, saved.pool_name ?? stored.pool_name)
       if (pool)
         await updateSourcePoolScale(api, pool.uuid, {
           ...(pool.settings?.k8s_deployment ?? {}),

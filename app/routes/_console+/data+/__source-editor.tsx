@@ -49,6 +49,9 @@ export function SourceEditor({
   return (
     <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
+      {isEdit && typeof defaultValue.original === 'string' ? (
+        <input type="hidden" name="original" value={defaultValue.original} />
+      ) : null}
       <Text mb="4" fontSize="sm">
         Table: <strong>{tableLabel}</strong>
       </Text>

@@ -119,7 +119,8 @@ export function SummarySettingsForm({
   lastResult,
   cancelTo,
 }: {
-  defaults: { enabled: boolean; sql: string }
+  /** `original`: the stored values as rendered, JSON (a save writes only what differs). */
+  defaults: { enabled: boolean; sql: string; original?: string }
   lastResult?: SubmissionResult<string[]>
   cancelTo: string
 }) {
@@ -130,6 +131,7 @@ export function SummarySettingsForm({
   })
   return (
     <FormCard form={form} submit={{ label: 'Save summary settings' }} cancelTo={cancelTo}>
+      {defaults.original ? <input type="hidden" name="original" value={defaults.original} /> : null}
       <CheckboxField meta={fields.enabled} label="Summary enabled" />
       <SqlField meta={fields.sql} label="Summary SQL" help="Run on the cluster before it is saved." />
     </FormCard>

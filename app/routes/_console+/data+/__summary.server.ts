@@ -1,5 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
+import { z } from 'zod'
+import { isTextChanged, parseOriginal } from '~/schemas/lossless'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
@@ -137,6 +139,8 @@ export async function loadSummaryTable(api: ClusterApi, table: Table, project: P
     project: { uuid: project.uuid, name: project.name },
     sql: summary.sql ?? '',
     enabled: summary.enabled !== false,
+    // the stored values as the form renders them (decision 072): a save writes only what differs
+    original: JSON.stringify({ enabled: summary.enabled !== false, sql: summary.sql ?? '' }),
     parent: parent ?? null,
   }
 }
@@ -148,17 +152,26 @@ export async function updateSummarySettingsAction(
   table: Table,
   project: Pick<Project, 'uuid' | 'name'>,
 ) {
-  const submission = parseWithZod(formData, { schema: SummarySettingsSchema })
+  const original = parseOriginal(formData.get('original'))
+  const isEnabledKept = original !== undefined && !isTextChanged(formData.get('enabled'), original.enabled)
+  const isSqlKept = original !== undefined && !isTextChanged(formData.get('sql'), original.sql, true)
+  const schema = isSqlKept ? SummarySettingsSchema.extend({ sql: z.string().optional() }) : SummarySettingsSchema
+  const submission = parseWithZod(formData, { schema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  const refusal = await loadFromCluster(() => checkSummarySql(api, submission.value.sql))
-  if (refusal) return data({ result: submission.reply({ fieldErrors: { sql: [refusal] } }) }, { status: 400 })
-  const fresh = await loadFromCluster(() => getTable(api, project.uuid, table.uuid))
-  const previous = (fresh.settings?.summary ?? {}) as Record<string, unknown>
-  const summary: Record<string, unknown> = {
-    ...previous,
-    enabled: submission.value.enabled === 'on',
-    sql: submission.value.sql,
+  if (isEnabledKept && isSqlKept)
+    return redirectWithToast(tableUrl(table.uuid, project.uuid), {
+      title: `Summary settings of ${table.name}: nothing changed`,
+      type: 'success',
+    })
+  const sql = submission.value.sql ?? ''
+  if (!isSqlKept) {
+    const refusal = await loadFromCluster(() => checkSummarySql(api, sql))
+    if (refusal) return data({ result: submission.reply({ fieldErrors: { sql: [refusal] } }) }, { status: 400 })
   }
+  const fresh = await loadFromCluster(() => getTable(api, project.uuid, table.uuid))
+  const summary = structuredClone((fresh.settings?.summary ?? {}) as Record<string, unknown>)
+  if (!isEnabledKept) summary.enabled = submission.value.enabled === 'on'
+  if (!isSqlKept) summary.sql = sql
   delete summary.parents
   delete summary.summary_sql
   try {

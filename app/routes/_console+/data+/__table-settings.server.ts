@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
+import { z } from 'zod'
 import type { ClusterApi } from '~/api/client.server'
 import { getDefaults } from '~/api/defaults.server'
 import { loadFromCluster, replyFromCluster, settle } from '~/api/policies.server'
@@ -17,6 +18,7 @@ import type { Project } from '~/api/projects.server'
 import { ForceConfirmSchema } from '~/schemas/confirm'
 import {
   fromFormText,
+  isTextareaField,
   JsonSettingsSchema,
   RenameTableSchema,
   SETTINGS_GROUPS,
@@ -28,6 +30,7 @@ import {
   type SettingField,
   type SettingsGroupDef,
 } from '~/schemas/table-settings'
+import { isSameJson, isTextChanged, parseOriginal } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
 
@@ -157,6 +160,8 @@ export type SettingsStep = {
   json: string
   /** Show the JSON form (`&as=json`) instead of the fields. */
   asJson: boolean
+  /** The group's stored values (JSON, null and absent as stored): a save writes only what differs from them. */
+  original: string
 }
 
 /** One group's form data for `?edit=<group>`; null when the table has no such group. */
@@ -200,6 +205,7 @@ export async function loadSettingsStep(
     isBuiltInDefaults: isBuiltIn,
     json: JSON.stringify(json, null, 2),
     asJson: Boolean(options.asJson),
+    original: JSON.stringify(json),
   }
 }
 
@@ -275,22 +281,40 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
   const group = groupsOf(table).find((candidate) => candidate.key === formData.get('group'))
   if (!group) throw data({ message: 'Unknown settings group' }, { status: 400 })
   const locked = group.fields.filter((field) => lockReason(field, table)).map((field) => field.name)
+  const isJson = formData.get('format') === 'json'
+  const jsonSubmission = parseWithZod(formData, { schema: JsonSettingsSchema })
+  if (isJson && jsonSubmission.status !== 'success') return data({ result: jsonSubmission.reply() }, { status: 400 })
+  const posted = isJson && jsonSubmission.status === 'success' ? jsonSubmission.value.json : undefined
+  // Lossless (decision 072): a field posted as the form rendered it from the stored value keeps the
+  // stored value (null, absent, a type or a key the form cannot show) and is not checked again.
+  const original = parseOriginal(formData.get('original'))
+  const kept = original
+    ? group.fields
+        .filter((field) =>
+          posted
+            ? isSameJson(valueAt(posted, field.path), valueAt(original, field.path))
+            : !isTextChanged(
+                formData.get(field.name),
+                toFormText(field, valueAt(original, field.path)),
+                isTextareaField(field),
+              ),
+        )
+        .map((field) => field.name)
+    : []
   const unset = group.fields
     .filter((field) => valueAt(table.settings ?? {}, field.path) == null)
     .map((field) => field.name)
-  const schema = settingsSchema(group, { lockedFields: locked, unsetFields: unset })
+  const schema = settingsSchema(group, { lockedFields: [...locked, ...kept], unsetFields: unset })
   let submission: { reply: (typeof jsonSubmission)['reply'] }
   const parseFields = (source: FormData) => parseWithZod(source, { schema })
   let parsed: ReturnType<typeof parseFields>
   let rename = renameMap(group)
   let onField = (name: string, messages: string[]) => ({ [name]: messages })
-  const jsonSubmission = parseWithZod(formData, { schema: JsonSettingsSchema })
-  if (formData.get('format') === 'json') {
+  if (posted) {
     // The same group edited as JSON: read into the form's fields, then the same schema and save.
-    if (jsonSubmission.status !== 'success') return data({ result: jsonSubmission.reply() }, { status: 400 })
     const fields = new FormData()
     for (const field of group.fields) {
-      const text = toFormText(field, valueAt(jsonSubmission.value.json, field.path))
+      const text = toFormText(field, valueAt(posted, field.path))
       if (text !== undefined) fields.set(field.name, text)
     }
     parsed = parseFields(fields)
@@ -314,14 +338,15 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
   const settings = structuredClone(table.settings ?? {}) as Record<string, unknown>
   const values = parsed.value as Record<string, string | undefined>
   for (const field of group.fields) {
-    if (locked.includes(field.name)) continue
+    if (locked.includes(field.name) || kept.includes(field.name)) continue
     const value = fromFormText(field, values[field.name])
     if (value !== undefined) setAt(settings, field.path, value)
     else if (field.unsetWhenEmpty) deleteAt(settings, field.path)
     else setAt(settings, field.path, structuredClone(valueAt(defaults, field.path) ?? null))
   }
   // A shard key nobody set stays null (the cluster's "not set"), never an empty string.
-  if (group.key === 'index' && settings.shard_key === undefined) settings.shard_key = null
+  if (group.key === 'index' && settings.shard_key === undefined && !kept.includes('shard_key'))
+    settings.shard_key = null
   if (group.key === 'lifecycle' && formData.get('confirmDrop') !== 'on') {
     const warning = await dropWarning(api, project.uuid, table, settings)
     if (warning) return data({ result: submission.reply({ formErrors: [warning] }) }, { status: 400 })
@@ -348,21 +373,32 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
   })
 }
 
-/** Renames (and re-describes) the table; the cluster's 400 at the fields. */
+/**
+ * Renames (and re-describes) the table, writing only what differs from the stored values the form
+ * was rendered from (a stored name the form's rules refuse stays when unchanged); the cluster's 400
+ * at the fields. Redirects to the table with a toast.
+ */
 export async function renameTableAction(api: ClusterApi, formData: FormData, { table, project }: TableRef) {
-  const submission = parseWithZod(formData, { schema: RenameTableSchema })
+  const original = parseOriginal(formData.get('original'))
+  const isKept = (field: 'name' | 'description') =>
+    original !== undefined && !isTextChanged(formData.get(field), original[field])
+  const schema = isKept('name') ? RenameTableSchema.extend({ name: z.string().optional() }) : RenameTableSchema
+  const submission = parseWithZod(formData, { schema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  try {
-    await patchTable(api, project.uuid, table.uuid, {
-      name: submission.value.name,
-      description: submission.value.description ?? '',
-    })
-  } catch (error) {
-    return replyFromCluster(submission, error, { rename: { name: 'name', description: 'description' } })
+  const changes: Record<string, unknown> = {}
+  if (!isKept('name')) changes.name = submission.value.name
+  if (!isKept('description')) changes.description = submission.value.description ?? ''
+  const name = typeof changes.name === 'string' ? changes.name : table.name
+  if (Object.keys(changes).length) {
+    try {
+      await patchTable(api, project.uuid, table.uuid, changes)
+    } catch (error) {
+      return replyFromCluster(submission, error, { rename: { name: 'name', description: 'description' } })
+    }
   }
-  const renamed = submission.value.name !== table.name
+  const renamed = name !== table.name
   return redirectWithToast(tableUrl(table.uuid, project.uuid), {
-    title: renamed ? `Table ${table.name} renamed to ${submission.value.name}` : `Table ${table.name} saved`,
+    title: renamed ? `Table ${table.name} renamed to ${name}` : `Table ${table.name} saved`,
     type: 'success',
   })
 }

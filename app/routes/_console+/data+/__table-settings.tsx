@@ -13,7 +13,13 @@ import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { DetailList } from '~/components/layout/detail-list'
 import { GuardedLink } from '~/components/layout/denied'
 import { FocusHeading } from '~/components/layout/focus-heading'
-import { JsonSettingsSchema, RenameTableSchema, settingsGroup, settingsSchema } from '~/schemas/table-settings'
+import {
+  isTextareaField,
+  JsonSettingsSchema,
+  RenameTableSchema,
+  settingsGroup,
+  settingsSchema,
+} from '~/schemas/table-settings'
 import type { SettingsFieldView, SettingsOverviewGroup, SettingsStep } from './__table-settings.server'
 
 /*
@@ -157,6 +163,7 @@ function SettingsJsonForm({
         <input type="hidden" name="intent" value="save-settings" />
         <input type="hidden" name="group" value={step.key} />
         <input type="hidden" name="format" value="json" />
+        <input type="hidden" name="original" value={step.original} />
         <FieldShell meta={fields.json} label="Settings (JSON)">
           <Textarea
             {...props}
@@ -225,6 +232,7 @@ function SettingsFieldsForm({
       >
         <input type="hidden" name="intent" value="save-settings" />
         <input type="hidden" name="group" value={step.key} />
+        <input type="hidden" name="original" value={step.original} />
         <SimpleGrid columns={{ base: 1, md: isWide ? 2 : 1 }} columnGap="6">
           {step.fields.map((view) => (
             <SettingInput
@@ -265,7 +273,7 @@ function SettingInput({ view, meta, value }: { view: SettingsFieldView; meta: An
     )
   }
   if (view.kind === 'bool') return <CheckboxField meta={meta as never} label={view.label} help={view.help} />
-  if (view.rows || view.kind === 'json' || view.kind === 'lines' || view.kind === 'sortKeys') {
+  if (isTextareaField(view)) {
     const props = getTextareaProps(meta as never)
     return (
       <FieldShell meta={meta} label={label} help={view.help}>
@@ -298,11 +306,14 @@ function SettingInput({ view, meta, value }: { view: SettingsFieldView; meta: An
 export function RenameTableForm({
   name,
   description,
+  original,
   lastResult,
   cancelTo,
 }: {
   name: string
   description: string
+  /** The stored name and description as JSON (a save writes only what differs). */
+  original?: string
   lastResult?: SubmissionResult<string[]>
   cancelTo: string
 }) {
@@ -321,6 +332,7 @@ export function RenameTableForm({
       </Text>
       <FormCard form={form} submit={{ label: 'Save name' }} cancelTo={cancelTo}>
         <input type="hidden" name="intent" value="rename-table" />
+        {original ? <input type="hidden" name="original" value={original} /> : null}
         <Field
           meta={fields.name}
           label="Table name"

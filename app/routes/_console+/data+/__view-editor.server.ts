@@ -1,10 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
+import { z } from 'zod'
 import type { ClusterApi } from '~/api/client.server'
 import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import type { TransformColumn } from '~/api/transforms.server'
-import { AUTO_VIEW, createView, listViews, updateView, type View } from '~/api/views.server'
+import { AUTO_VIEW, createView, getView, listViews, patchView, type View } from '~/api/views.server'
+import { isTextChanged, parseOriginal } from '~/schemas/lossless'
 import { VIEW_MESSAGES, ViewFormSchema } from '~/schemas/view'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
@@ -63,10 +65,65 @@ export async function loadNewView(api: ClusterApi, url: URL) {
 }
 
 /**
+ * The edit form's rendered values as JSON (decision 072): name, description as stored, and the
+ * output columns the form shows ticked (the view's columns among the parent's).
+ */
+export function viewOriginal(view: View, columns: string[], parent: ViewChoice | undefined): string {
+  const shown = new Set((parent?.columns ?? []).map((column) => column.name))
+  return JSON.stringify({
+    name: view.name,
+    description: view.description,
+    outputColumns: columns.filter((name) => shown.has(name)),
+  })
+}
+
+const sameSet = (a: string[], b: unknown) =>
+  Array.isArray(b) && a.length === b.length && a.every((item) => b.includes(item))
+
+/**
+ * An edit posted with its original: only the fields the operator changed are written (a PATCH of
+ * those keys; unchanged columns keep the view's own stored columns and whatever else it holds).
+ */
+async function saveViewChanges(api: ClusterApi, formData: FormData, viewId: string, original: Record<string, unknown>) {
+  const isNameKept = !isTextChanged(formData.get('name'), original.name)
+  const isDescriptionKept = !isTextChanged(formData.get('description'), original.description)
+  const posted = formData.getAll('outputColumns').map(String)
+  const areColumnsKept = sameSet(posted, original.outputColumns)
+  if (!areColumnsKept) return undefined // the whole form's rules and columns, as for a new view
+  const schema = ViewFormSchema.extend({
+    ...(isNameKept ? { name: z.string().optional() } : {}),
+    parentView: z.string().optional(),
+    outputColumns: z.array(z.string()).optional(),
+  })
+  const submission = parseWithZod(formData, { schema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const [projectId, tableId] = submission.value.table.split('/') as [string, string]
+  const changes: Record<string, unknown> = {}
+  if (!isNameKept) changes.name = submission.value.name
+  if (!isDescriptionKept) changes.description = submission.value.description ?? ''
+  try {
+    const saved = Object.keys(changes).length
+      ? await patchView(api, projectId, tableId, viewId, changes)
+      : await getView(api, projectId, tableId, viewId)
+    return redirectWithToast(`${tableUrl(tableId, projectId)}#views`, {
+      title: `View ${saved.name} saved`,
+      type: 'success',
+    })
+  } catch (error) {
+    return replyFromCluster(submission, error, { rename: VIEW_FIELDS })
+  }
+}
+
+/**
  * Checks the form and the view rules against the table's views (auto_view there, the parent one of
  * them, every column in the parent), then creates or updates; redirects to the table with a toast.
  */
 export async function saveViewAction(api: ClusterApi, formData: FormData, viewId?: string) {
+  const original = viewId ? parseOriginal(formData.get('original')) : undefined
+  if (viewId && original) {
+    const saved = await saveViewChanges(api, formData, viewId, original)
+    if (saved) return saved
+  }
   const submission = parseWithZod(formData, { schema: ViewFormSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { table, name, description, parentView, outputColumns } = submission.value
@@ -98,12 +155,22 @@ export async function saveViewAction(api: ClusterApi, formData: FormData, viewId
   // The columns keep the parent view's datatypes (the primary timestamp among them).
   const views = await loadFromCluster(() => listViews(api, projectId, tableId))
   const parentColumns = views.find((view) => view.uuid === parent.uuid)?.settings?.output_columns ?? []
-  const columns: TransformColumn[] = outputColumns.map((column) =>
-    parentColumns.find((candidate) => candidate.name === column)!,
+  // a column the view already had keeps its own stored shape (issue 32)
+  const ownColumns = (viewId ? views.find((view) => view.uuid === viewId)?.settings?.output_columns : []) ?? []
+  const columns: TransformColumn[] = outputColumns.map(
+    (column) =>
+      ownColumns.find((candidate) => candidate.name === column) ??
+      parentColumns.find((candidate) => candidate.name === column)!,
   )
   try {
     const saved = viewId
-      ? await updateView(api, projectId, tableId, viewId, { name, description, outputColumns: columns })
+      ? await patchView(api, projectId, tableId, viewId, {
+          ...(original && !isTextChanged(formData.get('name'), original.name) ? {} : { name }),
+          ...(original && !isTextChanged(formData.get('description'), original.description)
+            ? {}
+            : { description: description ?? '' }),
+          settings: { output_columns: columns },
+        })
       : await createView(api, projectId, tableId, { name, description, outputColumns: columns })
     return redirectWithToast(`${tableUrl(tableId, projectId)}#views`, {
       title: `View ${saved.name} ${viewId ? 'saved' : 'created'}`,

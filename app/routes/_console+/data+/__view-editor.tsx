@@ -58,7 +58,8 @@ export function ViewEditor({
   tableLabel: string
   views: ViewChoice[]
   hasAutoView: boolean
-  defaults: { name?: string; description?: string; parentView?: string; outputColumns?: string[] }
+  /** `original`: the edit form's rendered values as JSON (a save writes only what differs). */
+  defaults: { name?: string; description?: string; parentView?: string; outputColumns?: string[]; original?: string }
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
@@ -86,6 +87,7 @@ export function ViewEditor({
   return (
     <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
+      {defaults.original ? <input type="hidden" name="original" value={defaults.original} /> : null}
       <Box mb="4">
         <Text fontWeight="medium" fontSize="sm" mb="1">
           Table

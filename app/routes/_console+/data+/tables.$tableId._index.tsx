@@ -75,6 +75,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       uuid: table.uuid,
       name: table.name,
       description: table.description ?? '',
+      // the stored name and description (null and absent as stored): the rename form saves only a change
+      original: JSON.stringify({ name: table.name, description: table.description }),
       type: table.type ?? 'turbine',
       primaryKey: table.primary_key ?? '',
       created: table.created ?? '',
@@ -247,7 +249,13 @@ export default function TableDetailRoute() {
         />
       ) : null}
       {isRenaming ? (
-        <RenameTableForm name={table.name} description={table.description} lastResult={formResult} cancelTo={base} />
+        <RenameTableForm
+          name={table.name}
+          description={table.description}
+          original={table.original}
+          lastResult={formResult}
+          cancelTo={base}
+        />
       ) : null}
 
       <SectionCard id="details" title="Details">

@@ -36,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditSummarySettingsRoute() {
-  const { table, project, sql, enabled, parent } = useLoaderData<typeof loader>()
+  const { table, project, sql, enabled, parent, original } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const page = tableUrl(table.uuid, project.uuid)
   const settingsHref = `/data/tables/${table.uuid}/edit-summary-settings?project=${project.uuid}`
@@ -61,7 +61,12 @@ export default function EditSummarySettingsRoute() {
           'not found'
         )}
       </Text>
-      <SummarySettingsForm key={sql} defaults={{ enabled, sql }} lastResult={actionData?.result} cancelTo={page} />
+      <SummarySettingsForm
+        key={sql}
+        defaults={{ enabled, sql, original }}
+        lastResult={actionData?.result}
+        cancelTo={page}
+      />
     </Stack>
   )
 }

@@ -25,7 +25,7 @@ import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { SourceEditor } from './__source-editor'
-import { loadTransformNames, scaleValue, sourceEditorAction, sourceFormValue } from './__source-editor.server'
+import { loadTransformNames, scaleValue, sourceEditorAction, sourceEditValue } from './__source-editor.server'
 import { tableUrl } from './__table-url'
 
 export const handle: RouteHandle = {
@@ -113,7 +113,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     poolError: pool.error,
     poolName: source.pool_name ?? '',
     transforms,
-    defaultValue: sourceFormValue(source, kind, tableValue),
+    defaultValue: sourceEditValue(source, kind, tableValue),
     isConfirmingDelete: url.searchParams.get('delete') === source.uuid,
   }
 }

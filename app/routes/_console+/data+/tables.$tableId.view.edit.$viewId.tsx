@@ -6,7 +6,7 @@ import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { findTable } from '~/api/tables.server'
-import { deleteView, getView } from '~/api/views.server'
+import { AUTO_VIEW, deleteView, getView } from '~/api/views.server'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
@@ -15,7 +15,7 @@ import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
 import { ViewEditor } from './__view-editor'
-import { loadTableViews, saveViewAction } from './__view-editor.server'
+import { loadTableViews, saveViewAction, viewOriginal } from './__view-editor.server'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -58,7 +58,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tablePage: tableUrl(table.uuid, project.uuid),
     views,
     hasAutoView: tableViews?.hasAutoView ?? false,
-    view: { uuid: view.uuid, name: view.name, description: view.description ?? '', columns, parentView: parent?.uuid },
+    view: {
+      uuid: view.uuid,
+      name: view.name,
+      description: view.description ?? '',
+      columns,
+      parentView: parent?.uuid,
+      original: viewOriginal(view, columns, parent ?? views.find((candidate) => candidate.name === AUTO_VIEW)),
+    },
     isConfirmingDelete: url.searchParams.get('delete') === view.uuid,
   }
 }
@@ -124,6 +131,7 @@ export default function EditViewRoute() {
           description: view.description,
           parentView: view.parentView,
           outputColumns: view.columns,
+          original: view.original,
         }}
         lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
         submitLabel="Save view"

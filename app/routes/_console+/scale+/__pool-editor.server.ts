@@ -3,7 +3,8 @@ import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { getDefaults } from '~/api/defaults.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
-import { createPool, updatePool, type Pool } from '~/api/pools.server'
+import { createPool, poolUpdateBody, replacePool, type Pool } from '~/api/pools.server'
+import { keptFields, mergeChanged, parseOriginal, type FieldPlaces, type Json } from '~/schemas/lossless'
 import { loadTableTransformPick, tableTransformOption } from '~/api/transforms.server'
 import { transformOf } from '~/schemas/job'
 import {
@@ -12,7 +13,7 @@ import {
   parseSize,
   POOL_KINDS,
   POOL_MESSAGES,
-  PoolEditFormSchema,
+  poolEditFormSchema,
   PoolFormSchema,
   replicasValue,
   SERVICES,
@@ -142,8 +143,14 @@ function sizeInput(value: unknown): string | undefined {
   return Number.isInteger(gi * 1000) ? `${gi}Gi` : `${Math.round(bytes / 2 ** 20)}Mi`
 }
 
-/** The edit form's starting values for `pool`: a fixed count as Replicas, a range as Min and Max. */
+/** The edit form's starting values, and the same as `original` (JSON) for a lossless save (decision 072). */
 export function poolEditValues(pool: Pool): Record<string, string | boolean | undefined> {
+  const rendered = poolFormValues(pool)
+  return { ...rendered, original: JSON.stringify(rendered) }
+}
+
+/** The edit form's values for `pool`: a fixed count as Replicas, a range as Min and Max. */
+function poolFormValues(pool: Pool): Record<string, string | boolean | undefined> {
   const k8s = pool.settings?.k8s_deployment ?? {}
   const replicas = parseReplicas(k8s.replicas)
   const isRange = replicas !== null && replicas.min !== replicas.max
@@ -165,16 +172,43 @@ export function poolEditValues(pool: Pool): Record<string, string | boolean | un
   }
 }
 
+/** Where each edit field is written in the pool; the three replicas fields are one value. */
+const POOL_PLACES: FieldPlaces = {
+  description: [['description']],
+  replicas: [['settings', 'k8s_deployment', 'replicas']],
+  minReplicas: [['settings', 'k8s_deployment', 'replicas']],
+  maxReplicas: [['settings', 'k8s_deployment', 'replicas']],
+  cpu: [['settings', 'k8s_deployment', 'cpu']],
+  memory: [['settings', 'k8s_deployment', 'memory']],
+  storage: [['settings', 'k8s_deployment', 'storage']],
+  shards: [['settings', 'k8s_deployment', 'shards']],
+  isDefault: [['settings', 'is_default']],
+}
+
 /**
- * The edit action: validates the sizes, saves the pool (its name, type, service, table and
- * transform unchanged) and redirects back to it with a toast; errors come back on the fields.
+ * The edit action: validates what the operator changed, writes only that onto the stored pool (its
+ * name, type, service, table, transform and every other key as stored) and redirects back to it with
+ * a toast; errors come back on the fields.
  */
 export async function updatePoolAction(api: ClusterApi, pool: Pool, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: PoolEditFormSchema })
+  const kept = keptFields(formData, parseOriginal(formData.get('original')), POOL_PLACES, ['description'])
+  const submission = parseWithZod(formData, { schema: poolEditFormSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  const form: PoolEditForm = submission.value
+  const form = submission.value as PoolEditForm
+  const stored: Json = {
+    name: pool.name,
+    ...(pool.description !== undefined ? { description: pool.description } : {}),
+    ...(pool.type !== undefined ? { type: pool.type } : {}),
+    settings: pool.settings ?? {},
+  }
+  const body = mergeChanged(
+    stored,
+    poolUpdateBody(pool, { description: form.description, ...sizesOf(form) }),
+    POOL_PLACES,
+    kept,
+  )
   try {
-    const saved = await updatePool(api, pool, { description: form.description, ...sizesOf(form) })
+    const saved = await replacePool(api, pool.uuid, body)
     return redirectWithToast(`/scale/pool/${saved.uuid}`, { title: `Pool ${saved.name} saved`, type: 'success' })
   } catch (error) {
     return replyFromCluster(submission, error, { rename: poolFields(form) })

@@ -298,6 +298,9 @@ export function PoolEditEditor({
       deniedReason={deniedReason}
     >
       <input type="hidden" name="intent" value={UPDATE_INTENT} />
+      {typeof defaultValue.original === 'string' ? (
+        <input type="hidden" name="original" value={defaultValue.original} />
+      ) : null}
       <ScaleFields fields={fields as unknown as ScaleFieldsMeta} defaults={defaults} />
     </FormCard>
   )

@@ -405,7 +405,7 @@ describe('/scale/pool/$poolId', () => {
     expect(bad.data.result.initialValue).toMatchObject({ minReplicas: '4', memory: 'lots', cpu: '2' })
   })
 
-  it('reads sizes the cluster keeps as plain numbers, and keeps the table of a pool it edits', async () => {
+  it('reads sizes the cluster keeps as plain numbers, keeps them as numbers when unchanged, and keeps the table of a pool it edits', async () => {
     const pool = await clusterCall('POST', '/config/v1/pools/', {
       name: 'numbers',
       type: 'ingest',
@@ -424,7 +424,8 @@ describe('/scale/pool/$poolId', () => {
         table: 'weblogs.errors',
         transform: 'errors_json',
         is_default: true,
-        k8s_deployment: { service: 'kafka-peer', replicas: '2', memory: '2Gi' },
+        // unchanged sizes stay as stored (issue 32, decision 072)
+        k8s_deployment: { service: 'kafka-peer', replicas: 2, memory: 2 * 2 ** 30 },
       },
     })
   })
