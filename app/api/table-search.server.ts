@@ -67,15 +67,16 @@ function matches(needles: string[], project: string, table: string): boolean {
 }
 
 /**
- * What a picker may offer: every table, or only those that can feed a summary or a view (`raw`: not
- * a summary table; a choice kept by id or name is also refused in the console's store, which a
- * search never lists).
+ * What a picker may offer: every table of the user's projects (`any`); only those that can feed a
+ * summary or a view (`raw`: not a summary table, and a choice kept by id or name is refused in the
+ * console's store too); or every table, the console's store included (`scope`: security scopes,
+ * where an admin grants access to the store, decision 064).
  */
-export type TableKind = 'any' | 'raw'
+export type TableKind = 'any' | 'raw' | 'scope'
 
 /** Whether a table is of the kind a picker offers (`raw`: not a summary table). */
 export function isKind(table: Pick<Table, 'type'>, kind: TableKind): boolean {
-  return kind === 'any' || table.type !== 'summary'
+  return kind !== 'raw' || table.type !== 'summary'
 }
 
 /** The tables a picker lists for the search `q` (at most `limit`; see the module's comment). Throws ClusterError. */
@@ -85,8 +86,11 @@ export async function searchTables(
   limit = PICKER_LIMIT,
   kind: TableKind = 'any',
 ): Promise<{ choices: TableChoice[]; hasMore: boolean }> {
-  // the console's own store is never a table to pick (issue 36): left out before the list is filled
-  const projects = (await listProjectsBriefly(api)).filter((project) => !isConsoleProject(project))
+  // the console's own store is never a table to pick (issue 36), but for a security scope: left out
+  // before the list is filled
+  const projects = (await listProjectsBriefly(api)).filter(
+    (project) => kind === 'scope' || !isConsoleProject(project),
+  )
   const needles = words(q)
   const choices: TableChoice[] = []
   if (!needles.length) {

@@ -24,8 +24,8 @@ export async function loadScopes(
   const ids = [...new Set(tableIds.filter((id): id is string => Boolean(id)))]
   const [projects, found, named] = await Promise.all([
     listProjectsBriefly(api),
-    search ? searchTables(api, q.trim(), SCOPE_TABLES) : { choices: [], hasMore: false },
-    Promise.all(ids.map((id) => tableChoice(api, id))),
+    search ? searchTables(api, q.trim(), SCOPE_TABLES, 'scope') : { choices: [], hasMore: false },
+    Promise.all(ids.map((id) => tableChoice(api, id, null, 'scope'))),
   ])
   const tables = [...named.filter((choice) => choice !== null), ...found.choices]
   const seen = new Set<string>()
@@ -60,7 +60,7 @@ export async function isScope(api: ClusterApi, level: string, value: string | nu
   if (!value) return false
   if (level === 'org') return value === api.orgId
   if (level === 'project') return (await listProjectsBriefly(api)).some((project) => project.uuid === value)
-  if (level === 'table') return (await tableChoice(api, value)) !== null
+  if (level === 'table') return (await tableChoice(api, value, null, 'scope')) !== null
   return false
 }
 
