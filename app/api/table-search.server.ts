@@ -88,9 +88,7 @@ export async function searchTables(
 ): Promise<{ choices: TableChoice[]; hasMore: boolean }> {
   // the console's own store is never a table to pick (issue 36), but for a security scope: left out
   // before the list is filled
-  const projects = (await listProjectsBriefly(api)).filter(
-    (project) => kind === 'scope' || !isConsoleProject(project),
-  )
+  const projects = (await listProjectsBriefly(api)).filter((project) => kind === 'scope' || !isConsoleProject(project))
   const needles = words(q)
   const choices: TableChoice[] = []
   if (!needles.length) {

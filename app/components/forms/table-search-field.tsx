@@ -67,7 +67,9 @@ export function TableSearchField({
     timer.current = setTimeout(() => {
       pending.current?.abort()
       const controller = (pending.current = new AbortController())
-      fetch(withBase(`/resources/table-search?q=${encodeURIComponent(q)}${kind ? `&kind=${kind}` : ''}`), { signal: controller.signal })
+      fetch(withBase(`/resources/table-search?q=${encodeURIComponent(q)}${kind ? `&kind=${kind}` : ''}`), {
+        signal: controller.signal,
+      })
         .then((response) => (response.ok ? response.json() : null))
         .then((answer: { choices: PickerChoice[]; hasMore: boolean } | null) => {
           if (answer) setFound({ q, choices: answer.choices, hasMore: answer.hasMore })

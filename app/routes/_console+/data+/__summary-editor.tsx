@@ -22,8 +22,6 @@ import {
 import { FormSelect } from '~/components/forms/form-select'
 import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
 
-type Option = { value: string; label: string }
-
 /**
  * The summary table screen's three tabs (spec section 2): Summary Form, Column Analysis, Summary
  * Settings. On a new summary table the settings tab waits until the table exists.

@@ -112,7 +112,11 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
   if (submission.status !== 'success') {
     const policies = parsePolicies(String(formData.get('policies') ?? '')) ?? []
     const level = String(formData.get('scopeLevel') ?? '') as ScopeLevel
-    const found = await scopesOf(api, { policies, scopeLevel: level, scope: String(formData.get('scope') ?? '') }, scopeQ)
+    const found = await scopesOf(
+      api,
+      { policies, scopeLevel: level, scope: String(formData.get('scope') ?? '') },
+      scopeQ,
+    )
     return data(
       { result: submission.reply(), revision, scopes: found.options, scopeSearch: found.search },
       { status: 400 },

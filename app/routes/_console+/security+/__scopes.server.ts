@@ -19,7 +19,11 @@ export type ScopeSearch = { q: string; choices: TableChoice[]; hasMore: boolean 
  */
 export async function loadScopes(
   api: ClusterApi,
-  { q = '', tableIds = [], search = true }: { q?: string; tableIds?: (string | null | undefined)[]; search?: boolean } = {},
+  {
+    q = '',
+    tableIds = [],
+    search = true,
+  }: { q?: string; tableIds?: (string | null | undefined)[]; search?: boolean } = {},
 ): Promise<{ options: ScopeOption[]; search: ScopeSearch }> {
   const ids = [...new Set(tableIds.filter((id): id is string => Boolean(id)))]
   const [projects, found, named] = await Promise.all([

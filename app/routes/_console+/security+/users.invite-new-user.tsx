@@ -45,10 +45,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const formData = await request.formData()
   // the resource is asked of the cluster by id (a table through its project), not looked for among every table
-  const levelAsked = formData.get("scopeLevel")
+  const levelAsked = formData.get('scopeLevel')
   const scopeId = formData.get('resource')
   const known = await loadFromCluster(() =>
-    isScope(api, typeof levelAsked === "string" ? levelAsked : "", typeof scopeId === 'string' ? scopeId : null),
+    isScope(api, typeof levelAsked === 'string' ? levelAsked : '', typeof scopeId === 'string' ? scopeId : null),
   )
   const submission = parseWithZod(formData, {
     schema: InviteFormSchema.superRefine((value, ctx) => {
