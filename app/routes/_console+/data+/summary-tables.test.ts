@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { makeTable } from '#tests/cluster'
+import { clusterCall, makeTable } from '#tests/cluster'
 import { useTestCluster } from '#tests/msw'
 import { args, asResponse, get, loginAsAdmin, post, returnedOrThrown, unwrap } from '#tests/session'
 import { action as newSummaryAction, loader as newSummaryLoader } from './new-summary-table._index'
@@ -64,6 +64,15 @@ describe('/data/new-summary-table and its column analysis', () => {
       args(get('/data/new-summary-table/column-analysis?table_q=no_such_parent_q', cookie)),
     )
     expect(analysis).toMatchObject({ parent: '', columns: [], search: { choices: [] } })
+  })
+
+  it("the org summary counts the rows of the org's tables (one grouped read of system.parts)", async () => {
+    const summary = await clusterCall<{ total_rows: number; total_partitions: number }>(
+      'GET',
+      '/config/v1/orgs/{org}/summary?meta=1',
+    )
+    expect(summary.total_rows).toBeGreaterThanOrEqual(2)
+    expect(summary.total_partitions).toBeGreaterThanOrEqual(1)
   })
 
   it('column analysis: the rules and the Illegal Aggregation message at their fields', async () => {
