@@ -187,7 +187,10 @@ export async function loadTableSearch(
   const q = (url.searchParams.get(qParam) ?? '').trim()
   const [{ choices, hasMore }, selected] = await Promise.all([
     searchTables(api, q, PICKER_LIMIT, kind),
-    tableChoice(api, url.searchParams.get(idParam), url.searchParams.get(projectParam), kind),
+    // a `<projectId>/<tableId>` value (the summary and view forms') carries its project
+    (url.searchParams.get(idParam) ?? '').includes('/')
+      ? tableChoiceOfValue(api, url.searchParams.get(idParam), kind)
+      : tableChoice(api, url.searchParams.get(idParam), url.searchParams.get(projectParam), kind),
   ])
   return { q, choices, hasMore, selected }
 }

@@ -64,6 +64,12 @@ describe('/data/new-summary-table and its column analysis', () => {
       args(get('/data/new-summary-table/column-analysis?table_q=no_such_parent_q', cookie)),
     )
     expect(analysis).toMatchObject({ parent: '', columns: [], search: { choices: [] } })
+    // the picker's own value (`<projectId>/<tableId>`, what the GET form sends) picks the parent
+    const picked = await analysisLoader(
+      args(get(`/data/new-summary-table/column-analysis?parent=${parentValue()}&table_q=shop`, cookie)),
+    )
+    expect(picked.parent).toBe(parentValue())
+    expect(picked.columns.map((column) => column.name)).toEqual(['timestamp', 'level', 'message'])
   })
 
   it("the org summary counts the rows of the org's tables (one grouped read of system.parts)", async () => {
