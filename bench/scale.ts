@@ -10,6 +10,7 @@
  * Goals: a page's median ≤ 1.5× seeded and ≤ 300 ms, its HTML ≤ 150 KB; an endpoint ≤ 20 ms p99.
  * Engine tables are not made for the bulk tables (no page reads them; a query on one fails).
  * Ports: SCALE_PORT (default 3610) and the next four. Run under `flock /tmp/cc-heavy.lock`.
+ * SCALE_PAGES=new-view,security reads only the pages whose path holds one of those words.
  */
 import crypto from 'node:crypto'
 import { rmSync } from 'node:fs'
@@ -352,7 +353,11 @@ export async function runScaleBench(log: (line: string) => void = (line) => cons
   let consoleServer: Awaited<ReturnType<typeof startConsole>> | undefined
   try {
     const ids = await sampleIds(cluster.url)
-    const urls = pages({ ...ids, user: ids.user.uuid, role: String(ids.role.id) })
+    // SCALE_PAGES: a comma-separated list of words; only the pages whose path holds one are read
+    const only = (process.env.SCALE_PAGES ?? '').split(',').filter(Boolean)
+    const urls = pages({ ...ids, user: ids.user.uuid, role: String(ids.role.id) }).filter(
+      (url) => !only.length || only.some((word) => url.includes(word)),
+    )
     consoleServer = await startConsole(cluster.url, PORT + 1)
     log(`Seeded org: reading ${urls.length} pages ${READS} times without scripts…`)
     const before = await readPages(consoleServer.base, urls)

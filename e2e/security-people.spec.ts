@@ -126,6 +126,12 @@ test.describe('security → roles', () => {
     await page.getByRole('button', { name: 'Add All' }).click()
     await expect(staged.getByText('Organization', { exact: true })).toBeVisible()
     await page.getByLabel('Scope level').selectOption({ label: 'Table' })
+    // tables are a search away (issue 33): the search posts the form, the staged policies kept
+    await page.getByRole('searchbox', { name: 'Find a table to scope to' }).fill('sample.web_logs')
+    await page.getByRole('button', { name: 'Find', exact: true }).click()
+    await expect(page.getByText(/matching “sample\.web_logs” offered as scopes/)).toBeVisible()
+    await expect(staged.getByText('Organization', { exact: true })).toBeVisible()
+    await page.getByLabel('Scope level').selectOption({ label: 'Table' })
     await page.getByLabel('Scope', { exact: true }).selectOption({ label: 'sample.web_logs' })
     await page.getByRole('button', { name: 'List All' }).click()
     await expect(staged.getByText('Table sample.web_logs')).toBeVisible()

@@ -66,14 +66,29 @@ function matches(needles: string[], project: string, table: string): boolean {
   return needles.every((needle) => ref.includes(needle))
 }
 
+/**
+ * What a picker may offer: every table of the user's projects (`any`); only those that can feed a
+ * summary or a view (`raw`: not a summary table, and a choice kept by id or name is refused in the
+ * console's store too); or every table, the console's store included (`scope`: security scopes,
+ * where an admin grants access to the store, decision 064).
+ */
+export type TableKind = 'any' | 'raw' | 'scope'
+
+/** Whether a table is of the kind a picker offers (`raw`: not a summary table). */
+export function isKind(table: Pick<Table, 'type'>, kind: TableKind): boolean {
+  return kind !== 'raw' || table.type !== 'summary'
+}
+
 /** The tables a picker lists for the search `q` (at most `limit`; see the module's comment). Throws ClusterError. */
 export async function searchTables(
   api: ClusterApi,
   q: string,
   limit = PICKER_LIMIT,
+  kind: TableKind = 'any',
 ): Promise<{ choices: TableChoice[]; hasMore: boolean }> {
-  // the console's own store is never a table to pick (issue 36): left out before the list is filled
-  const projects = (await listProjectsBriefly(api)).filter((project) => !isConsoleProject(project))
+  // the console's own store is never a table to pick (issue 36), but for a security scope: left out
+  // before the list is filled
+  const projects = (await listProjectsBriefly(api)).filter((project) => kind === 'scope' || !isConsoleProject(project))
   const needles = words(q)
   const choices: TableChoice[] = []
   if (!needles.length) {
@@ -82,7 +97,8 @@ export async function searchTables(
     for (const project of projects) {
       const { tables, count } = await pageOfTables(api, project.uuid, 1, limit + 1 - choices.length)
       for (const table of tables)
-        choices.push({ uuid: table.uuid, projectId: project.uuid, project: project.name, name: table.name })
+        if (isKind(table, kind))
+          choices.push({ uuid: table.uuid, projectId: project.uuid, project: project.name, name: table.name })
       if (choices.length > limit || (choices.length === limit && count > tables.length)) break
     }
     return { choices: choices.slice(0, limit), hasMore: choices.length > limit }
@@ -92,7 +108,7 @@ export async function searchTables(
   for (const [index, project] of projects.entries()) {
     for (const table of lists[index]!) {
       learnTableProject(table.uuid, project.uuid)
-      if (matches(needles, project.name, table.name))
+      if (isKind(table, kind) && matches(needles, project.name, table.name))
         choices.push({ uuid: table.uuid, projectId: project.uuid, project: project.name, name: table.name })
       if (choices.length > limit) return { choices: choices.slice(0, limit), hasMore: true }
     }
@@ -100,20 +116,59 @@ export async function searchTables(
   return { choices, hasMore: false }
 }
 
-/** The table `tableId` as a choice, or null when there is none (or the id is empty). */
+/** The table `tableId` as a choice, or null when there is none, it is not of `kind` (or the id is empty). */
 export async function tableChoice(
   api: ClusterApi,
   tableId: string | null | undefined,
   projectHint?: string | null,
+  kind: TableKind = 'any',
 ): Promise<TableChoice | null> {
   if (!tableId) return null
   try {
     const { table, project } = await findTable(api, tableId, projectHint)
+    if (!isKind(table, kind) || (kind === 'raw' && isConsoleProject(project))) return null
     return { uuid: table.uuid, projectId: project.uuid, project: project.name, name: table.name }
   } catch {
     return null
   }
 }
+
+/**
+ * The table a `<projectId>/<tableId>` value (a form's) or a bare table id names, as a choice; null
+ * when there is none or it is not of `kind`. Two reads at most with the project, whatever the org's size.
+ */
+export function tableChoiceOfValue(
+  api: ClusterApi,
+  value: string | null | undefined,
+  kind: TableKind = 'any',
+): Promise<TableChoice | null> {
+  const [first, second] = (value ?? '').split('/')
+  return second ? tableChoice(api, second, first, kind) : tableChoice(api, first, null, kind)
+}
+
+/**
+ * The table `project.table` names, as a choice; null when the org has none by that name or it is
+ * not of `kind`. Reads the project list (short cache) and the project's tables by `?name=`.
+ */
+export async function tableChoiceByName(
+  api: ClusterApi,
+  projectName: string,
+  tableName: string,
+  kind: TableKind = 'any',
+): Promise<TableChoice | null> {
+  const project = (await listProjectsBriefly(api)).find((entry) => entry.name === projectName)
+  if (!project || (kind === 'raw' && isConsoleProject(project))) return null
+  const answer = await cachedRead(api, `tables:${project.uuid}:name:${tableName}`, () =>
+    api.list<Table>(tablesPath(api, project.uuid), { params: { name: tableName } }),
+  )
+  const table = answer.results.find((entry) => entry.name === tableName)
+  if (!table || !isKind(table, kind)) return null
+  learnTableProject(table.uuid, project.uuid)
+  return { uuid: table.uuid, projectId: project.uuid, project: project.name, name: table.name }
+}
+
+/** A `<projectId>/<tableId>` form value for a choice. */
+export const choiceValue = (choice: Pick<TableChoice, 'projectId' | 'uuid'>) => `${choice.projectId}/${choice.uuid}`
 
 /**
  * A picker's list for the URL's search (`qParam`) and choice (`idParam`): the matches and the
@@ -122,12 +177,20 @@ export async function tableChoice(
 export async function loadTableSearch(
   api: ClusterApi,
   url: URL,
-  { qParam = 'table_q', idParam = 'table_id', projectParam = 'project' } = {},
+  {
+    qParam = 'table_q',
+    idParam = 'table_id',
+    projectParam = 'project',
+    kind = 'any',
+  }: { qParam?: string; idParam?: string; projectParam?: string; kind?: TableKind } = {},
 ): Promise<TableSearch> {
   const q = (url.searchParams.get(qParam) ?? '').trim()
   const [{ choices, hasMore }, selected] = await Promise.all([
-    searchTables(api, q),
-    tableChoice(api, url.searchParams.get(idParam), url.searchParams.get(projectParam)),
+    searchTables(api, q, PICKER_LIMIT, kind),
+    // a `<projectId>/<tableId>` value (the summary and view forms') carries its project
+    (url.searchParams.get(idParam) ?? '').includes('/')
+      ? tableChoiceOfValue(api, url.searchParams.get(idParam), kind)
+      : tableChoice(api, url.searchParams.get(idParam), url.searchParams.get(projectParam), kind),
   ])
   return { q, choices, hasMore, selected }
 }

@@ -63,11 +63,13 @@ export function projectOf(cluster: ClusterState, table: Resource): Resource | un
 }
 
 /** Every project.table pair, for finding which tables a SQL statement mentions. */
-export function allTables(cluster: ClusterState): { project: Resource; table: Resource }[] {
-  const projects = new Map(cluster.store.all<Resource>(KINDS.project).map((p) => [p.uuid, p]))
-  const out: { project: Resource; table: Resource }[] = []
-  for (const table of cluster.store.all<Resource>(KINDS.table)) {
-    const project = projects.get(parentOf(table, 'project'))
+export function allTables(cluster: ClusterState): { project: Readonly<Resource>; table: Readonly<Resource> }[] {
+  // the stored values themselves, not copies (issue 33: 10,000 tables copied on every org summary)
+  const projects = new Map<string, Readonly<Resource>>()
+  for (const p of cluster.store.values<Resource>(KINDS.project)) projects.set(p.uuid, p)
+  const out: { project: Readonly<Resource>; table: Readonly<Resource> }[] = []
+  for (const table of cluster.store.values<Resource>(KINDS.table)) {
+    const project = projects.get(parentOf(table as Resource, 'project'))
     if (project) out.push({ project, table })
   }
   return out

@@ -28,6 +28,7 @@ export function TableSearchField({
   isRequired,
   isInvalid,
   describedBy,
+  kind,
 }: {
   search: PickerSearch
   idName: string
@@ -41,6 +42,8 @@ export function TableSearchField({
   isRequired?: boolean
   isInvalid?: boolean
   describedBy?: string
+  /** `raw`: the suggestions leave out summary tables (as the page's own search does). */
+  kind?: 'raw'
 }) {
   const isHydrated = useHydrated()
   const [found, setFound] = useState({ q: search.q, choices: search.choices, hasMore: search.hasMore })
@@ -64,7 +67,9 @@ export function TableSearchField({
     timer.current = setTimeout(() => {
       pending.current?.abort()
       const controller = (pending.current = new AbortController())
-      fetch(withBase(`/resources/table-search?q=${encodeURIComponent(q)}`), { signal: controller.signal })
+      fetch(withBase(`/resources/table-search?q=${encodeURIComponent(q)}${kind ? `&kind=${kind}` : ''}`), {
+        signal: controller.signal,
+      })
         .then((response) => (response.ok ? response.json() : null))
         .then((answer: { choices: PickerChoice[]; hasMore: boolean } | null) => {
           if (answer) setFound({ q, choices: answer.choices, hasMore: answer.hasMore })

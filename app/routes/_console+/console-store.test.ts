@@ -46,7 +46,7 @@ describe("the console's own store", () => {
     expect(alter.tables).toEqual(['mine.events'])
     const batch = await batchJobLoader(args(get('/jobs/batch-jobs/create', cookie)))
     expect(batch.tables.map((table) => table.value)).toEqual(['mine.events'])
-    const view = (await newViewLoader(args(get('/data/new-view', cookie)))) as { tables: { label: string }[] }
-    expect(view.tables.map((table) => table.label)).toEqual(['mine.events'])
+    const view = await newViewLoader(args(get('/data/new-view', cookie)))
+    expect(view.search?.choices.map((choice) => `${choice.project}.${choice.name}`)).toEqual(['mine.events'])
   })
 })

@@ -1,18 +1,21 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
-import { searchTables } from '~/api/table-search.server'
+import { PICKER_LIMIT, searchTables } from '~/api/table-search.server'
 
 /**
  * GET /resources/table-search?q=…: the tables a picker suggests as the user types (with scripts;
  * issue 33), as JSON `{choices, hasMore}`: the same list the picker's GET search gives without them.
+ * `&kind=raw` leaves out summary tables (the summary and view forms' pickers).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const q = new URL(request.url).searchParams.get('q') ?? ''
+  const params = new URL(request.url).searchParams
+  const q = params.get('q') ?? ''
+  const kind = params.get('kind') === 'raw' ? 'raw' : 'any'
   const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' }
   try {
-    return new Response(JSON.stringify(await searchTables(api, q.trim())), { headers })
+    return new Response(JSON.stringify(await searchTables(api, q.trim(), PICKER_LIMIT, kind)), { headers })
   } catch (error) {
     if (error instanceof ClusterError)
       return new Response(JSON.stringify({ message: error.message }), { status: error.status, headers })

@@ -20,8 +20,7 @@ import {
   TIME_UNITS,
 } from '~/schemas/summary'
 import { FormSelect } from '~/components/forms/form-select'
-
-type Option = { value: string; label: string }
+import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
 
 /**
  * The summary table screen's three tabs (spec section 2): Summary Form, Column Analysis, Summary
@@ -70,17 +69,20 @@ function SqlField({
   )
 }
 
-/** The Summary Form tab (create). */
+/**
+ * The Summary Form tab (create). The parent is picked among what the search finds (issue 33); its
+ * "Find" sends the whole form as a GET, so what was typed comes back with the tables found.
+ */
 export function SummaryForm({
   projects,
-  parents,
+  search,
   defaults,
   lastResult,
   analysisHref,
 }: {
   projects: { uuid: string; name: string }[]
-  parents: Option[]
-  defaults: { project?: string; parent?: string; sql?: string }
+  search: PickerSearch
+  defaults: { project?: string; parent?: string; name?: string; description?: string; sql?: string }
   lastResult?: SubmissionResult<string[]>
   analysisHref: string
 }) {
@@ -100,7 +102,22 @@ export function SummaryForm({
         inputProps={{ autoComplete: 'off' }}
       />
       <Field meta={fields.description} label="Description" />
-      <SelectField meta={fields.parent} label="Parent table" placeholder="Select the parent table" options={parents} />
+      <Box mb="4">
+        <TableSearchField
+          search={search}
+          idName={fields.parent.name}
+          qName="table_q"
+          label="Parent table"
+          idPrefix="summary-parent"
+          kind="raw"
+          optionValue={(choice) => `${choice.projectId}/${choice.uuid}`}
+          value={typeof fields.parent.initialValue === 'string' ? fields.parent.initialValue : undefined}
+          isRequired
+          isInvalid={Boolean(fields.parent.errors?.length)}
+          describedBy={fields.parent.errors?.length ? fields.parent.errorId : undefined}
+        />
+        <ErrorList id={fields.parent.errorId} errors={fields.parent.errors} />
+      </Box>
       <SqlField
         meta={fields.sql}
         label="Summary SQL"
@@ -138,27 +155,26 @@ export function SummarySettingsForm({
   )
 }
 
-/** Picks the parent for the column analysis (a GET form: works without scripts). */
-export function ParentPicker({ parents, parent }: { parents: Option[]; parent: string }) {
+/**
+ * Picks the parent for the column analysis among what the search finds (issue 33): a GET form,
+ * works without scripts; suggests as one types with them.
+ */
+export function ParentPicker({ search }: { search: PickerSearch }) {
   return (
     <Box bg="bg" borderWidth="1px" rounded="md" p="4">
       <Form method="get">
-        <chakra.label htmlFor="analysis-parent" display="block" fontWeight="medium" fontSize="sm" mb="1">
-          Parent table
-        </chakra.label>
-        <HStack>
-          <FormSelect id="analysis-parent" name="parent" defaultValue={parent}>
-            <option value="">Select the parent table</option>
-            {parents.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </FormSelect>
-          <Button type="submit" size="sm" variant="outline">
-            Analyse columns
-          </Button>
-        </HStack>
+        <TableSearchField
+          search={search}
+          idName="parent"
+          qName="table_q"
+          label="Parent table"
+          idPrefix="analysis-parent"
+          kind="raw"
+          optionValue={(choice) => `${choice.projectId}/${choice.uuid}`}
+        />
+        <Button type="submit" mt="3" size="sm" variant="outline">
+          Analyse columns
+        </Button>
       </Form>
     </Box>
   )

@@ -6,7 +6,14 @@ import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
 import { QueryError, runQuery } from '~/api/query.server'
-import { createSummaryTable, getTable, listProjectsWithTables, replaceTable, type Table } from '~/api/tables.server'
+import { createSummaryTable, getTable, replaceTable, type Table } from '~/api/tables.server'
+import {
+  choiceValue,
+  listProjectsBriefly,
+  tableChoiceByName,
+  tableChoiceOfValue,
+  type TableChoice,
+} from '~/api/table-search.server'
 import { listTransforms } from '~/api/transforms.server'
 import { AUTO_VIEW, listViews } from '~/api/views.server'
 import type { Project } from '~/api/projects.server'
@@ -20,7 +27,7 @@ import {
 import { tableRef } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
-import { withoutConsoleProject } from '~/utils/console-store'
+import { isConsoleProject } from '~/utils/console-store'
 
 /** Where the cluster's summary-table fields show on the forms. */
 const SUMMARY_FIELDS: Record<string, string> = {
@@ -32,26 +39,35 @@ const SUMMARY_FIELDS: Record<string, string> = {
 
 export type ParentChoice = { value: string; label: string; projectName: string; tableName: string }
 
-/** Every table that can feed a summary (not a summary itself), as `<projectId>/<tableId>`; and the projects. */
-export async function loadSummaryChoices(api: ClusterApi) {
-  const all = withoutConsoleProject(await listProjectsWithTables(api))
-  const parents: ParentChoice[] = all.flatMap(({ project, tables }) =>
-    tables
-      .filter((table) => table.type !== 'summary')
-      .map((table) => ({
-        value: `${project.uuid}/${table.uuid}`,
-        label: `${project.name}.${table.name}`,
-        projectName: project.name,
-        tableName: table.name,
-      })),
-  )
-  return { parents, projects: all.map(({ project }) => ({ uuid: project.uuid, name: project.name })) }
+/** A table picked as a summary's parent, as the forms offer it. */
+export function parentChoice(choice: TableChoice): ParentChoice {
+  return {
+    value: choiceValue(choice),
+    label: `${choice.project}.${choice.name}`,
+    projectName: choice.project,
+    tableName: choice.name,
+  }
 }
 
-/** Finds a parent choice by `<projectId>/<tableId>` or a bare table id. */
-export function findParent(parents: ParentChoice[], wanted: string | null): ParentChoice | undefined {
-  if (!wanted) return undefined
-  return parents.find((parent) => parent.value === wanted || parent.value.endsWith(`/${wanted}`))
+/** The projects a summary table can be made in (not the console's store), from the short read cache. */
+export async function loadSummaryProjects(api: ClusterApi): Promise<{ uuid: string; name: string }[]> {
+  const projects = (await listProjectsBriefly(api)).filter((project) => !isConsoleProject(project))
+  return projects.map((project) => ({ uuid: project.uuid, name: project.name }))
+}
+
+/**
+ * The parent a `<projectId>/<tableId>` value or a bare table id names (issue 33: found by id, not
+ * among every table of the org); undefined when there is none or it is a summary table.
+ */
+export async function findParent(api: ClusterApi, wanted: string | null): Promise<ParentChoice | undefined> {
+  const choice = await tableChoiceOfValue(api, wanted, 'raw')
+  return choice ? parentChoice(choice) : undefined
+}
+
+/** The `project.table` a summary's SQL reads FROM (its first FROM), or null. */
+function fromOf(sql: string): { projectName: string; tableName: string } | null {
+  const match = /\bFROM\s+`?([A-Za-z_][\w-]*)`?\s*\.\s*`?([A-Za-z_][\w-]*)`?/i.exec(sql)
+  return match ? { projectName: match[1]!, tableName: match[2]! } : null
 }
 
 export type ParentColumn = { name: string; type: string; primary: boolean }
@@ -100,20 +116,30 @@ export async function checkSummarySql(api: ClusterApi, sql: string): Promise<str
   }
 }
 
-/** Creates a summary table after the SQL ran on the cluster; redirects to it with a toast. */
+/**
+ * Creates a summary table after the SQL ran on the cluster; redirects to it with a toast. A refusal
+ * answers the parent picked (`picked`), so the form offers it again whatever its search lists.
+ */
 export async function createSummaryAction(api: ClusterApi, formData: FormData) {
   const submission = parseWithZod(formData, { schema: SummaryFormSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  const { project, name, description, parent: parentValue, sql } = submission.value
-  const { parents, projects } = await loadFromCluster(() => loadSummaryChoices(api))
-  const parent = findParent(parents, parentValue)
+  const parentValue = formData.get('parent')
+  const [projects, picked] = await loadFromCluster(() =>
+    Promise.all([
+      loadSummaryProjects(api),
+      tableChoiceOfValue(api, typeof parentValue === 'string' ? parentValue : null, 'raw'),
+    ]),
+  )
+  if (submission.status !== 'success') return data({ result: submission.reply(), picked }, { status: 400 })
+  const { project, name, description, sql } = submission.value
+  const parent = picked ? parentChoice(picked) : undefined
   const fieldErrors: Record<string, string[]> = {}
   if (!projects.some((candidate) => candidate.uuid === project)) fieldErrors.project = ['Project is required']
   if (!parent) fieldErrors.parent = [SUMMARY_MESSAGES.parentRequired]
   else if (!readsFrom(sql, parent)) fieldErrors.sql = [SUMMARY_MESSAGES.sqlNotFromParent(parent.label)]
-  if (Object.keys(fieldErrors).length) return data({ result: submission.reply({ fieldErrors }) }, { status: 400 })
+  if (Object.keys(fieldErrors).length)
+    return data({ result: submission.reply({ fieldErrors }), picked }, { status: 400 })
   const refusal = await loadFromCluster(() => checkSummarySql(api, sql))
-  if (refusal) return data({ result: submission.reply({ fieldErrors: { sql: [refusal] } }) }, { status: 400 })
+  if (refusal) return data({ result: submission.reply({ fieldErrors: { sql: [refusal] } }), picked }, { status: 400 })
   try {
     const created = await createSummaryTable(api, project, { name, description, sql })
     return redirectWithToast(tableUrl(created.uuid, project), {
@@ -121,7 +147,8 @@ export async function createSummaryAction(api: ClusterApi, formData: FormData) {
       type: 'success',
     })
   } catch (error) {
-    return replyFromCluster(submission, error, { rename: SUMMARY_FIELDS })
+    const reply = replyFromCluster(submission, error, { rename: SUMMARY_FIELDS })
+    return data({ ...reply.data, picked }, reply.init ?? undefined)
   }
 }
 
@@ -130,10 +157,21 @@ export async function loadSummaryTable(api: ClusterApi, table: Table, project: P
   if (table.type !== 'summary')
     throw data({ message: `${table.name} is not a summary table` }, { status: 404, statusText: 'Not Found' })
   const summary = (table.settings?.summary ?? {}) as { sql?: string; enabled?: boolean; parents?: string[] }
-  const { parents } = await loadFromCluster(() => loadSummaryChoices(api))
-  const parent =
-    parents.find((candidate) => summary.parents?.includes(`${candidate.projectName}.${candidate.tableName}`)) ??
-    parents.find((candidate) => summary.sql && readsFrom(summary.sql, candidate))
+  // the parent by name (`summary.parents`, else the SQL's FROM): two reads, not every table of the org
+  const refs = [
+    ...(summary.parents ?? [])
+      .filter((name) => name.includes('.'))
+      .map((name) => ({ projectName: name.slice(0, name.indexOf('.')), tableName: name.slice(name.indexOf('.') + 1) })),
+    ...(summary.sql ? [fromOf(summary.sql)].filter((ref) => ref !== null) : []),
+  ]
+  let parent: ParentChoice | null = null
+  for (const ref of refs) {
+    const choice = await loadFromCluster(() => tableChoiceByName(api, ref.projectName, ref.tableName, 'raw'))
+    if (choice) {
+      parent = parentChoice(choice)
+      break
+    }
+  }
   return {
     table: { uuid: table.uuid, name: table.name, description: table.description ?? '' },
     project: { uuid: project.uuid, name: project.name },
@@ -192,8 +230,7 @@ export async function updateSummarySettingsAction(
 export async function columnAnalysisAction(api: ClusterApi, formData: FormData) {
   const submission = parseWithZod(formData, { schema: ColumnAnalysisSchema })
   if (submission.status !== 'success') return data({ result: submission.reply(), sql: null }, { status: 400 })
-  const { parents } = await loadFromCluster(() => loadSummaryChoices(api))
-  const parent = findParent(parents, submission.value.parent)
+  const parent = await loadFromCluster(() => findParent(api, submission.value.parent))
   if (!parent)
     return data(
       { result: submission.reply({ fieldErrors: { parent: [SUMMARY_MESSAGES.parentRequired] } }), sql: null },

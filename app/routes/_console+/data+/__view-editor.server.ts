@@ -3,14 +3,13 @@ import { data } from '@remix-run/node'
 import { z } from 'zod'
 import type { ClusterApi } from '~/api/client.server'
 import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
-import { listProjectsWithTables } from '~/api/tables.server'
+import { loadTableSearch, tableChoiceOfValue, type TableSearch } from '~/api/table-search.server'
 import type { TransformColumn } from '~/api/transforms.server'
 import { AUTO_VIEW, createView, getView, listViews, patchView, type View } from '~/api/views.server'
 import { isTextChanged, parseOriginal } from '~/schemas/lossless'
 import { VIEW_MESSAGES, ViewFormSchema } from '~/schemas/view'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
-import { withoutConsoleProject } from '~/utils/console-store'
 
 /** Where the cluster's view fields show on the form. */
 const VIEW_FIELDS: Record<string, string> = {
@@ -42,23 +41,31 @@ export async function loadTableViews(api: ClusterApi, projectId: string, tableId
 }
 
 /**
- * The new-view form's data: every table (as `<projectId>/<tableId>` and `project.table`) and, once
- * one is chosen (`?table=`), its views. Throws ClusterError.
+ * The new-view form's data (issue 33): the table chosen (`?table=<projectId>/<tableId>` or a bare
+ * table id, found by id), its views, and, while none is chosen, the tables the picker's search
+ * (`?table_q=`) finds: never every table of the org. Summary tables are not offered. Throws ClusterError.
  */
-export async function loadNewView(api: ClusterApi, url: URL) {
-  const projects = withoutConsoleProject(await listProjectsWithTables(api))
-  const tables = projects.flatMap(({ project, tables: list }) =>
-    list
-      .filter((table) => table.type !== 'summary')
-      .map((table) => ({ value: `${project.uuid}/${table.uuid}`, label: `${project.name}.${table.name}` })),
-  )
-  const wanted = url.searchParams.get('table') ?? ''
-  const chosen = tables.find((table) => table.value === wanted || table.value.endsWith(`/${wanted}`))
-  const [projectId, tableId] = chosen ? chosen.value.split('/') : []
-  const tableViews = chosen ? await loadTableViews(api, projectId!, tableId!) : null
+export async function loadNewView(
+  api: ClusterApi,
+  url: URL,
+): Promise<{
+  search: TableSearch | null
+  table: string
+  label: string
+  views: ViewChoice[]
+  hasAutoView: boolean
+}> {
+  const chosen = await tableChoiceOfValue(api, url.searchParams.get('table'), 'raw')
+  if (!chosen) {
+    // the search's own choice is the URL's table (when the search lists it; a stale one is dropped)
+    const search = await loadTableSearch(api, url, { idParam: 'table', kind: 'raw' })
+    return { search, table: '', label: '', views: [], hasAutoView: false }
+  }
+  const tableViews = await loadTableViews(api, chosen.projectId, chosen.uuid)
   return {
-    tables,
-    table: chosen?.value ?? '',
+    search: null,
+    table: `${chosen.projectId}/${chosen.uuid}`,
+    label: `${chosen.project}.${chosen.name}`,
     views: tableViews?.views ?? [],
     hasAutoView: tableViews?.hasAutoView ?? false,
   }

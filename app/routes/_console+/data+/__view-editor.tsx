@@ -10,24 +10,24 @@ import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { AUTO_VIEW_NAME, ViewFormSchema } from '~/schemas/view'
 import type { ViewChoice } from './__view-editor.server'
-import { FormSelect } from '~/components/forms/form-select'
+import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
 
-/** The first step of a new view without a table yet: a GET form that picks it (works without scripts). */
-export function ViewTablePicker({ tables, table }: { tables: { value: string; label: string }[]; table: string }) {
+/**
+ * The first step of a new view without a table yet: a GET form that picks it among what the search
+ * finds (issue 33: never every table of the org); works without scripts, suggests as one types with them.
+ */
+export function ViewTablePicker({ search }: { search: PickerSearch }) {
   return (
     <Box bg="bg" borderWidth="1px" rounded="md" p="6">
       <Form method="get">
-        <chakra.label htmlFor="view-table" display="block" fontWeight="medium" fontSize="sm" mb="1">
-          Table
-        </chakra.label>
-        <FormSelect id="view-table" name="table" defaultValue={table}>
-          <option value="">Select a table</option>
-          {tables.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </FormSelect>
+        <TableSearchField
+          search={search}
+          idName="table"
+          qName="table_q"
+          idPrefix="view-table"
+          kind="raw"
+          optionValue={(choice) => `${choice.projectId}/${choice.uuid}`}
+        />
         <Button type="submit" mt="3" size="sm" variant="outline">
           Choose table
         </Button>

@@ -8,26 +8,36 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { SummaryForm, SummaryTabs } from './__summary-editor'
-import { createSummaryAction, findParent, loadSummaryChoices } from './__summary.server'
+import { createSummaryAction, loadSummaryProjects } from './__summary.server'
+import { choiceValue, PICKER_LIMIT, searchTables, tableChoiceOfValue } from '~/api/table-search.server'
 
 export const handle: RouteHandle = { docsTopic: 'summary settings' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const { parents, projects } = await loadFromCluster(() => loadSummaryChoices(api))
-  const parent = findParent(parents, url.searchParams.get('parent'))
+  const field = (name: string) => url.searchParams.get(name) ?? undefined
+  // The parent picker lists what `?table_q=` finds (issue 33: never every table of the org); the
+  // parent chosen (`?parent=`) is found by id. "Find" sends the whole form as a GET: its fields come back.
+  const q = (url.searchParams.get('table_q') ?? '').trim()
+  const [projects, parent, { choices, hasMore }] = await loadFromCluster(() =>
+    Promise.all([
+      loadSummaryProjects(api),
+      tableChoiceOfValue(api, url.searchParams.get('parent'), 'raw'),
+      searchTables(api, q, PICKER_LIMIT, 'raw'),
+    ]),
+  )
   const wantedProject = url.searchParams.get('project')
   return {
     projects,
-    parents: parents.map(({ value, label }) => ({ value, label })),
+    search: { q, choices, hasMore, selected: parent },
     defaults: {
-      parent: parent?.value,
+      parent: parent ? choiceValue(parent) : undefined,
       // The parent's project unless another is asked for.
-      project: projects.some((project) => project.uuid === wantedProject)
-        ? wantedProject!
-        : parent?.value.split('/')[0],
-      sql: url.searchParams.get('sql') ?? undefined,
+      project: projects.some((project) => project.uuid === wantedProject) ? wantedProject! : parent?.projectId,
+      name: field('name'),
+      description: field('description'),
+      sql: field('sql'),
     },
   }
 }
@@ -38,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewSummaryTableRoute() {
-  const { projects, parents, defaults } = useLoaderData<typeof loader>()
+  const { projects, search, defaults } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const analysisHref = `/data/new-summary-table/column-analysis${defaults.parent ? `?parent=${defaults.parent}` : ''}`
   return (
@@ -50,9 +60,9 @@ export default function NewSummaryTableRoute() {
       />
       <SummaryTabs current="form" hrefs={{ form: '/data/new-summary-table', analysis: analysisHref }} />
       <SummaryForm
-        key={defaults.sql ?? ''}
+        key={`${defaults.sql ?? ''}:${search.q}`}
         projects={projects}
-        parents={parents}
+        search={actionData?.picked ? { ...search, selected: actionData.picked } : search}
         defaults={defaults}
         lastResult={actionData?.result}
         analysisHref={analysisHref}

@@ -10,17 +10,19 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { ColumnAnalysisForm, ParentPicker, SummaryTabs } from './__summary-editor'
-import { columnAnalysisAction, findParent, loadParentColumns, loadSummaryChoices } from './__summary.server'
+import { columnAnalysisAction, loadParentColumns } from './__summary.server'
+import { choiceValue, loadTableSearch } from '~/api/table-search.server'
 
 export const handle: RouteHandle = { docsTopic: 'summary settings' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const { parents } = await loadFromCluster(() => loadSummaryChoices(api))
-  const parent = findParent(parents, url.searchParams.get('parent'))
-  const columns = parent ? await loadFromCluster(() => loadParentColumns(api, parent.value)) : []
-  return { parents: parents.map(({ value, label }) => ({ value, label })), parent: parent?.value ?? '', columns }
+  // the tables `?table_q=` finds and the parent chosen, by id (issue 33: never every table of the org)
+  const search = await loadFromCluster(() => loadTableSearch(api, url, { idParam: 'parent', kind: 'raw' }))
+  const parent = search.selected ? choiceValue(search.selected) : ''
+  const columns = parent ? await loadFromCluster(() => loadParentColumns(api, parent)) : []
+  return { search, parent, columns }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -29,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewSummaryColumnAnalysisRoute() {
-  const { parents, parent, columns } = useLoaderData<typeof loader>()
+  const { search, parent, columns } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const formHref = `/data/new-summary-table${parent ? `?parent=${parent}` : ''}`
   return (
@@ -40,7 +42,7 @@ export default function NewSummaryColumnAnalysisRoute() {
         mb="0"
       />
       <SummaryTabs current="analysis" hrefs={{ form: formHref, analysis: '/data/new-summary-table/column-analysis' }} />
-      <ParentPicker parents={parents} parent={parent} />
+      <ParentPicker search={search} />
       {/* a submission that names no parent (a stale page, a hand-made request) says what is missing */}
       {!parent && actionData ? <InlineAlert>{SUMMARY_MESSAGES.parentRequired}</InlineAlert> : null}
       {parent ? (

@@ -25,9 +25,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewViewRoute() {
-  const { tables, table, views, hasAutoView } = useLoaderData<typeof loader>()
+  const { search, table, label, views, hasAutoView } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const label = tables.find((option) => option.value === table)?.label ?? ''
   const [projectId, tableId] = table.split('/')
   return (
     <Stack gap="4" maxW="3xl">
@@ -53,7 +52,7 @@ export default function NewViewRoute() {
         <>
           {/* a submission that names no table (a stale page, a hand-made request) says what is missing */}
           {actionData ? <InlineAlert>{VIEW_MESSAGES.tableRequired}</InlineAlert> : null}
-          <ViewTablePicker tables={tables} table={table} />
+          {search ? <ViewTablePicker search={search} /> : null}
         </>
       )}
     </Stack>

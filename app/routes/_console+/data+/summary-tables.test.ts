@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { makeTable } from '#tests/cluster'
+import { clusterCall, makeTable } from '#tests/cluster'
 import { useTestCluster } from '#tests/msw'
 import { args, asResponse, get, loginAsAdmin, post, returnedOrThrown, unwrap } from '#tests/session'
 import { action as newSummaryAction, loader as newSummaryLoader } from './new-summary-table._index'
@@ -38,6 +38,49 @@ const send = (
 ) => returnedOrThrown(() => action(args(post(path, form, cookie), params)))
 
 describe('/data/new-summary-table and its column analysis', () => {
+  it('the parent picker lists what its search finds (issue 33); Find keeps what was typed; the parent is found by id', async () => {
+    const found = await newSummaryLoader(args(get('/data/new-summary-table?table_q=shop.ev', cookie)))
+    expect(found.search.choices.map((choice) => `${choice.project}.${choice.name}`)).toEqual(['shop.events'])
+    // the GET search (no scripts) carries the form's fields; they come back as its defaults
+    const typed = await newSummaryLoader(
+      args(
+        get(
+          `/data/new-summary-table?name=by_level&description=d&sql=SELECT+1&parent=${parentValue()}&table_q=no_such_parent_q`,
+          cookie,
+        ),
+      ),
+    )
+    expect(typed.search).toMatchObject({ q: 'no_such_parent_q', choices: [], hasMore: false })
+    // the parent chosen is kept (found by id) though the search lists nothing
+    expect(typed.search.selected).toMatchObject({ uuid: parent.tableId, project: 'shop', name: 'events' })
+    expect(typed.defaults).toMatchObject({
+      name: 'by_level',
+      description: 'd',
+      sql: 'SELECT 1',
+      parent: parentValue(),
+      project: parent.projectId,
+    })
+    const analysis = await analysisLoader(
+      args(get('/data/new-summary-table/column-analysis?table_q=no_such_parent_q', cookie)),
+    )
+    expect(analysis).toMatchObject({ parent: '', columns: [], search: { choices: [] } })
+    // the picker's own value (`<projectId>/<tableId>`, what the GET form sends) picks the parent
+    const picked = await analysisLoader(
+      args(get(`/data/new-summary-table/column-analysis?parent=${parentValue()}&table_q=shop`, cookie)),
+    )
+    expect(picked.parent).toBe(parentValue())
+    expect(picked.columns.map((column) => column.name)).toEqual(['timestamp', 'level', 'message'])
+  })
+
+  it("the org summary counts the rows of the org's tables (one grouped read of system.parts)", async () => {
+    const summary = await clusterCall<{ total_rows: number; total_partitions: number }>(
+      'GET',
+      '/config/v1/orgs/{org}/summary?meta=1',
+    )
+    expect(summary.total_rows).toBeGreaterThanOrEqual(2)
+    expect(summary.total_partitions).toBeGreaterThanOrEqual(1)
+  })
+
   it('column analysis: the rules and the Illegal Aggregation message at their fields', async () => {
     const loaded = await analysisLoader(
       args(get(`/data/new-summary-table/column-analysis?parent=${parent.tableId}`, cookie)),

@@ -70,7 +70,16 @@ describe('/data/new-view and /data/tables/$tableId/view/edit/$viewId', () => {
     const { tableId, projectId } = await createTableOk('no_auto_view')
     const first = await newViewLoader(args(get('/data/new-view', cookie)))
     expect(first.table).toBe('')
-    expect(first.tables.some((option) => option.label === 'p_no_auto_view.no_auto_view')).toBe(true)
+    // the picker lists what a search finds (issue 33), not every table of the org
+    const found = await newViewLoader(args(get('/data/new-view?table_q=no_auto_view', cookie)))
+    expect(found.search?.choices.map((choice) => `${choice.project}.${choice.name}`)).toEqual([
+      'p_no_auto_view.no_auto_view',
+    ])
+    const none = await newViewLoader(args(get('/data/new-view?table_q=no_such_table_anywhere', cookie)))
+    expect(none.search).toMatchObject({ choices: [], hasMore: false })
+    // a bare table id is found by id, its label read from the cluster
+    const byId = await newViewLoader(args(get(`/data/new-view?table=${tableId}`, cookie)))
+    expect(byId).toMatchObject({ table: `${projectId}/${tableId}`, label: 'p_no_auto_view.no_auto_view' })
 
     const chosen = await newViewLoader(args(get(`/data/new-view?table=${projectId}/${tableId}`, cookie)))
     expect(chosen).toMatchObject({ table: `${projectId}/${tableId}`, views: [], hasAutoView: false })

@@ -12,7 +12,7 @@ import {
   type StagedPolicy,
 } from '~/schemas/security'
 import { redirectWithToast } from '~/utils/toast.server'
-import { isScopeOf, loadScopeOptions, type ScopeOption } from './__scopes.server'
+import { isScope, loadScopes, tableScopeIds, type ScopeOption } from './__scopes.server'
 
 /** The role form's whole state: what is published on save, plus the policy builder's choices. */
 export type RoleDraft = {
@@ -37,18 +37,26 @@ async function loadCatalogue(api: ClusterApi): Promise<PermissionsByLevel> {
 }
 
 /**
- * The role form's data: scopes (org, projects, tables), the permission catalogue, the draft (the
+ * The scopes a role form offers for a draft (issue 33): the org, the projects, the tables the
+ * form's search (`scope_q`) finds and the tables its policies and its chosen scope name, by id.
+ */
+function scopesOf(api: ClusterApi, draft: Pick<RoleDraft, 'policies' | 'scopeLevel' | 'scope'>, q = '') {
+  return loadScopes(api, {
+    q,
+    tableIds: [...tableScopeIds(draft.policies), draft.scopeLevel === 'table' ? draft.scope : null],
+  })
+}
+
+/**
+ * The role form's data: scopes (org, projects, the first tables or the ones named), the permission catalogue, the draft (the
  * saved role, or an empty one) and, when editing, the saved policies the staged ones are compared
  * with. Throws ClusterError.
  */
 export async function loadRoleEditor(api: ClusterApi, roleId?: string) {
-  const [scopes, catalogue, role] = await Promise.all([
-    loadScopeOptions(api),
-    loadCatalogue(api),
-    roleId ? getRole(api, roleId) : null,
-  ])
-  const org = scopes.find((scope) => scope.level === 'org')?.value ?? ''
+  const [catalogue, role] = await Promise.all([loadCatalogue(api), roleId ? getRole(api, roleId) : null])
   const policies = (role?.policies ?? []).map(normalise)
+  const { options: scopes, search: scopeSearch } = await scopesOf(api, { policies, scopeLevel: 'org', scope: '' })
+  const org = scopes.find((scope) => scope.level === 'org')?.value ?? ''
   const draft: RoleDraft = {
     name: role?.name ?? '',
     description: role?.description ?? '',
@@ -59,6 +67,7 @@ export async function loadRoleEditor(api: ClusterApi, roleId?: string) {
   }
   return {
     scopes,
+    scopeSearch,
     catalogue,
     draft,
     saved: policies,
@@ -99,7 +108,20 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
   const [kind, argument] = intent.split(':')
   const revision = String(formData.get('revision') ?? '') || newRevision()
   const submission = parseWithZod(formData, { schema: roleFormSchema(kind) })
-  if (submission.status !== 'success') return data({ result: submission.reply(), revision }, { status: 400 })
+  const scopeQ = String(formData.get('scope_q') ?? '').trim()
+  if (submission.status !== 'success') {
+    const policies = parsePolicies(String(formData.get('policies') ?? '')) ?? []
+    const level = String(formData.get('scopeLevel') ?? '') as ScopeLevel
+    const found = await scopesOf(
+      api,
+      { policies, scopeLevel: level, scope: String(formData.get('scope') ?? '') },
+      scopeQ,
+    )
+    return data(
+      { result: submission.reply(), revision, scopes: found.options, scopeSearch: found.search },
+      { status: 400 },
+    )
+  }
   const value = submission.value
   const staged = parsePolicies(value.policies) ?? []
   const draft: RoleDraft = {
@@ -110,8 +132,29 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
     scope: value.scope ?? '',
     permissions: [],
   }
-  const answer = (next: Partial<RoleDraft>, note?: string) =>
-    data({ draft: { ...draft, ...next }, revision: newRevision(), note: note ?? null })
+  const answer = async (next: Partial<RoleDraft>, note?: string) => {
+    const nextDraft = { ...draft, ...next }
+    const found = await scopesOf(api, nextDraft, scopeQ)
+    return data({
+      draft: nextDraft,
+      revision: newRevision(),
+      note: note ?? null,
+      scopes: found.options,
+      scopeSearch: found.search,
+    })
+  }
+  const refuse = async (errors: Record<string, string[]>) => {
+    const found = await scopesOf(api, draft, scopeQ)
+    return data(
+      {
+        result: submission.reply({ fieldErrors: errors }),
+        revision,
+        scopes: found.options,
+        scopeSearch: found.search,
+      },
+      { status: 400 },
+    )
+  }
 
   if (kind === 'remove-policy') {
     const index = Number(argument)
@@ -119,25 +162,35 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
     if (!removed) return answer({})
     return answer({ policies: staged.filter((_, i) => i !== index) }, 'Policy removed (staged: saved with the role).')
   }
+  if (kind === 'find-scope') {
+    // the scope search (works without scripts): the same draft, the tables the search finds offered
+    const found = await scopesOf(api, draft, scopeQ)
+    const count = found.search.choices.length
+    return answer(
+      {},
+      count
+        ? `${found.search.hasMore ? 'The first ' : ''}${count} ${count === 1 ? 'table' : 'tables'}${scopeQ ? ` matching “${scopeQ}”` : ''} offered as scopes.`
+        : `No table matches “${scopeQ}”.`,
+    )
+  }
   if (kind === 'choose-level') {
-    const scopes = await loadScopeOptions(api)
-    const first = scopes.find((scope) => scope.level === draft.scopeLevel)
-    return answer({ scope: isScopeOf(scopes, draft.scopeLevel, draft.scope) ? draft.scope : (first?.value ?? '') })
+    if (await isScope(api, draft.scopeLevel, draft.scope)) return answer({})
+    const { options } = await scopesOf(api, draft, scopeQ)
+    return answer({ scope: options.find((scope) => scope.level === draft.scopeLevel)?.value ?? '' })
   }
   if (kind === 'add-policy' || kind === 'add-all' || kind === 'list-all') {
-    const [scopes, catalogue] = await Promise.all([loadScopeOptions(api), loadCatalogue(api)])
+    const [valid, catalogue] = await Promise.all([isScope(api, draft.scopeLevel, draft.scope), loadCatalogue(api)])
     const level = draft.scopeLevel
     const allowed = catalogue[level] ?? []
     const errors: Record<string, string[]> = {}
-    if (!isScopeOf(scopes, level, draft.scope)) errors.scope = [scopeMismatch(scopes, level)]
+    if (!valid) errors.scope = [scopeMismatch((await scopesOf(api, draft)).options, level)]
     const chosen =
       kind === 'add-all' ? allowed : kind === 'list-all' ? allowed.filter(isListPermission) : (value.permissions ?? [])
     const foreign = chosen.filter((permission) => !allowed.includes(permission))
     if (foreign.length)
       errors.permissions = [`Not permissions of a ${labelOf(level).toLowerCase()} scope: ${foreign.join(', ')}`]
     if (!chosen.length) errors.permissions = [SECURITY_MESSAGES.permissionsRequired]
-    if (Object.keys(errors).length)
-      return data({ result: submission.reply({ fieldErrors: errors }), revision }, { status: 400 })
+    if (Object.keys(errors).length) return refuse(errors)
     const policy: StagedPolicy = { permissions: chosen, scope_type: level, scope_id: draft.scope }
     return answer(
       { policies: stagePolicy(staged, policy) },
@@ -155,7 +208,11 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
     })
   } catch (error) {
     const reply = replyFromCluster(submission, error, { rename: clusterFields(staged.length) })
-    return data({ result: reply.data.result, revision }, { status: 400 })
+    const found = await scopesOf(api, draft, scopeQ)
+    return data(
+      { result: reply.data.result, revision, scopes: found.options, scopeSearch: found.search },
+      { status: 400 },
+    )
   }
 }
 

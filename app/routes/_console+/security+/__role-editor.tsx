@@ -37,6 +37,7 @@ export function RoleEditor({
   draft,
   saved,
   scopes,
+  scopeSearch,
   catalogue,
   revision,
   lastResult,
@@ -48,6 +49,8 @@ export function RoleEditor({
   /** The policies published now (none for a new role): staged ones that differ are marked unsaved. */
   saved: StagedPolicy[]
   scopes: ScopeChoice[]
+  /** The table search the scopes came from (issue 33: tables are a search away, never all listed). */
+  scopeSearch: { q: string; choices: unknown[]; hasMore: boolean }
   catalogue: PermissionsByLevel
   revision: string
   lastResult?: SubmissionResult<string[]>
@@ -177,6 +180,32 @@ export function RoleEditor({
             levelLabel="Scope level"
             resourceLabel="Scope"
           />
+          <HStack gap="2" align="end" wrap="wrap" mb="4">
+            <Box minW="16rem">
+              <chakra.label htmlFor="scope-q" display="block" fontSize="sm" mb="1">
+                Find a table to scope to
+              </chakra.label>
+              <input
+                id="scope-q"
+                type="search"
+                name="scope_q"
+                defaultValue={scopeSearch.q}
+                placeholder="project.table or part of a name"
+                autoComplete="off"
+                aria-describedby="scope-q-status"
+              />
+            </Box>
+            <Button type="submit" name="intent" value="find-scope" size="xs" variant="outline" formNoValidate>
+              Find
+            </Button>
+            <Box id="scope-q-status" role="status" fontSize="xs" color="fg.muted" flexBasis="100%">
+              {scopeSearch.choices.length
+                ? `The scope list offers ${scopeSearch.hasMore ? 'the first ' : ''}${scopeSearch.choices.length} ${scopeSearch.choices.length === 1 ? 'table' : 'tables'}${scopeSearch.q ? ` matching “${scopeSearch.q}”` : ''}${scopeSearch.hasMore ? ': search to find another' : ''}.`
+                : scopeSearch.q
+                  ? `No table matches “${scopeSearch.q}”.`
+                  : 'No tables yet.'}
+            </Box>
+          </HStack>
           {isHydrated ? null : (
             <Box mb="4">
               <Button type="submit" name="intent" value="choose-level" size="xs" variant="outline" formNoValidate>

@@ -1,20 +1,71 @@
 import type { ClusterApi } from '~/api/client.server'
-import { listProjectsWithTables } from '~/api/tables.server'
+import { listProjectsBriefly, searchTables, tableChoice, type TableChoice } from '~/api/table-search.server'
 import type { ScopeLevel } from '~/schemas/security'
 
 /** A resource a scope level can point at: the org, a project or a table. */
 export type ScopeOption = { level: ScopeLevel; value: string; label: string }
 
-/** The org, its projects and their tables (`project.table`), as scope choices; throws ClusterError. */
-export async function loadScopeOptions(api: ClusterApi): Promise<ScopeOption[]> {
-  const projects = await listProjectsWithTables(api)
-  return [
+/** How many tables a scope picker lists for a search (issue 33): the rest is a search away. */
+export const SCOPE_TABLES = 50
+
+/** The table search a scope picker answered: what it found, and whether a narrower search finds more. */
+export type ScopeSearch = { q: string; choices: TableChoice[]; hasMore: boolean }
+
+/**
+ * The scopes a page shows (issue 33, decision 070): the org, its projects (one short list), the
+ * tables the search `q` finds (at most SCOPE_TABLES; none when `search` is false, for a page that
+ * only describes scopes) and the tables named by id in `tableIds` (the chosen and staged scopes),
+ * each found by id: never every table of the org. Throws ClusterError.
+ */
+export async function loadScopes(
+  api: ClusterApi,
+  {
+    q = '',
+    tableIds = [],
+    search = true,
+  }: { q?: string; tableIds?: (string | null | undefined)[]; search?: boolean } = {},
+): Promise<{ options: ScopeOption[]; search: ScopeSearch }> {
+  const ids = [...new Set(tableIds.filter((id): id is string => Boolean(id)))]
+  const [projects, found, named] = await Promise.all([
+    listProjectsBriefly(api),
+    search ? searchTables(api, q.trim(), SCOPE_TABLES, 'scope') : { choices: [], hasMore: false },
+    Promise.all(ids.map((id) => tableChoice(api, id, null, 'scope'))),
+  ])
+  const tables = [...named.filter((choice) => choice !== null), ...found.choices]
+  const seen = new Set<string>()
+  const options: ScopeOption[] = [
     { level: 'org', value: api.orgId, label: 'This organization' },
-    ...projects.map(({ project }) => ({ level: 'project' as const, value: project.uuid, label: project.name })),
-    ...projects.flatMap(({ project, tables }) =>
-      tables.map((table) => ({ level: 'table' as const, value: table.uuid, label: `${project.name}.${table.name}` })),
-    ),
+    ...projects.map((project) => ({ level: 'project' as const, value: project.uuid, label: project.name })),
+    ...tables
+      .filter((table) => !seen.has(table.uuid) && seen.add(table.uuid))
+      .map((table) => ({ level: 'table' as const, value: table.uuid, label: `${table.project}.${table.name}` })),
   ]
+  return { options, search: { q: q.trim(), choices: found.choices, hasMore: found.hasMore } }
+}
+
+/** The scope choices of a picker (see loadScopes); throws ClusterError. */
+export async function loadScopeOptions(
+  api: ClusterApi,
+  options: { q?: string; tableIds?: (string | null | undefined)[]; search?: boolean } = {},
+): Promise<ScopeOption[]> {
+  return (await loadScopes(api, options)).options
+}
+
+/** The table ids among scopes (`scope_type`, `scope_id`): what a page must find by id to describe them. */
+export function tableScopeIds(scopes: { scope_type?: string | null; scope_id?: string | null }[]): string[] {
+  return scopes.filter((scope) => scope.scope_type === 'table' && scope.scope_id).map((scope) => scope.scope_id!)
+}
+
+/**
+ * Whether `value` is a resource of `level` in the org, asked of the cluster by id (the org, a
+ * project of the short list, a table found by id): a check that does not read every table.
+ */
+export async function isScope(api: ClusterApi, level: string, value: string | null | undefined): Promise<boolean> {
+  if (!value) return false
+  if (level === 'org') return value === api.orgId
+  if (level === 'project') return (await listProjectsBriefly(api)).some((project) => project.uuid === value)
+  if (level === 'table') return (await tableChoice(api, value, null, 'scope')) !== null
+  return false
 }
 
 /** Whether `value` is a resource of `level` among the options. */

@@ -19,7 +19,7 @@ import { roleLabel } from '~/schemas/security'
 import { errorMessage, tryAgain } from '~/utils/error-message'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
-import { describeScope, loadScopeOptions } from './__scopes.server'
+import { describeScope, loadScopeOptions, tableScopeIds } from './__scopes.server'
 import { settle } from '~/api/policies.server'
 import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
@@ -46,11 +46,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const paging = parsePaging(url)
-  const [invites, scopes, allowed] = await Promise.all([
-    loadFromCluster(() => listPendingInvites(api)),
-    settle(() => loadScopeOptions(api)),
-    loadAllowed(api),
-  ])
+  const [invites, allowed] = await Promise.all([loadFromCluster(() => listPendingInvites(api)), loadAllowed(api)])
+  // the scopes the invites name, tables found by id (issue 33: not every table of the org)
+  const scopes = await settle(() => loadScopeOptions(api, { search: false, tableIds: tableScopeIds(invites) }))
   const needle = paging.q.toLowerCase()
   const rows: InviteRow[] = invites
     .filter((invite) => !needle || invite.email.toLowerCase().includes(needle))

@@ -53,7 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditRoleRoute() {
-  const { draft, saved, scopes, catalogue, role, readOnly, reason } = useLoaderData<typeof loader>()
+  const { draft, saved, scopes, scopeSearch, catalogue, role, readOnly, reason } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const staging = actionData && 'draft' in actionData ? actionData : null
   const revision = actionData?.revision ?? 'loaded'
@@ -84,7 +84,8 @@ export default function EditRoleRoute() {
           key={revision}
           draft={staging?.draft ?? draft}
           saved={saved}
-          scopes={scopes}
+          scopes={actionData && 'scopes' in actionData ? actionData.scopes : scopes}
+          scopeSearch={actionData && 'scopeSearch' in actionData ? actionData.scopeSearch : scopeSearch}
           catalogue={catalogue}
           revision={revision}
           lastResult={actionData && 'result' in actionData ? actionData.result : undefined}

@@ -13,7 +13,7 @@ import { PageHeader } from '~/components/layout/page-header'
 import { ErrorPanel } from '~/components/layout/route-error'
 import { roleLabel } from '~/schemas/security'
 import { errorMessage, tryAgain } from '~/utils/error-message'
-import { describeScope, loadScopeOptions } from './__scopes.server'
+import { describeScope, loadScopeOptions, tableScopeIds } from './__scopes.server'
 import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { CreateLink } from '~/components/layout/create-link'
@@ -34,11 +34,11 @@ type RoleRow = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const paging = parsePaging(new URL(request.url))
-  const [roles, scopes, allowed] = await Promise.all([
-    loadFromCluster(() => listRoles(api)),
-    settle(() => loadScopeOptions(api)),
-    loadAllowed(api),
-  ])
+  const [roles, allowed] = await Promise.all([loadFromCluster(() => listRoles(api)), loadAllowed(api)])
+  // the scopes the roles name, tables found by id (issue 33: not every table of the org)
+  const scopes = await settle(() =>
+    loadScopeOptions(api, { search: false, tableIds: tableScopeIds(roles.flatMap((role) => role.policies)) }),
+  )
   const needle = paging.q.toLowerCase()
   const rows: RoleRow[] = roles
     .filter(

@@ -26,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewRoleRoute() {
-  const { draft, saved, scopes, catalogue, denied } = useLoaderData<typeof loader>()
+  const { draft, saved, scopes, scopeSearch, catalogue, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const staging = actionData && 'draft' in actionData ? actionData : null
   const revision = actionData?.revision ?? 'new'
@@ -43,7 +43,8 @@ export default function NewRoleRoute() {
           key={revision}
           draft={staging?.draft ?? draft}
           saved={saved}
-          scopes={scopes}
+          scopes={actionData && 'scopes' in actionData ? actionData.scopes : scopes}
+          scopeSearch={actionData && 'scopeSearch' in actionData ? actionData.scopeSearch : scopeSearch}
           catalogue={catalogue}
           revision={revision}
           lastResult={actionData && 'result' in actionData ? actionData.result : undefined}

@@ -87,6 +87,34 @@ describe('/security/roles/new-role: staged policies', () => {
     expect(editor.draft.policies).toEqual([])
   })
 
+  it('tables are a search away (issue 33): Find offers what it finds, keeps the draft and the staged table scopes by id', async () => {
+    const staged = await stage(
+      { name: 'finders', scopeLevel: 'table', scope: ids.tableId, permissions: ['view_table'] },
+      'add-policy',
+    )
+    const draft = staged.data.draft
+    const run = (q: string) =>
+      returnedOrThrown(() =>
+        newAction(args(postForm('/security/roles/new-role', formOf(draft, 'find-scope', [['scope_q', q]])))),
+      )
+    type Found = Staged & { scopes: { level: string; value: string; label: string }[]; scopeSearch: { q: string } }
+    const found = unwrap<Found>(await run('roles_p.roles'))
+    expect(found.status).toBe(200)
+    expect(found.data.note).toMatch(/^1 table matching “roles_p\.roles” offered as scopes\.$/)
+    expect(found.data.scopes.filter((scope) => scope.level === 'table').map((scope) => scope.label)).toEqual([
+      'roles_p.roles_t',
+    ])
+    expect(found.data.draft).toMatchObject({ name: 'finders', policies: draft.policies })
+
+    // a search that finds nothing says so; the staged table scope is still offered and described (found by id)
+    const none = unwrap<Found>(await run('no_such_table_q'))
+    expect(none.data.note).toBe('No table matches “no_such_table_q”.')
+    expect(none.data.scopes.filter((scope) => scope.level === 'table')).toEqual([
+      { level: 'table', value: ids.tableId, label: 'roles_p.roles_t' },
+    ])
+    expect(none.data.scopeSearch.q).toBe('no_such_table_q')
+  })
+
   it('stages policies (Add policy, Add All, List All, Remove) without publishing anything, keeping the name typed', async () => {
     const before = await roleCount()
     const first = await stage(

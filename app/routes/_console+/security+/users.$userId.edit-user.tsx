@@ -21,7 +21,7 @@ import { settle } from '~/api/policies.server'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { SectionCard } from '~/components/layout/section-card'
 import { loadAllowed } from './__permissions.server'
-import { describeScope, loadScopeOptions } from './__scopes.server'
+import { describeScope, loadScopeOptions, tableScopeIds } from './__scopes.server'
 
 export const handle: RouteHandle = {
   docsTopic: 'user',
@@ -30,14 +30,18 @@ export const handle: RouteHandle = {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const [[user, roles], scopes, allowed] = await Promise.all([
+  const [[user, roles], allowed] = await Promise.all([
     loadFromCluster(() => Promise.all([getUser(api, params.userId!), listRoles(api)])),
-    settle(() => loadScopeOptions(api)),
     loadAllowed(api),
   ])
+  // the scopes the user's roles name, tables found by id (issue 33: not every table of the org)
+  const theirs = roles.filter((r) => (user.roles ?? []).includes(r.name))
+  const scopes = await settle(() =>
+    loadScopeOptions(api, { search: false, tableIds: tableScopeIds(theirs.flatMap((role) => role.policies)) }),
+  )
   // Effective permissions: the user's roles' policies, merged per scope.
   const byScope = new Map<string, Set<string>>()
-  for (const role of roles.filter((r) => (user.roles ?? []).includes(r.name))) {
+  for (const role of theirs) {
     for (const policy of role.policies) {
       const scope = describeScope(scopes.value ?? [], policy.scope_type, policy.scope_id)
       const set = byScope.get(scope) ?? new Set<string>()

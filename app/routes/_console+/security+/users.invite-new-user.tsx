@@ -15,7 +15,8 @@ import { INVITE_ROLES, InviteFormSchema, SCOPE_LEVELS } from '~/schemas/security
 import { errorMessage } from '~/utils/error-message'
 import { redirectWithToast } from '~/utils/toast.server'
 import { ScopeFields } from './__scope-fields'
-import { isScopeOf, loadScopeOptions } from './__scopes.server'
+import { isScope, loadScopes } from './__scopes.server'
+import { TableSearchForm } from '~/components/forms/table-search-field'
 import { loadAllowed } from './__permissions.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import type { RouteHandle } from '~/utils/handle'
@@ -33,18 +34,28 @@ const INVITE_FIELDS: Record<string, string> = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const [scopes, allowed] = await Promise.all([loadFromCluster(() => loadScopeOptions(api)), loadAllowed(api)])
-  return { scopes, denied: allowed.inviteUser }
+  // the org, its projects and the tables `?scope_q=` finds (issue 33: never every table of the org)
+  const q = new URL(request.url).searchParams.get('scope_q') ?? ''
+  const [{ options: scopes, search }, allowed] = await Promise.all([
+    loadFromCluster(() => loadScopes(api, { q })),
+    loadAllowed(api),
+  ])
+  return { scopes, search, denied: allowed.inviteUser }
 }
 
 /** Sends the invite (the cluster mails the link) and goes to Pending Invites with a toast. */
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const formData = await request.formData()
-  const scopes = await loadFromCluster(() => loadScopeOptions(api))
+  // the resource is asked of the cluster by id (a table through its project), not looked for among every table
+  const levelAsked = formData.get('scopeLevel')
+  const scopeId = formData.get('resource')
+  const known = await loadFromCluster(() =>
+    isScope(api, typeof levelAsked === 'string' ? levelAsked : '', typeof scopeId === 'string' ? scopeId : null),
+  )
   const submission = parseWithZod(formData, {
     schema: InviteFormSchema.superRefine((value, ctx) => {
-      if (!isScopeOf(scopes, value.scopeLevel, value.resource)) {
+      if (!known) {
         const level = SCOPE_LEVELS.find((l) => l.value === value.scopeLevel)?.label.toLowerCase()
         ctx.addIssue({
           code: 'custom',
@@ -73,7 +84,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function InviteUserRoute() {
-  const { scopes, denied } = useLoaderData<typeof loader>()
+  const { scopes, search, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [form, fields] = useSchemaForm(InviteFormSchema, {
     id: 'invite-user',
@@ -92,6 +103,8 @@ export default function InviteUserRoute() {
         mb="0"
       />
       <CreationGate denied={denied} title="You cannot invite users">
+        {/* a table scope is found first (a GET search before the form): the form offers what it finds */}
+        <TableSearchForm search={search} qName="scope_q" idPrefix="scope-search" />
         <FormCard form={form} submit={{ label: 'Send invite' }} cancelTo="/security/users">
           <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'off' }} />
           <SelectField
