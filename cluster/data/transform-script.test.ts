@@ -4,6 +4,7 @@ import { compileScript, makeMapper } from './transform'
 /* Issue 36, item 1: a column's script (decision 066), as the local cluster reads it. */
 
 const transform = (script: string, type = 'csv') => ({
+  uuid: 't1',
   name: 't',
   type,
   settings: {
