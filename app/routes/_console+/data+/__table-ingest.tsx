@@ -98,8 +98,8 @@ export function TableIngestPanel({ ingest }: { ingest: TableIngest }) {
             </>
           ) : (
             <>
-              Data cannot be ingested until a transform is published:{' '}
-              <Link to={ingest.newTransformTo}>new transform</Link>.
+              Data cannot be ingested until the table has a transform:{' '}
+              <Link to={ingest.newTransformTo}>publish one</Link>.
             </>
           )}
         </Text>
