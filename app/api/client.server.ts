@@ -220,6 +220,8 @@ export type StreamOptions = CallOptions & {
 
 /** A cluster client bound to one signed-in session and one console request. */
 export type ClusterApi = {
+  /** The cluster's origin as the console reaches it (`https://cluster.example.com`). */
+  origin: string
   orgId: string
   userId: string
   /** Names this session (org and a hash of its token, never the token) for the read cache. */
@@ -326,6 +328,7 @@ export function createClusterApi(
     )
 
   return {
+    origin,
     orgId: session.orgId,
     userId: session.userId,
     sessionKey,

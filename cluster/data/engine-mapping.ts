@@ -14,7 +14,7 @@
  */
 import { columnType, ident, lit, qualified, storedColumns, type Datatype, type OutputColumn } from './engine'
 import type { Resource } from '../hooks'
-import { csvOptions, transformType } from './transform'
+import { csvOptions, hasScript, transformType } from './transform'
 
 export interface EnginePlan {
   type: 'json' | 'csv'
@@ -119,6 +119,8 @@ export function planFor(
   const settings = transform?.settings ?? {}
   const columns = storedColumns(transform)
   if (!columns.length) return null
+  // a scripted column is computed row by row from the others: the JavaScript mapper's work
+  if (columns.some((c) => hasScript(c.datatype))) return null
   const nullValues: string[] = Array.isArray(settings.null_values) ? settings.null_values.map(String) : []
   // JSON: a null value that reads like a JSON number or boolean could have been one (the mapper nulls strings only)
   if (type === 'json' && nullValues.some((v) => /^(true|false)$/.test(v) || new RegExp(JSON_NUMBER).test(v)))

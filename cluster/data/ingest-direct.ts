@@ -14,7 +14,7 @@
  */
 import type { Resource } from '../hooks'
 import { columnType, storedColumns } from './engine'
-import { csvOptions, transformType, type CsvOptions } from './transform'
+import { csvOptions, hasScript, transformType, type CsvOptions } from './transform'
 
 export interface DirectPlan {
   /** JSON: true when the engine's parse of these records stores what the JavaScript mapper would */
@@ -220,7 +220,7 @@ export function directPlanFor(
   for (const c of columns) {
     const dt = c.datatype ?? {}
     const type = String(dt.type ?? 'string').toLowerCase()
-    if (dt.virtual || (dt.default !== undefined && dt.default !== null)) return null
+    if (dt.virtual || hasScript(dt) || (dt.default !== undefined && dt.default !== null)) return null
     if (type === 'json' && dt.source?.from_input_field !== undefined && dt.source.from_input_field !== c.name)
       return null
     const want = dt.primary ? 'DateTime64(3)' : columnType(dt)

@@ -449,6 +449,65 @@ export function convertValue(value: unknown, dt: Datatype): unknown {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Scripts
+
+/** A compiled column script: the row's values and literals it joins with `+`. */
+export type Script =
+  { ok: true; terms: ({ ref: string } | { literal: string | number })[] } | { ok: false; error: string }
+
+const SCRIPT_TERM =
+  /^\s*(?:row\[\s*'((?:[^'\\]|\\.)*)'\s*\]|row\[\s*"((?:[^"\\]|\\.)*)"\s*\]|row\.([A-Za-z_$][\w$]*)|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(-?\d+(?:\.\d+)?))\s*/
+const unescape = (text: string) => text.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c))
+
+const scriptCache = new Map<string, Script>()
+
+/**
+ * Compiles a column's `script` (a JavaScript expression on a real cluster, decision 066). The local
+ * cluster runs no code it is sent: it reads the expressions that join the row's values and literals
+ * with `+` (`row['date'] + ' ' + row['time']`), and refuses any other with a message that says so.
+ */
+export function compileScript(source: string): Script {
+  const kept = scriptCache.get(source)
+  if (kept) return kept
+  const terms: ({ ref: string } | { literal: string | number })[] = []
+  let rest = source
+  let script: Script | null = null
+  for (;;) {
+    const match = SCRIPT_TERM.exec(rest)
+    if (!match) break
+    const [whole, single, double, dotted, singleText, doubleText, number] = match
+    if (single !== undefined || double !== undefined || dotted !== undefined)
+      terms.push({ ref: dotted ?? unescape(single ?? double!) })
+    else if (number !== undefined) terms.push({ literal: Number(number) })
+    else terms.push({ literal: unescape(singleText ?? doubleText!) })
+    rest = rest.slice(whole.length)
+    if (!rest.trim()) {
+      script = { ok: true, terms }
+      break
+    }
+    if (!rest.startsWith('+')) break
+    rest = rest.slice(1)
+  }
+  script ??= {
+    ok: false,
+    error: `the local cluster runs only scripts that join row values and text with + (row['date'] + ' ' + row['time']), not ${JSON.stringify(source)}`,
+  }
+  scriptCache.set(source, script)
+  return script
+}
+
+/** The value of a compiled script on `row`: as JavaScript's `+` gives it; null when a value it reads is missing. */
+export function runScript(script: Extract<Script, { ok: true }>, row: Record<string, unknown>): unknown {
+  const values: unknown[] = []
+  for (const term of script.terms) {
+    const value = 'ref' in term ? row[term.ref] : term.literal
+    if (value === null || value === undefined) return null
+    values.push(value)
+  }
+  return values.slice(1).reduce((sum: any, value: any) => sum + value, values[0])
+}
+
+// ---------------------------------------------------------------------------------------------
 // Row mapping
 
 function withTypeCache(dt: Datatype): Datatype {
@@ -456,6 +515,11 @@ function withTypeCache(dt: Datatype): Datatype {
   if (Array.isArray(dt.elements))
     out.elements = dt.elements.map((e) => (e && typeof e === 'object' ? withTypeCache(e) : e))
   return out
+}
+
+/** Whether a column computes its value with a script (a blank or null script is none). */
+export function hasScript(dt: Datatype | undefined): dt is Datatype & { script: string } {
+  return typeof dt?.script === 'string' && dt.script.trim() !== ''
 }
 
 export interface Mapper {
@@ -479,6 +543,8 @@ export function makeMapper(transform: Resource, options: { tableOrderKey?: strin
   )
   const flattening = transform?.settings?.format_details?.flattening
   const primary = columns.find((c) => c.datatype?.primary)
+  const scripts = new Map<OutputColumn, Script>()
+  for (const c of columns) if (hasScript(c.datatype)) scripts.set(c, compileScript(c.datatype.script))
   const csvIndex = new Map<OutputColumn, number>()
   let position = 0
   for (const c of columns) {
@@ -506,6 +572,8 @@ export function makeMapper(transform: Resource, options: { tableOrderKey?: strin
       const row: Record<string, unknown> = {}
       for (const c of columns) {
         const dt = c.datatype ?? {}
+        // scripted columns run after every other value is in the row, in their order (as a real cluster)
+        if (scripts.has(c)) continue
         let raw: unknown
         if (dt.virtual) raw = undefined
         else if (Array.isArray(input)) raw = input[csvIndex.get(c)!]
@@ -526,6 +594,19 @@ export function makeMapper(transform: Resource, options: { tableOrderKey?: strin
         if (value === null && (String(dt.type).toLowerCase() === 'array' || String(dt.type).toLowerCase() === 'map')) {
           value = String(dt.type).toLowerCase() === 'array' ? [] : {}
         }
+        row[c.name] = value
+      }
+      for (const [c, script] of scripts) {
+        const dt = c.datatype ?? {}
+        if (!script.ok) return { ok: false, error: `row ${index + 1}: column "${c.name}": ${script.error}` }
+        let value: unknown
+        try {
+          value = convertValue(runScript(script, row), dt)
+        } catch (error) {
+          return { ok: false, error: `row ${index + 1}: column "${c.name}": ${(error as Error).message}` }
+        }
+        if (value === null && dt.primary)
+          return { ok: false, error: `row ${index + 1}: primary column "${c.name}" is missing or empty` }
         row[c.name] = value
       }
       if (

@@ -60,7 +60,7 @@ export function SourcesPanel({
           empty={
             <Text>
               No Kafka, Kinesis, security-event feed or auto batch source feeds this table. Data can still be sent over
-              HTTP.
+              HTTP: see <a href="#ingest-heading">Send data over HTTP</a> below.
             </Text>
           }
         />

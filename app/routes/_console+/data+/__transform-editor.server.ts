@@ -596,7 +596,8 @@ function inferColumns(submission: Submission) {
         : ','
   const header = sample.trim().split(/\r?\n/, 1)[0] ?? ''
   const delimiter = typed === ',' && header.includes('\t') && !header.includes(',') ? '\t' : typed
-  if (delimiter !== typed) payload.delimiter = delimiter
+  // shown as typed: a tab as `\t` (a real tab in a field looks empty)
+  payload.delimiter = delimiter === '\t' ? '\\t' : delimiter
   const inference = problem ? null : inferTransform(sample, undefined, delimiter)
   if (!inference || (type === 'csv' && inference.type !== 'csv')) {
     return reply400(submission, {}, { fieldErrors: { sampleData: [TRANSFORM_MESSAGES.sampleInvalid] } })
@@ -609,8 +610,16 @@ function inferColumns(submission: Submission) {
     primary: on(column.primary),
     index: on(column.index),
     elements: column.elements ?? '',
+    extra: column.extra ? JSON.stringify(column.extra) : '',
   }))
-  if (inference.type === 'csv') payload.skipHead = '1'
+  if (inference.type === 'csv') {
+    payload.skipHead = String(inference.skipHead ?? 1)
+    // fields the page did not send (with scripts the CSV fields are not shown while the type is JSON)
+    // take the transform defaults, as the page shows them without scripts
+    const defaults = newTransformValue('')
+    for (const key of ['quote', 'comment', 'escape'] as const)
+      if (payload[key] === undefined) payload[key] = defaults[key]
+  }
   if (inference.flattening) {
     payload.flatteningActive = 'on'
     payload.depth = '10'

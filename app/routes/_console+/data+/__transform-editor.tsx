@@ -279,7 +279,7 @@ export function TransformEditor({
         <TextareaField meta={fields.sql} label="SQL transform" rows={2} />
       </Section>
 
-      <Section title="Sample data">
+      <Section title="Sample data" id="sample-data">
         <FieldShell meta={fields.sampleData} label="Sample data (CSV with a header line, or JSON)">
           <Textarea
             {...getTextareaProps(fields.sampleData)}

@@ -11,6 +11,8 @@ export type InferredColumn = {
   primary?: boolean
   index?: boolean
   elements?: string
+  /** The column's other datatype keys (a virtual column's `virtual` and `script`). */
+  extra?: Record<string, unknown>
 }
 
 export type Inference = {
@@ -18,6 +20,8 @@ export type Inference = {
   columns: InferredColumn[]
   /** JSON with nested objects: flattening is proposed, the columns are the dotted paths. */
   flattening: boolean
+  /** CSV: the lines to skip (the header line). */
+  skipHead?: number
   /** What was guessed and what the user should check. */
   notes: string[]
 }
@@ -209,6 +213,51 @@ function parseJsonSample(text: string): Record<string, unknown>[] | null {
   }
 }
 
+const TIME_OF_DAY: [RegExp, string][] = [
+  [/^\d\d:\d\d:\d\d$/, '15:04:05'],
+  [/^\d\d:\d\d:\d\d\.\d{3}$/, '15:04:05.000'],
+  [/^\d\d:\d\d:\d\d\.\d+$/, '15:04:05.999999999'],
+]
+
+/** A name for a new column that none of `columns` has. */
+function freeName(columns: InferredColumn[], name: string): string {
+  let candidate = name
+  for (let i = 1; columns.some((column) => column.name === candidate); i++) candidate = `${name}_${i}`
+  return candidate
+}
+
+/**
+ * A date column (`2006-01-02`) beside a time-of-day column (`15:04:05`), as in CloudFront logs: the
+ * primary timestamp is a virtual column whose script joins them (decision 066), so a row keeps its
+ * time of day; the two stay as text. Returns the new column's name, or undefined without such a pair
+ * or with a full timestamp in the row.
+ */
+function joinDateAndTime(columns: InferredColumn[], values: (name: string) => string[]): string | undefined {
+  const date = columns.find((column) => column.type === 'datetime' && column.format === '2006-01-02')
+  // a full timestamp elsewhere in the row is the primary already
+  const full = columns.some((c) => c.type === 'epoch' || (c.type === 'datetime' && /15|04/.test(c.format ?? '')))
+  if (!date || full) return undefined
+  const times = columns.filter((column) => column.type === 'string' && TIME_NAME.test(column.name))
+  for (const time of times) {
+    const texts = values(time.name)
+    const layout = texts.length ? TIME_OF_DAY.find(([pattern]) => texts.every((text) => pattern.test(text))) : undefined
+    if (!layout) continue
+    date.type = 'string'
+    delete date.format
+    const name = freeName(columns, 'timestamp')
+    const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+    columns.unshift({
+      name,
+      type: 'datetime',
+      format: `2006-01-02 ${layout[1]}`,
+      index: true,
+      extra: { virtual: true, script: `row[${quote(date.name)}] + ' ' + row[${quote(time.name)}]` },
+    })
+    return name
+  }
+  return undefined
+}
+
 /** Picks the primary column: a datetime/epoch named like a timestamp first, else the first one. */
 function pickPrimary(columns: InferredColumn[], notes: string[]) {
   const times = columns.filter((column) => column.type === 'datetime' || column.type === 'epoch')
@@ -218,7 +267,12 @@ function pickPrimary(columns: InferredColumn[], notes: string[]) {
     (TIME_NAME.test(column.name) ? 2 : 0) +
     (/timestamp/i.test(column.name) ? 1 : 0)
   const primary = [...times].sort((a, b) => score(b) - score(a))[0]
-  if (primary) {
+  if (primary?.extra?.script) {
+    primary.primary = true
+    notes.push(
+      `Primary timestamp: ${primary.name}, a virtual column joining the date and time columns (script ${String(primary.extra.script)}, format ${primary.format}), so each row keeps its time of day.`,
+    )
+  } else if (primary) {
     primary.primary = true
     notes.push(`Primary timestamp: ${primary.name} (${primary.type}, format ${primary.format}).`)
   } else {
@@ -250,6 +304,10 @@ export function inferTransform(sample: string, type?: 'csv' | 'json', delimiter 
       return column
     })
     if (flattened) notes.push('Nested objects are flattened into dotted names (flattening on, "." between levels).')
+    const byName = new Map(names.map((name, index) => [cleanName(name, index), name]))
+    joinDateAndTime(columns, (name) =>
+      rows.map((row) => scalarText(row[byName.get(name) ?? name])).filter((v): v is string => v !== null),
+    )
     pickPrimary(columns, notes)
     notes.push(`Read ${records.length} JSON ${records.length === 1 ? 'record' : 'records'}.`)
     return { type: 'json', columns, flattening: flattened, notes }
@@ -263,9 +321,14 @@ export function inferTransform(sample: string, type?: 'csv' | 'json', delimiter 
     column.index = column.type !== 'double'
     return column
   })
-  pickPrimary(columns, notes)
-  notes.push(
-    `Read a header and ${body.length} CSV ${body.length === 1 ? 'row' : 'rows'}; set Skip head to 1 so the header is not ingested.`,
+  const names = columns.map((column) => column.name)
+  joinDateAndTime(columns, (name) =>
+    body.map((row) => row[names.indexOf(name)] ?? '').filter((value) => value !== '' && value !== '-'),
   )
-  return { type: 'csv', columns, flattening: false, notes }
+  pickPrimary(columns, notes)
+  const rowKind = delimiter === '\t' ? 'TSV' : 'CSV'
+  notes.push(
+    `Read a header and ${body.length} ${rowKind} ${body.length === 1 ? 'row' : 'rows'}; Skip head is 1 so the header line is not ingested.`,
+  )
+  return { type: 'csv', columns, flattening: false, skipHead: 1, notes }
 }

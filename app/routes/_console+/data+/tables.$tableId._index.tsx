@@ -40,6 +40,7 @@ import { SourcesPanel } from './__source-list'
 import { loadSourceRows } from './__source-editor.server'
 import { CreateLink } from '~/components/layout/create-link'
 import { GuardedLink } from '~/components/layout/denied'
+import { TableIngestPanel, type TableIngest } from './__table-ingest'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -64,12 +65,28 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     whyNotEach(api, { change: 'change_table', truncate: 'truncate_table', remove: 'delete_table' }, { project, table }),
   ])
   const stats = statsLoad.value
+  const ingestTransform = transforms.find((transform) => transform.settings?.is_default) ?? transforms[0]
+  const tokenList: unknown = table.settings?.stream?.token_list
+  const ingest: TableIngest = {
+    url: `${api.origin}/ingest/event`,
+    tableRef: `${project.name}.${table.name}`,
+    transform: ingestTransform
+      ? {
+          name: ingestTransform.name,
+          type: ingestTransform.type ?? 'json',
+          editTo: `/data/tables/${table.uuid}/transform/edit/${ingestTransform.uuid}?project=${project.uuid}#sample-data`,
+        }
+      : null,
+    hasStreamTokens: Array.isArray(tokenList) && tokenList.some(Boolean),
+    newTransformTo: `/data/new-transform?table=${table.uuid}&project=${project.uuid}`,
+  }
   const edit = url.searchParams.get('edit')
   const settingsStep =
     edit && edit !== 'rename' && !denied.change
       ? await loadSettingsStep(api, table, edit, { asJson: url.searchParams.get('as') === 'json' })
       : null
   return {
+    ingest,
     sources,
     table: {
       uuid: table.uuid,
@@ -147,6 +164,7 @@ export default function TableDetailRoute() {
     isConfirmingDelete,
     sources,
     denied,
+    ingest,
   } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const base = tableUrl(table.uuid, project.uuid)
@@ -294,6 +312,7 @@ export default function TableDetailRoute() {
       <TableSummariesPanel summaries={related.summaries} tableId={table.uuid} projectId={project.uuid} />
 
       <SourcesPanel table={table} project={project} sources={sources.value} error={sources.error} />
+      <TableIngestPanel ingest={ingest} />
 
       <TableSettingsOverview groups={settings} base={base} editReason={denied.change} />
     </Stack>

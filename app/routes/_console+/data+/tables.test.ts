@@ -258,6 +258,15 @@ describe('/data/tables/$tableId', () => {
     expect(data.project.uuid).toBe(projectId)
     expect(data.transforms).toMatchObject([{ name: 'json_in', type: 'json', isDefault: true, columns: 2 }])
     expect(data.isConfirmingDelete).toBe(false)
+    // how to send it data over HTTP (issue 36, item 9): the cluster's address as the console reaches it, no token
+    expect(data.ingest).toMatchObject({
+      url: 'http://cluster.test/ingest/event',
+      tableRef: 'p_with_transform.with_transform',
+      transform: { name: 'json_in', type: 'json' },
+      hasStreamTokens: false,
+    })
+    expect(data.ingest.transform?.editTo).toMatch(/\/transform\/edit\/[\w-]+\?project=[\w-]+#sample-data$/)
+    expect(JSON.stringify(data)).not.toContain(await adminToken())
 
     // Rows ingested through the transform show in the table's statistics.
     const ingest = await fetch('http://cluster.test/ingest/event', {

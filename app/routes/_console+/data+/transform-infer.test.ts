@@ -10,14 +10,15 @@ const summary = (sample: string, type?: 'csv' | 'json', delimiter?: string) => {
 }
 
 describe('inferTransform', () => {
-  it('CloudFront-style tab-separated log: date and time apart, numbers, the date as the only timestamp', () => {
+  it('CloudFront-style tab-separated log: date and time apart joined by a virtual primary timestamp, numbers', () => {
     const tsv = [
       'date\ttime\tx-edge-location\tsc-bytes\tc-ip\tcs-method\tcs(Host)\tcs-uri-stem\tsc-status\ttime-taken',
       '2024-05-01\t10:00:00\tFRA2-C1\t2048\t10.0.0.1\tGET\td111.cloudfront.net\t/index.html\t200\t0.012',
       '2024-05-01\t10:00:01\tFRA2-C1\t512\t10.0.0.2\tGET\td111.cloudfront.net\t/app.js\t304\t0.001',
     ].join('\n')
     expect(summary(tsv, 'csv', '\t')).toEqual([
-      'date:datetime(2006-01-02)*',
+      'timestamp:datetime(2006-01-02 15:04:05)*',
+      'date:string',
       'time:string',
       'x-edge-location:string',
       'sc-bytes:uint64',

@@ -246,8 +246,10 @@ describe('/data/new-transform', () => {
         intent: 'infer',
       }),
     )
-    expect(tsv.data.result.initialValue?.delimiter).toBe('\t')
+    // shown as typed: `\t`, not a tab that looks empty (issue 36, item 10)
+    expect(tsv.data.result.initialValue?.delimiter).toBe('\\t')
     expect((tsv.data.result.initialValue?.columns as { name: string }[]).map((c) => c.name)).toEqual([
+      'timestamp',
       'date',
       'time',
       'sc-status',
