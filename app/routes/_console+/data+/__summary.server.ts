@@ -3,7 +3,7 @@ import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
-import { QueryError, runQuery } from '~/api/query.server'
+import { consoleRead, QueryError, runQuery } from '~/api/query.server'
 import { createSummaryTable, getTable, listProjectsWithTables, replaceTable, type Table } from '~/api/tables.server'
 import { listTransforms } from '~/api/transforms.server'
 import { AUTO_VIEW, listViews } from '~/api/views.server'
@@ -89,7 +89,7 @@ export async function checkSummarySql(api: ClusterApi, sql: string): Promise<str
   const match = /\s+SETTINGS\s+([\s\S]*?);?\s*$/i.exec(sql)
   const body = match ? sql.slice(0, match.index) : sql.replace(/;\s*$/, '')
   try {
-    await runQuery(api, `SELECT * FROM (${body}) LIMIT 0`)
+    await runQuery(api, `SELECT * FROM (${body}) LIMIT 0`, consoleRead())
     return null
   } catch (error) {
     if (error instanceof QueryError) return `The cluster refused the SQL: ${error.message}`
