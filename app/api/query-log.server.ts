@@ -29,9 +29,6 @@ export type QueryInsights = {
 
 const LIMIT = 20
 
-/** The window Insights and the dashboard's query figures look back over. */
-export const QUERY_LOG_WINDOW_MINUTES = 60
-
 /** `2026-11-24 10:00:00.123` (the log's UTC time) as ISO. */
 function isoOf(value: unknown): string {
   const text = String(value ?? '')

@@ -419,6 +419,8 @@ function ColumnRow({ meta, index, removeButton }: { meta: ColumnMeta; index: num
           aria-label={`Column ${n} ${key}`}
           size="sm"
           w="full"
+          // the table scrolls in its box on a narrow screen: a select keeps room to show its value
+          minW="7rem"
           h="9"
           isInvalid={Boolean(field.errors?.length)}
         >

@@ -4,12 +4,8 @@ import { Link as ChakraLink } from '~/components/ui/link'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import {
-  loadQueryInsights,
-  QUERY_LOG_WINDOW_MINUTES,
-  type LoggedQuery,
-  type QueryInsights,
-} from '~/api/query-log.server'
+import { loadQueryInsights, type LoggedQuery, type QueryInsights } from '~/api/query-log.server'
+import { QUERY_LOG_WINDOW_MINUTES } from '~/utils/query-log-window'
 import { getCurrentUser } from '~/api/users.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { EmptyState } from '~/components/data-table/empty-state'
