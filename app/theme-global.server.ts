@@ -30,6 +30,9 @@ const consoleGlobalConfig = defineConfig({
   },
   globalCss: {
     'html, body': { minHeight: '100%', bg: 'bg.subtle' },
+    // A fieldset is as wide as its widest content by default (min-inline-size: min-content), so a
+    // wide table inside one widened the page on a phone instead of scrolling in its own box (issue 36)
+    fieldset: { minInlineSize: '0' },
     // A field with keyboard focus gets a 2 px ring (Chakra's own is a 1 px inset line, easy to miss)
     // Keyboard focus is always visible: links, buttons, menus and scrolling regions without a ring of their own get one
     'a:focus-visible, button:focus-visible, summary:focus-visible, [tabindex]:not([tabindex="-1"]):focus-visible': {

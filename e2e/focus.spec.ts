@@ -1,5 +1,5 @@
 import { holdingFaultLock, setFault } from './cluster-faults'
-import { expect, test, uniqueName } from './fixtures'
+import { expect, hydrated, test, uniqueName } from './fixtures'
 
 /**
  * Focus after a submission with scripts (issue 14): the page does not load again, so `autoFocus`
@@ -71,5 +71,60 @@ test.describe('focus after a submission, with scripts', () => {
     await page.keyboard.press('Enter')
     await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toBeFocused()
     await expect(page.getByRole('heading', { level: 1 })).toBeFocused({ timeout: 5_000 })
+  })
+})
+
+/**
+ * Focus after a refused submission (issue 36, item 7): the first field marked invalid (or the form's
+ * own errors) takes focus, whoever refused: the browser-side check with scripts, the server without.
+ */
+test.describe('focus after a refused submission', () => {
+  /** The element that has focus is a field marked invalid, and the first one of its form. */
+  async function expectFirstInvalidFocused(page: import('@playwright/test').Page, where: string) {
+    await expect(page.locator(':focus'), where).toHaveAttribute('aria-invalid', 'true')
+    const isFirst = await page.evaluate(() => {
+      const active = document.activeElement as HTMLInputElement | null
+      return Boolean(active?.form && active.form.querySelector('[aria-invalid="true"]') === active)
+    })
+    expect(isFirst, where).toBe(true)
+  }
+
+  test('with scripts, the browser-side check that stops a submit moves focus to the first invalid field', async ({
+    authedPage: page,
+  }, testInfo) => {
+    test.skip(testInfo.project.use.javaScriptEnabled === false, 'the browser-side check is a script')
+    const forms = [
+      { url: '/data/new-table', fill: { 'Table name': '1 bad name' }, submit: 'Create table' },
+      { url: '/data/dictionaries/new-data-dictionary', fill: {}, submit: 'Create dictionary' },
+      { url: '/security/users/invite-new-user', fill: {}, submit: 'Send invite' },
+      { url: '/security/roles/new-role', fill: {}, submit: 'Create role' },
+    ]
+    for (const form of forms) {
+      await page.goto(form.url)
+      await hydrated(page)
+      for (const [label, value] of Object.entries(form.fill)) await page.getByLabel(label, { exact: true }).fill(value)
+      await page.getByRole('button', { name: form.submit, exact: true }).click()
+      await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible()
+      await expect(page).toHaveURL(new RegExp(`${form.url}$`))
+      await expectFirstInvalidFocused(page, form.url)
+    }
+  })
+
+  test('without scripts, the page the server answers with loads with focus on the first invalid field', async ({
+    authedPage: page,
+  }, testInfo) => {
+    test.skip(testInfo.project.use.javaScriptEnabled !== false, 'with scripts the check above refuses first')
+    // the new role form, empty
+    await page.goto('/security/roles/new-role')
+    await page.getByRole('button', { name: 'Create role', exact: true }).click()
+    await expectFirstInvalidFocused(page, 'new role')
+    await expect(page.getByLabel('Name', { exact: true })).toBeFocused()
+    // an alter job whose SQL the server refuses
+    await page.goto('/jobs/alter-jobs/create?table_q=sample.web_logs')
+    await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
+    await page.getByLabel('SQL', { exact: true }).fill('SELECT 1')
+    await page.getByRole('button', { name: 'Create alter job', exact: true }).click()
+    await expect(page.getByLabel('SQL', { exact: true })).toBeFocused()
+    await expectFirstInvalidFocused(page, 'alter job')
   })
 })

@@ -1,4 +1,5 @@
 import type { ClusterApi } from './client.server'
+import { consoleRead } from './query.server'
 
 /** One series of a Prometheus matrix answer. */
 export type PromSeries = { metric: Record<string, string>; values: [number, string][] }
@@ -50,7 +51,7 @@ export type SqlParams = Record<string, { type: string; value: string | number }>
  * `param_name=` in the URL), which the engine binds itself. Throws ClusterError.
  */
 export async function selectRows<Row>(api: ClusterApi, sql: string, params: SqlParams = {}): Promise<Row[]> {
-  const search = new URLSearchParams({ query: `${sql}\nFORMAT JSON` })
+  const search = new URLSearchParams({ query: `${sql}\nFORMAT JSON`, ...consoleRead() })
   for (const [name, { value }] of Object.entries(params)) search.set(`param_${name}`, String(value))
   const body = await api.raw<{ data?: Row[] }>('GET', `/query?${search}`, { json: true })
   return Array.isArray(body?.data) ? body.data : []

@@ -17,6 +17,18 @@ export class QueryError extends Error {
 }
 
 /**
+ * The label (`hdx_query_label`) on the console's own queries: its reads of the query log, the
+ * saved-query store, the schema, System Health. The cluster records it with each query
+ * (`hdx.active_queries.label`), so Insights and the dashboard's query figures leave them out.
+ */
+export const CONSOLE_QUERY_LABEL = 'cluster-console'
+
+/** `settings` with the console's own label: for a query the console runs for itself, not one a user wrote. */
+export function consoleRead(settings: Record<string, string> = {}): Record<string, string> {
+  return { ...settings, hdx_query_label: CONSOLE_QUERY_LABEL }
+}
+
+/**
  * Sends `sql` to `POST {cluster}/query` with `settings` as URL parameters (empty values dropped)
  * through the session's client, and returns the cluster's answer (status 200) for the caller to
  * read or stream. The call is aborted with the console request (a user navigating away cancels the

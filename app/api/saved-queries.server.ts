@@ -5,7 +5,7 @@ import { CONSOLE_PROJECT } from '~/utils/console-store'
 import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
 import { createProject, listProjects, type Project } from './projects.server'
-import { QueryError, runQuery } from './query.server'
+import { consoleRead, QueryError, runQuery } from './query.server'
 import { cachedRead } from './read-cache.server'
 import { listTables, type Table } from './tables.server'
 import { createTransform, ingestRows, listTransforms, type TransformColumn } from './transforms.server'
@@ -258,10 +258,11 @@ async function ingest(api: ClusterApi, table: string, rows: Record<string, strin
 /** Reads `sql` as JSON rows; an unknown project or table is no rows (nothing was saved yet). */
 async function readRows<T>(api: ClusterApi, sql: string): Promise<T[] | null> {
   try {
-    const answer = await runQuery(api, sql, {
-      hdx_query_output_format: 'JSONEachRow',
-      hdx_query_timerange_required: 'false',
-    })
+    const answer = await runQuery(
+      api,
+      sql,
+      consoleRead({ hdx_query_output_format: 'JSONEachRow', hdx_query_timerange_required: 'false' }),
+    )
     return answer.text
       .split('\n')
       .filter((line) => line.trim())

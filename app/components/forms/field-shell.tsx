@@ -9,8 +9,9 @@ import { ErrorList } from './error-list'
 export const FirstErrorContext = createContext<string | undefined>(undefined)
 
 /** True when the field `name` is the form's first with an error (it takes focus on load). */
-export function useIsFirstError(name: string): boolean {
-  return useContext(FirstErrorContext) === name
+export function useIsFirstError(name: string | undefined): boolean {
+  const first = useContext(FirstErrorContext)
+  return Boolean(name) && first === name
 }
 
 type ShellMeta = { id: string; errorId: string; errors?: string[] }

@@ -5,8 +5,20 @@ import { Form, Link, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from 'react'
 import { Denied } from '~/components/layout/denied'
 import { FirstErrorContext } from './field-shell'
+import { useFocusOnRefusal } from './focus-on-refusal'
 import { FormErrors } from './form-errors'
 import { SubmitButton } from './submit-button'
+
+/**
+ * The name of the form's first error ('' for its own errors, which sit on top; then its fields in
+ * the order the reply lists them), for FirstErrorContext: that field takes focus on load.
+ */
+export function firstErrorOf(form: { allErrors: Record<string, string[] | undefined> }): string | undefined {
+  const errorNames = Object.entries(form.allErrors)
+    .filter(([, errors]) => errors?.length)
+    .map(([name]) => name)
+  return errorNames.includes('') ? '' : errorNames[0]
+}
 
 /**
  * The card around a create or edit form: a POST form wired to conform's `form`, its form-level
@@ -33,14 +45,11 @@ export function FormCard<Schema extends Record<string, unknown>>({
   deniedReason?: string | null
   children: ReactNode
 }) {
-  // the form's own errors first (they sit on top), then its fields in the order the reply lists them
-  const errorNames = Object.entries(form.allErrors)
-    .filter(([, errors]) => errors?.length)
-    .map(([name]) => name)
-  const firstError = errorNames.includes('') ? '' : errorNames[0]
+  const firstError = firstErrorOf(form)
   const formRef = useRef<HTMLFormElement>(null)
   const formProps = getFormProps(form)
   useFocusAfterReply(formRef, form.errorId)
+  useFocusOnRefusal(form.id, form.errorId)
   return (
     <Box bg="bg" borderWidth="1px" rounded="md" p="6">
       <Form

@@ -1,5 +1,6 @@
 import { chakra } from '@chakra-ui/react'
 import type { ComponentProps } from 'react'
+import { useIsFirstError } from './field-shell'
 
 type FormSelectProps = ComponentProps<typeof chakra.select> & {
   /** Draws the error border (the field's errors are shown by its FieldShell). */
@@ -11,8 +12,11 @@ type FormSelectProps = ComponentProps<typeof chakra.select> & {
 /**
  * The console's one styled native `<select>`: it works without scripts (Chakra's Select does not)
  * and looks the same in every form, filter and table row. Style props given override the defaults.
+ * Inside a form card it takes focus on load when it is the form's first field with an error.
  */
 export function FormSelect({ isInvalid = false, size = 'md', ...props }: FormSelectProps) {
+  // the form's first field with an error takes focus as the page loads (without scripts too)
+  const isFirstError = useIsFirstError(props.name)
   return (
     <chakra.select
       w={size === 'md' ? 'full' : undefined}
@@ -24,6 +28,7 @@ export function FormSelect({ isInvalid = false, size = 'md', ...props }: FormSel
       bg="bg"
       fontSize="sm"
       {...props}
+      autoFocus={props.autoFocus || isFirstError}
     />
   )
 }

@@ -26,6 +26,8 @@ const RESOURCES: Known[] = [
   { keys: ['dictionaries'], label: 'Dictionaries', href: '/data/dictionaries' },
   { keys: ['dictionary_files', 'files'], label: 'Files', href: '/data/files' },
   { keys: ['functions'], label: 'Functions', href: '/data/functions' },
+  // the summary's `columns` counts the columns resource (cluster-api.md 3.5): alias columns, not a table's columns
+  { keys: ['columns'], label: 'Alias columns', href: '/data/tables' },
   { keys: ['alter_jobs'], label: 'Alter jobs', href: '/jobs/alter-jobs' },
   { keys: ['batch_jobs'], label: 'Batch jobs', href: '/jobs/batch-jobs' },
   { keys: ['jobs'], label: 'Jobs', href: '/jobs/alter-jobs' },
@@ -42,7 +44,7 @@ const RESOURCES: Known[] = [
 const ACTIVITY: Known[] = [
   { keys: ['active_queries'], label: 'Active queries', href: '/queries' },
   { keys: ['queries_last_hour'], label: 'Queries in the last hour', href: '/queries' },
-  { keys: ['query_errors_last_hour'], label: 'Query errors in the last hour' },
+  { keys: ['query_errors_last_hour'], label: 'Query errors in the last hour', href: '/queries/insights#failed' },
   { keys: ['active_jobs'], label: 'Active jobs', href: '/jobs/alter-jobs' },
   { keys: ['rows_ingested_last_5_minutes'], label: 'Rows ingested (last 5 min)' },
   { keys: ['rows_ingested_last_hour'], label: 'Rows ingested (last hour)' },
@@ -118,4 +120,48 @@ export function summaryCards(summary: Record<string, unknown>): SummaryGroups {
     })
     .sort((a, b) => a.label.localeCompare(b.label))
   return { resources, activity: [...activity, ...rest] }
+}
+
+const QUERY_FIGURES = ['queries_last_hour', 'query_errors_last_hour']
+
+/**
+ * The activity cards with the query figures from the query log as Insights counts them (the users'
+ * queries, the same window) in place of the summary's, which count every query the cluster ran,
+ * the console's own reads too. `covered` is how many minutes the log goes back when it keeps less
+ * than the hour (a real cluster keeps a few), said on the cards. Without counts (the log refused),
+ * the summary's query figures are left out: they would disagree with Insights.
+ */
+export function withLogQueryFigures(
+  activity: SummaryCard[],
+  counts: { queries: number; failed: number } | null,
+  coveredMinutes: number | null,
+  windowMinutes = 60,
+): SummaryCard[] {
+  const at = activity.findIndex((card) => QUERY_FIGURES.includes(card.key))
+  const rest = activity.filter((card) => !QUERY_FIGURES.includes(card.key))
+  if (!counts) return rest
+  const detail =
+    coveredMinutes !== null && coveredMinutes < windowMinutes - 1
+      ? `the query log goes back ${coveredMinutes} ${coveredMinutes === 1 ? 'minute' : 'minutes'}`
+      : undefined
+  const cards: SummaryCard[] = [
+    {
+      key: 'queries_last_hour',
+      label: 'Queries in the last hour',
+      value: counts.queries,
+      text: formatNumber(counts.queries),
+      href: '/queries/insights',
+      detail,
+    },
+    {
+      key: 'query_errors_last_hour',
+      label: 'Query errors in the last hour',
+      value: counts.failed,
+      text: formatNumber(counts.failed),
+      href: '/queries/insights#failed',
+      detail,
+    },
+  ]
+  const index = at >= 0 ? at : Math.max(0, rest.findIndex((card) => card.key === 'active_queries') + 1)
+  return [...rest.slice(0, index), ...cards, ...rest.slice(index)]
 }

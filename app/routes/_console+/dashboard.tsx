@@ -6,6 +6,8 @@ import { Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { getOrgSummary } from '~/api/orgs.server'
 import { consoleStoreCounts, withoutConsoleStore } from '~/api/console-store.server'
+import { countUsersQueries } from '~/api/query-log.server'
+import { QUERY_LOG_WINDOW_MINUTES } from '~/utils/query-log-window'
 import { settle } from '~/api/policies.server'
 import { LoadSampleForm } from '~/components/layout/load-sample-form'
 import { PageHeader } from '~/components/layout/page-header'
@@ -13,18 +15,31 @@ import { ErrorPanel } from '~/components/layout/route-error'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
-import { summaryCards, type SummaryCard } from './__summary-cards'
+import { summaryCards, withLogQueryFigures, type SummaryCard } from './__summary-cards'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   // The start page stays usable when the summary fails: the failure shows in its place.
-  const [summary, store] = await Promise.all([settle(() => getOrgSummary(api)), settle(() => consoleStoreCounts(api))])
+  const [summary, store, queries] = await Promise.all([
+    settle(() => getOrgSummary(api)),
+    settle(() => consoleStoreCounts(api)),
+    settle(() => countUsersQueries(api, QUERY_LOG_WINDOW_MINUTES)),
+  ])
   if (summary.error !== null)
     return { resources: [] as SummaryCard[], activity: [] as SummaryCard[], error: summary.error }
   // the console's own store (saved queries, history) is not the user's data: left out of the counts
-  return { ...summaryCards(withoutConsoleStore(summary.value ?? {}, store.value)), error: null }
+  const cards = summaryCards(withoutConsoleStore(summary.value ?? {}, store.value))
+  // the query figures as Insights counts them, so the two pages agree (issue 36)
+  const coveredMinutes = queries.value?.oldest
+    ? Math.max(1, Math.round((Date.now() - Date.parse(queries.value.oldest)) / 60_000))
+    : null
+  return {
+    ...cards,
+    activity: withLogQueryFigures(cards.activity, queries.value ?? null, coveredMinutes, QUERY_LOG_WINDOW_MINUTES),
+    error: null,
+  }
 }
 
 export default function DashboardRoute() {

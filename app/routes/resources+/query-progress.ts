@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { runQuery } from '~/api/query.server'
+import { consoleRead, runQuery } from '~/api/query.server'
 import { readOptions } from '../_console+/queries+/__query-options'
 import { uiSettings } from '../_console+/queries+/__query.server'
 import { runProgress } from '../_console+/queries+/__result-cache.server'
@@ -38,10 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       const answer = await runQuery(
         api,
         `SELECT rows_read, bytes_read FROM hdx.active_queries WHERE query_id = '${progress.queryId}' ORDER BY query_start DESC LIMIT 1`,
-        {
-          hdx_query_output_format: 'JSONEachRow',
-          output_format_json_quote_64bit_integers: '0',
-        },
+        consoleRead({ hdx_query_output_format: 'JSONEachRow', output_format_json_quote_64bit_integers: '0' }),
       )
       const row = answer.text.trim()
         ? (JSON.parse(answer.text.trim().split('\n')[0]!) as { rows_read?: number; bytes_read?: number })

@@ -78,7 +78,7 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
         <FocusHeading id="project-step-heading" level={2}>
           Project {project.name}
         </FocusHeading>
-        <HStack>
+        <HStack wrap="wrap">
           <CreateLink to={`/data/new-table?project=${project.uuid}`} variant="outline">
             New table in {project.name}
           </CreateLink>

@@ -5,7 +5,7 @@ import { isTextChanged, parseOriginal } from '~/schemas/lossless'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
-import { QueryError, runQuery } from '~/api/query.server'
+import { consoleRead, QueryError, runQuery } from '~/api/query.server'
 import { createSummaryTable, getTable, replaceTable, type Table } from '~/api/tables.server'
 import {
   choiceValue,
@@ -107,7 +107,7 @@ export async function checkSummarySql(api: ClusterApi, sql: string): Promise<str
   const match = /\s+SETTINGS\s+([\s\S]*?);?\s*$/i.exec(sql)
   const body = match ? sql.slice(0, match.index) : sql.replace(/;\s*$/, '')
   try {
-    await runQuery(api, `SELECT * FROM (${body}) LIMIT 0`)
+    await runQuery(api, `SELECT * FROM (${body}) LIMIT 0`, consoleRead())
     return null
   } catch (error) {
     if (error instanceof QueryError) return `The cluster refused the SQL: ${error.message}`

@@ -167,7 +167,8 @@ export function TransformEditor({
           uint64), nested as map&lt;string, string&gt;. Other keys: the column&apos;s other settings (source, default,
           script, virtual…) as JSON.
         </Text>
-        <Box overflowX="auto">
+        {/* inline-size containment: the table's width never widens the page; it scrolls in this box */}
+        <Box overflowX="auto" css={{ contain: 'inline-size' }}>
           <chakra.table
             w="full"
             fontSize="sm"
@@ -419,6 +420,8 @@ function ColumnRow({ meta, index, removeButton }: { meta: ColumnMeta; index: num
           aria-label={`Column ${n} ${key}`}
           size="sm"
           w="full"
+          // the table scrolls in its box on a narrow screen: a select keeps room to show its value
+          minW="7rem"
           h="9"
           isInvalid={Boolean(field.errors?.length)}
         >

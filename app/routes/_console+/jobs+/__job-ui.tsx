@@ -91,6 +91,9 @@ export function JobPanelBox({ children, label }: { children: ReactNode; label: s
       rounded="md"
       p="4"
       mb="4"
+      // a long path, URL or error without spaces breaks rather than widening the page on a phone
+      minW="0"
+      overflowWrap="anywhere"
       css={tableCss}
     >
       {children}

@@ -250,40 +250,43 @@ function BatchJobPanel({ job }: { job: ReturnType<typeof toDetail> }) {
             Each Retry resumes after the last file stored; the rows of a file are counted in the attempt that stored
             them.
           </Text>
-          <Box
-            as="table"
-            fontSize="sm"
-            aria-labelledby="attempts"
-            css={{ '& th, & td': { px: '2', py: '1', textAlign: 'left' }, '& td.num': { textAlign: 'right' } }}
-          >
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Status</th>
-                <th>Started</th>
-                <th>Ended</th>
-                <th>Files</th>
-                <th>Rows loaded</th>
-                <th>Rejected</th>
-                <th>Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {job.attempts.map((a) => (
-                <tr key={a.attempt}>
-                  <td className="num">{a.attempt}</td>
-                  <td>
-                    <StatusBadge status={a.status} />
-                  </td>
-                  <td>{when(a.started)}</td>
-                  <td>{when(a.ended)}</td>
-                  <td className="num">{a.filesDone}</td>
-                  <td className="num">{a.rows}</td>
-                  <td className="num">{a.rowsRejected}</td>
-                  <td>{a.error ?? '—'}</td>
+          {/* the attempts scroll in their own box on a narrow screen */}
+          <Box overflowX="auto">
+            <Box
+              as="table"
+              fontSize="sm"
+              aria-labelledby="attempts"
+              css={{ '& th, & td': { px: '2', py: '1', textAlign: 'left' }, '& td.num': { textAlign: 'right' } }}
+            >
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>Status</th>
+                  <th>Started</th>
+                  <th>Ended</th>
+                  <th>Files</th>
+                  <th>Rows loaded</th>
+                  <th>Rejected</th>
+                  <th>Error</th>
                 </tr>
-              ))}
-            </tbody>
+              </thead>
+              <tbody>
+                {job.attempts.map((a) => (
+                  <tr key={a.attempt}>
+                    <td className="num">{a.attempt}</td>
+                    <td>
+                      <StatusBadge status={a.status} />
+                    </td>
+                    <td>{when(a.started)}</td>
+                    <td>{when(a.ended)}</td>
+                    <td className="num">{a.filesDone}</td>
+                    <td className="num">{a.rows}</td>
+                    <td className="num">{a.rowsRejected}</td>
+                    <td>{a.error ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Box>
           </Box>
         </>
       ) : null}

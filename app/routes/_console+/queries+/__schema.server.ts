@@ -2,7 +2,7 @@ import type { ClusterApi } from '~/api/client.server'
 import { dictionarySqlName, listDictionaries } from '~/api/dictionaries.server'
 import { listFunctions } from '~/api/functions.server'
 import { ClusterError } from '~/api/errors.server'
-import { QueryError, runQuery } from '~/api/query.server'
+import { consoleRead, QueryError, runQuery } from '~/api/query.server'
 import { onOrgChange } from '~/api/read-cache.server'
 import { listProjectsWithTablesBriefly } from '~/api/tables.server'
 import { listProjectsBriefly, pageOfTables, searchTables, tableChoice } from '~/api/table-search.server'
@@ -225,9 +225,11 @@ export function clearSchemaCache() {
 /** The engine's function names (for autocomplete), or none when the cluster does not list them. */
 export async function loadEngineFunctions(api: ClusterApi): Promise<string[]> {
   try {
-    const answer = await runQuery(api, 'SELECT name FROM system.functions ORDER BY name', {
-      hdx_query_output_format: 'TSVRaw',
-    })
+    const answer = await runQuery(
+      api,
+      'SELECT name FROM system.functions ORDER BY name',
+      consoleRead({ hdx_query_output_format: 'TSVRaw' }),
+    )
     return answer.text.split('\n').filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
   } catch (error) {
     if (error instanceof ClusterError || error instanceof QueryError) return []

@@ -5,6 +5,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useRouteError } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadQueryInsights, type LoggedQuery, type QueryInsights } from '~/api/query-log.server'
+import { QUERY_LOG_WINDOW_MINUTES } from '~/utils/query-log-window'
 import { getCurrentUser } from '~/api/users.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { EmptyState } from '~/components/data-table/empty-state'
@@ -20,8 +21,8 @@ import { editorLink } from './__query-options'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
 
-/** How far back the page looks (the cluster may keep less: the page says how much it had). */
-export const INSIGHTS_WINDOW_MINUTES = 60
+/** How far back the page looks (the cluster may keep less: the page says how much it had); the dashboard's too. */
+const INSIGHTS_WINDOW_MINUTES = QUERY_LOG_WINDOW_MINUTES
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)

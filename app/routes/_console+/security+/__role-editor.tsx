@@ -1,4 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { useFocusOnRefusal } from '~/components/forms/focus-on-refusal'
+import { FirstErrorContext } from '~/components/forms/field-shell'
+import { firstErrorOf } from '~/components/forms/form-card'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
@@ -70,6 +73,9 @@ export function RoleEditor({
       parseWithZod(formData, { schema: roleFormSchema(String(formData.get('intent') ?? '').split(':')[0]) }),
   })
   useEarlyChanges('role-editor')
+  useFocusOnRefusal('role-editor', form.errorId)
+  // without scripts the page loads with focus on the first error, as in a FormCard
+  const firstError = firstErrorOf(form)
   const staged = parsePolicies(String(fields.policies.initialValue ?? '')) ?? draft.policies
   const policiesText = JSON.stringify(staged)
   const isDirty = policiesText !== JSON.stringify(saved)
@@ -105,180 +111,182 @@ export function RoleEditor({
         </chakra.button>
         <input type="hidden" name="revision" value={revision} />
         <input type="hidden" name={fields.policies.name} value={policiesText} />
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field
-          meta={fields.name}
-          label="Name"
-          help='Letters, digits, "_" and "-".'
-          inputProps={{ autoComplete: 'off' }}
-        />
-        <TextareaField meta={fields.description} label="Description" rows={2} />
-
-        <Box as="section" aria-labelledby="staged-heading" mb="6">
-          <Heading as="h3" id="staged-heading" size="sm" mb="2">
-            Policies
-          </Heading>
-          <Box role="status" fontSize="sm" mb="2" color={isDirty ? 'orange.fg' : 'fg.muted'}>
-            {note ? `${note} ` : ''}
-            {isDirty
-              ? 'Unsaved changes: the policies below are published only when you save the role.'
-              : 'No unsaved policy changes.'}
-          </Box>
-          {staged.length ? (
-            <Box as="ol" listStyleType="none" m="0" p="0" borderWidth="1px" rounded="md">
-              {staged.map((policy, index) => (
-                <HStack
-                  as="li"
-                  key={`${policy.scope_type}-${policy.scope_id}-${index}`}
-                  justify="space-between"
-                  align="start"
-                  px="3"
-                  py="2"
-                  borderBottomWidth={index < staged.length - 1 ? '1px' : '0'}
-                >
-                  <Box fontSize="sm">
-                    <Text fontWeight="medium">{describe(scopes, policy)}</Text>
-                    <Text color="fg.muted" fontSize="xs">
-                      {policy.permissions.length} {policy.permissions.length === 1 ? 'permission' : 'permissions'}:{' '}
-                      {policy.permissions.slice(0, 8).join(', ')}
-                      {policy.permissions.length > 8 ? `, and ${policy.permissions.length - 8} more` : ''}
-                    </Text>
-                  </Box>
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value={`remove-policy:${index}`}
-                    size="xs"
-                    variant="outline"
-                    formNoValidate
-                    aria-label={`Remove the policy on ${describe(scopes, policy)}`}
-                  >
-                    Remove
-                  </Button>
-                </HStack>
-              ))}
-            </Box>
-          ) : (
-            <Text fontSize="sm" color="fg.muted">
-              No policies yet: add at least one below.
-            </Text>
-          )}
-          {/* the staged list has no input to mark invalid: its error is announced */}
-          <Box role={fields.policies.errors?.length ? 'alert' : undefined}>
-            <ErrorList id={fields.policies.errorId} errors={fields.policies.errors} />
-          </Box>
-        </Box>
-
-        <Box as="fieldset" borderWidth="1px" rounded="md" p="4" mb="6" bg="bg.subtle">
-          <chakra.legend px="1" fontWeight="medium" fontSize="sm">
-            Add a policy
-          </chakra.legend>
-          <ScopeFields
-            level={fields.scopeLevel}
-            resource={fields.scope}
-            options={scopes}
-            levelLabel="Scope level"
-            resourceLabel="Scope"
+        <FormErrors id={form.errorId} errors={form.errors} isFocused={firstError === ''} />
+        <FirstErrorContext.Provider value={firstError}>
+          <Field
+            meta={fields.name}
+            label="Name"
+            help='Letters, digits, "_" and "-".'
+            inputProps={{ autoComplete: 'off' }}
           />
-          <HStack gap="2" align="end" wrap="wrap" mb="4">
-            <Box minW="16rem">
-              <chakra.label htmlFor="scope-q" display="block" fontSize="sm" mb="1">
-                Find a table to scope to
-              </chakra.label>
-              <input
-                id="scope-q"
-                type="search"
-                name="scope_q"
-                defaultValue={scopeSearch.q}
-                placeholder="project.table or part of a name"
-                autoComplete="off"
-                aria-describedby="scope-q-status"
-              />
-            </Box>
-            <Button type="submit" name="intent" value="find-scope" size="xs" variant="outline" formNoValidate>
-              Find
-            </Button>
-            <Box id="scope-q-status" role="status" fontSize="xs" color="fg.muted" flexBasis="100%">
-              {scopeSearch.choices.length
-                ? `The scope list offers ${scopeSearch.hasMore ? 'the first ' : ''}${scopeSearch.choices.length} ${scopeSearch.choices.length === 1 ? 'table' : 'tables'}${scopeSearch.q ? ` matching “${scopeSearch.q}”` : ''}${scopeSearch.hasMore ? ': search to find another' : ''}.`
-                : scopeSearch.q
-                  ? `No table matches “${scopeSearch.q}”.`
-                  : 'No tables yet.'}
-            </Box>
-          </HStack>
-          {isHydrated ? null : (
-            <Box mb="4">
-              <Button type="submit" name="intent" value="choose-level" size="xs" variant="outline" formNoValidate>
-                Show this scope level's permissions
-              </Button>
-            </Box>
-          )}
-          <chakra.fieldset mb="2" aria-describedby={fields.permissions.errorId}>
-            <chakra.legend fontWeight="medium" fontSize="sm" mb="1">
-              Permissions ({SCOPE_LEVELS.find((l) => l.value === renderedLevel)?.label.toLowerCase()} scope)
-            </chakra.legend>
-            <SimpleGrid
-              columns={{ base: 1, md: 2, xl: 3 }}
-              gap="2"
-              maxH="72"
-              overflowY="auto"
-              borderWidth="1px"
-              rounded="md"
-              p="2"
-              bg="bg"
-            >
-              {[...groups.entries()].map(([resource, permissions]) => (
-                <Box key={`${renderedLevel}-${resource}`} fontSize="xs">
-                  <Text fontWeight="medium" color="fg.muted">
-                    {resource}
-                  </Text>
-                  {permissions.map((permission) => (
-                    <chakra.label
-                      key={`${renderedLevel}-${permission}`}
-                      display="flex"
-                      alignItems="center"
-                      gap="1.5"
-                      cursor="pointer"
-                    >
-                      <input
-                        type="checkbox"
-                        name={fields.permissions.name}
-                        value={permission}
-                        defaultChecked={checked.has(permission)}
-                      />
-                      {permission}
-                    </chakra.label>
-                  ))}
-                </Box>
-              ))}
-            </SimpleGrid>
-            <ErrorList id={fields.permissions.errorId} errors={fields.permissions.errors} />
-          </chakra.fieldset>
-          <HStack gap="2" wrap="wrap">
-            <Button type="submit" name="intent" value="add-policy" size="sm" variant="outline" formNoValidate>
-              Add policy
-            </Button>
-            <Button type="submit" name="intent" value="add-all" size="sm" variant="outline" formNoValidate>
-              Add All
-            </Button>
-            <Button type="submit" name="intent" value="list-all" size="sm" variant="outline" formNoValidate>
-              List All
-            </Button>
-          </HStack>
-          <Text fontSize="xs" color="fg.muted" mt="2">
-            Add All stages every permission of the scope level; List All stages its view permissions only. Staged
-            policies are published when you save the role.
-          </Text>
-        </Box>
+          <TextareaField meta={fields.description} label="Description" rows={2} />
 
-        <HStack gap="3">
-          <SubmitButton name="intent" value="save">
-            {submitLabel}
-          </SubmitButton>
-          <Button asChild variant="outline">
-            <Link to={cancelTo}>Cancel</Link>
-          </Button>
-        </HStack>
+          <Box as="section" aria-labelledby="staged-heading" mb="6">
+            <Heading as="h3" id="staged-heading" size="sm" mb="2">
+              Policies
+            </Heading>
+            <Box role="status" fontSize="sm" mb="2" color={isDirty ? 'orange.fg' : 'fg.muted'}>
+              {note ? `${note} ` : ''}
+              {isDirty
+                ? 'Unsaved changes: the policies below are published only when you save the role.'
+                : 'No unsaved policy changes.'}
+            </Box>
+            {staged.length ? (
+              <Box as="ol" listStyleType="none" m="0" p="0" borderWidth="1px" rounded="md">
+                {staged.map((policy, index) => (
+                  <HStack
+                    as="li"
+                    key={`${policy.scope_type}-${policy.scope_id}-${index}`}
+                    justify="space-between"
+                    align="start"
+                    px="3"
+                    py="2"
+                    borderBottomWidth={index < staged.length - 1 ? '1px' : '0'}
+                  >
+                    <Box fontSize="sm">
+                      <Text fontWeight="medium">{describe(scopes, policy)}</Text>
+                      <Text color="fg.muted" fontSize="xs">
+                        {policy.permissions.length} {policy.permissions.length === 1 ? 'permission' : 'permissions'}:{' '}
+                        {policy.permissions.slice(0, 8).join(', ')}
+                        {policy.permissions.length > 8 ? `, and ${policy.permissions.length - 8} more` : ''}
+                      </Text>
+                    </Box>
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value={`remove-policy:${index}`}
+                      size="xs"
+                      variant="outline"
+                      formNoValidate
+                      aria-label={`Remove the policy on ${describe(scopes, policy)}`}
+                    >
+                      Remove
+                    </Button>
+                  </HStack>
+                ))}
+              </Box>
+            ) : (
+              <Text fontSize="sm" color="fg.muted">
+                No policies yet: add at least one below.
+              </Text>
+            )}
+            {/* the staged list has no input to mark invalid: its error is announced */}
+            <Box role={fields.policies.errors?.length ? 'alert' : undefined}>
+              <ErrorList id={fields.policies.errorId} errors={fields.policies.errors} />
+            </Box>
+          </Box>
+
+          <Box as="fieldset" borderWidth="1px" rounded="md" p="4" mb="6" bg="bg.subtle">
+            <chakra.legend px="1" fontWeight="medium" fontSize="sm">
+              Add a policy
+            </chakra.legend>
+            <ScopeFields
+              level={fields.scopeLevel}
+              resource={fields.scope}
+              options={scopes}
+              levelLabel="Scope level"
+              resourceLabel="Scope"
+            />
+            <HStack gap="2" align="end" wrap="wrap" mb="4">
+              <Box minW="16rem">
+                <chakra.label htmlFor="scope-q" display="block" fontSize="sm" mb="1">
+                  Find a table to scope to
+                </chakra.label>
+                <input
+                  id="scope-q"
+                  type="search"
+                  name="scope_q"
+                  defaultValue={scopeSearch.q}
+                  placeholder="project.table or part of a name"
+                  autoComplete="off"
+                  aria-describedby="scope-q-status"
+                />
+              </Box>
+              <Button type="submit" name="intent" value="find-scope" size="xs" variant="outline" formNoValidate>
+                Find
+              </Button>
+              <Box id="scope-q-status" role="status" fontSize="xs" color="fg.muted" flexBasis="100%">
+                {scopeSearch.choices.length
+                  ? `The scope list offers ${scopeSearch.hasMore ? 'the first ' : ''}${scopeSearch.choices.length} ${scopeSearch.choices.length === 1 ? 'table' : 'tables'}${scopeSearch.q ? ` matching “${scopeSearch.q}”` : ''}${scopeSearch.hasMore ? ': search to find another' : ''}.`
+                  : scopeSearch.q
+                    ? `No table matches “${scopeSearch.q}”.`
+                    : 'No tables yet.'}
+              </Box>
+            </HStack>
+            {isHydrated ? null : (
+              <Box mb="4">
+                <Button type="submit" name="intent" value="choose-level" size="xs" variant="outline" formNoValidate>
+                  Show this scope level's permissions
+                </Button>
+              </Box>
+            )}
+            <chakra.fieldset mb="2" aria-describedby={fields.permissions.errorId}>
+              <chakra.legend fontWeight="medium" fontSize="sm" mb="1">
+                Permissions ({SCOPE_LEVELS.find((l) => l.value === renderedLevel)?.label.toLowerCase()} scope)
+              </chakra.legend>
+              <SimpleGrid
+                columns={{ base: 1, md: 2, xl: 3 }}
+                gap="2"
+                maxH="72"
+                overflowY="auto"
+                borderWidth="1px"
+                rounded="md"
+                p="2"
+                bg="bg"
+              >
+                {[...groups.entries()].map(([resource, permissions]) => (
+                  <Box key={`${renderedLevel}-${resource}`} fontSize="xs">
+                    <Text fontWeight="medium" color="fg.muted">
+                      {resource}
+                    </Text>
+                    {permissions.map((permission) => (
+                      <chakra.label
+                        key={`${renderedLevel}-${permission}`}
+                        display="flex"
+                        alignItems="center"
+                        gap="1.5"
+                        cursor="pointer"
+                      >
+                        <input
+                          type="checkbox"
+                          name={fields.permissions.name}
+                          value={permission}
+                          defaultChecked={checked.has(permission)}
+                        />
+                        {permission}
+                      </chakra.label>
+                    ))}
+                  </Box>
+                ))}
+              </SimpleGrid>
+              <ErrorList id={fields.permissions.errorId} errors={fields.permissions.errors} />
+            </chakra.fieldset>
+            <HStack gap="2" wrap="wrap">
+              <Button type="submit" name="intent" value="add-policy" size="sm" variant="outline" formNoValidate>
+                Add policy
+              </Button>
+              <Button type="submit" name="intent" value="add-all" size="sm" variant="outline" formNoValidate>
+                Add All
+              </Button>
+              <Button type="submit" name="intent" value="list-all" size="sm" variant="outline" formNoValidate>
+                List All
+              </Button>
+            </HStack>
+            <Text fontSize="xs" color="fg.muted" mt="2">
+              Add All stages every permission of the scope level; List All stages its view permissions only. Staged
+              policies are published when you save the role.
+            </Text>
+          </Box>
+
+          <HStack gap="3">
+            <SubmitButton name="intent" value="save">
+              {submitLabel}
+            </SubmitButton>
+            <Button asChild variant="outline">
+              <Link to={cancelTo}>Cancel</Link>
+            </Button>
+          </HStack>
+        </FirstErrorContext.Provider>
       </Form>
     </Box>
   )
