@@ -167,8 +167,10 @@ export function TransformEditor({
           uint64), nested as map&lt;string, string&gt;. Other keys: the column&apos;s other settings (source, default,
           script, virtual…) as JSON.
         </Text>
-        {/* inline-size containment: the table's width never widens the page; it scrolls in this box */}
-        <Box overflowX="auto" css={{ contain: 'inline-size' }}>
+        {/* inline-size containment: the table's width never widens the page; it scrolls in this box.
+            Positioned, so the visually hidden labels in its cells (position: absolute) scroll with it
+            instead of widening the page from an ancestor outside the box. */}
+        <Box overflowX="auto" position="relative" css={{ contain: 'inline-size' }}>
           <chakra.table
             w="full"
             fontSize="sm"
