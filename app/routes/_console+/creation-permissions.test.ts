@@ -10,6 +10,11 @@ import { loader as newDictionaryLoader } from './data+/dictionaries.new-data-dic
 import { loader as newPoolLoader } from './scale+/pool.create'
 import { loader as newAlterJobLoader } from './jobs+/alter-jobs.create'
 import { loader as newBatchJobLoader } from './jobs+/batch-jobs.create'
+import { loader as newSummaryLoader } from './data+/new-summary-table._index'
+import { loader as newViewLoader } from './data+/new-view'
+import { loader as newSourceLoader } from './data+/new-ingest-source'
+import { loader as newBucketLoader } from './security+/new-bucket'
+import { loader as newCredentialLoader } from './security+/new-credential'
 
 useTestCluster()
 
@@ -42,6 +47,15 @@ const PAGES = [
   ['/scale/pool/create', newPoolLoader, 'Needs add_pool'],
   ['/jobs/alter-jobs/create', newAlterJobLoader, 'Needs add_alterjob'],
   ['/jobs/batch-jobs/create', newBatchJobLoader, 'Needs add_batchjob'],
+  ['/data/new-summary-table', newSummaryLoader, 'Needs add_table'],
+  ['/data/new-view', newViewLoader, 'Needs add_view'],
+  [
+    '/data/new-ingest-source',
+    newSourceLoader,
+    'Needs add_kafkasource or add_kinesissource or add_siemsource or change_table',
+  ],
+  ['/security/new-bucket', newBucketLoader, 'Needs add_hdxstorage'],
+  ['/security/new-credential', newCredentialLoader, 'Needs add_credential'],
 ] as const
 
 describe('creation pages opened by their URL', () => {

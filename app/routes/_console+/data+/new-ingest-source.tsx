@@ -1,3 +1,6 @@
+import { whyNotCreate } from '~/api/access.server'
+import { CreationGate } from '~/components/layout/creation-gate'
+import { TableSearchForm } from '~/components/forms/table-search-field'
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
@@ -34,6 +37,7 @@ function chosenTable(url: URL): string {
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
+  const denied = whyNotCreate(api, '/data/new-ingest-source')
   const wanted = chosenTable(url)
   // the tables a search finds and the one chosen, not every table of the org (issue 33)
   const pickUrl = new URL(url)
@@ -49,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     table && kind === AUTO_BATCH ? loadCredentialChoices(api) : [],
   ])
   return {
+    denied: await denied,
     tables,
     search: pick.search,
     table,
@@ -76,7 +81,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewIngestSourceRoute() {
-  const { tables, table, kind, transforms, credentials, defaultValue } = useLoaderData<typeof loader>()
+  const { tables, search, table, kind, transforms, credentials, defaultValue, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [projectId = '', tableId = ''] = (table?.value ?? '').split('/')
   return (
@@ -86,75 +91,79 @@ export default function NewIngestSourceRoute() {
         description="A source pulls rows from Kafka, Kinesis or a security-event feed into a table through one of its transforms (the cluster creates a pool to run it); auto batch loads the files a queue announces."
         mb="0"
       />
-      {/* Step one (a GET form, the same with and without scripts): which table, which kind. */}
-      <Box bg="bg" borderWidth="1px" rounded="md" p="4">
-        <Form method="get" aria-label="Table and kind">
-          <chakra.label htmlFor="source-table" fontSize="sm" fontWeight="medium">
-            Table
-          </chakra.label>
-          <FormSelect id="source-table" name="table" defaultValue={table?.value ?? ''} display="block" mb="3">
-            <option value="">Select a table</option>
-            {tables.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </FormSelect>
-          <chakra.label htmlFor="source-type" fontSize="sm" fontWeight="medium">
-            Kind
-          </chakra.label>
-          <FormSelect id="source-type" name="type" defaultValue={kind ?? ''} display="block" mb="3">
-            <option value="">Select a kind</option>
-            {FORM_KINDS.map((value) => (
-              <option key={value} value={value}>
-                {FORM_KIND_LABELS[value]}
-              </option>
-            ))}
-          </FormSelect>
-          <HStack>
-            <Button type="submit" size="sm" variant="outline">
-              {table && kind ? 'Change' : 'Continue'}
-            </Button>
-            {!tables.length ? (
-              <Text fontSize="sm">
-                There are no tables yet: <Link to="/data/new-table">create one</Link> first.
-              </Text>
-            ) : null}
-          </HStack>
-        </Form>
-      </Box>
-      {table && kind === AUTO_BATCH ? (
-        <AutoBatchEditor
-          key={table.value}
-          table={table.value}
-          tableLabel={table.label}
-          credentials={credentials}
-          defaultValue={{ table: table.value }}
-          lastResult={actionData?.result}
-          submitLabel="Create auto batch"
-          cancelTo={tableUrl(tableId, projectId)}
-        />
-      ) : table && kind && isSourceKind(kind) ? (
-        transforms.length ? (
-          <SourceEditor
-            key={`${table.value}-${kind}`}
-            kind={kind}
+      <CreationGate denied={denied} title="You cannot create ingest sources">
+        {/* the table list is what a search finds (issue 33): an org has more tables than a list shows */}
+        <TableSearchForm search={search} keep={{ table: table?.value ?? '', type: kind ?? '' }} />
+        {/* Step one (a GET form, the same with and without scripts): which table, which kind. */}
+        <Box bg="bg" borderWidth="1px" rounded="md" p="4">
+          <Form method="get" aria-label="Table and kind">
+            <chakra.label htmlFor="source-table" fontSize="sm" fontWeight="medium">
+              Table
+            </chakra.label>
+            <FormSelect id="source-table" name="table" defaultValue={table?.value ?? ''} display="block" mb="3">
+              <option value="">Select a table</option>
+              {tables.map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {choice.label}
+                </option>
+              ))}
+            </FormSelect>
+            <chakra.label htmlFor="source-type" fontSize="sm" fontWeight="medium">
+              Kind
+            </chakra.label>
+            <FormSelect id="source-type" name="type" defaultValue={kind ?? ''} display="block" mb="3">
+              <option value="">Select a kind</option>
+              {FORM_KINDS.map((value) => (
+                <option key={value} value={value}>
+                  {FORM_KIND_LABELS[value]}
+                </option>
+              ))}
+            </FormSelect>
+            <HStack>
+              <Button type="submit" size="sm" variant="outline">
+                {table && kind ? 'Change' : 'Continue'}
+              </Button>
+              {!tables.length ? (
+                <Text fontSize="sm">
+                  There are no tables yet: <Link to="/data/new-table">create one</Link> first.
+                </Text>
+              ) : null}
+            </HStack>
+          </Form>
+        </Box>
+        {table && kind === AUTO_BATCH ? (
+          <AutoBatchEditor
+            key={table.value}
             table={table.value}
             tableLabel={table.label}
-            transforms={transforms}
-            defaultValue={defaultValue}
+            credentials={credentials}
+            defaultValue={{ table: table.value }}
             lastResult={actionData?.result}
-            submitLabel={`Create ${FORM_KIND_LABELS[kind]} source`}
+            submitLabel="Create auto batch"
             cancelTo={tableUrl(tableId, projectId)}
-            isEdit={false}
           />
-        ) : (
-          <Text>
-            The table {table.label} has no transforms: a source needs one.{' '}
-            <Link to={`/data/new-transform?project=${projectId}&table=${tableId}`}>Create a transform</Link>.
-          </Text>
-        )
-      ) : null}
+        ) : table && kind && isSourceKind(kind) ? (
+          transforms.length ? (
+            <SourceEditor
+              key={`${table.value}-${kind}`}
+              kind={kind}
+              table={table.value}
+              tableLabel={table.label}
+              transforms={transforms}
+              defaultValue={defaultValue}
+              lastResult={actionData?.result}
+              submitLabel={`Create ${FORM_KIND_LABELS[kind]} source`}
+              cancelTo={tableUrl(tableId, projectId)}
+              isEdit={false}
+            />
+          ) : (
+            <Text>
+              The table {table.label} has no transforms: a source needs one.{' '}
+              <Link to={`/data/new-transform?project=${projectId}&table=${tableId}`}>Create a transform</Link>.
+            </Text>
+          )
+        ) : null}
+      </CreationGate>
     </Stack>
   )
 }

@@ -1,3 +1,5 @@
+import { whyNotCreate } from '~/api/access.server'
+import { CreationGate } from '~/components/layout/creation-gate'
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -20,6 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The parent picker lists what `?table_q=` finds (issue 33: never every table of the org); the
   // parent chosen (`?parent=`) is found by id. "Find" sends the whole form as a GET: its fields come back.
   const q = (url.searchParams.get('table_q') ?? '').trim()
+  const denied = whyNotCreate(api, '/data/new-summary-table')
   const [projects, parent, { choices, hasMore }] = await loadFromCluster(() =>
     Promise.all([
       loadSummaryProjects(api),
@@ -29,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   )
   const wantedProject = url.searchParams.get('project')
   return {
+    denied: await denied,
     projects,
     search: { q, choices, hasMore, selected: parent },
     defaults: {
@@ -48,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewSummaryTableRoute() {
-  const { projects, search, defaults } = useLoaderData<typeof loader>()
+  const { projects, search, defaults, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const analysisHref = `/data/new-summary-table/column-analysis${defaults.parent ? `?parent=${defaults.parent}` : ''}`
   return (
@@ -58,15 +62,17 @@ export default function NewSummaryTableRoute() {
         description="A summary table keeps the result of an aggregating SQL over its parent table as rows arrive."
         mb="0"
       />
-      <SummaryTabs current="form" hrefs={{ form: '/data/new-summary-table', analysis: analysisHref }} />
-      <SummaryForm
-        key={`${defaults.sql ?? ''}:${search.q}`}
-        projects={projects}
-        search={actionData?.picked ? { ...search, selected: actionData.picked } : search}
-        defaults={defaults}
-        lastResult={actionData?.result}
-        analysisHref={analysisHref}
-      />
+      <CreationGate denied={denied} title="You cannot create summary tables">
+        <SummaryTabs current="form" hrefs={{ form: '/data/new-summary-table', analysis: analysisHref }} />
+        <SummaryForm
+          key={`${defaults.sql ?? ''}:${search.q}`}
+          projects={projects}
+          search={actionData?.picked ? { ...search, selected: actionData.picked } : search}
+          defaults={defaults}
+          lastResult={actionData?.result}
+          analysisHref={analysisHref}
+        />
+      </CreationGate>
     </Stack>
   )
 }

@@ -1,3 +1,5 @@
+import { whyNotCreate } from '~/api/access.server'
+import { CreationGate } from '~/components/layout/creation-gate'
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -16,7 +18,11 @@ export const handle: RouteHandle = { docsTopic: 'table' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  return loadFromCluster(() => loadNewView(api, new URL(request.url)))
+  const [page, denied] = await Promise.all([
+    loadFromCluster(() => loadNewView(api, new URL(request.url))),
+    whyNotCreate(api, '/data/new-view'),
+  ])
+  return { ...page, denied }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -25,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewViewRoute() {
-  const { search, table, label, views, hasAutoView } = useLoaderData<typeof loader>()
+  const { search, table, label, views, hasAutoView, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [projectId, tableId] = table.split('/')
   return (
@@ -35,26 +41,28 @@ export default function NewViewRoute() {
         description="A view selects columns of a table; query it as project.`table#view`."
         mb="0"
       />
-      {table ? (
-        <ViewEditor
-          key={table}
-          table={table}
-          tableLabel={label}
-          views={views}
-          hasAutoView={hasAutoView}
-          defaults={{}}
-          lastResult={actionData?.result}
-          submitLabel="Create view"
-          cancelTo={`/data/tables/${tableId}?project=${projectId}`}
-          changeTableTo="/data/new-view"
-        />
-      ) : (
-        <>
-          {/* a submission that names no table (a stale page, a hand-made request) says what is missing */}
-          {actionData ? <InlineAlert>{VIEW_MESSAGES.tableRequired}</InlineAlert> : null}
-          {search ? <ViewTablePicker search={search} /> : null}
-        </>
-      )}
+      <CreationGate denied={denied} title="You cannot create views">
+        {table ? (
+          <ViewEditor
+            key={table}
+            table={table}
+            tableLabel={label}
+            views={views}
+            hasAutoView={hasAutoView}
+            defaults={{}}
+            lastResult={actionData?.result}
+            submitLabel="Create view"
+            cancelTo={`/data/tables/${tableId}?project=${projectId}`}
+            changeTableTo="/data/new-view"
+          />
+        ) : (
+          <>
+            {/* a submission that names no table (a stale page, a hand-made request) says what is missing */}
+            {actionData ? <InlineAlert>{VIEW_MESSAGES.tableRequired}</InlineAlert> : null}
+            {search ? <ViewTablePicker search={search} /> : null}
+          </>
+        )}
+      </CreationGate>
     </Stack>
   )
 }

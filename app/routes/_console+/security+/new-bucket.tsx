@@ -1,3 +1,5 @@
+import { whyNotCreate } from '~/api/access.server'
+import { CreationGate } from '~/components/layout/creation-gate'
 import { Stack } from '@chakra-ui/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
@@ -10,7 +12,8 @@ import { loadBucketEditor, saveBucketAction } from './__bucket-editor.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  return loadBucketEditor(api)
+  const [editor, denied] = await Promise.all([loadBucketEditor(api), whyNotCreate(api, '/security/new-bucket')])
+  return { ...editor, denied }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -19,7 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewBucketRoute() {
-  const { credentials, credentialsError } = useLoaderData<typeof loader>()
+  const { credentials, credentialsError, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -29,13 +32,15 @@ export default function NewBucketRoute() {
         description="A bucket in a cloud's object store where tables keep their data."
         mb="0"
       />
-      <BucketEditor
-        credentials={credentials}
-        credentialsError={credentialsError}
-        lastResult={actionData?.result}
-        submitLabel="Create bucket"
-        cancelTo="/security/buckets"
-      />
+      <CreationGate denied={denied} title="You cannot create buckets">
+        <BucketEditor
+          credentials={credentials}
+          credentialsError={credentialsError}
+          lastResult={actionData?.result}
+          submitLabel="Create bucket"
+          cancelTo="/security/buckets"
+        />
+      </CreationGate>
     </Stack>
   )
 }

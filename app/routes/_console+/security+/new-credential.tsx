@@ -1,3 +1,5 @@
+import { whyNotCreate } from '~/api/access.server'
+import { CreationGate } from '~/components/layout/creation-gate'
 import { Stack } from '@chakra-ui/react'
 import type { SubmissionResult } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
@@ -13,10 +15,14 @@ import { loadCredentialEditor, saveCredentialAction } from './__credential-edito
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const editor = await loadFromCluster(() => loadCredentialEditor(api))
+  const [editor, denied] = await Promise.all([
+    loadFromCluster(() => loadCredentialEditor(api)),
+    whyNotCreate(api, '/security/new-credential'),
+  ])
   const wanted = new URL(request.url).searchParams.get('type')
   return {
     ...editor,
+    denied,
     type: editor.types.some((type) => type.value === wanted) ? wanted! : '',
   }
 }
@@ -28,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewCredentialRoute() {
-  const { types, type } = useLoaderData<typeof loader>()
+  const { types, type, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -38,14 +44,16 @@ export default function NewCredentialRoute() {
         description="Access to a cloud account, for buckets, batch jobs and auto ingest. Its secrets can be replaced later, never read back."
         mb="0"
       />
-      <CredentialEditor
-        types={types}
-        defaultValue={{ type }}
-        lastResult={actionData?.result as SubmissionResult<string[]> | undefined}
-        submitLabel="Create credential"
-        pickTypeIntent={PICK_TYPE_INTENT}
-        cancelTo="/security/credentials"
-      />
+      <CreationGate denied={denied} title="You cannot create credentials">
+        <CredentialEditor
+          types={types}
+          defaultValue={{ type }}
+          lastResult={actionData?.result as SubmissionResult<string[]> | undefined}
+          submitLabel="Create credential"
+          pickTypeIntent={PICK_TYPE_INTENT}
+          cancelTo="/security/credentials"
+        />
+      </CreationGate>
     </Stack>
   )
 }
