@@ -122,7 +122,8 @@ export function summaryCards(summary: Record<string, unknown>): SummaryGroups {
   return { resources, activity: [...activity, ...rest] }
 }
 
-const QUERY_FIGURES = ['queries_last_hour', 'query_errors_last_hour']
+/** The activity cards counted from the query log (not what the org holds). */
+export const QUERY_FIGURES = ['queries_last_hour', 'query_errors_last_hour']
 
 /**
  * The activity cards with the query figures from the query log as Insights counts them (the users'
