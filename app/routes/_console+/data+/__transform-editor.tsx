@@ -324,7 +324,7 @@ export function TransformEditor({
             aria-describedby={form.allErrors.transformFile ? 'transformFile-error' : undefined}
           />
         </FieldShell>
-        <HStack gap="3" mb="2">
+        <HStack gap="3" mb="2" wrap="wrap">
           <SubmitButton name="intent" value="upload" variant="outline" colorPalette="gray" size="sm">
             Load transform from file
           </SubmitButton>
