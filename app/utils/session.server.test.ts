@@ -161,7 +161,7 @@ describe('logout and timezone', () => {
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/login')
     const cleared = response.headers.getSetCookie().map((line) => line.split('=')[0])
-    expect(cleared).toEqual(['cc_session', 'cc_toast'])
+    expect(cleared).toEqual(['cc_session', 'cc_toast', 'cc_local_zone'])
     for (const line of response.headers.getSetCookie()) expect(line).toMatch(/Max-Age=0/)
   })
 

@@ -14,8 +14,12 @@ export const TOAST_COOKIE = `${COOKIE_PREFIX}toast`
 export const THEME_COOKIE = `${COOKIE_PREFIX}theme`
 /** The zone the browser last reported, so the server renders "Local" times in it (a preference). */
 export const LOCAL_ZONE_COOKIE = `${COOKIE_PREFIX}local_zone`
-/** All console cookies; logout clears each of them but the preferences (timezone, theme). */
-export const CONSOLE_COOKIES = [SESSION_COOKIE, TIMEZONE_COOKIE, TOAST_COOKIE, THEME_COOKIE] as const
+/**
+ * All console cookies; logout clears each of them but the preferences (timezone, theme). The zone
+ * the browser reported goes with the session (a shared machine keeps nothing of who used it); the
+ * next page with scripts reports it again.
+ */
+export const CONSOLE_COOKIES = [SESSION_COOKIE, TIMEZONE_COOKIE, TOAST_COOKIE, THEME_COOKIE, LOCAL_ZONE_COOKIE] as const
 
 export const DEFAULT_REDIRECT = '/dashboard'
 
