@@ -95,6 +95,7 @@ test.describe('data → transforms and sources', () => {
   test('a kafka source: the rules at their fields, created with its pool, listed on its table, deleted', async ({
     authedPage: page,
   }) => {
+    test.slow() // a table, a transform and a source made through their forms: 23 s on CI's machine
     const { table } = await createTableThroughForm(page)
     const tablePage = page.url()
     await page.getByRole('link', { name: 'New transform' }).click()
