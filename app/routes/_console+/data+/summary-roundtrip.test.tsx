@@ -6,7 +6,6 @@
  */
 import { ChakraProvider } from '@chakra-ui/react'
 import fc from 'fast-check'
-import { forwardRef, type ComponentProps } from 'react'
 import { renderToString } from 'react-dom/server'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { clusterCall } from '#tests/cluster'
@@ -21,21 +20,9 @@ import { action as settingsAction, loader as settingsLoader } from './tables.$ta
 import { action as pageAction, loader as pageLoader } from './tables.$tableId._index'
 
 // The forms outside a Remix app: its router parts as the plain elements they render.
-vi.mock('@remix-run/react', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@remix-run/react')>()
-  return {
-    ...actual,
-    Form: forwardRef<HTMLFormElement, ComponentProps<'form'>>(function Form(props, ref) {
-      return <form ref={ref} {...props} />
-    }),
-    Link: ({ to, children, ...props }: ComponentProps<'a'> & { to: string }) => (
-      <a href={to} {...props}>
-        {children}
-      </a>
-    ),
-    useNavigation: () => ({ state: 'idle' }),
-  }
-})
+vi.mock('@remix-run/react', async (importOriginal) =>
+  (await import('#tests/remix-plain')).plainRemixReact(importOriginal),
+)
 
 useTestCluster()
 

@@ -7,7 +7,6 @@
  */
 import { ChakraProvider } from '@chakra-ui/react'
 import fc from 'fast-check'
-import { forwardRef, type ComponentProps } from 'react'
 import { renderToString } from 'react-dom/server'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { clusterCall } from '#tests/cluster'
@@ -20,21 +19,9 @@ import { ViewEditor } from './__view-editor'
 import { action, loader } from './tables.$tableId.view.edit.$viewId'
 
 // The editor outside a Remix app: its router parts as the plain elements they render.
-vi.mock('@remix-run/react', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@remix-run/react')>()
-  return {
-    ...actual,
-    Form: forwardRef<HTMLFormElement, ComponentProps<'form'>>(function Form(props, ref) {
-      return <form ref={ref} {...props} />
-    }),
-    Link: ({ to, children, ...props }: ComponentProps<'a'> & { to: string }) => (
-      <a href={to} {...props}>
-        {children}
-      </a>
-    ),
-    useNavigation: () => ({ state: 'idle' }),
-  }
-})
+vi.mock('@remix-run/react', async (importOriginal) =>
+  (await import('#tests/remix-plain')).plainRemixReact(importOriginal),
+)
 
 useTestCluster()
 
