@@ -18,7 +18,15 @@ describe('console layout loader', () => {
     const data = await loader(args(get('/dashboard', cookie)))
     expect(data).toMatchObject({ email: ADMIN.email, docsUrl: 'https://docs.hydrolix.io' })
     expect(data.version).toMatch(/^v\d/)
-    expect(Object.keys(data).sort()).toEqual(['docsUrl', 'email', 'hiddenPaths', 'localZone', 'supportUrl', 'timezone', 'version'])
+    expect(Object.keys(data).sort()).toEqual([
+      'docsUrl',
+      'email',
+      'hiddenPaths',
+      'localZone',
+      'supportUrl',
+      'timezone',
+      'version',
+    ])
     expect(data.hiddenPaths).toEqual([]) // the admin may do everything
   })
 
