@@ -8,13 +8,13 @@ import { action, loader } from './logout'
 useTestCluster()
 
 describe('logout', () => {
-  it('is a POST that clears the session (not the timezone preference) and goes to /login', async () => {
+  it('is a POST that clears every console cookie (session, toast, the zone the browser reported) and goes to /login', async () => {
     const cookie = await loginAsAdmin()
     const response = await action(args(post('/logout', {}, cookie)))
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/login')
     const cleared = response.headers.getSetCookie()
-    expect(cleared.map((line) => line.split('=')[0])).toEqual(['cc_session', 'cc_toast'])
+    expect(cleared.map((line) => line.split('=')[0])).toEqual(['cc_session', 'cc_toast', 'cc_local_zone'])
     // The browser then has no session: the shell sends it to login.
     const thrown = await responseFrom(() => layoutLoader(args(get('/dashboard'))))
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fdashboard')
