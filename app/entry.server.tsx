@@ -10,6 +10,7 @@ import { NonceContext } from '~/utils/nonce'
 import { newNonce } from '~/utils/csp-nonce.server'
 import { securityHeaders } from '~/utils/security-headers.server'
 import { cachedPage, keepPage, pageKey } from '~/utils/page-cache.server'
+import { asRender, installRenderClockCheck, outsideRender } from '~/utils/render-clock.server'
 
 declare module '@remix-run/node' {
   interface AppLoadContext {
@@ -19,6 +20,9 @@ declare module '@remix-run/node' {
 }
 
 export const streamTimeout = 10_000
+
+// With RENDER_CLOCK_CHECK=throw (the e2e server), a render that reads the clock fails (render-clock.server.ts).
+installRenderClockCheck()
 
 /** Past this many distinct styles the shared cache starts again (styles built from data, e.g. widths). */
 const MAX_CACHED_STYLES = 5000
@@ -85,47 +89,56 @@ export default function handleRequest(
     // abort() ended the finished stream again.
     // eslint-disable-next-line prefer-const -- set once the render has started; the callbacks made before it clear it
     let timer: NodeJS.Timeout | undefined
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceContext.Provider value={nonce}>
-        <CacheProvider value={cache}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
-        </CacheProvider>
-      </NonceContext.Provider>,
-      {
-        nonce,
-        onAllReady() {
-          const chunks: Buffer[] = []
-          const sink = new PassThrough()
-          sink.on('data', (chunk: Buffer) => chunks.push(Buffer.from(chunk)))
-          sink.on('error', (error) => {
+    const { pipe, abort } = asRender(request.url, () =>
+      renderToPipeableStream(
+        <NonceContext.Provider value={nonce}>
+          <CacheProvider value={cache}>
+            <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+          </CacheProvider>
+        </NonceContext.Provider>,
+        {
+          nonce,
+          onAllReady: () =>
+            // React has rendered everything: what follows (styles, the page cache) is bookkeeping
+            outsideRender(() => {
+              const chunks: Buffer[] = []
+              const sink = new PassThrough()
+              sink.on('data', (chunk: Buffer) => chunks.push(Buffer.from(chunk)))
+              sink.on('error', (error) => {
+                clearTimeout(timer)
+                reject(error)
+              })
+              // React ends the stream from its own work: the page's bookkeeping runs outside the render
+              sink.on('end', () =>
+                outsideRender(() => {
+                  clearTimeout(timer)
+                  const bytes = Buffer.concat(chunks)
+                  const styles = emotionServer.constructStyleTagsFromChunks(
+                    emotionServer.extractCriticalToChunks(bytes.toString('utf8')),
+                  )
+                  // The styles go before </head>, joined as bytes: a Response made from a string checks
+                  // it character by character (1.5 ms for a 70 KB page with non-ASCII text; decision 036).
+                  const head = bytes.indexOf('</head>')
+                  const page =
+                    head === -1
+                      ? bytes
+                      : Buffer.concat([bytes.subarray(0, head), Buffer.from(styles), bytes.subarray(head)])
+                  if (key && !didError) keepPage(key, page, nonce)
+                  resolve(respond(page, didError ? 500 : responseStatusCode, key ? 'miss' : 'off'))
+                }),
+              )
+              pipe(sink)
+            }),
+          onShellError(error: unknown) {
             clearTimeout(timer)
             reject(error)
-          })
-          sink.on('end', () => {
-            clearTimeout(timer)
-            const bytes = Buffer.concat(chunks)
-            const styles = emotionServer.constructStyleTagsFromChunks(
-              emotionServer.extractCriticalToChunks(bytes.toString('utf8')),
-            )
-            // The styles go before </head>, joined as bytes: a Response made from a string checks
-            // it character by character (1.5 ms for a 70 KB page with non-ASCII text; decision 036).
-            const head = bytes.indexOf('</head>')
-            const page =
-              head === -1 ? bytes : Buffer.concat([bytes.subarray(0, head), Buffer.from(styles), bytes.subarray(head)])
-            if (key && !didError) keepPage(key, page, nonce)
-            resolve(respond(page, didError ? 500 : responseStatusCode, key ? 'miss' : 'off'))
-          })
-          pipe(sink)
+          },
+          onError(error: unknown) {
+            didError = true
+            if (!request.signal.aborted) console.error(error)
+          },
         },
-        onShellError(error: unknown) {
-          clearTimeout(timer)
-          reject(error)
-        },
-        onError(error: unknown) {
-          didError = true
-          if (!request.signal.aborted) console.error(error)
-        },
-      },
+      ),
     )
     timer = setTimeout(abort, streamTimeout + 1000)
   })
