@@ -11,6 +11,7 @@ import { newNonce } from '~/utils/csp-nonce.server'
 import { securityHeaders } from '~/utils/security-headers.server'
 import { cachedPage, keepPage, pageKey } from '~/utils/page-cache.server'
 import { asRender, installRenderClockCheck, outsideRender } from '~/utils/render-clock.server'
+import { registerCache } from '~/utils/caches.server'
 
 declare module '@remix-run/node' {
   interface AppLoadContext {
@@ -28,6 +29,38 @@ installRenderClockCheck()
 const MAX_CACHED_STYLES = 5000
 
 let emotion = newEmotion()
+
+registerCache({
+  name: 'styles',
+  file: 'app/entry.server.tsx',
+  holds: "a component style Emotion compiled (each page's HTML picks its own class names)",
+  key: 'the style',
+  lifetime: 'the process',
+  bound: `${MAX_CACHED_STYLES} styles, then started again`,
+  forgottenBy: 'being full',
+  writesChangeIt: false,
+  size: () => Object.keys(emotion.cache.inserted).length,
+})
+registerCache({
+  name: 'router-matches',
+  file: 'patches/@remix-run+router+1.23.3.patch',
+  holds: "a URL's route matches and ranked branches, and compiled route paths (decision 033); each caller gets a copy",
+  key: 'the routes array, then the path',
+  lifetime: 'the build (the routes array never changes)',
+  bound: '1,000 paths per routes array and 2,000 compiled paths, then cleared',
+  forgottenBy: 'being full',
+  writesChangeIt: false,
+})
+registerCache({
+  name: 'render-routes',
+  file: 'patches/react-router-dom+6.30.4.patch',
+  holds: 'the data routes a server render makes from the route tree (decision 045)',
+  key: 'the routes array',
+  lifetime: 'the build',
+  bound: 'one per routes array (garbage collected with it)',
+  forgottenBy: 'nothing: a new build is a new process',
+  writesChangeIt: false,
+})
 
 function newEmotion() {
   const cache = createCache({ key: 'css' })

@@ -4,6 +4,7 @@ import { recordClusterCall } from '~/utils/request-context.server'
 import { loginUrlFor, logoutHeaders, requireSession, type SessionData } from '~/utils/session.server'
 import { createHash } from 'node:crypto'
 import { ClusterError, type ErrorContext } from './errors.server'
+import { registerCache } from '~/utils/caches.server'
 import { forgetOrgReads } from './read-cache.server'
 import { exchange, TransportFailure, type Answer } from './transport.server'
 
@@ -394,6 +395,28 @@ function sent<T>(method: string, orgId: string, options: CallOptions | undefined
 }
 
 const apis = new WeakMap<Request, Promise<ClusterApi>>()
+
+registerCache({
+  name: 'cluster-clients',
+  file: 'app/api/client.server.ts',
+  variable: 'apis',
+  holds: "a request's cluster client (and with it the reads of reads-per-request)",
+  key: 'the Request object (one per loader: decision 050)',
+  lifetime: 'the request',
+  bound: 'the requests in flight',
+  forgottenBy: 'the request ending (garbage collected)',
+  writesChangeIt: false,
+})
+registerCache({
+  name: 'once-per-request',
+  file: 'app/api/client.server.ts',
+  holds: "what a function made with oncePerRequest returned for one loader's client (each such function has its own)",
+  key: "the loader's cluster client",
+  lifetime: 'the loader (decision 050: one client per Request object, so per loader, not per page)',
+  bound: 'the loaders in flight',
+  forgottenBy: 'the loader ending (garbage collected)',
+  writesChangeIt: false,
+})
 
 /**
  * Returns the cluster client for the signed-in user, one per `Request` object (so one per loader, decision 050); redirects to

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { cachedRead, clearReadCache, forgetOrgReads, keptReadCount, MAX_KEPT, onOrgChange } from './read-cache.server'
+import { cachedRead, clearReadCache, forgetOrgReads, keptReadCount, MAX_KEPT } from './read-cache.server'
+import { registerCache } from '~/utils/caches.server'
 
 afterEach(() => {
   clearReadCache()
@@ -65,7 +66,17 @@ describe('cachedRead (decision 060)', () => {
     await cachedRead(request('org:them'), 'version', theirs, 60_000)
     await cachedRead(request('org2:me'), 'version', elsewhere, 60_000)
     const told: string[] = []
-    onOrgChange((orgId) => told.push(orgId))
+    registerCache({
+      name: 'test-told',
+      file: 'app/api/read-cache.server.test.ts',
+      holds: 'orgs told',
+      key: 'none',
+      lifetime: 'the test',
+      bound: 'none',
+      forgottenBy: 'nothing',
+      writesChangeIt: true,
+      forgetOrg: (orgId) => told.push(orgId),
+    })
     forgetOrgReads('org')
     await cachedRead(request('org:me'), 'version', mine, 60_000)
     await cachedRead(request('org:them'), 'version', theirs, 60_000)

@@ -8,6 +8,8 @@
  * the console forgets those too for every session of its org (client.server calls
  * `clearReadCache(orgId)` on every call that is not a GET).
  */
+import { forgetOrg, registerCache } from '~/utils/caches.server'
+
 export const MAX_KEPT = 1_000
 
 type Entry = { expires: number; value: Promise<unknown> }
@@ -15,6 +17,31 @@ type Entry = { expires: number; value: Promise<unknown> }
 const kept = new Map<string, Entry>()
 /** Reads of one request, by its client (one per console request: requireApi). */
 const perRequest = new WeakMap<object, Map<string, Promise<unknown>>>()
+
+registerCache({
+  name: 'reads-kept',
+  file: 'app/api/read-cache.server.ts',
+  variable: 'kept',
+  holds: 'a cluster read that names its own lifetime (the cluster version)',
+  key: 'session (org, user) and read',
+  lifetime: 'the keepMs the read names',
+  bound: `${MAX_KEPT} entries, the expired then the oldest out`,
+  forgottenBy: 'a write through the console, for every session of its org',
+  writesChangeIt: true,
+  forgetOrg: (orgId) => clearReadCache(orgId),
+  size: () => kept.size,
+})
+registerCache({
+  name: 'reads-per-request',
+  file: 'app/api/read-cache.server.ts',
+  variable: 'perRequest',
+  holds: 'a cluster read shared by the loaders of one console request (lists, the current user)',
+  key: "the request's cluster client, and the read",
+  lifetime: 'the request',
+  bound: "the request's reads",
+  forgottenBy: 'the request ending (garbage collected with its client)',
+  writesChangeIt: false,
+})
 
 /** Who asks: a request's cluster client (its session key names the session and its org). */
 export type Reader = { sessionKey: string }
@@ -74,19 +101,10 @@ export function keptReadCount(): number {
   return kept.size
 }
 
-/** What else keeps reads across requests (the schema tree's cache): told when an org changed. */
-const forgetters = new Set<(orgId: string) => void>()
-
-/** Registers `forget`, called with the org whenever something in it changes through the console. */
-export function onOrgChange(forget: (orgId: string) => void): void {
-  forgetters.add(forget)
-}
-
 /**
- * Something in the org `orgId` changed (a call that is not a read went to the cluster): every read
- * kept across requests for any of its sessions is forgotten, the schema tree's included.
+ * Something in the org `orgId` changed (a call that is not a read went to the cluster): every cache
+ * holding what a write can change forgets the org, for every session of it (the cache registry).
  */
 export function forgetOrgReads(orgId: string): void {
-  clearReadCache(orgId)
-  for (const forget of forgetters) forget(orgId)
+  forgetOrg(orgId)
 }

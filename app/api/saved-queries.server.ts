@@ -9,6 +9,7 @@ import { consoleRead, QueryError, runQuery } from './query.server'
 import { cachedRead } from './read-cache.server'
 import { listTables, type Table } from './tables.server'
 import { createTransform, ingestRows, listTransforms, type TransformColumn } from './transforms.server'
+import { registerCache } from '~/utils/caches.server'
 
 /*
  * Saved queries and each user's query history, kept on the cluster itself (decision 029): a project
@@ -80,6 +81,19 @@ const transformName = (table: string) => `${table}_json`
 
 /** Orgs whose project, tables and transforms this process has seen in place. */
 const setUp = new Map<string, Promise<void>>()
+
+registerCache({
+  name: 'history-store-set-up',
+  file: 'app/api/saved-queries.server.ts',
+  variable: 'setUp',
+  holds: 'that the org has the history and saved-queries store in place',
+  key: 'org',
+  lifetime: 'the process',
+  bound: 'one per org',
+  forgottenBy: 'a failed set-up, or the store answering 404 (it was removed)',
+  writesChangeIt: false,
+  size: () => setUp.size,
+})
 
 /** Whether a create failed because another console (or request) created the same name first. */
 const isTaken = (error: unknown) => error instanceof ClusterError && (error.status === 400 || error.status === 409)
@@ -169,6 +183,19 @@ export function forgetStore(): void {
 const RECENT_MS = 120_000
 const recent = new Map<string, { at: number; row: Record<string, string | number> }[]>()
 
+registerCache({
+  name: 'history-recent-rows',
+  file: 'app/api/saved-queries.server.ts',
+  variable: 'recent',
+  holds: 'rows this process wrote to the store lately (merged into reads until the cluster shows them)',
+  key: 'org and table',
+  lifetime: `${RECENT_MS / 1000} s`,
+  bound: 'what was written in that time',
+  forgottenBy: 'its lifetime',
+  writesChangeIt: false,
+  size: () => recent.size,
+})
+
 function remember(orgId: string, table: string, row: Record<string, string | number>, at: number) {
   const key = `${orgId}:${table}`
   let kept = recent.get(key)
@@ -202,6 +229,19 @@ function recentRows(orgId: string, table: string): readonly { at: number; row: R
  * again and again keeps one entry, so the history list reads as many entries as statements.
  */
 const recentRuns = new Map<string, Map<string, { at: number; row: Record<string, string | number> }>>()
+
+registerCache({
+  name: 'history-recent-runs',
+  file: 'app/api/saved-queries.server.ts',
+  variable: 'recentRuns',
+  holds: "each statement's latest run of late, for the history list",
+  key: 'org and user, then the statement',
+  lifetime: `${RECENT_MS / 1000} s`,
+  bound: 'the runs of that time, one per statement',
+  forgottenBy: 'its lifetime',
+  writesChangeIt: false,
+  size: () => recentRuns.size,
+})
 
 function rememberRun(orgId: string, userId: string, row: Record<string, string | number>, at: number) {
   const key = `${orgId}:${userId}`

@@ -4,6 +4,7 @@ import { listAll } from './list-all.server'
 import { nullOnMissing } from './policies.server'
 import { cachedRead } from './read-cache.server'
 import { getProject, listProjects, type Project } from './projects.server'
+import { registerCache } from '~/utils/caches.server'
 
 /** A table as the cluster returns it (cluster-api.md 3.2). */
 export type Table = {
@@ -61,6 +62,19 @@ export async function listTables(api: ClusterApi, projectId: string): Promise<Ta
  */
 const tableProjects = new Map<string, string>()
 const TABLE_PROJECTS_MAX = 100_000
+
+registerCache({
+  name: 'table-projects',
+  file: 'app/api/tables.server.ts',
+  variable: 'tableProjects',
+  holds: 'which project holds a table (ids only; decision 062)',
+  key: 'table id',
+  lifetime: 'the process (a stale entry only costs the walk it saves)',
+  bound: `${TABLE_PROJECTS_MAX} tables, the oldest out`,
+  forgottenBy: 'room for newer ones',
+  writesChangeIt: false,
+  size: () => tableProjects.size,
+})
 
 /** Notes that `projectId` holds `tableId` (every table list and lookup does). */
 export function learnTableProject(tableId: string, projectId: string) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { EntryContext } from '@remix-run/node'
+import { registerCache } from './caches.server'
 
 /**
  * Rendered pages by what they are rendered from (decision 033): a page's HTML is a function of the
@@ -27,6 +28,19 @@ const MAX_DATA_CHARS = 2 * 1024 * 1024
 type Entry = { parts: Buffer[]; size: number; at: number }
 const entries = new Map<string, Entry>()
 let bytes = 0
+
+registerCache({
+  name: 'pages',
+  file: 'app/utils/page-cache.server.ts',
+  variable: 'entries',
+  holds: "a rendered page's HTML, cut where its nonce was (decision 033)",
+  key: 'the build, the URL and a hash of the loader data (so a change in what is shown is a new key)',
+  lifetime: `${TTL_MS / 1000} s`,
+  bound: `${MAX_BYTES / 1024 / 1024} MB of HTML, the oldest use out first`,
+  forgottenBy: 'its lifetime, or room for a newer page; a write needs nothing: new data is a new key',
+  writesChangeIt: false,
+  size: () => entries.size,
+})
 
 function forget(key: string, entry: Entry) {
   entries.delete(key)

@@ -3,6 +3,7 @@ import { COOKIE_PATH, withoutBase } from './base-path'
 import { getEnv } from './env.server'
 import { toColorMode, type ColorMode } from './color-mode'
 import { isTimezone, isZoneName, type Timezone } from './timezone'
+import { registerCache } from './caches.server'
 
 export type { Timezone }
 
@@ -96,6 +97,19 @@ function preferenceCookie(request: Request, name: string) {
 const readSessions = new Map<string, SessionData>()
 const READ_SESSIONS_MAX = 10_000
 
+registerCache({
+  name: 'sessions-read',
+  file: 'app/utils/session.server.ts',
+  variable: 'readSessions',
+  holds: 'a session cookie already verified and decoded',
+  key: 'the secrets and the whole signed cookie value',
+  lifetime: 'until cleared (expiry and revocation are checked on every read)',
+  bound: `${READ_SESSIONS_MAX} sessions, then cleared`,
+  forgottenBy: 'being full',
+  writesChangeIt: false,
+  size: () => readSessions.size,
+})
+
 /** The raw value of cookie `name` in a Cookie header, or null. */
 function rawCookie(header: string, name: string): string | null {
   for (const part of header.split(';')) {
@@ -135,6 +149,19 @@ export async function getSession(request: Request, now = Date.now()): Promise<Se
  * because the cluster does (the console revokes the token there: `POST /config/v1/logout`).
  */
 const revokedHere = new Map<string, number>()
+
+registerCache({
+  name: 'sessions-revoked',
+  file: 'app/utils/session.server.ts',
+  variable: 'revokedHere',
+  holds: 'a token logged out through this process (refused at once here; the cluster refuses it everywhere)',
+  key: 'the token',
+  lifetime: 'until the token would have expired',
+  bound: `${READ_SESSIONS_MAX} tokens, the oldest out`,
+  forgottenBy: 'the token expiring',
+  writesChangeIt: false,
+  size: () => revokedHere.size,
+})
 
 /** Remembers that `session`'s token was logged out, until it would have expired. */
 export function revokeHere(session: SessionData, now = Date.now()): void {

@@ -3,6 +3,7 @@ import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { parseQueryStats, queryCluster } from '~/api/query.server'
 import { QUERY_UI_MAX_ROWS } from './__query-options'
+import { registerCache } from '~/utils/caches.server'
 
 /**
  * A short-lived, bounded cache of UI results, keyed by org, user, SQL and options: the no-script
@@ -54,6 +55,31 @@ let totalBytes = 0
 /** Runs stopped lately (key → when and why), so a cancel that comes after the stop can say so. */
 const stopped = new Map<string, { at: number; reason: StopReason }>()
 const STOPPED_MEMORY_MS = 60_000
+
+registerCache({
+  name: 'query-results',
+  file: 'app/routes/_console+/queries+/__result-cache.server.ts',
+  variable: 'entries',
+  holds: "one Run's rows, for its other pages and tabs (decision 060: a new Run always runs)",
+  key: 'user, SQL, settings and the Run',
+  lifetime: `${RESULT_CACHE_LIMITS.ttlMs / 60_000} min`,
+  bound: `${RESULT_CACHE_LIMITS.maxEntries} runs and ${RESULT_CACHE_LIMITS.maxBytes / 1024 / 1024} MB`,
+  forgottenBy: 'its lifetime, room for a newer run, or a cancel',
+  writesChangeIt: false,
+  size: () => entries.size,
+})
+registerCache({
+  name: 'query-stops',
+  file: 'app/routes/_console+/queries+/__result-cache.server.ts',
+  variable: 'stopped',
+  holds: 'that a run was stopped, and why (so a late cancel can say so)',
+  key: 'the run',
+  lifetime: `${STOPPED_MEMORY_MS / 1000} s`,
+  bound: 'the runs stopped in that time',
+  forgottenBy: 'its lifetime',
+  writesChangeIt: false,
+  size: () => stopped.size,
+})
 type StopReason = 'canceled' | 'left'
 
 /** The run was stopped before it finished: canceled by its user, or every page waiting for it went away. */

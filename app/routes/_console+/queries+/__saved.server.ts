@@ -19,6 +19,7 @@ import { requireSession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import { readOptions, validateOptions } from './__query-options'
 import type { QueryOutcome } from './__query.server'
+import { registerCache } from '~/utils/caches.server'
 
 /** The filled options as the URL query string a saved query and a history entry keep. */
 export function optionsQuery(options: Record<string, string>): string {
@@ -171,3 +172,16 @@ export function recordRun(
 /** Sessions whose runs cannot be recorded, with when to try again. */
 const notRecording = new Map<string, number>()
 const NOT_RECORDING_MS = 60_000
+
+registerCache({
+  name: 'history-not-recording',
+  file: 'app/routes/_console+/queries+/__saved.server.ts',
+  variable: 'notRecording',
+  holds: 'that a session cannot record its runs (no store, or no permission), so runs do not try',
+  key: 'session',
+  lifetime: `${NOT_RECORDING_MS / 1000} s`,
+  bound: '10,000 sessions, then cleared',
+  forgottenBy: 'its lifetime',
+  writesChangeIt: false,
+  size: () => notRecording.size,
+})

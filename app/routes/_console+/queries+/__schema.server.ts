@@ -3,7 +3,7 @@ import { dictionarySqlName, listDictionaries } from '~/api/dictionaries.server'
 import { listFunctions } from '~/api/functions.server'
 import { ClusterError } from '~/api/errors.server'
 import { consoleRead, QueryError, runQuery } from '~/api/query.server'
-import { onOrgChange } from '~/api/read-cache.server'
+import { registerCache } from '~/utils/caches.server'
 import { listProjectsWithTablesBriefly } from '~/api/tables.server'
 import { listProjectsBriefly, pageOfTables, searchTables, tableChoice } from '~/api/table-search.server'
 import { listTransforms } from '~/api/transforms.server'
@@ -154,9 +154,22 @@ const SCHEMA_TTL_MS = 60_000
 export const SCHEMA_REFRESH_MS = 45_000
 const schemas = new Map<string, { at: number; value: Promise<Schema>; fingerprint: string; isRefreshing?: boolean }>()
 
-// Any change through the console forgets the org's schemas, for every user of it (decision 060).
-onOrgChange((orgId) => {
-  for (const key of schemas.keys()) if (key.startsWith(`${orgId}:`)) schemas.delete(key)
+registerCache({
+  name: 'schema-tree',
+  file: 'app/routes/_console+/queries+/__schema.server.ts',
+  variable: 'schemas',
+  holds: "the query editor's schema tree and autocomplete (projects, tables, columns, functions, dictionaries)",
+  key: 'org and user',
+  lifetime: `${SCHEMA_TTL_MS / 1000} s, read again behind from ${SCHEMA_REFRESH_MS / 1000} s (decision 052)`,
+  bound: 'one per signed-in user',
+  forgottenBy:
+    "a write through the console (every user of the org: decision 060); shown only while the org's projects and tables are as they were (fingerprint)",
+  writesChangeIt: true,
+  // Any change through the console forgets the org's schemas, for every user of it (decision 060).
+  forgetOrg: (orgId) => {
+    for (const key of schemas.keys()) if (key.startsWith(`${orgId}:`)) schemas.delete(key)
+  },
+  size: () => schemas.size,
 })
 
 /**
