@@ -2,7 +2,7 @@ import { Box, Text } from '@chakra-ui/react'
 import { Heading } from '~/components/ui/heading'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { Link, useRouteError } from '@remix-run/react'
-import { errorMessage } from '~/utils/error-message'
+import { errorMessage, tryAgain as tryAgainLink } from '~/utils/error-message'
 
 /**
  * A route's ErrorBoundary body: the catalogue's message (from `data({ message }, status)` thrown by
@@ -12,6 +12,39 @@ import { errorMessage } from '~/utils/error-message'
 export function RouteErrorBoundary() {
   const error = useRouteError()
   return <ErrorPanel message={errorMessage(error)} />
+}
+
+/**
+ * The one route error boundary (issue 34): what a page says when it cannot render, from the few
+ * things that differ between pages, its title, the heading level (2 under a section's own h1) and
+ * where to go from there: a fixed link (`back`), or `tryAgain`, the page itself, offered unless the
+ * error was a 403 (trying again would not help). A route exports
+ * `export const ErrorBoundary = routeErrorBoundary({ title: 'The roles could not be loaded', level: 2, tryAgain: '/security/roles' })`.
+ * (The boundary cannot read its own route's `handle`: React Router gives an error boundary no public
+ * way to know which match it belongs to, so the route names these where it exports the boundary.)
+ */
+export function routeErrorBoundary({
+  title,
+  level = 1,
+  back,
+  tryAgain,
+}: {
+  title: string
+  level?: 1 | 2 | 3
+  back?: { to: string; label: string }
+  tryAgain?: string
+}) {
+  return function ErrorBoundary() {
+    const error = useRouteError()
+    return (
+      <ErrorPanel
+        level={level}
+        title={title}
+        message={errorMessage(error)}
+        back={tryAgain ? tryAgainLink(error, tryAgain) : back}
+      />
+    )
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { Box, HStack, Stack, Text } from '@chakra-ui/react'
 import { Heading } from '~/components/ui/heading'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { getOrgSummary } from '~/api/orgs.server'
 import { consoleStoreCounts, withoutConsoleStore } from '~/api/console-store.server'
@@ -11,11 +11,10 @@ import { QUERY_LOG_WINDOW_MINUTES } from '~/utils/query-log-window'
 import { settle } from '~/api/policies.server'
 import { LoadSampleForm } from '~/components/layout/load-sample-form'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { InlineAlert } from '~/components/layout/inline-alert'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { QUERY_FIGURES, summaryCards, withLogQueryFigures, type SummaryCard } from './__summary-cards'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
@@ -129,7 +128,4 @@ function CardGroup({ id, title, cards }: { id: string; title: string; cards: Sum
 
 export const meta: MetaFunction = () => [{ title: 'Dashboard · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The dashboard could not be shown" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The dashboard could not be shown' })

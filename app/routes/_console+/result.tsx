@@ -11,14 +11,12 @@ import {
   type MetaFunction,
   type SerializeFrom,
 } from '@remix-run/node'
-import { useRouteError, type ShouldRevalidateFunctionArgs } from '@remix-run/react'
+import { type ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionTabs } from '~/components/layout/section-tabs'
-import { errorMessage } from '~/utils/error-message'
 import { formatNumber } from '~/utils/format-number'
 import { ClusterError } from '~/api/errors.server'
 import { createAlterJob, engineMessage } from '~/api/jobs.server'
@@ -51,6 +49,7 @@ import {
   type ErrorPosition,
   type QueryOutcome,
 } from './queries+/__query.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 const RUN_CHANGE_INTENT = 'run-change'
 /** The longest run link a Run redirects to (Node and browsers refuse a request line past 16 KB). */
@@ -603,7 +602,4 @@ function Analysis({ parts }: { parts: AnalysisPart[] }) {
 
 export const meta: MetaFunction = () => [{ title: 'Query result · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The query could not be run" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The query could not be run' })

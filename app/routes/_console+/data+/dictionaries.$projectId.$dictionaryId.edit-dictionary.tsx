@@ -5,7 +5,7 @@ import { Button } from '~/components/ui/button'
 import { Code } from '~/components/ui/code'
 import { Input } from '~/components/ui/input'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { deleteDictionary, dictionarySqlName, getDictionary } from '~/api/dictionaries.server'
 import { loadFromCluster } from '~/api/policies.server'
@@ -13,15 +13,14 @@ import { getProject } from '~/api/projects.server'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionCard } from '~/components/layout/section-card'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { DictionaryEditor } from './__dictionary-editor'
 import { formValuesOf, loadDictionaryChoices, updateDictionaryAction } from './__dictionary-editor.server'
 import { lookUpDictionary } from './__dictionary-lookup.server'
 import { dictionaryUrl } from './__dictionary-url'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'dictionary' }
 
@@ -182,7 +181,4 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `${loaded ? `Dictionary ${loaded.dictionary.name}` : 'Dictionary'} · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The dictionary could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The dictionary could not be loaded' })

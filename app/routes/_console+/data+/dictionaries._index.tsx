@@ -1,6 +1,6 @@
 import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithDictionaries } from '~/api/dictionaries.server'
 import { loadFromCluster } from '~/api/policies.server'
@@ -9,14 +9,13 @@ import { EmptyState } from '~/components/data-table/empty-state'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { DataTabs } from './__data-tabs'
 import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileUrl } from './__file-url'
 import { CreateLink } from '~/components/layout/create-link'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'dictionary' }
 
@@ -137,7 +136,4 @@ export default function DataDictionariesRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Dictionaries · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The dictionaries could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The dictionaries could not be loaded' })

@@ -1,16 +1,15 @@
 import { Stack } from '@chakra-ui/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { DictionaryEditor, newDictionaryDefaults } from './__dictionary-editor'
 import { createDictionaryAction, loadDictionaryChoices } from './__dictionary-editor.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'dictionary' }
 
@@ -55,7 +54,4 @@ export default function NewDictionaryRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'New dictionary · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The dictionary could not be created" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The dictionary could not be created' })

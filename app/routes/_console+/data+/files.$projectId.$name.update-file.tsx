@@ -4,7 +4,7 @@ import { Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { deleteDictionaryFile, listDictionaryFiles } from '~/api/dictionary-files.server'
 import { errorResponse, loadFromCluster } from '~/api/policies.server'
@@ -14,10 +14,8 @@ import { DateTime } from '~/components/layout/date-time'
 import { DetailList, type DetailEntry } from '~/components/layout/detail-list'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionCard } from '~/components/layout/section-card'
 import { ClusterError } from '~/api/errors.server'
-import { errorMessage } from '~/utils/error-message'
 import { formatBytes } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -26,6 +24,7 @@ import { FileUploadForm } from './__file-upload-form'
 import { uploadFileAction } from './__file-upload.server'
 import { fileDownloadUrl, fileUrl } from './__file-url'
 import { dictionariesUsing } from './__file-usage.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   docsTopic: 'file',
@@ -188,7 +187,4 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `${loaded ? `File ${loaded.file.name}` : 'File'} · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The file could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The file could not be loaded' })

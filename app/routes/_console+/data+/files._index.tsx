@@ -1,6 +1,6 @@
 import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listDictionaries } from '~/api/dictionaries.server'
 import { listDictionaryFiles } from '~/api/dictionary-files.server'
@@ -12,8 +12,6 @@ import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { DateTime } from '~/components/layout/date-time'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import { formatBytes } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
 import { DataTabs } from './__data-tabs'
@@ -22,6 +20,7 @@ import { dictionaryUrl } from './__dictionary-url'
 import { fileDownloadUrl, fileUrl } from './__file-url'
 import { usersOf } from './__file-usage.server'
 import { CreateLink } from '~/components/layout/create-link'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'file' }
 
@@ -159,7 +158,4 @@ export default function DataFilesRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Files · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The files could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The files could not be loaded' })

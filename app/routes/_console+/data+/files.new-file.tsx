@@ -1,18 +1,17 @@
 import { Stack } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { FileUploadForm } from './__file-upload-form'
 import { uploadFileAction } from './__file-upload.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'file' }
 
@@ -59,7 +58,4 @@ export default function NewFileRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Upload file · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The file could not be uploaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The file could not be uploaded' })

@@ -5,7 +5,7 @@ import { Button } from '~/components/ui/button'
 import { Code } from '~/components/ui/code'
 import { Input } from '~/components/ui/input'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { deleteFunction, getFunction } from '~/api/functions.server'
 import { loadFromCluster } from '~/api/policies.server'
@@ -13,10 +13,8 @@ import { getProject } from '~/api/projects.server'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionCard } from '~/components/layout/section-card'
 import { ARGUMENT_TYPES } from '~/schemas/function'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { FunctionEditor } from './__function-editor'
@@ -24,6 +22,7 @@ import { updateFunctionAction } from './__function-editor.server'
 import { tryFunction } from './__function-try.server'
 import { functionUrl } from './__function-url'
 import { FormSelect } from '~/components/forms/form-select'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
 
@@ -181,7 +180,4 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data ? `Function ${data.fn.name}` : 'Function'} · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The function could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The function could not be loaded' })

@@ -1,6 +1,6 @@
 import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithFunctions } from '~/api/functions.server'
 import { loadFromCluster } from '~/api/policies.server'
@@ -9,13 +9,12 @@ import { EmptyState } from '~/components/data-table/empty-state'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { DataTabs } from './__data-tabs'
 import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
 import { functionUrl } from './__function-url'
 import { CreateLink } from '~/components/layout/create-link'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
 
@@ -122,7 +121,4 @@ export default function DataFunctionsRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Functions · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The functions could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The functions could not be loaded' })

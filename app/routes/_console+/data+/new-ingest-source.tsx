@@ -4,13 +4,11 @@ import { TableSearchForm } from '~/components/forms/table-search-field'
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { AUTO_BATCH, FORM_KIND_LABELS, FORM_KINDS, isFormKind, isSourceKind } from '~/schemas/source'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { AutoBatchEditor } from './__source-autobatch'
 import { autoBatchAction, loadCredentialChoices } from './__source-autobatch.server'
@@ -19,6 +17,7 @@ import { loadTransformNames, sourceEditorAction } from './__source-editor.server
 import { loadTablePick } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
 import { FormSelect } from '~/components/forms/form-select'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   // the kind picked (`?type=`) has its own guide: kafka, kinesis, auto batch; the chooser, ingest in general
@@ -170,7 +169,4 @@ export default function NewIngestSourceRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'New ingest source · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The source could not be created" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The source could not be created' })

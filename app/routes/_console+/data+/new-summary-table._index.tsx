@@ -2,16 +2,15 @@ import { whyNotCreate } from '~/api/access.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { SummaryForm, SummaryTabs } from './__summary-editor'
 import { createSummaryAction, loadSummaryProjects } from './__summary.server'
 import { choiceValue, PICKER_LIMIT, searchTables, tableChoiceOfValue } from '~/api/table-search.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'summary settings' }
 
@@ -79,13 +78,7 @@ export default function NewSummaryTableRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'New summary table · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The summary table could not be created"
-      message={errorMessage(error)}
-      back={{ to: '/data/tables', label: 'Back to the tables' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The summary table could not be created',
+  back: { to: '/data/tables', label: 'Back to the tables' },
+})

@@ -1,17 +1,16 @@
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
 import { SUMMARY_MESSAGES } from '~/schemas/summary'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { ColumnAnalysisForm, ParentPicker, SummaryTabs } from './__summary-editor'
 import { columnAnalysisAction, loadParentColumns } from './__summary.server'
 import { choiceValue, loadTableSearch } from '~/api/table-search.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'summary settings' }
 
@@ -61,13 +60,7 @@ export default function NewSummaryColumnAnalysisRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Column analysis · New summary table · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The column analysis could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/data/new-summary-table', label: 'Back to the summary form' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The column analysis could not be shown',
+  back: { to: '/data/new-summary-table', label: 'Back to the summary form' },
+})

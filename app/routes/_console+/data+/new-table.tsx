@@ -1,16 +1,15 @@
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { TableEditor } from './__table-editor'
 import { createTableAction, loadTableEditor } from './__table-editor.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
@@ -54,7 +53,4 @@ export default function NewTableRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'New table · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The table could not be created" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The table could not be created' })

@@ -1,10 +1,8 @@
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { TableSearchForm } from '~/components/forms/table-search-field'
 import { TransformEditor } from './__transform-editor'
@@ -12,6 +10,7 @@ import { loadTablePick, newTransformValue, transformEditorAction } from './__tra
 import { tableUrl } from './__table-url'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'transform' }
 
@@ -71,7 +70,4 @@ export default function NewTransformRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'New transform · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The transform could not be published" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The transform could not be published' })

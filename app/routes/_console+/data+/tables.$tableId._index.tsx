@@ -5,7 +5,7 @@ import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { whyNotEach } from '~/api/access.server'
 import { requireApi } from '~/api/client.server'
 import { deleteTable, findTable, getTableStats, type TableStats } from '~/api/tables.server'
@@ -15,8 +15,6 @@ import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
 import { SectionCard } from '~/components/layout/section-card'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import { DateTime } from '~/components/layout/date-time'
 import { formatBytes, formatNumber, formatRatio } from '~/utils/format-number'
 import { loadFromCluster, settle } from '~/api/policies.server'
@@ -41,6 +39,7 @@ import { loadSourceRows } from './__source-editor.server'
 import { CreateLink } from '~/components/layout/create-link'
 import { GuardedLink } from '~/components/layout/denied'
 import { TableIngestPanel, type TableIngest } from './__table-ingest'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -358,13 +357,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.table.name ?? 'Table'} · Tables · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The table could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/data/tables', label: 'Back to the tables' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The table could not be shown',
+  back: { to: '/data/tables', label: 'Back to the tables' },
+})

@@ -1,16 +1,15 @@
 import { Stack, Text } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { findTable } from '~/api/tables.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { SummarySettingsForm, SummaryTabs } from './__summary-editor'
 import { loadSummaryTable, updateSummarySettingsAction } from './__summary.server'
 import { tableUrl } from './__table-url'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   docsTopic: 'summary settings',
@@ -75,13 +74,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Summary settings · ${data?.table.name ?? 'Table'} · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The summary settings could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/data/tables', label: 'Back to the tables' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The summary settings could not be shown',
+  back: { to: '/data/tables', label: 'Back to the tables' },
+})

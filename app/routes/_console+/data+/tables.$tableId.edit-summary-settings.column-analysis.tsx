@@ -1,16 +1,15 @@
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { findTable } from '~/api/tables.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { ColumnAnalysisForm, SummaryTabs } from './__summary-editor'
 import { columnAnalysisAction, loadParentColumns, loadSummaryTable } from './__summary.server'
 import { tableUrl } from './__table-url'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   docsTopic: 'summary settings',
@@ -69,13 +68,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Column analysis · ${data?.table.name ?? 'Table'} · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The column analysis could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/data/tables', label: 'Back to the tables' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The column analysis could not be shown',
+  back: { to: '/data/tables', label: 'Back to the tables' },
+})

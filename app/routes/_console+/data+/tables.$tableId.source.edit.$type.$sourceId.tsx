@@ -2,7 +2,7 @@ import { GuardedLink } from '~/components/layout/denied'
 import { whyNotEach } from '~/api/access.server'
 import { Stack } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import { deleteSource, findSourcePool, getSource } from '~/api/sources.server'
@@ -19,14 +19,13 @@ import { findTable } from '~/api/tables.server'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionCard } from '~/components/layout/section-card'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { SourceEditor } from './__source-editor'
 import { loadTransformNames, scaleValue, sourceEditorAction, sourceEditValue } from './__source-editor.server'
 import { tableUrl } from './__table-url'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   docsTopic: (params) => (params.type === 'kafka' || params.type === 'kinesis' ? params.type : 'source'),
@@ -301,13 +300,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.source.name ?? 'Source'} · Sources · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The source could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/data/tables', label: 'Back to the tables' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The source could not be shown',
+  back: { to: '/data/tables', label: 'Back to the tables' },
+})

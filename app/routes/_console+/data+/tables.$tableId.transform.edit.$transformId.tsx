@@ -3,20 +3,19 @@ import { whyNotEach } from '~/api/access.server'
 import { Stack } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { findTable } from '~/api/tables.server'
 import { deleteTransform, getTransform } from '~/api/transforms.server'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { TransformEditor } from './__transform-editor'
 import { transformEditorAction, transformFormValue } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   docsTopic: 'transform',
@@ -135,13 +134,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.transform.name ?? 'Transform'} · Transforms · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The transform could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/data/tables', label: 'Back to the tables' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The transform could not be shown',
+  back: { to: '/data/tables', label: 'Back to the tables' },
+})

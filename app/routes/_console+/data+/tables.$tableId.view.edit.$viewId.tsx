@@ -2,20 +2,19 @@ import { GuardedLink } from '~/components/layout/denied'
 import { whyNotEach } from '~/api/access.server'
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { findTable } from '~/api/tables.server'
 import { AUTO_VIEW, deleteView, getView } from '~/api/views.server'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
 import { ViewEditor } from './__view-editor'
 import { loadTableViews, saveViewAction, viewOriginal } from './__view-editor.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -145,13 +144,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `${loaded?.view.name ?? 'View'} · Views · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The view could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/data/tables', label: 'Back to the tables' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The view could not be shown',
+  back: { to: '/data/tables', label: 'Back to the tables' },
+})

@@ -7,7 +7,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithTablesBriefly, type Table } from '~/api/tables.server'
 import { listProjectsBriefly, pageOfTables } from '~/api/table-search.server'
@@ -20,8 +20,6 @@ import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging, type Paging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
 import { DataTabs } from './__data-tabs'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { tableUrl } from './__table-url'
@@ -31,6 +29,7 @@ import { CreateLink } from '~/components/layout/create-link'
 import { LoadSampleForm } from '~/components/layout/load-sample-form'
 import { LOAD_SAMPLE_INTENT, loadSampleAction } from './__load-sample.server'
 import { CONSOLE_PROJECT_BADGE, CONSOLE_PROJECT_NOTE, isConsoleProject } from '~/utils/console-store'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
@@ -250,7 +249,4 @@ export default function DataTablesRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Tables · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The tables could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The tables could not be loaded' })

@@ -3,7 +3,7 @@ import { Textarea } from '~/components/ui/textarea'
 import { getTextareaProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, nullOnMissing } from '~/api/policies.server'
@@ -13,12 +13,11 @@ import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { parseTransformJson, ValidateTransformSchema } from '~/schemas/transform'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { ValidationResult } from './__transform-editor'
 import { loadTableChoices, loadTablePick, splitTableValue, validationView } from './__transform-editor.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'transform' }
 
@@ -137,7 +136,4 @@ function FileLine({ id, label }: { id: string; label: string }) {
 
 export const meta: MetaFunction = () => [{ title: 'Validate transform · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The transform could not be validated" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The transform could not be validated' })

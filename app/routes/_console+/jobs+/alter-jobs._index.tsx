@@ -2,7 +2,7 @@ import { Box, Stack, Text } from '@chakra-ui/react'
 import { Heading } from '~/components/ui/heading'
 import type { SubmissionResult } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { settle } from '~/api/policies.server'
 import {
@@ -16,12 +16,10 @@ import {
   type AlterJob,
   type AlterVerify,
 } from '~/api/jobs.server'
-import { errorMessage, tryAgain } from '~/utils/error-message'
 import { DateTime } from '~/components/layout/date-time'
 import type { RouteHandle } from '~/utils/handle'
 import { StatusBadge } from '~/components/data-table/status-badge'
 import { DetailList } from '~/components/layout/detail-list'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { ALTER_STATUSES, RowAction, type JobColumn } from './__job-ui'
 import { JobDetailPanel, JobRowActions, JobsListPage } from './__jobs-list'
 import {
@@ -33,6 +31,7 @@ import {
   purgeJobsAction,
   runJobAction,
 } from './__jobs.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -253,14 +252,8 @@ function AlterJobPanel({
 
 export const meta: MetaFunction = () => [{ title: 'Alter jobs · Jobs · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The alter jobs could not be loaded"
-      message={errorMessage(error)}
-      back={tryAgain(error, '/jobs/alter-jobs')}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The alter jobs could not be loaded',
+  level: 2,
+  tryAgain: '/jobs/alter-jobs',
+})

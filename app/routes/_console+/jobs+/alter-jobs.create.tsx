@@ -4,7 +4,7 @@ import { Box, chakra, HStack, Stack } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Textarea } from '~/components/ui/textarea'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
 import { createAlterJob, engineMessage } from '~/api/jobs.server'
@@ -14,17 +14,16 @@ import { TableSearchForm } from '~/components/forms/table-search-field'
 import { ErrorList } from '~/components/forms/error-list'
 import { AlterJobFormSchema } from '~/schemas/job'
 import { alterTemplate, isTemplateOrEmpty } from '~/schemas/job-values'
-import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 
-import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
 import { whyNotCreate } from '~/api/access.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -181,14 +180,8 @@ export default function NewAlterJobRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'New alter job · Jobs · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The alter job form could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/jobs/alter-jobs', label: 'Back to the alter jobs' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The alter job form could not be shown',
+  level: 2,
+  back: { to: '/jobs/alter-jobs', label: 'Back to the alter jobs' },
+})

@@ -2,7 +2,7 @@ import { Box, Text } from '@chakra-ui/react'
 import { Heading } from '~/components/ui/heading'
 import type { SubmissionResult } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import {
   cancelBatchJob,
@@ -13,15 +13,14 @@ import {
   retryBatchJob,
   type BatchJob,
 } from '~/api/jobs.server'
-import { errorMessage, tryAgain } from '~/utils/error-message'
 import { DateTime } from '~/components/layout/date-time'
 import type { RouteHandle } from '~/utils/handle'
 import { StatusBadge } from '~/components/data-table/status-badge'
 import { DetailList } from '~/components/layout/detail-list'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { BATCH_STATUSES, RowAction, type JobColumn } from './__job-ui'
 import { JobDetailPanel, JobRowActions, JobsListPage } from './__jobs-list'
 import { deleteJobAction, intentOf, jobIdOf, loadJobList, purgeJobsAction, runJobAction } from './__jobs.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
 
@@ -300,14 +299,8 @@ function BatchJobPanel({ job }: { job: ReturnType<typeof toDetail> }) {
 
 export const meta: MetaFunction = () => [{ title: 'Batch jobs · Jobs · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The batch jobs could not be loaded"
-      message={errorMessage(error)}
-      back={tryAgain(error, '/jobs/batch-jobs')}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The batch jobs could not be loaded',
+  level: 2,
+  tryAgain: '/jobs/batch-jobs',
+})

@@ -2,7 +2,7 @@ import { getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/r
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi, type ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
@@ -17,18 +17,17 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { SelectField } from '~/components/forms/select-field'
 import { BatchJobFormSchema, type BatchJobForm } from '~/schemas/job'
 import { CLOUDS, sourceSubtype, sourceUrl, transformOf } from '~/schemas/job-values'
-import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 
-import { ErrorPanel } from '~/components/layout/route-error'
 import { NewJobForm } from './__job-ui'
 import { whyNotCreate } from '~/api/access.server'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
 import { defaultTransformOf, transformForTable } from '~/utils/table-transform'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
 
@@ -447,14 +446,8 @@ function SourceKindRadio({
 
 export const meta: MetaFunction = () => [{ title: 'New batch job · Jobs · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The batch job form could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/jobs/batch-jobs', label: 'Back to the batch jobs' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The batch job form could not be shown',
+  level: 2,
+  back: { to: '/jobs/batch-jobs', label: 'Back to the batch jobs' },
+})

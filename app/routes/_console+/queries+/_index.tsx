@@ -1,10 +1,8 @@
 import { HStack, Text } from '@chakra-ui/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from '@remix-run/node'
-import { Link, useRouteError } from '@remix-run/react'
+import { Link } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { InlineAlert } from '~/components/layout/inline-alert'
-import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { PageHeader } from '~/components/layout/page-header'
@@ -13,6 +11,7 @@ import { readOptions, validateOptions } from './__query-options'
 import { loadPicker, readQueryParams } from './__query.server'
 import { loadHistoryForEditor, loadSavedForEditor, saveFromEditor } from './__saved.server'
 import { loadSchemaTree } from './__schema.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -100,7 +99,4 @@ export default QueryWorkspaceRoute
 
 export const meta: MetaFunction = () => [{ title: 'Query · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The query editor could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The query editor could not be loaded' })

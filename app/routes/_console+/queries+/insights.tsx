@@ -2,7 +2,7 @@ import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Heading } from '~/components/ui/heading'
 import { Link as ChakraLink } from '~/components/ui/link'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useRouteError } from '@remix-run/react'
+import { Form, Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadQueryInsights, type LoggedQuery, type QueryInsights } from '~/api/query-log.server'
 import { QUERY_LOG_WINDOW_MINUTES } from '~/utils/query-log-window'
@@ -12,12 +12,11 @@ import { EmptyState } from '~/components/data-table/empty-state'
 import { DateTime } from '~/components/layout/date-time'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import { formatBytes, formatNumber } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
 import { QueryTabs } from './__query-editor'
 import { editorLink } from './__query-options'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
 
@@ -178,7 +177,4 @@ function QueryTable({
 
 export const meta: MetaFunction = () => [{ title: 'Query insights · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The query insights could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The query insights could not be loaded' })

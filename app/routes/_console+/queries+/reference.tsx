@@ -1,17 +1,16 @@
 import { Box, chakra, Stack, Text } from '@chakra-ui/react'
 import { Heading } from '~/components/ui/heading'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { PageHeader } from '~/components/layout/page-header'
 import { QueryTabs } from './__query-editor'
 import { QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
 import { loadReferenceSchema, type SchemaColumn, type SchemaDictionary, type SchemaFunction } from './__schema.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
 
@@ -201,7 +200,4 @@ export default function QueryReferenceRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Query reference · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The query reference could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The query reference could not be loaded' })

@@ -1,7 +1,7 @@
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { errorResponse } from '~/api/policies.server'
 import { ClusterError } from '~/api/errors.server'
@@ -19,13 +19,12 @@ import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { DateTime } from '~/components/layout/date-time'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { QueryTabs } from './__query-editor'
 import { resultLink } from './__query-options'
 import { unavailableMessage } from './__saved.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'query' }
 
@@ -178,7 +177,4 @@ export default function QuerySavedRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Saved queries · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The saved queries could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The saved queries could not be loaded' })

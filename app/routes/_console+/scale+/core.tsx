@@ -1,12 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useLoaderData, useRouteError } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { PoolList } from './__pool-list'
 import { loadPoolList } from './__pools.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'scale' }
 
@@ -21,7 +20,4 @@ export default function ScaleCoreRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Core pools · Scale · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel level={2} title="The core pools could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The core pools could not be loaded', level: 2 })

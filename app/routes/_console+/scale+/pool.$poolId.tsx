@@ -4,7 +4,7 @@ import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { whyNotEach } from '~/api/access.server'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
@@ -14,9 +14,7 @@ import { GuardedLink } from '~/components/layout/denied'
 import { DateTime } from '~/components/layout/date-time'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { KIND_LABELS, KIND_PATHS, kindOfPool } from '~/schemas/pool'
-import { errorMessage } from '~/utils/error-message'
 import { formatNumber } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -24,6 +22,7 @@ import { cores, formatSize, rangeText } from './__pool-list'
 import { PoolEditEditor, UPDATE_INTENT } from './__pool-editor'
 import { loadPoolDefaults, poolEditValues, updatePoolAction } from './__pool-editor.server'
 import { poolRow, poolTotals } from './__pools.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   docsTopic: 'scale',
@@ -209,14 +208,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.pool.name ?? 'Pool'} · Scale · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The pool could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/scale', label: 'Back to the pools' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The pool could not be shown',
+  level: 2,
+  back: { to: '/scale', label: 'Back to the pools' },
+})

@@ -1,17 +1,16 @@
 import { Stack, Text } from '@chakra-ui/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { TableSearchForm } from '~/components/forms/table-search-field'
 import { PoolCreateEditor } from './__pool-editor'
 import { createPoolAction, loadCreatePool } from './__pool-editor.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'scale' }
 
@@ -65,14 +64,8 @@ export default function PoolCreateRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'New pool · Scale · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The pool form could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/scale', label: 'Back to the pools' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The pool form could not be shown',
+  level: 2,
+  back: { to: '/scale', label: 'Back to the pools' },
+})

@@ -1,7 +1,7 @@
 import { Stack, Text } from '@chakra-ui/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { useLoaderData, useSearchParams } from '@remix-run/react'
 import { listAuditTrail, type AuditEntry } from '~/api/audit.server'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, nullOnMissing } from '~/api/policies.server'
@@ -12,10 +12,9 @@ import { Field } from '~/components/forms/field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { DateTime } from '~/components/layout/date-time'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { AuditFilterSchema, type AuditFilter } from '~/schemas/security-logs'
-import { errorMessage } from '~/utils/error-message'
 import { LogFilterForm } from './__log-filter-form'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 type AuditRow = { uuid: string; created: string; user: string; action: string; text: string }
 
@@ -134,7 +133,4 @@ export default function AuditTrailRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Audit trail · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The audit trail could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The audit trail could not be loaded' })

@@ -1,7 +1,7 @@
 import { Stack, Text } from '@chakra-ui/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useLoaderData, useRouteError } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { listAuthLogs, type AuthLogEvent } from '~/api/auth-logs.server'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
@@ -10,10 +10,9 @@ import { Field } from '~/components/forms/field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { DateTime } from '~/components/layout/date-time'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { AUTH_LOG_MAX_LIMIT, AuthLogFilterSchema, recentDays } from '~/schemas/security-logs'
-import { errorMessage } from '~/utils/error-message'
 import { LogFilterForm } from './__log-filter-form'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 /** What the page asks for when the URL names nothing: the last week, 100 events. */
 const DEFAULT_DAYS = 7
@@ -136,7 +135,4 @@ export default function AuthLogsRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Auth logs · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The auth logs could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The auth logs could not be loaded' })

@@ -3,7 +3,7 @@ import { whyNotEach } from '~/api/access.server'
 import { Stack, Text } from '@chakra-ui/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import { deleteStorage, getStorage } from '~/api/storages.server'
@@ -14,15 +14,14 @@ import { DateTime } from '~/components/layout/date-time'
 import { DetailList } from '~/components/layout/detail-list'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionCard } from '~/components/layout/section-card'
 import { ForceConfirmSchema } from '~/schemas/confirm'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { BucketEditor } from './__bucket-editor'
 import { bucketFormValues, loadBucketEditor, saveBucketAction } from './__bucket-editor.server'
 import { tablesUsingStorage, type BucketUse } from './__bucket-usage.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   breadcrumb: (loaded: { bucket?: { name: string } } | undefined) => ({
@@ -223,13 +222,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `${loaded?.bucket.name ?? 'Bucket'} · Buckets · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The bucket could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/security/buckets', label: 'Back to the buckets' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The bucket could not be shown',
+  back: { to: '/security/buckets', label: 'Back to the buckets' },
+})

@@ -1,6 +1,6 @@
 import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { listStorages } from '~/api/storages.server'
@@ -10,9 +10,8 @@ import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import { CreateLink } from '~/components/layout/create-link'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 type BucketRow = {
   uuid: string
@@ -119,7 +118,4 @@ export default function BucketsRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Buckets · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The buckets could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The buckets could not be loaded' })

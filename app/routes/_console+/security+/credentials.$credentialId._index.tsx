@@ -3,7 +3,7 @@ import { whyNotEach } from '~/api/access.server'
 import { Stack, Text } from '@chakra-ui/react'
 import type { SubmissionResult } from '@conform-to/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { deleteCredential, getCredential } from '~/api/credentials.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
@@ -12,10 +12,8 @@ import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { DateTime } from '~/components/layout/date-time'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionCard } from '~/components/layout/section-card'
 import { PICK_TYPE_INTENT } from '~/schemas/credential'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { CredentialEditor } from './__credential-editor'
@@ -25,6 +23,7 @@ import {
   saveCredentialAction,
   storedSecrets,
 } from './__credential-editor.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   breadcrumb: (loaded: { credential?: { name: string } } | undefined) => ({
@@ -198,13 +197,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The credential could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/security/credentials', label: 'Back to the credentials' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The credential could not be shown',
+  back: { to: '/security/credentials', label: 'Back to the credentials' },
+})

@@ -1,6 +1,6 @@
 import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listCredentials, listCredentialTypes } from '~/api/credentials.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
@@ -10,9 +10,8 @@ import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import { CreateLink } from '~/components/layout/create-link'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 type CredentialRow = {
   uuid: string
@@ -112,7 +111,4 @@ export default function CredentialsRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Credentials · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The credentials could not be loaded" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The credentials could not be loaded' })

@@ -2,13 +2,12 @@ import { whyNotCreate } from '~/api/access.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { Stack } from '@chakra-ui/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import { BucketEditor } from './__bucket-editor'
 import { loadBucketEditor, saveBucketAction } from './__bucket-editor.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -47,13 +46,7 @@ export default function NewBucketRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'New bucket · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The bucket could not be created"
-      message={errorMessage(error)}
-      back={{ to: '/security/buckets', label: 'Back to the buckets' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The bucket could not be created',
+  back: { to: '/security/buckets', label: 'Back to the buckets' },
+})

@@ -3,15 +3,14 @@ import { CreationGate } from '~/components/layout/creation-gate'
 import { Stack } from '@chakra-ui/react'
 import type { SubmissionResult } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { PICK_TYPE_INTENT } from '~/schemas/credential'
-import { errorMessage } from '~/utils/error-message'
 import { CredentialEditor } from './__credential-editor'
 import { loadCredentialEditor, saveCredentialAction } from './__credential-editor.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -60,13 +59,7 @@ export default function NewCredentialRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'New credential · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      title="The credential could not be created"
-      message={errorMessage(error)}
-      back={{ to: '/security/credentials', label: 'Back to the credentials' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The credential could not be created',
+  back: { to: '/security/credentials', label: 'Back to the credentials' },
+})

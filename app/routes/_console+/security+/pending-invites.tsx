@@ -1,7 +1,7 @@
 import { Stack } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { deleteInvite, listPendingInvites, resendInvite } from '~/api/invites.server'
@@ -14,9 +14,7 @@ import { listPage, parsePaging } from '~/components/data-table/paging'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { DateTime } from '~/components/layout/date-time'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { roleLabel } from '~/schemas/security'
-import { errorMessage, tryAgain } from '~/utils/error-message'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
 import { describeScope, loadScopeOptions, tableScopeIds } from './__scopes.server'
@@ -26,6 +24,7 @@ import { loadAllowed } from './__permissions.server'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { CreateLink } from '~/components/layout/create-link'
 import type { RouteHandle } from '~/utils/handle'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'user' }
 
@@ -236,14 +235,8 @@ export default function PendingInvitesRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Pending invites · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The invites could not be loaded"
-      message={errorMessage(error)}
-      back={tryAgain(error, '/security/pending-invites')}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The invites could not be loaded',
+  level: 2,
+  tryAgain: '/security/pending-invites',
+})

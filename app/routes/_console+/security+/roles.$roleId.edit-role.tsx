@@ -1,19 +1,18 @@
 import { Box, Stack, Text } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { SectionCard } from '~/components/layout/section-card'
 import { roleLabel } from '~/schemas/security'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { RoleEditor } from './__role-editor'
 import { loadRoleEditor, roleEditorAction } from './__role-editor.server'
 import { describeScope } from './__scopes.server'
 import { loadAllowed } from './__permissions.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   docsTopic: 'role',
@@ -102,14 +101,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.role?.name ?? 'Role'} · Roles · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The role could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/security/roles', label: 'Back to the roles' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The role could not be shown',
+  level: 2,
+  back: { to: '/security/roles', label: 'Back to the roles' },
+})

@@ -1,6 +1,6 @@
 import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import { listRoles } from '~/api/roles.server'
@@ -10,14 +10,13 @@ import { FilterForm } from '~/components/data-table/filter-form'
 import { Pagination } from '~/components/data-table/pagination'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { roleLabel } from '~/schemas/security'
-import { errorMessage, tryAgain } from '~/utils/error-message'
 import { describeScope, loadScopeOptions, tableScopeIds } from './__scopes.server'
 import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { CreateLink } from '~/components/layout/create-link'
 import type { RouteHandle } from '~/utils/handle'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'role' }
 
@@ -133,14 +132,8 @@ export default function RolesRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Roles · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The roles could not be loaded"
-      message={errorMessage(error)}
-      back={tryAgain(error, '/security/roles')}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The roles could not be loaded',
+  level: 2,
+  tryAgain: '/security/roles',
+})

@@ -1,16 +1,15 @@
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
-import { errorMessage } from '~/utils/error-message'
 import { RoleEditor } from './__role-editor'
 import { loadRoleEditor, roleEditorAction } from './__role-editor.server'
 import { loadAllowed } from './__permissions.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import type { RouteHandle } from '~/utils/handle'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'role' }
 
@@ -59,14 +58,8 @@ export default function NewRoleRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'New role · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The role could not be created"
-      message={errorMessage(error)}
-      back={{ to: '/security/roles', label: 'Back to the roles' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The role could not be created',
+  level: 2,
+  back: { to: '/security/roles', label: 'Back to the roles' },
+})

@@ -2,7 +2,7 @@ import { getCollectionProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import { listRoles } from '~/api/roles.server'
@@ -12,9 +12,7 @@ import { FormCard } from '~/components/forms/form-card'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { roleLabel, UserRolesFormSchema } from '~/schemas/security'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { settle } from '~/api/policies.server'
@@ -22,6 +20,7 @@ import { InlineAlert } from '~/components/layout/inline-alert'
 import { SectionCard } from '~/components/layout/section-card'
 import { loadAllowed } from './__permissions.server'
 import { describeScope, loadScopeOptions, tableScopeIds } from './__scopes.server'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
   docsTopic: 'user',
@@ -205,14 +204,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.user.email ?? 'User'} · Users · Cluster Console` },
 ]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The user could not be shown"
-      message={errorMessage(error)}
-      back={{ to: '/security/users', label: 'Back to the users' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The user could not be shown',
+  level: 2,
+  back: { to: '/security/users', label: 'Back to the users' },
+})

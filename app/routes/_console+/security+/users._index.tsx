@@ -1,6 +1,6 @@
 import { Stack } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useRouteError, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, toastFromCluster } from '~/api/policies.server'
@@ -13,15 +13,14 @@ import { listPage, parsePaging } from '~/components/data-table/paging'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { roleLabel } from '~/schemas/security'
-import { errorMessage, tryAgain } from '~/utils/error-message'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
 import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { CreateLink } from '~/components/layout/create-link'
 import type { RouteHandle } from '~/utils/handle'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'user' }
 
@@ -220,14 +219,8 @@ export default function UsersRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Users · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The users could not be loaded"
-      message={errorMessage(error)}
-      back={tryAgain(error, '/security/users')}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The users could not be loaded',
+  level: 2,
+  tryAgain: '/security/users',
+})

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Stack } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { createInvite } from '~/api/invites.server'
 import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
@@ -10,9 +10,7 @@ import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { PageHeader } from '~/components/layout/page-header'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { INVITE_ROLES, InviteFormSchema, SCOPE_LEVELS } from '~/schemas/security'
-import { errorMessage } from '~/utils/error-message'
 import { redirectWithToast } from '~/utils/toast.server'
 import { ScopeFields } from './__scope-fields'
 import { isScope, loadScopes } from './__scopes.server'
@@ -20,6 +18,7 @@ import { TableSearchForm } from '~/components/forms/table-search-field'
 import { loadAllowed } from './__permissions.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import type { RouteHandle } from '~/utils/handle'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'user' }
 
@@ -125,14 +124,8 @@ export default function InviteUserRoute() {
 
 export const meta: MetaFunction = () => [{ title: 'Invite user · Security · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return (
-    <ErrorPanel
-      level={2}
-      title="The invite could not be sent"
-      message={errorMessage(error)}
-      back={{ to: '/security/users', label: 'Back to the users' }}
-    />
-  )
-}
+export const ErrorBoundary = routeErrorBoundary({
+  title: 'The invite could not be sent',
+  level: 2,
+  back: { to: '/security/users', label: 'Back to the users' },
+})

@@ -4,16 +4,14 @@ import { Box, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useLocation, useRouteError } from '@remix-run/react'
+import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { getOrgSummary } from '~/api/orgs.server'
 import { listLabelValues } from '~/api/health.server'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SelectField } from '~/components/forms/select-field'
 import { SubmitButton } from '~/components/forms/submit-button'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { InlineAlert } from '~/components/layout/inline-alert'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { summaryCards, type SummaryCard } from '../__summary-cards'
 import { formatNumber } from '~/utils/format-number'
@@ -25,6 +23,7 @@ import type { SeriesPanelData } from './__series'
 import { SeriesPanel } from './__series-panel'
 import { settle } from '~/api/policies.server'
 import { useEarlyChanges } from '~/components/forms/early-changes'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
@@ -231,7 +230,4 @@ function SummaryFigures({ figures, error }: { figures: SummaryCard[]; error: str
 
 export const meta: MetaFunction = () => [{ title: 'Counts · System health · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The counts could not be shown" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The counts could not be shown' })

@@ -4,7 +4,7 @@ import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useLocation, useRouteError, useSearchParams } from '@remix-run/react'
+import { Form, Link, useLoaderData, useLocation, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { countLogs, listLogFacets, listLogs, type LogEntry, type LogFacets } from '~/api/health.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
@@ -15,15 +15,14 @@ import { ErrorList } from '~/components/forms/error-list'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SelectField } from '~/components/forms/select-field'
 import { SubmitButton } from '~/components/forms/submit-button'
-import { ErrorPanel } from '~/components/layout/route-error'
 import { InlineAlert } from '~/components/layout/inline-alert'
-import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { LiveToggle } from './__live-toggle'
 import { CUSTOM_RANGE, formatUtc, LogsFilterSchema, parseUtcInput, RANGE_PRESETS } from './__range'
 import { RangeFields } from './__range-fields'
 import { settle } from '~/api/policies.server'
 import { useEarlyChanges } from '~/components/forms/early-changes'
+import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
@@ -315,7 +314,4 @@ function LogsFilterForm() {
 
 export const meta: MetaFunction = () => [{ title: 'Logs · System health · Cluster Console' }]
 
-export function ErrorBoundary() {
-  const error = useRouteError()
-  return <ErrorPanel title="The logs could not be shown" message={errorMessage(error)} />
-}
+export const ErrorBoundary = routeErrorBoundary({ title: 'The logs could not be shown' })
