@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ADMIN } from '#tests/cluster'
 import { useTestCluster } from '#tests/msw'
-import { args, asResponse, cookieFrom, get, loginAsAdmin, post, unwrap } from '#tests/session'
+import { args, asResponse, cookieFrom, get, loginAsAdmin, post, returnedOrThrown, unwrap } from '#tests/session'
 import { action as loginAction } from '../../_auth+/login'
 import { action as changePasswordAction } from './change-password'
 import { action as createTokenAction, loader as createTokenLoader } from './create-token'
@@ -9,6 +9,9 @@ import { action as settingsAction, loader as settingsLoader } from './settings'
 import { action as localZoneAction } from '../../resources+/local-zone'
 import { loader as layoutLoader } from '../_layout'
 import { TIMEZONE_MESSAGE } from '~/schemas/auth'
+import { clusterCall } from '#tests/cluster'
+import { CONSOLE_PROJECT } from '~/utils/console-store'
+import { NOT_SET_UP_MESSAGE } from '~/api/saved-queries.server'
 
 useTestCluster()
 
@@ -61,7 +64,7 @@ describe('profile settings', () => {
     for (const timezone of ['Mars', 'Europe/Paris;x', '']) {
       const refused = unwrap(await settingsAction(args(post('/profile/settings', { timezone }, cookie))))
       expect(refused.status, timezone).toBe(400)
-      expect(refused.data.result.error).toEqual({ timezone: [TIMEZONE_MESSAGE] })
+      expect(refused.data.result?.error).toEqual({ timezone: [TIMEZONE_MESSAGE] })
     }
   })
 
@@ -163,5 +166,36 @@ describe('create token', () => {
     const { data, status } = unwrap(await createTokenAction(args(post('/profile/create-token', {}, cookie))))
     expect(status).toBe(400)
     expect(data.result.error?.name).toEqual(['Choose a service account or enter a name for a new one'])
+  })
+
+  it('names where the query history is kept, says what turning it on creates, and turns it on (issue 37)', async () => {
+    const admin = await loginAsAdmin()
+    const projectNames = async () =>
+      (await clusterCall<{ results: { name: string }[] }>('GET', '/config/v1/orgs/{org}/projects/')).results.map(
+        (project) => project.name,
+      )
+    expect(await settingsLoader(args(get('/profile/settings', admin)))).toMatchObject({
+      history: { state: 'off', projectId: null },
+    })
+    // a user who may not create the project is told why, and nothing is created
+    const email = 'reader@settings.test'
+    const password = 'a-long-password-1'
+    await clusterCall('POST', '/config/v1/users/', { email, password, roles: ['reader'] })
+    const reader = cookieFrom(
+      asResponse(await returnedOrThrown(() => loginAction(args(post('/login', { email, password }))))),
+    )
+    const refused = unwrap(await settingsAction(args(post('/profile/settings', { intent: 'history-on' }, reader))))
+    expect(refused.status).toBe(403)
+    expect(refused.data).toMatchObject({ historyError: NOT_SET_UP_MESSAGE })
+    expect(await projectNames()).not.toContain(CONSOLE_PROJECT)
+    // an administrator turns it on: the store is made, and the page says where it is
+    const turned = asResponse(
+      await returnedOrThrown(() => settingsAction(args(post('/profile/settings', { intent: 'history-on' }, admin)))),
+    )
+    expect(turned.status).toBe(302)
+    expect(await projectNames()).toContain(CONSOLE_PROJECT)
+    const after = await settingsLoader(args(get('/profile/settings', admin)))
+    expect(after.history.state).toBe('on')
+    expect(after.history.projectId).toMatch(/^[0-9a-f-]{36}$/)
   })
 })

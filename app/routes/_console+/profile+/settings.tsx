@@ -3,8 +3,14 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Text } from '@chakra-ui/react'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
+import { isClusterError } from '~/api/errors.server'
+import { listProjects } from '~/api/projects.server'
+import { cachedRead } from '~/api/read-cache.server'
+import { ensureStore, HISTORY_TABLE, SAVED_TABLE, SavedQueriesUnavailable } from '~/api/saved-queries.server'
+import { Button } from '~/components/ui/button'
+import { CONSOLE_PROJECT } from '~/utils/console-store'
 import { getCurrentUser } from '~/api/users.server'
 import { ErrorList } from '~/components/forms/error-list'
 import { FormCard } from '~/components/forms/form-card'
@@ -34,6 +40,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
     localZone: await getLocalZone(request),
     zones: zoneNames(),
     theme: await getColorMode(request),
+    history: await historyStore(api),
+  }
+}
+
+/**
+ * Where the query history and saved queries are kept (issue 37): the console's own project, which
+ * exists once someone saved a query or turned the history on. `unknown` when the projects could not
+ * be read (the page still shows the rest).
+ */
+async function historyStore(api: Awaited<ReturnType<typeof requireApi>>) {
+  try {
+    const projects = await cachedRead(api, 'projects', () => listProjects(api))
+    const project = projects.find((candidate) => candidate.name === CONSOLE_PROJECT)
+    return project ? { state: 'on' as const, projectId: project.uuid } : { state: 'off' as const, projectId: null }
+  } catch (error) {
+    if (!isClusterError(error)) throw error
+    return { state: 'unknown' as const, projectId: null }
   }
 }
 
@@ -44,15 +67,37 @@ function zoneNames(): string[] {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireSession(request)
-  const submission = parseWithZod(await request.formData(), { schema: ProfileSettingsFormSchema })
+  const formData = await request.formData()
+  if (formData.get('intent') === 'history-on') return turnHistoryOn(request)
+  const submission = parseWithZod(formData, { schema: ProfileSettingsFormSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const headers = new Headers({ 'Set-Cookie': await commitTimezone(request, submission.value.timezone) })
   if (submission.value.theme) headers.append('Set-Cookie', await commitColorMode(request, submission.value.theme))
   return redirectWithToast('/profile/settings', { title: 'Settings saved', type: 'success' }, { headers })
 }
 
+/** Creates the store the history and saved queries are kept in (the page said what it creates). */
+async function turnHistoryOn(request: Request) {
+  const api = await requireApi(request)
+  try {
+    await ensureStore(api)
+  } catch (error) {
+    if (error instanceof SavedQueriesUnavailable || isClusterError(error))
+      return data(
+        { result: undefined, historyError: error.message },
+        { status: error instanceof SavedQueriesUnavailable ? 403 : 400 },
+      )
+    throw error
+  }
+  return redirectWithToast(
+    '/profile/settings',
+    { title: 'Query history is on', description: `Runs are kept in the ${CONSOLE_PROJECT} project.`, type: 'success' },
+    {},
+  )
+}
+
 export default function ProfileSettingsRoute() {
-  const { email, timezone, localZone, zones, theme } = useLoaderData<typeof loader>()
+  const { email, timezone, localZone, zones, theme, history } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [form, fields] = useSchemaForm(ProfileSettingsFormSchema, {
     id: 'profile-settings',
@@ -100,6 +145,65 @@ export default function ProfileSettingsRoute() {
       <ChakraLink asChild color="link" fontSize="sm" mt="4" display="inline-block">
         <Link to="/profile/change-password">Change password</Link>
       </ChakraLink>
+      <HistorySection
+        history={history}
+        error={actionData && 'historyError' in actionData ? actionData.historyError : undefined}
+      />
+    </Box>
+  )
+}
+
+/**
+ * The query history's switch and where it lives (issue 37): nothing is written to the cluster until
+ * an operator turns it on here or saves a query, and the page says before that what it creates,
+ * and after it where the store is and how to remove it.
+ */
+function HistorySection({
+  history,
+  error,
+}: {
+  history: { state: 'on' | 'off' | 'unknown'; projectId: string | null }
+  error: string | undefined
+}) {
+  const tables = `${SAVED_TABLE} and ${HISTORY_TABLE}`
+  return (
+    <Box as="section" aria-labelledby="history-heading" mt="8" borderWidth="1px" rounded="lg" p="5">
+      <Text as="h2" id="history-heading" fontWeight="semibold" mb="2">
+        Query history and saved queries
+      </Text>
+      {error ? (
+        <Text role="alert" color="red.fg" mb="3">
+          {error}
+        </Text>
+      ) : null}
+      {history.state === 'on' ? (
+        <>
+          <Text mb="2">
+            On. Runs and saved queries are kept in this organization&rsquo;s{' '}
+            <ChakraLink asChild color="link">
+              <Link to={`/data/tables?q=${CONSOLE_PROJECT}`}>{CONSOLE_PROJECT}</Link>
+            </ChakraLink>{' '}
+            project (tables {tables}), for every user of it.
+          </Text>
+          <Text fontSize="sm" color="fg.muted">
+            To remove them, delete the {CONSOLE_PROJECT} project in Data: every saved query and run of the organization
+            goes with it, and the history is off until it is turned on again.
+          </Text>
+        </>
+      ) : history.state === 'off' ? (
+        <Form method="post">
+          <Text mb="3">
+            Off: nothing you run is recorded. Turning it on creates the {CONSOLE_PROJECT} project in this organization,
+            with the tables {tables} and their transforms; History then lists your runs of the last 90 days. Saving a
+            query turns it on too.
+          </Text>
+          <Button type="submit" name="intent" value="history-on" variant="outline">
+            Turn on query history
+          </Button>
+        </Form>
+      ) : (
+        <Text color="fg.muted">Whether the history is on could not be read from the cluster just now.</Text>
+      )}
     </Box>
   )
 }
