@@ -42,7 +42,6 @@ const EXPECTED = [
   'reads-per-request',
   'render-routes',
   'router-matches',
-  'schema-tree',
   'sessions-read',
   'sessions-revoked',
   'styles',
@@ -101,7 +100,7 @@ describe('the cache registry (issue 34)', () => {
 
   it('has the one forget-on-write path reach every cache holding what a write can change, and only for that org', () => {
     const changing = registeredCaches().filter((cache) => cache.writesChangeIt)
-    expect(changing.map((cache) => cache.name)).toEqual(['reads-kept', 'schema-tree'])
+    expect(changing.map((cache) => cache.name)).toEqual(['reads-kept'])
     const told: string[] = []
     registerCache({
       name: 'zz-test',

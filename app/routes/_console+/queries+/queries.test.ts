@@ -17,7 +17,6 @@ import { loader as functionsLoader } from '../../resources+/query-functions'
 import { loader as progressLoader } from '../../resources+/query-progress'
 import { loader as insightsLoader } from './insights'
 import { action as cancelAction } from '../../resources+/query-cancel'
-import { clearSchemaCache } from './__schema.server'
 import { completionsOf } from './__schema-tree'
 
 const cluster = useTestCluster()
@@ -105,7 +104,6 @@ describe('/queries (editor)', () => {
       name: 'tree_fn',
       sql: '(x) -> x + 1',
     })
-    clearSchemaCache()
     // the first paint has the projects only: a project and a table load when opened (issue 33)
     const first = await editorLoader(args(get('/queries', cookie)))
     expect(first.schema?.projects).toContainEqual({ uuid: projectId, name: 'weblogs' })
