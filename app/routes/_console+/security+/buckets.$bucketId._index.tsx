@@ -21,7 +21,7 @@ import { errorMessage } from '~/utils/error-message'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { BucketEditor } from './__bucket-editor'
-import { bucketFormValues, loadBucketEditor, saveBucketAction } from './__bucket-editor.server'
+import { bucketEditValues, loadBucketEditor, saveBucketAction } from './__bucket-editor.server'
 import { tablesUsingStorage, type BucketUse } from './__bucket-usage.server'
 
 export const handle: RouteHandle = {
@@ -57,7 +57,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       created: storage.created ?? '',
       modified: storage.modified ?? '',
     },
-    formValues: bucketFormValues(storage),
+    formValues: bucketEditValues(storage),
     ...editor,
     uses,
     usesError: projects.error,
