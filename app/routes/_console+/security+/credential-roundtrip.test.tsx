@@ -92,6 +92,8 @@ const json: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
 const unknownKeys = fc.dictionary(fc.constantFrom('vendor_hint', 'x_extra', 'universe_domain'), json, { maxKeys: 2 })
 const maybe = <T,>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined })
 
+type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never
+
 let made = 0
 /** A distinct secret per case: found nowhere in the page if it never reaches the browser. */
 const secretOf = (key: string) => `S3CR3T-${key}-${made}-${Math.random().toString(36).slice(2, 8)}`
@@ -109,7 +111,7 @@ const credentialArb = fc
   })
   .map(({ type, description, values, unknown }) => ({ type, description, values, unknown }))
 
-async function createCredential({ type, description, values, unknown }: fc.RecordValue<typeof credentialArb>) {
+async function createCredential({ type, description, values, unknown }: ValueOf<typeof credentialArb>) {
   made += 1
   const details: Record<string, unknown> = { ...unknown }
   Object.entries(CREDENTIAL_TYPES[type]!.fields).forEach(([key, spec], i) => {

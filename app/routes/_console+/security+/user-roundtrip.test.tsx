@@ -80,8 +80,10 @@ const userArb = fc.record(
   { requiredKeys: ['kind', 'roles'] },
 )
 
+type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never
+
 let made = 0
-async function createUser({ kind, roles: [start, count], ...rest }: fc.RecordValue<typeof userArb> & object) {
+async function createUser({ kind, roles: [start, count], ...rest }: ValueOf<typeof userArb>) {
   made += 1
   const roles = [...new Set(Array.from({ length: count }, (_, i) => roleNames[(start + i * 5) % roleNames.length]!))]
   const created =
