@@ -42,6 +42,14 @@ export function updateRole(api: ClusterApi, roleId: string | number, role: RoleI
   return api.put<Role>(`/roles/${encodeURIComponent(String(roleId))}/`, role)
 }
 
+/**
+ * Changes only the keys given (decision 074: an edit sends what the operator changed, so keys the
+ * console does not know stay as the cluster holds them); throws ClusterError.
+ */
+export function patchRole(api: ClusterApi, roleId: string | number, changes: Partial<Omit<Role, 'id'>>): Promise<Role> {
+  return api.patch<Role>(`/roles/${encodeURIComponent(String(roleId))}/`, changes)
+}
+
 /** Returns the permission catalogue; throws ClusterError. */
 export function getPermissionCatalogue(api: ClusterApi): Promise<PermissionCatalogue> {
   return api.get<PermissionCatalogue>('/roles/permissions/')

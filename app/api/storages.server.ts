@@ -65,8 +65,15 @@ export function createStorage(api: ClusterApi, storage: StorageInput): Promise<S
   return api.post<Storage>(storagesPath(api), storage)
 }
 
-/** Changes a storage (PATCH: settings the form does not edit, e.g. account_name, stay); throws ClusterError. */
-export function updateStorage(api: ClusterApi, storageId: string, storage: StorageInput): Promise<Storage> {
+/**
+ * Changes a storage (PATCH: only the keys given, settings among them, are written; the rest, e.g.
+ * account_name, stay); throws ClusterError.
+ */
+export function updateStorage(
+  api: ClusterApi,
+  storageId: string,
+  storage: StorageInput | Record<string, unknown>,
+): Promise<Storage> {
   return api.patch<Storage>(storagePath(api, storageId), storage)
 }
 

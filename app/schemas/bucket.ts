@@ -31,3 +31,14 @@ export const BucketFormSchema = z.object({
 })
 
 export type BucketForm = z.infer<typeof BucketFormSchema>
+
+/**
+ * The form's schema for an edit: the fields posted as the form rendered them (`kept`) are not
+ * checked again, so a stored value the form would refuse stays as stored (decision 074).
+ */
+export function bucketFormSchema(kept: readonly string[] = []) {
+  if (!kept.length) return BucketFormSchema
+  const shape: Record<string, z.ZodType> = { ...BucketFormSchema.shape }
+  for (const key of kept) if (key in shape) shape[key] = z.string().optional()
+  return z.object(shape as typeof BucketFormSchema.shape)
+}

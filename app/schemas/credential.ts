@@ -33,13 +33,20 @@ export function labelOfKey(key: string): string {
 
 /**
  * The credential form for one type: name, description, type, and `details.<field>` for each of the
- * type's fields. On edit (`keepsSecrets`) a blank secret is allowed: it keeps the stored one.
+ * type's fields. On edit (`keepsSecrets`) a blank secret is allowed: it keeps the stored one, and
+ * the fields posted as the form rendered them (`kept`, decision 074) are not checked again.
  * Without a known type only name and type are checked (the type is what is missing).
  */
-export function credentialFormSchema(fields: CredentialFieldSpec[] | null, options: { keepsSecrets?: boolean } = {}) {
+export function credentialFormSchema(
+  fields: CredentialFieldSpec[] | null,
+  options: { keepsSecrets?: boolean; kept?: readonly string[] } = {},
+) {
+  const kept = options.kept ?? []
   const details: Record<string, z.ZodType<string | undefined>> = {}
   for (const field of fields ?? []) {
-    const isRequired = field.required && !(field.secret && options.keepsSecrets)
+    // a field posted as the edit form rendered it is not checked again (decision 074)
+    const isRequired =
+      field.required && !(field.secret && options.keepsSecrets) && !kept.includes(`details.${field.key}`)
     details[field.key] = isRequired
       ? z
           .string({ error: fieldRequiredMessage(field) })
@@ -48,11 +55,13 @@ export function credentialFormSchema(fields: CredentialFieldSpec[] | null, optio
       : z.string().optional()
   }
   return z.object({
-    name: z
-      .string({ error: CREDENTIAL_MESSAGES.nameRequired })
-      .trim()
-      .min(1, { error: CREDENTIAL_MESSAGES.nameRequired })
-      .max(NAME_MAX_LENGTH, { error: CREDENTIAL_MESSAGES.nameTooLong }),
+    name: kept.includes('name')
+      ? z.string()
+      : z
+          .string({ error: CREDENTIAL_MESSAGES.nameRequired })
+          .trim()
+          .min(1, { error: CREDENTIAL_MESSAGES.nameRequired })
+          .max(NAME_MAX_LENGTH, { error: CREDENTIAL_MESSAGES.nameTooLong }),
     description: z.string().trim().optional(),
     type: z.string({ error: CREDENTIAL_MESSAGES.typeRequired }).min(1, { error: CREDENTIAL_MESSAGES.typeRequired }),
     // Conform leaves out an object whose every field is empty: default it, so each field is still checked.

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { EmailSchema } from './auth'
+import type { FieldPlaces } from './lossless'
 
 /** The roles an invite may carry (spec section 6), as the cluster names them, with the spec's labels. */
 export const INVITE_ROLES = [
@@ -68,6 +69,9 @@ export function parsePolicies(text: string | undefined): StagedPolicy[] | undefi
   }
 }
 
+/** Where each saved field of the role form is written in the role (decision 074). */
+export const ROLE_PLACES: FieldPlaces = { name: [['name']], description: [['description']], policies: [['policies']] }
+
 /** What each button of the role form does: stage a policy, drop one, or publish the role. */
 export const ROLE_INTENTS = ['add-policy', 'add-all', 'list-all', 'remove-policy', 'choose-level', 'save'] as const
 export type RoleIntent = (typeof ROLE_INTENTS)[number]
@@ -103,7 +107,7 @@ const builderFields = {
  * builder (scope level, scope, and permissions unless Add All / List All picks them); saving checks
  * the name and that at least one policy is staged. The browser and the action use the same one.
  */
-export function roleFormSchema(intent: string | null | undefined) {
+export function roleFormSchema(intent: string | null | undefined, kept: readonly string[] = []) {
   const base = {
     // read by the action itself (formData.get): a duplicated or odd intent is its 'Unknown action', not a hidden field error
     intent: z.unknown().optional(),
@@ -133,6 +137,8 @@ export function roleFormSchema(intent: string | null | undefined) {
         .refine((value) => (parsePolicies(value.policies) ?? []).length > 0, {
           path: ['policies'],
           error: SECURITY_MESSAGES.permissionsRequired,
+          // a stored role's policies saved unchanged are not checked again (decision 074)
+          when: () => !kept.includes('policies'),
         })
     default:
       return z.object(base)

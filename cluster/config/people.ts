@@ -424,9 +424,12 @@ function registerRoles(router: ClusterRouter): ResourceApi {
         errors.non_field_errors = [builtIn]
         return
       }
+      // a policy keeps the keys it was given (a newer cluster's, another tool's), in their order,
+      // as every nested object of the local cluster does; only a missing or blank scope reads null
       const policies = (
         (data.policies ?? []) as { permissions: string[]; scope_type?: string | null; scope_id?: string | null }[]
       ).map((p) => ({
+        ...p,
         permissions: p.permissions,
         scope_type: p.scope_type || null,
         scope_id: p.scope_id || null,

@@ -642,6 +642,35 @@ describe('pools, storages, credentials', () => {
     )
   })
 
+  test('storages keep what they were given; a deleted credential does not block other changes (issue 32)', async () => {
+    const cred = await t.api('POST', `${o}/credentials`, {
+      name: 'soon-gone',
+      type: 'aws_access_keys',
+      details: { access_key_id: 'AK', secret_access_key: 'S' },
+    })
+    const settings = {
+      vendor_hint: { a: [1, null] },
+      bucket_name: ' b ',
+      region: null,
+      cloud: 'gcp',
+      endpoint: '',
+      account_name: null,
+      credential_id: cred.body.uuid,
+    }
+    const r = await t.api('POST', `${o}/storages`, { name: 'kept', description: null, settings })
+    expect(r.status).toBe(201)
+    expect(r.body.description).toBeNull()
+    expect(r.body.settings).toMatchObject(settings)
+    expect((await t.api('DELETE', `${o}/credentials/${cred.body.uuid}`)).status).toBe(204)
+    const path = `${o}/storages/${r.body.uuid}`
+    const patched = await t.api('PATCH', path, { settings: { region: 'eu-west-1', cloud: 'aws' } })
+    expect(patched.status).toBe(200)
+    expect(patched.body.settings).toMatchObject({ ...settings, region: 'eu-west-1', cloud: 'aws' })
+    // naming a credential that does not exist is still refused
+    const named = await t.api('PATCH', path, { settings: { credential_id: crypto.randomUUID() } })
+    expect(named.body.settings.credential_id[0]).toMatch(/does not exist/)
+  })
+
   test('storages: validation, default, force_operation', async () => {
     const cred = (await t.api('GET', `${o}/credentials`)).body.results[0]
     expect(

@@ -177,6 +177,24 @@ describe('users and permissions', () => {
     ).toMatch(/does not exist/)
   })
 
+  test('a role keeps what it was given: its policies in order, their keys (unknown ones too), a null description (issue 32)', async () => {
+    const policies = [
+      { permissions: ['view_table', 'select_sql'], scope_type: 'table', scope_id: tableId, vendor_hint: { a: [1] } },
+      { x_extra: null, permissions: ['view_org'], scope_type: null, scope_id: null },
+    ]
+    const made = await t.api('POST', '/config/v1/roles/', { name: 'kept-as-given', description: null, policies })
+    expect(made.status).toBe(201)
+    const read = (await t.api('GET', `/config/v1/roles/${made.body.id}/`)).body
+    expect(read.description).toBeNull()
+    expect(read.policies).toEqual(policies)
+    expect(JSON.stringify(read.policies)).toBe(JSON.stringify(policies))
+    // a PATCH of another key leaves the policies as they were
+    const patched = (await t.api('PATCH', `/config/v1/roles/${made.body.id}/`, { description: 'd' })).body
+    expect(JSON.stringify(patched.policies)).toBe(JSON.stringify(policies))
+    // a role without policies is a role a real cluster holds
+    expect((await t.api('POST', '/config/v1/roles/', { name: 'no-policies', policies: [] })).status).toBe(201)
+  })
+
   test('custom roles: scoped to a table; permissions catalogue; built-ins are read-only', async () => {
     const cat = await t.api('GET', '/config/v1/roles/permissions/')
     expect(cat.body.find((c: { scope_type: string }) => c.scope_type === 'table').permissions).toContain(

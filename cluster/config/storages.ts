@@ -44,9 +44,12 @@ export function registerStorages(router: ClusterRouter): ResourceApi {
       io_perf_mode: 'moderate',
     }),
     // settings.cloud can be changed, as on a real cluster (hdxcli `storage settings settings.cloud ...`)
-    prepare({ ctx, data, errors }) {
+    // a credential is checked when it is named, not on every later change: a bucket whose credential
+    // was deleted since keeps naming it and can still be changed otherwise (issue 32)
+    prepare({ ctx, data, previous, errors }) {
       const s = data.settings as Record<string, unknown>
-      if (s.credential_id && !ctx.cluster.store.get('credential', String(s.credential_id))) {
+      const named = s.credential_id !== (previous?.settings as Record<string, unknown> | undefined)?.credential_id
+      if (named && s.credential_id && !ctx.cluster.store.get('credential', String(s.credential_id))) {
         errors.settings = { credential_id: [`Credential "${s.credential_id}" does not exist.`] }
       }
     },

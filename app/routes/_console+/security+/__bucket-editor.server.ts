@@ -3,8 +3,9 @@ import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
-import { createStorage, updateStorage, type Storage, type StorageInput } from '~/api/storages.server'
-import { BucketFormSchema, type BucketForm } from '~/schemas/bucket'
+import { createStorage, getStorage, updateStorage, type Storage, type StorageInput } from '~/api/storages.server'
+import { bucketFormSchema, type BucketForm } from '~/schemas/bucket'
+import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** Where the cluster's storage fields (as mapFieldErrors flattens them) show on the bucket form. */
@@ -34,6 +35,8 @@ export async function loadBucketEditor(api: ClusterApi) {
     credentialsError: credentials.error,
   }
 }
+
+const isObjectEmpty = (value: unknown) => typeof value === 'object' && value !== null && Object.keys(value).length === 0
 
 /** The form's values as the cluster's storage body. */
 function storageBody(form: BucketForm): StorageInput {
@@ -70,16 +73,43 @@ export function bucketFormValues(storage: Storage): Record<string, string> {
   }
 }
 
+/** The edit form's starting values, and the same as `original` (JSON) for a lossless save (decision 074). */
+export function bucketEditValues(storage: Storage): Record<string, string> {
+  const rendered = bucketFormValues(storage)
+  return { ...rendered, original: JSON.stringify(rendered) }
+}
+
+/** Where each bucket field is written in the storage. */
+const BUCKET_PLACES: FieldPlaces = {
+  name: [['name']],
+  description: [['description']],
+  ...Object.fromEntries(
+    ['bucket_name', 'cloud', 'region', 'bucket_path', 'endpoint', 'credential_id', 'io_perf_mode', 'is_default'].map(
+      (field) => [field, [['settings', field]]],
+    ),
+  ),
+}
+
 /**
  * Creates a bucket from the form, or changes `storageId`; redirects to the bucket with a toast.
+ * An edit with its `original` sends only the fields the operator changed (PATCH; nothing when
+ * none did), so every other stored value stays as the cluster holds it (decision 074).
  * Validation and the cluster's 400s come back on the form's fields with everything typed kept.
  */
 export async function saveBucketAction(api: ClusterApi, formData: FormData, storageId?: string) {
-  const submission = parseWithZod(formData, { schema: BucketFormSchema })
+  const original = storageId ? parseOriginal(formData.get('original')) : undefined
+  const kept = keptFields(formData, original, BUCKET_PLACES, ['description'])
+  const submission = parseWithZod(formData, { schema: bucketFormSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     const body = storageBody(submission.value)
-    const saved = storageId ? await updateStorage(api, storageId, body) : await createStorage(api, body)
+    const changes = original ? mergeChanged({}, body, BUCKET_PLACES, kept) : body
+    if (original && isObjectEmpty(changes.settings)) delete changes.settings
+    const saved = !storageId
+      ? await createStorage(api, body)
+      : Object.keys(changes).length
+        ? await updateStorage(api, storageId, changes)
+        : await getStorage(api, storageId)
     return redirectWithToast(`/security/buckets/${saved.uuid}`, {
       title: `Bucket ${saved.name} ${storageId ? 'saved' : 'created'}`,
       type: 'success',

@@ -51,6 +51,11 @@ export function BucketEditor({
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
+  // a stored value the lists do not hold (a credential deleted since, a cloud of a newer cluster) is offered as it is
+  const current = (options: { value: string; label: string }[], value: string | undefined, label: string) =>
+    value && !options.some((option) => option.value === value)
+      ? [...options, { value, label: `${label} ${value}` }]
+      : options
   const [form, fields] = useSchemaForm(BucketFormSchema, {
     id: 'bucket-editor',
     lastResult,
@@ -59,9 +64,15 @@ export function BucketEditor({
   return (
     <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       {submitIntent ? <input type="hidden" name="intent" value={submitIntent} /> : null}
+      {defaultValue?.original ? <input type="hidden" name="original" value={defaultValue.original} /> : null}
       <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
       <TextareaField meta={fields.description} label="Description" rows={2} />
-      <SelectField meta={fields.cloud} label="Cloud" options={CLOUD_OPTIONS} placeholder="Select a cloud" />
+      <SelectField
+        meta={fields.cloud}
+        label="Cloud"
+        options={current(CLOUD_OPTIONS, defaultValue?.cloud, 'Cloud')}
+        placeholder="Select a cloud"
+      />
       <Field meta={fields.bucket_name} label="Bucket name" inputProps={{ autoComplete: 'off' }} />
       <Field meta={fields.bucket_path} label="Bucket path" help="Where in the bucket data goes; / when left empty." />
       <Field meta={fields.region} label="Region" help="For example us-east-1." />
@@ -69,17 +80,21 @@ export function BucketEditor({
       <SelectField
         meta={fields.credential_id}
         label="Credential"
-        options={credentials.map((credential) => ({
-          value: credential.uuid,
-          label: credential.cloud ? `${credential.name} (${credential.cloud})` : credential.name,
-        }))}
+        options={current(
+          credentials.map((credential) => ({
+            value: credential.uuid,
+            label: credential.cloud ? `${credential.name} (${credential.cloud})` : credential.name,
+          })),
+          defaultValue?.credential_id,
+          'Unknown credential',
+        )}
         placeholder="None (the cluster's own access)"
         help={credentialsError ? `Credentials could not be listed: ${credentialsError}` : undefined}
       />
       <SelectField
         meta={fields.io_perf_mode}
         label="I/O mode"
-        options={IO_PERF_OPTIONS}
+        options={current(IO_PERF_OPTIONS, defaultValue?.io_perf_mode, 'Mode')}
         placeholder="The cluster's default (moderate)"
       />
       <CheckboxField

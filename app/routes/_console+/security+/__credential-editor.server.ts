@@ -6,6 +6,7 @@ import {
   listCredentialTypes,
   updateCredential,
   type Credential,
+  type CredentialInput,
   type CredentialType,
 } from '~/api/credentials.server'
 import { replyFromCluster } from '~/api/policies.server'
@@ -18,6 +19,7 @@ import {
   typeOfKeyFile,
   type CredentialFieldSpec,
 } from '~/schemas/credential'
+import { keptFields, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** A credential type as the form offers it: key, a label, its cloud and its fields. */
@@ -67,12 +69,26 @@ export function credentialFormValues(credential: Credential, type: CredentialTyp
     if (!field.secret && value !== undefined && value !== null)
       details[field.key] = typeof value === 'string' ? value : JSON.stringify(value)
   }
+  // what the form renders, for a save that writes only what changed (decision 074): never a secret
+  const rendered = {
+    name: credential.name,
+    description: credential.description ?? '',
+    ...Object.fromEntries(Object.entries(details).map(([key, value]) => [`details.${key}`, value])),
+  }
   return {
     name: credential.name,
     description: credential.description ?? '',
     type: credential.type ?? '',
     details,
+    original: JSON.stringify(rendered),
   }
+}
+
+/** Where each edit field is written in the credential: name, description and the non-secret details. */
+function credentialPlaces(type: CredentialTypeOption | undefined): FieldPlaces {
+  const places: FieldPlaces = { name: [['name']], description: [['description']] }
+  for (const field of type?.fields ?? []) if (!field.secret) places[`details.${field.key}`] = [['details', field.key]]
+  return places
 }
 
 /** Which secrets a credential has stored (without their values): the edit form says "stored". */
@@ -126,8 +142,12 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
   const notes = hasSecrets ? [SECRETS_NOTE] : []
 
   const isPickingType = formData.get('intent') === PICK_TYPE_INTENT
+  // an edit with its `original` writes only the fields posted otherwise than rendered (decision 074)
+  const original = existing ? parseOriginal(formData.get('original')) : undefined
+  const kept = keptFields(form, original, credentialPlaces(type), ['description'])
   const schema = credentialFormSchema(type?.fields ?? null, {
     keepsSecrets: Boolean(existing),
+    kept,
   })
   const submission = parseWithZod(form, { schema })
   if (isPickingType) {
@@ -176,11 +196,13 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
 
   try {
     const saved = existing
-      ? await updateCredential(api, existing.uuid, {
-          name: value.name,
-          description: value.description ?? '',
-          details,
-        })
+      ? original
+        ? await saveChanged(api, existing, value, details, kept)
+        : await updateCredential(api, existing.uuid, {
+            name: value.name,
+            description: value.description ?? '',
+            details,
+          })
       : await createCredential(api, {
           name: value.name,
           description: value.description ?? '',
@@ -194,4 +216,23 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
   } catch (error) {
     return replyFromCluster(submission, error, { rename, hideFields, notes })
   }
+}
+
+/**
+ * An edit's save (decision 074): only the changed name, description and non-secret details, and
+ * the secrets typed, are sent (PATCH: the cluster merges details); nothing when none changed.
+ */
+async function saveChanged(
+  api: ClusterApi,
+  existing: Credential,
+  value: { name: string; description?: string },
+  details: Record<string, string>,
+  kept: readonly string[],
+) {
+  const change: Partial<CredentialInput> = {}
+  if (!kept.includes('name')) change.name = value.name
+  if (!kept.includes('description')) change.description = value.description ?? ''
+  const changed = Object.fromEntries(Object.entries(details).filter(([key]) => !kept.includes(`details.${key}`)))
+  if (Object.keys(changed).length) change.details = changed
+  return Object.keys(change).length ? updateCredential(api, existing.uuid, change) : existing
 }

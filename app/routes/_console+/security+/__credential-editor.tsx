@@ -39,6 +39,8 @@ export function CredentialEditor({
     description?: string
     type?: string
     details?: Record<string, string>
+    /** An edit form's rendered values (JSON, never a secret): Save writes only what changed (decision 074). */
+    original?: string
   }
   /** The secrets the credential has stored (edit): their fields say so and may stay blank. */
   stored?: string[]
@@ -138,6 +140,7 @@ export function CredentialEditor({
       encType="multipart/form-data"
     >
       {submitIntent ? <input type="hidden" name="intent" value={submitIntent} /> : null}
+      {defaultValue?.original ? <input type="hidden" name="original" value={defaultValue.original} /> : null}
       {isHydrated || fixedType ? null : (
         // Enter in a field submits with the first submit button: this one (save), not "Show the fields".
         <button

@@ -2,9 +2,19 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { replyFromCluster } from '~/api/policies.server'
-import { createRole, getPermissionCatalogue, getRole, updateRole, type Role } from '~/api/roles.server'
+import {
+  createRole,
+  getPermissionCatalogue,
+  getRole,
+  patchRole,
+  updateRole,
+  type Role,
+  type RoleInput,
+} from '~/api/roles.server'
+import { isSameJson, keptFields, parseOriginal } from '~/schemas/lossless'
 import {
   parsePolicies,
+  ROLE_PLACES,
   roleFormSchema,
   SCOPE_LEVELS,
   SECURITY_MESSAGES,
@@ -70,11 +80,43 @@ export async function loadRoleEditor(api: ClusterApi, roleId?: string) {
     scopeSearch,
     catalogue,
     draft,
+    // what the edit form renders, for a save that writes only what changed (decision 074)
+    original: role ? JSON.stringify(renderedRole(draft)) : null,
     saved: policies,
     role: role
       ? { id: role.id, name: role.name, builtIn: Boolean(role.built_in), users: role.users?.length ?? 0 }
       : null,
   }
+}
+
+/** The role form's saved fields as it renders them: the `original` an edit form carries. */
+const renderedRole = (draft: RoleDraft) => ({
+  name: draft.name,
+  description: draft.description,
+  policies: JSON.stringify(draft.policies),
+})
+
+/**
+ * The policies to publish: each staged one is the stored policy it was shown from, verbatim (its
+ * unknown keys, its permissions' order), when unchanged; a stored policy of the same scope with the
+ * staged permissions when they changed; else the staged policy itself.
+ */
+export function mergePolicies(stored: readonly Record<string, unknown>[], staged: StagedPolicy[]) {
+  const used = new Set<number>()
+  const take = (test: (policy: Record<string, unknown>) => boolean) => {
+    const index = stored.findIndex((policy, i) => !used.has(i) && test(policy))
+    if (index !== -1) used.add(index)
+    return index === -1 ? undefined : stored[index]
+  }
+  return staged.map((policy) => {
+    const same = take((candidate) => isSameJson(normalise(candidate as Role['policies'][number]), policy))
+    if (same) return same
+    const scoped = take(
+      (candidate) =>
+        (candidate.scope_type ?? null) === policy.scope_type && (candidate.scope_id ?? null) === policy.scope_id,
+    )
+    return scoped ? { ...scoped, permissions: policy.permissions } : policy
+  })
 }
 
 const normalise = (policy: Role['policies'][number]): StagedPolicy => ({
@@ -107,7 +149,11 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
   const intent = String(formData.get('intent') ?? '')
   const [kind, argument] = intent.split(':')
   const revision = String(formData.get('revision') ?? '') || newRevision()
-  const submission = parseWithZod(formData, { schema: roleFormSchema(kind) })
+  // an edit form's `original` travels through every staging answer: Save compares with it
+  const originalText = roleId ? String(formData.get('original') ?? '') || null : null
+  const original = parseOriginal(originalText)
+  const kept = roleId ? keptFields(formData, original, ROLE_PLACES, ['description']) : []
+  const submission = parseWithZod(formData, { schema: roleFormSchema(kind, kept) })
   const scopeQ = String(formData.get('scope_q') ?? '').trim()
   if (submission.status !== 'success') {
     const policies = parsePolicies(String(formData.get('policies') ?? '')) ?? []
@@ -118,7 +164,13 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
       scopeQ,
     )
     return data(
-      { result: submission.reply(), revision, scopes: found.options, scopeSearch: found.search },
+      {
+        result: submission.reply(),
+        revision,
+        original: originalText,
+        scopes: found.options,
+        scopeSearch: found.search,
+      },
       { status: 400 },
     )
   }
@@ -126,7 +178,8 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
   const staged = parsePolicies(value.policies) ?? []
   const draft: RoleDraft = {
     name: value.name ?? '',
-    description: value.description ?? '',
+    // as typed: a staging answer shows it again untouched (trimmed only when saved)
+    description: String(formData.get('description') ?? ''),
     policies: staged,
     scopeLevel: (SCOPE_LEVELS.some((l) => l.value === value.scopeLevel) ? value.scopeLevel : 'org') as ScopeLevel,
     scope: value.scope ?? '',
@@ -138,6 +191,7 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
     return data({
       draft: nextDraft,
       revision: newRevision(),
+      original: originalText,
       note: note ?? null,
       scopes: found.options,
       scopeSearch: found.search,
@@ -149,6 +203,7 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
       {
         result: submission.reply({ fieldErrors: errors }),
         revision,
+        original: originalText,
         scopes: found.options,
         scopeSearch: found.search,
       },
@@ -199,9 +254,13 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
   }
   if (kind !== 'save') throw data({ message: 'Unknown action' }, { status: 400 })
 
-  const role = { name: value.name!.trim(), description: draft.description, policies: staged }
+  const role = { name: value.name!.trim(), description: draft.description.trim(), policies: staged }
   try {
-    const saved = roleId ? await updateRole(api, roleId, role) : await createRole(api, role)
+    const saved = roleId
+      ? original
+        ? await saveChanged(api, roleId, role, kept)
+        : await updateRole(api, roleId, role)
+      : await createRole(api, role)
     return redirectWithToast('/security/roles', {
       title: `Role ${saved.name} ${roleId ? 'saved' : 'created'}`,
       type: 'success',
@@ -210,10 +269,32 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
     const reply = replyFromCluster(submission, error, { rename: clusterFields(staged.length) })
     const found = await scopesOf(api, draft, scopeQ)
     return data(
-      { result: reply.data.result, revision, scopes: found.options, scopeSearch: found.search },
+      {
+        result: reply.data.result,
+        revision,
+        original: originalText,
+        scopes: found.options,
+        scopeSearch: found.search,
+      },
       { status: 400 },
     )
   }
+}
+
+/**
+ * An edit's Save (decision 074): the stored role read again, and only the changed fields sent
+ * (PATCH); an unchanged policy is sent as stored. Nothing is sent when nothing changed.
+ */
+async function saveChanged(api: ClusterApi, roleId: string, role: RoleInput, kept: readonly string[]) {
+  const stored = await getRole(api, roleId)
+  const changes: Partial<RoleInput> = {}
+  if (!kept.includes('name') && role.name !== stored.name) changes.name = role.name
+  if (!kept.includes('description')) changes.description = role.description
+  if (!kept.includes('policies')) {
+    const policies = mergePolicies(stored.policies as unknown as Record<string, unknown>[], role.policies)
+    if (!isSameJson(policies, stored.policies)) changes.policies = policies as RoleInput['policies']
+  }
+  return Object.keys(changes).length ? patchRole(api, roleId, changes) : stored
 }
 
 function labelOf(level: string) {

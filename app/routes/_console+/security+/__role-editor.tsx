@@ -13,7 +13,8 @@ import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
-import { parsePolicies, roleFormSchema, SCOPE_LEVELS, type StagedPolicy } from '~/schemas/security'
+import { keptFields, parseOriginal } from '~/schemas/lossless'
+import { parsePolicies, ROLE_PLACES, roleFormSchema, SCOPE_LEVELS, type StagedPolicy } from '~/schemas/security'
 import type { PermissionsByLevel, RoleDraft } from './__role-editor.server'
 import { ScopeFields, type ScopeChoice } from './__scope-fields'
 import { useEarlyChanges } from '~/components/forms/early-changes'
@@ -39,6 +40,7 @@ function describe(scopes: ScopeChoice[], policy: StagedPolicy) {
 export function RoleEditor({
   draft,
   saved,
+  original,
   scopes,
   scopeSearch,
   catalogue,
@@ -51,6 +53,8 @@ export function RoleEditor({
   draft: RoleDraft
   /** The policies published now (none for a new role): staged ones that differ are marked unsaved. */
   saved: StagedPolicy[]
+  /** An edit form's rendered name, description and policies (JSON): Save writes only what changed (decision 074). */
+  original?: string | null
   scopes: ScopeChoice[]
   /** The table search the scopes came from (issue 33: tables are a search away, never all listed). */
   scopeSearch: { q: string; choices: unknown[]; hasMore: boolean }
@@ -70,7 +74,12 @@ export function RoleEditor({
     defaultValue: initial,
     shouldValidate: 'onSubmit',
     onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: roleFormSchema(String(formData.get('intent') ?? '').split(':')[0]) }),
+      parseWithZod(formData, {
+        schema: roleFormSchema(
+          String(formData.get('intent') ?? '').split(':')[0],
+          keptFields(formData, parseOriginal(formData.get('original')), ROLE_PLACES, ['description']),
+        ),
+      }),
   })
   useEarlyChanges('role-editor')
   useFocusOnRefusal('role-editor', form.errorId)
@@ -111,6 +120,7 @@ export function RoleEditor({
         </chakra.button>
         <input type="hidden" name="revision" value={revision} />
         <input type="hidden" name={fields.policies.name} value={policiesText} />
+        {original ? <input type="hidden" name="original" value={original} /> : null}
         <FormErrors id={form.errorId} errors={form.errors} isFocused={firstError === ''} />
         <FirstErrorContext.Provider value={firstError}>
           <Field

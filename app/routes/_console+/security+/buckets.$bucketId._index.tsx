@@ -19,7 +19,7 @@ import { ForceConfirmSchema } from '~/schemas/confirm'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { BucketEditor } from './__bucket-editor'
-import { bucketFormValues, loadBucketEditor, saveBucketAction } from './__bucket-editor.server'
+import { bucketEditValues, loadBucketEditor, saveBucketAction } from './__bucket-editor.server'
 import { tablesUsingStorage, type BucketUse } from './__bucket-usage.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
@@ -56,7 +56,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       created: storage.created ?? '',
       modified: storage.modified ?? '',
     },
-    formValues: bucketFormValues(storage),
+    formValues: bucketEditValues(storage),
     ...editor,
     uses,
     usesError: projects.error,

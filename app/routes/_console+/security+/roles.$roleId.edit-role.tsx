@@ -52,7 +52,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditRoleRoute() {
-  const { draft, saved, scopes, scopeSearch, catalogue, role, readOnly, reason } = useLoaderData<typeof loader>()
+  const { draft, saved, original, scopes, scopeSearch, catalogue, role, readOnly, reason } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const staging = actionData && 'draft' in actionData ? actionData : null
   const revision = actionData?.revision ?? 'loaded'
@@ -83,6 +84,7 @@ export default function EditRoleRoute() {
           key={revision}
           draft={staging?.draft ?? draft}
           saved={saved}
+          original={actionData && 'original' in actionData ? actionData.original : original}
           scopes={actionData && 'scopes' in actionData ? actionData.scopes : scopes}
           scopeSearch={actionData && 'scopeSearch' in actionData ? actionData.scopeSearch : scopeSearch}
           catalogue={catalogue}

@@ -12,6 +12,7 @@ import { FormCard } from '~/components/forms/form-card'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
+import { parseOriginal } from '~/schemas/lossless'
 import { roleLabel, UserRolesFormSchema } from '~/schemas/security'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -58,6 +59,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isSelf: user.uuid === api.userId,
     },
     denied: allowed.editUser,
+    // the roles the form renders checked: Save adds and removes only what the operator changed (decision 074)
+    original: JSON.stringify({ roles: user.roles ?? [] }),
     effective: [...byScope.entries()].map(([scope, set]) => ({ scope, permissions: [...set].sort() })),
     roles: roles.map((role) => ({
       name: role.name,
@@ -68,19 +71,25 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /**
- * Gives the user the checked roles: the ones newly checked are added, the ones unchecked removed
- * (two calls at most); back to the users list with a toast. A cluster 400 comes back on the form.
+ * Gives the user the checked roles: the ones the operator checked are added, the ones unchecked
+ * removed (two calls at most), compared with the roles the form was rendered with (its `original`)
+ * so a role given or taken meanwhile by someone else stays as it is now (decision 074); back to
+ * the users list with a toast. A cluster 400 comes back on the form.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const api = await requireApi(request)
-  const submission = parseWithZod(await request.formData(), { schema: UserRolesFormSchema })
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: UserRolesFormSchema })
+  const rendered = parseOriginal(formData.get('original'))?.roles
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const wanted = submission.value.roles
   try {
     const user = await getUser(api, params.userId!)
     const current = user.roles ?? []
-    const added = wanted.filter((role) => !current.includes(role))
-    const removed = current.filter((role) => !wanted.includes(role))
+    // without an original (a form from before decision 074) the checked roles are the whole list
+    const shown = Array.isArray(rendered) ? rendered.map(String) : current
+    const added = wanted.filter((role) => !shown.includes(role) && !current.includes(role))
+    const removed = shown.filter((role) => !wanted.includes(role) && current.includes(role))
     if (added.length) await addUserRoles(api, user.uuid, added)
     if (removed.length) await removeUserRoles(api, user.uuid, removed)
     const changes = [
@@ -99,7 +108,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditUserRoute() {
-  const { user, roles, denied, effective } = useLoaderData<typeof loader>()
+  const { user, roles, denied, effective, original } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -112,7 +121,13 @@ export default function EditUserRoute() {
       {denied ? (
         <InlineAlert title="You cannot change roles">{denied}: ask an org admin.</InlineAlert>
       ) : (
-        <RolesForm roles={roles} current={user.roles} isSelf={user.isSelf} lastResult={actionData?.result} />
+        <RolesForm
+          roles={roles}
+          current={user.roles}
+          original={original}
+          isSelf={user.isSelf}
+          lastResult={actionData?.result}
+        />
       )}
       <SectionCard id="effective" title="Effective permissions">
         <DetailList
@@ -146,11 +161,13 @@ export default function EditUserRoute() {
 function RolesForm({
   roles,
   current,
+  original,
   isSelf,
   lastResult,
 }: {
   roles: { name: string; description: string; builtIn: boolean }[]
   current: string[]
+  original: string
   isSelf: boolean
   lastResult?: SubmissionResult<string[]>
 }) {
@@ -162,6 +179,7 @@ function RolesForm({
   const boxes = getCollectionProps(fields.roles, { type: 'checkbox', options: roles.map((role) => role.name) })
   return (
     <FormCard form={form} submit={{ label: 'Save roles' }} cancelTo="/security/users">
+      <input type="hidden" name="original" value={original} />
       <chakra.fieldset mb="4" aria-describedby={fields.roles.errorId}>
         <chakra.legend fontWeight="medium" fontSize="sm" mb="2">
           Roles
