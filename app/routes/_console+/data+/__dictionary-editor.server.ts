@@ -1,11 +1,25 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
-import { createDictionary, updateDictionary, type Dictionary, type DictionaryInput } from '~/api/dictionaries.server'
+import {
+  createDictionary,
+  dictionaryBody,
+  getDictionary,
+  updateDictionary,
+  type Dictionary,
+  type DictionaryInput,
+} from '~/api/dictionaries.server'
 import { listDictionaryFiles } from '~/api/dictionary-files.server'
 import { replyFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
-import { DictionaryFormSchema, parsePrimaryKey, parseSchemaDefinition, type DictionaryForm } from '~/schemas/dictionary'
+import {
+  DictionaryFormSchema,
+  dictionaryFormSchema,
+  parsePrimaryKey,
+  parseSchemaDefinition,
+  type DictionaryForm,
+} from '~/schemas/dictionary'
+import { keptFields, mergeChanged, parseOriginal, type FieldPlaces, type Json } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { DictionaryFormValues } from './__dictionary-editor'
 import { dictionaryUrl } from './__dictionary-url'
@@ -46,14 +60,40 @@ export function formValuesOf(projectId: string, dictionary: Dictionary): Diction
     description: dictionary.description ?? '',
     schemaDefinition: JSON.stringify(s.output_columns ?? []),
     primaryKey: JSON.stringify(s.primary_key ?? []),
-    lifetimeSeconds: s.lifetime_seconds === undefined ? '' : String(s.lifetime_seconds),
-    loadLevel: s.load_level ?? '',
-    format: s.format ?? '',
-    layout: s.layout ?? '',
-    file: s.filename ?? '',
+    lifetimeSeconds: s.lifetime_seconds === undefined || s.lifetime_seconds === null ? '' : String(s.lifetime_seconds),
+    loadLevel: str(s.load_level),
+    format: str(s.format),
+    layout: str(s.layout),
+    file: str(s.filename),
   }
 }
 
+const str = (value: unknown) => (value === undefined || value === null ? '' : String(value))
+
+/**
+ * The edit form's values: the rendered values, and the same as `original` (JSON), so a save writes
+ * only the fields the operator changed onto the stored dictionary (decisions 072 and 073).
+ */
+export function dictionaryEditValues(projectId: string, dictionary: Dictionary): DictionaryFormValues {
+  const rendered = formValuesOf(projectId, dictionary)
+  return { ...rendered, original: JSON.stringify(rendered) }
+}
+
+/** Where each form field is written in the dictionary. */
+export const DICTIONARY_PLACES: FieldPlaces = {
+  name: [['name']],
+  description: [['description']],
+  file: [['settings', 'filename']],
+  format: [['settings', 'format']],
+  layout: [['settings', 'layout']],
+  schemaDefinition: [['settings', 'output_columns']],
+  primaryKey: [['settings', 'primary_key']],
+  lifetimeSeconds: [['settings', 'lifetime_seconds']],
+  loadLevel: [['settings', 'load_level']],
+}
+const MULTILINE = ['description', 'schemaDefinition']
+
+/** The form's values as the API's input; a kept field's value is not read (it may be anything stored). */
 function inputOf(form: DictionaryForm): DictionaryInput {
   return {
     name: form.name,
@@ -62,10 +102,20 @@ function inputOf(form: DictionaryForm): DictionaryInput {
     format: form.format,
     layout: form.layout,
     lifetimeSeconds: form.lifetimeSeconds,
-    primaryKey: parsePrimaryKey(form.primaryKey)!,
-    outputColumns: parseSchemaDefinition(form.schemaDefinition)!,
+    primaryKey: parsePrimaryKey(String(form.primaryKey ?? '')) ?? [],
+    outputColumns: parseSchemaDefinition(String(form.schemaDefinition ?? '')) ?? [],
     loadLevel: form.loadLevel,
   }
+}
+
+/** The stored dictionary's writable keys with the changed fields' places taken from the form's body. */
+function mergeDictionary(stored: Dictionary, form: DictionaryForm, kept: string[]): Json {
+  const writable: Json = {
+    name: stored.name,
+    ...(stored.description !== undefined ? { description: stored.description } : {}),
+    settings: stored.settings ?? {},
+  }
+  return mergeChanged(writable, dictionaryBody(inputOf(form)), DICTIONARY_PLACES, kept)
 }
 
 /**
@@ -87,17 +137,22 @@ export async function createDictionaryAction(api: ClusterApi, formData: FormData
   }
 }
 
-/** Saves the dictionary (the cluster reloads it); redirects back to its page with a toast. */
+/**
+ * Saves the dictionary (the cluster reloads it): the stored dictionary with only the fields the
+ * operator changed written onto it (decision 073); redirects back to its page with a toast.
+ */
 export async function updateDictionaryAction(
   api: ClusterApi,
   projectId: string,
   dictionaryId: string,
   formData: FormData,
 ) {
-  const submission = parseWithZod(formData, { schema: DictionaryFormSchema })
+  const kept = keptFields(formData, parseOriginal(formData.get('original')), DICTIONARY_PLACES, MULTILINE)
+  const submission = parseWithZod(formData, { schema: dictionaryFormSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const saved = await updateDictionary(api, projectId, dictionaryId, inputOf(submission.value))
+    const stored = await getDictionary(api, projectId, dictionaryId)
+    const saved = await updateDictionary(api, projectId, dictionaryId, mergeDictionary(stored, submission.value, kept))
     return redirectWithToast(dictionaryUrl(projectId, saved.uuid ?? dictionaryId), {
       title: `Dictionary ${saved.name} saved`,
       type: 'success',

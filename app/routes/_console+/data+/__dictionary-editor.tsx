@@ -16,6 +16,7 @@ import {
   DictionaryFormSchema,
 } from '~/schemas/dictionary'
 import { FormSelect } from '~/components/forms/form-select'
+import { withCurrent } from '~/schemas/lossless'
 
 export type DictionaryFormValues = {
   project?: string
@@ -28,6 +29,8 @@ export type DictionaryFormValues = {
   format?: string
   layout?: string
   file?: string
+  /** Edit: the values the form was rendered with (JSON), so a save writes only what changed (decision 073). */
+  original?: string
 }
 
 /** The create form's defaults: ?project= when it is one, the recommended lifetime, CSV with names, hashed. */
@@ -73,6 +76,10 @@ export function DictionaryEditor({
   const shownFiles =
     fixedProject || (isHydrated && chosenProject) ? files.filter((file) => file.projectId === chosenProject) : files
   const isGrouped = !fixedProject && !(isHydrated && chosenProject)
+  // a stored file, format or layout the lists lack is shown, so an unchanged save posts it as stored
+  const currentFile = fields.file.initialValue
+  if (fixedProject && currentFile && !shownFiles.some((file) => file.name === currentFile))
+    shownFiles.push({ projectId: fixedProject.uuid, name: currentFile })
   const fileSelect = getSelectProps(fields.file)
   const fileHelp = (
     <>
@@ -90,6 +97,7 @@ export function DictionaryEditor({
       submit={{ label: submitLabel, name: 'intent', value: 'save' }}
       cancelTo={cancelTo}
     >
+      {defaultValue.original ? <input type="hidden" name="original" value={defaultValue.original} /> : null}
       {fixedProject ? (
         <>
           <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />
@@ -130,12 +138,18 @@ export function DictionaryEditor({
       <SelectField
         meta={fields.format}
         label="Format"
-        options={DICTIONARY_FORMATS.map((format) => ({ value: format, label: format }))}
+        options={withCurrent(DICTIONARY_FORMATS, fields.format.initialValue).map((format) => ({
+          value: format,
+          label: format,
+        }))}
       />
       <SelectField
         meta={fields.layout}
         label="Layout"
-        options={DICTIONARY_LAYOUTS.map((layout) => ({ value: layout, label: layout }))}
+        options={withCurrent(DICTIONARY_LAYOUTS, fields.layout.initialValue).map((layout) => ({
+          value: layout,
+          label: layout,
+        }))}
       />
       <TextareaField meta={fields.schemaDefinition} label="Schema definition (JSON)" rows={5} />
       <Text fontSize="xs" color="fg.muted" mt="-3" mb="4">
