@@ -142,6 +142,32 @@ const dictionaryShape = {
 
 export const DictionaryFormSchema = z.object(dictionaryShape)
 
+/** A file input's value: the browser's File, or the name the server's upload handler gave it. */
+const uploadValue = z.custom<File | string>(
+  (value) => typeof value === 'string' || (typeof File !== 'undefined' && value instanceof File),
+)
+
+/** Whether a file input's value holds a file (a browser posts an empty part when none is chosen). */
+const isChosen = (value: unknown) =>
+  typeof value === 'string' ? value !== '' : typeof File !== 'undefined' && value instanceof File && value.size > 0
+
+/**
+ * The new dictionary form (issue 35): the file is picked among the project's or uploaded in the same
+ * form (`upload`); one of them is required (spec: file selection and file upload required).
+ */
+export const DictionaryNewFormSchema = z
+  .object({ ...dictionaryShape, file: z.string().optional(), upload: uploadValue.optional() })
+  .check(
+    z.superRefine(
+      (form: { file?: string; upload?: unknown }, ctx) => {
+        if (!form.file && !isChosen(form.upload))
+          ctx.addIssue({ code: 'custom', path: ['file'], message: DICTIONARY_MESSAGES.fileRequired })
+      },
+      // beside the other fields' errors, not only once they pass
+      { when: () => true },
+    ),
+  )
+
 export type DictionaryForm = z.infer<typeof DictionaryFormSchema>
 
 /**

@@ -12,8 +12,14 @@ import {
 import { listDictionaryFiles } from '~/api/dictionary-files.server'
 import { replyFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
+import fs from 'node:fs'
+import { uploadDictionaryFile } from '~/api/dictionary-files.server'
+import { ClusterError } from '~/api/errors.server'
+import { formErrorsOf } from '~/api/policies.server'
+import { FILE_NAME_PATTERN, FILE_MESSAGES, formatProblem } from '~/schemas/file'
+import { readMultipart, TOO_BIG_MESSAGE, UPLOAD_FAILURE } from './__file-upload.server'
 import {
-  DictionaryFormSchema,
+  DictionaryNewFormSchema,
   dictionaryFormSchema,
   parsePrimaryKey,
   parseSchemaDefinition,
@@ -120,14 +126,55 @@ function mergeDictionary(stored: Dictionary, form: DictionaryForm, kept: string[
 
 /**
  * Creates the dictionary (the cluster loads its file); redirects to its page, which shows it
- * answering a lookup. Validation and the cluster's 400s (a load the engine refused among them)
- * come back on the form with everything typed kept.
+ * answering a lookup. The file is one of the project's or uploaded in the same form (multipart,
+ * `upload`: checked as on the file pages, then stored under its own name before the dictionary is
+ * made). Validation and the cluster's 400s (a load the engine refused among them) come back on the
+ * form with everything typed kept (but the chosen upload, which a browser cannot be given back).
  */
-export async function createDictionaryAction(api: ClusterApi, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: DictionaryFormSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+export async function createDictionaryAction(api: ClusterApi, request: Request) {
+  let read: Awaited<ReturnType<typeof readMultipart>>
   try {
-    const created = await createDictionary(api, submission.value.project, inputOf(submission.value))
+    read = await readMultipart(request, 'upload')
+  } catch {
+    const submission = parseWithZod(new FormData(), { schema: DictionaryNewFormSchema })
+    return data({ result: submission.reply({ formErrors: [UPLOAD_FAILURE] }) }, { status: 400 })
+  }
+  try {
+    return await createFromForm(api, read.formData, read.upload)
+  } finally {
+    read.cleanup()
+  }
+}
+
+async function createFromForm(
+  api: ClusterApi,
+  formData: FormData,
+  upload: Awaited<ReturnType<typeof readMultipart>>['upload'],
+) {
+  const submission = parseWithZod(formData, { schema: DictionaryNewFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const form = submission.value
+  const uploadError = (messages: string[]) =>
+    data({ result: submission.reply({ fieldErrors: { upload: messages } }) }, { status: 400 })
+  let file = form.file ?? ''
+  if (upload) {
+    if (!FILE_NAME_PATTERN.test(upload.filename)) return uploadError([FILE_MESSAGES.nameCharacters])
+    if (upload.isTooBig) return uploadError([TOO_BIG_MESSAGE])
+    const problem = formatProblem(upload.filename, upload.head)
+    if (problem) return uploadError([problem])
+    try {
+      const blob = await fs.openAsBlob(upload.path, { type: upload.contentType })
+      file = (await uploadDictionaryFile(api, form.project, upload.filename, blob)).name ?? upload.filename
+      // stored now: if the dictionary is refused, the form comes back with this file picked
+      ;(submission.payload as Record<string, unknown>).file = file
+    } catch (error) {
+      if (!(error instanceof ClusterError) || error.status !== 400) throw error
+      const { fieldErrors, formErrors } = formErrorsOf(error, { name: 'upload', file: 'upload' })
+      return data({ result: submission.reply({ fieldErrors, formErrors }) }, { status: 400 })
+    }
+  }
+  try {
+    const created = await createDictionary(api, form.project, inputOf({ ...form, file }))
     return redirectWithToast(dictionaryUrl(submission.value.project, created.uuid), {
       title: `Dictionary ${created.name} created`,
       type: 'success',

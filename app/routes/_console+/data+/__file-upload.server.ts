@@ -47,11 +47,13 @@ const UNNAMED_TYPES = ['', 'application/octet-stream']
 /**
  * Reads a multipart request with the file part streamed to a temporary file (never whole in
  * memory), stopping to write past MAX_UPLOAD_BYTES but still reading the body so the browser gets
- * the answer. The form's `file` value becomes the upload's name. Returns the form, the spooled
+ * the answer. The form's `file` (`fieldName`) value becomes the upload's name. Returns the form, the spooled
  * file, and `cleanup` (removes the temporary directory); a non-multipart request is read as usual.
  */
 export async function readMultipart(
   request: Request,
+  /** The file input's name. */
+  fieldName = 'file',
 ): Promise<{ formData: FormData; upload: Spooled | null; cleanup: () => void }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-upload-'))
   const cleanup = () => fs.rmSync(dir, { recursive: true, force: true })
@@ -60,7 +62,7 @@ export async function readMultipart(
     return { formData: await request.formData(), upload, cleanup }
   }
   const spool: UploadHandler = async ({ name, filename, contentType, data }) => {
-    if (name !== 'file' || filename === undefined) return undefined
+    if (name !== fieldName || filename === undefined) return undefined
     if (!filename) {
       for await (const _chunk of data) void _chunk
       return undefined

@@ -173,6 +173,25 @@ describe('dictionary editor round trip (issue 32)', () => {
     console.info(`dictionary round trip: ${cases} generated dictionaries saved unchanged`)
   })
 
+  it('the new dictionary form is a multipart form with an upload beside the file select (issue 35)', () => {
+    const html = renderToString(
+      <ChakraProvider value={system}>
+        <DictionaryEditor
+          projects={[{ uuid: projectId, name: 'rt_dicts' }]}
+          files={[]}
+          defaultValue={{ project: projectId }}
+          submitLabel="Create dictionary"
+          cancelTo="/data/dictionaries"
+          canUpload
+        />
+      </ChakraProvider>,
+    )
+    expect(html).toMatch(/<form[^>]*enctype="multipart\/form-data"/i)
+    expect(html).toMatch(/<input[^>]*type="file"[^>]*name="upload"|<input[^>]*name="upload"[^>]*type="file"/)
+    // the select is not required in the browser: an upload alone is enough
+    expect(html).not.toMatch(/<select[^>]*name="file"[^>]*required/)
+  })
+
   it('changing the description writes only the description', async () => {
     await fc.assert(
       fc.asyncProperty(dictionaryArb, async (dictionary) => {
