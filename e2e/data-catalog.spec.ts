@@ -184,3 +184,33 @@ test.describe('data → files and dictionaries', () => {
     }
   })
 })
+
+test.describe('data → a dictionary with its file uploaded in the same form (issue 35)', () => {
+  test('the file is uploaded with the dictionary (by XHR with scripts, multipart without) and the dictionary answers a lookup', async ({
+    authedPage: page,
+  }, testInfo) => {
+    test.slow()
+    const { project } = await createTableThroughForm(page)
+    const file = `${uniqueName('inline')}.csv`
+    const dictionary = uniqueName('dict_up')
+    await page.goto('/data/dictionaries/new-data-dictionary')
+    await page.getByLabel('Project', { exact: true }).selectOption({ label: project })
+    await page.getByLabel('Dictionary name').fill(dictionary)
+    await page.getByLabel('Upload a file').setInputFiles({ name: file, mimeType: 'text/csv', buffer: Buffer.from(CSV) })
+    await page.getByLabel('Schema definition (JSON)').fill('{"id": "uint64", "name": "string", "continent": "string"}')
+    await page.getByLabel('Primary key (JSON)').fill('["id"]')
+    const sent = page.waitForRequest(
+      (request) =>
+        request.method() === 'POST' &&
+        /\/(resources\/dictionary-create|data\/dictionaries\/new-data-dictionary)/.test(request.url()),
+    )
+    await page.getByRole('button', { name: 'Create dictionary' }).click()
+    expect(new URL((await sent).url()).pathname).toBe(
+      testInfo.project.name === 'js' ? '/resources/dictionary-create' : '/data/dictionaries/new-data-dictionary',
+    )
+    await expect(page.getByRole('heading', { level: 1, name: `Dictionary ${dictionary}` })).toBeVisible()
+    await expect(page.getByText(`Dictionary ${dictionary} created`)).toBeVisible()
+    await expect(page.getByRole('status', { name: 'Lookup answer' })).toContainText('France')
+    await expect(page.getByLabel('File', { exact: true })).toHaveValue(file)
+  })
+})

@@ -2,8 +2,12 @@ import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
 import { listProjects, type Project } from './projects.server'
 
-/** One column of a dictionary's schema definition (cluster-api.md 5). */
-export type DictionaryColumn = { name: string; datatype: { type: string } }
+/** One column of a dictionary's schema definition (cluster-api.md 5); other keys are kept as given. */
+export type DictionaryColumn = {
+  name: string
+  datatype: { type: string; [key: string]: unknown }
+  [key: string]: unknown
+}
 
 /** A dictionary as the cluster returns it (cluster-api.md 5). */
 export type Dictionary = {
@@ -21,6 +25,7 @@ export type Dictionary = {
     primary_key?: string[]
     output_columns?: DictionaryColumn[]
     load_level?: string | null
+    [key: string]: unknown
   }
 }
 
@@ -60,7 +65,8 @@ export function getDictionary(api: ClusterApi, projectId: string, dictionaryId: 
   return api.get<Dictionary>(`${dictionariesPath(api, projectId)}${encodeURIComponent(dictionaryId)}`)
 }
 
-function body(dictionary: DictionaryInput) {
+/** The request body the form's values make (a full dictionary). */
+export function dictionaryBody(dictionary: DictionaryInput) {
   return {
     name: dictionary.name,
     description: dictionary.description ?? '',
@@ -78,17 +84,20 @@ function body(dictionary: DictionaryInput) {
 
 /** Creates a dictionary (the cluster loads its file at once) and returns it; throws ClusterError. */
 export function createDictionary(api: ClusterApi, projectId: string, dictionary: DictionaryInput): Promise<Dictionary> {
-  return api.post<Dictionary>(dictionariesPath(api, projectId), body(dictionary))
+  return api.post<Dictionary>(dictionariesPath(api, projectId), dictionaryBody(dictionary))
 }
 
-/** Replaces a dictionary's fields and settings; throws ClusterError. */
+/**
+ * Replaces a dictionary's fields and settings with `body` (the stored dictionary with the changed
+ * fields written onto it, decision 073); throws ClusterError.
+ */
 export function updateDictionary(
   api: ClusterApi,
   projectId: string,
   dictionaryId: string,
-  dictionary: DictionaryInput,
+  body: Record<string, unknown>,
 ): Promise<Dictionary> {
-  return api.put<Dictionary>(`${dictionariesPath(api, projectId)}${encodeURIComponent(dictionaryId)}`, body(dictionary))
+  return api.put<Dictionary>(`${dictionariesPath(api, projectId)}${encodeURIComponent(dictionaryId)}`, body)
 }
 
 /** Deletes a dictionary; throws ClusterError. */

@@ -37,7 +37,8 @@ export function getFunction(api: ClusterApi, projectId: string, functionId: stri
   return api.get<SqlFunction>(`${functionsPath(api, projectId)}${encodeURIComponent(functionId)}`)
 }
 
-function body(fn: FunctionInput) {
+/** The request body the form's values make (a full function). */
+export function functionBody(fn: FunctionInput) {
   return { name: fn.name, sql: fn.sql, description: fn.description ?? '' }
 }
 
@@ -46,17 +47,20 @@ function body(fn: FunctionInput) {
  * a 400 on `sql`). Returns it; throws ClusterError.
  */
 export function createFunction(api: ClusterApi, projectId: string, fn: FunctionInput): Promise<SqlFunction> {
-  return api.post<SqlFunction>(functionsPath(api, projectId), body(fn))
+  return api.post<SqlFunction>(functionsPath(api, projectId), functionBody(fn))
 }
 
-/** Replaces a function's name, expression and description (checked as on create); throws ClusterError. */
+/**
+ * Replaces a function's name, expression and description with `body` (the stored function with the
+ * changed fields written onto it, decision 073; checked as on create); throws ClusterError.
+ */
 export function updateFunction(
   api: ClusterApi,
   projectId: string,
   functionId: string,
-  fn: FunctionInput,
+  body: Record<string, unknown>,
 ): Promise<SqlFunction> {
-  return api.put<SqlFunction>(`${functionsPath(api, projectId)}${encodeURIComponent(functionId)}`, body(fn))
+  return api.put<SqlFunction>(`${functionsPath(api, projectId)}${encodeURIComponent(functionId)}`, body)
 }
 
 /** Deletes a function; throws ClusterError. */

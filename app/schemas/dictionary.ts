@@ -49,7 +49,8 @@ export const DICTIONARY_LAYOUTS = [
 /** Spec section 9: 5 seconds recommended. */
 export const DEFAULT_LIFETIME_SECONDS = 5
 
-export type SchemaColumn = { name: string; datatype: { type: string } }
+/** A column of a schema definition; the cluster's list keeps each column's other keys as typed. */
+export type SchemaColumn = { name: string; datatype: { type: string; [key: string]: unknown }; [key: string]: unknown }
 
 function parseJson(text: string): { value: unknown } | undefined {
   try {
@@ -75,9 +76,7 @@ export function parseSchemaDefinition(text: string): SchemaColumn[] | undefined 
         const c = column as { name?: unknown; datatype?: { type?: unknown } }
         return c && typeof c.name === 'string' && c.name !== '' && typeof c.datatype?.type === 'string'
       })
-    return ok
-      ? (value as SchemaColumn[]).map((c) => ({ name: c.name, datatype: { type: c.datatype.type } }))
-      : undefined
+    return ok ? (value as SchemaColumn[]) : undefined
   }
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
@@ -110,7 +109,7 @@ const jsonField = (required: string, notJson: string, shape: string, parse: (tex
     })
 
 /** The dictionary form (create and edit). */
-export const DictionaryFormSchema = z.object({
+const dictionaryShape = {
   project: z.string({ error: DICTIONARY_MESSAGES.projectRequired }),
   name: z
     .string({ error: DICTIONARY_MESSAGES.nameRequired })
@@ -139,6 +138,46 @@ export const DictionaryFormSchema = z.object({
   format: z.string({ error: DICTIONARY_MESSAGES.formatRequired }),
   layout: z.string({ error: DICTIONARY_MESSAGES.layoutRequired }),
   file: z.string({ error: DICTIONARY_MESSAGES.fileRequired }),
-})
+}
+
+export const DictionaryFormSchema = z.object(dictionaryShape)
+
+/** A file input's value: the browser's File, or the name the server's upload handler gave it. */
+const uploadValue = z.custom<File | string>(
+  (value) => typeof value === 'string' || (typeof File !== 'undefined' && value instanceof File),
+)
+
+/** Whether a file input's value holds a file (a browser posts an empty part when none is chosen). */
+const isChosen = (value: unknown) =>
+  typeof value === 'string' ? value !== '' : typeof File !== 'undefined' && value instanceof File && value.size > 0
+
+/**
+ * The new dictionary form (issue 35): the file is picked among the project's or uploaded in the same
+ * form (`upload`); one of them is required (spec: file selection and file upload required).
+ */
+export const DictionaryNewFormSchema = z
+  .object({ ...dictionaryShape, file: z.string().optional(), upload: uploadValue.optional() })
+  .check(
+    z.superRefine(
+      (form: { file?: string; upload?: unknown }, ctx) => {
+        if (!form.file && !isChosen(form.upload))
+          ctx.addIssue({ code: 'custom', path: ['file'], message: DICTIONARY_MESSAGES.fileRequired })
+      },
+      // beside the other fields' errors, not only once they pass
+      { when: () => true },
+    ),
+  )
 
 export type DictionaryForm = z.infer<typeof DictionaryFormSchema>
+
+/**
+ * The edit form's schema: fields posted as the form rendered them from the stored dictionary
+ * (`kept`, decision 073) take whatever was posted, so a stored value the form's rules refuse stays
+ * as stored unless the operator changes it.
+ */
+export function dictionaryFormSchema(kept: readonly string[] = []) {
+  if (!kept.length) return DictionaryFormSchema
+  const shape: Record<string, z.ZodType> = { ...dictionaryShape }
+  for (const key of kept) if (key in shape && key !== 'project') shape[key] = z.string().optional()
+  return z.object(shape) as unknown as typeof DictionaryFormSchema
+}

@@ -10,8 +10,7 @@ export const FUNCTION_MESSAGES = {
   sqlRequired: 'SQL expression is required',
 } as const
 
-/** The function form (create and edit): project, name, description, SQL expression. */
-export const FunctionFormSchema = z.object({
+const functionShape = {
   project: z.string({ error: FUNCTION_MESSAGES.projectRequired }),
   name: z
     .string({ error: FUNCTION_MESSAGES.nameRequired })
@@ -20,10 +19,29 @@ export const FunctionFormSchema = z.object({
     .max(NAME_MAX_LENGTH, { error: FUNCTION_MESSAGES.nameTooLong })
     .regex(IDENTIFIER_PATTERN, { error: FUNCTION_MESSAGES.nameCharacters }),
   description: z.string().trim().optional(),
-  sql: z.string({ error: FUNCTION_MESSAGES.sqlRequired }).trim().min(1, { error: FUNCTION_MESSAGES.sqlRequired }),
-})
+  // a browser posts a textarea's line breaks as CR LF: stored as LF
+  sql: z
+    .string({ error: FUNCTION_MESSAGES.sqlRequired })
+    .trim()
+    .min(1, { error: FUNCTION_MESSAGES.sqlRequired })
+    .transform((sql) => sql.replace(/\r\n?/g, '\n')),
+}
+
+/** The function form (create and edit): project, name, description, SQL expression. */
+export const FunctionFormSchema = z.object(functionShape)
 
 export type FunctionForm = z.infer<typeof FunctionFormSchema>
+
+/**
+ * The edit form's schema: fields posted as the form rendered them from the stored function (`kept`,
+ * decision 073) take whatever was posted, so a stored value the form's rules refuse stays as stored.
+ */
+export function functionFormSchema(kept: readonly string[] = []) {
+  if (!kept.length) return FunctionFormSchema
+  const shape: Record<string, z.ZodType> = { ...functionShape }
+  for (const key of kept) if (key in shape && key !== 'project') shape[key] = z.string().optional()
+  return z.object(shape) as unknown as typeof FunctionFormSchema
+}
 
 /**
  * The parameters a lambda expression names (`(x, k, b) -> k*x + b` → x, k, b; `x -> x + 1` → x);

@@ -97,3 +97,14 @@ export function mergeChanged(stored: Json, body: Json, places: FieldPlaces, kept
   }
   return out
 }
+
+/**
+ * The values of a select's options with the current value among them (a select posts what it shows).
+ * A blank current value comes first: the form holds "" as no value, and a select with none selected
+ * posts its first option.
+ */
+export function withCurrent(options: readonly string[], current: unknown): string[] {
+  const value = current === undefined || current === null ? '' : String(current)
+  if (!value) return ['', ...options.filter(Boolean)]
+  return options.includes(value) ? [...options] : [...options, value]
+}

@@ -73,7 +73,7 @@ const positiveWhole = z
   .refine((value) => Number.isSafeInteger(value) && value > 0, { error: AUTO_BATCH_MESSAGES.positive })
   .optional()
 
-export const AutoBatchSchema = z.object({
+const autoBatchShape = {
   table: z.string({ error: 'Table is required' }).min(1, { error: 'Table is required' }),
   queue: z
     .string({ error: AUTO_BATCH_MESSAGES.queueRequired })
@@ -102,9 +102,23 @@ export const AutoBatchSchema = z.object({
   maxMinutes: positiveWhole,
   maxRows: positiveWhole,
   maxActive: positiveWhole,
-})
+}
+
+export const AutoBatchSchema = z.object(autoBatchShape)
 
 export type AutoBatchForm = z.infer<typeof AutoBatchSchema>
+
+/**
+ * The edit form's schema: fields posted as the form rendered them from the stored entry (`kept`,
+ * decision 073) take whatever was posted, so a stored value the form's rules refuse (a bare queue
+ * name, a pattern in the engine's regex dialect) stays as stored unless the operator changes it.
+ */
+export function autoBatchSchema(kept: readonly string[] = []) {
+  if (!kept.length) return AutoBatchSchema
+  const shape: Record<string, z.ZodType> = { ...autoBatchShape }
+  for (const key of kept) if (key in shape && key !== 'table') shape[key] = z.string().optional()
+  return z.object(shape) as unknown as typeof AutoBatchSchema
+}
 
 /** Secrets: never sent back to the browser; blank on edit keeps the stored value. */
 export const SOURCE_SECRETS = ['secretAccessKey', 'clientSecret', 'clientToken', 'accessToken'] as const

@@ -6,6 +6,7 @@
  * Shared by the server (merge) and the schema (rules apply to what the operator changed).
  */
 import { comparableText, isObject, parseOriginal, type Json } from './lossless'
+export { withCurrent } from './lossless'
 
 /** The column types the form offers: the spec's, and the ones real clusters hold. */
 export const ALL_COLUMN_TYPES = [
@@ -250,15 +251,4 @@ export function renderedOf(original: unknown): FormValue | undefined {
 export function renderedColumnOf(original: unknown): FormValue | undefined {
   const value = parseOriginal(original)
   return value ? columnFormValue(value) : undefined
-}
-
-/**
- * The values of a select's options with the current value among them (a select posts what it shows).
- * A blank current value comes first: the form holds "" as no value, and a select with none selected
- * posts its first option.
- */
-export function withCurrent(options: readonly string[], current: unknown): string[] {
-  const value = str(current)
-  if (!value) return ['', ...options.filter(Boolean)]
-  return options.includes(value) ? [...options] : [...options, value]
 }

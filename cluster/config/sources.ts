@@ -31,7 +31,14 @@ const KINDS: SourceKind[] = [
     settings: {
       bootstrap_servers: f.list(hostPort, { required: true, minItems: 1 }),
       topics: f.list(f.str({ blank: false }), { required: true, minItems: 1 }),
-      offset: f.str({ choices: ['earliest', 'latest'] }),
+      // earliest or latest from the console; a real cluster also holds what other clients stored
+      // (librdkafka's smallest/largest, a number), and keeps it
+      offset: f.json({
+        check: ((value: unknown) =>
+          typeof value === 'string' || Number.isSafeInteger(value)
+            ? undefined
+            : 'Use earliest, latest or an offset number.') as never,
+      }),
       read_timeout: f.int({ min: 0, help: 'seconds' }),
       max_wait: f.int({ min: 0, help: 'milliseconds' }),
       credential_id: f.uuid({ nullable: true }),

@@ -1,3 +1,4 @@
+import type React from 'react'
 import { useForm, type DefaultValue, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { z } from 'zod'
@@ -11,6 +12,8 @@ type SchemaFormOptions<Schema extends z.ZodType> = {
   defaultValue?: DefaultValue<z.input<Schema>>
   /** When a field is first checked in the browser (default: when it loses focus). */
   shouldValidate?: 'onBlur' | 'onSubmit' | 'onInput'
+  /** Called once the browser's check passed; `event.preventDefault()` takes the submission over (an upload by XHR). */
+  onSubmit?: (event: React.FormEvent<HTMLFormElement>, context: { formData: FormData }) => void
 }
 
 /**
@@ -31,6 +34,7 @@ export function useSchemaForm<Schema extends z.ZodType<Record<string, unknown>, 
     shouldValidate: options.shouldValidate ?? 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    ...(options.onSubmit ? { onSubmit: options.onSubmit } : {}),
   })
   useEarlyChanges(options.id)
   return result

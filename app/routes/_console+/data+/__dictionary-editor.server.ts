@@ -1,11 +1,31 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
-import { createDictionary, updateDictionary, type Dictionary, type DictionaryInput } from '~/api/dictionaries.server'
+import {
+  createDictionary,
+  dictionaryBody,
+  getDictionary,
+  updateDictionary,
+  type Dictionary,
+  type DictionaryInput,
+} from '~/api/dictionaries.server'
 import { listDictionaryFiles } from '~/api/dictionary-files.server'
 import { replyFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
-import { DictionaryFormSchema, parsePrimaryKey, parseSchemaDefinition, type DictionaryForm } from '~/schemas/dictionary'
+import fs from 'node:fs'
+import { uploadDictionaryFile } from '~/api/dictionary-files.server'
+import { ClusterError } from '~/api/errors.server'
+import { formErrorsOf } from '~/api/policies.server'
+import { FILE_NAME_PATTERN, FILE_MESSAGES, formatProblem } from '~/schemas/file'
+import { readMultipart, TOO_BIG_MESSAGE, UPLOAD_FAILURE } from './__file-upload.server'
+import {
+  DictionaryNewFormSchema,
+  dictionaryFormSchema,
+  parsePrimaryKey,
+  parseSchemaDefinition,
+  type DictionaryForm,
+} from '~/schemas/dictionary'
+import { keptFields, mergeChanged, parseOriginal, type FieldPlaces, type Json } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { DictionaryFormValues } from './__dictionary-editor'
 import { dictionaryUrl } from './__dictionary-url'
@@ -46,14 +66,40 @@ export function formValuesOf(projectId: string, dictionary: Dictionary): Diction
     description: dictionary.description ?? '',
     schemaDefinition: JSON.stringify(s.output_columns ?? []),
     primaryKey: JSON.stringify(s.primary_key ?? []),
-    lifetimeSeconds: s.lifetime_seconds === undefined ? '' : String(s.lifetime_seconds),
-    loadLevel: s.load_level ?? '',
-    format: s.format ?? '',
-    layout: s.layout ?? '',
-    file: s.filename ?? '',
+    lifetimeSeconds: s.lifetime_seconds === undefined || s.lifetime_seconds === null ? '' : String(s.lifetime_seconds),
+    loadLevel: str(s.load_level),
+    format: str(s.format),
+    layout: str(s.layout),
+    file: str(s.filename),
   }
 }
 
+const str = (value: unknown) => (value === undefined || value === null ? '' : String(value))
+
+/**
+ * The edit form's values: the rendered values, and the same as `original` (JSON), so a save writes
+ * only the fields the operator changed onto the stored dictionary (decisions 072 and 073).
+ */
+export function dictionaryEditValues(projectId: string, dictionary: Dictionary): DictionaryFormValues {
+  const rendered = formValuesOf(projectId, dictionary)
+  return { ...rendered, original: JSON.stringify(rendered) }
+}
+
+/** Where each form field is written in the dictionary. */
+export const DICTIONARY_PLACES: FieldPlaces = {
+  name: [['name']],
+  description: [['description']],
+  file: [['settings', 'filename']],
+  format: [['settings', 'format']],
+  layout: [['settings', 'layout']],
+  schemaDefinition: [['settings', 'output_columns']],
+  primaryKey: [['settings', 'primary_key']],
+  lifetimeSeconds: [['settings', 'lifetime_seconds']],
+  loadLevel: [['settings', 'load_level']],
+}
+const MULTILINE = ['description', 'schemaDefinition']
+
+/** The form's values as the API's input; a kept field's value is not read (it may be anything stored). */
 function inputOf(form: DictionaryForm): DictionaryInput {
   return {
     name: form.name,
@@ -62,22 +108,73 @@ function inputOf(form: DictionaryForm): DictionaryInput {
     format: form.format,
     layout: form.layout,
     lifetimeSeconds: form.lifetimeSeconds,
-    primaryKey: parsePrimaryKey(form.primaryKey)!,
-    outputColumns: parseSchemaDefinition(form.schemaDefinition)!,
+    primaryKey: parsePrimaryKey(String(form.primaryKey ?? '')) ?? [],
+    outputColumns: parseSchemaDefinition(String(form.schemaDefinition ?? '')) ?? [],
     loadLevel: form.loadLevel,
   }
 }
 
+/** The stored dictionary's writable keys with the changed fields' places taken from the form's body. */
+function mergeDictionary(stored: Dictionary, form: DictionaryForm, kept: string[]): Json {
+  const writable: Json = {
+    name: stored.name,
+    ...(stored.description !== undefined ? { description: stored.description } : {}),
+    settings: stored.settings ?? {},
+  }
+  return mergeChanged(writable, dictionaryBody(inputOf(form)), DICTIONARY_PLACES, kept)
+}
+
 /**
  * Creates the dictionary (the cluster loads its file); redirects to its page, which shows it
- * answering a lookup. Validation and the cluster's 400s (a load the engine refused among them)
- * come back on the form with everything typed kept.
+ * answering a lookup. The file is one of the project's or uploaded in the same form (multipart,
+ * `upload`: checked as on the file pages, then stored under its own name before the dictionary is
+ * made). Validation and the cluster's 400s (a load the engine refused among them) come back on the
+ * form with everything typed kept (but the chosen upload, which a browser cannot be given back).
  */
-export async function createDictionaryAction(api: ClusterApi, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: DictionaryFormSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+export async function createDictionaryAction(api: ClusterApi, request: Request) {
+  let read: Awaited<ReturnType<typeof readMultipart>>
   try {
-    const created = await createDictionary(api, submission.value.project, inputOf(submission.value))
+    read = await readMultipart(request, 'upload')
+  } catch {
+    const submission = parseWithZod(new FormData(), { schema: DictionaryNewFormSchema })
+    return data({ result: submission.reply({ formErrors: [UPLOAD_FAILURE] }) }, { status: 400 })
+  }
+  try {
+    return await createFromForm(api, read.formData, read.upload)
+  } finally {
+    read.cleanup()
+  }
+}
+
+async function createFromForm(
+  api: ClusterApi,
+  formData: FormData,
+  upload: Awaited<ReturnType<typeof readMultipart>>['upload'],
+) {
+  const submission = parseWithZod(formData, { schema: DictionaryNewFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const form = submission.value
+  const uploadError = (messages: string[]) =>
+    data({ result: submission.reply({ fieldErrors: { upload: messages } }) }, { status: 400 })
+  let file = form.file ?? ''
+  if (upload) {
+    if (!FILE_NAME_PATTERN.test(upload.filename)) return uploadError([FILE_MESSAGES.nameCharacters])
+    if (upload.isTooBig) return uploadError([TOO_BIG_MESSAGE])
+    const problem = formatProblem(upload.filename, upload.head)
+    if (problem) return uploadError([problem])
+    try {
+      const blob = await fs.openAsBlob(upload.path, { type: upload.contentType })
+      file = (await uploadDictionaryFile(api, form.project, upload.filename, blob)).name ?? upload.filename
+      // stored now: if the dictionary is refused, the form comes back with this file picked
+      ;(submission.payload as Record<string, unknown>).file = file
+    } catch (error) {
+      if (!(error instanceof ClusterError) || error.status !== 400) throw error
+      const { fieldErrors, formErrors } = formErrorsOf(error, { name: 'upload', file: 'upload' })
+      return data({ result: submission.reply({ fieldErrors, formErrors }) }, { status: 400 })
+    }
+  }
+  try {
+    const created = await createDictionary(api, form.project, inputOf({ ...form, file }))
     return redirectWithToast(dictionaryUrl(submission.value.project, created.uuid), {
       title: `Dictionary ${created.name} created`,
       type: 'success',
@@ -87,17 +184,22 @@ export async function createDictionaryAction(api: ClusterApi, formData: FormData
   }
 }
 
-/** Saves the dictionary (the cluster reloads it); redirects back to its page with a toast. */
+/**
+ * Saves the dictionary (the cluster reloads it): the stored dictionary with only the fields the
+ * operator changed written onto it (decision 073); redirects back to its page with a toast.
+ */
 export async function updateDictionaryAction(
   api: ClusterApi,
   projectId: string,
   dictionaryId: string,
   formData: FormData,
 ) {
-  const submission = parseWithZod(formData, { schema: DictionaryFormSchema })
+  const kept = keptFields(formData, parseOriginal(formData.get('original')), DICTIONARY_PLACES, MULTILINE)
+  const submission = parseWithZod(formData, { schema: dictionaryFormSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const saved = await updateDictionary(api, projectId, dictionaryId, inputOf(submission.value))
+    const stored = await getDictionary(api, projectId, dictionaryId)
+    const saved = await updateDictionary(api, projectId, dictionaryId, mergeDictionary(stored, submission.value, kept))
     return redirectWithToast(dictionaryUrl(projectId, saved.uuid ?? dictionaryId), {
       title: `Dictionary ${saved.name} saved`,
       type: 'success',

@@ -1,6 +1,9 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { getSelectProps } from '@conform-to/react'
-import { Text } from '@chakra-ui/react'
+import { getInputProps, getSelectProps } from '@conform-to/react'
+import { Box, chakra, Text } from '@chakra-ui/react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { withBase } from '~/utils/base-path'
+import { DICTIONARY_CREATE_URL } from './__file-url'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { Link } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
@@ -14,8 +17,11 @@ import {
   DICTIONARY_FORMATS,
   DICTIONARY_LAYOUTS,
   DictionaryFormSchema,
+  DictionaryNewFormSchema,
 } from '~/schemas/dictionary'
+import { FILE_EXTENSIONS, MAX_UPLOAD_BYTES } from '~/schemas/file'
 import { FormSelect } from '~/components/forms/form-select'
+import { withCurrent } from '~/schemas/lossless'
 
 export type DictionaryFormValues = {
   project?: string
@@ -28,6 +34,8 @@ export type DictionaryFormValues = {
   format?: string
   layout?: string
   file?: string
+  /** Edit: the values the form was rendered with (JSON), so a save writes only what changed (decision 073). */
+  original?: string
 }
 
 /** The create form's defaults: ?project= when it is one, the recommended lifetime, CSV with names, hashed. */
@@ -55,6 +63,7 @@ export function DictionaryEditor({
   submitLabel,
   cancelTo,
   deniedReason,
+  canUpload = false,
 }: {
   projects: { uuid: string; name: string }[]
   files: { projectId: string; name: string }[]
@@ -65,14 +74,29 @@ export function DictionaryEditor({
   cancelTo: string
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
+  /** New dictionary: the file may be uploaded in the same form (multipart; issue 35). */
+  canUpload?: boolean
 }) {
   const isHydrated = useHydrated()
-  const [form, fields] = useSchemaForm(DictionaryFormSchema, { id: 'dictionary-editor', lastResult, defaultValue })
+  const upload = useUploadByXhr()
+  const [form, fields] = useSchemaForm(canUpload ? DictionaryNewFormSchema : DictionaryFormSchema, {
+    id: 'dictionary-editor',
+    lastResult: upload.result ?? lastResult,
+    defaultValue,
+    onSubmit: canUpload ? upload.onSubmit : undefined,
+  })
+  const uploadField = (fields as unknown as { upload: Parameters<typeof getInputProps>[0] }).upload
+  const uploadProps = canUpload ? getInputProps(uploadField, { type: 'file' }) : null
+  const uploadHelp = `Or upload one here: ${FILE_EXTENSIONS.join(', ')}; at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. It is stored in the project under its own name.`
   const chosenProject = fixedProject?.uuid ?? fields.project.value
   const projectName = new Map(projects.map((project) => [project.uuid, project.name]))
   const shownFiles =
     fixedProject || (isHydrated && chosenProject) ? files.filter((file) => file.projectId === chosenProject) : files
   const isGrouped = !fixedProject && !(isHydrated && chosenProject)
+  // a stored file, format or layout the lists lack is shown, so an unchanged save posts it as stored
+  const currentFile = fields.file.initialValue
+  if (fixedProject && currentFile && !shownFiles.some((file) => file.name === currentFile))
+    shownFiles.push({ projectId: fixedProject.uuid, name: currentFile })
   const fileSelect = getSelectProps(fields.file)
   const fileHelp = (
     <>
@@ -89,7 +113,9 @@ export function DictionaryEditor({
       form={form}
       submit={{ label: submitLabel, name: 'intent', value: 'save' }}
       cancelTo={cancelTo}
+      encType={canUpload ? 'multipart/form-data' : undefined}
     >
+      {defaultValue.original ? <input type="hidden" name="original" value={defaultValue.original} /> : null}
       {fixedProject ? (
         <>
           <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />
@@ -127,15 +153,39 @@ export function DictionaryEditor({
           ))}
         </FormSelect>
       </FieldShell>
+      {uploadProps ? (
+        <FieldShell meta={uploadField as never} label="Upload a file" help={uploadHelp}>
+          <chakra.input
+            {...uploadProps}
+            key={uploadProps.key}
+            accept={FILE_EXTENSIONS.join(',')}
+            aria-describedby={[uploadProps['aria-describedby'], `${uploadField.id}-help`].filter(Boolean).join(' ')}
+            display="block"
+            fontSize="sm"
+          />
+        </FieldShell>
+      ) : null}
+      {upload.progress ? <UploadProgress {...upload.progress} /> : null}
+      {upload.failure ? (
+        <Text role="alert" color="fg.error" fontSize="sm" mb="3">
+          {upload.failure}
+        </Text>
+      ) : null}
       <SelectField
         meta={fields.format}
         label="Format"
-        options={DICTIONARY_FORMATS.map((format) => ({ value: format, label: format }))}
+        options={withCurrent(DICTIONARY_FORMATS, fields.format.initialValue).map((format) => ({
+          value: format,
+          label: format,
+        }))}
       />
       <SelectField
         meta={fields.layout}
         label="Layout"
-        options={DICTIONARY_LAYOUTS.map((layout) => ({ value: layout, label: layout }))}
+        options={withCurrent(DICTIONARY_LAYOUTS, fields.layout.initialValue).map((layout) => ({
+          value: layout,
+          label: layout,
+        }))}
       />
       <TextareaField meta={fields.schemaDefinition} label="Schema definition (JSON)" rows={5} />
       <Text fontSize="xs" color="fg.muted" mt="-3" mb="4">
@@ -162,5 +212,73 @@ export function DictionaryEditor({
         inputProps={{ autoComplete: 'off' }}
       />
     </FormCard>
+  )
+}
+
+type Progress = { loaded: number; total: number }
+
+/**
+ * With scripts, a form carrying a chosen upload goes by XHR to the create resource route so a
+ * progress bar can follow the bytes (the same action; without scripts the page's multipart post),
+ * then the page goes where the server says, or shows its field errors. Without a file chosen the
+ * form is submitted as usual.
+ */
+function useUploadByXhr() {
+  const [result, setResult] = useState<SubmissionResult<string[]> | undefined>(undefined)
+  const [progress, setProgress] = useState<Progress | null>(null)
+  const [failure, setFailure] = useState<string | null>(null)
+  const request = useRef<XMLHttpRequest | null>(null)
+  useEffect(() => () => request.current?.abort(), [])
+  const onSubmit = (event: FormEvent<HTMLFormElement>, { formData }: { formData: FormData }) => {
+    const file = formData.get('upload')
+    if (typeof XMLHttpRequest === 'undefined' || !(file instanceof File) || file.size === 0) return
+    event.preventDefault()
+    const xhr = new XMLHttpRequest()
+    request.current = xhr
+    setFailure(null)
+    setProgress({ loaded: 0, total: file.size })
+    xhr.upload.onprogress = (progressEvent) => {
+      if (progressEvent.lengthComputable) setProgress({ loaded: progressEvent.loaded, total: progressEvent.total })
+    }
+    xhr.onload = () => {
+      // An ended session answers with the login page (the redirect was followed): go there.
+      if (new URL(xhr.responseURL || window.location.href).pathname === withBase('/login')) {
+        window.location.assign(xhr.responseURL)
+        return
+      }
+      let answer: { status?: string; redirectTo?: string; result?: SubmissionResult<string[]>; message?: string } = {}
+      try {
+        answer = JSON.parse(xhr.responseText)
+      } catch {
+        answer = {}
+      }
+      if (answer.status === 'success' && answer.redirectTo) {
+        window.location.assign(withBase(answer.redirectTo))
+        return
+      }
+      setProgress(null)
+      if (answer.result) setResult(answer.result)
+      else setFailure(answer.message ?? 'Error while file uploading')
+    }
+    xhr.onerror = () => {
+      setProgress(null)
+      setFailure('Error while file uploading')
+    }
+    xhr.open('POST', withBase(DICTIONARY_CREATE_URL))
+    xhr.setRequestHeader('Accept', 'application/json')
+    xhr.send(formData)
+  }
+  return { result, progress, failure, onSubmit }
+}
+
+function UploadProgress({ loaded, total }: Progress) {
+  const percent = total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : 0
+  return (
+    <Box mb="4" role="status" aria-live="polite">
+      <chakra.label htmlFor="dictionary-upload-progress" fontSize="sm" display="block" mb="1">
+        Uploading… {percent}% ({(loaded / 1024 / 1024).toFixed(1)} of {(total / 1024 / 1024).toFixed(1)} MB)
+      </chakra.label>
+      <chakra.progress id="dictionary-upload-progress" max={100} value={percent} w="full" h="2" />
+    </Box>
   )
 }

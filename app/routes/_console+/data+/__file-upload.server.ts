@@ -10,7 +10,7 @@ import {
   type UploadHandler,
 } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
-import { uploadDictionaryFile } from '~/api/dictionary-files.server'
+import { listDictionaryFiles, uploadDictionaryFile } from '~/api/dictionary-files.server'
 import { formErrorsOf } from '~/api/policies.server'
 import { ClusterError } from '~/api/errors.server'
 import {
@@ -31,16 +31,29 @@ export const UPLOAD_FAILURE = 'Error while file uploading'
 
 export const TOO_BIG_MESSAGE = `The file is too big: at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`
 
-type Spooled = { path: string; filename: string; size: number; head: Uint8Array; isTooBig: boolean }
+type Spooled = {
+  path: string
+  filename: string
+  /** The type the browser gave the file part ("" when none). */
+  contentType: string
+  size: number
+  head: Uint8Array
+  isTooBig: boolean
+}
+
+/** A part type that says nothing of the bytes (what a client sends when it names none). */
+const UNNAMED_TYPES = ['', 'application/octet-stream']
 
 /**
  * Reads a multipart request with the file part streamed to a temporary file (never whole in
  * memory), stopping to write past MAX_UPLOAD_BYTES but still reading the body so the browser gets
- * the answer. The form's `file` value becomes the upload's name. Returns the form, the spooled
+ * the answer. The form's `file` (`fieldName`) value becomes the upload's name. Returns the form, the spooled
  * file, and `cleanup` (removes the temporary directory); a non-multipart request is read as usual.
  */
 export async function readMultipart(
   request: Request,
+  /** The file input's name. */
+  fieldName = 'file',
 ): Promise<{ formData: FormData; upload: Spooled | null; cleanup: () => void }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-upload-'))
   const cleanup = () => fs.rmSync(dir, { recursive: true, force: true })
@@ -48,8 +61,8 @@ export async function readMultipart(
   if (!(request.headers.get('content-type') ?? '').includes('multipart/form-data')) {
     return { formData: await request.formData(), upload, cleanup }
   }
-  const spool: UploadHandler = async ({ name, filename, data }) => {
-    if (name !== 'file' || filename === undefined) return undefined
+  const spool: UploadHandler = async ({ name, filename, contentType, data }) => {
+    if (name !== fieldName || filename === undefined) return undefined
     if (!filename) {
       for await (const _chunk of data) void _chunk
       return undefined
@@ -70,7 +83,14 @@ export async function readMultipart(
       if (!isTooBig && !out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()))
     }
     await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())))
-    upload = { path: target, filename: path.basename(filename), size, head: Buffer.concat(head), isTooBig }
+    upload = {
+      path: target,
+      filename: path.basename(filename),
+      contentType: contentType ?? '',
+      size,
+      head: Buffer.concat(head),
+      isTooBig,
+    }
     return upload.filename
   }
   try {
@@ -83,6 +103,11 @@ export async function readMultipart(
     cleanup()
     throw error
   }
+}
+
+/** The stored file's listing (type, size, times where the cluster gives them); undefined when not listed. */
+async function storedFile(api: ClusterApi, projectId: string, name: string) {
+  return (await listDictionaryFiles(api, projectId)).find((file) => file.name === name)
 }
 
 export type UploadOutcome =
@@ -123,7 +148,11 @@ export async function uploadFileAction(
     const problem = formatProblem(name, upload.head)
     if (problem) return reply({ file: [problem] })
     try {
-      const blob = await fs.openAsBlob(upload.path)
+      // the file's type as the browser named it; a replacement that names none keeps the stored one
+      // (decision 073: an unchanged update leaves the file's metadata as it was)
+      let type = UNNAMED_TYPES.includes(upload.contentType) ? '' : upload.contentType
+      if (replace && !type) type = (await storedFile(api, projectId, name))?.content_type ?? ''
+      const blob = await fs.openAsBlob(upload.path, { type })
       await uploadDictionaryFile(api, projectId, name, blob, { replace: Boolean(replace) })
     } catch (error) {
       if (!(error instanceof ClusterError) || error.status !== 400) throw error

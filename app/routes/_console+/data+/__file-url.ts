@@ -12,3 +12,6 @@ export function fileDownloadUrl(projectId: string, name: string): string {
 
 /** The resource route the upload forms send to by XHR, with scripts, for the progress bar. */
 export const FILE_UPLOAD_URL = '/resources/dictionary-file-upload'
+
+/** The resource route the new dictionary form sends to by XHR when it carries an upload (issue 35). */
+export const DICTIONARY_CREATE_URL = '/resources/dictionary-create'

@@ -1,10 +1,11 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
-import { createFunction, updateFunction } from '~/api/functions.server'
+import { createFunction, functionBody, getFunction, updateFunction, type SqlFunction } from '~/api/functions.server'
 import { replyFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
-import { FunctionFormSchema } from '~/schemas/function'
+import { FunctionFormSchema, functionFormSchema } from '~/schemas/function'
+import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import { functionUrl } from './__function-url'
 
@@ -37,13 +38,42 @@ export async function createFunctionAction(api: ClusterApi, formData: FormData) 
   }
 }
 
-/** Saves the function's name, description and expression; redirects back to its page with a toast. */
+/** The edit form's values for a stored function. */
+export type FunctionFormValues = { project: string; name: string; description: string; sql: string; original?: string }
+
+const str = (value: unknown) => (value === undefined || value === null ? '' : String(value))
+
+/**
+ * The edit form's values: the rendered values, and the same as `original` (JSON), so a save writes
+ * only the fields the operator changed onto the stored function (decisions 072 and 073).
+ */
+export function functionEditValues(projectId: string, fn: SqlFunction): FunctionFormValues {
+  const rendered = { project: projectId, name: fn.name, description: str(fn.description), sql: str(fn.sql) }
+  return { ...rendered, original: JSON.stringify(rendered) }
+}
+
+/** Where each form field is written in the function. */
+const FUNCTION_PLACES: FieldPlaces = { name: [['name']], description: [['description']], sql: [['sql']] }
+
+/**
+ * Saves the function: the stored function with only the fields the operator changed written onto it
+ * (an unchanged SQL stays byte for byte, decision 073); redirects back to its page with a toast.
+ */
 export async function updateFunctionAction(api: ClusterApi, projectId: string, functionId: string, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: FunctionFormSchema })
+  const original = parseOriginal(formData.get('original'))
+  const kept = keptFields(formData, original, FUNCTION_PLACES, ['description', 'sql'])
+  const submission = parseWithZod(formData, { schema: functionFormSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { project: _project, ...fn } = submission.value
   try {
-    const saved = await updateFunction(api, projectId, functionId, fn)
+    const stored = await getFunction(api, projectId, functionId)
+    const writable = {
+      name: stored.name,
+      ...(stored.description !== undefined ? { description: stored.description } : {}),
+      sql: stored.sql,
+    }
+    const body = mergeChanged(writable, functionBody(fn), FUNCTION_PLACES, kept)
+    const saved = await updateFunction(api, projectId, functionId, body)
     return redirectWithToast(functionUrl(projectId, saved.uuid ?? functionId), {
       title: `Function ${saved.name} saved`,
       type: 'success',

@@ -20,7 +20,8 @@ export function FunctionEditor({
   deniedReason,
 }: {
   projects: { uuid: string; name: string }[]
-  defaultValue: { project?: string; name?: string; description?: string; sql?: string }
+  /** On edit `original`: the values the form was rendered with (JSON), so a save writes only what changed. */
+  defaultValue: { project?: string; name?: string; description?: string; sql?: string; original?: string }
   /** On edit: the function's project, shown and sent as a hidden field. */
   fixedProject?: { uuid: string; name: string }
   lastResult?: SubmissionResult<string[]>
@@ -37,6 +38,7 @@ export function FunctionEditor({
       submit={{ label: submitLabel, name: 'intent', value: 'save' }}
       cancelTo={cancelTo}
     >
+      {defaultValue.original ? <input type="hidden" name="original" value={defaultValue.original} /> : null}
       {fixedProject ? (
         <>
           <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />
@@ -59,11 +61,12 @@ export function FunctionEditor({
         inputProps={{ autoComplete: 'off' }}
       />
       <TextareaField meta={fields.description} label="Description" rows={2} />
-      <Field
+      <TextareaField
         meta={fields.sql}
         label="SQL expression"
         help="A lambda, e.g. (x, k, b) -> k*x + b. Saving defines it on the cluster, which checks it."
-        inputProps={{ fontFamily: 'mono', autoComplete: 'off', spellCheck: false }}
+        rows={3}
+        isCode
       />
     </FormCard>
   )

@@ -4,7 +4,8 @@ import type { ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { listAutoBatches, setAutoBatches, type AutoBatch } from '~/api/sources.server'
-import { AutoBatchSchema, type AutoBatchForm } from '~/schemas/source'
+import { autoBatchSchema, type AutoBatchForm } from '~/schemas/source'
+import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
 import { splitTableValue } from './__transform-editor.server'
@@ -31,6 +32,28 @@ export function autoBatchFormValue(entry: AutoBatch, table: string): Record<stri
     maxRows: str(entry.max_rows_per_partition),
     maxActive: str(entry.max_active_partitions),
   }
+}
+
+/**
+ * The edit form's values: the rendered values, and the same as `original` (JSON), so a save writes
+ * only the fields the operator changed onto the stored entry (decisions 072 and 073).
+ */
+export function autoBatchEditValue(entry: AutoBatch, table: string): Record<string, unknown> {
+  const rendered = autoBatchFormValue(entry, table)
+  return { ...rendered, original: JSON.stringify(rendered) }
+}
+
+/** Where each form field is written in the entry. */
+const ENTRY_PLACES: FieldPlaces = {
+  queue: [['source']],
+  region: [['source_region']],
+  pattern: [['pattern']],
+  sourceCredential: [['source_credential_id']],
+  bucketCredential: [['bucket_credential_id']],
+  dryRun: [['dry_run']],
+  maxMinutes: [['max_minutes_per_partition']],
+  maxRows: [['max_rows_per_partition']],
+  maxActive: [['max_active_partitions']],
 }
 
 /** The entry a valid form stores (enabled), on top of what was stored before. */
@@ -77,7 +100,10 @@ export function autoBatchUrl(tableId: string, index: number, projectId: string) 
 
 /** Adds (no `index`) or replaces the table's auto batch entry; redirects to its page with a toast. */
 export async function autoBatchAction(api: ClusterApi, formData: FormData, options: { index?: number } = {}) {
-  const submission = parseWithZod(formData, { schema: AutoBatchSchema })
+  // on edit with the rendered values (`original`), only the changed fields are written (decision 073)
+  const original = options.index === undefined ? undefined : parseOriginal(formData.get('original'))
+  const kept = keptFields(formData, original, ENTRY_PLACES)
+  const submission = parseWithZod(formData, { schema: autoBatchSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { projectId, tableId } = splitTableValue(submission.value.table)
   let index = options.index ?? 0
@@ -88,7 +114,12 @@ export async function autoBatchAction(api: ClusterApi, formData: FormData, optio
       index = entries.length === 1 && !entries[0]?.enabled && !entries[0]?.source ? 0 : entries.length
     }
     const next = [...entries]
-    next[index] = autoBatchEntry(submission.value, entries[index])
+    const previous = entries[index]
+    // an edit leaves `enabled` as stored (the form does not show it); a new entry is enabled
+    next[index] =
+      original && previous
+        ? mergeChanged(previous, autoBatchEntry(submission.value), ENTRY_PLACES, kept)
+        : autoBatchEntry(submission.value, previous)
     await setAutoBatches(api, projectId, tableId, next)
   } catch (error) {
     return replyFromCluster(submission, error, { rename: renameFor(index) })

@@ -6,6 +6,7 @@ import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { AutoBatchSchema } from '~/schemas/source'
+import { withCurrent } from '~/schemas/lossless'
 
 /** The auto batch form: the queue (with its address), filter, credentials, dry run and limits. */
 export function AutoBatchEditor({
@@ -34,9 +35,23 @@ export function AutoBatchEditor({
     defaultValue: defaultValue as never,
     shouldValidate: 'onSubmit',
   })
+  // a stored credential the list lacks (not visible to this user, or gone) is shown by its id, so an
+  // unchanged save posts it as stored
+  const credentialOptions = (current: unknown) => {
+    const label = new Map(credentials.map((credential) => [credential.value, credential.label]))
+    return withCurrent(
+      credentials.map((credential) => credential.value),
+      current,
+    )
+      .filter(Boolean)
+      .map((value) => ({ value, label: label.get(value) ?? value }))
+  }
   return (
     <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
+      {typeof defaultValue.original === 'string' ? (
+        <input type="hidden" name="original" value={defaultValue.original} />
+      ) : null}
       <Text mb="4" fontSize="sm">
         Table: <strong>{tableLabel}</strong>. New files announced on the queue are loaded through the table's default
         transform.
@@ -54,13 +69,13 @@ export function AutoBatchEditor({
           meta={fields.sourceCredential}
           label="Source credential"
           placeholder="None"
-          options={credentials}
+          options={credentialOptions(fields.sourceCredential.initialValue)}
         />
         <SelectField
           meta={fields.bucketCredential}
           label="Bucket credential"
           placeholder="None"
-          options={credentials}
+          options={credentialOptions(fields.bucketCredential.initialValue)}
         />
       </SimpleGrid>
       <CheckboxField meta={fields.dryRun} label="Dry run" help="Read and check the files without storing rows." />

@@ -82,7 +82,11 @@ export function sourceFormValue(source: Source, kind: SourceKind, table: string)
       topics: (settings.topics ?? []).join(', '),
       readTimeout: str(settings.read_timeout),
       maxWait: str(settings.max_wait),
-      offset: str(settings.offset || 'latest'),
+      // none stored reads as the cluster's default; any other stored offset (0 included) as it is
+      offset:
+        settings.offset === undefined || settings.offset === null || settings.offset === ''
+          ? 'latest'
+          : str(settings.offset),
     }
   }
   if (kind === 'kinesis') {

@@ -7,6 +7,7 @@ import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import type { SourceKind } from '~/schemas/source'
 import { KAFKA_OFFSETS, sourceSchemaFor } from '~/schemas/source'
+import { withCurrent } from '~/schemas/lossless'
 import type { ReactNode } from 'react'
 
 /**
@@ -81,7 +82,10 @@ export function SourceEditor({
             <SelectField
               meta={f.offset as never}
               label="Offset"
-              options={KAFKA_OFFSETS.map((value) => ({ value, label: value }))}
+              // a stored offset the list lacks (another client's: a number, smallest) is offered as it is
+              options={withCurrent(KAFKA_OFFSETS, f.offset?.initialValue)
+                .filter(Boolean)
+                .map((value) => ({ value, label: value }))}
             />
           </SimpleGrid>
         </Group>

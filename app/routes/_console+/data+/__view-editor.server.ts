@@ -162,13 +162,18 @@ export async function saveViewAction(api: ClusterApi, formData: FormData, viewId
   // The columns keep the parent view's datatypes (the primary timestamp among them).
   const views = await loadFromCluster(() => listViews(api, projectId, tableId))
   const parentColumns = views.find((view) => view.uuid === parent.uuid)?.settings?.output_columns ?? []
-  // a column the view already had keeps its own stored shape (issue 32)
+  // A column the view already had keeps its own stored shape and place (issue 32); one the form did
+  // not show (not in the parent: a view whose columns come from more than one view) is kept as it
+  // is, since the operator could not untick it (decision 073). New columns come after, in the form's order.
   const ownColumns = (viewId ? views.find((view) => view.uuid === viewId)?.settings?.output_columns : []) ?? []
-  const columns: TransformColumn[] = outputColumns.map(
-    (column) =>
-      ownColumns.find((candidate) => candidate.name === column) ??
-      parentColumns.find((candidate) => candidate.name === column)!,
-  )
+  const shown = new Set(parent.columns.map((column) => column.name))
+  const ticked = new Set(outputColumns)
+  const columns: TransformColumn[] = [
+    ...ownColumns.filter((column) => !shown.has(column.name) || ticked.has(column.name)),
+    ...outputColumns
+      .filter((name) => !ownColumns.some((column) => column.name === name))
+      .map((name) => parentColumns.find((candidate) => candidate.name === name)!),
+  ]
   try {
     const saved = viewId
       ? await patchView(api, projectId, tableId, viewId, {

@@ -84,6 +84,8 @@ export function ViewEditor({
   const parent = parents.find((view) => view.uuid === fields.parentView.value) ?? autoView
   const options = (parent?.columns ?? []).map((column) => column.name)
   const checkboxes = getCollectionProps(fields.outputColumns, { type: 'checkbox', options })
+  // on edit: the view's columns the parent lacks (taken from other views); a save keeps them as they are
+  const kept = excludeViewId ? (defaults.outputColumns ?? []).filter((name) => !options.includes(name)) : []
   return (
     <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
@@ -146,6 +148,11 @@ export function ViewEditor({
             The parent view has no columns.
           </Text>
         )}
+        {kept.length ? (
+          <Text color="fg.muted" fontSize="sm" mt="2" data-testid="view-kept-columns">
+            Also kept as they are, not in {parent?.name ?? 'the parent view'}: {kept.join(', ')}.
+          </Text>
+        ) : null}
         <ErrorList id={fields.outputColumns.errorId} errors={fields.outputColumns.errors} />
       </Box>
     </FormCard>

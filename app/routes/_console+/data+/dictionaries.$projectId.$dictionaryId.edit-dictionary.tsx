@@ -17,7 +17,7 @@ import { SectionCard } from '~/components/layout/section-card'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { DictionaryEditor } from './__dictionary-editor'
-import { formValuesOf, loadDictionaryChoices, updateDictionaryAction } from './__dictionary-editor.server'
+import { dictionaryEditValues, loadDictionaryChoices, updateDictionaryAction } from './__dictionary-editor.server'
 import { lookUpDictionary } from './__dictionary-lookup.server'
 import { dictionaryUrl } from './__dictionary-url'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -47,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       description: dictionary.description ?? '',
       sqlName: dictionarySqlName(project.name, dictionary.name),
     },
-    values: formValuesOf(project.uuid, dictionary),
+    values: dictionaryEditValues(project.uuid, dictionary),
     files: choices.files,
     lookup,
     isConfirmingDelete: url.searchParams.get('delete') === dictionary.uuid,

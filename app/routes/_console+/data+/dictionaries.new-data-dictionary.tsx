@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
-  return createDictionaryAction(api, await request.formData())
+  return createDictionaryAction(api, request)
 }
 
 export default function NewDictionaryRoute() {
@@ -46,6 +46,7 @@ export default function NewDictionaryRoute() {
           lastResult={actionData?.result}
           submitLabel="Create dictionary"
           cancelTo="/data/dictionaries"
+          canUpload
         />
       </CreationGate>
     </Stack>

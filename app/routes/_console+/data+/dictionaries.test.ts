@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { clusterAdminLogin } from '#tests/cluster'
+import { TEST_CONSOLE_URL } from '#tests/env'
 import { failWith, useTestCluster } from '#tests/msw'
 import { args, asResponse, get, loginAsAdmin, post, returnedOrThrown, unwrap } from '#tests/session'
 import { action as editAction, loader as editLoader } from './dictionaries.$projectId.$dictionaryId.edit-dictionary'
 import { loader as listLoader } from './dictionaries._index'
 import { action as newAction, loader as newLoader } from './dictionaries.new-data-dictionary'
+import { action as createRoute } from '../../resources+/dictionary-create'
 
 useTestCluster()
 
@@ -84,6 +86,69 @@ describe('/data/dictionaries/new-data-dictionary', () => {
       { projectId, name: 'countries.csv' },
       { projectId: otherProjectId, name: 'elsewhere.csv' },
     ])
+  })
+
+  it('uploads the file in the same form (multipart, issue 35), checked as on the file pages', async () => {
+    const send = (fields: Record<string, string>, file?: { name: string; content: BlobPart }) => {
+      const form = new FormData()
+      for (const [key, value] of Object.entries(fields)) form.append(key, value)
+      // a browser posts an empty file part when none is chosen
+      form.append('upload', file ? new File([file.content], file.name, { type: 'text/csv' }) : new File([], ''))
+      form.append('intent', 'save')
+      const request = new Request(`${TEST_CONSOLE_URL}/data/dictionaries/new-data-dictionary`, {
+        method: 'POST',
+        body: form,
+        headers: { Cookie: cookie },
+      })
+      return returnedOrThrown(() => newAction(args(request)))
+    }
+    const fields = { ...COUNTRY_FORM, project: projectId, name: 'uploaded_here', file: '' }
+    const none = unwrap<FormReply>(await send(fields))
+    expect(none.status).toBe(400)
+    expect(none.data.result.error).toEqual({ file: ['File selection is required'] })
+    const binary = unwrap<FormReply>(await send(fields, { name: 'bad.csv', content: new Uint8Array([0, 1, 2]) }))
+    expect(binary.status).toBe(400)
+    expect(binary.data.result.error?.upload?.[0]).toMatch(/binary/)
+    const made = asResponse(await send(fields, { name: 'fresh.csv', content: 'id,name,continent\n7,Chile,America\n' }))
+    expect(made.status, JSON.stringify(made)).toBe(302)
+    const dictionaryId = made.headers.get('Location')!.split('/')[4]!
+    const stored = (await (await cluster('GET', `/projects/${projectId}/dictionaries/${dictionaryId}`)).json()) as {
+      settings: { filename: string }
+    }
+    expect(stored.settings.filename).toBe('fresh.csv')
+    const files = await (await cluster('GET', `/projects/${projectId}/dictionaries/files`)).json()
+    expect(JSON.stringify(files)).toContain('fresh.csv')
+    // the other tests count the project's dictionaries and files
+    expect((await cluster('DELETE', `/projects/${projectId}/dictionaries/${dictionaryId}`)).status).toBe(204)
+    expect((await cluster('DELETE', `/projects/${projectId}/dictionaries/files/fresh.csv`)).status).toBe(204)
+  })
+
+  it('takes the same form by XHR (with scripts, for the progress bar) and answers JSON', async () => {
+    const send = (fields: Record<string, string>, file: { name: string; content: BlobPart }) => {
+      const form = new FormData()
+      for (const [key, value] of Object.entries(fields)) form.append(key, value)
+      form.append('upload', new File([file.content], file.name, { type: 'text/csv' }))
+      const request = new Request(`${TEST_CONSOLE_URL}/resources/dictionary-create`, {
+        method: 'POST',
+        body: form,
+        headers: { Cookie: cookie, Accept: 'application/json' },
+      })
+      return createRoute(args(request))
+    }
+    const fields = { ...COUNTRY_FORM, project: projectId, name: 'by_xhr', file: '' }
+    const bad = await send({ ...fields, name: '9bad' }, { name: 'xhr.csv', content: 'id,name,continent\n1,a,b\n' })
+    expect(bad.status).toBe(400)
+    expect(((await bad.json()) as FormReply).result.error).toEqual({
+      name: ['Name must start with a letter and contain only letters, digits and underscores'],
+    })
+    const ok = await send(fields, { name: 'xhr.csv', content: 'id,name,continent\n1,a,b\n' })
+    const answer = (await ok.json()) as { status: string; redirectTo: string }
+    expect(answer.status).toBe('success')
+    expect(answer.redirectTo).toMatch(new RegExp(`^/data/dictionaries/${projectId}/[\\w-]+/edit-dictionary$`))
+    expect(ok.headers.get('Set-Cookie')).toBeTruthy()
+    const dictionaryId = answer.redirectTo.split('/')[4]!
+    expect((await cluster('DELETE', `/projects/${projectId}/dictionaries/${dictionaryId}`)).status).toBe(204)
+    expect((await cluster('DELETE', `/projects/${projectId}/dictionaries/files/xhr.csv`)).status).toBe(204)
   })
 
   it('answers the spec messages at their fields, keeping what was typed', async () => {

@@ -189,6 +189,42 @@ describe('/data/files/$projectId/$name/update-file', () => {
     expect(await download.text()).toBe(`${CSV}3,Peru\n`)
   })
 
+  it("an unchanged replacement keeps the stored file's metadata (issue 32)", async () => {
+    const TSV = 'id\tcountry\n1\tFrance\n'
+    const form = new FormData()
+    form.append('name', 'kept.tsv')
+    form.append('file', new File([TSV], 'kept.tsv', { type: 'text/tab-separated-values' }))
+    const made = await fetch(`http://cluster.test/config/v1/orgs/${orgId}/projects/${projectId}/dictionaries/files/`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: form,
+    })
+    expect(made.status, await made.clone().text()).toBe(201)
+    const stored = async () => {
+      const listed = await fetch(
+        `http://cluster.test/config/v1/orgs/${orgId}/projects/${projectId}/dictionaries/files?detail=1`,
+        { headers: { Authorization: `Bearer ${token}` } },
+      )
+      const body = (await listed.json()) as { results?: Record<string, unknown>[] } | Record<string, unknown>[]
+      const files = Array.isArray(body) ? body : (body.results ?? [])
+      const { modified: _modified, ...rest } = files.find((file) => file.name === 'kept.tsv')!
+      return rest
+    }
+    const before = await stored()
+    const params = { projectId, name: 'kept.tsv' }
+    const url = `/data/files/${projectId}/kept.tsv/update-file`
+    // the same file as the browser names its type, then from a browser that names none
+    for (const type of ['text/tab-separated-values', '']) {
+      const replaced = asResponse(
+        await returnedOrThrown(() =>
+          updateAction(args(multipart(url, {}, { name: 'kept.tsv', content: TSV, type }), params)),
+        ),
+      )
+      expect(replaced.status).toBe(302)
+      expect(await stored()).toEqual(before)
+    }
+  })
+
   it('will not delete a file a dictionary uses, and says which; deletes it once free', async () => {
     const created = await fetch(`http://cluster.test/config/v1/orgs/${orgId}/projects/${projectId}/dictionaries/`, {
       method: 'POST',

@@ -18,7 +18,7 @@ import { ARGUMENT_TYPES } from '~/schemas/function'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { FunctionEditor } from './__function-editor'
-import { updateFunctionAction } from './__function-editor.server'
+import { functionEditValues, updateFunctionAction } from './__function-editor.server'
 import { tryFunction } from './__function-try.server'
 import { functionUrl } from './__function-url'
 import { FormSelect } from '~/components/forms/form-select'
@@ -40,6 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     denied: await whyNotEach(api, { change: 'change_function', remove: 'delete_function' }, { project }),
     project: { uuid: project.uuid, name: project.name },
     fn: { uuid: fn.uuid ?? params.functionId!, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' },
+    values: functionEditValues(project.uuid, fn),
     tryOutcome,
     isConfirmingDelete: url.searchParams.get('delete') === (fn.uuid ?? params.functionId),
   }
@@ -59,7 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditFunctionRoute() {
-  const { project, fn, tryOutcome, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
+  const { project, fn, values, tryOutcome, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const pageUrl = functionUrl(project.uuid, fn.uuid)
   return (
@@ -167,7 +168,7 @@ export default function EditFunctionRoute() {
         deniedReason={denied.change}
         projects={[project]}
         fixedProject={project}
-        defaultValue={{ project: project.uuid, name: fn.name, description: fn.description, sql: fn.sql }}
+        defaultValue={values}
         lastResult={actionData?.result}
         submitLabel="Save function"
         cancelTo="/data/functions"

@@ -126,7 +126,8 @@ const kafkaSettings = withUnknown(
         maxLength: 3,
       }),
       topics: fc.array(word, { minLength: 1, maxLength: 3 }),
-      offset: maybe(fc.constantFrom('earliest', 'latest')),
+      // what other clients store besides earliest/latest: librdkafka's names, an offset number
+      offset: maybe(fc.constantFrom('earliest', 'latest', 'smallest', 'largest', 0, 1_234_567)),
       read_timeout: maybe(fc.nat(600)),
       max_wait: maybe(fc.nat(10_000)),
       credential_id: maybe(fc.constant(null)),

@@ -11,7 +11,7 @@ import { listAutoBatches } from '~/api/sources.server'
 import { AutoBatchEditor } from './__source-autobatch'
 import {
   autoBatchAction,
-  autoBatchFormValue,
+  autoBatchEditValue,
   deleteAutoBatch,
   loadCredentialChoices,
 } from './__source-autobatch.server'
@@ -71,7 +71,7 @@ async function loadAutoBatch(request: Request, tableId: string, sourceId: string
     source: { name: entry.source || `Auto batch ${index + 1}` },
     state: entry.enabled ? (entry.dry_run ? 'Enabled (dry run: nothing is stored)' : 'Enabled') : 'Disabled',
     credentials,
-    defaultValue: autoBatchFormValue(entry, tableValue),
+    defaultValue: autoBatchEditValue(entry, tableValue),
     isConfirmingDelete: url.searchParams.get('delete') === String(index),
   }
 }
