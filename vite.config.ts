@@ -7,6 +7,7 @@ import { bundleReport } from './vite/bundle-report'
 import { clientChakraWithoutPreflight } from './vite/client-chakra-without-preflight'
 import { oneShellChunk } from './vite/one-shell-chunk'
 import { guardedConformParse } from './vite/guarded-conform-parse'
+import { pureSchemaModules } from './vite/pure-schema-modules'
 
 declare module '@remix-run/node' {
   interface Future {
@@ -28,6 +29,7 @@ export default defineConfig({
     clientZodWithoutJsonSchema(),
     clientChakraWithoutPreflight(),
     oneShellChunk(),
+    pureSchemaModules(),
     remix({ ...remixConfig, basename: basePath ? `/${basePath}` : '/', buildDirectory }),
     tsconfigPaths(),
   ],

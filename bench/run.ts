@@ -7,15 +7,18 @@
  *   - the query workspace (`npm run bench -- query`): Run → first rows on screen and the result
  *     page's bytes for 100, 10,000 and 100,000-row queries, with and without scripts (bench/query.ts);
  *   - `npm run bench load`: 100 signed-in sessions for 60 s over pages and actions (bench/sessions.ts).
+ *   - `npm run bench js`: every route's first-load JavaScript, gzipped, beside issue 33's budgets
+ *     (170 KB a route, 120 KB the shell; bench/js-budget.ts, the check scripts/check-js-budget.ts).
  * Figures are printed and written to bench/results/latest.json. Exit code 1 when Ace or Plotly is
- * in a route's initial load.
+ * in a route's initial load, or a route is over its JavaScript budget.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runClusterBench } from './cluster'
-import { runConsoleBench } from './console'
+import { ensureBuild, runConsoleBench } from './console'
+import { runJsBudget } from './js-budget'
 import { runQueryBench } from './query'
 import { runScaleBench } from './scale'
 import { runSessionsBench } from './sessions'
@@ -36,6 +39,14 @@ const machine = {
 console.log(`Machine: ${machine.cpus} cores (${machine.cpu}), Node ${machine.node}, load ${machine.load.join(' ')}`)
 
 const results: Record<string, unknown> = { at: new Date().toISOString(), machine }
+let jsProblems: string[] = []
+if (wants('js')) {
+  console.log("\n== JavaScript: every route's first load (build/client, from the last npm run build)")
+  ensureBuild((line) => console.log(line))
+  const js = runJsBudget(path.join(ROOT, 'build', 'client'))
+  jsProblems = js.problems
+  results.js = { medianKb: js.median, routes: js.rows, problems: js.problems }
+}
 if (wants('cluster')) {
   console.log('\n== Local cluster')
   results.cluster = await runClusterBench()
@@ -69,6 +80,10 @@ fs.mkdirSync(out, { recursive: true })
 fs.writeFileSync(path.join(out, 'latest.json'), JSON.stringify(results, null, 2))
 console.log(`\nFigures written to ${path.relative(ROOT, path.join(out, 'latest.json'))}`)
 const heavy = (results.console as { heavyInInitialLoad?: string[] } | undefined)?.heavyInInitialLoad ?? []
+if (jsProblems.length) {
+  console.error(`Over the JavaScript budget: ${jsProblems.join('; ')}`)
+  process.exitCode = 1
+}
 if (heavy.length) {
   console.error(`Heavy libraries in an initial load: ${heavy.join(', ')}`)
   process.exitCode = 1

@@ -1,9 +1,7 @@
 import { z } from 'zod'
+import { FORCE_MESSAGE, FORCE_WORD } from './confirm-values'
 
-/** The word a force operation (purge, a delete that loses data) must be confirmed with (spec section 4). */
-export const FORCE_WORD = 'FORCE'
-
-export const FORCE_MESSAGE = `Type ${FORCE_WORD} to confirm`
+export { FORCE_CONSTRAINT, FORCE_MESSAGE, FORCE_WORD } from './confirm-values'
 
 /** A force confirmation's form: `confirm` must be FORCE exactly. The same on both sides. */
 export const ForceConfirmSchema = z.object({

@@ -2,21 +2,10 @@ import { z } from 'zod'
 import { EmailSchema } from './auth'
 import type { FieldPlaces } from './lossless'
 
-/** The roles an invite may carry (spec section 6), as the cluster names them, with the spec's labels. */
-export const INVITE_ROLES = [
-  { value: 'org_admin', label: 'Org admin' },
-  { value: 'operator', label: 'Operator' },
-  { value: 'publisher', label: 'Publisher' },
-  { value: 'reader', label: 'Reader' },
-] as const
+import { INVITE_ROLES, SCOPE_LEVELS, type ScopeLevel } from './security-values'
 
-/** Scope levels offered for invites and policies: the cluster's scope types the console can name. */
-export const SCOPE_LEVELS = [
-  { value: 'org', label: 'Organization' },
-  { value: 'project', label: 'Project' },
-  { value: 'table', label: 'Table' },
-] as const
-export type ScopeLevel = (typeof SCOPE_LEVELS)[number]['value']
+export { INVITE_ROLES, roleLabel, SCOPE_LEVELS, type ScopeLevel } from './security-values'
+
 const LEVEL_VALUES = SCOPE_LEVELS.map((level) => level.value) as [ScopeLevel, ...ScopeLevel[]]
 
 export const SECURITY_MESSAGES = {
@@ -143,14 +132,4 @@ export function roleFormSchema(intent: string | null | undefined, kept: readonly
     default:
       return z.object(base)
   }
-}
-
-const ROLE_LABELS: Record<string, string> = {
-  super_admin: 'Super admin',
-  ...Object.fromEntries(INVITE_ROLES.map((role) => [role.value, role.label])),
-}
-
-/** A role's name as people read it: the spec's label for a built-in role, else the name itself. */
-export function roleLabel(name: string): string {
-  return ROLE_LABELS[name] ?? name
 }

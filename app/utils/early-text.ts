@@ -5,10 +5,13 @@ import { useEffect, useLayoutEffect } from 'react'
  * postMountWrapper), so text typed while a page's scripts load was lost: SQL in the query editor or
  * an alter job, a description. Inputs and selects keep theirs. This inline script (first in the
  * body, with the page's nonce) keeps the last text of each textarea typed in before hydration;
- * `useRestoreEarlyText` puts it back once React has the page.
+ * `useRestoreEarlyText` puts it back once React has the page. Its text is the server's only: the
+ * browser hydrates the element the script has already run in (`suppressHydrationWarning`), so the
+ * browser build leaves the text out of every page's shell (decision 075).
  */
-export const EARLY_TEXT_SCRIPT =
-  "(function(){var m=new WeakMap();window.__consoleEarlyText=m;document.addEventListener('input',function(e){var t=e.target;if(t instanceof HTMLTextAreaElement&&!document.documentElement.hasAttribute('data-hydrated'))m.set(t,t.value)},true)})()"
+export const EARLY_TEXT_SCRIPT = !import.meta.env.SSR
+  ? ''
+  : "(function(){var m=new WeakMap();window.__consoleEarlyText=m;document.addEventListener('input',function(e){var t=e.target;if(t instanceof HTMLTextAreaElement&&!document.documentElement.hasAttribute('data-hydrated'))m.set(t,t.value)},true)})()"
 
 declare global {
   interface Window {

@@ -5,11 +5,14 @@ import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { Denied } from '~/components/layout/denied'
 import { FocusHeading } from '~/components/layout/focus-heading'
-import { ForceConfirmSchema, FORCE_MESSAGE } from '~/schemas/confirm'
+import { FORCE_CONSTRAINT, FORCE_MESSAGE } from '~/schemas/confirm-values'
 import { useHrefWith } from '~/utils/use-href-with'
 import { Field } from './field'
 import { SubmitButton } from './submit-button'
-import { useSchemaForm } from './use-schema-form'
+import { useLazySchemaForm } from './use-lazy-schema-form'
+
+// The FORCE field's schema (and zod with it) loads after hydration (decisions 032, 075).
+const loadForceSchema = () => import('~/schemas/confirm').then((module) => module.ForceConfirmSchema)
 
 type ConfirmPanelProps = {
   /** Names the panel's form and heading (`<id>-heading`): unique on the page. */
@@ -125,7 +128,10 @@ export function ConfirmPanel({
   )
 }
 
-/** The form with a FORCE field, checked in the browser (with scripts) by the schema the action uses. */
+/**
+ * The form with a FORCE field, checked in the browser (with scripts) by the schema the action uses,
+ * once it has loaded; until then the action checks it.
+ */
 function ForceForm({
   id,
   action,
@@ -137,7 +143,12 @@ function ForceForm({
   lastResult?: SubmissionResult<string[]>
   children: ReactNode
 }) {
-  const [form, fields] = useSchemaForm(ForceConfirmSchema, { id, lastResult, shouldValidate: 'onSubmit' })
+  const [form, fields] = useLazySchemaForm(loadForceSchema, {
+    id,
+    lastResult,
+    constraint: FORCE_CONSTRAINT,
+    shouldValidate: 'onSubmit',
+  })
   return (
     <Form method="post" action={action} {...getFormProps(form)}>
       <Box mt="3">
