@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { beforeClose } from '~/utils/before-close.server'
 import { sqlString, tableRef } from '~/utils/sql'
-import { CONSOLE_PROJECT } from '~/utils/console-store'
+import { CONSOLE_PROJECT, HISTORY_TABLE, SAVED_TABLE } from '~/utils/console-store'
 import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
 import { createProject, listProjects, type Project } from './projects.server'
@@ -19,8 +19,7 @@ import { registerCache } from '~/utils/caches.server'
 
 /** The project the console keeps its own rows in (`~/utils/console-store`, shared with the pages). */
 export { CONSOLE_PROJECT }
-export const SAVED_TABLE = 'saved_queries'
-export const HISTORY_TABLE = 'query_history'
+export { SAVED_TABLE, HISTORY_TABLE }
 
 export const NOT_SET_UP_MESSAGE = `Saved queries and history are not set up on this cluster yet: an administrator's first save creates the ${CONSOLE_PROJECT} project and its tables`
 export const CANNOT_WRITE_MESSAGE = `Saving needs the insert_sql permission on ${CONSOLE_PROJECT}.${SAVED_TABLE}: ask an administrator for it (the publisher role has it)`

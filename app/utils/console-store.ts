@@ -8,6 +8,10 @@
 /** The project the console keeps its own rows in. */
 export const CONSOLE_PROJECT = 'cluster_console'
 
+/** Its two tables: saved queries, and every run of the query history. */
+export const SAVED_TABLE = 'saved_queries'
+export const HISTORY_TABLE = 'query_history'
+
 /** The badge beside the project's name wherever it is listed. */
 export const CONSOLE_PROJECT_BADGE = 'console store'
 
