@@ -232,12 +232,13 @@ export function TransformEditor({
 
       {showCsv ? (
         <Section title={isHydrated ? 'CSV format' : 'CSV format (used when the type is CSV)'}>
-          <SimpleGrid columns={{ base: 2, md: 5 }} gapX="3">
+          <SimpleGrid columns={{ base: 2, md: 6 }} gapX="3">
             <Field meta={fields.delimiter} label="Delimiter" />
             <Field meta={fields.quote} label="Quote" />
             <Field meta={fields.comment} label="Comment" />
             <Field meta={fields.escape} label="Escape" />
             <Field meta={fields.skipHead} label="Skip head (lines)" inputProps={{ inputMode: 'numeric' }} />
+            <Field meta={fields.bufferSize} label="Buffer size (bytes)" inputProps={{ inputMode: 'numeric' }} />
           </SimpleGrid>
           <HStack gap="6">
             <CheckboxField meta={fields.skipComments} label="Skip comments" />
