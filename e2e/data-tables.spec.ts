@@ -158,10 +158,10 @@ test.describe('data → a table in full (issue 7)', () => {
     authedPage: page,
   }) => {
     await page.goto('/data/new-summary-table')
-    await expect(page.getByRole('navigation', { name: 'Summary table' }).getByRole('link')).toHaveText([
-      'Summary Form',
-      'Column Analysis',
-    ])
+    // a new summary table has the three tabs: Form and Settings are two parts of one form (GET buttons)
+    const tabs = page.getByRole('navigation', { name: 'Summary table' })
+    await expect(tabs.getByRole('link')).toHaveText(['Column Analysis'])
+    await expect(tabs.getByRole('button')).toHaveText(['Summary Form', 'Summary Settings'])
     await page.getByRole('navigation', { name: 'Summary table' }).getByRole('link', { name: 'Column Analysis' }).click()
     await expect(page).toHaveURL(/column-analysis/)
     await findTable(page, 'sample.web_logs')
@@ -190,6 +190,16 @@ test.describe('data → a table in full (issue 7)', () => {
     await expect(page.getByLabel('Summary SQL')).toHaveValue(/FROM sample\.web_logs/)
     const name = uniqueName('by_status')
     await page.getByLabel('Table name').fill(name)
+    // the Settings tab keeps what was typed; the setting made there is written at creation
+    await tabs.getByRole('button', { name: 'Summary Settings' }).click()
+    await expect(page).toHaveURL(/tab=settings/)
+    await expect(tabs.getByRole('button', { name: 'Summary Settings' })).toHaveAttribute('aria-current', 'page')
+    await expect(page.getByLabel('Summary SQL')).toHaveValue(/FROM sample\.web_logs/)
+    await page.getByLabel('Summary enabled').uncheck()
+    await tabs.getByRole('button', { name: 'Summary Form' }).click()
+    await expect(page.getByLabel('Table name')).toHaveValue(name)
+    await tabs.getByRole('button', { name: 'Summary Settings' }).click()
+    await expect(page.getByLabel('Summary enabled')).not.toBeChecked()
     await page.getByRole('button', { name: 'Create summary table' }).click()
     await expect(page.getByRole('heading', { level: 1, name: new RegExp(name) })).toBeVisible()
 
@@ -199,6 +209,7 @@ test.describe('data → a table in full (issue 7)', () => {
       'Column Analysis',
       'Summary Settings',
     ])
+    await expect(page.getByLabel('Summary enabled')).not.toBeChecked()
     await page.getByLabel('Summary SQL').fill('SELECT nope FROM sample.web_logs')
     await page.getByRole('button', { name: 'Save summary settings' }).click()
     await expect(page.getByLabel('Summary SQL')).toHaveAccessibleDescription(/The cluster refused the SQL/)
