@@ -1,4 +1,5 @@
 import { createTableThroughForm, expect, test, uniqueName } from './fixtures'
+import { codeField } from './code-field'
 
 /*
  * Data → Dictionaries, Functions, Files (issue 9), with and without scripts. Each test makes its own
@@ -110,14 +111,13 @@ test.describe('data → files and dictionaries', () => {
     await page.getByLabel('Dictionary name').fill(dictionary)
     const fileLabel = testInfo.project.name === 'js' ? file : `${file} (${project})`
     await page.getByLabel('File', { exact: true }).selectOption({ label: fileLabel })
-    await page.getByLabel('Schema definition (JSON)').fill('{"id": "uint64", "name": "string", "continent": "string"')
+    const schema = codeField(page, testInfo, 'Schema definition (JSON)')
+    await schema.fill('{"id": "uint64", "name": "string", "continent": "string"')
     await page.getByLabel('Primary key (JSON)').fill('["id"]')
     await page.getByRole('button', { name: 'Create dictionary' }).click()
-    await expect(page.getByLabel('Schema definition (JSON)')).toHaveAccessibleDescription(
-      /Schema definition must be JSON/,
-    )
+    await expect(schema.input).toHaveAccessibleDescription(/Schema definition must be JSON/)
     await expect(page.getByLabel('Dictionary name')).toHaveValue(dictionary)
-    await page.getByLabel('Schema definition (JSON)').fill('{"id": "uint64", "name": "string", "continent": "string"}')
+    await schema.fill('{"id": "uint64", "name": "string", "continent": "string"}')
     await page.getByRole('button', { name: 'Create dictionary' }).click()
 
     await expect(page.getByRole('heading', { level: 1, name: `Dictionary ${dictionary}` })).toBeVisible()

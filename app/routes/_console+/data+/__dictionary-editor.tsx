@@ -16,6 +16,7 @@ import {
   DictionaryFormSchema,
 } from '~/schemas/dictionary'
 import { FormSelect } from '~/components/forms/form-select'
+import { CodeField } from '~/components/forms/code-field'
 
 export type DictionaryFormValues = {
   project?: string
@@ -137,7 +138,7 @@ export function DictionaryEditor({
         label="Layout"
         options={DICTIONARY_LAYOUTS.map((layout) => ({ value: layout, label: layout }))}
       />
-      <TextareaField meta={fields.schemaDefinition} label="Schema definition (JSON)" rows={5} />
+      <CodeField meta={fields.schemaDefinition} label="Schema definition (JSON)" rows={5} language="json" />
       <Text fontSize="xs" color="fg.muted" mt="-3" mb="4">
         The file’s columns in order, e.g.{' '}
         {'[{"name": "id", "datatype": {"type": "uint64"}}, {"name": "country", "datatype": {"type": "string"}}]'} or{' '}

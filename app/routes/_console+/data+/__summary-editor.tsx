@@ -1,11 +1,10 @@
-import { getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { type SubmissionResult } from '@conform-to/react'
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
-import { Textarea } from '~/components/ui/textarea'
 import { Form, Link } from '@remix-run/react'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { ErrorList } from '~/components/forms/error-list'
-import { FieldShell } from '~/components/forms/field-shell'
+import { CodeField } from '~/components/forms/code-field'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
@@ -87,17 +86,12 @@ function SqlField({
   help,
   rows = 8,
 }: {
-  meta: Parameters<typeof getTextareaProps>[0]
+  meta: Parameters<typeof CodeField>[0]['meta']
   label: string
   help?: string
   rows?: number
 }) {
-  const props = getTextareaProps(meta)
-  return (
-    <FieldShell meta={meta} label={label} help={help}>
-      <Textarea {...props} key={props.key} rows={rows} fontFamily="mono" fontSize="sm" spellCheck={false} />
-    </FieldShell>
-  )
+  return <CodeField meta={meta} label={label} help={help} rows={rows} language="sql" schema />
 }
 
 /**

@@ -36,6 +36,7 @@ import { ALL_COLUMN_TYPES, ALL_COMPRESSIONS, withCurrent } from '~/schemas/trans
 import type { ValidationView } from './__transform-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
 import { Denied } from '~/components/layout/denied'
+import { CodeField } from '~/components/forms/code-field'
 
 /** Intents that refill the form from the server: the form need not be valid to send them. */
 const LOOSE_INTENTS = ['infer', 'upload']
@@ -280,7 +281,7 @@ export function TransformEditor({
             }))}
           />
         </SimpleGrid>
-        <TextareaField meta={fields.sql} label="SQL transform" rows={2} />
+        <CodeField meta={fields.sql} label="SQL transform" rows={2} language="sql" />
       </Section>
 
       <Section title="Sample data" id="sample-data">
