@@ -124,6 +124,16 @@ export default function CodeEditor({
     [label],
   )
   const problemId = `${id}-json-problem`
+  const described = [describedBy, language === 'json' ? problemId : undefined].filter(Boolean).join(' ')
+  // the field's errors come and go (a refused save): the editor's input says so
+  useEffect(() => {
+    const input = editorRef.current?.textInput.getElement()
+    if (!input) return
+    if (described) input.setAttribute('aria-describedby', described)
+    else input.removeAttribute('aria-describedby')
+    if (isInvalid) input.setAttribute('aria-invalid', 'true')
+    else input.removeAttribute('aria-invalid')
+  }, [described, isInvalid])
   const height = Math.max(rows, 3) * LINE_HEIGHT + 8
   return (
     <div>
@@ -164,7 +174,6 @@ export default function CodeEditor({
             // the field's label (`for`) now names the editor's input
             input.id = id
             ;(editor.textInput as unknown as { setAriaLabel?: () => void }).setAriaLabel?.()
-            const described = [describedBy, language === 'json' ? problemId : undefined].filter(Boolean).join(' ')
             if (described) input.setAttribute('aria-describedby', described)
             if (isInvalid) input.setAttribute('aria-invalid', 'true')
             const first = jsonProblemOf(initial)
