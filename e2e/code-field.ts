@@ -8,8 +8,10 @@ import { expect } from './fixtures'
  */
 export function codeField(page: Page, testInfo: TestInfo, label: string) {
   const isJs = testInfo.project.name === 'js'
-  const field = page.locator('.cc-field').filter({ has: page.locator('label', { hasText: label }) })
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const field = page
+    .locator('.cc-field')
+    .filter({ has: page.locator('label.cc-field-label', { hasText: new RegExp(`^${escaped}$`) }) })
   const input: Locator = isJs
     ? field.getByRole('textbox', { name: new RegExp(`^${escaped}, `) })
     : page.getByLabel(label, { exact: true })
