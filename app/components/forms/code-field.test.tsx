@@ -52,5 +52,7 @@ describe('jsonProblemOf', () => {
     // an unexpected end: at the end of the text
     expect(jsonProblemOf('{\n"a": 1\n')).toMatchObject({ row: 1 })
     expect(jsonProblemOf('{"a": 1')?.message).toMatch(/JSON/)
+    // a message without a position (V8's "Unexpected token"): found from the text's prefixes
+    expect(jsonProblemOf('{"type": "csv",\n"settings": {"output_columns": [}\n}')).toMatchObject({ row: 1, column: 32 })
   })
 })
