@@ -28,6 +28,8 @@ test.describe('code fields (issue 35)', () => {
     await transform.fill('{"type": "csv", "settings": {"output_columns": []}}')
     await expect(page.locator('.cc-code-editor .ace_gutter-cell.ace_error')).toHaveCount(0)
     await expect(transform.value).toHaveValue('{"type": "csv", "settings": {"output_columns": []}}')
+    // the form asks for sample data in the browser before it posts
+    await page.getByLabel('Sample data', { exact: true }).fill('2024-01-01 00:00:00,5')
     const posted = page.waitForRequest((request) => request.method() === 'POST')
     await page.getByRole('button', { name: 'Validate' }).click()
     expect((await posted).postData()).toContain('{"type": "csv", "settings": {"output_columns": []}}')
