@@ -1,4 +1,5 @@
 import { createTableThroughForm, expect, test, uniqueName } from './fixtures'
+import { codeField } from './code-field'
 
 /*
  * Data → Dictionaries, Functions, Files (issue 9), with and without scripts. Each test makes its own
@@ -10,7 +11,7 @@ const CSV = 'id,name,continent\n1,France,Europe\n2,Japan,Asia\n'
 test.describe('data → functions', () => {
   test('a bad function shows the spec messages and keeps what was typed; a good one is created, tried with typed arguments and deleted', async ({
     authedPage: page,
-  }) => {
+  }, testInfo) => {
     test.slow()
     const { project } = await createTableThroughForm(page)
     const name = uniqueName('fn')
@@ -20,17 +21,18 @@ test.describe('data → functions', () => {
     await page.getByRole('button', { name: 'Create function' }).click()
     await expect(page.getByLabel('Project', { exact: true })).toHaveAccessibleDescription(/Project must be selected/)
     await expect(page.getByLabel('Function name')).toHaveAccessibleDescription(/Name must be under 64 symbols/)
-    await expect(page.getByLabel('SQL expression')).toHaveAccessibleDescription(/SQL expression is required/)
+    const expression = codeField(page, testInfo, 'SQL expression')
+    await expect(expression.input).toHaveAccessibleDescription(/SQL expression is required/)
     await expect(page.getByLabel('Description')).toHaveValue('Typed before the error')
 
     await page.getByLabel('Project', { exact: true }).selectOption({ label: project })
     await page.getByLabel('Function name').fill(name)
     // The cluster checks the expression: a broken one comes back on its field.
-    await page.getByLabel('SQL expression').fill('(x, k) -> k *')
+    await expression.fill('(x, k) -> k *')
     await page.getByRole('button', { name: 'Create function' }).click()
-    await expect(page.getByLabel('SQL expression')).toHaveAttribute('aria-invalid', 'true')
-    await expect(page.getByLabel('SQL expression')).toHaveValue('(x, k) -> k *')
-    await page.getByLabel('SQL expression').fill('(x, k) -> k * x + 1')
+    await expect(expression.input).toHaveAttribute('aria-invalid', 'true')
+    await expect(expression.value).toHaveValue('(x, k) -> k *')
+    await expression.fill('(x, k) -> k * x + 1')
     await page.getByRole('button', { name: 'Create function' }).click()
 
     await expect(page.getByRole('heading', { level: 1, name: `Function ${name}` })).toBeVisible()
@@ -110,14 +112,13 @@ test.describe('data → files and dictionaries', () => {
     await page.getByLabel('Dictionary name').fill(dictionary)
     const fileLabel = testInfo.project.name === 'js' ? file : `${file} (${project})`
     await page.getByLabel('File', { exact: true }).selectOption({ label: fileLabel })
-    await page.getByLabel('Schema definition (JSON)').fill('{"id": "uint64", "name": "string", "continent": "string"')
+    const schema = codeField(page, testInfo, 'Schema definition (JSON)')
+    await schema.fill('{"id": "uint64", "name": "string", "continent": "string"')
     await page.getByLabel('Primary key (JSON)').fill('["id"]')
     await page.getByRole('button', { name: 'Create dictionary' }).click()
-    await expect(page.getByLabel('Schema definition (JSON)')).toHaveAccessibleDescription(
-      /Schema definition must be JSON/,
-    )
+    await expect(schema.input).toHaveAccessibleDescription(/Schema definition must be JSON/)
     await expect(page.getByLabel('Dictionary name')).toHaveValue(dictionary)
-    await page.getByLabel('Schema definition (JSON)').fill('{"id": "uint64", "name": "string", "continent": "string"}')
+    await schema.fill('{"id": "uint64", "name": "string", "continent": "string"}')
     await page.getByRole('button', { name: 'Create dictionary' }).click()
 
     await expect(page.getByRole('heading', { level: 1, name: `Dictionary ${dictionary}` })).toBeVisible()

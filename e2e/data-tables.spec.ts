@@ -1,9 +1,10 @@
 import { createTableThroughForm, expect, findTable, test, uniqueName } from './fixtures'
+import { codeField } from './code-field'
 
 test.describe('data → a table in full (issue 7)', () => {
   test('each settings group is its own form: errors at its fields, typing kept, empty flush fields refused, saved with a toast', async ({
     authedPage: page,
-  }) => {
+  }, testInfo) => {
     await createTableThroughForm(page)
     await page.getByRole('link', { name: 'Edit Data lifecycle' }).click()
     await expect(page.getByRole('heading', { name: 'Edit data lifecycle' })).toBeVisible()
@@ -37,11 +38,11 @@ test.describe('data → a table in full (issue 7)', () => {
     // The same group as JSON.
     await page.getByRole('link', { name: 'Edit Data lifecycle' }).click()
     await page.getByRole('link', { name: 'Edit as JSON' }).click()
-    const json = page.getByLabel('Settings (JSON)')
-    await expect(json).toHaveValue(/"max_age_days": 30/)
+    const json = codeField(page, testInfo, 'Settings (JSON)')
+    await expect(json.value).toHaveValue(/"max_age_days": 30/)
     await json.fill('{"age": {"max_age_days": "x"}}')
     await page.getByRole('button', { name: 'Save data lifecycle' }).click()
-    await expect(json).toHaveAccessibleDescription(/age\.max_age_days: Max age must be an integer/)
+    await expect(json.input).toHaveAccessibleDescription(/age\.max_age_days: Max age must be an integer/)
     await json.fill('{"age": {"max_age_days": 45}}')
     await page.getByRole('button', { name: 'Save data lifecycle' }).click()
     await expect(page.getByText('Data lifecycle saved')).toBeVisible()
@@ -156,12 +157,13 @@ test.describe('data → a table in full (issue 7)', () => {
 
   test('summary tables: column analysis (Illegal Aggregation), the SQL to the form, created, then its summary settings', async ({
     authedPage: page,
-  }) => {
+  }, testInfo) => {
+    const summarySql = codeField(page, testInfo, 'Summary SQL')
     await page.goto('/data/new-summary-table')
-    await expect(page.getByRole('navigation', { name: 'Summary table' }).getByRole('link')).toHaveText([
-      'Summary Form',
-      'Column Analysis',
-    ])
+    // a new summary table has the three tabs: Form and Settings are two parts of one form (GET buttons)
+    const tabs = page.getByRole('navigation', { name: 'Summary table' })
+    await expect(tabs.getByRole('link')).toHaveText(['Column Analysis'])
+    await expect(tabs.getByRole('button')).toHaveText(['Summary Form', 'Summary Settings'])
     await page.getByRole('navigation', { name: 'Summary table' }).getByRole('link', { name: 'Column Analysis' }).click()
     await expect(page).toHaveURL(/column-analysis/)
     await findTable(page, 'sample.web_logs')
@@ -187,9 +189,19 @@ test.describe('data → a table in full (issue 7)', () => {
     await page.getByRole('button', { name: 'Use this SQL' }).click()
     await expect(page).toHaveURL(/\/data\/new-summary-table\?/)
 
-    await expect(page.getByLabel('Summary SQL')).toHaveValue(/FROM sample\.web_logs/)
+    await expect(summarySql.value).toHaveValue(/FROM sample\.web_logs/)
     const name = uniqueName('by_status')
     await page.getByLabel('Table name').fill(name)
+    // the Settings tab keeps what was typed; the setting made there is written at creation
+    await tabs.getByRole('button', { name: 'Summary Settings' }).click()
+    await expect(page).toHaveURL(/tab=settings/)
+    await expect(tabs.getByRole('button', { name: 'Summary Settings' })).toHaveAttribute('aria-current', 'page')
+    await expect(summarySql.value).toHaveValue(/FROM sample\.web_logs/)
+    await page.getByLabel('Summary enabled').uncheck()
+    await tabs.getByRole('button', { name: 'Summary Form' }).click()
+    await expect(page.getByLabel('Table name')).toHaveValue(name)
+    await tabs.getByRole('button', { name: 'Summary Settings' }).click()
+    await expect(page.getByLabel('Summary enabled')).not.toBeChecked()
     await page.getByRole('button', { name: 'Create summary table' }).click()
     await expect(page.getByRole('heading', { level: 1, name: new RegExp(name) })).toBeVisible()
 
@@ -199,12 +211,11 @@ test.describe('data → a table in full (issue 7)', () => {
       'Column Analysis',
       'Summary Settings',
     ])
-    await page.getByLabel('Summary SQL').fill('SELECT nope FROM sample.web_logs')
+    await expect(page.getByLabel('Summary enabled')).not.toBeChecked()
+    await summarySql.fill('SELECT nope FROM sample.web_logs')
     await page.getByRole('button', { name: 'Save summary settings' }).click()
-    await expect(page.getByLabel('Summary SQL')).toHaveAccessibleDescription(/The cluster refused the SQL/)
-    await page
-      .getByLabel('Summary SQL')
-      .fill('SELECT toStartOfHour(timestamp) AS hour, count() AS n FROM sample.web_logs GROUP BY hour')
+    await expect(summarySql.input).toHaveAccessibleDescription(/The cluster refused the SQL/)
+    await summarySql.fill('SELECT toStartOfHour(timestamp) AS hour, count() AS n FROM sample.web_logs GROUP BY hour')
     await page.getByRole('button', { name: 'Save summary settings' }).click()
     await expect(page.getByText(`Summary settings of ${name} saved`)).toBeVisible()
   })

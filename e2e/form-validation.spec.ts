@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { createTableThroughForm, expect, test } from './fixtures'
+import { codeField } from './code-field'
 
 // Forms whose schema the browser loads after hydration (decision 032): the server's HTML has the
 // schema's constraints and hydrates without a mismatch; with scripts a field is checked on leaving
@@ -100,7 +101,7 @@ test.describe('form validation loaded after hydration', () => {
     })
     await page.goto(path)
     await expect(page.getByRole('button', { name: 'Use template' })).toHaveCount(0) // hydrated
-    const sql = page.getByLabel('SQL', { exact: true })
+    const sql = codeField(page, testInfo, 'SQL').value
     await expect(sql).toHaveValue(`ALTER TABLE ${project}.${table} DELETE WHERE `)
     await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
     await expect(sql).toHaveValue('ALTER TABLE sample.web_logs DELETE WHERE ')

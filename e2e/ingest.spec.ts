@@ -1,4 +1,5 @@
 import { createTableThroughForm, expect, test, uniqueName } from './fixtures'
+import { codeField } from './code-field'
 import { typeSql } from './query-editor'
 
 const WEB_LOGS = [
@@ -168,12 +169,13 @@ test.describe('data → transforms and sources', () => {
 
   test('validate a transform given as JSON: parsed rows and refused rows; bad JSON gets the spec message', async ({
     authedPage: page,
-  }) => {
+  }, testInfo) => {
     await page.goto('/data/validate-transform')
-    await page.getByLabel('Transform (JSON)').fill('{"type": "csv", "settings": {')
+    const transform = codeField(page, testInfo, 'Transform (JSON)')
+    await transform.fill('{"type": "csv", "settings": {')
     await page.getByLabel('Sample data', { exact: true }).fill('2024-01-01 00:00:00,5')
     await page.getByRole('button', { name: 'Validate' }).click()
-    await expect(page.getByLabel('Transform (JSON)')).toHaveAccessibleDescription(/Schema must be valid JSON/)
+    await expect(transform.input).toHaveAccessibleDescription(/Schema must be valid JSON/)
     const schema = JSON.stringify({
       type: 'csv',
       settings: {
@@ -183,7 +185,7 @@ test.describe('data → transforms and sources', () => {
         ],
       },
     })
-    await page.getByLabel('Transform (JSON)').fill(schema)
+    await transform.fill(schema)
     await page.getByLabel('Sample data', { exact: true }).fill('2024-01-01 00:00:00,5\n2024-01-01 00:00:01,x')
     await page.getByRole('button', { name: 'Validate' }).click()
     await expect(page.getByRole('heading', { name: 'Validation: 1 of 2 rows have errors' })).toBeVisible()

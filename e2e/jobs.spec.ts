@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { expect, findTable, hydrated, test, uniqueName } from './fixtures'
 import { E2E_PORT } from './env'
+import { codeField } from './code-field'
 
 // Both projects (js, no-js) share one cluster and may run at once: a purge in one would remove the
 // other's finished jobs mid-test. The tests of this file take a lock (a directory) so they never overlap.
@@ -59,19 +60,20 @@ test.describe('jobs', () => {
         page.getByRole('navigation', { name: 'Job kinds' }).getByRole('link', { name: 'Alter jobs' }),
       ).toHaveAttribute('aria-current', 'page')
       await page.getByLabel('Table', { exact: true }).selectOption({ label: 'sample.web_logs' })
-      const sql = page.getByLabel('SQL', { exact: true })
+      const sqlField = codeField(page, testInfo, 'SQL')
+      const sql = sqlField.value
       // With scripts the template follows the table; without them "Use template" asks the server for it.
       if (testInfo.project.name === 'no-js') await page.getByRole('button', { name: 'Use template' }).click()
       await expect(sql).toHaveValue('ALTER TABLE sample.web_logs DELETE WHERE ')
 
       // The sample table must keep its rows (other specs count them): this job matches none.
       const marker = uniqueName('e2e')
-      await sql.fill(`ALTER TABLE sample.web_logs DELETE WHERE no_such_column = '${marker}'`)
+      await sqlField.fill(`ALTER TABLE sample.web_logs DELETE WHERE no_such_column = '${marker}'`)
       await page.getByRole('button', { name: 'Create alter job' }).click()
-      await expect(sql).toHaveAccessibleDescription(/Code: \d+\. DB::Exception: .*no_such_column/)
+      await expect(sqlField.input).toHaveAccessibleDescription(/Code: \d+\. DB::Exception: .*no_such_column/)
       await expect(sql).toHaveValue(`ALTER TABLE sample.web_logs DELETE WHERE no_such_column = '${marker}'`)
 
-      await sql.fill(`ALTER TABLE sample.web_logs DELETE WHERE request_id = '${marker}'`)
+      await sqlField.fill(`ALTER TABLE sample.web_logs DELETE WHERE request_id = '${marker}'`)
       await page.getByRole('button', { name: 'Create alter job' }).click()
       await expect(page).toHaveURL(/\/jobs\/alter-jobs\?job=[0-9a-f-]{36}$/)
       await expect(page.getByText('Alter job created: counting the rows it changes')).toBeVisible()

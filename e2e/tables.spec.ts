@@ -1,4 +1,5 @@
 import { createTableThroughForm, expect, test, uniqueName } from './fixtures'
+import { codeField } from './code-field'
 
 test.describe('data → tables', () => {
   test('a bad table name shows its error at the field and keeps what was typed; a good one creates the table', async ({
@@ -131,7 +132,7 @@ test.describe('data → tables', () => {
 
   test("a table's page shows its statistics and leads to a query and an alter job for that table", async ({
     authedPage: page,
-  }) => {
+  }, testInfo) => {
     await page.goto('/data/tables?q=web_logs')
     await page.getByRole('link', { name: 'web_logs', exact: true }).click()
     const stats = page.getByRole('region', { name: 'Statistics' })
@@ -147,6 +148,6 @@ test.describe('data → tables', () => {
     await page.getByRole('link', { name: 'New alter job' }).click()
     await expect(page).toHaveURL(/\/jobs\/alter-jobs\/create\?table=sample\.web_logs$/)
     await expect(page.getByLabel('Table', { exact: true })).toHaveValue('sample.web_logs')
-    await expect(page.getByLabel('SQL', { exact: true })).toHaveValue(/^ALTER TABLE sample\.web_logs DELETE WHERE/)
+    await expect(codeField(page, testInfo, 'SQL').value).toHaveValue(/^ALTER TABLE sample\.web_logs DELETE WHERE/)
   })
 })

@@ -112,6 +112,12 @@ describe('the schema tree, a part at a time (issue 33)', () => {
     expect(columns.columns.map((column: { name: string }) => column.name)).toEqual(['timestamp', 'field_7'])
     const missing = await schemaLoader(args(get('/resources/query-schema?project=nope', cookie)))
     expect(missing.status).toBe(404)
+    // without a project: the tree's top (the projects, none opened), for the code fields' suggestions (decision 076)
+    const top = await json(schemaLoader(args(get('/resources/query-schema', cookie))))
+    expect(top.projects.find((project: { uuid: string }) => project.uuid === projectId)).toMatchObject({
+      uuid: projectId,
+    })
+    expect(top.projects.every((project: { tables?: unknown }) => project.tables === undefined)).toBe(true)
   })
 })
 

@@ -252,12 +252,12 @@ export async function truncateTable(api: ClusterApi, projectId: string, tableId:
 export function createSummaryTable(
   api: ClusterApi,
   projectId: string,
-  table: { name: string; description?: string; sql: string },
+  table: { name: string; description?: string; sql: string; enabled?: boolean },
 ): Promise<Table> {
   return api.post<Table>(tablesPath(api, projectId), {
     name: table.name,
     ...(table.description ? { description: table.description } : {}),
     type: 'summary',
-    settings: { summary: { enabled: true, sql: table.sql } },
+    settings: { summary: { enabled: table.enabled ?? true, sql: table.sql } },
   })
 }

@@ -21,6 +21,10 @@ export const SummaryFormSchema = z.object({
   description: z.string().trim().optional(),
   parent: z.string({ error: SUMMARY_MESSAGES.parentRequired }),
   sql: z.string({ error: SUMMARY_MESSAGES.sqlRequired }).trim().min(1, { error: SUMMARY_MESSAGES.sqlRequired }),
+  /** The Summary Settings tab of a new table: "on" when enabled. */
+  enabled: z.string().optional(),
+  /** "on" once that tab was shown (before, the table is enabled whatever `enabled` says). */
+  settingsShown: z.string().optional(),
 })
 
 /** The Summary Settings tab (edit): enabled and the SQL. */

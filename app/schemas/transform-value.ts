@@ -198,6 +198,7 @@ function settingsFormValue(transform: Json): FormValue {
     skipHead: str(fd.skip_head ?? 0),
     skipComments: on(fd.skip_comments),
     windowsEnding: on(fd.windows_ending),
+    bufferSize: str(fd.buffer_size ?? ''),
     flatteningActive: on(flat.active),
     depth: str(flat.depth),
     mapLeft: str(map.left ?? '.'),

@@ -57,6 +57,7 @@ export const TRANSFORM_MESSAGES = {
   sampleRequired: 'Paste or upload sample data to validate',
   depthInteger: 'Depth must be a whole number',
   skipHeadInteger: 'Skip head must be a whole number',
+  bufferSizeInteger: 'Buffer size must be a whole number greater than 0',
   compression: 'Unknown compression',
 } as const
 
@@ -227,6 +228,9 @@ export const TransformFormSchema = z
     skipHead: wholeNumber(TRANSFORM_MESSAGES.skipHeadInteger),
     skipComments: z.boolean().optional(),
     windowsEnding: z.boolean().optional(),
+    bufferSize: wholeNumber(TRANSFORM_MESSAGES.bufferSizeInteger).refine((value) => value !== 0, {
+      error: TRANSFORM_MESSAGES.bufferSizeInteger,
+    }),
     // JSON flattening
     flatteningActive: z.boolean().optional(),
     depth: wholeNumber(TRANSFORM_MESSAGES.depthInteger),

@@ -22,6 +22,7 @@ import {
 import { FILE_EXTENSIONS, MAX_UPLOAD_BYTES } from '~/schemas/file'
 import { FormSelect } from '~/components/forms/form-select'
 import { withCurrent } from '~/schemas/lossless'
+import { CodeField } from '~/components/forms/code-field'
 
 export type DictionaryFormValues = {
   project?: string
@@ -187,7 +188,7 @@ export function DictionaryEditor({
           label: layout,
         }))}
       />
-      <TextareaField meta={fields.schemaDefinition} label="Schema definition (JSON)" rows={5} />
+      <CodeField meta={fields.schemaDefinition} label="Schema definition (JSON)" rows={5} language="json" />
       <Text fontSize="xs" color="fg.muted" mt="-3" mb="4">
         The file’s columns in order, e.g.{' '}
         {'[{"name": "id", "datatype": {"type": "uint64"}}, {"name": "country", "datatype": {"type": "string"}}]'} or{' '}

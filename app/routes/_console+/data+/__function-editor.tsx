@@ -1,6 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { Text } from '@chakra-ui/react'
 import { Field, TextareaField } from '~/components/forms/field'
+import { CodeField } from '~/components/forms/code-field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
@@ -61,12 +62,12 @@ export function FunctionEditor({
         inputProps={{ autoComplete: 'off' }}
       />
       <TextareaField meta={fields.description} label="Description" rows={2} />
-      <TextareaField
+      <CodeField
         meta={fields.sql}
         label="SQL expression"
         help="A lambda, e.g. (x, k, b) -> k*x + b. Saving defines it on the cluster, which checks it."
         rows={3}
-        isCode
+        language="sql"
       />
     </FormCard>
   )

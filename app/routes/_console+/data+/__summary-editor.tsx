@@ -1,11 +1,10 @@
-import { getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { type SubmissionResult } from '@conform-to/react'
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
-import { Textarea } from '~/components/ui/textarea'
 import { Form, Link } from '@remix-run/react'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { ErrorList } from '~/components/forms/error-list'
-import { FieldShell } from '~/components/forms/field-shell'
+import { CodeField } from '~/components/forms/code-field'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
@@ -24,29 +23,60 @@ import { TableSearchField, type PickerSearch } from '~/components/forms/table-se
 
 /**
  * The summary table screen's three tabs (spec section 2): Summary Form, Column Analysis, Summary
- * Settings. On a new summary table the settings tab waits until the table exists.
+ * Settings. On a new summary table (`newForm`: the create form's id) the Form and Settings tabs are
+ * two parts of one form: each tab sends the form as a GET (`?tab=`), so what was typed comes along.
  */
 export function SummaryTabs({
   current,
   hrefs,
+  newForm,
 }: {
   current: 'form' | 'analysis' | 'settings'
-  hrefs: { form: string; analysis: string; settings?: string }
+  hrefs: { form: string; analysis: string; settings: string }
+  newForm?: string
 }) {
   const tabs = [
-    { label: 'Summary Form', to: hrefs.form, isCurrent: current === 'form' },
+    {
+      label: 'Summary Form',
+      to: hrefs.form,
+      isCurrent: current === 'form',
+      submitsForm: newForm ? { form: newForm, value: 'form' } : undefined,
+    },
     { label: 'Column Analysis', to: hrefs.analysis, isCurrent: current === 'analysis' },
-    ...(hrefs.settings ? [{ label: 'Summary Settings', to: hrefs.settings, isCurrent: current === 'settings' }] : []),
+    {
+      label: 'Summary Settings',
+      to: hrefs.settings,
+      isCurrent: current === 'settings',
+      submitsForm: newForm ? { form: newForm, value: 'settings' } : undefined,
+    },
   ]
+  return <SectionTabs label="Summary table" tabs={tabs} mb="0" />
+}
+
+/** The tab a new summary table's form shows: its fields there, the others carried as hidden fields. */
+export type NewSummaryTab = 'form' | 'settings'
+
+/** The create form's fields each tab shows (the rest travel hidden). */
+const NEW_SUMMARY_TAB_FIELDS: Record<NewSummaryTab, string[]> = {
+  form: ['project', 'name', 'description', 'parent', 'sql'],
+  settings: ['enabled', 'settingsShown', 'sql'],
+}
+
+/** The tab to show after a refused create: the Form tab when a field marked wrong is not on the one asked for. */
+export function tabWithErrors(tab: NewSummaryTab, result?: SubmissionResult<string[]>): NewSummaryTab {
+  const wrong = Object.entries(result?.error ?? {})
+    .filter(([, errors]) => errors?.length)
+    .map(([name]) => name)
+  return wrong.some((name) => !NEW_SUMMARY_TAB_FIELDS[tab].includes(name)) ? 'form' : tab
+}
+
+function HiddenFields({ values }: { values: Record<string, unknown> }) {
   return (
-    <Stack gap="1">
-      <SectionTabs label="Summary table" tabs={tabs} mb="0" />
-      {!hrefs.settings ? (
-        <Text fontSize="xs" color="fg.muted">
-          Summary Settings: once the table exists, from its page.
-        </Text>
-      ) : null}
-    </Stack>
+    <>
+      {Object.entries(values).map(([name, value]) =>
+        typeof value === 'string' && value !== '' ? <input key={name} type="hidden" name={name} value={value} /> : null,
+      )}
+    </>
   )
 }
 
@@ -56,22 +86,19 @@ function SqlField({
   help,
   rows = 8,
 }: {
-  meta: Parameters<typeof getTextareaProps>[0]
+  meta: Parameters<typeof CodeField>[0]['meta']
   label: string
   help?: string
   rows?: number
 }) {
-  const props = getTextareaProps(meta)
-  return (
-    <FieldShell meta={meta} label={label} help={help}>
-      <Textarea {...props} key={props.key} rows={rows} fontFamily="mono" fontSize="sm" spellCheck={false} />
-    </FieldShell>
-  )
+  return <CodeField meta={meta} label={label} help={help} rows={rows} language="sql" schema />
 }
 
 /**
- * The Summary Form tab (create). The parent is picked among what the search finds (issue 33); its
- * "Find" sends the whole form as a GET, so what was typed comes back with the tables found.
+ * The Summary Form and Summary Settings tabs of a new summary table: one form, `tab` the part shown
+ * (the other's fields travel hidden, so a create from either tab writes both). The parent is picked
+ * among what the search finds (issue 33); its "Find" sends the whole form as a GET, so what was
+ * typed comes back with the tables found.
  */
 export function SummaryForm({
   projects,
@@ -79,16 +106,54 @@ export function SummaryForm({
   defaults,
   lastResult,
   analysisHref,
+  tab = 'form',
 }: {
   projects: { uuid: string; name: string }[]
   search: PickerSearch
-  defaults: { project?: string; parent?: string; name?: string; description?: string; sql?: string }
+  defaults: {
+    project?: string
+    parent?: string
+    name?: string
+    description?: string
+    sql?: string
+    /** "on" when the new table is enabled (the default). */
+    enabled?: string
+    /** "on" once the Settings tab was shown: from then on an unticked Enabled means disabled. */
+    settingsShown?: string
+  }
   lastResult?: SubmissionResult<string[]>
   analysisHref: string
+  tab?: NewSummaryTab
 }) {
   const [form, fields] = useSchemaForm(SummaryFormSchema, { id: 'summary-form', lastResult, defaultValue: defaults })
+  const value = (name: keyof typeof fields) => fields[name].initialValue
+  if (tab === 'settings')
+    return (
+      <FormCard form={form} submit={{ label: 'Create summary table' }} cancelTo="/data/tables">
+        <HiddenFields
+          values={{
+            project: value('project'),
+            name: value('name'),
+            description: value('description'),
+            parent: value('parent'),
+          }}
+        />
+        <input type="hidden" name="settingsShown" value="on" />
+        <CheckboxField
+          meta={fields.enabled}
+          label="Summary enabled"
+          help="A disabled summary table keeps its SQL but is not fed as rows arrive."
+        />
+        <SqlField
+          meta={fields.sql}
+          label="Summary SQL"
+          help="It must read FROM the parent table; it is run on the cluster before the table is created."
+        />
+      </FormCard>
+    )
   return (
     <FormCard form={form} submit={{ label: 'Create summary table' }} cancelTo="/data/tables">
+      <HiddenFields values={{ enabled: value('enabled'), settingsShown: value('settingsShown') }} />
       <SelectField
         meta={fields.project}
         label="Project"

@@ -131,6 +131,8 @@ export async function createSummaryAction(api: ClusterApi, formData: FormData) {
   )
   if (submission.status !== 'success') return data({ result: submission.reply(), picked }, { status: 400 })
   const { project, name, description, sql } = submission.value
+  // enabled unless the Settings tab was shown and its box sent unticked
+  const enabled = submission.value.enabled === 'on' || submission.value.settingsShown !== 'on'
   const parent = picked ? parentChoice(picked) : undefined
   const fieldErrors: Record<string, string[]> = {}
   if (!projects.some((candidate) => candidate.uuid === project)) fieldErrors.project = ['Project is required']
@@ -141,7 +143,7 @@ export async function createSummaryAction(api: ClusterApi, formData: FormData) {
   const refusal = await loadFromCluster(() => checkSummarySql(api, sql))
   if (refusal) return data({ result: submission.reply({ fieldErrors: { sql: [refusal] } }), picked }, { status: 400 })
   try {
-    const created = await createSummaryTable(api, project, { name, description, sql })
+    const created = await createSummaryTable(api, project, { name, description, sql, enabled })
     return redirectWithToast(tableUrl(created.uuid, project), {
       title: `Summary table ${created.name} created`,
       type: 'success',

@@ -101,7 +101,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return Boolean(value) && typeof value === 'object' && !Array.isArray(value)
 }
 
-function mergeDeep<T extends Record<string, unknown>>(base: T, over: Record<string, unknown>): T {
+/** `over` laid onto `base`, object by object (lists and scalars of `over` win). */
+export function mergeDeep<T extends Record<string, unknown>>(base: T, over: Record<string, unknown>): T {
   const out: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(over)) {
     out[key] = isRecord(out[key]) && isRecord(value) ? mergeDeep(out[key] as Record<string, unknown>, value) : value

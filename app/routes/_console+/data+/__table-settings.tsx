@@ -21,6 +21,7 @@ import {
   settingsSchema,
 } from '~/schemas/table-settings'
 import type { SettingsFieldView, SettingsOverviewGroup, SettingsStep } from './__table-settings.server'
+import { CodeField } from '~/components/forms/code-field'
 
 /*
  * The table page's settings (issue 7): the overview of every group with an "Edit" link that opens
@@ -146,7 +147,6 @@ function SettingsJsonForm({
     defaultValue: { json: step.json },
   })
   const title = step.title.charAt(0).toLowerCase() + step.title.slice(1)
-  const props = getTextareaProps(fields.json)
   const fieldsHref = stepHref(cancelTo.split('#')[0]!, { edit: step.key })
   return (
     <Stack as="section" aria-labelledby="edit-settings-heading" id="edit-settings" gap="3" scrollMarginTop="20">
@@ -164,16 +164,12 @@ function SettingsJsonForm({
         <input type="hidden" name="group" value={step.key} />
         <input type="hidden" name="format" value="json" />
         <input type="hidden" name="original" value={step.original} />
-        <FieldShell meta={fields.json} label="Settings (JSON)">
-          <Textarea
-            {...props}
-            key={props.key}
-            rows={Math.min(24, step.json.split('\n').length + 2)}
-            fontFamily="mono"
-            fontSize="sm"
-            spellCheck={false}
-          />
-        </FieldShell>
+        <CodeField
+          meta={fields.json}
+          label="Settings (JSON)"
+          language="json"
+          rows={Math.min(24, step.json.split('\n').length + 2)}
+        />
         {step.key === 'lifecycle' ? <ConfirmDropBox /> : null}
       </FormCard>
     </Stack>

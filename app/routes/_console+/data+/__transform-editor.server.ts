@@ -3,7 +3,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
-import { formErrorsOf, loadFromCluster, replyFromCluster } from '~/api/policies.server'
+import { getDefaults } from '~/api/defaults.server'
+import { formErrorsOf, loadFromCluster, replyFromCluster, settle } from '~/api/policies.server'
 import { listProjectsWithTables } from '~/api/tables.server'
 import { loadTableSearch, type TableChoice as PickedTable, type TableSearch } from '~/api/table-search.server'
 import {
@@ -38,6 +39,7 @@ import {
 import { redirectWithToast } from '~/utils/toast.server'
 import { inferTransform } from './__transform-infer'
 import { tableUrl } from './__table-url'
+import { mergeDeep } from './__table-settings.server'
 
 /** A table the transform can belong to: `projectId/tableId` and `project.table`. */
 export type TableChoice = { value: string; label: string; projectName: string; tableName: string }
@@ -85,24 +87,72 @@ export function splitTableValue(value: string | undefined): { projectId: string;
 
 const on = (value: unknown) => (value ? 'on' : undefined)
 
-/** A new transform's form: CSV format and JSON flattening defaults as the cluster's transform defaults. */
-export function newTransformValue(table: string): Record<string, unknown> {
+/**
+ * The transform defaults the spec gives (section 9), used when `GET /config/v1/defaults/` fails or
+ * lacks a value. Shaped like a transform's `settings`. The spec names no flattening values: these
+ * are the console's (flattening on, one level, `.` for maps and `[]` for lists).
+ */
+export const BUILT_IN_TRANSFORM_DEFAULTS: Record<string, unknown> = {
+  compression: 'none',
+  format_details: {
+    delimiter: ',',
+    skip_head: 0,
+    quote: '"',
+    comment: '#',
+    skip_comments: false,
+    escape: '"',
+    windows_ending: false,
+    buffer_size: 4096,
+    flattening: {
+      active: true,
+      depth: 1,
+      map_flattening_strategy: { left: '.', right: '' },
+      slice_flattening_strategy: { left: '[', right: ']' },
+    },
+  },
+}
+
+/**
+ * The transform defaults: the cluster's (`defaults.transforms`, or `defaults.transform`), each
+ * missing value from the spec's.
+ */
+export async function loadTransformDefaults(
+  api: ClusterApi,
+): Promise<{ defaults: Record<string, unknown>; isBuiltIn: boolean }> {
+  const answer = await settle(() => getDefaults(api))
+  const fromCluster = answer.value?.transforms ?? answer.value?.transform
+  if (!isObject(fromCluster)) return { defaults: BUILT_IN_TRANSFORM_DEFAULTS, isBuiltIn: true }
+  return { defaults: mergeDeep(BUILT_IN_TRANSFORM_DEFAULTS, fromCluster), isBuiltIn: false }
+}
+
+/** A new transform's form: one primary timestamp column, JSON, every format field from the defaults. */
+export function newTransformValue(
+  table: string,
+  defaults: Record<string, unknown> = BUILT_IN_TRANSFORM_DEFAULTS,
+): Record<string, unknown> {
+  const fromDefaults = transformFormValue({ type: 'json', settings: defaults }, table)
+  const keep = [
+    'delimiter',
+    'quote',
+    'escape',
+    'comment',
+    'skipHead',
+    'skipComments',
+    'windowsEnding',
+    'bufferSize',
+    'flatteningActive',
+    'depth',
+    'mapLeft',
+    'mapRight',
+    'sliceLeft',
+    'sliceRight',
+    'compression',
+  ]
   return {
     table,
     type: 'json',
     columns: [{ name: 'timestamp', type: 'datetime', format: '2006-01-02T15:04:05Z', primary: 'on', index: 'on' }],
-    delimiter: ',',
-    quote: '"',
-    escape: '"',
-    comment: '#',
-    skipHead: '0',
-    flatteningActive: 'on',
-    depth: '1',
-    mapLeft: '.',
-    mapRight: '',
-    sliceLeft: '[',
-    sliceRight: ']',
-    compression: 'none',
+    ...Object.fromEntries(keep.map((key) => [key, fromDefaults[key]])),
   }
 }
 
@@ -221,6 +271,10 @@ export function mergeTransform(payload: Posted, form: TransformForm): TransformB
   if (changed('skipHead')) fd().skip_head = form.skipHead ?? 0
   if (changed('skipComments')) fd().skip_comments = Boolean(form.skipComments)
   if (changed('windowsEnding')) fd().windows_ending = Boolean(form.windowsEnding)
+  if (changed('bufferSize')) {
+    if (form.bufferSize === undefined) delete fd().buffer_size
+    else fd().buffer_size = form.bufferSize
+  }
   const flat = () => {
     const details = fd()
     return (details.flattening = isObject(details.flattening) ? details.flattening : {}) as Record<string, unknown>
@@ -260,6 +314,7 @@ export function transformBody(form: TransformForm): TransformBody {
           skip_head: form.skipHead ?? 0,
           skip_comments: Boolean(form.skipComments),
           windows_ending: Boolean(form.windowsEnding),
+          ...(form.bufferSize !== undefined ? { buffer_size: form.bufferSize } : {}),
         }
       : {
           flattening: {
@@ -319,6 +374,7 @@ const SETTINGS_KEYS: Record<string, string> = {
   'settings.format_details.skip_head': 'skipHead',
   'settings.format_details.skip_comments': 'skipComments',
   'settings.format_details.windows_ending': 'windowsEnding',
+  'settings.format_details.buffer_size': 'bufferSize',
   'settings.format_details.flattening.active': 'flatteningActive',
   'settings.format_details.flattening.depth': 'depth',
 }
@@ -437,7 +493,7 @@ export async function transformEditorAction(
   if (submission.status === undefined) return data({ result: withoutFiles(submission).reply() })
 
   if (intent === 'upload') return uploadTransform(submission, formData)
-  if (intent === 'infer') return inferColumns(submission)
+  if (intent === 'infer') return inferColumns(submission, (await loadTransformDefaults(api)).defaults)
 
   if (submission.status !== 'success') return reply400(submission)
   const form = submission.value
@@ -571,7 +627,7 @@ async function uploadTransform(submission: Submission, formData: FormData) {
   })
 }
 
-function inferColumns(submission: Submission) {
+function inferColumns(submission: Submission, transformDefaults: Record<string, unknown>) {
   const payload = submission.payload as Record<string, unknown>
   const sample = String(payload.sampleData ?? '')
   const type = payload.type === 'csv' ? 'csv' : payload.type === 'json' || payload.type === 'hdx' ? 'json' : undefined
@@ -616,8 +672,8 @@ function inferColumns(submission: Submission) {
     payload.skipHead = String(inference.skipHead ?? 1)
     // fields the page did not send (with scripts the CSV fields are not shown while the type is JSON)
     // take the transform defaults, as the page shows them without scripts
-    const defaults = newTransformValue('')
-    for (const key of ['quote', 'comment', 'escape'] as const)
+    const defaults = newTransformValue('', transformDefaults)
+    for (const key of ['quote', 'comment', 'escape', 'bufferSize'] as const)
       if (payload[key] === undefined) payload[key] = defaults[key]
   }
   if (inference.flattening) {

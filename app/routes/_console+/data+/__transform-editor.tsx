@@ -36,6 +36,7 @@ import { ALL_COLUMN_TYPES, ALL_COMPRESSIONS, withCurrent } from '~/schemas/trans
 import type { ValidationView } from './__transform-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
 import { Denied } from '~/components/layout/denied'
+import { CodeField } from '~/components/forms/code-field'
 
 /** Intents that refill the form from the server: the form need not be valid to send them. */
 const LOOSE_INTENTS = ['infer', 'upload']
@@ -232,12 +233,13 @@ export function TransformEditor({
 
       {showCsv ? (
         <Section title={isHydrated ? 'CSV format' : 'CSV format (used when the type is CSV)'}>
-          <SimpleGrid columns={{ base: 2, md: 5 }} gapX="3">
+          <SimpleGrid columns={{ base: 2, md: 6 }} gapX="3">
             <Field meta={fields.delimiter} label="Delimiter" />
             <Field meta={fields.quote} label="Quote" />
             <Field meta={fields.comment} label="Comment" />
             <Field meta={fields.escape} label="Escape" />
             <Field meta={fields.skipHead} label="Skip head (lines)" inputProps={{ inputMode: 'numeric' }} />
+            <Field meta={fields.bufferSize} label="Buffer size (bytes)" inputProps={{ inputMode: 'numeric' }} />
           </SimpleGrid>
           <HStack gap="6">
             <CheckboxField meta={fields.skipComments} label="Skip comments" />
@@ -279,7 +281,7 @@ export function TransformEditor({
             }))}
           />
         </SimpleGrid>
-        <TextareaField meta={fields.sql} label="SQL transform" rows={2} />
+        <CodeField meta={fields.sql} label="SQL transform" rows={2} language="sql" />
       </Section>
 
       <Section title="Sample data" id="sample-data">

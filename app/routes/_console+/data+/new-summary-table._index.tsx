@@ -7,7 +7,7 @@ import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
-import { SummaryForm, SummaryTabs } from './__summary-editor'
+import { SummaryForm, SummaryTabs, tabWithErrors, type NewSummaryTab } from './__summary-editor'
 import { createSummaryAction, loadSummaryProjects } from './__summary.server'
 import { choiceValue, PICKER_LIMIT, searchTables, tableChoiceOfValue } from '~/api/table-search.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -41,7 +41,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       name: field('name'),
       description: field('description'),
       sql: field('sql'),
+      // enabled unless the Settings tab, once shown, was sent unticked
+      enabled: field('enabled') === 'on' || field('settingsShown') !== 'on' ? 'on' : undefined,
+      settingsShown: field('settingsShown') === 'on' ? 'on' : undefined,
     },
+    tab: (field('tab') === 'settings' ? 'settings' : 'form') as NewSummaryTab,
   }
 }
 
@@ -51,9 +55,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewSummaryTableRoute() {
-  const { projects, search, defaults, denied } = useLoaderData<typeof loader>()
+  const { projects, search, defaults, denied, tab: asked } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const analysisHref = `/data/new-summary-table/column-analysis${defaults.parent ? `?parent=${defaults.parent}` : ''}`
+  // a refused create shows the tab with the fields it marks
+  const tab = tabWithErrors(asked, actionData?.result)
   return (
     <Stack gap="4" maxW="3xl">
       <PageHeader
@@ -62,9 +68,14 @@ export default function NewSummaryTableRoute() {
         mb="0"
       />
       <CreationGate denied={denied} title="You cannot create summary tables">
-        <SummaryTabs current="form" hrefs={{ form: '/data/new-summary-table', analysis: analysisHref }} />
+        <SummaryTabs
+          current={tab}
+          hrefs={{ form: '/data/new-summary-table', analysis: analysisHref, settings: '/data/new-summary-table' }}
+          newForm="summary-form"
+        />
         <SummaryForm
-          key={`${defaults.sql ?? ''}:${search.q}`}
+          key={`${tab}:${defaults.sql ?? ''}:${search.q}`}
+          tab={tab}
           projects={projects}
           search={actionData?.picked ? { ...search, selected: actionData.picked } : search}
           defaults={defaults}

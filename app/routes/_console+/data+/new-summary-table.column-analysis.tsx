@@ -40,7 +40,14 @@ export default function NewSummaryColumnAnalysisRoute() {
         description="Pick what each column of the parent becomes; the SQL is built for you."
         mb="0"
       />
-      <SummaryTabs current="analysis" hrefs={{ form: formHref, analysis: '/data/new-summary-table/column-analysis' }} />
+      <SummaryTabs
+        current="analysis"
+        hrefs={{
+          form: formHref,
+          analysis: '/data/new-summary-table/column-analysis',
+          settings: `/data/new-summary-table?tab=settings${parent ? `&parent=${parent}` : ''}`,
+        }}
+      />
       <ParentPicker search={search} />
       {/* a submission that names no parent (a stale page, a hand-made request) says what is missing */}
       {!parent && actionData ? <InlineAlert>{SUMMARY_MESSAGES.parentRequired}</InlineAlert> : null}

@@ -6,7 +6,12 @@ import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
 import { TableSearchForm } from '~/components/forms/table-search-field'
 import { TransformEditor } from './__transform-editor'
-import { loadTablePick, newTransformValue, transformEditorAction } from './__transform-editor.server'
+import {
+  loadTablePick,
+  loadTransformDefaults,
+  newTransformValue,
+  transformEditorAction,
+} from './__transform-editor.server'
 import { tableUrl } from './__table-url'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
@@ -17,16 +22,17 @@ export const handle: RouteHandle = { docsTopic: 'transform' }
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const [{ tables, table, search }, denied] = await Promise.all([
+  const [{ tables, table, search }, denied, { defaults }] = await Promise.all([
     loadTablePick(api, url),
     whyNotCreate(api, '/data/new-transform'),
+    loadTransformDefaults(api),
   ])
   return {
     denied,
     tables: tables.map(({ value, label }) => ({ value, label })),
     search: { q: search.q, choices: search.choices, hasMore: search.hasMore },
     chosen: table,
-    defaultValue: newTransformValue(table),
+    defaultValue: newTransformValue(table, defaults),
     cancelTo: table ? tableUrl(table.split('/')[1]!, table.split('/')[0]!) : '/data/tables',
   }
 }

@@ -14,7 +14,8 @@ import { formEntries } from '#tests/form-entries'
 import { useTestCluster } from '#tests/msw'
 import { args, get, loginAsAdmin, returnedOrThrown } from '#tests/session'
 import { system } from '~/theme'
-import { SummarySettingsForm } from './__summary-editor'
+import { SummaryForm, SummarySettingsForm, type NewSummaryTab } from './__summary-editor'
+import { action as newAction, loader as newLoader } from './new-summary-table._index'
 import { SettingsGroupForm } from './__table-settings'
 import { action as settingsAction, loader as settingsLoader } from './tables.$tableId.edit-summary-settings._index'
 import { action as pageAction, loader as pageLoader } from './tables.$tableId._index'
@@ -28,12 +29,14 @@ useTestCluster()
 
 let cookie: string
 let projectId: string
+let parentId: string
 beforeAll(async () => {
   cookie = await loginAsAdmin()
   projectId = (await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: 'rt_sum' })).uuid
   const parent = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${projectId}/tables/`, {
     name: 'events',
   })
+  parentId = parent.uuid
   await clusterCall('POST', `/config/v1/orgs/{org}/projects/${projectId}/tables/${parent.uuid}/transforms/`, {
     name: 'main',
     type: 'json',
@@ -151,5 +154,78 @@ describe('summary table round trip (issue 32)', () => {
       { numRuns: RUNS, seed: SEED },
     )
     console.info(`summary round trip: ${cases} generated summary tables, 3 forms each`)
+  })
+})
+
+/** The new summary table form, on tab `tab`, as the loader answers `query` and the server renders it. */
+async function newSummaryTab(query: string) {
+  const page = await newLoader(args(get(`/data/new-summary-table?${query}`, cookie)))
+  const html = renderToString(
+    <ChakraProvider value={system}>
+      <SummaryForm
+        projects={page.projects}
+        search={page.search}
+        defaults={page.defaults}
+        analysisHref="/data/new-summary-table/column-analysis"
+        tab={page.tab as NewSummaryTab}
+      />
+    </ChakraProvider>,
+  )
+  return { page, entries: formEntries(html, 'summary-form', null) }
+}
+
+describe('a new summary table: its Summary Settings tab (issue 35)', () => {
+  const sql =
+    'SELECT toStartOfHour(timestamp) AS timestamp, level, count() AS n FROM rt_sum.events GROUP BY timestamp, level'
+  const typed = (name: string) =>
+    new URLSearchParams({ project: projectId, name, description: 'd', parent: `${projectId}/${parentId}`, sql })
+
+  it("the Settings tab carries the Form tab's fields hidden; unticked, the table is created disabled", async () => {
+    const { page, entries } = await newSummaryTab(`${typed('new_off')}&tab=settings`)
+    expect(page.tab).toBe('settings')
+    const posted = Object.fromEntries(entries)
+    expect(posted).toMatchObject({
+      project: projectId,
+      name: 'new_off',
+      description: 'd',
+      parent: `${projectId}/${parentId}`,
+      settingsShown: 'on',
+      enabled: 'on',
+    })
+    expect(posted.sql?.replace(/\r\n/g, '\n')).toBe(sql)
+    // the operator unticks Enabled and creates from the Settings tab
+    const status = await post(
+      '/data/new-summary-table?tab=settings',
+      newAction,
+      '',
+      entries.filter(([name]) => name !== 'enabled'),
+    )
+    expect(status).toBe(302)
+    const tables = await clusterCall<{ results?: Stored[] } | Stored[]>('GET', tablePath())
+    const list = Array.isArray(tables) ? tables : (tables.results ?? [])
+    const made = list.find((table) => table.name === 'new_off')!
+    expect((made.settings as { summary: { enabled: boolean } }).summary.enabled).toBe(false)
+  })
+
+  it('back on the Form tab the setting travels hidden; a table whose Settings tab was never shown is enabled', async () => {
+    // the Settings tab sent as a GET (its tab button) with Enabled unticked, then the Form tab
+    const { page, entries } = await newSummaryTab(`${typed('new_back')}&settingsShown=on&tab=form`)
+    expect(page.tab).toBe('form')
+    expect(page.defaults.enabled).toBeUndefined()
+    expect(Object.fromEntries(entries)).toMatchObject({ settingsShown: 'on', name: 'new_back' })
+    expect(entries.some(([name]) => name === 'enabled')).toBe(false)
+    const never = await newSummaryTab(typed('new_on').toString())
+    expect(never.page.defaults.enabled).toBe('on')
+    expect(Object.fromEntries(never.entries)).toMatchObject({ enabled: 'on' })
+    expect(never.entries.some(([name]) => name === 'settingsShown')).toBe(false)
+  })
+
+  it('a create refused for a field of the Form tab shows the Form tab', async () => {
+    const { tabWithErrors } = await import('./__summary-editor')
+    expect(tabWithErrors('settings', { status: 'error', error: { name: ['Name is required'] } })).toBe('form')
+    expect(tabWithErrors('settings', { status: 'error', error: { sql: ['The cluster refused the SQL: x'] } })).toBe(
+      'settings',
+    )
+    expect(tabWithErrors('settings', undefined)).toBe('settings')
   })
 })

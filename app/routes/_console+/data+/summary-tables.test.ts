@@ -151,7 +151,7 @@ describe('/data/new-summary-table and its column analysis', () => {
     const form = await newSummaryLoader(
       args(get(`/data/new-summary-table?parent=${parentValue()}&sql=${encodeURIComponent(built.sql)}`, cookie)),
     )
-    expect(form.defaults).toEqual({ parent: parentValue(), project: parent.projectId, sql: built.sql })
+    expect(form.defaults).toEqual({ parent: parentValue(), project: parent.projectId, sql: built.sql, enabled: 'on' })
 
     const required = unwrap<FormReply>(
       await send(newSummaryAction, '/data/new-summary-table', { project: parent.projectId, name: 'by_level' }),

@@ -86,6 +86,60 @@ describe('/data/new-transform', () => {
     expect(none.defaultValue.table).toBe('')
   })
 
+  it("takes the form's defaults from the cluster's /defaults (transforms), buffer size 4096 among them", async () => {
+    const loaded = await newLoader(args(get('/data/new-transform', cookie)))
+    expect(loaded.defaultValue).toMatchObject({
+      delimiter: ',',
+      quote: '"',
+      escape: '"',
+      comment: '#',
+      skipHead: '0',
+      bufferSize: '4096',
+      compression: 'none',
+      depth: '1',
+    })
+    // the local cluster's default has flattening off; the spec names none and the console's own is on
+    expect(loaded.defaultValue.flatteningActive).toBeUndefined()
+  })
+
+  it("falls back to the spec's transform defaults when /defaults fails or lacks them", async () => {
+    failWith('/config/v1/defaults/', 503, { detail: 'down' }, 'get')
+    failWith('/config/v1/defaults', 503, { detail: 'down' }, 'get')
+    const failed = await newLoader(args(get('/data/new-transform', cookie)))
+    expect(failed.defaultValue).toMatchObject({
+      delimiter: ',',
+      quote: '"',
+      escape: '"',
+      comment: '#',
+      skipHead: '0',
+      bufferSize: '4096',
+      compression: 'none',
+      flatteningActive: 'on',
+    })
+    // a cluster whose answer has no transform group
+    failWith('/config/v1/defaults/', 200, { table: {} }, 'get')
+    failWith('/config/v1/defaults', 200, { table: {} }, 'get')
+    const lacking = await newLoader(args(get('/data/new-transform', cookie)))
+    expect(lacking.defaultValue).toMatchObject({ bufferSize: '4096', quote: '"', flatteningActive: 'on' })
+  })
+
+  it('writes the buffer size of a CSV transform and loads it back; 0 is refused at the field', async () => {
+    const { table, tableId, projectId } = await makeTable('buf')
+    const csvForm = jsonForm(table, { name: 'buf_csv', type: 'csv', delimiter: ',', skipHead: '1', bufferSize: '8192' })
+    const zero = unwrap<Reply>(await send({ ...csvForm, bufferSize: '0' }))
+    expect(zero.data.result.error?.bufferSize).toEqual(['Buffer size must be a whole number greater than 0'])
+    expect(asResponse(await send(csvForm)).status).toBe(302)
+    const detail = await tableLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }))
+    const listed = detail.transforms.find((transform) => transform.name === 'buf_csv')!
+    const loaded = await editLoader(
+      args(get(`/data/tables/${tableId}/transform/edit/${listed.uuid}?project=${projectId}`, cookie), {
+        tableId,
+        transformId: listed.uuid,
+      }),
+    )
+    expect(loaded.defaultValue.bufferSize).toBe('8192')
+  })
+
   it('answers the name rules and every column rule at their fields, keeping every column typed', async () => {
     const form = {
       table: '',

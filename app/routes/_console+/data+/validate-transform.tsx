@@ -18,6 +18,7 @@ import type { RouteHandle } from '~/utils/handle'
 import { ValidationResult } from './__transform-editor'
 import { loadTableChoices, loadTablePick, splitTableValue, validationView } from './__transform-editor.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { CodeField } from '~/components/forms/code-field'
 
 export const handle: RouteHandle = { docsTopic: 'transform' }
 
@@ -97,15 +98,7 @@ export default function ValidateTransformRoute() {
       />
       <FormCard form={form} submit={{ label: 'Validate' }} encType="multipart/form-data">
         <SelectField meta={fields.table} label="Table (optional)" placeholder="No table" options={tables} />
-        <FieldShell meta={fields.schema} label="Transform (JSON)">
-          <Textarea
-            {...getTextareaProps(fields.schema)}
-            key={fields.schema.key}
-            rows={10}
-            fontFamily="mono"
-            fontSize="xs"
-          />
-        </FieldShell>
+        <CodeField meta={fields.schema} label="Transform (JSON)" rows={10} language="json" />
         <FileLine id="schemaFile" label="…or upload the transform file" />
         <FieldShell meta={fields.sampleData} label="Sample data">
           <Textarea

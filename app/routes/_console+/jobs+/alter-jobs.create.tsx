@@ -1,8 +1,7 @@
-import { getSelectProps, getTextareaProps } from '@conform-to/react'
+import { getSelectProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack, Stack } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
-import { Textarea } from '~/components/ui/textarea'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
@@ -24,6 +23,7 @@ import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
 import { whyNotCreate } from '~/api/access.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { CodeField } from '~/components/forms/code-field'
 
 export const handle: RouteHandle = { docsTopic: 'alter' }
 
@@ -99,7 +99,6 @@ export default function NewAlterJobRoute() {
     defaultValue: actionData?.result?.initialValue ?? { table: loaderData.table, sql: loaderData.sql },
   })
   const tableProps = getSelectProps(fields.table)
-  const sqlProps = getTextareaProps(fields.sql)
 
   // With scripts, picking a table rewrites the SQL only while it is still a template (nothing typed is
   // lost). The SQL is read from the form: this also runs for a table picked before hydration
@@ -158,21 +157,7 @@ export default function NewAlterJobRoute() {
           </Box>
           <ErrorList id={fields.table.errorId} errors={fields.table.errors} />
         </Box>
-        <Box mb="4">
-          <chakra.label htmlFor={fields.sql.id} display="block" fontWeight="medium" fontSize="sm" mb="1">
-            SQL
-          </chakra.label>
-          <Textarea
-            {...sqlProps}
-            key={sqlProps.key}
-            rows={6}
-            fontFamily="mono"
-            fontSize="sm"
-            spellCheck={false}
-            borderColor={fields.sql.errors?.length ? 'border.error' : undefined}
-          />
-          <ErrorList id={fields.sql.errorId} errors={fields.sql.errors} />
-        </Box>
+        <CodeField meta={fields.sql} label="SQL" rows={6} language="sql" schema />
       </NewJobForm>
     </Stack>
   )
