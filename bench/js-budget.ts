@@ -46,7 +46,7 @@ export const OVER_BUDGET_CEILINGS_KB: Record<string, number> = {
   'routes/_console+/data+/new-ingest-source': 185,
   'routes/_console+/data+/new-summary-table._index': 185,
   'routes/_console+/data+/new-summary-table.column-analysis': 184,
-  'routes/_console+/data+/new-transform': 187,
+  'routes/_console+/data+/new-transform': 188, // 187 before the buffer size field and /defaults (decision 076)
   'routes/_console+/data+/new-view': 183,
   'routes/_console+/data+/tables._index': 191,
   'routes/_console+/data+/tables.$tableId._index': 195,
