@@ -33,7 +33,7 @@ import {
   type WorkspaceInput,
   type WorkspaceView,
 } from './queries+/__workspace'
-import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS, QUERY_UI_MAX_ROWS } from './queries+/__query-options'
+import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS, typedOptions } from './queries+/__query-options'
 import { ResultGrid } from './queries+/__result-grid'
 import { loadSchemaTree } from './queries+/__schema.server'
 import { pageOf } from './queries+/__result-cells'
@@ -126,12 +126,7 @@ async function runFromForm(request: Request, formData: FormData) {
   // shown in the POST's own answer: it runs and is recorded the same, only its page has no link.
   if (`/result?${params}`.length + RUN_ID_ROOM > MAX_RUN_LINK) {
     // the options as typed (spaces and all) on the form; they run trimmed
-    const typed = Object.fromEntries(
-      QUERY_OPTIONS.flatMap((option) => {
-        const value = formData.get(option.name)
-        return typeof value === 'string' && value.trim() ? [[option.name, value]] : []
-      }),
-    )
+    const typed = typedOptions(formData)
     const ran = {
       sql,
       options: typed,

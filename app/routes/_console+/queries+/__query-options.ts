@@ -221,6 +221,19 @@ export function readOptions(params: URLSearchParams): Record<string, string> {
   return values
 }
 
+/**
+ * The filled options exactly as typed (spaces and all), for a form shown again after a refusal or
+ * in a POST's own answer: what runs or is saved is `readOptions`' trimmed values.
+ */
+export function typedOptions(fields: { get(name: string): FormDataEntryValue | null }): Record<string, string> {
+  const values: Record<string, string> = {}
+  for (const option of QUERY_OPTIONS) {
+    const value = fields.get(option.name)
+    if (typeof value === 'string' && value.trim()) values[option.name] = value
+  }
+  return values
+}
+
 /** Field errors for option values the query API would refuse, keyed by option name. */
 export function validateOptions(values: Record<string, string>): Record<string, string> {
   const errors: Record<string, string> = {}

@@ -17,7 +17,7 @@ import { getCurrentUser } from '~/api/users.server'
 import { SavedQueryFormSchema } from '~/schemas/saved-query'
 import { requireSession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
-import { readOptions, validateOptions } from './__query-options'
+import { readOptions, typedOptions, validateOptions } from './__query-options'
 import type { QueryOutcome } from './__query.server'
 import { registerCache } from '~/utils/caches.server'
 
@@ -59,7 +59,13 @@ export async function saveFromEditor(api: ClusterApi, formData: FormData) {
   const options = readOptions(fields)
   const optionErrors = validateOptions(options)
   const submission = parseWithZod(formData, { schema: SavedQueryFormSchema })
-  const typed = { name: fields.get('name') ?? '', sql: fields.get('sql') ?? '', options, optionErrors }
+  // shown again as typed on a refusal (the options too: spaces and all); saved trimmed
+  const typed = {
+    name: fields.get('name') ?? '',
+    sql: fields.get('sql') ?? '',
+    options: typedOptions(fields),
+    optionErrors,
+  }
   if (submission.status !== 'success' || Object.keys(optionErrors).length) {
     const errors = submission.status === 'success' ? {} : (submission.error ?? {})
     const fieldErrors = { name: errors.name?.[0], sql: errors.sql?.[0] }

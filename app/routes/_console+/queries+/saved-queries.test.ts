@@ -344,3 +344,13 @@ describe('history per user', () => {
     expect(page.historyError).toBeNull()
   })
 })
+
+describe('a refused save keeps what was typed', () => {
+  it('shows the options exactly as typed, spaces and all (a fuzzed submission found them trimmed)', async () => {
+    const { data, status } = unwrap(
+      await save({ sql: 'SELECT 1', name: '', max_bytes_before_external_sort: ' 12 ', hdx_query_max_rows: 'x ' }),
+    )
+    expect(status).toBe(400)
+    expect(data.save.options).toMatchObject({ max_bytes_before_external_sort: ' 12 ', hdx_query_max_rows: 'x ' })
+  })
+})
