@@ -22,11 +22,16 @@ export function codeField(page: Page, testInfo: TestInfo, label: string) {
     /** Replaces the field's text. */
     async fill(text: string) {
       if (!isJs) return input.fill(text)
-      await expect(field.locator('.ace_editor')).toBeVisible()
-      await input.focus()
-      await page.keyboard.press('ControlOrMeta+a')
-      await page.keyboard.press('Delete')
-      await page.keyboard.insertText(text)
+      const editor = field.locator('.ace_editor')
+      await expect(editor).toBeVisible()
+      // through the editor's own API, not the keyboard: a page that moves focus while it settles (an
+      // autofocused field, the first invalid field after a refusal) took typed text elsewhere (CI)
+      await editor.evaluate((element, typed) => {
+        const ace = (element as HTMLElement & { env?: { editor?: { setValue(v: string, cursor: number): void } } }).env
+        if (!ace?.editor) throw new Error('no Ace editor on this element')
+        ace.editor.setValue(typed, 1)
+      }, text)
+      await expect(value).toHaveValue(text)
     },
   }
 }
