@@ -8,6 +8,7 @@
  */
 import { ChakraProvider } from '@chakra-ui/react'
 import fc from 'fast-check'
+import { json, maybe, text } from '#tests/arbitraries'
 import { renderToString } from 'react-dom/server'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { clusterAdminLogin, clusterCall } from '#tests/cluster'
@@ -90,20 +91,7 @@ async function save(dictionaryId: string, change = (e: [string, string][]) => e)
 // ---------------------------------------------------------------------------------------------
 // Dictionaries across the cluster's schema
 
-const text = fc.string({ unit: fc.constantFrom('a', 'Z', '0', '-', ' ', '"', '<', '&', 'é', '\n'), maxLength: 6 })
-const json: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer({ min: -100, max: 100 }),
-    text,
-    fc.array(tie('value'), { maxLength: 2 }),
-    fc.dictionary(fc.constantFrom('a', 'k'), tie('value'), { maxKeys: 2 }),
-  ),
-})).value
 const unknownKeys = fc.dictionary(fc.constantFrom('vendor_hint', 'x_extra', 'legacy'), json, { maxKeys: 2 })
-const maybe = <T,>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined })
 const blankish = <T,>(value: fc.Arbitrary<T>) => maybe(fc.oneof(fc.constant(null), fc.constant(''), value))
 
 const LAYOUTS = ['flat', 'hashed', 'complex_key_hashed', 'sparse_hashed', 'complex_key_sparse_hashed', 'direct']

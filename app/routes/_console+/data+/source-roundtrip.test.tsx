@@ -8,6 +8,7 @@
  */
 import { ChakraProvider } from '@chakra-ui/react'
 import fc from 'fast-check'
+import { json, maybe, text } from '#tests/arbitraries'
 import { renderToString } from 'react-dom/server'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { clusterCall } from '#tests/cluster'
@@ -83,21 +84,8 @@ async function save(kind: SourceKind, sourceId: string, change = (e: [string, st
 // ---------------------------------------------------------------------------------------------
 // Sources across the cluster's schema
 
-const text = fc.string({ unit: fc.constantFrom('a', 'Z', '0', '-', ' ', '"', '<', '&', 'é', '\n'), maxLength: 6 })
 const word = fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/)
-const json: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer({ min: -100, max: 100 }),
-    text,
-    fc.array(tie('value'), { maxLength: 2 }),
-    fc.dictionary(fc.constantFrom('a', 'k'), tie('value'), { maxKeys: 2 }),
-  ),
-})).value
 const unknownKeys = fc.dictionary(fc.constantFrom('vendor_hint', 'x_extra', 'legacy'), json, { maxKeys: 2 })
-const maybe = <T,>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined })
 const blankish = <T,>(value: fc.Arbitrary<T>) => maybe(fc.oneof(fc.constant(null), fc.constant(''), value))
 const withUnknown = <T extends object>(arb: fc.Arbitrary<T>) =>
   fc.tuple(arb, unknownKeys).map(([value, unknown]) => ({ ...unknown, ...value }))

@@ -9,6 +9,7 @@
  */
 import { ChakraProvider } from '@chakra-ui/react'
 import fc from 'fast-check'
+import { json, text } from '#tests/arbitraries'
 import { renderToString } from 'react-dom/server'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { clusterCall } from '#tests/cluster'
@@ -76,19 +77,7 @@ async function save(credentialId: string, change = (e: [string, string][]) => e)
 // ---------------------------------------------------------------------------------------------
 // Credentials across the cluster's schema
 
-const text = fc.string({ unit: fc.constantFrom('a', 'Z', '0', '-', ' ', '"', '<', '&', 'é', '\n'), maxLength: 6 })
 const value = fc.string({ unit: fc.constantFrom('a', 'Z', '0', '-', '/', ' ', '+', '='), minLength: 1, maxLength: 8 })
-const json: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer({ min: -100, max: 100 }),
-    text,
-    fc.array(tie('value'), { maxLength: 2 }),
-    fc.dictionary(fc.constantFrom('a', 'k'), tie('value'), { maxKeys: 2 }),
-  ),
-})).value
 const unknownKeys = fc.dictionary(fc.constantFrom('vendor_hint', 'x_extra', 'universe_domain'), json, { maxKeys: 2 })
 const maybe = <T,>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined })
 

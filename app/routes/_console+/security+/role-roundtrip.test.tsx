@@ -7,6 +7,7 @@
  */
 import { ChakraProvider } from '@chakra-ui/react'
 import fc from 'fast-check'
+import { json, text } from '#tests/arbitraries'
 import { renderToString } from 'react-dom/server'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { clusterCall, makeTable } from '#tests/cluster'
@@ -90,18 +91,6 @@ async function save(roleId: string, { change = (e: [string, string][]) => e, fir
 // ---------------------------------------------------------------------------------------------
 // Roles across the cluster's schema
 
-const text = fc.string({ unit: fc.constantFrom('a', 'Z', '0', '-', ' ', '"', '<', '&', 'é', '\n'), maxLength: 6 })
-const json: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer({ min: -100, max: 100 }),
-    text,
-    fc.array(tie('value'), { maxLength: 2 }),
-    fc.dictionary(fc.constantFrom('a', 'k'), tie('value'), { maxKeys: 2 }),
-  ),
-})).value
 const unknownKeys = fc.dictionary(fc.constantFrom('vendor_hint', 'x_extra', 'legacy'), json, { maxKeys: 2 })
 
 /** One policy: permissions of its scope type (any order, a scope the form cannot name too), unknown keys. */
