@@ -14,12 +14,17 @@ export type ConsoleStoreCounts = { projects: number; tables: number; transforms:
  * session's short read cache (as the tables list reads it). Throws ClusterError.
  */
 export async function consoleStoreCounts(api: ClusterApi): Promise<ConsoleStoreCounts> {
-  const projects = await cachedRead(api, 'projects', () => listProjects(api))
-  const store = projects.find((project) => project.name === CONSOLE_PROJECT)
+  const store = await consoleStoreProject(api)
   if (!store) return { projects: 0, tables: 0, transforms: 0 }
   const tables = await listTables(api, store.uuid)
   const transforms = await Promise.all(tables.map((table) => listTransforms(api, store.uuid, table.uuid)))
   return { projects: 1, tables: tables.length, transforms: transforms.reduce((sum, list) => sum + list.length, 0) }
+}
+
+/** The console's own project in the org, or undefined while nobody has saved or turned History on. Throws ClusterError. */
+export async function consoleStoreProject(api: ClusterApi) {
+  const projects = await cachedRead(api, 'projects', () => listProjects(api))
+  return projects.find((project) => project.name === CONSOLE_PROJECT)
 }
 
 /** The org summary without the console's own store in its project, table and transform counts. */

@@ -6,8 +6,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { isClusterError } from '~/api/errors.server'
-import { listProjects } from '~/api/projects.server'
-import { cachedRead } from '~/api/read-cache.server'
+import { consoleStoreProject } from '~/api/console-store.server'
 import { ensureStore, SavedQueriesUnavailable } from '~/api/saved-queries.server'
 import { Button } from '~/components/ui/button'
 import { CONSOLE_PROJECT, HISTORY_TABLE, SAVED_TABLE } from '~/utils/console-store'
@@ -51,8 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 async function historyStore(api: Awaited<ReturnType<typeof requireApi>>) {
   try {
-    const projects = await cachedRead(api, 'projects', () => listProjects(api))
-    const project = projects.find((candidate) => candidate.name === CONSOLE_PROJECT)
+    const project = await consoleStoreProject(api)
     return project ? { state: 'on' as const, projectId: project.uuid } : { state: 'off' as const, projectId: null }
   } catch (error) {
     if (!isClusterError(error)) throw error
