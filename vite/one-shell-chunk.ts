@@ -312,10 +312,12 @@ function withoutPullIns(meta: ManualChunkMeta, modules: Set<string>): Set<string
  * stay apart: Remix loads them by name.
  */
 export function oneShellChunk(): Plugin {
+  let isBrowserBuild = false
   return {
     name: 'one-shell-chunk',
     apply: 'build',
     config(_, { isSsrBuild }) {
+      isBrowserBuild = !isSsrBuild
       if (isSsrBuild) return
       let shell: Set<string> | undefined
       return {
@@ -330,6 +332,14 @@ export function oneShellChunk(): Plugin {
           },
         },
       }
+    },
+    generateBundle(_, bundle) {
+      // The shell entries are found by their paths: a build where they matched nothing would
+      // quietly split the shell again (issue 34).
+      if (!isBrowserBuild) return
+      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk')
+      if (chunks.some((chunk) => chunk.isEntry) && !chunks.some((chunk) => chunk.name === 'shell'))
+        this.error('one-shell-chunk: the browser build has no shell chunk; no module matched the shell entries')
     },
   }
 }
