@@ -29,7 +29,12 @@ export async function listAll<T>(api: ClusterApi, path: string): Promise<T[]> {
 export async function listOnePage<T>(
   api: ClusterApi,
   path: string,
-  { page, pageSize, ordering, sortKey }: { page: number; pageSize: number; ordering: string; sortKey: (item: T) => string },
+  {
+    page,
+    pageSize,
+    ordering,
+    sortKey,
+  }: { page: number; pageSize: number; ordering: string; sortKey: (item: T) => string },
 ): Promise<{ items: T[]; page: number; pageCount: number; total: number }> {
   const ask = (n: number) => api.list<T>(path, { page: n, pageSize, params: { ordering } })
   let answer: Awaited<ReturnType<typeof ask>>
@@ -54,5 +59,10 @@ export async function listOnePage<T>(
       total: sorted.length,
     }
   }
-  return { items: answer.results, page: at, pageCount: Math.max(1, Math.ceil(answer.count / pageSize)), total: answer.count }
+  return {
+    items: answer.results,
+    page: at,
+    pageCount: Math.max(1, Math.ceil(answer.count / pageSize)),
+    total: answer.count,
+  }
 }

@@ -18,6 +18,7 @@ import { parsePolicies, ROLE_PLACES, roleFormSchema, SCOPE_LEVELS, type StagedPo
 import type { PermissionsByLevel, RoleDraft } from './__role-editor.server'
 import { ScopeFields, type ScopeChoice } from './__scope-fields'
 import { useEarlyChanges } from '~/components/forms/early-changes'
+import { useTableSuggestions, type PickerChoice } from '~/components/forms/table-search-field'
 
 /** "view_table" → "table"; permissions are grouped by what they act on. */
 const resourceOf = (permission: string) => permission.slice(permission.indexOf('_') + 1)
@@ -57,7 +58,7 @@ export function RoleEditor({
   original?: string | null
   scopes: ScopeChoice[]
   /** The table search the scopes came from (issue 33: tables are a search away, never all listed). */
-  scopeSearch: { q: string; choices: unknown[]; hasMore: boolean }
+  scopeSearch: { q: string; choices: PickerChoice[]; hasMore: boolean }
   catalogue: PermissionsByLevel
   revision: string
   lastResult?: SubmissionResult<string[]>
@@ -67,6 +68,8 @@ export function RoleEditor({
 }) {
   const isHydrated = useHydrated()
   const [initial] = useState(() => ({ ...draft, policies: JSON.stringify(draft.policies) }))
+  // with scripts the scope list's tables follow the search as one types (issue 33); "Find" posts it
+  const { found, onType } = useTableSuggestions(scopeSearch, 'scope')
   const [form, fields] = useForm({
     id: 'role-editor',
     lastResult,
@@ -87,6 +90,10 @@ export function RoleEditor({
   const firstError = firstErrorOf(form)
   const staged = parsePolicies(String(fields.policies.initialValue ?? '')) ?? draft.policies
   const policiesText = JSON.stringify(staged)
+  const offeredScopes = withFoundTables(scopes, scopeSearch.choices, found.choices, [
+    ...staged.filter((policy) => policy.scope_type === 'table').map((policy) => policy.scope_id),
+    draft.scopeLevel === 'table' ? draft.scope : null,
+  ])
   const isDirty = policiesText !== JSON.stringify(saved)
   const level = (fields.scopeLevel.value ?? draft.scopeLevel) as keyof PermissionsByLevel
   const renderedLevel = isHydrated
@@ -193,7 +200,7 @@ export function RoleEditor({
             <ScopeFields
               level={fields.scopeLevel}
               resource={fields.scope}
-              options={scopes}
+              options={offeredScopes}
               levelLabel="Scope level"
               resourceLabel="Scope"
             />
@@ -210,16 +217,17 @@ export function RoleEditor({
                   placeholder="project.table or part of a name"
                   autoComplete="off"
                   aria-describedby="scope-q-status"
+                  onChange={isHydrated ? onType : undefined}
                 />
               </Box>
               <Button type="submit" name="intent" value="find-scope" size="xs" variant="outline" formNoValidate>
                 Find
               </Button>
               <Box id="scope-q-status" role="status" fontSize="xs" color="fg.muted" flexBasis="100%">
-                {scopeSearch.choices.length
-                  ? `The scope list offers ${scopeSearch.hasMore ? 'the first ' : ''}${scopeSearch.choices.length} ${scopeSearch.choices.length === 1 ? 'table' : 'tables'}${scopeSearch.q ? ` matching “${scopeSearch.q}”` : ''}${scopeSearch.hasMore ? ': search to find another' : ''}.`
-                  : scopeSearch.q
-                    ? `No table matches “${scopeSearch.q}”.`
+                {found.choices.length
+                  ? `The scope list offers ${found.hasMore ? 'the first ' : ''}${found.choices.length} ${found.choices.length === 1 ? 'table' : 'tables'}${found.q ? ` matching “${found.q}”` : ''}${found.hasMore ? ': search to find another' : ''}.`
+                  : found.q
+                    ? `No table matches “${found.q}”.`
                     : 'No tables yet.'}
               </Box>
             </HStack>
@@ -300,4 +308,28 @@ export function RoleEditor({
       </Form>
     </Box>
   )
+}
+
+/**
+ * The scopes offered once the search has changed as one types: the org, the projects and the tables
+ * named by id (staged policies, the chosen scope) as the page gave them, and the tables `typed`
+ * found instead of those the page's search found (`searched`).
+ */
+export function withFoundTables(
+  scopes: ScopeChoice[],
+  searched: PickerChoice[],
+  typed: PickerChoice[],
+  named: (string | null | undefined)[] = [],
+): ScopeChoice[] {
+  const fromSearch = new Set(searched.map((choice) => choice.uuid))
+  const kept = scopes.filter(
+    (scope) => scope.level !== 'table' || !fromSearch.has(scope.value) || named.includes(scope.value),
+  )
+  const seen = new Set(kept.filter((scope) => scope.level === 'table').map((scope) => scope.value))
+  return [
+    ...kept,
+    ...typed
+      .filter((choice) => !seen.has(choice.uuid) && seen.add(choice.uuid))
+      .map((choice) => ({ level: 'table', value: choice.uuid, label: `${choice.project}.${choice.name}` })),
+  ]
 }
