@@ -584,7 +584,8 @@ function makeHooks(plane: Plane): DataHooks {
       // the projects holding tables, by name (from the store's index: no walk over every table)
       const holders = new Map<string, Readonly<Resource>>()
       for (const project of cluster.store.values<Resource>(KINDS.project))
-        if (cluster.store.countChildren(KINDS.table, '_project', project.uuid)) holders.set(String(project.name), project)
+        if (cluster.store.countChildren(KINDS.table, '_project', project.uuid))
+          holders.set(String(project.name), project)
       const databases = [...holders.keys()].sort()
       const isKnown = (database: unknown, table: unknown) => {
         const project = holders.get(String(database))
