@@ -18,7 +18,7 @@ import { parsePolicies, ROLE_PLACES, roleFormSchema, SCOPE_LEVELS, type StagedPo
 import type { PermissionsByLevel, RoleDraft } from './__role-editor.server'
 import { ScopeFields, type ScopeChoice } from './__scope-fields'
 import { useEarlyChanges } from '~/components/forms/early-changes'
-import { useTableSuggestions, type PickerChoice } from '~/components/forms/table-search-field'
+import { useTableSuggestions, type PickerChoice } from '~/components/forms/use-table-suggestions'
 
 /** "view_table" → "table"; permissions are grouped by what they act on. */
 const resourceOf = (permission: string) => permission.slice(permission.indexOf('_') + 1)
