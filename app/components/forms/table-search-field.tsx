@@ -1,10 +1,13 @@
 import { Box, HStack } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
+import { useEffect, useRef, useState, type ChangeEvent } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { Form as RemixForm } from '@remix-run/react'
-import { useTableSuggestions, type PickerChoice, type PickerSearch } from './use-table-suggestions'
+import { withBase } from '~/utils/base-path'
 
-export type { PickerChoice, PickerSearch }
+/** A table a picker offers (the shape of table-search.server's TableChoice). */
+export type PickerChoice = { uuid: string; projectId: string; project: string; name: string }
+export type PickerSearch = { q: string; choices: PickerChoice[]; hasMore: boolean; selected: PickerChoice | null }
 
 /**
  * A table picker for an org of any size (issue 33): a short `<select>` of what a search finds, and
@@ -43,7 +46,39 @@ export function TableSearchField({
   kind?: 'raw'
 }) {
   const isHydrated = useHydrated()
-  const { found, onType } = useTableSuggestions(search, kind)
+  const [found, setFound] = useState({ q: search.q, choices: search.choices, hasMore: search.hasMore })
+  const [routeSearch, setRouteSearch] = useState(search)
+  if (routeSearch !== search) {
+    setRouteSearch(search)
+    setFound({ q: search.q, choices: search.choices, hasMore: search.hasMore })
+  }
+  const pending = useRef<AbortController | null>(null)
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
+  useEffect(
+    () => () => {
+      pending.current?.abort()
+      if (timer.current) clearTimeout(timer.current)
+    },
+    [],
+  )
+  const onType = (event: ChangeEvent<HTMLInputElement>) => {
+    const q = event.currentTarget.value
+    if (timer.current) clearTimeout(timer.current)
+    timer.current = setTimeout(() => {
+      pending.current?.abort()
+      const controller = (pending.current = new AbortController())
+      fetch(withBase(`/resources/table-search?q=${encodeURIComponent(q)}${kind ? `&kind=${kind}` : ''}`), {
+        signal: controller.signal,
+      })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((answer: { choices: PickerChoice[]; hasMore: boolean } | null) => {
+          if (answer) setFound({ q, choices: answer.choices, hasMore: answer.hasMore })
+        })
+        .catch(() => {
+          // the list stays as it was; "Find" still searches
+        })
+    }, 200)
+  }
   const chosen = value ?? (search.selected ? optionValue(search.selected) : '')
   const options = [...found.choices]
   const kept = search.selected && !options.some((choice) => optionValue(choice) === optionValue(search.selected!))
