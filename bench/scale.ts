@@ -149,7 +149,7 @@ async function readPages(
 }
 
 /** Grows the org in the stopped cluster's store: the sample org's objects are the templates. */
-function growOrg(dataDir: string, log: (line: string) => void) {
+export function growOrg(dataDir: string, log: (line: string) => void) {
   const started = performance.now()
   const store = Store.open(path.join(dataDir, 'store'))
   try {

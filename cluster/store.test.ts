@@ -80,6 +80,31 @@ describe('Store', () => {
     c.close()
   })
 
+  it('finds users by role id, after puts, bulk puts, role changes, deletes and a reopen', () => {
+    const dir = tempDir()
+    const a = Store.open(dir)
+    a.put('user', 'u1', { email: 'one', role_ids: [1, 2] })
+    a.putMany('user', [
+      ['u2', { email: 'two', role_ids: [2] }],
+      ['u3', { email: 'three', role_ids: [] }],
+    ])
+    const holders = (store: Store, role: number) =>
+      [...store.referrers<{ email: string }>('user', 'role_ids', role)].map((user) => user.email).sort()
+    expect(holders(a, 2)).toEqual(['one', 'two'])
+    expect(holders(a, 1)).toEqual(['one'])
+    a.put('user', 'u1', { email: 'one', role_ids: [1] })
+    a.put('user', 'u3', { email: 'three', role_ids: [2, 3] })
+    a.delete('user', 'u2')
+    expect(holders(a, 2)).toEqual(['three'])
+    expect(holders(a, 3)).toEqual(['three'])
+    a.close()
+    const b = Store.open(dir)
+    expect(holders(b, 1)).toEqual(['one'])
+    expect(holders(b, 2)).toEqual(['three'])
+    expect(holders(b, 4)).toEqual([])
+    b.close()
+  })
+
   it('refuses a data directory held by another live process', () => {
     const dir = tempDir()
     fs.writeFileSync(path.join(dir, 'store.lock'), String(process.ppid))

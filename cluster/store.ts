@@ -17,6 +17,12 @@ export class Store {
    * object of the kind (10,000 tables: a table's serializer looked through every transform).
    */
   private byParent = new Map<string, Map<string, Map<string, Set<string>>>>()
+  /**
+   * Ids of each kind by the values of its list fields (REF_FIELDS: a user's `role_ids`): kind ->
+   * field -> value -> ids. A role's users are found without reading every user (the role
+   * serializer asked every user of the org for each role it answered: 200 roles x 1,000 users).
+   */
+  private byRef = new Map<string, Map<string, Map<string, Set<string>>>>()
   /** each stored object's JSON text (see copy) */
   private texts = new WeakMap<object, string>()
   private fd: number
@@ -118,6 +124,40 @@ export class Store {
         if (!ids) parents.set(now, (ids = new Set()))
         ids.add(id)
       }
+    }
+    for (const field of REF_FIELDS) {
+      const was = refValues(before, field)
+      const now = refValues(after, field)
+      if (!was.size && !now.size) continue
+      let fields = this.byRef.get(kind)
+      if (!fields) this.byRef.set(kind, (fields = new Map()))
+      let refs = fields.get(field)
+      if (!refs) fields.set(field, (refs = new Map()))
+      for (const value of was) {
+        if (now.has(value)) continue
+        const ids = refs.get(value)
+        ids?.delete(id)
+        if (ids && !ids.size) refs.delete(value)
+      }
+      for (const value of now) {
+        let ids = refs.get(value)
+        if (!ids) refs.set(value, (ids = new Set()))
+        ids.add(id)
+      }
+    }
+  }
+
+  /**
+   * The stored values of a kind whose list `field` (REF_FIELDS) holds `value` (compared as text),
+   * themselves (not copies), from the index: a reader that only looks.
+   */
+  *referrers<T>(kind: string, field: RefField, value: string | number): IterableIterator<Readonly<T>> {
+    const ids = this.byRef.get(kind)?.get(field)?.get(String(value))
+    const map = this.collections.get(kind)
+    if (!ids || !map) return
+    for (const id of [...ids]) {
+      const stored = map.get(id)
+      if (stored !== undefined) yield stored as Readonly<T>
     }
   }
 
@@ -279,6 +319,18 @@ export class Store {
 /** The parent fields the store indexes (crud's stored items keep their parents' ids under them). */
 export const PARENT_FIELDS = ['_org', '_project', '_table'] as const
 export type ParentField = (typeof PARENT_FIELDS)[number]
+
+/** The list fields the store indexes by value (a user's role ids). */
+export const REF_FIELDS = ['role_ids'] as const
+export type RefField = (typeof REF_FIELDS)[number]
+
+function refValues(value: unknown, field: RefField): Set<string> {
+  if (value === null || typeof value !== 'object') return new Set()
+  const list = (value as Record<string, unknown>)[field]
+  return Array.isArray(list)
+    ? new Set(list.filter((v) => typeof v === 'string' || typeof v === 'number').map(String))
+    : new Set()
+}
 
 function parentValue(value: unknown, field: ParentField): string | undefined {
   if (value === null || typeof value !== 'object') return undefined

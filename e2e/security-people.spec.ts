@@ -1,5 +1,6 @@
 import type { Browser, Page, TestInfo } from '@playwright/test'
-import { expect, test, uniqueName } from './fixtures'
+import { expect, hydrated, test, uniqueName } from './fixtures'
+import { clusterCall } from './cluster-faults'
 import { ADMIN_EMAIL } from './env'
 
 /** A unique email for one test run. */
@@ -152,6 +153,46 @@ test.describe('security → roles', () => {
     await page.getByLabel('Name', { exact: true }).fill(`${name}_2`)
     await page.getByRole('button', { name: 'Save role' }).click()
     await expect(page.getByText(`Role ${name}_2 saved`)).toBeVisible()
+  })
+
+  test('the table scope is a search: with scripts it suggests as one types, past the first page; without them Find posts it', async ({
+    authedPage: page,
+  }, testInfo) => {
+    test.setTimeout(120_000)
+    const isNoJs = testInfo.project.use.javaScriptEnabled === false
+    // a project of more tables than a picker lists (50): its last table is never on the first page
+    const project = uniqueName('zz_scopes').toLowerCase()
+    const created = await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: project })
+    try {
+      for (let index = 0; index <= 50; index++)
+        await clusterCall('POST', `/config/v1/orgs/{org}/projects/${created.uuid}/tables/`, {
+          name: `t_${String(index).padStart(3, '0')}`,
+        })
+      await page.goto('/security/roles/new-role')
+      await hydrated(page)
+      const scope = page.getByLabel('Scope', { exact: true })
+      const last = `${project}.t_050`
+      await expect(scope.locator('option', { hasText: last })).toHaveCount(0)
+      const search = page.getByRole('searchbox', { name: 'Find a table to scope to' })
+      const find = async (q: string) => {
+        await search.fill(q)
+        // with scripts the list follows the typing; without them Find posts the form
+        if (isNoJs) await page.getByRole('button', { name: 'Find', exact: true }).click()
+      }
+      await find(last)
+      await expect(page.locator('#scope-q-status')).toHaveText(`The scope list offers 1 table matching “${last}”.`)
+      await page.getByLabel('Scope level').selectOption({ label: 'Table' })
+      await scope.selectOption({ label: last })
+      await page.getByRole('button', { name: 'List All' }).click()
+      await expect(page.getByRole('region', { name: 'Policies' }).getByText(`Table ${last}`)).toBeVisible()
+
+      // a search that finds nothing says so; the staged table is still offered
+      await find('no_such_scope_table')
+      await expect(page.locator('#scope-q-status')).toHaveText('No table matches “no_such_scope_table”.')
+      await expect(scope.locator('option', { hasText: `${project}.t_0` })).toHaveCount(1)
+    } finally {
+      await clusterCall('DELETE', `/config/v1/orgs/{org}/projects/${created.uuid}`)
+    }
   })
 
   test('saving without policies or a name says so and keeps what was staged', async ({ authedPage: page }) => {

@@ -2,7 +2,7 @@ import { ADD_NEW_ENTRIES } from '~/components/layout/nav-config'
 import { oncePerRequest, type ClusterApi } from './client.server'
 import { settle } from './policies.server'
 import { cachedRead } from './read-cache.server'
-import { listRoles, type Policy } from './roles.server'
+import { rolesNamed, type Policy } from './roles.server'
 import { getMyPermissions, getMyRoleNames } from './users.server'
 
 /** Where an action applies, as the page knows it: names for the reason, ids for the policies. */
@@ -17,8 +17,8 @@ export type AccessScope = {
  * are read once per request, as the user's permissions are (decisions 035, 060).
  */
 const getMyPolicies = oncePerRequest(async (api) => {
-  const [roleNames, roles] = await Promise.all([getMyRoleNames(api), cachedRead(api, 'roles', () => listRoles(api))])
-  const mine = roles.filter((role) => roleNames.includes(role.name))
+  const roleNames = await getMyRoleNames(api)
+  const mine = await cachedRead(api, `my-roles:${roleNames.join(',')}`, () => rolesNamed(api, roleNames))
   return {
     superAdmin: mine.some((role) => role.name === 'super_admin' && role.built_in),
     policies: mine.flatMap((role) => role.policies),

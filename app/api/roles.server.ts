@@ -27,6 +27,22 @@ export async function listRoles(api: ClusterApi): Promise<Role[]> {
   return roles.sort((a, b) => a.name.localeCompare(b.name))
 }
 
+/**
+ * The roles of these names (a user's, from `users/current`), each asked by name (`roles/?name=`: one
+ * short answer each, not every role of the org: issue 33). A cluster that ignores the filter answers
+ * its first page; a name not on it is looked for in the whole list. Throws ClusterError.
+ */
+export async function rolesNamed(api: ClusterApi, names: string[]): Promise<Role[]> {
+  const answers = await Promise.all(
+    names.map((name) => api.list<Role>('/roles/', { params: { name } }).then((page) => page.results)),
+  )
+  const found = answers.flat().filter((role) => names.includes(role.name))
+  if (names.every((name) => found.some((role) => role.name === name))) return dedupe(found)
+  return (await listRoles(api)).filter((role) => names.includes(role.name))
+}
+
+const dedupe = (roles: Role[]) => roles.filter((role, index) => roles.findIndex((r) => r.id === role.id) === index)
+
 /** Returns one role; throws ClusterError (404 when there is none). */
 export function getRole(api: ClusterApi, roleId: string | number): Promise<Role> {
   return api.get<Role>(`/roles/${encodeURIComponent(String(roleId))}/`)

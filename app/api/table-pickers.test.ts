@@ -89,6 +89,37 @@ describe('the query page table picker (issue 33)', () => {
   })
 })
 
+describe("the role form's scope picker as one types (issue 33)", () => {
+  it('suggests scopes past the first page, the console store among them, and says when nothing matches', async () => {
+    const search = (query: string) => json(searchLoader(args(get(`/resources/table-search?${query}`, cookie))))
+    // a table past the first page of results, found as one types
+    const found = await search(`q=${name(58)}&kind=scope`)
+    expect(found).toEqual({
+      choices: [{ uuid: ids[58], projectId, project: 'many', name: name(58) }],
+      hasMore: false,
+    })
+    expect(await search('q=no_such_scope_table&kind=scope')).toEqual({ choices: [], hasMore: false })
+    // a security scope may be the console's own store (decision 064), which other pickers leave out
+    const [existing] = (
+      await clusterCall<{ results: { uuid: string }[] }>('GET', '/config/v1/orgs/{org}/projects/?name=cluster_console')
+    ).results
+    const store =
+      existing ??
+      (await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: 'cluster_console' }))
+    const tables = await clusterCall<{ results: { name: string }[] }>(
+      'GET',
+      `/config/v1/orgs/{org}/projects/${store.uuid}/tables/?name=saved_queries`,
+    )
+    if (!tables.results.length)
+      await clusterCall('POST', `/config/v1/orgs/{org}/projects/${store.uuid}/tables/`, { name: 'saved_queries' })
+    const scoped = await search('q=cluster_console.saved_queries&kind=scope')
+    expect(
+      scoped.choices.map((choice: { project: string; name: string }) => `${choice.project}.${choice.name}`),
+    ).toEqual(['cluster_console.saved_queries'])
+    expect(await search('q=cluster_console.saved_queries')).toEqual({ choices: [], hasMore: false })
+  })
+})
+
 describe('the schema tree, a part at a time (issue 33)', () => {
   it('opens a project and a table through the URL (without scripts) or the resource route (with)', async () => {
     const { schema } = await editorLoader(

@@ -12,6 +12,8 @@ import { origin, publicUser } from './util'
 
 /** Users, service accounts (+ tokens), invites and roles. */
 
+/** How `?ordering=` compares (crud lists' order: localeCompare's). */
+const COLLATOR = new Intl.Collator()
 const EMAIL = /^[^@\s]+@[^@\s]+$/
 const SA_TOKEN_DAYS = 365
 /** A real cluster's answer to inviting an email that already has a user or a pending invite (its text, as is). */
@@ -106,15 +108,20 @@ function registerUsers(router: ClusterRouter): ResourceApi {
         // hdxcli deletes an invited user through users/ by email
         // filtered in place; only the page answered is copied and serialized
         const email = ctx.url.searchParams.get('email')
-        const users: Readonly<User>[] = []
+        let users: Readonly<User>[] = []
         for (const u of ctx.cluster.store.values<User>('user')) if (!email || u.email === email) users.push(u)
+        // DRF's ordering filter, as crud lists have it (`?ordering=email`, `-email`): one page of a sorted list
+        const ordering = ctx.url.searchParams.get('ordering')
+        const field = ordering?.replace(/^-/, '') as keyof User | undefined
+        if (field && ['email', 'name', 'created', 'modified'].includes(field)) {
+          const sign = ordering!.startsWith('-') ? -1 : 1
+          users = [...users].sort((a, b) => sign * COLLATOR.compare(String(a[field] ?? ''), String(b[field] ?? '')))
+        }
         const base = origin(ctx)
+        // publicUser only reads: the stored user itself, no copy
         return listResponse(ctx.request, users, {
           bareArrays: ctx.cluster.options.bareArrays,
-          serialize: (u) => ({
-            ...publicUser(ctx.cluster, ctx.cluster.store.copy<User>(u)),
-            url: `${base}/config/v1/users/${u.uuid}`,
-          }),
+          serialize: (u) => ({ ...publicUser(ctx.cluster, u as User), url: `${base}/config/v1/users/${u.uuid}` }),
         })
       })
       // anyone may read themselves
@@ -454,7 +461,8 @@ function registerRoles(router: ClusterRouter): ResourceApi {
       if (item.built_in) throw validationError({ non_field_errors: [builtIn] })
     },
     afterDelete({ ctx, item }) {
-      for (const u of ctx.cluster.store.filter<User>('user', (u) => u.role_ids.includes(item.id as number))) {
+      for (const held of [...ctx.cluster.store.referrers<User>('user', 'role_ids', item.id as number)]) {
+        const u = ctx.cluster.store.copy<User>(held)
         ctx.cluster.store.put('user', u.uuid, { ...u, role_ids: u.role_ids.filter((id) => id !== item.id) })
       }
     },
@@ -500,9 +508,9 @@ export function registerPeople(router: ClusterRouter) {
   registerRoles(router)
 }
 
-/** The uuids of the users holding the role, read in place. */
+/** The uuids of the users holding the role, from the store's index of role ids (not every user per role). */
 function usersOfRole(cluster: ClusterState, roleId: number): string[] {
   const out: string[] = []
-  for (const user of cluster.store.values<User>('user')) if (user.role_ids.includes(roleId)) out.push(user.uuid)
+  for (const user of cluster.store.referrers<User>('user', 'role_ids', roleId)) out.push(user.uuid)
   return out
 }

@@ -133,6 +133,31 @@ describe('users and permissions', () => {
     expect((await t.api('GET', `/config/v1/users/${me.body.uuid}`, undefined, readerToken)).status).toBe(403)
   })
 
+  test("users/ pages sorted by ?ordering=email; a role's users follow role changes (its index)", async () => {
+    for (const email of ['zz-order@example.com', 'aa-order@example.com'])
+      expect((await t.api('POST', '/config/v1/users', { email, password: 'order-password-1', roles: [] })).status).toBe(
+        201,
+      )
+    const all = (await t.api('GET', '/config/v1/users/?ordering=email&page_size=1000')).body.results as {
+      email: string
+      uuid: string
+    }[]
+    const emails = all.map((user) => user.email)
+    expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b)))
+    const last = (await t.api('GET', '/config/v1/users/?ordering=-email&page=1&page_size=1')).body
+    expect(last.results.map((user: { email: string }) => user.email)).toEqual([emails[emails.length - 1]])
+    expect(last.count).toBe(emails.length)
+
+    const role = (await t.api('POST', '/config/v1/roles/', { name: 'order_role', policies: [] })).body as { id: number }
+    const user = all.find((entry) => entry.email === 'aa-order@example.com')!
+    const usersOf = async () => (await t.api('GET', `/config/v1/roles/${role.id}/`)).body.users
+    expect(await usersOf()).toEqual([])
+    await t.api('POST', `/config/v1/users/${user.uuid}/add_roles/`, { roles: ['order_role'] })
+    expect(await usersOf()).toEqual([user.uuid])
+    await t.api('POST', `/config/v1/users/${user.uuid}/remove_roles/`, { roles: ['order_role'] })
+    expect(await usersOf()).toEqual([])
+  })
+
   test('a reader can read and gets 403 on changes', async () => {
     expect((await t.api('GET', `${o}/projects`, undefined, readerToken)).status).toBe(200)
     expect((await t.api('GET', `${o}/projects/${projectId}/tables/${tableId}`, undefined, readerToken)).status).toBe(

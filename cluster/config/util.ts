@@ -46,9 +46,10 @@ export function publicOrg(org: Org) {
 /** A user as clients see it (no password hash; role names instead of ids). */
 export function publicUser(cluster: ClusterState, user: User, base?: string) {
   const roles = user.role_ids
-    .map((id) => cluster.store.get<Role>('role', String(id))?.name)
+    .map((id) => cluster.store.peek<Role>('role', String(id))?.name)
     .filter((n): n is string => !!n)
-  const org = cluster.store.get<Org>('org', user.org)
+  // read in place (a list of 1,000 users copied every user's roles and org)
+  const org = cluster.store.peek<Org>('org', user.org)
   return {
     uuid: user.uuid,
     email: user.email,

@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { ClusterRouter, ClusterState, Ctx, LogEntry } from '../context'
 import { authorize } from '../config/access'
 import { HttpError, text, validationError } from '../http'
-import { allTables, KINDS, parentOf } from './catalog'
+import { KINDS, parentOf, tableByName } from './catalog'
 import {
   baseType,
   columnType,
@@ -581,9 +581,16 @@ function makeHooks(plane: Plane): DataHooks {
       // One engine read per org summary, whatever the org's size (issue 33): the parts of the org's
       // projects' databases grouped by table, summed here over the org's tables. (An IN list of
       // every (project, table) pair was a 10,000-tuple SQL at 10,000 tables.)
-      const tables = allTables(cluster)
-      const known = new Set(tables.map(({ project, table }) => `${project.name}\u0000${table.name}`))
-      const databases = [...new Set(tables.map(({ project }) => String(project.name)))].sort()
+      // the projects holding tables, by name (from the store's index: no walk over every table)
+      const holders = new Map<string, Readonly<Resource>>()
+      for (const project of cluster.store.values<Resource>(KINDS.project))
+        if (cluster.store.countChildren(KINDS.table, '_project', project.uuid))
+          holders.set(String(project.name), project)
+      const databases = [...holders.keys()].sort()
+      const isKnown = (database: unknown, table: unknown) => {
+        const project = holders.get(String(database))
+        return !!project && !!tableByName(cluster, project.uuid, String(table))
+      }
       let rows = 0
       let raw = 0
       let compressed = 0
@@ -596,7 +603,7 @@ function makeHooks(plane: Plane): DataHooks {
           ),
         )
         for (const row of r) {
-          if (!known.has(`${row.database}\u0000${row.table}`)) continue
+          if (!isKnown(row.database, row.table)) continue
           rows += Number(row.rows ?? 0)
           raw += Number(row.raw ?? 0)
           compressed += Number(row.compressed ?? 0)

@@ -7,7 +7,7 @@ import { Box, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
 import { Form, Link } from '@remix-run/react'
-import { useState } from 'react'
+import { useEffect, useRef, useState, type ChangeEvent } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
@@ -18,6 +18,8 @@ import { parsePolicies, ROLE_PLACES, roleFormSchema, SCOPE_LEVELS, type StagedPo
 import type { PermissionsByLevel, RoleDraft } from './__role-editor.server'
 import { ScopeFields, type ScopeChoice } from './__scope-fields'
 import { useEarlyChanges } from '~/components/forms/early-changes'
+import type { PickerChoice } from '~/components/forms/table-search-field'
+import { withBase } from '~/utils/base-path'
 
 /** "view_table" → "table"; permissions are grouped by what they act on. */
 const resourceOf = (permission: string) => permission.slice(permission.indexOf('_') + 1)
@@ -57,7 +59,7 @@ export function RoleEditor({
   original?: string | null
   scopes: ScopeChoice[]
   /** The table search the scopes came from (issue 33: tables are a search away, never all listed). */
-  scopeSearch: { q: string; choices: unknown[]; hasMore: boolean }
+  scopeSearch: { q: string; choices: PickerChoice[]; hasMore: boolean }
   catalogue: PermissionsByLevel
   revision: string
   lastResult?: SubmissionResult<string[]>
@@ -67,6 +69,8 @@ export function RoleEditor({
 }) {
   const isHydrated = useHydrated()
   const [initial] = useState(() => ({ ...draft, policies: JSON.stringify(draft.policies) }))
+  // with scripts the scope list's tables follow the search as one types (issue 33); "Find" posts it
+  const { found, onType } = useScopeSuggestions(scopeSearch)
   const [form, fields] = useForm({
     id: 'role-editor',
     lastResult,
@@ -87,6 +91,10 @@ export function RoleEditor({
   const firstError = firstErrorOf(form)
   const staged = parsePolicies(String(fields.policies.initialValue ?? '')) ?? draft.policies
   const policiesText = JSON.stringify(staged)
+  const offeredScopes = withFoundTables(scopes, scopeSearch.choices, found.choices, [
+    ...staged.filter((policy) => policy.scope_type === 'table').map((policy) => policy.scope_id),
+    draft.scopeLevel === 'table' ? draft.scope : null,
+  ])
   const isDirty = policiesText !== JSON.stringify(saved)
   const level = (fields.scopeLevel.value ?? draft.scopeLevel) as keyof PermissionsByLevel
   const renderedLevel = isHydrated
@@ -193,7 +201,7 @@ export function RoleEditor({
             <ScopeFields
               level={fields.scopeLevel}
               resource={fields.scope}
-              options={scopes}
+              options={offeredScopes}
               levelLabel="Scope level"
               resourceLabel="Scope"
             />
@@ -210,16 +218,17 @@ export function RoleEditor({
                   placeholder="project.table or part of a name"
                   autoComplete="off"
                   aria-describedby="scope-q-status"
+                  onChange={isHydrated ? onType : undefined}
                 />
               </Box>
               <Button type="submit" name="intent" value="find-scope" size="xs" variant="outline" formNoValidate>
                 Find
               </Button>
               <Box id="scope-q-status" role="status" fontSize="xs" color="fg.muted" flexBasis="100%">
-                {scopeSearch.choices.length
-                  ? `The scope list offers ${scopeSearch.hasMore ? 'the first ' : ''}${scopeSearch.choices.length} ${scopeSearch.choices.length === 1 ? 'table' : 'tables'}${scopeSearch.q ? ` matching “${scopeSearch.q}”` : ''}${scopeSearch.hasMore ? ': search to find another' : ''}.`
-                  : scopeSearch.q
-                    ? `No table matches “${scopeSearch.q}”.`
+                {found.choices.length
+                  ? `The scope list offers ${found.hasMore ? 'the first ' : ''}${found.choices.length} ${found.choices.length === 1 ? 'table' : 'tables'}${found.q ? ` matching “${found.q}”` : ''}${found.hasMore ? ': search to find another' : ''}.`
+                  : found.q
+                    ? `No table matches “${found.q}”.`
                     : 'No tables yet.'}
               </Box>
             </HStack>
@@ -300,4 +309,63 @@ export function RoleEditor({
       </Form>
     </Box>
   )
+}
+
+/**
+ * The scopes offered once the search has changed as one types: the org, the projects and the tables
+ * named by id (staged policies, the chosen scope) as the page gave them, and the tables `typed`
+ * found instead of those the page's search found (`searched`).
+ */
+export function withFoundTables(
+  scopes: ScopeChoice[],
+  searched: PickerChoice[],
+  typed: PickerChoice[],
+  named: (string | null | undefined)[] = [],
+): ScopeChoice[] {
+  const fromSearch = new Set(searched.map((choice) => choice.uuid))
+  const kept = scopes.filter(
+    (scope) => scope.level !== 'table' || !fromSearch.has(scope.value) || named.includes(scope.value),
+  )
+  const seen = new Set(kept.filter((scope) => scope.level === 'table').map((scope) => scope.value))
+  return [
+    ...kept,
+    ...typed
+      .filter((choice) => !seen.has(choice.uuid) && seen.add(choice.uuid))
+      .map((choice) => ({ level: 'table', value: choice.uuid, label: `${choice.project}.${choice.name}` })),
+  ]
+}
+
+/**
+ * The tables the scope list offers as one types (with scripts; issue 33): the page's search first,
+ * then what /resources/table-search?kind=scope answers 200 ms after the last key (the query page's
+ * picker resource; `scope` keeps the console's store). Kept here, small: the role form's first-load
+ * JS is at its ceiling (bench/js-budget.ts).
+ */
+function useScopeSuggestions(search: { q: string; choices: PickerChoice[]; hasMore: boolean }) {
+  const [found, setFound] = useState(search)
+  const timer = useRef<ReturnType<typeof setTimeout>>()
+  const pending = useRef<AbortController>()
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current)
+      pending.current?.abort()
+    },
+    [],
+  )
+  const onType = (event: ChangeEvent<HTMLInputElement>) => {
+    const q = event.currentTarget.value
+    clearTimeout(timer.current)
+    timer.current = setTimeout(() => {
+      pending.current?.abort()
+      const controller = (pending.current = new AbortController())
+      fetch(withBase(`/resources/table-search?kind=scope&q=${encodeURIComponent(q)}`), { signal: controller.signal })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((answer: { choices: PickerChoice[]; hasMore: boolean } | null) => {
+          if (answer) setFound({ q, choices: answer.choices, hasMore: answer.hasMore })
+        })
+        // the list stays as it was; Find still searches
+        .catch(() => undefined)
+    }, 200)
+  }
+  return { found, onType }
 }

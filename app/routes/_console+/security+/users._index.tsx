@@ -4,7 +4,8 @@ import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, toastFromCluster } from '~/api/policies.server'
-import { deleteUser, listUsers } from '~/api/users.server'
+import { deleteUser, getUser, listUsers, type User } from '~/api/users.server'
+import { listOnePage } from '~/api/list-all.server'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
@@ -42,32 +43,49 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const paging = parsePaging(url)
-  const [users, allowed] = await Promise.all([loadFromCluster(() => listUsers(api)), loadAllowed(api)])
-  const needle = paging.q.toLowerCase()
-  const rows: UserRow[] = users
-    .filter(
-      (user) =>
-        !needle || user.email.toLowerCase().includes(needle) || (user.name ?? '').toLowerCase().includes(needle),
-    )
-    .sort((a, b) => a.email.localeCompare(b.email))
-    .map((user) => ({
-      uuid: user.uuid,
-      email: user.email,
-      name: user.name && user.name !== user.email ? user.name : '',
-      roles: user.roles ?? [],
-      status: user.status ?? 'active',
-      kind: user.type === 'service_account' || user.is_service_account ? 'Service account' : 'User',
-      isSelf: user.uuid === api.userId,
-    }))
   const deleteId = url.searchParams.get('delete')
-  const toDelete = deleteId ? users.find((user) => user.uuid === deleteId) : undefined
+  // issue 33: without a filter the cluster answers the page shown (`ordering=email`); the API filters
+  // users by exact email only, so a filter reads every user (through the read cache)
+  const [list, allowed, toDelete] = await Promise.all([
+    loadFromCluster(() =>
+      paging.q
+        ? listUsers(api).then((users) => listPage(filterUsers(users, paging.q), paging))
+        : listOnePage<User>(api, '/users/', { ...paging, ordering: 'email', sortKey: (user) => user.email }).then(
+            (page) => ({ ...page, rows: page.items, pageSize: paging.pageSize, q: paging.q }),
+          ),
+    ),
+    loadAllowed(api),
+    deleteId ? getUser(api, deleteId).catch(() => null) : null,
+  ])
+  const rows: UserRow[] = list.rows.map((user) => ({
+    uuid: user.uuid,
+    email: user.email,
+    name: user.name && user.name !== user.email ? user.name : '',
+    roles: user.roles ?? [],
+    status: user.status ?? 'active',
+    kind: user.type === 'service_account' || user.is_service_account ? 'Service account' : 'User',
+    isSelf: user.uuid === api.userId,
+  }))
   return {
-    ...listPage(rows, paging),
+    rows,
+    page: list.page,
+    pageCount: list.pageCount,
+    total: list.total,
+    pageSize: paging.pageSize,
+    q: paging.q,
     allowed,
     confirmDelete: toDelete
       ? { uuid: toDelete.uuid, email: toDelete.email, isSelf: toDelete.uuid === api.userId }
       : null,
   }
+}
+
+/** The users whose email or name holds `q` (any case), sorted by email. */
+function filterUsers(users: User[], q: string): User[] {
+  const needle = q.toLowerCase()
+  return users
+    .filter((user) => user.email.toLowerCase().includes(needle) || (user.name ?? '').toLowerCase().includes(needle))
+    .sort((a, b) => a.email.localeCompare(b.email))
 }
 
 /** Deletes a user after the confirmation; never the signed-in user. Back to the list with a toast. */

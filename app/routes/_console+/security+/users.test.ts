@@ -63,6 +63,26 @@ describe('/security/users', () => {
     expect(paged.page).toBe(paged.pageCount)
   })
 
+  it('pages by email as the cluster answers a page (issue 33): a later page, past the end, and the same order filtered', async () => {
+    for (let index = 0; index < 12; index++) await makeUser(`paged${String(index).padStart(2, '0')}@example.com`)
+    const total = (await clusterCall<{ count: number }>('GET', '/config/v1/users/?page_size=1')).count
+    const second = await listLoader(args(get('/security/users?pageSize=10&page=2', cookie)))
+    expect(second).toMatchObject({ page: 2, total, pageCount: Math.ceil(total / 10) })
+    // the same order as a filter's (read whole and sorted here): every email holds "@"
+    const everyone = await listLoader(args(get('/security/users?q=%40&pageSize=100', cookie)))
+    expect(everyone.rows).toHaveLength(total)
+    const sorted = everyone.rows.map((row) => row.email)
+    const firstPages = [
+      ...(await listLoader(args(get('/security/users?pageSize=10&page=1', cookie)))).rows,
+      ...second.rows,
+    ].map((row) => row.email)
+    expect(firstPages).toEqual([...firstPages].sort((a, b) => a.localeCompare(b)))
+    expect(firstPages).toEqual(sorted.slice(0, firstPages.length))
+    const past = await listLoader(args(get('/security/users?pageSize=10&page=99', cookie)))
+    expect(past.page).toBe(Math.ceil(total / 10))
+    expect(past.rows.length).toBe(total - (past.page - 1) * 10)
+  })
+
   it('opens the delete step for another user, and says why not for yourself', async () => {
     const id = await makeUser('step@example.com')
     const other = await listLoader(args(get(`/security/users?delete=${id}`, cookie)))
