@@ -1,14 +1,11 @@
-import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithFunctions } from '~/api/functions.server'
 import { loadFromCluster } from '~/api/policies.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
-import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
 import { DataTabs } from './__data-tabs'
 import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
@@ -70,52 +67,42 @@ const columns: Column<FunctionRow>[] = [
 export default function DataFunctionsRoute() {
   const data = useLoaderData<typeof loader>()
   const [searchParams] = useSearchParams()
-  const isFiltered = Boolean(data.q || data.project)
   return (
-    <Stack gap="4">
-      <PageHeader
-        title="Functions"
-        description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}
-        mb="0"
-        actions={
-          <CreateLink
-            to={`/data/functions/new-custom-function${data.project ? `?project=${data.project}` : ''}`}
-            colorPalette="blue"
-          >
-            New function
-          </CreateLink>
-        }
-      />
+    <ListPage
+      title="Functions"
+      description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}
+      actions={
+        <CreateLink
+          to={`/data/functions/new-custom-function${data.project ? `?project=${data.project}` : ''}`}
+          colorPalette="blue"
+        >
+          New function
+        </CreateLink>
+      }
+      filter={
+        <CatalogFilter
+          projects={data.projects}
+          project={data.project}
+          q={data.q}
+          pageSize={searchParams.get('pageSize')}
+          nameLabel="Function name"
+        />
+      }
+      caption="Custom SQL functions"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => `${row.projectId}/${row.uuid}`}
+      empty={{
+        message: 'No custom functions yet.',
+        action: { to: '/data/functions/new-custom-function', label: 'Create your first function' },
+      }}
+      noMatch={{ message: 'No functions match this filter.', clearTo: '/data/functions' }}
+      isFiltered={Boolean(data.q || data.project)}
+      paging={data}
+      noun="functions"
+    >
       <DataTabs />
-      <CatalogFilter
-        projects={data.projects}
-        project={data.project}
-        q={data.q}
-        pageSize={searchParams.get('pageSize')}
-        nameLabel="Function name"
-      />
-      <DataTable
-        caption="Custom SQL functions"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => `${row.projectId}/${row.uuid}`}
-        empty={
-          <EmptyState
-            message="No custom functions yet."
-            action={{ to: '/data/functions/new-custom-function', label: 'Create your first function' }}
-            filter={isFiltered ? { message: 'No functions match this filter.', clearTo: '/data/functions' } : null}
-          />
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-        noun="functions"
-      />
-    </Stack>
+    </ListPage>
   )
 }
 

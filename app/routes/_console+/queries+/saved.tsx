@@ -1,4 +1,4 @@
-import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, HStack, Text } from '@chakra-ui/react'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
@@ -12,8 +12,8 @@ import {
   type SavedQuery,
 } from '~/api/saved-queries.server'
 import { getCurrentUser } from '~/api/users.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { DateTime } from '~/components/layout/date-time'
@@ -124,13 +124,38 @@ export default function QuerySavedRoute() {
     },
   ]
   return (
-    <Stack gap="4">
-      <div>
-        <PageHeader title="Query" mb="2" />
-        <Text color="fg.muted" fontSize="sm">
-          Queries saved by anyone in the organization. Open one to edit it in the editor, or run it.
-        </Text>
-      </div>
+    <ListPage
+      header={
+        <div>
+          <PageHeader title="Query" mb="2" />
+          <Text color="fg.muted" fontSize="sm">
+            Queries saved by anyone in the organization. Open one to edit it in the editor, or run it.
+          </Text>
+        </div>
+      }
+      filter={<FilterForm label="Filter by name" value={filter} />}
+      caption="Saved queries"
+      columns={columns}
+      rows={queries}
+      rowKey={(query) => query.id}
+      selectedKey={deleting?.id}
+      empty={{
+        message:
+          isSetUp || error
+            ? 'No saved queries yet. Write a query in the editor, open “Save…”, give it a name and press Save query.'
+            : 'No query has been saved on this cluster yet. Write a query in the editor, open “Save…”, give it a name and press Save query.',
+        action: { to: '/queries', label: 'Open the editor' },
+      }}
+      noMatch={{ message: `No saved query has “${filter}” in its name.`, clearTo: '/queries/saved' }}
+      isFiltered={Boolean(filter)}
+      afterTable={
+        queries.length ? (
+          <Box fontSize="xs" color="fg.muted">
+            A query just saved on another console may take a few seconds to show here.
+          </Box>
+        ) : null
+      }
+    >
       <QueryTabs current="saved" sql="" />
       {deleting ? (
         <ConfirmPanel
@@ -145,33 +170,7 @@ export default function QuerySavedRoute() {
         </ConfirmPanel>
       ) : null}
       {error ? <InlineAlert>{error}</InlineAlert> : null}
-      <FilterForm label="Filter by name" value={filter} />
-      <DataTable
-        caption="Saved queries"
-        columns={columns}
-        rows={queries}
-        rowKey={(query) => query.id}
-        selectedKey={deleting?.id}
-        empty={
-          <EmptyState
-            message={
-              isSetUp || error
-                ? 'No saved queries yet. Write a query in the editor, open “Save…”, give it a name and press Save query.'
-                : 'No query has been saved on this cluster yet. Write a query in the editor, open “Save…”, give it a name and press Save query.'
-            }
-            action={{ to: '/queries', label: 'Open the editor' }}
-            filter={
-              filter ? { message: `No saved query has “${filter}” in its name.`, clearTo: '/queries/saved' } : null
-            }
-          />
-        }
-      />
-      {queries.length ? (
-        <Box fontSize="xs" color="fg.muted">
-          A query just saved on another console may take a few seconds to show here.
-        </Box>
-      ) : null}
-    </Stack>
+    </ListPage>
   )
 }
 

@@ -1,17 +1,15 @@
-import { Stack, Text } from '@chakra-ui/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData, useSearchParams } from '@remix-run/react'
 import { listAuditTrail, type AuditEntry } from '~/api/audit.server'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, nullOnMissing } from '~/api/policies.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { parsePaging } from '~/components/data-table/paging'
 import { Field } from '~/components/forms/field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { DateTime } from '~/components/layout/date-time'
-import { PageHeader } from '~/components/layout/page-header'
 import { AuditFilterSchema, type AuditFilter } from '~/schemas/security-logs'
 import { LogFilterForm } from './__log-filter-form'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -85,49 +83,38 @@ export default function AuditTrailRoute() {
     shouldValidate: 'onSubmit',
   })
   return (
-    <Stack gap="4">
-      <PageHeader
-        level={2}
-        title="Audit trail"
-        description="Who changed what in this organization, newest first."
-        mb="0"
-      />
-      <LogFilterForm
-        form={form}
-        label="Audit trail filters"
-        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
-        clearTo="/security/audit-trails"
-      >
-        <Field meta={fields.user} label="User" help="E-mail, exactly." inputProps={{ size: 'sm' }} />
-        <Field meta={fields.action} label="Action" help="For example add_table." inputProps={{ size: 'sm' }} />
-        <Field meta={fields.search} label="Text contains" inputProps={{ size: 'sm' }} />
-        <Field meta={fields.from} label="From (UTC)" type="date" inputProps={{ size: 'sm' }} />
-        <Field meta={fields.to} label="To (UTC, inclusive)" type="date" inputProps={{ size: 'sm' }} />
-      </LogFilterForm>
-      <DataTable
-        caption="Audit trail"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => row.uuid}
-        empty={
-          <Text>
-            {data.filterResult
-              ? 'Fix the filters above to see the trail.'
-              : data.isFiltered
-                ? 'Nothing matches these filters.'
-                : 'Nothing has happened yet.'}
-          </Text>
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-        noun="entries"
-      />
-    </Stack>
+    <ListPage
+      level={2}
+      title="Audit trail"
+      description="Who changed what in this organization, newest first."
+      filter={
+        <LogFilterForm
+          form={form}
+          label="Audit trail filters"
+          keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+          clearTo="/security/audit-trails"
+        >
+          <Field meta={fields.user} label="User" help="E-mail, exactly." inputProps={{ size: 'sm' }} />
+          <Field meta={fields.action} label="Action" help="For example add_table." inputProps={{ size: 'sm' }} />
+          <Field meta={fields.search} label="Text contains" inputProps={{ size: 'sm' }} />
+          <Field meta={fields.from} label="From (UTC)" type="date" inputProps={{ size: 'sm' }} />
+          <Field meta={fields.to} label="To (UTC, inclusive)" type="date" inputProps={{ size: 'sm' }} />
+        </LogFilterForm>
+      }
+      caption="Audit trail"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => row.uuid}
+      empty={{
+        message: data.filterResult
+          ? 'Fix the filters above to see the trail.'
+          : data.isFiltered
+            ? 'Nothing matches these filters.'
+            : 'Nothing has happened yet.',
+      }}
+      paging={data}
+      noun="entries"
+    />
   )
 }
 

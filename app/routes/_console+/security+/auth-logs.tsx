@@ -1,15 +1,15 @@
-import { Stack, Text } from '@chakra-ui/react'
+import { Text } from '@chakra-ui/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { listAuthLogs, type AuthLogEvent } from '~/api/auth-logs.server'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { Field } from '~/components/forms/field'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { DateTime } from '~/components/layout/date-time'
-import { PageHeader } from '~/components/layout/page-header'
 import { AUTH_LOG_MAX_LIMIT, AuthLogFilterSchema, recentDays } from '~/schemas/security-logs'
 import { LogFilterForm } from './__log-filter-form'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -93,43 +93,42 @@ export default function AuthLogsRoute() {
     shouldValidate: 'onSubmit',
   })
   return (
-    <Stack gap="4">
-      <PageHeader
-        level={2}
-        title="Auth logs"
-        description="Sign-ins and failed sign-ins, newest first. Dates are UTC days, both included."
-        mb="0"
-      />
-      <LogFilterForm form={form} label="Auth log filters" clearTo="/security/auth-logs">
-        <Field meta={fields.from} label="From" type="date" inputProps={{ size: 'sm' }} />
-        <Field meta={fields.to} label="To" type="date" inputProps={{ size: 'sm' }} />
-        <Field
-          meta={fields.limit}
-          label="Limit"
-          type="number"
-          help={`At most ${AUTH_LOG_MAX_LIMIT} events.`}
-          inputProps={{ size: 'sm', min: 1, max: AUTH_LOG_MAX_LIMIT }}
-        />
-      </LogFilterForm>
-      <DataTable
-        caption="Auth log events"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => row.key}
-        css={{ '& [data-badge=error]': { bg: 'red.subtle', color: 'red.fg' }, '& td, & th': { whiteSpace: 'nowrap' } }}
-        empty={
-          <Text>
-            {data.filterResult ? 'Fix the filters above to see the events.' : 'No sign-in events between these dates.'}
+    <ListPage
+      level={2}
+      title="Auth logs"
+      description="Sign-ins and failed sign-ins, newest first. Dates are UTC days, both included."
+      filter={
+        <LogFilterForm form={form} label="Auth log filters" clearTo="/security/auth-logs">
+          <Field meta={fields.from} label="From" type="date" inputProps={{ size: 'sm' }} />
+          <Field meta={fields.to} label="To" type="date" inputProps={{ size: 'sm' }} />
+          <Field
+            meta={fields.limit}
+            label="Limit"
+            type="number"
+            help={`At most ${AUTH_LOG_MAX_LIMIT} events.`}
+            inputProps={{ size: 'sm', min: 1, max: AUTH_LOG_MAX_LIMIT }}
+          />
+        </LogFilterForm>
+      }
+      caption="Auth log events"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => row.key}
+      css={{ '& [data-badge=error]': { bg: 'red.subtle', color: 'red.fg' }, '& td, & th': { whiteSpace: 'nowrap' } }}
+      empty={{
+        message: data.filterResult
+          ? 'Fix the filters above to see the events.'
+          : 'No sign-in events between these dates.',
+      }}
+      afterTable={
+        data.rows.length ? (
+          <Text fontSize="sm" color="fg.muted">
+            {data.rows.length} {data.rows.length === 1 ? 'event' : 'events'}
+            {data.rows.length === Number(data.values.limit) ? ' (the limit: there may be more)' : ''}
           </Text>
-        }
-      />
-      {data.rows.length ? (
-        <Text fontSize="sm" color="fg.muted">
-          {data.rows.length} {data.rows.length === 1 ? 'event' : 'events'}
-          {data.rows.length === Number(data.values.limit) ? ' (the limit: there may be more)' : ''}
-        </Text>
-      ) : null}
-    </Stack>
+        ) : null
+      }
+    />
   )
 }
 
