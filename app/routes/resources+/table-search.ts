@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
+import { answerFromCluster } from '~/api/policies.server'
 import { PICKER_LIMIT, searchTables } from '~/api/table-search.server'
 
 /**
@@ -14,11 +14,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const q = params.get('q') ?? ''
   const kind = params.get('kind') === 'raw' ? 'raw' : 'any'
   const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' }
-  try {
-    return new Response(JSON.stringify(await searchTables(api, q.trim(), PICKER_LIMIT, kind)), { headers })
-  } catch (error) {
-    if (error instanceof ClusterError)
-      return new Response(JSON.stringify({ message: error.message }), { status: error.status, headers })
-    throw error
-  }
+  return answerFromCluster(
+    async () => new Response(JSON.stringify(await searchTables(api, q.trim(), PICKER_LIMIT, kind)), { headers }),
+    (error) => new Response(JSON.stringify({ message: error.message }), { status: error.status, headers }),
+  )
 }

@@ -3,8 +3,7 @@ import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { errorResponse } from '~/api/policies.server'
-import { ClusterError } from '~/api/errors.server'
+import { loadFromCluster } from '~/api/policies.server'
 import {
   deleteSavedQuery,
   listSavedQueries,
@@ -60,18 +59,18 @@ export async function action({ request }: ActionFunctionArgs) {
     throw data({ message: 'Unknown action' }, { status: 400 })
   const back = `/queries/saved${listSearch(new URL(request.url).searchParams.get('q'))}`
   try {
-    const user = await getCurrentUser(api)
-    const isDeleted = await deleteSavedQuery(api, id, { owner: user.email, ownerId: api.userId })
+    const isDeleted = await loadFromCluster(async () => {
+      const user = await getCurrentUser(api)
+      return deleteSavedQuery(api, id, { owner: user.email, ownerId: api.userId })
+    })
     if (!isDeleted) return redirectWithToast(back, { title: 'That saved query was already deleted', type: 'info' })
   } catch (error) {
-    if (error instanceof SavedQueriesUnavailable)
-      return redirectWithToast(back, {
-        title: 'The saved query was not deleted',
-        description: error.message,
-        type: 'error',
-      })
-    if (error instanceof ClusterError) throw errorResponse(error)
-    throw error
+    if (!(error instanceof SavedQueriesUnavailable)) throw error
+    return redirectWithToast(back, {
+      title: 'The saved query was not deleted',
+      description: error.message,
+      type: 'error',
+    })
   }
   return redirectWithToast(back, { title: 'Saved query deleted', type: 'success' })
 }

@@ -3,9 +3,8 @@ import { Button } from '~/components/ui/button'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
 import { deleteInvite, listPendingInvites, resendInvite } from '~/api/invites.server'
-import { loadFromCluster, toastFromCluster } from '~/api/policies.server'
+import { loadFromCluster, toastOnFailure } from '~/api/policies.server'
 import { type Column } from '~/components/data-table/data-table'
 import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
@@ -75,26 +74,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const email = String(formData.get('email') ?? '') || 'the user'
   if (!inviteId) throw data({ message: 'Which invite? The form sent no invite id.' }, { status: 400 })
   const back = listUrl(request)
-  try {
+  if (intent !== RESEND_INTENT && intent !== DELETE_INVITE_INTENT)
+    throw data({ message: 'Unknown action' }, { status: 400 })
+  return toastOnFailure(back, async () => {
     if (intent === RESEND_INTENT) {
       await resendInvite(api, inviteId)
-      return redirectWithToast(back, {
-        title: `Invite sent again to ${email}`,
-        type: 'success',
-      })
+      return redirectWithToast(back, { title: `Invite sent again to ${email}`, type: 'success' })
     }
-    if (intent === DELETE_INVITE_INTENT) {
-      await deleteInvite(api, inviteId)
-      return redirectWithToast(back, {
-        title: `Invite for ${email} deleted`,
-        type: 'success',
-      })
-    }
-  } catch (error) {
-    if (!(error instanceof ClusterError)) throw error
-    return redirectWithToast(back, toastFromCluster(error))
-  }
-  throw data({ message: 'Unknown action' }, { status: 400 })
+    await deleteInvite(api, inviteId)
+    return redirectWithToast(back, { title: `Invite for ${email} deleted`, type: 'success' })
+  })
 }
 
 function listUrl(request: Request): string {

@@ -1,8 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
-import { loadFromCluster, toastFromCluster } from '~/api/policies.server'
+import { loadFromCluster, toastOnFailure } from '~/api/policies.server'
 import { deleteUser, listUsers } from '~/api/users.server'
 import { type Column } from '~/components/data-table/data-table'
 import { ListPage } from '~/components/data-table/list-page'
@@ -76,13 +75,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = listUrl(request)
   if (!userId) throw data({ message: 'Which user? The form sent no user id.' }, { status: 400 })
   if (userId === api.userId) return redirectWithToast(back, { title: SELF_DELETE_REASON, type: 'error' })
-  try {
+  return toastOnFailure(back, async () => {
     await deleteUser(api, userId)
-  } catch (error) {
-    if (!(error instanceof ClusterError)) throw error
-    return redirectWithToast(back, toastFromCluster(error))
-  }
-  return redirectWithToast(back, { title: `${email} deleted`, type: 'success' })
+    return redirectWithToast(back, { title: `${email} deleted`, type: 'success' })
+  })
 }
 
 /** The list's URL with its filter and paging, the delete step closed. */
