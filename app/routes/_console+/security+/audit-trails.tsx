@@ -1,4 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData, useSearchParams } from '@remix-run/react'
 import { listAuditTrail, type AuditEntry } from '~/api/audit.server'
@@ -8,7 +8,7 @@ import { type Column } from '~/components/data-table/data-table'
 import { ListPage } from '~/components/data-table/list-page'
 import { parsePaging } from '~/components/data-table/paging'
 import { Field } from '~/components/forms/field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { DateTime } from '~/components/layout/date-time'
 import { AuditFilterSchema, type AuditFilter } from '~/schemas/security-logs'
 import { LogFilterForm } from './__log-filter-form'
@@ -24,12 +24,16 @@ const toRow = (entry: AuditEntry): AuditRow => ({
   text: entry.text,
 })
 
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadAuditFilterSchema = () => import('~/schemas/security-logs').then((module) => module.AuditFilterSchema)
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const paging = parsePaging(url)
   const submission = parseWithZod(url.searchParams, { schema: AuditFilterSchema })
-  const empty = { rows: [] as AuditRow[], page: 1, pageCount: 1, total: 0, pageSize: paging.pageSize }
+  const constraint = getZodConstraint(AuditFilterSchema)
+  const empty = { rows: [] as AuditRow[], page: 1, pageCount: 1, total: 0, pageSize: paging.pageSize, constraint }
   // A filter that does not parse is answered at its field; nothing is asked of the cluster.
   if (submission.status !== 'success') return { ...empty, filterResult: submission.reply(), isFiltered: true }
   const filter: AuditFilter = submission.value
@@ -58,6 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pageCount: Math.max(1, Math.ceil(answer.count / paging.pageSize)),
     total: answer.count,
     pageSize: paging.pageSize,
+    constraint,
     filterResult: null,
     isFiltered: Boolean(filter.user || filter.action || filter.search || filter.from || filter.to),
   }
@@ -73,7 +78,8 @@ const columns: Column<AuditRow>[] = [
 export default function AuditTrailRoute() {
   const data = useLoaderData<typeof loader>()
   const [searchParams] = useSearchParams()
-  const [form, fields] = useSchemaForm(AuditFilterSchema, {
+  const [form, fields] = useLazySchemaForm(loadAuditFilterSchema, {
+    constraint: data.constraint,
     // A new id per URL, so the fields show the filters this page was loaded with (back and forward too).
     id: `audit-filter-${searchParams.toString()}`,
     lastResult: data.filterResult,

@@ -1,5 +1,5 @@
 import { Text } from '@chakra-ui/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { listAuthLogs, type AuthLogEvent } from '~/api/auth-logs.server'
@@ -8,7 +8,7 @@ import { loadFromCluster } from '~/api/policies.server'
 import { type Column } from '~/components/data-table/data-table'
 import { ListPage } from '~/components/data-table/list-page'
 import { Field } from '~/components/forms/field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { DateTime } from '~/components/layout/date-time'
 import { AUTH_LOG_MAX_LIMIT, AuthLogFilterSchema, recentDays } from '~/schemas/security-logs'
 import { LogFilterForm } from './__log-filter-form'
@@ -51,6 +51,9 @@ function toRow(event: AuthLogEvent, index: number): AuthLogRow {
   }
 }
 
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadAuthLogFilterSchema = () => import('~/schemas/security-logs').then((module) => module.AuthLogFilterSchema)
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
@@ -60,11 +63,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ? new URLSearchParams({ ...recentDays(DEFAULT_DAYS), limit: String(DEFAULT_LIMIT) })
     : url.searchParams
   const submission = parseWithZod(params, { schema: AuthLogFilterSchema })
+  // zod stays out of the page's scripts: its constraints and the limit travel as data
+  const form = { constraint: getZodConstraint(AuthLogFilterSchema), maxLimit: AUTH_LOG_MAX_LIMIT }
   if (submission.status !== 'success')
-    return { rows: [] as AuthLogRow[], filterResult: submission.reply(), values: Object.fromEntries(params) }
+    return { rows: [] as AuthLogRow[], filterResult: submission.reply(), values: Object.fromEntries(params), ...form }
   const { from, to, limit } = submission.value
   const events = await loadFromCluster(() => listAuthLogs(api, { fromDate: from, toDate: to, limit }))
-  return { rows: events.map(toRow), filterResult: null, values: { from, to, limit: String(limit) } }
+  return { rows: events.map(toRow), filterResult: null, values: { from, to, limit: String(limit) }, ...form }
 }
 
 const dash = (text: string) => text || '—'
@@ -85,7 +90,8 @@ const columns: Column<AuthLogRow>[] = [
 
 export default function AuthLogsRoute() {
   const data = useLoaderData<typeof loader>()
-  const [form, fields] = useSchemaForm(AuthLogFilterSchema, {
+  const [form, fields] = useLazySchemaForm(loadAuthLogFilterSchema, {
+    constraint: data.constraint,
     // A new id per answer, so the fields show the values this page was loaded with.
     id: `auth-log-filter-${data.values.from ?? ''}-${data.values.to ?? ''}-${data.values.limit ?? ''}`,
     lastResult: data.filterResult,
@@ -105,8 +111,8 @@ export default function AuthLogsRoute() {
             meta={fields.limit}
             label="Limit"
             type="number"
-            help={`At most ${AUTH_LOG_MAX_LIMIT} events.`}
-            inputProps={{ size: 'sm', min: 1, max: AUTH_LOG_MAX_LIMIT }}
+            help={`At most ${data.maxLimit} events.`}
+            inputProps={{ size: 'sm', min: 1, max: data.maxLimit }}
           />
         </LogFilterForm>
       }
