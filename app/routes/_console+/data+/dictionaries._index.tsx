@@ -1,17 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithDictionaries } from '~/api/dictionaries.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { type Column } from '~/components/data-table/data-table'
-import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import type { RouteHandle } from '~/utils/handle'
-import { DataTabs } from './__data-tabs'
-import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
+import { projectFilterOf } from './__dictionary-catalog-filter'
+import { CatalogListPage } from './__catalog-list-page'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileUrl } from './__file-url'
-import { CreateLink } from '~/components/layout/create-link'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'dictionary' }
@@ -79,43 +77,23 @@ const columns: Column<DictionaryRow>[] = [
 
 export default function DataDictionariesRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
   return (
-    <ListPage
+    <CatalogListPage
+      data={data}
       title="Dictionaries"
       description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}; query one with dictGet('{project}_{name}', …)`}
-      actions={
-        <CreateLink
-          to={`/data/dictionaries/new-data-dictionary${data.project ? `?project=${data.project}` : ''}`}
-          colorPalette="blue"
-        >
-          New dictionary
-        </CreateLink>
-      }
-      filter={
-        <CatalogFilter
-          projects={data.projects}
-          project={data.project}
-          q={data.q}
-          pageSize={searchParams.get('pageSize')}
-          nameLabel="Dictionary name"
-        />
-      }
+      create={{ to: '/data/dictionaries/new-data-dictionary', label: 'New dictionary' }}
+      nameLabel="Dictionary name"
+      plural="dictionaries"
+      basePath="/data/dictionaries"
       caption="Dictionaries"
       columns={columns}
-      rows={data.rows}
       rowKey={(row) => `${row.projectId}/${row.uuid}`}
       empty={{
         message: 'No dictionaries yet. A dictionary loads a file: upload one first.',
         action: { to: '/data/dictionaries/new-data-dictionary', label: 'Create your first dictionary' },
       }}
-      noMatch={{ message: 'No dictionaries match this filter.', clearTo: '/data/dictionaries' }}
-      isFiltered={Boolean(data.q || data.project)}
-      paging={data}
-      noun="dictionaries"
-    >
-      <DataTabs />
-    </ListPage>
+    />
   )
 }
 

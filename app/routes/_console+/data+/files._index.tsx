@@ -1,22 +1,20 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listDictionaries } from '~/api/dictionaries.server'
 import { listDictionaryFiles } from '~/api/dictionary-files.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
 import { type Column } from '~/components/data-table/data-table'
-import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { DateTime } from '~/components/layout/date-time'
 import { formatBytes } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
-import { DataTabs } from './__data-tabs'
-import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
+import { projectFilterOf } from './__dictionary-catalog-filter'
+import { CatalogListPage } from './__catalog-list-page'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileDownloadUrl, fileUrl } from './__file-url'
 import { usersOf } from './__file-usage.server'
-import { CreateLink } from '~/components/layout/create-link'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'file' }
@@ -106,37 +104,20 @@ const columns: Column<FileRow>[] = [
 
 export default function DataFilesRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
   return (
-    <ListPage
+    <CatalogListPage
+      data={data}
       title="Files"
       description="Files that dictionaries load, one set per project."
-      actions={
-        <CreateLink to={`/data/files/new-file${data.project ? `?project=${data.project}` : ''}`} colorPalette="blue">
-          Upload file
-        </CreateLink>
-      }
-      filter={
-        <CatalogFilter
-          projects={data.projects}
-          project={data.project}
-          q={data.q}
-          pageSize={searchParams.get('pageSize')}
-          nameLabel="File name"
-        />
-      }
+      create={{ to: '/data/files/new-file', label: 'Upload file' }}
+      nameLabel="File name"
+      plural="files"
+      basePath="/data/files"
       caption="Dictionary files"
       columns={columns}
-      rows={data.rows}
       rowKey={(row) => `${row.projectId}/${row.name}`}
       empty={{ message: 'No files yet.', action: { to: '/data/files/new-file', label: 'Upload your first file' } }}
-      noMatch={{ message: 'No files match this filter.', clearTo: '/data/files' }}
-      isFiltered={Boolean(data.q || data.project)}
-      paging={data}
-      noun="files"
-    >
-      <DataTabs />
-    </ListPage>
+    />
   )
 }
 

@@ -1,16 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithFunctions } from '~/api/functions.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { type Column } from '~/components/data-table/data-table'
-import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import type { RouteHandle } from '~/utils/handle'
-import { DataTabs } from './__data-tabs'
-import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
+import { projectFilterOf } from './__dictionary-catalog-filter'
+import { CatalogListPage } from './__catalog-list-page'
 import { functionUrl } from './__function-url'
-import { CreateLink } from '~/components/layout/create-link'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
@@ -66,43 +64,23 @@ const columns: Column<FunctionRow>[] = [
 
 export default function DataFunctionsRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
   return (
-    <ListPage
+    <CatalogListPage
+      data={data}
       title="Functions"
       description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}
-      actions={
-        <CreateLink
-          to={`/data/functions/new-custom-function${data.project ? `?project=${data.project}` : ''}`}
-          colorPalette="blue"
-        >
-          New function
-        </CreateLink>
-      }
-      filter={
-        <CatalogFilter
-          projects={data.projects}
-          project={data.project}
-          q={data.q}
-          pageSize={searchParams.get('pageSize')}
-          nameLabel="Function name"
-        />
-      }
+      create={{ to: '/data/functions/new-custom-function', label: 'New function' }}
+      nameLabel="Function name"
+      plural="functions"
+      basePath="/data/functions"
       caption="Custom SQL functions"
       columns={columns}
-      rows={data.rows}
       rowKey={(row) => `${row.projectId}/${row.uuid}`}
       empty={{
         message: 'No custom functions yet.',
         action: { to: '/data/functions/new-custom-function', label: 'Create your first function' },
       }}
-      noMatch={{ message: 'No functions match this filter.', clearTo: '/data/functions' }}
-      isFiltered={Boolean(data.q || data.project)}
-      paging={data}
-      noun="functions"
-    >
-      <DataTabs />
-    </ListPage>
+    />
   )
 }
 
