@@ -60,8 +60,6 @@ export const OVER_BUDGET_CEILINGS_KB: Record<string, number> = {
   'routes/_console+/profile+/settings': 173,
   'routes/_console+/scale+/pool.$poolId': 199,
   'routes/_console+/scale+/pool.create': 186,
-  'routes/_console+/security+/audit-trails': 183,
-  'routes/_console+/security+/auth-logs': 179,
   'routes/_console+/security+/buckets.$bucketId._index': 187,
   'routes/_console+/security+/credentials.$credentialId._index': 185,
   'routes/_console+/security+/new-bucket': 182,

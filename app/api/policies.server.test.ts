@@ -5,12 +5,15 @@ import { z } from 'zod'
 import { ClusterError } from './errors.server'
 import { unwrap } from '#tests/session'
 import {
+  answerFromCluster,
   formErrorsOf,
   loadFromCluster,
+  noneWhenDenied,
   nullOnMissing,
   replyFromCluster,
   settle,
   toastFromCluster,
+  toastOnFailure,
 } from './policies.server'
 
 const Schema = z.object({
@@ -149,5 +152,44 @@ describe('toastFromCluster', () => {
       description: 'Only a pending job can be committed.',
       type: 'error',
     })
+  })
+})
+
+describe('noneWhenDenied', () => {
+  it('answers `none` for a 403 or a 404 and throws anything else', async () => {
+    expect(await noneWhenDenied(() => Promise.reject(new ClusterError({ status: 403 })), [])).toEqual([])
+    expect(await noneWhenDenied(() => Promise.reject(new ClusterError({ status: 404 })), [])).toEqual([])
+    expect(await noneWhenDenied(() => Promise.resolve([1]), [])).toEqual([1])
+    const thrown = await thrownFrom(() => noneWhenDenied(() => Promise.reject(new ClusterError({ status: 400 })), []))
+    expect((thrown as ClusterError).status).toBe(400)
+  })
+})
+
+describe('answerFromCluster', () => {
+  it('answers a cluster failure in the route’s format with its status; other errors are thrown', async () => {
+    const failed = (error: ClusterError) => new Response(error.message, { status: error.status })
+    const conflict = new ClusterError({ status: 409, body: '' })
+    const answer = await answerFromCluster(() => Promise.reject(conflict), failed)
+    expect(answer.status).toBe(409)
+    expect(await answer.text()).toBe(conflict.message)
+    const ok = new Response('ok')
+    expect(await answerFromCluster(() => Promise.resolve(ok), failed)).toBe(ok)
+    const other = new Error('boom')
+    expect(await thrownFrom(() => answerFromCluster(() => Promise.reject(other), failed))).toBe(other)
+  })
+})
+
+describe('toastOnFailure', () => {
+  it('redirects back with the failure’s toast; a success is the run’s own answer', async () => {
+    const failed = await toastOnFailure('/security/users?q=a', () =>
+      Promise.reject(new ClusterError({ status: 403, body: { detail: 'No.' } })),
+    )
+    expect(failed.status).toBe(302)
+    expect(failed.headers.get('Location')).toBe('/security/users?q=a')
+    expect(failed.headers.get('Set-Cookie')).toBeTruthy()
+    const ok = new Response(null, { status: 302, headers: { Location: '/done' } })
+    expect(await toastOnFailure('/back', () => Promise.resolve(ok))).toBe(ok)
+    const other = new Error('boom')
+    expect(await thrownFrom(() => toastOnFailure('/back', () => Promise.reject(other)))).toBe(other)
   })
 })

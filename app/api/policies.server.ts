@@ -1,5 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data } from '@remix-run/node'
+import { redirectWithToast } from '~/utils/toast.server'
 import { ClusterError, GENERIC_MESSAGE, toastMessage, type FieldErrors } from './errors.server'
 
 /*
@@ -11,7 +12,10 @@ import { ClusterError, GENERIC_MESSAGE, toastMessage, type FieldErrors } from '.
  * - nullOnMissing:   a missing item is an answer (null), not a failure.
  * - replyFromCluster: an action's failure as the form's answer: a 400 on its fields, any other
  *                    failure the catalogue's message at the top of the form, what was typed kept.
- * - toastFromCluster: an action with no form to answer (a row button) says its failure in a toast.
+ * - toastFromCluster: an action with no form to answer (a row button) says its failure in a toast;
+ *                    toastOnFailure runs such an action and redirects back with that toast.
+ * - noneWhenDenied:  an optional list the user may not read (403) or the cluster lacks (404) is empty.
+ * - answerFromCluster: a resource route (no page) answers a failure in its own format, status kept.
  */
 
 /** The catalogue message as thrown data the ErrorBoundary reads (`error.data.message`). */
@@ -50,6 +54,35 @@ export async function nullOnMissing<T>(load: () => Promise<T>): Promise<T | null
     return await load()
   } catch (error) {
     if (error instanceof ClusterError && (error.status === 404 || error.status === 400)) return null
+    throw error
+  }
+}
+
+/**
+ * Returns what `load` returns, or `none` when the cluster refuses it to this user (403) or does not
+ * have it (404): for lists a form only offers as choices. Other failures are thrown.
+ */
+export async function noneWhenDenied<T>(load: () => Promise<T>, none: T): Promise<T> {
+  try {
+    return await load()
+  } catch (error) {
+    if (error instanceof ClusterError && (error.status === 403 || error.status === 404)) return none
+    throw error
+  }
+}
+
+/**
+ * A resource route's answer: what `run` returns; a ClusterError becomes `failed(error)`, the
+ * route's own format of a failure (text, JSON) with the error's status. Other errors are thrown.
+ */
+export async function answerFromCluster(
+  run: () => Promise<Response>,
+  failed: (error: ClusterError) => Response,
+): Promise<Response> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof ClusterError) return failed(error)
     throw error
   }
 }
@@ -135,4 +168,17 @@ export function replyFromCluster(submission: Replyable, error: unknown, options:
 export function toastFromCluster(error: ClusterError): { title: string; description?: string; type: 'error' } {
   const title = toastMessage(error)
   return { title, ...(error.message && error.message !== title ? { description: error.message } : {}), type: 'error' }
+}
+
+/**
+ * Runs a row action (a POST with no form to answer) and returns its answer; a ClusterError
+ * redirects to `back` with toastFromCluster's toast, so the list stays usable. Other errors are thrown.
+ */
+export async function toastOnFailure(back: string, run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run()
+  } catch (error) {
+    if (!(error instanceof ClusterError)) throw error
+    return redirectWithToast(back, toastFromCluster(error))
+  }
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
+import { answerFromCluster } from '~/api/policies.server'
 import { createDictionaryAction } from '../_console+/data+/__dictionary-editor.server'
 
 /**
@@ -11,18 +11,17 @@ import { createDictionaryAction } from '../_console+/data+/__dictionary-editor.s
  */
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
-  try {
-    const outcome = await createDictionaryAction(api, request)
-    if (outcome instanceof Response) {
-      const headers = new Headers()
-      const cookie = outcome.headers.get('Set-Cookie')
-      if (cookie) headers.set('Set-Cookie', cookie)
-      return Response.json({ status: 'success', redirectTo: outcome.headers.get('Location') }, { headers })
-    }
-    return Response.json({ status: 'error', result: outcome.data.result }, { status: outcome.init?.status ?? 400 })
-  } catch (error) {
-    if (error instanceof ClusterError)
-      return Response.json({ status: 'error', message: error.message }, { status: error.status })
-    throw error
-  }
+  return answerFromCluster(
+    async () => {
+      const outcome = await createDictionaryAction(api, request)
+      if (outcome instanceof Response) {
+        const headers = new Headers()
+        const cookie = outcome.headers.get('Set-Cookie')
+        if (cookie) headers.set('Set-Cookie', cookie)
+        return Response.json({ status: 'success', redirectTo: outcome.headers.get('Location') }, { headers })
+      }
+      return Response.json({ status: 'error', result: outcome.data.result }, { status: outcome.init?.status ?? 400 })
+    },
+    (error) => Response.json({ status: 'error', message: error.message }, { status: error.status }),
+  )
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
+import { answerFromCluster } from '~/api/policies.server'
 import { createToastHeaders } from '~/utils/toast.server'
 import { uploadFileAction } from '../_console+/data+/__file-upload.server'
 
@@ -16,16 +16,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const projectId = params.get('project')
   const name = params.get('name')
   const replace = projectId && name ? { projectId, name } : undefined
-  try {
-    const outcome = await uploadFileAction(api, request, replace)
-    if (outcome.status === 'error') return Response.json(outcome, { status: 400 })
-    return Response.json(
-      { status: 'success', redirectTo: outcome.redirectTo },
-      { headers: { 'Set-Cookie': await createToastHeaders({ title: outcome.toast, type: 'success' }) } },
-    )
-  } catch (error) {
-    if (error instanceof ClusterError)
-      return Response.json({ status: 'error', message: error.message }, { status: error.status })
-    throw error
-  }
+  return answerFromCluster(
+    async () => {
+      const outcome = await uploadFileAction(api, request, replace)
+      if (outcome.status === 'error') return Response.json(outcome, { status: 400 })
+      return Response.json(
+        { status: 'success', redirectTo: outcome.redirectTo },
+        { headers: { 'Set-Cookie': await createToastHeaders({ title: outcome.toast, type: 'success' }) } },
+      )
+    },
+    (error) => Response.json({ status: 'error', message: error.message }, { status: error.status }),
+  )
 }

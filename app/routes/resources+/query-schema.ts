@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
+import { answerFromCluster } from '~/api/policies.server'
 import { listProjectsBriefly } from '~/api/table-search.server'
 import { loadProjectSchema, loadSchemaTree, loadTableColumns } from '../_console+/queries+/__schema.server'
 
@@ -16,22 +16,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const projectId = url.searchParams.get('project') ?? ''
   const tableId = url.searchParams.get('table')
   const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' }
-  try {
-    if (!projectId) {
-      const tree = await loadSchemaTree(api)
-      if (!tree)
-        return new Response(JSON.stringify({ message: 'The projects could not be read' }), { status: 502, headers })
-      return new Response(JSON.stringify(tree), { headers })
-    }
-    const project = (await listProjectsBriefly(api)).find((entry) => entry.uuid === projectId)
-    if (!project) return new Response(JSON.stringify({ message: 'No such project' }), { status: 404, headers })
-    const body = tableId
-      ? { columns: await loadTableColumns(api, project.uuid, tableId) }
-      : await loadProjectSchema(api, project)
-    return new Response(JSON.stringify(body), { headers })
-  } catch (error) {
-    if (error instanceof ClusterError)
-      return new Response(JSON.stringify({ message: error.message }), { status: error.status, headers })
-    throw error
-  }
+  return answerFromCluster(
+    async () => {
+      if (!projectId) {
+        const tree = await loadSchemaTree(api)
+        if (!tree)
+          return new Response(JSON.stringify({ message: 'The projects could not be read' }), { status: 502, headers })
+        return new Response(JSON.stringify(tree), { headers })
+      }
+      const project = (await listProjectsBriefly(api)).find((entry) => entry.uuid === projectId)
+      if (!project) return new Response(JSON.stringify({ message: 'No such project' }), { status: 404, headers })
+      const body = tableId
+        ? { columns: await loadTableColumns(api, project.uuid, tableId) }
+        : await loadProjectSchema(api, project)
+      return new Response(JSON.stringify(body), { headers })
+    },
+    (error) => new Response(JSON.stringify({ message: error.message }), { status: error.status, headers }),
+  )
 }

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
+import { answerFromCluster } from '~/api/policies.server'
 import { PICKER_LIMIT, searchTables } from '~/api/table-search.server'
 
 /**
@@ -16,11 +16,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const asked = params.get('kind')
   const kind = asked === 'raw' || asked === 'scope' ? asked : 'any'
   const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' }
-  try {
-    return new Response(JSON.stringify(await searchTables(api, q.trim(), PICKER_LIMIT, kind)), { headers })
-  } catch (error) {
-    if (error instanceof ClusterError)
-      return new Response(JSON.stringify({ message: error.message }), { status: error.status, headers })
-    throw error
-  }
+  return answerFromCluster(
+    async () => new Response(JSON.stringify(await searchTables(api, q.trim(), PICKER_LIMIT, kind)), { headers }),
+    (error) => new Response(JSON.stringify({ message: error.message }), { status: error.status, headers }),
+  )
 }

@@ -37,9 +37,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       loadDictionaryChoices(api, projectId),
     ]),
   )
-  const lookup = await loadFromCluster(() => lookUpDictionary(api, project.name, dictionary, url))
+  const [lookup, denied] = await Promise.all([
+    loadFromCluster(() => lookUpDictionary(api, project.name, dictionary, url)),
+    whyNotEach(api, { change: 'change_dictionary', remove: 'delete_dictionary' }, { project }),
+  ])
   return {
-    denied: await whyNotEach(api, { change: 'change_dictionary', remove: 'delete_dictionary' }, { project }),
+    denied,
     project: { uuid: project.uuid, name: project.name },
     dictionary: {
       uuid: dictionary.uuid,

@@ -1,20 +1,15 @@
-import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithDictionaries } from '~/api/dictionaries.server'
 import { loadFromCluster } from '~/api/policies.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
 import { listPage, parsePaging } from '~/components/data-table/paging'
-import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
-import { DataTabs } from './__data-tabs'
-import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
+import { projectFilterOf } from './__dictionary-catalog-filter'
+import { CatalogListPage } from './__catalog-list-page'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileUrl } from './__file-url'
-import { CreateLink } from '~/components/layout/create-link'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'dictionary' }
@@ -82,55 +77,23 @@ const columns: Column<DictionaryRow>[] = [
 
 export default function DataDictionariesRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
-  const isFiltered = Boolean(data.q || data.project)
   return (
-    <Stack gap="4">
-      <PageHeader
-        title="Dictionaries"
-        description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}; query one with dictGet('{project}_{name}', …)`}
-        mb="0"
-        actions={
-          <CreateLink
-            to={`/data/dictionaries/new-data-dictionary${data.project ? `?project=${data.project}` : ''}`}
-            colorPalette="blue"
-          >
-            New dictionary
-          </CreateLink>
-        }
-      />
-      <DataTabs />
-      <CatalogFilter
-        projects={data.projects}
-        project={data.project}
-        q={data.q}
-        pageSize={searchParams.get('pageSize')}
-        nameLabel="Dictionary name"
-      />
-      <DataTable
-        caption="Dictionaries"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => `${row.projectId}/${row.uuid}`}
-        empty={
-          <EmptyState
-            message="No dictionaries yet. A dictionary loads a file: upload one first."
-            action={{ to: '/data/dictionaries/new-data-dictionary', label: 'Create your first dictionary' }}
-            filter={
-              isFiltered ? { message: 'No dictionaries match this filter.', clearTo: '/data/dictionaries' } : null
-            }
-          />
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-        noun="dictionaries"
-      />
-    </Stack>
+    <CatalogListPage
+      data={data}
+      title="Dictionaries"
+      description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}; query one with dictGet('{project}_{name}', …)`}
+      create={{ to: '/data/dictionaries/new-data-dictionary', label: 'New dictionary' }}
+      nameLabel="Dictionary name"
+      plural="dictionaries"
+      basePath="/data/dictionaries"
+      caption="Dictionaries"
+      columns={columns}
+      rowKey={(row) => `${row.projectId}/${row.uuid}`}
+      empty={{
+        message: 'No dictionaries yet. A dictionary loads a file: upload one first.',
+        action: { to: '/data/dictionaries/new-data-dictionary', label: 'Create your first dictionary' },
+      }}
+    />
   )
 }
 

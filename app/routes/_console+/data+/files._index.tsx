@@ -1,25 +1,20 @@
-import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listDictionaries } from '~/api/dictionaries.server'
 import { listDictionaryFiles } from '~/api/dictionary-files.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { DateTime } from '~/components/layout/date-time'
-import { PageHeader } from '~/components/layout/page-header'
 import { formatBytes } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
-import { DataTabs } from './__data-tabs'
-import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
+import { projectFilterOf } from './__dictionary-catalog-filter'
+import { CatalogListPage } from './__catalog-list-page'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileDownloadUrl, fileUrl } from './__file-url'
 import { usersOf } from './__file-usage.server'
-import { CreateLink } from '~/components/layout/create-link'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'file' }
@@ -109,50 +104,20 @@ const columns: Column<FileRow>[] = [
 
 export default function DataFilesRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
-  const isFiltered = Boolean(data.q || data.project)
   return (
-    <Stack gap="4">
-      <PageHeader
-        title="Files"
-        description="Files that dictionaries load, one set per project."
-        mb="0"
-        actions={
-          <CreateLink to={`/data/files/new-file${data.project ? `?project=${data.project}` : ''}`} colorPalette="blue">
-            Upload file
-          </CreateLink>
-        }
-      />
-      <DataTabs />
-      <CatalogFilter
-        projects={data.projects}
-        project={data.project}
-        q={data.q}
-        pageSize={searchParams.get('pageSize')}
-        nameLabel="File name"
-      />
-      <DataTable
-        caption="Dictionary files"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => `${row.projectId}/${row.name}`}
-        empty={
-          <EmptyState
-            message="No files yet."
-            action={{ to: '/data/files/new-file', label: 'Upload your first file' }}
-            filter={isFiltered ? { message: 'No files match this filter.', clearTo: '/data/files' } : null}
-          />
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-        noun="files"
-      />
-    </Stack>
+    <CatalogListPage
+      data={data}
+      title="Files"
+      description="Files that dictionaries load, one set per project."
+      create={{ to: '/data/files/new-file', label: 'Upload file' }}
+      nameLabel="File name"
+      plural="files"
+      basePath="/data/files"
+      caption="Dictionary files"
+      columns={columns}
+      rowKey={(row) => `${row.projectId}/${row.name}`}
+      empty={{ message: 'No files yet.', action: { to: '/data/files/new-file', label: 'Upload your first file' } }}
+    />
   )
 }
 

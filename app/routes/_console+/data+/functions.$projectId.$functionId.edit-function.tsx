@@ -35,9 +35,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     Promise.all([getProject(api, params.projectId!), getFunction(api, params.projectId!, params.functionId!)]),
   )
   const current = { name: fn.name, sql: fn.sql ?? '' }
-  const tryOutcome = await loadFromCluster(() => tryFunction(api, current, url))
+  const [tryOutcome, denied] = await Promise.all([
+    loadFromCluster(() => tryFunction(api, current, url)),
+    whyNotEach(api, { change: 'change_function', remove: 'delete_function' }, { project }),
+  ])
   return {
-    denied: await whyNotEach(api, { change: 'change_function', remove: 'delete_function' }, { project }),
+    denied,
     project: { uuid: project.uuid, name: project.name },
     fn: { uuid: fn.uuid ?? params.functionId!, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' },
     values: functionEditValues(project.uuid, fn),

@@ -1,19 +1,14 @@
-import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listProjectsWithFunctions } from '~/api/functions.server'
 import { loadFromCluster } from '~/api/policies.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
 import { listPage, parsePaging } from '~/components/data-table/paging'
-import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
-import { DataTabs } from './__data-tabs'
-import { CatalogFilter, projectFilterOf } from './__dictionary-catalog-filter'
+import { projectFilterOf } from './__dictionary-catalog-filter'
+import { CatalogListPage } from './__catalog-list-page'
 import { functionUrl } from './__function-url'
-import { CreateLink } from '~/components/layout/create-link'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
@@ -69,53 +64,23 @@ const columns: Column<FunctionRow>[] = [
 
 export default function DataFunctionsRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
-  const isFiltered = Boolean(data.q || data.project)
   return (
-    <Stack gap="4">
-      <PageHeader
-        title="Functions"
-        description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}
-        mb="0"
-        actions={
-          <CreateLink
-            to={`/data/functions/new-custom-function${data.project ? `?project=${data.project}` : ''}`}
-            colorPalette="blue"
-          >
-            New function
-          </CreateLink>
-        }
-      />
-      <DataTabs />
-      <CatalogFilter
-        projects={data.projects}
-        project={data.project}
-        q={data.q}
-        pageSize={searchParams.get('pageSize')}
-        nameLabel="Function name"
-      />
-      <DataTable
-        caption="Custom SQL functions"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => `${row.projectId}/${row.uuid}`}
-        empty={
-          <EmptyState
-            message="No custom functions yet."
-            action={{ to: '/data/functions/new-custom-function', label: 'Create your first function' }}
-            filter={isFiltered ? { message: 'No functions match this filter.', clearTo: '/data/functions' } : null}
-          />
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-        noun="functions"
-      />
-    </Stack>
+    <CatalogListPage
+      data={data}
+      title="Functions"
+      description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}
+      create={{ to: '/data/functions/new-custom-function', label: 'New function' }}
+      nameLabel="Function name"
+      plural="functions"
+      basePath="/data/functions"
+      caption="Custom SQL functions"
+      columns={columns}
+      rowKey={(row) => `${row.projectId}/${row.uuid}`}
+      empty={{
+        message: 'No custom functions yet.',
+        action: { to: '/data/functions/new-custom-function', label: 'Create your first function' },
+      }}
+    />
   )
 }
 

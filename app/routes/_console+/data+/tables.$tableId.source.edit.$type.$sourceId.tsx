@@ -84,20 +84,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const source = await loadFromCluster(() => getSource(api, project.uuid, table.uuid, kind, params.sourceId!))
   const tableValue = `${project.uuid}/${table.uuid}`
-  const [transforms, pool] = await Promise.all([
+  // the source, the table's transforms and the permissions do not depend on each other; the pool is the source's
+  const [source, transforms, denied] = await Promise.all([
+    loadFromCluster(() => getSource(api, project.uuid, table.uuid, kind, params.sourceId!)),
     loadFromCluster(() => loadTransformNames(api, tableValue)),
-    settle(() => findSourcePool(api, source.pool_name)),
+    whyNotEach(api, { change: `change_${kind}source`, remove: `delete_${kind}source` }, { project, table }),
   ])
+  const pool = await settle(() => findSourcePool(api, source.pool_name))
   const poolScale = pool.value ? scaleValue(pool.value.settings?.k8s_deployment) : null
   return {
     mode: 'source' as const,
-    denied: await whyNotEach(
-      api,
-      { change: `change_${kind}source`, remove: `delete_${kind}source` },
-      { project, table },
-    ),
+    denied,
     kind,
     table: { uuid: table.uuid, name: table.name, value: tableValue, label: `${project.name}.${table.name}` },
     project: { uuid: project.uuid, name: project.name },

@@ -33,14 +33,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const transform = await loadFromCluster(() => getTransform(api, project.uuid, table.uuid, params.transformId!))
-  const tableValue = `${project.uuid}/${table.uuid}`
-  return {
-    denied: await whyNotEach(
+  const [transform, denied] = await Promise.all([
+    loadFromCluster(() => getTransform(api, project.uuid, table.uuid, params.transformId!)),
+    whyNotEach(
       api,
       { change: 'change_transform', remove: 'delete_transform', ingest: 'insert_sql' },
       { project, table },
     ),
+  ])
+  const tableValue = `${project.uuid}/${table.uuid}`
+  return {
+    denied,
     table: { uuid: table.uuid, name: table.name },
     project: { uuid: project.uuid, name: project.name },
     transform: { uuid: transform.uuid, name: transform.name },

@@ -38,7 +38,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     params.viewId!,
     url.searchParams.get('project'),
   )
-  const tableViews = await loadTableViews(api, project.uuid, table.uuid)
+  const [tableViews, denied] = await Promise.all([
+    loadTableViews(api, project.uuid, table.uuid),
+    whyNotEach(api, { change: 'change_view', remove: 'delete_view' }, { project, table }),
+  ])
   const views = tableViews?.views ?? []
   const columns = (view.settings?.output_columns ?? []).map((column) => column.name)
   // The cluster keeps no parent: the smallest other view holding every column of this one (auto_view at worst).
@@ -50,7 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     )
     .sort((a, b) => a.columns.length - b.columns.length)[0]
   return {
-    denied: await whyNotEach(api, { change: 'change_view', remove: 'delete_view' }, { project, table }),
+    denied,
     tableName: table.name,
     table: `${project.uuid}/${table.uuid}`,
     tableLabel: `${project.name}.${table.name}`,

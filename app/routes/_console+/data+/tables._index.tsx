@@ -1,6 +1,5 @@
 import { GuardedLink } from '~/components/layout/denied'
 import { whyNot } from '~/api/access.server'
-import { Stack } from '@chakra-ui/react'
 import {
   data as dataResponse,
   type ActionFunctionArgs,
@@ -13,12 +12,9 @@ import { listProjectsWithTablesBriefly, type Table } from '~/api/tables.server'
 import { listProjectsBriefly, pageOfTables } from '~/api/table-search.server'
 import type { ClusterApi } from '~/api/client.server'
 import type { Project } from '~/api/projects.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { FilterForm } from '~/components/data-table/filter-form'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging, type Paging } from '~/components/data-table/paging'
-import { PageHeader } from '~/components/layout/page-header'
 import { DataTabs } from './__data-tabs'
 import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
@@ -191,22 +187,33 @@ export default function DataTablesRoute() {
   const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   return (
-    <Stack gap="4">
-      <PageHeader
-        title="Tables"
-        description={`${data.tableCount} ${data.tableCount === 1 ? 'table' : 'tables'} in ${data.projectCount} ${data.projectCount === 1 ? 'project' : 'projects'}`}
-        mb="0"
-        actions={
-          <>
-            <GuardedLink to="/data/tables?manage-project=new" reason={data.newProjectDenied}>
-              New project
-            </GuardedLink>
-            <CreateLink to="/data/new-table" colorPalette="blue">
-              New table
-            </CreateLink>
-          </>
-        }
-      />
+    <ListPage
+      title="Tables"
+      description={`${data.tableCount} ${data.tableCount === 1 ? 'table' : 'tables'} in ${data.projectCount} ${data.projectCount === 1 ? 'project' : 'projects'}`}
+      actions={
+        <>
+          <GuardedLink to="/data/tables?manage-project=new" reason={data.newProjectDenied}>
+            New project
+          </GuardedLink>
+          <CreateLink to="/data/new-table" colorPalette="blue">
+            New table
+          </CreateLink>
+        </>
+      }
+      filter="Filter by table or project name"
+      q={data.q}
+      caption="Projects and their tables"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => row.table?.uuid ?? `project-${row.projectId}`}
+      empty={{
+        message: data.projectCount > 0 ? 'No tables yet.' : 'No projects or tables yet.',
+        action: { to: '/data/new-table', label: 'Create your first table' },
+        alternative: data.tableCount === 0 ? <LoadSampleForm /> : null,
+      }}
+      noMatch={{ message: `No tables or projects match “${data.q}”.`, clearTo: '/data/tables' }}
+      paging={data}
+    >
       <ProjectStep
         key={searchParams.toString()}
         step={data.projectStep}
@@ -217,33 +224,7 @@ export default function DataTablesRoute() {
         }}
       />
       <DataTabs />
-      <FilterForm
-        label="Filter by table or project name"
-        value={data.q}
-        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
-      />
-      <DataTable
-        caption="Projects and their tables"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => row.table?.uuid ?? `project-${row.projectId}`}
-        empty={
-          <EmptyState
-            message={data.projectCount > 0 ? 'No tables yet.' : 'No projects or tables yet.'}
-            action={{ to: '/data/new-table', label: 'Create your first table' }}
-            alternative={data.tableCount === 0 ? <LoadSampleForm /> : null}
-            filter={data.q ? { message: `No tables or projects match “${data.q}”.`, clearTo: '/data/tables' } : null}
-          />
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-      />
-    </Stack>
+    </ListPage>
   )
 }
 

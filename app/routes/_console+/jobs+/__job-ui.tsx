@@ -4,7 +4,7 @@ import { Button } from '~/components/ui/button'
 import { Form, Link, useNavigation, useRevalidator } from '@remix-run/react'
 import { createContext, useContext, useEffect, type ReactNode } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { DataTable, dataTableCss, type Column } from '~/components/data-table/data-table'
+import { dataTableCss, type Column } from '~/components/data-table/data-table'
 import { statusBadgeCss } from '~/components/data-table/status-badge'
 import { FormCard } from '~/components/forms/form-card'
 import { PageHeader } from '~/components/layout/page-header'
@@ -34,7 +34,7 @@ export function useAutoRefresh(isActive: boolean, ms = REFRESH_MS) {
 }
 
 // What job cells and panels hold, on top of DataTable's look: bars, row buttons and status badges, all plain elements.
-const jobCellsCss = {
+export const jobCellsCss = {
   '& code': { fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-all' },
   '& progress': {
     width: '24',
@@ -73,11 +73,6 @@ const jobCellsCss = {
 const tableCss = { ...dataTableCss, ...jobCellsCss }
 
 export type JobColumn<Row> = Column<Row>
-
-/** A server-rendered job list (DataTable with the job cells' look); the open or new job's row is `selectedKey`. */
-export function JobsTable<Row>(props: Omit<Parameters<typeof DataTable<Row>>[0], 'css'>) {
-  return <DataTable {...props} css={jobCellsCss} />
-}
 
 /** A panel's wrapper that styles badges, bars and buttons like the list does. */
 export function JobPanelBox({ children, label }: { children: ReactNode; label: string }) {

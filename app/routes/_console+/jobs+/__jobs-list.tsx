@@ -1,18 +1,16 @@
 import { CreateLink } from '~/components/layout/create-link'
 import { GuardedLink } from '~/components/layout/denied'
-import { Box, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, HStack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
-import { Link as ChakraLink } from '~/components/ui/link'
 import type { SubmissionResult } from '@conform-to/react'
 import { Link, useLocation, useSearchParams } from '@remix-run/react'
 import { useContext, type ReactNode } from 'react'
-import { Pagination } from '~/components/data-table/pagination'
+import { ListPage } from '~/components/data-table/list-page'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { FocusHeading } from '~/components/layout/focus-heading'
-import { PageHeader } from '~/components/layout/page-header'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { useHrefWith } from '~/utils/use-href-with'
-import { JobDeniedContext, JobPanelBox, JobsTable, StatusFilter, useAutoRefresh, type JobColumn } from './__job-ui'
+import { jobCellsCss, JobDeniedContext, JobPanelBox, StatusFilter, useAutoRefresh, type JobColumn } from './__job-ui'
 import { useHydrated } from 'remix-utils/use-hydrated'
 
 /** How often a list with running jobs reloads itself when scripts are off. */
@@ -92,27 +90,62 @@ export function JobsListPage<Row extends JobRow>({
   const withheld = Object.entries(data.denied).filter(([, reason]) => reason)
   return (
     <JobDeniedContext.Provider value={data.denied}>
-      <Stack gap="4">
-        <PageHeader
-          title={title}
-          description={intro}
-          level={2}
-          mb="0"
-          actions={
-            <>
-              <Button asChild size="sm" variant="ghost">
-                <Link to={`${location.pathname}${location.search}`} reloadDocument>
-                  Refresh
-                </Link>
-              </Button>
-              <GuardedLink to={hrefWith({ purge: '', delete: null })} reason={data.denied.delete} colorPalette="red">
-                Purge finished jobs…
-              </GuardedLink>
-              <CreateLink to={`${basePath}/create`} colorPalette="blue">{`New ${noun}`}</CreateLink>
-            </>
-          }
-        />
-
+      <ListPage
+        level={2}
+        title={title}
+        description={intro}
+        actions={
+          <>
+            <Button asChild size="sm" variant="ghost">
+              <Link to={`${location.pathname}${location.search}`} reloadDocument>
+                Refresh
+              </Link>
+            </Button>
+            <GuardedLink to={hrefWith({ purge: '', delete: null })} reason={data.denied.delete} colorPalette="red">
+              Purge finished jobs…
+            </GuardedLink>
+            <CreateLink to={`${basePath}/create`} colorPalette="blue">{`New ${noun}`}</CreateLink>
+          </>
+        }
+        filter={
+          <HStack justify="space-between" align="end" wrap="wrap" gap="3">
+            <StatusFilter
+              value={data.status}
+              statuses={statuses}
+              keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+            />
+            {data.isAnyActive ? (
+              <Text fontSize="sm" color="fg.muted" role="status">
+                {isHydrated
+                  ? 'Jobs are running: this list refreshes itself (or use Refresh).'
+                  : `Jobs are running: this page reloads every ${NO_SCRIPT_REFRESH_SECONDS} seconds until they finish.`}
+                {/* Without scripts the browser reloads the page itself; with them this is inert text. */}
+                <noscript>
+                  <meta httpEquiv="refresh" content={String(NO_SCRIPT_REFRESH_SECONDS)} />
+                </noscript>
+              </Text>
+            ) : null}
+          </HStack>
+        }
+        caption={title}
+        columns={allColumns}
+        rows={data.rows}
+        rowKey={(row) => row.uuid}
+        selectedKey={selectedKey ?? searchParams.get('job')}
+        css={jobCellsCss}
+        empty={{ message: `No ${noun}s yet.`, action: { to: `${basePath}/create`, label: createLabel } }}
+        noMatch={{ message: `No ${data.status} ${noun}s.`, clearTo: basePath, clearLabel: 'Show all statuses' }}
+        isFiltered={Boolean(data.status)}
+        afterTable={
+          withheld.length ? (
+            <Text fontSize="sm" color="fg.muted">
+              Not offered to you: {withheld.map(([intent, reason]) => `${intent} (${reason})`).join(', ')}.
+            </Text>
+          ) : null
+        }
+        paging={data}
+        noun="jobs"
+      >
         {data.isPurging ? (
           <ConfirmPanel
             id="purge-jobs"
@@ -149,66 +182,7 @@ export function JobsListPage<Row extends JobRow>({
               </Text>
             </JobPanelBox>
           ) : null)}
-
-        <HStack justify="space-between" align="end" wrap="wrap" gap="3">
-          <StatusFilter
-            value={data.status}
-            statuses={statuses}
-            keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
-          />
-          {data.isAnyActive ? (
-            <Text fontSize="sm" color="fg.muted" role="status">
-              {isHydrated
-                ? 'Jobs are running: this list refreshes itself (or use Refresh).'
-                : `Jobs are running: this page reloads every ${NO_SCRIPT_REFRESH_SECONDS} seconds until they finish.`}
-              {/* Without scripts the browser reloads the page itself; with them this is inert text. */}
-              <noscript>
-                <meta httpEquiv="refresh" content={String(NO_SCRIPT_REFRESH_SECONDS)} />
-              </noscript>
-            </Text>
-          ) : null}
-        </HStack>
-
-        <JobsTable
-          caption={title}
-          columns={allColumns}
-          rows={data.rows}
-          rowKey={(row) => row.uuid}
-          selectedKey={selectedKey ?? searchParams.get('job')}
-          empty={
-            data.status ? (
-              <>
-                <Text mb="2">
-                  No {data.status} {noun}s.
-                </Text>
-                <ChakraLink asChild color="link">
-                  <Link to={basePath}>Show all statuses</Link>
-                </ChakraLink>
-              </>
-            ) : (
-              <>
-                <Text mb="2">No {noun}s yet.</Text>
-                <ChakraLink asChild color="link">
-                  <Link to={`${basePath}/create`}>{createLabel}</Link>
-                </ChakraLink>
-              </>
-            )
-          }
-        />
-        {withheld.length ? (
-          <Text fontSize="sm" color="fg.muted">
-            Not offered to you: {withheld.map(([intent, reason]) => `${intent} (${reason})`).join(', ')}.
-          </Text>
-        ) : null}
-        <Pagination
-          page={data.page}
-          pageCount={data.pageCount}
-          pageSize={data.pageSize}
-          total={data.total}
-          searchParams={searchParams}
-          noun="jobs"
-        />
-      </Stack>
+      </ListPage>
     </JobDeniedContext.Provider>
   )
 }

@@ -6,7 +6,7 @@ import { ClusterError } from '~/api/errors.server'
 import { FINISHED_STATUSES, RUNNING_STATUSES } from '~/api/jobs.server'
 import { listAll } from '~/api/list-all.server'
 import { parsePaging } from '~/components/data-table/paging'
-import { loadFromCluster, nullOnMissing, toastFromCluster } from '~/api/policies.server'
+import { loadFromCluster, nullOnMissing, toastOnFailure } from '~/api/policies.server'
 import { ForceConfirmSchema } from '~/schemas/confirm'
 import { withoutBase } from '~/utils/base-path'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -41,15 +41,12 @@ export async function runJobAction(
   success: string | (() => string),
   changes: Record<string, string | null> = {},
 ): Promise<Response> {
-  try {
+  return toastOnFailure(backTo(request), async () => {
     await run()
-  } catch (error) {
-    if (!(error instanceof ClusterError)) throw error
-    return redirectWithToast(backTo(request), toastFromCluster(error))
-  }
-  return redirectWithToast(backTo(request, changes), {
-    title: typeof success === 'function' ? success() : success,
-    type: 'success',
+    return redirectWithToast(backTo(request, changes), {
+      title: typeof success === 'function' ? success() : success,
+      type: 'success',
+    })
   })
 }
 

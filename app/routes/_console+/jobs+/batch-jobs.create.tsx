@@ -7,7 +7,6 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi, type ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { listPools } from '~/api/pools.server'
-import { ClusterError } from '~/api/errors.server'
 import { createBatchJob } from '~/api/jobs.server'
 import { loadTableTransformPick } from '~/api/transforms.server'
 import { TableSearchForm } from '~/components/forms/table-search-field'
@@ -17,7 +16,7 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { SelectField } from '~/components/forms/select-field'
 import { BatchJobFormSchema, type BatchJobForm } from '~/schemas/job'
 import { CLOUDS, sourceSubtype, sourceUrl, transformOf } from '~/schemas/job-values'
-import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
+import { loadFromCluster, noneWhenDenied, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -125,10 +124,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** The ingest pools that can run a batch job, as options; none when the user may not list pools (the field is optional). */
 async function poolOptions(api: ClusterApi): Promise<{ value: string; label: string }[]> {
-  const pools = await listPools(api).catch((error: unknown) => {
-    if (error instanceof ClusterError && (error.status === 403 || error.status === 404)) return []
-    throw error
-  })
+  const pools = await noneWhenDenied(() => listPools(api), [])
   return pools
     .filter(
       (pool) =>
@@ -145,10 +141,7 @@ async function poolOptions(api: ClusterApi): Promise<{ value: string; label: str
 
 /** The org's credentials as options; none when the user may not list them (the field is optional). */
 async function credentialOptions(api: ClusterApi): Promise<{ value: string; label: string }[]> {
-  const credentials = await listCredentials(api).catch((error: unknown) => {
-    if (error instanceof ClusterError && (error.status === 403 || error.status === 404)) return []
-    throw error
-  })
+  const credentials = await noneWhenDenied(() => listCredentials(api), [])
   return credentials.map((credential) => ({
     value: credential.uuid,
     label: credential.type ? `${credential.name} (${credential.type})` : credential.name,

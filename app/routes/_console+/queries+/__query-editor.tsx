@@ -16,7 +16,6 @@ import {
   type ReactNode,
 } from 'react'
 import { ClientOnly } from 'remix-utils/client-only'
-import { SectionTabs } from '~/components/layout/section-tabs'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { DateTime } from '~/components/layout/date-time'
 import { useHydrated } from 'remix-utils/use-hydrated'
@@ -37,38 +36,6 @@ import { formatNumber } from '~/utils/format-number'
 import type { QueryProgress } from '~/routes/resources+/query-progress'
 
 const SqlEditor = lazy(() => import('./__sql-editor.client'))
-
-/** The Query section's tabs; the SQL travels along as `data` so switching keeps it (not to Saved, a list of its own). */
-export function QueryTabs({
-  current,
-  sql,
-  tableId,
-}: {
-  current: 'editor' | 'reference' | 'saved' | 'insights'
-  sql: string
-  tableId?: string | null
-}) {
-  const search = (extra: Record<string, string>) => {
-    const params = new URLSearchParams()
-    if (sql) params.set('data', sql)
-    if (tableId) params.set('table_id', tableId)
-    for (const [key, value] of Object.entries(extra)) params.set(key, value)
-    const text = params.toString()
-    return text ? `?${text}` : ''
-  }
-  return (
-    <SectionTabs
-      label="Query"
-      mb="4"
-      tabs={[
-        { label: 'Editor', to: `/queries${search({})}`, isCurrent: current === 'editor' },
-        { label: 'Reference', to: `/queries/reference${search({})}`, isCurrent: current === 'reference' },
-        { label: 'Saved', to: '/queries/saved', isCurrent: current === 'saved' },
-        { label: 'Insights', to: '/queries/insights', isCurrent: current === 'insights' },
-      ]}
-    />
-  )
-}
 
 const fieldCss = {
   '& select, & input:not([type=hidden])': {

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import { createClusterApi, type ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
-import { errorResponse } from '~/api/policies.server'
+import { loadFromCluster } from '~/api/policies.server'
 import { QueryError } from '~/api/query.server'
 import {
   getSavedQuery,
@@ -78,26 +78,23 @@ export async function saveFromEditor(api: ClusterApi, formData: FormData) {
   }
   const { name, sql } = submission.value
   try {
-    const user = await getCurrentUser(api)
-    const { id, isOverwrite } = await saveQuery(api, {
-      name,
-      sql,
-      options: optionsQuery(options),
-      owner: user.email,
-      ownerId: api.userId,
+    const { id, isOverwrite } = await loadFromCluster(async () => {
+      const user = await getCurrentUser(api)
+      return saveQuery(api, {
+        name,
+        sql,
+        options: optionsQuery(options),
+        owner: user.email,
+        ownerId: api.userId,
+      })
     })
     return redirectWithToast(`/queries?saved=${encodeURIComponent(id)}`, {
       title: isOverwrite ? `Saved query “${name}” updated` : `Query saved as “${name}”`,
       type: 'success',
     })
   } catch (error) {
-    if (error instanceof SavedQueriesUnavailable)
-      return data(
-        { save: { ...typed, fieldErrors: {}, formError: error.message } satisfies SaveReply },
-        { status: 403 },
-      )
-    if (error instanceof ClusterError) throw errorResponse(error)
-    throw error
+    if (!(error instanceof SavedQueriesUnavailable)) throw error
+    return data({ save: { ...typed, fieldErrors: {}, formError: error.message } satisfies SaveReply }, { status: 403 })
   }
 }
 

@@ -2,7 +2,8 @@ import { Stack } from '@chakra-ui/react'
 import { useActionData, useLoaderData, useLocation, useMatches, type Location } from '@remix-run/react'
 import { Fragment, type ComponentProps, type ReactNode } from 'react'
 import type { PickerSearch } from '~/components/forms/table-search-field'
-import { QueryEditorForm, QueryTabs, TablePicker } from './__query-editor'
+import { QueryEditorForm, TablePicker } from './__query-editor'
+import { QueryTabs } from './__query-tabs'
 
 /** What one of the two workspace routes shows around the shared editor. */
 export type WorkspaceView = {

@@ -14,7 +14,7 @@ import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
 import { formatBytes, formatNumber } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
-import { QueryTabs } from './__query-editor'
+import { QueryTabs } from './__query-tabs'
 import { editorLink } from './__query-options'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 

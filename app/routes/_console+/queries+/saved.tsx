@@ -1,10 +1,9 @@
-import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, HStack, Text } from '@chakra-ui/react'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { errorResponse } from '~/api/policies.server'
-import { ClusterError } from '~/api/errors.server'
+import { loadFromCluster } from '~/api/policies.server'
 import {
   deleteSavedQuery,
   listSavedQueries,
@@ -12,8 +11,8 @@ import {
   type SavedQuery,
 } from '~/api/saved-queries.server'
 import { getCurrentUser } from '~/api/users.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { FilterForm } from '~/components/data-table/filter-form'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { DateTime } from '~/components/layout/date-time'
@@ -21,7 +20,7 @@ import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
-import { QueryTabs } from './__query-editor'
+import { QueryTabs } from './__query-tabs'
 import { resultLink } from './__query-options'
 import { unavailableMessage } from './__saved.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -60,18 +59,18 @@ export async function action({ request }: ActionFunctionArgs) {
     throw data({ message: 'Unknown action' }, { status: 400 })
   const back = `/queries/saved${listSearch(new URL(request.url).searchParams.get('q'))}`
   try {
-    const user = await getCurrentUser(api)
-    const isDeleted = await deleteSavedQuery(api, id, { owner: user.email, ownerId: api.userId })
+    const isDeleted = await loadFromCluster(async () => {
+      const user = await getCurrentUser(api)
+      return deleteSavedQuery(api, id, { owner: user.email, ownerId: api.userId })
+    })
     if (!isDeleted) return redirectWithToast(back, { title: 'That saved query was already deleted', type: 'info' })
   } catch (error) {
-    if (error instanceof SavedQueriesUnavailable)
-      return redirectWithToast(back, {
-        title: 'The saved query was not deleted',
-        description: error.message,
-        type: 'error',
-      })
-    if (error instanceof ClusterError) throw errorResponse(error)
-    throw error
+    if (!(error instanceof SavedQueriesUnavailable)) throw error
+    return redirectWithToast(back, {
+      title: 'The saved query was not deleted',
+      description: error.message,
+      type: 'error',
+    })
   }
   return redirectWithToast(back, { title: 'Saved query deleted', type: 'success' })
 }
@@ -124,13 +123,38 @@ export default function QuerySavedRoute() {
     },
   ]
   return (
-    <Stack gap="4">
-      <div>
-        <PageHeader title="Query" mb="2" />
-        <Text color="fg.muted" fontSize="sm">
-          Queries saved by anyone in the organization. Open one to edit it in the editor, or run it.
-        </Text>
-      </div>
+    <ListPage
+      header={
+        <div>
+          <PageHeader title="Query" mb="2" />
+          <Text color="fg.muted" fontSize="sm">
+            Queries saved by anyone in the organization. Open one to edit it in the editor, or run it.
+          </Text>
+        </div>
+      }
+      filter={<FilterForm label="Filter by name" value={filter} />}
+      caption="Saved queries"
+      columns={columns}
+      rows={queries}
+      rowKey={(query) => query.id}
+      selectedKey={deleting?.id}
+      empty={{
+        message:
+          isSetUp || error
+            ? 'No saved queries yet. Write a query in the editor, open “Save…”, give it a name and press Save query.'
+            : 'No query has been saved on this cluster yet. Write a query in the editor, open “Save…”, give it a name and press Save query.',
+        action: { to: '/queries', label: 'Open the editor' },
+      }}
+      noMatch={{ message: `No saved query has “${filter}” in its name.`, clearTo: '/queries/saved' }}
+      isFiltered={Boolean(filter)}
+      afterTable={
+        queries.length ? (
+          <Box fontSize="xs" color="fg.muted">
+            A query just saved on another console may take a few seconds to show here.
+          </Box>
+        ) : null
+      }
+    >
       <QueryTabs current="saved" sql="" />
       {deleting ? (
         <ConfirmPanel
@@ -145,33 +169,7 @@ export default function QuerySavedRoute() {
         </ConfirmPanel>
       ) : null}
       {error ? <InlineAlert>{error}</InlineAlert> : null}
-      <FilterForm label="Filter by name" value={filter} />
-      <DataTable
-        caption="Saved queries"
-        columns={columns}
-        rows={queries}
-        rowKey={(query) => query.id}
-        selectedKey={deleting?.id}
-        empty={
-          <EmptyState
-            message={
-              isSetUp || error
-                ? 'No saved queries yet. Write a query in the editor, open “Save…”, give it a name and press Save query.'
-                : 'No query has been saved on this cluster yet. Write a query in the editor, open “Save…”, give it a name and press Save query.'
-            }
-            action={{ to: '/queries', label: 'Open the editor' }}
-            filter={
-              filter ? { message: `No saved query has “${filter}” in its name.`, clearTo: '/queries/saved' } : null
-            }
-          />
-        }
-      />
-      {queries.length ? (
-        <Box fontSize="xs" color="fg.muted">
-          A query just saved on another console may take a few seconds to show here.
-        </Box>
-      ) : null}
-    </Stack>
+    </ListPage>
   )
 }
 

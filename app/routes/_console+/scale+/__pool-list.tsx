@@ -1,12 +1,9 @@
-import { Box, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Box, SimpleGrid, Text } from '@chakra-ui/react'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { Heading } from '~/components/ui/heading'
-import { Link, useSearchParams } from '@remix-run/react'
+import { Link } from '@remix-run/react'
 import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { FilterForm } from '~/components/data-table/filter-form'
-import { Pagination } from '~/components/data-table/pagination'
-import { PageHeader } from '~/components/layout/page-header'
+import { ListPage } from '~/components/data-table/list-page'
 import { KIND_LABELS, KIND_PATHS, type PoolKind } from '~/schemas/pool'
 import { formatNumber } from '~/utils/format-number'
 import type { Settled } from '~/api/policies.server'
@@ -235,58 +232,34 @@ export type PoolListData = {
 
 /** One Scale tab: the kind's heading and New pool link, its capacity, the filter, the pools and paging. */
 export function PoolList({ data }: { data: PoolListData }) {
-  const [searchParams] = useSearchParams()
   const label = KIND_LABELS[data.kind]
   const createTo = `/scale/pool/create?type=${data.kind}`
   return (
-    <Stack gap="4">
-      <PageHeader
-        level={2}
-        title={`${label} pools`}
-        description={INTROS[data.kind]}
-        mb="0"
-        actions={
-          <CreateLink to={createTo} colorPalette="blue">
-            New {label.toLowerCase()} pool
-          </CreateLink>
-        }
-      />
+    <ListPage
+      level={2}
+      title={`${label} pools`}
+      description={INTROS[data.kind]}
+      actions={
+        <CreateLink to={createTo} colorPalette="blue">
+          New {label.toLowerCase()} pool
+        </CreateLink>
+      }
+      filter={data.totals.pools || data.tables ? 'Filter by pool, service or table' : null}
+      q={data.q}
+      caption={`${label} pools`}
+      columns={columns(data.kind)}
+      rows={data.rows}
+      rowKey={(row) => row.uuid}
+      css={barCss}
+      empty={{
+        message: `No ${label.toLowerCase()} pools yet.${data.kind === 'search' ? ' Queries run on the cluster’s built-in query workers until a pool is made.' : ''}`,
+        action: { to: createTo, label: `Create a ${label.toLowerCase()} pool` },
+      }}
+      noMatch={{ message: `No ${label.toLowerCase()} pools match “${data.q}”.`, clearTo: KIND_PATHS[data.kind] }}
+      paging={data}
+      footer={data.tables ? <IngestTables tables={data.tables} q={data.q} /> : null}
+    >
       {data.totals.pools ? <TotalsPanel totals={data.totals} /> : null}
-      {data.totals.pools || data.tables ? (
-        <FilterForm
-          label="Filter by pool, service or table"
-          value={data.q}
-          keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
-        />
-      ) : null}
-      <DataTable
-        caption={`${label} pools`}
-        columns={columns(data.kind)}
-        rows={data.rows}
-        rowKey={(row) => row.uuid}
-        css={barCss}
-        empty={
-          <EmptyState
-            message={`No ${label.toLowerCase()} pools yet.${data.kind === 'search' ? ' Queries run on the cluster’s built-in query workers until a pool is made.' : ''}`}
-            action={{ to: createTo, label: `Create a ${label.toLowerCase()} pool` }}
-            filter={
-              data.q
-                ? { message: `No ${label.toLowerCase()} pools match “${data.q}”.`, clearTo: KIND_PATHS[data.kind] }
-                : null
-            }
-          />
-        }
-      />
-      {data.total ? (
-        <Pagination
-          page={data.page}
-          pageCount={data.pageCount}
-          pageSize={data.pageSize}
-          total={data.total}
-          searchParams={searchParams}
-        />
-      ) : null}
-      {data.tables ? <IngestTables tables={data.tables} q={data.q} /> : null}
-    </Stack>
+    </ListPage>
   )
 }

@@ -1,17 +1,15 @@
-import { Stack, Text } from '@chakra-ui/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData, useSearchParams } from '@remix-run/react'
 import { listAuditTrail, type AuditEntry } from '~/api/audit.server'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, nullOnMissing } from '~/api/policies.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { parsePaging } from '~/components/data-table/paging'
 import { Field } from '~/components/forms/field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { DateTime } from '~/components/layout/date-time'
-import { PageHeader } from '~/components/layout/page-header'
 import { AuditFilterSchema, type AuditFilter } from '~/schemas/security-logs'
 import { LogFilterForm } from './__log-filter-form'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -26,12 +24,16 @@ const toRow = (entry: AuditEntry): AuditRow => ({
   text: entry.text,
 })
 
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadAuditFilterSchema = () => import('~/schemas/security-logs').then((module) => module.AuditFilterSchema)
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
   const paging = parsePaging(url)
   const submission = parseWithZod(url.searchParams, { schema: AuditFilterSchema })
-  const empty = { rows: [] as AuditRow[], page: 1, pageCount: 1, total: 0, pageSize: paging.pageSize }
+  const constraint = getZodConstraint(AuditFilterSchema)
+  const empty = { rows: [] as AuditRow[], page: 1, pageCount: 1, total: 0, pageSize: paging.pageSize, constraint }
   // A filter that does not parse is answered at its field; nothing is asked of the cluster.
   if (submission.status !== 'success') return { ...empty, filterResult: submission.reply(), isFiltered: true }
   const filter: AuditFilter = submission.value
@@ -60,6 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pageCount: Math.max(1, Math.ceil(answer.count / paging.pageSize)),
     total: answer.count,
     pageSize: paging.pageSize,
+    constraint,
     filterResult: null,
     isFiltered: Boolean(filter.user || filter.action || filter.search || filter.from || filter.to),
   }
@@ -75,7 +78,8 @@ const columns: Column<AuditRow>[] = [
 export default function AuditTrailRoute() {
   const data = useLoaderData<typeof loader>()
   const [searchParams] = useSearchParams()
-  const [form, fields] = useSchemaForm(AuditFilterSchema, {
+  const [form, fields] = useLazySchemaForm(loadAuditFilterSchema, {
+    constraint: data.constraint,
     // A new id per URL, so the fields show the filters this page was loaded with (back and forward too).
     id: `audit-filter-${searchParams.toString()}`,
     lastResult: data.filterResult,
@@ -85,49 +89,38 @@ export default function AuditTrailRoute() {
     shouldValidate: 'onSubmit',
   })
   return (
-    <Stack gap="4">
-      <PageHeader
-        level={2}
-        title="Audit trail"
-        description="Who changed what in this organization, newest first."
-        mb="0"
-      />
-      <LogFilterForm
-        form={form}
-        label="Audit trail filters"
-        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
-        clearTo="/security/audit-trails"
-      >
-        <Field meta={fields.user} label="User" help="E-mail, exactly." inputProps={{ size: 'sm' }} />
-        <Field meta={fields.action} label="Action" help="For example add_table." inputProps={{ size: 'sm' }} />
-        <Field meta={fields.search} label="Text contains" inputProps={{ size: 'sm' }} />
-        <Field meta={fields.from} label="From (UTC)" type="date" inputProps={{ size: 'sm' }} />
-        <Field meta={fields.to} label="To (UTC, inclusive)" type="date" inputProps={{ size: 'sm' }} />
-      </LogFilterForm>
-      <DataTable
-        caption="Audit trail"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => row.uuid}
-        empty={
-          <Text>
-            {data.filterResult
-              ? 'Fix the filters above to see the trail.'
-              : data.isFiltered
-                ? 'Nothing matches these filters.'
-                : 'Nothing has happened yet.'}
-          </Text>
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-        noun="entries"
-      />
-    </Stack>
+    <ListPage
+      level={2}
+      title="Audit trail"
+      description="Who changed what in this organization, newest first."
+      filter={
+        <LogFilterForm
+          form={form}
+          label="Audit trail filters"
+          keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
+          clearTo="/security/audit-trails"
+        >
+          <Field meta={fields.user} label="User" help="E-mail, exactly." inputProps={{ size: 'sm' }} />
+          <Field meta={fields.action} label="Action" help="For example add_table." inputProps={{ size: 'sm' }} />
+          <Field meta={fields.search} label="Text contains" inputProps={{ size: 'sm' }} />
+          <Field meta={fields.from} label="From (UTC)" type="date" inputProps={{ size: 'sm' }} />
+          <Field meta={fields.to} label="To (UTC, inclusive)" type="date" inputProps={{ size: 'sm' }} />
+        </LogFilterForm>
+      }
+      caption="Audit trail"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => row.uuid}
+      empty={{
+        message: data.filterResult
+          ? 'Fix the filters above to see the trail.'
+          : data.isFiltered
+            ? 'Nothing matches these filters.'
+            : 'Nothing has happened yet.',
+      }}
+      paging={data}
+      noun="entries"
+    />
   )
 }
 

@@ -1,15 +1,15 @@
-import { Stack, Text } from '@chakra-ui/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { Text } from '@chakra-ui/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { listAuthLogs, type AuthLogEvent } from '~/api/auth-logs.server'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { Field } from '~/components/forms/field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { DateTime } from '~/components/layout/date-time'
-import { PageHeader } from '~/components/layout/page-header'
 import { AUTH_LOG_MAX_LIMIT, AuthLogFilterSchema, recentDays } from '~/schemas/security-logs'
 import { LogFilterForm } from './__log-filter-form'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -51,6 +51,9 @@ function toRow(event: AuthLogEvent, index: number): AuthLogRow {
   }
 }
 
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadAuthLogFilterSchema = () => import('~/schemas/security-logs').then((module) => module.AuthLogFilterSchema)
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
@@ -60,11 +63,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ? new URLSearchParams({ ...recentDays(DEFAULT_DAYS), limit: String(DEFAULT_LIMIT) })
     : url.searchParams
   const submission = parseWithZod(params, { schema: AuthLogFilterSchema })
+  // zod stays out of the page's scripts: its constraints and the limit travel as data
+  const form = { constraint: getZodConstraint(AuthLogFilterSchema), maxLimit: AUTH_LOG_MAX_LIMIT }
   if (submission.status !== 'success')
-    return { rows: [] as AuthLogRow[], filterResult: submission.reply(), values: Object.fromEntries(params) }
+    return { rows: [] as AuthLogRow[], filterResult: submission.reply(), values: Object.fromEntries(params), ...form }
   const { from, to, limit } = submission.value
   const events = await loadFromCluster(() => listAuthLogs(api, { fromDate: from, toDate: to, limit }))
-  return { rows: events.map(toRow), filterResult: null, values: { from, to, limit: String(limit) } }
+  return { rows: events.map(toRow), filterResult: null, values: { from, to, limit: String(limit) }, ...form }
 }
 
 const dash = (text: string) => text || '—'
@@ -85,7 +90,8 @@ const columns: Column<AuthLogRow>[] = [
 
 export default function AuthLogsRoute() {
   const data = useLoaderData<typeof loader>()
-  const [form, fields] = useSchemaForm(AuthLogFilterSchema, {
+  const [form, fields] = useLazySchemaForm(loadAuthLogFilterSchema, {
+    constraint: data.constraint,
     // A new id per answer, so the fields show the values this page was loaded with.
     id: `auth-log-filter-${data.values.from ?? ''}-${data.values.to ?? ''}-${data.values.limit ?? ''}`,
     lastResult: data.filterResult,
@@ -93,43 +99,42 @@ export default function AuthLogsRoute() {
     shouldValidate: 'onSubmit',
   })
   return (
-    <Stack gap="4">
-      <PageHeader
-        level={2}
-        title="Auth logs"
-        description="Sign-ins and failed sign-ins, newest first. Dates are UTC days, both included."
-        mb="0"
-      />
-      <LogFilterForm form={form} label="Auth log filters" clearTo="/security/auth-logs">
-        <Field meta={fields.from} label="From" type="date" inputProps={{ size: 'sm' }} />
-        <Field meta={fields.to} label="To" type="date" inputProps={{ size: 'sm' }} />
-        <Field
-          meta={fields.limit}
-          label="Limit"
-          type="number"
-          help={`At most ${AUTH_LOG_MAX_LIMIT} events.`}
-          inputProps={{ size: 'sm', min: 1, max: AUTH_LOG_MAX_LIMIT }}
-        />
-      </LogFilterForm>
-      <DataTable
-        caption="Auth log events"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => row.key}
-        css={{ '& [data-badge=error]': { bg: 'red.subtle', color: 'red.fg' }, '& td, & th': { whiteSpace: 'nowrap' } }}
-        empty={
-          <Text>
-            {data.filterResult ? 'Fix the filters above to see the events.' : 'No sign-in events between these dates.'}
+    <ListPage
+      level={2}
+      title="Auth logs"
+      description="Sign-ins and failed sign-ins, newest first. Dates are UTC days, both included."
+      filter={
+        <LogFilterForm form={form} label="Auth log filters" clearTo="/security/auth-logs">
+          <Field meta={fields.from} label="From" type="date" inputProps={{ size: 'sm' }} />
+          <Field meta={fields.to} label="To" type="date" inputProps={{ size: 'sm' }} />
+          <Field
+            meta={fields.limit}
+            label="Limit"
+            type="number"
+            help={`At most ${data.maxLimit} events.`}
+            inputProps={{ size: 'sm', min: 1, max: data.maxLimit }}
+          />
+        </LogFilterForm>
+      }
+      caption="Auth log events"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => row.key}
+      css={{ '& [data-badge=error]': { bg: 'red.subtle', color: 'red.fg' }, '& td, & th': { whiteSpace: 'nowrap' } }}
+      empty={{
+        message: data.filterResult
+          ? 'Fix the filters above to see the events.'
+          : 'No sign-in events between these dates.',
+      }}
+      afterTable={
+        data.rows.length ? (
+          <Text fontSize="sm" color="fg.muted">
+            {data.rows.length} {data.rows.length === 1 ? 'event' : 'events'}
+            {data.rows.length === Number(data.values.limit) ? ' (the limit: there may be more)' : ''}
           </Text>
-        }
-      />
-      {data.rows.length ? (
-        <Text fontSize="sm" color="fg.muted">
-          {data.rows.length} {data.rows.length === 1 ? 'event' : 'events'}
-          {data.rows.length === Number(data.values.limit) ? ' (the limit: there may be more)' : ''}
-        </Text>
-      ) : null}
-    </Stack>
+        ) : null
+      }
+    />
   )
 }
 

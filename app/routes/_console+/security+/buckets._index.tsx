@@ -1,15 +1,11 @@
-import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { listStorages } from '~/api/storages.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { FilterForm } from '~/components/data-table/filter-form'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
-import { PageHeader } from '~/components/layout/page-header'
 import { CreateLink } from '~/components/layout/create-link'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
@@ -73,46 +69,29 @@ const columns: Column<BucketRow>[] = [
 
 export default function BucketsRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
   return (
-    <Stack gap="4">
-      <PageHeader
-        level={2}
-        title="Buckets"
-        description={`${data.bucketCount} ${data.bucketCount === 1 ? 'bucket holds' : 'buckets hold'} table data.`}
-        mb="0"
-        actions={
-          <CreateLink to="/security/new-bucket" colorPalette="blue">
-            New bucket
-          </CreateLink>
-        }
-      />
-      <FilterForm
-        label="Filter by name or bucket"
-        value={data.q}
-        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
-      />
-      <DataTable
-        caption="Buckets"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => row.uuid}
-        empty={
-          <EmptyState
-            message="No buckets yet: tables use the cluster's own storage."
-            action={{ to: '/security/new-bucket', label: 'Add a bucket' }}
-            filter={data.q ? { message: `No buckets match “${data.q}”.`, clearTo: '/security/buckets' } : null}
-          />
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-      />
-    </Stack>
+    <ListPage
+      level={2}
+      title="Buckets"
+      description={`${data.bucketCount} ${data.bucketCount === 1 ? 'bucket holds' : 'buckets hold'} table data.`}
+      actions={
+        <CreateLink to="/security/new-bucket" colorPalette="blue">
+          New bucket
+        </CreateLink>
+      }
+      filter="Filter by name or bucket"
+      q={data.q}
+      caption="Buckets"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => row.uuid}
+      empty={{
+        message: "No buckets yet: tables use the cluster's own storage.",
+        action: { to: '/security/new-bucket', label: 'Add a bucket' },
+      }}
+      noMatch={{ message: `No buckets match “${data.q}”.`, clearTo: '/security/buckets' }}
+      paging={data}
+    />
   )
 }
 

@@ -1,15 +1,11 @@
-import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listCredentials, listCredentialTypes } from '~/api/credentials.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { FilterForm } from '~/components/data-table/filter-form'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
-import { PageHeader } from '~/components/layout/page-header'
 import { CreateLink } from '~/components/layout/create-link'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
@@ -64,48 +60,28 @@ const columns: Column<CredentialRow>[] = [
 
 export default function CredentialsRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
   return (
-    <Stack gap="4">
-      <PageHeader
-        level={2}
-        title="Credentials"
-        description={`${data.credentialCount} ${
-          data.credentialCount === 1 ? 'credential' : 'credentials'
-        } for buckets, batch jobs and auto ingest. Secrets are never shown.`}
-        mb="0"
-        actions={
-          <CreateLink to="/security/new-credential" colorPalette="blue">
-            New credential
-          </CreateLink>
-        }
-      />
-      <FilterForm
-        label="Filter by name or type"
-        value={data.q}
-        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
-      />
-      <DataTable
-        caption="Credentials"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => row.uuid}
-        empty={
-          <EmptyState
-            message="No credentials yet."
-            action={{ to: '/security/new-credential', label: 'Add a credential' }}
-            filter={data.q ? { message: `No credentials match “${data.q}”.`, clearTo: '/security/credentials' } : null}
-          />
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-      />
-    </Stack>
+    <ListPage
+      level={2}
+      title="Credentials"
+      description={`${data.credentialCount} ${
+        data.credentialCount === 1 ? 'credential' : 'credentials'
+      } for buckets, batch jobs and auto ingest. Secrets are never shown.`}
+      actions={
+        <CreateLink to="/security/new-credential" colorPalette="blue">
+          New credential
+        </CreateLink>
+      }
+      filter="Filter by name or type"
+      q={data.q}
+      caption="Credentials"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => row.uuid}
+      empty={{ message: 'No credentials yet.', action: { to: '/security/new-credential', label: 'Add a credential' } }}
+      noMatch={{ message: `No credentials match “${data.q}”.`, clearTo: '/security/credentials' }}
+      paging={data}
+    />
   )
 }
 

@@ -1,19 +1,15 @@
 import { Stack } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
 import { deleteInvite, listPendingInvites, resendInvite } from '~/api/invites.server'
-import { loadFromCluster, toastFromCluster } from '~/api/policies.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { FilterForm } from '~/components/data-table/filter-form'
-import { Pagination } from '~/components/data-table/pagination'
+import { loadFromCluster, toastOnFailure } from '~/api/policies.server'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { DateTime } from '~/components/layout/date-time'
-import { PageHeader } from '~/components/layout/page-header'
 import { roleLabel } from '~/schemas/security'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
@@ -78,26 +74,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const email = String(formData.get('email') ?? '') || 'the user'
   if (!inviteId) throw data({ message: 'Which invite? The form sent no invite id.' }, { status: 400 })
   const back = listUrl(request)
-  try {
+  if (intent !== RESEND_INTENT && intent !== DELETE_INVITE_INTENT)
+    throw data({ message: 'Unknown action' }, { status: 400 })
+  return toastOnFailure(back, async () => {
     if (intent === RESEND_INTENT) {
       await resendInvite(api, inviteId)
-      return redirectWithToast(back, {
-        title: `Invite sent again to ${email}`,
-        type: 'success',
-      })
+      return redirectWithToast(back, { title: `Invite sent again to ${email}`, type: 'success' })
     }
-    if (intent === DELETE_INVITE_INTENT) {
-      await deleteInvite(api, inviteId)
-      return redirectWithToast(back, {
-        title: `Invite for ${email} deleted`,
-        type: 'success',
-      })
-    }
-  } catch (error) {
-    if (!(error instanceof ClusterError)) throw error
-    return redirectWithToast(back, toastFromCluster(error))
-  }
-  throw data({ message: 'Unknown action' }, { status: 400 })
+    await deleteInvite(api, inviteId)
+    return redirectWithToast(back, { title: `Invite for ${email} deleted`, type: 'success' })
+  })
 }
 
 function listUrl(request: Request): string {
@@ -110,7 +96,6 @@ function listUrl(request: Request): string {
 
 export default function PendingInvitesRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
   const hrefWith = useHrefWith()
   const navigation = useNavigation()
   const columns: Column<InviteRow>[] = [
@@ -168,24 +153,34 @@ export default function PendingInvitesRoute() {
     },
   ]
   return (
-    <Stack gap="4">
-      <PageHeader
-        level={2}
-        title="Pending invites"
-        description={`${data.total} ${
-          data.total === 1 ? 'invite' : 'invites'
-        } not accepted yet. Resend one whose link was lost or expired (links last 7 days).`}
-        mb="0"
-        actions={
-          data.allowed.inviteUser ? (
-            <Denied label="Invite user" reason={data.allowed.inviteUser} />
-          ) : (
-            <CreateLink to="/security/users/invite-new-user" colorPalette="blue">
-              Invite user
-            </CreateLink>
-          )
-        }
-      />
+    <ListPage
+      level={2}
+      title="Pending invites"
+      description={`${data.total} ${
+        data.total === 1 ? 'invite' : 'invites'
+      } not accepted yet. Resend one whose link was lost or expired (links last 7 days).`}
+      actions={
+        data.allowed.inviteUser ? (
+          <Denied label="Invite user" reason={data.allowed.inviteUser} />
+        ) : (
+          <CreateLink to="/security/users/invite-new-user" colorPalette="blue">
+            Invite user
+          </CreateLink>
+        )
+      }
+      filter="Filter by email"
+      q={data.q}
+      caption="Pending invites"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => row.id}
+      empty={{
+        message: 'No pending invites: everyone invited has signed in.',
+        action: { to: '/security/users/invite-new-user', label: 'Invite a user' },
+      }}
+      noMatch={{ message: `No pending invites match “${data.q}”.`, clearTo: '/security/pending-invites' }}
+      paging={data}
+    >
       {data.confirmDelete && data.allowed.deleteInvite ? (
         <InlineAlert title="You cannot delete invites">{data.allowed.deleteInvite}</InlineAlert>
       ) : data.confirmDelete ? (
@@ -202,34 +197,7 @@ export default function PendingInvitesRoute() {
           The link already sent to {data.confirmDelete.email} stops working. You can invite them again later.
         </ConfirmPanel>
       ) : null}
-      <FilterForm
-        label="Filter by email"
-        value={data.q}
-        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
-      />
-      <DataTable
-        caption="Pending invites"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => row.id}
-        empty={
-          <EmptyState
-            message="No pending invites: everyone invited has signed in."
-            action={{ to: '/security/users/invite-new-user', label: 'Invite a user' }}
-            filter={
-              data.q ? { message: `No pending invites match “${data.q}”.`, clearTo: '/security/pending-invites' } : null
-            }
-          />
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-      />
-    </Stack>
+    </ListPage>
   )
 }
 

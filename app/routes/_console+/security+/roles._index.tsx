@@ -1,16 +1,12 @@
-import { Stack } from '@chakra-ui/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import { listRoles, type Role } from '~/api/roles.server'
 import { listOnePage } from '~/api/list-all.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { FilterForm } from '~/components/data-table/filter-form'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
-import { PageHeader } from '~/components/layout/page-header'
 import { roleLabel } from '~/schemas/security'
 import { describeScope, loadScopeOptions, tableScopeIds } from './__scopes.server'
 import { Denied } from '~/components/layout/denied'
@@ -105,50 +101,30 @@ const columns: Column<RoleRow>[] = [
 
 export default function RolesRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
   return (
-    <Stack gap="4">
-      <PageHeader
-        level={2}
-        title="Roles"
-        description="Built-in roles, and custom ones made of policies (permissions in a scope)."
-        mb="0"
-        actions={
-          data.allowed.addRole ? (
-            <Denied label="New role" reason={data.allowed.addRole} />
-          ) : (
-            <CreateLink to="/security/roles/new-role" colorPalette="blue">
-              New role
-            </CreateLink>
-          )
-        }
-      />
-      <FilterForm
-        label="Filter by role name"
-        value={data.q}
-        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
-      />
-      <DataTable
-        caption="Roles"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => String(row.id)}
-        empty={
-          <EmptyState
-            message="No roles yet."
-            action={{ to: '/security/roles/new-role', label: 'Create a role' }}
-            filter={data.q ? { message: `No roles match “${data.q}”.`, clearTo: '/security/roles' } : null}
-          />
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-      />
-    </Stack>
+    <ListPage
+      level={2}
+      title="Roles"
+      description="Built-in roles, and custom ones made of policies (permissions in a scope)."
+      actions={
+        data.allowed.addRole ? (
+          <Denied label="New role" reason={data.allowed.addRole} />
+        ) : (
+          <CreateLink to="/security/roles/new-role" colorPalette="blue">
+            New role
+          </CreateLink>
+        )
+      }
+      filter="Filter by role name"
+      q={data.q}
+      caption="Roles"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => String(row.id)}
+      empty={{ message: 'No roles yet.', action: { to: '/security/roles/new-role', label: 'Create a role' } }}
+      noMatch={{ message: `No roles match “${data.q}”.`, clearTo: '/security/roles' }}
+      paging={data}
+    />
   )
 }
 

@@ -1,19 +1,14 @@
-import { Stack } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
-import { loadFromCluster, toastFromCluster } from '~/api/policies.server'
+import { loadFromCluster, toastOnFailure } from '~/api/policies.server'
 import { deleteUser, getUser, listUsers, type User } from '~/api/users.server'
 import { listOnePage } from '~/api/list-all.server'
-import { DataTable, type Column } from '~/components/data-table/data-table'
-import { EmptyState } from '~/components/data-table/empty-state'
-import { FilterForm } from '~/components/data-table/filter-form'
-import { Pagination } from '~/components/data-table/pagination'
+import { type Column } from '~/components/data-table/data-table'
+import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { InlineAlert } from '~/components/layout/inline-alert'
-import { PageHeader } from '~/components/layout/page-header'
 import { roleLabel } from '~/schemas/security'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
@@ -98,13 +93,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = listUrl(request)
   if (!userId) throw data({ message: 'Which user? The form sent no user id.' }, { status: 400 })
   if (userId === api.userId) return redirectWithToast(back, { title: SELF_DELETE_REASON, type: 'error' })
-  try {
+  return toastOnFailure(back, async () => {
     await deleteUser(api, userId)
-  } catch (error) {
-    if (!(error instanceof ClusterError)) throw error
-    return redirectWithToast(back, toastFromCluster(error))
-  }
-  return redirectWithToast(back, { title: `${email} deleted`, type: 'success' })
+    return redirectWithToast(back, { title: `${email} deleted`, type: 'success' })
+  })
 }
 
 /** The list's URL with its filter and paging, the delete step closed. */
@@ -118,7 +110,6 @@ function listUrl(request: Request): string {
 
 export default function UsersRoute() {
   const data = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
   const hrefWith = useHrefWith()
   const columns: Column<UserRow>[] = [
     {
@@ -172,22 +163,32 @@ export default function UsersRoute() {
     },
   ]
   return (
-    <Stack gap="4">
-      <PageHeader
-        level={2}
-        title="Users"
-        description={`${data.total} ${data.total === 1 ? 'user' : 'users'}. Invited users show until they set a password.`}
-        mb="0"
-        actions={
-          data.allowed.inviteUser ? (
-            <Denied label="Invite user" reason={data.allowed.inviteUser} />
-          ) : (
-            <CreateLink to="/security/users/invite-new-user" colorPalette="blue">
-              Invite user
-            </CreateLink>
-          )
-        }
-      />
+    <ListPage
+      level={2}
+      title="Users"
+      description={`${data.total} ${data.total === 1 ? 'user' : 'users'}. Invited users show until they set a password.`}
+      actions={
+        data.allowed.inviteUser ? (
+          <Denied label="Invite user" reason={data.allowed.inviteUser} />
+        ) : (
+          <CreateLink to="/security/users/invite-new-user" colorPalette="blue">
+            Invite user
+          </CreateLink>
+        )
+      }
+      filter="Filter by email or name"
+      q={data.q}
+      caption="Users"
+      columns={columns}
+      rows={data.rows}
+      rowKey={(row) => row.uuid}
+      empty={{
+        message: 'No users yet.',
+        action: { to: '/security/users/invite-new-user', label: 'Invite the first user' },
+      }}
+      noMatch={{ message: `No users match “${data.q}”.`, clearTo: '/security/users' }}
+      paging={data}
+    >
       {data.confirmDelete ? (
         data.allowed.deleteUser ? (
           <InlineAlert title="You cannot delete users">{data.allowed.deleteUser}</InlineAlert>
@@ -206,32 +207,7 @@ export default function UsersRoute() {
           </ConfirmPanel>
         )
       ) : null}
-      <FilterForm
-        label="Filter by email or name"
-        value={data.q}
-        keep={{ pageSize: searchParams.get('pageSize') ?? undefined }}
-      />
-      <DataTable
-        caption="Users"
-        columns={columns}
-        rows={data.rows}
-        rowKey={(row) => row.uuid}
-        empty={
-          <EmptyState
-            message="No users yet."
-            action={{ to: '/security/users/invite-new-user', label: 'Invite the first user' }}
-            filter={data.q ? { message: `No users match “${data.q}”.`, clearTo: '/security/users' } : null}
-          />
-        }
-      />
-      <Pagination
-        page={data.page}
-        pageCount={data.pageCount}
-        pageSize={data.pageSize}
-        total={data.total}
-        searchParams={searchParams}
-      />
-    </Stack>
+    </ListPage>
   )
 }
 
