@@ -286,7 +286,11 @@ function recentRunsOf(orgId: string, userId: string): { at: number; row: Record<
 }
 
 /** Writes `rows` to one of the store's tables (its JSON transform); throws as ingest below. */
-export function ingestIntoStore(api: ClusterApi, table: string, rows: Record<string, string | number>[]): Promise<void> {
+export function ingestIntoStore(
+  api: ClusterApi,
+  table: string,
+  rows: Record<string, string | number>[],
+): Promise<void> {
   return ingest(api, table, rows)
 }
 
