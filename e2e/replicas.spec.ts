@@ -69,6 +69,9 @@ let proxy: Awaited<ReturnType<typeof roundRobin>> | undefined
 const replicas = () => [E2E_BASE_URL, second!.url]
 
 test.describe('two consoles behind a round-robin proxy (issue 37)', () => {
+  // two runs and four page loads with scripts through a proxy: 30 s ran out on a busy machine
+  test.setTimeout(90_000)
+
   test.beforeAll(async ({}, testInfo) => {
     // one port per project: never two second consoles on one port
     const port = E2E_PORT + 10 + (testInfo.project.name === 'js' ? 0 : 1)
