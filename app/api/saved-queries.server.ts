@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { beforeClose } from '~/utils/before-close.server'
 import { sqlString, tableRef } from '~/utils/sql'
-import { CONSOLE_PROJECT, HISTORY_TABLE, SAVED_TABLE } from '~/utils/console-store'
+import { CONSOLE_PROJECT, HISTORY_TABLE, REVOKED_TABLE, SAVED_TABLE } from '~/utils/console-store'
 import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
 import { createProject, listProjects, type Project } from './projects.server'
@@ -74,6 +74,11 @@ const TABLES: { name: string; columns: TransformColumn[] }[] = [
       { name: 'elapsed_ms', datatype: { type: 'uint32' } },
       { name: 'row_count', datatype: { type: 'uint64' } },
     ],
+  },
+  {
+    // Log out everywhere on a cluster without a revoke call (decision 080, app/api/revocations.server.ts)
+    name: REVOKED_TABLE,
+    columns: [PRIMARY, text('token_sha256'), text('user_id'), { name: 'expires_ms', datatype: { type: 'uint64' } }],
   },
 ]
 const transformName = (table: string) => `${table}_json`
@@ -278,6 +283,15 @@ function recentRunsOf(orgId: string, userId: string): { at: number; row: Record<
   if (!runs) return []
   forgetExpiredRuns(key, runs)
   return [...runs.values()].reverse()
+}
+
+/** Writes `rows` to one of the store's tables (its JSON transform); throws as ingest below. */
+export function ingestIntoStore(
+  api: ClusterApi,
+  table: string,
+  rows: Record<string, string | number>[],
+): Promise<void> {
+  return ingest(api, table, rows)
 }
 
 async function ingest(api: ClusterApi, table: string, rows: Record<string, string | number>[]): Promise<void> {

@@ -11,12 +11,15 @@ export const CONSOLE_PROJECT = 'cluster_console'
 /** Its two tables: saved queries, and every run of the query history. */
 export const SAVED_TABLE = 'saved_queries'
 export const HISTORY_TABLE = 'query_history'
+/** Sessions logged out on a cluster that has no revoke call (decision 080): a digest of the token, until it expires. */
+export const REVOKED_TABLE = 'revoked_sessions'
 
 /** The badge beside the project's name wherever it is listed. */
 export const CONSOLE_PROJECT_BADGE = 'console store'
 
 /** What the project is, said where it shows (the tables list, the project panel). */
-export const CONSOLE_PROJECT_NOTE = "The console's own store: every user's saved queries and query history."
+export const CONSOLE_PROJECT_NOTE =
+  "The console's own store: every user's saved queries and query history, and the sessions logged out."
 
 /** What deleting the project takes, said on its delete step. */
 export const CONSOLE_PROJECT_DELETE_NOTE =

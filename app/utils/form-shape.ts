@@ -17,7 +17,13 @@ export const MAX_FIELDS = 50_000
 
 export const MALFORMED_FORM_MESSAGE =
   'This form could not be read as sent: submit it again from the page (nothing was changed).'
-export const TOO_MANY_ROWS_MESSAGE = `This form has more rows than the console takes (${MAX_LIST_ROWS.toLocaleString('en-US')}): nothing was changed.`
+/**
+ * The rows of each list a refused submission with too many rows comes back with: the form renders
+ * every row through conform, whose field tracking costs grow with the square of the fields read (a
+ * 2,000-row transform form took minutes of one core: `npm run fuzz`, issue 37).
+ */
+export const ROWS_KEPT_WHEN_TOO_MANY = 100
+export const TOO_MANY_ROWS_MESSAGE = `This form has more rows than the console takes (${MAX_LIST_ROWS.toLocaleString('en-US')}): nothing was changed. The first ${ROWS_KEPT_WHEN_TOO_MANY} rows are shown.`
 
 const INTENT = '__intent__'
 const STATE = '__state__'
@@ -83,7 +89,10 @@ export function checkFormShape(formData: FormData): { cleaned: FormData; message
     if (sorted.some((index, position) => index !== position)) message ??= MALFORMED_FORM_MESSAGE
   }
   if (message === null) return null
-  return { cleaned: cleanForm(formData, lists), message }
+  return {
+    cleaned: cleanForm(formData, lists, message === TOO_MANY_ROWS_MESSAGE ? ROWS_KEPT_WHEN_TOO_MANY : MAX_LIST_ROWS),
+    message,
+  }
 }
 
 function isJsonObject(text: string): boolean {
@@ -95,12 +104,12 @@ function isJsonObject(text: string): boolean {
   }
 }
 
-/** The fields conform can read: no intent or state, each list's rows renumbered 0… in their order, at most MAX_LIST_ROWS. */
-function cleanForm(formData: FormData, lists: Map<string, number[]>): FormData {
+/** The fields conform can read: no intent or state, each list's rows renumbered 0… in their order, at most `maxRows`. */
+function cleanForm(formData: FormData, lists: Map<string, number[]>, maxRows: number): FormData {
   const renumber = new Map<string, Map<number, number>>()
   for (const [list, indices] of lists) {
     const order = [...indices].sort((a, b) => a - b)
-    renumber.set(list, new Map(order.slice(0, MAX_LIST_ROWS).map((index, position) => [index, position])))
+    renumber.set(list, new Map(order.slice(0, maxRows).map((index, position) => [index, position])))
   }
   const cleaned = new FormData()
   let count = 0

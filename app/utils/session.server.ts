@@ -146,7 +146,8 @@ export async function getSession(request: Request, now = Date.now()): Promise<Se
 /**
  * Tokens logged out through this process, with when they would have expired (issue 37): a copy of
  * the cookie is refused here at once, without asking the cluster. Every other replica refuses it
- * because the cluster does (the console revokes the token there: `POST /config/v1/logout`).
+ * because the cluster does (the console revokes the token there: `POST /config/v1/logout`), or, on
+ * a cluster without that call, because the store lists it (decision 080, isRevokedEverywhere).
  */
 const revokedHere = new Map<string, number>()
 
@@ -162,6 +163,16 @@ registerCache({
   writesChangeIt: false,
   size: () => revokedHere.size,
 })
+
+/**
+ * Whether the token was logged out through another replica, on a cluster without a revoke call
+ * (decision 080: the revocations the replicas share, kept in the console's store on the cluster).
+ * Imported when first needed: the API modules import this one.
+ */
+async function isRevokedEverywhere(session: SessionData): Promise<boolean> {
+  const revocations = await import('~/api/revocations.server')
+  return revocations.isRevokedEverywhere(session)
+}
 
 /** Remembers that `session`'s token was logged out, until it would have expired. */
 export function revokeHere(session: SessionData, now = Date.now()): void {
@@ -186,7 +197,7 @@ export function loginUrlFor(request: Request): string {
 /** Returns the session data; throws a redirect to /login?prevUrl=… when it is missing or expired. */
 export async function requireSession(request: Request): Promise<SessionData> {
   const session = await getSession(request)
-  if (session) return session
+  if (session && !(await isRevokedEverywhere(session))) return session
   // Drop a stale session cookie; the timezone preference outlives sessions.
   const hasStaleCookie = (request.headers.get('Cookie') ?? '').includes(`${SESSION_COOKIE}=`)
   throw redirect(loginUrlFor(request), hasStaleCookie ? { headers: await clearSessionHeaders(request) } : undefined)

@@ -1,3 +1,4 @@
+import { Text } from '@chakra-ui/react'
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
@@ -74,6 +75,9 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect(safeRedirect(prevUrl), { headers: { 'Set-Cookie': cookie } })
 }
 
+/** Log out's `?notice=` when it could not end the session on other replicas (routes/logout.tsx, decision 080). */
+const LOGGED_OUT_HERE_ONLY = 'here-only'
+
 export default function LoginRoute() {
   const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
@@ -88,6 +92,13 @@ export default function LoginRoute() {
   return (
     <AuthCard title="Log in" footerLink={{ to: '/password-reset', label: 'Forgot password?' }}>
       <Form method="post" {...getFormProps(form)}>
+        {searchParams.get('notice') === LOGGED_OUT_HERE_ONLY ? (
+          <Text role="status" mb="4" fontSize="sm">
+            You are logged out in this browser. If this console runs as several replicas, the others still accept a copy
+            of that session until it expires: this cluster has no way to end a session, and the console&rsquo;s store
+            (Settings, query history) is off or could not be written, so the Log out could not be shared.
+          </Text>
+        ) : null}
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name={fields.prevUrl.name} value={searchParams.get('prevUrl') ?? ''} />
         <Field

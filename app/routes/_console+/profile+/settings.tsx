@@ -9,7 +9,7 @@ import { isClusterError } from '~/api/errors.server'
 import { consoleStoreProject } from '~/api/console-store.server'
 import { ensureStore, SavedQueriesUnavailable } from '~/api/saved-queries.server'
 import { Button } from '~/components/ui/button'
-import { CONSOLE_PROJECT, HISTORY_TABLE, SAVED_TABLE } from '~/utils/console-store'
+import { CONSOLE_PROJECT, HISTORY_TABLE, REVOKED_TABLE, SAVED_TABLE } from '~/utils/console-store'
 import { getCurrentUser } from '~/api/users.server'
 import { ErrorList } from '~/components/forms/error-list'
 import { FormCard } from '~/components/forms/form-card'
@@ -163,7 +163,7 @@ function HistorySection({
   history: { state: 'on' | 'off' | 'unknown'; projectId: string | null }
   error: string | undefined
 }) {
-  const tables = `${SAVED_TABLE} and ${HISTORY_TABLE}`
+  const tables = `${SAVED_TABLE}, ${HISTORY_TABLE} and ${REVOKED_TABLE}`
   return (
     <Box as="section" aria-labelledby="history-heading" mt="8" borderWidth="1px" rounded="lg" p="5">
       <Text as="h2" id="history-heading" fontWeight="semibold" mb="2">
@@ -181,7 +181,8 @@ function HistorySection({
             <ChakraLink asChild color="link">
               <Link to={`/data/tables?q=${CONSOLE_PROJECT}`}>{CONSOLE_PROJECT}</Link>
             </ChakraLink>{' '}
-            project (tables {tables}), for every user of it.
+            project (tables {tables}), for every user of it. Log out is kept there too, so that every replica of the
+            console refuses a logged-out session within 5 seconds on a cluster that cannot end one itself.
           </Text>
           <Text fontSize="sm" color="fg.muted">
             To remove them, delete the {CONSOLE_PROJECT} project in Data: every saved query and run of the organization
@@ -193,7 +194,8 @@ function HistorySection({
           <Text mb="3">
             Off: nothing you run is recorded. Turning it on creates the {CONSOLE_PROJECT} project in this organization,
             with the tables {tables} and their transforms; History then lists your runs of the last 90 days. Saving a
-            query turns it on too.
+            query turns it on too. While it is off, a Log out on a cluster that cannot end a session itself ends it on
+            this replica of the console only.
           </Text>
           <Button type="submit" name="intent" value="history-on" variant="outline">
             Turn on query history

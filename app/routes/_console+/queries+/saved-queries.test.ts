@@ -23,6 +23,7 @@ import {
   NOT_SET_UP_MESSAGE,
   SAVED_TABLE,
 } from '~/api/saved-queries.server'
+import { REVOKED_TABLE } from '~/utils/console-store'
 import { sqlString } from '~/utils/sql'
 import { SAVED_QUERY_NAME_REQUIRED, SAVED_QUERY_NAME_TOO_LONG, SAVED_QUERY_SQL_REQUIRED } from '~/schemas/saved-query'
 import { action as resultAction, loader as resultLoader } from '../result'
@@ -152,7 +153,7 @@ describe('save', () => {
       'GET',
       `/config/v1/orgs/{org}/projects/${project[0]!.uuid}/tables/`,
     )
-    expect(tables.results.map((table) => table.name).sort()).toEqual([HISTORY_TABLE, SAVED_TABLE])
+    expect(tables.results.map((table) => table.name).sort()).toEqual([HISTORY_TABLE, REVOKED_TABLE, SAVED_TABLE])
     // The rows are on the cluster, read through the query API like any table's.
     expect(
       await queryCount(
