@@ -1,3 +1,4 @@
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { GuardedLink } from '~/components/layout/denied'
 import { whyNotEach } from '~/api/access.server'
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
@@ -23,6 +24,7 @@ import { tryFunction } from './__function-try.server'
 import { functionUrl } from './__function-url'
 import { FormSelect } from '~/components/forms/form-select'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { FunctionFormSchema } from '~/schemas/function'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
 
@@ -41,6 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     project: { uuid: project.uuid, name: project.name },
     fn: { uuid: fn.uuid ?? params.functionId!, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' },
     values: functionEditValues(project.uuid, fn),
+    constraint: getZodConstraint(FunctionFormSchema),
     tryOutcome,
     isConfirmingDelete: url.searchParams.get('delete') === (fn.uuid ?? params.functionId),
   }
@@ -60,7 +63,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditFunctionRoute() {
-  const { project, fn, values, tryOutcome, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
+  const { project, fn, values, tryOutcome, isConfirmingDelete, denied, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const pageUrl = functionUrl(project.uuid, fn.uuid)
   return (
@@ -169,6 +172,7 @@ export default function EditFunctionRoute() {
         projects={[project]}
         fixedProject={project}
         defaultValue={values}
+        constraint={constraint}
         lastResult={actionData?.result}
         submitLabel="Save function"
         cancelTo="/data/functions"
