@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { NAME_MAX_LENGTH } from './table'
 
+// The key file readers have no zod: the credential form imports them from there (decision 032).
+export { parseKeyFile, PICK_TYPE_INTENT, typeOfKeyFile } from './credential-values'
+
 /** Spec section 5: "Credential: Name and Type required, plus type-specific fields". */
 export const CREDENTIAL_MESSAGES = {
   nameRequired: 'Name is required',
@@ -8,9 +11,6 @@ export const CREDENTIAL_MESSAGES = {
   typeRequired: 'Type is required',
   keyFileJson: 'The key file must be a JSON object',
 } as const
-
-/** The intent of the no-script "Show the fields for this type" button: redisplay, do not save. */
-export const PICK_TYPE_INTENT = 'pick-type'
 
 /** What the form needs to know of a credential type's field (from the cluster's `/credentials/types/`). */
 export type CredentialFieldSpec = {
@@ -70,30 +70,3 @@ export function credentialFormSchema(
 }
 
 export type CredentialForm = z.infer<ReturnType<typeof credentialFormSchema>>
-
-/**
- * Reads an uploaded key file (a GCP service account's JSON, for one) into text values by key;
- * nested values become JSON text. Returns null when it is not a JSON object.
- */
-export function parseKeyFile(text: string): Record<string, string> | null {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return null
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return null
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>)
-      .filter(([, entry]) => entry !== null && entry !== undefined)
-      .map(([key, entry]) => [key, typeof entry === 'string' ? entry : JSON.stringify(entry)]),
-  )
-}
-
-/** The type a key file is for, when it says (`"type": "service_account"` is a GCP service account key). */
-export function typeOfKeyFile(file: Record<string, string>, types: string[]): string | null {
-  if (file.type === 'service_account') return types.find((type) => type.startsWith('gcp')) ?? null
-  if (file.role_arn) return types.find((type) => type === 'aws_role') ?? null
-  if (file.access_key_id && file.secret_access_key) return types.find((type) => type.startsWith('aws')) ?? null
-  return null
-}

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH } from './table'
+import type { ArgumentType } from './function-values'
 
 /** Spec section 5, Function: word for word where the spec gives words. */
 export const FUNCTION_MESSAGES = {
@@ -57,9 +58,7 @@ export function lambdaParameters(sql: string): string[] {
     .filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
 }
 
-/** The kinds of value "try it" can pass: each becomes a typed SQL literal, never raw SQL. */
-export const ARGUMENT_TYPES = ['number', 'string', 'boolean', 'null'] as const
-export type ArgumentType = (typeof ARGUMENT_TYPES)[number]
+export { ARGUMENT_TYPES, type ArgumentType } from './function-values'
 
 export const TRY_MESSAGES = {
   notNumber: 'Not a number',

@@ -1,10 +1,16 @@
 import { z } from 'zod'
 import { EmailSchema } from './auth'
-import type { FieldPlaces } from './lossless'
+import { INVITE_ROLES, parsePolicies, SCOPE_LEVELS, type ScopeLevel } from './security-values'
 
-import { INVITE_ROLES, SCOPE_LEVELS, type ScopeLevel } from './security-values'
-
-export { INVITE_ROLES, roleLabel, SCOPE_LEVELS, type ScopeLevel } from './security-values'
+export {
+  INVITE_ROLES,
+  parsePolicies,
+  ROLE_PLACES,
+  roleLabel,
+  SCOPE_LEVELS,
+  type ScopeLevel,
+  type StagedPolicy,
+} from './security-values'
 
 const LEVEL_VALUES = SCOPE_LEVELS.map((level) => level.value) as [ScopeLevel, ...ScopeLevel[]]
 
@@ -45,21 +51,6 @@ export const PolicySchema = z.object({
   scope_type: z.string().nullable(),
   scope_id: z.string().nullable(),
 })
-export type StagedPolicy = z.infer<typeof PolicySchema>
-
-/** Reads the hidden `policies` field: a JSON list of policies, or undefined when it is not one. */
-export function parsePolicies(text: string | undefined): StagedPolicy[] | undefined {
-  if (!text) return []
-  try {
-    const parsed = z.array(PolicySchema).safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** Where each saved field of the role form is written in the role (decision 074). */
-export const ROLE_PLACES: FieldPlaces = { name: [['name']], description: [['description']], policies: [['policies']] }
 
 /** What each button of the role form does: stage a policy, drop one, or publish the role. */
 export const ROLE_INTENTS = ['add-policy', 'add-all', 'list-all', 'remove-policy', 'choose-level', 'save'] as const

@@ -1,18 +1,9 @@
 import { z } from 'zod'
 import { TABLE_MESSAGES, tableNameField } from './table'
+import { AGGREGATIONS, SUMMARY_MESSAGES, TIME_UNITS } from './summary-values'
 
-export const SUMMARY_MESSAGES = {
-  parentRequired: 'Parent table is required',
-  sqlRequired: 'Summary SQL is required',
-  sqlNotFromParent: (parent: string) => `The summary SQL must read FROM the parent table ${parent}`,
-  columnsRequired: 'At least one column must be selected',
-  timestampRequired: 'Timestamp value is required',
-  timestampPositive: 'Timestamp value must be greater than 0',
-  timeframePositive: 'Timeframe value must be greater than 0',
-  timestampColumnRequired: 'Timestamp column is required',
-  /** Spec section 8, word for word. */
-  illegalAggregation: 'Illegal Aggregation. Column cannot be aggregated if used in WHERE clause.',
-} as const
+// The summary forms' words and choices have no zod: their pages import them from there (decision 077).
+export { AGGREGATION_LABELS, AGGREGATIONS, SUMMARY_MESSAGES, TIME_UNITS } from './summary-values'
 
 /** The Summary Form tab (create): project, name, description, parent table (`<projectId>/<tableId>`), SQL. */
 export const SummaryFormSchema = z.object({
@@ -32,19 +23,6 @@ export const SummarySettingsSchema = z.object({
   enabled: z.string().optional(),
   sql: z.string({ error: SUMMARY_MESSAGES.sqlRequired }).trim().min(1, { error: SUMMARY_MESSAGES.sqlRequired }),
 })
-
-export const AGGREGATIONS = ['skip', 'group', 'count', 'sum', 'avg', 'min', 'max', 'uniq'] as const
-export const AGGREGATION_LABELS: Record<(typeof AGGREGATIONS)[number], string> = {
-  skip: 'Not used',
-  group: 'Group by',
-  count: 'count()',
-  sum: 'sum()',
-  avg: 'avg()',
-  min: 'min()',
-  max: 'max()',
-  uniq: 'uniq()',
-}
-export const TIME_UNITS = ['minute', 'hour', 'day'] as const
 
 const positiveInt = (required: string | undefined, positive: string) =>
   (required ? z.string({ error: required }) : z.string()).refine(

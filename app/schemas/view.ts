@@ -1,15 +1,9 @@
 import { z } from 'zod'
 import { NAME_MAX_LENGTH } from './table'
+import { VIEW_MESSAGES } from './view-values'
 
-export const VIEW_MESSAGES = {
-  tableRequired: 'Table is required',
-  nameRequired: 'Name is required',
-  nameTooLong: 'Name must be under 64 symbols',
-  parentRequired: 'Parent view is required',
-  columnsRequired: 'Output columns must not be empty',
-  autoViewMissing: 'The table must contain auto_view',
-  columnNotInParent: (name: string) => `Column ${name} is not in the parent view`,
-} as const
+// The view form's words and names have no zod: its pages import them from there (decision 077).
+export { AUTO_VIEW_NAME, VIEW_MESSAGES } from './view-values'
 
 /**
  * The view form (spec section 5): table (`<projectId>/<tableId>`), name, description, parent view
@@ -32,6 +26,3 @@ export const ViewFormSchema = z.object({
 })
 
 export type ViewForm = z.infer<typeof ViewFormSchema>
-
-/** The view every table with a transform has (all its columns); other views take their columns from a parent view. */
-export const AUTO_VIEW_NAME = 'auto_view'

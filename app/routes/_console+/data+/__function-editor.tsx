@@ -4,8 +4,10 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { CodeField } from '~/components/forms/code-field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
-import { FunctionFormSchema } from '~/schemas/function'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadFunctionFormSchema = () => import('~/schemas/function').then((module) => module.FunctionFormSchema)
 
 /**
  * The function form (create and edit): project (fixed once the function exists), name,
@@ -13,6 +15,7 @@ import { FunctionFormSchema } from '~/schemas/function'
  */
 export function FunctionEditor({
   projects,
+  constraint,
   defaultValue,
   fixedProject,
   lastResult,
@@ -21,6 +24,8 @@ export function FunctionEditor({
   deniedReason,
 }: {
   projects: { uuid: string; name: string }[]
+  /** `getZodConstraint(FunctionFormSchema)`, from the loader. */
+  constraint: FormConstraint
   /** On edit `original`: the values the form was rendered with (JSON), so a save writes only what changed. */
   defaultValue: { project?: string; name?: string; description?: string; sql?: string; original?: string }
   /** On edit: the function's project, shown and sent as a hidden field. */
@@ -31,7 +36,12 @@ export function FunctionEditor({
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
-  const [form, fields] = useSchemaForm(FunctionFormSchema, { id: 'function-editor', lastResult, defaultValue })
+  const [form, fields] = useLazySchemaForm(loadFunctionFormSchema, {
+    id: 'function-editor',
+    constraint,
+    lastResult,
+    defaultValue,
+  })
   return (
     <FormCard
       deniedReason={deniedReason}

@@ -8,18 +8,16 @@ import { CodeField } from '~/components/forms/code-field'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { SectionTabs } from '~/components/layout/section-tabs'
-import {
-  AGGREGATION_LABELS,
-  AGGREGATIONS,
-  ColumnAnalysisSchema,
-  SummaryFormSchema,
-  SummarySettingsSchema,
-  TIME_UNITS,
-} from '~/schemas/summary'
+import { AGGREGATION_LABELS, AGGREGATIONS, TIME_UNITS } from '~/schemas/summary-values'
 import { FormSelect } from '~/components/forms/form-select'
 import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadSummaryFormSchema = () => import('~/schemas/summary').then((module) => module.SummaryFormSchema)
+const loadSummarySettingsSchema = () => import('~/schemas/summary').then((module) => module.SummarySettingsSchema)
+const loadColumnAnalysisSchema = () => import('~/schemas/summary').then((module) => module.ColumnAnalysisSchema)
 
 /**
  * The summary table screen's three tabs (spec section 2): Summary Form, Column Analysis, Summary
@@ -107,7 +105,10 @@ export function SummaryForm({
   lastResult,
   analysisHref,
   tab = 'form',
+  constraint,
 }: {
+  /** `getZodConstraint(SummaryFormSchema)`, from the loader. */
+  constraint: FormConstraint
   projects: { uuid: string; name: string }[]
   search: PickerSearch
   defaults: {
@@ -125,7 +126,12 @@ export function SummaryForm({
   analysisHref: string
   tab?: NewSummaryTab
 }) {
-  const [form, fields] = useSchemaForm(SummaryFormSchema, { id: 'summary-form', lastResult, defaultValue: defaults })
+  const [form, fields] = useLazySchemaForm(loadSummaryFormSchema, {
+    constraint,
+    id: 'summary-form',
+    lastResult,
+    defaultValue: defaults,
+  })
   const value = (name: keyof typeof fields) => fields[name].initialValue
   if (tab === 'settings')
     return (
@@ -200,13 +206,17 @@ export function SummarySettingsForm({
   defaults,
   lastResult,
   cancelTo,
+  constraint,
 }: {
+  /** `getZodConstraint(SummarySettingsSchema)`, from the loader. */
+  constraint: FormConstraint
   /** `original`: the stored values as rendered, JSON (a save writes only what differs). */
   defaults: { enabled: boolean; sql: string; original?: string }
   lastResult?: SubmissionResult<string[]>
   cancelTo: string
 }) {
-  const [form, fields] = useSchemaForm(SummarySettingsSchema, {
+  const [form, fields] = useLazySchemaForm(loadSummarySettingsSchema, {
+    constraint,
     id: 'summary-settings',
     lastResult,
     defaultValue: { enabled: defaults.enabled ? 'on' : undefined, sql: defaults.sql },
@@ -256,7 +266,10 @@ export function ColumnAnalysisForm({
   lastResult,
   sql,
   useHref,
+  constraint,
 }: {
+  /** `getZodConstraint(ColumnAnalysisSchema)`, from the loader. */
+  constraint: FormConstraint
   parent: string
   columns: { name: string; type: string; primary: boolean }[]
   lastResult?: SubmissionResult<string[]>
@@ -267,7 +280,8 @@ export function ColumnAnalysisForm({
   const primary =
     columns.find((column) => column.primary)?.name ??
     columns.find((column) => /date|time|epoch/.test(column.type))?.name
-  const [form, fields] = useSchemaForm(ColumnAnalysisSchema, {
+  const [form, fields] = useLazySchemaForm(loadColumnAnalysisSchema, {
+    constraint,
     id: 'column-analysis',
     lastResult,
     shouldValidate: 'onSubmit',

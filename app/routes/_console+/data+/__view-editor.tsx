@@ -6,11 +6,14 @@ import { ErrorList } from '~/components/forms/error-list'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { InlineAlert } from '~/components/layout/inline-alert'
-import { AUTO_VIEW_NAME, ViewFormSchema } from '~/schemas/view'
+import { AUTO_VIEW_NAME } from '~/schemas/view-values'
 import type { ViewChoice } from './__view-editor.server'
 import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadViewFormSchema = () => import('~/schemas/view').then((module) => module.ViewFormSchema)
 
 /**
  * The first step of a new view without a table yet: a GET form that picks it among what the search
@@ -53,11 +56,14 @@ export function ViewEditor({
   changeTableTo,
   excludeViewId,
   deniedReason,
+  constraint,
 }: {
   table: string
   tableLabel: string
   views: ViewChoice[]
   hasAutoView: boolean
+  /** `getZodConstraint(ViewFormSchema)`, from the loader. */
+  constraint: FormConstraint
   /** `original`: the edit form's rendered values as JSON (a save writes only what differs). */
   defaults: { name?: string; description?: string; parentView?: string; outputColumns?: string[]; original?: string }
   lastResult?: SubmissionResult<string[]>
@@ -70,8 +76,9 @@ export function ViewEditor({
 }) {
   const parents = views.filter((view) => view.uuid !== excludeViewId)
   const autoView = parents.find((view) => view.name === AUTO_VIEW_NAME)
-  const [form, fields] = useSchemaForm(ViewFormSchema, {
+  const [form, fields] = useLazySchemaForm(loadViewFormSchema, {
     id: 'view-editor',
+    constraint,
     lastResult,
     defaultValue: {
       table,

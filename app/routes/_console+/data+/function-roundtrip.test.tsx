@@ -47,6 +47,7 @@ async function save(functionId: string, change = (e: [string, string][]) => e) {
     <ChakraProvider value={system}>
       <FunctionEditor
         projects={[page.project]}
+        constraint={page.constraint}
         fixedProject={page.project}
         defaultValue={page.values}
         submitLabel="Save function"

@@ -1,3 +1,4 @@
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { GuardedLink } from '~/components/layout/denied'
 import { whyNotEach } from '~/api/access.server'
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
@@ -14,7 +15,7 @@ import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
 import { SectionCard } from '~/components/layout/section-card'
-import { ARGUMENT_TYPES } from '~/schemas/function'
+import { ARGUMENT_TYPES } from '~/schemas/function-values'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { FunctionEditor } from './__function-editor'
@@ -23,6 +24,7 @@ import { tryFunction } from './__function-try.server'
 import { functionUrl } from './__function-url'
 import { FormSelect } from '~/components/forms/form-select'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { FunctionFormSchema } from '~/schemas/function'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
 
@@ -44,6 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     project: { uuid: project.uuid, name: project.name },
     fn: { uuid: fn.uuid ?? params.functionId!, name: fn.name, sql: fn.sql ?? '', description: fn.description ?? '' },
     values: functionEditValues(project.uuid, fn),
+    constraint: getZodConstraint(FunctionFormSchema),
     tryOutcome,
     isConfirmingDelete: url.searchParams.get('delete') === (fn.uuid ?? params.functionId),
   }
@@ -63,7 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditFunctionRoute() {
-  const { project, fn, values, tryOutcome, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
+  const { project, fn, values, tryOutcome, isConfirmingDelete, denied, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const pageUrl = functionUrl(project.uuid, fn.uuid)
   return (
@@ -172,6 +175,7 @@ export default function EditFunctionRoute() {
         projects={[project]}
         fixedProject={project}
         defaultValue={values}
+        constraint={constraint}
         lastResult={actionData?.result}
         submitLabel="Save function"
         cancelTo="/data/functions"

@@ -1,3 +1,4 @@
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { Stack } from '@chakra-ui/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
@@ -10,6 +11,7 @@ import { createFunctionAction, loadFunctionEditor } from './__function-editor.se
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { FunctionFormSchema } from '~/schemas/function'
 
 export const handle: RouteHandle = { docsTopic: 'function' }
 
@@ -19,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     loadFromCluster(() => loadFunctionEditor(api, new URL(request.url))),
     whyNotCreate(api, '/data/functions/new-custom-function'),
   ])
-  return { ...editor, denied }
+  return { ...editor, denied, constraint: getZodConstraint(FunctionFormSchema) }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -28,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewFunctionRoute() {
-  const { projects, project, denied } = useLoaderData<typeof loader>()
+  const { projects, project, denied, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -40,6 +42,7 @@ export default function NewFunctionRoute() {
       <CreationGate denied={denied} title="You cannot create functions">
         <FunctionEditor
           projects={projects}
+          constraint={constraint}
           defaultValue={{ project }}
           lastResult={actionData?.result}
           submitLabel="Create function"

@@ -1,3 +1,4 @@
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { whyNotCreate } from '~/api/access.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { Stack } from '@chakra-ui/react'
@@ -11,6 +12,7 @@ import { SummaryForm, SummaryTabs, tabWithErrors, type NewSummaryTab } from './_
 import { createSummaryAction, loadSummaryProjects } from './__summary.server'
 import { choiceValue, PICKER_LIMIT, searchTables, tableChoiceOfValue } from '~/api/table-search.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { SummaryFormSchema } from '~/schemas/summary'
 
 export const handle: RouteHandle = { docsTopic: 'summary settings' }
 
@@ -46,6 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       settingsShown: field('settingsShown') === 'on' ? 'on' : undefined,
     },
     tab: (field('tab') === 'settings' ? 'settings' : 'form') as NewSummaryTab,
+    constraint: getZodConstraint(SummaryFormSchema),
   }
 }
 
@@ -55,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewSummaryTableRoute() {
-  const { projects, search, defaults, denied, tab: asked } = useLoaderData<typeof loader>()
+  const { projects, search, defaults, denied, tab: asked, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const analysisHref = `/data/new-summary-table/column-analysis${defaults.parent ? `?parent=${defaults.parent}` : ''}`
   // a refused create shows the tab with the fields it marks
@@ -77,6 +80,7 @@ export default function NewSummaryTableRoute() {
           key={`${tab}:${defaults.sql ?? ''}:${search.q}`}
           tab={tab}
           projects={projects}
+          constraint={constraint}
           search={actionData?.picked ? { ...search, selected: actionData.picked } : search}
           defaults={defaults}
           lastResult={actionData?.result}

@@ -1,3 +1,4 @@
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
@@ -5,12 +6,13 @@ import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
-import { SUMMARY_MESSAGES } from '~/schemas/summary'
+import { SUMMARY_MESSAGES } from '~/schemas/summary-values'
 import type { RouteHandle } from '~/utils/handle'
 import { ColumnAnalysisForm, ParentPicker, SummaryTabs } from './__summary-editor'
 import { columnAnalysisAction, loadParentColumns } from './__summary.server'
 import { choiceValue, loadTableSearch } from '~/api/table-search.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { ColumnAnalysisSchema } from '~/schemas/summary'
 
 export const handle: RouteHandle = { docsTopic: 'summary settings' }
 
@@ -21,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const search = await loadFromCluster(() => loadTableSearch(api, url, { idParam: 'parent', kind: 'raw' }))
   const parent = search.selected ? choiceValue(search.selected) : ''
   const columns = parent ? await loadFromCluster(() => loadParentColumns(api, parent)) : []
-  return { search, parent, columns }
+  return { search, parent, columns, constraint: getZodConstraint(ColumnAnalysisSchema) }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -30,7 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewSummaryColumnAnalysisRoute() {
-  const { search, parent, columns } = useLoaderData<typeof loader>()
+  const { search, parent, columns, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const formHref = `/data/new-summary-table${parent ? `?parent=${parent}` : ''}`
   return (
@@ -56,6 +58,7 @@ export default function NewSummaryColumnAnalysisRoute() {
           key={parent}
           parent={parent}
           columns={columns}
+          constraint={constraint}
           lastResult={actionData?.result}
           sql={actionData?.sql ?? null}
           useHref={formHref}

@@ -1,3 +1,4 @@
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { whyNotCreate } from '~/api/access.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { Stack } from '@chakra-ui/react'
@@ -7,11 +8,12 @@ import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { PageHeader } from '~/components/layout/page-header'
-import { VIEW_MESSAGES } from '~/schemas/view'
+import { VIEW_MESSAGES } from '~/schemas/view-values'
 import type { RouteHandle } from '~/utils/handle'
 import { ViewEditor, ViewTablePicker } from './__view-editor'
 import { loadNewView, saveViewAction } from './__view-editor.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { ViewFormSchema } from '~/schemas/view'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
 
@@ -21,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     loadFromCluster(() => loadNewView(api, new URL(request.url))),
     whyNotCreate(api, '/data/new-view'),
   ])
-  return { ...page, denied }
+  return { ...page, denied, constraint: getZodConstraint(ViewFormSchema) }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -30,7 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewViewRoute() {
-  const { search, table, label, views, hasAutoView, denied } = useLoaderData<typeof loader>()
+  const { search, table, label, views, hasAutoView, denied, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [projectId, tableId] = table.split('/')
   return (
@@ -48,6 +50,7 @@ export default function NewViewRoute() {
             tableLabel={label}
             views={views}
             hasAutoView={hasAutoView}
+            constraint={constraint}
             defaults={{}}
             lastResult={actionData?.result}
             submitLabel="Create view"

@@ -73,6 +73,7 @@ async function saveSummaryTab(tableId: string) {
     <ChakraProvider value={system}>
       <SummarySettingsForm
         defaults={{ enabled: page.enabled, sql: page.sql, original: page.original }}
+        constraint={page.constraint}
         cancelTo="/data/tables"
       />
     </ChakraProvider>,
@@ -164,6 +165,7 @@ async function newSummaryTab(query: string) {
     <ChakraProvider value={system}>
       <SummaryForm
         projects={page.projects}
+        constraint={page.constraint}
         search={page.search}
         defaults={page.defaults}
         analysisHref="/data/new-summary-table/column-analysis"

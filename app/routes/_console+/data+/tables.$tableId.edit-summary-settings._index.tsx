@@ -1,3 +1,4 @@
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { Stack, Text } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
@@ -10,6 +11,7 @@ import { SummarySettingsForm, SummaryTabs } from './__summary-editor'
 import { loadSummaryTable, updateSummarySettingsAction } from './__summary.server'
 import { tableUrl } from './__table-url'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { SummarySettingsSchema } from '~/schemas/summary'
 
 export const handle: RouteHandle = {
   docsTopic: 'summary settings',
@@ -25,7 +27,11 @@ async function find(request: Request, tableId: string) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { api, table, project } = await find(request, params.tableId!)
   const summary = await loadSummaryTable(api, table, project)
-  return { ...summary, sql: new URL(request.url).searchParams.get('sql') ?? summary.sql }
+  return {
+    ...summary,
+    sql: new URL(request.url).searchParams.get('sql') ?? summary.sql,
+    constraint: getZodConstraint(SummarySettingsSchema),
+  }
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -35,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditSummarySettingsRoute() {
-  const { table, project, sql, enabled, parent, original } = useLoaderData<typeof loader>()
+  const { table, project, sql, enabled, parent, original, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const page = tableUrl(table.uuid, project.uuid)
   const settingsHref = `/data/tables/${table.uuid}/edit-summary-settings?project=${project.uuid}`
@@ -63,6 +69,7 @@ export default function EditSummarySettingsRoute() {
       <SummarySettingsForm
         key={sql}
         defaults={{ enabled, sql, original }}
+        constraint={constraint}
         lastResult={actionData?.result}
         cancelTo={page}
       />

@@ -1,3 +1,4 @@
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { Stack } from '@chakra-ui/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
@@ -10,6 +11,7 @@ import { ColumnAnalysisForm, SummaryTabs } from './__summary-editor'
 import { columnAnalysisAction, loadParentColumns, loadSummaryTable } from './__summary.server'
 import { tableUrl } from './__table-url'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { ColumnAnalysisSchema } from '~/schemas/summary'
 
 export const handle: RouteHandle = {
   docsTopic: 'summary settings',
@@ -23,7 +25,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   )
   const summary = await loadSummaryTable(api, table, project)
   const columns = summary.parent ? await loadFromCluster(() => loadParentColumns(api, summary.parent!.value)) : []
-  return { table: summary.table, project: summary.project, parent: summary.parent, columns }
+  return {
+    table: summary.table,
+    project: summary.project,
+    parent: summary.parent,
+    columns,
+    constraint: getZodConstraint(ColumnAnalysisSchema),
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -32,7 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function EditSummaryColumnAnalysisRoute() {
-  const { table, project, parent, columns } = useLoaderData<typeof loader>()
+  const { table, project, parent, columns, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const settingsHref = `/data/tables/${table.uuid}/edit-summary-settings?project=${project.uuid}`
   return (
@@ -53,6 +61,7 @@ export default function EditSummaryColumnAnalysisRoute() {
       />
       {parent ? (
         <ColumnAnalysisForm
+          constraint={constraint}
           parent={parent.value}
           columns={columns}
           lastResult={actionData?.result}

@@ -1,3 +1,4 @@
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { GuardedLink } from '~/components/layout/denied'
 import { whyNotEach } from '~/api/access.server'
 import { Stack } from '@chakra-ui/react'
@@ -15,6 +16,7 @@ import { tableUrl } from './__table-url'
 import { ViewEditor } from './__view-editor'
 import { loadTableViews, saveViewAction, viewOriginal } from './__view-editor.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { ViewFormSchema } from '~/schemas/view'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -60,6 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tablePage: tableUrl(table.uuid, project.uuid),
     views,
     hasAutoView: tableViews?.hasAutoView ?? false,
+    constraint: getZodConstraint(ViewFormSchema),
     view: {
       uuid: view.uuid,
       name: view.name,
@@ -127,6 +130,7 @@ export default function EditViewRoute() {
         tableLabel={loaded.tableLabel}
         views={loaded.views}
         hasAutoView={loaded.hasAutoView}
+        constraint={loaded.constraint}
         excludeViewId={view.uuid}
         defaults={{
           name: view.name,

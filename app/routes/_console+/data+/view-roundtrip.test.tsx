@@ -68,6 +68,7 @@ async function save(viewId: string, change = (e: [string, string][]) => e) {
         tableLabel={page.tableLabel}
         views={page.views}
         hasAutoView={page.hasAutoView}
+        constraint={page.constraint}
         excludeViewId={page.view.uuid}
         defaults={{
           name: page.view.name,

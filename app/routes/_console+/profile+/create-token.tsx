@@ -1,4 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Text } from '@chakra-ui/react'
 import { Textarea } from '~/components/ui/textarea'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
@@ -17,12 +17,18 @@ import { PageHeader } from '~/components/layout/page-header'
 import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { CreateTokenFormSchema } from '~/schemas/token'
 import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadCreateTokenFormSchema = () => import('~/schemas/token').then((module) => module.CreateTokenFormSchema)
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const accounts = await loadFromCluster(() => listServiceAccounts(api))
-  return { serviceAccounts: accounts.map(({ uuid, name }) => ({ uuid, name })) }
+  return {
+    serviceAccounts: accounts.map(({ uuid, name }) => ({ uuid, name })),
+    constraint: getZodConstraint(CreateTokenFormSchema),
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -48,9 +54,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CreateTokenRoute() {
-  const { serviceAccounts } = useLoaderData<typeof loader>()
+  const { serviceAccounts, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(CreateTokenFormSchema, {
+  const [form, fields] = useLazySchemaForm(loadCreateTokenFormSchema, {
+    constraint,
     id: 'create-token',
     lastResult: actionData?.issued ? undefined : actionData?.result,
   })

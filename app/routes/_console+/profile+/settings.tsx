@@ -1,5 +1,5 @@
 import type { FieldMetadata } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Text } from '@chakra-ui/react'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
@@ -28,7 +28,10 @@ import {
 } from '~/utils/session.server'
 import { SelectField } from '~/components/forms/select-field'
 import { redirectWithToast } from '~/utils/toast.server'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadProfileSettingsFormSchema = () => import('~/schemas/auth').then((module) => module.ProfileSettingsFormSchema)
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -40,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     zones: zoneNames(),
     theme: await getColorMode(request),
     history: await historyStore(api),
+    constraint: getZodConstraint(ProfileSettingsFormSchema),
   }
 }
 
@@ -95,9 +99,10 @@ async function turnHistoryOn(request: Request) {
 }
 
 export default function ProfileSettingsRoute() {
-  const { email, timezone, localZone, zones, theme, history } = useLoaderData<typeof loader>()
+  const { email, timezone, localZone, zones, theme, history, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(ProfileSettingsFormSchema, {
+  const [form, fields] = useLazySchemaForm(loadProfileSettingsFormSchema, {
+    constraint,
     id: 'profile-settings',
     lastResult: actionData?.result,
     defaultValue: { timezone, theme },

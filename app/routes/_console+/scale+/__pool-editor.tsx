@@ -6,21 +6,17 @@ import { CheckboxField } from '~/components/forms/checkbox-field'
 import { Field, TextareaField } from '~/components/forms/field'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
-import {
-  KIND_LABELS,
-  kindNeedsTable,
-  POOL_KINDS,
-  PoolEditFormSchema,
-  PoolFormSchema,
-  SERVICES,
-  type PoolKind,
-} from '~/schemas/pool'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
+import { KIND_LABELS, kindNeedsTable, POOL_KINDS, SERVICES, type PoolKind } from '~/schemas/pool-values'
 import type { TableTransformOption } from '~/api/transforms.server'
 import type { PoolSizeDefaults } from './__pool-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
 import { transformForTable } from '~/utils/table-transform'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadPoolFormSchema = () => import('~/schemas/pool').then((module) => module.PoolFormSchema)
+const loadPoolEditFormSchema = () => import('~/schemas/pool').then((module) => module.PoolEditFormSchema)
 
 /** The edit form's intent on the pool's page (its other one is the delete). */
 export const UPDATE_INTENT = 'update-pool'
@@ -152,6 +148,7 @@ export function PoolCreateEditor({
   transform: initialTransform,
   tables,
   defaults,
+  constraint,
   lastResult,
 }: {
   type: PoolKind
@@ -162,11 +159,14 @@ export function PoolCreateEditor({
   transform: string
   tables: TableTransformOption[]
   defaults: PoolSizeDefaults
+  /** `getZodConstraint(PoolFormSchema)`, from the loader. */
+  constraint: FormConstraint
   lastResult?: SubmissionResult<string[]>
 }) {
   const isHydrated = useHydrated()
-  const [form, fields] = useSchemaForm(PoolFormSchema, {
+  const [form, fields] = useLazySchemaForm(loadPoolFormSchema, {
     id: 'pool-editor',
+    constraint,
     lastResult,
     defaultValue: { type, service, table: initialTable, transform: initialTransform },
   })
@@ -279,17 +279,25 @@ export function PoolCreateEditor({
 export function PoolEditEditor({
   defaultValue,
   defaults,
+  constraint,
   lastResult,
   cancelTo,
   deniedReason,
 }: {
   defaultValue: Record<string, string | boolean | undefined>
   defaults: PoolSizeDefaults
+  /** `getZodConstraint(PoolEditFormSchema)`, from the loader. */
+  constraint: FormConstraint
   lastResult?: SubmissionResult<string[]>
   cancelTo: string
   deniedReason?: string | null
 }) {
-  const [form, fields] = useSchemaForm(PoolEditFormSchema, { id: 'pool-edit', lastResult, defaultValue })
+  const [form, fields] = useLazySchemaForm(loadPoolEditFormSchema, {
+    id: 'pool-edit',
+    constraint,
+    lastResult,
+    defaultValue,
+  })
   return (
     <FormCard
       form={form as unknown as FormMetadata<Record<string, unknown>, string[]>}

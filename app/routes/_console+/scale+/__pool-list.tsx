@@ -7,6 +7,9 @@ import { ListPage } from '~/components/data-table/list-page'
 import { KIND_LABELS, KIND_PATHS, type PoolKind } from '~/schemas/pool'
 import { formatNumber } from '~/utils/format-number'
 import type { Settled } from '~/api/policies.server'
+import { cores, formatSize, rangeText } from './__pool-sizes'
+
+export { cores, formatSize, rangeText }
 import { InlineAlert } from '~/components/layout/inline-alert'
 import type { IngestTable, PoolRow, PoolTotals } from './__pools.server'
 import { CreateLink } from '~/components/layout/create-link'
@@ -85,34 +88,6 @@ const INTROS: Record<PoolKind, string> = {
     'Workers that take data in: HTTP stream intake, Kafka, Kinesis, security-event feeds, summaries and batch loads. Each writes into one table through one transform.',
   search: 'Query workers. A query runs on the default pool unless it names another (the hdx_query_pool_name option).',
   core: 'The services that keep stored data in shape: merges, alter jobs, ageing and deletion.',
-}
-
-type Range = { min: number; max: number }
-
-/** "3" or "2–6" for a range of counts. */
-export function rangeText(
-  range: Range | null,
-  format: (value: number) => string = (value) => formatNumber(value),
-): string {
-  if (!range) return '—'
-  return range.min === range.max ? format(range.min) : `${format(range.min)}–${format(range.max)}`
-}
-
-/** Cores with at most two decimals: "10", "0.5". */
-export const cores = (value: number) => formatNumber(value, { maximumFractionDigits: 2 })
-
-const SIZE_UNITS = ['Ki', 'Mi', 'Gi', 'Ti', 'Pi'] as const
-
-/** Bytes in the binary units pools are sized in ("136Gi", "512Mi", "1.5Ti"), so totals read like the sizes typed. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${formatNumber(bytes)} B`
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${formatNumber(value, { maximumFractionDigits: 1 })}${SIZE_UNITS[unit]}`
 }
 
 /** One size cell: the cluster's own words ("2Gi"), or a dash. */

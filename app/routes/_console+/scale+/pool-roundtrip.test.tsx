@@ -41,7 +41,12 @@ async function save(poolId: string, change = (e: [string, string][]) => e) {
   const page = await loader(args(get(url, cookie), { poolId }))
   const html = renderToString(
     <ChakraProvider value={system}>
-      <PoolEditEditor defaultValue={page.editValues} defaults={page.defaults} cancelTo="/scale" />
+      <PoolEditEditor
+        defaultValue={page.editValues}
+        defaults={page.defaults}
+        constraint={page.constraint}
+        cancelTo="/scale"
+      />
     </ChakraProvider>,
   )
   const body = new FormData()

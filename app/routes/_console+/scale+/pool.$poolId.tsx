@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { Box, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
@@ -14,11 +15,12 @@ import { GuardedLink } from '~/components/layout/denied'
 import { DateTime } from '~/components/layout/date-time'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
-import { KIND_LABELS, KIND_PATHS, kindOfPool } from '~/schemas/pool'
+import { KIND_LABELS, KIND_PATHS, kindOfPool } from '~/schemas/pool-values'
+import { PoolEditFormSchema } from '~/schemas/pool'
 import { formatNumber } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
-import { cores, formatSize, rangeText } from './__pool-list'
+import { cores, formatSize, rangeText } from './__pool-sizes'
 import { PoolEditEditor, UPDATE_INTENT } from './__pool-editor'
 import { loadPoolDefaults, poolEditValues, updatePoolAction } from './__pool-editor.server'
 import { poolRow, poolTotals } from './__pools.server'
@@ -55,6 +57,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     totals: poolTotals([row]),
     editValues: poolEditValues(pool),
     defaults,
+    constraint: getZodConstraint(PoolEditFormSchema),
     isConfirmingDelete: url.searchParams.get('delete') === pool.uuid,
     denied,
   }
@@ -74,7 +77,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function PoolRoute() {
-  const { pool, totals, editValues, defaults, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
+  const { pool, totals, editValues, defaults, constraint, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const listPath = KIND_PATHS[pool.kind]
   const ownPath = `/scale/pool/${pool.uuid}`
@@ -183,6 +186,7 @@ export default function PoolRoute() {
           key={pool.modified}
           defaultValue={editValues}
           defaults={defaults}
+          constraint={constraint}
           lastResult={actionData?.result}
           cancelTo={listPath}
           deniedReason={denied.change}

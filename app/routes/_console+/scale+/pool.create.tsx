@@ -1,4 +1,5 @@
 import { Stack, Text } from '@chakra-ui/react'
+import { getZodConstraint } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -11,6 +12,7 @@ import { createPoolAction, loadCreatePool } from './__pool-editor.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { PoolFormSchema } from '~/schemas/pool'
 
 export const handle: RouteHandle = { docsTopic: 'scale' }
 
@@ -20,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     loadFromCluster(() => loadCreatePool(api, new URL(request.url))),
     whyNotCreate(api, '/scale/pool/create'),
   ])
-  return { ...editor, denied }
+  return { ...editor, denied, constraint: getZodConstraint(PoolFormSchema) }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -29,7 +31,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PoolCreateRoute() {
-  const { type, service, table, transform, tables, search, defaults, denied } = useLoaderData<typeof loader>()
+  const { type, service, table, transform, tables, search, defaults, denied, constraint } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="3xl">
@@ -55,6 +58,7 @@ export default function PoolCreateRoute() {
           transform={transform}
           tables={tables}
           defaults={defaults}
+          constraint={constraint}
           lastResult={actionData?.result}
         />
       </CreationGate>

@@ -1,10 +1,10 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { createStorage, getStorage, updateStorage, type Storage, type StorageInput } from '~/api/storages.server'
-import { bucketFormSchema, type BucketForm } from '~/schemas/bucket'
+import { bucketFormSchema, BucketFormSchema, type BucketForm } from '~/schemas/bucket'
 import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -24,6 +24,7 @@ const BUCKET_FIELDS: Record<string, string> = {
 }
 
 /** The credentials a bucket may use, for the form's select; a user who may not list them gets none and a note. */
+/** The editor's lists and its HTML constraints (`getZodConstraint`: the schema loads in the browser after hydration, decision 032). */
 export async function loadBucketEditor(api: ClusterApi) {
   const credentials = await settle(() => listCredentials(api))
   return {
@@ -33,6 +34,7 @@ export async function loadBucketEditor(api: ClusterApi) {
       cloud: credential.cloud ?? '',
     })),
     credentialsError: credentials.error,
+    constraint: getZodConstraint(BucketFormSchema),
   }
 }
 

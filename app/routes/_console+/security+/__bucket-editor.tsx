@@ -4,8 +4,10 @@ import { CheckboxField } from '~/components/forms/checkbox-field'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
-import { BucketFormSchema } from '~/schemas/bucket'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadBucketFormSchema = () => import('~/schemas/bucket').then((module) => module.BucketFormSchema)
 
 /** The clouds the cluster accepts, with their names. */
 const CLOUD_OPTIONS = [
@@ -33,6 +35,7 @@ const IO_PERF_OPTIONS = [
 export function BucketEditor({
   credentials,
   credentialsError,
+  constraint,
   defaultValue,
   lastResult,
   submitLabel,
@@ -42,6 +45,8 @@ export function BucketEditor({
 }: {
   credentials: { uuid: string; name: string; cloud: string }[]
   credentialsError?: string | null
+  /** `getZodConstraint(BucketFormSchema)`, from the loader (`loadBucketEditor`). */
+  constraint: FormConstraint
   defaultValue?: Record<string, string>
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
@@ -56,8 +61,9 @@ export function BucketEditor({
     value && !options.some((option) => option.value === value)
       ? [...options, { value, label: `${label} ${value}` }]
       : options
-  const [form, fields] = useSchemaForm(BucketFormSchema, {
+  const [form, fields] = useLazySchemaForm(loadBucketFormSchema, {
     id: 'bucket-editor',
+    constraint,
     lastResult,
     defaultValue,
   })

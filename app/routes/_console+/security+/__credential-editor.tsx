@@ -1,5 +1,4 @@
-import { useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import type { FieldMetadata, SubmissionResult } from '@conform-to/react'
 import { Box, chakra, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
@@ -8,9 +7,13 @@ import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { credentialFormSchema, parseKeyFile, typeOfKeyFile } from '~/schemas/credential'
+import type { credentialFormSchema as CredentialFormSchema } from '~/schemas/credential'
+import { parseKeyFile, typeOfKeyFile } from '~/schemas/credential-values'
 import type { CredentialTypeOption } from './__credential-editor.server'
-import { useEarlyChanges } from '~/components/forms/early-changes'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
+
+// Fetched after hydration (decision 032); the schema follows the type picked, so the form has no HTML constraints.
+const loadCredentialFormSchema = () => import('~/schemas/credential').then((module) => module.credentialFormSchema)
 
 type DetailMeta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
@@ -57,22 +60,20 @@ export function CredentialEditor({
   const isHydrated = useHydrated()
   const isEdit = Boolean(fixedType)
   const fieldsOf = (key: string) => types.find((type) => type.value === key)?.fields ?? null
-  const [form, fields] = useForm({
-    id: 'credential-editor',
-    lastResult,
-    defaultValue,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => {
-      // With a key file picked, its secrets are read on the server: the browser does not ask for them.
-      const file = formData.get('keyFile')
-      const hasFile = typeof file === 'object' && file !== null && file.size > 0
-      return parseWithZod(formData, {
-        schema: credentialFormSchema(fieldsOf(String(formData.get('type') ?? '')), { keepsSecrets: isEdit || hasFile }),
-      })
+  const [form, fields] = useLazySchemaForm<ReturnType<typeof CredentialFormSchema>, typeof CredentialFormSchema>(
+    loadCredentialFormSchema,
+    {
+      id: 'credential-editor',
+      lastResult,
+      defaultValue,
+      schemaOf: (credentialFormSchema, formData) => {
+        // With a key file picked, its secrets are read on the server: the browser does not ask for them.
+        const file = formData.get('keyFile')
+        const hasFile = typeof file === 'object' && file !== null && file.size > 0
+        return credentialFormSchema(fieldsOf(String(formData.get('type') ?? '')), { keepsSecrets: isEdit || hasFile })
+      },
     },
-  })
-  useEarlyChanges('credential-editor')
+  )
   // The type picked in this page (select or key file); conform's value until then (the server's answer).
   const [pickedType, setPickedType] = useState<string | null>(null)
   // A key file's values wait here until its type's fields are on the page (a ref: conform's updates re-render at once).

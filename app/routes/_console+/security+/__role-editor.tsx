@@ -1,8 +1,7 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { useFocusOnRefusal } from '~/components/forms/focus-on-refusal'
 import { FirstErrorContext } from '~/components/forms/field-shell'
 import { firstErrorOf } from '~/components/forms/form-card'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
@@ -14,12 +13,16 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
 import { keptFields, parseOriginal } from '~/schemas/lossless'
-import { parsePolicies, ROLE_PLACES, roleFormSchema, SCOPE_LEVELS, type StagedPolicy } from '~/schemas/security'
+import { parsePolicies, ROLE_PLACES, SCOPE_LEVELS, type StagedPolicy } from '~/schemas/security-values'
 import type { PermissionsByLevel, RoleDraft } from './__role-editor.server'
 import { ScopeFields, type ScopeChoice } from './__scope-fields'
-import { useEarlyChanges } from '~/components/forms/early-changes'
 import type { PickerChoice } from '~/components/forms/table-search-field'
 import { withBase } from '~/utils/base-path'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
+import type { roleFormSchema as RoleFormSchema } from '~/schemas/security'
+
+// Fetched after hydration (decision 032); the schema follows the button pressed, so the form has no HTML constraints.
+const loadRoleFormSchema = () => import('~/schemas/security').then((module) => module.roleFormSchema)
 
 /** "view_table" → "table"; permissions are grouped by what they act on. */
 const resourceOf = (permission: string) => permission.slice(permission.indexOf('_') + 1)
@@ -69,23 +72,23 @@ export function RoleEditor({
 }) {
   const isHydrated = useHydrated()
   const [initial] = useState(() => ({ ...draft, policies: JSON.stringify(draft.policies) }))
-  // with scripts the scope list's tables follow the search as one types (issue 33); "Find" posts it
   const { found, onType } = useScopeSuggestions(scopeSearch)
-  const [form, fields] = useForm({
-    id: 'role-editor',
-    lastResult,
-    // one object for the form's life: the editor is re-keyed for each new draft
-    defaultValue: initial,
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, {
-        schema: roleFormSchema(
+  const [form, fields] = useLazySchemaForm<ReturnType<typeof RoleFormSchema>, typeof RoleFormSchema>(
+    loadRoleFormSchema,
+    {
+      id: 'role-editor',
+      lastResult,
+      // one object for the form's life: the editor is re-keyed for each new draft
+      defaultValue: initial,
+      shouldValidate: 'onSubmit',
+      shouldRevalidate: 'onSubmit',
+      schemaOf: (roleFormSchema, formData) =>
+        roleFormSchema(
           String(formData.get('intent') ?? '').split(':')[0],
           keptFields(formData, parseOriginal(formData.get('original')), ROLE_PLACES, ['description']),
         ),
-      }),
-  })
-  useEarlyChanges('role-editor')
+    },
+  )
   useFocusOnRefusal('role-editor', form.errorId)
   // without scripts the page loads with focus on the first error, as in a FormCard
   const firstError = firstErrorOf(form)

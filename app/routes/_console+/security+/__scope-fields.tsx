@@ -3,7 +3,7 @@ import { getSelectProps } from '@conform-to/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
 import { SelectField } from '~/components/forms/select-field'
-import { SCOPE_LEVELS } from '~/schemas/security'
+import { SCOPE_LEVELS } from '~/schemas/security-values'
 import { FormSelect } from '~/components/forms/form-select'
 
 export type ScopeChoice = { level: string; value: string; label: string }

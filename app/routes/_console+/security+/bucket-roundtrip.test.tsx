@@ -55,6 +55,7 @@ async function save(bucketId: string, change = (e: [string, string][]) => e) {
       <BucketEditor
         credentials={page.credentials}
         credentialsError={page.credentialsError}
+        constraint={page.constraint}
         defaultValue={page.formValues}
         submitLabel="Save bucket"
         submitIntent="save-bucket"

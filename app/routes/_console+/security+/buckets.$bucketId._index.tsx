@@ -192,6 +192,7 @@ export default function BucketRoute() {
           deniedReason={loaded.denied.change}
           credentials={loaded.credentials}
           credentialsError={loaded.credentialsError}
+          constraint={loaded.constraint}
           defaultValue={loaded.formValues}
           lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
           submitLabel="Save bucket"

@@ -21,7 +21,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewBucketRoute() {
-  const { credentials, credentialsError, denied } = useLoaderData<typeof loader>()
+  const { credentials, credentialsError, constraint, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -35,6 +35,7 @@ export default function NewBucketRoute() {
         <BucketEditor
           credentials={credentials}
           credentialsError={credentialsError}
+          constraint={constraint}
           lastResult={actionData?.result}
           submitLabel="Create bucket"
           cancelTo="/security/buckets"

@@ -1,5 +1,5 @@
 import { getCollectionProps, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
@@ -9,11 +9,12 @@ import { listRoles } from '~/api/roles.server'
 import { addUserRoles, getUser, removeUserRoles } from '~/api/users.server'
 import { ErrorList } from '~/components/forms/error-list'
 import { FormCard } from '~/components/forms/form-card'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
 import { parseOriginal } from '~/schemas/lossless'
-import { roleLabel, UserRolesFormSchema } from '~/schemas/security'
+import { UserRolesFormSchema } from '~/schemas/security'
+import { roleLabel } from '~/schemas/security-values'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { settle } from '~/api/policies.server'
@@ -22,6 +23,9 @@ import { SectionCard } from '~/components/layout/section-card'
 import { loadAllowed } from './__permissions.server'
 import { describeScope, loadScopeOptions, tableScopeIds } from './__scopes.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadUserRolesFormSchema = () => import('~/schemas/security').then((module) => module.UserRolesFormSchema)
 
 export const handle: RouteHandle = {
   docsTopic: 'user',
@@ -59,6 +63,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isSelf: user.uuid === api.userId,
     },
     denied: allowed.editUser,
+    constraint: getZodConstraint(UserRolesFormSchema),
     // the roles the form renders checked: Save adds and removes only what the operator changed (decision 074)
     original: JSON.stringify({ roles: user.roles ?? [] }),
     effective: [...byScope.entries()].map(([scope, set]) => ({ scope, permissions: [...set].sort() })),
@@ -108,7 +113,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditUserRoute() {
-  const { user, roles, denied, effective, original } = useLoaderData<typeof loader>()
+  const { user, roles, denied, effective, original, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -126,6 +131,7 @@ export default function EditUserRoute() {
           current={user.roles}
           original={original}
           isSelf={user.isSelf}
+          constraint={constraint}
           lastResult={actionData?.result}
         />
       )}
@@ -163,16 +169,19 @@ function RolesForm({
   current,
   original,
   isSelf,
+  constraint,
   lastResult,
 }: {
   roles: { name: string; description: string; builtIn: boolean }[]
   current: string[]
   original: string
   isSelf: boolean
+  constraint: FormConstraint
   lastResult?: SubmissionResult<string[]>
 }) {
-  const [form, fields] = useSchemaForm(UserRolesFormSchema, {
+  const [form, fields] = useLazySchemaForm(loadUserRolesFormSchema, {
     id: 'user-roles',
+    constraint,
     lastResult,
     defaultValue: { roles: current },
   })

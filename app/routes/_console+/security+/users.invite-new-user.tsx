@@ -1,4 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Stack } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
@@ -8,9 +8,10 @@ import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { PageHeader } from '~/components/layout/page-header'
-import { INVITE_ROLES, InviteFormSchema, SCOPE_LEVELS } from '~/schemas/security'
+import { InviteFormSchema } from '~/schemas/security'
+import { INVITE_ROLES, SCOPE_LEVELS } from '~/schemas/security-values'
 import { redirectWithToast } from '~/utils/toast.server'
 import { ScopeFields } from './__scope-fields'
 import { isScope, loadScopes } from './__scopes.server'
@@ -19,6 +20,9 @@ import { loadAllowed } from './__permissions.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import type { RouteHandle } from '~/utils/handle'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadInviteFormSchema = () => import('~/schemas/security').then((module) => module.InviteFormSchema)
 
 export const handle: RouteHandle = { docsTopic: 'user' }
 
@@ -39,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     loadFromCluster(() => loadScopes(api, { q })),
     loadAllowed(api),
   ])
-  return { scopes, search, denied: allowed.inviteUser }
+  return { scopes, search, denied: allowed.inviteUser, constraint: getZodConstraint(InviteFormSchema) }
 }
 
 /** Sends the invite (the cluster mails the link) and goes to Pending Invites with a toast. */
@@ -83,9 +87,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function InviteUserRoute() {
-  const { scopes, search, denied } = useLoaderData<typeof loader>()
+  const { scopes, search, denied, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(InviteFormSchema, {
+  const [form, fields] = useLazySchemaForm(loadInviteFormSchema, {
+    constraint,
     id: 'invite-user',
     lastResult: actionData?.result,
     defaultValue: {
