@@ -37,8 +37,6 @@ export function budgetRows(bundles: RouteBundle[]): BudgetRow[] {
  */
 export const OVER_BUDGET_CEILINGS_KB: Record<string, number> = {
   'routes/_console+/components-kit': 192,
-  'routes/_console+/data+/dictionaries.$projectId.$dictionaryId.edit-dictionary': 188, // 186 before the upload in the form (decision 073)
-  'routes/_console+/data+/dictionaries.new-data-dictionary': 183, // 181 before the upload in the form (decision 073)
   'routes/_console+/data+/files.$projectId.$name.update-file': 185,
   'routes/_console+/data+/files.new-file': 180,
   'routes/_console+/data+/new-ingest-source': 185,

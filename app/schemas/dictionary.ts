@@ -20,34 +20,7 @@ export const DICTIONARY_MESSAGES = {
   lifetimeInteger: 'Lifetime must be a whole number of seconds',
 } as const
 
-/** Engine input formats a dictionary file can be read as. */
-export const DICTIONARY_FORMATS = [
-  'CSVWithNames',
-  'CSV',
-  'TSVWithNames',
-  'TabSeparated',
-  'JSONEachRow',
-  'Parquet',
-] as const
-
-/** The cluster's dictionary layouts (cluster-api.md 5). */
-export const DICTIONARY_LAYOUTS = [
-  'flat',
-  'hashed',
-  'sparse_hashed',
-  'complex_key_hashed',
-  'complex_key_sparse_hashed',
-  'range_hashed',
-  'complex_key_range_hashed',
-  'cache',
-  'complex_key_cache',
-  'direct',
-  'complex_key_direct',
-  'ip_trie',
-] as const
-
-/** Spec section 9: 5 seconds recommended. */
-export const DEFAULT_LIFETIME_SECONDS = 5
+export { DEFAULT_LIFETIME_SECONDS, DICTIONARY_FORMATS, DICTIONARY_LAYOUTS } from './dictionary-values'
 
 /** A column of a schema definition; the cluster's list keeps each column's other keys as typed. */
 export type SchemaColumn = { name: string; datatype: { type: string; [key: string]: unknown }; [key: string]: unknown }

@@ -8,14 +8,11 @@ export const FILE_MESSAGES = {
   nameTooLong: 'File names are at most 255 characters',
 } as const
 
-/** The largest upload the console passes on (the local cluster takes up to 512 MB). */
-export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024
+export { FILE_EXTENSIONS, MAX_UPLOAD_BYTES } from './file-values'
+import { FILE_EXTENSIONS } from './file-values'
 
 /** What a file name may be (the cluster's own rule). */
 export const FILE_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/
-
-/** The formats a dictionary file may be in, by extension; the `accept` list of the file input. */
-export const FILE_EXTENSIONS = ['.csv', '.tsv', '.tab', '.txt', '.json', '.jsonl', '.ndjson', '.parquet'] as const
 
 /** A file input's value as the browser or the server's upload handler gives it (a name when on disk). */
 const fileValue = z.custom<File | string>(

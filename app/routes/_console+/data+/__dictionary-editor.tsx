@@ -11,15 +11,10 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
-import {
-  DEFAULT_LIFETIME_SECONDS,
-  DICTIONARY_FORMATS,
-  DICTIONARY_LAYOUTS,
-  DictionaryFormSchema,
-  DictionaryNewFormSchema,
-} from '~/schemas/dictionary'
-import { FILE_EXTENSIONS, MAX_UPLOAD_BYTES } from '~/schemas/file'
+import { useLazySchemaForm, type FormConstraint, type SchemaLoader } from '~/components/forms/use-lazy-schema-form'
+import type { DictionaryFormSchema, DictionaryNewFormSchema } from '~/schemas/dictionary'
+import { DEFAULT_LIFETIME_SECONDS, DICTIONARY_FORMATS, DICTIONARY_LAYOUTS } from '~/schemas/dictionary-values'
+import { FILE_EXTENSIONS, MAX_UPLOAD_BYTES } from '~/schemas/file-values'
 import { FormSelect } from '~/components/forms/form-select'
 import { withCurrent } from '~/schemas/lossless'
 import { CodeField } from '~/components/forms/code-field'
@@ -55,6 +50,12 @@ export function newDictionaryDefaults(project: string): DictionaryFormValues {
  * Without scripts the file list shows every project's files (the server checks the pair); with
  * them only the chosen project's.
  */
+// Fetched after hydration; the HTML constraints come from the loader (decision 032).
+const loadDictionaryFormSchema = () => import('~/schemas/dictionary').then((module) => module.DictionaryFormSchema)
+const loadDictionaryNewFormSchema = () =>
+  import('~/schemas/dictionary').then((module) => module.DictionaryNewFormSchema)
+type EitherSchema = typeof DictionaryFormSchema | typeof DictionaryNewFormSchema
+
 export function DictionaryEditor({
   projects,
   files,
@@ -65,6 +66,7 @@ export function DictionaryEditor({
   cancelTo,
   deniedReason,
   canUpload = false,
+  constraint,
 }: {
   projects: { uuid: string; name: string }[]
   files: { projectId: string; name: string }[]
@@ -77,15 +79,21 @@ export function DictionaryEditor({
   deniedReason?: string | null
   /** New dictionary: the file may be uploaded in the same form (multipart; issue 35). */
   canUpload?: boolean
+  /** `getZodConstraint` of the form's schema, from the loader (DictionaryNewFormSchema when `canUpload`). */
+  constraint: FormConstraint
 }) {
   const isHydrated = useHydrated()
   const upload = useUploadByXhr()
-  const [form, fields] = useSchemaForm(canUpload ? DictionaryNewFormSchema : DictionaryFormSchema, {
-    id: 'dictionary-editor',
-    lastResult: upload.result ?? lastResult,
-    defaultValue,
-    onSubmit: canUpload ? upload.onSubmit : undefined,
-  })
+  const [form, fields] = useLazySchemaForm(
+    (canUpload ? loadDictionaryNewFormSchema : loadDictionaryFormSchema) as SchemaLoader<EitherSchema>,
+    {
+      id: 'dictionary-editor',
+      constraint,
+      lastResult: upload.result ?? lastResult,
+      defaultValue,
+      onSubmit: canUpload ? upload.onSubmit : undefined,
+    },
+  )
   const uploadField = (fields as unknown as { upload: Parameters<typeof getInputProps>[0] }).upload
   const uploadProps = canUpload ? getInputProps(uploadField, { type: 'file' }) : null
   const uploadHelp = `Or upload one here: ${FILE_EXTENSIONS.join(', ')}; at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. It is stored in the project under its own name.`

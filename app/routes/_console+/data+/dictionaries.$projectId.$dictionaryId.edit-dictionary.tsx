@@ -17,6 +17,8 @@ import { SectionCard } from '~/components/layout/section-card'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { DictionaryEditor } from './__dictionary-editor'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { DictionaryFormSchema } from '~/schemas/dictionary'
 import { dictionaryEditValues, loadDictionaryChoices, updateDictionaryAction } from './__dictionary-editor.server'
 import { lookUpDictionary } from './__dictionary-lookup.server'
 import { dictionaryUrl } from './__dictionary-url'
@@ -54,6 +56,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     files: choices.files,
     lookup,
     isConfirmingDelete: url.searchParams.get('delete') === dictionary.uuid,
+    constraint: getZodConstraint(DictionaryFormSchema),
   }
 }
 
@@ -71,7 +74,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditDictionaryRoute() {
-  const { project, dictionary, values, files, lookup, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
+  const { project, dictionary, values, files, lookup, isConfirmingDelete, denied, constraint } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const pageUrl = dictionaryUrl(project.uuid, dictionary.uuid)
   return (
@@ -167,6 +171,7 @@ export default function EditDictionaryRoute() {
       </SectionCard>
 
       <DictionaryEditor
+        constraint={constraint}
         deniedReason={denied.change}
         projects={[project]}
         files={files}

@@ -10,6 +10,8 @@ import { createDictionaryAction, loadDictionaryChoices } from './__dictionary-ed
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { DictionaryNewFormSchema } from '~/schemas/dictionary'
 
 export const handle: RouteHandle = { docsTopic: 'dictionary' }
 
@@ -20,7 +22,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     whyNotCreate(api, '/data/dictionaries/new-data-dictionary'),
   ])
   const wanted = new URL(request.url).searchParams.get('project')
-  return { denied, projects, files, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
+  return {
+    denied,
+    projects,
+    files,
+    project: projects.some((project) => project.uuid === wanted) ? wanted! : '',
+    constraint: getZodConstraint(DictionaryNewFormSchema),
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -29,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewDictionaryRoute() {
-  const { projects, files, project, denied } = useLoaderData<typeof loader>()
+  const { projects, files, project, denied, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -40,6 +48,7 @@ export default function NewDictionaryRoute() {
       />
       <CreationGate denied={denied} title="You cannot create dictionaries">
         <DictionaryEditor
+          constraint={constraint}
           projects={projects}
           files={files}
           defaultValue={newDictionaryDefaults(project)}

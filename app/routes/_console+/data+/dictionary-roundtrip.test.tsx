@@ -19,6 +19,8 @@ import { args, get, loginAsAdmin, returnedOrThrown } from '#tests/session'
 import { system } from '~/theme'
 import { DictionaryEditor } from './__dictionary-editor'
 import { action, loader } from './dictionaries.$projectId.$dictionaryId.edit-dictionary'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { DictionaryNewFormSchema } from '~/schemas/dictionary'
 
 // The editor outside a Remix app: its router parts as the plain elements they render.
 vi.mock('@remix-run/react', async (importOriginal) =>
@@ -75,6 +77,7 @@ async function save(dictionaryId: string, change = (e: [string, string][]) => e)
         projects={[page.project]}
         files={page.files}
         fixedProject={page.project}
+        constraint={page.constraint}
         defaultValue={page.values}
         submitLabel="Save dictionary"
         cancelTo="/data/dictionaries"
@@ -167,6 +170,7 @@ describe('dictionary editor round trip (issue 32)', () => {
         <DictionaryEditor
           projects={[{ uuid: projectId, name: 'rt_dicts' }]}
           files={[]}
+          constraint={getZodConstraint(DictionaryNewFormSchema)}
           defaultValue={{ project: projectId }}
           submitLabel="Create dictionary"
           cancelTo="/data/dictionaries"
