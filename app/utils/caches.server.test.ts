@@ -7,6 +7,7 @@ import { forgetOrg, registerCache, registeredCaches } from './caches.server'
 import '~/entry.server'
 import '~/api/client.server'
 import '~/api/read-cache.server'
+import '~/api/revocations.server'
 import '~/api/saved-queries.server'
 import '~/api/tables.server'
 import '~/utils/page-cache.server'
@@ -44,6 +45,7 @@ const EXPECTED = [
   'router-matches',
   'sessions-read',
   'sessions-revoked',
+  'sessions-revoked-shared',
   'styles',
   'table-projects',
 ]
