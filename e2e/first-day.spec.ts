@@ -93,7 +93,11 @@ test.describe("the console's own store", () => {
     const row = page.getByRole('row', { name: /cluster_console/ }).first()
     await expect(row.getByText('console store', { exact: true })).toBeVisible()
     await page.goto(`/data/tables?manage-project=${store.uuid}`)
-    await expect(page.getByText("The console's own store: every user's saved queries and query history.")).toBeVisible()
+    await expect(
+      page.getByText(
+        "The console's own store: every user's saved queries and query history, and the sessions logged out.",
+      ),
+    ).toBeVisible()
     await page.goto(`/data/tables?delete-project=${store.uuid}`)
     await expect(page.getByRole('heading', { name: 'Delete project cluster_console?' })).toBeVisible()
     await expect(page.getByText(/every user's saved queries and query history go with it/)).toBeVisible()

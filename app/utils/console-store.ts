@@ -23,7 +23,7 @@ export const CONSOLE_PROJECT_NOTE =
 
 /** What deleting the project takes, said on its delete step. */
 export const CONSOLE_PROJECT_DELETE_NOTE =
-  "This is the console's own store: every user's saved queries and query history go with it."
+  "This is the console's own store: every user's saved queries and query history go with it, and the list of sessions logged out (other replicas would accept a copied session again until it expires)."
 
 /** True for the console's own project (by name: the cluster has no other mark for it). */
 export function isConsoleProject(project: { name: string } | string): boolean {
