@@ -94,7 +94,7 @@ registerCache({
   key: 'org',
   lifetime: 'the process',
   bound: 'one per org',
-  forgottenBy: 'a failed set-up, or the store answering 404 (it was removed)',
+  forgottenBy: 'a failed set-up, the store answering 404 (it was removed), or Turn on in Settings',
   writesChangeIt: false,
   size: () => setUp.size,
 })
@@ -170,6 +170,18 @@ export async function ensureStore(api: ClusterApi): Promise<void> {
     if (error instanceof ClusterError && error.status === 403) throw new SavedQueriesUnavailable(NOT_SET_UP_MESSAGE)
     throw error
   }
+}
+
+/** The store's tables, by name: Settings says the history is on only when all are there. */
+export const STORE_TABLES: readonly string[] = TABLES.map((spec) => spec.name)
+
+/**
+ * Makes sure the store is complete now, whatever this process saw before (Settings' Turn on: a
+ * `cluster_console` project made by another tool, or whose tables were deleted, gets what it lacks).
+ */
+export async function ensureStoreNow(api: ClusterApi): Promise<void> {
+  setUp.delete(api.orgId)
+  await ensureStore(api)
 }
 
 /** Forgets which orgs are set up (tests start new clusters). */

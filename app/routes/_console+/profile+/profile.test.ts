@@ -10,7 +10,7 @@ import { action as localZoneAction } from '../../resources+/local-zone'
 import { loader as layoutLoader } from '../_layout'
 import { TIMEZONE_MESSAGE } from '~/schemas/auth'
 import { clusterCall } from '#tests/cluster'
-import { CONSOLE_PROJECT } from '~/utils/console-store'
+import { CONSOLE_PROJECT, HISTORY_TABLE } from '~/utils/console-store'
 import { NOT_SET_UP_MESSAGE } from '~/api/saved-queries.server'
 
 useTestCluster()
@@ -197,5 +197,27 @@ describe('create token', () => {
     const after = await settingsLoader(args(get('/profile/settings', admin)))
     expect(after.history.state).toBe('on')
     expect(after.history.projectId).toMatch(/^[0-9a-f-]{36}$/)
+
+    // another tool (or an operator) removed a table of the store: the history is off until Turn on
+    // makes it again, in this process too, which had set the store up (CI: an empty project made by
+    // another test left History silently off on every replica)
+    const tables = (
+      await clusterCall<{ results: { name: string; uuid: string }[] }>(
+        'GET',
+        `/config/v1/orgs/{org}/projects/${after.history.projectId}/tables/`,
+      )
+    ).results
+    const history = tables.find((table) => table.name === HISTORY_TABLE)!
+    await clusterCall('DELETE', `/config/v1/orgs/{org}/projects/${after.history.projectId}/tables/${history.uuid}`)
+    expect(await settingsLoader(args(get('/profile/settings', admin)))).toMatchObject({
+      history: { state: 'incomplete', missing: [HISTORY_TABLE] },
+    })
+    const again = asResponse(
+      await returnedOrThrown(() => settingsAction(args(post('/profile/settings', { intent: 'history-on' }, admin)))),
+    )
+    expect(again.status).toBe(302)
+    expect(await settingsLoader(args(get('/profile/settings', admin)))).toMatchObject({
+      history: { state: 'on', missing: [] },
+    })
   })
 })

@@ -7,7 +7,8 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { isClusterError } from '~/api/errors.server'
 import { consoleStoreProject } from '~/api/console-store.server'
-import { ensureStore, SavedQueriesUnavailable } from '~/api/saved-queries.server'
+import { ensureStoreNow, SavedQueriesUnavailable, STORE_TABLES } from '~/api/saved-queries.server'
+import { listTables } from '~/api/tables.server'
 import { Button } from '~/components/ui/button'
 import { CONSOLE_PROJECT, HISTORY_TABLE, REVOKED_TABLE, SAVED_TABLE } from '~/utils/console-store'
 import { getCurrentUser } from '~/api/users.server'
@@ -49,16 +50,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * Where the query history and saved queries are kept (issue 37): the console's own project, which
- * exists once someone saved a query or turned the history on. `unknown` when the projects could not
- * be read (the page still shows the rest).
+ * exists once someone saved a query or turned the history on. `incomplete` when the project is there
+ * without all its tables (made by another tool, or a table deleted): nothing is recorded until Turn on
+ * makes what is missing. `unknown` when the projects could not be read (the page still shows the rest).
  */
-async function historyStore(api: Awaited<ReturnType<typeof requireApi>>) {
+async function historyStore(
+  api: Awaited<ReturnType<typeof requireApi>>,
+): Promise<{ state: 'on' | 'off' | 'incomplete' | 'unknown'; projectId: string | null; missing: string[] }> {
   try {
     const project = await consoleStoreProject(api)
-    return project ? { state: 'on' as const, projectId: project.uuid } : { state: 'off' as const, projectId: null }
+    if (!project) return { state: 'off', projectId: null, missing: [] }
+    const present = new Set((await listTables(api, project.uuid)).map((table) => table.name))
+    const missing = STORE_TABLES.filter((name) => !present.has(name))
+    return { state: missing.length ? 'incomplete' : 'on', projectId: project.uuid, missing }
   } catch (error) {
     if (!isClusterError(error)) throw error
-    return { state: 'unknown' as const, projectId: null }
+    return { state: 'unknown', projectId: null, missing: [] }
   }
 }
 
@@ -82,7 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
 async function turnHistoryOn(request: Request) {
   const api = await requireApi(request)
   try {
-    await ensureStore(api)
+    await ensureStoreNow(api)
   } catch (error) {
     if (error instanceof SavedQueriesUnavailable || isClusterError(error))
       return data(
@@ -165,7 +172,7 @@ function HistorySection({
   history,
   error,
 }: {
-  history: { state: 'on' | 'off' | 'unknown'; projectId: string | null }
+  history: { state: 'on' | 'off' | 'incomplete' | 'unknown'; projectId: string | null; missing: string[] }
   error: string | undefined
 }) {
   const tables = `${SAVED_TABLE}, ${HISTORY_TABLE} and ${REVOKED_TABLE}`
@@ -194,13 +201,14 @@ function HistorySection({
             goes with it, and the history is off until it is turned on again.
           </Text>
         </>
-      ) : history.state === 'off' ? (
+      ) : history.state === 'off' || history.state === 'incomplete' ? (
         <Form method="post">
           <Text mb="3">
-            Off: nothing you run is recorded. Turning it on creates the {CONSOLE_PROJECT} project in this organization,
-            with the tables {tables} and their transforms; History then lists your runs of the last 90 days. Saving a
-            query turns it on too. While it is off, a Log out on a cluster that cannot end a session itself ends it on
-            this replica of the console only.
+            {history.state === 'incomplete'
+              ? `Off: the ${CONSOLE_PROJECT} project is there without its ${history.missing.join(', ')} table${history.missing.length > 1 ? 's' : ''}, so nothing you run is recorded. Turning it on creates what is missing (the tables ${tables} and their transforms)`
+              : `Off: nothing you run is recorded. Turning it on creates the ${CONSOLE_PROJECT} project in this organization, with the tables ${tables} and their transforms`}
+            ; History then lists your runs of the last 90 days. Saving a query turns it on too. While it is off, a Log
+            out on a cluster that cannot end a session itself ends it on this replica of the console only.
           </Text>
           <Button type="submit" name="intent" value="history-on" variant="outline">
             Turn on query history
