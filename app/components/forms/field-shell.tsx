@@ -1,4 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import { ErrorList } from './error-list'
 
 /**
@@ -8,10 +9,17 @@ import { ErrorList } from './error-list'
  */
 export const FirstErrorContext = createContext<string | undefined>(undefined)
 
-/** True when the field `name` is the form's first with an error (it takes focus on load). */
+/**
+ * True when the field `name` is the form's first with an error, on the page as the server renders it
+ * (it takes focus on load). Once scripts run it is false: a field that mounts again later (conform
+ * re-keys a field it updates, such as one typed into before hydration) would otherwise take focus
+ * from the field being typed in (CI: tables.spec's JSON went into the Table name). With scripts,
+ * focus after a reply is FormCard's and conform's to give.
+ */
 export function useIsFirstError(name: string | undefined): boolean {
   const first = useContext(FirstErrorContext)
-  return Boolean(name) && first === name
+  const isHydrated = useHydrated()
+  return !isHydrated && Boolean(name) && first === name
 }
 
 type ShellMeta = { id: string; errorId: string; errors?: string[] }
