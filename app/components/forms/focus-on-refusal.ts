@@ -1,5 +1,8 @@
 import { useEffect } from 'react'
 
+/** The name conform gives the button of its intents (validate, update, insert, remove). */
+const INTENT = '__intent__'
+
 /** Drawn on the page: not a hidden input, not inside something not shown. */
 function isShown(element: HTMLElement): boolean {
   return !(element instanceof HTMLInputElement && element.type === 'hidden') && element.getClientRects().length > 0
@@ -20,6 +23,10 @@ export function useFocusOnRefusal(formId: string, errorId?: string) {
     const onSubmit = (event: SubmitEvent) => {
       const form = event.target
       if (!(form instanceof HTMLFormElement) || form.id !== formId) return
+      // conform's own intents (a field checked as it is left, a list row added) are submit events too,
+      // sent by a button named `__intent__`: not a submission, so focus stays where the user is (CI:
+      // leaving a bad Table name for Description took focus back to Table name mid-typing)
+      if (event.submitter?.getAttribute('name') === INTENT) return
       cancelAnimationFrame(frame)
       // two frames: after React has drawn conform's answer to the check
       frame = requestAnimationFrame(() => {
