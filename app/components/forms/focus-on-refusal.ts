@@ -3,6 +3,13 @@ import { useEffect } from 'react'
 /** The name conform gives the button of its intents (validate, update, insert, remove). */
 const INTENT = '__intent__'
 
+/** A field the user types or chooses in (not a button): focus there is the user's. */
+function isTypedInto(element: Element | null): boolean {
+  if (element instanceof HTMLInputElement)
+    return !['button', 'submit', 'reset', 'image', 'hidden'].includes(element.type)
+  return element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement
+}
+
 /** Drawn on the page: not a hidden input, not inside something not shown. */
 function isShown(element: HTMLElement): boolean {
   return !(element instanceof HTMLInputElement && element.type === 'hidden') && element.getClientRects().length > 0
@@ -24,9 +31,10 @@ export function useFocusOnRefusal(formId: string, errorId?: string) {
       const form = event.target
       if (!(form instanceof HTMLFormElement) || form.id !== formId) return
       // conform's own intents (a field checked as it is left, a list row added) are submit events too,
-      // sent by a button named `__intent__`: not a submission, so focus stays where the user is (CI:
-      // leaving a bad Table name for Description took focus back to Table name mid-typing)
-      if (event.submitter?.getAttribute('name') === INTENT) return
+      // sent by a button named `__intent__`: one that went to another field keeps its focus there (CI:
+      // leaving a bad Table name for Description took focus back to Table name mid-typing); one that
+      // pressed a button (the field left for Create) still has focus moved to the field refused
+      const isIntent = event.submitter?.getAttribute('name') === INTENT
       cancelAnimationFrame(frame)
       // two frames: after React has drawn conform's answer to the check
       frame = requestAnimationFrame(() => {
@@ -36,6 +44,7 @@ export function useFocusOnRefusal(formId: string, errorId?: string) {
           const hasFormErrors = Boolean(errors?.textContent?.trim())
           const invalid = Array.from(form.querySelectorAll<HTMLElement>('[aria-invalid="true"]'))
           const active = document.activeElement
+          if (isIntent && isTypedInto(active)) return
           if (!hasFormErrors && !invalid.length) return
           if (
             active &&
