@@ -240,6 +240,7 @@ test.describe('fuzzing every action', () => {
     const failures: string[] = []
     let total = 0
     for (const route of routes) {
+      const startedAt = Date.now()
       const url = concretePath(route.path, ids)
       // the page's forms tell which fields to send (a resource route has no page: no fields)
       const forms = route.hasComponent
@@ -298,9 +299,10 @@ test.describe('fuzzing every action', () => {
         )
       if (failure) failures.push(failure)
       total += tried
-      report.push(
-        `${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors, ${String(malformed).padStart(4)} malformed${failure ? ', FAILED' : ''}`,
-      )
+      const line = `${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors, ${String(malformed).padStart(4)} malformed, ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s${failure ? ', FAILED' : ''}`
+      report.push(line)
+      // as it goes: a long run (`npm run fuzz`) that is stopped early still leaves its figures
+      console.log(`fuzz ${report.length}/${routes.length}: ${line}`)
     }
     console.log(
       `fuzz: ${total} submissions over ${routes.length} actions, ${resent} sent again after a dropped connection\n${report.join('\n')}`,
