@@ -1,13 +1,21 @@
 import { HStack, Text, type ButtonProps } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Link } from '@remix-run/react'
-import { useId } from 'react'
+import { useId, type ReactNode } from 'react'
 
 /**
  * A control the signed-in user may not use: shown disabled, with the reason beside it ("Needs
  * delete_user"), the same with and without scripts, so no page offers an action that then fails.
  */
-export function Denied({ label, reason, size = 'sm' }: { label: string; reason: string; size?: 'xs' | 'sm' | 'md' }) {
+export function Denied({
+  label,
+  reason,
+  size = 'sm',
+}: {
+  label: ReactNode
+  reason: string
+  size?: 'xs' | 'sm' | 'md'
+}) {
   const id = useId()
   return (
     <HStack gap="1.5" display="inline-flex">

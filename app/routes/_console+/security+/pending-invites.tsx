@@ -160,13 +160,9 @@ export default function PendingInvitesRoute() {
         data.total === 1 ? 'invite' : 'invites'
       } not accepted yet. Resend one whose link was lost or expired (links last 7 days).`}
       actions={
-        data.allowed.inviteUser ? (
-          <Denied label="Invite user" reason={data.allowed.inviteUser} />
-        ) : (
-          <CreateLink to="/security/users/invite-new-user" colorPalette="blue">
-            Invite user
-          </CreateLink>
-        )
+        <CreateLink to="/security/users/invite-new-user" colorPalette="blue" denied={data.allowed.inviteUser}>
+          Invite user
+        </CreateLink>
       }
       filter="Filter by email"
       q={data.q}

@@ -9,7 +9,6 @@ import { ListPage } from '~/components/data-table/list-page'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { roleLabel } from '~/schemas/security'
 import { describeScope, loadScopeOptions, tableScopeIds } from './__scopes.server'
-import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { CreateLink } from '~/components/layout/create-link'
 import type { RouteHandle } from '~/utils/handle'
@@ -107,13 +106,9 @@ export default function RolesRoute() {
       title="Roles"
       description="Built-in roles, and custom ones made of policies (permissions in a scope)."
       actions={
-        data.allowed.addRole ? (
-          <Denied label="New role" reason={data.allowed.addRole} />
-        ) : (
-          <CreateLink to="/security/roles/new-role" colorPalette="blue">
-            New role
-          </CreateLink>
-        )
+        <CreateLink to="/security/roles/new-role" colorPalette="blue" denied={data.allowed.addRole}>
+          New role
+        </CreateLink>
       }
       filter="Filter by role name"
       q={data.q}

@@ -12,7 +12,6 @@ import { InlineAlert } from '~/components/layout/inline-alert'
 import { roleLabel } from '~/schemas/security'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useHrefWith } from '~/utils/use-href-with'
-import { Denied } from '~/components/layout/denied'
 import { loadAllowed } from './__permissions.server'
 import { CreateLink } from '~/components/layout/create-link'
 import type { RouteHandle } from '~/utils/handle'
@@ -168,13 +167,9 @@ export default function UsersRoute() {
       title="Users"
       description={`${data.total} ${data.total === 1 ? 'user' : 'users'}. Invited users show until they set a password.`}
       actions={
-        data.allowed.inviteUser ? (
-          <Denied label="Invite user" reason={data.allowed.inviteUser} />
-        ) : (
-          <CreateLink to="/security/users/invite-new-user" colorPalette="blue">
-            Invite user
-          </CreateLink>
-        )
+        <CreateLink to="/security/users/invite-new-user" colorPalette="blue" denied={data.allowed.inviteUser}>
+          Invite user
+        </CreateLink>
       }
       filter="Filter by email or name"
       q={data.q}
