@@ -6,8 +6,10 @@
  * AB_DIR (default a new /tmp/ab-XXXX) holding the source tree at HEAD (`git archive`) and node_modules
  * hard-linked to this tree's (`cp -al`). In a no-X arm the patched package alone is replaced by a real
  * copy before the patch is reversed in it (`patch -R`): reversing it in a hard-linked file would
- * change every worktree's node_modules. Each arm is built (`npm run build`) and checked with
- * scripts/check-patches.mjs: base has every patch in effect, a no-X arm all but X.
+ * change every worktree's node_modules. Base and the first no-X arm are built (`npm run build`); when
+ * the two builds are the same byte for byte (the patches touch only files the server loads from
+ * node_modules at run time), the other arms get a copy of base's (AB_BUILD_EACH=1 builds each). Every
+ * arm is checked with scripts/check-patches.mjs: base has every patch in effect, a no-X arm all but X.
  *
  * Rounds: ROUNDS (default 3); in each, every arm runs `bench load` (SESSIONS, DURATION_MS, WARMUP_MS
  * as that bench reads them) with its own console from its own build and node_modules, and its own
@@ -121,6 +123,9 @@ function hasAll(file: string, lines: string[]) {
   return lines.every((line) => text.includes(line))
 }
 
+/** Whether a no-X arm's build came out byte for byte base's (undefined until one was built and compared). */
+const sharedBuild: { isSame?: boolean } = process.env.AB_BUILD_EACH === '1' ? { isSame: false } : {}
+
 /** Makes (or, when its marker names this commit, reuses) one arm; returns what check-patches said. */
 function makeArm(dir: string, arm: Arm, commit: string, log: (line: string) => void): string {
   const armDir = path.join(dir, arm.name)
@@ -153,8 +158,24 @@ function makeArm(dir: string, arm: Arm, commit: string, log: (line: string) => v
       if (hasAll(path.join(armDir, file), lines)) throw new Error(`${arm.name}: ${file} still holds ${arm.patch}`)
     }
   }
-  log(`${arm.name}: building…`)
-  run('npm', ['run', 'build'], armDir)
+  const baseBuild = path.join(dir, 'base', 'build')
+  if (sharedBuild.isSame && arm.patch && existsSync(baseBuild)) {
+    // the patches change only node_modules files the built server loads at run time (check-patches
+    // checks that it loads them), so an arm's build is base's; the first no-X arm is built and
+    // compared to prove it, and every arm is built when AB_BUILD_EACH=1 or the first differed
+    log(`${arm.name}: base's build (the same as the first no-X arm's)`)
+    run('cp', ['-a', baseBuild, path.join(armDir, 'build')], ROOT)
+  } else {
+    log(`${arm.name}: building…`)
+    run('npm', ['run', 'build'], armDir)
+    if (arm.patch && sharedBuild.isSame === undefined && process.env.AB_BUILD_EACH !== '1') {
+      const diff = spawnSync('diff', ['-rq', baseBuild, path.join(armDir, 'build')], { encoding: 'utf8' })
+      sharedBuild.isSame = diff.status === 0
+      log(
+        `${arm.name}: its build ${sharedBuild.isSame ? 'is byte for byte' : 'is not'} base's${diff.stdout ? `: ${diff.stdout.slice(0, 500)}` : ''}`,
+      )
+    }
+  }
   const said = verifyArm(armDir, arm)
   writeFileSync(marker, commit)
   return said
