@@ -256,7 +256,8 @@ function jsFigures(clientDir: string) {
 
 export async function runAbBench(log: (line: string) => void = (line) => console.log(line)): Promise<AbResult> {
   const rounds = Number(process.env.ROUNDS ?? 3)
-  const commit = run('git', ['rev-parse', 'HEAD'], ROOT).trim()
+  // AB_COMMIT: the source the arms hold (default HEAD); pinned, a later run reuses arms made before
+  const commit = run('git', ['rev-parse', process.env.AB_COMMIT ?? 'HEAD'], ROOT).trim()
   const dir = process.env.AB_DIR ?? mkdtempSync('/tmp/ab-')
   mkdirSync(dir, { recursive: true })
   const patchFiles = readdirSync(path.join(ROOT, 'patches'))
