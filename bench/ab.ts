@@ -38,6 +38,7 @@ import {
 } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
 import { SHELL } from './bundle-sizes'
 import { runJsBudget } from './js-budget'
 import type { SessionsResult } from './sessions'
@@ -245,13 +246,26 @@ export type AbResult = {
     noisePercent: number
     isBeyondNoise: boolean
   }[]
-  swaps: { swap: string; shellKb: number; medianRouteKb: number; shellSavedKb: number; medianRouteSavedKb: number }[]
-  base: { shellKb: number; medianRouteKb: number } | null
+  swaps: {
+    swap: string
+    shellKb: number
+    medianRouteKb: number
+    allJsKb: number
+    shellSavedKb: number
+    medianRouteSavedKb: number
+    allJsSavedKb: number
+  }[]
+  base: { shellKb: number; medianRouteKb: number; allJsKb: number } | null
 }
 
 function jsFigures(clientDir: string) {
   const { rows, median: medianRouteKb } = runJsBudget(clientDir, { log: () => {} })
-  return { shellKb: rows.find((row) => row.url === SHELL)?.kb ?? NaN, medianRouteKb }
+  // every chunk, lazily loaded ones included: a swap's bytes may sit only in chunks no first load has
+  const assets = path.join(clientDir, 'assets')
+  const allBytes = readdirSync(assets)
+    .filter((name) => name.endsWith('.js'))
+    .reduce((sum, name) => sum + gzipSync(readFileSync(path.join(assets, name))).length, 0)
+  return { shellKb: rows.find((row) => row.url === SHELL)?.kb ?? NaN, medianRouteKb, allJsKb: round1(allBytes / 1024) }
 }
 
 export async function runAbBench(log: (line: string) => void = (line) => console.log(line)): Promise<AbResult> {
@@ -277,7 +291,9 @@ export async function runAbBench(log: (line: string) => void = (line) => console
     const swaps: AbResult['swaps'] = []
     if (process.env.AB_SWAPS !== 'off') {
       base = jsFigures(path.join(baseDir, 'build', 'client'))
-      log(`\nvite/ size swaps, browser JS gz (base: shell ${base.shellKb} KB, median route ${base.medianRouteKb} KB)`)
+      log(
+        `\nvite/ size swaps, browser JS gz (base: shell ${base.shellKb} KB, median route ${base.medianRouteKb} KB, all JS ${base.allJsKb} KB)`,
+      )
       for (const swap of SIZE_SWAPS) {
         const buildDir = `build-without-${swap}`
         if (!existsSync(path.join(baseDir, buildDir, 'client')))
@@ -288,10 +304,11 @@ export async function runAbBench(log: (line: string) => void = (line) => console
           ...without,
           shellSavedKb: round1(without.shellKb - base.shellKb),
           medianRouteSavedKb: round1(without.medianRouteKb - base.medianRouteKb),
+          allJsSavedKb: round1(without.allJsKb - base.allJsKb),
         }
         swaps.push(row)
         log(
-          `  without ${swap.padEnd(34)} shell ${without.shellKb.toFixed(1)} KB (saves ${row.shellSavedKb}), median route ${without.medianRouteKb.toFixed(1)} KB (saves ${row.medianRouteSavedKb})`,
+          `  without ${swap.padEnd(34)} shell ${without.shellKb.toFixed(1)} KB (saves ${row.shellSavedKb}), median route ${without.medianRouteKb.toFixed(1)} KB (saves ${row.medianRouteSavedKb}), all JS ${without.allJsKb} KB (saves ${row.allJsSavedKb})`,
         )
       }
     }
