@@ -1,5 +1,5 @@
 import { vitePlugin as remix } from '@remix-run/dev'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 import tsconfigPaths from 'vite-tsconfig-paths'
 import { remixConfig } from './remix.config'
 import { clientZodWithoutJsonSchema } from './vite/client-zod-without-json-schema'
@@ -20,16 +20,20 @@ declare module '@remix-run/node' {
 // puts such a build beside the default one (the e2e's second build).
 const basePath = (process.env.BASE_PATH ?? '').trim().replace(/^\/+|\/+$/g, '')
 const buildDirectory = process.env.BUILD_DIR || 'build'
+// VITE_SWAPS_OFF=one-shell-chunk,… builds without those size swaps, for `npm run bench ab` to weigh
+// each one (decision 081); guarded-conform-parse is for correctness and cannot be turned off.
+const swapsOff = new Set((process.env.VITE_SWAPS_OFF ?? '').split(',').filter(Boolean))
+const unlessOff = (name: string, plugin: () => Plugin) => (swapsOff.has(name) ? [] : [plugin()])
 
 export default defineConfig({
   base: basePath ? `/${basePath}/` : '/',
   plugins: [
     ...(process.env.BUNDLE_REPORT ? [bundleReport()] : []),
     guardedConformParse(),
-    clientZodWithoutJsonSchema(),
-    clientChakraWithoutPreflight(),
-    oneShellChunk(),
-    pureSchemaModules(),
+    ...unlessOff('client-zod-without-json-schema', clientZodWithoutJsonSchema),
+    ...unlessOff('client-chakra-without-preflight', clientChakraWithoutPreflight),
+    ...unlessOff('one-shell-chunk', oneShellChunk),
+    ...unlessOff('pure-schema-modules', pureSchemaModules),
     remix({ ...remixConfig, basename: basePath ? `/${basePath}` : '/', buildDirectory }),
     tsconfigPaths(),
   ],

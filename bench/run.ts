@@ -7,6 +7,8 @@
  *   - the query workspace (`npm run bench -- query`): Run → first rows on screen and the result
  *     page's bytes for 100, 10,000 and 100,000-row queries, with and without scripts (bench/query.ts);
  *   - `npm run bench load`: 100 signed-in sessions for 60 s over pages and actions (bench/sessions.ts).
+ *   - `npm run bench ab`: an alternating A/B of `bench load` with and without each framework patch,
+ *     and each size swap of vite/ by the bytes it saves (bench/ab.ts, decision 081).
  *   - `npm run bench js`: every route's first-load JavaScript, gzipped, beside issue 33's budgets
  *     (170 KB a route, 120 KB the shell; bench/js-budget.ts, the check scripts/check-js-budget.ts).
  * Figures are printed and written to bench/results/latest.json. Exit code 1 when Ace or Plotly is
@@ -16,6 +18,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { runAbBench } from './ab'
 import { runClusterBench } from './cluster'
 import { ensureBuild, runConsoleBench } from './console'
 import { runJsBudget } from './js-budget'
@@ -77,6 +80,15 @@ if (asked('load')) {
 
 const out = path.join(ROOT, 'bench', 'results')
 fs.mkdirSync(out, { recursive: true })
+// the patches and swaps weighed (about 30 minutes by default): only when asked for (`npm run bench ab`)
+if (asked('ab')) {
+  console.log('\n== A/B: each framework patch under load, each vite/ size swap by its bytes')
+  results.ab = await runAbBench()
+  fs.writeFileSync(
+    path.join(out, `ab-${String(results.at).replace(/[:.]/g, '-')}.json`),
+    JSON.stringify(results, null, 2),
+  )
+}
 fs.writeFileSync(path.join(out, 'latest.json'), JSON.stringify(results, null, 2))
 console.log(`\nFigures written to ${path.relative(ROOT, path.join(out, 'latest.json'))}`)
 const heavy = (results.console as { heavyInInitialLoad?: string[] } | undefined)?.heavyInInitialLoad ?? []
