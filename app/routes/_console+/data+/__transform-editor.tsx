@@ -5,6 +5,7 @@ import {
   type DefaultValue,
   type FieldMetadata,
   type SubmissionResult,
+  type useForm,
 } from '@conform-to/react'
 import { Box, chakra, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
@@ -35,6 +36,10 @@ import { CodeField } from '~/components/forms/code-field'
 const LOOSE_INTENTS = ['infer', 'upload']
 // The schemas come after hydration (decision 077): zod stays out of the transform pages' first load.
 const loadTransformSchemas = () => import('~/schemas/transform')
+/** The form's fields as conform types them for the transform schema (read before the schema loads). */
+type TransformFields = ReturnType<
+  typeof useForm<z.input<typeof TransformFormSchema>, z.output<typeof TransformFormSchema>, string[]>
+>[1]
 
 /**
  * The transform form (create and edit): table, name, type, the output columns as a table of rows,
@@ -77,7 +82,7 @@ export function TransformEditor({
   deniedReason?: string | null
 }) {
   const isHydrated = useHydrated()
-  const [form, fields] = useLazySchemaForm(loadTransformSchemas, {
+  const [form, lazyFields] = useLazySchemaForm(loadTransformSchemas, {
     id: 'transform-editor',
     lastResult,
     defaultValue: defaultValue as DefaultValue<z.input<typeof TransformFormSchema>>,
@@ -87,6 +92,7 @@ export function TransformEditor({
         ? (schemas.LooseFormSchema as unknown as typeof TransformFormSchema)
         : schemas.TransformFormSchema,
   })
+  const fields = lazyFields as unknown as TransformFields
   const type = fields.type.value ?? 'json'
   const showCsv = !isHydrated || type === 'csv'
   const showJson = !isHydrated || type !== 'csv'
