@@ -2,7 +2,6 @@ import {
   getInputProps,
   getSelectProps,
   getTextareaProps,
-  type DefaultValue,
   type FieldMetadata,
   type SubmissionResult,
   type useForm,
@@ -85,7 +84,7 @@ export function TransformEditor({
   const [form, lazyFields] = useLazySchemaForm(loadTransformSchemas, {
     id: 'transform-editor',
     lastResult,
-    defaultValue: defaultValue as DefaultValue<z.input<typeof TransformFormSchema>>,
+    defaultValue: defaultValue as never,
     constraint,
     schemaOf: (schemas, formData) =>
       LOOSE_INTENTS.includes(String(formData.get('intent') ?? ''))
