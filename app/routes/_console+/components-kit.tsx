@@ -1,5 +1,5 @@
 import { type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
@@ -7,7 +7,7 @@ import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { EmptyState } from '~/components/data-table/empty-state'
 import { FilterForm } from '~/components/data-table/filter-form'
@@ -29,7 +29,8 @@ import { SectionTabs } from '~/components/layout/section-tabs'
 import { ForceConfirmSchema } from '~/schemas/confirm'
 import { requireSession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
+import { SampleFormSchema } from './__components-kit-schema'
 
 /*
  * The living catalogue of the shared components in app/components, each in its states, rendered by
@@ -51,19 +52,6 @@ const KINDS = [
   { value: 'turbine', label: 'Turbine' },
   { value: 'summary', label: 'Summary' },
 ]
-
-/** A sample create form: what a section's `<Noun>FormSchema` looks like. */
-const SampleFormSchema = z.object({
-  name: z
-    .string({ error: 'Name is required' })
-    .max(63, { error: 'Name must be under 64 symbols' })
-    .regex(/^[a-z0-9_]+$/, { error: 'Name may hold lower-case letters, digits and underscores' }),
-  description: z.string().optional(),
-  kind: z.enum(['turbine', 'summary'], { error: 'Kind is required' }),
-  isEnabled: z.literal('on').optional(),
-  // Shown disabled: a disabled input is not sent.
-  owner: z.string().optional(),
-})
 
 const SAMPLE_STATUSES = ['ready', 'running', 'pending', 'done', 'failed', 'canceled', 'unknown'] as const
 
@@ -113,6 +101,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       { name: 'Web Logs', description: 'Typed before the errors', owner: 'admin@example.com' },
       ['The cluster refused the request: a table named web_logs already exists in project sample'],
     ),
+    // A form's HTML constraints come from the loader: its schema loads after hydration (decisions 032, 077).
+    sampleConstraint: getZodConstraint(SampleFormSchema),
   }
 }
 
@@ -281,7 +271,7 @@ export default function ComponentsKitRoute() {
         id="form-card"
         note="The card around every create and edit form: form-level errors on top, the fields, then the submit button and Cancel. Fields are wired to conform: errors under the field, aria-invalid and aria-describedby set. Send it empty to see the server's answer."
       >
-        <SampleForm id={INTENTS.form} lastResult={resultFor(INTENTS.form)} />
+        <SampleForm id={INTENTS.form} constraint={loaderData.sampleConstraint} lastResult={resultFor(INTENTS.form)} />
         <Example title="A submit button while its form is sending">
           <Text fontSize="sm" color="fg.muted" mb="2">
             SubmitButton shows this by itself while its form posts (with scripts); the bar across the top of the page
@@ -297,7 +287,11 @@ export default function ComponentsKitRoute() {
         id="field-errors"
         note="What a form looks like after the action refused it: the cluster's message as a form error, each field's own error, and everything typed kept."
       >
-        <SampleForm id={INTENTS.formWithErrors} lastResult={resultFor(INTENTS.formWithErrors, loaderData.formErrors)} />
+        <SampleForm
+          id={INTENTS.formWithErrors}
+          constraint={loaderData.sampleConstraint}
+          lastResult={resultFor(INTENTS.formWithErrors, loaderData.formErrors)}
+        />
       </KitSection>
 
       <KitSection
@@ -508,10 +502,21 @@ function Example({ title, children }: { title: string; children: ReactNode }) {
   )
 }
 
+const loadSampleFormSchema = () => import('./__components-kit-schema').then((module) => module.SampleFormSchema)
+
 /** The sample create form; `id` is its intent too, so the action's reply comes back to this one. */
-function SampleForm({ id, lastResult }: { id: string; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useSchemaForm(SampleFormSchema, {
+function SampleForm({
+  id,
+  constraint,
+  lastResult,
+}: {
+  id: string
+  constraint: FormConstraint
+  lastResult?: SubmissionResult<string[]>
+}) {
+  const [form, fields] = useLazySchemaForm(loadSampleFormSchema, {
     id,
+    constraint,
     lastResult,
     defaultValue: { owner: 'admin@example.com' },
   })

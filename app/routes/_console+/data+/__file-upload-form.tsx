@@ -1,14 +1,18 @@
-import { getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, type SubmissionResult } from '@conform-to/react'
 import { withBase } from '~/utils/base-path'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, Text } from '@chakra-ui/react'
 import { useEffect, useRef, useState } from 'react'
 import { Field } from '~/components/forms/field'
 import { FieldShell } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { FILE_EXTENSIONS, MAX_UPLOAD_BYTES, NewFileFormSchema, ReplaceFileFormSchema } from '~/schemas/file'
+import { FILE_EXTENSIONS, MAX_UPLOAD_BYTES } from '~/schemas/file-values'
+import type { NewFileFormSchema } from '~/schemas/file'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { FILE_UPLOAD_URL } from './__file-url'
+
+// The schemas come after hydration (decision 077): zod stays out of the file pages' first load.
+const loadFileSchemas = () => import('~/schemas/file')
 
 type Progress = { loaded: number; total: number } | null
 
@@ -22,6 +26,7 @@ export function FileUploadForm({
   projects,
   project,
   replace,
+  constraint,
   lastResult,
   submitLabel,
   cancelTo,
@@ -30,27 +35,27 @@ export function FileUploadForm({
   projects?: { uuid: string; name: string }[]
   project?: string
   replace?: { projectId: string; name: string }
+  /** `getZodConstraint` of the form's schema (new or replace) from the loader. */
+  constraint: FormConstraint
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
-  const schema = replace ? ReplaceFileFormSchema : NewFileFormSchema
   const [xhrResult, setXhrResult] = useState<SubmissionResult<string[]> | undefined>(undefined)
   const [progress, setProgress] = useState<Progress>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const request = useRef<XMLHttpRequest | null>(null)
   useEffect(() => () => request.current?.abort(), [])
 
-  const [form, fields] = useForm<{ project?: string; name?: string; file?: File | string }>({
+  const [form, fields] = useLazySchemaForm(loadFileSchemas, {
+    schemaOf: (schemas) =>
+      replace ? (schemas.ReplaceFileFormSchema as unknown as typeof NewFileFormSchema) : schemas.NewFileFormSchema,
     id: replace ? 'file-replace' : 'file-new',
     lastResult: xhrResult ?? lastResult,
     defaultValue: { project },
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    constraint,
     onSubmit(event, { formData }) {
       if (typeof XMLHttpRequest === 'undefined') return
       event.preventDefault()

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import {
   unstable_composeUploadHandlers,
   unstable_createMemoryUploadHandler,
@@ -22,6 +22,11 @@ import {
   ReplaceFileFormSchema,
 } from '~/schemas/file'
 import { fileUrl } from './__file-url'
+
+/** The upload form's HTML constraints (new file, or `replace`): its schema loads in the browser after hydration (decision 077). */
+export function fileFormConstraint(replace = false) {
+  return getZodConstraint(replace ? ReplaceFileFormSchema : NewFileFormSchema)
+}
 
 /** How much of an upload's start is kept to check its format. */
 const HEAD_BYTES = 64 * 1024

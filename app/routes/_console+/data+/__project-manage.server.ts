@@ -1,5 +1,5 @@
 import { whyNot, whyNotEach } from '~/api/access.server'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { listFunctions } from '~/api/functions.server'
@@ -69,13 +69,15 @@ export function isEmptyProject(project: ProjectContents): boolean {
 export async function loadProjectStep(api: ClusterApi, url: URL) {
   const manage = url.searchParams.get('manage-project')
   const remove = url.searchParams.get('delete-project')
-  if (manage === 'new') return { kind: 'new' as const, denied: await whyNot(api, 'add_project') }
+  // The project form's HTML constraints: its schema loads after hydration (decision 077).
+  const constraint = getZodConstraint(ProjectFormSchema)
+  if (manage === 'new') return { kind: 'new' as const, denied: await whyNot(api, 'add_project'), constraint }
   const id = remove ?? manage
   if (!id) return null
   const contents = await loadProjectContents(api, id)
   if (!contents) return { kind: 'missing' as const }
   const denied = await whyNotEach(api, { change: 'change_project', remove: 'delete_project' }, { project: contents })
-  return { kind: remove ? ('delete' as const) : ('manage' as const), project: contents, denied }
+  return { kind: remove ? ('delete' as const) : ('manage' as const), project: contents, denied, constraint }
 }
 
 /** Creates, updates or deletes a project; null when the intent is not a project's. */

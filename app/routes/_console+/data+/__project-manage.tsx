@@ -6,11 +6,10 @@ import { Link } from '@remix-run/react'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { DetailList } from '~/components/layout/detail-list'
 import { FocusHeading } from '~/components/layout/focus-heading'
 import { InlineAlert } from '~/components/layout/inline-alert'
-import { ProjectFormSchema } from '~/schemas/table'
 import { formatBytes, formatNumber } from '~/utils/format-number'
 import type { ProjectContents } from './__project-manage.server'
 import { tableUrl } from './__table-url'
@@ -18,10 +17,18 @@ import { CreateLink } from '~/components/layout/create-link'
 import { CONSOLE_PROJECT_DELETE_NOTE, CONSOLE_PROJECT_NOTE, isConsoleProject } from '~/utils/console-store'
 
 type Step =
-  | { kind: 'new'; denied: string | null }
+  | { kind: 'new'; denied: string | null; constraint: FormConstraint }
   | { kind: 'missing' }
-  | { kind: 'manage' | 'delete'; project: ProjectContents; denied: { change: string | null; remove: string | null } }
+  | {
+      kind: 'manage' | 'delete'
+      project: ProjectContents
+      denied: { change: string | null; remove: string | null }
+      constraint: FormConstraint
+    }
   | null
+
+// The project form's schema comes after hydration (decision 077): zod stays out of the list's first load.
+const loadProjectFormSchema = () => import('~/schemas/table').then((module) => module.ProjectFormSchema)
 
 type Replies = { projectResult?: SubmissionResult<string[]>; deleteProjectResult?: SubmissionResult<string[]> }
 
@@ -44,6 +51,7 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
         <ProjectForm
           intent="create-project"
           submitLabel="Create project"
+          constraint={step.constraint}
           lastResult={replies.projectResult}
           deniedReason={step.denied}
         />
@@ -101,6 +109,7 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
         submitLabel="Save project"
         projectId={project.uuid}
         defaults={{ name: project.name, description: project.description }}
+        constraint={step.constraint}
         lastResult={replies.projectResult}
         deniedReason={denied.change}
       />
@@ -169,6 +178,7 @@ function ProjectForm({
   submitLabel,
   projectId,
   defaults,
+  constraint,
   lastResult,
   deniedReason,
 }: {
@@ -176,11 +186,14 @@ function ProjectForm({
   submitLabel: string
   projectId?: string
   defaults?: { name: string; description: string }
+  /** `getZodConstraint(ProjectFormSchema)` from the loader. */
+  constraint: FormConstraint
   lastResult?: SubmissionResult<string[]>
   deniedReason?: string | null
 }) {
-  const [form, fields] = useSchemaForm(ProjectFormSchema, {
+  const [form, fields] = useLazySchemaForm(loadProjectFormSchema, {
     id: `project-${intent}`,
+    constraint,
     lastResult,
     defaultValue: defaults,
   })

@@ -1,14 +1,19 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { listAutoBatches, setAutoBatches, type AutoBatch } from '~/api/sources.server'
-import { autoBatchSchema, type AutoBatchForm } from '~/schemas/source'
+import { AutoBatchSchema, autoBatchSchema, type AutoBatchForm } from '~/schemas/source'
 import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
 import { splitTableValue } from './__transform-editor.server'
+
+/** The auto batch form's HTML constraints: its schema loads in the browser after hydration (decision 077). */
+export function autoBatchConstraint() {
+  return getZodConstraint(AutoBatchSchema)
+}
 
 /** The credentials to pick from (names and ids); empty when the user may not list them. */
 export async function loadCredentialChoices(api: ClusterApi) {

@@ -4,9 +4,11 @@ import { CheckboxField } from '~/components/forms/checkbox-field'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
-import { AutoBatchSchema } from '~/schemas/source'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { withCurrent } from '~/schemas/lossless'
+
+// The schema comes after hydration (decision 077): zod stays out of the source pages' first load.
+const loadAutoBatchSchema = () => import('~/schemas/source').then((module) => module.AutoBatchSchema)
 
 /** The auto batch form: the queue (with its address), filter, credentials, dry run and limits. */
 export function AutoBatchEditor({
@@ -14,6 +16,7 @@ export function AutoBatchEditor({
   tableLabel,
   credentials,
   defaultValue,
+  constraint,
   lastResult,
   submitLabel,
   cancelTo,
@@ -23,14 +26,17 @@ export function AutoBatchEditor({
   tableLabel: string
   credentials: { value: string; label: string }[]
   defaultValue: Record<string, unknown>
+  /** `getZodConstraint(AutoBatchSchema)` from the loader. */
+  constraint: FormConstraint
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
-  const [form, fields] = useSchemaForm(AutoBatchSchema, {
+  const [form, fields] = useLazySchemaForm(loadAutoBatchSchema, {
     id: 'source-autobatch',
+    constraint,
     lastResult,
     defaultValue: defaultValue as never,
     shouldValidate: 'onSubmit',

@@ -1,4 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
@@ -28,6 +28,11 @@ import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/sch
 import { redirectWithToast } from '~/utils/toast.server'
 import type { SourceRow } from './__source-list'
 import { splitTableValue } from './__transform-editor.server'
+
+/** A source form's HTML constraints: its schema loads in the browser after hydration (decision 077). */
+export function sourceConstraint(kind: SourceKind, isEdit: boolean) {
+  return getZodConstraint(sourceSchemaFor(kind, isEdit))
+}
 
 type AnyForm = Partial<KafkaSourceForm & KinesisSourceForm & SiemSourceForm> &
   Pick<KafkaSourceForm, 'table' | 'name' | 'transform'>

@@ -4,11 +4,13 @@ import { Heading } from '~/components/ui/heading'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
-import type { SourceKind } from '~/schemas/source'
-import { KAFKA_OFFSETS, sourceSchemaFor } from '~/schemas/source'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
+import { KAFKA_OFFSETS, type SourceKind } from '~/schemas/source-values'
 import { withCurrent } from '~/schemas/lossless'
 import type { ReactNode } from 'react'
+
+// The schemas come after hydration (decision 077): zod stays out of the source pages' first load.
+const loadSourceSchemas = () => import('~/schemas/source')
 
 /**
  * The ingest source form for one kind: name, transform, the kind's settings, then scale. Secrets
@@ -20,6 +22,7 @@ export function SourceEditor({
   tableLabel,
   transforms,
   defaultValue,
+  constraint,
   lastResult,
   submitLabel,
   cancelTo,
@@ -32,6 +35,8 @@ export function SourceEditor({
   tableLabel: string
   transforms: string[]
   defaultValue: Record<string, unknown>
+  /** `getZodConstraint(sourceSchemaFor(kind, isEdit))` from the loader. */
+  constraint: FormConstraint
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
@@ -39,8 +44,10 @@ export function SourceEditor({
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
-  const [form, fields] = useSchemaForm(sourceSchemaFor(kind, isEdit), {
+  const [form, fields] = useLazySchemaForm(loadSourceSchemas, {
+    schemaOf: (schemas) => schemas.sourceSchemaFor(kind, isEdit),
     id: `source-${kind}`,
+    constraint,
     lastResult,
     defaultValue: defaultValue as never,
     shouldValidate: 'onSubmit',

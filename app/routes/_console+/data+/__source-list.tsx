@@ -1,7 +1,7 @@
 import { Box, HStack, Text } from '@chakra-ui/react'
 import { Heading } from '~/components/ui/heading'
 import { Link } from '@remix-run/react'
-import { FORM_KIND_LABELS, type FormKind } from '~/schemas/source'
+import { FORM_KIND_LABELS, type FormKind } from '~/schemas/source-values'
 import { DataTable, type Column } from '~/components/data-table/data-table'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { CreateLink } from '~/components/layout/create-link'

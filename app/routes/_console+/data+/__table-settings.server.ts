@@ -1,4 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import { z } from 'zod'
 import type { ClusterApi } from '~/api/client.server'
@@ -30,6 +30,7 @@ import {
   type SettingField,
   type SettingsGroupDef,
 } from '~/schemas/table-settings'
+import type { FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { isSameJson, isTextChanged, parseOriginal } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
@@ -163,6 +164,11 @@ export type SettingsStep = {
   asJson: boolean
   /** The group's stored values (JSON, null and absent as stored): a save writes only what differs from them. */
   original: string
+  /**
+   * The form's HTML constraints, from the schema the browser loads after hydration (decision 077):
+   * the JSON form's, or the fields' with the locked ones free and a blank stored field allowed blank.
+   */
+  constraint: FormConstraint
 }
 
 /** One group's form data for `?edit=<group>`; null when the table has no such group. */
@@ -207,6 +213,14 @@ export async function loadSettingsStep(
     json: JSON.stringify(json, null, 2),
     asJson: Boolean(options.asJson),
     original: JSON.stringify(json),
+    constraint: getZodConstraint(
+      options.asJson
+        ? JsonSettingsSchema
+        : settingsSchema(group, {
+            lockedFields: fields.filter((field) => field.lockedBecause).map((field) => field.name),
+            unsetFields: group.fields.filter((field) => values[field.name] === undefined).map((field) => field.name),
+          }),
+    ),
   }
 }
 

@@ -9,17 +9,11 @@ import { CheckboxField } from '~/components/forms/checkbox-field'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { DetailList } from '~/components/layout/detail-list'
 import { GuardedLink } from '~/components/layout/denied'
 import { FocusHeading } from '~/components/layout/focus-heading'
-import {
-  isTextareaField,
-  JsonSettingsSchema,
-  RenameTableSchema,
-  settingsGroup,
-  settingsSchema,
-} from '~/schemas/table-settings'
+import { isTextareaField, settingsGroup } from '~/schemas/table-settings-values'
 import type { SettingsFieldView, SettingsOverviewGroup, SettingsStep } from './__table-settings.server'
 import { CodeField } from '~/components/forms/code-field'
 
@@ -28,6 +22,11 @@ import { CodeField } from '~/components/forms/code-field'
  * `?edit=<group>` on the same page, the one group's form, and the rename form. Kept out of the
  * route module so the page's other panels (transforms, sources) merge cleanly.
  */
+
+// The schemas come after hydration (decision 077): zod stays out of the table page's first load.
+const loadTableSettingsSchemas = () => import('~/schemas/table-settings')
+const loadJsonSettingsSchema = () => import('~/schemas/table-settings').then((module) => module.JsonSettingsSchema)
+const loadRenameTableSchema = () => import('~/schemas/table-settings').then((module) => module.RenameTableSchema)
 
 /** Where `?edit=<group>` (and the other steps) open: the table's URL with `params` added. */
 export function stepHref(base: string, params: Record<string, string>): string {
@@ -141,8 +140,9 @@ function SettingsJsonForm({
   lastResult?: SubmissionResult<string[]>
   cancelTo: string
 }) {
-  const [form, fields] = useSchemaForm(JsonSettingsSchema, {
+  const [form, fields] = useLazySchemaForm(loadJsonSettingsSchema, {
     id: `settings-json-${step.key}`,
+    constraint: step.constraint,
     lastResult,
     defaultValue: { json: step.json },
   })
@@ -201,8 +201,10 @@ function SettingsFieldsForm({
   const group = settingsGroup(step.key)!
   const locked = step.fields.filter((field) => field.lockedBecause).map((field) => field.name)
   const unset = group.fields.filter((field) => step.values[field.name] === undefined).map((field) => field.name)
-  const [form, fields] = useSchemaForm(settingsSchema(group, { lockedFields: locked, unsetFields: unset }), {
+  const [form, fields] = useLazySchemaForm(loadTableSettingsSchemas, {
+    schemaOf: (schemas) => schemas.settingsSchema(group, { lockedFields: locked, unsetFields: unset }),
     id: `settings-${step.key}`,
+    constraint: step.constraint,
     lastResult,
     defaultValue: step.values,
   })
@@ -303,18 +305,22 @@ export function RenameTableForm({
   name,
   description,
   original,
+  constraint,
   lastResult,
   cancelTo,
 }: {
   name: string
   description: string
+  /** `getZodConstraint(RenameTableSchema)` from the loader. */
+  constraint?: FormConstraint
   /** The stored name and description as JSON (a save writes only what differs). */
   original?: string
   lastResult?: SubmissionResult<string[]>
   cancelTo: string
 }) {
-  const [form, fields] = useSchemaForm(RenameTableSchema, {
+  const [form, fields] = useLazySchemaForm(loadRenameTableSchema, {
     id: 'rename-table',
+    constraint,
     lastResult,
     defaultValue: { name, description },
   })

@@ -1,5 +1,5 @@
 import type { Submission as ConformSubmission } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
@@ -40,6 +40,11 @@ import { redirectWithToast } from '~/utils/toast.server'
 import { inferTransform } from './__transform-infer'
 import { tableUrl } from './__table-url'
 import { mergeDeep } from './__table-settings.server'
+
+/** The transform form's HTML constraints: its schema loads in the browser after hydration (decision 077). */
+export function transformConstraint() {
+  return getZodConstraint(TransformFormSchema)
+}
 
 /** A table the transform can belong to: `projectId/tableId` and `project.table`. */
 export type TableChoice = { value: string; label: string; projectName: string; tableName: string }

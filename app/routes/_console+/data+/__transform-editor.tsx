@@ -2,13 +2,10 @@ import {
   getInputProps,
   getSelectProps,
   getTextareaProps,
-  useForm,
-  type DefaultValue,
   type FieldMetadata,
-  type Submission,
   type SubmissionResult,
+  type useForm,
 } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
@@ -17,7 +14,7 @@ import { Textarea } from '~/components/ui/textarea'
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
@@ -25,13 +22,9 @@ import { FieldShell } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { SubmitButton } from '~/components/forms/submit-button'
-import {
-  RESOLUTIONS,
-  storedRuleNotes,
-  transformNameProblem,
-  TRANSFORM_TYPES,
-  TransformFormSchema,
-} from '~/schemas/transform'
+import { RESOLUTIONS, storedRuleNotes, transformNameProblem, TRANSFORM_TYPES } from '~/schemas/transform-rules'
+import type { TransformFormSchema } from '~/schemas/transform'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { ALL_COLUMN_TYPES, ALL_COMPRESSIONS, withCurrent } from '~/schemas/transform-value'
 import type { ValidationView } from './__transform-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
@@ -40,7 +33,12 @@ import { CodeField } from '~/components/forms/code-field'
 
 /** Intents that refill the form from the server: the form need not be valid to send them. */
 const LOOSE_INTENTS = ['infer', 'upload']
-const LooseSchema = z.object({}).passthrough()
+// The schemas come after hydration (decision 077): zod stays out of the transform pages' first load.
+const loadTransformSchemas = () => import('~/schemas/transform')
+/** The form's fields as conform types them for the transform schema (read before the schema loads). */
+type TransformFields = ReturnType<
+  typeof useForm<z.input<typeof TransformFormSchema>, z.output<typeof TransformFormSchema>, string[]>
+>[1]
 
 /**
  * The transform form (create and edit): table, name, type, the output columns as a table of rows,
@@ -52,6 +50,7 @@ export function TransformEditor({
   tables,
   isTableFixed,
   defaultValue,
+  constraint,
   lastResult,
   submitLabel,
   cancelTo,
@@ -66,6 +65,8 @@ export function TransformEditor({
   /** Edit: the table cannot change (sent as a hidden field). */
   isTableFixed: boolean
   defaultValue: Record<string, unknown>
+  /** `getZodConstraint(TransformFormSchema)` from the loader. */
+  constraint: FormConstraint
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
@@ -80,22 +81,17 @@ export function TransformEditor({
   deniedReason?: string | null
 }) {
   const isHydrated = useHydrated()
-  const [form, fields] = useForm<z.input<typeof TransformFormSchema>, z.output<typeof TransformFormSchema>, string[]>({
+  const [form, lazyFields] = useLazySchemaForm(loadTransformSchemas, {
     id: 'transform-editor',
     lastResult,
-    defaultValue: defaultValue as DefaultValue<z.input<typeof TransformFormSchema>>,
-    constraint: getZodConstraint(TransformFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => {
-      const intent = String(formData.get('intent') ?? '')
-      if (LOOSE_INTENTS.includes(intent))
-        return parseWithZod(formData, { schema: LooseSchema }) as unknown as Submission<
-          z.output<typeof TransformFormSchema>
-        >
-      return parseWithZod(formData, { schema: TransformFormSchema })
-    },
+    defaultValue: defaultValue as never,
+    constraint,
+    schemaOf: (schemas, formData) =>
+      LOOSE_INTENTS.includes(String(formData.get('intent') ?? ''))
+        ? (schemas.LooseFormSchema as unknown as typeof TransformFormSchema)
+        : schemas.TransformFormSchema,
   })
+  const fields = lazyFields as unknown as TransformFields
   const type = fields.type.value ?? 'json'
   const showCsv = !isHydrated || type === 'csv'
   const showJson = !isHydrated || type !== 'csv'

@@ -67,6 +67,7 @@ async function save(
         tableLabel={page.table.label}
         credentials={listed ?? page.credentials}
         defaultValue={page.defaultValue}
+        constraint={page.constraint}
         submitLabel="Save auto batch"
         cancelTo="/data/tables"
       />

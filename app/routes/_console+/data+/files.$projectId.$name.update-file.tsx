@@ -21,7 +21,7 @@ import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { dictionaryUrl } from './__dictionary-url'
 import { FileUploadForm } from './__file-upload-form'
-import { uploadFileAction } from './__file-upload.server'
+import { fileFormConstraint, uploadFileAction } from './__file-upload.server'
 import { fileDownloadUrl, fileUrl } from './__file-url'
 import { dictionariesUsing } from './__file-usage.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -59,6 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     usedBy,
     isConfirmingDelete: new URL(request.url).searchParams.get('delete') === file.name,
+    constraint: fileFormConstraint(true),
   }
 }
 
@@ -93,7 +94,7 @@ function inUseMessage(names: string[]): string {
 }
 
 export default function UpdateFileRoute() {
-  const { project, file, usedBy, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
+  const { project, file, usedBy, isConfirmingDelete, constraint, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const pageUrl = fileUrl(project.uuid, file.name)
   const deleteError = actionData && 'deleteError' in actionData ? actionData.deleteError : undefined
@@ -174,6 +175,7 @@ export default function UpdateFileRoute() {
         <FileUploadForm
           deniedReason={denied.change}
           replace={{ projectId: project.uuid, name: file.name }}
+          constraint={constraint}
           lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
           submitLabel="Replace file"
           cancelTo="/data/files"

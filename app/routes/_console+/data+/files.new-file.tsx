@@ -8,7 +8,7 @@ import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { FileUploadForm } from './__file-upload-form'
-import { uploadFileAction } from './__file-upload.server'
+import { fileFormConstraint, uploadFileAction } from './__file-upload.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -23,7 +23,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ])
   const projects = listed.map((project) => ({ uuid: project.uuid, name: project.name }))
   const wanted = new URL(request.url).searchParams.get('project')
-  return { denied, projects, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
+  return {
+    denied,
+    projects,
+    project: projects.some((project) => project.uuid === wanted) ? wanted! : '',
+    constraint: fileFormConstraint(),
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -34,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewFileRoute() {
-  const { projects, project, denied } = useLoaderData<typeof loader>()
+  const { projects, project, constraint, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -47,6 +52,7 @@ export default function NewFileRoute() {
         <FileUploadForm
           projects={projects}
           project={project}
+          constraint={constraint}
           lastResult={actionData?.result}
           submitLabel="Upload file"
           cancelTo="/data/files"

@@ -7,13 +7,13 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster } from '~/api/policies.server'
-import { AUTO_BATCH, FORM_KIND_LABELS, FORM_KINDS, isFormKind, isSourceKind } from '~/schemas/source'
+import { AUTO_BATCH, FORM_KIND_LABELS, FORM_KINDS, isFormKind, isSourceKind } from '~/schemas/source-values'
 import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
 import { AutoBatchEditor } from './__source-autobatch'
-import { autoBatchAction, loadCredentialChoices } from './__source-autobatch.server'
+import { autoBatchAction, autoBatchConstraint, loadCredentialChoices } from './__source-autobatch.server'
 import { SourceEditor } from './__source-editor'
-import { loadTransformNames, sourceEditorAction } from './__source-editor.server'
+import { loadTransformNames, sourceConstraint, sourceEditorAction } from './__source-editor.server'
 import { loadTablePick } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
 import { FormSelect } from '~/components/forms/form-select'
@@ -59,6 +59,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     kind,
     transforms,
     credentials,
+    // the form's HTML constraints: its schema loads after hydration (decision 077)
+    constraint: kind === AUTO_BATCH ? autoBatchConstraint() : kind ? sourceConstraint(kind, false) : {},
     defaultValue: {
       table: table?.value ?? '',
       transform: transforms.length === 1 ? transforms[0] : '',
@@ -80,7 +82,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewIngestSourceRoute() {
-  const { tables, search, table, kind, transforms, credentials, defaultValue, denied } = useLoaderData<typeof loader>()
+  const { tables, search, table, kind, transforms, credentials, defaultValue, constraint, denied } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [projectId = '', tableId = ''] = (table?.value ?? '').split('/')
   return (
@@ -137,6 +140,7 @@ export default function NewIngestSourceRoute() {
             tableLabel={table.label}
             credentials={credentials}
             defaultValue={{ table: table.value }}
+            constraint={constraint}
             lastResult={actionData?.result}
             submitLabel="Create auto batch"
             cancelTo={tableUrl(tableId, projectId)}
@@ -150,6 +154,7 @@ export default function NewIngestSourceRoute() {
               tableLabel={table.label}
               transforms={transforms}
               defaultValue={defaultValue}
+              constraint={constraint}
               lastResult={actionData?.result}
               submitLabel={`Create ${FORM_KIND_LABELS[kind]} source`}
               cancelTo={tableUrl(tableId, projectId)}

@@ -10,6 +10,7 @@ import {
   loadTablePick,
   loadTransformDefaults,
   newTransformValue,
+  transformConstraint,
   transformEditorAction,
 } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
@@ -33,6 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     search: { q: search.q, choices: search.choices, hasMore: search.hasMore },
     chosen: table,
     defaultValue: newTransformValue(table, defaults),
+    constraint: transformConstraint(),
     cancelTo: table ? tableUrl(table.split('/')[1]!, table.split('/')[0]!) : '/data/tables',
   }
 }
@@ -43,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewTransformRoute() {
-  const { tables, search, chosen, defaultValue, cancelTo, denied } = useLoaderData<typeof loader>()
+  const { tables, search, chosen, defaultValue, constraint, cancelTo, denied } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const formKey = actionData && 'formKey' in actionData ? actionData.formKey : 'new'
   return (
@@ -63,6 +65,7 @@ export default function NewTransformRoute() {
           tables={tables}
           isTableFixed={false}
           defaultValue={defaultValue}
+          constraint={constraint}
           lastResult={actionData?.result}
           submitLabel="Publish transform"
           cancelTo={cancelTo}

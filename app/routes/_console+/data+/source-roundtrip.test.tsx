@@ -68,6 +68,7 @@ async function save(kind: SourceKind, sourceId: string, change = (e: [string, st
         tableLabel={page.table.label}
         transforms={page.transforms}
         defaultValue={page.defaultValue}
+        constraint={page.constraint}
         submitLabel="Save source"
         cancelTo="/data/tables"
         isEdit

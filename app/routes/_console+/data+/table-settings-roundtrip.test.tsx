@@ -72,6 +72,7 @@ async function renameUnchanged(tableId: string) {
         name={page.table.name}
         description={page.table.description}
         original={page.table.original}
+        constraint={page.renameConstraint}
         cancelTo="/data/tables"
       />
     </ChakraProvider>,

@@ -3,7 +3,7 @@ import { Box, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { whyNotEach } from '~/api/access.server'
@@ -19,6 +19,7 @@ import { DateTime } from '~/components/layout/date-time'
 import { formatBytes, formatNumber, formatRatio } from '~/utils/format-number'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import { ForceConfirmSchema } from '~/schemas/confirm'
+import { RenameTableSchema } from '~/schemas/table-settings'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
@@ -102,6 +103,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     related,
     settingsStep,
     isRenaming: edit === 'rename' && !denied.change,
+    // The rename form's HTML constraints: its schema loads after hydration (decision 077).
+    renameConstraint: edit === 'rename' ? getZodConstraint(RenameTableSchema) : undefined,
     denied,
     isConfirmingTruncate: url.searchParams.get('truncate') === table.uuid,
     stats,
@@ -157,6 +160,7 @@ export default function TableDetailRoute() {
     settings,
     settingsStep,
     isRenaming,
+    renameConstraint,
     isConfirmingTruncate,
     stats,
     transforms,
@@ -270,6 +274,7 @@ export default function TableDetailRoute() {
           name={table.name}
           description={table.description}
           original={table.original}
+          constraint={renameConstraint}
           lastResult={formResult}
           cancelTo={base}
         />

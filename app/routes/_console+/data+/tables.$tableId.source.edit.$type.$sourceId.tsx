@@ -6,11 +6,12 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, settle } from '~/api/policies.server'
 import { deleteSource, findSourcePool, getSource } from '~/api/sources.server'
-import { AUTO_BATCH, isSourceKind, SOURCE_LABELS } from '~/schemas/source'
+import { AUTO_BATCH, isSourceKind, SOURCE_LABELS } from '~/schemas/source-values'
 import { listAutoBatches } from '~/api/sources.server'
 import { AutoBatchEditor } from './__source-autobatch'
 import {
   autoBatchAction,
+  autoBatchConstraint,
   autoBatchEditValue,
   deleteAutoBatch,
   loadCredentialChoices,
@@ -23,7 +24,13 @@ import { SectionCard } from '~/components/layout/section-card'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { SourceEditor } from './__source-editor'
-import { loadTransformNames, scaleValue, sourceEditorAction, sourceEditValue } from './__source-editor.server'
+import {
+  loadTransformNames,
+  scaleValue,
+  sourceConstraint,
+  sourceEditorAction,
+  sourceEditValue,
+} from './__source-editor.server'
 import { tableUrl } from './__table-url'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
@@ -72,6 +79,8 @@ async function loadAutoBatch(request: Request, tableId: string, sourceId: string
     state: entry.enabled ? (entry.dry_run ? 'Enabled (dry run: nothing is stored)' : 'Enabled') : 'Disabled',
     credentials,
     defaultValue: autoBatchEditValue(entry, tableValue),
+    // the form's HTML constraints: its schema loads after hydration (decision 077)
+    constraint: autoBatchConstraint(),
     isConfirmingDelete: url.searchParams.get('delete') === String(index),
   }
 }
@@ -111,6 +120,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     poolName: source.pool_name ?? '',
     transforms,
     defaultValue: sourceEditValue(source, kind, tableValue),
+    constraint: sourceConstraint(kind, true),
     isConfirmingDelete: url.searchParams.get('delete') === source.uuid,
   }
 }
@@ -154,6 +164,7 @@ function AutoBatchPage({
   state,
   credentials,
   defaultValue,
+  constraint,
   isConfirmingDelete,
   denied,
 }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'autobatch' }>) {
@@ -199,6 +210,7 @@ function AutoBatchPage({
         tableLabel={table.label}
         credentials={credentials}
         defaultValue={defaultValue}
+        constraint={constraint}
         lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
         submitLabel="Save auto batch"
         cancelTo={tableUrl(table.uuid, project.uuid)}
@@ -217,6 +229,7 @@ function SourcePage({
   poolName,
   transforms,
   defaultValue,
+  constraint,
   isConfirmingDelete,
   denied,
 }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { mode: 'source' }>) {
@@ -285,6 +298,7 @@ function SourcePage({
         tableLabel={table.label}
         transforms={transforms}
         defaultValue={defaultValue}
+        constraint={constraint}
         lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
         submitLabel="Save source"
         cancelTo={tableUrl(table.uuid, project.uuid)}

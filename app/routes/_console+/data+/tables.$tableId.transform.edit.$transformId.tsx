@@ -13,7 +13,7 @@ import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { TransformEditor } from './__transform-editor'
-import { transformEditorAction, transformFormValue } from './__transform-editor.server'
+import { transformConstraint, transformEditorAction, transformFormValue } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
@@ -49,6 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     transform: { uuid: transform.uuid, name: transform.name },
     tables: [{ value: tableValue, label: `${project.name}.${table.name}` }],
     defaultValue: transformFormValue(transform, tableValue),
+    constraint: transformConstraint(),
     isConfirmingDelete: url.searchParams.get('delete') === transform.uuid,
   }
 }
@@ -71,7 +72,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditTransformRoute() {
-  const { table, project, transform, tables, defaultValue, isConfirmingDelete, denied } = useLoaderData<typeof loader>()
+  const { table, project, transform, tables, defaultValue, constraint, isConfirmingDelete, denied } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const formKey = actionData && 'formKey' in actionData ? actionData.formKey : 'edit'
   const base = `/data/tables/${table.uuid}/transform/edit/${transform.uuid}`
@@ -120,6 +122,7 @@ export default function EditTransformRoute() {
         tables={tables}
         isTableFixed
         defaultValue={defaultValue}
+        constraint={constraint}
         lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
         submitLabel="Save transform"
         cancelTo={tableUrl(table.uuid, project.uuid)}

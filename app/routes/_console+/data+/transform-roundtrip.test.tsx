@@ -18,6 +18,7 @@ import { args, get, loginAsAdmin, returnedOrThrown } from '#tests/session'
 import { TEST_CONSOLE_URL } from '#tests/env'
 import { system } from '~/theme'
 import { TransformEditor } from './__transform-editor'
+import { transformConstraint } from './__transform-editor.server'
 import { action as editAction, loader as editLoader } from './tables.$tableId.transform.edit.$transformId'
 import { action as newAction } from './new-transform'
 
@@ -82,6 +83,7 @@ async function roundTrip(transform: Record<string, unknown>) {
         tables={loaded.tables}
         isTableFixed
         defaultValue={loaded.defaultValue}
+        constraint={loaded.constraint}
         submitLabel="Save transform"
         cancelTo="/data/tables"
         canIngest
@@ -316,6 +318,7 @@ async function saveEdited(
         tables={page.tables}
         isTableFixed
         defaultValue={page.defaultValue}
+        constraint={page.constraint}
         submitLabel="Save transform"
         cancelTo="/data/tables"
       />
@@ -456,6 +459,7 @@ describe('a transform file loaded into the new-transform form (issue 32)', () =>
           tables={[{ value: `${projectId}/${tableId}`, label: 'p.t' }]}
           isTableFixed={false}
           defaultValue={{ ...loaded.data.result.initialValue, table: `${projectId}/${tableId}` }}
+          constraint={transformConstraint()}
           submitLabel="Publish transform"
           cancelTo="/data/tables"
         />

@@ -1,7 +1,7 @@
 import { Stack } from '@chakra-ui/react'
 import { Textarea } from '~/components/ui/textarea'
 import { getTextareaProps } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
@@ -11,7 +11,7 @@ import { getTransform, validateTransform } from '~/api/transforms.server'
 import { FieldShell } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { useSchemaForm } from '~/components/forms/use-schema-form'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { PageHeader } from '~/components/layout/page-header'
 import { parseTransformJson, ValidateTransformSchema } from '~/schemas/transform'
 import type { RouteHandle } from '~/utils/handle'
@@ -41,7 +41,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       sampleData = typeof sample === 'string' ? sample : sample ? JSON.stringify(sample) : ''
     }
   }
-  return { tables: tables.map(({ value, label }) => ({ value, label })), defaultValue: { table, schema, sampleData } }
+  return {
+    tables: tables.map(({ value, label }) => ({ value, label })),
+    defaultValue: { table, schema, sampleData },
+    // the form's HTML constraints: its schema loads after hydration (decision 077)
+    constraint: getZodConstraint(ValidateTransformSchema),
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -81,11 +86,15 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+// The schema comes after hydration (decision 077): zod stays out of the page's first load.
+const loadValidateTransformSchema = () => import('~/schemas/transform').then((module) => module.ValidateTransformSchema)
+
 export default function ValidateTransformRoute() {
-  const { tables, defaultValue } = useLoaderData<typeof loader>()
+  const { tables, defaultValue, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(ValidateTransformSchema, {
+  const [form, fields] = useLazySchemaForm(loadValidateTransformSchema, {
     id: 'validate-transform',
+    constraint,
     lastResult: actionData?.result,
     defaultValue,
   })

@@ -1,9 +1,7 @@
-import { z } from 'zod'
-
 /**
  * System Health's time ranges (spec section 9): presets relative to now, or a custom from/to in UTC
- * limited to 6 hours and aggregated in 10-minute intervals. Safe on both sides (the filter forms
- * validate with it as you type; the loaders with it on every request).
+ * limited to 6 hours and aggregated in 10-minute intervals. Without zod (decision 077): the filter
+ * schemas are in `__range-schemas.ts`, which the forms load after hydration.
  */
 export const RANGE_PRESETS = [
   { value: '15m', label: 'Last 15 minutes', ms: 15 * 60_000, stepSeconds: 30 },
@@ -44,49 +42,8 @@ export function toUtcInput(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16)
 }
 
-const text = (max: number) => z.string().trim().max(max, `At most ${max} characters`).optional()
-
-/** The range fields both tabs share: `range`, and `from`/`to` when it is custom. */
-export const RangeFields = {
-  range: z.enum(['15m', '1h', '6h', CUSTOM_RANGE]).catch(DEFAULT_RANGE),
-  from: z.string().trim().optional(),
-  to: z.string().trim().optional(),
-}
-
-type RangeValue = { range: string; from?: string; to?: string }
-
-function checkRange(value: RangeValue, ctx: z.RefinementCtx) {
-  if (value.range !== CUSTOM_RANGE) return
-  const from = parseUtcInput(value.from)
-  const to = parseUtcInput(value.to)
-  if (!value.from) ctx.addIssue({ code: 'custom', path: ['from'], message: RANGE_MESSAGES.fromRequired })
-  else if (Number.isNaN(from)) ctx.addIssue({ code: 'custom', path: ['from'], message: RANGE_MESSAGES.invalid })
-  if (!value.to) ctx.addIssue({ code: 'custom', path: ['to'], message: RANGE_MESSAGES.toRequired })
-  else if (Number.isNaN(to)) ctx.addIssue({ code: 'custom', path: ['to'], message: RANGE_MESSAGES.invalid })
-  if (Number.isNaN(from) || Number.isNaN(to)) return
-  if (to <= from) ctx.addIssue({ code: 'custom', path: ['to'], message: RANGE_MESSAGES.order })
-  else if (to - from > MAX_CUSTOM_MS) ctx.addIssue({ code: 'custom', path: ['to'], message: RANGE_MESSAGES.tooLong })
-  else if (to - from < CUSTOM_STEP_SECONDS * 1000)
-    ctx.addIssue({ code: 'custom', path: ['to'], message: RANGE_MESSAGES.tooShort })
-}
-
-/** The Counts tab's filters (spec section 3): the range, one service and one pool. */
-export const CountsFilterSchema = z
-  .object({ ...RangeFields, service: text(100), pool: text(100) })
-  .superRefine(checkRange)
-
-/** The Logs tab's filters (spec section 3: service, log level, timerange, pool, component, container, search). */
-export const LogsFilterSchema = z
-  .object({
-    ...RangeFields,
-    service: text(100),
-    level: text(40),
-    pool: text(100),
-    component: text(100),
-    container: text(200),
-    q: text(500),
-  })
-  .superRefine(checkRange)
+/** A range as the filter forms post it. */
+export type RangeValue = { range: string; from?: string; to?: string }
 
 export type ResolvedRange = {
   /** The first and last instants covered (ms). */

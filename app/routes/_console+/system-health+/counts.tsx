@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
@@ -17,12 +17,13 @@ import { summaryCards, type SummaryCard } from '../__summary-cards'
 import { formatNumber } from '~/utils/format-number'
 import { LiveToggle } from './__live-toggle'
 import { loadPanel, PANELS } from './__panels.server'
-import { CountsFilterSchema, formatUtc, resolveRange } from './__range'
+import { formatUtc, resolveRange } from './__range'
+import { CountsFilterSchema } from './__range-schemas'
 import { RangeFields } from './__range-fields'
 import type { SeriesPanelData } from './__series'
 import { SeriesPanel } from './__series-panel'
 import { settle } from '~/api/policies.server'
-import { useEarlyChanges } from '~/components/forms/early-changes'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
@@ -140,17 +141,16 @@ function intervalLabel(seconds: number): string {
   return seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`
 }
 
+// The filter schema comes after hydration (decision 077): zod stays out of the tab's first load.
+const loadCountsFilterSchema = () => import('./__range-schemas').then((module) => module.CountsFilterSchema)
+
 function CountsFilterForm({ services, pools }: { services: string[]; pools: string[] }) {
   const data = useLoaderData<typeof loader>()
-  const [form, fields] = useForm({
+  const [form, fields] = useLazySchemaForm(loadCountsFilterSchema, {
     id: 'counts-filters',
     lastResult: data.result,
     defaultValue: data.filters ?? undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CountsFilterSchema }),
   })
-  useEarlyChanges('counts-filters')
   return (
     <Form method="get" {...getFormProps(form)} aria-label="Counts filters">
       <FormErrors id={form.errorId} errors={form.errors} />

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
@@ -18,10 +18,11 @@ import { SubmitButton } from '~/components/forms/submit-button'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import type { RouteHandle } from '~/utils/handle'
 import { LiveToggle } from './__live-toggle'
-import { CUSTOM_RANGE, formatUtc, LogsFilterSchema, parseUtcInput, RANGE_PRESETS } from './__range'
+import { CUSTOM_RANGE, formatUtc, parseUtcInput, RANGE_PRESETS } from './__range'
+import { LogsFilterSchema } from './__range-schemas'
 import { RangeFields } from './__range-fields'
 import { settle } from '~/api/policies.server'
-import { useEarlyChanges } from '~/components/forms/early-changes'
+import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
@@ -242,17 +243,16 @@ export default function SystemHealthLogsRoute() {
   )
 }
 
+// The filter schema comes after hydration (decision 077): zod stays out of the tab's first load.
+const loadLogsFilterSchema = () => import('./__range-schemas').then((module) => module.LogsFilterSchema)
+
 function LogsFilterForm() {
   const data = useLoaderData<typeof loader>()
-  const [form, fields] = useForm({
+  const [form, fields] = useLazySchemaForm(loadLogsFilterSchema, {
     id: 'logs-filters',
     lastResult: data.result,
     defaultValue: data.filters ?? undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LogsFilterSchema }),
   })
-  useEarlyChanges('logs-filters')
   const options = (values: string[]) => values.map((value) => ({ value, label: value }))
   const search = getInputProps(fields.q, { type: 'search' })
   return (
