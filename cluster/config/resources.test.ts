@@ -293,6 +293,12 @@ describe('tables', () => {
       await t.api('POST', '/config/v1/login', { username: 'one@example.com', password: 'one-password-1' }, null)
     ).body.auth_token.access_token
     expect(await names('ordering=name', token)).toEqual(['charlie'])
+    // the org's people as they were (the summary test counts them)
+    const one = (await t.api('GET', '/config/v1/users/')).body.results.find(
+      (u: { email: string }) => u.email === 'one@example.com',
+    )
+    expect((await t.api('DELETE', `/config/v1/users/${one.uuid}`)).status).toBe(204)
+    expect((await t.api('DELETE', `/config/v1/roles/${role.body.id}/`)).status).toBe(204)
   })
 
   test('OPTIONS lists settings with nested children', async () => {
