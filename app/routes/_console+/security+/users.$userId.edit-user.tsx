@@ -36,7 +36,7 @@ export const handle: RouteHandle = {
 }
 
 /** The most roles the form offers besides the user's own (issue 33: 200 roles are a search away, not a list). */
-export const ROLE_CHOICES = 25
+export const ROLE_CHOICES = 50
 
 /**
  * The roles the form offers besides the user's: without a search, the first ROLE_CHOICES by name (one
