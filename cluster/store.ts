@@ -25,6 +25,8 @@ export class Store {
   private byRef = new Map<string, Map<string, Map<string, Set<string>>>>()
   /** each stored object's JSON text (see copy) */
   private texts = new WeakMap<object, string>()
+  /** how many changes each kind has had (any put or delete, a load's included): keys derived caches */
+  private generations = new Map<string, number>()
   private fd: number
   private closed = false
 
@@ -106,6 +108,7 @@ export class Store {
   }
 
   private reindex(kind: string, id: string, before: unknown, after: unknown) {
+    this.generations.set(kind, (this.generations.get(kind) ?? 0) + 1)
     for (const field of PARENT_FIELDS) {
       const was = parentValue(before, field)
       const now = parentValue(after, field)
@@ -173,6 +176,14 @@ export class Store {
       const value = map.get(id)
       if (value !== undefined) yield value as Readonly<T>
     }
+  }
+
+  /**
+   * A number that changes whenever a value of `kind` is put or deleted: a reader that derives
+   * something from a kind's values (a sorted order) keeps it while the number stays the same.
+   */
+  generation(kind: string): number {
+    return this.generations.get(kind) ?? 0
   }
 
   /** How many values of a kind have `parentId` as their parent `field` (from the index). */

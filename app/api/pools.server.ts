@@ -1,5 +1,6 @@
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
+import { cachedRead } from './read-cache.server'
 
 /** A pool's deployment as the cluster keeps it (cluster-api.md 7): quantities are strings or numbers. */
 export type PoolDeployment = {
@@ -55,6 +56,50 @@ const poolPath = (poolId: string) => `${POOLS_PATH}${encodeURIComponent(poolId)}
 export async function listPools(api: ClusterApi): Promise<Pool[]> {
   const pools = await listAll<Pool>(api, POOLS_PATH)
   return pools.sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/** Whether a pool can run a batch job: an ingest pool, or the batch peer or intake head. */
+export function isBatchPool(pool: Pool): boolean {
+  return (
+    pool.type === 'ingest' ||
+    ['batch-peer', 'intake-head'].includes(String(pool.settings?.k8s_deployment?.service ?? ''))
+  )
+}
+
+/** A pool as a batch job's pool field suggests it. */
+export type PoolChoice = { value: string; label: string }
+
+/** The most pools the batch job form suggests at once (issue 33: 500 pools are a search away, not a list). */
+export const POOL_SUGGESTIONS = 25
+
+const poolChoice = (pool: Pool): PoolChoice => ({
+  value: pool.name,
+  label: pool.settings?.k8s_deployment?.service ? `${pool.name} (${pool.settings.k8s_deployment.service})` : pool.name,
+})
+
+/**
+ * The pools a batch job can run on whose name holds `q` (case-insensitive), at most `limit`, by name.
+ * Without a search: one page of the cluster's pools by name (`ordering=name`), so the form costs the
+ * same at 500 pools; with one (the cluster filters pools by exact name only), the whole list through
+ * the session's short read cache. Throws ClusterError.
+ */
+export async function searchBatchPools(
+  api: ClusterApi,
+  q: string,
+  limit = POOL_SUGGESTIONS,
+): Promise<{ choices: PoolChoice[]; hasMore: boolean }> {
+  const needle = q.trim().toLowerCase()
+  if (!needle) {
+    const answer = await api.list<Pool>(POOLS_PATH, { page: 1, pageSize: 100, params: { ordering: 'name' } })
+    const sorted = [...answer.results].sort((a, b) => a.name.localeCompare(b.name))
+    const fit = sorted.filter(isBatchPool)
+    // a first page short of batch pools (the query pools sort first): the whole list instead
+    if (fit.length > limit || answer.count <= answer.results.length)
+      return { choices: fit.slice(0, limit).map(poolChoice), hasMore: fit.length > limit }
+  }
+  const pools = await cachedRead(api, 'pools', () => listPools(api))
+  const fit = pools.filter((pool) => isBatchPool(pool) && pool.name.toLowerCase().includes(needle))
+  return { choices: fit.slice(0, limit).map(poolChoice), hasMore: fit.length > limit }
 }
 
 /** Returns one pool; throws ClusterError (404 when there is none). */

@@ -153,13 +153,16 @@ describe('the schema tree, a part at a time (issue 33)', () => {
 })
 
 describe('the reference page (issue 33)', () => {
-  it('describes the first tables and the one asked for, not every table', async () => {
+  it('describes the first tables and the one asked for, not every table; the columns of the one asked for only', async () => {
     const first = await referenceLoader(args(get('/queries/reference', cookie)))
     expect(first.tables.length).toBeLessThanOrEqual(20)
     expect(first.hasMore).toBe(true)
     const asked = await referenceLoader(args(get(`/queries/reference?table_id=${ids[59]}`, cookie)))
     expect(asked.tables[0]).toMatchObject({ uuid: ids[59], name: name(59) })
-    expect(asked.tables[0]!.columns.map((column) => column.name)).toEqual(['timestamp', 'field_59'])
+    expect(asked.tables[0]!.columns?.map((column) => column.name)).toEqual(['timestamp', 'field_59'])
+    // the columns of the one asked for only: each other table's are a link away (a read each)
+    expect(asked.tables.slice(1).every((table) => table.columns === null)).toBe(true)
+    expect(first.tables.every((table) => table.columns === null)).toBe(true)
   })
 })
 

@@ -259,6 +259,48 @@ describe('tables', () => {
     expect((await t.api('GET', path)).status).toBe(404)
   })
 
+  test('?ordering=name pages a project in name order, follows a rename; a grant on one table lists that table only (issue 33)', async () => {
+    const p = (await t.api('POST', `${o}/projects`, { name: 'ordered' })).body.uuid
+    const list = `${o}/projects/${p}/tables/`
+    for (const name of ['delta', 'alpha', 'charlie', 'bravo'])
+      expect((await t.api('POST', list, { name })).status).toBe(201)
+    const names = async (query: string, token?: string) =>
+      (await t.api('GET', `${list}?${query}`, undefined, token)).body.results.map((x: { name: string }) => x.name)
+    expect(await names('ordering=name&page_size=2')).toEqual(['alpha', 'bravo'])
+    expect(await names('ordering=name&page=2&page_size=2')).toEqual(['charlie', 'delta'])
+    expect(await names('ordering=-name&page_size=3')).toEqual(['delta', 'charlie', 'bravo'])
+    // a rename reorders the next answer (the kept order follows every change)
+    const alpha = (await t.api('GET', `${list}?name=alpha`)).body.results[0]
+    expect((await t.api('PATCH', `${list}${alpha.uuid}`, { name: 'echo' })).status).toBe(200)
+    expect(await names('ordering=name')).toEqual(['bravo', 'charlie', 'delta', 'echo'])
+    // a user whose role names one table sees that table alone in the list
+    const charlie = (await t.api('GET', `${list}?name=charlie`)).body.results[0]
+    const role = await t.api('POST', '/config/v1/roles/', {
+      name: 'one-table-reader',
+      policies: [{ permissions: ['view_table'], scope_type: 'table', scope_id: charlie.uuid }],
+    })
+    expect(role.status).toBe(201)
+    expect(
+      (
+        await t.api('POST', '/config/v1/users', {
+          email: 'one@example.com',
+          password: 'one-password-1',
+          roles: ['one-table-reader'],
+        })
+      ).status,
+    ).toBe(201)
+    const token = (
+      await t.api('POST', '/config/v1/login', { username: 'one@example.com', password: 'one-password-1' }, null)
+    ).body.auth_token.access_token
+    expect(await names('ordering=name', token)).toEqual(['charlie'])
+    // the org's people as they were (the summary test counts them)
+    const one = (await t.api('GET', '/config/v1/users/')).body.results.find(
+      (u: { email: string }) => u.email === 'one@example.com',
+    )
+    expect((await t.api('DELETE', `/config/v1/users/${one.uuid}`)).status).toBe(204)
+    expect((await t.api('DELETE', `/config/v1/roles/${role.body.id}/`)).status).toBe(204)
+  })
+
   test('OPTIONS lists settings with nested children', async () => {
     const r = await t.api('OPTIONS', `${o}/projects/${projectId}/tables`)
     const settings = r.body.actions.POST.settings

@@ -186,6 +186,46 @@ describe('batch jobs', () => {
   })
 })
 
+describe('alter job list', () => {
+  it("pages newest first, follows a new job, and shows a user with a table grant only that table's jobs (issue 33)", async () => {
+    const store = c.handler.state.store
+    const org = c.orgId
+    const mine = (await c.api('POST', `${base}/projects/`, { name: 'alter_list' })).body.uuid as string
+    const job = (i: number, projectId: string) => ({
+      uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      name: `alter_${i}`,
+      org,
+      type: 'alter',
+      status: 'done',
+      settings: { project_id: projectId, table_id: 't', project_name: 'p', table_name: 't' },
+      created: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+      modified: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    })
+    store.putMany(
+      'alter_job',
+      [3, 1, 4, 2].map((i) => [job(i, i === 2 ? mine : 'p-other').uuid, job(i, i === 2 ? mine : 'p-other')]),
+    )
+    const names = async (query = '', token?: string) =>
+      (await c.api('GET', `${base}/jobs/alter/${query}`, undefined, token)).body.results
+        .map((j: { name: string }) => j.name)
+        .filter((name: string) => /^alter_\d$/.test(name))
+    expect(await names()).toEqual(['alter_4', 'alter_3', 'alter_2', 'alter_1'])
+    store.put('alter_job', job(5, 'p-other').uuid, job(5, 'p-other'))
+    expect(await names()).toEqual(['alter_5', 'alter_4', 'alter_3', 'alter_2', 'alter_1'])
+    expect(await names('?page_size=2&page=2')).toEqual(['alter_3', 'alter_2'])
+    // a role on one project: that project's jobs only
+    const role = await c.api('POST', '/config/v1/roles/', {
+      name: 'alter-one-table',
+      policies: [{ permissions: ['view_alterjob'], scope_type: 'project', scope_id: mine }],
+    })
+    expect(role.status, JSON.stringify(role.body)).toBe(201)
+    const sa = await c.api('POST', '/config/v1/service_accounts/', { name: 'alter-bot', roles: ['alter-one-table'] })
+    expect(sa.status, JSON.stringify(sa.body)).toBe(201)
+    const token = (await c.api('POST', `/config/v1/service_accounts/${sa.body.uuid}/tokens/`, {})).body.token
+    expect(await names('', token)).toEqual(['alter_2'])
+  })
+})
+
 describe('jobs across a restart', () => {
   it('fails a job that was running, runs a ready one, recounts an alter job', async () => {
     const dataDir = c.dataDir

@@ -38,10 +38,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const entries = await loadFromCluster(() =>
     Promise.all(
       shown.map(async (item) => {
-        const [files, dictionaries] = await Promise.all([
-          listDictionaryFiles(api, item.uuid),
-          listDictionaries(api, item.uuid),
-        ])
+        // a project's dictionaries say which use its files: asked only of a project that has files
+        // (most have none: one call each, not two, at 50 projects; issue 33)
+        const files = await listDictionaryFiles(api, item.uuid)
+        const dictionaries = files.length ? await listDictionaries(api, item.uuid) : []
         return { project: item, files, dictionaries }
       }),
     ),

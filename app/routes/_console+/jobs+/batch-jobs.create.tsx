@@ -4,9 +4,10 @@ import { Box, chakra, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { requireApi, type ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
-import { listPools } from '~/api/pools.server'
+import { searchBatchPools, type PoolChoice } from '~/api/pools.server'
 import { createBatchJob } from '~/api/jobs.server'
 import { loadTableTransformPick } from '~/api/transforms.server'
 import { TableSearchForm } from '~/components/forms/table-search-field'
@@ -117,26 +118,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     table: table?.value ?? '',
     transform: defaultTransformOf(table),
     credentials,
-    pools,
+    pools: pools.choices,
+    morePools: pools.hasMore,
     constraint: getZodConstraint(BatchJobFormSchema),
   }
 }
 
-/** The ingest pools that can run a batch job, as options; none when the user may not list pools (the field is optional). */
-async function poolOptions(api: ClusterApi): Promise<{ value: string; label: string }[]> {
-  const pools = await noneWhenDenied(() => listPools(api), [])
-  return pools
-    .filter(
-      (pool) =>
-        pool.type === 'ingest' ||
-        ['batch-peer', 'intake-head'].includes(String(pool.settings?.k8s_deployment?.service ?? '')),
-    )
-    .map((pool) => ({
-      value: pool.name,
-      label: pool.settings?.k8s_deployment?.service
-        ? `${pool.name} (${pool.settings.k8s_deployment.service})`
-        : pool.name,
-    }))
+/**
+ * The pools the pool field suggests (the first by name: a search finds the others, issue 33); none
+ * when the user may not list pools (the field is optional and takes any name the cluster knows).
+ */
+function poolOptions(api: ClusterApi): Promise<{ choices: PoolChoice[]; hasMore: boolean }> {
+  return noneWhenDenied(() => searchBatchPools(api, ''), { choices: [], hasMore: false })
 }
 
 /** The org's credentials as options; none when the user may not list them (the field is optional). */
@@ -366,13 +359,7 @@ export default function NewBatchJobRoute() {
               label="Dry run"
               help="Read and check the files without loading any rows."
             />
-            <SelectField
-              meta={fields.pool as Meta}
-              label="Pool"
-              options={loaderData.pools}
-              placeholder="Default: the cluster's batch or intake pool"
-              help="The ingest pool whose workers load the files."
-            />
+            <PoolField meta={fields.pool} first={loaderData.pools} hasMore={loaderData.morePools} />
             <TextareaField
               meta={fields.sql}
               label="SQL"
@@ -434,6 +421,61 @@ function SourceKindRadio({
       <input {...props} key={props.key} id={id} />
       {label}
     </chakra.label>
+  )
+}
+
+/**
+ * The pool field: a name typed, with the pools suggested (a `<datalist>`). Without scripts the
+ * browser suggests from the first pools by name and any other pool is typed in full; with scripts
+ * the suggestions follow what is typed (`/resources/pool-search`, 200 ms after the last key), so any
+ * of 500 pools is found without a list of 500 (issue 33). The cluster refuses a name it lacks, on the field.
+ */
+function PoolField({ meta, first, hasMore }: { meta: Meta; first: PoolChoice[]; hasMore: boolean }) {
+  const [found, setFound] = useState<{ choices: PoolChoice[]; hasMore: boolean; q: string }>({
+    choices: first,
+    hasMore,
+    q: '',
+  })
+  const timer = useRef<ReturnType<typeof setTimeout>>()
+  useEffect(() => () => clearTimeout(timer.current), [])
+  const onInput = (event: FormEvent<HTMLInputElement>) => {
+    const q = event.currentTarget.value.trim()
+    clearTimeout(timer.current)
+    timer.current = setTimeout(() => {
+      fetch(`/resources/pool-search?q=${encodeURIComponent(q)}`)
+        .then((response) => (response.ok ? response.json() : null))
+        .then((answer: { choices: PoolChoice[]; hasMore: boolean } | null) => {
+          if (answer) setFound({ ...answer, q })
+        })
+        .catch(() => {})
+    }, 200)
+  }
+  const listId = `${meta.id}-suggestions`
+  return (
+    <>
+      <Field
+        meta={meta}
+        label="Pool"
+        help={
+          <>
+            The ingest pool whose workers load the files; empty: the cluster&apos;s batch or intake pool.{' '}
+            {found.q && !found.choices.length
+              ? `No batch pool's name holds “${found.q}”.`
+              : found.hasMore
+                ? `Suggests the first ${found.choices.length} by name: type to find another.`
+                : null}
+          </>
+        }
+        inputProps={{ list: listId, autoComplete: 'off', placeholder: 'intake-head', onInput }}
+      />
+      <datalist id={listId}>
+        {found.choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </datalist>
+    </>
   )
 }
 

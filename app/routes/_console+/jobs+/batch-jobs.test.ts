@@ -8,6 +8,7 @@ import { args, asResponse, get, loginAsAdmin, post, responseFrom, returnedOrThro
 import { JOB_MESSAGES } from '~/schemas/job'
 import { action as createAction, loader as createLoader } from './batch-jobs.create'
 import { action as listAction, loader as listLoader } from './batch-jobs._index'
+import { loader as poolSearch } from '../../resources+/pool-search'
 
 const cluster = useTestCluster()
 
@@ -345,5 +346,32 @@ describe('/jobs/batch-jobs', () => {
     const thrown = await responseFrom(() => list())
     expect(thrown.status).toBe(302)
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fjobs%2Fbatch-jobs')
+  })
+  it('suggests the first pools by name and finds any other by a search (issue 33): a pool past the suggestions, a search that finds nothing', async () => {
+    for (let i = 0; i < 30; i++)
+      await clusterCall('POST', '/config/v1/pools/', {
+        name: `zbatch-${String(i).padStart(2, '0')}`,
+        settings: {
+          k8s_deployment: { service: 'intake-head', replicas: '1', cpu: '1', memory: '1Gi', storage: '1Gi' },
+        },
+      })
+    const form = await createLoader(args(get('/jobs/batch-jobs/create', cookie)))
+    expect(form.pools).toHaveLength(25)
+    expect(form.morePools).toBe(true)
+    expect(form.pools.map((pool) => pool.value)).toEqual([...form.pools.map((pool) => pool.value)].sort())
+    expect(form.pools.map((pool) => pool.value)).not.toContain('zbatch-29')
+    const search = async (q: string) =>
+      (await poolSearch(args(get(`/resources/pool-search?q=${encodeURIComponent(q)}`, cookie)))).json()
+    expect(await search('ZBATCH-29')).toEqual({
+      choices: [{ value: 'zbatch-29', label: 'zbatch-29 (intake-head)' }],
+      hasMore: false,
+    })
+    expect((await search('zbatch-')).choices).toHaveLength(25)
+    expect(await search('no-such-pool')).toEqual({ choices: [], hasMore: false })
+    expect(await search('')).toEqual({ choices: form.pools, hasMore: true })
+    // a pool past the suggestions, typed in full (no scripts): the job is made on it
+    const jobId = await createJob({ ...VALID, name: 'on_zbatch_29', pool: 'zbatch-29', dryRun: 'on' })
+    const done = await until(jobId, ['done', 'failed'])
+    expect(Object.fromEntries(done.selected!.settings)).toMatchObject({ Pool: 'zbatch-29' })
   })
 })

@@ -42,15 +42,22 @@ async function tableColumns(api: ClusterApi, projectId: string, tableId: string)
 /** The most tables the reference page describes at once (each costs a read of its transforms). */
 export const REFERENCE_TABLES = 20
 
+/** A table of the reference page: its columns when they are read (`null`: a link away). */
+export type ReferenceTable = Omit<SchemaTable, 'columns'> & { columns: SchemaColumn[] | null }
+
+/** Up to this many tables, the reference page shows every table's columns (open). */
+export const REFERENCE_OPEN = 3
+
 /**
  * The reference page's schema (issue 33): the table `tableId` asked for and the org's first tables
- * (REFERENCE_TABLES) with their columns, and every project's functions and dictionaries (a read per
+ * (REFERENCE_TABLES), with the columns of the one asked for (of each, when there are REFERENCE_OPEN
+ * or fewer: a table's columns cost a read of its transforms, so the others are a link away), and every project's functions and dictionaries (a read per
  * project, not per table). `hasMore` when the org has more tables than it describes. Throws ClusterError.
  */
 export async function loadReferenceSchema(
   api: ClusterApi,
   tableId: string | null,
-): Promise<Schema & { hasMore: boolean }> {
+): Promise<Omit<Schema, 'tables'> & { tables: ReferenceTable[]; hasMore: boolean }> {
   const [projects, { choices, hasMore }, picked] = await Promise.all([
     listProjectsBriefly(api),
     searchTables(api, '', REFERENCE_TABLES),
@@ -59,11 +66,15 @@ export async function loadReferenceSchema(
   const shown = picked && !choices.some((choice) => choice.uuid === picked.uuid) ? [picked, ...choices] : choices
   const [tables, functions, dictionaries] = await Promise.all([
     Promise.all(
-      shown.map(async (choice): Promise<SchemaTable> => ({
+      shown.map(async (choice): Promise<ReferenceTable> => ({
         uuid: choice.uuid,
         project: choice.project,
         name: choice.name,
-        columns: await tableColumns(api, choice.projectId, choice.uuid),
+        // the columns of the table asked for (or of each of a few): the others are a link away
+        columns:
+          choice.uuid === picked?.uuid || shown.length <= REFERENCE_OPEN
+            ? await tableColumns(api, choice.projectId, choice.uuid)
+            : null,
       })),
     ),
     Promise.all(

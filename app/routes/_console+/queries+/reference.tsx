@@ -97,6 +97,10 @@ const OPTION_COLUMNS: Column<QueryOption>[] = [
   { key: 'description', header: 'Description', cell: (option) => option.description },
 ]
 
+/** The reference with `tableId`'s columns shown (the SQL being written kept). */
+const columnsUrl = (tableId: string, sql: string) =>
+  `/queries/reference?${new URLSearchParams({ table_id: tableId, ...(sql ? { data: sql } : {}) })}#table-${tableId}`
+
 export default function QueryReferenceRoute() {
   const { tables, hasMore, functions, dictionaries, tableId, sql } = useLoaderData<typeof loader>()
   return (
@@ -110,7 +114,7 @@ export default function QueryReferenceRoute() {
         </Heading>
         {tables.length ? (
           tables.map((table) => (
-            <details key={table.uuid} open={table.uuid === tableId || tables.length <= 3}>
+            <details key={table.uuid} id={`table-${table.uuid}`} open={table.uuid === tableId || tables.length <= 3}>
               <summary>
                 {table.project}.{table.name}
               </summary>
@@ -118,13 +122,21 @@ export default function QueryReferenceRoute() {
                 <Text mb="1">
                   <Link to={`/queries?table_id=${table.uuid}`}>Query this table</Link>
                 </Text>
-                <DataTable
-                  caption={`Columns of ${table.project}.${table.name}`}
-                  columns={COLUMN_COLUMNS}
-                  rows={table.columns}
-                  rowKey={(column) => column.name}
-                  empty="No columns yet: the table has no transform."
-                />
+                {table.columns ? (
+                  <DataTable
+                    caption={`Columns of ${table.project}.${table.name}`}
+                    columns={COLUMN_COLUMNS}
+                    rows={table.columns}
+                    rowKey={(column) => column.name}
+                    empty="No columns yet: the table has no transform."
+                  />
+                ) : (
+                  <Text>
+                    <Link to={columnsUrl(table.uuid, sql)}>
+                      Show the columns of {table.project}.{table.name}
+                    </Link>
+                  </Text>
+                )}
               </Box>
             </details>
           ))

@@ -1,11 +1,14 @@
 import { getCollectionProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, chakra, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, HStack, Input, Stack, Text } from '@chakra-ui/react'
+import { Button } from '~/components/ui/button'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData } from '@remix-run/react'
+import { Form as RemixForm, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { loadFromCluster, replyFromCluster } from '~/api/policies.server'
-import { listRoles } from '~/api/roles.server'
+import { listRoles, rolesNamed, type Role } from '~/api/roles.server'
+import { listOnePage } from '~/api/list-all.server'
+import type { ClusterApi } from '~/api/client.server'
 import { addUserRoles, getUser, removeUserRoles } from '~/api/users.server'
 import { ErrorList } from '~/components/forms/error-list'
 import { FormCard } from '~/components/forms/form-card'
@@ -32,14 +35,42 @@ export const handle: RouteHandle = {
   breadcrumb: (data: { user?: { email: string } } | undefined) => ({ userId: data?.user?.email }),
 }
 
+/** The most roles the form offers besides the user's own (issue 33: 200 roles are a search away, not a list). */
+export const ROLE_CHOICES = 50
+
+/**
+ * The roles the form offers besides the user's: without a search, the first ROLE_CHOICES by name (one
+ * page asked of the cluster); with one (`?role_q=`, on the name, its label or description: the cluster
+ * filters roles by exact name only), the first that match, from the whole list. Throws ClusterError.
+ */
+async function offeredRoles(api: ClusterApi, q: string): Promise<{ roles: Role[]; hasMore: boolean }> {
+  const needle = q.trim().toLowerCase()
+  if (!needle) {
+    const page = await listOnePage<Role>(api, '/roles/', {
+      page: 1,
+      pageSize: ROLE_CHOICES,
+      ordering: 'name',
+      sortKey: (role) => role.name,
+    })
+    return { roles: page.items, hasMore: page.total > page.items.length }
+  }
+  const found = (await listRoles(api)).filter((role) =>
+    [role.name, roleLabel(role.name), role.description ?? ''].some((text) => text.toLowerCase().includes(needle)),
+  )
+  return { roles: found.slice(0, ROLE_CHOICES), hasMore: found.length > ROLE_CHOICES }
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const [[user, roles], allowed] = await Promise.all([
-    loadFromCluster(() => Promise.all([getUser(api, params.userId!), listRoles(api)])),
+  const q = new URL(request.url).searchParams.get('role_q')?.trim() ?? ''
+  const [[user, offered], allowed] = await Promise.all([
+    loadFromCluster(() => Promise.all([getUser(api, params.userId!), offeredRoles(api, q)])),
     loadAllowed(api),
   ])
+  // the user's own roles, asked by name (their policies make the effective permissions; issue 33:
+  // not every role of the org)
+  const theirs = await loadFromCluster(() => rolesNamed(api, user.roles ?? []))
   // the scopes the user's roles name, tables found by id (issue 33: not every table of the org)
-  const theirs = roles.filter((r) => (user.roles ?? []).includes(r.name))
   const scopes = await settle(() =>
     loadScopeOptions(api, { search: false, tableIds: tableScopeIds(theirs.flatMap((role) => role.policies)) }),
   )
@@ -67,11 +98,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // the roles the form renders checked: Save adds and removes only what the operator changed (decision 074)
     original: JSON.stringify({ roles: user.roles ?? [] }),
     effective: [...byScope.entries()].map(([scope, set]) => ({ scope, permissions: [...set].sort() })),
-    roles: roles.map((role) => ({
+    // the user's roles first (always on the form: Save removes only what is unchecked there), then the offered ones
+    roles: [
+      ...[...theirs].sort((a, b) => a.name.localeCompare(b.name)),
+      ...offered.roles.filter((role) => !theirs.some((mine) => mine.name === role.name)),
+    ].map((role) => ({
       name: role.name,
       description: role.description ?? '',
       builtIn: Boolean(role.built_in),
     })),
+    roleSearch: { q, count: offered.roles.length, hasMore: offered.hasMore },
   }
 }
 
@@ -113,7 +149,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditUserRoute() {
-  const { user, roles, denied, effective, original, constraint } = useLoaderData<typeof loader>()
+  const { user, roles, roleSearch, denied, effective, original, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <Stack gap="4" maxW="2xl">
@@ -126,14 +162,17 @@ export default function EditUserRoute() {
       {denied ? (
         <InlineAlert title="You cannot change roles">{denied}: ask an org admin.</InlineAlert>
       ) : (
-        <RolesForm
-          roles={roles}
-          current={user.roles}
-          original={original}
-          isSelf={user.isSelf}
-          constraint={constraint}
-          lastResult={actionData?.result}
-        />
+        <>
+          <RoleSearchForm {...roleSearch} />
+          <RolesForm
+            roles={roles}
+            current={user.roles}
+            original={original}
+            isSelf={user.isSelf}
+            constraint={constraint}
+            lastResult={actionData?.result}
+          />
+        </>
       )}
       <SectionCard id="effective" title="Effective permissions">
         <DetailList
@@ -161,6 +200,43 @@ export default function EditUserRoute() {
         )}
       </SectionCard>
     </Stack>
+  )
+}
+
+/**
+ * Finds a role to give (a GET form: works without scripts; the role chosen is then checked and
+ * saved). The form offers the user's roles and the first roles by name or the ones found.
+ */
+function RoleSearchForm({ q, count, hasMore }: { q: string; count: number; hasMore: boolean }) {
+  const status = count
+    ? hasMore
+      ? `Offers the first ${count} other roles${q ? ` matching “${q}”` : ' by name'}: search to find another.`
+      : `Offers ${count} ${count === 1 ? 'role' : 'roles'}${q ? ` matching “${q}”` : ''}.`
+    : q
+      ? `No role matches “${q}”.`
+      : 'No roles yet.'
+  return (
+    <RemixForm method="get" role="search" aria-label="Find a role">
+      <HStack gap="2" align="end" wrap="wrap">
+        <Box minW="16rem">
+          <label htmlFor="role-search-q">Find a role</label>
+          <Input
+            id="role-search-q"
+            type="search"
+            name="role_q"
+            defaultValue={q}
+            placeholder="Part of a role's name or description"
+            aria-describedby="role-search-status"
+          />
+        </Box>
+        <Button type="submit" variant="outline" size="sm" h="10">
+          Find
+        </Button>
+        <Box id="role-search-status" role="status" fontSize="xs" color="fg.muted" flexBasis="100%">
+          {status}
+        </Box>
+      </HStack>
+    </RemixForm>
   )
 }
 

@@ -198,6 +198,59 @@ describe('/security/users/[userId]/edit-user', () => {
     expect(data.result.error?.roles?.[0]).toMatch(/does not exist/)
   })
 
+  it("offers the user's roles and the first others by name; a search finds a role past them, or says none matches (issue 33)", async () => {
+    const made: number[] = []
+    for (let i = 0; i < 60; i++)
+      made.push(
+        (
+          await clusterCall<{ id: number }>('POST', '/config/v1/roles/', {
+            name: `zrole_${String(i).padStart(2, '0')}`,
+            description: `Bulk role ${i}`,
+            policies: [],
+          })
+        ).id,
+      )
+    try {
+      const id = await makeUser('frank@example.com', ['zrole_58'])
+      const load = async (search = '') =>
+        editLoader(args(get(`/security/users/${id}/edit-user${search}`, cookie), { userId: id }))
+      const first = await load()
+      const names = first.roles.map((role) => role.name)
+      // the user's own role first, wherever it sorts; then 50 others by name, not every role
+      expect(names[0]).toBe('zrole_58')
+      expect(names).toHaveLength(51)
+      expect(names.slice(1)).toEqual([...names.slice(1)].sort())
+      expect(names).not.toContain('zrole_59')
+      expect(first.roleSearch).toEqual({ q: '', count: 50, hasMore: true })
+
+      const found = await load('?role_q=ZROLE_59')
+      expect(found.roles.map((role) => role.name)).toEqual(['zrole_58', 'zrole_59'])
+      expect(found.roleSearch).toEqual({ q: 'ZROLE_59', count: 1, hasMore: false })
+      const none = await load('?role_q=no-role-is-named-this')
+      expect(none.roles.map((role) => role.name)).toEqual(['zrole_58'])
+      expect(none.roleSearch).toEqual({ q: 'no-role-is-named-this', count: 0, hasMore: false })
+
+      // the role found is given (the form as found posts it, the user's own kept)
+      const body = new URLSearchParams([
+        ['roles', 'zrole_58'],
+        ['roles', 'zrole_59'],
+        ['original', found.original],
+      ])
+      const request = new Request(`http://localhost/security/users/${id}/edit-user`, {
+        method: 'POST',
+        body,
+        headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      })
+      const response = asResponse(await returnedOrThrown(() => editAction(args(request, { userId: id }))))
+      expect(response.status).toBe(302)
+      const user = await clusterCall<{ roles: string[] }>('GET', `/config/v1/users/${id}`)
+      expect(user.roles.sort()).toEqual(['zrole_58', 'zrole_59'])
+      await clusterCall('DELETE', `/config/v1/users/${id}`)
+    } finally {
+      for (const roleId of made) await clusterCall('DELETE', `/config/v1/roles/${roleId}/`)
+    }
+  })
+
   it('a user that does not exist is a 404 for the error boundary', async () => {
     const thrown = unwrap<{ status: number }>(
       await returnedOrThrown(() =>
