@@ -2,6 +2,7 @@ import { type SubmissionResult } from '@conform-to/react'
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Form, Link } from '@remix-run/react'
+import { useMemo } from 'react'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { ErrorList } from '~/components/forms/error-list'
 import { CodeField } from '~/components/forms/code-field'
@@ -133,6 +134,12 @@ export function SummaryForm({
     defaultValue: defaults,
   })
   const value = (name: keyof typeof fields) => fields[name].initialValue
+  // A refused create keeps the parent search as it was typed (the loader's is the URL's, empty after a POST)
+  const postedQ = lastResult?.initialValue?.table_q
+  const shownSearch = useMemo(
+    () => (typeof postedQ === 'string' && postedQ !== search.q ? { ...search, q: postedQ } : search),
+    [search, postedQ],
+  )
   if (tab === 'settings')
     return (
       <FormCard form={form} submit={{ label: 'Create summary table' }} cancelTo="/data/tables">
@@ -175,7 +182,7 @@ export function SummaryForm({
       <Field meta={fields.description} label="Description" />
       <Box mb="4">
         <TableSearchField
-          search={search}
+          search={shownSearch}
           idName={fields.parent.name}
           qName="table_q"
           label="Parent table"
