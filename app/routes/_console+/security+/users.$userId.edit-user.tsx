@@ -1,6 +1,7 @@
 import { getCollectionProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, chakra, HStack, Input, Stack, Text } from '@chakra-ui/react'
+import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { Input } from '~/components/ui/input'
 import { Button } from '~/components/ui/button'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form as RemixForm, useActionData, useLoaderData } from '@remix-run/react'
