@@ -51,16 +51,6 @@ registerCache({
   forgottenBy: 'being full',
   writesChangeIt: false,
 })
-registerCache({
-  name: 'render-routes',
-  file: 'patches/react-router-dom+6.30.4.patch',
-  holds: 'the data routes a server render makes from the route tree (decision 045)',
-  key: 'the routes array',
-  lifetime: 'the build',
-  bound: 'one per routes array (garbage collected with it)',
-  forgottenBy: 'nothing: a new build is a new process',
-  writesChangeIt: false,
-})
 
 function newEmotion() {
   const cache = createCache({ key: 'css' })

@@ -15,7 +15,8 @@
  * as that bench reads them) with its own console from its own build and node_modules, and its own
  * fresh local cluster (the load bench starts one per run on a new data dir), in an order rotated by
  * one each round. Printed: requests/s, p50 and p99 per arm per round; per arm the median and spread;
- * per patch the gain of base over its no-X arm beside the noise (the spread of base across rounds).
+ * per patch the gain of base over its no-X arm beside the noise (the spread of base across rounds),
+ * and the exact one-sided signed-rank p of its paired per-round gains (`signedRankP`).
  *
  * Swaps: for each `vite/` swap whose purpose is size, a build of the base arm without it
  * (VITE_SWAPS_OFF, BUILD_DIR beside the base build), weighed as bench/js-budget.ts weighs routes:
@@ -88,6 +89,34 @@ export function median(values: number[]): number {
 export function spreadPercent(values: number[]): number {
   if (values.length < 2) return NaN
   return ((Math.max(...values) - Math.min(...values)) / median(values)) * 100
+}
+
+/**
+ * Wilcoxon's signed-rank test, exact, one-sided: the chance of paired differences at least as
+ * favourable to "positive" as `diffs` if the arms did not differ (every sign equally likely). Ties in
+ * size share their ranks; zeros are dropped. Small is evidence of a gain; used beside the spread
+ * rule because one disturbed round (a busy machine) widens the spread past any gain, while it moves
+ * only one rank here. Exact over all 2^n sign patterns (n ≤ 20 rounds).
+ */
+export function signedRankP(diffs: number[]): number {
+  const nonZero = diffs.filter((d) => d !== 0)
+  const n = nonZero.length
+  if (!n || n > 20) return NaN
+  const sizes = nonZero.map(Math.abs).sort((a, b) => a - b)
+  const rankOf = (size: number) => {
+    const first = sizes.indexOf(size)
+    const last = sizes.lastIndexOf(size)
+    return (first + last) / 2 + 1
+  }
+  const ranks = nonZero.map((d) => rankOf(Math.abs(d)))
+  const observed = nonZero.reduce((sum, d, i) => (d < 0 ? sum + ranks[i]! : sum), 0)
+  let atMost = 0
+  for (let mask = 0; mask < 1 << n; mask++) {
+    let negative = 0
+    for (let i = 0; i < n; i++) if (mask & (1 << i)) negative += ranks[i]!
+    if (negative <= observed + 1e-9) atMost++
+  }
+  return atMost / (1 << n)
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10
@@ -373,6 +402,7 @@ export async function runAbBench(log: (line: string) => void = (line) => console
         pairedRpsGainsPercent: paired,
         noisePercent,
         isBeyondNoise: Number.isFinite(noisePercent) && Math.abs(rpsGainPercent) > noisePercent && isSameSign,
+        signedRankP: Math.round(signedRankP(paired) * 1000) / 1000,
       }
     })
 
@@ -390,7 +420,7 @@ export async function runAbBench(log: (line: string) => void = (line) => console
       )
     log(`\nGain of each patch (base over its no-X arm); noise: base's req/s spread ${noisePercent}%`)
     log(
-      `${'patch'.padEnd(42)} ${'req/s'.padStart(7)} ${'per round'.padEnd(22)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}  beyond noise`,
+      `${'patch'.padEnd(42)} ${'req/s'.padStart(7)} ${'per round'.padEnd(22)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}  beyond noise  signed-rank p`,
     )
     for (const row of patches)
       log(
@@ -399,7 +429,7 @@ export async function runAbBench(log: (line: string) => void = (line) => console
           .join(' ')
           .padEnd(
             22,
-          )} ${`${row.p50GainPercent}%`.padStart(7)} ${`${row.p99GainPercent}%`.padStart(7)}  ${row.isBeyondNoise ? 'yes' : 'no'}`,
+          )} ${`${row.p50GainPercent}%`.padStart(7)} ${`${row.p99GainPercent}%`.padStart(7)}  ${(row.isBeyondNoise ? 'yes' : 'no').padEnd(12)}  ${row.signedRankP}`,
       )
     return { commit, rounds, sessions, durationMs, warmupMs, arms: armRows, patches, swaps, base }
   } finally {

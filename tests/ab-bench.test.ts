@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { armsFor, median, packageOfPatch, rotated, spreadPercent } from '../bench/ab'
+import { armsFor, median, packageOfPatch, rotated, signedRankP, spreadPercent } from '../bench/ab'
 
 describe('npm run bench ab (decision 081)', () => {
   it('finds the package of each patch file, scoped or not', () => {
@@ -30,5 +30,17 @@ describe('npm run bench ab (decision 081)', () => {
     expect(median([1, 2, 3, 4])).toBe(2.5)
     expect(spreadPercent([90, 100, 110])).toBe(20)
     expect(spreadPercent([100])).toBeNaN()
+  })
+
+  it('gives the exact one-sided signed-rank p of paired gains', () => {
+    // all five positive: only 1 of the 32 sign patterns is as favourable
+    expect(signedRankP([5, 10, 20, 30, 40])).toBeCloseTo(1 / 32)
+    // the smallest one negative: W- = 1; patterns with W- <= 1 are 2 of 32
+    expect(signedRankP([-5, 10, 20, 30, 40])).toBeCloseTo(2 / 32)
+    // the largest one negative (one disturbed round): W- = 5, 10 of 32
+    expect(signedRankP([19.1, 28.3, 6.8, 13.5, -30.7])).toBeCloseTo(10 / 32)
+    // all negative: every pattern is at least as favourable
+    expect(signedRankP([-1, -2, -3])).toBe(1)
+    expect(signedRankP([])).toBeNaN()
   })
 })

@@ -41,7 +41,6 @@ const EXPECTED = [
   'query-stops',
   'reads-kept',
   'reads-per-request',
-  'render-routes',
   'router-matches',
   'sessions-read',
   'sessions-revoked',

@@ -7,8 +7,8 @@
  * may change something) reaches every cache that holds what a write can change.
  *
  * Caches of libraries and the build live outside the console's modules and are listed too, with no
- * size to read (`size` absent): Emotion's styles, the router's matches (decision 033's patch), the
- * render routes made once per build (decision 045).
+ * size to read (`size` absent): Emotion's styles and the router's matches (decision 033's patch).
+ * (Decision 045's render routes made once per build went with its two patches, decision 081.)
  */
 export type CacheInfo = {
   /** Short, unique: how tests and the decision name it. */
