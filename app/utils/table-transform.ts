@@ -21,7 +21,8 @@ export const DEFAULT_TRANSFORM = '*'
 
 /** A table's transform options as a form lists them: its own, or its default's when they were not read. */
 export function transformChoicesOf(entry: TableTransformOption): { value: string; label: string }[] {
-  if (entry.transforms === null) return [{ value: `${entry.value}:${DEFAULT_TRANSFORM}`, label: 'Its default transform' }]
+  if (entry.transforms === null)
+    return [{ value: `${entry.value}:${DEFAULT_TRANSFORM}`, label: 'Its default transform' }]
   return entry.transforms.map((transform) => ({
     value: transform.value,
     label: `${transform.name}${transform.type ? ` (${transform.type})` : ''}${transform.isDefault ? ' · default' : ''}`,

@@ -301,7 +301,7 @@ describe('tables', () => {
     expect((await t.api('DELETE', `/config/v1/roles/${role.body.id}/`)).status).toBe(204)
   })
 
-  test('a list keeps each answer as text only while what it reads is unchanged: a primary key, a role\'s users, the origin (issue 33)', async () => {
+  test("a list keeps each answer as text only while what it reads is unchanged: a primary key, a role's users, the origin (issue 33)", async () => {
     const p = (await t.api('POST', `${o}/projects`, { name: 'kept' })).body.uuid
     const list = `${o}/projects/${p}/tables/`
     const table = (await t.api('POST', list, { name: 'keyed' })).body

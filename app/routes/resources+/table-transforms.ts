@@ -16,7 +16,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return answerFromCluster(
     async () => {
       const option = await tableTransformOption(api, table)
-      if (!option) return new Response(JSON.stringify({ message: `Table ${table} does not exist` }), { status: 404, headers })
+      if (!option)
+        return new Response(JSON.stringify({ message: `Table ${table} does not exist` }), { status: 404, headers })
       return new Response(JSON.stringify({ transforms: option.transforms ?? [] }), { headers })
     },
     (error) => new Response(JSON.stringify({ message: error.message }), { status: error.status, headers }),

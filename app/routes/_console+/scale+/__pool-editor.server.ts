@@ -103,7 +103,8 @@ export async function createPoolAction(api: ClusterApi, formData: FormData) {
     }
     const fieldErrors: Record<string, string[]> = {}
     // `project.table:*` (a table whose transforms the page did not read): its default, else its first
-    const sent = table && form.transform === `${table.value}:${DEFAULT_TRANSFORM}` ? defaultTransformOf(table) : form.transform
+    const sent =
+      table && form.transform === `${table.value}:${DEFAULT_TRANSFORM}` ? defaultTransformOf(table) : form.transform
     if (!table) fieldErrors.table = [`Table ${form.table} does not exist`]
     else if (!sent) fieldErrors.transform = [`${form.table} has no transform`]
     else if (!table.transforms?.some((entry) => entry.value === sent))

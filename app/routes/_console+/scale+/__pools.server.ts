@@ -192,8 +192,6 @@ export async function loadPoolList(api: ClusterApi, kind: PoolKind, url: URL) {
   // The ingest tab also shows every table with the pools that write into it: a bonus panel, so a
   // failure there leaves the pools on screen.
   const tables: Settled<IngestTable[]> | null =
-    kind === 'ingest' && firstTables
-      ? await settle(() => loadIngestTables(api, rows, paging.q, firstTables))
-      : null
+    kind === 'ingest' && firstTables ? await settle(() => loadIngestTables(api, rows, paging.q, firstTables)) : null
   return { kind, ...listPage(shown, paging), totals, allPools: pools.length, tables }
 }

@@ -478,7 +478,10 @@ describe('/scale/pool/create at size (decision 085)', () => {
     // a search that finds a few tables reads each one's transforms; one that finds nothing offers none
     const found = await createLoader(args(get('/scale/pool/create?type=ingest&table_q=weblogs_q.p3', cookie)))
     expect(found.tables).toEqual([
-      { value: 'weblogs_q.p3', transforms: [{ value: 'weblogs_q.p3:p3_json', name: 'p3_json', type: 'json', isDefault: true }] },
+      {
+        value: 'weblogs_q.p3',
+        transforms: [{ value: 'weblogs_q.p3:p3_json', name: 'p3_json', type: 'json', isDefault: true }],
+      },
     ])
     const none = await createLoader(args(get('/scale/pool/create?type=ingest&table_q=no_such_table', cookie)))
     expect(none.tables).toEqual([])
