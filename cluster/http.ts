@@ -131,23 +131,10 @@ export function isVersionBefore(version: string, major: number, minor: number): 
 export function listResponse<T>(
   request: ClusterRequest,
   items: T[],
-  options: {
-    bareArrays: boolean
-    defaultPageSize?: number
-    serialize?: (item: T) => unknown
-    /**
-     * Each item's answer as JSON text (what `JSON.stringify(serialize(item))` gives), for a caller
-     * that keeps it between requests: the answer is joined from those texts, byte for byte the same.
-     */
-    serializeText?: (item: T) => string
-  },
+  options: { bareArrays: boolean; defaultPageSize?: number; serialize?: (item: T) => unknown },
 ): Response {
   const serialize = options.serialize ?? ((item: T) => item as unknown)
-  const { serializeText } = options
-  if (options.bareArrays) {
-    if (serializeText) return reply(`[${items.map(serializeText).join(',')}]`, 200, JSON_HEADERS)
-    return json(options.serialize ? items.map(serialize) : items)
-  }
+  if (options.bareArrays) return json(options.serialize ? items.map(serialize) : items)
   const url = new URL(request.url)
   const pageSize = clampInt(url.searchParams.get('page_size'), options.defaultPageSize ?? 100, 1, 1000)
   const pages = Math.max(1, Math.ceil(items.length / pageSize))
@@ -159,16 +146,12 @@ export function listResponse<T>(
     u.searchParams.set('page', String(n))
     return u.toString()
   }
-  const next = page < pages ? link(page + 1) : null
-  const previous = page > 1 ? link(page - 1) : null
-  const shown = items.slice((page - 1) * pageSize, page * pageSize)
-  if (serializeText)
-    return reply(
-      `{"count":${items.length},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":[${shown.map(serializeText).join(',')}]}`,
-      200,
-      JSON_HEADERS,
-    )
-  return json({ count: items.length, next, previous, results: shown.map(serialize) })
+  return json({
+    count: items.length,
+    next: page < pages ? link(page + 1) : null,
+    previous: page > 1 ? link(page - 1) : null,
+    results: items.slice((page - 1) * pageSize, page * pageSize).map(serialize),
+  })
 }
 
 function clampInt(value: string | null, fallback: number, min: number, max: number) {

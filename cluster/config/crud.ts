@@ -114,12 +114,6 @@ export interface ResourceSpec {
   description?: string
   /** Filter for the list (query-string filters). */
   listFilter?: (items: Item[], ctx: Ctx) => Item[]
-  /**
-   * The kinds an item's answer reads besides the item itself (`serialize`, `view`): declared, a list
-   * keeps each item's answer as JSON text while the item, these kinds and the origin are unchanged
-   * (issue 33: 100 roles or tables a page, serialized again on every request). Undeclared: not kept.
-   */
-  answerReads?: readonly string[]
 }
 
 export interface ResourceApi {
@@ -202,24 +196,6 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     spec.level === 'table' ? '_table' : spec.level === 'project' ? '_project' : spec.level === 'org' ? '_org' : null
   const parentId = (parents: Parents) =>
     spec.level === 'table' ? parents.table!.uuid : spec.level === 'project' ? parents.project!.uuid : parents.org.uuid
-
-  /**
-   * Each item's answer as JSON text, kept for a spec that declares what its answer reads
-   * (`answerReads`): keyed by the stored value itself (a changed item is a new object), valid while
-   * the origin and the generations of the kinds it reads are the same.
-   */
-  const answers = new WeakMap<object, { key: string; text: string }>()
-  const answerText = spec.answerReads
-    ? (item: Item, ctx: Ctx) => {
-        let key = origin(ctx)
-        for (const kind of spec.answerReads!) key += `|${ctx.cluster.store.generation(kind)}`
-        const kept = answers.get(item)
-        if (kept && kept.key === key) return kept.text
-        const text = JSON.stringify(api.serialize(item, ctx))
-        answers.set(item, { key, text })
-        return text
-      }
-    : undefined
 
   const api: ResourceApi = {
     spec,
@@ -401,7 +377,6 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
       // the stored value serialized in place (the serializers make new objects and change nothing;
       // the answer is JSON text): no copy of each item answered (issue 33)
       serialize: (i) => api.serialize(i, ctx),
-      serializeText: answerText && ((i) => answerText(i, ctx)),
     })
   })
 

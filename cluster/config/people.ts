@@ -403,8 +403,6 @@ function registerRoles(router: ClusterRouter): ResourceApi {
     level: 'global',
     path: 'roles',
     idKind: 'int',
-    // its answer reads the users holding it: kept as text until a user changes (issue 33)
-    answerReads: ['user'],
     // a real cluster's role name has a UniqueValidator (DRF's own text), not the model's unique message
     uniqueMessage: 'This field must be unique.',
     description: 'Roles: named sets of policies (permissions, optionally scoped to one object).',

@@ -65,8 +65,6 @@ export const k8sFields = (services: readonly string[] = POOL_SERVICES) => ({
 export function registerPools(router: ClusterRouter): ResourceApi {
   return defineResource(router, {
     kind: 'pool',
-    // its answer is the stored item: kept as text between list requests (issue 33)
-    answerReads: [],
     resource: 'pool',
     label: 'pool',
     level: 'global',

@@ -19,8 +19,6 @@ export const projectSettingsFields = {
 export function registerProjects(router: ClusterRouter): ResourceApi {
   return defineResource(router, {
     kind: 'project',
-    // its answer is the stored item: kept as text between list requests (issue 33)
-    answerReads: [],
     resource: 'project',
     label: 'project',
     level: 'org',

@@ -301,44 +301,6 @@ describe('tables', () => {
     expect((await t.api('DELETE', `/config/v1/roles/${role.body.id}/`)).status).toBe(204)
   })
 
-  test("a list keeps each answer as text only while what it reads is unchanged: a primary key, a role's users, the origin (issue 33)", async () => {
-    const p = (await t.api('POST', `${o}/projects`, { name: 'kept' })).body.uuid
-    const list = `${o}/projects/${p}/tables/`
-    const table = (await t.api('POST', list, { name: 'keyed' })).body
-    const listed = async (path: string, headers?: Record<string, string>) =>
-      (await t.api('GET', path, undefined, undefined, headers)).body.results as Record<string, any>[]
-    expect((await listed(list))[0]).toMatchObject({ name: 'keyed', primary_key: '' })
-    // a transform gives the table its primary key: the next list says so
-    const transform = await t.api('POST', `${list}${table.uuid}/transforms/`, {
-      name: 'keyed_json',
-      type: 'json',
-      settings: { is_default: true, output_columns: columns },
-    })
-    expect(transform.status).toBe(201)
-    expect((await listed(list))[0]).toMatchObject({ name: 'keyed', primary_key: 'timestamp' })
-    // the url follows the origin the request came through
-    const proxied = await listed(list, { 'x-forwarded-host': 'console.example', 'x-forwarded-proto': 'https' })
-    expect(proxied[0]!.url).toBe(`https://console.example${list}${table.uuid}`)
-    expect((await listed(list))[0]!.url).not.toContain('console.example')
-    // a role's users follow a user given the role
-    const role = (
-      await t.api('POST', '/config/v1/roles/', { name: 'kept-role', policies: [{ permissions: ['view_table'] }] })
-    ).body
-    const roleOf = async () =>
-      (await listed('/config/v1/roles/?page_size=1000')).find((r) => r.id === role.id) as { users: string[] }
-    expect((await roleOf()).users).toEqual([])
-    const user = await t.api('POST', '/config/v1/users', {
-      email: 'kept@example.com',
-      password: 'kept-password-1',
-      roles: ['kept-role'],
-    })
-    expect(user.status).toBe(201)
-    expect((await roleOf()).users).toEqual([user.body.uuid])
-    expect((await t.api('DELETE', `/config/v1/users/${user.body.uuid}`)).status).toBe(204)
-    expect((await roleOf()).users).toEqual([])
-    expect((await t.api('DELETE', `/config/v1/roles/${role.id}/`)).status).toBe(204)
-  })
-
   test('OPTIONS lists settings with nested children', async () => {
     const r = await t.api('OPTIONS', `${o}/projects/${projectId}/tables`)
     const settings = r.body.actions.POST.settings

@@ -103,8 +103,6 @@ export function registerTables(router: ClusterRouter): ResourceApi {
   return defineResource(router, {
     kind: 'table',
     resource: 'table',
-    // its answer reads its default transform (primary_key): kept as text until a transform changes
-    answerReads: ['transform'],
     label: 'table',
     level: 'project',
     path: 'tables',
