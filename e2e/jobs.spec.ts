@@ -5,6 +5,7 @@ import type { Locator, Page } from '@playwright/test'
 import { expect, findTable, hydrated, test, uniqueName } from './fixtures'
 import { E2E_PORT } from './env'
 import { codeField } from './code-field'
+import { clusterCall } from './cluster-faults'
 
 // Both projects (js, no-js) share one cluster and may run at once: a purge in one would remove the
 // other's finished jobs mid-test. The tests of this file take a lock (a directory) so they never overlap.
@@ -136,6 +137,62 @@ test.describe('jobs', () => {
       await expect(row.getByRole('link', { name: `Delete ${name}…` })).toBeVisible()
       await expect(row.getByRole('button', { name: 'Retry' })).toHaveCount(0)
     })
+  })
+
+  test('a table whose transforms the page did not read: its default without scripts, its own list with them (decision 085)', async ({
+    authedPage: page,
+  }) => {
+    // four tables found by one search: the form reads the transforms of the first only
+    const project = uniqueName('e2e_tx')
+    const { uuid } = await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', { name: project })
+    const columns = [
+      { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+      { name: 'message', datatype: { type: 'string' } },
+    ]
+    for (const name of ['t1', 't2', 't3', 't4']) {
+      const table = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${uuid}/tables/`, {
+        name,
+      })
+      const transforms = `/config/v1/orgs/{org}/projects/${uuid}/tables/${table.uuid}/transforms/`
+      await clusterCall('POST', transforms, {
+        name: `${name}_json`,
+        type: 'json',
+        settings: { is_default: true, output_columns: columns },
+      })
+      if (name === 't3')
+        await clusterCall('POST', transforms, {
+          name: 'a_t3_csv',
+          type: 'csv',
+          settings: { is_default: false, output_columns: columns },
+        })
+    }
+    await withJobsLock(async () => {
+      const name = uniqueName('e2e_tx_job')
+      await page.goto(`/jobs/batch-jobs/create?table_q=${project}`)
+      await hydrated(page)
+      const transform = page.getByLabel('Transform', { exact: true })
+      await page.getByLabel('Name', { exact: true }).fill(name)
+      await page.getByLabel('Table', { exact: true }).selectOption(`${project}.t3`)
+      if (test.info().project.name === 'js') {
+        // its transforms are read when it is picked; its default is selected, the other offered
+        await expect(transform).toHaveValue(`${project}.t3:t3_json`)
+        await transform.selectOption(`${project}.t3:a_t3_csv`)
+      } else {
+        await expect(transform.locator(`option[value="${project}.t3:a_t3_csv"]`)).toHaveCount(0)
+        // each table whose transforms were not read offers its default: t3's here
+        await transform.selectOption(`${project}.t3:*`)
+      }
+      await page.getByLabel('URL', { exact: true }).fill('s3://sample-bucket/web-logs/')
+      await page.getByText('Advanced options').click()
+      await page.getByLabel('Dry run', { exact: true }).check()
+      await page.getByRole('button', { name: 'Create batch job' }).click()
+      await expect(page).toHaveURL(/\/jobs\/batch-jobs\?job=[0-9a-f-]{36}$/)
+      const panel = page.getByRole('region', { name: `Batch job ${name}` })
+      await expect(panel).toContainText(test.info().project.name === 'js' ? 'a_t3_csv' : 't3_json')
+    })
+    // a search that finds nothing offers no table
+    await page.goto(`/jobs/batch-jobs/create?table_q=${project}_none`)
+    await expect(page.getByText(`No table matches “${project}_none”.`)).toBeVisible()
   })
 
   test('a batch job from an unreachable bucket fails with its message; purge asks for FORCE, then clears it', async ({

@@ -1,18 +1,24 @@
-import type { ClusterApi } from './client.server'
+import type { ClusterApi, Params } from './client.server'
 import { ClusterError } from './errors.server'
 
 /** The most pages a whole-list read follows before it stops; guards against a `next` loop. */
 const MAX_PAGES = 100
-const PAGE_SIZE = 500
+/**
+ * The page size a whole-list read asks for: the local cluster's largest (1,000), so an org's 505
+ * pools or 200 tables of a project are one answer. A cluster whose pages are smaller answers its own
+ * size, and the next page follows on from it (DRF counts pages in the size it answers).
+ */
+const PAGE_SIZE = 1000
 
 /**
  * Returns every item of a cluster list, following its pages (or one bare array from a pre-5.4
- * cluster). Throws ClusterError from the first failing page.
+ * cluster), with `params` (DRF's filters, `ordering`) on every page. Throws ClusterError from the
+ * first failing page.
  */
-export async function listAll<T>(api: ClusterApi, path: string): Promise<T[]> {
+export async function listAll<T>(api: ClusterApi, path: string, params?: Params): Promise<T[]> {
   const items: T[] = []
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const answer = await api.list<T>(path, { page, pageSize: PAGE_SIZE })
+    const answer = await api.list<T>(path, { page, pageSize: PAGE_SIZE, params })
     items.push(...answer.results)
     if (!answer.next || answer.results.length === 0 || items.length >= answer.count) break
   }

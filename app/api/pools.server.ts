@@ -52,10 +52,21 @@ export type PoolChanges = Omit<NewPool, 'name' | 'type' | 'service' | 'table' | 
 const POOLS_PATH = '/pools/'
 const poolPath = (poolId: string) => `${POOLS_PATH}${encodeURIComponent(poolId)}`
 
+const byName = (a: Pool, b: Pool) => a.name.localeCompare(b.name)
+
 /** Returns every pool the user may see, sorted by name; throws ClusterError. */
 export async function listPools(api: ClusterApi): Promise<Pool[]> {
-  const pools = await listAll<Pool>(api, POOLS_PATH)
-  return pools.sort((a, b) => a.name.localeCompare(b.name))
+  return inNameOrder(await listAll<Pool>(api, POOLS_PATH, { ordering: 'name' }))
+}
+
+/**
+ * `pools` sorted by name: as they are when the cluster answered them so (`ordering=name`, which a
+ * cluster may ignore or collate otherwise), checked in one pass instead of sorted again (issue 33:
+ * 500 pools on every Scale tab).
+ */
+export function inNameOrder(pools: Pool[]): Pool[] {
+  for (let i = 1; i < pools.length; i++) if (byName(pools[i - 1]!, pools[i]!) > 0) return pools.sort(byName)
+  return pools
 }
 
 /** Whether a pool can run a batch job: an ingest pool, or the batch peer or intake head. */

@@ -1,5 +1,6 @@
 import type { ClusterApi } from './client.server'
-import { transformValue } from '~/schemas/job'
+import { transformOf, transformValue } from '~/schemas/job'
+import { DEFAULT_TRANSFORM, type TableTransformOption } from '~/utils/table-transform'
 import { listAll } from './list-all.server'
 import { learnTableProject, listProjectsWithTables } from './tables.server'
 import { listProjectsBriefly, searchTables, type TableSearch } from './table-search.server'
@@ -153,11 +154,7 @@ export async function ingestRows(
   }
 }
 
-/** A table as a form option (`project.table`) with its transforms (`project.table:name`), for forms that pick both. */
-export type TableTransformOption = {
-  value: string
-  transforms: { value: string; name: string; type: string; isDefault: boolean }[]
-}
+export type { TableTransformOption, TransformChoice } from '~/utils/table-transform'
 
 /** Every table of the org with its transforms, as the batch job and pool forms offer them. Throws ClusterError. */
 export async function listTableTransformOptions(api: ClusterApi): Promise<TableTransformOption[]> {
@@ -216,15 +213,21 @@ async function transformOptionsOf(api: ClusterApi, projectId: string, tableId: s
 /** The most tables a form that offers their transforms lists (each costs a read of its transforms). */
 export const TRANSFORM_PICKER_LIMIT = 20
 
+/** A list this short has every table's transforms read (a search that found the table wanted). */
+export const TRANSFORMS_READ_UP_TO = 3
+
 /**
- * The tables a form that picks a table and one of its transforms offers (issue 33, decision 062):
- * those the search `?table_q=` finds (at most TRANSFORM_PICKER_LIMIT) with their transforms, and
- * the table `?table=project.table` chosen, found by name whether or not the search lists it.
- * Throws ClusterError.
+ * The tables a form that picks a table and one of its transforms offers (issue 33, decisions 062
+ * and 085): those the search `?table_q=` finds (at most TRANSFORM_PICKER_LIMIT) and the table
+ * `?table=project.table` chosen, found by name whether or not the search lists it. Transforms are
+ * read for the chosen table (else, with `pickFirst`, the first one listed: the form preselects it),
+ * or for every table when the list holds TRANSFORMS_READ_UP_TO or fewer; the others' are read when
+ * picked. One read of transforms, not twenty, whatever the org's size. Throws ClusterError.
  */
 export async function loadTableTransformPick(
   api: ClusterApi,
   url: URL,
+  { pickFirst = false }: { pickFirst?: boolean } = {},
 ): Promise<{ options: TableTransformOption[]; search: TableSearch; chosen: TableTransformOption | null }> {
   const q = (url.searchParams.get('table_q') ?? '').trim()
   const wanted = url.searchParams.get('table') ?? ''
@@ -232,13 +235,36 @@ export async function loadTableTransformPick(
     searchTables(api, q, TRANSFORM_PICKER_LIMIT),
     wanted ? tableTransformOption(api, wanted) : null,
   ])
+  const listed = chosen ? choices.filter((choice) => `${choice.project}.${choice.name}` !== chosen.value) : choices
+  const count = listed.length + (chosen ? 1 : 0)
   const options = await Promise.all(
-    choices.map(async (choice) => {
+    listed.map(async (choice, index): Promise<TableTransformOption> => {
       const value = `${choice.project}.${choice.name}`
-      if (chosen && chosen.value === value) return chosen
-      return { value, transforms: await transformOptionsOf(api, choice.projectId, choice.uuid, value) }
+      const isRead = count <= TRANSFORMS_READ_UP_TO || (!chosen && pickFirst && index === 0)
+      return { value, transforms: isRead ? await transformOptionsOf(api, choice.projectId, choice.uuid, value) : null }
     }),
   )
-  if (chosen && !options.some((option) => option.value === chosen.value)) options.unshift(chosen)
-  return { options, search: { q, choices, hasMore, selected: null }, chosen }
+  if (chosen) {
+    // in the search's order when it lists the table, else first
+    const at = choices.findIndex((choice) => `${choice.project}.${choice.name}` === chosen.value)
+    options.splice(at < 0 ? 0 : at, 0, chosen)
+  }
+  return {
+    options,
+    search: { q, choices, hasMore, selected: null },
+    chosen: chosen ?? (pickFirst ? (options[0] ?? null) : null),
+  }
+}
+
+/**
+ * The transform a form sent for `table` (`project.table:name`), by name: `project.table:*` is the
+ * table's default transform (else its first), read now; null when it is not one of the table's or the
+ * table has none (or does not exist). Throws ClusterError.
+ */
+export async function sentTransform(api: ClusterApi, table: string, value: string): Promise<string | null> {
+  const name = transformOf(table, value)
+  if (name !== DEFAULT_TRANSFORM) return name
+  const option = await tableTransformOption(api, table)
+  const transforms = option?.transforms ?? []
+  return (transforms.find((transform) => transform.isDefault) ?? transforms[0])?.name ?? null
 }

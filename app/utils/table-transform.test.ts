@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { defaultTransformOf, transformForTable } from './table-transform'
+import { defaultTransformOf, transformChoicesOf, transformForTable, type TableTransformOption } from './table-transform'
 
-const tables = [
+const tables: TableTransformOption[] = [
   {
     value: 'p.a',
     transforms: [
@@ -11,6 +11,7 @@ const tables = [
   },
   { value: 'p.b', transforms: [{ value: 'p.b:first', name: 'first', type: 'json', isDefault: false }] },
   { value: 'p.c', transforms: [] },
+  { value: 'p.d', transforms: null },
 ]
 
 describe('transformForTable', () => {
@@ -33,5 +34,16 @@ describe('defaultTransformOf', () => {
     expect(defaultTransformOf(tables[1])).toBe('p.b:first')
     expect(defaultTransformOf(tables[2])).toBe('')
     expect(defaultTransformOf(undefined)).toBe('')
+  })
+})
+
+describe('a table whose transforms were not read (decision 085)', () => {
+  it("offers its default transform's option, which a change of table selects", () => {
+    expect(transformChoicesOf(tables[3]!)).toEqual([{ value: 'p.d:*', label: 'Its default transform' }])
+    expect(transformChoicesOf(tables[0]!).map((choice) => choice.label)).toEqual(['one (json)', 'two (csv) · default'])
+    expect(defaultTransformOf(tables[3])).toBe('p.d:*')
+    expect(transformForTable(tables, 'p.d', 'p.a:one')).toBe('p.d:*')
+    expect(transformForTable(tables, 'p.d', 'p.d:*')).toBe('p.d:*')
+    expect(transformForTable(tables, 'p.a', 'p.d:*')).toBe('p.a:two')
   })
 })

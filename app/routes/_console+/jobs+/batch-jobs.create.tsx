@@ -9,14 +9,14 @@ import { requireApi, type ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { searchBatchPools, type PoolChoice } from '~/api/pools.server'
 import { createBatchJob } from '~/api/jobs.server'
-import { loadTableTransformPick } from '~/api/transforms.server'
+import { loadTableTransformPick, sentTransform } from '~/api/transforms.server'
 import { TableSearchForm } from '~/components/forms/table-search-field'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
 import { SelectField } from '~/components/forms/select-field'
 import { BatchJobFormSchema, type BatchJobForm } from '~/schemas/job'
-import { CLOUDS, sourceSubtype, sourceUrl, transformOf } from '~/schemas/job-values'
+import { CLOUDS, sourceSubtype, sourceUrl } from '~/schemas/job-values'
 import { loadFromCluster, noneWhenDenied, replyFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -26,7 +26,8 @@ import { whyNotCreate } from '~/api/access.server'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
-import { defaultTransformOf, transformForTable } from '~/utils/table-transform'
+import { defaultTransformOf, transformChoicesOf, transformForTable } from '~/utils/table-transform'
+import { isDefaultChoice, useTableTransforms } from '~/components/forms/use-table-transforms'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'batch' }
@@ -103,14 +104,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   // the tables a search finds, not every table of the org (issue 33)
   const [pick, credentials, pools, denied] = await Promise.all([
-    loadFromCluster(() => loadTableTransformPick(api, new URL(request.url))),
+    loadFromCluster(() => loadTableTransformPick(api, new URL(request.url), { pickFirst: true })),
     loadFromCluster(() => credentialOptions(api)),
     loadFromCluster(() => poolOptions(api)),
     whyNotCreate(api, '/jobs/batch-jobs/create'),
   ])
   const tables = pick.options
-  // `?table=project.table` preselects a table (a deep link); otherwise the first one with a transform.
-  const table = pick.chosen ?? tables.find((entry) => entry.transforms.length) ?? tables[0]
+  // `?table=project.table` preselects a table (a deep link); otherwise the first one listed.
+  const table = pick.chosen ?? tables[0]
   return {
     denied,
     tables,
@@ -168,11 +169,18 @@ export async function action({ request }: ActionFunctionArgs) {
     ...(form.credential ? { credential_id: form.credential } : {}),
   }
   try {
+    // `project.table:*` (a table whose transforms the page did not read) is its default, read now
+    const transform = await sentTransform(api, form.table, form.transform)
+    if (transform === null)
+      return data(
+        { result: submission.reply({ fieldErrors: { transform: [`${form.table} has no transform`] } }) },
+        { status: 400 },
+      )
     const job = await createBatchJob(api, {
       name: form.name,
       description: form.description,
       table: form.table,
-      transform: transformOf(form.table, form.transform)!,
+      transform,
       url: sourceUrl(form),
       subtype: sourceSubtype(form),
       sourceSettings: bucket,
@@ -207,15 +215,22 @@ export default function NewBatchJobRoute() {
   )
 
   // With scripts: a new table selects its default transform (unless one of its own is picked) and the
-  // transform list shows only its own. The picked one is read from the form: this also runs for a table
-  // changed before hydration (useEarlyChanges), when the form's state does not hold it yet.
+  // transform list shows only its own, read when it is picked (decision 085). The picked one is read
+  // from the form: this also runs for a table changed before hydration (useEarlyChanges), when the
+  // form's state does not hold it yet.
+  const { options: tables, readTransforms } = useTableTransforms(loaderData.tables, (read) => {
+    // the table's transforms came while it is still picked with its default's option: its real default
+    if (table === read && isDefaultChoice(read, String(fields.transform.value ?? '')))
+      form.update({ name: fields.transform.name, value: transformForTable(tables, read, '') })
+  })
   const onTableChange = (select: HTMLSelectElement) => {
     form.update({
       name: fields.transform.name,
-      value: transformForTable(loaderData.tables, select.value, siblingValue(select, fields.transform.name)),
+      value: transformForTable(tables, select.value, siblingValue(select, fields.transform.name)),
     })
+    readTransforms(select.value)
   }
-  const transformGroups = isHydrated ? loaderData.tables.filter((entry) => entry.value === table) : loaderData.tables
+  const transformGroups = isHydrated ? tables.filter((entry) => entry.value === table) : tables
   const transformProps = getSelectProps(fields.transform)
   const tableProps = getSelectProps(fields.table)
 
@@ -262,11 +277,9 @@ export default function NewBatchJobRoute() {
               <option value="">Select a transform</option>
               {transformGroups.map((entry) => (
                 <optgroup key={entry.value} label={entry.value}>
-                  {entry.transforms.map((transform) => (
+                  {transformChoicesOf(entry).map((transform) => (
                     <option key={transform.value} value={transform.value}>
-                      {transform.name}
-                      {transform.type ? ` (${transform.type})` : ''}
-                      {transform.isDefault ? ' · default' : ''}
+                      {transform.label}
                     </option>
                   ))}
                 </optgroup>
@@ -274,7 +287,8 @@ export default function NewBatchJobRoute() {
             </FormSelect>
             {isHydrated ? null : (
               <Box fontSize="xs" color="fg.muted" mt="1">
-                Transforms are grouped by table: pick one of the selected table.
+                Transforms are grouped by table: pick one of the selected table (a table listed with “Its default
+                transform” gets the one its transforms mark default).
               </Box>
             )}
             <ErrorList id={fields.transform.errorId} errors={fields.transform.errors} />

@@ -9,6 +9,7 @@ import { JOB_MESSAGES } from '~/schemas/job'
 import { action as createAction, loader as createLoader } from './batch-jobs.create'
 import { action as listAction, loader as listLoader } from './batch-jobs._index'
 import { loader as poolSearch } from '../../resources+/pool-search'
+import { loader as tableTransforms } from '../../resources+/table-transforms'
 
 const cluster = useTestCluster()
 
@@ -373,5 +374,85 @@ describe('/jobs/batch-jobs', () => {
     const jobId = await createJob({ ...VALID, name: 'on_zbatch_29', pool: 'zbatch-29', dryRun: 'on' })
     const done = await until(jobId, ['done', 'failed'])
     expect(Object.fromEntries(done.selected!.settings)).toMatchObject({ Pool: 'zbatch-29' })
+  })
+})
+
+describe('/jobs/batch-jobs/create at size (decision 085)', () => {
+  it('reads the transforms of the preselected table only; another offers its default, which the job gets, and its list comes when picked', async () => {
+    for (const name of ['t1', 't2', 't3', 't4']) await makeTable('batch_q', name)
+    const t3 = await clusterCall<{ results: { uuid: string; project: string }[] }>(
+      'GET',
+      '/config/v1/orgs/{org}/projects/?name=batch_q',
+    )
+    const projectId = t3.results[0]!.uuid
+    const [table] = (
+      await clusterCall<{ results: { uuid: string }[] }>(
+        'GET',
+        `/config/v1/orgs/{org}/projects/${projectId}/tables/?name=t3`,
+      )
+    ).results
+    // a second transform, not the default: "its default transform" must pick t3_json, not this one
+    await clusterCall('POST', `/config/v1/orgs/{org}/projects/${projectId}/tables/${table!.uuid}/transforms/`, {
+      name: 'a_t3_csv',
+      type: 'csv',
+      settings: {
+        is_default: false,
+        output_columns: [
+          { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+        ],
+      },
+    })
+    const data = await createLoader(args(get('/jobs/batch-jobs/create', cookie)))
+    expect(data.tables.length).toBeGreaterThan(3)
+    expect(data.tables[0]).toEqual({
+      value: 'batch_p.logs',
+      transforms: [{ value: 'batch_p.logs:logs_json', name: 'logs_json', type: 'json', isDefault: true }],
+    })
+    expect(data.tables.slice(1).map((entry) => entry.transforms)).toEqual(data.tables.slice(1).map(() => null))
+    expect(data).toMatchObject({ table: 'batch_p.logs', transform: 'batch_p.logs:logs_json' })
+    // a deep link to a table reads its transforms
+    const linked = await createLoader(args(get('/jobs/batch-jobs/create?table=batch_q.t3', cookie)))
+    expect(linked.tables.find((entry) => entry.value === 'batch_q.t3')!.transforms).toHaveLength(2)
+    expect(linked).toMatchObject({ table: 'batch_q.t3', transform: 'batch_q.t3:t3_json' })
+    expect(linked.tables.filter((entry) => entry.transforms !== null)).toHaveLength(1)
+
+    // with scripts: the transforms of a table picked later
+    const read = async (value: string) => {
+      const response = await tableTransforms(
+        args(get(`/resources/table-transforms?table=${encodeURIComponent(value)}`, cookie)),
+      )
+      return { status: response.status, body: await response.json() }
+    }
+    expect(await read('batch_q.t3')).toEqual({
+      status: 200,
+      body: {
+        transforms: [
+          { value: 'batch_q.t3:a_t3_csv', name: 'a_t3_csv', type: 'csv', isDefault: false },
+          { value: 'batch_q.t3:t3_json', name: 't3_json', type: 'json', isDefault: true },
+        ],
+      },
+    })
+    expect(await read('batch_q.nope')).toEqual({ status: 404, body: { message: 'Table batch_q.nope does not exist' } })
+
+    // without scripts: a table whose transforms were not read, with its default's option
+    const jobId = await createJob({
+      ...VALID,
+      name: 'on_default_of_t3',
+      table: 'batch_q.t3',
+      transform: 'batch_q.t3:*',
+      dryRun: 'on',
+    })
+    const job = await clusterCall('GET', `/config/v1/orgs/{org}/jobs/batch/${jobId}`)
+    expect(job.settings.source).toMatchObject({ table: 'batch_q.t3', transform: 't3_json' })
+    // a table with no transform says so at the field
+    const bare = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${projectId}/tables/`, {
+      name: 'bare',
+    })
+    expect(bare.uuid).toBeTruthy()
+    const refused = unwrap<FormReply>(
+      await send({ ...VALID, name: 'on_bare', table: 'batch_q.bare', transform: 'batch_q.bare:*' }),
+    )
+    expect(refused.status).toBe(400)
+    expect(refused.data.result.error).toEqual({ transform: ['batch_q.bare has no transform'] })
   })
 })

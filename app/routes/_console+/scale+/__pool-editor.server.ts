@@ -21,7 +21,7 @@ import {
   type PoolKind,
 } from '~/schemas/pool'
 import { redirectWithToast } from '~/utils/toast.server'
-import { defaultTransformOf } from '~/utils/table-transform'
+import { DEFAULT_TRANSFORM, defaultTransformOf } from '~/utils/table-transform'
 
 /** A table the pool form offers (`project.table`) with its transforms (`project.table:name`). */
 
@@ -64,6 +64,7 @@ export async function loadCreatePool(api: ClusterApi, url: URL) {
   const wanted = url.searchParams.get('type')
   const type: PoolKind = (POOL_KINDS as readonly string[]).includes(wanted ?? '') ? (wanted as PoolKind) : 'ingest'
   // the tables a search finds, not every table of the org (issue 33)
+  // transforms read for the table `?table=` picks only (decision 085): none is picked otherwise
   const [pick, defaults] = await Promise.all([loadTableTransformPick(api, url), loadPoolDefaults(api)])
   // A kind with one service (search: query-peer) has it picked already.
   const services = SERVICES[type]
@@ -90,6 +91,7 @@ export async function createPoolAction(api: ClusterApi, formData: FormData) {
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const form = submission.value
   const needsTable = kindNeedsTable(form.type)
+  let transform: string | undefined
   if (needsTable) {
     // The options were right when the page was made; the table or transform may be gone since (the
     // one table chosen is read, not every table of the org).
@@ -100,9 +102,14 @@ export async function createPoolAction(api: ClusterApi, formData: FormData) {
       return replyFromCluster(submission, error)
     }
     const fieldErrors: Record<string, string[]> = {}
+    // `project.table:*` (a table whose transforms the page did not read): its default, else its first
+    const sent =
+      table && form.transform === `${table.value}:${DEFAULT_TRANSFORM}` ? defaultTransformOf(table) : form.transform
     if (!table) fieldErrors.table = [`Table ${form.table} does not exist`]
-    else if (!table.transforms.some((entry) => entry.value === form.transform))
+    else if (!sent) fieldErrors.transform = [`${form.table} has no transform`]
+    else if (!table.transforms?.some((entry) => entry.value === sent))
       fieldErrors.transform = [POOL_MESSAGES.transformOfTable]
+    else transform = transformOf(form.table, sent) ?? undefined
     if (Object.keys(fieldErrors).length) return data({ result: submission.reply({ fieldErrors }) }, { status: 400 })
   }
   try {
@@ -112,7 +119,7 @@ export async function createPoolAction(api: ClusterApi, formData: FormData) {
       type: form.type,
       service: form.service,
       table: needsTable ? form.table : undefined,
-      transform: needsTable ? (transformOf(form.table, form.transform) ?? undefined) : undefined,
+      transform: needsTable ? transform : undefined,
       ...sizesOf(form),
     })
     return redirectWithToast(`/scale/pool/${pool.uuid}`, { title: `Pool ${pool.name} created`, type: 'success' })

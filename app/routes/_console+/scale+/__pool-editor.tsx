@@ -8,11 +8,11 @@ import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shel
 import { FormCard } from '~/components/forms/form-card'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { KIND_LABELS, kindNeedsTable, POOL_KINDS, SERVICES, type PoolKind } from '~/schemas/pool-values'
-import type { TableTransformOption } from '~/api/transforms.server'
 import type { PoolSizeDefaults } from './__pool-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
-import { transformForTable } from '~/utils/table-transform'
+import { transformChoicesOf, transformForTable, type TableTransformOption } from '~/utils/table-transform'
+import { isDefaultChoice, useTableTransforms } from '~/components/forms/use-table-transforms'
 
 // Fetched after hydration; the HTML constraints come from the loader (decision 032).
 const loadPoolFormSchema = () => import('~/schemas/pool').then((module) => module.PoolFormSchema)
@@ -188,20 +188,21 @@ export function PoolCreateEditor({
     if (!services.some((entry) => entry.value === siblingValue(select, fields.service.name)))
       form.update({ name: fields.service.name, value: services.length === 1 ? services[0]!.value : '' })
   }
+  // a table's transforms are read when it is picked (decision 085): the page carries the preselected one's
+  const { options, readTransforms } = useTableTransforms(tables, (read) => {
+    // the table's transforms came while it is still picked with its default's option: its real default
+    if (table === read && isDefaultChoice(read, String(fields.transform.value ?? '')))
+      form.update({ name: fields.transform.name, value: transformForTable(options, read, '') })
+  })
   const onTableChange = (select: HTMLSelectElement) => {
     form.update({
       name: fields.transform.name,
-      value: transformForTable(tables, select.value, siblingValue(select, fields.transform.name)),
+      value: transformForTable(options, select.value, siblingValue(select, fields.transform.name)),
     })
+    readTransforms(select.value)
   }
-  const transformGroups: Group[] = (isHydrated ? tables.filter((entry) => entry.value === table) : tables).map(
-    (entry) => ({
-      label: entry.value,
-      options: entry.transforms.map((transform) => ({
-        value: transform.value,
-        label: `${transform.name}${transform.type ? ` (${transform.type})` : ''}${transform.isDefault ? ' · default' : ''}`,
-      })),
-    }),
+  const transformGroups: Group[] = (isHydrated ? options.filter((entry) => entry.value === table) : options).map(
+    (entry) => ({ label: entry.value, options: transformChoicesOf(entry) }),
   )
   // The type is known on the server too (the URL's, or the one sent): without scripts, a changed type
   // brings its fields (and their errors) with the next submission.
@@ -264,7 +265,7 @@ export function PoolCreateEditor({
               help={
                 isHydrated
                   ? 'Where the pool writes: a transform of the table.'
-                  : 'Transforms are grouped by table: pick one of the selected table.'
+                  : 'Transforms are grouped by table: pick one of the selected table (“Its default transform”: the one its transforms mark default).'
               }
             />
           </SimpleGrid>

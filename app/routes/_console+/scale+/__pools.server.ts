@@ -1,8 +1,7 @@
 import type { ClusterApi } from '~/api/client.server'
 import { settle, type Settled } from '~/api/policies.server'
 import { listPools, type Pool } from '~/api/pools.server'
-import { listProjects } from '~/api/projects.server'
-import { searchTables } from '~/api/table-search.server'
+import { listProjectsBriefly, searchTables, type TableChoice } from '~/api/table-search.server'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { kindOfPool, parseCpu, parseReplicas, parseSize, type PoolKind } from '~/schemas/pool'
 
@@ -113,13 +112,20 @@ export const INGEST_TABLES_SHOWN = 25
  * tab's own) narrows both to the tables whose `project.table` holds it, so any table is a search away.
  * Throws ClusterError.
  */
-export async function loadIngestTables(api: ClusterApi, rows: PoolRow[], q = ''): Promise<IngestTable[]> {
+export async function loadIngestTables(
+  api: ClusterApi,
+  rows: PoolRow[],
+  q = '',
+  /** The search for the first tables, when the caller started it already (beside another read). */
+  firstTables?: Promise<{ choices: TableChoice[] }>,
+): Promise<IngestTable[]> {
   const needle = q.trim().toLowerCase()
   const named = [...new Set(rows.map((row) => row.table).filter(Boolean))]
     .filter((name) => name.toLowerCase().includes(needle))
     .sort()
     .slice(0, INGEST_TABLES_SHOWN)
-  const projects = await listProjects(api)
+  // the projects of the request's read (the first tables' search reads them too)
+  const projects = await listProjectsBriefly(api)
   const withPools = await Promise.all(
     named.map(async (name) => {
       const dot = name.indexOf('.')
@@ -135,7 +141,7 @@ export async function loadIngestTables(api: ClusterApi, rows: PoolRow[], q = '')
   )
   const tables = withPools.filter((entry) => entry !== null)
   if (tables.length < INGEST_TABLES_SHOWN) {
-    const { choices } = await searchTables(api, q.trim(), INGEST_TABLES_SHOWN)
+    const { choices } = await (firstTables ?? searchTables(api, q.trim(), INGEST_TABLES_SHOWN))
     for (const choice of choices) {
       const name = `${choice.project}.${choice.name}`
       if (tables.length >= INGEST_TABLES_SHOWN) break
@@ -164,6 +170,10 @@ export async function loadIngestTables(api: ClusterApi, rows: PoolRow[], q = '')
  */
 export async function loadPoolList(api: ClusterApi, kind: PoolKind, url: URL) {
   const paging = parsePaging(url)
+  // the ingest tab's first tables are asked beside the pools (they do not depend on them); a failure
+  // there is the tables panel's alone (settled below), never an unhandled rejection
+  const firstTables = kind === 'ingest' ? searchTables(api, paging.q.trim(), INGEST_TABLES_SHOWN) : null
+  firstTables?.catch(() => {})
   const pools = await listPools(api)
   const rows = pools
     .filter((pool) => kindOfPool(pool.type, pool.settings?.k8s_deployment?.service) === kind)
@@ -182,6 +192,6 @@ export async function loadPoolList(api: ClusterApi, kind: PoolKind, url: URL) {
   // The ingest tab also shows every table with the pools that write into it: a bonus panel, so a
   // failure there leaves the pools on screen.
   const tables: Settled<IngestTable[]> | null =
-    kind === 'ingest' ? await settle(() => loadIngestTables(api, rows, paging.q)) : null
+    kind === 'ingest' && firstTables ? await settle(() => loadIngestTables(api, rows, paging.q, firstTables)) : null
   return { kind, ...listPage(shown, paging), totals, allPools: pools.length, tables }
 }

@@ -461,3 +461,40 @@ describe('sizes as the tabs show them', () => {
     expect(rangeText(null)).toBe('—')
   })
 })
+
+describe('/scale/pool/create at size (decision 085)', () => {
+  it('reads no transforms unless a table is picked; a table sent with its default option gets its default transform', async () => {
+    for (const name of ['p1', 'p2', 'p3']) await makeTable('weblogs_q', name)
+    const data = await createLoader(args(get('/scale/pool/create?type=ingest', cookie)))
+    expect(data.tables.length).toBeGreaterThan(3)
+    expect(data.tables.every((entry) => entry.transforms === null)).toBe(true)
+    expect(data).toMatchObject({ table: '', transform: '' })
+    // the ingest tab's link picks a table: its transforms are read, the others' are not
+    const linked = await createLoader(args(get('/scale/pool/create?type=ingest&table=weblogs_q.p2', cookie)))
+    expect(linked).toMatchObject({ table: 'weblogs_q.p2', transform: 'weblogs_q.p2:p2_json' })
+    expect(linked.tables.filter((entry) => entry.transforms !== null).map((entry) => entry.value)).toEqual([
+      'weblogs_q.p2',
+    ])
+    // a search that finds a few tables reads each one's transforms; one that finds nothing offers none
+    const found = await createLoader(args(get('/scale/pool/create?type=ingest&table_q=weblogs_q.p3', cookie)))
+    expect(found.tables).toEqual([
+      {
+        value: 'weblogs_q.p3',
+        transforms: [{ value: 'weblogs_q.p3:p3_json', name: 'p3_json', type: 'json', isDefault: true }],
+      },
+    ])
+    const none = await createLoader(args(get('/scale/pool/create?type=ingest&table_q=no_such_table', cookie)))
+    expect(none.tables).toEqual([])
+    expect(none.search).toMatchObject({ q: 'no_such_table', choices: [] })
+
+    const { poolId } = await createOk({
+      type: 'ingest',
+      service: 'intake-head',
+      name: 'p3-intake',
+      table: 'weblogs_q.p3',
+      transform: 'weblogs_q.p3:*',
+    })
+    const stored = await clusterCall('GET', `/config/v1/pools/${poolId}`)
+    expect(stored.settings).toMatchObject({ table: 'weblogs_q.p3', transform: 'p3_json' })
+  })
+})

@@ -42,8 +42,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const paging = parsePaging(url)
   const [invites, allowed] = await Promise.all([loadFromCluster(() => listPendingInvites(api)), loadAllowed(api)])
-  // the scopes the invites name, tables found by id (issue 33: not every table of the org)
-  const scopes = await settle(() => loadScopeOptions(api, { search: false, tableIds: tableScopeIds(invites) }))
+  // the scopes the invites name, tables found by id (issue 33: not every table of the org); the
+  // projects are read only when an invite names a project or a table (an org's 50 projects otherwise)
+  const isScoped = invites.some((invite) => invite.scope_type === 'project' || invite.scope_type === 'table')
+  const scopes = isScoped
+    ? await settle(() => loadScopeOptions(api, { search: false, tableIds: tableScopeIds(invites) }))
+    : { value: [], error: null }
   const needle = paging.q.toLowerCase()
   const rows: InviteRow[] = invites
     .filter((invite) => !needle || invite.email.toLowerCase().includes(needle))
