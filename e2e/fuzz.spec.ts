@@ -246,6 +246,10 @@ test.describe('fuzzing every action', () => {
       const forms = route.hasComponent
         ? postForms(await (await fetch(`${E2E_BASE_URL}${url}`, { headers: { Cookie: cookie } })).text())
         : postForms('')
+      // every action's seed is printed first, so any failure (even one whose report was cut) replays
+      // with FUZZ_SEED=<seed> FUZZ_ROUTE=<path>
+      const seed = SEED ?? Math.floor(Math.random() * 0x7fffffff)
+      console.log(`fuzz ${report.length + 1}/${routes.length}: ${url} seed ${seed}`)
       let tried = 0
       let rejected = 0
       let malformed = 0
@@ -287,17 +291,20 @@ test.describe('fuzzing every action', () => {
               }
             }
           }),
-          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+          { numRuns: RUNS, seed, endOnFailure: true },
         )
         .then(
           () => null,
           (error: Error) =>
-            `${url}: ${String((error as { cause?: Error }).cause?.message ?? error.message).split('\n')[0]}\n  ${error.message.split('\n').find((line) => line.startsWith('Counterexample')) ?? ''}`.slice(
+            `${url} (seed ${seed}): ${String((error as { cause?: Error }).cause?.message ?? error.message).split('\n')[0]}\n  ${error.message.split('\n').find((line) => line.startsWith('Counterexample')) ?? ''}`.slice(
               0,
               Number(process.env.FUZZ_REPORT_CHARS ?? 1500),
             ),
         )
-      if (failure) failures.push(failure)
+      if (failure) {
+        failures.push(failure)
+        console.log(`fuzz FAILED ${failure}`)
+      }
       total += tried
       const line = `${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors, ${String(malformed).padStart(4)} malformed, ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s${failure ? ', FAILED' : ''}`
       report.push(line)
