@@ -379,8 +379,10 @@ test.describe('fuzzing every action', () => {
       // as it goes: a long run (`npm run fuzz`) that is stopped early still leaves its figures
       console.log(`fuzz ${report.length}/${routes.length}: ${line}`)
     }
-    if (defaultBucket && (await defaultStorageId()) !== defaultBucket)
+    if (defaultBucket && (await defaultStorageId()) !== defaultBucket) {
       await clusterCall('PATCH', `/config/v1/orgs/{org}/storages/${defaultBucket}`, { settings: { is_default: true } })
+      console.log(`fuzz: a fuzzed save made another bucket the default; ${defaultBucket} is the default again`)
+    }
     console.log(
       `fuzz: ${total} submissions over ${routes.length} actions, ${resent} sent again after a dropped connection\n${report.join('\n')}`,
     )
