@@ -1,7 +1,15 @@
 import fc from 'fast-check'
 import { expect, test } from './fixtures'
 import { E2E_BASE_URL } from './env'
-import { builtRoutes, concretePath, cookieHeader, createTableByPost } from './routes'
+import { clusterCall } from './cluster-faults'
+import {
+  builtRoutes,
+  concretePath,
+  cookieHeader,
+  createBucketByPost,
+  createCredentialByPost,
+  createTableByPost,
+} from './routes'
 
 /**
  * Every route with an action, fuzzed through the real server with a real session against the local
@@ -18,7 +26,12 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined
 /** Actions that end or change the signed-in session itself: fuzzing them would sign the fuzzer out. */
 const SKIPPED = new Set(['routes/logout'])
 
-type Field = { name: string; kind: 'text' | 'password' | 'hidden' | 'checkbox' | 'select' | 'file' | 'other' }
+/** A form field; `rendered`: the value the page rendered in it (a hidden field's, a select's chosen option), sent back as is by a browser. */
+type Field = {
+  name: string
+  kind: 'text' | 'password' | 'hidden' | 'checkbox' | 'select' | 'file' | 'other'
+  rendered?: string
+}
 
 type FormInfo = { fields: Field[]; intents: string[] }
 
@@ -36,6 +49,7 @@ function formFields(html: string): FormInfo {
   const intents = new Set<string>()
   for (const match of html.matchAll(/<(input|textarea|select|button)\b([^>]*)>/g)) {
     const [, tag, attributes] = match as unknown as [string, string, string]
+    const end = (match.index ?? 0) + match[0].length
     const name = /\sname="([^"]+)"/.exec(attributes)?.[1]
     if (!name) continue
     // a button that sends the form elsewhere (Save query on /result posts to /queries): its intent is
@@ -53,9 +67,32 @@ function formFields(html: string): FormInfo {
           : ['text', 'email', 'number', 'search', 'url', 'datetime-local', 'date', 'time'].includes(type)
             ? 'text'
             : ((['password', 'hidden', 'checkbox', 'file'].includes(type) ? type : 'other') as Field['kind'])
-    if (!fields.has(name)) fields.set(name, { name, kind })
+    const rendered =
+      kind === 'hidden' || (tag === 'input' && kind === 'text')
+        ? value
+        : tag === 'select'
+          ? selectedOption(html.slice(end, html.indexOf('</select>', end)))
+          : undefined
+    if (!fields.has(name)) fields.set(name, { name, kind, ...(rendered ? { rendered: unescapeHtml(rendered) } : {}) })
   }
   return { fields: [...fields.values()], intents: [...intents] }
+}
+
+/** The value of the option a `<select>`'s HTML (its options) renders chosen. */
+function selectedOption(options: string): string | undefined {
+  for (const [, attributes] of options.matchAll(/<option\b([^>]*)>/g))
+    if (/\sselected(=""|\s|$)/.test(attributes!)) return /\svalue="([^"]*)"/.exec(attributes!)?.[1]
+  return undefined
+}
+
+/** An HTML attribute's text as the browser reads it (what React escapes, back). */
+function unescapeHtml(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 }
 
 const INJECTIONS = [
@@ -160,6 +197,9 @@ function submissions({ fields, intents }: FormInfo): fc.Arbitrary<Submission & {
     .record({
       present: known,
       values: fc.array(fieldValue, { minLength: names.length + 2, maxLength: names.length + 2 }),
+      // a field the page rendered with a value is sent back as rendered one time in four (a hidden
+      // `original` as the edit form holds it, a select's chosen option), the rest of the time fuzzed
+      asRendered: fc.array(fc.nat(3), { minLength: names.length, maxLength: names.length }),
       extra: fc.array(
         fc.tuple(
           fc.oneof(
@@ -178,14 +218,28 @@ function submissions({ fields, intents }: FormInfo): fc.Arbitrary<Submission & {
       ),
       shape,
     })
-    .map(({ present, values, extra, duplicate, intent, shape }) => {
+    .map(({ present, values, asRendered, extra, duplicate, intent, shape }) => {
+      const rendered = (name: string) => {
+        const index = names.indexOf(name)
+        return asRendered[index] === 0 ? fields.find((field) => field.name === name)?.rendered : undefined
+      }
       const entries: [string, string][] = present
         .filter((name) => name !== 'intent')
-        .map((name, index) => [name, values[index]!])
+        .map((name, index) => [name, rendered(name) ?? values[index]!])
       if (duplicate && entries.length) entries.push([entries[0]![0], values[values.length - 1]!])
       if (intent !== null) entries.push(['intent', intent])
       return { entries: shaped([...entries, ...extra], shape, fields), form: { fields, intents }, shape }
     })
+}
+
+/** The cluster's default bucket (storage), if it has one. */
+async function defaultStorageId(): Promise<string | undefined> {
+  type Storage = { uuid: string; settings?: { is_default?: boolean } }
+  const answer = await clusterCall<Storage[] | { results: Storage[] }>(
+    'GET',
+    '/config/v1/orgs/{org}/storages/?page_size=1000',
+  )
+  return (Array.isArray(answer) ? answer : answer.results).find((storage) => storage.settings?.is_default)?.uuid
 }
 
 /** How React writes text into HTML (text content and attribute values). */
@@ -228,14 +282,21 @@ test.describe('fuzzing every action', () => {
         return send(url, entries)
       })
 
-    // A table of its own for the table page's actions (rename, truncate, settings, delete)
-    const ids: Record<string, string> = { tableId: await createTableByPost(cookie, 'fuzz') }
     // FUZZ_ROUTE=<text>: only the actions whose path contains it (to chase one failure)
     const only = process.env.FUZZ_ROUTE
     const routes = (await builtRoutes()).filter(
       (route) => route.hasAction && !SKIPPED.has(route.id) && (!only || route.path.includes(only)),
     )
     expect(routes.length).toBeGreaterThan(only ? 0 : 5)
+    // Things of its own for the actions on one (an unknown id would answer nothing but 404s): a table
+    // (rename, truncate, settings, delete), a credential and a bucket that uses it (their edit forms)
+    const needs = (param: string) => routes.some((route) => route.path.includes(`:${param}`))
+    const ids: Record<string, string> = {}
+    if (needs('tableId')) ids.tableId = await createTableByPost(cookie, 'fuzz')
+    if (needs('credentialId') || needs('bucketId')) ids.credentialId = await createCredentialByPost(cookie, 'fuzz')
+    if (needs('bucketId')) ids.bucketId = await createBucketByPost(cookie, 'fuzz', ids.credentialId)
+    // a fuzzed save may make the fuzz bucket the default: the cluster's own is put back afterwards
+    const defaultBucket = needs('bucketId') ? await defaultStorageId() : undefined
     const report: string[] = []
     const failures: string[] = []
     let total = 0
@@ -246,9 +307,15 @@ test.describe('fuzzing every action', () => {
       const forms = route.hasComponent
         ? postForms(await (await fetch(`${E2E_BASE_URL}${url}`, { headers: { Cookie: cookie } })).text())
         : postForms('')
+      // every action's seed is printed first, so any failure (even one whose report was cut) replays
+      // with FUZZ_SEED=<seed> FUZZ_ROUTE=<path>
+      const seed = SEED ?? Math.floor(Math.random() * 0x7fffffff)
+      console.log(`fuzz ${report.length + 1}/${routes.length}: ${url} seed ${seed}`)
       let tried = 0
       let rejected = 0
       let malformed = 0
+      // the answers by status (a route whose every answer is a 404 or a refusal exercises little)
+      const statuses = new Map<number, number>()
       // every action is fuzzed even when one fails, so a run lists every failing route
       const failure = await fc
         .assert(
@@ -257,6 +324,7 @@ test.describe('fuzzing every action', () => {
             if (shape !== 'none') malformed++
             const answer = await post(url, entries)
             const body = await answer.text()
+            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
             expect(answer.status, `${url} answered ${answer.status}`).toBeLessThan(500)
             expect(answer.status, `${url}: the session ended`).not.toBe(401)
             // a form with list rows is a conform form: a shape it cannot read is refused, the form kept
@@ -287,22 +355,33 @@ test.describe('fuzzing every action', () => {
               }
             }
           }),
-          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+          { numRuns: RUNS, seed, endOnFailure: true },
         )
         .then(
           () => null,
           (error: Error) =>
-            `${url}: ${String((error as { cause?: Error }).cause?.message ?? error.message).split('\n')[0]}\n  ${error.message.split('\n').find((line) => line.startsWith('Counterexample')) ?? ''}`.slice(
+            `${url} (seed ${seed}): ${String((error as { cause?: Error }).cause?.message ?? error.message).split('\n')[0]}\n  ${error.message.split('\n').find((line) => line.startsWith('Counterexample')) ?? ''}`.slice(
               0,
               Number(process.env.FUZZ_REPORT_CHARS ?? 1500),
             ),
         )
-      if (failure) failures.push(failure)
+      if (failure) {
+        failures.push(failure)
+        console.log(`fuzz FAILED ${failure}`)
+      }
       total += tried
-      const line = `${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors, ${String(malformed).padStart(4)} malformed, ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s${failure ? ', FAILED' : ''}`
+      const answers = [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, count]) => `${status}×${count}`)
+        .join(' ')
+      const line = `${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors, ${String(malformed).padStart(4)} malformed, ${answers}, ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s${failure ? ', FAILED' : ''}`
       report.push(line)
       // as it goes: a long run (`npm run fuzz`) that is stopped early still leaves its figures
       console.log(`fuzz ${report.length}/${routes.length}: ${line}`)
+    }
+    if (defaultBucket && (await defaultStorageId()) !== defaultBucket) {
+      await clusterCall('PATCH', `/config/v1/orgs/{org}/storages/${defaultBucket}`, { settings: { is_default: true } })
+      console.log(`fuzz: a fuzzed save made another bucket the default; ${defaultBucket} is the default again`)
     }
     console.log(
       `fuzz: ${total} submissions over ${routes.length} actions, ${resent} sent again after a dropped connection\n${report.join('\n')}`,

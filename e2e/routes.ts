@@ -71,3 +71,47 @@ export async function createTableByPost(cookie: string, prefix: string): Promise
   if (!tableId) throw new Error(`creating a table answered ${answer.status}: ${(await answer.text()).slice(0, 500)}`)
   return tableId
 }
+
+/** POSTs `fields` to a console form (plain HTTP); returns the id in the redirect's path after `prefix`. */
+async function createByPost(cookie: string, url: string, fields: [string, string][], prefix: string): Promise<string> {
+  const answer = await fetch(`${E2E_BASE_URL}${url}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  })
+  const id = new RegExp(`${prefix}([0-9a-f-]{36})`).exec(answer.headers.get('location') ?? '')?.[1]
+  if (!id) throw new Error(`POST ${url} answered ${answer.status}: ${(await answer.text()).slice(0, 500)}`)
+  return id
+}
+
+/** Creates an AWS access-key credential through the console's form (plain HTTP); returns its id. */
+export function createCredentialByPost(cookie: string, prefix: string): Promise<string> {
+  return createByPost(
+    cookie,
+    '/security/new-credential',
+    [
+      ['name', uniqueName(`${prefix}_cred`)],
+      ['type', 'aws_access_keys'],
+      ['details.access_key_id', 'AKIAFUZZ'],
+      ['details.secret_access_key', 'fuzz-secret'],
+    ],
+    '/security/credentials/',
+  )
+}
+
+/** Creates a bucket (using `credentialId` when given) through the console's form (plain HTTP); returns its id. */
+export function createBucketByPost(cookie: string, prefix: string, credentialId?: string): Promise<string> {
+  return createByPost(
+    cookie,
+    '/security/new-bucket',
+    [
+      ['name', uniqueName(`${prefix}_bucket`)],
+      ['bucket_name', `${prefix}-data`],
+      ['cloud', 'aws'],
+      ['region', 'us-east-1'],
+      ...(credentialId ? ([['credential_id', credentialId]] as [string, string][]) : []),
+    ],
+    '/security/buckets/',
+  )
+}

@@ -7,6 +7,7 @@ import { unwrap } from '#tests/session'
 import {
   answerFromCluster,
   formErrorsOf,
+  jsonFromCluster,
   loadFromCluster,
   noneWhenDenied,
   nullOnMissing,
@@ -176,6 +177,23 @@ describe('answerFromCluster', () => {
     expect(await answerFromCluster(() => Promise.resolve(ok), failed)).toBe(ok)
     const other = new Error('boom')
     expect(await thrownFrom(() => answerFromCluster(() => Promise.reject(other), failed))).toBe(other)
+  })
+})
+
+describe('jsonFromCluster', () => {
+  it('answers JSON never stored; a cluster failure as {message} with its status; other errors are thrown', async () => {
+    const ok = await jsonFromCluster(() => Promise.resolve({ choices: [], hasMore: false }))
+    expect(ok.status).toBe(200)
+    expect(ok.headers.get('Content-Type')).toBe('application/json; charset=utf-8')
+    expect(ok.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(await ok.json()).toEqual({ choices: [], hasMore: false })
+    const denied = new ClusterError({ status: 403, body: { detail: 'No.' } })
+    const failed = await jsonFromCluster(() => Promise.reject(denied))
+    expect(failed.status).toBe(403)
+    expect(failed.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(await failed.json()).toEqual({ message: denied.message })
+    const other = new Error('boom')
+    expect(await thrownFrom(() => jsonFromCluster(() => Promise.reject(other)))).toBe(other)
   })
 })
 

@@ -16,6 +16,7 @@ import { ClusterError, GENERIC_MESSAGE, toastMessage, type FieldErrors } from '.
  *                    toastOnFailure runs such an action and redirects back with that toast.
  * - noneWhenDenied:  an optional list the user may not read (403) or the cluster lacks (404) is empty.
  * - answerFromCluster: a resource route (no page) answers a failure in its own format, status kept.
+ * - jsonFromCluster: a resource route's JSON answer (a picker's search), a failure as `{message}`.
  */
 
 /** The catalogue message as thrown data the ErrorBoundary reads (`error.data.message`). */
@@ -85,6 +86,21 @@ export async function answerFromCluster(
     if (error instanceof ClusterError) return failed(error)
     throw error
   }
+}
+
+/** A resource route's JSON headers: the answer is the signed-in user's, never stored. */
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' }
+
+/**
+ * A resource route's JSON answer (a picker's search as one types): what `find` gives, as JSON; a
+ * ClusterError becomes `{message}` with its status. Other errors are thrown.
+ */
+export function jsonFromCluster(find: () => Promise<unknown>): Promise<Response> {
+  return answerFromCluster(
+    async () => new Response(JSON.stringify(await find()), { headers: JSON_HEADERS }),
+    (error) =>
+      new Response(JSON.stringify({ message: error.message }), { status: error.status, headers: JSON_HEADERS }),
+  )
 }
 
 export type FormErrors = { fieldErrors: FieldErrors; formErrors: string[] }

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { answerFromCluster } from '~/api/policies.server'
+import { jsonFromCluster } from '~/api/policies.server'
 import { searchBatchPools } from '~/api/pools.server'
 
 /**
@@ -11,9 +11,5 @@ import { searchBatchPools } from '~/api/pools.server'
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const q = new URL(request.url).searchParams.get('q') ?? ''
-  const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' }
-  return answerFromCluster(
-    async () => new Response(JSON.stringify(await searchBatchPools(api, q)), { headers }),
-    (error) => new Response(JSON.stringify({ message: error.message }), { status: error.status, headers }),
-  )
+  return jsonFromCluster(() => searchBatchPools(api, q))
 }

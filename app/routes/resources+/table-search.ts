@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { answerFromCluster } from '~/api/policies.server'
+import { jsonFromCluster } from '~/api/policies.server'
 import { PICKER_LIMIT, searchTables } from '~/api/table-search.server'
 
 /**
@@ -15,9 +15,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const q = params.get('q') ?? ''
   const asked = params.get('kind')
   const kind = asked === 'raw' || asked === 'scope' ? asked : 'any'
-  const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' }
-  return answerFromCluster(
-    async () => new Response(JSON.stringify(await searchTables(api, q.trim(), PICKER_LIMIT, kind)), { headers }),
-    (error) => new Response(JSON.stringify({ message: error.message }), { status: error.status, headers }),
-  )
+  return jsonFromCluster(() => searchTables(api, q.trim(), PICKER_LIMIT, kind))
 }

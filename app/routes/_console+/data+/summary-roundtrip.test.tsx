@@ -12,9 +12,10 @@ import { clusterCall } from '#tests/cluster'
 import { TEST_CONSOLE_URL } from '#tests/env'
 import { formEntries } from '#tests/form-entries'
 import { useTestCluster } from '#tests/msw'
-import { args, get, loginAsAdmin, returnedOrThrown } from '#tests/session'
+import { args, get, loginAsAdmin, returnedOrThrown, unwrap } from '#tests/session'
 import { system } from '~/theme'
-import { SummaryForm, SummarySettingsForm, type NewSummaryTab } from './__summary-editor'
+import { MALFORMED_FORM_MESSAGE } from '~/utils/form-shape'
+import { SummaryForm, SummarySettingsForm, tabWithErrors, type NewSummaryTab } from './__summary-editor'
 import { action as newAction, loader as newLoader } from './new-summary-table._index'
 import { SettingsGroupForm } from './__table-settings'
 import { action as settingsAction, loader as settingsLoader } from './tables.$tableId.edit-summary-settings._index'
@@ -220,6 +221,52 @@ describe('a new summary table: its Summary Settings tab (issue 35)', () => {
     expect(never.page.defaults.enabled).toBe('on')
     expect(Object.fromEntries(never.entries)).toMatchObject({ enabled: 'on' })
     expect(never.entries.some(([name]) => name === 'settingsShown')).toBe(false)
+  })
+
+  it('a create with a field the page sets itself sent twice says so at the top of the form, on either tab, all typed kept', async () => {
+    // found by `npm run fuzz` (issue 37): `enabled` twice was an error on a field hidden on the Form tab, a 400 showing none
+    for (const [field, tab] of [
+      ['enabled', 'form'],
+      ['settingsShown', 'form'],
+      ['enabled', 'settings'],
+    ] as const) {
+      const body = new FormData()
+      for (const [name, value] of [
+        [field, ''],
+        ['project', projectId],
+        ['name', 'twice_sent'],
+        ['description', 'typed description'],
+        ['parent', `${projectId}/${parentId}`],
+        ['table_q', 'typed search'],
+        ['sql', sql],
+        [field, 'NaN'],
+      ])
+        body.append(name!, value!)
+      const url = `/data/new-summary-table${tab === 'settings' ? '?tab=settings' : ''}`
+      const request = new Request(`${TEST_CONSOLE_URL}${url}`, { method: 'POST', body, headers: { Cookie: cookie } })
+      const { data, status } = unwrap<{ result: Parameters<typeof tabWithErrors>[1] }>(
+        await returnedOrThrown(() => newAction(args(request))),
+      )
+      expect(status, field).toBe(400)
+      const page = await newLoader(args(get(url, cookie)))
+      const html = renderToString(
+        <ChakraProvider value={system}>
+          <SummaryForm
+            projects={page.projects}
+            constraint={page.constraint}
+            search={page.search}
+            defaults={page.defaults}
+            lastResult={data.result}
+            analysisHref="/data/new-summary-table/column-analysis"
+            tab={tabWithErrors(page.tab as NewSummaryTab, data.result)}
+          />
+        </ChakraProvider>,
+      )
+      expect(html, `${field} on the ${tab} tab`).toContain('role="alert"')
+      expect(html).toContain(MALFORMED_FORM_MESSAGE)
+      if (tab === 'form')
+        for (const typed of ['twice_sent', 'typed description', 'typed search']) expect(html).toContain(typed)
+    }
   })
 
   it('a create refused for a field of the Form tab shows the Form tab', async () => {
