@@ -63,7 +63,7 @@ test.describe('data → files and dictionaries', () => {
   }, testInfo) => {
     // A long flow (upload, dictionary, lookups, replace, two deletes) on a shared 2-core machine.
     test.slow()
-    const { project } = await createTableThroughForm(page)
+    const { project, url: tableUrl } = await createTableThroughForm(page)
     const file = `${uniqueName('countries')}.csv`
     const dictionary = uniqueName('dict')
 
@@ -132,8 +132,10 @@ test.describe('data → files and dictionaries', () => {
     await page.getByRole('button', { name: 'Look up' }).click()
     await expect(page.getByRole('alert').filter({ hasText: 'The engine refused the lookup' })).toBeVisible()
 
-    // Query's reference lists it under the name dictGet takes.
-    await page.goto('/queries/reference')
+    // Query's reference lists it under the name dictGet takes: opened on the project's table, whose
+    // project it then catalogues (an org of more than 5 projects: decision 084).
+    const tableId = new URL(tableUrl).pathname.split('/').pop()!
+    await page.goto(`/queries/reference?table_id=${tableId}`)
     await expect(page.getByRole('rowheader', { name: new RegExp(`${project}_${dictionary}`) })).toBeVisible()
 
     // The file is in use: its page says by which dictionary and offers no delete.

@@ -50,14 +50,21 @@ export async function listDictionaries(api: ClusterApi, projectId: string): Prom
   return dictionaries.sort((a, b) => a.name.localeCompare(b.name))
 }
 
-/** Returns every project with its dictionaries (the cluster has no org-wide list); throws ClusterError. */
+/**
+ * Returns every project of the org, and the dictionaries of each (the cluster has no org-wide list:
+ * one read per project) or, with `projectId`, of that project alone (one read, whatever the org's
+ * size: issue 33); `entries` is empty when no project has that id. Throws ClusterError.
+ */
 export async function listProjectsWithDictionaries(
   api: ClusterApi,
-): Promise<{ project: Project; dictionaries: Dictionary[] }[]> {
+  projectId?: string,
+): Promise<{ projects: Project[]; entries: { project: Project; dictionaries: Dictionary[] }[] }> {
   const projects = await listProjects(api)
-  return Promise.all(
-    projects.map(async (project) => ({ project, dictionaries: await listDictionaries(api, project.uuid) })),
+  const asked = projectId ? projects.filter((project) => project.uuid === projectId) : projects
+  const entries = await Promise.all(
+    asked.map(async (project) => ({ project, dictionaries: await listDictionaries(api, project.uuid) })),
   )
+  return { projects, entries }
 }
 
 /** Returns one dictionary; throws ClusterError (404 when there is none). */

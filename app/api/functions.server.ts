@@ -24,12 +24,21 @@ export async function listFunctions(api: ClusterApi, projectId: string): Promise
   return functions.sort((a, b) => a.name.localeCompare(b.name))
 }
 
-/** Returns every project with its functions (the cluster has no org-wide list); throws ClusterError. */
+/**
+ * Returns every project of the org, and the functions of each (the cluster has no org-wide list: one
+ * read per project) or, with `projectId`, of that project alone (one read, whatever the org's size:
+ * issue 33); `entries` is empty when no project has that id. Throws ClusterError.
+ */
 export async function listProjectsWithFunctions(
   api: ClusterApi,
-): Promise<{ project: Project; functions: SqlFunction[] }[]> {
+  projectId?: string,
+): Promise<{ projects: Project[]; entries: { project: Project; functions: SqlFunction[] }[] }> {
   const projects = await listProjects(api)
-  return Promise.all(projects.map(async (project) => ({ project, functions: await listFunctions(api, project.uuid) })))
+  const asked = projectId ? projects.filter((project) => project.uuid === projectId) : projects
+  const entries = await Promise.all(
+    asked.map(async (project) => ({ project, functions: await listFunctions(api, project.uuid) })),
+  )
+  return { projects, entries }
 }
 
 /** Returns one function; throws ClusterError (404 when there is none). */

@@ -31,10 +31,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const paging = parsePaging(url)
   const project = projectFilterOf(url)
-  const entries = await loadFromCluster(() => listProjectsWithDictionaries(api))
+  // with a project chosen, only that project's dictionaries are read (issue 33: one read, not one per project)
+  const { projects, entries } = await loadFromCluster(() => listProjectsWithDictionaries(api, project || undefined))
   const needle = paging.q.toLowerCase()
   const rows: DictionaryRow[] = entries
-    .filter((entry) => !project || entry.project.uuid === project)
     .flatMap(({ project, dictionaries }) =>
       dictionaries.map((dictionary) => ({
         uuid: dictionary.uuid,
@@ -52,7 +52,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     ...listPage(rows, paging),
     project,
-    projects: entries.map(({ project }) => ({ uuid: project.uuid, name: project.name })),
+    projects: projects.map((item) => ({ uuid: item.uuid, name: item.name })),
+    /** The project filtered on, by name (null without a filter or when no project has that id). */
+    projectName: project ? (entries[0]?.project.name ?? null) : null,
+    /** The dictionaries counted: the org's, or the filtered project's. */
     dictionaryCount: entries.reduce((sum, entry) => sum + entry.dictionaries.length, 0),
   }
 }
@@ -81,7 +84,7 @@ export default function DataDictionariesRoute() {
     <CatalogListPage
       data={data}
       title="Dictionaries"
-      description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}; query one with dictGet('{project}_{name}', …)`}
+      description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${data.project ? `project ${data.projectName ?? '(none)'}` : `${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}; query one with dictGet('{project}_{name}', …)`}
       create={{ to: '/data/dictionaries/new-data-dictionary', label: 'New dictionary' }}
       nameLabel="Dictionary name"
       plural="dictionaries"

@@ -27,10 +27,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const paging = parsePaging(url)
   const project = projectFilterOf(url)
-  const entries = await loadFromCluster(() => listProjectsWithFunctions(api))
+  // with a project chosen, only that project's functions are read (issue 33: one read, not one per project)
+  const { projects, entries } = await loadFromCluster(() => listProjectsWithFunctions(api, project || undefined))
   const needle = paging.q.toLowerCase()
   const rows: FunctionRow[] = entries
-    .filter((entry) => !project || entry.project.uuid === project)
     .flatMap(({ project, functions }) =>
       functions.map((fn) => ({
         uuid: fn.uuid ?? fn.name,
@@ -45,7 +45,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     ...listPage(rows, paging),
     project,
-    projects: entries.map(({ project }) => ({ uuid: project.uuid, name: project.name })),
+    projects: projects.map((item) => ({ uuid: item.uuid, name: item.name })),
+    /** The project filtered on, by name (null without a filter or when no project has that id). */
+    projectName: project ? (entries[0]?.project.name ?? null) : null,
+    /** The functions counted: the org's, or the filtered project's. */
     functionCount: entries.reduce((sum, entry) => sum + entry.functions.length, 0),
   }
 }
@@ -68,7 +71,7 @@ export default function DataFunctionsRoute() {
     <CatalogListPage
       data={data}
       title="Functions"
-      description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}
+      description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${data.project ? `project ${data.projectName ?? '(none)'}` : `${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}`}
       create={{ to: '/data/functions/new-custom-function', label: 'New function' }}
       nameLabel="Function name"
       plural="functions"

@@ -49,21 +49,33 @@ export type ReferenceTable = Omit<SchemaTable, 'columns'> & { columns: SchemaCol
 export const REFERENCE_OPEN = 3
 
 /**
+ * Up to this many projects in the org, the reference page lists every project's functions and
+ * dictionaries; past it, those of the projects whose tables it describes (each project costs two
+ * reads: 50 projects were 100 reads for a page that describes 20 tables; issue 33).
+ */
+export const REFERENCE_ALL_PROJECTS = 5
+
+/**
  * The reference page's schema (issue 33): the table `tableId` asked for and the org's first tables
  * (REFERENCE_TABLES), with the columns of the one asked for (of each, when there are REFERENCE_OPEN
- * or fewer: a table's columns cost a read of its transforms, so the others are a link away), and every project's functions and dictionaries (a read per
- * project, not per table). `hasMore` when the org has more tables than it describes. Throws ClusterError.
+ * or fewer: a table's columns cost a read of its transforms, so the others are a link away), and the
+ * functions and dictionaries of every project (REFERENCE_ALL_PROJECTS or fewer) or of the projects
+ * of the tables described (`catalogProjects` names them then; null when every project's are listed).
+ * `hasMore` when the org has more tables than it describes. Throws ClusterError.
  */
 export async function loadReferenceSchema(
   api: ClusterApi,
   tableId: string | null,
-): Promise<Omit<Schema, 'tables'> & { tables: ReferenceTable[]; hasMore: boolean }> {
+): Promise<Omit<Schema, 'tables'> & { tables: ReferenceTable[]; hasMore: boolean; catalogProjects: string[] | null }> {
   const [projects, { choices, hasMore }, picked] = await Promise.all([
     listProjectsBriefly(api),
     searchTables(api, '', REFERENCE_TABLES),
     tableChoice(api, tableId),
   ])
   const shown = picked && !choices.some((choice) => choice.uuid === picked.uuid) ? [picked, ...choices] : choices
+  const described = new Set(shown.map((choice) => choice.projectId))
+  const isEveryProject = projects.length <= REFERENCE_ALL_PROJECTS
+  const catalogued = isEveryProject ? projects : projects.filter((project) => described.has(project.uuid))
   const [tables, functions, dictionaries] = await Promise.all([
     Promise.all(
       shown.map(async (choice): Promise<ReferenceTable> => ({
@@ -78,7 +90,7 @@ export async function loadReferenceSchema(
       })),
     ),
     Promise.all(
-      projects.map(async (project) =>
+      catalogued.map(async (project) =>
         (await listFunctions(api, project.uuid)).map((fn): SchemaFunction => ({
           project: project.name,
           name: fn.name,
@@ -88,7 +100,7 @@ export async function loadReferenceSchema(
       ),
     ),
     Promise.all(
-      projects.map(async (project) =>
+      catalogued.map(async (project) =>
         (await listDictionaries(api, project.uuid)).map((dictionary): SchemaDictionary => {
           const key = dictionary.settings?.primary_key ?? []
           return {
@@ -105,7 +117,13 @@ export async function loadReferenceSchema(
       ),
     ),
   ])
-  return { tables, functions: functions.flat(), dictionaries: dictionaries.flat(), hasMore }
+  return {
+    tables,
+    functions: functions.flat(),
+    dictionaries: dictionaries.flat(),
+    hasMore,
+    catalogProjects: isEveryProject ? null : catalogued.map((project) => project.name),
+  }
 }
 
 /** The engine's function names (for autocomplete), or none when the cluster does not list them. */

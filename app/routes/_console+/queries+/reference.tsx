@@ -23,10 +23,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const tableId = url.searchParams.get('table_id')
   // the table asked for and the org's first tables, not every table (issue 33)
-  const { tables, functions, dictionaries, hasMore } = await loadFromCluster(() => loadReferenceSchema(api, tableId))
+  const { tables, functions, dictionaries, hasMore, catalogProjects } = await loadFromCluster(() =>
+    loadReferenceSchema(api, tableId),
+  )
   // The table asked for (`?table_id=`) comes first and open.
   const sorted = [...tables].sort((a, b) => Number(b.uuid === tableId) - Number(a.uuid === tableId))
-  return { tables: sorted, hasMore, functions, dictionaries, tableId, sql: url.searchParams.get('data') ?? '' }
+  return {
+    tables: sorted,
+    hasMore,
+    functions,
+    dictionaries,
+    catalogProjects,
+    tableId,
+    sql: url.searchParams.get('data') ?? '',
+  }
 }
 
 const referenceCss = {
@@ -102,7 +112,16 @@ const columnsUrl = (tableId: string, sql: string) =>
   `/queries/reference?${new URLSearchParams({ table_id: tableId, ...(sql ? { data: sql } : {}) })}#table-${tableId}`
 
 export default function QueryReferenceRoute() {
-  const { tables, hasMore, functions, dictionaries, tableId, sql } = useLoaderData<typeof loader>()
+  const { tables, hasMore, functions, dictionaries, catalogProjects, tableId, sql } = useLoaderData<typeof loader>()
+  // past a few projects, the functions and dictionaries are those of the projects described above
+  const scope = catalogProjects ? (
+    <Text data-muted="" fontSize="sm" mb="2">
+      {catalogProjects.length
+        ? `Those of ${catalogProjects.length === 1 ? 'project' : 'projects'} ${catalogProjects.join(', ')}, whose tables are listed above.`
+        : 'Those of the projects whose tables are listed above.'}{' '}
+      Every project’s: <Link to="/data/functions">Functions</Link> · <Link to="/data/dictionaries">Dictionaries</Link>
+    </Text>
+  ) : null
   return (
     <Stack gap="4" css={referenceCss}>
       <PageHeader title="Query" mb="2" />
@@ -157,12 +176,17 @@ export default function QueryReferenceRoute() {
         <Heading as="h2" id="functions-heading" size="md" mb="2">
           Functions
         </Heading>
+        {scope}
         <DataTable
           caption="Custom functions"
           columns={FUNCTION_COLUMNS}
           rows={functions}
           rowKey={(fn) => `${fn.project}.${fn.name}`}
-          empty="No custom functions yet. The engine's own SQL functions are always available."
+          empty={
+            catalogProjects
+              ? "None in these projects. The engine's own SQL functions are always available."
+              : "No custom functions yet. The engine's own SQL functions are always available."
+          }
         />
       </Box>
 
@@ -170,6 +194,7 @@ export default function QueryReferenceRoute() {
         <Heading as="h2" id="dictionaries-heading" size="md" mb="2">
           Dictionaries
         </Heading>
+        {scope}
         <DataTable
           caption="Dictionaries"
           columns={DICTIONARY_COLUMNS}
@@ -177,7 +202,8 @@ export default function QueryReferenceRoute() {
           rowKey={(dictionary) => dictionary.sqlName}
           empty={
             <>
-              No dictionaries yet. <Link to="/data/dictionaries/new-data-dictionary">Create a dictionary</Link>
+              {catalogProjects ? 'None in these projects.' : 'No dictionaries yet.'}{' '}
+              <Link to="/data/dictionaries/new-data-dictionary">Create a dictionary</Link>
             </>
           }
         />
