@@ -352,6 +352,9 @@ export function ColumnAnalysisForm({
                     id={rowFields.aggregation.id}
                     name={rowFields.aggregation.name}
                     defaultValue={rowFields.aggregation.initialValue ?? 'skip'}
+                    isInvalid={Boolean(rowFields.aggregation.errors?.length)}
+                    aria-invalid={rowFields.aggregation.errors?.length ? true : undefined}
+                    aria-describedby={rowFields.aggregation.errors?.length ? rowFields.aggregation.errorId : undefined}
                   >
                     {AGGREGATIONS.map((aggregation) => (
                       <option key={aggregation} value={aggregation}>
@@ -359,6 +362,7 @@ export function ColumnAnalysisForm({
                       </option>
                     ))}
                   </FormSelect>
+                  <ErrorList id={rowFields.aggregation.errorId} errors={rowFields.aggregation.errors} />
                 </HStack>
               )
             })}

@@ -32,4 +32,28 @@ describe('ColumnAnalysisForm', () => {
     )
     expect(html).toMatch(new RegExp(`role="alert"[^>]*>[^<]*(<[^>]*>)*[^<]*${SUMMARY_MESSAGES.parentRequired}`))
   })
+
+  it("a column's refused aggregation is marked at its select with its message (fuzz seed 1994793174)", () => {
+    const message = 'Invalid option: expected one of "skip"|"group"'
+    const html = renderToString(
+      <ChakraProvider value={system}>
+        <ColumnAnalysisForm
+          constraint={getZodConstraint(ColumnAnalysisSchema)}
+          parent="p/t"
+          columns={[{ name: 'timestamp', type: 'datetime', primary: true }]}
+          lastResult={{
+            status: 'error',
+            initialValue: { parent: 'p/t', columns: [{ name: 'timestamp', aggregation: 'x' }] },
+            error: { 'columns[0].aggregation': [message] },
+          }}
+          sql={null}
+          useHref="/data/tables/t/edit-summary-settings"
+        />
+      </ChakraProvider>,
+    )
+    expect(html).toMatch(
+      /<select[^>]*name="columns\[0\].aggregation"[^>]*aria-invalid="true"|<select[^>]*aria-invalid="true"[^>]*name="columns\[0\].aggregation"/,
+    )
+    expect(html).toContain('Invalid option: expected one of &quot;skip&quot;|&quot;group&quot;')
+  })
 })
