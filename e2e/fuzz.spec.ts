@@ -9,6 +9,8 @@ import {
   createBucketByPost,
   createCredentialByPost,
   createTableByPost,
+  createTableChildren,
+  type TableChildren,
 } from './routes'
 
 /**
@@ -232,6 +234,9 @@ function submissions({ fields, intents }: FormInfo): fc.Arbitrary<Submission & {
     })
 }
 
+/** A route of a summary table's settings: its table must be a summary table. */
+const isSummaryRoute = (route: { path: string }) => route.path.includes('/edit-summary-settings')
+
 /** The cluster's default bucket (storage), if it has one. */
 async function defaultStorageId(): Promise<string | undefined> {
   type Storage = { uuid: string; settings?: { is_default?: boolean } }
@@ -295,6 +300,20 @@ test.describe('fuzzing every action', () => {
     if (needs('tableId')) ids.tableId = await createTableByPost(cookie, 'fuzz')
     if (needs('credentialId') || needs('bucketId')) ids.credentialId = await createCredentialByPost(cookie, 'fuzz')
     if (needs('bucketId')) ids.bucketId = await createBucketByPost(cookie, 'fuzz', ids.credentialId)
+    // a table of its own with a transform, a view, a kafka source and a summary table over it (their edit
+    // forms); each of those actions is sent to its own thing's table
+    const children: TableChildren | undefined =
+      needs('transformId') || needs('viewId') || needs('sourceId') || routes.some(isSummaryRoute)
+        ? await createTableChildren('fuzz')
+        : undefined
+    const idsFor = (route: { path: string }): Record<string, string> =>
+      !children
+        ? ids
+        : isSummaryRoute(route)
+          ? { ...ids, tableId: children.summaryTableId }
+          : /:(transformId|viewId|sourceId)\b/.test(route.path)
+            ? { ...ids, ...children, type: 'kafka' }
+            : ids
     // a fuzzed save may make the fuzz bucket the default: the cluster's own is put back afterwards
     const defaultBucket = needs('bucketId') ? await defaultStorageId() : undefined
     const report: string[] = []
@@ -302,7 +321,7 @@ test.describe('fuzzing every action', () => {
     let total = 0
     for (const route of routes) {
       const startedAt = Date.now()
-      const url = concretePath(route.path, ids)
+      const url = concretePath(route.path, idsFor(route))
       // the page's forms tell which fields to send (a resource route has no page: no fields)
       const forms = route.hasComponent
         ? postForms(await (await fetch(`${E2E_BASE_URL}${url}`, { headers: { Cookie: cookie } })).text())

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { E2E_BASE_URL } from './env'
+import { clusterCall } from './cluster-faults'
 import { uniqueName } from './fixtures'
 
 /**
@@ -114,4 +115,56 @@ export function createBucketByPost(cookie: string, prefix: string, credentialId?
     ],
     '/security/buckets/',
   )
+}
+
+/** A project's table with a transform, a view, a kafka source and a summary table over it, and their ids. */
+export type TableChildren = {
+  tableId: string
+  transformId: string
+  viewId: string
+  sourceId: string
+  summaryTableId: string
+}
+
+/**
+ * Creates, through the cluster API, a project and a table with what the table's edit forms work on:
+ * a transform (a kafka source needs one), a view, a kafka source and a summary table selecting from it.
+ */
+export async function createTableChildren(prefix: string): Promise<TableChildren> {
+  const project = uniqueName(`${prefix}_p`)
+  const table = uniqueName(`${prefix}_t`)
+  const { uuid: projectId } = await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', {
+    name: project,
+  })
+  const tables = `/config/v1/orgs/{org}/projects/${projectId}/tables/`
+  const { uuid: tableId } = await clusterCall<{ uuid: string }>('POST', tables, { name: table })
+  const columns = [
+    { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+    { name: 'message', datatype: { type: 'string' } },
+  ]
+  const transform = uniqueName(`${prefix}_json`)
+  const { uuid: transformId } = await clusterCall<{ uuid: string }>('POST', `${tables}${tableId}/transforms/`, {
+    name: transform,
+    type: 'json',
+    settings: { is_default: true, output_columns: columns },
+  })
+  const { uuid: viewId } = await clusterCall<{ uuid: string }>('POST', `${tables}${tableId}/views/`, {
+    name: uniqueName(`${prefix}_view`),
+    settings: { is_default: false, output_columns: columns },
+  })
+  const { uuid: sourceId } = await clusterCall<{ uuid: string }>('POST', `${tables}${tableId}/sources/kafka/`, {
+    name: uniqueName(`${prefix}_kafka`),
+    transform,
+    settings: { bootstrap_servers: ['kafka.invalid:9092'], topics: ['fuzz'] },
+  })
+  const { uuid: summaryTableId } = await clusterCall<{ uuid: string }>('POST', tables, {
+    name: uniqueName(`${prefix}_sum`),
+    type: 'summary',
+    settings: {
+      summary: {
+        sql: `SELECT toStartOfMinute(timestamp) AS timestamp, count() AS n FROM ${project}.${table} GROUP BY timestamp`,
+      },
+    },
+  })
+  return { tableId, transformId, viewId, sourceId, summaryTableId }
 }

@@ -10,6 +10,7 @@ import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
+import { InlineAlert } from '~/components/layout/inline-alert'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { AGGREGATION_LABELS, AGGREGATIONS, TIME_UNITS } from '~/schemas/summary-values'
 import { FormSelect } from '~/components/forms/form-select'
@@ -306,6 +307,8 @@ export function ColumnAnalysisForm({
     <Stack gap="4">
       <FormCard form={form} submit={{ label: 'Build SQL' }}>
         <input type="hidden" name="parent" value={parent} />
+        {/* the parent is no field the user sees: a parent gone since the page was shown is said here */}
+        {fields.parent.errors?.length ? <InlineAlert>{fields.parent.errors.join(' ')}</InlineAlert> : null}
         <SelectField
           meta={fields.timestampColumn}
           label="Timestamp column"
@@ -349,6 +352,9 @@ export function ColumnAnalysisForm({
                     id={rowFields.aggregation.id}
                     name={rowFields.aggregation.name}
                     defaultValue={rowFields.aggregation.initialValue ?? 'skip'}
+                    isInvalid={Boolean(rowFields.aggregation.errors?.length)}
+                    aria-invalid={rowFields.aggregation.errors?.length ? true : undefined}
+                    aria-describedby={rowFields.aggregation.errors?.length ? rowFields.aggregation.errorId : undefined}
                   >
                     {AGGREGATIONS.map((aggregation) => (
                       <option key={aggregation} value={aggregation}>
@@ -356,6 +362,7 @@ export function ColumnAnalysisForm({
                       </option>
                     ))}
                   </FormSelect>
+                  <ErrorList id={rowFields.aggregation.errorId} errors={rowFields.aggregation.errors} />
                 </HStack>
               )
             })}
