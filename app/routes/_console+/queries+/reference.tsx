@@ -115,7 +115,13 @@ export default function QueryReferenceRoute() {
   const { tables, hasMore, functions, dictionaries, catalogProjects, tableId, sql } = useLoaderData<typeof loader>()
   // past a few projects, the functions and dictionaries are those of the projects described above
   const scope = catalogProjects ? (
-    <Text data-muted="" fontSize="sm" mb="2">
+    // its links sit among words: underlined, so they are told apart by more than their colour (axe link-in-text-block)
+    <Text
+      data-muted=""
+      fontSize="sm"
+      mb="2"
+      css={{ '& a': { textDecoration: 'underline', textUnderlineOffset: '2px' } }}
+    >
       {catalogProjects.length
         ? `Those of ${catalogProjects.length === 1 ? 'project' : 'projects'} ${catalogProjects.join(', ')}, whose tables are listed above.`
         : 'Those of the projects whose tables are listed above.'}{' '}
