@@ -137,6 +137,15 @@ type Submission = {
   reply: (options?: Record<string, unknown>) => unknown
 }
 
+/** Whether parseWithZod refused `submission` for its shape (a form conform could not read as sent). */
+export function isShapeRefusal(submission: { error?: Record<string, unknown> | null }): boolean {
+  const formErrors = submission.error?.['']
+  return (
+    Array.isArray(formErrors) &&
+    formErrors.some((message) => message === MALFORMED_FORM_MESSAGE || message === TOO_MANY_ROWS_MESSAGE)
+  )
+}
+
 /**
  * conform's parseWithZod, for every form of the console (vite/guarded-conform-parse.ts points
  * `@conform-to/zod/v4`'s parseWithZod here): a submission conform cannot read (checkFormShape) is

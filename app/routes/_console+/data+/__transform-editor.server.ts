@@ -1,5 +1,6 @@
 import type { Submission as ConformSubmission } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { isShapeRefusal } from '~/utils/form-shape'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
@@ -497,6 +498,9 @@ export async function transformEditorAction(
   // conform's own intents: add or remove a column row
   if (submission.status === undefined) return data({ result: withoutFiles(submission).reply() })
 
+  // a form conform could not read as sent is refused before an upload or inference acts on it
+  // (npm run fuzz: a malformed `__intent__` beside intent=upload answered 200)
+  if (isShapeRefusal(submission)) return reply400(submission)
   if (intent === 'upload') return uploadTransform(submission, formData)
   if (intent === 'infer') return inferColumns(submission, (await loadTransformDefaults(api)).defaults)
 

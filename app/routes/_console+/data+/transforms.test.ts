@@ -9,6 +9,7 @@ import { action as editAction, loader as editLoader } from './tables.$tableId.tr
 import { loader as downloadLoader } from './tables.$tableId.transform.edit.$transformId_.download'
 import { action as validateAction, loader as validateLoader } from './validate-transform'
 import { loader as tableLoader } from './tables.$tableId._index'
+import { MALFORMED_FORM_MESSAGE } from '~/utils/form-shape'
 
 useTestCluster()
 
@@ -216,6 +217,24 @@ describe('/data/new-transform', () => {
       'timestamp',
       'path',
     ])
+  })
+
+  it('refuses a malformed list intent beside intent=upload or infer (400, typed kept), as on a save', async () => {
+    const { table } = await makeTable('shape')
+    for (const intent of ['upload', 'infer']) {
+      const reply = unwrap<Reply>(
+        await send({
+          ...jsonForm(table, { name: 'typed_name' }),
+          // a sample to infer from: without the refusal, inference answers 200 with its proposal
+          sampleData: '{"timestamp":"2024-05-01T10:00:00Z","status":200,"path":"/a"}',
+          intent,
+          __intent__: JSON.stringify({ type: 'remove', payload: { name: 'columns', index: 99_999_999 } }),
+        }),
+      )
+      expect(reply.status).toBe(400)
+      expect(reply.data.result.error?.['']?.[0]).toBe(MALFORMED_FORM_MESSAGE)
+      expect(reply.data.result.initialValue?.name).toBe('typed_name')
+    }
   })
 
   it('validates sample data through the cluster: parsed rows, and errors row by row at the column', async () => {
