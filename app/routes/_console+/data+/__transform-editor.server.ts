@@ -500,7 +500,7 @@ export async function transformEditorAction(
 
   // a form conform could not read as sent is refused before an upload or inference acts on it
   // (npm run fuzz: a malformed `__intent__` beside intent=upload answered 200)
-  if (isShapeRefusal(submission)) return reply400(submission)
+  if (submission.status === 'error' && isShapeRefusal(submission)) return reply400(submission)
   if (intent === 'upload') return uploadTransform(submission, formData)
   if (intent === 'infer') return inferColumns(submission, (await loadTransformDefaults(api)).defaults)
 
