@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { answerFromCluster } from '~/api/policies.server'
+import { ClusterError } from '~/api/errors.server'
+import { jsonFromCluster } from '~/api/policies.server'
 import { tableTransformOption } from '~/api/transforms.server'
 
 /**
@@ -12,14 +13,9 @@ import { tableTransformOption } from '~/api/transforms.server'
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const table = new URL(request.url).searchParams.get('table') ?? ''
-  const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' }
-  return answerFromCluster(
-    async () => {
-      const option = await tableTransformOption(api, table)
-      if (!option)
-        return new Response(JSON.stringify({ message: `Table ${table} does not exist` }), { status: 404, headers })
-      return new Response(JSON.stringify({ transforms: option.transforms ?? [] }), { headers })
-    },
-    (error) => new Response(JSON.stringify({ message: error.message }), { status: error.status, headers }),
-  )
+  return jsonFromCluster(async () => {
+    const option = await tableTransformOption(api, table)
+    if (!option) throw new ClusterError({ status: 404, message: `Table ${table} does not exist` })
+    return { transforms: option.transforms ?? [] }
+  })
 }
