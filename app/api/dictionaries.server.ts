@@ -1,6 +1,6 @@
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
-import { listProjects, type Project } from './projects.server'
+import { listPerProject } from './projects.server'
 
 /** One column of a dictionary's schema definition (cluster-api.md 5); other keys are kept as given. */
 export type DictionaryColumn = {
@@ -50,21 +50,9 @@ export async function listDictionaries(api: ClusterApi, projectId: string): Prom
   return dictionaries.sort((a, b) => a.name.localeCompare(b.name))
 }
 
-/**
- * Returns every project of the org, and the dictionaries of each (the cluster has no org-wide list:
- * one read per project) or, with `projectId`, of that project alone (one read, whatever the org's
- * size: issue 33); `entries` is empty when no project has that id. Throws ClusterError.
- */
-export async function listProjectsWithDictionaries(
-  api: ClusterApi,
-  projectId?: string,
-): Promise<{ projects: Project[]; entries: { project: Project; dictionaries: Dictionary[] }[] }> {
-  const projects = await listProjects(api)
-  const asked = projectId ? projects.filter((project) => project.uuid === projectId) : projects
-  const entries = await Promise.all(
-    asked.map(async (project) => ({ project, dictionaries: await listDictionaries(api, project.uuid) })),
-  )
-  return { projects, entries }
+/** Every project of the org, and the dictionaries of each or of `projectId` alone (listPerProject). */
+export function listProjectsWithDictionaries(api: ClusterApi, projectId?: string) {
+  return listPerProject(api, (project) => listDictionaries(api, project), projectId)
 }
 
 /** Returns one dictionary; throws ClusterError (404 when there is none). */

@@ -1,6 +1,6 @@
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
-import { listProjects, type Project } from './projects.server'
+import { listPerProject } from './projects.server'
 
 /** A custom SQL function as the cluster returns it (cluster-api.md, functions). */
 export type SqlFunction = {
@@ -24,21 +24,9 @@ export async function listFunctions(api: ClusterApi, projectId: string): Promise
   return functions.sort((a, b) => a.name.localeCompare(b.name))
 }
 
-/**
- * Returns every project of the org, and the functions of each (the cluster has no org-wide list: one
- * read per project) or, with `projectId`, of that project alone (one read, whatever the org's size:
- * issue 33); `entries` is empty when no project has that id. Throws ClusterError.
- */
-export async function listProjectsWithFunctions(
-  api: ClusterApi,
-  projectId?: string,
-): Promise<{ projects: Project[]; entries: { project: Project; functions: SqlFunction[] }[] }> {
-  const projects = await listProjects(api)
-  const asked = projectId ? projects.filter((project) => project.uuid === projectId) : projects
-  const entries = await Promise.all(
-    asked.map(async (project) => ({ project, functions: await listFunctions(api, project.uuid) })),
-  )
-  return { projects, entries }
+/** Every project of the org, and the functions of each or of `projectId` alone (listPerProject). */
+export function listProjectsWithFunctions(api: ClusterApi, projectId?: string) {
+  return listPerProject(api, (project) => listFunctions(api, project), projectId)
 }
 
 /** Returns one function; throws ClusterError (404 when there is none). */

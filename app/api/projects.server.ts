@@ -23,6 +23,23 @@ export async function listProjects(api: ClusterApi): Promise<Project[]> {
   return projects.sort((a, b) => a.name.localeCompare(b.name))
 }
 
+/**
+ * Returns every project of the org, and what `listOne` reads for each (the cluster has no org-wide
+ * list of a project's functions or dictionaries: one read per project) or, with `projectId`, for that
+ * project alone (one read, whatever the org's size: issue 33); `entries` is empty when no project has
+ * that id. Throws ClusterError.
+ */
+export async function listPerProject<T>(
+  api: ClusterApi,
+  listOne: (projectId: string) => Promise<T[]>,
+  projectId?: string,
+): Promise<{ projects: Project[]; entries: { project: Project; items: T[] }[] }> {
+  const projects = await listProjects(api)
+  const asked = projectId ? projects.filter((project) => project.uuid === projectId) : projects
+  const entries = await Promise.all(asked.map(async (project) => ({ project, items: await listOne(project.uuid) })))
+  return { projects, entries }
+}
+
 /** Returns one project; throws ClusterError (404 when there is none). */
 export function getProject(api: ClusterApi, projectId: string): Promise<Project> {
   return api.get<Project>(`${projectsPath(api)}${encodeURIComponent(projectId)}`)

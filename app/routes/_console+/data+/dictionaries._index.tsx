@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { projects, entries } = await loadFromCluster(() => listProjectsWithDictionaries(api, project || undefined))
   const needle = paging.q.toLowerCase()
   const rows: DictionaryRow[] = entries
-    .flatMap(({ project, dictionaries }) =>
+    .flatMap(({ project, items: dictionaries }) =>
       dictionaries.map((dictionary) => ({
         uuid: dictionary.uuid,
         name: dictionary.name,
@@ -56,7 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     /** The project filtered on, by name (null without a filter or when no project has that id). */
     projectName: project ? (entries[0]?.project.name ?? null) : null,
     /** The dictionaries counted: the org's, or the filtered project's. */
-    dictionaryCount: entries.reduce((sum, entry) => sum + entry.dictionaries.length, 0),
+    dictionaryCount: entries.reduce((sum, entry) => sum + entry.items.length, 0),
   }
 }
 

@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { projects, entries } = await loadFromCluster(() => listProjectsWithFunctions(api, project || undefined))
   const needle = paging.q.toLowerCase()
   const rows: FunctionRow[] = entries
-    .flatMap(({ project, functions }) =>
+    .flatMap(({ project, items: functions }) =>
       functions.map((fn) => ({
         uuid: fn.uuid ?? fn.name,
         name: fn.name,
@@ -49,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     /** The project filtered on, by name (null without a filter or when no project has that id). */
     projectName: project ? (entries[0]?.project.name ?? null) : null,
     /** The functions counted: the org's, or the filtered project's. */
-    functionCount: entries.reduce((sum, entry) => sum + entry.functions.length, 0),
+    functionCount: entries.reduce((sum, entry) => sum + entry.items.length, 0),
   }
 }
 
