@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { setByThePage } from '~/utils/form-shape'
 import { AUTO_BATCH_MESSAGES, KAFKA_OFFSETS, QUEUE_ADDRESS, SOURCE_MESSAGES, SOURCE_NAME_MAX } from './source-values'
 
 export {
@@ -23,7 +24,8 @@ const positiveWhole = z
   .optional()
 
 const autoBatchShape = {
-  table: z.string({ error: 'Table is required' }).min(1, { error: 'Table is required' }),
+  /** Hidden: the page sets it (the table chosen in step one). */
+  table: setByThePage(),
   queue: z
     .string({ error: AUTO_BATCH_MESSAGES.queueRequired })
     .trim()
@@ -86,7 +88,8 @@ const whole = (message: string) =>
 
 /** Name, table, transform and scale: the same on every kind. */
 const commonShape = {
-  table: required(SOURCE_MESSAGES.tableRequired),
+  /** Hidden: the page sets it (the table chosen in step one, or the source's own). */
+  table: setByThePage(),
   name: requiredName(),
   description: optionalText,
   transform: required(SOURCE_MESSAGES.transformRequired),

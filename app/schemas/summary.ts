@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { setByThePage } from '~/utils/form-shape'
 import { TABLE_MESSAGES, tableNameField } from './table'
 import { AGGREGATIONS, SUMMARY_MESSAGES, TIME_UNITS } from './summary-values'
 
@@ -12,10 +13,10 @@ export const SummaryFormSchema = z.object({
   description: z.string().trim().optional(),
   parent: z.string({ error: SUMMARY_MESSAGES.parentRequired }),
   sql: z.string({ error: SUMMARY_MESSAGES.sqlRequired }).trim().min(1, { error: SUMMARY_MESSAGES.sqlRequired }),
-  /** The Summary Settings tab of a new table: "on" when enabled. */
-  enabled: z.string().optional(),
-  /** "on" once that tab was shown (before, the table is enabled whatever `enabled` says). */
-  settingsShown: z.string().optional(),
+  /** The Summary Settings tab of a new table: "on" when enabled (a hidden field on the Form tab). */
+  enabled: setByThePage().optional(),
+  /** "on" once that tab was shown (before, the table is enabled whatever `enabled` says): hidden. */
+  settingsShown: setByThePage().optional(),
 })
 
 /** The Summary Settings tab (edit): enabled and the SQL. */

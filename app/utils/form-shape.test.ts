@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { useTestCluster } from '#tests/msw'
 import { args, asResponse, loginAsAdmin, post, returnedOrThrown, unwrap } from '#tests/session'
 import { NEW_PROJECT } from '~/schemas/table'
@@ -8,7 +9,9 @@ import {
   checkFormShape,
   MALFORMED_FORM_MESSAGE,
   MAX_LIST_ROWS,
+  parseWithZod,
   ROWS_KEPT_WHEN_TOO_MANY,
+  setByThePage,
   TOO_MANY_ROWS_MESSAGE,
 } from './form-shape'
 
@@ -137,5 +140,41 @@ describe('a submission conform cannot read is a 400 with the form kept (issue 37
   it(`a list of ${MAX_LIST_ROWS} rows is read`, () => {
     const rows = Array.from({ length: MAX_LIST_ROWS }, (_, i): [string, string] => [`columns[${i}].name`, `c${i}`])
     expect(checkFormShape(form(rows))).toBeNull()
+  })
+})
+
+describe('a refused field the page sets itself is said at the top of the form (setByThePage)', () => {
+  const schema = z.object({ table: setByThePage(), name: z.string({ error: 'Name is required' }) })
+  const parse = (entries: [string, string][]) => {
+    const submission = parseWithZod(form(entries), { schema })
+    return { ...submission, error: submission.status === 'error' ? submission.error : undefined }
+  }
+
+  it('missing or sent twice: the form error first, the field errors kept, the reply says it too', () => {
+    for (const entries of [
+      [['name', 'typed']],
+      [
+        ['table', 'a/b'],
+        ['table', 'c/d'],
+        ['name', 'typed'],
+      ],
+    ] as [string, string][][]) {
+      const submission = parse(entries)
+      expect(submission.status).toBe('error')
+      expect(submission.error?.['']).toEqual([MALFORMED_FORM_MESSAGE])
+      const reply = submission.reply({ formErrors: ['The cluster said no'] })
+      expect(reply.error?.['']).toEqual([MALFORMED_FORM_MESSAGE, 'The cluster said no'])
+      expect(reply.initialValue).toMatchObject({ name: 'typed' })
+    }
+  })
+
+  it('a refusal of a field the user fills is not lifted, and a valid form passes', () => {
+    expect(parse([['table', 'a/b']]).error).toEqual({ name: ['Name is required'] })
+    expect(
+      parse([
+        ['table', 'a/b'],
+        ['name', 'n'],
+      ]).status,
+    ).toBe('success')
   })
 })

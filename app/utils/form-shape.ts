@@ -1,4 +1,5 @@
 import { parseWithZod as conformParseWithZod } from '@conform-to/zod/v4'
+import { z } from 'zod'
 
 /*
  * What a submission may look like before conform reads it (issue 37: no submission is a 500). A
@@ -147,25 +148,51 @@ export function isShapeRefusal(submission: { error?: Record<string, unknown> | n
 }
 
 /**
- * conform's parseWithZod, for every form of the console (vite/guarded-conform-parse.ts points
- * `@conform-to/zod/v4`'s parseWithZod here): a submission conform cannot read (checkFormShape) is
- * parsed without the parts it cannot read and comes back refused, with the form error first, so the
- * action answers it as any invalid submission (400, the form kept).
+ * A field the page sets itself (a hidden field: the table a source belongs to, the summary form's
+ * tab state): a value the schema refuses was not sent by the page, and no field on the page can show
+ * its error. Its refusal says MALFORMED_FORM_MESSAGE, which parseWithZod lifts to the top of the form
+ * (issue 37, `npm run fuzz`: a hidden field sent twice answered 400 with nothing shown).
  */
-export const parseWithZod = ((formData: FormData | URLSearchParams, options: ParseOptions) => {
-  const shape = formData instanceof FormData ? checkFormShape(formData) : null
-  if (!shape) return conformParseWithZod(formData, options)
-  const refuse = (submission: Submission) => ({
+export function setByThePage() {
+  return z.string({ error: MALFORMED_FORM_MESSAGE }).min(1, { error: MALFORMED_FORM_MESSAGE })
+}
+
+/** Whether a field's (not the form's) errors say the form could not be read as sent (setByThePage). */
+function isUnreadableField(submission: Submission): boolean {
+  return Object.entries(submission.error ?? {}).some(
+    ([name, errors]) => name !== '' && Boolean(errors?.includes(MALFORMED_FORM_MESSAGE)),
+  )
+}
+
+/** `submission` refused with `message` first among the form's errors, in its errors and in its reply. */
+function withFormError(submission: Submission, message: string) {
+  const formErrors = submission.error?.[''] ?? []
+  return {
     status: 'error' as const,
     payload: submission.payload,
-    error: { ...(submission.error ?? {}), '': [shape.message, ...(submission.error?.[''] ?? [])] },
+    error: { ...(submission.error ?? {}), '': [message, ...formErrors] },
     reply: (replyOptions: Record<string, unknown> = {}) =>
       submission.reply({
         ...replyOptions,
-        formErrors: [shape.message, ...((replyOptions.formErrors as string[] | undefined) ?? [])],
+        formErrors: [message, ...((replyOptions.formErrors as string[] | undefined) ?? formErrors)],
       }),
-  })
-  const parsed = conformParseWithZod(shape.cleaned, options) as unknown
-  if (parsed instanceof Promise) return parsed.then((submission) => refuse(submission as Submission))
-  return refuse(parsed as Submission)
+  }
+}
+
+/**
+ * conform's parseWithZod, for every form of the console (vite/guarded-conform-parse.ts points
+ * `@conform-to/zod/v4`'s parseWithZod here): a submission conform cannot read (checkFormShape) is
+ * parsed without the parts it cannot read and comes back refused, with the form error first, so the
+ * action answers it as any invalid submission (400, the form kept). A refused field the page sets
+ * itself (setByThePage) puts the same message on top of the form, where the page shows it.
+ */
+export const parseWithZod = ((formData: FormData | URLSearchParams, options: ParseOptions) => {
+  const shape = formData instanceof FormData ? checkFormShape(formData) : null
+  const finish = (parsed: Submission) => {
+    const message = shape?.message ?? (isUnreadableField(parsed) ? MALFORMED_FORM_MESSAGE : null)
+    return message && !parsed.error?.['']?.includes(message) ? withFormError(parsed, message) : parsed
+  }
+  const parsed = conformParseWithZod(shape ? shape.cleaned : formData, options) as unknown
+  if (parsed instanceof Promise) return parsed.then((submission) => finish(submission as Submission))
+  return finish(parsed as Submission)
 }) as unknown as typeof conformParseWithZod

@@ -25,7 +25,6 @@ import {
   SummarySettingsSchema,
 } from '~/schemas/summary'
 import { tableRef } from '~/utils/sql'
-import { MALFORMED_FORM_MESSAGE } from '~/utils/form-shape'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
 import { isConsoleProject } from '~/utils/console-store'
@@ -118,13 +117,6 @@ export async function checkSummarySql(api: ClusterApi, sql: string): Promise<str
 }
 
 /**
- * The create form's fields the page sets itself (hidden on the Form tab; Enabled a box on the
- * Settings tab): one the schema refuses (sent twice, say) was not sent by the page, and no tab
- * may show its error: the form says it at the top, on either tab (issue 37, `npm run fuzz`).
- */
-const SENT_BY_THE_PAGE = ['enabled', 'settingsShown']
-
-/**
  * Creates a summary table after the SQL ran on the cluster; redirects to it with a toast. A refusal
  * answers the parent picked (`picked`), so the form offers it again whatever its search lists.
  */
@@ -137,15 +129,9 @@ export async function createSummaryAction(api: ClusterApi, formData: FormData) {
       tableChoiceOfValue(api, typeof parentValue === 'string' ? parentValue : null, 'raw'),
     ]),
   )
-  if (submission.status !== 'success') {
-    const formErrors = submission.error?.[''] ?? []
-    const isUnreadable = SENT_BY_THE_PAGE.some((field) => submission.error?.[field]?.length)
-    const reply =
-      isUnreadable && !formErrors.includes(MALFORMED_FORM_MESSAGE)
-        ? submission.reply({ formErrors: [MALFORMED_FORM_MESSAGE, ...formErrors] })
-        : submission.reply()
-    return data({ result: reply, picked }, { status: 400 })
-  }
+  // a refused field the page sets itself (enabled, settingsShown) is said at the top of the form,
+  // on either tab (setByThePage)
+  if (submission.status !== 'success') return data({ result: submission.reply(), picked }, { status: 400 })
   const { project, name, description, sql } = submission.value
   // enabled unless the Settings tab was shown and its box sent unticked
   const enabled = submission.value.enabled === 'on' || submission.value.settingsShown !== 'on'

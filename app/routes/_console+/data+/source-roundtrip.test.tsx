@@ -18,6 +18,7 @@ import { useTestCluster } from '#tests/msw'
 import { args, get, loginAsAdmin, returnedOrThrown } from '#tests/session'
 import type { SourceKind } from '~/schemas/source'
 import { system } from '~/theme'
+import { MALFORMED_FORM_MESSAGE } from '~/utils/form-shape'
 import { SourceEditor } from './__source-editor'
 import { action, loader } from './tables.$tableId.source.edit.$type.$sourceId'
 
@@ -226,5 +227,52 @@ describe('source editor round trip (issue 32)', () => {
       }),
       { numRuns: Math.max(3, Math.round(RUNS / 4)), seed: SEED },
     )
+  })
+
+  it('a save refused for a field the page sets itself says so at the top of the form, the source unchanged, all typed kept', async () => {
+    // found by `npm run fuzz` (issue 37, seed 1023939574): `table` (hidden) left out, `original` twice,
+    // a made-up intent: "Table is required" sat on the hidden field, a 400 that showed no error
+    const before = await createSource('kafka', {
+      type: 'pull',
+      subtype: 'kafka',
+      transform: 'main',
+      settings: { bootstrap_servers: ['kafka-1:9092'], topics: ['t'] },
+    })
+    const answer = await save('kafka', before.uuid, (entries) => [
+      ...entries.filter(([key]) => key !== 'table' && key !== 'name'),
+      ['name', 'typed_name'],
+      ['original', '{"__proto__":{"admin":true}}'],
+      ['intent', 'delete'],
+    ])
+    const { result } = JSON.parse(answer as string) as { result: { error: Record<string, string[]> } }
+    expect(result.error['']).toEqual([MALFORMED_FORM_MESSAGE])
+    const page = await loader(
+      args(get(`/data/tables/${tableId}/source/edit/kafka/${before.uuid}?project=${projectId}`, cookie), {
+        tableId,
+        type: 'kafka',
+        sourceId: before.uuid,
+      }),
+    )
+    if (page.mode !== 'source') throw new Error('not a source page')
+    const html = renderToString(
+      <ChakraProvider value={system}>
+        <SourceEditor
+          kind="kafka"
+          table={page.table.value}
+          tableLabel={page.table.label}
+          transforms={page.transforms}
+          defaultValue={page.defaultValue}
+          constraint={page.constraint}
+          lastResult={result as never}
+          submitLabel="Save source"
+          cancelTo="/data/tables"
+          isEdit
+        />
+      </ChakraProvider>,
+    )
+    expect(html).toContain('role="alert"')
+    expect(html).toContain(MALFORMED_FORM_MESSAGE)
+    expect(html).toContain('typed_name')
+    expect(strip(await clusterCall<Stored>('GET', `${sourcesPath('kafka')}${before.uuid}`))).toEqual(strip(before))
   })
 })
