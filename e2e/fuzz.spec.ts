@@ -10,6 +10,7 @@ import {
   createCredentialByPost,
   createTableByPost,
   createTableChildren,
+  type BuiltRoute,
   type TableChildren,
 } from './routes'
 
@@ -238,6 +239,31 @@ function submissions({ fields, intents }: FormInfo): fc.Arbitrary<Submission & {
 const isSummaryRoute = (route: { path: string }) => route.path.includes('/edit-summary-settings')
 
 /** The cluster's default bucket (storage), if it has one. */
+type Project = { uuid: string; name: string }
+
+async function listProjects(): Promise<Project[]> {
+  const answer = await clusterCall<Project[] | { results: Project[] }>(
+    'GET',
+    '/config/v1/orgs/{org}/projects/?page_size=1000',
+  )
+  return Array.isArray(answer) ? answer : answer.results
+}
+
+/**
+ * Removes what the fuzzer made for itself: its projects (`fuzz_…`, made since `before`; their tables,
+ * transforms, views and sources go with them), its bucket and its credential. What a fuzzed
+ * submission made (a random name) stays, as an operator's would.
+ */
+async function removeMadeHere(before: Set<string>, ids: Record<string, string>) {
+  for (const project of await listProjects())
+    if (!before.has(project.uuid) && project.name.startsWith('fuzz_'))
+      await clusterCall('DELETE', `/config/v1/orgs/{org}/projects/${project.uuid}`)
+  if (ids.bucketId)
+    await clusterCall('DELETE', `/config/v1/orgs/{org}/storages/${ids.bucketId}?force_operation=true`).catch(() => null)
+  if (ids.credentialId)
+    await clusterCall('DELETE', `/config/v1/orgs/{org}/credentials/${ids.credentialId}`).catch(() => null)
+}
+
 async function defaultStorageId(): Promise<string | undefined> {
   type Storage = { uuid: string; settings?: { is_default?: boolean } }
   const answer = await clusterCall<Storage[] | { results: Storage[] }>(
@@ -297,6 +323,7 @@ test.describe('fuzzing every action', () => {
     // (rename, truncate, settings, delete), a credential and a bucket that uses it (their edit forms)
     const needs = (param: string) => routes.some((route) => route.path.includes(`:${param}`))
     const ids: Record<string, string> = {}
+    const projectsBefore = new Set((await listProjects()).map((project) => project.uuid))
     if (needs('tableId')) ids.tableId = await createTableByPost(cookie, 'fuzz')
     if (needs('credentialId') || needs('bucketId')) ids.credentialId = await createCredentialByPost(cookie, 'fuzz')
     if (needs('bucketId')) ids.bucketId = await createBucketByPost(cookie, 'fuzz', ids.credentialId)
@@ -306,22 +333,28 @@ test.describe('fuzzing every action', () => {
       needs('transformId') || needs('viewId') || needs('sourceId') || routes.some(isSummaryRoute)
         ? await createTableChildren('fuzz')
         : undefined
-    const idsFor = (route: { path: string }): Record<string, string> =>
-      !children
-        ? ids
-        : isSummaryRoute(route)
-          ? { ...ids, tableId: children.summaryTableId }
-          : /:(transformId|viewId|sourceId)\b/.test(route.path)
-            ? { ...ids, ...children, type: 'kafka' }
-            : ids
+    // each action with the ids it is sent to; the source edit action twice: on the kafka source and on
+    // the auto batch entry (a different form and action path)
+    const targets = routes.flatMap((route): { route: BuiltRoute; ids: Record<string, string> }[] => {
+      if (!children) return [{ route, ids }]
+      if (isSummaryRoute(route)) return [{ route, ids: { ...ids, tableId: children.summaryTableId } }]
+      if (!/:(transformId|viewId|sourceId)\b/.test(route.path)) return [{ route, ids }]
+      const own = { ...ids, ...children, type: 'kafka' }
+      return route.path.includes(':sourceId')
+        ? [
+            { route, ids: own },
+            { route, ids: { ...own, type: 'autobatch', sourceId: '0' } },
+          ]
+        : [{ route, ids: own }]
+    })
     // a fuzzed save may make the fuzz bucket the default: the cluster's own is put back afterwards
     const defaultBucket = needs('bucketId') ? await defaultStorageId() : undefined
     const report: string[] = []
     const failures: string[] = []
     let total = 0
-    for (const route of routes) {
+    for (const { route, ids: routeIds } of targets) {
       const startedAt = Date.now()
-      const url = concretePath(route.path, idsFor(route))
+      const url = concretePath(route.path, routeIds)
       // the page's forms tell which fields to send (a resource route has no page: no fields)
       const forms = route.hasComponent
         ? postForms(await (await fetch(`${E2E_BASE_URL}${url}`, { headers: { Cookie: cookie } })).text())
@@ -329,7 +362,7 @@ test.describe('fuzzing every action', () => {
       // every action's seed is printed first, so any failure (even one whose report was cut) replays
       // with FUZZ_SEED=<seed> FUZZ_ROUTE=<path>
       const seed = SEED ?? Math.floor(Math.random() * 0x7fffffff)
-      console.log(`fuzz ${report.length + 1}/${routes.length}: ${url} seed ${seed}`)
+      console.log(`fuzz ${report.length + 1}/${targets.length}: ${url} seed ${seed}`)
       let tried = 0
       let rejected = 0
       let malformed = 0
@@ -396,20 +429,21 @@ test.describe('fuzzing every action', () => {
       const line = `${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors, ${String(malformed).padStart(4)} malformed, ${answers}, ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s${failure ? ', FAILED' : ''}`
       report.push(line)
       // as it goes: a long run (`npm run fuzz`) that is stopped early still leaves its figures
-      console.log(`fuzz ${report.length}/${routes.length}: ${line}`)
+      console.log(`fuzz ${report.length}/${targets.length}: ${line}`)
     }
     if (defaultBucket && (await defaultStorageId()) !== defaultBucket) {
       await clusterCall('PATCH', `/config/v1/orgs/{org}/storages/${defaultBucket}`, { settings: { is_default: true } })
       console.log(`fuzz: a fuzzed save made another bucket the default; ${defaultBucket} is the default again`)
     }
+    await removeMadeHere(projectsBefore, ids)
     console.log(
-      `fuzz: ${total} submissions over ${routes.length} actions, ${resent} sent again after a dropped connection\n${report.join('\n')}`,
+      `fuzz: ${total} submissions over ${targets.length} actions, ${resent} sent again after a dropped connection\n${report.join('\n')}`,
     )
     test.info().annotations.push({
       type: 'fuzz',
-      description: `${total} submissions, ${routes.length} actions, ${failures.length} failing, ${resent} sent again`,
+      description: `${total} submissions, ${targets.length} actions, ${failures.length} failing, ${resent} sent again`,
     })
     expect(failures, failures.join('\n')).toEqual([])
-    expect(total).toBeGreaterThanOrEqual(RUNS * routes.length)
+    expect(total).toBeGreaterThanOrEqual(RUNS * targets.length)
   })
 })

@@ -117,8 +117,12 @@ export function createBucketByPost(cookie: string, prefix: string, credentialId?
   )
 }
 
-/** A project's table with a transform, a view, a kafka source and a summary table over it, and their ids. */
+/**
+ * A project's table with a transform, a view, a kafka source, an auto batch entry (its settings'
+ * `autoingest[0]`) and a summary table over it, and their ids.
+ */
 export type TableChildren = {
+  projectId: string
   tableId: string
   transformId: string
   viewId: string
@@ -128,7 +132,8 @@ export type TableChildren = {
 
 /**
  * Creates, through the cluster API, a project and a table with what the table's edit forms work on:
- * a transform (a kafka source needs one), a view, a kafka source and a summary table selecting from it.
+ * a transform (a kafka source needs one), a view, a kafka source, an auto batch entry as another tool
+ * leaves it (a bare queue name, an unknown key) and a summary table selecting from it.
  */
 export async function createTableChildren(prefix: string): Promise<TableChildren> {
   const project = uniqueName(`${prefix}_p`)
@@ -137,7 +142,14 @@ export async function createTableChildren(prefix: string): Promise<TableChildren
     name: project,
   })
   const tables = `/config/v1/orgs/{org}/projects/${projectId}/tables/`
-  const { uuid: tableId } = await clusterCall<{ uuid: string }>('POST', tables, { name: table })
+  const { uuid: tableId } = await clusterCall<{ uuid: string }>('POST', tables, {
+    name: table,
+    settings: {
+      autoingest: [
+        { enabled: false, source: 'fuzz-files', pattern: '.*\\.gz$', max_rows_per_partition: 1000, x_extra: 1 },
+      ],
+    },
+  })
   const columns = [
     { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
     { name: 'message', datatype: { type: 'string' } },
@@ -166,5 +178,5 @@ export async function createTableChildren(prefix: string): Promise<TableChildren
       },
     },
   })
-  return { tableId, transformId, viewId, sourceId, summaryTableId }
+  return { projectId, tableId, transformId, viewId, sourceId, summaryTableId }
 }
