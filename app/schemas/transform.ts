@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { setByThePage } from '~/utils/form-shape'
 import { ALL_COMPRESSIONS, isChanged, renderedColumnOf, renderedOf } from './transform-value'
 import {
   COLUMN_MESSAGES,
@@ -147,6 +148,12 @@ export const TransformFormSchema = z
     // also when other fields fail, so that every rule answers at once
     { when: () => true },
   )
+
+/**
+ * The edit form's schema: its table is the transform's own, a hidden field the page sets (a refusal
+ * of it says the form could not be read as sent, at the top of the form).
+ */
+export const TransformEditSchema = TransformFormSchema.safeExtend({ table: setByThePage() })
 
 export type TransformForm = z.infer<typeof TransformFormSchema>
 

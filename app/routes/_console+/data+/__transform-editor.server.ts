@@ -33,6 +33,7 @@ import {
 import {
   sampleError,
   TRANSFORM_MESSAGES,
+  TransformEditSchema,
   TransformFormSchema,
   type ColumnForm,
   type TransformForm,
@@ -494,7 +495,9 @@ export async function transformEditorAction(
   const intent = String(formData.get('intent') ?? 'save')
   const sampleUpload = await fileText(formData.get('sampleFile'))
   if (sampleUpload !== null) formData.set('sampleData', sampleUpload)
-  const submission = parseWithZod(formData, { schema: TransformFormSchema })
+  const submission = parseWithZod(formData, {
+    schema: options.transformId ? TransformEditSchema : TransformFormSchema,
+  })
   // conform's own intents: add or remove a column row
   if (submission.status === undefined) return data({ result: withoutFiles(submission).reply() })
 

@@ -237,6 +237,27 @@ describe('/data/new-transform', () => {
     }
   })
 
+  it('an edit without its table (a hidden field the page sets) says the form could not be read, at the top, typed kept', async () => {
+    const { table, tableId } = await makeTable('fixed')
+    expect(asResponse(await send(jsonForm(table))).status).toBe(302)
+    const detail = await tableLoader(args(get(`/data/tables/${tableId}`, cookie), { tableId }))
+    const listed = detail.transforms.find((transform) => transform.name === 'web_json')!
+    const { table: _table, ...withoutTable } = jsonForm(table, { description: 'typed here' })
+    const refused = unwrap<Reply>(
+      await returnedOrThrown(() =>
+        editAction(
+          args(post(`/data/tables/${tableId}/transform/edit/${listed.uuid}`, withoutTable, cookie), {
+            tableId,
+            transformId: listed.uuid,
+          }),
+        ),
+      ),
+    )
+    expect(refused.status).toBe(400)
+    expect(refused.data.result.error?.['']).toEqual([MALFORMED_FORM_MESSAGE])
+    expect(refused.data.result.initialValue?.description).toBe('typed here')
+  })
+
   it('validates sample data through the cluster: parsed rows, and errors row by row at the column', async () => {
     const { table } = await makeTable('val')
     const sample = [
