@@ -57,16 +57,20 @@ export async function clusterToken(): Promise<string> {
   return login.token
 }
 
-/** Calls the cluster as the admin (`{org}` becomes the admin's org; `body` sent as JSON); returns the parsed JSON body, throws on a failure. */
+/**
+ * Calls the cluster as the admin (`{org}` becomes the admin's org; `body` sent as JSON, or as
+ * multipart when it is FormData); returns the parsed JSON body, throws on a failure.
+ */
 export async function clusterCall<T>(method: string, url: string, body?: unknown): Promise<T> {
   const token = await clusterToken()
+  const isForm = body instanceof FormData
   const answer = await fetch(`${CLUSTER}${url.replace('{org}', login!.orgId)}`, {
     method,
     headers: {
       Authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(body === undefined || isForm ? {} : { 'Content-Type': 'application/json' }),
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
   })
   if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`)
   const text = await answer.text()

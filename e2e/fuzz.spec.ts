@@ -9,8 +9,10 @@ import {
   createBucketByPost,
   createCredentialByPost,
   createTableByPost,
+  createOtherObjects,
   createTableChildren,
   type BuiltRoute,
+  type OtherObjects,
   type TableChildren,
 } from './routes'
 
@@ -251,13 +253,17 @@ async function listProjects(): Promise<Project[]> {
 
 /**
  * Removes what the fuzzer made for itself: its projects (`fuzz_…`, made since `before`; their tables,
- * transforms, views and sources go with them), its bucket and its credential. What a fuzzed
+ * transforms, views, sources, functions and dictionaries go with them), its pool, role, user, bucket
+ * and credential (a fuzzed delete may have removed one already). What a fuzzed
  * submission made (a random name) stays, as an operator's would.
  */
 async function removeMadeHere(before: Set<string>, ids: Record<string, string>) {
   for (const project of await listProjects())
     if (!before.has(project.uuid) && project.name.startsWith('fuzz_'))
       await clusterCall('DELETE', `/config/v1/orgs/{org}/projects/${project.uuid}`)
+  if (ids.poolId) await clusterCall('DELETE', `/config/v1/pools/${ids.poolId}`).catch(() => null)
+  if (ids.roleId) await clusterCall('DELETE', `/config/v1/roles/${ids.roleId}`).catch(() => null)
+  if (ids.userId) await clusterCall('DELETE', `/config/v1/users/${ids.userId}`).catch(() => null)
   if (ids.bucketId)
     await clusterCall('DELETE', `/config/v1/orgs/{org}/storages/${ids.bucketId}?force_operation=true`).catch(() => null)
   if (ids.credentialId)
@@ -329,10 +335,19 @@ test.describe('fuzzing every action', () => {
     if (needs('bucketId')) ids.bucketId = await createBucketByPost(cookie, 'fuzz', ids.credentialId)
     // a table of its own with a transform, a view, a kafka source and a summary table over it (their edit
     // forms); each of those actions is sent to its own thing's table
+    // a table of its own with a transform, a view, a kafka source, an auto batch entry and a summary
+    // table over it (their edit forms); in its project a function and a dictionary, and a pool, a role
+    // and a user (theirs): each action is sent to its own thing
     const children: TableChildren | undefined =
-      needs('transformId') || needs('viewId') || needs('sourceId') || routes.some(isSummaryRoute)
+      needs('transformId') || needs('viewId') || needs('sourceId') || needs('projectId') || routes.some(isSummaryRoute)
         ? await createTableChildren('fuzz')
         : undefined
+    const others: OtherObjects | undefined = ['functionId', 'dictionaryId', 'name', 'poolId', 'roleId', 'userId'].some(
+      needs,
+    )
+      ? await createOtherObjects('fuzz', children!.projectId)
+      : undefined
+    Object.assign(ids, others, children ? { projectId: children.projectId } : {})
     // each action with the ids it is sent to; the source edit action twice: on the kafka source and on
     // the auto batch entry (a different form and action path)
     const targets = routes.flatMap((route): { route: BuiltRoute; ids: Record<string, string> }[] => {

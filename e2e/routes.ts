@@ -180,3 +180,64 @@ export async function createTableChildren(prefix: string): Promise<TableChildren
   })
   return { projectId, tableId, transformId, viewId, sourceId, summaryTableId }
 }
+
+/** A function, a dictionary file and a dictionary over it (in a project), a pool, a role and a user, and their ids. */
+export type OtherObjects = {
+  functionId: string
+  name: string
+  dictionaryId: string
+  poolId: string
+  roleId: string
+  userId: string
+}
+
+/**
+ * Creates, through the cluster API, what the catalogue, scale and people edit forms work on, each as
+ * another tool leaves it (a key no form shows): in `projectId` a function, a dictionary file and a
+ * dictionary over it; a pool, a role (its one policy reads that project) and a reader user.
+ */
+export async function createOtherObjects(prefix: string, projectId: string): Promise<OtherObjects> {
+  const project = `/config/v1/orgs/{org}/projects/${projectId}`
+  const { uuid: functionId } = await clusterCall<{ uuid: string }>('POST', `${project}/functions/`, {
+    name: uniqueName(`${prefix}_fn`),
+    sql: '(x, k) -> x * k',
+    x_extra: 'kept',
+  })
+  const name = `${uniqueName(`${prefix}_file`)}.csv`
+  const file = new FormData()
+  file.append('name', name)
+  file.append('file', new File(['id,label\n1,one\n2,two\n'], name, { type: 'text/csv' }))
+  await clusterCall('POST', `${project}/dictionaries/files/`, file).catch((error: Error) => {
+    // a file upload that answers no JSON still made the file; a refusal says so
+    if (!(error instanceof SyntaxError)) throw error
+  })
+  const { uuid: dictionaryId } = await clusterCall<{ uuid: string }>('POST', `${project}/dictionaries/`, {
+    name: uniqueName(`${prefix}_dict`),
+    settings: {
+      filename: name,
+      format: 'CSVWithNames',
+      layout: 'hashed',
+      lifetime_seconds: 300,
+      primary_key: ['id'],
+      output_columns: [
+        { name: 'id', datatype: { type: 'uint64' } },
+        { name: 'label', datatype: { type: 'string' } },
+      ],
+      x_extra: 'kept',
+    },
+  })
+  const { uuid: poolId } = await clusterCall<{ uuid: string }>('POST', '/config/v1/pools/', {
+    name: uniqueName(`${prefix}-pool`).replace(/_/g, '-'),
+    settings: { k8s_deployment: { service: 'merge-peer', replicas: '1', cpu: '1', memory: '1Gi', storage: '1Gi' } },
+  })
+  const { id: roleId } = await clusterCall<{ id: number }>('POST', '/config/v1/roles/', {
+    name: uniqueName(`${prefix}_role`),
+    policies: [{ permissions: ['view_org', 'view_project'], scope_type: 'project', scope_id: projectId }],
+  })
+  const { uuid: userId } = await clusterCall<{ uuid: string }>('POST', '/config/v1/users/', {
+    email: `${uniqueName(`${prefix}_user`)}@example.com`.toLowerCase(),
+    password: 'a-long-password-1',
+    roles: ['reader'],
+  })
+  return { functionId, name, dictionaryId, poolId, roleId: String(roleId), userId }
+}
