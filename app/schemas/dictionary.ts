@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { setByThePage } from '~/utils/form-shape'
 import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH } from './table'
 
 /** Spec section 5, Dictionary. */
@@ -149,8 +150,8 @@ export type DictionaryForm = z.infer<typeof DictionaryFormSchema>
  * as stored unless the operator changes it.
  */
 export function dictionaryFormSchema(kept: readonly string[] = []) {
-  if (!kept.length) return DictionaryFormSchema
-  const shape: Record<string, z.ZodType> = { ...dictionaryShape }
+  // the project is the stored one's, a hidden field the page sets
+  const shape: Record<string, z.ZodType> = { ...dictionaryShape, project: setByThePage() }
   for (const key of kept) if (key in shape && key !== 'project') shape[key] = z.string().optional()
   return z.object(shape) as unknown as typeof DictionaryFormSchema
 }

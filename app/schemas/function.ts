@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { setByThePage } from '~/utils/form-shape'
 import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH } from './table'
 import type { ArgumentType } from './function-values'
 
@@ -38,8 +39,8 @@ export type FunctionForm = z.infer<typeof FunctionFormSchema>
  * decision 073) take whatever was posted, so a stored value the form's rules refuse stays as stored.
  */
 export function functionFormSchema(kept: readonly string[] = []) {
-  if (!kept.length) return FunctionFormSchema
-  const shape: Record<string, z.ZodType> = { ...functionShape }
+  // the project is the stored one's, a hidden field the page sets
+  const shape: Record<string, z.ZodType> = { ...functionShape, project: setByThePage() }
   for (const key of kept) if (key in shape && key !== 'project') shape[key] = z.string().optional()
   return z.object(shape) as unknown as typeof FunctionFormSchema
 }

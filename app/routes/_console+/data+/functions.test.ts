@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { clusterAdminLogin } from '#tests/cluster'
 import { failWith, useTestCluster } from '#tests/msw'
+import { TEST_CONSOLE_URL } from '#tests/env'
+import { MALFORMED_FORM_MESSAGE } from '~/utils/form-shape'
 import { args, asResponse, get, loginAsAdmin, post, responseFrom, returnedOrThrown, unwrap } from '#tests/session'
 import { action as editAction, loader as editLoader } from './functions.$projectId.$functionId.edit-function'
 import { loader as listLoader } from './functions._index'
@@ -175,6 +177,25 @@ describe('/data/functions/$projectId/$functionId/edit-function', () => {
     const ran = await editLoader(editArgs(`${base}?try=1&a0=5&t0=number`, ids))
     expect(ran.fn.name).toBe('triple_fn')
     expect(ran.tryOutcome).toMatchObject({ status: 'done', value: '15' })
+  })
+
+  it('an edit without its project, or with it twice (a hidden field the page sets), says the form could not be read, at the top', async () => {
+    const ids = await createOk(projectA, 'hidden_fn', 'x -> x')
+    const base = `/data/functions/${ids.projectId}/${ids.functionId}/edit-function`
+    for (const project of [[], [ids.projectId, ids.projectId]]) {
+      const body = new URLSearchParams([
+        ['intent', 'save'],
+        ['name', 'hidden_fn'],
+        ['sql', 'x -> x + 1'],
+        ...project.map((value) => ['project', value]),
+      ])
+      const request = new Request(`${TEST_CONSOLE_URL}${base}`, { method: 'POST', body, headers: { Cookie: cookie } })
+      const params = { projectId: ids.projectId, functionId: ids.functionId }
+      const refused = unwrap<FormReply>(await returnedOrThrown(() => editAction(args(request, params))))
+      expect(refused.status).toBe(400)
+      expect(refused.data.result.error?.['']).toEqual([MALFORMED_FORM_MESSAGE])
+      expect(refused.data.result.initialValue).toMatchObject({ sql: 'x -> x + 1' })
+    }
   })
 
   it('asks before deleting with ?delete=, then deletes and goes back to the list', async () => {
