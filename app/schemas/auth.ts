@@ -1,5 +1,6 @@
 import { isTimezone } from '~/utils/timezone'
 import { z } from 'zod'
+import { setByThePage } from '~/utils/form-shape'
 import { COLOR_MODES } from '~/utils/color-mode'
 
 // Spec section 5, word for word. Conform turns an empty input into `undefined`, so the type error
@@ -16,7 +17,8 @@ const PasswordSchema = z.string({ error: 'Password is required' })
 export const LoginFormSchema = z.object({
   email: EmailSchema,
   password: PasswordSchema,
-  prevUrl: z.string().optional(),
+  /** Hidden: where the login goes after, as the page was opened with it (none: sent empty, read as absent). */
+  prevUrl: setByThePage().optional(),
 })
 export type LoginForm = z.infer<typeof LoginFormSchema>
 

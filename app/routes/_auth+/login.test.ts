@@ -5,6 +5,8 @@ import { args, asResponse, cookieFrom, get, post, responseFrom, unwrap } from '#
 import { getZodConstraint } from '@conform-to/zod/v4'
 import { LoginFormSchema } from '~/schemas/auth'
 import { action, loader } from './login'
+import { TEST_CONSOLE_URL } from '#tests/env'
+import { MALFORMED_FORM_MESSAGE } from '~/utils/form-shape'
 
 useTestCluster()
 
@@ -51,6 +53,22 @@ describe('login', () => {
     expect(response.headers.get('Location')).toBe('/data/tables?page=2')
     const setCookie = response.headers.get('Set-Cookie')!
     expect(setCookie).toMatch(/^cc_session=.*Max-Age=86400; Path=\/; HttpOnly; SameSite=Strict$/)
+  })
+
+  it('a prevUrl sent twice (a hidden field the page sets) says the form could not be read, at the top, email kept', async () => {
+    const body = new URLSearchParams([
+      ['email', ADMIN.email],
+      ['password', ADMIN.password],
+      ['prevUrl', '/data/tables'],
+      ['prevUrl', '/jobs'],
+    ])
+    const request = new Request(`${TEST_CONSOLE_URL}/login`, { method: 'POST', body })
+    const { data, status } = unwrap<{
+      result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> }
+    }>(await action(args(request)))
+    expect(status).toBe(400)
+    expect(data.result.error?.['']).toEqual([MALFORMED_FORM_MESSAGE])
+    expect(data.result.initialValue?.email).toBe(ADMIN.email)
   })
 
   it('never redirects off the site', async () => {
