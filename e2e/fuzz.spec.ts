@@ -319,10 +319,10 @@ test.describe('fuzzing every action', () => {
         return send(url, entries)
       })
 
-    // FUZZ_ROUTE=<text>: only the actions whose path contains it (to chase one failure)
-    const only = process.env.FUZZ_ROUTE
+    // FUZZ_ROUTE=<text>[,<text>…]: only the actions whose path contains one of them (to chase one failure)
+    const only = process.env.FUZZ_ROUTE?.split(',').filter(Boolean)
     const routes = (await builtRoutes()).filter(
-      (route) => route.hasAction && !SKIPPED.has(route.id) && (!only || route.path.includes(only)),
+      (route) => route.hasAction && !SKIPPED.has(route.id) && (!only || only.some((part) => route.path.includes(part))),
     )
     expect(routes.length).toBeGreaterThan(only ? 0 : 5)
     // Things of its own for the actions on one (an unknown id would answer nothing but 404s): a table
@@ -338,13 +338,17 @@ test.describe('fuzzing every action', () => {
     // a table of its own with a transform, a view, a kafka source, an auto batch entry and a summary
     // table over it (their edit forms); in its project a function and a dictionary, and a pool, a role
     // and a user (theirs): each action is sent to its own thing
+    const needsOthers = ['functionId', 'dictionaryId', 'name', 'poolId', 'roleId', 'userId'].some(needs)
     const children: TableChildren | undefined =
-      needs('transformId') || needs('viewId') || needs('sourceId') || needs('projectId') || routes.some(isSummaryRoute)
+      needsOthers ||
+      needs('transformId') ||
+      needs('viewId') ||
+      needs('sourceId') ||
+      needs('projectId') ||
+      routes.some(isSummaryRoute)
         ? await createTableChildren('fuzz')
         : undefined
-    const others: OtherObjects | undefined = ['functionId', 'dictionaryId', 'name', 'poolId', 'roleId', 'userId'].some(
-      needs,
-    )
+    const others: OtherObjects | undefined = needsOthers
       ? await createOtherObjects('fuzz', children!.projectId)
       : undefined
     Object.assign(ids, others, children ? { projectId: children.projectId } : {})

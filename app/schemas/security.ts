@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { setByThePage } from '~/utils/form-shape'
 import { EmailSchema } from './auth'
 import { INVITE_ROLES, parsePolicies, SCOPE_LEVELS, type ScopeLevel } from './security-values'
 
@@ -42,7 +43,8 @@ export type InviteForm = z.infer<typeof InviteFormSchema>
 
 /** The edit-user form: the roles the user should have (checkboxes; none checked sends nothing). */
 export const UserRolesFormSchema = z.object({
-  roles: z.array(z.string()).default([]),
+  /** The boxes ticked: each value is a role's name the page set (a blank one was not sent by a box). */
+  roles: z.array(setByThePage()).default([]),
 })
 
 /** A staged policy in the role form (the hidden `policies` field holds a JSON list of them). */

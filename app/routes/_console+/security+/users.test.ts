@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { clusterCall } from '#tests/cluster'
 import { useTestCluster } from '#tests/msw'
+import { TEST_CONSOLE_URL } from '#tests/env'
+import { MALFORMED_FORM_MESSAGE } from '~/utils/form-shape'
 import { args, asResponse, cookieFrom, get, loginAsAdmin, post, returnedOrThrown, unwrap } from '#tests/session'
 import { action as editAction, loader as editLoader } from './users.$userId.edit-user'
 import { action as listAction, loader as listLoader, SELF_DELETE_REASON } from './users._index'
@@ -196,6 +198,26 @@ describe('/security/users/[userId]/edit-user', () => {
     )
     expect(status).toBe(400)
     expect(data.result.error?.roles?.[0]).toMatch(/does not exist/)
+  })
+
+  it('a role box sent blank (no box sends one) says the form could not be read, at the top, the user unchanged', async () => {
+    // found by `npm run fuzz` on a real user (issue 37, seed 446818495): roles=X&roles= refused
+    // `roles[1]`, an error no part of the page shows
+    const id = await makeUser('blank-box@example.com', ['reader'])
+    const body = new URLSearchParams([
+      ['original', JSON.stringify({ roles: ['reader'] })],
+      ['roles', 'reader'],
+      ['roles', ''],
+    ])
+    const request = new Request(`${TEST_CONSOLE_URL}/security/users/${id}/edit-user`, {
+      method: 'POST',
+      body,
+      headers: { Cookie: cookie },
+    })
+    const { data, status } = unwrap<FormReply>(await returnedOrThrown(() => editAction(args(request, { userId: id }))))
+    expect(status).toBe(400)
+    expect(data.result.error?.['']).toEqual([MALFORMED_FORM_MESSAGE])
+    expect((await clusterCall<{ roles: string[] }>('GET', `/config/v1/users/${id}`)).roles).toEqual(['reader'])
   })
 
   it("offers the user's roles and the first others by name; a search finds a role past them, or says none matches (issue 33)", async () => {
