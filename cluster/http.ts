@@ -13,11 +13,13 @@ export interface Reply {
 const replies = new WeakMap<Response, Reply>()
 
 /**
- * A `Response` of `body` whose bytes and headers the node server can write as they are, without
- * reading the Response's body stream back (decision 054). In process it is a plain Response.
+ * A `Response` of `body` whose bytes and headers the node server writes as they are (decision 054).
+ * The Response itself is made without its body: a body makes undici build a stream for it, ~40 µs
+ * a response, which the node server never reads (decision 087). The cluster's handler gives it its
+ * body (`withBody`) when the caller is in process (tests, the seed) and reads the Response.
  */
 export function reply(body: string | Uint8Array | null, status: number, headers: Record<string, string>): Response {
-  const response = new Response(body as BodyInit | null, { status, headers })
+  const response = new Response(null, { status, headers })
   const lower: Record<string, string | number> = {}
   for (const key in headers) lower[key.toLowerCase()] = headers[key]
   if (body !== null && status !== 204 && status !== 304)
@@ -29,6 +31,19 @@ export function reply(body: string | Uint8Array | null, status: number, headers:
 /** What `reply` kept of a response, or undefined for a Response made otherwise. */
 export function replyOf(response: Response): Reply | undefined {
   return replies.get(response)
+}
+
+/** `response` with its body, for a caller that reads the Response: one `reply` made without it. */
+export function withBody(response: Response): Response {
+  const kept = replies.get(response)
+  if (kept?.body === undefined) return response
+  const full = new Response(kept.body as BodyInit, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  })
+  replies.set(full, kept)
+  return full
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

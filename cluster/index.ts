@@ -3,14 +3,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { ClusterOptions, ClusterState, Ctx, LogEntry, ResolvedOptions } from './context'
 import { signToken } from './auth'
-import { HttpError, isVersionBefore, json, readJsonObject } from './http'
+import { HttpError, isVersionBefore, json, readJsonObject, withBody } from './http'
 import { Metrics } from './metrics'
 import { Router } from './router'
 import { Store } from './store'
 import { poolOfRequest, withPool, currentPool } from './pool-context'
 import { bootstrap, registerConfigRoutes } from './config'
 import { createDataPlane } from './data'
-import type { ClusterRequest } from './node-http'
+import { NodeRequest, type ClusterRequest } from './node-http'
 
 export type { ClusterOptions } from './context'
 
@@ -71,7 +71,13 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
 
   const faults: Fault[] = []
 
+  // The node server writes a reply's kept bytes; any other caller reads the Response (http.ts `reply`).
   const handler = (async (request: ClusterRequest): Promise<Response> => {
+    const response = await answer(request)
+    return request instanceof NodeRequest ? response : withBody(response)
+  }) as ClusterHandler
+
+  const answer = async (request: ClusterRequest): Promise<Response> => {
     const started = performance.now()
     const url = new URL(request.url)
     const service = serviceOf(url.pathname)
@@ -116,7 +122,7 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
     state.metrics.inc('http_request_duration_ms_sum', { service }, performance.now() - started)
     if (response.status >= 500) state.metrics.inc('http_errors_total', { service, ...(pool ? { pool } : {}) })
     return response
-  }) as ClusterHandler
+  }
 
   const { orgId, admin, adminId, isFirstStart } = await bootstrap(state)
   if (isFirstStart || !store.get('meta', 'seeded')) {

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { json, reply } from './http'
+import { json, reply, replyOf } from './http'
 import { nodeListener, NodeRequest, type ClusterRequest } from './node-http'
 import { startTestCluster, type TestCluster } from './test-helpers'
 
@@ -219,6 +219,30 @@ describe('the cluster over node:http (node-http.ts)', () => {
       const refused = await send(server.base, { method: 'GET', path: `/config/v1/orgs/${cluster.orgId}/projects/` })
       expect(refused.status).toBe(401)
       expect(refused.headers['www-authenticate']).toBe('Bearer realm="api"')
+    })
+
+    it('makes a config answer for the node server without a body stream, and gives it its body in process (decision 087)', async () => {
+      const path = `/config/v1/orgs/${cluster.orgId}/projects/`
+      const headers = { authorization: `Bearer ${cluster.token}` }
+      const forNode = await cluster.handler(
+        new NodeRequest(
+          'GET',
+          `http://local${path}`,
+          { get: (name) => headers[name.toLowerCase() as 'authorization'] ?? null },
+          undefined,
+        ),
+      )
+      // the node server writes the kept bytes; undici never built a stream for them
+      expect(forNode.body).toBeNull()
+      const kept = replyOf(forNode)!
+      expect(JSON.parse(String(kept.body))).toHaveProperty('results')
+      expect(kept.headers['content-length']).toBe(Buffer.byteLength(String(kept.body)))
+      const inProcess = await cluster.handler(new Request(`http://local${path}`, { headers }))
+      expect(inProcess.headers.get('content-type')).toBe('application/json')
+      expect(await inProcess.text()).toBe(kept.body)
+      // over the wire: the same bytes
+      const overNode = await send(server.base, { method: 'GET', path, headers })
+      expect(overNode.body).toBe(kept.body)
     })
   })
 })

@@ -196,17 +196,18 @@ describe('the form pickers (issue 33)', () => {
 
 describe('the tables list, a page asked of the cluster (issue 33)', () => {
   it('reads only the page shown, in name order, and a later page holds the later tables', async () => {
-    const first = await tablesLoader(args(get('/data/tables?pageSize=25', cookie)))
-    const mine = (rows: typeof first.rows) => rows.filter((row) => row.projectName === 'many')
-    expect(first.tableCount).toBeGreaterThanOrEqual(TABLES)
-    expect(first.pageCount).toBe(Math.ceil(first.total / 25))
+    // the first page does not count the org (decision 087); the second knows the total
+    const second = await tablesLoader(args(get('/data/tables?pageSize=25&page=2', cookie)))
+    const mine = (rows: typeof second.rows) => rows.filter((row) => row.projectName === 'many')
+    expect(second.tableCount).toBeGreaterThanOrEqual(TABLES)
+    expect(second.pageCount).toBe(Math.ceil(second.total! / 25))
     const all = []
-    for (let page = 1; page <= first.pageCount; page++)
+    for (let page = 1; page <= second.pageCount!; page++)
       all.push(...(await tablesLoader(args(get(`/data/tables?pageSize=25&page=${page}`, cookie)))).rows)
-    expect(all).toHaveLength(first.total)
+    expect(all).toHaveLength(second.total!)
     expect(mine(all).map((row) => row.table?.name)).toEqual(Array.from({ length: TABLES }, (_, index) => name(index)))
     const past = await tablesLoader(args(get('/data/tables?pageSize=25&page=999', cookie)))
-    expect(past.page).toBe(first.pageCount)
+    expect(past.page).toBe(second.pageCount)
   })
 
   it('a search narrows the list, and one that finds nothing says so with no rows', async () => {

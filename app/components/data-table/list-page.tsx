@@ -8,7 +8,7 @@ import { FilterForm } from './filter-form'
 import { Pagination } from './pagination'
 
 /** Where a list loader's page is (`listPage` in paging.ts); without it the list has no pagination. */
-export type ListPaging = { page: number; pageCount: number; pageSize: number; total: number }
+export type ListPaging = { page: number; pageCount: number | null; pageSize: number; total: number | null }
 
 type EmptyProps = Parameters<typeof EmptyState>[0]
 

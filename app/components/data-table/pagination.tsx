@@ -7,9 +7,11 @@ import { PAGE_SIZES } from './paging'
 
 type PaginationProps = {
   page: number
-  pageCount: number
+  /** null: not known, and there is at least one more page (a list read without counting it all). */
+  pageCount: number | null
   pageSize: number
-  total: number
+  /** null: not known, and more rows follow this page's ("Showing 1–25 of more than 25"). */
+  total: number | null
   /** The current URL's search params; page links and the size form keep every other one. */
   searchParams: URLSearchParams
   noun?: string
@@ -30,8 +32,9 @@ export function Pagination({ page, pageCount, pageSize, total, searchParams, nou
   const submit = useSubmit()
   const isHydrated = useHydrated()
   if (total === 0) return null
-  const first = total === 0 ? 0 : (page - 1) * pageSize + 1
-  const last = Math.min(total, page * pageSize)
+  const first = (page - 1) * pageSize + 1
+  const last = total === null ? page * pageSize : Math.min(total, page * pageSize)
+  const hasNext = pageCount === null || page < pageCount
   const kept = [...searchParams.entries()].filter(([key]) => key !== 'page' && key !== 'pageSize')
   return (
     <HStack as="nav" aria-label="Pagination" justify="space-between" wrap="wrap" gap="3" mt="3">
@@ -60,7 +63,7 @@ export function Pagination({ page, pageCount, pageSize, total, searchParams, nou
         </HStack>
       </Form>
       <Text fontSize="sm" color="fg.muted" aria-live="polite">
-        Showing {first}–{last} of {total} {noun}
+        Showing {first}–{last} of {total === null ? `more than ${last}` : total} {noun}
       </Text>
       <HStack gap="2">
         {page > 1 ? (
@@ -70,10 +73,8 @@ export function Pagination({ page, pageCount, pageSize, total, searchParams, nou
             </Link>
           </Button>
         ) : null}
-        <Text fontSize="sm">
-          Page {page} of {pageCount}
-        </Text>
-        {page < pageCount ? (
+        <Text fontSize="sm">{pageCount === null ? `Page ${page}` : `Page ${page} of ${pageCount}`}</Text>
+        {hasNext ? (
           <Button asChild size="sm" variant="outline">
             <Link to={withParams(searchParams, { page: page + 1 })} rel="next">
               Next page
