@@ -16,6 +16,22 @@ const clusterRoute = http.all(`${TEST_CLUSTER_URL}/*`, async ({ request }) => {
 /** The msw server: the cluster route plus whatever faults a test adds with `server.use`. */
 export const server = setupServer(clusterRoute)
 
+/** The paths of the cluster calls `load` makes that `pick` keeps (a test's count of a page's reads). */
+export async function callPaths(load: () => Promise<unknown>, pick: (path: string) => boolean): Promise<string[]> {
+  const seen: string[] = []
+  const listener = ({ request }: { request: Request }) => {
+    const path = new URL(request.url).pathname
+    if (pick(path)) seen.push(path)
+  }
+  server.events.on('request:start', listener)
+  try {
+    await load()
+  } finally {
+    server.events.removeListener('request:start', listener)
+  }
+  return seen
+}
+
 /**
  * Wires msw and a fresh local cluster for this test file; returns a getter for the cluster.
  * Faults added in a test are removed after it.

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { clusterCall } from '#tests/cluster'
-import { server, useTestCluster } from '#tests/msw'
+import { callPaths, useTestCluster } from '#tests/msw'
 import { args, get, loginAsAdmin } from '#tests/session'
 import { loader as functionsLoader } from './functions._index'
 import { loader as dictionariesLoader } from './dictionaries._index'
@@ -34,20 +34,8 @@ beforeAll(async () => {
 }, 60_000)
 
 /** The paths of the cluster calls `load` makes that end in `/{kind}/` (a project's list). */
-async function listCalls(kind: 'functions' | 'dictionaries', load: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = []
-  const listener = ({ request }: { request: Request }) => {
-    const path = new URL(request.url).pathname
-    if (path.endsWith(`/${kind}/`) || path.endsWith(`/${kind}`)) seen.push(path)
-  }
-  server.events.on('request:start', listener)
-  try {
-    await load()
-  } finally {
-    server.events.removeListener('request:start', listener)
-  }
-  return seen
-}
+const listCalls = (kind: 'functions' | 'dictionaries', load: () => Promise<unknown>) =>
+  callPaths(load, (path) => path.endsWith(`/${kind}/`) || path.endsWith(`/${kind}`))
 
 describe('a catalog list filtered by project (issue 33)', () => {
   it('functions: reads that project only, and counts its functions', async () => {

@@ -9,7 +9,7 @@ import { ChakraProvider } from '@chakra-ui/react'
 import { renderToString } from 'react-dom/server'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { clusterCall } from '#tests/cluster'
-import { server, useTestCluster } from '#tests/msw'
+import { callPaths, useTestCluster } from '#tests/msw'
 import { args, get, loginAsAdmin } from '#tests/session'
 import { system } from '~/theme'
 import { Pagination } from '~/components/data-table/pagination'
@@ -41,20 +41,7 @@ beforeAll(async () => {
 }, 120_000)
 
 /** The paths of the table-list calls (`…/tables/`) that `load` makes. */
-async function tableListCalls(load: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = []
-  const listener = ({ request }: { request: Request }) => {
-    const path = new URL(request.url).pathname
-    if (path.endsWith('/tables/')) seen.push(path)
-  }
-  server.events.on('request:start', listener)
-  try {
-    await load()
-  } finally {
-    server.events.removeListener('request:start', listener)
-  }
-  return seen
-}
+const tableListCalls = (load: () => Promise<unknown>) => callPaths(load, (path) => path.endsWith('/tables/'))
 
 type Data = Awaited<ReturnType<typeof loader>>
 
