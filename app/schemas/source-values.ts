@@ -20,7 +20,6 @@ export const SOURCE_NAME_MAX = 27
 export const KAFKA_OFFSETS = ['earliest', 'latest'] as const
 
 export const SOURCE_MESSAGES = {
-  tableRequired: 'Table is required',
   transformRequired: 'Transform is required',
   nameRequired: 'Name is required',
   nameTooLong: 'Name must be at most 27 symbols',
