@@ -22,9 +22,11 @@ export function reply(body: string | Uint8Array | null, status: number, headers:
   const response = new Response(null, { status, headers })
   const lower: Record<string, string | number> = {}
   for (const key in headers) lower[key.toLowerCase()] = headers[key]
-  if (body !== null && status !== 204 && status !== 304)
-    lower['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
-  replies.set(response, { body: body ?? undefined, headers: lower })
+  // a text body is encoded once here: its length and the bytes written are the same work (a list
+  // answer is 200 KB at size: issue 33)
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body
+  if (bytes !== null && status !== 204 && status !== 304) lower['content-length'] = bytes.byteLength
+  replies.set(response, { body: bytes ?? undefined, headers: lower })
   return response
 }
 

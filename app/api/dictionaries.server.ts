@@ -1,6 +1,6 @@
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
-import { listPerProject } from './projects.server'
+import { listPerProject, type Project } from './projects.server'
 
 /** One column of a dictionary's schema definition (cluster-api.md 5); other keys are kept as given. */
 export type DictionaryColumn = {
@@ -50,9 +50,9 @@ export async function listDictionaries(api: ClusterApi, projectId: string): Prom
   return dictionaries.sort((a, b) => a.name.localeCompare(b.name))
 }
 
-/** Every project of the org, and the dictionaries of each or of `projectId` alone (listPerProject). */
-export function listProjectsWithDictionaries(api: ClusterApi, projectId?: string) {
-  return listPerProject(api, (project) => listDictionaries(api, project), projectId)
+/** Every project of the org, and the dictionaries of each project `pick` keeps (listPerProject). */
+export function listProjectsWithDictionaries(api: ClusterApi, pick?: (projects: Project[]) => Project[]) {
+  return listPerProject(api, (project) => listDictionaries(api, project), pick)
 }
 
 /** Returns one dictionary; throws ClusterError (404 when there is none). */

@@ -1,6 +1,6 @@
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
-import { listPerProject } from './projects.server'
+import { listPerProject, type Project } from './projects.server'
 
 /** A custom SQL function as the cluster returns it (cluster-api.md, functions). */
 export type SqlFunction = {
@@ -24,9 +24,9 @@ export async function listFunctions(api: ClusterApi, projectId: string): Promise
   return functions.sort((a, b) => a.name.localeCompare(b.name))
 }
 
-/** Every project of the org, and the functions of each or of `projectId` alone (listPerProject). */
-export function listProjectsWithFunctions(api: ClusterApi, projectId?: string) {
-  return listPerProject(api, (project) => listFunctions(api, project), projectId)
+/** Every project of the org, and the functions of each project `pick` keeps (listPerProject). */
+export function listProjectsWithFunctions(api: ClusterApi, pick?: (projects: Project[]) => Project[]) {
+  return listPerProject(api, (project) => listFunctions(api, project), pick)
 }
 
 /** Returns one function; throws ClusterError (404 when there is none). */

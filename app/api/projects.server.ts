@@ -24,19 +24,19 @@ export async function listProjects(api: ClusterApi): Promise<Project[]> {
 }
 
 /**
- * Returns every project of the org, and what `listOne` reads for each (the cluster has no org-wide
- * list of a project's functions or dictionaries: one read per project) or, with `projectId`, for that
- * project alone (one read, whatever the org's size: issue 33); `entries` is empty when no project has
- * that id. Throws ClusterError.
+ * Returns every project of the org, and what `listOne` reads for each project `pick` keeps (the
+ * cluster has no org-wide list of a project's functions or dictionaries: one read per project; a
+ * list page picks one project, or a window of them: issue 33, decision 088). Throws ClusterError.
  */
 export async function listPerProject<T>(
   api: ClusterApi,
   listOne: (projectId: string) => Promise<T[]>,
-  projectId?: string,
+  pick: (projects: Project[]) => Project[] = (projects) => projects,
 ): Promise<{ projects: Project[]; entries: { project: Project; items: T[] }[] }> {
   const projects = await listProjects(api)
-  const asked = projectId ? projects.filter((project) => project.uuid === projectId) : projects
-  const entries = await Promise.all(asked.map(async (project) => ({ project, items: await listOne(project.uuid) })))
+  const entries = await Promise.all(
+    pick(projects).map(async (project) => ({ project, items: await listOne(project.uuid) })),
+  )
   return { projects, entries }
 }
 

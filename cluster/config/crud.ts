@@ -170,7 +170,8 @@ export function resolveParents(ctx: Ctx, level: Level): Parents {
 
 export function stripInternal(item: Item): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(item)) if (!k.startsWith('_') && k !== 'password_hash') out[k] = v
+  // for…in, not Object.entries: no pair arrays for every item of a list answer (issue 33)
+  for (const k in item) if (Object.hasOwn(item, k) && k[0] !== '_' && k !== 'password_hash') out[k] = item[k]
   return out
 }
 

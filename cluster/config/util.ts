@@ -14,10 +14,17 @@ export interface Org {
 
 /** `scheme://host` of the request, as the client used it (urls in answers are built from it). */
 export function origin(ctx: Ctx): string {
-  const proto = ctx.request.headers.get('x-forwarded-proto') ?? ctx.url.protocol.replace(':', '')
-  const host = ctx.request.headers.get('x-forwarded-host') ?? ctx.url.host
-  return `${proto}://${host}`
+  // asked once per item of a list answer (its `url`): worked out once per request (issue 33)
+  let known = origins.get(ctx)
+  if (known === undefined) {
+    const proto = ctx.request.headers.get('x-forwarded-proto') ?? ctx.url.protocol.replace(':', '')
+    const host = ctx.request.headers.get('x-forwarded-host') ?? ctx.url.host
+    known = `${proto}://${host}`
+    origins.set(ctx, known)
+  }
+  return known
 }
+const origins = new WeakMap<Ctx, string>()
 
 /** Next value of an integer sequence kept in the store (roles, invites). */
 export function nextSeq(cluster: ClusterState, name: string): number {

@@ -7,6 +7,7 @@ import { type Column } from '~/components/data-table/data-table'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import type { RouteHandle } from '~/utils/handle'
 import { projectFilterOf } from './__dictionary-catalog-filter'
+import { catalogProjects, scopeText, type ProjectWindow } from './__catalog-projects'
 import { CatalogListPage } from './__catalog-list-page'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileUrl } from './__file-url'
@@ -31,8 +32,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const paging = parsePaging(url)
   const project = projectFilterOf(url)
-  // with a project chosen, only that project's dictionaries are read (issue 33: one read, not one per project)
-  const { projects, entries } = await loadFromCluster(() => listProjectsWithDictionaries(api, project || undefined))
+  // a chosen project is read alone; a large org a window of projects at a time (issue 33, decision 088)
+  const scope = { projectWindow: null as ProjectWindow | null }
+  const { projects, entries } = await loadFromCluster(() =>
+    listProjectsWithDictionaries(api, (all) => {
+      const { shown, window } = catalogProjects(all, { project, q: paging.q, url })
+      scope.projectWindow = window
+      return shown
+    }),
+  )
   const needle = paging.q.toLowerCase()
   const rows: DictionaryRow[] = entries
     .flatMap(({ project, items: dictionaries }) =>
@@ -53,6 +61,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...listPage(rows, paging),
     project,
     projects: projects.map((item) => ({ uuid: item.uuid, name: item.name })),
+    /** The window of projects read when the org is read a window at a time (decision 088), else null. */
+    projectWindow: scope.projectWindow,
     /** The project filtered on, by name (null without a filter or when no project has that id). */
     projectName: project ? (entries[0]?.project.name ?? null) : null,
     /** The dictionaries counted: the org's, or the filtered project's. */
@@ -84,7 +94,7 @@ export default function DataDictionariesRoute() {
     <CatalogListPage
       data={data}
       title="Dictionaries"
-      description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${data.project ? `project ${data.projectName ?? '(none)'}` : `${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}; query one with dictGet('{project}_{name}', …)`}
+      description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${scopeText(data)}; query one with dictGet('{project}_{name}', …)`}
       create={{ to: '/data/dictionaries/new-data-dictionary', label: 'New dictionary' }}
       nameLabel="Dictionary name"
       plural="dictionaries"

@@ -11,6 +11,7 @@ import { DateTime } from '~/components/layout/date-time'
 import { formatBytes } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
 import { projectFilterOf } from './__dictionary-catalog-filter'
+import { catalogProjects } from './__catalog-projects'
 import { CatalogListPage } from './__catalog-list-page'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileDownloadUrl, fileUrl } from './__file-url'
@@ -34,7 +35,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const paging = parsePaging(url)
   const project = projectFilterOf(url)
   const projects = await loadFromCluster(() => listProjects(api))
-  const shown = projects.filter((item) => !project || item.uuid === project)
+  // a chosen project is read alone; a large org a window of projects at a time (issue 33, decision 088)
+  const { shown, window: projectWindow } = catalogProjects(projects, { project, q: paging.q, url })
   const entries = await loadFromCluster(() =>
     Promise.all(
       shown.map(async (item) => {
@@ -63,6 +65,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...listPage(rows, paging),
     project,
     projects: projects.map((item) => ({ uuid: item.uuid, name: item.name })),
+    /** The window of projects read when the org is read a window at a time (decision 088), else null. */
+    projectWindow,
   }
 }
 

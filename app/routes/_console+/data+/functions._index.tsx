@@ -7,6 +7,7 @@ import { type Column } from '~/components/data-table/data-table'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import type { RouteHandle } from '~/utils/handle'
 import { projectFilterOf } from './__dictionary-catalog-filter'
+import { catalogProjects, scopeText, type ProjectWindow } from './__catalog-projects'
 import { CatalogListPage } from './__catalog-list-page'
 import { functionUrl } from './__function-url'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -27,8 +28,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const paging = parsePaging(url)
   const project = projectFilterOf(url)
-  // with a project chosen, only that project's functions are read (issue 33: one read, not one per project)
-  const { projects, entries } = await loadFromCluster(() => listProjectsWithFunctions(api, project || undefined))
+  // a chosen project is read alone; a large org a window of projects at a time (issue 33, decision 088)
+  const scope = { projectWindow: null as ProjectWindow | null }
+  const { projects, entries } = await loadFromCluster(() =>
+    listProjectsWithFunctions(api, (all) => {
+      const { shown, window } = catalogProjects(all, { project, q: paging.q, url })
+      scope.projectWindow = window
+      return shown
+    }),
+  )
   const needle = paging.q.toLowerCase()
   const rows: FunctionRow[] = entries
     .flatMap(({ project, items: functions }) =>
@@ -46,6 +54,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...listPage(rows, paging),
     project,
     projects: projects.map((item) => ({ uuid: item.uuid, name: item.name })),
+    /** The window of projects read when the org is read a window at a time (decision 088), else null. */
+    projectWindow: scope.projectWindow,
     /** The project filtered on, by name (null without a filter or when no project has that id). */
     projectName: project ? (entries[0]?.project.name ?? null) : null,
     /** The functions counted: the org's, or the filtered project's. */
@@ -71,7 +81,7 @@ export default function DataFunctionsRoute() {
     <CatalogListPage
       data={data}
       title="Functions"
-      description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${data.project ? `project ${data.projectName ?? '(none)'}` : `${data.projects.length} ${data.projects.length === 1 ? 'project' : 'projects'}`}`}
+      description={`${data.functionCount} custom SQL ${data.functionCount === 1 ? 'function' : 'functions'} in ${scopeText(data)}`}
       create={{ to: '/data/functions/new-custom-function', label: 'New function' }}
       nameLabel="Function name"
       plural="functions"
