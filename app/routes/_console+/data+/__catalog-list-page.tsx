@@ -78,8 +78,8 @@ export function CatalogListPage<Row>({
           {projectWindow ? (
             <HStack as="nav" aria-label="Projects" gap="4" wrap="wrap" data-project-window="">
               <Text fontSize="sm">
-                Showing the {plural} of {windowText(projectWindow)}. Choose a project, or search by name, to look in every
-                project.
+                Showing the {plural} of {windowText(projectWindow)}. Search by name to look in every project, or choose
+                one.
               </Text>
               {projectWindow.index > 1 ? (
                 <ChakraLink asChild color="link" fontSize="sm">
