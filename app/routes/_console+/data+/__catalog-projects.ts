@@ -8,7 +8,7 @@
  */
 
 /** How many projects an unfiltered catalog list reads at once. */
-export const CATALOG_PROJECTS_PER_PAGE = 10
+export const CATALOG_PROJECTS_PER_PAGE = 5
 
 /** The window of projects a list shows: its number (1-based) of `count`, and the projects it spans. */
 export type ProjectWindow = {
