@@ -92,14 +92,24 @@ export async function searchTables(
   const needles = words(q)
   const choices: TableChoice[] = []
   if (!needles.length) {
-    // the first tables of the first projects, a page at a time: as many reads as it takes to fill
-    // the list (one, unless the first projects are nearly empty)
-    for (const project of projects) {
-      const { tables, count } = await pageOfTables(api, project.uuid, 1, limit + 1 - choices.length)
-      for (const table of tables)
-        if (isKind(table, kind))
-          choices.push({ uuid: table.uuid, projectId: project.uuid, project: project.name, name: table.name })
-      if (choices.length > limit || (choices.length === limit && count > tables.length)) break
+    // the first tables of the first projects, a page of each, read two projects at a time (then 4,
+    // 8…) until the list is full: an org whose first project holds a few tables (the sample) fills
+    // it in one round trip, not one after the other (issue 33: the Scale tab's tables waited on two)
+    let full = false
+    let next = 0
+    for (let batch = 2; next < projects.length && !full; batch *= 2) {
+      const asked = projects.slice(next, next + batch)
+      next += asked.length
+      const room = limit + 1 - choices.length
+      const answers = await Promise.all(asked.map((project) => pageOfTables(api, project.uuid, 1, room)))
+      for (const [index, { tables, count }] of answers.entries()) {
+        const project = asked[index]!
+        for (const table of tables)
+          if (isKind(table, kind))
+            choices.push({ uuid: table.uuid, projectId: project.uuid, project: project.name, name: table.name })
+        full = choices.length > limit || (choices.length === limit && count > tables.length)
+        if (full) break
+      }
     }
     return { choices: choices.slice(0, limit), hasMore: choices.length > limit }
   }

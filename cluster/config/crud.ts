@@ -103,6 +103,12 @@ export interface ResourceSpec {
   prepare?: (e: PrepareEvent) => void | Promise<void>
   /** Computed fields added to every answer. */
   serialize?: (item: Item, ctx: Ctx) => Record<string, unknown>
+  /**
+   * The other kinds `serialize` reads (a table's transforms, a role's users), when it reads nothing
+   * else of the request: a list keeps each item's text while the item and these kinds are unchanged.
+   * Without it, a kind with `serialize` is stringified on every list.
+   */
+  serializeReads?: string[]
   afterSave?: (e: SaveEvent) => void | Promise<void>
   beforeDelete?: (e: SaveEvent) => void | Promise<void>
   afterDelete?: (e: SaveEvent) => void | Promise<void>
@@ -333,6 +339,26 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     return order
   }
 
+  /**
+   * An item's JSON text as lists answer it, kept per stored value (a changed value is a new object;
+   * the store hands out copies to change), the origin its `url` names and the generations of the
+   * kinds its `serialize` reads (`serializeReads`): a kind without a `view` is not stringified again
+   * on every list (issue 33: 505 pools on every Scale tab, 200 tables a project).
+   */
+  const plainView = !spec.view && (!spec.serialize || spec.serializeReads !== undefined)
+  const texts = new WeakMap<object, { origin: string; stamp: string; text: string }>()
+  /** The generations of the kinds `serialize` reads: a kept text of another stamp is stale. */
+  const stampOf = (cluster: ClusterState) =>
+    spec.serializeReads?.map((kind) => cluster.store.generation(kind)).join(',') ?? ''
+  const itemText = (item: Item, ctx: Ctx, stamp: string) => {
+    const at = origin(ctx)
+    const kept = texts.get(item)
+    if (kept && kept.origin === at && kept.stamp === stamp) return kept.text
+    const text = JSON.stringify(api.serialize(item, ctx))
+    texts.set(item, { origin: at, stamp, text })
+    return text
+  }
+
   router.get(collectionPattern, (ctx) => {
     const user = requireUser(ctx)
     const parents = api.parents(ctx)
@@ -383,6 +409,12 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
       // the stored value serialized in place (the serializers make new objects and change nothing;
       // the answer is JSON text): no copy of each item answered (issue 33)
       serialize: (i) => api.serialize(i, ctx),
+      text: plainView
+        ? (
+            (stamp) => (i: Item) =>
+              itemText(i, ctx, stamp)
+          )(stampOf(ctx.cluster))
+        : undefined,
     })
   })
 

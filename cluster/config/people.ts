@@ -426,6 +426,7 @@ function registerRoles(router: ClusterRouter): ResourceApi {
       users: usersOfRole(ctx.cluster, item.id as number),
       built_in: !!item.built_in,
     }),
+    serializeReads: ['user'],
     prepare({ ctx, data, previous, errors }) {
       if (previous?.built_in) {
         errors.non_field_errors = [builtIn]

@@ -106,6 +106,35 @@ describe('projects', () => {
     expect(byName.body.results.map((p: { name: string }) => p.name)).toEqual(['pg2'])
   })
 
+  test('a list answered from kept item texts is the items as each one answers, and follows a change and the origin', async () => {
+    const raw = async (path: string, headers: Record<string, string> = {}) =>
+      (
+        await t.handler(
+          new Request(`http://local-cluster${path}`, { headers: { authorization: `Bearer ${t.token}`, ...headers } }),
+        )
+      ).text()
+    const first = await raw('/config/v1/pools/?ordering=name')
+    const again = await raw('/config/v1/pools/?ordering=name')
+    expect(again).toBe(first)
+    const list = JSON.parse(first) as { count: number; results: { uuid: string; description?: string }[] }
+    expect(JSON.stringify(list)).toBe(first)
+    // each item's text is what its own GET answers, byte for byte
+    const items = await Promise.all(list.results.map((pool) => raw(`/config/v1/pools/${pool.uuid}`)))
+    expect(first).toBe(`{"count":${list.count},"next":null,"previous":null,"results":[${items.join(',')}]}`)
+    const pool = list.results[0]!
+    await t.api('PATCH', `/config/v1/pools/${pool.uuid}`, { description: 'changed since the last list' })
+    const after = JSON.parse(await raw('/config/v1/pools/?ordering=name'))
+    expect(after.results[0].description).toBe('changed since the last list')
+    const elsewhere = JSON.parse(
+      await raw('/config/v1/pools/?ordering=name', {
+        'x-forwarded-host': 'cluster.example.com',
+        'x-forwarded-proto': 'https',
+      }),
+    )
+    expect(elsewhere.results[0].url).toBe(`https://cluster.example.com/config/v1/pools/${pool.uuid}`)
+    expect(after.results[0].url).toBe(`http://local-cluster/config/v1/pools/${pool.uuid}`)
+  })
+
   test('activity and stats', async () => {
     const act = await t.api('GET', `${o}/projects/${projectId}/activity`)
     expect(act.status).toBe(200)
@@ -311,6 +340,24 @@ describe('tables', () => {
 })
 
 describe('transforms, views, columns', () => {
+  test("a table list follows a change of what it serializes from other kinds (its transform's primary key)", async () => {
+    const tables = `${o}/projects/${projectId}/tables/`
+    const made = await t.api('POST', tables, { name: 'pk_follow' })
+    const keyIn = async () => (await t.api('GET', `${tables}?name=pk_follow`)).body.results[0].primary_key as string
+    const listed = async () =>
+      (await t.api('GET', tables)).body.results.find((table: { name: string }) => table.name === 'pk_follow')
+        .primary_key as string
+    expect(await listed()).toBe('')
+    expect(await listed()).toBe('')
+    await t.api('POST', `${tables}${made.body.uuid}/transforms`, {
+      name: 'pk_in',
+      type: 'json',
+      settings: { output_columns: columns },
+    })
+    expect(await listed()).toBe('timestamp')
+    expect(await keyIn()).toBe('timestamp')
+  })
+
   test('create a transform: default flag, primary key of the table, url', async () => {
     const r = await t.api('POST', `${tablePath}/transforms`, {
       name: 'json_in',

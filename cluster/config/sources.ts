@@ -142,6 +142,7 @@ export function registerSources(router: ClusterRouter): ResourceApi[] {
         const table = ctx.cluster.store.get<Item>('table', item._table!)
         return { table: `${project?.name}.${table?.name}`, table_id: item._table, project_id: item._project }
       },
+      serializeReads: ['project', 'table'],
       afterSave({ ctx, item, previous }) {
         if (previous) return
         const pool = createSourcePool(ctx.cluster, item, kind.service)

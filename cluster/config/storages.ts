@@ -54,6 +54,7 @@ export function registerStorages(router: ClusterRouter): ResourceApi {
       }
     },
     serialize: () => ({ publish_task_id: null }),
+    serializeReads: [],
     afterSave({ ctx, item }) {
       if (!item.settings.is_default) return
       for (const other of ctx.cluster.store.filter<Item>(
@@ -186,5 +187,6 @@ export function registerCredentials(router: ClusterRouter): ResourceApi {
         if (spec.secret && details[key]) details[key] = SECRET_MASK
       return { details }
     },
+    serializeReads: [],
   })
 }

@@ -170,6 +170,7 @@ export function registerTables(router: ClusterRouter): ResourceApi {
     serialize(item, ctx) {
       return { primary_key: primaryKeyOf(ctx.cluster.store, item) }
     },
+    serializeReads: ['transform'],
     async afterSave({ ctx, item, previous, parents }) {
       if (previous && previous.name !== item.name) {
         await ctx.cluster.data.hooks.tableRenamed({

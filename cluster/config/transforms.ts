@@ -399,6 +399,7 @@ export function registerColumns(router: ClusterRouter): ResourceApi {
       expression: f.str({ required: true, blank: false }),
     },
     serialize: (item) => ({ id: item.uuid }),
+    serializeReads: [],
     // the stored alias columns are replaced by the whole column list of the table (same permission scope)
     listFilter: (items, ctx) => {
       const table = ctx.cluster.store.get<Item>('table', ctx.params.table)
