@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import { ClusterError, type ErrorContext } from './errors.server'
 import { registerCache } from '~/utils/caches.server'
 import { forgetOrgReads } from './read-cache.server'
+import { parseShared } from './shared-answers.server'
 import { exchange, TransportFailure, type Answer } from './transport.server'
 
 /*
@@ -118,7 +119,7 @@ export async function callCluster<T>(
   method: string,
   url: string,
   body?: unknown,
-  options: SendOptions & { asText?: boolean } = {},
+  options: SendOptions & { asText?: boolean; shareParsed?: boolean } = {},
 ): Promise<T> {
   const accept = options.asText ? 'text/plain, */*' : 'application/json'
   let status: number
@@ -140,7 +141,7 @@ export async function callCluster<T>(
   if (options.asText) return text as T
   if (status === 204 || text === '') return undefined as T
   try {
-    return JSON.parse(text) as T
+    return (options.shareParsed ? parseShared(text) : JSON.parse(text)) as T
   } catch {
     // A success whose body is not the JSON asked for (a broken answer, a proxy's page): the
     // upstream failed, as the catalogue's 502 says; never an empty or half-read page.
@@ -209,6 +210,11 @@ export type CallOptions = {
    * cached read. Every other call that is not a GET forgets the org's (see `sent`).
    */
   isRead?: boolean
+  /**
+   * The parsed answer may be one shared with other requests that got the same bytes, deeply frozen
+   * (`parseShared`, decision 089): for a large list its callers only read (the org's pools).
+   */
+  shareParsed?: boolean
 }
 
 export type StreamOptions = CallOptions & {
@@ -323,6 +329,7 @@ export function createClusterApi(
           callCluster<T>(method, url(withParams(path, callOptions?.params)), body, {
             token,
             context: callOptions?.context,
+            shareParsed: callOptions?.shareParsed,
           }),
         callOptions,
       ),

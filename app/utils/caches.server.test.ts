@@ -15,6 +15,7 @@ import '~/utils/session.server'
 import '~/routes/_console+/queries+/__result-cache.server'
 import '~/routes/_console+/queries+/__saved.server'
 import '~/routes/_console+/queries+/__schema.server'
+import '~/routes/_console+/scale+/__pools.server'
 
 /**
  * Module-level collections that are not caches of anything the cluster or a user holds, with why.
@@ -37,6 +38,7 @@ const EXPECTED = [
   'history-store-set-up',
   'once-per-request',
   'pages',
+  'pool-rows',
   'query-results',
   'query-stops',
   'reads-kept',
@@ -45,6 +47,7 @@ const EXPECTED = [
   'sessions-read',
   'sessions-revoked',
   'sessions-revoked-shared',
+  'shared-answers',
   'styles',
   'table-projects',
 ]

@@ -17,7 +17,7 @@ export function parsePaging(url: URL | string, defaultPageSize: number = DEFAULT
 }
 
 /** Returns the page of `items` that `paging` asks for (the last page when it asks past the end). */
-export function pageOf<T>(items: T[], paging: Paging): { items: T[]; page: number; pageCount: number; total: number } {
+export function pageOf<T>(items: readonly T[], paging: Paging): { items: T[]; page: number; pageCount: number; total: number } {
   const pageCount = Math.max(1, Math.ceil(items.length / paging.pageSize))
   const page = Math.min(paging.page, pageCount)
   const start = (page - 1) * paging.pageSize
@@ -25,7 +25,7 @@ export function pageOf<T>(items: T[], paging: Paging): { items: T[]; page: numbe
 }
 
 /** A list loader's page data: the page's rows (`pageOf`), where it is, and the URL's size and filter. */
-export function listPage<T>(items: T[], paging: Paging) {
+export function listPage<T>(items: readonly T[], paging: Paging) {
   const page = pageOf(items, paging)
   return {
     rows: page.items,

@@ -1,6 +1,8 @@
 import type { ClusterApi } from '~/api/client.server'
 import { settle, type Settled } from '~/api/policies.server'
 import { listPools, type Pool } from '~/api/pools.server'
+import { deepFreeze } from '~/api/shared-answers.server'
+import { registerCache } from '~/utils/caches.server'
 import { listProjectsBriefly, searchTables, type TableChoice } from '~/api/table-search.server'
 import { listPage, parsePaging } from '~/components/data-table/paging'
 import { kindOfPool, parseCpu, parseReplicas, parseSize, type PoolKind } from '~/schemas/pool'
@@ -63,7 +65,7 @@ export function poolRow(pool: Pool): PoolRow {
 }
 
 /** Returns the totals of `rows`: each size times the replicas, at the fewest and the most replicas. */
-export function poolTotals(rows: PoolRow[]): PoolTotals {
+export function poolTotals(rows: readonly PoolRow[]): PoolTotals {
   const totals: PoolTotals = {
     pools: rows.length,
     replicas: { min: 0, max: 0 },
@@ -114,7 +116,7 @@ export const INGEST_TABLES_SHOWN = 25
  */
 export async function loadIngestTables(
   api: ClusterApi,
-  rows: PoolRow[],
+  rows: readonly PoolRow[],
   q = '',
   /** The search for the first tables, when the caller started it already (beside another read). */
   firstTables?: Promise<{ choices: TableChoice[] }>,
@@ -149,8 +151,11 @@ export async function loadIngestTables(
         tables.push({ name, uuid: choice.uuid, projectId: choice.projectId })
     }
   }
+  // the pools of each table shown, in one pass over the rows (not one per table)
+  const poolsOf = new Map<string, PoolRow[]>(tables.map((table) => [table.name, []]))
+  for (const row of rows) poolsOf.get(row.table)?.push(row)
   return tables.map(({ name, uuid, projectId }) => {
-    const pools = rows.filter((row) => row.table === name)
+    const pools = poolsOf.get(name)!
     const totals = poolTotals(pools)
     return {
       name,
@@ -161,6 +166,45 @@ export async function loadIngestTables(
       cpu: totals.cpu,
     }
   })
+}
+
+/** Each kind's rows and totals of a pools list, kept with the list (decision 089). */
+const rowsByList = new WeakMap<readonly Pool[], Map<PoolKind, { rows: readonly PoolRow[]; totals: PoolTotals }>>()
+
+registerCache({
+  name: 'pool-rows',
+  file: 'app/routes/_console+/scale+/__pools.server.ts',
+  variable: 'rowsByList',
+  holds: "one kind's pool rows and totals, worked out from a pools list",
+  key: 'the pools list itself (a shared answer is one object while the cluster answers the same bytes)',
+  lifetime: 'the list (garbage collected with it)',
+  bound: 'the pools lists alive (the shared answers kept, and the requests in flight)',
+  forgottenBy: 'the list going (a changed answer is a new list)',
+  writesChangeIt: false,
+})
+
+/**
+ * The rows of `kind`'s pools (each with its share of the kind's CPU) and their totals, worked out
+ * once per pools list: the list of the org's pools is shared while the cluster answers the same
+ * bytes (`parseShared`), so 500 pools are not read into rows again on every Scale tab. Frozen.
+ */
+function rowsOfKind(pools: readonly Pool[], kind: PoolKind) {
+  let kinds = rowsByList.get(pools)
+  if (!kinds) rowsByList.set(pools, (kinds = new Map()))
+  let entry = kinds.get(kind)
+  if (!entry) {
+    const rows = pools
+      .filter((pool) => kindOfPool(pool.type, pool.settings?.k8s_deployment?.service) === kind)
+      .map(poolRow)
+    const totals = poolTotals(rows)
+    for (const row of rows) {
+      row.cpuShare =
+        row.cpu !== null && row.replicas && totals.cpu.max > 0 ? (row.cpu * row.replicas.max) / totals.cpu.max : 0
+    }
+    entry = deepFreeze({ rows, totals })
+    kinds.set(kind, entry)
+  }
+  return entry
 }
 
 /**
@@ -175,14 +219,7 @@ export async function loadPoolList(api: ClusterApi, kind: PoolKind, url: URL) {
   const firstTables = kind === 'ingest' ? searchTables(api, paging.q.trim(), INGEST_TABLES_SHOWN) : null
   firstTables?.catch(() => {})
   const pools = await listPools(api)
-  const rows = pools
-    .filter((pool) => kindOfPool(pool.type, pool.settings?.k8s_deployment?.service) === kind)
-    .map(poolRow)
-  const totals = poolTotals(rows)
-  for (const row of rows) {
-    row.cpuShare =
-      row.cpu !== null && row.replicas && totals.cpu.max > 0 ? (row.cpu * row.replicas.max) / totals.cpu.max : 0
-  }
+  const { rows, totals } = rowsOfKind(pools, kind)
   const needle = paging.q.toLowerCase()
   const shown = needle
     ? rows.filter((row) =>
