@@ -17,7 +17,10 @@ export function parsePaging(url: URL | string, defaultPageSize: number = DEFAULT
 }
 
 /** Returns the page of `items` that `paging` asks for (the last page when it asks past the end). */
-export function pageOf<T>(items: readonly T[], paging: Paging): { items: T[]; page: number; pageCount: number; total: number } {
+export function pageOf<T>(
+  items: readonly T[],
+  paging: Paging,
+): { items: T[]; page: number; pageCount: number; total: number } {
   const pageCount = Math.max(1, Math.ceil(items.length / paging.pageSize))
   const page = Math.min(paging.page, pageCount)
   const start = (page - 1) * paging.pageSize
