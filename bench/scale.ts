@@ -22,7 +22,8 @@ import crypto from 'node:crypto'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { startLocalCluster, type LocalCluster } from '../server/local-cluster'
 import { Store } from '../cluster/store'
 import { ADMIN, consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
@@ -49,7 +50,17 @@ export type PageFigure = {
   status: number
   ok: boolean
 }
-export type EndpointFigure = { endpoint: string; p50: number; p99: number; ok: boolean }
+export type EndpointFigure = {
+  endpoint: string
+  p50: number
+  p99: number
+  /** The answer's size. */
+  kb: number
+  /** A bare node:http server answering the same bytes, timed the same way (decision 089). */
+  bareP50: number
+  bareP99: number
+  ok: boolean
+}
 
 async function clusterLogin(base: string) {
   const response = await fetch(`${base}/config/v1/login`, {
@@ -319,7 +330,24 @@ export function growOrg(dataDir: string, log: (line: string) => void) {
   )
 }
 
-/** p50 and p99 of `calls` sequential GETs of each cluster endpoint. */
+/** The bare server of bench/bytes-server.ts, in its own process. */
+function startBytesServer(): Promise<{ child: ChildProcess; base: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bytes-server.ts'], {
+      cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    child.stdout!.on('data', (data) => {
+      out += data
+      const match = /bytes server on (\d+)/.exec(out)
+      if (match) resolve({ child, base: `http://127.0.0.1:${match[1]}/` })
+    })
+    child.once('exit', (code) => reject(new Error(`bytes server exited with ${code}: ${out}`)))
+  })
+}
+
+/** p50 and p99 of `calls` sequential GETs of each cluster endpoint, each beside the bare server's. */
 async function timeEndpoints(base: string, ids: { table: string; project: string }, log: (line: string) => void) {
   const { token, org } = await clusterLogin(base)
   const store = await clusterGet<Any>(base, token, `/orgs/${org}/projects/`)
@@ -344,31 +372,56 @@ async function timeEndpoints(base: string, ids: { table: string; project: string
   ]
   const calls = 200
   const out: EndpointFigure[] = []
-  for (const endpoint of endpoints) {
+  const bare = await startBytesServer()
+  /** p50 and p99 of `calls` sequential GETs of `url`, each until its whole answer has come. */
+  const time = async (url: string, headers: Record<string, string> = {}) => {
     const times: number[] = []
     for (let i = 0; i < calls; i++) {
       // the endpoint's time: until its whole answer has come (parsing it is the caller's time)
       const started = performance.now()
-      const response = await fetch(`${base}/config/v1${endpoint}`, { headers: { Authorization: `Bearer ${token}` } })
-      if (!response.ok) throw new Error(`GET ${endpoint}: HTTP ${response.status}`)
+      const response = await fetch(url, { headers })
+      if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`)
       await response.arrayBuffer()
       times.push(performance.now() - started)
     }
     times.sort((a, b) => a - b)
-    const p50 = times[Math.floor(times.length / 2)]!
-    const p99 = times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!
-    out.push({
-      endpoint: endpoint.replace(org, '{org}').replace(big.uuid, '{p}').replace(bigTable.uuid, '{t}'),
-      p50,
-      p99,
-      ok: p99 <= 20,
-    })
+    return {
+      p50: times[Math.floor(times.length / 2)]!,
+      p99: times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!,
+    }
   }
-  log(`\nCluster endpoints at this size (${calls} sequential calls each; goal p99 <= 20 ms)`)
-  log(`${'endpoint'.padEnd(64)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  met`)
+  try {
+    for (const endpoint of endpoints) {
+      const url = `${base}/config/v1${endpoint}`
+      const headers = { Authorization: `Bearer ${token}` }
+      const { p50, p99 } = await time(url, headers)
+      // the same bytes from a bare server, timed the same way in the same seconds
+      const bytes = await (await fetch(url, { headers })).arrayBuffer()
+      await fetch(bare.base, { method: 'PUT', body: bytes })
+      const yardstick = await time(bare.base)
+      out.push({
+        endpoint: endpoint.replace(org, '{org}').replace(big.uuid, '{p}').replace(bigTable.uuid, '{t}'),
+        p50,
+        p99,
+        kb: bytes.byteLength / 1024,
+        bareP50: yardstick.p50,
+        bareP99: yardstick.p99,
+        ok: p99 <= 20,
+      })
+    }
+  } finally {
+    bare.child.kill('SIGTERM')
+  }
+  log(
+    `\nCluster endpoints at this size (${calls} sequential calls each, to the answer's last byte; goal p99 <= 20 ms)` +
+      `\nbeside a bare node:http server answering the same bytes (decision 089: what the machine and the client cost)`,
+  )
+  log(
+    `${'endpoint'.padEnd(64)} ${'KB'.padStart(5)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'bare p50'.padStart(8)} ${'bare p99'.padStart(8)}  met`,
+  )
   for (const row of out)
     log(
-      `${row.endpoint.slice(0, 64).padEnd(64)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)}  ${row.ok ? 'yes' : 'FAIL'}`,
+      `${row.endpoint.slice(0, 64).padEnd(64)} ${row.kb.toFixed(0).padStart(5)} ${row.p50.toFixed(1).padStart(7)} ${row.p99.toFixed(1).padStart(7)} ${row.bareP50.toFixed(1).padStart(8)} ${row.bareP99.toFixed(1).padStart(8)}  ${row.ok ? 'yes' : 'FAIL'}`,
     )
   return out
 }
