@@ -153,17 +153,20 @@ export function listResponse<T>(
     defaultPageSize?: number
     serialize?: (item: T) => unknown
     /**
-     * Each item's JSON text, when the caller keeps it (`JSON.stringify(serialize(item))` exactly): the
-     * answer is joined from the texts, byte for byte what stringifying the whole answer makes.
+     * Each item's JSON as UTF-8 bytes, when the caller keeps them (`JSON.stringify(serialize(item))`
+     * exactly): the answer is copied together from them, byte for byte what stringifying the whole
+     * answer makes, with no text joined and encoded again (decision 090: a 237 KB list spent 0.5 ms
+     * of its 1.7 encoding the joined text).
      */
-    text?: (item: T) => string
+    bytes?: (item: T) => Uint8Array
   },
 ): Response {
   const serialize = options.serialize ?? ((item: T) => item as unknown)
-  const { text } = options
-  const results = (list: T[]) => (text ? `[${list.map(text).join(',')}]` : null)
+  const { bytes } = options
   if (options.bareArrays)
-    return text ? reply(results(items)!, 200, JSON_HEADERS) : json(options.serialize ? items.map(serialize) : items)
+    return bytes
+      ? reply(joinedJson('', items, bytes, ''), 200, JSON_HEADERS)
+      : json(options.serialize ? items.map(serialize) : items)
   const url = new URL(request.url)
   const pageSize = clampInt(url.searchParams.get('page_size'), options.defaultPageSize ?? 100, 1, 1000)
   const pages = Math.max(1, Math.ceil(items.length / pageSize))
@@ -181,8 +184,22 @@ export function listResponse<T>(
     next: page < pages ? link(page + 1) : null,
     previous: page > 1 ? link(page - 1) : null,
   }
-  if (text) return reply(`${JSON.stringify(head).slice(0, -1)},"results":${results(shown)}}`, 200, JSON_HEADERS)
+  if (bytes)
+    return reply(joinedJson(`${JSON.stringify(head).slice(0, -1)},"results":`, shown, bytes, '}'), 200, JSON_HEADERS)
   return json({ ...head, results: shown.map(serialize) })
+}
+
+const COMMA = Buffer.from(',')
+
+/** `before` + a JSON array of the items' bytes + `after`, copied once into one buffer. */
+function joinedJson<T>(before: string, items: T[], bytes: (item: T) => Uint8Array, after: string): Buffer {
+  const parts: Uint8Array[] = [Buffer.from(`${before}[`)]
+  items.forEach((item, i) => {
+    if (i > 0) parts.push(COMMA)
+    parts.push(bytes(item))
+  })
+  parts.push(Buffer.from(`]${after}`))
+  return Buffer.concat(parts)
 }
 
 function clampInt(value: string | null, fallback: number, min: number, max: number) {

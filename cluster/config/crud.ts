@@ -340,23 +340,27 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
   }
 
   /**
-   * An item's JSON text as lists answer it, kept per stored value (a changed value is a new object;
+   * An item's JSON as lists answer it (its UTF-8 bytes), kept per stored value (a changed value is a new object;
    * the store hands out copies to change), the origin its `url` names and the generations of the
    * kinds its `serialize` reads (`serializeReads`): a kind without a `view` is not stringified again
    * on every list (issue 33: 505 pools on every Scale tab, 200 tables a project).
    */
   const plainView = !spec.view && (!spec.serialize || spec.serializeReads !== undefined)
-  const texts = new WeakMap<object, { origin: string; stamp: string; text: string }>()
+  const texts = new WeakMap<object, { origin: string; stamp: string; bytes: Buffer }>()
   /** The generations of the kinds `serialize` reads: a kept text of another stamp is stale. */
   const stampOf = (cluster: ClusterState) =>
     spec.serializeReads?.map((kind) => cluster.store.generation(kind)).join(',') ?? ''
   const itemText = (item: Item, ctx: Ctx, stamp: string) => {
     const at = origin(ctx)
     const kept = texts.get(item)
-    if (kept && kept.origin === at && kept.stamp === stamp) return kept.text
+    if (kept && kept.origin === at && kept.stamp === stamp) return kept.bytes
     const text = JSON.stringify(api.serialize(item, ctx))
-    texts.set(item, { origin: at, stamp, text })
-    return text
+    // its own memory, not a slice of node's shared 8 KB pool: a kept item must not hold a pool slab
+    // of other, short-lived buffers (10,000 tables kept)
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
+    bytes.write(text)
+    texts.set(item, { origin: at, stamp, bytes })
+    return bytes
   }
 
   router.get(collectionPattern, (ctx) => {
@@ -409,7 +413,7 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
       // the stored value serialized in place (the serializers make new objects and change nothing;
       // the answer is JSON text): no copy of each item answered (issue 33)
       serialize: (i) => api.serialize(i, ctx),
-      text: plainView
+      bytes: plainView
         ? (
             (stamp) => (i: Item) =>
               itemText(i, ctx, stamp)

@@ -113,7 +113,11 @@ describe('projects', () => {
           new Request(`http://local-cluster${path}`, { headers: { authorization: `Bearer ${t.token}`, ...headers } }),
         )
       ).text()
+    // a text outside ASCII: the kept items are bytes, joined without decoding them again
+    const someone = (await t.api('GET', '/config/v1/pools/?ordering=name')).body.results[0] as { uuid: string }
+    await t.api('PATCH', `/config/v1/pools/${someone.uuid}`, { description: 'Zürich 東京 🚀 "quoted"' })
     const first = await raw('/config/v1/pools/?ordering=name')
+    expect(JSON.parse(first).results[0].description).toBe('Zürich 東京 🚀 "quoted"')
     const again = await raw('/config/v1/pools/?ordering=name')
     expect(again).toBe(first)
     const list = JSON.parse(first) as { count: number; results: { uuid: string; description?: string }[] }

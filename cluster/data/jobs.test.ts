@@ -213,6 +213,11 @@ describe('alter job list', () => {
     store.put('alter_job', job(5, 'p-other').uuid, job(5, 'p-other'))
     expect(await names()).toEqual(['alter_5', 'alter_4', 'alter_3', 'alter_2', 'alter_1'])
     expect(await names('?page_size=2&page=2')).toEqual(['alter_3', 'alter_2'])
+    // another org's job is not listed; a changed status is followed by the status filter
+    store.put('alter_job', job(6, 'p-other').uuid, { ...job(6, 'p-other'), org: 'another-org' })
+    store.put('alter_job', job(3, 'p-other').uuid, { ...job(3, 'p-other'), status: 'failed' })
+    expect(await names()).toEqual(['alter_5', 'alter_4', 'alter_3', 'alter_2', 'alter_1'])
+    expect(await names('?status=failed')).toEqual(['alter_3'])
     // a role on one project: that project's jobs only
     const role = await c.api('POST', '/config/v1/roles/', {
       name: 'alter-one-table',

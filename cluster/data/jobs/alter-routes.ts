@@ -6,7 +6,7 @@ import { audit } from '../../config/audit'
 import { toEngineError } from '../engine'
 import type { Plane } from '../plane'
 import { commitAlter, countWhere, prepareAlter } from './alter'
-import { ALTER, checkOrg, getJob, jobsNewestFirst, save, scopeOf, visible, withUrl, type Job } from './job-store'
+import { ALTER, checkOrg, getJob, orgJobsNewestFirst, save, scopeOf, visible, withUrl, type Job } from './job-store'
 
 /** Registers the alter job routes; commit and retry start their work in the background. */
 export function registerAlterJobRoutes(plane: Plane, router: ClusterRouter) {
@@ -21,11 +21,11 @@ export function registerAlterJobRoutes(plane: Plane, router: ClusterRouter) {
     // withUrl makes a new object, the answer is JSON text)
     const status = ctx.url.searchParams.get('status')
     const seesAll = can(cluster, user, 'view_alterjob')
-    const jobs: Job[] = []
-    for (const j of jobsNewestFirst(cluster, ALTER)) {
-      if (j.org !== ctx.params.org || (status && j.status !== status)) continue
-      if (seesAll || visible(ctx, user, j as Job, 'view_alterjob')) jobs.push(j as Job)
-    }
+    const ofOrg = orgJobsNewestFirst(cluster, ALTER, ctx.params.org) as Job[]
+    const jobs =
+      seesAll && !status
+        ? ofOrg
+        : ofOrg.filter((j) => (!status || j.status === status) && (seesAll || visible(ctx, user, j, 'view_alterjob')))
     // alter job lists were paginated even before v5.4
     return listResponse(ctx.request, jobs, {
       bareArrays: false,

@@ -20,7 +20,7 @@ import type { Plane } from '../plane'
 import { detailOf, emptyProgress, retryRefusal } from './batch-record'
 import type { BatchRunner } from './batch-runner'
 import { checkBatchSql } from './batch-sql'
-import { BATCH, checkOrg, getJob, save, scopeOf, visible, withUrl, type Job } from './job-store'
+import { BATCH, checkOrg, getJob, orgJobsNewestFirst, save, scopeOf, visible, withUrl, type Job } from './job-store'
 
 const BATCH_SETTINGS_DEFAULTS = {
   max_active_partitions: 576,
@@ -228,15 +228,13 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
     const user = requireUser(ctx)
     checkOrg(ctx)
     if (!canSomewhere(cluster, user, 'view_batchjob')) throw forbidden()
-    // filtered and sorted in place; only the page answered is copied and serialized
+    // filtered from the org's kept newest-first order (no sort per page); only the page answered is
+    // copied and serialized
     const name = ctx.url.searchParams.get('name')
     const status = ctx.url.searchParams.get('status')
-    const jobs: Job[] = []
-    for (const j of cluster.store.values<Job>(BATCH)) {
-      if (j.org !== ctx.params.org || (name && j.name !== name) || (status && j.status !== status)) continue
-      if (visible(ctx, user, j as Job, 'view_batchjob')) jobs.push(j as Job)
-    }
-    jobs.sort((a, b) => String(b.created).localeCompare(String(a.created)))
+    const jobs = (orgJobsNewestFirst(cluster, BATCH, ctx.params.org) as Job[]).filter(
+      (j) => (!name || j.name === name) && (!status || j.status === status) && visible(ctx, user, j, 'view_batchjob'),
+    )
     return listResponse(ctx.request, jobs, {
       bareArrays: cluster.options.bareArrays,
       serialize: (j) => publicBatch(ctx, cluster.store.copy<Job>(j)),
