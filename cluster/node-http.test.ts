@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { json, reply, replyOf } from './http'
+import { json, reply, replyOf, withBody } from './http'
 import { nodeListener, NodeRequest, type ClusterRequest } from './node-http'
 import { startTestCluster, type TestCluster } from './test-helpers'
 
@@ -133,6 +133,32 @@ describe('the cluster over node:http (node-http.ts)', () => {
     }
   })
 
+  it('writes a reply made of parts as they are, with their whole length, and none to a HEAD (decision 090)', async () => {
+    const parts = [
+      Buffer.from('{"results":['),
+      Buffer.from('"Zürich"'),
+      Buffer.from(','),
+      Buffer.from('"東京 🚀"'),
+      Buffer.from(']}'),
+    ]
+    const server = await serve(async () => reply(parts, 200, { 'Content-Type': 'application/json' }))
+    try {
+      const answer = await send(server.base, { method: 'GET', path: '/list' })
+      expect(JSON.parse(answer.body)).toEqual({ results: ['Zürich', '東京 🚀'] })
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.concat(parts).byteLength)
+      const head = await send(server.base, { method: 'HEAD', path: '/list' })
+      expect([head.status, head.body, Number(head.headers['content-length'])]).toEqual([
+        200,
+        '',
+        Buffer.concat(parts).byteLength,
+      ])
+      // in process, the Response carries the same bytes
+      expect(await withBody(reply(parts, 200, {})).text()).toBe(Buffer.concat(parts).toString('utf8'))
+    } finally {
+      await server.stop()
+    }
+  })
+
   it('aborts the request when the client goes away before its answer', async () => {
     let aborted: () => void = () => {}
     const sawAbort = new Promise<void>((resolve) => (aborted = resolve))
@@ -235,16 +261,30 @@ describe('the cluster over node:http (node-http.ts)', () => {
       // the node server writes the kept bytes; undici never built a stream for them
       expect(forNode.body).toBeNull()
       const kept = replyOf(forNode)!
-      expect(JSON.parse(String(kept.body))).toHaveProperty('results')
-      // a text answer is kept as its encoded bytes (encoded once: its length and what is written)
-      expect(kept.body).toBeInstanceOf(Uint8Array)
-      expect(kept.headers['content-length']).toBe((kept.body as Uint8Array).byteLength)
+      // a list is kept as the parts of its items' kept bytes (decision 090), its length their sum
+      expect(Array.isArray(kept.body)).toBe(true)
+      const bytes = Buffer.concat(kept.body as Uint8Array[])
+      expect(JSON.parse(bytes.toString('utf8'))).toHaveProperty('results')
+      expect(kept.headers['content-length']).toBe(bytes.byteLength)
       const inProcess = await cluster.handler(new Request(`http://local${path}`, { headers }))
       expect(inProcess.headers.get('content-type')).toBe('application/json')
-      expect(await inProcess.text()).toBe(String(kept.body))
+      expect(await inProcess.text()).toBe(bytes.toString('utf8'))
       // over the wire: the same bytes
       const overNode = await send(server.base, { method: 'GET', path, headers })
-      expect(overNode.body).toBe(String(kept.body))
+      expect(overNode.body).toBe(bytes.toString('utf8'))
+      // any other text answer is kept as its encoded bytes (encoded once: its length and what is written)
+      const one = replyOf(
+        await cluster.handler(
+          new NodeRequest(
+            'GET',
+            `http://local/config/v1/orgs/${cluster.orgId}`,
+            { get: (name) => headers[name.toLowerCase() as 'authorization'] ?? null },
+            undefined,
+          ),
+        ),
+      )!
+      expect(one.body).toBeInstanceOf(Uint8Array)
+      expect(one.headers['content-length']).toBe((one.body as Uint8Array).byteLength)
     })
   })
 })

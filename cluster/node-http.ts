@@ -4,7 +4,8 @@
  * the cluster uses, so the in-process handler still takes a real `Request` (tests, the seed) while
  * the server hands it a `NodeRequest` over the body it has already read: no body stream, no
  * second copy of the bytes. An answer made by `http.ts`'s helpers carries its bytes and headers
- * beside the `Response` (`replyOf`), and is written with one `res.end`.
+ * beside the `Response` (`replyOf`), and is written with one `res.end` (a list's kept parts corked
+ * together: decision 090).
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import { replyOf } from './http'
@@ -122,7 +123,12 @@ export function nodeListener(handler: (request: ClusterRequest) => Promise<Respo
       const reply = replyOf(response)
       if (reply) {
         res.writeHead(response.status, reply.headers)
-        res.end(reply.body) // node itself sends no body to a HEAD
+        if (Array.isArray(reply.body)) {
+          // a list's parts, written together (one writev of the kept bytes, no copy made here)
+          res.cork()
+          for (const part of reply.body) res.write(part)
+          res.end() // uncorks: node itself sends no body to a HEAD
+        } else res.end(reply.body) // node itself sends no body to a HEAD
         return
       }
       res.writeHead(response.status, Object.fromEntries(response.headers))
