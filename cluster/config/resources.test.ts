@@ -139,6 +139,30 @@ describe('projects', () => {
     expect(after.results[0].url).toBe(`http://local-cluster/config/v1/pools/${pool.uuid}`)
   })
 
+  test('the org summary follows every change of what it counts (its counts are kept between changes: decision 090)', async () => {
+    const summary = async () => (await t.api('GET', `${o}/summary`)).body
+    const before = await summary()
+    expect(await summary()).toEqual(before)
+    const project = await t.api('POST', `${o}/projects/`, { name: 'summary_follows' })
+    const table = await t.api('POST', `${o}/projects/${project.body.uuid}/tables/`, { name: 'counted' })
+    const summaryTable = await t.api('POST', `${o}/projects/${project.body.uuid}/tables/`, {
+      name: 'counted_summary',
+      type: 'summary',
+      settings: { summary: { sql: 'SELECT count() AS n FROM summary_follows.counted' } },
+    })
+    expect(summaryTable.status, JSON.stringify(summaryTable.body)).toBe(201)
+    const after = await summary()
+    expect(after.projects).toBe(before.projects + 1)
+    expect(after.tables).toBe(before.tables + 2)
+    expect(after.summary_tables).toBe(before.summary_tables + 1)
+    await t.api('DELETE', `${o}/projects/${project.body.uuid}/tables/${table.body.uuid}`)
+    expect((await summary()).tables).toBe(after.tables - 1)
+    const role = await t.api('POST', '/config/v1/roles/', { name: 'summary-follows', policies: [] })
+    expect((await summary()).roles).toBe(before.roles + 1)
+    await t.api('DELETE', `/config/v1/roles/${role.body.id}`)
+    expect((await summary()).roles).toBe(before.roles)
+  })
+
   test('activity and stats', async () => {
     const act = await t.api('GET', `${o}/projects/${projectId}/activity`)
     expect(act.status).toBe(200)
