@@ -371,6 +371,8 @@ async function timeEndpoints(base: string, ids: { table: string; project: string
     '/pools/',
     `/orgs/${org}/jobs/alter/`,
     `/orgs/${org}/jobs/batch/`,
+    // the dashboard's, the health counts' and the table page's (decision 090)
+    `/orgs/${org}/summary?meta=1`,
   ]
   const calls = Number(process.env.SCALE_CALLS ?? 1000)
   const out: EndpointFigure[] = []
