@@ -161,6 +161,16 @@ describe('projects', () => {
     expect((await summary()).roles).toBe(before.roles + 1)
     await t.api('DELETE', `/config/v1/roles/${role.body.id}`)
     expect((await summary()).roles).toBe(before.roles)
+    // the org as it was, for the tests after this one
+    await t.api('DELETE', `${o}/projects/${project.body.uuid}/tables/${summaryTable.body.uuid}`)
+    expect((await t.api('DELETE', `${o}/projects/${project.body.uuid}`)).status).toBe(204)
+    const restored = await summary()
+    expect([restored.projects, restored.tables, restored.summary_tables, restored.roles]).toEqual([
+      before.projects,
+      before.tables,
+      before.summary_tables,
+      before.roles,
+    ])
   })
 
   test('activity and stats', async () => {
