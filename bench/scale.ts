@@ -8,9 +8,10 @@
  *      started side by side, each with its console;
  *   3. every spec page read on both consoles once untimed (a warm-up pass: the processes have just
  *      started, and the first reads pay for compiling, first connections and first loads of each
- *      module), then SCALE_READS times (15) timed without scripts, each round in a new session, the
+ *      module), then SCALE_READS times (45) timed without scripts, each round in a new session, the
  *      two orgs by turns page by page (so a busy moment of the shared machine weighs on a page's two
- *      figures alike); a page's figure is the median of its timed reads; then the grown cluster's
+ *      figures alike); a page's figure is the median of its timed reads, printed with its quartiles
+ *      (of 15 reads, the median of a 10 ms page moved by a third between runs: decision 091); then the grown cluster's
  *      list and get endpoints timed alone (p99 of 1,000 calls, the tenth slowest: of 200 it was the
  *      second slowest, one pause of the machine more or less), over node:http on a kept-alive
  *      socket, each beside a bare server answering the same bytes (decisions 089, 090).
@@ -40,14 +41,17 @@ const SIZE = {
   jobs: Number(process.env.SCALE_JOBS ?? 10_000),
   pools: Number(process.env.SCALE_POOLS ?? 500),
 }
-const READS = Math.max(1, Number(process.env.SCALE_READS ?? 15))
+const READS = Math.max(1, Number(process.env.SCALE_READS ?? 45))
 const PORT = Number(process.env.SCALE_PORT ?? 3610)
 
 export type PageFigure = {
   page: string
   seededMs: number
+  /** The first and third quartiles of the seeded page's reads: how far one read strays. */
+  seededIqr: [number, number]
   seededKb: number
   bigMs: number
+  bigIqr: [number, number]
   bigKb: number
   status: number
   ok: boolean
@@ -141,7 +145,7 @@ function pages(ids: { table: string; transform: string; pool: string; user: stri
   ]
 }
 
-type PageRead = { ms: number; bytes: number; status: number }
+type PageRead = { ms: number; iqr: [number, number]; bytes: number; status: number }
 
 /**
  * Each page's median time and HTML size on each console (the seeded org's and the grown one's), over
@@ -184,7 +188,8 @@ async function readPagesByTurns(
   const figures = (side: 0 | 1) =>
     times[side]!.map((list, index) => {
       const sorted = [...list].sort((a, b) => a - b)
-      return { ms: sorted[Math.floor(sorted.length / 2)]!, ...last[side]![index]! }
+      const at = (fraction: number) => sorted[Math.floor((sorted.length - 1) * fraction)]!
+      return { ms: at(0.5), iqr: [at(0.25), at(0.75)] as [number, number], ...last[side]![index]! }
     })
   return [figures(0), figures(1)]
 }
@@ -501,20 +506,25 @@ export async function runScaleBench(log: (line: string) => void = (line) => cons
           .replace(ids.user.uuid, '[userId]')
           .replace(`/roles/${ids.role.id}/`, '/roles/[roleId]/'),
         seededMs: s.ms,
+        seededIqr: s.iqr,
         seededKb: s.bytes / 1024,
         bigMs: b.ms,
+        bigIqr: b.iqr,
         bigKb: b.bytes / 1024,
         status: b.status,
         ok,
       }
     })
-    log(`\nPages without scripts, median of ${READS} reads (goal: <= 1.5x seeded and <= 300 ms; HTML <= 150 KB)`)
     log(
-      `${'page'.padEnd(56)} ${'seeded ms'.padStart(9)} ${'KB'.padStart(6)} ${'at size ms'.padStart(10)} ${'KB'.padStart(7)}  met`,
+      `\nPages without scripts, median of ${READS} reads and [quartiles] in ms (goal: <= 1.5x seeded and <= 300 ms; HTML <= 150 KB)`,
+    )
+    const spread = (iqr: [number, number]) => `[${iqr[0].toFixed(0)}–${iqr[1].toFixed(0)}]`.padStart(9)
+    log(
+      `${'page'.padEnd(48)} ${'seeded'.padStart(7)} ${''.padStart(9)} ${'KB'.padStart(5)} ${'at size'.padStart(7)} ${''.padStart(9)} ${'KB'.padStart(5)} ${'ratio'.padStart(5)}  met`,
     )
     for (const row of figures)
       log(
-        `${row.page.padEnd(56)} ${row.seededMs.toFixed(0).padStart(9)} ${row.seededKb.toFixed(0).padStart(6)} ${row.bigMs.toFixed(0).padStart(10)} ${row.bigKb.toFixed(0).padStart(7)}  ${row.ok ? 'yes' : 'FAIL'}${row.status >= 400 ? ` (HTTP ${row.status})` : ''}`,
+        `${row.page.padEnd(48)} ${row.seededMs.toFixed(1).padStart(7)} ${spread(row.seededIqr)} ${row.seededKb.toFixed(0).padStart(5)} ${row.bigMs.toFixed(1).padStart(7)} ${spread(row.bigIqr)} ${row.bigKb.toFixed(0).padStart(5)} ${(row.bigMs / row.seededMs).toFixed(2).padStart(5)}  ${row.ok ? 'yes' : 'FAIL'}${row.status >= 400 ? ` (HTTP ${row.status})` : ''}`,
       )
     // the endpoints with the grown cluster alone on the machine
     for (const server of consoles.splice(0)) await server.stop()
