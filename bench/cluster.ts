@@ -20,6 +20,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { httpSend } from './http-client'
+import { percentile } from './stats'
 
 export interface ClusterBenchResult {
   seedRows: number
@@ -58,10 +59,6 @@ export interface ClusterBenchResult {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
-}
 
 function median(xs: number[]) {
   const s = [...xs].sort((a, b) => a - b)

@@ -1,3 +1,5 @@
+import { percentile } from './stats'
+
 /** What a load run measured; latencies in milliseconds. */
 export type LoadResult = {
   url: string
@@ -8,12 +10,6 @@ export type LoadResult = {
   p99: number
   /** Bytes of the last successful body, to show what was rendered. */
   bodyBytes: number
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
-  return sorted[index]!
 }
 
 /**

@@ -11,11 +11,12 @@
  *      module), then SCALE_READS times (45) timed, each as a document (without scripts) and as the
  *      `.data` a click fetches with scripts (single fetch), each round in a new session, the
  *      two orgs by turns page by page (so a busy moment of the shared machine weighs on a page's two
- *      figures alike); a page's figure is the median of its timed reads, printed with its quartiles
- *      (of 15 reads, the median of a 10 ms page moved by a third between runs: decision 091); then the grown cluster's
- *      list and get endpoints timed alone (p99 of 1,000 calls, the tenth slowest: of 200 it was the
- *      second slowest, one pause of the machine more or less), over node:http on a kept-alive
- *      socket, each beside a bare server answering the same bytes (decisions 089, 090).
+ *      figures alike); a page's figure is the median of its timed reads, printed with its
+ *      quartiles (of 15 reads, the median of a 10 ms page moved by a third between runs: decision
+ *      091); then the grown cluster's list and get endpoints timed alone (p99 of 1,000 calls: ten
+ *      calls slower than it; of 200 only two, one pause of the machine more or less),
+ *      over node:http on a kept-alive socket, each beside a bare server answering the same bytes
+ *      (decisions 089, 090).
  * Goals: a page's median ≤ 1.5× seeded and ≤ 300 ms, its HTML ≤ 150 KB; an endpoint ≤ 20 ms p99.
  * Engine tables are not made for the bulk tables (no page reads them; a query on one fails).
  * Ports: SCALE_PORT (default 3610) and the next four. Run under `flock /tmp/cc-heavy.lock`.
@@ -31,6 +32,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { startLocalCluster, type LocalCluster } from '../server/local-cluster'
 import { Store } from '../cluster/store'
 import { ADMIN, consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
+import { percentile } from './stats'
 
 type Any = Record<string, any>
 
@@ -151,7 +153,7 @@ function pages(ids: { table: string; transform: string; pool: string; user: stri
  * page's loaders' data as a turbo-stream, no HTML. Every loader of the page runs here; a real
  * navigation between sibling pages skips the layouts' loaders, so this is the upper bound.
  */
-export function dataUrl(url: string) {
+function dataUrl(url: string) {
   const [pathname, search] = url.split('?')
   return `${pathname === '/' ? '/_root' : pathname}.data${search ? `?${search}` : ''}`
 }
@@ -199,8 +201,11 @@ async function readPagesByTurns(
   const figures = (side: 0 | 1) =>
     times[side]!.map((list, index) => {
       const sorted = [...list].sort((a, b) => a - b)
-      const at = (fraction: number) => sorted[Math.floor((sorted.length - 1) * fraction)]!
-      return { ms: at(0.5), iqr: [at(0.25), at(0.75)] as [number, number], ...last[side]![index]! }
+      return {
+        ms: percentile(sorted, 50),
+        iqr: [percentile(sorted, 25), percentile(sorted, 75)] as [number, number],
+        ...last[side]![index]!,
+      }
     })
   return [figures(0), figures(1)]
 }
@@ -415,7 +420,7 @@ async function timeEndpoints(base: string, ids: { table: string; project: string
     times.sort((a, b) => a - b)
     return {
       p50: times[Math.floor(times.length / 2)]!,
-      p99: times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!,
+      p99: percentile(times, 99),
     }
   }
   try {

@@ -14,6 +14,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
 import { httpSend } from './http-client'
+import { percentile } from './stats'
 
 type Step = { label: string; method: 'GET' | 'POST'; path: string; body?: Record<string, string>; expect: number[] }
 
@@ -57,11 +58,6 @@ async function send(
 ): Promise<number> {
   return (await httpSend(agent, url, { method, headers: { 'accept-encoding': 'gzip, deflate', ...headers }, body }))
     .status
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
 }
 
 /**
