@@ -49,6 +49,27 @@ test.describe('data → a table in full (issue 7)', () => {
     await expect(page.getByRole('region', { name: 'Data lifecycle' }).getByText('45', { exact: true })).toBeVisible()
   })
 
+  test("a group saved unchanged keeps a stored value its form's rule refuses, with scripts as without", async ({
+    authedPage: page,
+  }) => {
+    // the cluster's default memory coefficient is 0, and the form's rule asks for a positive number:
+    // the browser's check, like the action's, skips what is still as stored (decision 072)
+    await createTableThroughForm(page)
+    await page.getByRole('link', { name: 'Edit Merge' }).click()
+    const coefficient = page.getByLabel('Memory coefficient')
+    await expect(coefficient).toHaveValue('0')
+    await page.getByRole('button', { name: 'Save merge' }).click()
+    await expect(page.getByText('Merge: nothing changed')).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Edit merge' })).toHaveCount(0)
+
+    // typed, the same rule holds
+    await page.getByRole('link', { name: 'Edit Merge' }).click()
+    await coefficient.fill('-1')
+    await page.getByRole('button', { name: 'Save merge' }).click()
+    await expect(coefficient).toHaveAccessibleDescription(/Memory coefficient must be a positive number/)
+    await expect(coefficient).toHaveValue('-1')
+  })
+
   test('the shard key is read-only once set, with why; rename; truncate needs FORCE', async ({ authedPage: page }) => {
     const { table } = await createTableThroughForm(page)
     await page.getByRole('link', { name: 'Edit Index' }).click()

@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import { isSameJson, isTextChanged, parseOriginal } from './lossless'
 import { parseSortKeys, TABLE_MESSAGES, tableNameField } from './table'
-import { SETTINGS_MESSAGES, type SettingField, type SettingsGroupDef } from './table-settings-values'
+import { isTextareaField, SETTINGS_MESSAGES, type SettingField, type SettingsGroupDef } from './table-settings-values'
 
 /*
  * The table page's advanced options, one form per group (spec sections 2, 3 and 5): each group is a
@@ -62,6 +63,28 @@ export function settingsSchema(
       : fieldSchema(field.notBlank && options.unsetFields?.includes(field.name) ? { ...field, notBlank: false } : field)
   }
   return z.object(shape)
+}
+
+/**
+ * Lossless (decision 072): the group's fields posted as the form rendered them from the stored value
+ * (the form's `original`), by name. They keep the stored value (null, absent, a type or a key the
+ * form cannot show, a value the form's rules refuse) and are not checked again, in the browser as
+ * on the server. `posted`: the group edited as JSON, compared value by value.
+ */
+export function keptSettingFields(group: SettingsGroupDef, formData: FormData, posted?: unknown): string[] {
+  const original = parseOriginal(formData.get('original'))
+  if (original === undefined) return []
+  return group.fields
+    .filter((field) =>
+      posted === undefined
+        ? !isTextChanged(
+            formData.get(field.name),
+            toFormText(field, valueAt(original, field.path)),
+            isTextareaField(field),
+          )
+        : isSameJson(valueAt(posted, field.path), valueAt(original, field.path)),
+    )
+    .map((field) => field.name)
 }
 
 /** The rename form: name and description. */

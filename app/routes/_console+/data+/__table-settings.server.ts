@@ -18,8 +18,8 @@ import type { Project } from '~/api/projects.server'
 import { ForceConfirmSchema } from '~/schemas/confirm'
 import {
   fromFormText,
-  isTextareaField,
   JsonSettingsSchema,
+  keptSettingFields,
   RenameTableSchema,
   SETTINGS_GROUPS,
   SETTINGS_MESSAGES,
@@ -31,7 +31,7 @@ import {
   type SettingsGroupDef,
 } from '~/schemas/table-settings'
 import type { FormConstraint } from '~/components/forms/use-lazy-schema-form'
-import { isSameJson, isTextChanged, parseOriginal } from '~/schemas/lossless'
+import { isTextChanged, parseOriginal } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
 
@@ -301,21 +301,8 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
   if (isJson && jsonSubmission.status !== 'success') return data({ result: jsonSubmission.reply() }, { status: 400 })
   const posted = isJson && jsonSubmission.status === 'success' ? jsonSubmission.value.json : undefined
   // Lossless (decision 072): a field posted as the form rendered it from the stored value keeps the
-  // stored value (null, absent, a type or a key the form cannot show) and is not checked again.
-  const original = parseOriginal(formData.get('original'))
-  const kept = original
-    ? group.fields
-        .filter((field) =>
-          posted
-            ? isSameJson(valueAt(posted, field.path), valueAt(original, field.path))
-            : !isTextChanged(
-                formData.get(field.name),
-                toFormText(field, valueAt(original, field.path)),
-                isTextareaField(field),
-              ),
-        )
-        .map((field) => field.name)
-    : []
+  // stored value and is not checked again (the browser's check skips the same fields).
+  const kept = keptSettingFields(group, formData, posted)
   const unset = group.fields
     .filter((field) => valueAt(table.settings ?? {}, field.path) == null)
     .map((field) => field.name)

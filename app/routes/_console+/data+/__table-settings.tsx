@@ -202,7 +202,12 @@ function SettingsFieldsForm({
   const locked = step.fields.filter((field) => field.lockedBecause).map((field) => field.name)
   const unset = group.fields.filter((field) => step.values[field.name] === undefined).map((field) => field.name)
   const [form, fields] = useLazySchemaForm(loadTableSettingsSchemas, {
-    schemaOf: (schemas) => schemas.settingsSchema(group, { lockedFields: locked, unsetFields: unset }),
+    // the fields still as rendered from the stored value are kept, not checked (as in the action)
+    schemaOf: (schemas, formData) =>
+      schemas.settingsSchema(group, {
+        lockedFields: [...locked, ...schemas.keptSettingFields(group, formData)],
+        unsetFields: unset,
+      }),
     id: `settings-${step.key}`,
     constraint: step.constraint,
     lastResult,
