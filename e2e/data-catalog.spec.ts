@@ -1,4 +1,5 @@
 import { createTableThroughForm, expect, test, uniqueName } from './fixtures'
+import { clusterCall } from './cluster-faults'
 import { codeField } from './code-field'
 
 /*
@@ -54,6 +55,28 @@ test.describe('data → functions', () => {
     await expect(page).toHaveURL(/\/data\/functions$/)
     await expect(page.getByText(`Function ${name} deleted`)).toBeVisible()
     await expect(page.getByRole('rowheader', { name })).toHaveCount(0)
+  })
+})
+
+test.describe('data → a function made elsewhere', () => {
+  test("its name the form's rule refuses (a leading underscore, which the cluster takes) stays, and a changed SQL is saved, with scripts as without", async ({
+    authedPage: page,
+  }, testInfo) => {
+    type Made = { uuid: string; name: string; sql: string; description?: string }
+    const project = await clusterCall<Made>('POST', '/config/v1/orgs/{org}/projects/', { name: uniqueName('fe') })
+    const path = `/config/v1/orgs/{org}/projects/${project.uuid}/functions/`
+    const made = await clusterCall<Made>('POST', path, { name: `_${uniqueName('fn')}`, sql: '(x) -> x + 1' })
+
+    await page.goto(`/data/functions/${project.uuid}/${made.uuid}/edit-function`)
+    await expect(page.getByLabel('Function name')).toHaveValue(made.name)
+    const expression = codeField(page, testInfo, 'SQL expression')
+    await expression.fill('(x) -> x + 2')
+    await page.getByRole('button', { name: 'Save function' }).click()
+    await expect(page.getByText(`Function ${made.name} saved`)).toBeVisible()
+
+    const saved = await clusterCall<Made>('GET', `${path}${made.uuid}`)
+    expect(saved.name).toBe(made.name)
+    expect(saved.sql).toBe('(x) -> x + 2')
   })
 })
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { setByThePage } from '~/utils/form-shape'
+import { keptFieldsOfForm, type FieldPlaces } from './lossless'
 import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH } from './table'
 
 /** Spec section 5, Dictionary. */
@@ -154,4 +155,22 @@ export function dictionaryFormSchema(kept: readonly string[] = []) {
   const shape: Record<string, z.ZodType> = { ...dictionaryShape, project: setByThePage() }
   for (const key of kept) if (key in shape && key !== 'project') shape[key] = z.string().optional()
   return z.object(shape) as unknown as typeof DictionaryFormSchema
+}
+
+/** Where each form field is written in the dictionary. */
+export const DICTIONARY_PLACES: FieldPlaces = {
+  name: [['name']],
+  description: [['description']],
+  file: [['settings', 'filename']],
+  format: [['settings', 'format']],
+  layout: [['settings', 'layout']],
+  schemaDefinition: [['settings', 'output_columns']],
+  primaryKey: [['settings', 'primary_key']],
+  lifetimeSeconds: [['settings', 'lifetime_seconds']],
+  loadLevel: [['settings', 'load_level']],
+}
+
+/** The edit form's fields posted as rendered from the stored dictionary (browser and action alike). */
+export function keptDictionaryFields(formData: FormData): string[] {
+  return keptFieldsOfForm(formData, DICTIONARY_PLACES, ['description', 'schemaDefinition'])
 }

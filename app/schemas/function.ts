@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { setByThePage } from '~/utils/form-shape'
+import { keptFieldsOfForm, type FieldPlaces } from './lossless'
 import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH } from './table'
 import type { ArgumentType } from './function-values'
 
@@ -43,6 +44,19 @@ export function functionFormSchema(kept: readonly string[] = []) {
   const shape: Record<string, z.ZodType> = { ...functionShape, project: setByThePage() }
   for (const key of kept) if (key in shape && key !== 'project') shape[key] = z.string().optional()
   return z.object(shape) as unknown as typeof FunctionFormSchema
+}
+
+/** Where each form field is written in the function. */
+export const FUNCTION_PLACES: FieldPlaces = { name: [['name']], description: [['description']], sql: [['sql']] }
+
+/** The edit form's fields posted as rendered from the stored function (browser and action alike). */
+export function keptFunctionFields(formData: FormData): string[] {
+  return keptFieldsOfForm(formData, FUNCTION_PLACES, ['description', 'sql'])
+}
+
+/** The schema a posted function form is checked by: the edit form's (it carries `original`) or the new one's. */
+export function functionSchemaOf(formData: FormData) {
+  return formData.has('original') ? functionFormSchema(keptFunctionFields(formData)) : FunctionFormSchema
 }
 
 /**

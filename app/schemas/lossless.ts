@@ -65,6 +65,14 @@ export function keptFields(
   return fields.filter((field) => !places[field]!.some((path) => touched.has(path.join('.'))))
 }
 
+/**
+ * `keptFields` of an edit form as posted, with the `original` it carries: one rule for the browser's
+ * check and the action's, so a stored value the form's rules refuse, posted unchanged, passes both.
+ */
+export function keptFieldsOfForm(formData: FormData, places: FieldPlaces, multiline: readonly string[] = []): string[] {
+  return keptFields(formData, parseOriginal(formData.get('original')), places, multiline)
+}
+
 function valueAtPath(record: unknown, path: string[]): unknown {
   let value = record
   for (const key of path) {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { setByThePage } from '~/utils/form-shape'
+import { keptFieldsOfForm, type FieldPlaces } from './lossless'
 import { AUTO_BATCH_MESSAGES, KAFKA_OFFSETS, QUEUE_ADDRESS, SOURCE_MESSAGES, SOURCE_NAME_MAX } from './source-values'
 
 export {
@@ -244,4 +245,62 @@ export function splitList(text: string): string[] {
     .split(/[\s,]+/)
     .map((part) => part.trim())
     .filter(Boolean)
+}
+
+/** Where each form field is written in the source; fields sharing a place change together. */
+export const SOURCE_PLACES: FieldPlaces = {
+  name: [['name']],
+  description: [['description']],
+  transform: [['transform']],
+  replicasMin: [['k8s_deployment', 'replicas']],
+  replicasMax: [['k8s_deployment', 'replicas']],
+  cpu: [['k8s_deployment', 'cpu']],
+  memory: [['k8s_deployment', 'memory']],
+  storage: [['k8s_deployment', 'storage']],
+  bootstrapServers: [['settings', 'bootstrap_servers']],
+  topics: [['settings', 'topics']],
+  readTimeout: [['settings', 'read_timeout']],
+  maxWait: [['settings', 'max_wait']],
+  offset: [['settings', 'offset']],
+  streamName: [['settings', 'stream_name']],
+  region: [['settings', 'region']],
+  checkpointer: [['settings', 'checkpointer', 'name']],
+  datastoreProjectId: [['settings', 'datastore_project_id']],
+  accessKeyId: [
+    ['settings', 'access_key_id'],
+    ['settings', 'secret_access_key'],
+  ],
+  secretAccessKey: [
+    ['settings', 'access_key_id'],
+    ['settings', 'secret_access_key'],
+  ],
+  roleArn: [['settings', 'role_arn']],
+  host: [['settings', 'access_details', 'host']],
+  configId: [['settings', 'access_details', 'entity_id']],
+  clientSecret: [['settings', 'access_details', 'client_secret']],
+  clientToken: [['settings', 'access_details', 'client_token']],
+  accessToken: [['settings', 'access_details', 'access_token']],
+}
+
+/** The edit form's fields posted as rendered from the stored source (browser and action alike). */
+export function keptSourceFields(formData: FormData): string[] {
+  return keptFieldsOfForm(formData, SOURCE_PLACES, ['description'])
+}
+
+/** Where each auto batch form field is written in the table's entry. */
+export const AUTO_BATCH_PLACES: FieldPlaces = {
+  queue: [['source']],
+  region: [['source_region']],
+  pattern: [['pattern']],
+  sourceCredential: [['source_credential_id']],
+  bucketCredential: [['bucket_credential_id']],
+  dryRun: [['dry_run']],
+  maxMinutes: [['max_minutes_per_partition']],
+  maxRows: [['max_rows_per_partition']],
+  maxActive: [['max_active_partitions']],
+}
+
+/** The auto batch edit form's fields posted as rendered from the stored entry (browser and action alike). */
+export function keptAutoBatchFields(formData: FormData): string[] {
+  return keptFieldsOfForm(formData, AUTO_BATCH_PLACES)
 }

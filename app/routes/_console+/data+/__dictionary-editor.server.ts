@@ -19,13 +19,15 @@ import { formErrorsOf } from '~/api/policies.server'
 import { FILE_NAME_PATTERN, FILE_MESSAGES, formatProblem } from '~/schemas/file'
 import { readMultipart, TOO_BIG_MESSAGE, UPLOAD_FAILURE } from './__file-upload.server'
 import {
+  DICTIONARY_PLACES,
   DictionaryNewFormSchema,
   dictionaryFormSchema,
+  keptDictionaryFields,
   parsePrimaryKey,
   parseSchemaDefinition,
   type DictionaryForm,
 } from '~/schemas/dictionary'
-import { keptFields, mergeChanged, parseOriginal, type FieldPlaces, type Json } from '~/schemas/lossless'
+import { mergeChanged, type Json } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { DictionaryFormValues } from './__dictionary-editor'
 import { dictionaryUrl } from './__dictionary-url'
@@ -84,20 +86,6 @@ export function dictionaryEditValues(projectId: string, dictionary: Dictionary):
   const rendered = formValuesOf(projectId, dictionary)
   return { ...rendered, original: JSON.stringify(rendered) }
 }
-
-/** Where each form field is written in the dictionary. */
-export const DICTIONARY_PLACES: FieldPlaces = {
-  name: [['name']],
-  description: [['description']],
-  file: [['settings', 'filename']],
-  format: [['settings', 'format']],
-  layout: [['settings', 'layout']],
-  schemaDefinition: [['settings', 'output_columns']],
-  primaryKey: [['settings', 'primary_key']],
-  lifetimeSeconds: [['settings', 'lifetime_seconds']],
-  loadLevel: [['settings', 'load_level']],
-}
-const MULTILINE = ['description', 'schemaDefinition']
 
 /** The form's values as the API's input; a kept field's value is not read (it may be anything stored). */
 function inputOf(form: DictionaryForm): DictionaryInput {
@@ -194,7 +182,7 @@ export async function updateDictionaryAction(
   dictionaryId: string,
   formData: FormData,
 ) {
-  const kept = keptFields(formData, parseOriginal(formData.get('original')), DICTIONARY_PLACES, MULTILINE)
+  const kept = keptDictionaryFields(formData)
   const submission = parseWithZod(formData, { schema: dictionaryFormSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {

@@ -11,7 +11,7 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
-import { useLazySchemaForm, type FormConstraint, type SchemaLoader } from '~/components/forms/use-lazy-schema-form'
+import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import type { DictionaryFormSchema, DictionaryNewFormSchema } from '~/schemas/dictionary'
 import { DEFAULT_LIFETIME_SECONDS, DICTIONARY_FORMATS, DICTIONARY_LAYOUTS } from '~/schemas/dictionary-values'
 import { FILE_EXTENSIONS, MAX_UPLOAD_BYTES } from '~/schemas/file-values'
@@ -51,9 +51,7 @@ export function newDictionaryDefaults(project: string): DictionaryFormValues {
  * them only the chosen project's.
  */
 // Fetched after hydration; the HTML constraints come from the loader (decision 032).
-const loadDictionaryFormSchema = () => import('~/schemas/dictionary').then((module) => module.DictionaryFormSchema)
-const loadDictionaryNewFormSchema = () =>
-  import('~/schemas/dictionary').then((module) => module.DictionaryNewFormSchema)
+const loadDictionarySchemas = () => import('~/schemas/dictionary')
 type EitherSchema = typeof DictionaryFormSchema | typeof DictionaryNewFormSchema
 
 export function DictionaryEditor({
@@ -84,16 +82,20 @@ export function DictionaryEditor({
 }) {
   const isHydrated = useHydrated()
   const upload = useUploadByXhr()
-  const [form, fields] = useLazySchemaForm(
-    (canUpload ? loadDictionaryNewFormSchema : loadDictionaryFormSchema) as SchemaLoader<EitherSchema>,
-    {
-      id: 'dictionary-editor',
-      constraint,
-      lastResult: upload.result ?? lastResult,
-      defaultValue,
-      onSubmit: canUpload ? upload.onSubmit : undefined,
-    },
-  )
+  const [form, fields] = useLazySchemaForm(loadDictionarySchemas, {
+    // on edit, the fields still as stored are not checked again, as in the action (decision 072)
+    schemaOf: (schemas, formData): EitherSchema =>
+      canUpload
+        ? schemas.DictionaryNewFormSchema
+        : formData.has('original')
+          ? schemas.dictionaryFormSchema(schemas.keptDictionaryFields(formData))
+          : schemas.DictionaryFormSchema,
+    id: 'dictionary-editor',
+    constraint,
+    lastResult: upload.result ?? lastResult,
+    defaultValue,
+    onSubmit: canUpload ? upload.onSubmit : undefined,
+  })
   const uploadField = (fields as unknown as { upload: Parameters<typeof getInputProps>[0] }).upload
   const uploadProps = canUpload ? getInputProps(uploadField, { type: 'file' }) : null
   const uploadHelp = `Or upload one here: ${FILE_EXTENSIONS.join(', ')}; at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. It is stored in the project under its own name.`

@@ -4,8 +4,8 @@ import type { ClusterApi } from '~/api/client.server'
 import { createFunction, functionBody, getFunction, updateFunction, type SqlFunction } from '~/api/functions.server'
 import { replyFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
-import { FunctionFormSchema, functionFormSchema } from '~/schemas/function'
-import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
+import { FUNCTION_PLACES, FunctionFormSchema, functionFormSchema, keptFunctionFields } from '~/schemas/function'
+import { mergeChanged } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import { functionUrl } from './__function-url'
 
@@ -52,16 +52,12 @@ export function functionEditValues(projectId: string, fn: SqlFunction): Function
   return { ...rendered, original: JSON.stringify(rendered) }
 }
 
-/** Where each form field is written in the function. */
-const FUNCTION_PLACES: FieldPlaces = { name: [['name']], description: [['description']], sql: [['sql']] }
-
 /**
  * Saves the function: the stored function with only the fields the operator changed written onto it
  * (an unchanged SQL stays byte for byte, decision 073); redirects back to its page with a toast.
  */
 export async function updateFunctionAction(api: ClusterApi, projectId: string, functionId: string, formData: FormData) {
-  const original = parseOriginal(formData.get('original'))
-  const kept = keptFields(formData, original, FUNCTION_PLACES, ['description', 'sql'])
+  const kept = keptFunctionFields(formData)
   const submission = parseWithZod(formData, { schema: functionFormSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { project: _project, ...fn } = submission.value

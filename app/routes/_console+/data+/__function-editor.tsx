@@ -7,7 +7,7 @@ import { SelectField } from '~/components/forms/select-field'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 
 // Fetched after hydration; the HTML constraints come from the loader (decision 032).
-const loadFunctionFormSchema = () => import('~/schemas/function').then((module) => module.FunctionFormSchema)
+const loadFunctionSchemas = () => import('~/schemas/function')
 
 /**
  * The function form (create and edit): project (fixed once the function exists), name,
@@ -36,7 +36,9 @@ export function FunctionEditor({
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
-  const [form, fields] = useLazySchemaForm(loadFunctionFormSchema, {
+  const [form, fields] = useLazySchemaForm(loadFunctionSchemas, {
+    // on edit, the fields still as stored are not checked again, as in the action (decision 072)
+    schemaOf: (schemas, formData) => schemas.functionSchemaOf(formData),
     id: 'function-editor',
     constraint,
     lastResult,

@@ -4,8 +4,14 @@ import type { ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { listAutoBatches, setAutoBatches, type AutoBatch } from '~/api/sources.server'
-import { AutoBatchSchema, autoBatchSchema, type AutoBatchForm } from '~/schemas/source'
-import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
+import {
+  AUTO_BATCH_PLACES,
+  AutoBatchSchema,
+  autoBatchSchema,
+  keptAutoBatchFields,
+  type AutoBatchForm,
+} from '~/schemas/source'
+import { mergeChanged, parseOriginal } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
 import { splitTableValue } from './__transform-editor.server'
@@ -46,19 +52,6 @@ export function autoBatchFormValue(entry: AutoBatch, table: string): Record<stri
 export function autoBatchEditValue(entry: AutoBatch, table: string): Record<string, unknown> {
   const rendered = autoBatchFormValue(entry, table)
   return { ...rendered, original: JSON.stringify(rendered) }
-}
-
-/** Where each form field is written in the entry. */
-const ENTRY_PLACES: FieldPlaces = {
-  queue: [['source']],
-  region: [['source_region']],
-  pattern: [['pattern']],
-  sourceCredential: [['source_credential_id']],
-  bucketCredential: [['bucket_credential_id']],
-  dryRun: [['dry_run']],
-  maxMinutes: [['max_minutes_per_partition']],
-  maxRows: [['max_rows_per_partition']],
-  maxActive: [['max_active_partitions']],
 }
 
 /** The entry a valid form stores (enabled), on top of what was stored before. */
@@ -107,7 +100,7 @@ export function autoBatchUrl(tableId: string, index: number, projectId: string) 
 export async function autoBatchAction(api: ClusterApi, formData: FormData, options: { index?: number } = {}) {
   // on edit with the rendered values (`original`), only the changed fields are written (decision 073)
   const original = options.index === undefined ? undefined : parseOriginal(formData.get('original'))
-  const kept = keptFields(formData, original, ENTRY_PLACES)
+  const kept = original ? keptAutoBatchFields(formData) : []
   const submission = parseWithZod(formData, { schema: autoBatchSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { projectId, tableId } = splitTableValue(submission.value.table)
@@ -123,7 +116,7 @@ export async function autoBatchAction(api: ClusterApi, formData: FormData, optio
     // an edit leaves `enabled` as stored (the form does not show it); a new entry is enabled
     next[index] =
       original && previous
-        ? mergeChanged(previous, autoBatchEntry(submission.value), ENTRY_PLACES, kept)
+        ? mergeChanged(previous, autoBatchEntry(submission.value), AUTO_BATCH_PLACES, kept)
         : autoBatchEntry(submission.value, previous)
     await setAutoBatches(api, projectId, tableId, next)
   } catch (error) {

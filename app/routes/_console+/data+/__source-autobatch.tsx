@@ -8,7 +8,7 @@ import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-l
 import { withCurrent } from '~/schemas/lossless'
 
 // The schema comes after hydration (decision 077): zod stays out of the source pages' first load.
-const loadAutoBatchSchema = () => import('~/schemas/source').then((module) => module.AutoBatchSchema)
+const loadSourceSchemas = () => import('~/schemas/source')
 
 /** The auto batch form: the queue (with its address), filter, credentials, dry run and limits. */
 export function AutoBatchEditor({
@@ -34,7 +34,9 @@ export function AutoBatchEditor({
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
-  const [form, fields] = useLazySchemaForm(loadAutoBatchSchema, {
+  const [form, fields] = useLazySchemaForm(loadSourceSchemas, {
+    // on edit, the fields still as stored are not checked again, as in the action (decision 072)
+    schemaOf: (schemas, formData) => schemas.autoBatchSchema(schemas.keptAutoBatchFields(formData)),
     id: 'source-autobatch',
     constraint,
     lastResult,

@@ -17,6 +17,8 @@ import {
 } from '~/api/sources.server'
 import { listTransforms } from '~/api/transforms.server'
 import {
+  keptSourceFields,
+  SOURCE_PLACES,
   SOURCE_SECRETS,
   sourceSchemaFor,
   splitList,
@@ -24,7 +26,7 @@ import {
   type KinesisSourceForm,
   type SiemSourceForm,
 } from '~/schemas/source'
-import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
+import { mergeChanged } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { SourceRow } from './__source-list'
 import { splitTableValue } from './__transform-editor.server'
@@ -119,41 +121,6 @@ export function sourceEditValue(source: Source, kind: SourceKind, table: string)
   return { ...rendered, original: JSON.stringify(rendered) }
 }
 
-/** Where each form field is written in the source; fields sharing a place change together. */
-const FIELD_PATHS: FieldPlaces = {
-  name: [['name']],
-  description: [['description']],
-  transform: [['transform']],
-  replicasMin: [['k8s_deployment', 'replicas']],
-  replicasMax: [['k8s_deployment', 'replicas']],
-  cpu: [['k8s_deployment', 'cpu']],
-  memory: [['k8s_deployment', 'memory']],
-  storage: [['k8s_deployment', 'storage']],
-  bootstrapServers: [['settings', 'bootstrap_servers']],
-  topics: [['settings', 'topics']],
-  readTimeout: [['settings', 'read_timeout']],
-  maxWait: [['settings', 'max_wait']],
-  offset: [['settings', 'offset']],
-  streamName: [['settings', 'stream_name']],
-  region: [['settings', 'region']],
-  checkpointer: [['settings', 'checkpointer', 'name']],
-  datastoreProjectId: [['settings', 'datastore_project_id']],
-  accessKeyId: [
-    ['settings', 'access_key_id'],
-    ['settings', 'secret_access_key'],
-  ],
-  secretAccessKey: [
-    ['settings', 'access_key_id'],
-    ['settings', 'secret_access_key'],
-  ],
-  roleArn: [['settings', 'role_arn']],
-  host: [['settings', 'access_details', 'host']],
-  configId: [['settings', 'access_details', 'entity_id']],
-  clientSecret: [['settings', 'access_details', 'client_secret']],
-  clientToken: [['settings', 'access_details', 'client_token']],
-  accessToken: [['settings', 'access_details', 'access_token']],
-}
-
 const SCALE_FIELDS = ['replicasMin', 'replicasMax', 'cpu', 'memory', 'storage']
 
 /** The stored source with only the changed fields' places taken from `body` (the form's full body). */
@@ -166,7 +133,7 @@ function mergeSource(stored: Source, body: SourceBody, kept: string[]): SourceBo
     k8s_deployment: stored.k8s_deployment ?? {},
   }
   // a description cleared is written as "" (the body leaves a blank one out)
-  const merged = mergeChanged(writable, { ...body, description: body.description ?? '' }, FIELD_PATHS, kept)
+  const merged = mergeChanged(writable, { ...body, description: body.description ?? '' }, SOURCE_PLACES, kept)
   return merged as SourceBody
 }
 
@@ -272,9 +239,7 @@ export async function sourceEditorAction(
   formData: FormData,
   options: { sourceId?: string } = {},
 ) {
-  const kept = options.sourceId
-    ? keptFields(formData, parseOriginal(formData.get('original')), FIELD_PATHS, ['description'])
-    : []
+  const kept = options.sourceId ? keptSourceFields(formData) : []
   const submission = parseWithZod(formData, { schema: sourceSchemaFor(kind, Boolean(options.sourceId), kept) })
   const hideFields = [...SOURCE_SECRETS]
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })

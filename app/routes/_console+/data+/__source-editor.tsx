@@ -45,7 +45,9 @@ export function SourceEditor({
   deniedReason?: string | null
 }) {
   const [form, fields] = useLazySchemaForm(loadSourceSchemas, {
-    schemaOf: (schemas) => schemas.sourceSchemaFor(kind, isEdit),
+    // on edit, the fields still as stored are not checked again, as in the action (decision 072)
+    schemaOf: (schemas, formData) =>
+      schemas.sourceSchemaFor(kind, isEdit, isEdit ? schemas.keptSourceFields(formData) : []),
     id: `source-${kind}`,
     constraint,
     lastResult,
