@@ -22,6 +22,7 @@ import {
 } from '~/schemas/pool'
 import { redirectWithToast } from '~/utils/toast.server'
 import { DEFAULT_TRANSFORM, defaultTransformOf } from '~/utils/table-transform'
+import { placeConflicts, refuseConflicts, seenAgain } from '~/utils/edit-conflict.server'
 
 /** A table the pool form offers (`project.table`) with its transforms (`project.table:name`). */
 
@@ -192,16 +193,46 @@ const POOL_PLACES: FieldPlaces = {
   isDefault: [['settings', 'is_default']],
 }
 
+/** The edit fields as a conflict names them. */
+const POOL_LABELS: Record<string, string> = {
+  description: 'Description',
+  replicas: 'Replicas',
+  minReplicas: 'Min replicas',
+  maxReplicas: 'Max replicas',
+  cpu: 'CPU',
+  memory: 'Memory',
+  storage: 'Storage',
+  shards: 'Shards',
+  isDefault: 'Default pool',
+}
+
 /**
  * The edit action: validates what the operator changed, writes only that onto the stored pool (its
  * name, type, service, table, transform and every other key as stored) and redirects back to it with
  * a toast; errors come back on the fields.
  */
 export async function updatePoolAction(api: ClusterApi, pool: Pool, formData: FormData) {
-  const kept = keptFields(formData, parseOriginal(formData.get('original')), POOL_PLACES, ['description'])
+  const seen = parseOriginal(formData.get('original'))
+  const kept = keptFields(formData, seen, POOL_PLACES, ['description'])
   const submission = parseWithZod(formData, { schema: poolEditFormSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const form = submission.value as PoolEditForm
+  // no silent lost update (decision 097): a field changed here and, meanwhile, on the cluster
+  const now = poolFormValues(pool)
+  const conflicts = placeConflicts({
+    formData,
+    seen,
+    now,
+    places: POOL_PLACES,
+    kept,
+    labels: POOL_LABELS,
+    multiline: ['description'],
+  })
+  if (seen && conflicts.length)
+    return refuseConflicts(api, submission, conflicts, {
+      current: pool,
+      original: JSON.stringify(seenAgain(seen, now, conflicts)),
+    })
   const stored: Json = {
     name: pool.name,
     ...(pool.description !== undefined ? { description: pool.description } : {}),

@@ -1,4 +1,5 @@
 import { getSelectProps, type FieldMetadata, type FormMetadata, type SubmissionResult } from '@conform-to/react'
+import { originalOf } from '~/utils/edit-conflict'
 import { Box, chakra, SimpleGrid, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
@@ -307,8 +308,8 @@ export function PoolEditEditor({
       deniedReason={deniedReason}
     >
       <input type="hidden" name="intent" value={UPDATE_INTENT} />
-      {typeof defaultValue.original === 'string' ? (
-        <input type="hidden" name="original" value={defaultValue.original} />
+      {originalOf(lastResult, defaultValue.original) ? (
+        <input type="hidden" name="original" value={originalOf(lastResult, defaultValue.original)} />
       ) : null}
       <ScaleFields fields={fields as unknown as ScaleFieldsMeta} defaults={defaults} />
     </FormCard>
