@@ -120,7 +120,16 @@ export interface ResourceSpec {
   description?: string
   /** Filter for the list (query-string filters). */
   listFilter?: (items: Item[], ctx: Ctx) => Item[]
+  /**
+   * Top-level keys that are not fields are stored and answered as sent (a live cluster's
+   * `table_type: null`), except the keys the cluster writes itself (ids, urls, dates, parents,
+   * the keys named in `except`: what `serialize` adds) and internal `_` keys. Default: such keys are dropped.
+   */
+  keepUnknownKeys?: { except: string[] }
 }
+
+/** Keys a client may send back (an object as read) that the cluster writes itself: never taken from a body. */
+const SERVER_KEYS = new Set(['uuid', 'id', 'url', 'created', 'modified', 'org', 'project', 'table', 'password_hash'])
 
 export interface ResourceApi {
   spec: ResourceSpec
@@ -270,9 +279,14 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     parents: Parents,
     previous?: Item,
   ) => {
-    const result = validateObject(fields, data, { partial: false })
+    const result = validateObject(fields, data, { partial: false, open: !!spec.keepUnknownKeys })
     const errors: Errors = { ...(result.errors ?? {}) }
     const value = (result.value ?? {}) as Record<string, unknown>
+    if (spec.keepUnknownKeys) {
+      const { except } = spec.keepUnknownKeys
+      for (const key of Object.keys(value))
+        if (!(key in fields) && (key[0] === '_' || SERVER_KEYS.has(key) || except.includes(key))) delete value[key]
+    }
     if (!errors[uniqueBy] && spec.unique !== false && typeof value[uniqueBy] === 'string') {
       const wanted = String(value[uniqueBy]).toLowerCase()
       const clash = [...api.siblingsInPlace(ctx.cluster, parents)].find(

@@ -115,6 +115,8 @@ export function registerTables(router: ClusterRouter): ResourceApi {
       settings: f.obj(tableSettingsFields),
     },
     settingsDefaults: () => tableDefaults(),
+    // a live table's keys that are not fields here (`table_type: null`) are kept as sent
+    keepUnknownKeys: { except: ['primary_key'] },
     // `?type=summary`: the summary tables of a project (a table page asks which ones its table feeds)
     listFilter: (items, ctx) => {
       const type = ctx.url.searchParams.get('type')

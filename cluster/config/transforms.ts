@@ -39,11 +39,15 @@ export const COLUMN_TYPES = [
 const TIME_TYPES = ['datetime', 'datetime64', 'epoch']
 const EPOCH_FORMATS = ['s', 'ms', 'us', 'ns', 'cs']
 
+// A live cluster answers `primary: null` (and null for the other flags it has no value for) on every
+// column that is not the primary: null is accepted and kept, and read as absent (issue 50)
+const flag = () => f.bool({ nullable: true })
+
 const datatypeFields = (): Fields => ({
   type: f.str({ required: true, choices: COLUMN_TYPES }),
-  primary: f.bool(),
-  index: f.bool(),
-  index_options: f.obj({ fulltext: f.bool() }, { nullable: true }),
+  primary: flag(),
+  index: flag(),
+  index_options: f.obj({ fulltext: flag() }, { nullable: true }),
   format: f.str({ nullable: true, blank: true, help: 'Go time layout for datetime; s, ms, us, ns or cs for epoch' }),
   // ms or s (spec); the long spellings seen in real transforms are accepted as the same thing
   resolution: f.str({ nullable: true, choices: ['ms', 's', 'milliseconds', 'seconds'], help: 'ms or s' }),
@@ -51,11 +55,11 @@ const datatypeFields = (): Fields => ({
   script: f.str({ nullable: true, blank: true }),
   source: f.json({ nullable: true }),
   elements: f.list({ type: 'nested object', children: {} }, { nullable: true }),
-  ignore: f.bool(),
-  suppress: f.bool(),
-  virtual: f.bool(),
-  catch_all: f.bool(),
-  denullify: f.bool(),
+  ignore: flag(),
+  suppress: flag(),
+  virtual: flag(),
+  catch_all: flag(),
+  denullify: flag(),
   limits: f.json({ nullable: true }),
 })
 
@@ -76,38 +80,51 @@ export const columnField = (): Field =>
     datatype: f.obj(datatypeFields(), { required: true }),
   })
 
+// each part may be null as a live cluster answers it (CSV transforms answer `flattening: null`, a
+// strategy `right: null`); null reads as absent, so the defaults of the readers apply
+const strategy = () =>
+  f.obj(
+    { left: f.str({ blank: true, nullable: true }), right: f.str({ blank: true, nullable: true }) },
+    { nullable: true },
+  )
+
 const formatDetailsFields: Fields = {
   // kept as given: a tab (or any whitespace) is a delimiter, so only the empty string is blank
   delimiter: f.str({
     blank: true,
+    nullable: true,
     check: ((v: string) => (v === '' ? 'This field may not be blank.' : undefined)) as never,
   }),
-  skip_head: f.int({ min: 0 }),
-  quote: f.str({ blank: true }),
-  comment: f.str({ blank: true }),
-  skip_comments: f.bool(),
-  escape: f.str({ blank: true }),
-  windows_ending: f.bool(),
-  buffer_size: f.int({ min: 1 }),
-  flattening: f.obj({
-    active: f.bool(),
-    depth: f.int({ min: 0, nullable: true }),
-    map_flattening_strategy: f.obj({ left: f.str({ blank: true }), right: f.str({ blank: true }) }, { nullable: true }),
-    slice_flattening_strategy: f.obj(
-      { left: f.str({ blank: true }), right: f.str({ blank: true }) },
-      { nullable: true },
-    ),
-  }),
+  skip_head: f.int({ min: 0, nullable: true }),
+  quote: f.str({ blank: true, nullable: true }),
+  comment: f.str({ blank: true, nullable: true }),
+  skip_comments: flag(),
+  escape: f.str({ blank: true, nullable: true }),
+  windows_ending: flag(),
+  buffer_size: f.int({ min: 1, nullable: true }),
+  flattening: f.obj(
+    {
+      active: flag(),
+      depth: f.int({ min: 0, nullable: true }),
+      map_flattening_strategy: strategy(),
+      slice_flattening_strategy: strategy(),
+    },
+    { nullable: true },
+  ),
 }
 
 export const transformSettingsFields: Fields = {
-  is_default: f.bool(),
+  is_default: flag(),
   output_columns: f.list(columnField(), { required: true, minItems: 1 }),
-  compression: f.str({ blank: true, help: 'none, gzip, zip, zlib, bzip2 (comma-separated chains allowed)' }),
-  null_values: f.list(f.str({ blank: true })),
+  compression: f.str({
+    blank: true,
+    nullable: true,
+    help: 'none, gzip, zip, zlib, bzip2 (comma-separated chains allowed)',
+  }),
+  null_values: f.list(f.str({ blank: true }), { nullable: true }),
   sql_transform: f.str({ nullable: true, blank: true }),
   sample_data: f.json({ nullable: true }),
-  format_details: f.obj(formatDetailsFields),
+  format_details: f.obj(formatDetailsFields, { nullable: true }),
   rate_limit: f.json({ nullable: true }),
   shadow_table: f.json({ nullable: true }),
   wurfl: f.json({ nullable: true }),
@@ -158,8 +175,9 @@ function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
  * be indexed). Clients read it as a required boolean (hydrolix_helpers' `DataType.index: bool`).
  */
 export function withColumnDefaults(columns: Column[]): Column[] {
+  // an `index: null` sent is kept as sent (a live cluster's value), only an absent one is filled
   return columns.map((c) =>
-    typeof c.datatype.index === 'boolean'
+    c.datatype.index !== undefined
       ? c
       : { ...c, datatype: { ...c.datatype, index: !NO_INDEX_TYPES.includes(String(c.datatype.type)) } },
   )
@@ -207,6 +225,7 @@ export function registerTransforms(router: ClusterRouter): ResourceApi {
       settings: f.obj(transformSettingsFields, { required: true }),
     },
     settingsDefaults: () => transformDefaults(),
+    keepUnknownKeys: { except: [] },
     prepare({ data, body, errors }) {
       const settings = data.settings as Record<string, unknown>
       // a transform sent with `is_default: false` stays so, even as the table's first
@@ -221,8 +240,8 @@ export function registerTransforms(router: ClusterRouter): ResourceApi {
         .filter((c) => !COMPRESSIONS.includes(c))
       if (bad.length) settingErrors.compression = [`Unknown compression: ${bad.join(', ')}.`]
       if (data.type === 'csv') {
-        const fd = settings.format_details as Record<string, unknown>
-        if (typeof fd.delimiter === 'string' && fd.delimiter.length > 1 && fd.delimiter !== '\\t') {
+        const fd = settings.format_details as Record<string, unknown> | null
+        if (typeof fd?.delimiter === 'string' && fd.delimiter.length > 1 && fd.delimiter !== '\\t') {
           settingErrors.format_details = { delimiter: ['The delimiter must be one character.'] }
         }
       }

@@ -14,7 +14,7 @@
  */
 import { columnType, ident, lit, qualified, storedColumns, type Datatype, type OutputColumn } from './engine'
 import type { Resource } from '../hooks'
-import { csvOptions, hasScript, transformType } from './transform'
+import { csvOptions, hasScript, isFlattening, transformType } from './transform'
 
 export interface EnginePlan {
   type: 'json' | 'csv'
@@ -127,7 +127,7 @@ export function planFor(
     return null
   const flattening = settings.format_details?.flattening
   let separators: string[] = []
-  if (type === 'json' && flattening && flattening.active !== false && flattening.active !== undefined) {
+  if (type === 'json' && isFlattening(flattening)) {
     const depth = typeof flattening.depth === 'number' ? flattening.depth : 10
     if (depth > 1) {
       separators = [flattening.map_flattening_strategy?.left ?? '.', flattening.slice_flattening_strategy?.left ?? '[']

@@ -126,12 +126,17 @@ export function parseCsv(text: string, options: CsvOptions): string[][] {
   return out.slice(options.skip_head)
 }
 
+/** Whether a transform's `format_details.flattening` flattens: `active` given and not false (null, as a live cluster may answer, is absent). */
+export function isFlattening(flattening: Record<string, any> | null | undefined): flattening is Record<string, any> {
+  return !!flattening && flattening.active !== false && flattening.active !== undefined && flattening.active !== null
+}
+
 /** Flattens nested objects as the transform's `format_details.flattening` says (`a.b`, `a[0]`). */
 export function flatten(
   record: Record<string, unknown>,
-  flattening: Record<string, any> | undefined,
+  flattening: Record<string, any> | null | undefined,
 ): Record<string, unknown> {
-  if (!flattening || flattening.active === false || flattening.active === undefined) return record
+  if (!isFlattening(flattening)) return record
   const depth = typeof flattening.depth === 'number' ? flattening.depth : 10
   const mapL = flattening.map_flattening_strategy?.left ?? '.'
   const mapR = flattening.map_flattening_strategy?.right ?? ''
