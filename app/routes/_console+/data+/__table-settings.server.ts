@@ -18,6 +18,7 @@ import type { Project } from '~/api/projects.server'
 import { ForceConfirmSchema } from '~/schemas/confirm'
 import {
   fromFormText,
+  isTextareaField,
   JsonSettingsSchema,
   keptSettingFields,
   RenameTableSchema,
@@ -33,6 +34,7 @@ import {
 import type { FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { isTextChanged, parseOriginal } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
+import { conflictsOf, refuseConflicts, seenAgain, type FieldConflict } from '~/utils/edit-conflict.server'
 import { tableUrl } from './__table-url'
 
 export { RENAME_INTENT, SETTINGS_INTENT, TRUNCATE_INTENT } from './__table-intents'
@@ -287,6 +289,45 @@ async function dropWarning(
 type TableRef = { table: Table; project: Pick<Project, 'uuid' | 'name'> }
 
 /**
+ * The group's fields a save writes (not `unwritten`) whose value on the table is no longer the one
+ * the form was rendered from (its `original`) and differs from what was posted: fields as text, as
+ * the form shows them; the group edited as JSON (`posted`), value by value.
+ */
+export function settingConflicts(
+  group: SettingsGroupDef,
+  formData: FormData,
+  posted: unknown,
+  table: Pick<Table, 'settings'>,
+  unwritten: readonly string[],
+): FieldConflict[] {
+  const seen = parseOriginal(formData.get('original'))
+  if (!seen) return []
+  const asJson = (value: unknown) => (value === undefined ? '' : JSON.stringify(value))
+  return conflictsOf(
+    group.fields
+      .filter((field) => !unwritten.includes(field.name))
+      .map((field) =>
+        posted === undefined
+          ? {
+              field: field.name,
+              label: field.label,
+              seen: toFormText(field, valueAt(seen, field.path)),
+              now: toFormText(field, valueAt(table.settings, field.path)),
+              posted: formData.get(field.name),
+              isMultiline: isTextareaField(field),
+            }
+          : {
+              field: field.name,
+              label: field.path.join('.'),
+              seen: asJson(valueAt(seen, field.path)),
+              now: asJson(valueAt(table.settings, field.path)),
+              posted: asJson(valueAt(posted, field.path)),
+            },
+      ),
+  )
+}
+
+/**
  * Saves one group of settings: validated by the group's schema (the spec's messages at the fields),
  * empty values take the defaults (or are unset, for query options), a locked shard key is kept as
  * it is; the cluster's 400 comes back on the group's fields. Redirects to the table with a toast
@@ -334,6 +375,23 @@ export async function saveSettingsAction(api: ClusterApi, formData: FormData, { 
     parsed = parseFields(formData)
     submission = parsed
     if (parsed.status !== 'success') return data({ result: parsed.reply() }, { status: 400 })
+  }
+
+  // no silent lost update (decision 097): a field changed here that the cluster changed meanwhile
+  const conflicts = settingConflicts(group, formData, posted, table, [...locked, ...kept])
+  if (conflicts.length) {
+    const seen = parseOriginal(formData.get('original'))!
+    for (const conflict of conflicts) {
+      const path = group.fields.find((field) => field.name === conflict.field)!.path
+      const now = valueAt(table.settings, path)
+      if (now === undefined) deleteAt(seen, path)
+      else setAt(seen, path, structuredClone(now))
+    }
+    return refuseConflicts(api, submission as unknown as Parameters<typeof refuseConflicts>[1], conflicts, {
+      current: table,
+      original: JSON.stringify(seen),
+      placeOf: posted ? () => 'json' : undefined,
+    })
   }
 
   const { defaults } = await loadTableDefaults(api)
@@ -387,6 +445,25 @@ export async function renameTableAction(api: ClusterApi, formData: FormData, { t
   const schema = isKept('name') ? RenameTableSchema.extend({ name: z.string().optional() }) : RenameTableSchema
   const submission = parseWithZod(formData, { schema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  if (original) {
+    const now = { name: table.name, description: table.description }
+    const conflicts = conflictsOf(
+      (['name', 'description'] as const)
+        .filter((field) => !isKept(field))
+        .map((field) => ({
+          field,
+          label: field === 'name' ? 'Table name' : 'Description',
+          seen: original[field],
+          now: now[field],
+          posted: formData.get(field),
+        })),
+    )
+    if (conflicts.length)
+      return refuseConflicts(api, submission, conflicts, {
+        current: table,
+        original: JSON.stringify(seenAgain(original, now, conflicts)),
+      })
+  }
   const changes: Record<string, unknown> = {}
   if (!isKept('name')) changes.name = submission.value.name
   if (!isKept('description')) changes.description = submission.value.description ?? ''

@@ -1,4 +1,5 @@
 import { getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { originalOf } from '~/utils/edit-conflict'
 import { Box, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Heading } from '~/components/ui/heading'
 import { Input } from '~/components/ui/input'
@@ -163,7 +164,7 @@ function SettingsJsonForm({
         <input type="hidden" name="intent" value="save-settings" />
         <input type="hidden" name="group" value={step.key} />
         <input type="hidden" name="format" value="json" />
-        <input type="hidden" name="original" value={step.original} />
+        <input type="hidden" name="original" value={originalOf(lastResult, step.original)} />
         <CodeField
           meta={fields.json}
           label="Settings (JSON)"
@@ -235,7 +236,7 @@ function SettingsFieldsForm({
       >
         <input type="hidden" name="intent" value="save-settings" />
         <input type="hidden" name="group" value={step.key} />
-        <input type="hidden" name="original" value={step.original} />
+        <input type="hidden" name="original" value={originalOf(lastResult, step.original)} />
         <SimpleGrid columns={{ base: 1, md: isWide ? 2 : 1 }} columnGap="6">
           {step.fields.map((view) => (
             <SettingInput
@@ -339,7 +340,9 @@ export function RenameTableForm({
       </Text>
       <FormCard form={form} submit={{ label: 'Save name' }} cancelTo={cancelTo}>
         <input type="hidden" name="intent" value="rename-table" />
-        {original ? <input type="hidden" name="original" value={original} /> : null}
+        {originalOf(lastResult, original) ? (
+          <input type="hidden" name="original" value={originalOf(lastResult, original)} />
+        ) : null}
         <Field
           meta={fields.name}
           label="Table name"
