@@ -26,7 +26,8 @@ import {
   type KinesisSourceForm,
   type SiemSourceForm,
 } from '~/schemas/source'
-import { mergeChanged } from '~/schemas/lossless'
+import { mergeChanged, parseOriginal } from '~/schemas/lossless'
+import { placeConflicts, refuseConflicts, seenAgain } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { SourceRow } from './__source-list'
 import { splitTableValue } from './__transform-editor.server'
@@ -183,6 +184,35 @@ export function sourceBody(kind: SourceKind, form: AnyForm, stored?: Source): So
   }
 }
 
+/** The form's fields as a conflict names them. */
+const SOURCE_LABELS: Record<string, string> = {
+  name: 'Source name',
+  description: 'Description',
+  transform: 'Transform',
+  replicasMin: 'Min replicas',
+  replicasMax: 'Max replicas',
+  cpu: 'CPU',
+  memory: 'Memory (GiB)',
+  storage: 'Storage (GiB)',
+  bootstrapServers: 'Bootstrap servers',
+  topics: 'Topics',
+  readTimeout: 'Read timeout (seconds)',
+  maxWait: 'Max wait (milliseconds)',
+  offset: 'Offset',
+  streamName: 'Stream name',
+  region: 'Region',
+  checkpointer: 'Checkpointer',
+  datastoreProjectId: 'Datastore project ID',
+  accessKeyId: 'Cloud access key',
+  secretAccessKey: 'Cloud secret',
+  roleArn: 'Cloud role',
+  host: 'Host',
+  configId: 'Configuration ID',
+  clientSecret: 'Client secret',
+  clientToken: 'Client token',
+  accessToken: 'Access token',
+}
+
 /** Where the cluster's source fields show on the form. */
 export const SOURCE_FIELDS: Record<string, string> = {
   name: 'name',
@@ -249,6 +279,24 @@ export async function sourceEditorAction(
     let saved: Source
     if (options.sourceId) {
       const stored = await getSource(api, projectId, tableId, kind, options.sourceId)
+      // no silent lost update (decision 097): a field changed here and, meanwhile, on the cluster
+      const seen = parseOriginal(formData.get('original'))
+      const now = sourceFormValue(stored, kind, form.table)
+      const conflicts = placeConflicts({
+        formData,
+        seen,
+        now,
+        places: SOURCE_PLACES,
+        kept,
+        labels: SOURCE_LABELS,
+        multiline: ['description'],
+      })
+      if (seen && conflicts.length)
+        return await refuseConflicts(api, submission, conflicts, {
+          current: stored,
+          original: JSON.stringify(seenAgain(seen, now, conflicts)),
+          hideFields,
+        })
       const body = mergeSource(stored, sourceBody(kind, form, stored), kept)
       saved = await updateSource(api, projectId, tableId, kind, options.sourceId, body)
       const pool = SCALE_FIELDS.every((field) => kept.includes(field))

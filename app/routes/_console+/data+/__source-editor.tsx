@@ -7,6 +7,7 @@ import { SelectField } from '~/components/forms/select-field'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { KAFKA_OFFSETS, type SourceKind } from '~/schemas/source-values'
 import { withCurrent } from '~/schemas/lossless'
+import { originalOf } from '~/utils/edit-conflict'
 import type { ReactNode } from 'react'
 
 // The schemas come after hydration (decision 077): zod stays out of the source pages' first load.
@@ -59,8 +60,8 @@ export function SourceEditor({
   return (
     <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
-      {isEdit && typeof defaultValue.original === 'string' ? (
-        <input type="hidden" name="original" value={defaultValue.original} />
+      {isEdit && originalOf(lastResult, defaultValue.original) ? (
+        <input type="hidden" name="original" value={originalOf(lastResult, defaultValue.original)} />
       ) : null}
       <Text mb="4" fontSize="sm">
         Table: <strong>{tableLabel}</strong>
