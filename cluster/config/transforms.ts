@@ -38,6 +38,9 @@ export const COLUMN_TYPES = [
 
 const TIME_TYPES = ['datetime', 'datetime64', 'epoch']
 const EPOCH_FORMATS = ['s', 'ms', 'us', 'ns', 'cs']
+// the units spelled out, as Hydrolix's published Kinesis CloudFront transform writes its primary
+// (`"format": "seconds"`); the mappers already read them (EPOCH_FACTORS)
+const EPOCH_FORMATS_SPELLED = ['seconds', 'milliseconds', 'microseconds', 'nanoseconds']
 
 // A live cluster answers `primary: null` (and null for the other flags it has no value for) on every
 // column that is not the primary: null is accepted and kept, and read as absent (issue 50)
@@ -142,8 +145,8 @@ function datatypeErrors(dt: Record<string, unknown>, nested: boolean): Errors {
   const type = String(dt.type)
   const isTime = TIME_TYPES.includes(type)
   if (isTime && !dt.format && !dt.virtual) e.format = ['A format is required for datetime and epoch columns.']
-  if (type === 'epoch' && dt.format && !EPOCH_FORMATS.includes(String(dt.format)))
-    e.format = [`Epoch formats are ${EPOCH_FORMATS.join(', ')}.`]
+  if (type === 'epoch' && dt.format && ![...EPOCH_FORMATS, ...EPOCH_FORMATS_SPELLED].includes(String(dt.format)))
+    e.format = [`Epoch formats are ${EPOCH_FORMATS.join(', ')} (or ${EPOCH_FORMATS_SPELLED.join(', ')}).`]
   if (dt.primary && !isTime) e.primary = ['Only a datetime or epoch column can be primary.']
   if (dt.primary && nested) e.primary = ['An element cannot be primary.']
   if (dt.primary && dt.ignore) e.ignore = ['A primary column cannot be ignored.']

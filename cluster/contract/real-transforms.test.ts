@@ -4,7 +4,7 @@
  * types, not the API's.
  */
 import { describe, expect, it } from 'vitest'
-import { type hdx, hdxcliLogin, org, useContractCluster } from './helpers'
+import { c, type hdx, hdxcliLogin, org, useContractCluster } from './helpers'
 
 useContractCluster()
 
@@ -125,5 +125,204 @@ describe('real transforms on the local cluster', () => {
     expect(back.format_details.vendor_hint).toEqual({ x: 1 })
     expect(back.output_columns[1].datatype).toMatchObject(settings.output_columns[1]!.datatype)
     expect(back.output_columns[2].datatype).toMatchObject({ type: 'bool', default: null, script: null })
+  })
+
+  // Issue 50: one transform of each further shape hydrolix/transforms holds (written from what the
+  // files show, not copied). The Kinesis real-time CloudFront transform (both files of it) was
+  // refused: its epoch primary's format is the unit spelled out.
+
+  it('Kinesis real-time CloudFront logs: tab CSV, epoch primary with "format": "seconds", null_values, ingested as seconds', async () => {
+    const path = await newTable()
+    const column = (name: string, type: string, at: number) => ({
+      name,
+      datatype: { type, source: { from_input_index: at } },
+    })
+    const r = await api.post(path, {
+      name: 'cloudFrontTransform',
+      type: 'csv',
+      description: 'Real_time CloudFront logs transform',
+      settings: {
+        is_default: true,
+        compression: 'none',
+        format_details: { delimiter: '\t', skip_head: 0, quote: '"', comment: '#', escape: '"', buffer_size: 4096 },
+        output_columns: [
+          {
+            name: 'timestamp',
+            datatype: {
+              type: 'epoch',
+              primary: true,
+              format: 'seconds',
+              resolution: 'seconds',
+              source: { from_input_index: 0 },
+            },
+          },
+          column('c_ip', 'string', 1),
+          column('time_to_first_byte', 'double', 2),
+          column('sc_status', 'uint64', 3),
+          column('cmcd_buffer_starvation', 'boolean', 4),
+          column('cmcd_playback_rate', 'uint8', 5),
+        ],
+        null_values: ['-'],
+      },
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect(r.body.settings.output_columns[0].datatype.format).toBe('seconds')
+    const [project, table] = [`real_p${n}`, `real_t${n}`]
+    const ingested = await c.api('POST', '/ingest/event', '1700000000.123\t10.0.0.1\t0.002\t200\t-\t1\n', undefined, {
+      'x-hdx-table': `${project}.${table}`,
+      'content-type': 'text/csv',
+    })
+    expect(ingested.status, JSON.stringify(ingested.body)).toBe(200)
+    const q = await c.api(
+      'POST',
+      '/query',
+      `SELECT toUnixTimestamp64Milli(timestamp), cmcd_buffer_starvation FROM ${project}.${table} FORMAT JSONCompact`,
+    )
+    expect(q.body.data).toEqual([[1700000000123, null]])
+    // the spelled-out units are accepted, anything else is still refused with the field's error
+    const odd = await api.post(path, {
+      name: 'odd_epoch',
+      type: 'csv',
+      settings: { output_columns: [{ name: 't', datatype: { type: 'epoch', primary: true, format: 'fortnights' } }] },
+    })
+    expect(odd.status).toBe(400)
+    expect(odd.body.settings.output_columns[0].datatype.format[0]).toMatch(/^Epoch formats are s, ms, us, ns, cs/)
+  })
+
+  it('Mux realtime and APIContext: JSON with an sql_transform over {STREAM}, JSON pointers, columns the SQL makes, array of map, the exported uuid and dates', async () => {
+    const path = await newTable()
+    const dt = {
+      index: true,
+      primary: false,
+      format: null,
+      resolution: 'seconds',
+      default: null,
+      script: null,
+      suppress: false,
+    }
+    const body = {
+      name: 'mux_realtime',
+      description: 'Realtime feed',
+      uuid: 'd73e8033-3dde-4b54-831c-1c10ffe8fa7e',
+      created: '2024-05-10T13:56:01.998038Z',
+      modified: '2024-10-16T12:14:35.093746Z',
+      type: 'json',
+      settings: {
+        is_default: true,
+        rate_limit: null,
+        sql_transform:
+          "SELECT arrayMap(x -> x['value'], metrics) AS metric_value, start + duration / 1000 AS end, * FROM {STREAM}",
+        null_values: [],
+        sample_data: [{ samples: [{ records: [{ start: '2024-08-23T07:13:46Z', duration: 40050 }] }] }],
+        output_columns: [
+          {
+            name: 'start',
+            datatype: {
+              ...dt,
+              type: 'datetime',
+              index: false,
+              primary: true,
+              format: '2006-01-02T15:04:05.999999Z',
+              source: { from_json_pointers: ['/samples/0/records/0/start'] },
+            },
+          },
+          { name: 'end', datatype: { ...dt, type: 'datetime', format: '2006-01-02T15:04:05Z', source: null } },
+          {
+            name: 'duration',
+            datatype: { ...dt, type: 'uint32', source: { from_json_pointers: ['/samples/0/records/0/duration'] } },
+          },
+          {
+            name: 'metrics',
+            datatype: {
+              type: 'array',
+              index: false,
+              format: null,
+              resolution: 'seconds',
+              default: null,
+              script: null,
+              elements: [
+                {
+                  type: 'map',
+                  index: true,
+                  elements: [
+                    { type: 'string', index: true },
+                    { type: 'string', index: true },
+                  ],
+                },
+              ],
+              source: { from_json_pointers: ['/samples/0/records/0/metrics'] },
+              suppress: true,
+            },
+          },
+          {
+            name: 'metric_value',
+            datatype: { ...dt, type: 'array', index: false, elements: [{ type: 'string' }], source: null },
+          },
+        ],
+        compression: '',
+        wurfl: null,
+        format_details: {
+          flattening: {
+            depth: null,
+            active: false,
+            map_flattening_strategy: { left: '', right: '' },
+            slice_flattening_strategy: { left: '', right: '' },
+          },
+        },
+      },
+    }
+    const r = await api.post(path, body)
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect(r.body.uuid).not.toBe(body.uuid)
+    expect(r.body.created).not.toBe(body.created)
+    const back = (await api.get(`${path}${r.body.uuid}`)).body
+    expect(back.settings.output_columns).toEqual(body.settings.output_columns)
+    expect(back.settings.sql_transform).toBe(body.settings.sql_transform)
+    expect(back.settings.sample_data).toEqual(body.settings.sample_data)
+  })
+
+  it('Akamai SIEM: epoch "s", resolution null on strings, columns named format, type and version, a source naming sql_transform, null_values ["-1"]', async () => {
+    const path = await newTable()
+    const dt = { index: true, format: null, resolution: null, default: null, script: null, suppress: false }
+    const pointer = (p: string) => ({ from_json_pointers: [p] })
+    const columns = [
+      {
+        name: 'timestamp',
+        datatype: {
+          ...dt,
+          type: 'epoch',
+          index: false,
+          primary: true,
+          format: 's',
+          resolution: 'seconds',
+          source: pointer('/httpMessage/start'),
+        },
+      },
+      { name: 'referer', datatype: { ...dt, type: 'string', source: { from_input_field: 'sql_transform' } } },
+      { name: 'format', datatype: { ...dt, type: 'string', source: null } },
+      { name: 'type', datatype: { ...dt, type: 'string', source: null } },
+      { name: 'version', datatype: { ...dt, type: 'string', source: null } },
+      { name: 'rulesStr', datatype: { ...dt, type: 'string', source: pointer('/attackData/rules'), suppress: true } },
+      {
+        name: 'rules',
+        datatype: { ...dt, type: 'array', index: false, elements: [{ type: 'string', index: true }], source: null },
+      },
+    ]
+    const r = await api.post(path, {
+      name: 'siem',
+      description: 'Default SIEM integration for Akamai',
+      type: 'json',
+      settings: {
+        is_default: true,
+        rate_limit: null,
+        shadow_table: null,
+        sql_transform: 'SELECT akamai_siem_extract(rulesStr) AS rules, * FROM {STREAM}',
+        null_values: ['-1'],
+        sample_data: { httpMessage: { start: '1491303422' }, attackData: { rules: 'OTUw' } },
+        output_columns: columns,
+      },
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect((await api.get(`${path}${r.body.uuid}`)).body.settings.output_columns).toEqual(columns)
   })
 })
