@@ -22,6 +22,7 @@ import {
   type StagedPolicy,
 } from '~/schemas/security'
 import { redirectWithToast } from '~/utils/toast.server'
+import { placeConflicts, refuseConflicts, seenAgain } from '~/utils/edit-conflict.server'
 import { isScope, loadScopes, tableScopeIds, type ScopeOption } from './__scopes.server'
 
 /** The role form's whole state: what is published on save, plus the policy builder's choices. */
@@ -256,9 +257,37 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
 
   const role = { name: value.name!.trim(), description: draft.description.trim(), policies: staged }
   try {
+    const stored = roleId && original ? await getRole(api, roleId) : null
+    if (stored && original) {
+      // no silent lost update (decision 097): a field changed here and, meanwhile, on the cluster
+      const now = renderedRole({
+        ...draft,
+        name: stored.name,
+        description: stored.description ?? '',
+        policies: (stored.policies ?? []).map(normalise),
+      })
+      const conflicts = placeConflicts({
+        formData,
+        seen: original,
+        now,
+        places: ROLE_PLACES,
+        kept,
+        labels: { name: 'Role name', description: 'Description', policies: 'Policies' },
+        multiline: ['description'],
+      })
+      if (conflicts.length) {
+        const next = JSON.stringify(seenAgain(original, now, conflicts))
+        const found = await scopesOf(api, draft, scopeQ)
+        return await refuseConflicts(api, submission, conflicts, {
+          current: stored,
+          original: next,
+          extra: { revision, original: next, scopes: found.options, scopeSearch: found.search },
+        })
+      }
+    }
     const saved = roleId
-      ? original
-        ? await saveChanged(api, roleId, role, kept)
+      ? stored
+        ? await saveChanged(api, stored, role, kept)
         : await updateRole(api, roleId, role)
       : await createRole(api, role)
     return redirectWithToast('/security/roles', {
@@ -282,11 +311,11 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
 }
 
 /**
- * An edit's Save (decision 074): the stored role read again, and only the changed fields sent
+ * An edit's Save (decision 074): onto the stored role as read again, only the changed fields sent
  * (PATCH); an unchanged policy is sent as stored. Nothing is sent when nothing changed.
  */
-async function saveChanged(api: ClusterApi, roleId: string, role: RoleInput, kept: readonly string[]) {
-  const stored = await getRole(api, roleId)
+async function saveChanged(api: ClusterApi, stored: Role, role: RoleInput, kept: readonly string[]) {
+  const roleId = stored.id
   const changes: Partial<RoleInput> = {}
   if (!kept.includes('name') && role.name !== stored.name) changes.name = role.name
   if (!kept.includes('description')) changes.description = role.description
