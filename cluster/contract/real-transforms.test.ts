@@ -325,4 +325,59 @@ describe('real transforms on the local cluster', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     expect((await api.get(`${path}${r.body.uuid}`)).body.settings.output_columns).toEqual(columns)
   })
+
+  it('EdgeCast real-time log delivery and Datazoom: JSON with an epoch primary in "seconds" stored as ms, columns named uuid and status, dotted names', async () => {
+    const path = await newTable()
+    const edgecast = await api.post(path, {
+      name: 'EdgeCast-RTLD-Transform',
+      description: 'Real-time Log Delivery',
+      type: 'json',
+      settings: {
+        is_default: true,
+        compression: 'none',
+        output_columns: [
+          { name: 'account_number', datatype: { type: 'uint32' } },
+          { name: 'first_byte_served', datatype: { type: 'int8' } },
+          { name: 'status', datatype: { type: 'string' } },
+          { name: 'timestamp', datatype: { type: 'epoch', format: 'seconds', primary: true, resolution: 'ms' } },
+          { name: 'uuid', datatype: { type: 'string' } },
+          { name: 'write_time', datatype: { type: 'double' } },
+        ],
+      },
+    })
+    expect(edgecast.status, JSON.stringify(edgecast.body)).toBe(201)
+    const ingested = await c.api(
+      'POST',
+      '/ingest/event',
+      JSON.stringify({ account_number: 7, status: 'OK', timestamp: 1700000000, uuid: 'u-1', write_time: 0.5 }),
+      undefined,
+      { 'x-hdx-table': `real_p${n}.real_t${n}`, 'content-type': 'application/json' },
+    )
+    expect(ingested.status, JSON.stringify(ingested.body)).toBe(200)
+    const q = await c.api(
+      'POST',
+      '/query',
+      `SELECT toUnixTimestamp(timestamp), uuid FROM real_p${n}.real_t${n} FORMAT JSONCompact`,
+    )
+    expect(q.body.data).toEqual([[1700000000, 'u-1']])
+
+    const datazoom = await api.post(await newTable(), {
+      name: 'transform',
+      type: 'json',
+      settings: {
+        is_default: true,
+        output_columns: [
+          { name: 'event.type', datatype: { type: 'string' } },
+          { name: 'event.timestamp', datatype: { type: 'epoch', primary: true, format: 'ms', resolution: 'ms' } },
+          { name: 'event.metrics.buffer_fill_percent', datatype: { type: 'double', index: false } },
+          {
+            name: 'event.metrics.content_session_start_ts_ms',
+            datatype: { type: 'epoch', format: 'ms', resolution: 'ms' },
+          },
+          { name: 'attempt.success', datatype: { type: 'boolean' } },
+        ],
+      },
+    })
+    expect(datazoom.status, JSON.stringify(datazoom.body)).toBe(201)
+  })
 })
