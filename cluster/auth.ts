@@ -13,6 +13,8 @@ export interface TokenClaims {
   iss: string
   typ: 'user' | 'service_account'
   jti: string
+  /** A user token: the user's password_version when it was signed (see access.ts). */
+  pwv?: number
 }
 
 export function signToken(secret: string, claims: Omit<TokenClaims, 'iat' | 'jti' | 'iss'> & { iss?: string }): string {
@@ -66,23 +68,57 @@ function checkSignature(secret: string, token: string): TokenClaims {
   return claims
 }
 
-export function hashPassword(password: string): string {
-  const salt = crypto.randomBytes(16)
-  const hash = crypto.scryptSync(password, salt, 32, { N: 16384, r: 8, p: 1 })
-  return `scrypt$16384$8$1$${salt.toString('base64')}$${hash.toString('base64')}`
+/*
+ * Passwords are hashed with scrypt (N 16384, r 8: about 16 MB and 50 ms each). The hashing runs on
+ * libuv's thread pool, never on the event loop (issue 49: 40 guesses in parallel had stalled every
+ * config call for seconds), and at most SCRYPT_AT_ONCE at a time: the engine's sessions use the same
+ * pool, so a flood of logins waits for its turn instead of taking the threads the queries need.
+ */
+const SCRYPT = { N: 16384, r: 8, p: 1 } as const
+const SCRYPT_AT_ONCE = 2
+let scrypting = 0
+const waiting: (() => void)[] = []
+
+async function scrypt(password: string, salt: Buffer, length: number, params: crypto.ScryptOptions): Promise<Buffer> {
+  while (scrypting >= SCRYPT_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve))
+  scrypting++
+  try {
+    return await new Promise<Buffer>((resolve, reject) =>
+      crypto.scrypt(password, salt, length, { ...params, maxmem: 64 * 1024 * 1024 }, (error, key) =>
+        error ? reject(error) : resolve(key),
+      ),
+    )
+  } finally {
+    scrypting--
+    waiting.shift()?.()
+  }
 }
 
-export function verifyPassword(password: string, stored: string): boolean {
-  const [scheme, n, r, p, salt, hash] = stored.split('$')
+export async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.randomBytes(16)
+  const hash = await scrypt(password, salt, 32, SCRYPT)
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`
+}
+
+/**
+ * Whether `password` is the one `stored` was made from. `stored` undefined (an unknown account, or
+ * one without a password) is checked against a hash of nothing anyone knows, so an unknown email
+ * costs the same time as a wrong password (issue 49: known ~100 ms, unknown ~35 ms told them apart).
+ */
+export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = (stored ?? (await unknownAccountHash())).split('$')
   if (scheme !== 'scrypt') return false
   const expected = Buffer.from(hash, 'base64')
-  const actual = crypto.scryptSync(password, Buffer.from(salt, 'base64'), expected.length, {
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
     N: Number(n),
     r: Number(r),
     p: Number(p),
   })
-  return crypto.timingSafeEqual(actual, expected)
+  return crypto.timingSafeEqual(actual, expected) && stored !== undefined
 }
+
+let unknownHash: Promise<string> | undefined
+const unknownAccountHash = () => (unknownHash ??= hashPassword(crypto.randomBytes(24).toString('base64url')))
 
 /**
  * Reads `Authorization: Bearer <token>` or Basic user:password. On the query interface (`/query`

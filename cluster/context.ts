@@ -21,6 +21,16 @@ export interface ClusterOptions {
    * fails (default 30 000 ms; 0 fails at once).
    */
   batchSourceWaitMs?: number
+  /**
+   * The only local folder batch jobs may read (`file:///…` and absolute paths), with what is under
+   * it; default `<dataDir>/imports`. Anything else on the machine is refused, whether it exists or
+   * not (issue 49: a job could read the signing key).
+   */
+  importDir?: string
+  /** How long a password reset link is valid (default 3,600 s). */
+  resetTokenTtlSeconds?: number
+  /** How long an invite's set-password link is valid (default 172,800 s: two days; Resend gives a new one). */
+  inviteTokenTtlSeconds?: number
 }
 
 export interface ResolvedOptions extends Required<Omit<ClusterOptions, 'adminEmail' | 'adminPassword' | 'seed'>> {
@@ -41,6 +51,16 @@ export interface LogEntry {
   pool?: string
 }
 
+/** A mail the cluster would send (there is no mail server): kept in the outbox, never in the logs. */
+export interface MailEntry {
+  timestamp: string
+  to: string
+  subject: string
+  text: string
+  /** The link the mail carries (a path of the console: `/verifyaccount/<uuidb64>/<token>`). */
+  link: string
+}
+
 /** The state every handler shares. */
 export interface ClusterState {
   options: ResolvedOptions
@@ -50,6 +70,13 @@ export interface ClusterState {
   /** Appends to the cluster's own log (queryable as `hydro.logs` once the engine is up). */
   log(entry: Omit<LogEntry, 'timestamp'>): void
   logs: LogEntry[]
+  /**
+   * Writes a mail to the outbox: `<dataDir>/outbox.jsonl` (mode 600, one JSON object a line: only the
+   * machine's operator reads it) and `outbox` (the newest 1,000, for tests in process). Reset and
+   * invite links carry a credential, so they are never in the logs, which every user can query.
+   */
+  mail(entry: Omit<MailEntry, 'timestamp'>): void
+  outbox: MailEntry[]
   data: DataPlane<ClusterRouter>
 }
 

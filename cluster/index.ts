@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import type { ClusterOptions, ClusterState, Ctx, LogEntry, ResolvedOptions } from './context'
+import type { ClusterOptions, ClusterState, Ctx, LogEntry, MailEntry, ResolvedOptions } from './context'
 import { signToken } from './auth'
 import { HttpError, isVersionBefore, json, readJsonObject, withBody } from './http'
 import { Metrics } from './metrics'
@@ -9,6 +9,7 @@ import { Router } from './router'
 import { Store } from './store'
 import { poolOfRequest, withPool, currentPool } from './pool-context'
 import { bootstrap, registerConfigRoutes } from './config'
+import { checkBasicCredentials } from './config/access'
 import { createDataPlane } from './data'
 import { NodeRequest, type ClusterRequest } from './node-http'
 
@@ -44,8 +45,11 @@ interface Fault {
 export async function createCluster(options: ClusterOptions): Promise<ClusterHandler> {
   const resolved = resolveOptions(options)
   fs.mkdirSync(resolved.dataDir, { recursive: true })
+  fs.mkdirSync(resolved.importDir, { recursive: true })
   const store = Store.open(path.join(resolved.dataDir, 'store'))
   const logs: LogEntry[] = []
+  const outbox: MailEntry[] = []
+  const outboxFile = path.join(resolved.dataDir, 'outbox.jsonl')
   const state = {
     options: resolved,
     store,
@@ -56,6 +60,13 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
       const pool = entry.pool ?? currentPool()
       logs.push({ timestamp: new Date().toISOString(), ...entry, ...(pool ? { pool } : {}) })
       if (logs.length > 50_000) logs.splice(0, logs.length - 50_000)
+    },
+    outbox,
+    mail(entry: Omit<MailEntry, 'timestamp'>) {
+      const mail: MailEntry = { timestamp: new Date().toISOString(), ...entry }
+      outbox.push(mail)
+      if (outbox.length > 1_000) outbox.splice(0, outbox.length - 1_000)
+      fs.appendFileSync(outboxFile, JSON.stringify(mail) + '\n', { mode: 0o600 })
     },
   } as ClusterState
   try {
@@ -100,6 +111,7 @@ export async function createCluster(options: ClusterOptions): Promise<ClusterHan
           if (fault.status) return json(fault.body ?? { detail: `Injected fault ${fault.status}` }, fault.status)
         }
         const { handler: routeHandler, params } = router.match(request.method, aliasOf(url.pathname))
+        await checkBasicCredentials(state, request)
         response = await withPool(pool, () => routeHandler({ request, url, params, cluster: state }))
       }
     } catch (error) {
@@ -178,6 +190,9 @@ function resolveOptions(options: ClusterOptions): ResolvedOptions {
     faults: options.faults ?? false,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 86_400,
     batchSourceWaitMs: options.batchSourceWaitMs ?? 30_000,
+    importDir: path.resolve(options.importDir ?? path.join(options.dataDir, 'imports')),
+    resetTokenTtlSeconds: options.resetTokenTtlSeconds ?? 3_600,
+    inviteTokenTtlSeconds: options.inviteTokenTtlSeconds ?? 172_800,
     adminEmail: options.adminEmail,
     adminPassword: options.adminPassword,
     seedRows,

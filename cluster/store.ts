@@ -260,6 +260,13 @@ export class Store {
     return out
   }
 
+  /** The ids of the values `predicate` holds for (the predicate sees the stored values: it must not change them). */
+  ids<T>(kind: string, predicate: (value: T) => boolean): string[] {
+    const out: string[] = []
+    for (const [id, value] of this.collections.get(kind) ?? []) if (predicate(value as T)) out.push(id)
+    return out
+  }
+
   count(kind: string, predicate?: (value: unknown) => boolean): number {
     const map = this.collections.get(kind)
     if (!map) return 0

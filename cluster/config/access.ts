@@ -17,6 +17,11 @@ export interface User {
   role_ids: number[]
   status: 'active' | 'pending'
   password_hash?: string
+  /**
+   * Raised by every password change or reset: a user token carries the value it was signed with
+   * (`pwv`) and is refused once they differ, so a new password ends every other session (issue 49).
+   */
+  password_version?: number
   description?: string
   created: string
   modified: string
@@ -70,23 +75,54 @@ export function authenticate(cluster: ClusterState, request: ClusterRequest): Us
     if (claims.typ === 'service_account' && !cluster.store.get('sa_token', claims.jti)) {
       throw unauthorized('Token has been revoked')
     }
+    if (claims.typ === 'user' && (claims.pwv ?? 0) !== (user.password_version ?? 0)) {
+      throw unauthorized('Token has been revoked')
+    }
     if (cluster.store.peek('revoked_token', revokedTokenId(bearer))) throw unauthorized('Token has been revoked')
     return user
   }
   if (credentials.basic) {
-    const email = credentials.basic.username.trim().toLowerCase()
-    const user = cluster.store.find<User>('user', (u) => u.type === 'user' && u.email.toLowerCase() === email)
-    if (
-      !user ||
-      !user.password_hash ||
-      user.status !== 'active' ||
-      !verifyPassword(credentials.basic.password, user.password_hash)
-    ) {
+    // checked before the route ran (checkBasicCredentials: scrypt off the event loop)
+    const user = basicChecked.get(request)
+    if (!user || cluster.store.peek<User>('user', user.uuid)?.password_hash !== user.password_hash) {
       throw unauthorized('Invalid username/password.')
     }
     return user
   }
   throw unauthorized()
+}
+
+/** The user a request's Basic email:password names, when the password is right (set by checkBasicCredentials). */
+const basicChecked = new WeakMap<ClusterRequest, User>()
+
+/**
+ * Basic credentials checked once (a ClickHouse client sends them with every query): a digest of
+ * email, password and the stored hash, so a new password voids the entry. In memory only; bounded.
+ */
+const verifiedBasic = new Set<string>()
+
+/**
+ * Checks a request's HTTP Basic email:password before its route runs, so that the route's
+ * synchronous `requireUser` never hashes. Requests without Basic credentials cost one header read.
+ */
+export async function checkBasicCredentials(cluster: ClusterState, request: ClusterRequest): Promise<void> {
+  const { basic } = readCredentials(request)
+  if (!basic) return
+  const email = basic.username.trim().toLowerCase()
+  const user = cluster.store.find<User>('user', (u) => u.type === 'user' && u.email.toLowerCase() === email)
+  const key = crypto
+    .createHash('sha256')
+    .update(`${email}\u0000${basic.password}\u0000${user?.password_hash ?? ''}`)
+    .digest('base64url')
+  if (user?.password_hash && user.status === 'active' && verifiedBasic.has(key)) {
+    basicChecked.set(request, user)
+    return
+  }
+  const ok = await verifyPassword(basic.password, user?.password_hash)
+  if (!ok || !user || user.status !== 'active') return
+  if (verifiedBasic.size >= 10_000) verifiedBasic.clear()
+  verifiedBasic.add(key)
+  basicChecked.set(request, user)
 }
 
 /** The user's roles as stored (not copies: for reading only). */

@@ -63,7 +63,12 @@ export function userByEmail(cluster: ClusterState, email: string): User | undefi
 
 function loginAnswer(ctx: Ctx, user: User) {
   const ttl = ctx.cluster.options.tokenTtlSeconds
-  const token = signToken(ctx.cluster.secret, { sub: user.uuid, typ: 'user', exp: Math.floor(Date.now() / 1000) + ttl })
+  const token = signToken(ctx.cluster.secret, {
+    sub: user.uuid,
+    typ: 'user',
+    exp: Math.floor(Date.now() / 1000) + ttl,
+    pwv: user.password_version ?? 0,
+  })
   return {
     ...publicUser(ctx.cluster, user),
     groups: [],
@@ -81,12 +86,9 @@ export function registerAccountRoutes(router: ClusterRouter) {
     if (typeof body.password !== 'string' || !body.password) errors.password = ['This field is required.']
     if (Object.keys(errors).length) throw validationError(errors)
     const user = userByEmail(ctx.cluster, username)
-    if (
-      !user ||
-      !user.password_hash ||
-      user.status !== 'active' ||
-      !verifyPassword(String(body.password), user.password_hash)
-    ) {
+    // an unknown email is hashed too (against a hash of nothing), so it costs a wrong password's time
+    const passwordOk = await verifyPassword(String(body.password), user?.password_hash)
+    if (!user || !passwordOk || user.status !== 'active') {
       recordAuthEvent(ctx.cluster, ctx.request, {
         type: 'LOGIN_ERROR',
         user,
@@ -132,20 +134,20 @@ export function registerAccountRoutes(router: ClusterRouter) {
       throw validationError({ email: ['This field is required.'] })
     if (!/^[^@\s]+@[^@\s]+$/.test(body.email.trim())) throw validationError({ email: ['Enter a valid email address.'] })
     const user = userByEmail(ctx.cluster, body.email)
+    // logged alike for every email, known or not (the log is readable by users; it must not tell)
+    ctx.cluster.log({
+      level: 'info',
+      service: 'turbine-api',
+      component: 'auth',
+      message: `password reset requested for ${body.email.trim().toLowerCase().slice(0, 254)}`,
+    })
     if (user) {
-      const token = crypto.randomBytes(20).toString('hex')
-      ctx.cluster.store.put('reset_token', sha256(token), {
-        user: user.uuid,
-        exp: Date.now() + 24 * 3600_000,
-        created: nowIso(),
-      })
-      const link = `/verifyaccount/${Buffer.from(user.uuid).toString('base64url')}/${token}`
-      // There is no mail server: the link goes to the cluster's own log, where an operator can find it.
-      ctx.cluster.log({
-        level: 'info',
-        service: 'turbine-api',
-        component: 'auth',
-        message: `password reset requested for ${user.email}: ${link}`,
+      const link = issueAccountLink(ctx.cluster, user, { ttlSeconds: ctx.cluster.options.resetTokenTtlSeconds })
+      ctx.cluster.mail({
+        to: user.email,
+        subject: 'Reset your password',
+        text: `Someone asked to reset the password of ${user.email}. To set a new one, open ${link} within ${Math.round(ctx.cluster.options.resetTokenTtlSeconds / 60)} minutes. If it was not you, ignore this mail.`,
+        link,
       })
       recordAuthEvent(ctx.cluster, ctx.request, { type: 'SEND_RESET_PASSWORD', user, username: user.email })
     }
@@ -176,18 +178,22 @@ export function registerAccountRoutes(router: ClusterRouter) {
     if (!record || record.user !== userId || record.exp < Date.now() || !user) {
       throw validationError({ non_field_errors: ['The reset link is invalid or has expired.'] })
     }
-    ctx.cluster.store.delete('reset_token', sha256(String(body.token)))
+    // single use, and with it every other link of the user's
+    voidAccountLinks(ctx.cluster, user.uuid)
     ctx.cluster.store.put('user', user.uuid, {
       ...user,
       status: 'active',
-      password_hash: hashPassword(String(body.password)),
+      password_hash: await hashPassword(String(body.password)),
+      // every session of the user ends (a reset is what someone does who fears their password is known)
+      password_version: (user.password_version ?? 0) + 1,
       modified: nowIso(),
     })
-    if (record.invite !== undefined) {
-      const invite = ctx.cluster.store.get<Record<string, unknown>>('invite', String(record.invite))
-      if (invite)
-        ctx.cluster.store.put('invite', String(record.invite), { ...invite, status: 'accepted', modified: nowIso() })
-    }
+    // the user's pending invite is accepted, also when a reset link (which voided the invite's) was used
+    for (const invite of ctx.cluster.store.filter<{ id: number; user?: string; status?: string }>(
+      'invite',
+      (i) => i.status === 'pending' && (i.user === user.uuid || i.id === record.invite),
+    ))
+      ctx.cluster.store.put('invite', String(invite.id), { ...invite, status: 'accepted', modified: nowIso() })
     recordAuthEvent(ctx.cluster, ctx.request, { type: 'UPDATE_PASSWORD', user, username: user.email })
     audit(ctx.cluster, user, 'reset_password', `${user.email} set a new password`, { kind: 'user', id: user.uuid })
     return json({ success: true })
@@ -200,10 +206,7 @@ export function registerAccountRoutes(router: ClusterRouter) {
     for (const f of ['current_password', 'new_password', 'confirm_password']) {
       if (typeof body[f] !== 'string' || !body[f]) errors[f] = ['This field is required.']
     }
-    if (
-      !errors.current_password &&
-      (!user.password_hash || !verifyPassword(String(body.current_password), user.password_hash))
-    ) {
+    if (!errors.current_password && !(await verifyPassword(String(body.current_password), user.password_hash))) {
       errors.current_password = ['The current password is incorrect.']
     }
     if (!errors.new_password) {
@@ -214,15 +217,49 @@ export function registerAccountRoutes(router: ClusterRouter) {
       errors.confirm_password = ['Passwords do not match.']
     }
     if (Object.keys(errors).length) throw validationError(errors)
-    ctx.cluster.store.put('user', user.uuid, {
+    const changed: User = {
       ...user,
-      password_hash: hashPassword(String(body.new_password)),
+      password_hash: await hashPassword(String(body.new_password)),
+      // the user's other sessions end; this one goes on with the token in the answer
+      password_version: (user.password_version ?? 0) + 1,
       modified: nowIso(),
-    })
+    }
+    ctx.cluster.store.put('user', user.uuid, changed)
+    voidAccountLinks(ctx.cluster, user.uuid)
     recordAuthEvent(ctx.cluster, ctx.request, { type: 'UPDATE_PASSWORD', user, username: user.email })
     audit(ctx.cluster, user, 'change_password', `${user.email} changed their password`, { kind: 'user', id: user.uuid })
-    return json({ detail: 'Password changed.' })
+    // A real cluster answers only the detail. The local cluster adds a new token for the caller
+    // (the old one ended with the change): a client that knows the key keeps its session.
+    return json({ detail: 'Password changed.', auth_token: loginAnswer(ctx, changed).auth_token })
   })
+}
+
+/**
+ * A set-password link for `user` (a reset, or an invite's): a random token whose SHA-256 is kept
+ * with its expiry, never the token. The newest voids every earlier link of the user's.
+ */
+export function issueAccountLink(
+  cluster: ClusterState,
+  user: User,
+  e: { ttlSeconds: number; invite?: number },
+): string {
+  voidAccountLinks(cluster, user.uuid)
+  const token = crypto.randomBytes(20).toString('hex')
+  const id = sha256(token)
+  cluster.store.put('reset_token', id, {
+    id,
+    user: user.uuid,
+    ...(e.invite !== undefined ? { invite: e.invite } : {}),
+    exp: Date.now() + e.ttlSeconds * 1000,
+    created: nowIso(),
+  })
+  return `/verifyaccount/${Buffer.from(user.uuid).toString('base64url')}/${token}`
+}
+
+/** Ends every set-password link of a user's (on a new link, a reset, a password change). */
+export function voidAccountLinks(cluster: ClusterState, userId: string) {
+  for (const id of cluster.store.ids<{ user: string }>('reset_token', (t) => t.user === userId))
+    cluster.store.delete('reset_token', id)
 }
 
 export function sha256(value: string): string {

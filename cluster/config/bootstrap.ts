@@ -64,7 +64,7 @@ export async function bootstrap(cluster: ClusterState): Promise<BootstrapResult>
     org: org.uuid,
     role_ids: [superAdmin.id],
     status: 'active',
-    password_hash: hashPassword(password),
+    password_hash: await hashPassword(password),
     created,
     modified: created,
   }

@@ -3,7 +3,7 @@ import { hashPassword, signToken } from '../auth'
 import type { ClusterRouter, ClusterState, Ctx } from '../context'
 import { HttpError, json, listResponse, noContent, nowIso, readJsonObject, validationError } from '../http'
 import { authorize, can, requireUser, type Role, type User } from './access'
-import { passwordProblems, sha256, userByEmail } from './accounts'
+import { issueAccountLink, passwordProblems, userByEmail } from './accounts'
 import { audit } from './audit'
 import { defineResource, type Item, type PrepareEvent, type ResourceApi } from './crud'
 import { ALL_PERMISSIONS, permissionCatalogue, ROLE_LABELS, SCOPE_TYPES } from './permissions'
@@ -136,7 +136,7 @@ function registerUsers(router: ClusterRouter): ResourceApi {
       router.post(`${api.itemPattern}/add_roles`, (ctx) => roleChange('add')(ctx, api))
       router.post(`${api.itemPattern}/remove_roles`, (ctx) => roleChange('remove')(ctx, api))
     },
-    prepare({ ctx, data, previous, parents, errors }: PrepareEvent) {
+    async prepare({ ctx, data, previous, parents, errors }: PrepareEvent) {
       data.email = String(data.email).trim().toLowerCase()
       if (!previous && data.password === undefined) errors.password = ['This field is required.']
       if (previous?.type === 'service_account' && data.password !== undefined)
@@ -144,7 +144,11 @@ function registerUsers(router: ClusterRouter): ResourceApi {
       if (data.password !== undefined) {
         const problems = passwordProblems(data.password)
         if (problems.length) errors.password = problems
-        else data.password_hash = hashPassword(String(data.password))
+        else {
+          data.password_hash = await hashPassword(String(data.password))
+          // a password set by an admin ends the user's sessions, as a change or reset does
+          if (previous) data.password_version = Number(previous.password_version ?? 0) + 1
+        }
         delete data.password
       }
       const ids = roleIds(ctx.cluster, data.roles, errors)
@@ -270,29 +274,24 @@ function registerServiceAccounts(router: ClusterRouter): ResourceApi {
 
 // ---- invites --------------------------------------------------------------------------------------
 
-/** Issues a set-password link for a (pending) user; there is no mail server, so it goes to the log. */
+/**
+ * Issues a set-password link for a (pending) user, voiding the earlier ones (a resent invite
+ * replaces its link). There is no mail server: the mail goes to the outbox, never to the log.
+ */
 function issueInviteLink(ctx: Ctx, invite: Item, user: User) {
-  // a resent invite replaces the earlier link
-  for (const old of ctx.cluster.store.filter<{ id: string; invite?: number }>(
-    'reset_token',
-    (t) => t.invite === invite.id,
-  ))
-    ctx.cluster.store.delete('reset_token', old.id)
-  const token = crypto.randomBytes(20).toString('hex')
-  const id = sha256(token)
-  ctx.cluster.store.put('reset_token', id, {
-    id,
-    user: user.uuid,
-    invite: invite.id,
-    exp: Date.now() + 7 * 86_400_000,
-    created: nowIso(),
+  const ttlSeconds = ctx.cluster.options.inviteTokenTtlSeconds
+  const link = issueAccountLink(ctx.cluster, user, { ttlSeconds, invite: invite.id as number })
+  ctx.cluster.mail({
+    to: user.email,
+    subject: 'You are invited to the cluster',
+    text: `You are invited to the cluster as ${user.email}. To set your password, open ${link} within ${Math.round(ttlSeconds / 3600)} hours.`,
+    link,
   })
-  const link = `/verifyaccount/${Buffer.from(user.uuid).toString('base64url')}/${token}`
   ctx.cluster.log({
     level: 'info',
     service: 'turbine-api',
     component: 'invites',
-    message: `invite for ${user.email}: ${link}`,
+    message: `invite sent to ${user.email}`,
   })
   return link
 }

@@ -379,9 +379,10 @@ describe('invites and passwords', () => {
     })
     expect((await t.api('GET', '/config/v1/invites?pending_only=true')).body.count).toBe(1)
     expect((await t.api('POST', `/config/v1/invites/${r.body.id}/resend_invite/`)).status).toBe(200)
-    // the link is in the cluster log (no mail server)
-    const line = t.handler.state.logs.filter((l) => l.message.startsWith('invite for new@example.com')).at(-1)!
-    const [, uuidb64, token] = /\/verifyaccount\/([^/]+)\/(\w+)/.exec(line.message)!
+    // the link is in the outbox (no mail server), never in the log
+    const mail = t.handler.state.outbox.filter((m) => m.to === 'new@example.com').at(-1)!
+    const [, uuidb64, token] = /\/verifyaccount\/([^/]+)\/(\w+)/.exec(mail.link)!
+    expect(t.handler.state.logs.some((l) => l.message.includes('/verifyaccount/'))).toBe(false)
     const mismatch = await t.api(
       'POST',
       '/config/v1/password_reset_confirm/',
@@ -413,17 +414,15 @@ describe('invites and passwords', () => {
     expect((await t.api('POST', '/config/v1/reset_password', { email: 'nobody@example.com' }, null)).status).toBe(200)
     expect((await t.api('POST', '/config/v1/reset_password', { email: 'reader@example.com' }, null)).status).toBe(200)
     expect((await t.api('POST', '/config/v1/reset_password', {}, null)).status).toBe(400)
-    // the link for a known user is in the cluster log; confirming it sets the password
+    // the link for a known user is in the outbox; confirming it sets the password
     await t.api('POST', '/config/v1/users', {
       email: 'forgetful@example.com',
       password: 'first-password',
       roles: ['reader'],
     })
     await t.api('POST', '/config/v1/reset_password', { email: 'forgetful@example.com' }, null)
-    const line = t.handler.state.logs
-      .filter((l) => l.message.includes('password reset requested for forgetful@example.com'))
-      .at(-1)!
-    const [, uuidb64, token] = /\/verifyaccount\/([^/]+)\/(\w+)/.exec(line.message)!
+    const mail = t.handler.state.outbox.filter((m) => m.to === 'forgetful@example.com').at(-1)!
+    const [, uuidb64, token] = /\/verifyaccount\/([^/]+)\/(\w+)/.exec(mail.link)!
     const short = await t.api(
       'POST',
       '/config/v1/password_reset_confirm',
@@ -467,6 +466,10 @@ describe('invites and passwords', () => {
     expect(ok.status).toBe(200)
     expect((await login('reader@example.com', 'reader-password-2')).status).toBe(200)
     expect((await login('reader@example.com', 'reader-password')).status).toBe(401)
+    // the change ended the token it was made with (and every other); the answer carries a new one
+    expect((await t.api('GET', '/config/v1/users/current', undefined, readerToken)).status).toBe(401)
+    readerToken = ok.body.auth_token.access_token
+    expect((await t.api('GET', '/config/v1/users/current', undefined, readerToken)).status).toBe(200)
   })
 })
 

@@ -4,7 +4,6 @@
  * keeps, and its error texts, as the CLI sends and reads them.
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -33,7 +32,8 @@ let tableId: string
 const o = () => `/config/v1/orgs/${org}`
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-hdxcli10-'))
+  // the cluster reads local files only from its import directory (issue 49)
+  tmp = fs.mkdtempSync(path.join(c.handler.state.options.importDir, 'contract-hdxcli10-'))
   ;({ token, api } = await hdxcliLogin())
   // global_setup: project create test_ci_project, table create test_ci_table
   projectId = (await api.post(`${o()}/projects/`, { name: 'test_ci_project', description: 'Created with hdxcli tool' }))

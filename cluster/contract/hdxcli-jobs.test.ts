@@ -1,9 +1,9 @@
 /** hdxcli's batch and alter jobs, on a table made as `hdxcli table create` and `transform create` make it. */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  c,
   HDX_HEADERS,
   type hdx,
   hdxcliLogin,
@@ -20,7 +20,8 @@ useContractCluster()
 let tmp: string
 
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-'))
+  // the cluster reads local files only from its import directory (issue 49)
+  tmp = fs.mkdtempSync(path.join(c.handler.state.options.importDir, 'contract-'))
 })
 
 afterAll(() => {

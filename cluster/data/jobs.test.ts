@@ -1,5 +1,4 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -47,7 +46,8 @@ beforeAll(async () => {
   })
   expect(csv.status, JSON.stringify(csv.body)).toBe(201)
   writeSampleBucket(c.dataDir)
-  localDir = fs.mkdtempSync(path.join(os.tmpdir(), 'batch-files-'))
+  // local files are read only from the import directory (issue 49)
+  localDir = fs.mkdtempSync(path.join(c.handler.state.options.importDir, 'batch-files-'))
   fs.writeFileSync(
     path.join(localDir, 'a.json'),
     '{"timestamp":"2024-03-01T00:00:00Z","path":"/local-a","status":200}\n{"timestamp":"2024-03-01T00:00:01Z","path":"/local-b","status":200}\n',

@@ -111,7 +111,7 @@ export class BatchRunner {
    */
   private waitForSource(job: Job): boolean {
     const waitMs = this.plane.cluster.options.batchSourceWaitMs
-    const located = locate(this.plane.cluster.options.dataDir, String(job.settings?.source?.settings?.url ?? ''))
+    const located = locate(this.plane.cluster.options, String(job.settings?.source?.settings?.url ?? ''))
     if (!('unreachable' in located) || waitMs <= 0) {
       this.waiting.delete(job.uuid)
       return false
@@ -231,7 +231,7 @@ export class BatchRunner {
     const transform = pickTransform(cluster, resolved.table.uuid, source.transform || null)
     if (!transform)
       return fail(`Table ${source.table} has no transform${source.transform ? ` named "${source.transform}"` : ''}`)
-    const located = locate(cluster.options.dataDir, String(source.settings?.url ?? ''))
+    const located = locate(cluster.options, String(source.settings?.url ?? ''))
     if ('error' in located) return fail(located.error)
     let files = listFiles(located.path)
     if (job.settings.regex_filter) {
@@ -367,31 +367,67 @@ export class BatchRunner {
   }
 }
 
-/** Where a job's url points on this machine: a local path, or a bucket folder in the data dir. */
+/** Whether `child` is `parent` or under it (both resolved). */
+function within(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child)
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))
+}
+
+/**
+ * Where a job's url points on this machine: a file or folder under the import directory
+ * (`file:///…` or an absolute path: `importDir`, CLUSTER_IMPORT_DIR), or a bucket folder in the data
+ * dir (`s3://bucket/…` and the other clouds' schemes: `<dataDir>/buckets/<bucket>/…`). Nothing else:
+ * the data dir holds the signing key and the admin's password (issue 49). A local path outside the
+ * import directory gets one answer whether or not it exists, so jobs cannot probe the file system,
+ * and a symbolic link that leads out of either place is refused as if it were outside.
+ */
 export function locate(
-  dataDir: string,
+  options: { dataDir: string; importDir: string },
   url: string,
 ): { path: string } | { error: string } | { error: string; unreachable: true } {
   if (!url) return { error: 'settings.source.settings.url is empty' }
+  const outside = {
+    error: `Local files are read only from the cluster's import directory (CLUSTER_IMPORT_DIR): put the files there, or use a storage bucket (s3://bucket/path)`,
+  }
   let local: string
-  if (url.startsWith('file://')) local = decodeURIComponent(url.slice('file://'.length))
-  else if (url.startsWith('/')) local = url
-  else {
+  let root: string
+  if (url.startsWith('file://') || url.startsWith('/')) {
+    let decoded: string
+    try {
+      decoded = url.startsWith('file://') ? decodeURIComponent(url.slice('file://'.length)) : url
+    } catch {
+      return { error: `Unsupported url "${url}"` }
+    }
+    if (!decoded.startsWith('/') || decoded.includes('\0')) return outside
+    local = path.resolve(decoded)
+    root = options.importDir
+    if (!within(root, local)) return outside
+    if (!fs.existsSync(local)) return { error: `Path ${url} does not exist in the import directory` }
+  } else {
     const m = /^(s3|gs|gcs|az|azure|abfs|abfss|wasb|wasbs|r2|https?):\/\/([^/]+)\/?(.*)$/i.exec(url)
-    if (!m) return { error: `Unsupported url "${url}": use file:///path, an absolute path, or s3://bucket/path` }
+    if (!m) return { error: `Unsupported url "${url}": use s3://bucket/path, or file:///path in the import directory` }
     const [, scheme, bucket, rest] = m
-    const folder = path.join(dataDir, 'buckets', bucket, rest)
-    if (!folder.startsWith(path.join(dataDir, 'buckets'))) return { error: `Unsupported url "${url}"` }
+    root = path.join(options.dataDir, 'buckets')
+    const folder = path.resolve(root, bucket, rest)
+    if (bucket === '.' || bucket === '..' || !within(path.join(root, bucket), folder))
+      return { error: `Unsupported url "${url}"` }
     if (!fs.existsSync(folder)) {
       return {
         unreachable: true,
-        error: `Cannot reach ${url}: this local cluster has no network access to ${scheme.toLowerCase().startsWith('http') ? 'remote servers' : 'cloud storage'}. Put the files under ${path.join(dataDir, 'buckets', bucket, rest)} to load them as if from that bucket.`,
+        error: `Cannot reach ${url}: this local cluster has no network access to ${scheme.toLowerCase().startsWith('http') ? 'remote servers' : 'cloud storage'}. Put the files under buckets/${bucket}/${rest} in its data directory to load them as if from that bucket.`,
       }
     }
     local = folder
   }
-  if (!fs.existsSync(local)) return { error: `Path ${local} does not exist` }
-  return { path: local }
+  // the real place, links followed, must still be inside (a link in the import dir to /etc is outside)
+  let real: string
+  try {
+    real = fs.realpathSync(local)
+    if (!within(fs.realpathSync(root), real)) return outside
+  } catch {
+    return outside
+  }
+  return { path: real }
 }
 
 function listFiles(p: string): string[] {
