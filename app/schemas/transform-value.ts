@@ -54,7 +54,7 @@ export const DATATYPE_FIELD_KEYS = [
 const READ_ONLY_KEYS = ['uuid', 'created', 'modified', 'url', 'table']
 
 /** Form fields that are textareas (a browser posts their line breaks as CRLF). */
-const TEXTAREA_FIELDS = ['description', 'sql', 'sampleData', 'extra']
+export const TEXTAREA_FIELDS = ['description', 'sql', 'sampleData', 'extra']
 
 type FormValue = Record<string, unknown>
 
@@ -168,20 +168,39 @@ export function columnFormValue(column: unknown): FormValue {
   }
 }
 
-/** The stored transform without what the cluster owns and without its columns (they travel per row). */
-function transformOriginal(transform: Json): Json {
+/** The stored transform without what the cluster owns (what a save may send back). */
+export function writableTransform(transform: Json): Json {
   const out: Json = {}
   for (const [key, value] of Object.entries(transform)) if (!READ_ONLY_KEYS.includes(key)) out[key] = value
+  return out
+}
+
+/**
+ * The stored transform without what the cluster owns, its columns by name only (each travels whole
+ * with its row; the names say which columns the form showed, decision 097).
+ */
+function transformOriginal(transform: Json): Json {
+  const out = writableTransform(transform)
   if (isObject(out.settings)) {
     const settings = { ...out.settings }
-    delete settings.output_columns
+    if (Array.isArray(settings.output_columns))
+      settings.output_columns = settings.output_columns.map((column) => ({
+        name: isObject(column) ? column.name : undefined,
+      }))
     out.settings = settings
   }
   return out
 }
 
+/** The names of the columns a form's original says it showed; undefined for a form without them. */
+export function shownColumnNames(original: Json | undefined): string[] | undefined {
+  const settings = isObject(original?.settings) ? original.settings : undefined
+  if (!Array.isArray(settings?.output_columns)) return undefined
+  return settings.output_columns.map((column) => str(isObject(column) ? column.name : undefined))
+}
+
 /** The transform-level fields the form renders from a stored transform. */
-function settingsFormValue(transform: Json): FormValue {
+export function settingsFormValue(transform: Json): FormValue {
   const settings = isObject(transform.settings) ? transform.settings : {}
   const fd = isObject(settings.format_details) ? settings.format_details : {}
   const flat = isObject(fd.flattening) ? fd.flattening : {}

@@ -10,6 +10,7 @@ import { listProjectsWithTables } from '~/api/tables.server'
 import { loadTableSearch, type TableChoice as PickedTable, type TableSearch } from '~/api/table-search.server'
 import {
   createTransform,
+  getTransform,
   ingestRows,
   updateTransform,
   validateTransform,
@@ -21,6 +22,7 @@ import {
 import {
   buildElements,
   columnFormValue,
+  renderedColumnOf,
   DATATYPE_FIELD_KEYS,
   isChanged,
   isObject,
@@ -28,8 +30,14 @@ import {
   parseTypeList,
   readDelimiter,
   renderedOf,
+  settingsFormValue,
+  shownColumnNames,
+  TEXTAREA_FIELDS,
   transformFormValue,
+  writableTransform,
 } from '~/schemas/transform-value'
+import type { Json } from '~/schemas/lossless'
+import { conflictsOf, refuseConflicts, type FieldConflict, type WrittenField } from '~/utils/edit-conflict.server'
 import {
   sampleError,
   TRANSFORM_MESSAGES,
@@ -192,12 +200,13 @@ type Posted = Record<string, unknown>
  * A row onto its stored column: only the fields the operator changed are written (decision 056);
  * a row without a readable original is built from its fields.
  */
-export function mergeColumn(posted: Posted, column: ColumnForm): TransformColumn {
+export function mergeColumn(posted: Posted, column: ColumnForm, base?: unknown): TransformColumn {
   const stored = parseOriginal(posted.original)
   if (!stored) return columnBody(column)
   const rendered = columnFormValue(stored)
   const changed = (field: string) => isChanged(field, posted[field], rendered)
-  const out = structuredClone(stored) as Record<string, unknown>
+  // onto the column as the cluster holds it now when given (the row's original only says what changed)
+  const out = structuredClone(isObject(base) ? base : stored) as Record<string, unknown>
   const dt: Record<string, unknown> = isObject(out.datatype) ? out.datatype : {}
   if (changed('name')) out.name = column.name
   if (changed('type')) dt.type = column.type
@@ -243,12 +252,14 @@ function sampleValue(text: string | undefined, stored: unknown): unknown {
  * The update body for a valid form with an original: the stored transform with only the fields
  * the operator changed written onto it (decision 056).
  */
-export function mergeTransform(payload: Posted, form: TransformForm): TransformBody {
+export function mergeTransform(payload: Posted, form: TransformForm, current?: Json): TransformBody {
   const stored = parseOriginal(payload.original)
   if (!stored) return transformBody(form)
   const rendered = renderedOf(payload.original)!
   const changed = (field: string) => isChanged(field, payload[field], rendered)
-  const out: Record<string, unknown> = structuredClone(stored)
+  // an edit writes onto the transform as the cluster holds it now (decision 097); the posted
+  // original only says what the operator changed
+  const out: Record<string, unknown> = structuredClone(current ? writableTransform(current) : stored)
   if (changed('name')) out.name = form.name
   if (changed('description')) out.description = form.description ?? ''
   if (changed('type')) out.type = form.type
@@ -299,14 +310,249 @@ export function mergeTransform(payload: Posted, form: TransformForm): TransformB
     if (changed(right)) strategy.right = form[right] ?? ''
     flat()[key] = strategy
   }
-  const rows = Array.isArray(payload.columns) ? (payload.columns as Posted[]) : []
-  settings.output_columns = form.columns.map((column, index) => mergeColumn(rows[index] ?? {}, column))
+  const rows = rowsOf(payload)
+  if (!current) {
+    settings.output_columns = form.columns.map((column, index) => mergeColumn(rows[index] ?? {}, column))
+    return out as TransformBody
+  }
+  const currentColumns = columnsOf(current)
+  const matches = matchRows(rows, currentColumns)
+  const columns: unknown[] = []
+  form.columns.forEach((column, index) => {
+    const row = rows[index] ?? {}
+    const at = matches[index]!
+    // a row the form showed whose column is gone from the cluster (removed or renamed meanwhile),
+    // left as it was here: it goes (a changed one was refused as a conflict)
+    if (at === -1 && parseOriginal(row.original) && !isRowChanged(row)) return
+    columns.push(mergeColumn(row, column, at >= 0 ? currentColumns[at] : undefined))
+  })
+  // columns added on the cluster since the form was opened (it did not show them) stay, after the form's
+  const shown = shownColumnNames(stored)
+  if (shown)
+    currentColumns.forEach((column, at) => {
+      if (!matches.includes(at) && !shown.includes(String(isObject(column) ? column.name : ''))) columns.push(column)
+    })
+  settings.output_columns = columns
   return out as TransformBody
 }
 
+const rowsOf = (payload: Posted): Posted[] => (Array.isArray(payload.columns) ? (payload.columns as Posted[]) : [])
+const columnsOf = (transform: Json): unknown[] => {
+  const settings = isObject(transform.settings) ? transform.settings : {}
+  return Array.isArray(settings.output_columns) ? settings.output_columns : []
+}
+
+/** For each posted row, the index of the cluster's column it was rendered from (by its original's name); -1 if none. */
+function matchRows(rows: Posted[], columns: unknown[]): number[] {
+  const used = new Set<number>()
+  return rows.map((row) => {
+    const original = parseOriginal(row.original)
+    if (!original) return -1
+    const at = columns.findIndex(
+      (column, index) => !used.has(index) && isObject(column) && column.name === original.name,
+    )
+    if (at >= 0) used.add(at)
+    return at
+  })
+}
+
+/** The row's fields the form shows. */
+const COLUMN_FIELDS = [
+  'name',
+  'type',
+  'format',
+  'resolution',
+  'primary',
+  'ignore',
+  'index',
+  'fulltext',
+  'elements',
+  'extra',
+]
+
+const COLUMN_LABELS: Record<string, string> = {
+  name: 'Name',
+  type: 'Type',
+  format: 'Format',
+  resolution: 'Resolution',
+  primary: 'Primary',
+  ignore: 'Ignore',
+  index: 'Index',
+  fulltext: 'Full-text index',
+  elements: 'Elements',
+  extra: 'Other keys (JSON)',
+}
+
+const isRowChanged = (row: Posted) => {
+  const rendered = renderedColumnOf(row.original)
+  return !rendered || COLUMN_FIELDS.some((field) => isChanged(field, row[field], rendered))
+}
+
+/** The transform-level fields as a conflict names them, and where each is stored. */
+const TRANSFORM_FIELDS: Record<string, { label: string; path: string[] }> = {
+  name: { label: 'Transform name', path: ['name'] },
+  description: { label: 'Description', path: ['description'] },
+  type: { label: 'Format', path: ['type'] },
+  isDefault: { label: 'Default transform', path: ['settings', 'is_default'] },
+  compression: { label: 'Compression', path: ['settings', 'compression'] },
+  nullValues: { label: 'Null values', path: ['settings', 'null_values'] },
+  sql: { label: 'SQL transform', path: ['settings', 'sql_transform'] },
+  sampleData: { label: 'Sample data', path: ['settings', 'sample_data'] },
+  delimiter: { label: 'Delimiter', path: ['settings', 'format_details', 'delimiter'] },
+  quote: { label: 'Quote', path: ['settings', 'format_details', 'quote'] },
+  comment: { label: 'Comment', path: ['settings', 'format_details', 'comment'] },
+  escape: { label: 'Escape', path: ['settings', 'format_details', 'escape'] },
+  skipHead: { label: 'Skip head', path: ['settings', 'format_details', 'skip_head'] },
+  skipComments: { label: 'Skip comments', path: ['settings', 'format_details', 'skip_comments'] },
+  windowsEnding: { label: 'Windows line endings', path: ['settings', 'format_details', 'windows_ending'] },
+  bufferSize: { label: 'Buffer size', path: ['settings', 'format_details', 'buffer_size'] },
+  flatteningActive: { label: 'Flattening', path: ['settings', 'format_details', 'flattening', 'active'] },
+  depth: { label: 'Depth', path: ['settings', 'format_details', 'flattening', 'depth'] },
+  mapLeft: { label: 'Map left', path: ['settings', 'format_details', 'flattening', 'map_flattening_strategy', 'left'] },
+  mapRight: {
+    label: 'Map right',
+    path: ['settings', 'format_details', 'flattening', 'map_flattening_strategy', 'right'],
+  },
+  sliceLeft: {
+    label: 'Slice left',
+    path: ['settings', 'format_details', 'flattening', 'slice_flattening_strategy', 'left'],
+  },
+  sliceRight: {
+    label: 'Slice right',
+    path: ['settings', 'format_details', 'flattening', 'slice_flattening_strategy', 'right'],
+  },
+}
+
+/** Where a column's row field is stored in the column (`extra`: every datatype key the row does not show). */
+const COLUMN_PATHS: Record<string, string[]> = {
+  name: ['name'],
+  type: ['datatype', 'type'],
+  format: ['datatype', 'format'],
+  resolution: ['datatype', 'resolution'],
+  primary: ['datatype', 'primary'],
+  ignore: ['datatype', 'ignore'],
+  index: ['datatype', 'index'],
+  fulltext: ['datatype', 'index_options'],
+  elements: ['datatype', 'elements'],
+}
+
+function valueAtPath(record: unknown, path: string[]): unknown {
+  let value = record
+  for (const key of path) value = isObject(value) ? value[key] : undefined
+  return value
+}
+
+function setAtPath(record: Json, path: string[], value: unknown) {
+  let node = record
+  for (const key of path.slice(0, -1)) {
+    if (!isObject(node[key])) node[key] = {}
+    node = node[key] as Json
+  }
+  if (value === undefined) delete node[path[path.length - 1]!]
+  else node[path[path.length - 1]!] = structuredClone(value)
+}
+
+type TransformConflict = FieldConflict & { row?: number; key: string }
+
+/**
+ * The fields a save of this form writes that were changed on the cluster since the form was
+ * rendered (decision 097): the transform's own fields, and each row's against the cluster's column
+ * it was rendered from (by its original's name); a changed row whose column is gone is one too.
+ */
+export function transformConflicts(payload: Posted, current: Json): TransformConflict[] {
+  const seen = renderedOf(payload.original)
+  if (!seen) return []
+  const now = settingsFormValue(current)
+  const written = (field: string): WrittenField => ({
+    field,
+    label: TRANSFORM_FIELDS[field]!.label,
+    seen: seen[field],
+    now: now[field],
+    posted: payload[field],
+    isMultiline: TEXTAREA_FIELDS.includes(field),
+  })
+  const conflicts: TransformConflict[] = conflictsOf(
+    Object.keys(TRANSFORM_FIELDS)
+      .filter((field) => isChanged(field, payload[field], seen))
+      .map(written),
+  ).map((conflict) => ({ ...conflict, key: conflict.field }))
+  const rows = rowsOf(payload)
+  const columns = columnsOf(current)
+  matchRows(rows, columns).forEach((at, index) => {
+    const row = rows[index]!
+    const before = renderedColumnOf(row.original)
+    if (!before) return
+    const name = String(before.name)
+    const changed = COLUMN_FIELDS.filter((field) => isChanged(field, row[field], before))
+    if (!changed.length) return
+    if (at === -1) {
+      conflicts.push({
+        field: `columns[${index}].name`,
+        key: 'row',
+        row: index,
+        label: `Column “${name}”`,
+        now: '(removed or renamed)',
+      })
+      return
+    }
+    const after = columnFormValue(columns[at])
+    for (const conflict of conflictsOf(
+      changed.map((field) => ({
+        field,
+        label: `Column “${name}”: ${COLUMN_LABELS[field]}`,
+        seen: before[field],
+        now: after[field],
+        posted: row[field],
+        isMultiline: TEXTAREA_FIELDS.includes(field),
+      })),
+    ))
+      conflicts.push({ ...conflict, field: `columns[${index}].${conflict.field}`, key: conflict.field, row: index })
+  })
+  return conflicts
+}
+
+/**
+ * The posted form carrying, for the fields in conflict, the cluster's values now as what it showed
+ * (its `original` and each row's): a second save replaces them on purpose. A row whose column is
+ * gone becomes a new row (saved again, it is added as typed).
+ */
+function seenAgainTransform(payload: Posted, current: Json, conflicts: TransformConflict[]) {
+  const original = parseOriginal(payload.original)!
+  const rows = rowsOf(payload)
+  const columns = columnsOf(current)
+  const matches = matchRows(rows, columns)
+  for (const conflict of conflicts) {
+    if (conflict.row === undefined) {
+      setAtPath(
+        original,
+        TRANSFORM_FIELDS[conflict.key]!.path,
+        valueAtPath(current, TRANSFORM_FIELDS[conflict.key]!.path),
+      )
+      continue
+    }
+    const row = rows[conflict.row]!
+    const at = matches[conflict.row]!
+    if (at === -1) {
+      delete row.original
+      continue
+    }
+    const seenColumn = parseOriginal(row.original)!
+    const now = columns[at] as Json
+    if (conflict.key === 'extra') {
+      const seenType = isObject(seenColumn.datatype) ? seenColumn.datatype : (seenColumn.datatype = {})
+      const nowType = isObject(now.datatype) ? now.datatype : {}
+      for (const key of Object.keys(seenType)) if (!DATATYPE_FIELD_KEYS.includes(key)) delete seenType[key]
+      for (const [key, value] of Object.entries(nowType))
+        if (!DATATYPE_FIELD_KEYS.includes(key)) seenType[key] = structuredClone(value)
+    } else setAtPath(seenColumn, COLUMN_PATHS[conflict.key]!, valueAtPath(now, COLUMN_PATHS[conflict.key]!))
+    row.original = JSON.stringify(seenColumn)
+  }
+  return JSON.stringify(original)
+}
+
 /** The body to send: merged onto the original when the form has one, else built from the fields. */
-export function bodyOf(submission: Submission, form: TransformForm): TransformBody {
-  return mergeTransform(submission.payload as Posted, form)
+export function bodyOf(submission: Submission, form: TransformForm, current?: Json): TransformBody {
+  return mergeTransform(submission.payload as Posted, form, current)
 }
 
 /** The create/update body for a valid form. */
@@ -547,8 +793,24 @@ export async function transformEditorAction(
   if (intent === 'ingest' && options.transformId) return ingestSample(api, submission, form)
 
   try {
-    // merged onto the stored transform (edit) or onto a loaded transform file (create after upload)
-    const body = bodyOf(submission, form)
+    // merged onto the transform as the cluster holds it now (edit), refused where it changed
+    // meanwhile what the operator changed (decision 097); or onto a loaded transform file (create)
+    const current = options.transformId
+      ? ((await getTransform(api, projectId, tableId, options.transformId)) as unknown as Json)
+      : undefined
+    if (current) {
+      const conflicts = transformConflicts(submission.payload as Posted, current)
+      if (conflicts.length) {
+        const original = seenAgainTransform(submission.payload as Posted, current, conflicts)
+        return await refuseConflicts(api, withoutFiles(submission), conflicts, {
+          current,
+          original,
+          // the form is drawn again from the answer: each row's original as updated
+          extra: { formKey: `conflict-${Date.now()}` },
+        })
+      }
+    }
+    const body = bodyOf(submission, form, current)
     const saved = options.transformId
       ? await updateTransform(api, projectId, tableId, options.transformId, body)
       : await createTransform(api, projectId, tableId, body)
