@@ -15,6 +15,8 @@ export interface AuditEntry {
   target_id?: string
   project?: string
   table?: string
+  /** The object's name and description as the change left them (activity entries answer them). */
+  object?: { name?: unknown; description?: unknown }
 }
 
 export interface AuditTarget {
@@ -22,6 +24,7 @@ export interface AuditTarget {
   id?: string
   project?: string
   table?: string
+  object?: { name?: unknown; description?: unknown }
 }
 
 /**
@@ -46,6 +49,7 @@ export function audit(
     ...(target.id ? { target_id: target.id } : {}),
     ...(target.project ? { project: target.project } : {}),
     ...(target.table ? { table: target.table } : {}),
+    ...(target.object ? { object: target.object } : {}),
   }
   cluster.store.put('audit', entry.uuid, entry)
   return entry

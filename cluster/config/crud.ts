@@ -114,6 +114,12 @@ export interface ResourceSpec {
   afterDelete?: (e: SaveEvent) => void | Promise<void>
   /** Extra routes registered before the generic ones (so `files`, `types`, ... win over `:id`). */
   routes?: (router: ClusterRouter, r: ResourceApi) => void
+  /**
+   * OPTIONS lists the id as a field that is not read-only, as a real cluster's functions do: hdxcli's
+   * `settings` walk skips read-only fields, and its suite expects the uuid among a function's settings.
+   * The id is still never taken from a body.
+   */
+  idInSettings?: boolean
   /** Which generic routes exist (default all). */
   methods?: { create?: boolean; update?: boolean; delete?: boolean }
   /** OPTIONS description. */
@@ -261,13 +267,16 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     renders: ['application/json'],
     parses: ['application/json'],
     actions: {
-      [method]: describe(fields, {
-        [spec.idKind === 'int' ? 'id' : 'uuid']: 'Id',
-        ...(fk ? { [fk]: spec.level.replace(/^./, (c) => c.toUpperCase()) } : {}),
-        created: 'Created',
-        modified: 'Modified',
-        url: 'Url',
-      }),
+      [method]: withIdInSettings(
+        describe(fields, {
+          [spec.idKind === 'int' ? 'id' : 'uuid']: 'Id',
+          ...(fk ? { [fk]: spec.level.replace(/^./, (c) => c.toUpperCase()) } : {}),
+          created: 'Created',
+          modified: 'Modified',
+          url: 'Url',
+        }),
+        spec.idInSettings ? (spec.idKind === 'int' ? 'id' : 'uuid') : null,
+      ),
     },
   })
 
@@ -603,7 +612,19 @@ function target(spec: ResourceSpec, item: Item, parents: Parents) {
     id: idOf(item),
     project: spec.kind === 'project' ? idOf(item) : parents.project?.uuid,
     table: spec.kind === 'table' ? idOf(item) : parents.table?.uuid,
+    object: objectOf(item),
   }
+}
+
+/** What an activity entry holds of the object: its name and description as the change left them. */
+export function objectOf(item: Item) {
+  return { name: item.name ?? null, description: item.description ?? null }
+}
+
+/** OPTIONS metadata with `key` (the id) described as a field that is not read-only (`idInSettings`). */
+export function withIdInSettings(meta: Record<string, unknown>, key: string | null) {
+  if (!key || !meta[key]) return meta
+  return { ...meta, [key]: { ...(meta[key] as object), read_only: false } }
 }
 
 /** Validates a lone value against a field and throws DRF errors at `path`. */

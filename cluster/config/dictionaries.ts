@@ -258,6 +258,7 @@ export function registerFunctions(router: ClusterRouter): ResourceApi {
     level: 'project',
     path: 'functions',
     description: 'SQL functions: a lambda such as (x, k, b) -> k*x + b.',
+    idInSettings: true,
     fields: {
       name: nameField(63, {
         pattern: /^[A-Za-z_][A-Za-z0-9_]*$/,

@@ -79,11 +79,32 @@ export function activityAction(action: string): string {
   return m ? `${ACTIVITY_VERBS[m[1]] ?? m[1]}:${m[2]}` : action
 }
 
-/** A resource's change history from the audit trail, newest first: `{uuid, created, user, action, text}`. */
+/**
+ * A resource's change history from the audit trail, newest first: `{uuid, created, user, action,
+ * name, description, text}`, the name and description being the changed object's as the change left
+ * them (as a real cluster's entries hold them; issue 50). An entry written before they were kept
+ * answers the object's current ones, or null when it is gone.
+ */
 export function activity(ctx: Ctx, match: (e: AuditEntry) => boolean) {
-  const entries = ctx.cluster.store
+  const { store } = ctx.cluster
+  const now = (e: AuditEntry) => {
+    const item = e.target_kind && e.target_id ? store.peek<Item>(e.target_kind, e.target_id) : undefined
+    return { name: item?.name ?? null, description: item?.description ?? null }
+  }
+  const entries = store
     .filter<AuditEntry>('audit', match)
     .reverse()
-    .map((e) => ({ uuid: e.uuid, created: e.created, user: e.user, action: activityAction(e.action), text: e.text }))
+    .map((e) => {
+      const object = e.object ?? now(e)
+      return {
+        uuid: e.uuid,
+        created: e.created,
+        user: e.user,
+        action: activityAction(e.action),
+        name: object.name ?? null,
+        description: object.description ?? null,
+        text: e.text,
+      }
+    })
   return listResponse(ctx.request, entries, { bareArrays: ctx.cluster.options.bareArrays })
 }

@@ -2,7 +2,7 @@ import type { ClusterRouter } from '../context'
 import { json } from '../http'
 import { authorize } from './access'
 import { audit } from './audit'
-import { asResource, defineResource, type Item, type ResourceApi } from './crud'
+import { asResource, defineResource, objectOf, type Item, type ResourceApi } from './crud'
 import { AUTOINGEST_DEFAULTS, queryOptionsField, tableDefaults } from './defaults'
 import { activity } from './projects'
 import { descriptionField, f, IDENTIFIER_NAME, REQUIRED, type Errors, type Fields } from './schema'
@@ -195,6 +195,7 @@ export function registerTables(router: ClusterRouter): ResourceApi {
           id: item.uuid,
           project: parents.project!.uuid,
           table: item.uuid,
+          object: objectOf(item),
         })
         return json({ detail: `Table ${parents.project!.name}.${item.name} truncated.` })
       })

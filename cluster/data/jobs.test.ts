@@ -158,8 +158,17 @@ describe('batch jobs', () => {
     const list = await c.api('GET', `${base}/jobs/batch/`)
     expect(list.status).toBe(200)
     expect(list.body.count).toBeGreaterThanOrEqual(4)
-    const cancelDone = await c.api('POST', `${base}/jobs/batch/${list.body.results[0].uuid}/cancel`)
+    const done = list.body.results.find((j: { status: string }) => j.status === 'done')
+    const cancelDone = await c.api('POST', `${base}/jobs/batch/${done.uuid}/cancel`)
     expect(cancelDone.status).toBe(400)
+    // a failed job answers that it had failed already, and why (issue 50: hdxcli's `job batch cancel`)
+    const failed = list.body.results.find((j: { status: string }) => j.status === 'failed')
+    const cancelFailed = await c.api('POST', `${base}/jobs/batch/${failed.uuid}/cancel`)
+    expect(cancelFailed.status).toBe(200)
+    expect(cancelFailed.body).toMatchObject({
+      status: 'failed',
+      detail: expect.stringMatching(/^Job had already failed/),
+    })
     const purge = await c.api('POST', `${base}/purgejobs/`)
     expect(purge.status).toBe(200)
     expect(purge.body.purged).toBeGreaterThanOrEqual(4)
