@@ -380,4 +380,57 @@ describe('real transforms on the local cluster', () => {
     })
     expect(datazoom.status, JSON.stringify(datazoom.body)).toBe(201)
   })
+
+  it('Cloudflare and Fastly v2: virtual columns, elements [] on scalars, defaults of every type, a primary with a microsecond layout', async () => {
+    const path = await newTable()
+    const dt = {
+      index: true,
+      virtual: false,
+      primary: false,
+      source: null,
+      catch_all: false,
+      ignore: false,
+      format: null,
+      resolution: 'seconds',
+      default: null,
+      script: null,
+      elements: [],
+      suppress: false,
+    }
+    const columns = [
+      {
+        name: 'reqTimeSec',
+        datatype: {
+          ...dt,
+          type: 'datetime',
+          index: false,
+          primary: true,
+          format: '2006-01-02T15:04:05.999999Z',
+          resolution: 'ms',
+          source: { from_input_field: 'timestamp' },
+        },
+      },
+      { name: 'hdx_cdn', datatype: { ...dt, type: 'string', default: 'fastly' } },
+      {
+        name: 'is_tls',
+        datatype: { ...dt, type: 'bool', default: false, source: { from_input_field: 'sql_transform' } },
+      },
+      { name: 'EdgeResponseTimeMS', datatype: { ...dt, type: 'uint64', virtual: true } },
+      { name: 'EdgeResponseCompressionRatio', datatype: { ...dt, type: 'double', index: false } },
+    ]
+    const r = await api.post(path, {
+      name: 'fastly_v2',
+      description: 'Fastly CDN Transform',
+      type: 'json',
+      settings: {
+        is_default: true,
+        sql_transform: 'SELECT IF(ISNULL(tlsVersion), 0, 1) as is_tls, * FROM {STREAM}',
+        null_values: [],
+        sample_data: null,
+        output_columns: columns,
+      },
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect((await api.get(`${path}${r.body.uuid}`)).body.settings.output_columns).toEqual(columns)
+  })
 })
