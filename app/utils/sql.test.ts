@@ -30,7 +30,7 @@ describe('isChangingStatement', () => {
       '-- note\nselect 1',
       '/* c */ SELECT 1',
       '',
-      'SELEC typo FROM',
+      '-- only a comment',
     ]) {
       expect(isChangingStatement(sql), sql).toBe(false)
     }
@@ -45,6 +45,9 @@ describe('isChangingStatement', () => {
       'CREATE TABLE t (x UInt8) ENGINE = Memory',
       'SYSTEM FLUSH LOGS',
       'KILL QUERY WHERE 1',
+      // the console cannot tell: a change unless confirmed (decision 095)
+      'SELEC typo FROM',
+      '-- /*\nALTER TABLE t DELETE WHERE 1',
     ]) {
       expect(isChangingStatement(sql), sql).toBe(true)
     }

@@ -25,6 +25,7 @@ import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { isAlterJobSql } from '~/schemas/job-values'
 import { isChangingStatement } from '~/utils/sql'
+import { doubtMessage, readStatement, type StatementDoubt } from '~/utils/sql-statement'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { RouteHandle } from '~/utils/handle'
 import {
@@ -87,12 +88,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { sql, options, optionErrors } = fromUrl.sql !== '' ? fromUrl : readQueryParams(url, picker)
   // a name typed in Save… before a Run rides along in the run's link, so it is still there to save
   const saveName = url.searchParams.get('name') ?? ''
-  const base = { picker, schema, sql, options, optionErrors, tab, isChange: false, runId, saveName }
+  const reading = readStatement(sql)
+  const doubt: StatementDoubt | null = reading.doubt
+  const base = { picker, schema, sql, options, optionErrors, tab, isChange: false, doubt, runId, saveName }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
   if (Object.keys(optionErrors).length)
     return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
-  // A GET (a link, a reload, a prefetch) never changes anything: a change waits for a confirmed POST.
-  if (isChangingStatement(sql) && tab !== 'analysis')
+  // A GET (a link, a reload, a prefetch) never changes anything: a change, or a statement the console
+  // cannot read for sure, waits for a confirmed POST. Analysis runs EXPLAIN of it, so only of one
+  // whole statement (EXPLAIN of `a; b` or `a PARALLEL WITH b` would run b).
+  if (isChangingStatement(sql) && (tab !== 'analysis' || !reading.isOneStatement))
     return { ...base, isChange: true, sqlError: undefined, outcome: null, analysis: null }
   if (tab === 'analysis') {
     const analysis = await runAnalysis(api, sql, options)
@@ -133,6 +138,7 @@ async function runFromForm(request: Request, formData: FormData) {
       optionErrors,
       saveName: String(formData.get('name') ?? ''),
       isChange: isChangingStatement(sql),
+      doubt: readStatement(sql).doubt,
       linkTooLong: true as const,
     }
     if (!sql.trim()) return data({ ...ran, sqlError: NO_SQL_MESSAGE, outcome: null }, { status: 400 })
@@ -230,6 +236,7 @@ type RanHere = {
   sqlError?: string
   saveName?: string
   isChange?: boolean
+  doubt?: StatementDoubt | null
   linkTooLong?: boolean
   outcome: unknown
 }
@@ -271,7 +278,7 @@ function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceVi
             History keep it.
           </Box>
         ) : null}
-        {isConfirming ? <ConfirmChange sql={sql} /> : null}
+        {isConfirming ? <ConfirmChange sql={sql} doubt={(ran ? ran.doubt : loaded.doubt) ?? null} /> : null}
         {outcome || analysis ? (
           <ResultSection outcome={outcome} analysis={analysis} search={withRun(location.search, loaded.runId)} />
         ) : null}
@@ -352,19 +359,23 @@ function ResultSection({
   )
 }
 
-/** The step between a changing statement and its run: a link or a reload shows this, never runs it. */
-function ConfirmChange({ sql }: { sql: string }) {
+/**
+ * The step between a changing statement (or one the console cannot read for sure: `doubt`) and its
+ * run: a link or a reload shows this, never runs it.
+ */
+function ConfirmChange({ sql, doubt }: { sql: string; doubt: StatementDoubt | null }) {
   const isAlterJob = isAlterJobSql(sql)
   return (
     <ConfirmPanel
       id="confirm-change"
-      title="This statement changes data"
+      title={doubt ? 'This statement may change data' : 'This statement changes data'}
       intent={RUN_CHANGE_INTENT}
       hiddenFields={{ sql }}
       confirmLabel={isAlterJob ? 'Create alter job' : 'Run this statement'}
       tone="warning"
       cancelTo={`/queries?${new URLSearchParams({ data: sql })}`}
     >
+      {doubt ? `${doubtMessage(doubt)} ` : ''}
       {isAlterJob
         ? 'It becomes an alter job: the rows it changes are counted first and nothing changes until you commit the job.'
         : 'It runs on the cluster as soon as you confirm. Opening a link or reloading never runs it.'}

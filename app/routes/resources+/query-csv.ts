@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { isChangingStatement, isNumericType } from '~/utils/sql'
+import { isNumericType } from '~/utils/sql'
+import { doubtMessage, readStatement, withoutOutputFormat } from '~/utils/sql-statement'
 import { ClusterError } from '~/api/errors.server'
 import { QueryError, queryCluster } from '~/api/query.server'
 import { NO_SQL_MESSAGE, readOptions, validateOptions } from '../_console+/queries+/__query-options'
@@ -11,9 +12,12 @@ import { ROWS_FORMAT } from '../_console+/queries+/__result-cache.server'
  * streamed from the cluster row by row (the token stays on the server). CSV by default, a JSON array
  * of objects with `as=json`; both from the cluster's line-per-row JSON, 64-bit integers exact (as
  * strings in JSON). In CSV a text value a spreadsheet would run as a formula (starting with = + - @,
- * a tab or a carriage return) gets a leading `'`. A format chosen in the options is streamed as the
- * cluster sends it. The query UI's 10,000-row cap does not apply; the options set do. Failures
- * answer plain text with the cluster's message.
+ * a tab or a carriage return) gets a leading `'`. The download is always what the console asked the
+ * cluster for (decision 095): the statement's own `FORMAT` clause and output-format settings are cut
+ * (read as the engine reads them: never text in a string or a comment) and a format chosen in the
+ * options is not sent; an answer in any other format is refused, never passed on. The query UI's
+ * 10,000-row cap does not apply; the other options set do. Failures answer plain text with the
+ * cluster's message.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -24,46 +28,43 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const errors = Object.values(validateOptions(options))
   if (!sql.trim()) return text(NO_SQL_MESSAGE, 400)
   if (errors.length) return text(errors.join('\n'), 400)
-  // A download link is a GET: it never runs a statement that changes data.
-  if (isChangingStatement(sql))
+  // A download link is a GET: it never runs a statement that changes data, nor one the console cannot read.
+  const reading = readStatement(sql)
+  if (reading.kind === 'change')
     return text('This statement changes data: run it from the Query page, where it asks you to confirm.', 400)
-  const chosen = options.hdx_query_output_format
+  if (reading.kind === 'unsure') return text(`${doubtMessage(reading.doubt)} Run it from the Query page.`, 400)
+  const statement = withoutOutputFormat(sql)
+  if (!statement) return text(FORMAT_NOT_CUT_MESSAGE, 400)
+  // the format chosen in the options is the result page's; the download asks for rows
+  const { hdx_query_output_format: _chosen, ...settings } = options
   try {
-    const answer = await queryCluster(api, sql, {
-      ...options,
-      hdx_query_output_format: chosen ?? ROWS_FORMAT,
+    const answer = await queryCluster(api, statement.sql, {
+      ...settings,
+      hdx_query_output_format: ROWS_FORMAT,
       output_format_json_quote_64bit_integers: '1',
     })
-    const answered = answer.headers.get('x-clickhouse-format') ?? chosen ?? ROWS_FORMAT
-    const isRows = answered === ROWS_FORMAT
-    const extension = isRows
-      ? as
-      : /^CSV/i.test(answered)
-        ? 'csv'
-        : /^(TSV|TabSeparated)/i.test(answered)
-          ? 'tsv'
-          : /^JSON/i.test(answered)
-            ? 'json'
-            : 'txt'
+    const answered = answer.headers.get('x-clickhouse-format')
+    if (answered && answered.toLowerCase() !== ROWS_FORMAT.toLowerCase()) {
+      void answer.body?.cancel().catch(() => undefined)
+      return text(`The cluster answered in ${answered}, not in rows. ${FORMAT_NOT_CUT_MESSAGE}`, 400)
+    }
     const headers = new Headers({
-      'Content-Type': isRows
-        ? as === 'json'
-          ? 'application/json; charset=utf-8'
-          : 'text/csv; charset=utf-8'
-        : (answer.headers.get('content-type') ?? 'text/plain; charset=utf-8'),
-      'Content-Disposition': `attachment; filename="query-result.${extension}"`,
+      'Content-Type': as === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="query-result.${as}"`,
       'Cache-Control': 'no-store',
     })
     const stats = answer.headers.get('x-hdx-query-stats')
     if (stats) headers.set('X-HDX-Query-Stats', stats)
-    const body = isRows ? answer.body!.pipeThrough(rowsTo(as)) : answer.body
-    return new Response(body, { status: 200, headers })
+    return new Response(answer.body!.pipeThrough(rowsTo(as)), { status: 200, headers })
   } catch (error) {
     if (error instanceof QueryError) return text(error.message, 400)
     if (error instanceof ClusterError) return text(error.message, error.status)
     throw error
   }
 }
+
+const FORMAT_NOT_CUT_MESSAGE =
+  "A download is made by the console from rows: remove the statement's own FORMAT clause and output-format settings, then download again."
 
 /** A text value a spreadsheet would run as a formula, made inert with a leading quote. */
 export function guardFormula(value: string): string {
@@ -75,7 +76,7 @@ function csvField(value: unknown, isNumeric: boolean): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   const text = typeof value === 'string' ? value : JSON.stringify(value)
   // Numbers (64-bit ones come as strings) stay as they are: -5 is a number, not a formula.
-  if (isNumeric && /^-?[\d.eE+-]+$|^-?(inf|nan)$/i.test(text)) return text
+  if (isNumeric && /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$|^-?(?:inf|nan)$/i.test(text)) return text
   return `"${guardFormula(text).replace(/"/g, '""')}"`
 }
 
@@ -92,7 +93,9 @@ export function rowsTo(as: 'csv' | 'json'): TransformStream<Uint8Array, Uint8Arr
   let rows = 0
   const line = (raw: string): string => {
     if (!raw) return ''
-    const values = JSON.parse(raw) as unknown[]
+    const values: unknown = JSON.parse(raw)
+    // every line of the rows format is a JSON array: anything else is not passed on, guarded or not
+    if (!Array.isArray(values)) throw new Error('The cluster did not answer in rows.')
     if (!names) {
       names = values.map(String)
       return as === 'csv' ? `${names.map((name) => csvField(name, false)).join(',')}\n` : ''

@@ -45,6 +45,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   try {
     const answer = await queryCluster(api, sql, { ...settings, hdx_query_output_format: 'JSONCompactEachRow' })
+    // a statement with its own FORMAT answers in it: those are not rows for the grid (decision 095)
+    const answered = answer.headers.get('x-clickhouse-format')
+    if (answered && answered.toLowerCase() !== 'jsoncompacteachrow') {
+      void answer.body?.cancel().catch(() => undefined)
+      return text('Only results shown as a table stream as rows.', 400)
+    }
     return ndjson(answer.body!.pipeThrough(rowWindow(from, QUERY_UI_MAX_ROWS)), null)
   } catch (error) {
     if (error instanceof QueryError) return text(error.message, 400)

@@ -248,7 +248,7 @@ describe('/result', () => {
   })
 
   it("shows the engine's 400 with the SQL kept and nothing run twice", async () => {
-    const sql = 'SELEC nonsense FROM'
+    const sql = 'SELECT nonsense FROM'
     const { data, status } = await result({ sql, hdx_query_comment: 'kept too' })
     expect(status).toBe(400)
     expect(data.sql).toBe(sql)
@@ -525,7 +525,9 @@ describe('big results: pages, the result cache and the rows stream', () => {
     expect(rows).toHaveLength(10)
     expect(rows[0]).toEqual(['9990', '9990'])
     expect(new URL(seen[0]!).searchParams.get('hdx_query_output_format')).toBe('JSONCompactEachRow')
-    const bad = await rowsLoader(args(get(`/resources/query-rows?${new URLSearchParams({ sql: 'SELEC 1' })}`, cookie)))
+    const bad = await rowsLoader(
+      args(get(`/resources/query-rows?${new URLSearchParams({ sql: 'SELECT 1 FROM' })}`, cookie)),
+    )
     expect(bad.status).toBe(400)
     expect(await bad.text()).toMatch(/^Code: 62/)
     const change = await rowsLoader(
@@ -580,7 +582,7 @@ describe('big results: pages, the result cache and the rows stream', () => {
   })
 
   it('stays within its bounds: a failed run is not kept, and old entries leave first', async () => {
-    await result({ sql: 'SELEC 1' })
+    await result({ sql: 'SELECT 1 FROM' })
     expect(resultCacheSize().entries).toBe(0)
     const runs: string[] = []
     for (let index = 0; index < RESULT_CACHE_LIMITS.maxEntries + 3; index++)
@@ -679,7 +681,7 @@ describe('/resources/query-csv', () => {
   })
 
   it('answers the engine message as text for a bad query, and needs a session', async () => {
-    const bad = await csvLoader(args(get('/resources/query-csv?sql=SELEC+1', cookie)))
+    const bad = await csvLoader(args(get('/resources/query-csv?sql=SELECT+1+FROM', cookie)))
     expect(bad.status).toBe(400)
     expect(await bad.text()).toMatch(/^Code: 62/)
     const thrown = await responseFrom(() => csvLoader(args(get('/resources/query-csv?sql=SELECT+1'))))

@@ -310,14 +310,14 @@ describe('history per user', () => {
     }
     const location = await run({ sql: 'SELECT 4242 AS history_check', hdx_query_comment: 'from history' })
     expect(location).toMatch(/^\/result\?sql=SELECT\+4242.*&hdx_query_comment=from\+history&run=[0-9a-f-]{36}#result$/)
-    await run({ sql: 'SELEC history_broken' })
+    await run({ sql: 'SELECT history_broken FROM' })
     await run({ sql: 'SELECT 7 AS refused_option', hdx_query_max_rows: 'ten' })
     // opening the link again (a GET) records nothing more
     await resultLoader(args(get(location.replace('#result', ''), admin)))
     const page = await editor('')
     const ok = page.history.find((entry) => entry.sql.includes('history_check'))!
     expect(ok).toMatchObject({ options: 'hdx_query_comment=from+history', rows: 1, error: '' })
-    const broken = page.history.find((entry) => entry.sql === 'SELEC history_broken')!
+    const broken = page.history.find((entry) => entry.sql === 'SELECT history_broken FROM')!
     expect(broken.error).toMatch(/^Code: \d+\. DB::Exception: /)
     expect(page.history.indexOf(broken)).toBeLessThan(page.history.indexOf(ok))
     expect(page.history.some((entry) => entry.sql.includes('refused_option'))).toBe(false)
@@ -329,7 +329,7 @@ describe('history per user', () => {
     forgetStore()
     const fresh = await editor('?data=SELECT+1')
     const sqls = fresh.history.map((entry) => entry.sql)
-    expect(sqls).toContain('SELEC history_broken')
+    expect(sqls).toContain('SELECT history_broken FROM')
     expect(sqls).toContain('SELECT 4242 AS history_check')
 
     const theirs = await editor('', cookies.publisher)
