@@ -23,6 +23,7 @@ const handler = await createCluster({
   batchSourceWaitMs: process.env.CLUSTER_BATCH_SOURCE_WAIT_MS
     ? Number(process.env.CLUSTER_BATCH_SOURCE_WAIT_MS)
     : undefined,
+  importDir: process.env.CLUSTER_IMPORT_DIR || undefined,
 })
 
 const server = http.createServer(nodeListener(handler, `${host}:${port}`))
@@ -34,9 +35,10 @@ server.listen(port, host, () => {
     `Local cluster ${process.env.CLUSTER_VERSION ?? ''} listening on http://${host}:${actualPort}`.replace('  ', ' '),
   )
   console.log(`Data directory: ${dataDir}`)
-  console.log(
-    `Admin login: ${handler.admin.email} / ${handler.admin.password} (kept in ${path.join(dataDir, 'admin.json')})`,
-  )
+  // the password itself is not printed: a start log is read by more people than the machine's operator
+  console.log(`Admin login: ${handler.admin.email}, with the password kept in ${path.join(dataDir, 'admin.json')}`)
+  console.log(`Outgoing mail (reset and invite links): ${path.join(dataDir, 'outbox.jsonl')}`)
+  console.log(`Batch jobs read local files from: ${handler.state.options.importDir}`)
 })
 
 let stopping = false

@@ -388,8 +388,10 @@ function makeHooks(plane: Plane): DataHooks {
     const name = dictTable(project, dictionary)
     const backing = qualified('hdx_dicts', name)
     await engine.exec(`CREATE OR REPLACE TABLE ${backing} (${structure}) ENGINE = MergeTree ORDER BY tuple()`)
-    const file = path.join(cluster.options.dataDir, 'files', project.uuid, String(s.filename ?? ''))
-    if (s.filename && fs.existsSync(file)) {
+    const folder = path.join(cluster.options.dataDir, 'files', project.uuid)
+    const file = path.resolve(folder, String(s.filename ?? ''))
+    // only a file of the project's own uploads, whatever the name says (never the data dir's secrets)
+    if (s.filename && path.dirname(file) === folder && fs.existsSync(file)) {
       const format =
         typeof s.format === 'string' && s.format ? s.format : /\.json/i.test(file) ? 'JSONEachRow' : 'CSVWithNames'
       try {
