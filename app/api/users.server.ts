@@ -22,9 +22,20 @@ export const getCurrentUser = oncePerRequest((api) =>
 
 export type PasswordChange = { current_password: string; new_password: string; confirm_password: string }
 
-/** Changes the signed-in user's password; throws ClusterError (400 with field errors). */
-export async function changePassword(api: ClusterApi, change: PasswordChange): Promise<void> {
-  await api.put('/change_password', change)
+/** A login token as the cluster answers it (login, and the local cluster's change_password). */
+export type AuthToken = { access_token: string; expires_in: number }
+
+/**
+ * Changes the signed-in user's password; throws ClusterError (400 with field errors). Answers the
+ * new token the cluster gives with the change (the local cluster ends every session of the user,
+ * this one's too, and answers a new one: issue 49), or null when it gives none (a real cluster).
+ */
+export async function changePassword(api: ClusterApi, change: PasswordChange): Promise<AuthToken | null> {
+  const answer = await api.put<{ auth_token?: Partial<AuthToken> } | null>('/change_password', change)
+  const token = answer?.auth_token
+  return typeof token?.access_token === 'string' && Number(token.expires_in) > 0
+    ? { access_token: token.access_token, expires_in: Number(token.expires_in) }
+    : null
 }
 
 /** A user in the org's list (cluster-api.md 8.1); service accounts and invited users are listed too. */

@@ -1,17 +1,17 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Box, Text } from '@chakra-ui/react'
 import { Link as ChakraLink } from '~/components/ui/link'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { changePassword } from '~/api/users.server'
+import { changePassword, type AuthToken } from '~/api/users.server'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { PageHeader } from '~/components/layout/page-header'
 import { RouteErrorBoundary } from '~/components/layout/route-error'
 import { ChangePasswordFormSchema } from '~/schemas/auth'
 import { replyFromCluster } from '~/api/policies.server'
-import { requireSession } from '~/utils/session.server'
+import { commitSession, requireSession } from '~/utils/session.server'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 
 const PASSWORD_FIELDS = ['current_password', 'new_password', 'confirm_password']
@@ -21,34 +21,52 @@ const loadChangePasswordFormSchema = () => import('~/schemas/auth').then((module
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireSession(request)
-  return { constraint: getZodConstraint(ChangePasswordFormSchema) }
+  // `?changed=1`: where a successful change lands (below)
+  const isChanged = new URL(request.url).searchParams.get('changed') === '1'
+  return { constraint: getZodConstraint(ChangePasswordFormSchema), isChanged }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const submission = parseWithZod(await request.formData(), { schema: ChangePasswordFormSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: PASSWORD_FIELDS }), isChanged: false }, { status: 400 })
+    return data({ result: submission.reply({ hideFields: PASSWORD_FIELDS }) }, { status: 400 })
   }
+  let token: AuthToken | null
   try {
-    await changePassword(api, submission.value)
+    token = await changePassword(api, submission.value)
   } catch (error) {
     const reply = replyFromCluster(submission, error, { hideFields: PASSWORD_FIELDS })
-    return data({ ...reply.data, isChanged: false }, reply.init ?? undefined)
+    return data(reply.data, reply.init ?? undefined)
   }
-  return { result: submission.reply({ resetForm: true }), isChanged: true }
+  // A new password ends the user's other sessions (the cluster's tokens made with the old one); this
+  // session goes on with the token the cluster answered (a cluster that answers none keeps the old).
+  // A redirect, so that the next page is read with the new cookie: without scripts, the loaders
+  // after an action get the request's old cookie, whose token the change ended.
+  const session = await requireSession(request)
+  const headers = token
+    ? {
+        'Set-Cookie': await commitSession(request, {
+          token: token.access_token,
+          expiresIn: token.expires_in,
+          userId: session.userId,
+          orgId: session.orgId,
+        }),
+      }
+    : undefined
+  return redirect('/profile/change-password?changed=1', { headers })
 }
 
 export default function ChangePasswordRoute() {
-  const { constraint } = useLoaderData<typeof loader>()
+  const { constraint, isChanged } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [form, fields] = useLazySchemaForm(loadChangePasswordFormSchema, {
     constraint,
     id: 'change-password',
-    lastResult: actionData?.isChanged ? undefined : actionData?.result,
+    lastResult: actionData?.result,
   })
 
-  if (actionData?.isChanged) {
+  if (isChanged) {
     return (
       <Box maxW="lg">
         <PageHeader title="Change password" />

@@ -134,8 +134,16 @@ describe('change password', () => {
     const cookie = await loginAsAdmin()
     const next = 'changed-password-456'
     const form = { current_password: ADMIN.password, new_password: next, confirm_password: next }
-    const { data } = unwrap(await changePasswordAction(args(post('/profile/change-password', form, cookie))))
-    expect(data.isChanged).toBe(true)
+    const answer = asResponse(await changePasswordAction(args(post('/profile/change-password', form, cookie))))
+    // a redirect to the success state, read with the new cookie
+    expect(answer.status).toBe(302)
+    expect(answer.headers.get('Location')).toBe('/profile/change-password?changed=1')
+    // the change ended every session made with the old password (a stolen cookie too); this one
+    // goes on with the new token in the answer's cookie
+    const changedCookie = cookieFrom(answer)
+    expect(changedCookie).not.toBe(cookie)
+    await expect(createTokenLoader(args(get('/profile/create-token', cookie)))).rejects.toMatchObject({ status: 302 })
+    expect((await createTokenLoader(args(get('/profile/create-token', changedCookie)))).serviceAccounts).toBeDefined()
     const login = asResponse(await loginAction(args(post('/login', { email: ADMIN.email, password: next }))))
     expect(login.status).toBe(302)
     // Put it back for the other tests in this file.
