@@ -5,7 +5,11 @@ import { pino } from 'pino'
 import { recordClusterCall } from '../app/utils/request-context.server'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import express from 'express'
-import { admission, closeGracefully, createBaseApp } from './app'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { admission, closeGracefully, createBaseApp, loggedPath } from './app'
+import { FORM_LIMIT, PUBLIC_FORM_LIMIT, UPLOAD_LIMIT, bodyLimitFor, multipartValidator } from './request-body'
+import { createRemixRequest } from './remix-handler'
 
 let server: Server | undefined
 /** Resolves when a request reaches /slow (a graceful stop must find it in flight, however busy the machine). */
@@ -93,7 +97,13 @@ describe('console server', () => {
       const url = new URL(`${base}/login`)
       return new Promise((resolve, reject) => {
         const req = request(
-          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers },
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+          },
           (res) => {
             let body = ''
             res.setEncoding('utf8')
@@ -121,14 +131,48 @@ describe('console server', () => {
       }
     })
 
-    it('lets the same origin, a proxy-forwarded host and a client that states no origin through', async () => {
+    it('lets the same origin and a client that states no origin through', async () => {
       const base = await serve(false)
       expect((await postWith(base, { Origin: base })).body).toBe('changed')
       expect((await postWith(base, { Referer: `${base}/data/new-table` })).body).toBe('changed')
-      expect(
-        (await postWith(base, { Origin: 'https://console.example', 'X-Forwarded-Host': 'console.example' })).body,
-      ).toBe('changed')
       expect((await postWith(base, {})).body).toBe('changed')
+    })
+
+    it('refuses the same host over another scheme, and an X-Forwarded-Host or -Proto no trusted proxy sent (issue 49)', async () => {
+      const base = await serve(false)
+      const host = new URL(base).host
+      const attempts: Record<string, string>[] = [
+        { Origin: `https://${host}` },
+        { Referer: `https://${host}/data/new-table` },
+        // an attacker's page on evil.example, its request sent with the headers a proxy would set
+        { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' },
+        { Origin: `https://${host}`, 'X-Forwarded-Proto': 'https' },
+      ]
+      for (const headers of attempts) {
+        const answer = await postWith(base, headers)
+        expect(answer.status, JSON.stringify(headers)).toBe(403)
+        expect(answer.body).not.toContain('changed')
+      }
+    })
+
+    it('believes X-Forwarded-Host and -Proto from a proxy TRUST_PROXY names, scheme and host compared', async () => {
+      for (const trustProxy of [true, ['loopback'], 1] as const) {
+        const base = await serve(false, { trustProxy: trustProxy as never })
+        const proxied = { 'X-Forwarded-Host': 'console.example', 'X-Forwarded-Proto': 'https' }
+        expect((await postWith(base, { ...proxied, Origin: 'https://console.example' })).body).toBe('changed')
+        expect((await postWith(base, { ...proxied, Origin: 'http://console.example' })).status).toBe(403)
+        expect((await postWith(base, { ...proxied, Origin: 'https://evil.example' })).status).toBe(403)
+        server!.closeAllConnections()
+        await new Promise<void>((resolve) => server!.close(() => resolve()))
+      }
+      // a list that does not name this peer: not a proxy
+      const base = await serve(false, { trustProxy: ['10.0.0.0/8'] })
+      const answer = await postWith(base, {
+        'X-Forwarded-Host': 'console.example',
+        'X-Forwarded-Proto': 'https',
+        Origin: 'https://console.example',
+      })
+      expect(answer.status).toBe(403)
     })
   })
 
@@ -343,5 +387,287 @@ describe('admission in arrival order (decision 042)', () => {
     expect(started).toEqual(['a', 'c'])
     finish.get('c')!()
     expect([await a, await c]).toEqual(['a', 'c'])
+  })
+})
+
+/** Sends one raw request and resolves to what came back (the body unread when the server answered first). */
+function rawRequest(
+  base: string,
+  { method = 'POST', path = '/login', headers = {}, body = [] as (string | Buffer)[], keepOpen = false } = {},
+): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+  const url = new URL(base)
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, method, headers, agent: false }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }))
+    })
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? null : reject(error),
+    )
+    req.flushHeaders()
+    for (const part of body) req.write(part)
+    if (!keepOpen) req.end()
+  })
+}
+
+describe('request bodies (issue 49)', () => {
+  /** The base app with an action that reads its form as Remix does (the checked body), answering what it read. */
+  async function serveForms(options: Omit<Parameters<typeof createBaseApp>[0], 'allowEmbedding'> = {}) {
+    const app = createBaseApp({ allowEmbedding: false, ...options })
+    const reads: string[] = []
+    app.post(/.*/, async (req, res) => {
+      try {
+        const form = await createRemixRequest(req, res).formData()
+        reads.push('read')
+        res.send(`read ${[...form.keys()].join(',')}`)
+      } catch (error) {
+        reads.push('failed')
+        if (!res.locals.isBodyRefused) res.status(500).send(`failed: ${String(error)}`)
+      }
+    })
+    return { base: await listen(app), reads }
+  }
+
+  it('answers 415 with a clear page for a body that is not a form, before any action', async () => {
+    const { base, reads } = await serveForms()
+    for (const [type, body] of [
+      ['application/json', '{"email":"a@b.test","password":"x"}'],
+      ['text/plain', 'email=a'],
+      ['application/xml', '<login/>'],
+      [undefined, 'email=a'],
+    ] as const) {
+      const answer = await rawRequest(base, {
+        headers: { ...(type ? { 'Content-Type': type } : {}), Accept: 'text/html' },
+        body: [body],
+      })
+      expect(answer.status, String(type)).toBe(415)
+      expect(answer.headers['content-type']).toMatch(/^text\/html/)
+      expect(answer.body).toContain('Not a form the console reads')
+      expect(answer.body).toContain('application/x-www-form-urlencoded or multipart/form-data')
+    }
+    // another method that changes things, and a path of any action
+    const put = await rawRequest(base, {
+      method: 'PUT',
+      path: '/data/new-table',
+      headers: { 'Content-Type': 'application/json' },
+      body: ['{}'],
+    })
+    expect(put.status).toBe(415)
+    expect(reads).toEqual([])
+  })
+
+  it("answers 413 from the Content-Length, without reading the body, past the route's limit", async () => {
+    const { base, reads } = await serveForms()
+    // 25 MB announced, 1 KB sent: the answer comes without waiting for the rest
+    const answer = await rawRequest(base, {
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Content-Length': String(25 * 1024 * 1024),
+        Accept: 'text/html',
+      },
+      body: ['email=a%40b.test&password=', 'a'.repeat(1024)],
+      keepOpen: true,
+    })
+    expect(answer.status).toBe(413)
+    expect(answer.headers.connection).toBe('close')
+    expect(answer.body).toContain('The form is too big')
+    expect(answer.body).toContain('at most 64 KB')
+    expect(reads).toEqual([])
+  })
+
+  it('stops reading a body without Content-Length at the limit: 413, and the action reads nothing', async () => {
+    const { base, reads } = await serveForms()
+    const chunk = 'a'.repeat(16 * 1024)
+    const answer = await rawRequest(base, {
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Transfer-Encoding': 'chunked',
+        Accept: 'text/html',
+      },
+      body: ['password=', ...Array.from({ length: 5 }, () => chunk)],
+      keepOpen: true,
+    })
+    expect(answer.status).toBe(413)
+    expect(answer.body).toContain('The form is too big')
+    expect(reads).toEqual(['failed'])
+  })
+
+  it("answers a page's scripts (single fetch, /x.data) with the route error they show, not a page", async () => {
+    const { base } = await serveForms()
+    const answer = await rawRequest(base, {
+      path: '/login.data',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(PUBLIC_FORM_LIMIT + 1) },
+      keepOpen: true,
+    })
+    expect(answer.status).toBe(413)
+    expect(answer.headers['content-type']).toMatch(/^text\/x-script/)
+    expect(answer.body).toContain('ErrorResponse')
+    expect(answer.body).toContain('This form is too big for the console')
+  })
+
+  it('answers 400 for a multipart body without a boundary, broken, or cut short, and urlencoding that is not UTF-8', async () => {
+    const { base, reads } = await serveForms()
+    const multipart = (body: string, type = 'multipart/form-data; boundary=abc') =>
+      rawRequest(base, {
+        path: '/data/new-table',
+        headers: { 'Content-Type': type, Accept: 'text/html' },
+        body: [body],
+      })
+    const part = '--abc\r\nContent-Disposition: form-data; name="a"\r\n\r\nx\r\n'
+    for (const [label, answer] of [
+      ['no boundary', await multipart(`${part}--abc--\r\n`, 'multipart/form-data')],
+      ['garbage', await multipart('garbage')],
+      ['no closing boundary', await multipart(part)],
+      ['no Content-Disposition', await multipart('--abc\r\nContent-Type: text/plain\r\n\r\nx\r\n--abc--\r\n')],
+      [
+        'not UTF-8',
+        await rawRequest(base, {
+          path: '/data/new-table',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' },
+          body: ['name=%E0%A4'],
+        }),
+      ],
+    ] as const) {
+      expect(answer.status, label).toBe(400)
+      expect(answer.body, label).toContain('The form could not be read')
+    }
+    expect(reads.filter((read) => read === 'read')).toEqual([])
+    // well-formed ones are read as before
+    expect((await multipart(`${part}--abc--\r\n`)).body).toBe('read a')
+    const ok = await rawRequest(base, {
+      path: '/data/new-table',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: ['name=%C3%A9t%C3%A9&x=a%zz+b'],
+    })
+    expect(ok.body).toBe('read name,x')
+  })
+
+  it('a body cut before its Content-Length is refused, not read as a whole form', async () => {
+    const { base, reads } = await serveForms()
+    const url = new URL(base)
+    await new Promise<void>((resolve) => {
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        path: '/data/new-table',
+        method: 'POST',
+        agent: false,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': '100' },
+      })
+      req.on('error', () => resolve())
+      req.write('name=half')
+      setTimeout(() => {
+        req.destroy()
+        resolve()
+      }, 100)
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(reads).not.toContain('read')
+  })
+
+  it('gives each route its limit: sign-in forms 64 KB, forms 4 MB, uploads the file limit and 1 MB, under a base path too', () => {
+    expect(bodyLimitFor('/login')).toBe(PUBLIC_FORM_LIMIT)
+    expect(bodyLimitFor('/login.data')).toBe(PUBLIC_FORM_LIMIT)
+    expect(bodyLimitFor('/console/password-reset', '/console')).toBe(PUBLIC_FORM_LIMIT)
+    expect(bodyLimitFor('/verifyaccount/abc/def')).toBe(PUBLIC_FORM_LIMIT)
+    expect(bodyLimitFor('/data/new-transform')).toBe(FORM_LIMIT)
+    expect(bodyLimitFor('/result.data')).toBe(FORM_LIMIT)
+    expect(bodyLimitFor('/data/files/new-file')).toBe(UPLOAD_LIMIT)
+    expect(bodyLimitFor('/console/data/files/p1/a%20b.csv/update-file.data', '/console')).toBe(UPLOAD_LIMIT)
+    expect(bodyLimitFor('/resources/dictionary-file-upload')).toBe(UPLOAD_LIMIT)
+    expect(UPLOAD_LIMIT).toBe(201 * 1024 * 1024)
+  })
+
+  it('names as upload routes exactly the routes that read an upload (readMultipart)', () => {
+    const routes = readdirSync('app/routes', { recursive: true, encoding: 'utf8' }).filter(
+      (file) => /\.tsx?$/.test(file) && !/(^|\/)__/.test(file) && !/\.test\./.test(file),
+    )
+    const readers = ['__file-upload.server', '__dictionary-editor.server']
+    const uploads = routes.filter((file) => {
+      const text = readFileSync(path.join('app/routes', file), 'utf8')
+      return readers.some((reader) => text.includes(`/${reader}'`)) && /export (async function|const) action/.test(text)
+    })
+    expect(uploads.length).toBeGreaterThanOrEqual(5)
+    for (const file of uploads) {
+      // remix-flat-routes: `+` folders and `_` layouts are not in the URL, `.` is `/`, `$x` a segment
+      const url = `/${file
+        .replace(/\.tsx?$/, '')
+        .split('/')
+        .map((part) => part.replace(/\+$/, ''))
+        .filter((part) => !part.startsWith('_'))
+        .join('.')}`
+        .replace(/\./g, '/')
+        .replace(/\$\w+/g, 'x')
+      expect(bodyLimitFor(url), `${file} (${url})`).toBe(UPLOAD_LIMIT)
+    }
+    expect(bodyLimitFor('/data/new-transform')).not.toBe(UPLOAD_LIMIT)
+  })
+
+  it('checks multipart framing across chunk boundaries', () => {
+    const body = Buffer.from(
+      '--b0undary\r\nContent-Disposition: form-data; name="file"; filename="x.csv"\r\n\r\n' +
+        'a,b\r\n--b0undar not yet\r\n' +
+        '\r\n--b0undary\r\nContent-Disposition: form-data; name="a"\r\n\r\nx\r\n--b0undary--\r\n',
+    )
+    for (const size of [1, 2, 3, 7, 64, body.length]) {
+      const validator = multipartValidator('b0undary')
+      let ok = true
+      for (let i = 0; i < body.length; i += size) ok &&= validator.write(body.subarray(i, i + size))
+      expect(ok && validator.end(), `chunks of ${size}`).toBe(true)
+    }
+  })
+})
+
+describe('forwarded headers (TRUST_PROXY, issue 49)', () => {
+  async function serveEcho(trustProxy?: Parameters<typeof createBaseApp>[0]['trustProxy']) {
+    const app = createBaseApp({ allowEmbedding: false, trustProxy })
+    app.get('/echo', (req, res) => {
+      res.json({
+        ip: req.ip,
+        forwardedFor: req.get('x-forwarded-for') ?? null,
+        host: req.get('x-forwarded-host') ?? null,
+        protocol: req.protocol,
+      })
+    })
+    return listen(app)
+  }
+  const spoofed = { 'X-Forwarded-For': '203.0.113.7', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' }
+
+  it('drops them when no proxy is trusted (the default): the client address is the peer', async () => {
+    const base = await serveEcho()
+    const echo = (await (await fetch(`${base}/echo`, { headers: spoofed })).json()) as Record<string, unknown>
+    expect(echo).toEqual({ ip: '127.0.0.1', forwardedFor: null, host: null, protocol: 'http' })
+  })
+
+  it('believes them from a trusted proxy', async () => {
+    const base = await serveEcho(['loopback'])
+    const echo = (await (await fetch(`${base}/echo`, { headers: spoofed })).json()) as Record<string, unknown>
+    expect(echo).toEqual({ ip: '203.0.113.7', forwardedFor: '203.0.113.7', host: 'evil.example', protocol: 'https' })
+  })
+})
+
+describe('request log paths (issue 49)', () => {
+  it('redacts the token of a reset or invite link', async () => {
+    expect(loggedPath('/verifyaccount/YWJj/c3-secret-token?x=1')).toBe('/verifyaccount/YWJj/[redacted]')
+    expect(loggedPath('/console/verifyaccount/YWJj/c3-secret-token.data')).toBe(
+      '/console/verifyaccount/YWJj/[redacted]',
+    )
+    expect(loggedPath('/data/tables')).toBe('/data/tables')
+    const lines: string[] = []
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk))
+        done()
+      },
+    })
+    const app = createBaseApp({ allowEmbedding: false, logger: pino({ level: 'info' }, sink) })
+    app.get(/.*/, (_req, res) => void res.send('ok'))
+    const base = await listen(app)
+    await fetch(`${base}/verifyaccount/NGQ1Yy05/5f1-a-reset-token-9c2`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(lines.join('')).toContain('/verifyaccount/NGQ1Yy05/[redacted]')
+    expect(lines.join('')).not.toContain('a-reset-token')
   })
 })

@@ -8,6 +8,8 @@ import { pinoHttp } from 'pino-http'
 import { newNonce } from '../app/utils/csp-nonce.server'
 import { withRequestContext, type RequestContext } from '../app/utils/request-context.server'
 import { securityHeaders as headersFor } from '../app/utils/security-headers.server'
+import type { TrustProxy } from '../app/utils/env.server'
+import { guardRequestBody } from './request-body'
 
 /**
  * Security headers on every answer (spec section 7: frames denied unless embedding is allowed) and
@@ -43,26 +45,79 @@ function claimedOrigin(req: Request): string | null {
   }
 }
 
+/** The headers a proxy sets about the client and the address it reached: believed only from a trusted proxy. */
+const FORWARDED_HEADERS = [
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-prefix',
+  'forwarded',
+]
+
+/**
+ * Drops every X-Forwarded-* header (and Forwarded) of a request whose peer is not a trusted proxy
+ * (TRUST_PROXY, Express's `trust proxy`), so nothing after this (the origin check, the Secure
+ * cookie, the URL Remix sees, the client address) believes a client about itself (issue 49).
+ */
+export function untrustedForwardedHeaders() {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const isTrusted = req.app.get('trust proxy fn') as (address: string | undefined, hop: number) => boolean
+    if (!isTrusted(req.socket.remoteAddress, 0)) for (const name of FORWARDED_HEADERS) delete req.headers[name]
+    next()
+  }
+}
+
+/**
+ * The origin the user reached: the scheme and host of this connection, or those a trusted proxy
+ * forwarded (X-Forwarded-Proto, X-Forwarded-Host: `untrustedForwardedHeaders` drops them
+ * otherwise). Null when the Host is missing or not a host.
+ */
+export function reachedOrigin(req: Request): string | null {
+  const first = (value: string | undefined) => value?.split(',')[0]!.trim() || undefined
+  const isTls = (req.socket as { encrypted?: boolean }).encrypted === true
+  const scheme = (first(req.get('x-forwarded-proto')) ?? (isTls ? 'https' : 'http')).toLowerCase()
+  const host = first(req.get('x-forwarded-host')) ?? req.get('host')
+  if (!host || (scheme !== 'http' && scheme !== 'https')) return null
+  try {
+    const url = new URL(`${scheme}://${host}`)
+    // a host only: no user, path, query or fragment smuggled into it
+    const isHostOnly =
+      !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash && !/[/?#@\\]/.test(host)
+    return isHostOnly ? url.origin : null
+  } catch {
+    return null
+  }
+}
+
 /**
  * CSRF beyond SameSite: a state-changing request (POST, PUT, PATCH, DELETE) whose browser-stated
- * origin is another site's is refused with 403 and a page that says why, before it reaches an
- * action. A request that states no origin at all (curl, scripts, tests) is not a browser's
- * cross-site request and passes; the session cookie is SameSite=Strict besides. The host compared
- * is the one the user reached (X-Forwarded-Host behind a proxy, as `trust proxy` is set).
+ * origin is not the one the user reached (scheme and host: `reachedOrigin`) is refused with 403 and
+ * a page that says why, before it reaches an action. A request that states no origin at all (curl,
+ * scripts, tests) is not a browser's cross-site request and passes; the session cookie is
+ * SameSite=Strict besides.
  */
-export function sameOriginWrites(basePath = '') {
+export function sameOriginWrites(basePath = '', logger?: Logger) {
+  let hasWarnedOfProxy = false
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next()
     const origin = claimedOrigin(req)
     if (origin === null) return next()
-    const host = (req.get('x-forwarded-host') ?? req.get('host') ?? '').split(',')[0]!.trim()
-    let isSameSite = false
+    const reached = reachedOrigin(req)
+    let claimed: URL | null = null
     try {
-      isSameSite = origin !== 'null' && new URL(origin).host === host
+      claimed = origin === 'null' ? null : new URL(origin)
     } catch {
-      isSameSite = false
+      claimed = null
     }
-    if (isSameSite) return next()
+    if (claimed && reached && claimed.origin === reached) return next()
+    // The same host over https while this connection is http: a TLS proxy in front that TRUST_PROXY does not name.
+    if (!hasWarnedOfProxy && claimed?.protocol === 'https:' && reached === `http://${claimed.host}`) {
+      hasWarnedOfProxy = true
+      logger?.warn(
+        `A write from ${claimed.origin} was refused: it reached the console over http. Behind a proxy that serves https, set TRUST_PROXY (README, Configuration).`,
+      )
+    }
     res
       .status(403)
       .type('html')
@@ -91,10 +146,17 @@ export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({ level, base: { service: 'cluster-console' } })
 }
 
+/** A path as logged: the token of a reset or invite link (`/verifyaccount/<uuid>/<token>`) redacted. */
+export function loggedPath(url: string): string {
+  const path = url.split('?')[0]!
+  return path.replace(/(\/verifyaccount\/[^/]*\/)[^/]+/, '$1[redacted]')
+}
+
 /**
  * One JSON log line per request: request id (X-Request-Id when a proxy sent one, echoed back),
  * method, path, status, duration and the time spent waiting on the cluster. Never a header, a
- * cookie, a body or a query string (they can carry tokens, passwords and SQL).
+ * cookie, a body or a query string (they can carry tokens, passwords and SQL), nor the token of a
+ * reset or invite link in a path.
  */
 export function requestLogs(logger: Logger, basePath = '') {
   return pinoHttp({
@@ -111,7 +173,7 @@ export function requestLogs(logger: Logger, basePath = '') {
       req: (req: { id: string; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        path: req.url.split('?')[0],
+        path: loggedPath(req.url),
       }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
@@ -183,8 +245,9 @@ export function admission({
 }
 
 /**
- * The Express app without the Remix handler: request logs, compression, security headers, the
- * CSRF origin check, and the health checks: `/healthz` (the process answers) and `/readyz` (the
+ * The Express app without the Remix handler: forwarded headers dropped unless from a trusted proxy,
+ * request logs, compression, security headers, the CSRF origin check, the request body's type and
+ * size (`guardRequestBody`), and the health checks: `/healthz` (the process answers) and `/readyz` (the
  * cluster answers too). The caller mounts static files and the Remix handler after it.
  */
 export function createBaseApp({
@@ -194,7 +257,10 @@ export function createBaseApp({
   clusterUrl,
   basePath = '',
   maxConcurrent = 0,
+  trustProxy = false,
 }: {
+  /** TRUST_PROXY: which peers are proxies whose X-Forwarded-* headers are believed (default: none). */
+  trustProxy?: TrustProxy
   /** Requests worked on at once, later ones wait in line (`admission`; MAX_CONCURRENT_REQUESTS, 32 unless set: decision 052); 0 (here the default): no limit. */
   maxConcurrent?: number
   allowEmbedding: boolean
@@ -208,7 +274,8 @@ export function createBaseApp({
 }): Express {
   const app = express()
   app.disable('x-powered-by')
-  app.set('trust proxy', true)
+  app.set('trust proxy', trustProxy)
+  app.use(untrustedForwardedHeaders())
   app.use((_req, res, next) => {
     res.locals.requestContext = withRequestContext(next)
   })
@@ -225,7 +292,8 @@ export function createBaseApp({
   // gzip level 4: a quarter of the default level's (6) CPU time for pages 3-6% bigger (decision 033).
   app.use(compression({ level: 4 }))
   app.use(securityHeaders(allowEmbedding, { scriptNonces }))
-  app.use(sameOriginWrites(basePath))
+  app.use(sameOriginWrites(basePath, logger))
+  app.use(guardRequestBody(basePath))
   const at = (route: string) => (basePath ? [route, `${basePath}${route}`] : route)
   app.get(at('/healthz'), (_req, res) => {
     res.setHeader('Cache-Control', 'no-store')

@@ -3,13 +3,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
 import express from 'express'
 import { runBeforeClose } from '../app/utils/before-close.server'
 import { parseEnv, settleEnv } from '../app/utils/env.server'
 import { closeGracefully, createBaseApp, createLogger } from './app'
 import { startLocalCluster, type LocalCluster } from './local-cluster'
+import { createRequestHandler } from './remix-handler'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const isDev = process.argv.includes('--dev')
@@ -100,15 +100,21 @@ async function main() {
     clusterUrl: () => process.env.CLUSTER_URL,
     basePath,
     maxConcurrent: env.MAX_CONCURRENT_REQUESTS,
+    trustProxy: env.TRUST_PROXY,
   })
   serveFiles(app)
-  // The CSP nonce securityHeaders made for this request reaches entry.server through the load context.
+  // The CSP nonce securityHeaders made for this request reaches entry.server through the load
+  // context; the client's address (the peer, or what a trusted proxy says: TRUST_PROXY) reaches the
+  // login and password-reset throttles.
   app.all(
     '*',
     createRequestHandler({
       build,
       mode: process.env.NODE_ENV,
-      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string | undefined }),
+      getLoadContext: (req, res) => ({
+        cspNonce: res.locals.cspNonce as string | undefined,
+        clientAddress: req.ip ?? req.socket.remoteAddress,
+      }),
     }),
   )
 
@@ -125,7 +131,11 @@ async function main() {
   const lines = [`Cluster Console is running at http://localhost:${port}${basePath}`]
   if (cluster) {
     lines.push(`Local cluster: ${cluster.url} (data in ${process.env.CLUSTER_DATA_DIR ?? '.data/cluster'})`)
-    lines.push(`Log in as ${cluster.admin.email} with password ${cluster.admin.password}`)
+    // never the password itself: a start log is read by more people than the machine's operator
+    const relative = path.relative(process.cwd(), cluster.adminFile)
+    const adminFile =
+      relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : cluster.adminFile
+    lines.push(`Log in as ${cluster.admin.email} with the password in ${adminFile}`)
   } else {
     lines.push(`Cluster: ${env.CLUSTER_URL}`)
   }

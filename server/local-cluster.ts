@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
+import { Transform } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 
@@ -11,6 +12,8 @@ export type LocalCluster = {
   /** The cluster's origin, e.g. http://127.0.0.1:41235 */
   url: string
   admin: { email: string; password: string }
+  /** Where the admin's credentials are kept (`<data dir>/admin.json`): the start output names it, never the password. */
+  adminFile: string
   /** Stops the cluster process (SIGTERM, then SIGKILL after 5 s); resolves when it has exited. */
   stop(): Promise<void>
   /** Resolves when the cluster process exits, for whatever reason. */
@@ -28,7 +31,7 @@ export type LocalClusterOptions = {
   env?: Record<string, string | undefined>
   /** Give up when the cluster has not answered after this long. Default 120 s (first start seeds data). */
   timeoutMs?: number
-  /** Where the cluster's output goes. Default: inherited (the console's terminal). */
+  /** Where the cluster's output goes. Default: the console's terminal (`inherit`), with the admin password left out. */
   stdio?: 'inherit' | 'ignore' | 'pipe'
 }
 
@@ -62,6 +65,25 @@ function readAdmin(dataDir: string): { email: string; password: string } | null 
 }
 
 /**
+ * The cluster's output line by line, with the password of an "Admin login: <email> / <password>"
+ * line left out: the console's start output says where the password is kept instead.
+ */
+export function withoutPasswords(): Transform {
+  let rest = ''
+  const redact = (line: string) => line.replace(/(admin login:\s*\S+)\s*\/\s*\S+/i, '$1')
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const lines = (rest + chunk.toString('utf8')).split('\n')
+      rest = lines.pop()!
+      done(null, lines.map((line) => `${redact(line)}\n`).join(''))
+    },
+    flush(done) {
+      done(null, rest ? redact(rest) : '')
+    },
+  })
+}
+
+/**
  * Starts the local cluster (`tsx cluster/main.ts`) as a child process on a loopback port and waits
  * until it answers `GET /version` (any HTTP answer, 401 included, means it is up) and its admin
  * credentials exist. Rejects with the reason when it exits or does not answer in time.
@@ -90,11 +112,17 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx')
   // CLUSTER_NODE_FLAGS: node flags for the cluster process (e.g. --cpu-prof when profiling a bench)
   const nodeFlags = (process.env.CLUSTER_NODE_FLAGS ?? '').split(' ').filter(Boolean)
+  const stdio = options.stdio ?? 'inherit'
   const child: ChildProcess = spawn(tsx, [...nodeFlags, path.join(ROOT, 'cluster', 'main.ts')], {
     cwd: ROOT,
     env,
-    stdio: ['ignore', options.stdio ?? 'inherit', options.stdio ?? 'inherit'],
+    // "inherit" goes through the console, which leaves the admin password out (issue 49)
+    stdio: ['ignore', stdio === 'inherit' ? 'pipe' : stdio, stdio === 'inherit' ? 'pipe' : stdio],
   })
+  if (stdio === 'inherit') {
+    child.stdout?.pipe(withoutPasswords()).pipe(process.stdout)
+    child.stderr?.pipe(withoutPasswords()).pipe(process.stderr)
+  }
   let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -138,7 +166,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
         (process.env.CLUSTER_ADMIN_EMAIL && process.env.CLUSTER_ADMIN_PASSWORD
           ? { email: process.env.CLUSTER_ADMIN_EMAIL, password: process.env.CLUSTER_ADMIN_PASSWORD }
           : null)
-      if (admin) return { url, admin, stop, exited }
+      if (admin) return { url, admin, adminFile: path.join(dataDir, 'admin.json'), stop, exited }
     }
     await sleep(200)
   }

@@ -1,9 +1,49 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', ''], { error: 'must be true or false' })
   .optional()
   .transform((value) => value === 'true' || value === '1')
+
+/** Express's names for address ranges in `trust proxy`. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/** An address, an address/prefix (CIDR) or one of Express's range names. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true
+  const [address = '', prefix, ...rest] = entry.split('/')
+  const family = isIP(address)
+  if (!family || rest.length) return false
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))
+}
+
+/**
+ * Whether a proxy in front of the console may be believed about the client (X-Forwarded-For) and
+ * the address the user reached (X-Forwarded-Host, X-Forwarded-Proto). Unset or false: no proxy,
+ * every X-Forwarded-* header is dropped. true: any peer is a proxy. A whole number: that many proxies
+ * in front. A list of addresses, CIDRs or `loopback`/`linklocal`/`uniquelocal`: the proxies'
+ * addresses. The value Express's `trust proxy` takes (decision 094).
+ */
+export type TrustProxy = boolean | number | string[]
+
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const text = (value ?? '').trim().toLowerCase()
+    if (text === '' || text === 'false' || text === '0') return false
+    if (text === 'true') return true
+    if (/^\d+$/.test(text)) return Number(text)
+    const entries = text.split(',').map((entry) => entry.trim())
+    if (entries.every(isProxyAddress)) return entries
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be false, true, a number of proxies, or a comma-separated list of proxy addresses (IP, CIDR, loopback, linklocal, uniquelocal)',
+    })
+    return z.NEVER
+  })
 
 const EnvSchema = z
   .object({
@@ -35,6 +75,7 @@ const EnvSchema = z
       .min(0, { error: 'must be 0 (no limit) or more' })
       .max(100_000, { error: 'must be at most 100000' })
       .default(16),
+    TRUST_PROXY: trustProxy,
   })
   .superRefine((env, ctx) => {
     if (env.CLUSTER_URL && !env.SESSION_SECRET) {
@@ -90,6 +131,7 @@ export function getEnv(): Env {
     process.env.DOCS_URL,
     process.env.SUPPORT_URL,
     process.env.NODE_ENV,
+    process.env.TRUST_PROXY,
   ].join('\u0000')
   if (cached?.source === key) {
     cached.settled = settled

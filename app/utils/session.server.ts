@@ -252,15 +252,17 @@ export async function logout(request: Request, redirectTo = '/login') {
 }
 
 /**
- * Returns `to` when it is a path on this site (one leading `/`, not `//` or `/\`),
- * otherwise the start page.
+ * Returns `to` when it is a plain path on this site (one leading `/`, not `//` or `/\`, printable
+ * ASCII only, as a browser's `location` gives it), otherwise the start page. What it returns is
+ * always a valid Location header: anything else (a space, a non-ASCII or non-Latin-1 character) is
+ * dropped rather than answered with a 500 (issue 49).
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = DEFAULT_REDIRECT): string {
   if (!to || typeof to !== 'string') return fallback
   if (!to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
-  // Control characters and backslashes can turn a path into another origin in some browsers.
-  // eslint-disable-next-line no-control-regex -- control characters are what this looks for
-  if (/[\u0000-\u001f\\]/.test(to)) return fallback
+  // Control characters and backslashes can turn a path into another origin in some browsers; a
+  // header cannot carry the rest (and a browser's location never has them unencoded).
+  if (to.length > 4096 || !/^[\x21-\x7e]+$/.test(to) || to.includes('\\')) return fallback
   return to
 }
 

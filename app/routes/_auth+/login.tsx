@@ -13,6 +13,7 @@ import { AuthCard } from '~/components/layout/auth-card'
 import { LoginFormSchema } from '~/schemas/auth'
 import { commitSession, getSession, safeRedirect } from '~/utils/session.server'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
+import { evenOut, loginThrottle, tryAgainIn } from './__throttle.server'
 
 // The browser fetches the schema after hydration; the loader gives the form its HTML constraints (decision 032).
 const loadLoginFormSchema = () => import('~/schemas/auth').then((module) => module.LoginFormSchema)
@@ -32,13 +33,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { constraint: getZodConstraint(LoginFormSchema) }
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
+  const startedAt = performance.now()
   const formData = await request.formData()
   const submission = parseWithZod(formData, { schema: LoginFormSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }
   const { email, password, prevUrl } = submission.value
+
+  // Throttled per account and per address, known account or not (decision 094): not asked of the cluster.
+  const attempt = await loginThrottle.attempt(email, context?.clientAddress)
+  if (!attempt.isAllowed) {
+    return data(
+      {
+        result: submission.reply({
+          formErrors: [`Too many sign-in attempts. ${tryAgainIn(attempt.wait)}`],
+          hideFields: ['password'],
+        }),
+      },
+      { status: 429, headers: { 'Retry-After': String(attempt.wait) } },
+    )
+  }
 
   let login: z.infer<typeof LoginResponseSchema>
   try {
@@ -48,7 +64,14 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!parsed.success) throw new ClusterError({ status: 502, body })
     login = parsed.data
   } catch (error) {
-    if (!(error instanceof ClusterError)) throw error
+    if (!(error instanceof ClusterError)) {
+      await attempt.unanswered()
+      throw error
+    }
+    const isRefusal = error.status === 401 || error.status === 400 || error.status === 403
+    await (isRefusal ? attempt.failed() : attempt.unanswered())
+    // A refusal takes as long for an account that exists as for one that does not.
+    await evenOut(startedAt)
     // The login page shows every failure in the form: 401 is the server's detail (spec section 8).
     const { fieldErrors, formErrors } = error.status === 400 ? error.mapped : { fieldErrors: {}, formErrors: [] }
     if (fieldErrors.username) fieldErrors.email = [...(fieldErrors.email ?? []), ...fieldErrors.username]
@@ -62,9 +85,10 @@ export async function action({ request }: ActionFunctionArgs) {
           hideFields: ['password'],
         }),
       },
-      { status: error.status === 401 || error.status === 400 || error.status === 403 ? error.status : 400 },
+      { status: isRefusal ? error.status : 400 },
     )
   }
+  await attempt.succeeded()
 
   const cookie = await commitSession(request, {
     token: login.auth_token.access_token,

@@ -11,6 +11,7 @@ import { AuthCard } from '~/components/layout/auth-card'
 import { PasswordResetFormSchema } from '~/schemas/auth'
 import { formErrorsOf } from '~/api/policies.server'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
+import { resetThrottle, tryAgainIn } from './__throttle.server'
 
 // Fetched after hydration; the HTML constraints come from the loader (decision 032).
 const loadPasswordResetFormSchema = () => import('~/schemas/auth').then((module) => module.PasswordResetFormSchema)
@@ -19,9 +20,20 @@ export async function loader() {
   return { constraint: getZodConstraint(PasswordResetFormSchema) }
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: PasswordResetFormSchema })
   if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 400 })
+  // So recovery emails cannot be flooded: per email (known or not) and per address (decision 094).
+  const wait = await resetThrottle.attempt(submission.value.email, context?.clientAddress)
+  if (wait) {
+    return data(
+      {
+        result: submission.reply({ formErrors: [`Too many recovery emails asked for. ${tryAgainIn(wait)}`] }),
+        sent: false,
+      },
+      { status: 429, headers: { 'Retry-After': String(wait) } },
+    )
+  }
   try {
     // Public call: no Authorization header.
     await callPublic('POST', '/reset_password', { email: submission.value.email })
