@@ -1,6 +1,7 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { startTestCluster, TEST_ADMIN_EMAIL, type TestCluster } from '../test-helpers'
 
 /**
@@ -167,43 +168,62 @@ describe('a new password ends the other sessions', () => {
 })
 
 describe('password hashing', () => {
-  test('40 guesses at once do not stall the cluster: config calls answer meanwhile', async () => {
-    const guesses = Array.from({ length: 40 }, (_, i) => login(TEST_ADMIN_EMAIL, `wrong-guess-${i}`))
-    // the event loop's longest stall while they are hashed (synchronous scrypt: ~40 × 50 ms)
-    let longest = 0
-    let last = performance.now()
-    const timer = setInterval(() => {
-      const now = performance.now()
-      longest = Math.max(longest, now - last)
-      last = now
-    }, 5)
-    const started = performance.now()
-    const during = await t.api('GET', `${o}/projects`)
-    const configMs = performance.now() - started
-    const answers = await Promise.all(guesses)
-    clearInterval(timer)
-    expect(during.status).toBe(200)
-    expect(answers.every((a) => a.status === 401)).toBe(true)
-    expect(longest, `event loop stalled ${longest.toFixed(0)} ms`).toBeLessThan(500)
-    expect(configMs, `config call took ${configMs.toFixed(0)} ms`).toBeLessThan(1_000)
+  // Checked by what runs, not by the clock: a timed assertion flakes on a loaded machine. The
+  // figures (stall, known against unknown) are in decision 093.
+  afterEach(() => vi.restoreAllMocks())
+
+  /** Counts scrypt calls, and the most at once, while `run` runs. */
+  async function countingScrypt<T>(run: () => Promise<T>) {
+    const seen = { calls: 0, sync: 0, inFlight: 0, most: 0 }
+    const original = crypto.scrypt
+    vi.spyOn(crypto, 'scryptSync').mockImplementation(() => {
+      seen.sync++
+      throw new Error('scryptSync must not run: it blocks the event loop')
+    })
+    vi.spyOn(crypto, 'scrypt').mockImplementation(((...args: unknown[]) => {
+      seen.calls++
+      seen.inFlight++
+      seen.most = Math.max(seen.most, seen.inFlight)
+      const callback = args.at(-1) as (error: Error | null, key: Buffer) => void
+      ;(original as unknown as (...a: unknown[]) => void)(...args.slice(0, -1), (error: Error | null, key: Buffer) => {
+        seen.inFlight--
+        callback(error, key)
+      })
+    }) as typeof crypto.scrypt)
+    const result = await run()
+    return { result, seen }
+  }
+
+  test('40 guesses at once are hashed off the event loop, two at a time; config calls answer meanwhile', async () => {
+    const { seen } = await countingScrypt(async () => {
+      let configAnswered = false
+      const guesses = Array.from({ length: 40 }, (_, i) =>
+        login(TEST_ADMIN_EMAIL, `wrong-guess-${i}`).then((answer) => ({ answer, afterConfig: configAnswered })),
+      )
+      const during = await t.api('GET', `${o}/projects`)
+      configAnswered = true
+      expect(during.status).toBe(200)
+      const answers = await Promise.all(guesses)
+      expect(answers.every(({ answer }) => answer.status === 401)).toBe(true)
+      // before: every guess hashed synchronously, so the config call waited for all 40
+      expect(answers.filter(({ afterConfig }) => afterConfig).length).toBeGreaterThan(30)
+    })
+    expect(seen.sync).toBe(0)
+    expect(seen.calls).toBe(40)
+    expect(seen.most).toBeLessThanOrEqual(2)
   })
 
-  test('an unknown email costs what a wrong password does (timing does not tell accounts apart)', async () => {
-    const time = async (username: string) => {
-      const started = performance.now()
-      expect((await login(username, 'not-the-password')).status).toBe(401)
-      return performance.now() - started
-    }
-    const known: number[] = []
-    const unknown: number[] = []
-    for (let i = 0; i < 6; i++) {
-      known.push(await time('victim49@example.com'))
-      unknown.push(await time(`nobody-${i}@example.com`))
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-    // before: known ~100 ms, unknown ~35 ms (no hash at all for an unknown email)
-    expect(median(unknown) / median(known)).toBeGreaterThan(0.6)
-    expect(median(unknown) / median(known)).toBeLessThan(1.6)
+  test('an unknown email is hashed as a known one is (timing does not tell accounts apart)', async () => {
+    await login('first-unknown@example.com', 'not-the-password') // the stand-in hash is made once, at first use
+    const unknown = await countingScrypt(() => login('nobody-at-all@example.com', 'not-the-password'))
+    expect(unknown.result.status).toBe(401)
+    vi.restoreAllMocks()
+    const known = await countingScrypt(() => login('victim49@example.com', 'not-the-password'))
+    expect(known.result.status).toBe(401)
+    // before: no hash at all for an unknown email (~35 ms against ~100)
+    expect(unknown.seen.calls).toBe(1)
+    expect(known.seen.calls).toBe(1)
+    expect(unknown.result.body).toEqual(known.result.body)
   })
 })
 
