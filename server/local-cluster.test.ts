@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Server } from 'node:http'
 import { createBaseApp } from './app'
-import { startLocalCluster } from './local-cluster'
+import { startLocalCluster, withoutPasswords } from './local-cluster'
 
 describe('startLocalCluster', () => {
   it('starts the cluster process on a loopback port, hands back its admin, and stops it', async () => {
@@ -48,4 +48,18 @@ describe('startLocalCluster', () => {
     await expect(fetch(`${cluster.url}/version`)).rejects.toThrow()
     fs.rmSync(dataDir, { recursive: true, force: true })
   }, 120_000)
+})
+
+describe("the local cluster's output in the console's (issue 49)", () => {
+  it('leaves the admin password out of the start output', async () => {
+    const filter = withoutPasswords()
+    let out = ''
+    filter.on('data', (chunk: Buffer) => (out += String(chunk)))
+    filter.write('Data directory: /x\nAdmin login: admin@localhost / s3cret-Pass')
+    filter.write('word-1 (kept in /x/admin.json)\nother line\n')
+    filter.end()
+    await new Promise((resolve) => filter.once('end', resolve))
+    expect(out).toBe('Data directory: /x\nAdmin login: admin@localhost (kept in /x/admin.json)\nother line\n')
+    expect(out).not.toContain('s3cret')
+  })
 })

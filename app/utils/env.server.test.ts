@@ -78,4 +78,24 @@ describe('getEnv', () => {
       expect(getEnv()).toEqual(parseEnv(process.env))
     }
   })
+
+  it('reads TRUST_PROXY as Express takes it: off unless set, true, a number of proxies or their addresses (issue 49)', () => {
+    const trust = (value?: string) =>
+      (parseEnv(value === undefined ? {} : { TRUST_PROXY: value }) as { TRUST_PROXY: unknown }).TRUST_PROXY
+    expect(trust()).toBe(false)
+    expect(trust('false')).toBe(false)
+    expect(trust('0')).toBe(false)
+    expect(trust('true')).toBe(true)
+    expect(trust('2')).toBe(2)
+    expect(trust('loopback, 10.0.0.0/8,192.168.1.4, fd00::/8')).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '192.168.1.4',
+      'fd00::/8',
+    ])
+    for (const bad of ['yes', 'proxy.example', '10.0.0.0/33', '1.2.3.4/x'])
+      expect((parseEnv({ TRUST_PROXY: bad }) as Error).message, bad).toContain(
+        `TRUST_PROXY must be false, true, a number of proxies, or a comma-separated list of proxy addresses`,
+      )
+  })
 })

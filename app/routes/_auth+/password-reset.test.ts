@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ADMIN } from '#tests/cluster'
-import { useTestCluster } from '#tests/msw'
+import { server, useTestCluster } from '#tests/msw'
 import { args, asResponse, post, unwrap } from '#tests/session'
 import { action as loginAction } from './login'
 import { action } from './password-reset'
@@ -16,6 +16,25 @@ describe('password reset', () => {
     expect(unwrap(await action(args(post('/password-reset', { email: 'nope' })))).data.result.error).toMatchObject({
       email: ['Wrong email format'],
     })
+  })
+
+  it('sends at most 5 recovery emails an hour to one email: the 6th answers 429 with the form error and Retry-After, and never reaches the cluster', async () => {
+    const email = 'flooded@console.test'
+    const ask = () =>
+      action({ ...args(post('/password-reset', { email })), context: { clientAddress: '198.51.100.30' } })
+    for (let i = 0; i < 5; i++) expect(unwrap(await ask()).data.sent).toBe(true)
+    let calls = 0
+    server.events.on('request:start', () => void calls++)
+    const refused = await ask()
+    server.events.removeAllListeners()
+    const { data, status } = unwrap(refused)
+    expect(status).toBe(429)
+    expect(data.sent).toBe(false)
+    expect(data.result.error?.['']).toEqual(['Too many recovery emails asked for. Try again in 60 minutes.'])
+    expect(data.result.initialValue?.email).toBe(email)
+    const { init } = refused as unknown as { init?: ResponseInit }
+    expect(new Headers(init?.headers).get('Retry-After')).toBe('3600')
+    expect(calls).toBe(0)
   })
 
   it('says the recovery email was sent', async () => {

@@ -24,4 +24,13 @@ describe('theme', () => {
     expect(response.headers.get('Location')).toBe('/dashboard')
     expect(response.headers.getSetCookie()).toEqual([])
   })
+
+  it('drops a redirectTo a Location header cannot carry (non-Latin-1, a space): the theme is kept, no 500 (issue 49)', async () => {
+    for (const redirectTo of ['/€', '/data/tables?q=é', '/a b', '/\u0100']) {
+      const response = asResponse(await action(args(post('/resources/theme', { theme: 'dark', redirectTo }))))
+      expect(response.status, redirectTo).toBe(302)
+      expect(response.headers.get('Location'), redirectTo).toBe('/dashboard')
+      expect(response.headers.getSetCookie()[0]).toMatch(/^cc_theme=/)
+    }
+  })
 })
