@@ -3,7 +3,8 @@ import { data } from '@remix-run/node'
 import { listAuditTrail } from '~/api/audit.server'
 import type { ClusterApi } from '~/api/client.server'
 import { settle } from '~/api/policies.server'
-import type { FieldConflict } from './edit-conflict'
+import { parseOriginal } from '~/schemas/lossless'
+import { placeConflicts, seenAgain, type FieldConflict } from './edit-conflict'
 
 export * from './edit-conflict'
 
@@ -114,4 +115,23 @@ export async function refuseConflicts(
     { result, conflicts: conflicts.map((conflict) => conflict.field), ...(options.extra ?? {}) },
     { status: 409 },
   )
+}
+
+/**
+ * For an editor whose `original` is its rendered values (decisions 072–074): the refusal when a
+ * field the save writes changed on the cluster meanwhile, else null (the save goes ahead).
+ * `now`: the object as the cluster holds it, rendered by the function that rendered the original.
+ */
+export async function refuseChangedMeanwhile(
+  api: ClusterApi,
+  submission: Refusable,
+  options: Omit<Parameters<typeof placeConflicts>[0], 'seen'> & Omit<RefusalOptions, 'original'>,
+) {
+  const seen = parseOriginal(options.formData.get('original'))
+  const conflicts = placeConflicts({ ...options, seen })
+  if (!seen || !conflicts.length) return null
+  return refuseConflicts(api, submission, conflicts, {
+    ...options,
+    original: JSON.stringify(seenAgain(seen, options.now, conflicts)),
+  })
 }

@@ -28,6 +28,7 @@ import {
   type DictionaryForm,
 } from '~/schemas/dictionary'
 import { mergeChanged, type Json } from '~/schemas/lossless'
+import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { DictionaryFormValues } from './__dictionary-editor'
 import { dictionaryUrl } from './__dictionary-url'
@@ -57,6 +58,19 @@ export async function loadDictionaryChoices(api: ClusterApi, onlyProject?: strin
     )
   ).flat()
   return { projects, files }
+}
+
+/** The edit form's fields as a conflict names them. */
+const DICTIONARY_LABELS: Record<string, string> = {
+  name: 'Dictionary name',
+  description: 'Description',
+  file: 'File',
+  format: 'Format',
+  layout: 'Layout',
+  schemaDefinition: 'Schema definition (JSON)',
+  primaryKey: 'Primary key (JSON)',
+  lifetimeSeconds: 'Lifetime (seconds)',
+  loadLevel: 'Load level',
 }
 
 /** A stored dictionary as the form's values. */
@@ -187,6 +201,17 @@ export async function updateDictionaryAction(
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     const stored = await getDictionary(api, projectId, dictionaryId)
+    // no silent lost update (decision 097)
+    const refusal = await refuseChangedMeanwhile(api, submission, {
+      formData,
+      now: formValuesOf(projectId, stored),
+      places: DICTIONARY_PLACES,
+      kept,
+      labels: DICTIONARY_LABELS,
+      multiline: ['description', 'schemaDefinition'],
+      current: stored,
+    })
+    if (refusal) return refusal
     const saved = await updateDictionary(api, projectId, dictionaryId, mergeDictionary(stored, submission.value, kept))
     return redirectWithToast(dictionaryUrl(projectId, saved.uuid ?? dictionaryId), {
       title: `Dictionary ${saved.name} saved`,

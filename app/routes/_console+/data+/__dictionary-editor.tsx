@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { originalOf } from '~/utils/edit-conflict'
 import { getInputProps, getSelectProps } from '@conform-to/react'
 import { Box, chakra, Text } from '@chakra-ui/react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
@@ -126,7 +127,9 @@ export function DictionaryEditor({
       cancelTo={cancelTo}
       encType={canUpload ? 'multipart/form-data' : undefined}
     >
-      {defaultValue.original ? <input type="hidden" name="original" value={defaultValue.original} /> : null}
+      {originalOf(lastResult, defaultValue.original) ? (
+        <input type="hidden" name="original" value={originalOf(lastResult, defaultValue.original)} />
+      ) : null}
       {fixedProject ? (
         <>
           <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />

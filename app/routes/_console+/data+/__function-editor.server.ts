@@ -6,6 +6,7 @@ import { replyFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
 import { FUNCTION_PLACES, FunctionFormSchema, functionFormSchema, keptFunctionFields } from '~/schemas/function'
 import { mergeChanged } from '~/schemas/lossless'
+import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import { functionUrl } from './__function-url'
 
@@ -63,6 +64,17 @@ export async function updateFunctionAction(api: ClusterApi, projectId: string, f
   const { project: _project, ...fn } = submission.value
   try {
     const stored = await getFunction(api, projectId, functionId)
+    // no silent lost update (decision 097)
+    const refusal = await refuseChangedMeanwhile(api, submission, {
+      formData,
+      now: functionEditValues(projectId, stored),
+      places: FUNCTION_PLACES,
+      kept,
+      labels: { name: 'Function name', description: 'Description', sql: 'SQL' },
+      multiline: ['description', 'sql'],
+      current: stored,
+    })
+    if (refusal) return refusal
     const writable = {
       name: stored.name,
       ...(stored.description !== undefined ? { description: stored.description } : {}),

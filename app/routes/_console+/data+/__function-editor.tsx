@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { originalOf } from '~/utils/edit-conflict'
 import { Text } from '@chakra-ui/react'
 import { Field, TextareaField } from '~/components/forms/field'
 import { CodeField } from '~/components/forms/code-field'
@@ -51,7 +52,9 @@ export function FunctionEditor({
       submit={{ label: submitLabel, name: 'intent', value: 'save' }}
       cancelTo={cancelTo}
     >
-      {defaultValue.original ? <input type="hidden" name="original" value={defaultValue.original} /> : null}
+      {originalOf(lastResult, defaultValue.original) ? (
+        <input type="hidden" name="original" value={originalOf(lastResult, defaultValue.original)} />
+      ) : null}
       {fixedProject ? (
         <>
           <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />

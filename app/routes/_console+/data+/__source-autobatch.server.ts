@@ -12,6 +12,7 @@ import {
   type AutoBatchForm,
 } from '~/schemas/source'
 import { mergeChanged, parseOriginal } from '~/schemas/lossless'
+import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
 import { splitTableValue } from './__transform-editor.server'
@@ -71,6 +72,19 @@ export function autoBatchEntry(form: AutoBatchForm, previous: AutoBatch = {}): A
   }
 }
 
+/** The form's fields as a conflict names them. */
+const AUTO_BATCH_LABELS: Record<string, string> = {
+  queue: 'Queue name',
+  region: 'Queue region',
+  pattern: 'Regex filter',
+  sourceCredential: 'Source credential',
+  bucketCredential: 'Bucket credential',
+  dryRun: 'Dry run',
+  maxMinutes: 'Max minutes per partition',
+  maxRows: 'Max rows per partition',
+  maxActive: 'Max active partitions',
+}
+
 const ENTRY_FIELDS: Record<string, string> = {
   source: 'queue',
   source_region: 'region',
@@ -113,6 +127,18 @@ export async function autoBatchAction(api: ClusterApi, formData: FormData, optio
     }
     const next = [...entries]
     const previous = entries[index]
+    if (original && previous) {
+      // no silent lost update (decision 097); the entry has no time of its own to name
+      const refusal = await refuseChangedMeanwhile(api, submission, {
+        formData,
+        now: autoBatchFormValue(previous, submission.value.table),
+        places: AUTO_BATCH_PLACES,
+        kept,
+        labels: AUTO_BATCH_LABELS,
+        current: {},
+      })
+      if (refusal) return refusal
+    }
     // an edit leaves `enabled` as stored (the form does not show it); a new entry is enabled
     next[index] =
       original && previous

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { originalOf } from '~/utils/edit-conflict'
 import { SimpleGrid, Text } from '@chakra-ui/react'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { Field } from '~/components/forms/field'
@@ -57,8 +58,8 @@ export function AutoBatchEditor({
   return (
     <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
-      {typeof defaultValue.original === 'string' ? (
-        <input type="hidden" name="original" value={defaultValue.original} />
+      {originalOf(lastResult, defaultValue.original) ? (
+        <input type="hidden" name="original" value={originalOf(lastResult, defaultValue.original)} />
       ) : null}
       <Text mb="4" fontSize="sm">
         Table: <strong>{tableLabel}</strong>. New files announced on the queue are loaded through the table's default

@@ -6,6 +6,7 @@ import { replyFromCluster, settle } from '~/api/policies.server'
 import { createStorage, getStorage, updateStorage, type Storage, type StorageInput } from '~/api/storages.server'
 import { bucketFormSchema, BucketFormSchema, type BucketForm } from '~/schemas/bucket'
 import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
+import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** Where the cluster's storage fields (as mapFieldErrors flattens them) show on the bucket form. */
@@ -92,6 +93,20 @@ const BUCKET_PLACES: FieldPlaces = {
   ),
 }
 
+/** The bucket fields as a conflict names them. */
+const BUCKET_LABELS: Record<string, string> = {
+  name: 'Name',
+  description: 'Description',
+  bucket_name: 'Bucket name',
+  cloud: 'Cloud',
+  region: 'Region',
+  bucket_path: 'Bucket path',
+  endpoint: 'Endpoint',
+  credential_id: 'Credential',
+  io_perf_mode: 'I/O mode',
+  is_default: 'Default bucket',
+}
+
 /**
  * Creates a bucket from the form, or changes `storageId`; redirects to the bucket with a toast.
  * An edit with its `original` sends only the fields the operator changed (PATCH; nothing when
@@ -104,6 +119,20 @@ export async function saveBucketAction(api: ClusterApi, formData: FormData, stor
   const submission = parseWithZod(formData, { schema: bucketFormSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
+    if (storageId && original) {
+      // no silent lost update (decision 097)
+      const stored = await getStorage(api, storageId)
+      const refusal = await refuseChangedMeanwhile(api, submission, {
+        formData,
+        now: bucketFormValues(stored),
+        places: BUCKET_PLACES,
+        kept,
+        labels: BUCKET_LABELS,
+        multiline: ['description'],
+        current: stored,
+      })
+      if (refusal) return refusal
+    }
     const body = storageBody(submission.value)
     const changes = original ? mergeChanged({}, body, BUCKET_PLACES, kept) : body
     if (original && isObjectEmpty(changes.settings)) delete changes.settings

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { originalOf } from '~/utils/edit-conflict'
 import { Text } from '@chakra-ui/react'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { Field, TextareaField } from '~/components/forms/field'
@@ -70,7 +71,9 @@ export function BucketEditor({
   return (
     <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       {submitIntent ? <input type="hidden" name="intent" value={submitIntent} /> : null}
-      {defaultValue?.original ? <input type="hidden" name="original" value={defaultValue.original} /> : null}
+      {originalOf(lastResult, defaultValue?.original) ? (
+        <input type="hidden" name="original" value={originalOf(lastResult, defaultValue?.original)} />
+      ) : null}
       <Field meta={fields.name} label="Name" inputProps={{ autoComplete: 'off' }} />
       <TextareaField meta={fields.description} label="Description" rows={2} />
       <SelectField

@@ -20,6 +20,7 @@ import {
   type CredentialFieldSpec,
 } from '~/schemas/credential'
 import { keptFields, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
+import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** A credential type as the form offers it: key, a label, its cloud and its fields. */
@@ -195,6 +196,22 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
   for (const field of type?.fields ?? []) rename[`details.${field.key}`] = `details.${field.key}`
 
   try {
+    if (existing && original) {
+      // no silent lost update (decision 097): `existing` is the credential as the cluster holds it now
+      const labels: Record<string, string> = { name: 'Name', description: 'Description' }
+      for (const field of type?.fields ?? []) labels[`details.${field.key}`] = field.label
+      const refusal = await refuseChangedMeanwhile(api, submission, {
+        formData: form,
+        now: parseOriginal(credentialFormValues(existing, type).original)!,
+        places: credentialPlaces(type),
+        kept,
+        labels,
+        multiline: ['description'],
+        current: existing,
+        hideFields,
+      })
+      if (refusal) return refusal
+    }
     const saved = existing
       ? original
         ? await saveChanged(api, existing, value, details, kept)

@@ -1,4 +1,5 @@
 import type { FieldMetadata, SubmissionResult } from '@conform-to/react'
+import { originalOf } from '~/utils/edit-conflict'
 import { Box, chakra, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
@@ -141,7 +142,9 @@ export function CredentialEditor({
       encType="multipart/form-data"
     >
       {submitIntent ? <input type="hidden" name="intent" value={submitIntent} /> : null}
-      {defaultValue?.original ? <input type="hidden" name="original" value={defaultValue.original} /> : null}
+      {originalOf(lastResult, defaultValue?.original) ? (
+        <input type="hidden" name="original" value={originalOf(lastResult, defaultValue?.original)} />
+      ) : null}
       {isHydrated || fixedType ? null : (
         // Enter in a field submits with the first submit button: this one (save), not "Show the fields".
         <button
