@@ -115,7 +115,11 @@ describe('Store', () => {
     const dir = tempDir()
     fs.writeFileSync(path.join(dir, 'store.lock'), '999999999')
     const store = Store.open(dir)
+    // the lock now names this process: another opener is refused while it is held
+    expect(fs.readFileSync(path.join(dir, 'store.lock'), 'utf8')).toBe(String(process.pid))
     store.put('k', '1', 1)
     store.close()
+    // and it is let go on close
+    expect(fs.existsSync(path.join(dir, 'store.lock'))).toBe(false)
   })
 })
