@@ -1,3 +1,4 @@
+import { ingestOnce, INGEST_TOKEN_FIELD } from './__ingest-once.server'
 import type { Submission as ConformSubmission } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { isShapeRefusal } from '~/utils/form-shape'
@@ -790,7 +791,7 @@ export async function transformEditorAction(
     }
   }
 
-  if (intent === 'ingest' && options.transformId) return ingestSample(api, submission, form)
+  if (intent === 'ingest' && options.transformId) return ingestSample(api, submission, form, formData)
 
   try {
     // merged onto the transform as the cluster holds it now (edit), refused where it changed
@@ -831,16 +832,27 @@ export async function transformEditorAction(
  * rows can be queried at once. The cluster's refusal comes back at Sample data, row by row; any
  * other cluster error (a 403) as the catalogue's message there, never a 500.
  */
-async function ingestSample(api: ClusterApi, submission: Submission, form: TransformForm) {
+async function ingestSample(api: ClusterApi, submission: Submission, form: TransformForm, formData: FormData) {
   const sample = form.sampleData ?? ''
   const problem = sampleError(sample, form.type)
   if (problem) return reply400(submission, {}, { fieldErrors: { sampleData: [problem] } })
   const tableRef = (await loadTableChoices(api)).find((choice) => choice.value === form.table)?.label ?? ''
   try {
-    const result = await ingestRows(api, tableRef, form.name, sample, form.type === 'csv' ? 'csv' : 'json')
+    // once per page's token and sample (decision 098): a repeat answers the first result, loads nothing
+    const token = formData.get(INGEST_TOKEN_FIELD)
+    const { answer: result, isRepeat } = await ingestOnce(
+      api.sessionKey,
+      typeof token === 'string' && token ? token : null,
+      `${form.table}\n${form.name}\n${form.type}\n${sample}`,
+      () => ingestRows(api, tableRef, form.name, sample, form.type === 'csv' ? 'csv' : 'json'),
+    )
+    const done = `Ingested ${result.rows ?? 0} rows into ${tableRef} with transform ${form.name}.`
     return data({
       result: withoutFiles(submission).reply(),
-      notice: `Ingested ${result.rows ?? 0} rows into ${tableRef} with transform ${form.name}.`,
+      ingestToken: typeof token === 'string' ? token : undefined,
+      ingestNotice: isRepeat
+        ? `${done} This sample was already sent from this page, so it was not loaded again. To load it again, open the page anew.`
+        : done,
     })
   } catch (error) {
     if (error instanceof ClusterError && error.status === 400) {

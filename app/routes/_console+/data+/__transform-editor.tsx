@@ -30,6 +30,7 @@ import type { ValidationView } from './__transform-editor.server'
 import { FormSelect } from '~/components/forms/form-select'
 import { Denied } from '~/components/layout/denied'
 import { CodeField } from '~/components/forms/code-field'
+import { SampleIngestButton, SampleIngestResult } from './__sample-ingest'
 
 /** Intents that refill the form from the server: the form need not be valid to send them. */
 const LOOSE_INTENTS = ['infer', 'upload']
@@ -59,6 +60,8 @@ export function TransformEditor({
   downloadHref,
   canIngest = false,
   ingestDenied,
+  ingestToken,
+  ingestNotice,
   deniedReason,
 }: {
   tables: { value: string; label: string }[]
@@ -77,6 +80,10 @@ export function TransformEditor({
   canIngest?: boolean
   /** Why the user may not ingest (`whyNot` in the loader): "Ingest the sample" shows disabled with it. */
   ingestDenied?: string | null
+  /** The page's one-time token for "Ingest the sample" (a repeat of it loads nothing: decision 098). */
+  ingestToken?: string
+  /** What the last "Ingest the sample" did, shown beside the button. */
+  ingestNotice?: string | null
   /** Why the user may not save (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
 }) {
@@ -301,11 +308,10 @@ export function TransformEditor({
           {canIngest && ingestDenied ? (
             <Denied label="Ingest the sample" reason={ingestDenied} />
           ) : canIngest ? (
-            <SubmitButton name="intent" value="ingest" variant="outline" colorPalette="gray" size="sm">
-              Ingest the sample
-            </SubmitButton>
+            <SampleIngestButton token={ingestToken} />
           ) : null}
         </HStack>
+        <SampleIngestResult notice={ingestNotice} />
         {validation ? <ValidationResult validation={validation} /> : null}
       </Section>
 

@@ -15,6 +15,7 @@ import { redirectWithToast } from '~/utils/toast.server'
 import { TransformEditor } from './__transform-editor'
 import { transformConstraint, transformEditorAction, transformFormValue } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
+import { newIngestToken } from './__ingest-once.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = {
@@ -51,6 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     defaultValue: transformFormValue(transform, tableValue),
     constraint: transformConstraint(),
     isConfirmingDelete: url.searchParams.get('delete') === transform.uuid,
+    ingestToken: newIngestToken(),
   }
 }
 
@@ -72,7 +74,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditTransformRoute() {
-  const { table, project, transform, tables, defaultValue, constraint, isConfirmingDelete, denied } =
+  const { table, project, transform, tables, defaultValue, constraint, isConfirmingDelete, denied, ingestToken } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const formKey = actionData && 'formKey' in actionData ? actionData.formKey : 'edit'
@@ -131,6 +133,9 @@ export default function EditTransformRoute() {
         downloadHref={`${base}/download?project=${project.uuid}`}
         canIngest
         ingestDenied={denied.ingest}
+        // the token a sample was ingested with stays (a repeat loads nothing); a new page gets a new one
+        ingestToken={(actionData && 'ingestToken' in actionData ? actionData.ingestToken : undefined) ?? ingestToken}
+        ingestNotice={actionData && 'ingestNotice' in actionData ? actionData.ingestNotice : null}
       />
     </Stack>
   )
