@@ -8,7 +8,7 @@ import { audit } from './audit'
 import { defineResource, type Item, type PrepareEvent, type ResourceApi } from './crud'
 import { ALL_PERMISSIONS, permissionCatalogue, ROLE_LABELS, SCOPE_TYPES } from './permissions'
 import { descriptionField, f, nameField } from './schema'
-import { origin, publicUser } from './util'
+import { nextSeq, origin, publicUser } from './util'
 
 /** Users, service accounts (+ tokens), invites and roles. */
 
@@ -296,6 +296,62 @@ function issueInviteLink(ctx: Ctx, invite: Item, user: User) {
   return link
 }
 
+/** Why an invite's scope cannot be used (as field errors), or undefined: the org, or a project or table of it. */
+function inviteScopeProblem(
+  cluster: ClusterState,
+  scopeType: string | null,
+  scopeId: string | null,
+  orgId: string,
+): Record<string, string[]> | undefined {
+  if (!scopeType) return scopeId ? { scope_type: ['A scope type is required with a scope id.'] } : undefined
+  if (scopeType === 'org')
+    return scopeId && scopeId !== orgId ? { scope_id: ['The scope id of an org scope is the org.'] } : undefined
+  if (!scopeId) return { scope_id: ['A scope id is required with a scope type.'] }
+  if (scopeType === 'project')
+    return cluster.store.get('project', scopeId) ? undefined : { scope_id: ['Project not found.'] }
+  if (scopeType === 'table') return cluster.store.get('table', scopeId) ? undefined : { scope_id: ['Table not found.'] }
+  return { scope_type: [`An invite is scoped to the org, a project or a table, not "${scopeType}".`] }
+}
+
+/**
+ * The id of the role that grants role `roleId`'s permissions in one project or table, made when
+ * first needed (named `<role>_<scope type>_<scope id>`; a real cluster grants an invite's role
+ * through policies scoped the same way). An org-wide policy becomes scoped; a policy already scoped
+ * is kept only inside the scope (the same object, or a table of the project), else left out.
+ */
+function scopedRoleId(cluster: ClusterState, roleId: number, scopeType: string, scopeId: string): number {
+  const base = cluster.store.get<Role>('role', String(roleId))
+  if (!base) return roleId
+  const name = `${base.name}_${scopeType}_${scopeId}`.slice(0, 63)
+  const found = cluster.store.find<Role>('role', (role) => role.name === name)
+  if (found) return found.id
+  const inScope = (policy: Role['policies'][number]) => {
+    if (policy.scope_type === scopeType && policy.scope_id === scopeId) return true
+    if (scopeType !== 'project' || policy.scope_type !== 'table' || !policy.scope_id) return false
+    return cluster.store.get<{ project?: string }>('table', policy.scope_id)?.project === scopeId
+  }
+  const policies = base.policies.flatMap((policy) =>
+    !policy.scope_type || policy.scope_type === 'org'
+      ? [{ ...policy, scope_type: scopeType, scope_id: scopeId }]
+      : inScope(policy)
+        ? [policy]
+        : [],
+  )
+  const label = scopeType === 'project' ? 'project' : 'table'
+  const scopeName = cluster.store.get<{ name?: string }>(scopeType, scopeId)?.name ?? scopeId
+  const now = nowIso()
+  const id = nextSeq(cluster, 'role')
+  cluster.store.put<Role>('role', String(id), {
+    id,
+    name,
+    description: `${base.name} in ${label} ${scopeName} only (made for a scoped invite)`,
+    policies,
+    created: now,
+    modified: now,
+  })
+  return id
+}
+
 function registerInvites(router: ClusterRouter): ResourceApi {
   return defineResource(router, {
     kind: 'invite',
@@ -335,9 +391,25 @@ function registerInvites(router: ClusterRouter): ResourceApi {
       const ids = roleIds(ctx.cluster, data.roles, errors)
       data.role_ids = ids
       data.status = 'pending'
+      // the scope the invite's roles are granted in (blank or org: the whole org, as before)
+      data.scope_type = data.scope_type || null
+      data.scope_id = data.scope_id || null
+      const scopeProblem = inviteScopeProblem(
+        ctx.cluster,
+        data.scope_type as string | null,
+        data.scope_id as string | null,
+        parents.org.uuid,
+      )
+      if (scopeProblem) Object.assign(errors, scopeProblem)
     },
     afterSave({ ctx, user, item }) {
       const now = nowIso()
+      // a scoped invite grants its roles in that scope only: each role as a role of its own whose
+      // policies hold the same permissions scoped to the project or table (decision 098)
+      if (item.scope_type && item.scope_type !== 'org' && item.scope_id)
+        item.role_ids = (item.role_ids as number[]).map((id) =>
+          scopedRoleId(ctx.cluster, id, item.scope_type as string, item.scope_id as string),
+        )
       let invitee = userByEmail(ctx.cluster, item.email)
       if (!invitee) {
         invitee = {
