@@ -294,7 +294,7 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
   if (written !== null && written > 0) {
     ingestPaths.engine++
     plane.touched(project.name, table.name)
-    cluster.metrics.inc('rows_ingested_total', { service: 'intake-head' }, written)
+    cluster.metrics.inc('rows_ingested_total', { service: 'intake-head', table: key }, written)
     cluster.metrics.inc('bytes_ingested_total', { service: 'intake-head' }, received.length)
     return json({
       code: 200,
@@ -344,7 +344,7 @@ export async function handleIngest(plane: Plane, ctx: Ctx): Promise<Response> {
     throw bad(toEngineError(e).message)
   }
   plane.touched(project.name, table.name)
-  cluster.metrics.inc('rows_ingested_total', { service: 'intake-head' }, rows.length)
+  cluster.metrics.inc('rows_ingested_total', { service: 'intake-head', table: key }, rows.length)
   cluster.metrics.inc('bytes_ingested_total', { service: 'intake-head' }, received.length)
   return json({
     code: 200,

@@ -287,7 +287,7 @@ export async function seed(plane: Plane, e: { orgId: string; rows: number; call:
     await engine.exec(webLogsInsertSql(qualified('sample', 'web_logs'), Math.min(chunk, rows - done)))
   }
   plane.touched('sample', 'web_logs')
-  cluster.metrics.inc('rows_ingested_total', { service: 'seed' }, rows) // generated in the engine, not through intake
+  cluster.metrics.inc('rows_ingested_total', { service: 'seed', table: 'sample.web_logs' }, rows) // generated in the engine, not through intake
 
   // extras: best effort, so a config side without these resources still seeds the rest
   const extras: [string, () => Promise<unknown>][] = [

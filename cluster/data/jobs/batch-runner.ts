@@ -346,7 +346,12 @@ export class BatchRunner {
       fileErrors.forEach(addError)
       if (!update({})) return
     }
-    if (!dryRun) cluster.metrics.inc('rows_ingested_total', { service: 'batch-peer' }, attempt.rows)
+    if (!dryRun)
+      cluster.metrics.inc(
+        'rows_ingested_total',
+        { service: 'batch-peer', table: `${resolved.project.name}.${resolved.table.name}` },
+        attempt.rows,
+      )
     const missing = files.length - countDone()
     if (missing > 0) {
       const loaded = detail.attempts.reduce((n, a) => n + a.rows, 0)
