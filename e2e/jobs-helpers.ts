@@ -37,11 +37,16 @@ export async function refreshUntil(page: Page, target: Locator, timeout = 30_000
     await expect(target).toBeVisible({ timeout })
     return
   }
-  const end = Date.now() + timeout
-  while (!(await target.isVisible())) {
-    if (Date.now() > end) break
-    await page.waitForTimeout(500)
-    if (!(await target.isVisible())) await page.getByRole('link', { name: 'Refresh' }).click()
-  }
+  // without scripts the user reloads the list with its Refresh link until the target shows
+  await expect
+    .poll(
+      async () => {
+        if (await target.isVisible()) return true
+        await page.getByRole('link', { name: 'Refresh' }).click()
+        return target.isVisible()
+      },
+      { timeout, intervals: [500] },
+    )
+    .toBe(true)
   await expect(target).toBeVisible()
 }

@@ -1,5 +1,17 @@
 import { expect, test } from './fixtures'
 import { typeSql, editorSql } from './query-editor'
+import { CLUSTER, clusterToken } from './cluster-faults'
+
+/** Whether the cluster lists a running query whose SQL contains `marker` (hdx.active_queries). */
+async function runningOnCluster(marker: string): Promise<boolean> {
+  const sql = `SELECT count() FROM hdx.active_queries WHERE position(query, '${marker}') > 0 AND position(query, 'active_queries') = 0`
+  const answer = await fetch(`${CLUSTER}/query`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${await clusterToken()}` },
+    body: sql,
+  })
+  return answer.ok && Number((await answer.text()).trim()) > 0
+}
 
 test.describe('query', () => {
   test('runs a query against sample.web_logs and shows rows, then statistics and analysis', async ({
@@ -109,7 +121,8 @@ test.describe('query', () => {
       // (Playwright's click waits for the pending page load, so the keyboard presses it, as a person may.)
       await expect(page.getByRole('button', { name: 'Cancel the query' })).toBeVisible()
       await page.getByRole('button', { name: 'Run' }).click({ noWaitAfter: true })
-      await page.waitForTimeout(1500)
+      // Cancel once the cluster is running it (its active queries list it), not after a guessed time
+      await expect.poll(() => runningOnCluster('sipHash64(number) % 7 = 2'), { timeout: 15_000 }).toBe(true)
       await page.keyboard.press('Tab')
       await page.keyboard.press('Enter')
     }

@@ -48,8 +48,9 @@ test.describe('data → tables', () => {
     await name.fill('x'.repeat(70))
     await description.click()
     await expect(name).toHaveAttribute('aria-invalid', 'true')
-    // conform's check is a submit event of its own: it took focus back to Table name (CI, tables.spec)
-    await page.waitForTimeout(200)
+    // conform's check is a submit event of its own: it took focus back to Table name (CI, tables.spec).
+    // Two frames let React commit what that check does, then focus is where the user went.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
     await expect(description).toBeFocused()
     await page.keyboard.type('typed after leaving')
     await expect(description).toHaveValue('typed after leaving')
