@@ -128,4 +128,56 @@ test.describe('no silent lost update', () => {
     await second.context().close()
     await third.context().close()
   })
+
+  test('transforms: a column field saved meanwhile is refused with its value now, the typed value kept, then saved on purpose', async ({
+    authedPage: first,
+    browser,
+    sessionState,
+  }) => {
+    const project = await clusterCall<Made>('POST', '/config/v1/orgs/{org}/projects/', { name: uniqueName('lu') })
+    const table = await clusterCall<Made>('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`, {
+      name: 'events',
+    })
+    const path = `/config/v1/orgs/{org}/projects/${project.uuid}/tables/${table.uuid}/transforms/`
+    const transform = await clusterCall<Made & { name: string }>('POST', path, {
+      name: 'main',
+      type: 'json',
+      settings: {
+        output_columns: [
+          { name: 'timestamp', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+          { name: 'status', datatype: { type: 'string', index: true } },
+        ],
+      },
+    })
+    const typeOf = async () =>
+      (
+        await clusterCall<{ settings: { output_columns: { datatype: { type: string } }[] } }>(
+          'GET',
+          `${path}${transform.uuid}`,
+        )
+      ).settings.output_columns[1]!.datatype.type
+    const second = await secondOperator(browser, sessionState)
+    for (const page of [first, second]) {
+      await page.goto(`/data/tables/${table.uuid}/transform/edit/${transform.uuid}?project=${project.uuid}`)
+      await expect(page.getByLabel('Column 2 type')).toHaveValue('string')
+      await hydrated(page)
+    }
+    await first.getByLabel('Column 2 type').selectOption('uint32')
+    await first.getByRole('button', { name: 'Save transform' }).click()
+    await expect(first.getByText('Transform main saved')).toBeVisible()
+
+    await second.getByLabel('Column 2 type').selectOption('int64')
+    await second.getByRole('button', { name: 'Save transform' }).click()
+    await expect(
+      second.getByText(new RegExp(`^Not saved: Column “status”: Type was changed by ${ADMIN_EMAIL}`)),
+    ).toBeVisible()
+    await expect(second.getByText(/^Changed by .* now “uint32”/)).toBeVisible()
+    await expect(second.getByLabel('Column 2 type')).toHaveValue('int64')
+    expect(await typeOf()).toBe('uint32')
+
+    await second.getByRole('button', { name: 'Save transform' }).click()
+    await expect(second.getByText('Transform main saved')).toBeVisible()
+    expect(await typeOf()).toBe('int64')
+    await second.context().close()
+  })
 })

@@ -249,7 +249,9 @@ export function TransformEditor({
             <CheckboxField meta={fields.windowsEnding} label="Windows line endings" />
           </HStack>
         </Section>
-      ) : null}
+      ) : (
+        <HiddenAsRendered fields={fields} names={CSV_FIELDS} />
+      )}
       {showJson ? (
         <Section title={isHydrated ? 'JSON flattening' : 'JSON flattening (used when the type is JSON or HDX)'}>
           <CheckboxField meta={fields.flatteningActive} label="Flattening active" />
@@ -261,7 +263,9 @@ export function TransformEditor({
             <Field meta={fields.sliceRight} label="Slice right" />
           </SimpleGrid>
         </Section>
-      ) : null}
+      ) : (
+        <HiddenAsRendered fields={fields} names={JSON_FIELDS} />
+      )}
 
       <Section title="Settings">
         <CheckboxField
@@ -553,5 +557,37 @@ export function ValidationResult({ validation }: { validation: ValidationView })
         </Box>
       ) : null}
     </Stack>
+  )
+}
+
+/** The CSV section's fields and the JSON flattening section's (with scripts, only the type's section shows). */
+const CSV_FIELDS = [
+  'delimiter',
+  'quote',
+  'comment',
+  'escape',
+  'skipHead',
+  'bufferSize',
+  'skipComments',
+  'windowsEnding',
+]
+const JSON_FIELDS = ['flatteningActive', 'depth', 'mapLeft', 'mapRight', 'sliceLeft', 'sliceRight']
+
+/**
+ * A section scripts hide (the other type's format) posts its fields as the form rendered them, so
+ * a save keeps them as stored (decision 056): unposted, they read as cleared (a blank delimiter the
+ * cluster refuses, quotes and flags written empty). A checkbox posts "on" only when it was ticked.
+ */
+function HiddenAsRendered({ fields, names }: { fields: TransformFields; names: readonly string[] }) {
+  const all = fields as unknown as Record<string, { name: string; initialValue?: unknown }>
+  return (
+    <>
+      {names.map((name) => {
+        const value = all[name]?.initialValue
+        if (value === undefined || value === null || (typeof value !== 'string' && typeof value !== 'number'))
+          return null
+        return <input key={name} type="hidden" name={all[name]!.name} value={String(value)} />
+      })}
+    </>
   )
 }
