@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { setByThePage } from '~/utils/form-shape'
 import { EmailSchema } from './auth'
-import { INVITE_ROLES, parsePolicies, SCOPE_LEVELS, type ScopeLevel } from './security-values'
+import { parsePolicies, SCOPE_LEVELS, type ScopeLevel } from './security-values'
 
 export {
   INVITE_ROLES,
@@ -30,9 +30,8 @@ export const SECURITY_MESSAGES = {
 /** The invite form: email, one of the invitable roles, a scope level and the resource in it (spec 5). */
 export const InviteFormSchema = z.object({
   email: EmailSchema,
-  role: z.enum(INVITE_ROLES.map((role) => role.value) as [string, ...string[]], {
-    error: SECURITY_MESSAGES.roleRequired,
-  }),
+  // one of the org's roles (built-in or custom): the action checks it against what the form offered
+  role: z.string({ error: SECURITY_MESSAGES.roleRequired }).trim().min(1, { error: SECURITY_MESSAGES.roleRequired }),
   scopeLevel: z.enum(LEVEL_VALUES, { error: SECURITY_MESSAGES.scopeRequired }),
   resource: z
     .string({ error: SECURITY_MESSAGES.resourceRequired })

@@ -328,6 +328,45 @@ describe('/security/users/invite-new-user and /security/pending-invites', () => 
     })
   })
 
+  it('offers the org roles, the four invitable first, custom ones too, and sends a custom one (issue 54, point 5)', async () => {
+    await clusterCall('POST', '/config/v1/roles/', {
+      name: 'feeds_auditor',
+      policies: [{ permissions: ['view_table'], scope_type: null, scope_id: null }],
+    })
+    const { roles, scopes } = await inviteLoader(args(get('/security/users/invite-new-user', cookie)))
+    expect(roles.slice(0, 4).map((role) => role.label)).toEqual(['Org admin', 'Operator', 'Publisher', 'Reader'])
+    expect(roles.map((role) => role.value)).toContain('feeds_auditor')
+    expect(roles.map((role) => role.value)).not.toContain('super_admin')
+    const org = scopes.find((scope) => scope.level === 'org')!
+    const sent = await returnedOrThrown(() =>
+      inviteAction(
+        args(
+          post(
+            '/security/users/invite-new-user',
+            { email: 'auditor54@example.com', role: 'feeds_auditor', scopeLevel: 'org', resource: org.value },
+            cookie,
+          ),
+        ),
+      ),
+    )
+    expect(asResponse(sent).headers.get('Location')).toBe('/security/pending-invites')
+    // a role the org does not have is refused at the field
+    const { data } = unwrap<FormReply>(
+      await returnedOrThrown(() =>
+        inviteAction(
+          args(
+            post(
+              '/security/users/invite-new-user',
+              { email: 'nobody54@example.com', role: 'no_such_role', scopeLevel: 'org', resource: org.value },
+              cookie,
+            ),
+          ),
+        ),
+      ),
+    )
+    expect(data.result.error?.role).toEqual(['Role must be one of the roles offered'])
+  })
+
   it('refuses a resource outside the chosen scope', async () => {
     const { scopes } = await inviteLoader(args(get('/security/users/invite-new-user', cookie)))
     const org = scopes.find((scope) => scope.level === 'org')!
@@ -376,7 +415,8 @@ describe('/security/users/invite-new-user and /security/pending-invites', () => 
     })
     // the invited user shows in Users as invited
     const users = await listLoader(args(get('/security/users?q=new.person', cookie)))
-    expect(users.rows[0]).toMatchObject({ status: 'pending', roles: ['publisher'] })
+    // with the invite's role in its scope only (issue 54, point 2): a role of its own scoped to the project
+    expect(users.rows[0]).toMatchObject({ status: 'pending', roles: [`publisher_project_${project.value}`] })
 
     const resent = asResponse(
       await returnedOrThrown(() =>
