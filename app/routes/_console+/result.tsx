@@ -27,6 +27,9 @@ import { isAlterJobSql } from '~/schemas/job-values'
 import { isChangingStatement } from '~/utils/sql'
 import { doubtMessage, readStatement, type StatementDoubt } from '~/utils/sql-statement'
 import { redirectWithToast } from '~/utils/toast.server'
+import { QueryChart } from '~/components/charts/query-chart'
+import { CHART_FIELDS, CHART_TAB, chartViewFields, readChartView } from '~/utils/chart-spec'
+import { findPlaceholders, paramOfMessage } from '~/utils/sql-params'
 import type { RouteHandle } from '~/utils/handle'
 import {
   QueryWorkspaceRoute,
@@ -40,6 +43,7 @@ import { loadSchemaTree } from './queries+/__schema.server'
 import { pageOf } from './queries+/__result-cells'
 import { recordRun } from './queries+/__saved.server'
 import {
+  chartOfRun,
   loadPicker,
   newRunId,
   readOptionsOnly,
@@ -47,6 +51,7 @@ import {
   runAnalysis,
   runForUi,
   type AnalysisPart,
+  type ChartPart,
   type ErrorPosition,
   type QueryOutcome,
 } from './queries+/__query.server'
@@ -58,7 +63,7 @@ export const MAX_RUN_LINK = 8_000
 /** Room for `&run=<id>#result` on a run's link. */
 const RUN_ID_ROOM = 64
 
-const TABS = ['results', 'statistics', 'analysis'] as const
+const TABS = ['results', CHART_TAB, 'statistics', 'analysis'] as const
 type ResultTab = (typeof TABS)[number]
 
 function tabOf(value: string | null): ResultTab {
@@ -90,7 +95,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const saveName = url.searchParams.get('name') ?? ''
   const reading = readStatement(sql)
   const doubt: StatementDoubt | null = reading.doubt
-  const base = { picker, schema, sql, options, optionErrors, tab, isChange: false, doubt, runId, saveName }
+  const base = {
+    picker,
+    schema,
+    sql,
+    options,
+    optionErrors,
+    tab,
+    isChange: false,
+    doubt,
+    runId,
+    saveName,
+    view: chartViewFields(url.searchParams),
+    chart: null as ChartPart | null,
+  }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
   if (Object.keys(optionErrors).length)
     return data({ ...base, sqlError: undefined, outcome: null, analysis: null }, { status: 400 })
@@ -104,9 +122,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return { ...base, sqlError: undefined, outcome: null, analysis }
   }
   const outcome = await (earlyOutcome ?? runForUi(api, sql, options, page, runId))
+  // The Chart tab draws the whole run (up to the cap), read again from the result cache it is in.
+  const chart =
+    tab === CHART_TAB && outcome.kind === 'rows'
+      ? await chartOfRun(api, sql, options, runId, readChartView(url.searchParams))
+      : null
   // A GET never writes: the history is written by the Run form's POST (the action), not here.
   return data(
-    { ...base, sqlError: undefined, outcome, analysis: null },
+    { ...base, chart, sqlError: undefined, outcome, analysis: null },
     { status: outcome.kind === 'error' ? outcome.status : 200 },
   )
 }
@@ -121,10 +144,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 async function runFromForm(request: Request, formData: FormData) {
   const api = await requireApi(request)
   const params = new URLSearchParams()
-  for (const [key, value] of formData) if (typeof value === 'string' && value.trim() !== '') params.append(key, value)
+  // a parameter's value is sent even empty (an empty String is one); an empty split says "none"
+  for (const [key, value] of formData)
+    if (typeof value === 'string' && (value.trim() !== '' || key.startsWith('param_') || key === 'split'))
+      params.append(key, value)
   params.delete('run')
   params.delete('page')
-  params.delete('tab')
+  // a Run from the chart stays on the chart (its view rides in the form); from any other tab it shows the rows
+  if (params.get('tab') !== CHART_TAB) {
+    params.delete('tab')
+    for (const name of CHART_FIELDS) params.delete(name)
+  }
+  const view = chartViewFields(params)
   const { sql, options, optionErrors } = readQueryParams(new URL(`/result?${params}`, request.url), null)
   const canRun = sql.trim() !== '' && !Object.keys(optionErrors).length && !isChangingStatement(sql)
   // A query too long for a link (a browser and this server refuse a request line past 16 KB) is
@@ -145,7 +176,7 @@ async function runFromForm(request: Request, formData: FormData) {
     if (!canRun) return data({ ...ran, outcome: null }, { status: Object.keys(optionErrors).length ? 400 : 200 })
     const started = performance.now()
     const outcome = await runForUi(api, sql, options)
-    await recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
+    await recordRun(request, sql, options, outcome, Math.round(performance.now() - started), view)
     return data({ ...ran, outcome }, { status: outcome.kind === 'error' ? outcome.status : 200 })
   }
   if (canRun) {
@@ -153,7 +184,7 @@ async function runFromForm(request: Request, formData: FormData) {
     const started = performance.now()
     const outcome = await runForUi(api, sql, options, 1, runId)
     // Written before the redirect, so the history read through any replica shows it.
-    await recordRun(request, sql, options, outcome, Math.round(performance.now() - started))
+    await recordRun(request, sql, options, outcome, Math.round(performance.now() - started), view)
     params.set('run', runId)
   }
   return redirect(`/result?${params}#result`)
@@ -209,6 +240,13 @@ export function shouldRevalidate({
   const to = tabOf(next.get('tab'))
   current.delete('tab')
   next.delete('tab')
+  // the chart is drawn by the loader (the whole run, the SVG): going to it or changing it loads it;
+  // leaving it for Results or Statistics keeps the run's page it came with
+  if (to === CHART_TAB) return defaultShouldRevalidate
+  for (const name of CHART_FIELDS) {
+    current.delete(name)
+    next.delete(name)
+  }
   // the run's id added to the links of a page opened without one names the same run
   if (!current.has('run')) next.delete('run')
   if (
@@ -250,6 +288,14 @@ function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceVi
   const isConfirming = ran ? Boolean(ran.isChange && !ran.outcome) : loaded.isChange
   const analysis = ran ? null : (loaded.analysis as AnalysisPart[] | null)
   const sql = ran?.sql ?? loaded.sql
+  // a value the engine refused for a parameter: its message goes on that parameter's input
+  const refusedParam =
+    outcome?.kind === 'error'
+      ? paramOfMessage(
+          outcome.message,
+          findPlaceholders(sql).map((placeholder) => placeholder.name),
+        )
+      : null
   return {
     header: <PageHeader title="Query" mb="2" />,
     sql,
@@ -264,9 +310,18 @@ function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceVi
       schema: loaded.schema,
       save: { name: (ran?.saveName ?? loaded.saveName) || undefined },
       isCompact: Boolean(outcome && outcome.kind !== 'error'),
+      paramErrors: refusedParam && outcome?.kind === 'error' ? { [refusedParam]: outcome.message } : undefined,
+      view: ran ? undefined : loaded.view,
       error:
         outcome?.kind === 'error' ? (
-          <ErrorText message={outcome.message} status={outcome.status} position={outcome.position} />
+          refusedParam ? (
+            <Text>
+              The query was not run: the cluster refused the value of parameter <code>{refusedParam}</code> (see its
+              field above).
+            </Text>
+          ) : (
+            <ErrorText message={outcome.message} status={outcome.status} position={outcome.position} />
+          )
         ) : undefined,
     },
     after: (
@@ -280,7 +335,12 @@ function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceVi
         ) : null}
         {isConfirming ? <ConfirmChange sql={sql} doubt={(ran ? ran.doubt : loaded.doubt) ?? null} /> : null}
         {outcome || analysis ? (
-          <ResultSection outcome={outcome} analysis={analysis} search={withRun(location.search, loaded.runId)} />
+          <ResultSection
+            outcome={outcome}
+            analysis={analysis}
+            chart={ran ? null : (loaded.chart as ChartPart | null)}
+            search={withRun(location.search, loaded.runId)}
+          />
         ) : null}
       </>
     ),
@@ -294,10 +354,12 @@ export default QueryWorkspaceRoute
 function ResultSection({
   outcome,
   analysis,
+  chart,
   search,
 }: {
   outcome: QueryOutcome | null
   analysis: AnalysisPart[] | null
+  chart: ChartPart | null
   search: string
 }) {
   // The tab is read from the URL: with scripts a switch between Results and Statistics keeps the data.
@@ -306,6 +368,8 @@ function ResultSection({
     const params = new URLSearchParams(search)
     if (next === 'results') params.delete('tab')
     else params.set('tab', next)
+    // the chart's choice is kept for the Chart tab only; other tabs' links do not carry it
+    if (next !== CHART_TAB) for (const name of CHART_FIELDS) params.delete(name)
     return `/result?${params}`
   }
   const csvParams = new URLSearchParams(search)
@@ -338,6 +402,7 @@ function ResultSection({
         mb="4"
         tabs={[
           { label: 'Results', to: withTab('results'), isCurrent: tab === 'results' },
+          { label: 'Chart', to: withTab(CHART_TAB), isCurrent: tab === CHART_TAB },
           { label: 'Statistics', to: withTab('statistics'), isCurrent: tab === 'statistics' },
           { label: 'Analysis', to: withTab('analysis'), isCurrent: tab === 'analysis' },
         ]}
@@ -351,6 +416,25 @@ function ResultSection({
       ) : outcome ? (
         tab === 'statistics' ? (
           <Statistics outcome={outcome} />
+        ) : tab === CHART_TAB ? (
+          outcome.kind === 'rows' && outcome.rowCount && chart ? (
+            <QueryChart
+              columns={chart.columns}
+              data={chart.data}
+              svg={chart.svg}
+              search={search}
+              rowCap={QUERY_UI_MAX_ROWS}
+            />
+          ) : outcome.kind === 'error' ? (
+            <Text color="fg.muted">The query failed: see the message under the editor.</Text>
+          ) : outcome.kind === 'rows' && !outcome.rowCount ? (
+            <EmptyResult />
+          ) : (
+            <Text color="fg.muted">
+              Only a result shown as a table can be drawn: this one is in{' '}
+              {outcome.kind === 'text' ? outcome.format : 'another'} format.
+            </Text>
+          )
         ) : (
           <Results outcome={outcome} search={rowsParams.toString()} />
         )

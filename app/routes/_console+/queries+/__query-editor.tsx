@@ -21,7 +21,9 @@ import { DateTime } from '~/components/layout/date-time'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { HistoryEntry } from '~/api/saved-queries.server'
 import { SAVED_QUERY_NAME_MAX } from '~/schemas/saved-query'
-import { editorLink, OUTPUT_FORMATS, QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
+import { editorLink, OUTPUT_FORMATS, QUERY_OPTION_GROUPS, withoutParams, type QueryOption } from './__query-options'
+import { QueryParamsFields } from '~/components/query-params/query-params-fields'
+import { findPlaceholders, paramNameOf, paramValuesOf } from '~/utils/sql-params'
 import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
 import {
   completionsOf,
@@ -231,6 +233,9 @@ function useElapsedSeconds(isRunning: boolean): number {
   return seconds
 }
 
+const NO_ERRORS: Record<string, string> = {}
+const NO_VIEW: [string, string][] = []
+
 /**
  * Where a run goes: /result, scrolled to the result (the fragment survives a GET form's submission,
  * so without scripts the browser lands on the result too, with the editor just above it).
@@ -240,10 +245,16 @@ const RESULT_ACTION = '/result#result'
 /** Where the Cancel button posts the form: the run of this SQL with these options stops on the cluster. */
 const CANCEL_ACTION = '/resources/query-cancel'
 
-/** The form's filled fields: what a run's link carries (the SQL and the options set, nothing else). */
+/**
+ * The form's filled fields: what a run's link carries (the SQL, the options set, the parameters'
+ * values, an empty one too, and the chart view, an empty `split` saying "none"; nothing else).
+ */
 function filledFields(data: FormData): URLSearchParams {
   const params = new URLSearchParams()
-  for (const [key, entry] of data) if (typeof entry === 'string' && entry.trim() !== '') params.append(key, entry)
+  for (const [key, entry] of data) {
+    if (typeof entry !== 'string') continue
+    if (entry.trim() !== '' || paramNameOf(key) !== null || key === 'split') params.append(key, entry)
+  }
   return params
 }
 
@@ -262,6 +273,8 @@ export function QueryEditorForm({
   schema,
   save = {},
   history,
+  paramErrors = NO_ERRORS,
+  view = NO_VIEW,
 }: {
   sql: string
   options: Record<string, string>
@@ -276,9 +289,17 @@ export function QueryEditorForm({
   save?: SaveState
   /** The user's recent runs from the cluster; the History disclosure shows when given. */
   history?: { entries: HistoryEntry[]; error: string | null }
+  /** The cluster's messages for parameter values it refused, by parameter name. */
+  paramErrors?: Record<string, string>
+  /** The result's chart view (`tab=chart`, `chart`, `x`, `y`, `split`): a Run and a Save keep it. */
+  view?: [string, string][]
 }) {
   const hasOptionErrors = Object.keys(optionErrors).length > 0
   const [value, setValue] = useState(sql)
+  // the SQL's {name:Type} placeholders, as the engine reads them: an input each, as the SQL is typed
+  const placeholders = useMemo(() => findPlaceholders(value), [value])
+  const paramValues = useMemo(() => paramValuesOf(options), [options])
+  const optionValues = useMemo(() => withoutParams(options), [options])
   const formRef = useRef<HTMLFormElement>(null)
   const submit = useSubmit()
   const navigation = useNavigation()
@@ -391,7 +412,15 @@ export function QueryEditorForm({
   const describedBy = [sqlError || error ? 'sql-error' : '', 'sql-help'].filter(Boolean).join(' ')
   return (
     <Form method="post" action={RESULT_ACTION} ref={formRef} onSubmit={onSubmit} aria-label="Query">
+      {view.map(([name, entry], index) => (
+        <input key={`${name}-${index}`} type="hidden" name={name} value={entry} />
+      ))}
       <Stack gap="3">
+        {placeholders.length ? (
+          <Box css={fieldCss}>
+            <QueryParamsFields placeholders={placeholders} values={paramValues} errors={paramErrors} />
+          </Box>
+        ) : null}
         <Grid
           templateColumns={schema ? { base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 16rem' } : 'minmax(0, 1fr)'}
           gap="3"
@@ -426,7 +455,7 @@ export function QueryEditorForm({
             <MemoSchemaTree schema={tree} onInsert={insert} onOpenProject={openProject} onOpenTable={openTable} />
           ) : null}
         </Grid>
-        <QueryOptions values={options} errors={optionErrors} />
+        <QueryOptions values={optionValues} errors={optionErrors} />
         {hasOptionErrors ? (
           <Text role="alert" color="fg.error" fontSize="sm">
             The query was not run: correct the options marked above.

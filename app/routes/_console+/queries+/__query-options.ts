@@ -1,3 +1,5 @@
+import { paramNameOf } from '~/utils/sql-params'
+
 /**
  * The spec's query options (section 3), each under the setting name the query API takes as a URL
  * parameter (cluster-api.md section 9). Shared by the editor form, the server that validates and
@@ -211,25 +213,42 @@ export const QUERY_OPTION_GROUPS: QueryOptionGroup[] = [
 export const QUERY_OPTIONS: QueryOption[] = QUERY_OPTION_GROUPS.flatMap((group) => group.options)
 const BY_NAME = new Map(QUERY_OPTIONS.map((option) => [option.name, option]))
 
-/** The filled options of `params` (unknown names and empty values dropped, values trimmed). */
+/**
+ * The filled options of `params` (unknown names and empty values dropped, values trimmed), and the
+ * values of the SQL's typed parameters (`param_<name>`, decision 100) as given: not trimmed, an empty
+ * one kept (an empty String is a value). Parameters ride with the options, so everything that sends
+ * a run's settings (the result, its streamed rows, progress, cancel, downloads, Analysis) sends them
+ * as the HTTP interface takes them, and a saved query and a history entry keep them in their options.
+ */
 export function readOptions(params: URLSearchParams): Record<string, string> {
   const values: Record<string, string> = {}
   for (const option of QUERY_OPTIONS) {
     const value = params.get(option.name)?.trim()
     if (value) values[option.name] = value
   }
+  for (const [field, value] of params) {
+    if (paramNameOf(field) !== null && !(field in values)) values[field] = value
+  }
   return values
+}
+
+/** The options without the parameters' values (what the Query options disclosure shows and counts). */
+export function withoutParams(options: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(options).filter(([field]) => paramNameOf(field) === null))
 }
 
 /**
  * The filled options exactly as typed (spaces and all), for a form shown again after a refusal or
  * in a POST's own answer: what runs or is saved is `readOptions`' trimmed values.
  */
-export function typedOptions(fields: { get(name: string): FormDataEntryValue | null }): Record<string, string> {
+export function typedOptions(fields: FormData | URLSearchParams): Record<string, string> {
   const values: Record<string, string> = {}
   for (const option of QUERY_OPTIONS) {
     const value = fields.get(option.name)
     if (typeof value === 'string' && value.trim()) values[option.name] = value
+  }
+  for (const [field, value] of fields) {
+    if (paramNameOf(field) !== null && typeof value === 'string' && !(field in values)) values[field] = value
   }
   return values
 }

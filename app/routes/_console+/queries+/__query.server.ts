@@ -3,6 +3,15 @@ import { ClusterError } from '~/api/errors.server'
 import { parseQueryStats, QueryError, runQuery } from '~/api/query.server'
 import { loadTableSearch, type TableChoice, type TableSearch } from '~/api/table-search.server'
 import { tableRef } from '~/utils/sql'
+import {
+  chartColumns,
+  chartData,
+  pickChart,
+  type ChartColumn,
+  type ChartData,
+  type ChartView,
+} from '~/utils/chart-spec'
+import { renderChartSvg } from '~/utils/chart-svg.server'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
 import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
 
@@ -210,4 +219,37 @@ export async function runAnalysis(
       }
     }),
   )
+}
+
+/** The chart of a run (the Chart tab): its columns for the controls, the spec drawn, its series and the server's SVG. */
+export type ChartPart = {
+  columns: ChartColumn[]
+  /** Null when the result has nothing a chart can draw (no number column). */
+  data: ChartData | null
+  svg: string | null
+}
+
+/** The most rows read to tell a status column from a measure (pickChart). */
+const PICK_SAMPLE_ROWS = 500
+
+/**
+ * The chart `view` asks for over the whole of run `runId` (up to the UI's cap; from the result
+ * cache, which the page's own run has just filled, else run now as runForUi does). Throws as
+ * cachedRows: call it after runForUi answered rows.
+ */
+export async function chartOfRun(
+  api: ClusterApi,
+  sql: string,
+  options: Record<string, string>,
+  runId: string,
+  view: ChartView,
+  svgOptions: Parameters<typeof renderChartSvg>[1] = {},
+): Promise<ChartPart> {
+  const result = await cachedRows(api, sql, uiSettings(options), runId)
+  const columns = chartColumns(result.columns)
+  const rows = cellsOf(result.lines)
+  const spec = pickChart(columns, rows.slice(0, PICK_SAMPLE_ROWS), view)
+  if (!spec) return { columns, data: null, svg: null }
+  const data = chartData(columns, rows, spec, result.isCapped)
+  return { columns, data, svg: renderChartSvg(data, { id: 'query-chart', ...svgOptions }) }
 }

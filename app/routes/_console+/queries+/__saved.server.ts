@@ -20,10 +20,15 @@ import { redirectWithToast } from '~/utils/toast.server'
 import { readOptions, typedOptions, validateOptions } from './__query-options'
 import type { QueryOutcome } from './__query.server'
 import { registerCache } from '~/utils/caches.server'
+import { chartViewFields } from '~/utils/chart-spec'
 
-/** The filled options as the URL query string a saved query and a history entry keep. */
-export function optionsQuery(options: Record<string, string>): string {
-  return new URLSearchParams(options).toString()
+/**
+ * The filled options as the URL query string a saved query and a history entry keep, with the
+ * parameters' values (they are among the options) and the chart view (`tab=chart&chart=…&x=…`), so
+ * their links reopen the same parameters and the same chart (decision 100).
+ */
+export function optionsQuery(options: Record<string, string>, view: [string, string][] = []): string {
+  return new URLSearchParams([...Object.entries(options), ...view]).toString()
 }
 
 /** What a refused save sends back to the editor: everything typed, and the errors at their fields. */
@@ -77,13 +82,14 @@ export async function saveFromEditor(api: ClusterApi, formData: FormData) {
     return data({ save: reply }, { status: 400 })
   }
   const { name, sql } = submission.value
+  const view = chartViewFields(fields)
   try {
     const { id, isOverwrite } = await loadFromCluster(async () => {
       const user = await getCurrentUser(api)
       return saveQuery(api, {
         name,
         sql,
-        options: optionsQuery(options),
+        options: optionsQuery(options, view),
         owner: user.email,
         ownerId: api.userId,
       })
@@ -146,6 +152,7 @@ export function recordRun(
   options: Record<string, string>,
   outcome: QueryOutcome,
   elapsedMs: number,
+  view: [string, string][] = [],
 ): Promise<void> {
   return (async () => {
     const api = createClusterApi(await requireSession(request))
@@ -153,7 +160,7 @@ export function recordRun(
     try {
       await queueHistoryEntry(api, {
         sql,
-        options: optionsQuery(options),
+        options: optionsQuery(options, view),
         // A cached result's own run time, not the cache's answer time.
         elapsedMs: outcome.kind === 'error' ? elapsedMs : outcome.stats.elapsedMs,
         rows: outcome.kind === 'rows' ? outcome.rowCount : 0,

@@ -12,6 +12,7 @@ import { loadPicker, readQueryParams } from './__query.server'
 import { loadHistoryForEditor, loadSavedForEditor, saveFromEditor } from './__saved.server'
 import { loadSchemaTree } from './__schema.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { chartViewFields } from '~/utils/chart-spec'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
@@ -34,6 +35,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tableId: params.tableId,
     options,
     optionErrors: saved ? validateOptions(options) : params.optionErrors,
+    // the chart view a saved query or a history link keeps: its Run opens the same chart
+    view: chartViewFields(saved ? new URLSearchParams(saved.options) : url.searchParams),
     saved: saved ? { id: saved.id, name: saved.name, owner: saved.owner } : null,
     savedError: opened?.savedError ?? null,
     history,
@@ -89,6 +92,7 @@ function editorView({ data: loaded, actionData }: WorkspaceInput): WorkspaceView
         ? { name: refused.name, nameError: refused.fieldErrors.name, formError: refused.formError }
         : { name: data.saved?.name },
       history: { entries: data.history, error: data.historyError },
+      view: data.view,
     },
   }
 }
