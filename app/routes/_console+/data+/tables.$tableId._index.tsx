@@ -41,6 +41,9 @@ import { CreateLink } from '~/components/layout/create-link'
 import { GuardedLink } from '~/components/layout/denied'
 import { TableIngestPanel, type TableIngest } from './__table-ingest'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+// The table's data and arrivals (issue 51): loaders and views in their own modules.
+import { loadTableData } from './__table-data.server'
+import { TableDataPanels } from './__table-data'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -55,7 +58,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const [transforms, statsLoad, related, sources, denied] = await Promise.all([
+  const [transforms, statsLoad, related, sources, denied, tableData] = await Promise.all([
     loadFromCluster(() => listTransforms(api, project.uuid, table.uuid)),
     // Figures are a bonus on this page: when the cluster cannot give them, the rest still shows.
     settle<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
@@ -63,6 +66,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     settle(() => loadSourceRows(api, project.uuid, table)),
     // Rename, settings, truncate and delete: offered only to a user the cluster would let do them.
     whyNotEach(api, { change: 'change_table', truncate: 'truncate_table', remove: 'delete_table' }, { project, table }),
+    loadTableData(api, url, { project, table }),
   ])
   const stats = statsLoad.value
   const ingestTransform = transforms.find((transform) => transform.settings?.is_default) ?? transforms[0]
@@ -87,6 +91,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : null
   return {
     ingest,
+    tableData,
     sources,
     table: {
       uuid: table.uuid,
@@ -168,6 +173,7 @@ export default function TableDetailRoute() {
     sources,
     denied,
     ingest,
+    tableData,
   } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const base = tableUrl(table.uuid, project.uuid)
@@ -293,6 +299,7 @@ export default function TableDetailRoute() {
       </SectionCard>
 
       <StatsPanel stats={stats} />
+      <TableDataPanels data={tableData} ingest={ingest} />
 
       <Box as="section" aria-labelledby="transforms-heading">
         <HStack justify="space-between" mb="2">
