@@ -34,18 +34,18 @@ export type ConsoleBenchResult = {
 
 type Options = { concurrency?: number; durationMs?: number; tables?: number; log?: (line: string) => void }
 
-export function ensureBuild(log: (line: string) => void) {
+export function ensureBuild(log: (line: string) => void, root = ROOT) {
   if (
-    existsSync(path.join(ROOT, 'build', 'server', 'index.js')) &&
-    existsSync(path.join(ROOT, 'build', 'client', 'assets'))
+    existsSync(path.join(root, 'build', 'server', 'index.js')) &&
+    existsSync(path.join(root, 'build', 'client', 'assets'))
   )
     return
-  log('No build found: running npm run build…')
-  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' })
+  log(`No build found in ${root}: running npm run build…`)
+  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' })
   if (result.status !== 0) throw new Error('npm run build failed')
 }
 
-async function clusterCall<T>(
+export async function clusterCall<T>(
   base: string,
   method: string,
   pathname: string,
@@ -102,31 +102,40 @@ async function createTables(base: string, count: number) {
  * The Node flags `npm start` gives the console (package.json's start script: `tsx --flag=… server/index.ts`),
  * so a bench measures the server as deployed; BENCH_NODE_FLAGS (space-separated) replaces them to compare.
  */
-function startNodeFlags(): string[] {
+function startNodeFlags(root: string): string[] {
   if (process.env.BENCH_NODE_FLAGS !== undefined) return process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean)
-  const start: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start
+  const start: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start
   return /tsx((?:\s+--[\w-]+=\S+)*)\s+server\/index\.ts/.exec(start)?.[1]?.trim().split(/\s+/).filter(Boolean) ?? []
 }
 
+/**
+ * Starts the console of the tree `root` (this one by default: another is a `--against` build, bench/against.ts)
+ * from its own build and node_modules. `env` is added to the console's environment (e.g. PAGE_CACHE=off);
+ * `stdout` names a file for its JSON request logs (duration, clusterCalls), as CONSOLE_STDOUT does.
+ */
 export async function startConsole(
   clusterUrl: string,
   fixedPort?: number,
+  options: { root?: string; env?: Record<string, string>; stdout?: string } = {},
 ): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = fixedPort ?? (await freePort())
+  const root = options.root ?? ROOT
+  const stdout = options.stdout ?? process.env.CONSOLE_STDOUT
   const child = spawn(
-    path.join(ROOT, 'node_modules', '.bin', 'tsx'),
-    [...startNodeFlags(), path.join(ROOT, 'server', 'index.ts')],
+    path.join(root, 'node_modules', '.bin', 'tsx'),
+    [...startNodeFlags(root), path.join(root, 'server', 'index.ts')],
     {
-      cwd: ROOT,
+      cwd: root,
       env: {
         ...process.env,
         NODE_ENV: 'production',
         PORT: String(port),
         CLUSTER_URL: clusterUrl,
         SESSION_SECRET: randomBytes(24).toString('hex'),
+        ...options.env,
       },
       // CONSOLE_STDOUT=<file>: the console's JSON request logs (duration, cluster time per request) go there.
-      stdio: ['ignore', process.env.CONSOLE_STDOUT ? openSync(process.env.CONSOLE_STDOUT, 'w') : 'ignore', 'inherit'],
+      stdio: ['ignore', stdout ? openSync(stdout, 'w') : 'ignore', 'inherit'],
     },
   )
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
@@ -168,15 +177,15 @@ export async function startBenchCluster(prefix: string, seedRows = 0, port?: num
   return { dataDir, cluster }
 }
 
-/** Logs in through the console's own form and returns the Cookie header. */
-export async function consoleLogin(base: string): Promise<string> {
+/** Logs in through the console's own form (as the bench's admin unless `who` is given) and returns the Cookie header. */
+export async function consoleLogin(base: string, who: { email: string; password: string } = ADMIN): Promise<string> {
   const response = await fetch(`${base}/login`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password, prevUrl: '/data/tables' }),
+    body: new URLSearchParams({ email: who.email, password: who.password, prevUrl: '/data/tables' }),
   })
-  if (response.status !== 302) throw new Error(`Console login answered ${response.status}`)
+  if (response.status !== 302) throw new Error(`Console login of ${who.email} answered ${response.status}`)
   return response.headers
     .getSetCookie()
     .map((line) => line.split(';')[0]!)

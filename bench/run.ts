@@ -6,7 +6,10 @@
  *     /data/tables with 200 tables beside a trivial route.
  *   - the query workspace (`npm run bench -- query`): Run → first rows on screen and the result
  *     page's bytes for 100, 10,000 and 100,000-row queries, with and without scripts (bench/query.ts);
- *   - `npm run bench load`: 100 signed-in sessions for 60 s over pages and actions (bench/sessions.ts).
+ *   - `npm run bench load`: 100 signed-in sessions of distinct users (bench/bench-users.ts) for 60 s over
+ *     pages and actions (bench/sessions.ts), with each page's clusterCalls from the request log;
+ *     `npm run bench -- load --against <ref> --rounds 3` serves another commit's build by turns with
+ *     this tree's and prints both and the ratio (bench/against.ts; MAIN_ENV / AGAINST_ENV switches).
  *   - `npm run bench ab`: an alternating A/B of `bench load` with and without each framework patch,
  *     and each size swap of vite/ by the bytes it saves (bench/ab.ts, decision 081).
  *   - `npm run bench js`: every route's first-load JavaScript, gzipped, beside issue 33's budgets
@@ -19,6 +22,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runAbBench } from './ab'
+import { parseEnvList, runAgainst } from './against'
 import { runClusterBench } from './cluster'
 import { ensureBuild, runConsoleBench } from './console'
 import { runJsBudget } from './js-budget'
@@ -28,7 +32,18 @@ import { runSessionsBench } from './sessions'
 import { runUploadBench } from './upload'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const only = process.argv.slice(2)
+/** `--name value` from the arguments (or `--name=value`), and the arguments left. */
+function takeFlag(args: string[], name: string): string | undefined {
+  const at = args.findIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
+  if (at < 0) return undefined
+  const [flag] = args.splice(at, 1)
+  return flag!.includes('=') ? flag!.slice(flag!.indexOf('=') + 1) : args.splice(at, 1)[0]
+}
+const args = process.argv.slice(2)
+// `npm run bench -- load --against <ref> --rounds 3` (AGAINST and ROUNDS in the environment do the same)
+const against = takeFlag(args, 'against') ?? process.env.AGAINST
+const rounds = Number(takeFlag(args, 'rounds') ?? process.env.ROUNDS ?? 3)
+const only = args
 const wants = (name: string) => only.length === 0 || only.includes(name)
 // 60 s of 100 users: only when asked for (`npm run bench load`)
 const asked = (name: string) => only.includes(name)
@@ -73,9 +88,12 @@ if (asked('scale')) {
   results.scale = await runScaleBench()
 }
 
-if (asked('load')) {
-  console.log('\n== Load: signed-in sessions over a mix of pages and actions')
-  results.load = await runSessionsBench()
+if (asked('load') && against) {
+  console.log(`\n== Load: this tree beside ${against}, by turns, ${rounds} rounds (distinct users)`)
+  results.load = await runAgainst(against, rounds)
+} else if (asked('load')) {
+  console.log('\n== Load: signed-in sessions (distinct users) over a mix of pages and actions')
+  results.load = await runSessionsBench({ env: parseEnvList(process.env.MAIN_ENV) })
 }
 
 const out = path.join(ROOT, 'bench', 'results')

@@ -1,6 +1,7 @@
 /**
- * `npm run bench load`: many signed-in users at once (issue 13). SESSIONS users (default 100), each
- * with its own login through the console's form, loop for DURATION_MS (default 60 s) over a mix of
+ * `npm run bench load`: many signed-in users at once (issue 13). SESSIONS sessions (default 100) of
+ * USERS distinct users (default one per session, at least 20; the roles of a real org, made through the
+ * cluster's API: bench/bench-users.ts), each with its own login through the console's form, loop for DURATION_MS (default 60 s) over a mix of
  * pages and actions: the dashboard, the table list, a table, the jobs list, the Query page, a query
  * result, saving the timezone setting (an action that succeeds) and a new-table form with a bad name
  * (an action refused with field errors). Measures errors (any 5xx, unexpected status or network
@@ -8,10 +9,14 @@
  * after a 20 s warm-up and at the end (and every 10 s between). The warm-up is 20 s because the first
  * burst (every session at once on a cold server) takes about 10 s to drain and the heap reaches its
  * working size after it. THINK_MS (default 0) makes each session pause about that long between
- * requests, as a person does; without it the sessions loop back to back.
+ * requests, as a person does; without it the sessions loop back to back. Each step's clusterCalls
+ * (mean and highest) come from the console's own request log.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createBenchUsers, roleCounts } from './bench-users'
 import { consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
 import { httpSend } from './http-client'
 import { percentile } from './stats'
@@ -38,7 +43,8 @@ const MIX: Step[] = [
     method: 'POST',
     path: '/data/new-table',
     body: { project: '__new__', newProjectName: 'bad name', name: '1nope' },
-    expect: [400],
+    // field errors for who may create tables, the refusal for a reader
+    expect: [400, 403],
   },
 ]
 
@@ -90,7 +96,12 @@ function treeRssMb(pid: number): number {
 }
 
 export type SessionsResult = {
+  /** Which console: `this tree` or the `--against` ref, and its switches (PAGE_CACHE=off…). */
+  label?: string
   sessions: number
+  /** Distinct users signed in (USERS, default SESSIONS), by role. */
+  users?: number
+  roles?: string
   /** The mean pause between a session's requests, ms (0: none). */
   thinkMs: number
   durationMs: number
@@ -104,27 +115,81 @@ export type SessionsResult = {
   rssAfterWarmupMb: number
   rssAtEndMb: number
   rssChangePercent: number
+  /**
+   * Per step, the mean and the highest clusterCalls of its requests, from the console's request log
+   * (null when that build logs none).
+   */
+  clusterCalls?: Record<string, { mean: number; max: number } | null>
 }
 
-export async function runSessionsBench(): Promise<SessionsResult> {
+/** Which console a run serves: a tree (its build and node_modules) and environment switches. */
+export type SessionsTarget = { label?: string; root?: string; env?: Record<string, string> }
+
+/** The step a logged request path belongs to (the table page by its path, whatever the table). */
+function stepOfPath(logged: string): string | undefined {
+  const pathname = logged.split('?')[0]!
+  if (/^\/data\/tables\/[0-9a-f-]{36}$/.test(pathname)) return 'table'
+  for (const step of MIX) if (step.path.split('?')[0] === pathname) return step.label
+  return undefined
+}
+
+/** clusterCalls per step from a console's JSON request log (one object a line, pino-http's). */
+export function clusterCallsOf(logText: string): Record<string, { mean: number; max: number } | null> {
+  const byStep = new Map<string, number[]>()
+  for (const line of logText.split('\n')) {
+    if (!line.startsWith('{')) continue
+    let entry: { req?: { path?: string; method?: string }; clusterCalls?: unknown }
+    try {
+      entry = JSON.parse(line)
+    } catch {
+      continue
+    }
+    const step = entry.req?.path ? stepOfPath(entry.req.path) : undefined
+    if (!step) continue
+    const calls = byStep.get(step) ?? []
+    if (typeof entry.clusterCalls === 'number') calls.push(entry.clusterCalls)
+    byStep.set(step, calls)
+  }
+  return Object.fromEntries(
+    MIX.map((step) => {
+      const calls = byStep.get(step.label) ?? []
+      if (!calls.length) return [step.label, null]
+      const mean = calls.reduce((sum, n) => sum + n, 0) / calls.length
+      return [step.label, { mean: Math.round(mean * 100) / 100, max: Math.max(...calls) }]
+    }),
+  )
+}
+
+export async function runSessionsBench(target: SessionsTarget = {}): Promise<SessionsResult> {
   const sessions = Number(process.env.SESSIONS ?? 100)
+  // USERS distinct users (default one per session, at least 20): sessions beyond them reuse them in turn
+  const userCount = Math.max(Math.min(20, sessions), Number(process.env.USERS ?? sessions))
   const durationMs = Number(process.env.DURATION_MS ?? 60_000)
   const warmupMs = Number(process.env.WARMUP_MS ?? 20_000)
   // THINK_MS: each session pauses a random 0.5–1.5 × THINK_MS between requests, as a person reading
   // a page does. 0 (the default) loops without a pause: the server's saturation, where latency is
   // the queue in front of it.
   const thinkMs = Number(process.env.THINK_MS ?? 0)
-  ensureBuild((line) => console.log(line))
+  ensureBuild((line) => console.log(line), target.root)
   const { dataDir, cluster } = await startBenchCluster('console-load-cluster-', 10_000)
+  const logDir = mkdtempSync(path.join(tmpdir(), 'console-load-log-'))
+  const logFile = path.join(logDir, 'console.jsonl')
   // A console that does not start must not leave the cluster behind.
-  const server = await startConsole(cluster.url).catch(async (error: unknown) => {
+  const server = await startConsole(cluster.url, undefined, {
+    root: target.root,
+    env: target.env,
+    stdout: process.env.CONSOLE_STDOUT ?? logFile,
+  }).catch(async (error: unknown) => {
     await cluster.stop()
     rmSync(dataDir, { recursive: true, force: true })
     throw error
   })
   try {
+    const users = await createBenchUsers(cluster.url, dataDir, userCount)
     const cookies: string[] = []
-    for (let i = 0; i < sessions; i++) cookies.push(await consoleLogin(server.base))
+    for (let i = 0; i < Math.min(sessions, users.length); i++) cookies.push(await consoleLogin(server.base, users[i]))
+    for (let i = users.length; i < sessions; i++) cookies.push(cookies[i % users.length]!)
+    console.log(`${target.label ?? 'this tree'}: ${users.length} users (${roleCounts(users)})`)
     const list = await fetch(`${server.base}/data/tables?q=web_logs`, { headers: { Cookie: cookies[0]! } })
     // the table's link as the list gives it (with its ?project=, which saves the page a search across projects)
     const tableLink = /href="(\/data\/tables\/[0-9a-f-]{36}\?project=[0-9a-f-]{36})"/.exec(await list.text())?.[1]
@@ -198,7 +263,10 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     clearInterval(sampler)
     latencies.sort((a, b) => a - b)
     const result: SessionsResult = {
+      label: target.label,
       sessions,
+      users: users.length,
+      roles: roleCounts(users),
       thinkMs,
       durationMs,
       requests: latencies.length,
@@ -224,11 +292,22 @@ export async function runSessionsBench(): Promise<SessionsResult> {
       rssAtEndMb,
       rssChangePercent: Math.round(((rssAtEndMb - rssAfterWarmupMb) / rssAfterWarmupMb) * 1000) / 10,
     }
+    // the console flushes its log lines as it goes; the last ones are in by now (it is still running)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    try {
+      result.clusterCalls = clusterCallsOf(readFileSync(process.env.CONSOLE_STDOUT ?? logFile, 'utf8'))
+    } catch {
+      result.clusterCalls = {}
+    }
     console.log(
       `requests ${result.requests} (${result.rps}/s), errors ${result.errors}, p50 ${result.p50} ms, p99 ${result.p99} ms`,
     )
-    for (const [label, step] of Object.entries(result.perStep))
-      console.log(`  ${label.padEnd(14)} ${String(step.requests).padStart(6)}  p50 ${step.p50} ms  p99 ${step.p99} ms`)
+    for (const [label, step] of Object.entries(result.perStep)) {
+      const calls = result.clusterCalls?.[label]
+      console.log(
+        `  ${label.padEnd(14)} ${String(step.requests).padStart(6)}  p50 ${step.p50} ms  p99 ${step.p99} ms  clusterCalls ${calls ? `${calls.mean} (max ${calls.max})` : 'not logged'}`,
+      )
+    }
     console.log(
       `console RSS: ${rssAfterWarmupMb} MB after warm-up, ${rssAtEndMb} MB at the end (${result.rssChangePercent}%); every 10 s: ${rssSamples.join(', ')} MB`,
     )
@@ -247,5 +326,6 @@ export async function runSessionsBench(): Promise<SessionsResult> {
     await server.stop()
     await cluster.stop()
     rmSync(dataDir, { recursive: true, force: true })
+    rmSync(logDir, { recursive: true, force: true })
   }
 }
