@@ -15,19 +15,23 @@ import { InlineAlert } from '~/components/layout/inline-alert'
 import type { RouteHandle } from '~/utils/handle'
 import { QUERY_FIGURES, summaryCards, withLogQueryFigures, type SummaryCard } from './__summary-cards'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+// Is data arriving (issue 51): the org's ingest counter, never a query per table.
+import { loadOrgArrival } from './__dashboard-arrival.server'
+import { OrgArrivalPanel } from './__dashboard-arrival'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   // The start page stays usable when the summary fails: the failure shows in its place.
-  const [summary, store, queries] = await Promise.all([
+  const [summary, store, queries, arrival] = await Promise.all([
     settle(() => getOrgSummary(api)),
     settle(() => consoleStoreCounts(api)),
     settle(() => countUsersQueries(api, QUERY_LOG_WINDOW_MINUTES)),
+    loadOrgArrival(api),
   ])
   if (summary.error !== null)
-    return { resources: [] as SummaryCard[], activity: [] as SummaryCard[], error: summary.error }
+    return { resources: [] as SummaryCard[], activity: [] as SummaryCard[], error: summary.error, arrival }
   // the console's own store (saved queries, history) is not the user's data: left out of the counts
   const cards = summaryCards(withoutConsoleStore(summary.value ?? {}, store.value))
   // the query figures as Insights counts them, so the two pages agree (issue 36)
@@ -38,11 +42,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...cards,
     activity: withLogQueryFigures(cards.activity, queries.value ?? null, coveredMinutes, QUERY_LOG_WINDOW_MINUTES),
     error: null,
+    arrival,
   }
 }
 
 export default function DashboardRoute() {
-  const { resources, activity, error } = useLoaderData<typeof loader>()
+  const { resources, activity, error, arrival } = useLoaderData<typeof loader>()
   // empty: nothing held and nothing ingested; queries run (say `SELECT 1`) do not fill an org
   const isEmpty =
     resources.every((card) => card.value === 0) &&
@@ -73,6 +78,7 @@ export default function DashboardRoute() {
           <CardGroup id="activity" title="Activity and storage" cards={activity} />
         </>
       )}
+      <OrgArrivalPanel arrival={arrival} />
     </Stack>
   )
 }
