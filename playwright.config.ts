@@ -76,6 +76,8 @@ export default defineConfig({
       RENDER_CLOCK_CHECK: 'throw',
       // A batch job from an unreachable bucket fails after a second, not the served default's 30 s.
       CLUSTER_BATCH_SOURCE_WAIT_MS: '1000',
+      // No proxy in front: forwarded headers are not believed (e2e/hardening.spec.ts; issue 49).
+      TRUST_PROXY: '',
       CLUSTER_ADMIN_EMAIL: ADMIN_EMAIL,
       CLUSTER_ADMIN_PASSWORD: ADMIN_PASSWORD,
       SESSION_SECRET,

@@ -102,7 +102,8 @@ test.describe('behind a proxy at /console (BASE_PATH)', () => {
     second = await startSecondConsole(
       ['npx', 'tsx', 'server/index.ts'],
       ports.console,
-      { BUILD_DIR, BASE_PATH: BASE },
+      // the proxy below (on loopback) sets X-Forwarded-*: this console believes it (issue 49)
+      { BUILD_DIR, BASE_PATH: BASE, TRUST_PROXY: 'loopback' },
       `${BASE}/login`,
     )
     proxy = await startProxy(ports.proxy, ports.console)

@@ -1,7 +1,14 @@
 import { Text } from '@chakra-ui/react'
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { z } from 'zod'
 import { callPublic } from '~/api/client.server'
@@ -24,6 +31,12 @@ const LoginResponseSchema = z.object({
   auth_token: z.object({ access_token: z.string(), expires_in: z.coerce.number().positive() }),
   orgs: z.array(z.object({ uuid: z.string() })).min(1),
 })
+
+/** A throttled answer's Retry-After reaches the page's own answer too (Remix keeps an action's headers only for its data). */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get('Retry-After')
+  return new Headers(retryAfter ? { 'Retry-After': retryAfter } : undefined)
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // Already signed in: go where the login would have gone.

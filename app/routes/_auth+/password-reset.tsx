@@ -1,7 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Text } from '@chakra-ui/react'
-import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type HeadersFunction, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { callPublic } from '~/api/client.server'
 import { Field } from '~/components/forms/field'
@@ -15,6 +15,12 @@ import { resetThrottle, tryAgainIn } from './__throttle.server'
 
 // Fetched after hydration; the HTML constraints come from the loader (decision 032).
 const loadPasswordResetFormSchema = () => import('~/schemas/auth').then((module) => module.PasswordResetFormSchema)
+
+/** A throttled answer's Retry-After reaches the page's own answer too (Remix keeps an action's headers only for its data). */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get('Retry-After')
+  return new Headers(retryAfter ? { 'Retry-After': retryAfter } : undefined)
+}
 
 export async function loader() {
   return { constraint: getZodConstraint(PasswordResetFormSchema) }
