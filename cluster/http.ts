@@ -61,6 +61,23 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return reply(JSON.stringify(body), status, { ...JSON_HEADERS, ...headers })
 }
 
+/**
+ * Revalidation (decision 102): whether `request`'s If-None-Match names `etag` (a list, `*`, or a weak
+ * `W/` form alike). The answer to such a request is `notModified(etag)`: the client keeps what it had.
+ */
+export function isNotModified(request: ClusterRequest, etag: string): boolean {
+  const given = request.headers.get('if-none-match')
+  if (!given) return false
+  if (given.trim() === '*') return true
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '')
+  return given.split(',').some((tag) => bare(tag) === bare(etag))
+}
+
+/** A 304 with the ETag and no body. */
+export function notModified(etag: string): Response {
+  return reply(null, 304, { etag })
+}
+
 export function text(body: string, status = 200, headers: Record<string, string> = {}): Response {
   return reply(body, status, { 'content-type': 'text/plain; charset=utf-8', ...headers })
 }

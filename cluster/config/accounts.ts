@@ -1,13 +1,25 @@
 import crypto from 'node:crypto'
 import { hashPassword, readCredentials, signToken, verifyPassword, verifyToken } from '../auth'
 import type { ClusterRouter, ClusterState, Ctx } from '../context'
-import { json, noContent, nowIso, readJsonObject, unauthorized, validationError } from '../http'
+import {
+  isNotModified,
+  json,
+  noContent,
+  notModified,
+  nowIso,
+  readJsonObject,
+  unauthorized,
+  validationError,
+} from '../http'
 import { permissionsOf, requireUser, revokedTokenId, type User } from './access'
 import { audit } from './audit'
 import { publicUser } from './util'
 import type { ClusterRequest } from '../node-http'
 
 /** Login, the current user, password reset/confirm/change, and the auth log they write. */
+
+/** Names this process in ETags: the store's generations start again with it (a restart must not repeat a tag). */
+const ETAG_EPOCH = crypto.randomBytes(4).toString('hex')
 
 export interface AuthLogEvent {
   id: string
@@ -125,7 +137,13 @@ export function registerAccountRoutes(router: ClusterRouter) {
 
   router.get('/config/v1/users/current', (ctx) => {
     const user = requireUser(ctx)
-    return json({ ...publicUser(ctx.cluster, user), permissions: permissionsOf(ctx.cluster, user) })
+    // The answer reads the user, their roles and their org: its ETag is the user and those kinds'
+    // generations (any change to any user, role or org makes a new one), so If-None-Match is
+    // answered 304 without building the answer (decision 102). Checked after the token, as every read.
+    const { store } = ctx.cluster
+    const etag = `"u-${user.uuid}-${ETAG_EPOCH}.${store.generation('user')}.${store.generation('role')}.${store.generation('org')}"`
+    if (isNotModified(ctx.request, etag)) return notModified(etag)
+    return json({ ...publicUser(ctx.cluster, user), permissions: permissionsOf(ctx.cluster, user) }, 200, { etag })
   })
 
   router.post('/config/v1/reset_password', async (ctx) => {
