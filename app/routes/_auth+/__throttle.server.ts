@@ -74,10 +74,10 @@ class Backoff {
     try {
       await this.failures.consume(key)
       return 0
-    } catch (refused) {
-      // as many attempts in flight as failures left: this one waits for theirs
+    } catch {
+      // as many attempts in flight as failures left: this one waits a moment for theirs
       await this.failures.reward(key)
-      return Math.min(seconds((refused as RateLimiterRes).msBeforeNext), this.rule.firstBlockSeconds)
+      return 1
     }
   }
 
