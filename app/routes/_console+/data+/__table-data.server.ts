@@ -88,9 +88,11 @@ function costOf(answer: QueryText, body: EngineJson): QueryCost {
   const stats = answer.stats
   const number = (value: string | undefined, fallback: number | undefined) =>
     value !== undefined && Number.isFinite(Number(value)) ? Number(value) : (fallback ?? 0)
+  // the larger of the cluster's header and the engine's own figures in the body: a cluster whose
+  // header counts only what the head returned still has the engine's rows read in the JSON
   return {
-    rowsRead: number(stats.rows_read, body.statistics?.rows_read),
-    bytesRead: number(stats.bytes_read, body.statistics?.bytes_read),
+    rowsRead: Math.max(number(stats.rows_read, 0), body.statistics?.rows_read ?? 0),
+    bytesRead: Math.max(number(stats.bytes_read, 0), body.statistics?.bytes_read ?? 0),
     ms: number(stats.exec_time, answer.elapsedMs),
   }
 }
