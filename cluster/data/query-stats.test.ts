@@ -60,4 +60,16 @@ describe('query statistics', () => {
       expect(String(answer.body)).not.toMatch(/"(row|meta|progress)":/)
     },
   )
+
+  it('a LIMIT answers its rows only (the twin writes rows_before_limit_at_least after them)', async () => {
+    const answer = await c.api('POST', '/query', 'SELECT n FROM stats.events ORDER BY n LIMIT 2 FORMAT JSONEachRow')
+    expect(answer.status).toBe(200)
+    expect(
+      String(answer.body)
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ n: 0 }, { n: 1 }])
+    expect(statsOf(answer.headers).rows_read).toBe(String(ROWS))
+  })
 })

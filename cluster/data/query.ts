@@ -67,7 +67,8 @@ const WITH_PROGRESS: Record<string, string> = {
 
 /**
  * A WithProgress answer as its plain format answers it (each `{"row":X}` line is X, byte for byte;
- * the meta and progress lines go), with the rows and bytes read from its last progress line.
+ * its other lines go: meta, progress, rows_before_limit_at_least, totals), with the rows and bytes
+ * read from its last progress line.
  */
 function withoutProgress(ran: { bytes(): Uint8Array; rowsRead: number; bytesRead: number; elapsed: number }) {
   const text = Buffer.from(ran.bytes()).toString('utf8')
@@ -81,7 +82,8 @@ function withoutProgress(ran: { bytes(): Uint8Array; rowsRead: number; bytesRead
       const progress = (JSON.parse(line) as { progress: { read_rows?: string; read_bytes?: string } }).progress
       if (progress.read_rows !== undefined) rowsRead = Number(progress.read_rows)
       if (progress.read_bytes !== undefined) bytesRead = Number(progress.read_bytes)
-    } else if (!line.startsWith('{"meta":')) out.push(line)
+    } else if (line.startsWith('{"exception":')) out.push(line)
+    // meta, rows_before_limit_at_least, totals, extremes: lines the plain format does not write
   }
   const bytes = new Uint8Array(Buffer.from(out.length ? out.join('\n') + '\n' : '', 'utf8'))
   return { bytes: () => bytes, rowsRead, bytesRead, elapsed: ran.elapsed }
