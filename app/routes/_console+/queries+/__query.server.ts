@@ -127,13 +127,33 @@ export function locateEngineError(message: string, sql: string): { message: stri
   }
 }
 
+const SETTING_PAIR = String.raw`[A-Za-z_]\w*\s*=\s*(?:'(?:[^'\\]|\\.)*'|-?[\w.]*\w)`
+const SETTINGS_CLAUSE = new RegExp(String.raw`\s+SETTINGS\s+(${SETTING_PAIR}(?:\s*,\s*${SETTING_PAIR})*)`, 'g')
+
+/**
+ * The engine's message with the settings the console added taken out of the statement it quotes
+ * (`… in scope SELECT x FROM t SETTINGS max_result_rows = 10000, …`): a setting the user's SQL does
+ * not name is the console's (its row cap, overflow mode, 64-bit quoting, the options form), so only
+ * the user's own SETTINGS stay (issue 54).
+ */
+export function withoutAddedSettings(message: string, sql: string): string {
+  return message.replace(SETTINGS_CLAUSE, (clause: string, pairs: string) => {
+    const kept = pairs
+      .split(/\s*,\s*(?=[A-Za-z_]\w*\s*=)/)
+      .filter((pair) => new RegExp(String.raw`\b${pair.split('=')[0]!.trim()}\b`).test(sql))
+    if (kept.length === pairs.split(/\s*,\s*(?=[A-Za-z_]\w*\s*=)/).length) return clause
+    return kept.length ? ` SETTINGS ${kept.join(', ')}` : ''
+  })
+}
+
 /** QueryError and other ClusterErrors become the outcome shown beside the editor (a 401 has ended the session). */
 function failureOutcome(
   error: unknown,
   sql: string,
 ): { kind: 'error'; message: string; status: number; position: ErrorPosition | null } {
   if (error instanceof QueryCanceledError) return { kind: 'error', status: 409, message: error.message, position: null }
-  if (error instanceof QueryError) return { kind: 'error', status: 400, ...locateEngineError(error.message, sql) }
+  if (error instanceof QueryError)
+    return { kind: 'error', status: 400, ...locateEngineError(withoutAddedSettings(error.message, sql), sql) }
   if (error instanceof ClusterError)
     return { kind: 'error', message: error.message, status: error.status, position: null }
   throw error
