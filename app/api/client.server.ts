@@ -1,12 +1,13 @@
 import { redirect } from '@remix-run/node'
 import { getClusterUrl, getEnv } from '~/utils/env.server'
 import { recordClusterCall } from '~/utils/request-context.server'
-import { loginUrlFor, logoutHeaders, requireSession, type SessionData } from '~/utils/session.server'
+import { loginUrlFor, logoutHeaders, type SessionData } from '~/utils/session.server'
 import { createHash } from 'node:crypto'
 import { ClusterError, type ErrorContext } from './errors.server'
 import { registerCache } from '~/utils/caches.server'
 import { forgetOrgReads } from './read-cache.server'
 import { parseShared } from './shared-answers.server'
+import { requireValidSession } from './session-check.server'
 import { exchange, TransportFailure, type Answer } from './transport.server'
 
 /*
@@ -40,6 +41,8 @@ type SendOptions = {
   accept?: string
   headers?: HeadersInit
   signal?: AbortSignal
+  /** A conditional read (If-None-Match): a 304 is an answer, not a refusal (decision 102). */
+  isConditional?: boolean
 }
 
 /**
@@ -182,6 +185,7 @@ async function exchangeOrThrow(method: string, url: string, body: unknown, optio
     answer = { ...head, text: '' }
   }
   if (answer.status >= 200 && answer.status < 300) return answer
+  if (answer.status === 304 && options.isConditional) return answer
   throw refusal(answer.status, answer.statusText, answer.text, url, context)
 }
 
@@ -247,7 +251,16 @@ export type ClusterApi = {
   raw<T = string>(method: string, path: string, options?: CallOptions & { body?: unknown; json?: boolean }): Promise<T>
   /** Calls `${origin}${path}` and returns the successful Response unread, to stream (e.g. /query). */
   stream(method: string, path: string, options?: StreamOptions): Promise<Response>
+  /**
+   * A conditional GET of `path` (relative to /config/v1; decision 102): with `kept` (an answer and its
+   * ETag from before) it sends If-None-Match and answers `kept` itself on the cluster's 304; otherwise
+   * the answer, with its ETag when the cluster gives one (a cluster that gives none: the plain read).
+   */
+  revalidate<T>(path: string, kept?: Revalidated<T>, options?: CallOptions): Promise<Revalidated<T>>
 }
+
+/** An answer and the ETag it came with (none from a cluster that gives none). */
+export type Revalidated<T> = { value: T; etag?: string }
 
 function withParams(path: string, params: Params = {}): string {
   const entries = Object.entries(params).filter(([, value]) => value !== undefined && value !== '')
@@ -367,6 +380,24 @@ export function createClusterApi(
           callOptions,
         ),
       ),
+    revalidate: <T>(path: string, kept?: Revalidated<T>, callOptions: CallOptions = {}) =>
+      guarded(async (): Promise<Revalidated<T>> => {
+        const target = url(withParams(path, callOptions.params))
+        const context = callOptions.context
+        const answer = await exchangeOrThrow('GET', target, undefined, {
+          token,
+          context,
+          accept: 'application/json',
+          headers: kept?.etag ? { 'if-none-match': kept.etag } : undefined,
+          isConditional: !!kept?.etag,
+        })
+        if (answer.status === 304) return kept!
+        try {
+          return { value: (answer.text === '' ? undefined : JSON.parse(answer.text)) as T, etag: answer.etag }
+        } catch {
+          throw new ClusterError({ status: 502, url: target, context, body: answer.text.slice(0, 1000) })
+        }
+      }, callOptions),
     stream: (method, path, { body, headers, accept, signal, ...callOptions } = {}) =>
       sent(method, session.orgId, callOptions, () =>
         guarded(
@@ -427,12 +458,17 @@ registerCache({
 
 /**
  * Returns the cluster client for the signed-in user, one per `Request` object (so one per loader, decision 050); redirects to
- * /login?prevUrl=… without a session. Its calls end the session on a 401 (see createClusterApi).
+ * /login?prevUrl=… without a valid session (none, expired, or logged out through any replica:
+ * session-check.server). Its calls end the session on a 401 (see createClusterApi).
  */
 export function requireApi(request: Request): Promise<ClusterApi> {
   let api = apis.get(request)
   if (!api) {
-    api = requireSession(request).then((session) => createClusterApi(session, { request }))
+    // the session check (the cookie, and no Log out through any replica: decision 080) reads the
+    // store with a client of its own, not this request's: the read is shared by the org's requests
+    api = requireValidSession(request, (session) => createClusterApi(session)).then((session) =>
+      createClusterApi(session, { request }),
+    )
     apis.set(request, api)
     // A redirect must not be cached as a rejected promise shared with unrelated callers' catch blocks.
     api.catch(() => apis.delete(request))

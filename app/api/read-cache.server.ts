@@ -9,14 +9,19 @@
  * `clearReadCache(orgId)` on every call that is not a GET).
  */
 import { forgetOrg, registerCache } from '~/utils/caches.server'
+import { currentRequestContext, type RequestContext } from '~/utils/request-context.server'
 
 export const MAX_KEPT = 1_000
 
 type Entry = { expires: number; value: Promise<unknown> }
 /** Reads kept across requests (`keepMs`), by session and key, oldest first. */
 const kept = new Map<string, Entry>()
-/** Reads of one request, by its client (one per console request: requireApi). */
-const perRequest = new WeakMap<object, Map<string, Promise<unknown>>>()
+/**
+ * Reads of one console request, by its request context (the server's, one per HTTP request: the
+ * layout's loader and the page's share them, though each has its own client, decision 050), or by
+ * the client where there is no context (a loader called directly).
+ */
+const perRequest = new WeakMap<RequestContext | object, Map<string, Promise<unknown>>>()
 
 registerCache({
   name: 'reads-kept',
@@ -36,10 +41,10 @@ registerCache({
   file: 'app/api/read-cache.server.ts',
   variable: 'perRequest',
   holds: 'a cluster read shared by the loaders of one console request (lists, the current user)',
-  key: "the request's cluster client, and the read",
+  key: 'the console request (its context; else its cluster client), the session and the read',
   lifetime: 'the request',
   bound: "the request's reads",
-  forgottenBy: 'the request ending (garbage collected with its client)',
+  forgottenBy: "the request ending (garbage collected with its context); a write in the request, for the org's reads",
   writesChangeIt: false,
 })
 
@@ -53,14 +58,17 @@ export type Reader = { sessionKey: string }
  * is not kept.
  */
 export function cachedRead<T>(reader: Reader, key: string, load: () => Promise<T>, keepMs?: number): Promise<T> {
-  let mine = perRequest.get(reader)
-  if (!mine) perRequest.set(reader, (mine = new Map()))
-  const known = mine.get(key)
+  const owner = currentRequestContext() ?? reader
+  let mine = perRequest.get(owner)
+  if (!mine) perRequest.set(owner, (mine = new Map()))
+  // the session in the key: one request is one session, but nothing here may ever hand one user's read to another
+  const id = `${reader.sessionKey}\u0000${key}`
+  const known = mine.get(id)
   if (known) return known as Promise<T>
   const value = keepMs ? keptRead(reader.sessionKey, key, load, keepMs) : load()
-  mine.set(key, value)
+  mine.set(id, value)
   value.catch(() => {
-    if (mine.get(key) === value) mine.delete(key)
+    if (mine.get(id) === value) mine.delete(id)
   })
   return value
 }
@@ -107,4 +115,8 @@ export function keptReadCount(): number {
  */
 export function forgetOrgReads(orgId: string): void {
   forgetOrg(orgId)
+  // and what this request read before the write (an action's loaders after it, in the same request)
+  const context = currentRequestContext()
+  const mine = context && perRequest.get(context)
+  if (mine) for (const id of mine.keys()) if (id.startsWith(`${orgId}:`)) mine.delete(id)
 }

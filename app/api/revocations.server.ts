@@ -1,99 +1,19 @@
-import { createHash } from 'node:crypto'
-import { CONSOLE_PROJECT, REVOKED_TABLE } from '~/utils/console-store'
-import { registerCache } from '~/utils/caches.server'
+import { REVOKED_TABLE } from '~/utils/console-store'
 import type { SessionData } from '~/utils/session.server'
-import { tableRef } from '~/utils/sql'
-import { createClusterApi, type ClusterApi } from './client.server'
+import { createClusterApi } from './client.server'
 import { consoleStoreProject } from './console-store.server'
 import { ClusterError } from './errors.server'
-import { consoleRead, QueryError, runQuery } from './query.server'
 import { ensureStore, ingestIntoStore, SavedQueriesUnavailable } from './saved-queries.server'
+import { noteRevoked, tokenDigest } from './session-check.server'
+
+export { forgetRevocations, isRevokedEverywhere, REFRESH_MS, tokenDigest } from './session-check.server'
 
 /*
- * Log out everywhere on a cluster that has no revoke call (decision 080). The replicas share only the
- * cluster and SESSION_SECRET, so the revocation is kept in the cluster: a row in the console's own
- * store (`cluster_console.revoked_sessions`: a SHA-256 digest of the token, never the token, and when
- * it would have expired), written by Log out. Each replica reads the org's rows at most once every
- * REFRESH_MS, on the first signed-in request after that, and refuses a session whose token is listed:
- * a copied cookie is refused everywhere within REFRESH_MS of the Log out (plus the cluster's delay
- * before ingested rows can be queried). The store is never created here: without it (History off)
- * the revocation cannot be shared, and Log out says so.
+ * Log out everywhere on a cluster that has no revoke call (decision 080): Log out writes the token's
+ * digest to the console's store on the cluster, and every replica refuses it within REFRESH_MS
+ * (session-check.server reads the list, on every signed-in request's way in). The store is never
+ * created here: without it (History off) the revocation cannot be shared, and Log out says so.
  */
-
-/** How old a replica's copy of the org's revocations may be before a request reads it again. */
-export const REFRESH_MS = 5_000
-
-type OrgRevocations = { digests: Map<string, number>; readAt: number; pending: Promise<void> | null }
-const byOrg = new Map<string, OrgRevocations>()
-
-registerCache({
-  name: 'sessions-revoked-shared',
-  file: 'app/api/revocations.server.ts',
-  variable: 'byOrg',
-  holds: "the digests of the org's logged-out tokens, as the store had them (decision 080)",
-  key: 'org',
-  lifetime: `${REFRESH_MS / 1000} s, then read again by the next signed-in request`,
-  bound: 'one list per org; rows past their expiry are not read',
-  forgottenBy: 'its lifetime; a Log out through this replica adds its token at once',
-  writesChangeIt: false,
-  size: () => byOrg.size,
-})
-
-/** The digest the store keeps of a token: a token in the store would be a live credential to any reader. */
-export function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('hex')
-}
-
-async function readRevocations(api: ClusterApi, now: number): Promise<Map<string, number> | null> {
-  const sql = `SELECT token_sha256, expires_ms FROM ${tableRef(CONSOLE_PROJECT, REVOKED_TABLE)} WHERE expires_ms > ${Math.floor(now)}`
-  try {
-    const answer = await runQuery(
-      api,
-      sql,
-      consoleRead({ hdx_query_output_format: 'JSONEachRow', hdx_query_timerange_required: 'false' }),
-    )
-    const digests = new Map<string, number>()
-    for (const line of answer.text.split('\n')) {
-      if (!line.trim()) continue
-      const row = JSON.parse(line) as { token_sha256: string; expires_ms: string | number }
-      digests.set(row.token_sha256, Number(row.expires_ms))
-    }
-    return digests
-  } catch (error) {
-    // no store (History off) or no table yet: nothing was logged out through the store
-    if (error instanceof QueryError && /UNKNOWN_(TABLE|DATABASE)|Code: (60|81)\./.test(error.message)) return new Map()
-    return null
-  }
-}
-
-/**
- * Whether `session`'s token was logged out through any replica (the store's list, read again when
- * older than REFRESH_MS, with this session's token: the read needs select on the store, as History
- * does). When the list cannot be read, the last one read is used (fail open: the cluster still
- * accepts the token, and refusing every session while the store is unreachable would lock everyone out).
- */
-export async function isRevokedEverywhere(session: SessionData, now = Date.now()): Promise<boolean> {
-  let list = byOrg.get(session.orgId)
-  if (!list) byOrg.set(session.orgId, (list = { digests: new Map(), readAt: -Infinity, pending: null }))
-  if (now - list.readAt >= REFRESH_MS) {
-    const current = list
-    current.pending ??= (async () => {
-      const read = await readRevocations(createClusterApi(session), now)
-      if (read) {
-        // keep what this replica added since (its own Log outs)
-        for (const [digest, expiresAt] of current.digests)
-          if (expiresAt > now && !read.has(digest)) read.set(digest, expiresAt)
-        current.digests = read
-      }
-      current.readAt = now
-    })().finally(() => {
-      current.pending = null
-    })
-    await current.pending
-  }
-  const expiresAt = list.digests.get(tokenDigest(session.token))
-  return expiresAt !== undefined && expiresAt > now
-}
 
 /** What Log out could do where the cluster has no revoke call. */
 export type SharedRevocation = 'shared' | 'no-store' | 'not-allowed' | 'failed'
@@ -106,9 +26,7 @@ export type SharedRevocation = 'shared' | 'no-store' | 'not-allowed' | 'failed'
 export async function revokeEverywhere(session: SessionData, now = Date.now()): Promise<SharedRevocation> {
   const api = createClusterApi(session)
   const digest = tokenDigest(session.token)
-  let list = byOrg.get(session.orgId)
-  if (!list) byOrg.set(session.orgId, (list = { digests: new Map(), readAt: -Infinity, pending: null }))
-  list.digests.set(digest, session.expiresAt)
+  noteRevoked(session)
   const row = {
     at: new Date(now).toISOString(),
     token_sha256: digest,
@@ -130,9 +48,4 @@ export async function revokeEverywhere(session: SessionData, now = Date.now()): 
       return 'not-allowed'
     return 'failed'
   }
-}
-
-/** Forgets every replica-side copy (tests: a new replica has read nothing). */
-export function forgetRevocations(): void {
-  byOrg.clear()
 }

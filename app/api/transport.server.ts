@@ -36,7 +36,8 @@ export class TransportFailure extends Error {
   }
 }
 
-export type Answer = { status: number; statusText: string; text: string }
+/** `etag`: the answer's ETag header when it has one (a conditional read keeps it: decision 102). */
+export type Answer = { status: number; statusText: string; text: string; etag?: string }
 
 type ExchangeOptions = {
   timeoutMs: number
@@ -112,7 +113,10 @@ export function exchange(
         const chunks: Buffer[] = []
         const decoded = decode(response)
         decoded.on('data', (chunk: Buffer) => chunks.push(chunk))
-        decoded.on('end', () => finish(null, { ...head!, text: Buffer.concat(chunks).toString('utf8') }))
+        const etag = response.headers.etag
+        decoded.on('end', () =>
+          finish(null, { ...head!, text: Buffer.concat(chunks).toString('utf8'), ...(etag ? { etag } : {}) }),
+        )
         decoded.on('error', () => finish(new TransportFailure('network', head)))
         // A connection closed before the whole body came: 'close' without 'end'.
         response.on('close', () => {

@@ -1,4 +1,5 @@
-import { oncePerRequest, type ClusterApi } from './client.server'
+import { registerCache } from '~/utils/caches.server'
+import { oncePerRequest, type ClusterApi, type Revalidated } from './client.server'
 import { listAll } from './list-all.server'
 import { cachedRead } from './read-cache.server'
 
@@ -12,13 +13,15 @@ export type CurrentUser = {
   [key: string]: unknown
 }
 
-/** Returns the signed-in user (GET /users/{userId}), read once per request; throws ClusterError. */
-// The shell reads the user, their permissions and the version on every page (the layout loader):
-// read once per request (decision 060: a role changed through another replica shows on the next
-// page). Menus only hide what the cluster refuses anyway.
-export const getCurrentUser = oncePerRequest((api) =>
-  cachedRead(api, 'user', () => api.get<CurrentUser>(`/users/${api.userId}`)),
-)
+/**
+ * Returns the signed-in user (GET /users/current: the user with their roles and permissions), read
+ * once per console request; throws ClusterError.
+ */
+// The shell reads the user and their permissions on every page (the layout loader), and pages ask
+// for the permissions again (whyNot): one answer serves them all, read once per console request, the
+// layout's and the page's loaders together (decision 102; decision 060: a role changed through
+// another replica shows on the next page). Menus only hide what the cluster refuses anyway.
+export const getCurrentUser = oncePerRequest((api) => getMe(api))
 
 export type PasswordChange = { current_password: string; new_password: string; confirm_password: string }
 
@@ -85,8 +88,38 @@ export const getMyPermissions = oncePerRequest(async (api) => strings((await get
 /** The names of the signed-in user's roles (`users/current`), read once per request; throws ClusterError. */
 export const getMyRoleNames = oncePerRequest(async (api) => strings((await getMe(api)).roles))
 
+/**
+ * The last `users/current` answer of each session with its ETag (decision 102): every request still
+ * asks the cluster, with If-None-Match, and a 304 (nothing the answer reads changed) reuses it, so no
+ * page shows it older than the request. Per session, since it is the user's own; a cluster that
+ * answers no ETag has nothing kept. Bounded: the oldest out.
+ */
+const lastMe = new Map<string, Revalidated<CurrentUser>>()
+export const MAX_KEPT_USERS = 10_000
+
+registerCache({
+  name: 'current-user-revalidated',
+  file: 'app/api/users.server.ts',
+  variable: 'lastMe',
+  holds: "the session's last users/current answer and its ETag, reused only on the cluster's 304",
+  key: 'session (org, token digest)',
+  lifetime: 'until replaced by a newer answer; every use is revalidated with the cluster first',
+  bound: `${MAX_KEPT_USERS} sessions, the oldest out`,
+  forgottenBy: 'a newer answer, or being the oldest when full',
+  writesChangeIt: false,
+  size: () => lastMe.size,
+})
+
 const getMe = oncePerRequest((api) =>
-  cachedRead(api, 'users/current', () => api.get<{ permissions?: unknown; roles?: unknown }>('/users/current')),
+  cachedRead(api, 'users/current', async () => {
+    const answer = await api.revalidate<CurrentUser>('/users/current', lastMe.get(api.sessionKey))
+    lastMe.delete(api.sessionKey)
+    if (answer.etag) {
+      if (lastMe.size >= MAX_KEPT_USERS) lastMe.delete(lastMe.keys().next().value!)
+      lastMe.set(api.sessionKey, answer)
+    }
+    return answer.value
+  }),
 )
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : []

@@ -33,6 +33,7 @@ const NOT_CACHES: Record<string, string> = {
 
 const EXPECTED = [
   'cluster-clients',
+  'current-user-revalidated',
   'history-not-recording',
   'history-recent-rows',
   'history-recent-runs',

@@ -23,3 +23,8 @@ export function recordClusterCall(ms: number): void {
   context.clusterMs += ms
   context.clusterCalls += 1
 }
+
+/** The current console request's context (undefined outside a request: a test calling a loader). */
+export function currentRequestContext(): RequestContext | undefined {
+  return storage.getStore()
+}

@@ -147,7 +147,8 @@ export async function getSession(request: Request, now = Date.now()): Promise<Se
  * Tokens logged out through this process, with when they would have expired (issue 37): a copy of
  * the cookie is refused here at once, without asking the cluster. Every other replica refuses it
  * because the cluster does (the console revokes the token there: `POST /config/v1/logout`), or, on
- * a cluster without that call, because the store lists it (decision 080, isRevokedEverywhere).
+ * a cluster without that call, because the store lists it (decision 080: the API layer's check,
+ * app/api/session-check.server.ts, which requireApi asks).
  */
 const revokedHere = new Map<string, number>()
 
@@ -163,16 +164,6 @@ registerCache({
   writesChangeIt: false,
   size: () => revokedHere.size,
 })
-
-/**
- * Whether the token was logged out through another replica, on a cluster without a revoke call
- * (decision 080: the revocations the replicas share, kept in the console's store on the cluster).
- * Imported when first needed: the API modules import this one.
- */
-async function isRevokedEverywhere(session: SessionData): Promise<boolean> {
-  const revocations = await import('~/api/revocations.server')
-  return revocations.isRevokedEverywhere(session)
-}
 
 /** Remembers that `session`'s token was logged out, until it would have expired. */
 export function revokeHere(session: SessionData, now = Date.now()): void {
@@ -194,13 +185,24 @@ export function loginUrlFor(request: Request): string {
   return `/login?prevUrl=${encodeURIComponent(here)}`
 }
 
-/** Returns the session data; throws a redirect to /login?prevUrl=… when it is missing or expired. */
+/**
+ * Returns the session data from the cookie alone; throws a redirect to /login?prevUrl=… when it is
+ * missing, expired or logged out through this process. Whether it was logged out through another
+ * replica is the API layer's check (requireApi, session-check.server): this module reads cookies only.
+ */
 export async function requireSession(request: Request): Promise<SessionData> {
   const session = await getSession(request)
-  if (session && !(await isRevokedEverywhere(session))) return session
-  // Drop a stale session cookie; the timezone preference outlives sessions.
+  if (session) return session
+  throw redirect(loginUrlFor(request), { headers: await sessionEndedHeaders(request) })
+}
+
+/**
+ * The headers of a redirect for a session that ended: a stale session cookie dropped (the timezone
+ * preference outlives sessions), nothing when there was none.
+ */
+export async function sessionEndedHeaders(request: Request): Promise<Headers> {
   const hasStaleCookie = (request.headers.get('Cookie') ?? '').includes(`${SESSION_COOKIE}=`)
-  throw redirect(loginUrlFor(request), hasStaleCookie ? { headers: await clearSessionHeaders(request) } : undefined)
+  return hasStaleCookie ? await clearSessionHeaders(request) : new Headers()
 }
 
 /** Returns a Set-Cookie value that stores a new session expiring with the token. */

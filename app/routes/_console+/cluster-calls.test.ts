@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest'
+import { clusterAdminLogin, clusterCall } from '#tests/cluster'
+import { server, useTestCluster } from '#tests/msw'
+import { args, cookieFrom, get, loginAsAdmin, post, returnedOrThrown } from '#tests/session'
+import { withRequestContext } from '~/utils/request-context.server'
+import { action as loginAction } from '../_auth+/login'
+import { loader as layoutLoader } from './_layout'
+import { loader as dashboardLoader } from './dashboard'
+
+/*
+ * Issue 52, point 2 (decision 102): the shell's own reads are one call per page (the signed-in user
+ * with their permissions, users/current, shared with the page's own loader), revalidated with the
+ * cluster's ETag on every page, and never reused once the cluster has changed.
+ */
+
+const cluster = useTestCluster()
+
+type Seen = { path: string; status: number; ifNoneMatch: string | null }
+
+/** One console request as the server runs it: the layout's and the page's loaders, each with its own Request. */
+async function page(path: string, cookie: string): Promise<{ seen: Seen[]; calls: number; layout: unknown }> {
+  const seen: Seen[] = []
+  const listener = ({ request, response }: { request: Request; response: Response }) => {
+    seen.push({
+      path: new URL(request.url).pathname,
+      status: response.status,
+      ifNoneMatch: request.headers.get('if-none-match'),
+    })
+  }
+  server.events.on('response:mocked', listener)
+  let done!: Promise<[unknown, unknown]>
+  const context = withRequestContext(() => {
+    done = Promise.all([layoutLoader(args(get(path, cookie))), dashboardLoader(args(get(path, cookie)))])
+  })
+  try {
+    const [layout] = await done
+    return { seen, calls: context.clusterCalls, layout }
+  } finally {
+    server.events.removeListener('response:mocked', listener)
+  }
+}
+
+const userReads = (seen: Seen[]) => seen.filter((call) => /^\/config\/v1\/users\//.test(call.path))
+
+async function invitedReader(email: string): Promise<{ cookie: string; uuid: string }> {
+  const { orgId } = await clusterAdminLogin()
+  await clusterCall('POST', '/config/v1/invites/', { email, org: orgId, roles: ['reader'] })
+  const link = cluster()
+    .handler.state.outbox.filter((mail) => mail.to === email)
+    .at(-1)!.link!
+  const [, uuidb64, token] = /\/verifyaccount\/([^/]+)\/(\w+)/.exec(link)!
+  const password = 'reader-password-52'
+  await clusterCall('POST', '/config/v1/password_reset_confirm', {
+    uuidb64,
+    token,
+    password,
+    password_confirm: password,
+  })
+  const login = await returnedOrThrown(() => loginAction(args(post('/login', { email, password }))))
+  const users = await clusterCall<{ results: { uuid: string; email: string }[] }>('GET', '/config/v1/users/')
+  return { cookie: cookieFrom(login as Response), uuid: users.results.find((user) => user.email === email)!.uuid }
+}
+
+describe('cluster calls per page (issue 52)', () => {
+  it('reads the signed-in user once per page, for the layout and the page together, and never /users/{id}', async () => {
+    const cookie = await loginAsAdmin()
+    const { seen } = await page('/dashboard', cookie)
+    const reads = userReads(seen)
+    expect(reads.map((call) => call.path)).toEqual(['/config/v1/users/current'])
+    // the version is kept for a minute per session: read at most once
+    expect(seen.filter((call) => call.path === '/version').length).toBeLessThanOrEqual(1)
+  })
+
+  it('revalidates the user on the next page with its ETag: a 304, and the same shell', async () => {
+    const cookie = await loginAsAdmin()
+    const first = await page('/dashboard', cookie)
+    const second = await page('/dashboard', cookie)
+    const [read] = userReads(second.seen)
+    expect(read?.ifNoneMatch).toMatch(/^"u-/)
+    expect(read?.status).toBe(304)
+    expect(second.layout).toEqual(first.layout)
+    // the layout's own calls on a warm page: the user (and at most a revocation-list read, every 5 s)
+    expect(second.seen.filter((call) => call.path === '/version')).toEqual([])
+  })
+
+  it('shows a role given through the API on the very next page: a changed user is never reused', async () => {
+    const reader = await invitedReader('reader52@example.com')
+    const before = (await page('/dashboard', reader.cookie)).layout as { hiddenPaths: string[] }
+    expect(before.hiddenPaths.length).toBeGreaterThan(0)
+    // warm: the next page revalidates and reuses (304)
+    expect(userReads((await page('/dashboard', reader.cookie)).seen)[0]?.status).toBe(304)
+    await clusterCall('POST', `/config/v1/users/${reader.uuid}/add_roles/`, { roles: ['super_admin'] })
+    const after = await page('/dashboard', reader.cookie)
+    expect(userReads(after.seen)[0]?.status).toBe(200)
+    expect((after.layout as { hiddenPaths: string[] }).hiddenPaths).toEqual([])
+  })
+})
