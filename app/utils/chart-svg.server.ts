@@ -249,7 +249,7 @@ export function renderChartSvg(data: ChartData, options: ChartSvgOptions = {}): 
 
   const title = `${CHART_KIND_LABELS[spec.kind]} chart: ${data.title}`
   const description = describe(data, yScale)
-  const labelled = `aria-labelledby="${id}-title ${id}-desc"`
+  const labelled = `aria-labelledby="${id}-title" aria-describedby="${id}-desc"`
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" class="qc-chart" viewBox="0 0 ${WIDTH} ${height}" width="${isStandalone ? WIDTH : '100%'}"${isStandalone ? ` height="${height}"` : ''} ${isStandalone ? '' : 'role="img" '}${labelled} font-size="${FONT}" font-family="system-ui, sans-serif" data-chart-kind="${spec.kind}">`,
     `<title id="${id}-title">${escapeXml(title)}</title>`,

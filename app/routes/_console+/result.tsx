@@ -12,6 +12,7 @@ import {
   type SerializeFrom,
 } from '@remix-run/node'
 import { type ShouldRevalidateFunctionArgs } from '@remix-run/react'
+import { lazy, Suspense } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
 import { DetailList } from '~/components/layout/detail-list'
@@ -27,7 +28,6 @@ import { isAlterJobSql } from '~/schemas/job-values'
 import { isChangingStatement } from '~/utils/sql'
 import { doubtMessage, readStatement, type StatementDoubt } from '~/utils/sql-statement'
 import { redirectWithToast } from '~/utils/toast.server'
-import { QueryChart } from '~/components/charts/query-chart'
 import { CHART_FIELDS, CHART_TAB, chartViewFields, readChartView } from '~/utils/chart-spec'
 import { findPlaceholders, paramOfMessage } from '~/utils/sql-params'
 import type { RouteHandle } from '~/utils/handle'
@@ -56,6 +56,12 @@ import {
   type QueryOutcome,
 } from './queries+/__query.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+
+// The Chart tab's view is its own chunk (its controls and figure; Plotly is a further one): rendered
+// on the server like the rest, it keeps the result page's first load within its budget (decision 100).
+const QueryChart = lazy(() =>
+  import('~/components/charts/query-chart').then((module) => ({ default: module.QueryChart })),
+)
 
 const RUN_CHANGE_INTENT = 'run-change'
 /** The longest run link a Run redirects to (Node and browsers refuse a request line past 16 KB). */
@@ -418,13 +424,15 @@ function ResultSection({
           <Statistics outcome={outcome} />
         ) : tab === CHART_TAB ? (
           outcome.kind === 'rows' && outcome.rowCount && chart ? (
-            <QueryChart
-              columns={chart.columns}
-              data={chart.data}
-              svg={chart.svg}
-              search={search}
-              rowCap={QUERY_UI_MAX_ROWS}
-            />
+            <Suspense fallback={<Box maxW="48rem" color="fg" dangerouslySetInnerHTML={{ __html: chart.svg ?? '' }} />}>
+              <QueryChart
+                columns={chart.columns}
+                data={chart.data}
+                svg={chart.svg}
+                search={search}
+                rowCap={QUERY_UI_MAX_ROWS}
+              />
+            </Suspense>
           ) : outcome.kind === 'error' ? (
             <Text color="fg.muted">The query failed: see the message under the editor.</Text>
           ) : outcome.kind === 'rows' && !outcome.rowCount ? (
