@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { isNumericType } from '~/utils/sql'
 import { cellsOf, type Cell } from './__result-cells'
+import { zoneLabelledType } from './__result-zone'
 
 export type ResultColumn = { name: string; type: string }
 
@@ -89,7 +90,7 @@ function useRowWindow(scrollRef: RefObject<HTMLDivElement>, count: number, isAct
  */
 function columnWidths(columns: ResultColumn[], rows: Cell[][]): number[] {
   return columns.map((column, index) => {
-    let widest = Math.max(column.name.length, column.type.length)
+    let widest = Math.max(column.name.length, zoneLabelledType(column.type).length)
     for (let row = 0; row < Math.min(rows.length, 200); row++)
       widest = Math.max(widest, (rows[row]![index] ?? 'NULL').length)
     return Math.min(48, Math.max(6, widest)) + 2
@@ -178,10 +179,10 @@ export function ResultGrid({
                 key={index}
                 scope="col"
                 data-numeric={numeric[index] ? '' : undefined}
-                title={`${column.name} ${column.type}`}
+                title={`${column.name} ${zoneLabelledType(column.type)}`}
               >
                 {column.name}
-                <small>{column.type}</small>
+                <small>{zoneLabelledType(column.type)}</small>
               </th>
             ))}
           </tr>
