@@ -9,6 +9,7 @@ import { AUTO_VIEW, createView, getView, listViews, patchView, type View } from 
 import { isTextChanged, parseOriginal } from '~/schemas/lossless'
 import { VIEW_MESSAGES, ViewFormSchema } from '~/schemas/view'
 import { redirectWithToast } from '~/utils/toast.server'
+import { conflictsOf, refuseConflicts, seenAgain, type WrittenField } from '~/utils/edit-conflict.server'
 import { tableUrl } from './__table-url'
 
 /** Where the cluster's view fields show on the form. */
@@ -105,6 +106,12 @@ async function saveViewChanges(api: ClusterApi, formData: FormData, viewId: stri
   const submission = parseWithZod(formData, { schema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const [projectId, tableId] = submission.value.table.split('/') as [string, string]
+  const refusal = await refuseChangedView(api, submission, formData, original, {
+    current: await loadFromCluster(() => getView(api, projectId, tableId, viewId)),
+    isNameKept,
+    isDescriptionKept,
+  })
+  if (refusal) return refusal
   const changes: Record<string, unknown> = {}
   if (!isNameKept) changes.name = submission.value.name
   if (!isDescriptionKept) changes.description = submission.value.description ?? ''
@@ -119,6 +126,64 @@ async function saveViewChanges(api: ClusterApi, formData: FormData, viewId: stri
   } catch (error) {
     return replyFromCluster(submission, error, { rename: VIEW_FIELDS })
   }
+}
+
+/** A column list as a set, compared as text (the order the form shows is the parent's). */
+const asSet = (names: unknown) => (Array.isArray(names) ? [...names].map(String).sort().join(', ') : '')
+
+/**
+ * The refusal when a field this save writes was changed on the cluster since the form was opened
+ * (decision 097): the name and description as the form shows them, the columns as a set; else null.
+ */
+async function refuseChangedView(
+  api: ClusterApi,
+  submission: Parameters<typeof refuseConflicts>[1],
+  formData: FormData,
+  original: Record<string, unknown>,
+  options: {
+    current: View
+    isNameKept: boolean
+    isDescriptionKept: boolean
+    columns?: { now: string[]; posted: string[] }
+  },
+) {
+  const { current, columns } = options
+  const written: WrittenField[] = []
+  if (!options.isNameKept)
+    written.push({
+      field: 'name',
+      label: 'View name',
+      seen: original.name,
+      now: current.name,
+      posted: formData.get('name'),
+    })
+  if (!options.isDescriptionKept)
+    written.push({
+      field: 'description',
+      label: 'Description',
+      seen: original.description,
+      now: current.description,
+      posted: formData.get('description'),
+    })
+  if (columns && asSet(columns.posted) !== asSet(original.outputColumns))
+    written.push({
+      field: 'outputColumns',
+      label: 'Columns',
+      seen: asSet(original.outputColumns),
+      now: asSet(columns.now),
+      posted: asSet(columns.posted),
+    })
+  const conflicts = conflictsOf(written)
+  if (!conflicts.length) return null
+  const now: Record<string, unknown> = {
+    name: current.name,
+    description: current.description,
+    outputColumns: columns?.now ?? original.outputColumns,
+  }
+  return refuseConflicts(api, submission, conflicts, {
+    current,
+    original: JSON.stringify(seenAgain(original, now, conflicts)),
+  })
 }
 
 /**
@@ -166,6 +231,20 @@ export async function saveViewAction(api: ClusterApi, formData: FormData, viewId
   // not show (not in the parent: a view whose columns come from more than one view) is kept as it
   // is, since the operator could not untick it (decision 073). New columns come after, in the form's order.
   const ownColumns = (viewId ? views.find((view) => view.uuid === viewId)?.settings?.output_columns : []) ?? []
+  const current = viewId ? views.find((view) => view.uuid === viewId) : undefined
+  if (current && original) {
+    // the columns a view shows from its parent, now, as the form shows them
+    const shownNow = ownColumns
+      .map((column) => column.name)
+      .filter((name) => parent.columns.some((c) => c.name === name))
+    const refusal = await refuseChangedView(api, submission, formData, original, {
+      current,
+      isNameKept: !isTextChanged(formData.get('name'), original.name),
+      isDescriptionKept: !isTextChanged(formData.get('description'), original.description),
+      columns: { now: shownNow, posted: outputColumns },
+    })
+    if (refusal) return refusal
+  }
   const shown = new Set(parent.columns.map((column) => column.name))
   const ticked = new Set(outputColumns)
   const columns: TransformColumn[] = [

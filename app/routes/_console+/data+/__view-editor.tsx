@@ -1,4 +1,5 @@
 import { getCollectionProps, type SubmissionResult } from '@conform-to/react'
+import { originalOf } from '~/utils/edit-conflict'
 import { Box, chakra, HStack, SimpleGrid, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Form, Link } from '@remix-run/react'
@@ -96,7 +97,9 @@ export function ViewEditor({
   return (
     <FormCard deniedReason={deniedReason} form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
       <input type="hidden" name="table" value={table} />
-      {defaults.original ? <input type="hidden" name="original" value={defaults.original} /> : null}
+      {originalOf(lastResult, defaults.original) ? (
+        <input type="hidden" name="original" value={originalOf(lastResult, defaults.original)} />
+      ) : null}
       <Box mb="4">
         <Text fontWeight="medium" fontSize="sm" mb="1">
           Table
