@@ -1,4 +1,5 @@
 import { type SubmissionResult } from '@conform-to/react'
+import { originalOf } from '~/utils/edit-conflict'
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Form, Link } from '@remix-run/react'
@@ -231,7 +232,9 @@ export function SummarySettingsForm({
   })
   return (
     <FormCard form={form} submit={{ label: 'Save summary settings' }} cancelTo={cancelTo}>
-      {defaults.original ? <input type="hidden" name="original" value={defaults.original} /> : null}
+      {originalOf(lastResult, defaults.original) ? (
+        <input type="hidden" name="original" value={originalOf(lastResult, defaults.original)} />
+      ) : null}
       <CheckboxField meta={fields.enabled} label="Summary enabled" />
       <SqlField meta={fields.sql} label="Summary SQL" help="Run on the cluster before it is saved." />
     </FormCard>

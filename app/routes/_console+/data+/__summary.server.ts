@@ -26,6 +26,7 @@ import {
 } from '~/schemas/summary'
 import { tableRef } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
+import { conflictsOf, refuseConflicts, seenAgain } from '~/utils/edit-conflict.server'
 import { tableUrl } from './__table-url'
 import { isConsoleProject } from '~/utils/console-store'
 
@@ -212,6 +213,40 @@ export async function updateSummarySettingsAction(
   }
   const fresh = await loadFromCluster(() => getTable(api, project.uuid, table.uuid))
   const summary = structuredClone((fresh.settings?.summary ?? {}) as Record<string, unknown>)
+  if (original) {
+    // no silent lost update (decision 097): rendered as the loader renders them
+    const now = { enabled: summary.enabled !== false, sql: typeof summary.sql === 'string' ? summary.sql : '' }
+    const conflicts = conflictsOf([
+      ...(isEnabledKept
+        ? []
+        : [
+            {
+              field: 'enabled',
+              label: 'Summary enabled',
+              seen: original.enabled,
+              now: now.enabled,
+              posted: formData.get('enabled'),
+            },
+          ]),
+      ...(isSqlKept
+        ? []
+        : [
+            {
+              field: 'sql',
+              label: 'Summary SQL',
+              seen: original.sql,
+              now: now.sql,
+              posted: formData.get('sql'),
+              isMultiline: true,
+            },
+          ]),
+    ])
+    if (conflicts.length)
+      return refuseConflicts(api, submission, conflicts, {
+        current: fresh,
+        original: JSON.stringify(seenAgain(original, now, conflicts)),
+      })
+  }
   if (!isEnabledKept) summary.enabled = submission.value.enabled === 'on'
   if (!isSqlKept) summary.sql = sql
   delete summary.parents
