@@ -9,6 +9,7 @@ import { forgetOrgReads } from './read-cache.server'
 import { parseShared } from './shared-answers.server'
 import { requireValidSession } from './session-check.server'
 import { exchange, TransportFailure, type Answer } from './transport.server'
+import { CONFIG_READ_TIMEOUT_MS, CONFIG_WRITE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '~/utils/cluster-timeouts'
 
 /*
  * The transport, and only the transport: one way to call the cluster (callCluster / send), one
@@ -17,16 +18,45 @@ import { exchange, TransportFailure, type Answer } from './transport.server'
  */
 
 export const API_BASE_PATH = '/config/v1'
-/** Spec section 9: every cluster call gives up after 300000 ms. */
-export const REQUEST_TIMEOUT_MS = 300_000
+export { CONFIG_READ_TIMEOUT_MS, CONFIG_WRITE_TIMEOUT_MS, REQUEST_TIMEOUT_MS }
 
-let timeoutMs = REQUEST_TIMEOUT_MS
+/**
+ * Which time-out a call has (decision 098): a configuration read 10 s, a configuration change 20 s,
+ * anything else (a query, an ingest, an upload, /version) the spec's 300 s.
+ */
+export type TimeoutKind = 'config-read' | 'config-write' | 'long'
+
+let override: number | undefined
 /** Tests shorten the time-out (config calls and queries alike); returns a function that restores it. */
 export function setRequestTimeout(ms: number): () => void {
-  const previous = timeoutMs
-  timeoutMs = ms
+  const previous = override
+  override = ms
   return () => {
-    timeoutMs = previous
+    override = previous
+  }
+}
+
+/** The time-out in ms of a call of `kind`. */
+export function timeoutOf(kind: TimeoutKind = 'long'): number {
+  if (override !== undefined) return override
+  return kind === 'config-read'
+    ? CONFIG_READ_TIMEOUT_MS
+    : kind === 'config-write'
+      ? CONFIG_WRITE_TIMEOUT_MS
+      : REQUEST_TIMEOUT_MS
+}
+
+/**
+ * A call the cluster did not answer in time (the catalogue's 408): how long the console waited, and
+ * whether it asked for a change, which the cluster may still apply (a frozen cluster resumed).
+ */
+export class ClusterTimeoutError extends ClusterError {
+  readonly waitedMs: number
+  readonly isChange: boolean
+  constructor(details: { url: string; context: ErrorContext; method: string; waitedMs: number }) {
+    super({ status: 408, url: details.url, context: details.context })
+    this.waitedMs = details.waitedMs
+    this.isChange = !['GET', 'HEAD', 'OPTIONS'].includes(details.method.toUpperCase())
   }
 }
 
@@ -41,6 +71,8 @@ type SendOptions = {
   accept?: string
   headers?: HeadersInit
   signal?: AbortSignal
+  /** Which time-out applies (the spec's 300 s unless said). */
+  timeout?: TimeoutKind
   /** A conditional read (If-None-Match): a 304 is an answer, not a refusal (decision 102). */
   isConditional?: boolean
 }
@@ -53,16 +85,18 @@ type SendOptions = {
  */
 export async function send(method: string, url: string, body: unknown, options: SendOptions = {}): Promise<Response> {
   const { headers, payload } = outgoing(body, options)
+  const timeoutMs = timeoutOf(options.timeout)
   const timeout = AbortSignal.timeout(timeoutMs)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
   const context = options.context ?? 'default'
+  const timedOut = () => new ClusterTimeoutError({ url, context, method, waitedMs: timeoutMs })
 
   let response: Response
   const started = performance.now()
   try {
     response = await fetch(url, { method, headers, body: payload, signal })
   } catch (error) {
-    if (timeout.aborted) throw new ClusterError({ status: 408, url, context })
+    if (timeout.aborted) throw timedOut()
     if (options.signal?.aborted) throw error
     // Nothing answered (refused, reset, DNS): the catalogue's "no response" row.
     throw new ClusterError({ status: 503, url, context, body: undefined })
@@ -76,7 +110,7 @@ export async function send(method: string, url: string, body: unknown, options: 
   try {
     text = await response.text()
   } catch {
-    if (timeout.aborted) throw new ClusterError({ status: 408, url, context })
+    if (timeout.aborted) throw timedOut()
   }
   throw refusal(response.status, response.statusText, text, url, context)
 }
@@ -163,6 +197,8 @@ async function exchangeOrThrow(method: string, url: string, body: unknown, optio
   // fetch asks for these itself
   headers['accept-encoding'] ??= 'gzip, deflate, br'
   const context = options.context ?? 'default'
+  const timeoutMs = timeoutOf(options.timeout)
+  const timedOut = () => new ClusterTimeoutError({ url, context, method, waitedMs: timeoutMs })
   const started = performance.now()
   let answer: Answer
   try {
@@ -179,9 +215,9 @@ async function exchangeOrThrow(method: string, url: string, body: unknown, optio
     const head = error.afterHead
     // Before any answer: the time-out's 408, or the catalogue's "no response". A successful answer
     // whose body broke off cannot be read (503); a refusal whose body broke off is still that refusal.
-    if (!head) throw new ClusterError({ status: error.reason === 'timeout' ? 408 : 503, url, context })
+    if (!head) throw error.reason === 'timeout' ? timedOut() : new ClusterError({ status: 503, url, context })
     if (head.status >= 200 && head.status < 300) throw new ClusterError({ status: 503, url, context })
-    if (error.reason === 'timeout') throw new ClusterError({ status: 408, url, context })
+    if (error.reason === 'timeout') throw timedOut()
     answer = { ...head, text: '' }
   }
   if (answer.status >= 200 && answer.status < 300) return answer
@@ -343,6 +379,8 @@ export function createClusterApi(
             token,
             context: callOptions?.context,
             shareParsed: callOptions?.shareParsed,
+            // a FormData body is an upload (a file can be large): the long time-out
+            timeout: body instanceof FormData ? 'long' : method === 'GET' ? 'config-read' : 'config-write',
           }),
         callOptions,
       ),
@@ -388,6 +426,7 @@ export function createClusterApi(
           token,
           context,
           accept: 'application/json',
+          timeout: 'config-read',
           headers: kept?.etag ? { 'if-none-match': kept.etag } : undefined,
           isConditional: !!kept?.etag,
         })
@@ -495,5 +534,7 @@ export function oncePerRequest<T>(load: (api: ClusterApi) => Promise<T>): (api: 
 
 /** Calls a public /config/v1 endpoint (login, reset, verify) without an Authorization header. */
 export function callPublic<T>(method: string, path: string, body?: unknown): Promise<T> {
-  return callCluster<T>(method, `${getClusterUrl()}${API_BASE_PATH}${path}`, body)
+  return callCluster<T>(method, `${getClusterUrl()}${API_BASE_PATH}${path}`, body, {
+    timeout: method === 'GET' ? 'config-read' : 'config-write',
+  })
 }

@@ -2,6 +2,7 @@ import type { SubmissionResult } from '@conform-to/react'
 import { data } from '@remix-run/node'
 import { redirectWithToast } from '~/utils/toast.server'
 import { ClusterError, GENERIC_MESSAGE, toastMessage, type FieldErrors } from './errors.server'
+import { ClusterTimeoutError } from './client.server'
 
 /*
  * What loaders and actions do with a failed cluster call, one policy each. The 401 policy is not
@@ -141,6 +142,16 @@ export type ReplyOptions = {
   hideFields?: string[]
   /** Form errors added after the mapped ones (e.g. what already happened before the failure). */
   notes?: string[]
+  /**
+   * Where the user checks whether a change that timed out was applied (the list it adds to): sent
+   * back as `checkTo` with a time-out of a change, for the form to link (FormCard `checkTo`).
+   */
+  checkTo?: { to: string; label: string }
+}
+
+/** What a change that timed out says: the cluster may still apply it (decision 098). */
+export function mayStillApplyNote(waitedMs: number): string {
+  return `The cluster did not answer in ${Number((waitedMs / 1000).toFixed(1))} s; the change may still have been applied: check before trying again.`
 }
 
 /**
@@ -153,16 +164,28 @@ export type ReplyOptions = {
  */
 export function replyFromCluster(submission: Replyable, error: unknown, options: ReplyOptions = {}) {
   if (!(error instanceof ClusterError)) throw error
-  if (error.status !== 400)
+  if (error.status !== 400) {
+    // a change the cluster did not answer may still be applied when it resumes: say so, and where to look
+    const mayStillApply = error instanceof ClusterTimeoutError && error.isChange
     return data(
       {
         result: submission.reply({
-          formErrors: [error.message || GENERIC_MESSAGE, ...(options.notes ?? [])],
+          formErrors: [
+            error.message || GENERIC_MESSAGE,
+            ...(mayStillApply ? [mayStillApplyNote(error.waitedMs)] : []),
+            ...(options.notes ?? []),
+          ],
           hideFields: options.hideFields,
         }),
+        ...(mayStillApply && options.checkTo ? { checkTo: options.checkTo } : {}),
       },
-      { status: error.status, statusText: error.statusText },
+      // never 408 to the browser: Chromium sends a request again on a 408 (it reads it as the server
+      // closing an idle connection), so a create that timed out would be posted twice (decision 098)
+      error.status === 408
+        ? { status: 504, statusText: 'Gateway Timeout' }
+        : { status: error.status, statusText: error.statusText },
     )
+  }
   const { fieldErrors, formErrors } = formErrorsOf(error, options.rename)
   return data(
     {

@@ -8,6 +8,7 @@ import { FirstErrorContext } from './field-shell'
 import { useFocusOnRefusal } from './focus-on-refusal'
 import { FormErrors } from './form-errors'
 import { SubmitButton } from './submit-button'
+import { PendingNote } from './pending-note'
 
 /**
  * The name of the form's first error ('' for its own errors, which sit on top; then its fields in
@@ -31,6 +32,7 @@ export function FormCard<Schema extends Record<string, unknown>>({
   action,
   encType,
   deniedReason,
+  checkTo,
   children,
 }: {
   form: FormMetadata<Schema, string[]>
@@ -43,6 +45,8 @@ export function FormCard<Schema extends Record<string, unknown>>({
   encType?: 'multipart/form-data'
   /** Why the user may not save this form (`whyNot` in the loader): the submit shows disabled with it. */
   deniedReason?: string | null
+  /** A change that timed out may still be applied: the link to where the user checks (decision 098). */
+  checkTo?: { to: string; label: string } | null
   children: ReactNode
 }) {
   const firstError = firstErrorOf(form)
@@ -64,6 +68,11 @@ export function FormCard<Schema extends Record<string, unknown>>({
         }}
       >
         <FormErrors id={form.errorId} errors={form.errors} isFocused={firstError === ''} />
+        {checkTo && form.errors?.length ? (
+          <Box mt="-2" mb="4" fontSize="sm">
+            <Link to={checkTo.to}>{checkTo.label}</Link>
+          </Box>
+        ) : null}
         <FirstErrorContext.Provider value={firstError}>{children}</FirstErrorContext.Provider>
         <HStack gap="3" mt="2">
           {deniedReason ? (
@@ -79,6 +88,7 @@ export function FormCard<Schema extends Record<string, unknown>>({
             </Button>
           ) : null}
         </HStack>
+        <PendingNote formRef={formRef} />
       </Form>
     </Box>
   )

@@ -66,11 +66,14 @@ export async function createTableAction(api: ClusterApi, formData: FormData) {
       type: 'success',
     })
   } catch (error) {
-    if (projectId !== NEW_PROJECT) return replyFromCluster(submission, error, { rename: TABLE_FIELDS })
+    // a create that timed out may still be applied: the reply links the list to check it (decision 098)
+    const checkTo = { to: '/data/tables', label: 'Check the tables' }
+    if (projectId !== NEW_PROJECT) return replyFromCluster(submission, error, { rename: TABLE_FIELDS, checkTo })
     submission.payload.project = project.uuid
     delete submission.payload.newProjectName
     return replyFromCluster(submission, error, {
       rename: TABLE_FIELDS,
+      checkTo,
       notes: [`Project ${project.name} was created; the table was not.`],
     })
   }

@@ -21,6 +21,7 @@ export function TableEditor({
   lastResult,
   submitLabel,
   cancelTo,
+  checkTo,
 }: {
   projects: { uuid: string; name: string }[]
   /** The project to preselect (or NEW_PROJECT). */
@@ -30,6 +31,8 @@ export function TableEditor({
   lastResult?: SubmissionResult<string[]>
   submitLabel: string
   cancelTo: string
+  /** Where to check whether a create that timed out was applied (the action's `checkTo`). */
+  checkTo?: { to: string; label: string } | null
 }) {
   const isHydrated = useHydrated()
   const [form, fields] = useLazySchemaForm(loadTableFormSchema, {
@@ -42,7 +45,7 @@ export function TableEditor({
   const isNewProjectShown = !isHydrated || fields.project.value === NEW_PROJECT
 
   return (
-    <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo}>
+    <FormCard form={form} submit={{ label: submitLabel }} cancelTo={cancelTo} checkTo={checkTo}>
       <ProjectSelect meta={fields.project} projects={projects} />
       {isNewProjectShown ? (
         <Field

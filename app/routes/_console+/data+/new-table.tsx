@@ -43,6 +43,7 @@ export default function NewTableRoute() {
           project={project}
           constraint={constraint}
           lastResult={actionData?.result}
+          checkTo={actionData && 'checkTo' in actionData ? actionData.checkTo : null}
           submitLabel="Create table"
           cancelTo="/data/tables"
         />
