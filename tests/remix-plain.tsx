@@ -19,5 +19,7 @@ export async function plainRemixReact(importOriginal: () => Promise<typeof impor
       </a>
     ),
     useNavigation: () => ({ state: 'idle' }),
+    // outside a router there is no location: the page's root, as a server render of it would see
+    useLocation: () => ({ pathname: '/', search: '', hash: '', state: null, key: 'default' }),
   }
 }

@@ -42,6 +42,8 @@ vi.mock('@remix-run/react', async (importOriginal) => {
       </a>
     ),
     useNavigation: () => ({ state: 'idle' }),
+    // the sample's ingest result reads where it is (outside a router: the root)
+    useLocation: () => ({ pathname: '/', search: '', hash: '', state: null, key: 'default' }),
   }
 })
 
