@@ -40,6 +40,7 @@ import { loadSourceRows } from './__source-editor.server'
 import { CreateLink } from '~/components/layout/create-link'
 import { GuardedLink } from '~/components/layout/denied'
 import { TableIngestPanel, type TableIngest } from './__table-ingest'
+import { loadSummarySource, type SummarySource } from './__summary-source.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 // The table's data and arrivals (issue 51): loaders and views in their own modules.
 import { loadTableData } from './__table-data.server'
@@ -58,7 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const [transforms, statsLoad, related, sources, denied, tableData] = await Promise.all([
+  const [transforms, statsLoad, related, sources, denied, tableData, summary] = await Promise.all([
     loadFromCluster(() => listTransforms(api, project.uuid, table.uuid)),
     // Figures are a bonus on this page: when the cluster cannot give them, the rest still shows.
     settle<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
@@ -67,6 +68,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // Rename, settings, truncate and delete: offered only to a user the cluster would let do them.
     whyNotEach(api, { change: 'change_table', truncate: 'truncate_table', remove: 'delete_table' }, { project, table }),
     loadTableData(api, url, { project, table }),
+    // a summary table's page says where its rows come from, instead of how to send it data
+    loadFromCluster(() => loadSummarySource(api, table)),
   ])
   const stats = statsLoad.value
   const ingestTransform = transforms.find((transform) => transform.settings?.is_default) ?? transforms[0]
@@ -91,6 +94,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : null
   return {
     ingest,
+    summary,
     tableData,
     sources,
     table: {
@@ -174,6 +178,7 @@ export default function TableDetailRoute() {
     denied,
     ingest,
     tableData,
+    summary,
   } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const base = tableUrl(table.uuid, project.uuid)
@@ -298,40 +303,97 @@ export default function TableDetailRoute() {
         />
       </SectionCard>
 
-      <StatsPanel stats={stats} />
-      <TableDataPanels data={tableData} ingest={ingest} />
+      {summary ? <SummarySourcePanel summary={summary} /> : null}
+      <StatsPanel stats={stats} isSummary={Boolean(summary)} />
+      <TableDataPanels data={tableData} ingest={ingest} isSummary={Boolean(summary)} />
 
-      <Box as="section" aria-labelledby="transforms-heading">
-        <HStack justify="space-between" mb="2">
-          <Heading as="h2" id="transforms-heading" size="md">
-            Transforms
-          </Heading>
-          <CreateLink to={`/data/new-transform?table=${table.uuid}&project=${project.uuid}`} variant="outline">
-            New transform
-          </CreateLink>
-        </HStack>
-        <DataTable
-          caption={`Transforms of ${table.name}`}
-          columns={columns}
-          rows={transforms}
-          rowKey={(row) => row.uuid}
-          empty={<Text>This table has no transforms yet: data cannot be ingested until one is published.</Text>}
-        />
-      </Box>
+      {summary ? null : (
+        <Box as="section" aria-labelledby="transforms-heading">
+          <HStack justify="space-between" mb="2">
+            <Heading as="h2" id="transforms-heading" size="md">
+              Transforms
+            </Heading>
+            <CreateLink to={`/data/new-transform?table=${table.uuid}&project=${project.uuid}`} variant="outline">
+              New transform
+            </CreateLink>
+          </HStack>
+          <DataTable
+            caption={`Transforms of ${table.name}`}
+            columns={columns}
+            rows={transforms}
+            rowKey={(row) => row.uuid}
+            empty={<Text>This table has no transforms yet: data cannot be ingested until one is published.</Text>}
+          />
+        </Box>
+      )}
 
       <TableViewsPanel views={related.views} tableId={table.uuid} projectId={project.uuid} tableName={table.name} />
       <TableSummariesPanel summaries={related.summaries} tableId={table.uuid} projectId={project.uuid} />
 
-      <SourcesPanel table={table} project={project} sources={sources.value} error={sources.error} />
-      <TableIngestPanel ingest={ingest} />
+      {summary ? null : (
+        <>
+          <SourcesPanel table={table} project={project} sources={sources.value} error={sources.error} />
+          <TableIngestPanel ingest={ingest} />
+        </>
+      )}
 
       <TableSettingsOverview groups={settings} base={base} editReason={denied.change} />
     </Stack>
   )
 }
 
+/** A summary table's source tables and SQL: where its rows come from (issue 54, point 9). */
+function SummarySourcePanel({ summary }: { summary: SummarySource }) {
+  return (
+    <SectionCard id="summary-source" title="Summary of">
+      <Stack gap="3">
+        <Text>
+          A summary table is written by its SQL as its source table takes data: it takes no transforms and no data of
+          its own.
+        </Text>
+        <DetailList
+          entries={[
+            [
+              summary.sources.length === 1 ? 'Source table' : 'Source tables',
+              summary.sources.length ? (
+                <HStack key="sources" gap="3" wrap="wrap">
+                  {summary.sources.map((source) =>
+                    source.to ? (
+                      <Link key={source.ref} to={source.to}>
+                        {source.ref}
+                      </Link>
+                    ) : (
+                      <Text as="span" key={source.ref}>
+                        {source.ref} (not found)
+                      </Text>
+                    ),
+                  )}
+                </HStack>
+              ) : (
+                '—'
+              ),
+            ],
+          ]}
+        />
+        <Box
+          as="pre"
+          aria-label="Summary SQL"
+          fontFamily="mono"
+          fontSize="sm"
+          whiteSpace="pre-wrap"
+          bg="bg.muted"
+          p="3"
+          rounded="md"
+        >
+          {summary.sql}
+        </Box>
+      </Stack>
+    </SectionCard>
+  )
+}
+
 /** The table's storage figures, or a line saying they are unavailable. */
-function StatsPanel({ stats }: { stats: TableStats | null }) {
+function StatsPanel({ stats, isSummary = false }: { stats: TableStats | null; isSummary?: boolean }) {
   const figures: [string, ReactNode][] = stats
     ? [
         ['Rows', formatNumber(stats.total_rows)],
@@ -361,6 +423,12 @@ function StatsPanel({ stats }: { stats: TableStats | null }) {
       ) : (
         <Text color="fg.muted">Statistics are not available for this table right now.</Text>
       )}
+      {isSummary ? (
+        <Text fontSize="sm" color="fg.muted" mt="3">
+          A summary table holds aggregate rows written from its source table: these figures are of those rows, not of
+          the rows summarised.
+        </Text>
+      ) : null}
     </SectionCard>
   )
 }
