@@ -9,13 +9,16 @@
  *   - hard links to this tree's (`cp -al`) when only patches/ differ, with a real copy of each
  *     package whose patch differs, this tree's patch reversed in it and the ref's applied (never through
  *     a hard link: that would change this tree's node_modules);
- *   - `npm install --offline` from the ref's own lockfile otherwise (the npm cache must hold it).
+ *   - `npm install --offline` from the ref's own lockfile otherwise (`--prefer-offline` when the npm cache
+ *     lacks a package of it).
  * It is built there (`npm run build`, its own build/). Each run starts its own local cluster (this
  * tree's cluster code, so the two consoles meet the same cluster) on a new data dir and free ports,
  * and the console on a free port of its own.
  *
  * Switches for one build: AGAINST_ENV / MAIN_ENV (`PAGE_CACHE=off,OTHER=1`) are added to that side's
- * environment, e.g. `--against HEAD` with AGAINST_ENV=PAGE_CACHE=off weighs the page cache on one build.
+ * environment, e.g. `--against HEAD` with AGAINST_ENV=PAGE_CACHE=off weighs the page cache on one build;
+ * AGAINST_BUILD_ENV is given to the ref's build (`VITE_SWAPS_OFF=one-shell-chunk` weighs a Vite swap,
+ * in a folder of its own). A patch is weighed with a ref without it (a commit that deletes it).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -71,9 +74,13 @@ function packageOfPatch(file: string): string {
 /** Makes (or reuses) the worktree of `ref` with its node_modules and build; returns its folder. */
 export function prepareAgainst(ref: string, log: (line: string) => void): { dir: string; commit: string } {
   const commit = git('rev-parse', '--verify', `${ref}^{commit}`)
-  const dir = process.env.AGAINST_DIR ?? path.join('/tmp', `cc-against-${commit.slice(0, 10)}`)
+  // AGAINST_BUILD_ENV: the build's own switches (VITE_SWAPS_OFF=one-shell-chunk), a folder of their own
+  const buildEnv = process.env.AGAINST_BUILD_ENV ?? ''
+  const suffix = buildEnv ? `-${buildEnv.replace(/[^\w]+/g, '_').slice(0, 60)}` : ''
+  const dir = process.env.AGAINST_DIR ?? path.join('/tmp', `cc-against-${commit.slice(0, 10)}${suffix}`)
   const marker = path.join(dir, '.bench-against-ready')
-  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === commit) {
+  const ready = `${commit} ${buildEnv}`.trim()
+  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === ready) {
     log(`--against ${ref}: reusing ${dir}`)
     return { dir, commit }
   }
@@ -100,7 +107,19 @@ export function prepareAgainst(ref: string, log: (line: string) => void): { dir:
   const modules = path.join(dir, 'node_modules')
   if (!sameLock) {
     log(`--against ${ref}: its lockfile differs: npm install --offline`)
-    run('npm', ['install', '--offline', '--no-audit', '--no-fund'], dir)
+    try {
+      run('npm', ['install', '--offline', '--no-audit', '--no-fund'], dir)
+    } catch (error) {
+      // a package of the ref's that the npm cache lacks (one this tree no longer uses): from the registry
+      log(
+        `--against ${ref}: not all in the npm cache (${
+          String(error)
+            .split('\n')
+            .find((l) => l.includes('ENOTCACHED') || l.includes('request to')) ?? 'see above'
+        }): npm install --prefer-offline`,
+      )
+      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir)
+    }
   } else if (!differing.size) {
     log(`--against ${ref}: same lockfile and patches: node_modules linked`)
     symlinkSync(path.join(ROOT, 'node_modules'), modules)
@@ -125,8 +144,8 @@ export function prepareAgainst(ref: string, log: (line: string) => void): { dir:
   }
   log(`--against ${ref}: building…`)
   mkdirSync(dir, { recursive: true })
-  run('npm', ['run', 'build'], dir)
-  writeFileSync(marker, commit)
+  run('npm', ['run', 'build'], dir, parseEnvList(buildEnv))
+  writeFileSync(marker, ready)
   return { dir, commit }
 }
 
