@@ -305,7 +305,7 @@ export default function TableDetailRoute() {
 
       {summary ? <SummarySourcePanel summary={summary} /> : null}
       <StatsPanel stats={stats} isSummary={Boolean(summary)} />
-      <TableDataPanels data={tableData} ingest={ingest} />
+      <TableDataPanels data={tableData} ingest={ingest} isSummary={Boolean(summary)} />
 
       {summary ? null : (
         <Box as="section" aria-labelledby="transforms-heading">
