@@ -121,6 +121,8 @@ test("the sample table's page shows its 50 newest rows, pages to older ones, a c
   // the rows page the user was on is kept
   await expect(page).toHaveURL(/data_before=/)
   await noSeriousAxe(page)
+  await fitsNarrowScreen(page)
+  await page.setViewportSize({ width: 1280, height: 800 })
 
   // a string column's top values
   await data.getByRole('link', { name: 'Figures of method' }).click()
@@ -189,4 +191,49 @@ test('an empty table says how to send it data and links to loading a sample', as
   ).toBeVisible()
   await noSeriousAxe(page)
   await fitsNarrowScreen(page)
+})
+
+test('a user whose role may view the table but not query it gets the page with the data parts marked', async ({
+  browser,
+}, testInfo) => {
+  const role = uniqueName('no_rows')
+  await call(
+    'POST',
+    '/config/v1/roles/',
+    JSON.stringify({
+      name: role,
+      policies: [
+        {
+          permissions: ['view_org', 'view_project', 'view_table', 'view_transform', 'view_view'],
+          scope_type: 'org',
+          scope_id: null,
+        },
+      ],
+    }),
+  )
+  const email = `${role}@console.test`
+  const password = 'a-long-password-1'
+  await call('POST', '/config/v1/users/', JSON.stringify({ email, password, roles: [role] }))
+  const context = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled !== false,
+  })
+  const page = await context.newPage()
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.waitForURL('**/dashboard')
+  const { project, table } = await sampleTable()
+  const response = await page.goto(`/data/tables/${table.uuid}?project=${project.uuid}&data_column=status`)
+  expect(response?.status()).toBe(200)
+  await expect(
+    page
+      .getByRole('region', { name: 'Data', exact: true })
+      .getByText(/Your role cannot read the rows of sample\.web_logs/),
+  ).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: 'Is data arriving?' }).getByText(/needs select_sql on the table/),
+  ).toBeVisible()
+  await context.close()
 })
