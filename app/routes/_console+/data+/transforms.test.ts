@@ -21,6 +21,8 @@ type Reply = {
     columns: { name: string }[]
   } | null
   notice?: string
+  /** What "Ingest the sample" did, shown beside its button (issue 54). */
+  ingestNotice?: string
   formKey?: string
 }
 
@@ -418,7 +420,7 @@ describe('/data/new-transform', () => {
         ),
       ),
     )
-    expect(ingested.data.notice, JSON.stringify(ingested.data.result.error)).toBe(
+    expect(ingested.data.ingestNotice, JSON.stringify(ingested.data.result.error)).toBe(
       'Ingested 2 rows into p_pub.pub with transform web_json.',
     )
     const stats = await tableLoader(args(get(`/data/tables/${tableId}?project=${projectId}`, cookie), { tableId }))
