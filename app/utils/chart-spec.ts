@@ -4,6 +4,9 @@
  * the series drawn from the rows. Pure and safe on both sides; the server builds the series (the
  * loader) and the SVG (chart-svg.server.ts), the browser draws the same series with Plotly.
  */
+import { CHART_FIELDS, CHART_TAB } from './chart-values'
+
+export { CHART_FIELDS, CHART_TAB }
 
 export const CHART_KINDS = ['line', 'bar', 'scatter'] as const
 export type ChartKind = (typeof CHART_KINDS)[number]
@@ -12,12 +15,6 @@ export const CHART_KIND_LABELS: Record<ChartKind, string> = { line: 'Line', bar:
 /** What a column is on a chart: a time, a number, or a category (anything else, as text). */
 export type ColumnKind = 'time' | 'number' | 'category'
 export type ChartColumn = { name: string; type: string; kind: ColumnKind }
-
-/** The URL fields of a chart choice (besides `tab=chart`). */
-export const CHART_FIELDS = ['chart', 'x', 'y', 'split'] as const
-
-/** The tab of a result that shows its chart (`/result?…&tab=chart`). */
-export const CHART_TAB = 'chart'
 
 /**
  * The chart view a form carries along so a Run, a Save and the history keep it: `tab=chart` and the

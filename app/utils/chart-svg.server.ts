@@ -24,7 +24,7 @@ const FONT = 12
 /** The most points of a line drawn per series: beyond, each pixel column keeps its lowest and highest. */
 const MAX_LINE_POINTS = 1200
 /** The most bars and dots drawn: beyond, the note says how many were left out. */
-const MAX_MARKS = 3000
+const MAX_MARKS = 1000
 
 export type ChartSvgOptions = {
   /** A prefix for the ids of the title and description (unique in a page). */

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { findPlaceholders, paramNameOf, paramOfMessage, paramValuesOf } from './sql-params'
+import { paramNameOf, paramOfMessage, paramValuesOf } from './sql-params'
+import { findPlaceholders } from './sql-placeholders'
 
 const NAMES = fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/)
 const TYPES = fc.constantFrom('UInt16', 'String', 'DateTime', 'Array(String)', 'Nullable(UInt8)', 'Map(String, UInt64)')

@@ -1,7 +1,6 @@
 import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
-import { Link } from '~/components/ui/link'
 import { withBase } from '~/utils/base-path'
 import {
   data,
@@ -15,21 +14,18 @@ import { type ShouldRevalidateFunctionArgs } from '@remix-run/react'
 import { lazy, Suspense } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { requireApi } from '~/api/client.server'
-import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { formatNumber } from '~/utils/format-number'
 import { ClusterError } from '~/api/errors.server'
 import { createAlterJob, engineMessage } from '~/api/jobs.server'
 import { errorResponse, loadFromCluster } from '~/api/policies.server'
-import { ConfirmPanel } from '~/components/forms/confirm-panel'
-import { InlineAlert } from '~/components/layout/inline-alert'
 import { isAlterJobSql } from '~/schemas/job-values'
 import { isChangingStatement } from '~/utils/sql'
 import { doubtMessage, readStatement, type StatementDoubt } from '~/utils/sql-statement'
 import { redirectWithToast } from '~/utils/toast.server'
-import { CHART_FIELDS, CHART_TAB, chartViewFields, readChartView } from '~/utils/chart-spec'
-import { findPlaceholders, paramOfMessage } from '~/utils/sql-params'
+import { chartViewFields, readChartView } from '~/utils/chart-spec'
+import { CHART_FIELDS, CHART_TAB } from '~/utils/chart-values'
 import type { RouteHandle } from '~/utils/handle'
 import {
   QueryWorkspaceRoute,
@@ -45,6 +41,7 @@ import { recordRun } from './queries+/__saved.server'
 import {
   chartOfRun,
   loadPicker,
+  paramErrorsOf,
   newRunId,
   readOptionsOnly,
   readQueryParams,
@@ -59,6 +56,12 @@ import { routeErrorBoundary } from '~/components/layout/route-error'
 
 // The Chart tab's view is its own chunk (its controls and figure; Plotly is a further one): rendered
 // on the server like the rest, it keeps the result page's first load within its budget (decision 100).
+// Statistics, Analysis and the no-script pager: shown on their tab (or without scripts) only.
+const resultExtras = () => import('./queries+/__result-extras')
+const ConfirmChange = lazy(() => resultExtras().then((module) => ({ default: module.ConfirmChange })))
+const Statistics = lazy(() => resultExtras().then((module) => ({ default: module.Statistics })))
+const Analysis = lazy(() => resultExtras().then((module) => ({ default: module.Analysis })))
+const ResultPager = lazy(() => resultExtras().then((module) => ({ default: module.ResultPager })))
 const QueryChart = lazy(() =>
   import('~/components/charts/query-chart').then((module) => ({ default: module.QueryChart })),
 )
@@ -110,10 +113,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tab,
     isChange: false,
     doubt,
+    // said by the server: the browser build does not carry the statement reader (decision 100)
+    doubtText: doubt ? doubtMessage(doubt) : null,
     runId,
     saveName,
     view: chartViewFields(url.searchParams),
     chart: null as ChartPart | null,
+    paramErrors: null as Record<string, string> | null,
   }
   if (!sql.trim()) return data({ ...base, sqlError: NO_SQL_MESSAGE, outcome: null, analysis: null }, { status: 400 })
   if (Object.keys(optionErrors).length)
@@ -128,6 +134,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return { ...base, sqlError: undefined, outcome: null, analysis }
   }
   const outcome = await (earlyOutcome ?? runForUi(api, sql, options, page, runId))
+  const paramErrors = paramErrorsOf(outcome, sql)
   // The Chart tab draws the whole run (up to the cap), read again from the result cache it is in.
   const chart =
     tab === CHART_TAB && outcome.kind === 'rows'
@@ -135,7 +142,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : null
   // A GET never writes: the history is written by the Run form's POST (the action), not here.
   return data(
-    { ...base, chart, sqlError: undefined, outcome, analysis: null },
+    { ...base, chart, paramErrors, sqlError: undefined, outcome, analysis: null },
     { status: outcome.kind === 'error' ? outcome.status : 200 },
   )
 }
@@ -176,6 +183,7 @@ async function runFromForm(request: Request, formData: FormData) {
       saveName: String(formData.get('name') ?? ''),
       isChange: isChangingStatement(sql),
       doubt: readStatement(sql).doubt,
+      doubtText: readStatement(sql).doubt ? doubtMessage(readStatement(sql).doubt) : null,
       linkTooLong: true as const,
     }
     if (!sql.trim()) return data({ ...ran, sqlError: NO_SQL_MESSAGE, outcome: null }, { status: 400 })
@@ -183,7 +191,10 @@ async function runFromForm(request: Request, formData: FormData) {
     const started = performance.now()
     const outcome = await runForUi(api, sql, options)
     await recordRun(request, sql, options, outcome, Math.round(performance.now() - started), view)
-    return data({ ...ran, outcome }, { status: outcome.kind === 'error' ? outcome.status : 200 })
+    return data(
+      { ...ran, outcome, paramErrors: paramErrorsOf(outcome, sql) },
+      { status: outcome.kind === 'error' ? outcome.status : 200 },
+    )
   }
   if (canRun) {
     const runId = newRunId()
@@ -281,7 +292,9 @@ type RanHere = {
   saveName?: string
   isChange?: boolean
   doubt?: StatementDoubt | null
+  doubtText?: string | null
   linkTooLong?: boolean
+  paramErrors?: Record<string, string> | null
   outcome: unknown
 }
 
@@ -295,13 +308,8 @@ function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceVi
   const analysis = ran ? null : (loaded.analysis as AnalysisPart[] | null)
   const sql = ran?.sql ?? loaded.sql
   // a value the engine refused for a parameter: its message goes on that parameter's input
-  const refusedParam =
-    outcome?.kind === 'error'
-      ? paramOfMessage(
-          outcome.message,
-          findPlaceholders(sql).map((placeholder) => placeholder.name),
-        )
-      : null
+  const paramErrors = (ran ? ran.paramErrors : loaded.paramErrors) ?? undefined
+  const refusedParam = paramErrors ? Object.keys(paramErrors)[0] : null
   return {
     header: <PageHeader title="Query" mb="2" />,
     sql,
@@ -316,7 +324,7 @@ function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceVi
       schema: loaded.schema,
       save: { name: (ran?.saveName ?? loaded.saveName) || undefined },
       isCompact: Boolean(outcome && outcome.kind !== 'error'),
-      paramErrors: refusedParam && outcome?.kind === 'error' ? { [refusedParam]: outcome.message } : undefined,
+      paramErrors,
       view: ran ? undefined : loaded.view,
       error:
         outcome?.kind === 'error' ? (
@@ -339,7 +347,15 @@ function resultView({ data, actionData, location }: WorkspaceInput): WorkspaceVi
             History keep it.
           </Box>
         ) : null}
-        {isConfirming ? <ConfirmChange sql={sql} doubt={(ran ? ran.doubt : loaded.doubt) ?? null} /> : null}
+        {isConfirming ? (
+          <Suspense fallback={<Text>Loading…</Text>}>
+            <ConfirmChange
+              sql={sql}
+              doubtText={(ran ? ran.doubtText : loaded.doubtText) ?? null}
+              intent={RUN_CHANGE_INTENT}
+            />
+          </Suspense>
+        ) : null}
         {outcome || analysis ? (
           <ResultSection
             outcome={outcome}
@@ -415,13 +431,17 @@ function ResultSection({
       />
       {tab === 'analysis' ? (
         analysis ? (
-          <Analysis parts={analysis} />
+          <Suspense fallback={<Text>Loading the analysis…</Text>}>
+            <Analysis parts={analysis} />
+          </Suspense>
         ) : (
           <Text>Loading the analysis…</Text>
         )
       ) : outcome ? (
         tab === 'statistics' ? (
-          <Statistics outcome={outcome} />
+          <Suspense fallback={<Text>Loading the statistics…</Text>}>
+            <Statistics outcome={outcome} />
+          </Suspense>
         ) : tab === CHART_TAB ? (
           outcome.kind === 'rows' && outcome.rowCount && chart ? (
             <Suspense fallback={<Box maxW="48rem" color="fg" dangerouslySetInnerHTML={{ __html: chart.svg ?? '' }} />}>
@@ -448,30 +468,6 @@ function ResultSection({
         )
       ) : null}
     </Box>
-  )
-}
-
-/**
- * The step between a changing statement (or one the console cannot read for sure: `doubt`) and its
- * run: a link or a reload shows this, never runs it.
- */
-function ConfirmChange({ sql, doubt }: { sql: string; doubt: StatementDoubt | null }) {
-  const isAlterJob = isAlterJobSql(sql)
-  return (
-    <ConfirmPanel
-      id="confirm-change"
-      title={doubt ? 'This statement may change data' : 'This statement changes data'}
-      intent={RUN_CHANGE_INTENT}
-      hiddenFields={{ sql }}
-      confirmLabel={isAlterJob ? 'Create alter job' : 'Run this statement'}
-      tone="warning"
-      cancelTo={`/queries?${new URLSearchParams({ data: sql })}`}
-    >
-      {doubt ? `${doubtMessage(doubt)} ` : ''}
-      {isAlterJob
-        ? 'It becomes an alter job: the rows it changes are counted first and nothing changes until you commit the job.'
-        : 'It runs on the cluster as soon as you confirm. Opening a link or reloading never runs it.'}
-    </ConfirmPanel>
   )
 }
 
@@ -554,60 +550,12 @@ function Results({ outcome, search }: { outcome: QueryOutcome; search: string })
         rowCount={outcome.rowCount}
         rowsUrl={rowsUrl}
       />
-      {isHydrated ? null : <ResultPager outcome={outcome} search={search} />}
+      {isHydrated ? null : (
+        <Suspense fallback={null}>
+          <ResultPager outcome={outcome} search={search} />
+        </Suspense>
+      )}
     </Stack>
-  )
-}
-
-/** Without scripts the result comes in pages: links that keep the query and its options in the URL. */
-function ResultPager({ outcome, search }: { outcome: Extract<QueryOutcome, { kind: 'rows' }>; search: string }) {
-  const pages = Math.ceil(outcome.rowCount / outcome.pageSize)
-  if (pages <= 1) return null
-  const current = Math.floor(outcome.offset / outcome.pageSize) + 1
-  const href = (page: number) => {
-    const params = new URLSearchParams(search)
-    if (page === 1) params.delete('page')
-    else params.set('page', String(page))
-    return withBase(`/result?${params}#result`)
-  }
-  const first = outcome.offset + 1
-  const last = outcome.offset + outcome.rows.length
-  // Around the current page, the first and the last: at most about ten links for twenty pages.
-  const shown = Array.from({ length: pages }, (_, index) => index + 1).filter(
-    (page) => page === 1 || page === pages || Math.abs(page - current) <= 3,
-  )
-  return (
-    <chakra.nav aria-label="Result pages" fontSize="sm">
-      <HStack gap="2" wrap="wrap">
-        <Text>
-          Rows {formatNumber(first)}–{formatNumber(last)} of {formatNumber(outcome.rowCount)}
-        </Text>
-        {current > 1 ? (
-          <Link href={href(current - 1)} rel="prev">
-            Previous
-          </Link>
-        ) : null}
-        {shown.map((page, index) => (
-          <HStack key={page} gap="2">
-            {index > 0 && page - shown[index - 1]! > 1 ? <Text aria-hidden="true">…</Text> : null}
-            {page === current ? (
-              <Text as="span" fontWeight="semibold" aria-current="page">
-                {page}
-              </Text>
-            ) : (
-              <Link href={href(page)} aria-label={`Page ${page}`}>
-                {page}
-              </Link>
-            )}
-          </HStack>
-        ))}
-        {current < pages ? (
-          <Link href={href(current + 1)} rel="next">
-            Next
-          </Link>
-        ) : null}
-      </HStack>
-    </chakra.nav>
   )
 }
 
@@ -616,85 +564,6 @@ function EmptyResult() {
     <Box borderWidth="1px" rounded="md" bg="bg" p="8" textAlign="center" color="fg.muted" role="status">
       {EMPTY_RESULT_MESSAGE}
     </Box>
-  )
-}
-
-const STAT_LABELS: Record<string, string> = {
-  exec_time: 'Execution time (ms)',
-  rows_read: 'Rows read',
-  bytes_read: 'Bytes read',
-  num_partitions: 'Partitions',
-  num_peers: 'Peers',
-  query_attempts: 'Attempts',
-  memory_usage: 'Memory usage (bytes)',
-}
-
-/** A statistic as shown: grouped digits when it is a number, else as the cluster sent it. */
-function formatStat(value: string | number): string {
-  const number = Number(value)
-  return Number.isFinite(number) && String(value).trim() !== '' ? formatNumber(number) : String(value)
-}
-
-/**
- * One statistic as shown: the engine's own count of rows and bytes read when the answer carried it
- * (the figure the engine measured, not a summary header's), and "not reported" for a memory figure
- * of 0 (a cluster that does not measure it says 0).
- */
-function statValue(key: string, value: string, engine: Record<string, number>): string {
-  if ((key === 'rows_read' || key === 'bytes_read') && engine[key] !== undefined) return formatStat(String(engine[key]))
-  if (/memory/.test(key) && Number(value) === 0) return 'not reported'
-  return formatStat(value)
-}
-
-function Statistics({ outcome }: { outcome: QueryOutcome }) {
-  if (outcome.kind === 'error') return <Text color="fg.muted">The query failed, so there are no statistics.</Text>
-  const { stats } = outcome
-  const entries: [string, string][] = [
-    ['Rows returned', outcome.kind === 'rows' ? formatNumber(outcome.rowCount) : '—'],
-    ['Elapsed (round trip, ms)', formatStat(stats.elapsedMs)],
-    ...Object.entries(stats.cluster).map(([key, value]): [string, string] => [
-      STAT_LABELS[key] ?? key.replace(/_/g, ' '),
-      statValue(key, value, stats.engine),
-    ]),
-  ]
-  if (stats.engine.elapsed !== undefined) entries.push(['Engine elapsed (s)', String(stats.engine.elapsed)])
-  if (stats.queryId) entries.push(['Query ID', stats.queryId])
-  return (
-    <Box borderWidth="1px" rounded="md" bg="bg" p="4">
-      <DetailList
-        label="Query statistics"
-        labelWidth="14rem"
-        entries={entries.map(([label, value]) => [label, <code key={label}>{value}</code>])}
-      />
-    </Box>
-  )
-}
-
-function Analysis({ parts }: { parts: AnalysisPart[] }) {
-  return (
-    <Stack gap="4">
-      {parts.map((part) => (
-        <Box key={part.title} as="section" aria-label={part.title}>
-          <Heading as="h3" size="sm" mb="1">
-            {part.title}
-          </Heading>
-          <Text fontSize="xs" color="fg.muted" mb="1" fontFamily="mono" truncate>
-            {part.statement.split('\n')[0]}
-          </Text>
-          {'text' in part ? (
-            <chakra.pre borderWidth="1px" rounded="md" bg="bg" p="3" fontSize="sm" overflow="auto" maxH="50vh">
-              {part.text}
-            </chakra.pre>
-          ) : (
-            <InlineAlert>
-              <chakra.pre whiteSpace="pre-wrap" fontSize="sm" m="0">
-                {part.error}
-              </chakra.pre>
-            </InlineAlert>
-          )}
-        </Box>
-      ))}
-    </Stack>
   )
 }
 

@@ -22,8 +22,7 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import type { HistoryEntry } from '~/api/saved-queries.server'
 import { SAVED_QUERY_NAME_MAX } from '~/schemas/saved-query'
 import { editorLink, OUTPUT_FORMATS, QUERY_OPTION_GROUPS, withoutParams, type QueryOption } from './__query-options'
-import { QueryParamsFields } from '~/components/query-params/query-params-fields'
-import { findPlaceholders, paramNameOf, paramValuesOf } from '~/utils/sql-params'
+import { paramNameOf, paramValuesOf } from '~/utils/sql-params'
 import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
 import {
   completionsOf,
@@ -38,6 +37,11 @@ import { formatNumber } from '~/utils/format-number'
 import type { QueryProgress } from '~/routes/resources+/query-progress'
 
 const SqlEditor = lazy(() => import('./__sql-editor.client'))
+// The parameters' inputs come with the engine's lexer that finds them: a chunk of their own, rendered
+// on the server like the rest (decision 100).
+const QueryParamsFields = lazy(() =>
+  import('~/components/query-params/query-params-fields').then((module) => ({ default: module.QueryParamsFields })),
+)
 
 const fieldCss = {
   '& select, & input:not([type=hidden])': {
@@ -296,8 +300,6 @@ export function QueryEditorForm({
 }) {
   const hasOptionErrors = Object.keys(optionErrors).length > 0
   const [value, setValue] = useState(sql)
-  // the SQL's {name:Type} placeholders, as the engine reads them: an input each, as the SQL is typed
-  const placeholders = useMemo(() => findPlaceholders(value), [value])
   const paramValues = useMemo(() => paramValuesOf(options), [options])
   const optionValues = useMemo(() => withoutParams(options), [options])
   const formRef = useRef<HTMLFormElement>(null)
@@ -416,10 +418,11 @@ export function QueryEditorForm({
         <input key={`${name}-${index}`} type="hidden" name={name} value={entry} />
       ))}
       <Stack gap="3">
-        {placeholders.length ? (
-          <Box css={fieldCss}>
-            <QueryParamsFields placeholders={placeholders} values={paramValues} errors={paramErrors} />
-          </Box>
+        {/* the SQL's {name:Type} placeholders, as the engine reads them: an input each, as the SQL is typed */}
+        {value.includes('{') ? (
+          <Suspense fallback={null}>
+            <QueryParamsFields sql={value} values={paramValues} errors={paramErrors} css={fieldCss} />
+          </Suspense>
         ) : null}
         <Grid
           templateColumns={schema ? { base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 16rem' } : 'minmax(0, 1fr)'}

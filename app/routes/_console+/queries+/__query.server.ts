@@ -12,6 +12,8 @@ import {
   type ChartView,
 } from '~/utils/chart-spec'
 import { renderChartSvg } from '~/utils/chart-svg.server'
+import { paramOfMessage } from '~/utils/sql-params'
+import { findPlaceholders } from '~/utils/sql-placeholders'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
 import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
 
@@ -272,4 +274,17 @@ export async function chartOfRun(
   if (!spec) return { columns, data: null, svg: null }
   const data = chartData(columns, rows, spec, result.isCapped)
   return { columns, data, svg: renderChartSvg(data, { id: 'query-chart', ...svgOptions }) }
+}
+
+/**
+ * The cluster's message for a parameter value it refused, by the name of the SQL's placeholder it is
+ * about (the editor shows it on that input); null when the run did not fail on a parameter.
+ */
+export function paramErrorsOf(outcome: QueryOutcome, sql: string): Record<string, string> | null {
+  if (outcome.kind !== 'error') return null
+  const name = paramOfMessage(
+    outcome.message,
+    findPlaceholders(sql).map((placeholder) => placeholder.name),
+  )
+  return name ? { [name]: outcome.message } : null
 }
