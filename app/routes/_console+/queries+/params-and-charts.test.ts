@@ -9,6 +9,7 @@ import { loader as chartLoader } from '../../resources+/query-chart'
 import { loader as csvLoader } from '../../resources+/query-csv'
 import { action as resultAction, handle as resultHandle, loader as resultLoader, shouldRevalidate } from '../result'
 import { action as editorAction, loader as editorLoader } from './_index'
+import { editorLink } from './__query-options'
 
 const cluster = useTestCluster()
 
@@ -230,6 +231,24 @@ describe('saved queries and the history keep parameters and the chart', () => {
     expect(opened.sql).toBe(BY_STATUS)
     expect(opened.options).toEqual({ param_status: '200' })
     expect(opened.view).toEqual([
+      ['tab', 'chart'],
+      ['chart', 'bar'],
+    ])
+  })
+
+  it("a Run's history entry keeps them too: its link opens the editor with the same parameters and chart", async () => {
+    // the store exists now (the save above): a Run is recorded before its redirect
+    const sql = `${BY_STATUS} -- history ${Date.now()}`
+    const response = await responseFrom(() =>
+      resultAction(args(post('/result', { sql, param_status: '404', tab: 'chart', chart: 'bar' }, cookie))),
+    )
+    expect(response.status).toBe(302)
+    const page = unwrap(await editorLoader(args(get('/queries', cookie)))).data
+    const entry = page.history.find((one) => one.sql === sql)
+    expect(entry?.options).toBe('param_status=404&tab=chart&chart=bar')
+    const reopened = unwrap(await editorLoader(args(get(editorLink(sql, entry!.options), cookie)))).data
+    expect(reopened.options).toEqual({ param_status: '404' })
+    expect(reopened.view).toEqual([
       ['tab', 'chart'],
       ['chart', 'bar'],
     ])
