@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { defineEditForm, keptFieldsOfForm, type FieldPlaces } from './lossless'
 import { NAME_MAX_LENGTH } from './table'
 
 /** Spec section 5: "Bucket: Name, Bucket name and Cloud required". */
@@ -40,5 +41,34 @@ export function bucketFormSchema(kept: readonly string[] = []) {
   if (!kept.length) return BucketFormSchema
   const shape: Record<string, z.ZodType> = { ...BucketFormSchema.shape }
   for (const key of kept) if (key in shape) shape[key] = z.string().optional()
-  return z.object(shape as typeof BucketFormSchema.shape)
+  return z.object(shape as typeof BucketFormSchema.shape) as unknown as typeof BucketFormSchema
 }
+
+/** Where each bucket field is written in the storage. */
+export const BUCKET_PLACES: FieldPlaces = {
+  name: [['name']],
+  description: [['description']],
+  ...Object.fromEntries(
+    ['bucket_name', 'cloud', 'region', 'bucket_path', 'endpoint', 'credential_id', 'io_perf_mode', 'is_default'].map(
+      (field) => [field, [['settings', field]]],
+    ),
+  ),
+}
+
+/** The bucket edit form's fields posted as rendered from the stored bucket (browser and action alike). */
+export function keptBucketFields(formData: FormData): string[] {
+  return keptFieldsOfForm(formData, BUCKET_PLACES, ['description'])
+}
+
+/** The bucket form's lossless rule (decision 103): the browser's check and the action's parse. */
+export const bucketEditForm = defineEditForm({
+  name: 'bucket',
+  kept: keptBucketFields,
+  schemaOf: (formData) => bucketFormSchema(keptBucketFields(formData)),
+  // a name longer than the form allows, as another tool or a newer cluster may store it
+  example: {
+    rendered: { name: 'b'.repeat(NAME_MAX_LENGTH + 1), description: '', bucket_name: 'data', cloud: 'aws' },
+    context: undefined,
+    strict: BucketFormSchema,
+  },
+})

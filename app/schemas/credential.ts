@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { defineEditForm, keptFieldsOfForm, type FieldPlaces } from './lossless'
 import { NAME_MAX_LENGTH } from './table'
 
 // The key file readers have no zod: the credential form imports them from there (decision 032).
@@ -70,3 +71,47 @@ export function credentialFormSchema(
 }
 
 export type CredentialForm = z.infer<ReturnType<typeof credentialFormSchema>>
+
+/** Where each edit field is written in the credential: name, description and the non-secret details. */
+export function credentialPlaces(fields: readonly CredentialFieldSpec[] | null): FieldPlaces {
+  const places: FieldPlaces = { name: [['name']], description: [['description']] }
+  for (const field of fields ?? []) if (!field.secret) places[`details.${field.key}`] = [['details', field.key]]
+  return places
+}
+
+/** What the credential form's rule needs besides the form: the type's fields, and whether a blank secret keeps the stored one. */
+export type CredentialFormContext = { fields: CredentialFieldSpec[] | null; keepsSecrets: boolean }
+
+/** The credential edit form's fields posted as rendered from the stored credential (browser and action alike). */
+export function keptCredentialFields(formData: FormData, fields: readonly CredentialFieldSpec[] | null): string[] {
+  return keptFieldsOfForm(formData, credentialPlaces(fields), ['description'])
+}
+
+/** The credential form's lossless rule (decision 103): the browser's check and the action's parse. */
+export const credentialEditForm = defineEditForm<CredentialFormContext, ReturnType<typeof credentialFormSchema>>({
+  name: 'credential',
+  kept: (formData, context) => keptCredentialFields(formData, context.fields),
+  schemaOf: (formData, context) =>
+    credentialFormSchema(context.fields, {
+      keepsSecrets: context.keepsSecrets,
+      kept: keptCredentialFields(formData, context.fields),
+    }),
+  // a required detail another tool left empty (a real cluster's type may not require it)
+  example: {
+    rendered: { name: 'c', description: '', type: 'aws_access_keys', 'details.region': '' },
+    context: {
+      fields: [
+        { key: 'region', label: 'Region', required: true, secret: false },
+        { key: 'secret_key', label: 'Secret key', required: true, secret: true },
+      ],
+      keepsSecrets: true,
+    },
+    strict: credentialFormSchema(
+      [
+        { key: 'region', label: 'Region', required: true, secret: false },
+        { key: 'secret_key', label: 'Secret key', required: true, secret: true },
+      ],
+      { keepsSecrets: true },
+    ),
+  },
+})

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { setByThePage } from '~/utils/form-shape'
-import { keptFieldsOfForm, type FieldPlaces } from './lossless'
+import { defineEditForm, keptFieldsOfForm, type FieldPlaces } from './lossless'
 import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH } from './table'
 import type { ArgumentType } from './function-values'
 
@@ -58,6 +58,19 @@ export function keptFunctionFields(formData: FormData): string[] {
 export function functionSchemaOf(formData: FormData) {
   return formData.has('original') ? functionFormSchema(keptFunctionFields(formData)) : FunctionFormSchema
 }
+
+/** The function edit form's lossless rule (decision 103): the browser's check and the action's parse. */
+export const functionEditForm = defineEditForm({
+  name: 'function',
+  kept: keptFunctionFields,
+  schemaOf: functionSchemaOf,
+  // the cluster takes a name with a leading underscore; the form's rule does not (decision 092)
+  example: {
+    rendered: { project: 'p', name: '_made_elsewhere', description: '', sql: '(x) -> x + 1' },
+    context: undefined,
+    strict: FunctionFormSchema,
+  },
+})
 
 /**
  * The parameters a lambda expression names (`(x, k, b) -> k*x + b` → x, k, b; `x -> x + 1` → x);

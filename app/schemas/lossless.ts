@@ -116,3 +116,42 @@ export function withCurrent(options: readonly string[], current: unknown): strin
   if (!value) return ['', ...options.filter(Boolean)]
   return options.includes(value) ? [...options] : [...options, value]
 }
+
+/** A zod schema as the edit forms use it (type only: this module stays free of zod at run time). */
+type FormSchema = import('zod').ZodType
+
+/**
+ * An editor's lossless form, declared once in its schema module (decision 103): which posted fields
+ * are kept (posted as rendered from the stored object) and the schema a posted form is checked by.
+ * The browser's check (`useLazySchemaForm`'s `schemaOf`) and the action's parse both call
+ * `schemaOf`, so a stored value the form's rules refuse, posted unchanged, passes or fails the same
+ * way in both. `context` is what the rule needs besides the form (a source's kind, a credential
+ * type's fields).
+ */
+export type EditForm<C = undefined, S extends FormSchema = FormSchema> = {
+  readonly isEditForm: true
+  /** Names the editor in tests and messages. */
+  name: string
+  /** The fields posted as the form rendered them from the stored object; none without `original`. */
+  kept(formData: FormData, context: C): string[]
+  /** The schema a posted form is checked by, in the browser and in the action alike. */
+  schemaOf(formData: FormData, context: C): S
+  /**
+   * A stored object holding a value the strict rule refuses, as the form renders it (`rendered`:
+   * field → posted text, several for a multiple field), with the strict schema that refuses it. The
+   * edit-forms test posts it unchanged and expects `schemaOf` to take it.
+   */
+  example: { rendered: Record<string, string | string[]>; context: C; strict: FormSchema }
+}
+
+/** Declares an editor's lossless form (see `EditForm`). */
+export function defineEditForm<C = undefined, S extends FormSchema = FormSchema>(
+  form: Omit<EditForm<C, S>, 'isEditForm'>,
+): EditForm<C, S> {
+  return { isEditForm: true, ...form }
+}
+
+/** Whether a module's export is an editor's lossless form. */
+export function isEditForm(value: unknown): value is EditForm<unknown, FormSchema> {
+  return isObject(value) && value.isEditForm === true
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { transformOf } from './job'
+import { defineEditForm, keptFieldsOfForm, type FieldPlaces } from './lossless'
 import { kindNeedsTable, kindOfService, POOL_KINDS } from './pool-values'
 
 /*
@@ -177,9 +178,40 @@ export function poolEditFormSchema(kept: readonly string[] = []) {
   if (!kept.length) return PoolEditFormSchema
   const shape: Record<string, z.ZodType> = { ...scaleFields }
   for (const key of kept) if (key in shape) shape[key] = z.string().optional()
-  return withReplicaRules(z.object(shape as typeof scaleFields))
+  return withReplicaRules(z.object(shape as typeof scaleFields)) as typeof PoolEditFormSchema
 }
 export type PoolEditForm = z.infer<typeof PoolEditFormSchema>
+
+/** Where each edit field is written in the pool; the three replicas fields are one value. */
+export const POOL_PLACES: FieldPlaces = {
+  description: [['description']],
+  replicas: [['settings', 'k8s_deployment', 'replicas']],
+  minReplicas: [['settings', 'k8s_deployment', 'replicas']],
+  maxReplicas: [['settings', 'k8s_deployment', 'replicas']],
+  cpu: [['settings', 'k8s_deployment', 'cpu']],
+  memory: [['settings', 'k8s_deployment', 'memory']],
+  storage: [['settings', 'k8s_deployment', 'storage']],
+  shards: [['settings', 'k8s_deployment', 'shards']],
+  isDefault: [['settings', 'is_default']],
+}
+
+/** The pool edit form's fields posted as rendered from the stored pool (browser and action alike). */
+export function keptPoolFields(formData: FormData): string[] {
+  return keptFieldsOfForm(formData, POOL_PLACES, ['description'])
+}
+
+/** The pool edit form's lossless rule (decision 103): the browser's check and the action's parse. */
+export const poolEditForm = defineEditForm({
+  name: 'pool',
+  kept: keptPoolFields,
+  schemaOf: (formData) => poolEditFormSchema(keptPoolFields(formData)),
+  // the cluster does not check shards, and takes a memory in millibytes ("m"): the form asks for 1 or more, in bytes
+  example: {
+    rendered: { description: '', replicas: '1', cpu: '1', memory: '1500m', storage: '1Gi', shards: '0' },
+    context: undefined,
+    strict: PoolEditFormSchema,
+  },
+})
 
 type CreateInput = { type?: unknown; service?: unknown; table?: unknown; transform?: unknown }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { setByThePage } from '~/utils/form-shape'
-import { keptFieldsOfForm, type FieldPlaces } from './lossless'
+import { defineEditForm, keptFieldsOfForm, type FieldPlaces } from './lossless'
 import { AUTO_BATCH_MESSAGES, KAFKA_OFFSETS, QUEUE_ADDRESS, SOURCE_MESSAGES, SOURCE_NAME_MAX } from './source-values'
 
 export {
@@ -304,3 +304,16 @@ export const AUTO_BATCH_PLACES: FieldPlaces = {
 export function keptAutoBatchFields(formData: FormData): string[] {
   return keptFieldsOfForm(formData, AUTO_BATCH_PLACES)
 }
+
+/** The auto batch edit form's lossless rule (decision 103): the browser's check and the action's parse. */
+export const autoBatchEditForm = defineEditForm({
+  name: 'auto batch entry',
+  kept: keptAutoBatchFields,
+  schemaOf: (formData) => autoBatchSchema(keptAutoBatchFields(formData)),
+  // a bare queue name, as the cluster stores one (decision 073)
+  example: {
+    rendered: { table: 'p/t', queue: 'my-queue', region: '', pattern: '' },
+    context: undefined,
+    strict: AutoBatchSchema,
+  },
+})

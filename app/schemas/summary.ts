@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { setByThePage } from '~/utils/form-shape'
+import { defineEditForm, keptFieldsOfForm, type FieldPlaces } from './lossless'
 import { TABLE_MESSAGES, tableNameField } from './table'
 import { AGGREGATIONS, SUMMARY_MESSAGES, TIME_UNITS } from './summary-values'
 
@@ -23,6 +24,29 @@ export const SummaryFormSchema = z.object({
 export const SummarySettingsSchema = z.object({
   enabled: z.string().optional(),
   sql: z.string({ error: SUMMARY_MESSAGES.sqlRequired }).trim().min(1, { error: SUMMARY_MESSAGES.sqlRequired }),
+})
+
+/** Where each Summary Settings field is written in the table's `settings.summary`. */
+export const SUMMARY_SETTINGS_PLACES: FieldPlaces = { enabled: [['enabled']], sql: [['sql']] }
+
+/** The Summary Settings fields posted as rendered from the stored summary (browser and action alike). */
+export function keptSummarySettingsFields(formData: FormData): string[] {
+  return keptFieldsOfForm(formData, SUMMARY_SETTINGS_PLACES, ['sql'])
+}
+
+/** The Summary Settings schema with `kept` fields not checked again (an unchanged SQL is not run again either). */
+export function summarySettingsSchema(kept: readonly string[] = []) {
+  if (!kept.includes('sql')) return SummarySettingsSchema
+  return SummarySettingsSchema.extend({ sql: z.string().optional() }) as unknown as typeof SummarySettingsSchema
+}
+
+/** The Summary Settings tab's lossless rule (decision 103): the browser's check and the action's parse. */
+export const summarySettingsEditForm = defineEditForm({
+  name: 'summary settings',
+  kept: keptSummarySettingsFields,
+  schemaOf: (formData) => summarySettingsSchema(keptSummarySettingsFields(formData)),
+  // a summary whose SQL another tool left blank (stored, it is the cluster's to say)
+  example: { rendered: { enabled: 'on', sql: '' }, context: undefined, strict: SummarySettingsSchema },
 })
 
 const positiveInt = (required: string | undefined, positive: string) =>

@@ -4,7 +4,7 @@ import type { ClusterApi } from '~/api/client.server'
 import { createFunction, functionBody, getFunction, updateFunction, type SqlFunction } from '~/api/functions.server'
 import { replyFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
-import { FUNCTION_PLACES, FunctionFormSchema, functionFormSchema, keptFunctionFields } from '~/schemas/function'
+import { FUNCTION_PLACES, functionEditForm, FunctionFormSchema, functionFormSchema } from '~/schemas/function'
 import { mergeChanged } from '~/schemas/lossless'
 import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -58,7 +58,8 @@ export function functionEditValues(projectId: string, fn: SqlFunction): Function
  * (an unchanged SQL stays byte for byte, decision 073); redirects back to its page with a toast.
  */
 export async function updateFunctionAction(api: ClusterApi, projectId: string, functionId: string, formData: FormData) {
-  const kept = keptFunctionFields(formData)
+  // the same rule as the browser's check (decision 103)
+  const kept = functionEditForm.kept(formData, undefined)
   const submission = parseWithZod(formData, { schema: functionFormSchema(kept) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { project: _project, ...fn } = submission.value

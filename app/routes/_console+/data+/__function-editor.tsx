@@ -39,7 +39,7 @@ export function FunctionEditor({
 }) {
   const [form, fields] = useLazySchemaForm(loadFunctionSchemas, {
     // on edit, the fields still as stored are not checked again, as in the action (decision 072)
-    schemaOf: (schemas, formData) => schemas.functionSchemaOf(formData),
+    schemaOf: (schemas, formData) => schemas.functionEditForm.schemaOf(formData, undefined),
     id: 'function-editor',
     constraint,
     lastResult,

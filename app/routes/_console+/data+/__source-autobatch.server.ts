@@ -4,13 +4,7 @@ import type { ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { listAutoBatches, setAutoBatches, type AutoBatch } from '~/api/sources.server'
-import {
-  AUTO_BATCH_PLACES,
-  AutoBatchSchema,
-  autoBatchSchema,
-  keptAutoBatchFields,
-  type AutoBatchForm,
-} from '~/schemas/source'
+import { AUTO_BATCH_PLACES, AutoBatchSchema, autoBatchEditForm, type AutoBatchForm } from '~/schemas/source'
 import { mergeChanged, parseOriginal } from '~/schemas/lossless'
 import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -114,8 +108,11 @@ export function autoBatchUrl(tableId: string, index: number, projectId: string) 
 export async function autoBatchAction(api: ClusterApi, formData: FormData, options: { index?: number } = {}) {
   // on edit with the rendered values (`original`), only the changed fields are written (decision 073)
   const original = options.index === undefined ? undefined : parseOriginal(formData.get('original'))
-  const kept = original ? keptAutoBatchFields(formData) : []
-  const submission = parseWithZod(formData, { schema: autoBatchSchema(kept) })
+  // the same rule as the browser's check (decision 103)
+  const kept = original ? autoBatchEditForm.kept(formData, undefined) : []
+  const submission = parseWithZod(formData, {
+    schema: original ? autoBatchEditForm.schemaOf(formData, undefined) : AutoBatchSchema,
+  })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { projectId, tableId } = splitTableValue(submission.value.table)
   let index = options.index ?? 0

@@ -37,7 +37,7 @@ export function AutoBatchEditor({
 }) {
   const [form, fields] = useLazySchemaForm(loadSourceSchemas, {
     // on edit, the fields still as stored are not checked again, as in the action (decision 072)
-    schemaOf: (schemas, formData) => schemas.autoBatchSchema(schemas.keptAutoBatchFields(formData)),
+    schemaOf: (schemas, formData) => schemas.autoBatchEditForm.schemaOf(formData, undefined),
     id: 'source-autobatch',
     constraint,
     lastResult,

@@ -14,12 +14,13 @@ import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-l
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { SectionTabs } from '~/components/layout/section-tabs'
 import { AGGREGATION_LABELS, AGGREGATIONS, TIME_UNITS } from '~/schemas/summary-values'
+import type { summarySettingsEditForm as SummarySettingsEditForm, SummarySettingsSchema } from '~/schemas/summary'
 import { FormSelect } from '~/components/forms/form-select'
 import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
 
 // Fetched after hydration; the HTML constraints come from the loader (decision 032).
 const loadSummaryFormSchema = () => import('~/schemas/summary').then((module) => module.SummaryFormSchema)
-const loadSummarySettingsSchema = () => import('~/schemas/summary').then((module) => module.SummarySettingsSchema)
+const loadSummarySettingsForm = () => import('~/schemas/summary').then((module) => module.summarySettingsEditForm)
 const loadColumnAnalysisSchema = () => import('~/schemas/summary').then((module) => module.ColumnAnalysisSchema)
 
 /**
@@ -224,12 +225,17 @@ export function SummarySettingsForm({
   lastResult?: SubmissionResult<string[]>
   cancelTo: string
 }) {
-  const [form, fields] = useLazySchemaForm(loadSummarySettingsSchema, {
-    constraint,
-    id: 'summary-settings',
-    lastResult,
-    defaultValue: { enabled: defaults.enabled ? 'on' : undefined, sql: defaults.sql },
-  })
+  const [form, fields] = useLazySchemaForm<typeof SummarySettingsSchema, typeof SummarySettingsEditForm>(
+    loadSummarySettingsForm,
+    {
+      // the fields still as stored are not checked again, as in the action (decision 103)
+      schemaOf: (editForm, formData) => editForm.schemaOf(formData, undefined),
+      constraint,
+      id: 'summary-settings',
+      lastResult,
+      defaultValue: { enabled: defaults.enabled ? 'on' : undefined, sql: defaults.sql },
+    },
+  )
   return (
     <FormCard form={form} submit={{ label: 'Save summary settings' }} cancelTo={cancelTo}>
       {originalOf(lastResult, defaults.original) ? (

@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
-import { z } from 'zod'
-import { isTextChanged, parseOriginal } from '~/schemas/lossless'
+import { parseOriginal } from '~/schemas/lossless'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
@@ -22,7 +21,7 @@ import {
   ColumnAnalysisSchema,
   SUMMARY_MESSAGES,
   SummaryFormSchema,
-  SummarySettingsSchema,
+  summarySettingsEditForm,
 } from '~/schemas/summary'
 import { tableRef } from '~/utils/sql'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -196,10 +195,11 @@ export async function updateSummarySettingsAction(
   project: Pick<Project, 'uuid' | 'name'>,
 ) {
   const original = parseOriginal(formData.get('original'))
-  const isEnabledKept = original !== undefined && !isTextChanged(formData.get('enabled'), original.enabled)
-  const isSqlKept = original !== undefined && !isTextChanged(formData.get('sql'), original.sql, true)
-  const schema = isSqlKept ? SummarySettingsSchema.extend({ sql: z.string().optional() }) : SummarySettingsSchema
-  const submission = parseWithZod(formData, { schema })
+  // the same rule as the browser's check (decision 103)
+  const kept = summarySettingsEditForm.kept(formData, undefined)
+  const isEnabledKept = kept.includes('enabled')
+  const isSqlKept = kept.includes('sql')
+  const submission = parseWithZod(formData, { schema: summarySettingsEditForm.schemaOf(formData, undefined) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   if (isEnabledKept && isSqlKept)
     return redirectWithToast(tableUrl(table.uuid, project.uuid), {

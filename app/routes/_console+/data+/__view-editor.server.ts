@@ -1,13 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
-import { z } from 'zod'
 import type { ClusterApi } from '~/api/client.server'
 import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
 import { loadTableSearch, tableChoiceOfValue, type TableSearch } from '~/api/table-search.server'
 import type { TransformColumn } from '~/api/transforms.server'
 import { AUTO_VIEW, createView, getView, listViews, patchView, type View } from '~/api/views.server'
 import { isTextChanged, parseOriginal } from '~/schemas/lossless'
-import { VIEW_MESSAGES, ViewFormSchema } from '~/schemas/view'
+import { VIEW_MESSAGES, viewEditForm, ViewFormSchema } from '~/schemas/view'
 import { redirectWithToast } from '~/utils/toast.server'
 import { conflictsOf, refuseConflicts, seenAgain, type WrittenField } from '~/utils/edit-conflict.server'
 import { tableUrl } from './__table-url'
@@ -85,24 +84,17 @@ export function viewOriginal(view: View, columns: string[], parent: ViewChoice |
   })
 }
 
-const sameSet = (a: string[], b: unknown) =>
-  Array.isArray(b) && a.length === b.length && a.every((item) => b.includes(item))
-
 /**
  * An edit posted with its original: only the fields the operator changed are written (a PATCH of
  * those keys; unchanged columns keep the view's own stored columns and whatever else it holds).
  */
 async function saveViewChanges(api: ClusterApi, formData: FormData, viewId: string, original: Record<string, unknown>) {
-  const isNameKept = !isTextChanged(formData.get('name'), original.name)
-  const isDescriptionKept = !isTextChanged(formData.get('description'), original.description)
-  const posted = formData.getAll('outputColumns').map(String)
-  const areColumnsKept = sameSet(posted, original.outputColumns)
-  if (!areColumnsKept) return undefined // the whole form's rules and columns, as for a new view
-  const schema = ViewFormSchema.extend({
-    ...(isNameKept ? { name: z.string().optional() } : {}),
-    parentView: z.string().optional(),
-    outputColumns: z.array(z.string()).optional(),
-  })
+  // the same rule as the browser's check (decision 103)
+  const kept = viewEditForm.kept(formData, undefined)
+  const isNameKept = kept.includes('name')
+  const isDescriptionKept = kept.includes('description')
+  if (!kept.includes('outputColumns')) return undefined // the whole form's rules and columns, as for a new view
+  const schema = viewEditForm.schemaOf(formData, undefined)
   const submission = parseWithZod(formData, { schema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const [projectId, tableId] = submission.value.table.split('/') as [string, string]
@@ -196,7 +188,10 @@ export async function saveViewAction(api: ClusterApi, formData: FormData, viewId
     const saved = await saveViewChanges(api, formData, viewId, original)
     if (saved) return saved
   }
-  const submission = parseWithZod(formData, { schema: ViewFormSchema })
+  // an edit's kept name is not checked again, as in the browser (decision 103)
+  const submission = parseWithZod(formData, {
+    schema: original ? viewEditForm.schemaOf(formData, undefined) : ViewFormSchema,
+  })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { table, name, description, parentView, outputColumns } = submission.value
   const [projectId, tableId] = table.split('/') as [string, string]

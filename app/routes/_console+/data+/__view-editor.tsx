@@ -10,11 +10,13 @@ import { SelectField } from '~/components/forms/select-field'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { AUTO_VIEW_NAME } from '~/schemas/view-values'
+import type { ViewFormSchema } from '~/schemas/view'
 import type { ViewChoice } from './__view-editor.server'
 import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
 
 // Fetched after hydration; the HTML constraints come from the loader (decision 032).
-const loadViewFormSchema = () => import('~/schemas/view').then((module) => module.ViewFormSchema)
+const loadViewSchemas = () => import('~/schemas/view')
+type ViewSchemas = typeof import('~/schemas/view')
 
 /**
  * The first step of a new view without a table yet: a GET form that picks it among what the search
@@ -77,7 +79,10 @@ export function ViewEditor({
 }) {
   const parents = views.filter((view) => view.uuid !== excludeViewId)
   const autoView = parents.find((view) => view.name === AUTO_VIEW_NAME)
-  const [form, fields] = useLazySchemaForm(loadViewFormSchema, {
+  const [form, fields] = useLazySchemaForm<typeof ViewFormSchema, ViewSchemas>(loadViewSchemas, {
+    // on edit, the fields still as stored are not checked again, as in the action (decision 103)
+    schemaOf: (schemas, formData) =>
+      formData.has('original') ? schemas.viewEditForm.schemaOf(formData, undefined) : schemas.ViewFormSchema,
     id: 'view-editor',
     constraint,
     lastResult,

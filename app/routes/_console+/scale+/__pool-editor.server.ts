@@ -4,7 +4,7 @@ import type { ClusterApi } from '~/api/client.server'
 import { getDefaults } from '~/api/defaults.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { createPool, poolUpdateBody, replacePool, type Pool } from '~/api/pools.server'
-import { keptFields, mergeChanged, parseOriginal, type FieldPlaces, type Json } from '~/schemas/lossless'
+import { mergeChanged, parseOriginal, type Json } from '~/schemas/lossless'
 import { loadTableTransformPick, tableTransformOption } from '~/api/transforms.server'
 import { transformOf } from '~/schemas/job'
 import {
@@ -13,7 +13,8 @@ import {
   parseSize,
   POOL_KINDS,
   POOL_MESSAGES,
-  poolEditFormSchema,
+  POOL_PLACES,
+  poolEditForm,
   PoolFormSchema,
   replicasValue,
   SERVICES,
@@ -180,19 +181,6 @@ function poolFormValues(pool: Pool): Record<string, string | boolean | undefined
   }
 }
 
-/** Where each edit field is written in the pool; the three replicas fields are one value. */
-const POOL_PLACES: FieldPlaces = {
-  description: [['description']],
-  replicas: [['settings', 'k8s_deployment', 'replicas']],
-  minReplicas: [['settings', 'k8s_deployment', 'replicas']],
-  maxReplicas: [['settings', 'k8s_deployment', 'replicas']],
-  cpu: [['settings', 'k8s_deployment', 'cpu']],
-  memory: [['settings', 'k8s_deployment', 'memory']],
-  storage: [['settings', 'k8s_deployment', 'storage']],
-  shards: [['settings', 'k8s_deployment', 'shards']],
-  isDefault: [['settings', 'is_default']],
-}
-
 /** The edit fields as a conflict names them. */
 const POOL_LABELS: Record<string, string> = {
   description: 'Description',
@@ -213,8 +201,9 @@ const POOL_LABELS: Record<string, string> = {
  */
 export async function updatePoolAction(api: ClusterApi, pool: Pool, formData: FormData) {
   const seen = parseOriginal(formData.get('original'))
-  const kept = keptFields(formData, seen, POOL_PLACES, ['description'])
-  const submission = parseWithZod(formData, { schema: poolEditFormSchema(kept) })
+  // the same rule as the browser's check (decision 103)
+  const kept = poolEditForm.kept(formData, undefined)
+  const submission = parseWithZod(formData, { schema: poolEditForm.schemaOf(formData, undefined) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const form = submission.value as PoolEditForm
   // no silent lost update (decision 097): a field changed here and, meanwhile, on the cluster

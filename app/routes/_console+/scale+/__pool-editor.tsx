@@ -10,6 +10,7 @@ import { FormCard } from '~/components/forms/form-card'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { KIND_LABELS, kindNeedsTable, POOL_KINDS, SERVICES, type PoolKind } from '~/schemas/pool-values'
 import type { PoolSizeDefaults } from './__pool-editor.server'
+import type { poolEditForm as PoolEditForm, PoolEditFormSchema } from '~/schemas/pool'
 import { FormSelect } from '~/components/forms/form-select'
 import { siblingValue } from '~/components/forms/early-changes'
 import { transformChoicesOf, transformForTable, type TableTransformOption } from '~/utils/table-transform'
@@ -17,7 +18,7 @@ import { isDefaultChoice, useTableTransforms } from '~/components/forms/use-tabl
 
 // Fetched after hydration; the HTML constraints come from the loader (decision 032).
 const loadPoolFormSchema = () => import('~/schemas/pool').then((module) => module.PoolFormSchema)
-const loadPoolEditFormSchema = () => import('~/schemas/pool').then((module) => module.PoolEditFormSchema)
+const loadPoolEditForm = () => import('~/schemas/pool').then((module) => module.poolEditForm)
 
 /** The edit form's intent on the pool's page (its other one is the delete). */
 export const UPDATE_INTENT = 'update-pool'
@@ -294,7 +295,9 @@ export function PoolEditEditor({
   cancelTo: string
   deniedReason?: string | null
 }) {
-  const [form, fields] = useLazySchemaForm(loadPoolEditFormSchema, {
+  const [form, fields] = useLazySchemaForm<typeof PoolEditFormSchema, typeof PoolEditForm>(loadPoolEditForm, {
+    // the fields still as stored are not checked again, as in the action (decision 103)
+    schemaOf: (editForm, formData) => editForm.schemaOf(formData, undefined),
     id: 'pool-edit',
     constraint,
     lastResult,

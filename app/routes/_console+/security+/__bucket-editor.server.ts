@@ -4,8 +4,8 @@ import type { ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { createStorage, getStorage, updateStorage, type Storage, type StorageInput } from '~/api/storages.server'
-import { bucketFormSchema, BucketFormSchema, type BucketForm } from '~/schemas/bucket'
-import { keptFields, mergeChanged, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
+import { BUCKET_PLACES, bucketEditForm, BucketFormSchema, type BucketForm } from '~/schemas/bucket'
+import { mergeChanged, parseOriginal } from '~/schemas/lossless'
 import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -82,17 +82,6 @@ export function bucketEditValues(storage: Storage): Record<string, string> {
   return { ...rendered, original: JSON.stringify(rendered) }
 }
 
-/** Where each bucket field is written in the storage. */
-const BUCKET_PLACES: FieldPlaces = {
-  name: [['name']],
-  description: [['description']],
-  ...Object.fromEntries(
-    ['bucket_name', 'cloud', 'region', 'bucket_path', 'endpoint', 'credential_id', 'io_perf_mode', 'is_default'].map(
-      (field) => [field, [['settings', field]]],
-    ),
-  ),
-}
-
 /** The bucket fields as a conflict names them. */
 const BUCKET_LABELS: Record<string, string> = {
   name: 'Name',
@@ -115,8 +104,11 @@ const BUCKET_LABELS: Record<string, string> = {
  */
 export async function saveBucketAction(api: ClusterApi, formData: FormData, storageId?: string) {
   const original = storageId ? parseOriginal(formData.get('original')) : undefined
-  const kept = keptFields(formData, original, BUCKET_PLACES, ['description'])
-  const submission = parseWithZod(formData, { schema: bucketFormSchema(kept) })
+  // the same rule as the browser's check (decision 103)
+  const kept = original ? bucketEditForm.kept(formData, undefined) : []
+  const submission = parseWithZod(formData, {
+    schema: original ? bucketEditForm.schemaOf(formData, undefined) : BucketFormSchema,
+  })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     if (storageId && original) {

@@ -8,7 +8,7 @@ import { SelectField } from '~/components/forms/select-field'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 
 // Fetched after hydration; the HTML constraints come from the loader (decision 032).
-const loadBucketFormSchema = () => import('~/schemas/bucket').then((module) => module.BucketFormSchema)
+const loadBucketSchemas = () => import('~/schemas/bucket')
 
 /** The clouds the cluster accepts, with their names. */
 const CLOUD_OPTIONS = [
@@ -62,7 +62,10 @@ export function BucketEditor({
     value && !options.some((option) => option.value === value)
       ? [...options, { value, label: `${label} ${value}` }]
       : options
-  const [form, fields] = useLazySchemaForm(loadBucketFormSchema, {
+  const [form, fields] = useLazySchemaForm(loadBucketSchemas, {
+    // on edit, the fields still as stored are not checked again, as in the action (decision 103)
+    schemaOf: (schemas, formData) =>
+      formData.has('original') ? schemas.bucketEditForm.schemaOf(formData, undefined) : schemas.BucketFormSchema,
     id: 'bucket-editor',
     constraint,
     lastResult,

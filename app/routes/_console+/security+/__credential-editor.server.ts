@@ -12,6 +12,8 @@ import {
 import { replyFromCluster } from '~/api/policies.server'
 import {
   CREDENTIAL_MESSAGES,
+  credentialEditForm,
+  credentialPlaces,
   credentialFormSchema,
   labelOfKey,
   PICK_TYPE_INTENT,
@@ -19,7 +21,7 @@ import {
   typeOfKeyFile,
   type CredentialFieldSpec,
 } from '~/schemas/credential'
-import { keptFields, parseOriginal, type FieldPlaces } from '~/schemas/lossless'
+import { parseOriginal } from '~/schemas/lossless'
 import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -85,13 +87,6 @@ export function credentialFormValues(credential: Credential, type: CredentialTyp
   }
 }
 
-/** Where each edit field is written in the credential: name, description and the non-secret details. */
-function credentialPlaces(type: CredentialTypeOption | undefined): FieldPlaces {
-  const places: FieldPlaces = { name: [['name']], description: [['description']] }
-  for (const field of type?.fields ?? []) if (!field.secret) places[`details.${field.key}`] = [['details', field.key]]
-  return places
-}
-
 /** Which secrets a credential has stored (without their values): the edit form says "stored". */
 export function storedSecrets(credential: Credential, type: CredentialTypeOption | undefined): string[] {
   return (type?.fields ?? [])
@@ -145,11 +140,10 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
   const isPickingType = formData.get('intent') === PICK_TYPE_INTENT
   // an edit with its `original` writes only the fields posted otherwise than rendered (decision 074)
   const original = existing ? parseOriginal(formData.get('original')) : undefined
-  const kept = keptFields(form, original, credentialPlaces(type), ['description'])
-  const schema = credentialFormSchema(type?.fields ?? null, {
-    keepsSecrets: Boolean(existing),
-    kept,
-  })
+  // the same rule as the browser's check (decision 103)
+  const context = { fields: type?.fields ?? null, keepsSecrets: Boolean(existing) }
+  const kept = original ? credentialEditForm.kept(form, context) : []
+  const schema = original ? credentialEditForm.schemaOf(form, context) : credentialFormSchema(context.fields, context)
   const submission = parseWithZod(form, { schema })
   if (isPickingType) {
     // Nothing is checked yet: the user only asked for the type's fields.
@@ -203,7 +197,7 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
       const refusal = await refuseChangedMeanwhile(api, submission, {
         formData: form,
         now: parseOriginal(credentialFormValues(existing, type).original)!,
-        places: credentialPlaces(type),
+        places: credentialPlaces(context.fields),
         kept,
         labels,
         multiline: ['description'],

@@ -9,12 +9,13 @@ import { Field, TextareaField } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
 import { SelectField } from '~/components/forms/select-field'
 import type { credentialFormSchema as CredentialFormSchema } from '~/schemas/credential'
+type CredentialSchemas = typeof import('~/schemas/credential')
 import { parseKeyFile, typeOfKeyFile } from '~/schemas/credential-values'
 import type { CredentialTypeOption } from './__credential-editor.server'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 
 // Fetched after hydration (decision 032); the schema follows the type picked, so the form has no HTML constraints.
-const loadCredentialFormSchema = () => import('~/schemas/credential').then((module) => module.credentialFormSchema)
+const loadCredentialSchemas = () => import('~/schemas/credential')
 
 type DetailMeta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
@@ -61,17 +62,21 @@ export function CredentialEditor({
   const isHydrated = useHydrated()
   const isEdit = Boolean(fixedType)
   const fieldsOf = (key: string) => types.find((type) => type.value === key)?.fields ?? null
-  const [form, fields] = useLazySchemaForm<ReturnType<typeof CredentialFormSchema>, typeof CredentialFormSchema>(
-    loadCredentialFormSchema,
+  const [form, fields] = useLazySchemaForm<ReturnType<typeof CredentialFormSchema>, CredentialSchemas>(
+    loadCredentialSchemas,
     {
       id: 'credential-editor',
       lastResult,
       defaultValue,
-      schemaOf: (credentialFormSchema, formData) => {
+      schemaOf: (schemas, formData) => {
         // With a key file picked, its secrets are read on the server: the browser does not ask for them.
         const file = formData.get('keyFile')
         const hasFile = typeof file === 'object' && file !== null && file.size > 0
-        return credentialFormSchema(fieldsOf(String(formData.get('type') ?? '')), { keepsSecrets: isEdit || hasFile })
+        const context = { fields: fieldsOf(String(formData.get('type') ?? '')), keepsSecrets: isEdit || hasFile }
+        // on edit, the fields still as stored are not checked again, as in the action (decision 103)
+        return isEdit
+          ? schemas.credentialEditForm.schemaOf(formData, context)
+          : schemas.credentialFormSchema(context.fields, context)
       },
     },
   )
