@@ -154,3 +154,21 @@ describe('toast message', () => {
     expect(toastMessage(new Error('boom'))).toBe('Something went wrong')
   })
 })
+
+describe('QueryError is a ClusterError (decision 103)', () => {
+  it('a 400 whose message and mapped form error are the engine text, taken by every failure policy', async () => {
+    const { QueryError } = await import('./query.server')
+    const { formErrorsOf, settle } = await import('./policies.server')
+    const text = 'Code: 62. DB::Exception: Syntax error'
+    const error = new QueryError(text, 'SELEC 1')
+    expect(error).toBeInstanceOf(ClusterError)
+    expect(error).toMatchObject({ status: 400, message: text, query: 'SELEC 1', name: 'QueryError' })
+    expect(error.mapped).toEqual({ fieldErrors: {}, formErrors: [text] })
+    expect(formErrorsOf(error)).toEqual({ fieldErrors: {}, formErrors: [text] })
+    expect(
+      await settle(() => {
+        throw error
+      }),
+    ).toEqual({ value: null, error: text })
+  })
+})

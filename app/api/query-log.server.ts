@@ -1,7 +1,7 @@
 import type { ClusterApi } from './client.server'
 import { ClusterError } from './errors.server'
 import { sqlString } from '~/utils/sql'
-import { CONSOLE_QUERY_LABEL, consoleRead, QueryError, runQuery } from './query.server'
+import { CONSOLE_QUERY_LABEL, consoleRead, runQuery } from './query.server'
 
 /** One query of the cluster's query log (`hdx.active_queries`). */
 export type LoggedQuery = {
@@ -107,7 +107,8 @@ export async function loadQueryInsights(
     }
   } catch (error) {
     if (api.signal?.aborted) throw error
-    if (error instanceof QueryError || (error instanceof ClusterError && error.status === 403)) {
+    // 400: the engine refused the statement (a QueryError); 403: the user may not read the log
+    if (error instanceof ClusterError && (error.status === 400 || error.status === 403)) {
       return { running: [], slowest: [], failed: [], oldest: null, error: error.message }
     }
     throw error
@@ -134,7 +135,7 @@ export async function countUsersQueries(api: ClusterApi, minutes: number): Promi
     return { queries: Number(row.n ?? 0), failed: Number(row.failed ?? 0), oldest: oldestOf(answer.text) }
   } catch (error) {
     if (api.signal?.aborted) throw error
-    if (error instanceof QueryError || (error instanceof ClusterError && error.status === 403)) return null
+    if (error instanceof ClusterError && (error.status === 400 || error.status === 403)) return null
     throw error
   }
 }

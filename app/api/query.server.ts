@@ -6,11 +6,12 @@ import { ClusterError } from './errors.server'
  * The engine refused the statement: the query API's 400 `{"error", "query"}`. `message` is the
  * response body's error text (spec section 8: a bad request on a query shows the response body).
  */
-export class QueryError extends Error {
-  readonly status = 400
+export class QueryError extends ClusterError {
   readonly query: string
   constructor(message: string, query: string) {
-    super(message)
+    // a ClusterError like any other (decision 103): status 400, the body the engine's text, which is
+    // also what `mapped` gives (one form error), so every failure policy takes it as it is
+    super({ status: 400, body: message, message })
     this.name = 'QueryError'
     this.query = query
   }

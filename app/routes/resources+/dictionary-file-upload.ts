@@ -19,7 +19,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return answerFromCluster(
     async () => {
       const outcome = await uploadFileAction(api, request, replace)
-      if (outcome.status === 'error') return Response.json(outcome, { status: 400 })
+      if (outcome.status === 'error')
+        return Response.json({ status: 'error', result: outcome.result }, { status: outcome.httpStatus ?? 400 })
       return Response.json(
         { status: 'success', redirectTo: outcome.redirectTo },
         { headers: { 'Set-Cookie': await createToastHeaders({ title: outcome.toast, type: 'success' }) } },

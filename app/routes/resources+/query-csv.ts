@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
 import { isNumericType } from '~/utils/sql'
 import { doubtMessage, readStatement, withoutOutputFormat } from '~/utils/sql-statement'
-import { ClusterError } from '~/api/errors.server'
-import { QueryError, queryCluster } from '~/api/query.server'
+import { answerFromCluster } from '~/api/policies.server'
+import { queryCluster } from '~/api/query.server'
 import { NO_SQL_MESSAGE, readOptions, validateOptions } from '../_console+/queries+/__query-options'
 import { ROWS_FORMAT } from '../_console+/queries+/__result-cache.server'
 
@@ -37,30 +37,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!statement) return text(FORMAT_NOT_CUT_MESSAGE, 400)
   // the format chosen in the options is the result page's; the download asks for rows
   const { hdx_query_output_format: _chosen, ...settings } = options
-  try {
-    const answer = await queryCluster(api, statement.sql, {
-      ...settings,
-      hdx_query_output_format: ROWS_FORMAT,
-      output_format_json_quote_64bit_integers: '1',
-    })
-    const answered = answer.headers.get('x-clickhouse-format')
-    if (answered && answered.toLowerCase() !== ROWS_FORMAT.toLowerCase()) {
-      void answer.body?.cancel().catch(() => undefined)
-      return text(`The cluster answered in ${answered}, not in rows. ${FORMAT_NOT_CUT_MESSAGE}`, 400)
-    }
-    const headers = new Headers({
-      'Content-Type': as === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="query-result.${as}"`,
-      'Cache-Control': 'no-store',
-    })
-    const stats = answer.headers.get('x-hdx-query-stats')
-    if (stats) headers.set('X-HDX-Query-Stats', stats)
-    return new Response(answer.body!.pipeThrough(rowsTo(as)), { status: 200, headers })
-  } catch (error) {
-    if (error instanceof QueryError) return text(error.message, 400)
-    if (error instanceof ClusterError) return text(error.message, error.status)
-    throw error
-  }
+  // the engine's refusal (a QueryError) is a ClusterError of status 400: its text, as the spec says
+  return answerFromCluster(
+    async () => {
+      const answer = await queryCluster(api, statement.sql, {
+        ...settings,
+        hdx_query_output_format: ROWS_FORMAT,
+        output_format_json_quote_64bit_integers: '1',
+      })
+      const answered = answer.headers.get('x-clickhouse-format')
+      if (answered && answered.toLowerCase() !== ROWS_FORMAT.toLowerCase()) {
+        void answer.body?.cancel().catch(() => undefined)
+        return text(`The cluster answered in ${answered}, not in rows. ${FORMAT_NOT_CUT_MESSAGE}`, 400)
+      }
+      const headers = new Headers({
+        'Content-Type': as === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="query-result.${as}"`,
+        'Cache-Control': 'no-store',
+      })
+      const stats = answer.headers.get('x-hdx-query-stats')
+      if (stats) headers.set('X-HDX-Query-Stats', stats)
+      return new Response(answer.body!.pipeThrough(rowsTo(as)), { status: 200, headers })
+    },
+    (error) => text(error.message, error.status),
+  )
 }
 
 const FORMAT_NOT_CUT_MESSAGE =

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { ClusterError } from '~/api/errors.server'
-import { QueryError, queryCluster } from '~/api/query.server'
+import { answerFromCluster } from '~/api/policies.server'
+import { queryCluster } from '~/api/query.server'
 import { isChangingStatement } from '~/utils/sql'
 import { NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from '../_console+/queries+/__query-options'
 import { uiSettings } from '../_console+/queries+/__query.server'
@@ -43,20 +43,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // The run failed or was stopped: ask the cluster below.
     }
   }
-  try {
-    const answer = await queryCluster(api, sql, { ...settings, hdx_query_output_format: 'JSONCompactEachRow' })
-    // a statement with its own FORMAT answers in it: those are not rows for the grid (decision 095)
-    const answered = answer.headers.get('x-clickhouse-format')
-    if (answered && answered.toLowerCase() !== 'jsoncompacteachrow') {
-      void answer.body?.cancel().catch(() => undefined)
-      return text('Only results shown as a table stream as rows.', 400)
-    }
-    return ndjson(answer.body!.pipeThrough(rowWindow(from, QUERY_UI_MAX_ROWS)), null)
-  } catch (error) {
-    if (error instanceof QueryError) return text(error.message, 400)
-    if (error instanceof ClusterError) return text(error.message, error.status)
-    throw error
-  }
+  // the engine's refusal (a QueryError) is a ClusterError of status 400: its text, as the spec says
+  return answerFromCluster(
+    async () => {
+      const answer = await queryCluster(api, sql, { ...settings, hdx_query_output_format: 'JSONCompactEachRow' })
+      // a statement with its own FORMAT answers in it: those are not rows for the grid (decision 095)
+      const answered = answer.headers.get('x-clickhouse-format')
+      if (answered && answered.toLowerCase() !== 'jsoncompacteachrow') {
+        void answer.body?.cancel().catch(() => undefined)
+        return text('Only results shown as a table stream as rows.', 400)
+      }
+      return ndjson(answer.body!.pipeThrough(rowWindow(from, QUERY_UI_MAX_ROWS)), null)
+    },
+    (error) => text(error.message, error.status),
+  )
 }
 
 /** Rows `from` onwards, the cluster's own lines, a chunk at a time as the reader asks for them. */

@@ -14,8 +14,6 @@ import { replyFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
 import fs from 'node:fs'
 import { uploadDictionaryFile } from '~/api/dictionary-files.server'
-import { ClusterError } from '~/api/errors.server'
-import { formErrorsOf } from '~/api/policies.server'
 import { FILE_NAME_PATTERN, FILE_MESSAGES, formatProblem } from '~/schemas/file'
 import { readMultipart, TOO_BIG_MESSAGE, UPLOAD_FAILURE } from './__file-upload.server'
 import {
@@ -170,9 +168,8 @@ async function createFromForm(
       // stored now: if the dictionary is refused, the form comes back with this file picked
       ;(submission.payload as Record<string, unknown>).file = file
     } catch (error) {
-      if (!(error instanceof ClusterError) || error.status !== 400) throw error
-      const { fieldErrors, formErrors } = formErrorsOf(error, { name: 'upload', file: 'upload' })
-      return data({ result: submission.reply({ fieldErrors, formErrors }) }, { status: 400 })
+      // a 400 at the upload, any other failure at the top of the form: what was typed is kept either way
+      return replyFromCluster(submission, error, { rename: { name: 'upload', file: 'upload' } })
     }
   }
   try {

@@ -11,8 +11,7 @@ import {
 } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { listDictionaryFiles, uploadDictionaryFile } from '~/api/dictionary-files.server'
-import { formErrorsOf } from '~/api/policies.server'
-import { ClusterError } from '~/api/errors.server'
+import { replyFromCluster } from '~/api/policies.server'
 import {
   FILE_MESSAGES,
   FILE_NAME_PATTERN,
@@ -116,15 +115,17 @@ async function storedFile(api: ClusterApi, projectId: string, name: string) {
 }
 
 export type UploadOutcome =
-  { status: 'success'; redirectTo: string; toast: string } | { status: 'error'; result: SubmissionResult<string[]> }
+  | { status: 'success'; redirectTo: string; toast: string }
+  /** `httpStatus`: the answer's status (400 when absent; the cluster's for a failure that is not the form's) */
+  | { status: 'error'; result: SubmissionResult<string[]>; httpStatus?: number }
 
 /**
  * The new-file and update-file action, shared by the pages (post/redirect/get without scripts) and
  * the upload resource route (the same form sent by XHR with a progress bar). With `replace` the
  * project and name come from the URL. Checks the project, the name, the size and that the bytes
  * match the format the name declares, then streams the file to the cluster. Returns where to go
- * and the toast, or the form's reply (everything typed but the file kept). Throws ClusterError
- * (not 400) and what reading the request threw.
+ * and the toast, or the form's reply (everything typed but the file kept; a cluster failure that is
+ * not a 400 too, with its status). Throws what is not a ClusterError.
  */
 export async function uploadFileAction(
   api: ClusterApi,
@@ -160,9 +161,9 @@ export async function uploadFileAction(
       const blob = await fs.openAsBlob(upload.path, { type })
       await uploadDictionaryFile(api, projectId, name, blob, { replace: Boolean(replace) })
     } catch (error) {
-      if (!(error instanceof ClusterError) || error.status !== 400) throw error
-      const { fieldErrors, formErrors } = formErrorsOf(error, { name: replace ? '' : 'name', file: 'file' })
-      return reply(fieldErrors, formErrors)
+      // a 400 on the fields, any other failure at the top of the form: what was typed is kept either way
+      const answer = replyFromCluster(submission, error, { rename: { name: replace ? '' : 'name', file: 'file' } })
+      return { status: 'error', result: answer.data.result, httpStatus: answer.init?.status ?? 400 }
     }
     return {
       status: 'success',

@@ -4,7 +4,7 @@ import { parseOriginal } from '~/schemas/lossless'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
-import { consoleRead, QueryError, runQuery } from '~/api/query.server'
+import { consoleRead, runQuery } from '~/api/query.server'
 import { createSummaryTable, getTable, replaceTable, type Table } from '~/api/tables.server'
 import {
   choiceValue,
@@ -110,7 +110,7 @@ export async function checkSummarySql(api: ClusterApi, sql: string): Promise<str
     await runQuery(api, `SELECT * FROM (${body}) LIMIT 0`, consoleRead())
     return null
   } catch (error) {
-    if (error instanceof QueryError) return `The cluster refused the SQL: ${error.message}`
+    // the engine's refusal (a QueryError) or another 400
     if (error instanceof ClusterError && error.status === 400) return `The cluster refused the SQL: ${error.message}`
     throw error
   }

@@ -123,6 +123,24 @@ describe('/data/dictionaries/new-data-dictionary', () => {
     expect((await cluster('DELETE', `/projects/${projectId}/dictionaries/files/fresh.csv`)).status).toBe(204)
   })
 
+  it('an upload the cluster fails (not a 400) comes back on the form, what was typed kept (decision 103)', async () => {
+    failWith('/config/v1/orgs/:org/projects/:project/dictionaries/files/', 503, '', 'post')
+    const form = new FormData()
+    for (const [key, value] of Object.entries({ ...COUNTRY_FORM, project: projectId, name: 'typed_dict', file: '' }))
+      form.append(key, value)
+    form.append('upload', new File(['id,name,continent\n7,Chile,America\n'], 'up.csv', { type: 'text/csv' }))
+    form.append('intent', 'save')
+    const request = new Request(`${TEST_CONSOLE_URL}/data/dictionaries/new-data-dictionary`, {
+      method: 'POST',
+      body: form,
+      headers: { Cookie: cookie },
+    })
+    const { data, status } = unwrap<FormReply>(await returnedOrThrown(() => newAction(args(request))))
+    expect(status).toBe(503)
+    expect(data.result.error?.['']?.[0]).toMatch(/unavailable|went wrong/i)
+    expect(data.result.initialValue).toMatchObject({ name: 'typed_dict', project: projectId })
+  })
+
   it('takes the same form by XHR (with scripts, for the progress bar) and answers JSON', async () => {
     const send = (fields: Record<string, string>, file: { name: string; content: BlobPart }) => {
       const form = new FormData()

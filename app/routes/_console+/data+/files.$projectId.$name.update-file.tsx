@@ -85,7 +85,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast('/data/files', { title: `File ${name} deleted`, type: 'success' })
   }
   const outcome = await loadFromCluster(() => uploadFileAction(api, request, { projectId, name }))
-  if (outcome.status === 'error') return data({ result: outcome.result }, { status: 400 })
+  if (outcome.status === 'error') return data({ result: outcome.result }, { status: outcome.httpStatus ?? 400 })
   return redirectWithToast(outcome.redirectTo, { title: outcome.toast, type: 'success' })
 }
 

@@ -34,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const outcome = await loadFromCluster(() => uploadFileAction(api, request))
-  if (outcome.status === 'error') return data({ result: outcome.result }, { status: 400 })
+  if (outcome.status === 'error') return data({ result: outcome.result }, { status: outcome.httpStatus ?? 400 })
   return redirectWithToast(outcome.redirectTo, { title: outcome.toast, type: 'success' })
 }
 

@@ -118,6 +118,16 @@ describe('/data/files/new-file', () => {
     expect(data.result.error?.name?.[0]).toMatch(/already exists/)
   })
 
+  it('a failure that is not a 400 comes back on the form, what was typed kept (decision 103)', async () => {
+    failWith('/config/v1/orgs/:org/projects/:project/dictionaries/files/', 503, '', 'post')
+    const { data, status } = unwrap<FormReply>(
+      await upload({ project: projectId, name: 'typed_here.csv' }, { name: 'c.csv', content: CSV }),
+    )
+    expect(status).toBe(503)
+    expect(data.result.error?.['']?.[0]).toMatch(/unavailable|went wrong/i)
+    expect(data.result.initialValue).toMatchObject({ project: projectId, name: 'typed_here.csv' })
+  })
+
   it('answers the XHR path with JSON: where to go (and the toast cookie), or the form errors', async () => {
     const ok = asResponse(
       await uploadRoute(
