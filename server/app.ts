@@ -261,7 +261,10 @@ export function createBaseApp({
 }: {
   /** TRUST_PROXY: which peers are proxies whose X-Forwarded-* headers are believed (default: none). */
   trustProxy?: TrustProxy
-  /** Requests worked on at once, later ones wait in line (`admission`; MAX_CONCURRENT_REQUESTS, 32 unless set: decision 052); 0 (here the default): no limit. */
+  /**
+   * Requests worked on at once, later ones wait in line (`admission`). The server passes
+   * MAX_CONCURRENT_REQUESTS, 16 unless set (decisions 052, 053); here, unset or 0: no limit.
+   */
   maxConcurrent?: number
   allowEmbedding: boolean
   /** The sub-path the console is served under ('' at the root): the health checks answer there too. */
