@@ -27,7 +27,8 @@ const NOT_CACHES: Record<string, string> = {
   'app/utils/caches.server.ts:registry': 'the registry itself',
   'app/utils/format-number.ts:formats': 'Intl.NumberFormat objects by their options: made once, never stale',
   'app/utils/format-date.ts:formatters': 'Intl.DateTimeFormat objects by their options: made once, never stale',
-  'app/utils/chart-ticks.ts:numberFormats': "Intl.NumberFormat objects by a tick step's decimals: made once, never stale",
+  'app/utils/chart-ticks.ts:numberFormats':
+    "Intl.NumberFormat objects by a tick step's decimals: made once, never stale",
   'app/utils/before-close.server.ts:tasks': 'the work to finish before the process stops (decision on graceful stop)',
   'app/components/forms/use-lazy-schema-form.ts:loaded': "a browser's validators, by the loader that imports them",
 }
