@@ -12,7 +12,7 @@ import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { PageHeader } from '~/components/layout/page-header'
 import { InviteFormSchema } from '~/schemas/security'
 import { SCOPE_LEVELS } from '~/schemas/security-values'
-import { loadInviteRoles } from './__invite-roles.server'
+import { isInvitableRole, loadInviteRoles, ROLES_LISTED } from './__invite-roles.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import { ScopeFields } from './__scope-fields'
 import { isScope, loadScopes } from './__scopes.server'
@@ -40,12 +40,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   // the org, its projects and the tables `?scope_q=` finds (issue 33: never every table of the org)
   const q = new URL(request.url).searchParams.get('scope_q') ?? ''
-  const [{ options: scopes, search }, allowed, roles] = await Promise.all([
+  const [{ options: scopes, search }, allowed, { options: roles, more: moreRoles }] = await Promise.all([
     loadFromCluster(() => loadScopes(api, { q })),
     loadAllowed(api),
     loadFromCluster(() => loadInviteRoles(api)),
   ])
-  return { scopes, search, roles, denied: allowed.inviteUser, constraint: getZodConstraint(InviteFormSchema) }
+  return {
+    scopes,
+    search,
+    roles,
+    // the roles not listed (an org of more than ROLES_LISTED): said under the select
+    rolesNote:
+      moreRoles > 0 ? `The org's first ${ROLES_LISTED} roles by name are listed (${moreRoles} more are not).` : null,
+    denied: allowed.inviteUser,
+    constraint: getZodConstraint(InviteFormSchema),
+  }
 }
 
 /** Sends the invite (the cluster mails the link) and goes to Pending Invites with a toast. */
@@ -55,15 +64,16 @@ export async function action({ request }: ActionFunctionArgs) {
   // the resource is asked of the cluster by id (a table through its project), not looked for among every table
   const levelAsked = formData.get('scopeLevel')
   const scopeId = formData.get('resource')
-  const [known, roles] = await Promise.all([
+  const roleAsked = formData.get('role')
+  const [known, roleIsKnown] = await Promise.all([
     loadFromCluster(() =>
       isScope(api, typeof levelAsked === 'string' ? levelAsked : '', typeof scopeId === 'string' ? scopeId : null),
     ),
-    loadFromCluster(() => loadInviteRoles(api)),
+    loadFromCluster(() => isInvitableRole(api, typeof roleAsked === 'string' ? roleAsked : '')),
   ])
   const submission = parseWithZod(formData, {
     schema: InviteFormSchema.superRefine((value, ctx) => {
-      if (!roles.some((role) => role.value === value.role))
+      if (!roleIsKnown)
         ctx.addIssue({ code: 'custom', path: ['role'], message: 'Role must be one of the roles offered' })
       if (!known) {
         const level = SCOPE_LEVELS.find((l) => l.value === value.scopeLevel)?.label.toLowerCase()
@@ -94,7 +104,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function InviteUserRoute() {
-  const { scopes, search, roles, denied, constraint } = useLoaderData<typeof loader>()
+  const { scopes, search, roles, rolesNote, denied, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [form, fields] = useLazySchemaForm(loadInviteFormSchema, {
     constraint,
@@ -118,7 +128,13 @@ export default function InviteUserRoute() {
         <TableSearchForm search={search} qName="scope_q" idPrefix="scope-search" />
         <FormCard form={form} submit={{ label: 'Send invite' }} cancelTo="/security/users">
           <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: 'off' }} />
-          <SelectField meta={fields.role} label="Role" options={roles} placeholder="Select a role" />
+          <SelectField
+            meta={fields.role}
+            label="Role"
+            options={roles}
+            placeholder="Select a role"
+            help={rolesNote ?? undefined}
+          />
           <ScopeFields level={fields.scopeLevel} resource={fields.resource} options={scopes} />
         </FormCard>
       </CreationGate>
