@@ -9,7 +9,7 @@ import { mergeChanged, parseOriginal } from '~/schemas/lossless'
 import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
-import { splitTableValue } from './__transform-editor.server'
+import { splitTableValue } from '~/services/table-choices.server'
 
 /** The auto batch form's HTML constraints: its schema loads in the browser after hydration (decision 077). */
 export function autoBatchConstraint() {

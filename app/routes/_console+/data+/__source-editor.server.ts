@@ -30,7 +30,7 @@ import { mergeChanged, parseOriginal } from '~/schemas/lossless'
 import { placeConflicts, refuseConflicts, seenAgain } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { SourceRow } from './__source-list'
-import { splitTableValue } from './__transform-editor.server'
+import { splitTableValue } from '~/services/table-choices.server'
 
 /** A source form's HTML constraints: its schema loads in the browser after hydration (decision 077). */
 export function sourceConstraint(kind: SourceKind, isEdit: boolean) {

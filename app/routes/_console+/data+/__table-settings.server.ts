@@ -35,6 +35,7 @@ import type { FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { isTextChanged, parseOriginal } from '~/schemas/lossless'
 import { redirectWithToast } from '~/utils/toast.server'
 import { conflictsOf, refuseConflicts, seenAgain, type FieldConflict } from '~/utils/edit-conflict.server'
+import { mergeDeep } from '~/utils/merge-deep'
 import { tableUrl } from './__table-url'
 
 export { RENAME_INTENT, SETTINGS_INTENT, TRUNCATE_INTENT } from './__table-intents'
@@ -102,15 +103,6 @@ export async function loadTableDefaults(api: ClusterApi): Promise<{ defaults: Ta
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return Boolean(value) && typeof value === 'object' && !Array.isArray(value)
-}
-
-/** `over` laid onto `base`, object by object (lists and scalars of `over` win). */
-export function mergeDeep<T extends Record<string, unknown>>(base: T, over: Record<string, unknown>): T {
-  const out: Record<string, unknown> = { ...base }
-  for (const [key, value] of Object.entries(over)) {
-    out[key] = isRecord(out[key]) && isRecord(value) ? mergeDeep(out[key] as Record<string, unknown>, value) : value
-  }
-  return out as T
 }
 
 function setAt(record: Record<string, unknown>, path: string[], value: unknown) {

@@ -6,13 +6,9 @@ import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
 import { TableSearchForm } from '~/components/forms/table-search-field'
 import { TransformEditor } from './__transform-editor'
-import {
-  loadTablePick,
-  loadTransformDefaults,
-  newTransformValue,
-  transformConstraint,
-  transformEditorAction,
-} from './__transform-editor.server'
+import { loadTablePick } from '~/services/table-choices.server'
+import { loadTransformDefaults, newTransformValue } from '~/services/transform/defaults.server'
+import { transformConstraint, transformEditorAction } from './__transform-editor.server'
 import { tableUrl } from './__table-url'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
