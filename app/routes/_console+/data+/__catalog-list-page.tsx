@@ -7,7 +7,7 @@ import type { Column } from '~/components/data-table/data-table'
 import { CreateLink } from '~/components/layout/create-link'
 import { DataTabs } from './__data-tabs'
 import { CatalogFilter } from './__dictionary-catalog-filter'
-import { windowText, type ProjectWindow } from './__catalog-projects'
+import { windowText, type ProjectWindow } from '~/utils/catalog-projects'
 
 type CatalogData<Row> = ListPaging & {
   rows: Row[]

@@ -10,11 +10,6 @@ import { FormSelect } from '~/components/forms/form-select'
  * and the page live in the URL (`?project=&q=&pageSize=`) and work without scripts.
  */
 
-/** Reads the project filter from a list URL: a project uuid, or '' for every project. */
-export function projectFilterOf(url: URL): string {
-  return (url.searchParams.get('project') ?? '').trim()
-}
-
 export function CatalogFilter({
   projects,
   project,

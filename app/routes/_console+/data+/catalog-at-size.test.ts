@@ -6,7 +6,7 @@ import { loader as functionsLoader } from './functions._index'
 import { loader as dictionariesLoader } from './dictionaries._index'
 import { loader as referenceLoader } from '../queries+/reference'
 import { REFERENCE_ALL_PROJECTS } from '../queries+/__schema.server'
-import { CATALOG_PROJECTS_PER_PAGE } from './__catalog-projects'
+import { CATALOG_PROJECTS_PER_PAGE } from '~/utils/catalog-projects'
 
 /**
  * Issue 33: the catalog lists and the query reference on an org of more projects than the reference

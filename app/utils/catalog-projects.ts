@@ -7,6 +7,11 @@
  * in the URL so it works without scripts and deep-links.
  */
 
+/** Reads the project filter from a list URL: a project uuid, or '' for every project. */
+export function projectFilterOf(url: URL): string {
+  return (url.searchParams.get('project') ?? '').trim()
+}
+
 /** How many projects an unfiltered catalog list reads at once. */
 export const CATALOG_PROJECTS_PER_PAGE = 5
 
