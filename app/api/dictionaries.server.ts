@@ -1,6 +1,5 @@
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
-import { listPerProject, type Project } from './projects.server'
 
 /** One column of a dictionary's schema definition (cluster-api.md 5); other keys are kept as given. */
 export type DictionaryColumn = {
@@ -48,11 +47,6 @@ const dictionariesPath = (api: ClusterApi, projectId: string) =>
 export async function listDictionaries(api: ClusterApi, projectId: string): Promise<Dictionary[]> {
   const dictionaries = await listAll<Dictionary>(api, dictionariesPath(api, projectId))
   return dictionaries.sort((a, b) => a.name.localeCompare(b.name))
-}
-
-/** Every project of the org, and the dictionaries of each project `pick` keeps (listPerProject). */
-export function listProjectsWithDictionaries(api: ClusterApi, pick?: (projects: Project[]) => Project[]) {
-  return listPerProject(api, (project) => listDictionaries(api, project), pick)
 }
 
 /** Returns one dictionary; throws ClusterError (404 when there is none). */

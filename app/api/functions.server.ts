@@ -1,6 +1,5 @@
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
-import { listPerProject, type Project } from './projects.server'
 
 /** A custom SQL function as the cluster returns it (cluster-api.md, functions). */
 export type SqlFunction = {
@@ -22,11 +21,6 @@ const functionsPath = (api: ClusterApi, projectId: string) =>
 export async function listFunctions(api: ClusterApi, projectId: string): Promise<SqlFunction[]> {
   const functions = await listAll<SqlFunction>(api, functionsPath(api, projectId))
   return functions.sort((a, b) => a.name.localeCompare(b.name))
-}
-
-/** Every project of the org, and the functions of each project `pick` keeps (listPerProject). */
-export function listProjectsWithFunctions(api: ClusterApi, pick?: (projects: Project[]) => Project[]) {
-  return listPerProject(api, (project) => listFunctions(api, project), pick)
 }
 
 /** Returns one function; throws ClusterError (404 when there is none). */

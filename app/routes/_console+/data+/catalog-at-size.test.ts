@@ -48,7 +48,7 @@ describe('a catalog list filtered by project (issue 33)', () => {
     expect(calls).toHaveLength(1)
     expect(calls[0]).toContain(`/projects/${chosen.uuid}/functions`)
     expect(data!.rows.map((row) => row.name)).toEqual(['fn_3'])
-    expect(data!).toMatchObject({ functionCount: 1, projectName: chosen.name })
+    expect(data!).toMatchObject({ itemCount: 1, projectName: chosen.name })
     // the filter still offers every project
     expect(data!.projects.map((project) => project.name)).toEqual(projects.map((project) => project.name))
 
@@ -57,7 +57,7 @@ describe('a catalog list filtered by project (issue 33)', () => {
     })
     // unfiltered, a larger org is read a window of projects at a time (decision 088)
     expect(all).toHaveLength(Math.min(PROJECTS, CATALOG_PROJECTS_PER_PAGE))
-    expect(data!).toMatchObject({ functionCount: Math.min(PROJECTS, CATALOG_PROJECTS_PER_PAGE), projectName: null })
+    expect(data!).toMatchObject({ itemCount: Math.min(PROJECTS, CATALOG_PROJECTS_PER_PAGE), projectName: null })
   })
 
   it('functions: a project id the org lacks reads no project and lists nothing', async () => {
@@ -66,7 +66,7 @@ describe('a catalog list filtered by project (issue 33)', () => {
       data = await functionsLoader(args(get('/data/functions?project=no-such-project', cookie)))
     })
     expect(calls).toEqual([])
-    expect(data!).toMatchObject({ total: 0, functionCount: 0, projectName: null })
+    expect(data!).toMatchObject({ total: 0, itemCount: 0, projectName: null })
   })
 
   it('dictionaries: reads that project only', async () => {
@@ -77,7 +77,7 @@ describe('a catalog list filtered by project (issue 33)', () => {
     })
     expect(calls).toHaveLength(1)
     expect(calls[0]).toContain(`/projects/${chosen.uuid}/dictionaries`)
-    expect(data!).toMatchObject({ total: 0, dictionaryCount: 0, projectName: chosen.name })
+    expect(data!).toMatchObject({ total: 0, itemCount: 0, projectName: chosen.name })
   })
 })
 

@@ -1,12 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
-import { listProjectsWithDictionaries } from '~/api/dictionaries.server'
-import { loadFromCluster } from '~/api/policies.server'
+import { listDictionaries } from '~/api/dictionaries.server'
 import { type Column } from '~/components/data-table/data-table'
-import { listPage, parsePaging } from '~/components/data-table/paging'
 import type { RouteHandle } from '~/utils/handle'
-import { catalogProjects, projectFilterOf, scopeText, type ProjectWindow } from '~/utils/catalog-projects'
+import { loadCatalogList } from '~/services/catalog-list.server'
+import { scopeText } from '~/utils/catalog-projects'
 import { CatalogListPage } from './__catalog-list-page'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileUrl } from './__file-url'
@@ -28,45 +27,22 @@ type DictionaryRow = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const url = new URL(request.url)
-  const paging = parsePaging(url)
-  const project = projectFilterOf(url)
-  // a chosen project is read alone; a large org a window of projects at a time (issue 33, decision 088)
-  const scope = { projectWindow: null as ProjectWindow | null }
-  const { projects, entries } = await loadFromCluster(() =>
-    listProjectsWithDictionaries(api, (all) => {
-      const { shown, window } = catalogProjects(all, { project, q: paging.q, url })
-      scope.projectWindow = window
-      return shown
+  return loadCatalogList(
+    api,
+    new URL(request.url),
+    (projectId) => listDictionaries(api, projectId),
+    (dictionary, project): DictionaryRow => ({
+      uuid: dictionary.uuid,
+      name: dictionary.name,
+      description: dictionary.description ?? '',
+      projectId: project.uuid,
+      projectName: project.name,
+      file: dictionary.settings?.filename ?? '',
+      layout: dictionary.settings?.layout ?? '',
+      format: dictionary.settings?.format ?? '',
+      primaryKey: (dictionary.settings?.primary_key ?? []).join(', '),
     }),
   )
-  const needle = paging.q.toLowerCase()
-  const rows: DictionaryRow[] = entries
-    .flatMap(({ project, items: dictionaries }) =>
-      dictionaries.map((dictionary) => ({
-        uuid: dictionary.uuid,
-        name: dictionary.name,
-        description: dictionary.description ?? '',
-        projectId: project.uuid,
-        projectName: project.name,
-        file: dictionary.settings?.filename ?? '',
-        layout: dictionary.settings?.layout ?? '',
-        format: dictionary.settings?.format ?? '',
-        primaryKey: (dictionary.settings?.primary_key ?? []).join(', '),
-      })),
-    )
-    .filter((row) => !needle || row.name.toLowerCase().includes(needle))
-  return {
-    ...listPage(rows, paging),
-    project,
-    projects: projects.map((item) => ({ uuid: item.uuid, name: item.name })),
-    /** The window of projects read when the org is read a window at a time (decision 088), else null. */
-    projectWindow: scope.projectWindow,
-    /** The project filtered on, by name (null without a filter or when no project has that id). */
-    projectName: project ? (entries[0]?.project.name ?? null) : null,
-    /** The dictionaries counted: the org's, or the filtered project's. */
-    dictionaryCount: entries.reduce((sum, entry) => sum + entry.items.length, 0),
-  }
 }
 
 const columns: Column<DictionaryRow>[] = [
@@ -93,7 +69,7 @@ export default function DataDictionariesRoute() {
     <CatalogListPage
       data={data}
       title="Dictionaries"
-      description={`${data.dictionaryCount} ${data.dictionaryCount === 1 ? 'dictionary' : 'dictionaries'} in ${scopeText(data)}; query one with dictGet('{project}_{name}', …)`}
+      description={`${data.itemCount} ${data.itemCount === 1 ? 'dictionary' : 'dictionaries'} in ${scopeText(data)}; query one with dictGet('{project}_{name}', …)`}
       create={{ to: '/data/dictionaries/new-data-dictionary', label: 'New dictionary' }}
       nameLabel="Dictionary name"
       plural="dictionaries"

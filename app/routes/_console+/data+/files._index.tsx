@@ -3,14 +3,11 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'
 import { listDictionaries } from '~/api/dictionaries.server'
 import { listDictionaryFiles } from '~/api/dictionary-files.server'
-import { loadFromCluster } from '~/api/policies.server'
-import { listProjects } from '~/api/projects.server'
 import { type Column } from '~/components/data-table/data-table'
-import { listPage, parsePaging } from '~/components/data-table/paging'
 import { DateTime } from '~/components/layout/date-time'
 import { formatBytes } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
-import { catalogProjects, projectFilterOf } from '~/utils/catalog-projects'
+import { loadCatalogList } from '~/services/catalog-list.server'
 import { CatalogListPage } from './__catalog-list-page'
 import { dictionaryUrl } from './__dictionary-url'
 import { fileDownloadUrl, fileUrl } from './__file-url'
@@ -30,43 +27,25 @@ type FileRow = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const api = await requireApi(request)
-  const url = new URL(request.url)
-  const paging = parsePaging(url)
-  const project = projectFilterOf(url)
-  const projects = await loadFromCluster(() => listProjects(api))
-  // a chosen project is read alone; a large org a window of projects at a time (issue 33, decision 088)
-  const { shown, window: projectWindow } = catalogProjects(projects, { project, q: paging.q, url })
-  const entries = await loadFromCluster(() =>
-    Promise.all(
-      shown.map(async (item) => {
-        // a project's dictionaries say which use its files: asked only of a project that has files
-        // (most have none: one call each, not two, at 50 projects; issue 33)
-        const files = await listDictionaryFiles(api, item.uuid)
-        const dictionaries = files.length ? await listDictionaries(api, item.uuid) : []
-        return { project: item, files, dictionaries }
-      }),
-    ),
+  return loadCatalogList(
+    api,
+    new URL(request.url),
+    async (projectId) => {
+      // a project's dictionaries say which use its files: asked only of a project that has files
+      // (most have none: one call each, not two, at 50 projects; issue 33)
+      const files = await listDictionaryFiles(api, projectId)
+      const dictionaries = files.length ? await listDictionaries(api, projectId) : []
+      return files.map((file) => ({ file, dictionaries }))
+    },
+    ({ file, dictionaries }, project): FileRow => ({
+      name: file.name,
+      projectId: project.uuid,
+      projectName: project.name,
+      size: typeof file.size === 'number' ? file.size : null,
+      modified: file.modified ?? '',
+      usedBy: usersOf(dictionaries, file.name),
+    }),
   )
-  const needle = paging.q.toLowerCase()
-  const rows: FileRow[] = entries
-    .flatMap(({ project, files, dictionaries }) =>
-      files.map((file) => ({
-        name: file.name,
-        projectId: project.uuid,
-        projectName: project.name,
-        size: typeof file.size === 'number' ? file.size : null,
-        modified: file.modified ?? '',
-        usedBy: usersOf(dictionaries, file.name),
-      })),
-    )
-    .filter((row) => !needle || row.name.toLowerCase().includes(needle))
-  return {
-    ...listPage(rows, paging),
-    project,
-    projects: projects.map((item) => ({ uuid: item.uuid, name: item.name })),
-    /** The window of projects read when the org is read a window at a time (decision 088), else null. */
-    projectWindow,
-  }
 }
 
 const columns: Column<FileRow>[] = [

@@ -104,7 +104,7 @@ describe('/data/functions', () => {
         (row) => row.name === 'linear_fn' && row.projectName === 'fn_alpha' && row.sql === '(x, k, b) -> k*x + b',
       ),
     ).toBe(true)
-    expect(all.functionCount).toBe(12)
+    expect(all.itemCount).toBe(12)
 
     const onlyA = await listLoader(args(get(`/data/functions?project=${projectA}`, cookie)))
     expect(onlyA.rows.map((row) => row.name)).toEqual(['linear_fn'])
