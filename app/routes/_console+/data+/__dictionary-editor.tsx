@@ -11,6 +11,7 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { Field, TextareaField } from '~/components/forms/field'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
+import { ProjectField } from '~/components/forms/project-field'
 import { SelectField } from '~/components/forms/select-field'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import type { DictionaryFormSchema, DictionaryNewFormSchema } from '~/schemas/dictionary'
@@ -130,21 +131,7 @@ export function DictionaryEditor({
       {originalOf(lastResult, defaultValue.original) ? (
         <input type="hidden" name="original" value={originalOf(lastResult, defaultValue.original)} />
       ) : null}
-      {fixedProject ? (
-        <>
-          <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />
-          <Text fontSize="sm" mb="3">
-            Project: <strong>{fixedProject.name}</strong>
-          </Text>
-        </>
-      ) : (
-        <SelectField
-          meta={fields.project}
-          label="Project"
-          placeholder="Select a project"
-          options={projects.map((project) => ({ value: project.uuid, label: project.name }))}
-        />
-      )}
+      <ProjectField meta={fields.project} projects={projects} fixed={fixedProject} />
       <Field
         meta={fields.name}
         label="Dictionary name"

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Field } from '~/components/forms/field'
 import { FieldShell } from '~/components/forms/field-shell'
 import { FormCard } from '~/components/forms/form-card'
-import { SelectField } from '~/components/forms/select-field'
+import { ProjectField } from '~/components/forms/project-field'
 import { FILE_EXTENSIONS, MAX_UPLOAD_BYTES } from '~/schemas/file-values'
 import type { NewFileFormSchema } from '~/schemas/file'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
@@ -117,12 +117,7 @@ export function FileUploadForm({
     >
       {replace ? null : (
         <>
-          <SelectField
-            meta={fields.project}
-            label="Project"
-            placeholder="Select a project"
-            options={(projects ?? []).map((item) => ({ value: item.uuid, label: item.name }))}
-          />
+          <ProjectField meta={fields.project} projects={projects ?? []} />
           <Field
             meta={fields.name}
             label="File name"

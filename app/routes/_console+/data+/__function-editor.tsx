@@ -1,10 +1,9 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { originalOf } from '~/utils/edit-conflict'
-import { Text } from '@chakra-ui/react'
 import { Field, TextareaField } from '~/components/forms/field'
 import { CodeField } from '~/components/forms/code-field'
 import { FormCard } from '~/components/forms/form-card'
-import { SelectField } from '~/components/forms/select-field'
+import { ProjectField } from '~/components/forms/project-field'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 
 // Fetched after hydration; the HTML constraints come from the loader (decision 032).
@@ -55,21 +54,7 @@ export function FunctionEditor({
       {originalOf(lastResult, defaultValue.original) ? (
         <input type="hidden" name="original" value={originalOf(lastResult, defaultValue.original)} />
       ) : null}
-      {fixedProject ? (
-        <>
-          <input type="hidden" name={fields.project.name} value={fixedProject.uuid} />
-          <Text fontSize="sm" mb="3">
-            Project: <strong>{fixedProject.name}</strong>
-          </Text>
-        </>
-      ) : (
-        <SelectField
-          meta={fields.project}
-          label="Project"
-          placeholder="Select a project"
-          options={projects.map((project) => ({ value: project.uuid, label: project.name }))}
-        />
-      )}
+      <ProjectField meta={fields.project} projects={projects} fixed={fixedProject} />
       <Field
         meta={fields.name}
         label="Function name"

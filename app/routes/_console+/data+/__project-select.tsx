@@ -1,6 +1,6 @@
 import type { FieldMetadata } from '@conform-to/react'
 import { Link } from '@remix-run/react'
-import { SelectField } from '~/components/forms/select-field'
+import { ProjectField } from '~/components/forms/project-field'
 import { NEW_PROJECT } from '~/schemas/table-values'
 
 /** The project picker: every project, and "New project…" which asks for a name in another field. */
@@ -12,10 +12,9 @@ export function ProjectSelect({
   projects: { uuid: string; name: string }[]
 }) {
   return (
-    <SelectField
+    <ProjectField
       meta={meta}
-      label="Project"
-      placeholder="Select a project"
+      projects={projects}
       help={
         <Link
           to={`/data/tables?manage-project=${meta.value && meta.value !== NEW_PROJECT ? encodeURIComponent(meta.value) : 'new'}`}
@@ -25,10 +24,7 @@ export function ProjectSelect({
             : 'Create, rename, describe or delete projects'}
         </Link>
       }
-      options={[
-        ...projects.map((project) => ({ value: project.uuid, label: project.name })),
-        { value: NEW_PROJECT, label: 'New project…' },
-      ]}
+      moreOptions={[{ value: NEW_PROJECT, label: 'New project…' }]}
     />
   )
 }

@@ -9,6 +9,7 @@ import { ErrorList } from '~/components/forms/error-list'
 import { CodeField } from '~/components/forms/code-field'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'
+import { ProjectField } from '~/components/forms/project-field'
 import { SelectField } from '~/components/forms/select-field'
 import { useLazySchemaForm, type FormConstraint } from '~/components/forms/use-lazy-schema-form'
 import { InlineAlert } from '~/components/layout/inline-alert'
@@ -170,12 +171,7 @@ export function SummaryForm({
   return (
     <FormCard form={form} submit={{ label: 'Create summary table' }} cancelTo="/data/tables">
       <HiddenFields values={{ enabled: value('enabled'), settingsShown: value('settingsShown') }} />
-      <SelectField
-        meta={fields.project}
-        label="Project"
-        placeholder="Select a project"
-        options={projects.map((project) => ({ value: project.uuid, label: project.name }))}
-      />
+      <ProjectField meta={fields.project} projects={projects} />
       <Field
         meta={fields.name}
         label="Table name"
