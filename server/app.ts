@@ -179,7 +179,9 @@ export function requestLogs(logger: Logger, basePath = '') {
     },
     customProps: (_req, res) => {
       const context = (res as unknown as { locals?: { requestContext?: RequestContext } }).locals?.requestContext
-      return context ? { clusterMs: Math.round(context.clusterMs), clusterCalls: context.clusterCalls } : {}
+      if (!context) return {}
+      const calls = { clusterMs: Math.round(context.clusterMs), clusterCalls: context.clusterCalls }
+      return context.clusterCallList ? { ...calls, clusterCallList: context.clusterCallList } : calls
     },
     autoLogging: { ignore: (req) => isHousekeeping(req.url ?? '', basePath) },
   })

@@ -102,7 +102,7 @@ export async function send(method: string, url: string, body: unknown, options: 
     throw new ClusterError({ status: 503, url, context, body: undefined })
   } finally {
     // Time to the response's head: a streamed body (a query) is the browser's wait, not the cluster's.
-    recordClusterCall(performance.now() - started)
+    recordClusterCall(performance.now() - started, method, url)
   }
   if (response.ok) return response
 
@@ -206,11 +206,11 @@ async function exchangeOrThrow(method: string, url: string, body: unknown, optio
       timeoutMs,
       signal: options.signal,
       // Time to the answer's head, as `send` counts it.
-      onHead: () => recordClusterCall(performance.now() - started),
+      onHead: () => recordClusterCall(performance.now() - started, method, url),
     })
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error
-    if (!error.afterHead) recordClusterCall(performance.now() - started)
+    if (!error.afterHead) recordClusterCall(performance.now() - started, method, url)
     if (error.reason === 'aborted') throw error.abortReason ?? error
     const head = error.afterHead
     // Before any answer: the time-out's 408, or the catalogue's "no response". A successful answer
