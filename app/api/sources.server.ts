@@ -1,5 +1,6 @@
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
+import { cachedRead } from './read-cache.server'
 
 import { type SourceKind, SOURCE_KINDS } from '~/schemas/source'
 
@@ -44,15 +45,18 @@ export async function listSources(
   projectId: string,
   tableId: string,
 ): Promise<(Source & { subtype: SourceKind })[]> {
-  const lists = await Promise.all(
-    SOURCE_KINDS.map(async (kind) =>
-      (await listAll<Source>(api, sourcesPath(api, projectId, tableId, kind))).map((source) => ({
-        ...source,
-        subtype: kind,
-      })),
-    ),
-  )
-  return lists.flat().sort((a, b) => a.name.localeCompare(b.name))
+  // read once per console request: a table's page lists them in its sources panel and its arrival part
+  return cachedRead(api, `sources:${projectId}:${tableId}`, async () => {
+    const lists = await Promise.all(
+      SOURCE_KINDS.map(async (kind) =>
+        (await listAll<Source>(api, sourcesPath(api, projectId, tableId, kind))).map((source) => ({
+          ...source,
+          subtype: kind,
+        })),
+      ),
+    )
+    return lists.flat().sort((a, b) => a.name.localeCompare(b.name))
+  })
 }
 
 /** Returns one source; throws ClusterError (404 when there is none). */

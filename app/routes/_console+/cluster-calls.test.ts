@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { clusterAdminLogin, clusterCall } from '#tests/cluster'
+import { clusterAdminLogin, clusterCall, makeTable } from '#tests/cluster'
 import { server, useTestCluster } from '#tests/msw'
 import { args, cookieFrom, get, loginAsAdmin, post, returnedOrThrown } from '#tests/session'
 import { withRequestContext } from '~/utils/request-context.server'
 import { action as loginAction } from '../_auth+/login'
 import { loader as layoutLoader } from './_layout'
+import { loader as tableLoader } from './data+/tables.$tableId._index'
 import { loader as dashboardLoader } from './dashboard'
 
 /*
@@ -18,7 +19,12 @@ const cluster = useTestCluster()
 type Seen = { path: string; status: number; ifNoneMatch: string | null }
 
 /** One console request as the server runs it: the layout's and the page's loaders, each with its own Request. */
-async function page(path: string, cookie: string): Promise<{ seen: Seen[]; calls: number; layout: unknown }> {
+async function page(
+  path: string,
+  cookie: string,
+  pageLoader: typeof dashboardLoader | typeof tableLoader = dashboardLoader,
+  params: Record<string, string> = {},
+): Promise<{ seen: Seen[]; calls: number; layout: unknown }> {
   const seen: Seen[] = []
   const listener = ({ request, response }: { request: Request; response: Response }) => {
     seen.push({
@@ -30,7 +36,7 @@ async function page(path: string, cookie: string): Promise<{ seen: Seen[]; calls
   server.events.on('response:mocked', listener)
   let done!: Promise<[unknown, unknown]>
   const context = withRequestContext(() => {
-    done = Promise.all([layoutLoader(args(get(path, cookie))), dashboardLoader(args(get(path, cookie)))])
+    done = Promise.all([layoutLoader(args(get(path, cookie))), pageLoader(args(get(path, cookie), params))])
   })
   try {
     const [layout] = await done
@@ -93,5 +99,17 @@ describe('cluster calls per page (issue 52)', () => {
     const after = await page('/dashboard', reader.cookie)
     expect(userReads(after.seen)[0]?.status).toBe(200)
     expect((after.layout as { hiddenPaths: string[] }).hiddenPaths).toEqual([])
+  })
+
+  it("reads nothing twice on a table's page, and no roles for a super admin (who holds everything)", async () => {
+    const cookie = await loginAsAdmin()
+    const { projectId, tableId } = await makeTable('calls52', 'events', [
+      { timestamp: '2026-12-02T10:00:00Z', level: 'info', message: 'one' },
+    ])
+    const { seen } = await page(`/data/tables/${tableId}?project=${projectId}`, cookie, tableLoader, { tableId })
+    const reads = seen.filter((call) => call.path.startsWith('/config/')).map((call) => call.path)
+    expect(reads.length).toBeGreaterThan(5)
+    expect(reads.filter((path, i) => reads.indexOf(path) !== i)).toEqual([])
+    expect(reads.filter((path) => path === '/config/v1/roles/')).toEqual([])
   })
 })
