@@ -10,6 +10,7 @@ import { parseEnv, settleEnv } from '../app/utils/env.server'
 import { closeGracefully, createBaseApp, createLogger } from './app'
 import { startLocalCluster, type LocalCluster } from './local-cluster'
 import { createRequestHandler } from './remix-handler'
+import { provisionStoreAccount } from './store-account'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const isDev = process.argv.includes('--dev')
@@ -48,6 +49,16 @@ async function main() {
       fail(`Could not start the local cluster: ${error instanceof Error ? error.message : String(error)}`)
     }
     process.env.CLUSTER_URL = cluster.url
+    // the console's own account for its store (decision 105), unless one was given
+    if (!process.env.CONSOLE_STORE_TOKEN) {
+      try {
+        process.env.CONSOLE_STORE_TOKEN = await provisionStoreAccount(cluster.url, cluster.admin)
+      } catch (error) {
+        console.warn(
+          `The console's store account could not be made (${error instanceof Error ? error.message : String(error)}): saved queries and history use each user's own rights`,
+        )
+      }
+    }
   }
   const env = parseEnv(process.env)
   if (env instanceof Error) fail(env.message)

@@ -4,6 +4,7 @@ import { createClusterApi } from './client.server'
 import { consoleStoreProject } from './console-store.server'
 import { ClusterError } from './errors.server'
 import { ensureStore, ingestIntoStore, SavedQueriesUnavailable } from './saved-queries.server'
+import { storeClient } from './store-account.server'
 import { noteRevoked, tokenDigest } from './session-check.server'
 
 export { forgetRevocations, isRevokedEverywhere, REFRESH_MS, tokenDigest } from './session-check.server'
@@ -34,7 +35,7 @@ export async function revokeEverywhere(session: SessionData, now = Date.now()): 
     expires_ms: session.expiresAt,
   }
   try {
-    if (!(await consoleStoreProject(api))) return 'no-store'
+    if (!(await consoleStoreProject(storeClient(api)))) return 'no-store'
     try {
       await ingestIntoStore(api, REVOKED_TABLE, [row])
     } catch (error) {

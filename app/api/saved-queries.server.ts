@@ -8,13 +8,17 @@ import { createProject, listProjects, type Project } from './projects.server'
 import { consoleRead, QueryError, runQuery } from './query.server'
 import { cachedRead } from './read-cache.server'
 import { listTables, type Table } from './tables.server'
-import { createTransform, ingestRows, listTransforms, type TransformColumn } from './transforms.server'
+import { createTransform, ingestRows, listTransforms, type Transform, type TransformColumn } from './transforms.server'
 import { registerCache } from '~/utils/caches.server'
+import { grantStoreAccount, hasStoreAccount, storeClient } from './store-account.server'
 
 /*
  * Saved queries and each user's query history, kept on the cluster itself (decision 029): a project
  * the console owns with two append-only tables, written through `/ingest/event` and read through
  * `/query`. An edit or a delete is a new row with a later `at`; a read takes the latest row per id.
+ * Every call goes through the console's store account when it has one (decision 105: storeClient),
+ * and what is read is filtered here by the signed-in user: their own history, their own saved
+ * queries and those shared with the org, never another user's private ones.
  */
 
 /** The project the console keeps its own rows in (`~/utils/console-store`, shared with the pages). */
@@ -24,6 +28,15 @@ export { SAVED_TABLE, HISTORY_TABLE }
 export const NOT_SET_UP_MESSAGE = `Saved queries and history are not set up on this cluster yet: an administrator's first save creates the ${CONSOLE_PROJECT} project and its tables`
 export const CANNOT_WRITE_MESSAGE = `Saving needs the insert_sql permission on ${CONSOLE_PROJECT}.${SAVED_TABLE}: ask an administrator for it (the publisher role has it)`
 export const CANNOT_READ_MESSAGE = `Reading saved queries needs the select_sql permission on the ${CONSOLE_PROJECT} project: ask an administrator for it (the reader role has it)`
+/**
+ * The console's store account (decision 105) cannot use the store: there is none yet, or it is older
+ * than the account, or the account's role was changed. An org admin's set-up makes what is missing.
+ */
+export const NOT_GRANTED_MESSAGE = `Saved queries and history are not set up for the console on this cluster yet: an org admin's first save, or Turn on in Settings, creates the ${CONSOLE_PROJECT} project and gives the console's store account its rights on it`
+/** The cluster refused the console's store account token itself (revoked, expired, another cluster's). */
+export const ACCOUNT_REFUSED_MESSAGE = `The cluster refused the console's store account (CONSOLE_STORE_TOKEN): saved queries and history are unavailable until an administrator gives the console a valid token`
+/** Only the user who saved a query changes or deletes it. */
+export const NOT_YOURS_MESSAGE = 'Only the user who saved this query can delete it'
 
 /** The history is off: its store does not exist yet (a first save, or Settings, creates it), so nothing is written. */
 export class HistoryOff extends Error {
@@ -61,6 +74,8 @@ const TABLES: { name: string; columns: TransformColumn[] }[] = [
       text('owner'),
       text('owner_id'),
       { name: 'deleted', datatype: { type: 'uint8' } },
+      // 'private' (its owner only) or 'org' (everyone in the org); '' in rows saved before decision 105: 'org'
+      text('visibility'),
     ],
   },
   {
@@ -120,7 +135,7 @@ async function findOrCreate<T extends { name: string }>(
   }
 }
 
-async function createStore(api: ClusterApi): Promise<void> {
+async function createStore(api: ClusterApi): Promise<Project> {
   const project = await findOrCreate<Project>(
     () => listProjects(api),
     () => createProject(api, { name: CONSOLE_PROJECT, description: 'Saved queries and query history of the console' }),
@@ -138,7 +153,7 @@ async function createStore(api: ClusterApi): Promise<void> {
         spec.name,
       )
       const name = transformName(spec.name)
-      await findOrCreate(
+      const transform = await findOrCreate<Transform>(
         () => listTransforms(api, project.uuid, table.uuid),
         () =>
           createTransform(api, project.uuid, table.uuid, {
@@ -148,19 +163,90 @@ async function createStore(api: ClusterApi): Promise<void> {
           }),
         name,
       )
+      await completeTransform(api, project.uuid, table.uuid, transform, spec.columns)
     }),
+  )
+  return project
+}
+
+/**
+ * Adds the columns a store made by an older console lacks (`visibility`, decision 105) to its
+ * transform, keeping the ones it has: rows written before read the new column as '' (its default).
+ */
+async function completeTransform(
+  api: ClusterApi,
+  projectId: string,
+  tableId: string,
+  transform: Transform,
+  columns: TransformColumn[],
+): Promise<void> {
+  const present = transform.settings?.output_columns ?? []
+  const missing = columns.filter((column) => !present.some((known) => known?.name === column.name))
+  if (!missing.length) return
+  await api.patch(
+    `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/tables/${encodeURIComponent(tableId)}/transforms/${encodeURIComponent(transform.uuid)}`,
+    { settings: { output_columns: [...present, ...missing] } },
   )
 }
 
 /**
- * Makes sure the console's project, tables and transforms exist, creating what is missing with the
- * user's token, once per process and org (concurrent first uses share one attempt). Throws
- * SavedQueriesUnavailable when the user may not create them, ClusterError for other failures.
+ * Sets the store up (decision 105). With a store account: the account completes a store it can see
+ * (its role covers the project); one it cannot see (none yet, or made before it had a role) is set
+ * up with `api`'s rights (an admin's first save, or Turn on), and the account is given its role on
+ * it. Without one: with `api`'s rights (decision 029).
+ */
+async function setUpStore(api: ClusterApi): Promise<void> {
+  if (!hasStoreAccount()) {
+    await createStore(api)
+    return
+  }
+  const store = storeClient(api)
+  let isSeen = false
+  try {
+    isSeen = (await listProjects(store)).some((project) => project.name === CONSOLE_PROJECT)
+  } catch (error) {
+    // an account with no role yet may list nothing
+    if (!(error instanceof ClusterError && (error.status === 403 || error.status === 404))) throw accountError(error)
+  }
+  if (isSeen) {
+    await createStore(store).catch((error: unknown) => {
+      throw accountError(error)
+    })
+    return
+  }
+  let project: Project
+  try {
+    project = await createStore(api)
+  } catch (error) {
+    if (error instanceof ClusterError && error.status === 403) throw new SavedQueriesUnavailable(NOT_GRANTED_MESSAGE)
+    throw error
+  }
+  try {
+    await grantStoreAccount(api, project.uuid)
+  } catch (error) {
+    if (error instanceof ClusterError && error.status === 403) throw new SavedQueriesUnavailable(NOT_GRANTED_MESSAGE)
+    throw error
+  }
+}
+
+/** A failure of the store account's own call, as the message that says what to do. */
+function accountError(error: unknown): unknown {
+  if (!(error instanceof ClusterError)) return error
+  if (error.status === 401) return new SavedQueriesUnavailable(ACCOUNT_REFUSED_MESSAGE)
+  if (error.status === 403) return new SavedQueriesUnavailable(NOT_GRANTED_MESSAGE)
+  return error
+}
+
+/**
+ * Makes sure the console's project, tables and transforms exist (setUpStore: what is missing is
+ * created with the store account's rights, or the user's), once per process and org (concurrent
+ * first uses share one attempt). Throws SavedQueriesUnavailable when the user may not create them,
+ * ClusterError for other failures.
  */
 export async function ensureStore(api: ClusterApi): Promise<void> {
   let pending = setUp.get(api.orgId)
   if (!pending) {
-    pending = createStore(api)
+    pending = setUpStore(api)
     setUp.set(api.orgId, pending)
     pending.catch(() => setUp.delete(api.orgId))
   }
@@ -308,8 +394,16 @@ export function ingestIntoStore(
 
 async function ingest(api: ClusterApi, table: string, rows: Record<string, string | number>[]): Promise<void> {
   try {
-    await ingestRows(api, tableRef(CONSOLE_PROJECT, table), transformName(table), JSON.stringify(rows), 'json')
+    await ingestRows(
+      storeClient(api),
+      tableRef(CONSOLE_PROJECT, table),
+      transformName(table),
+      JSON.stringify(rows),
+      'json',
+    )
   } catch (error) {
+    if (hasStoreAccount() && error instanceof ClusterError && (error.status === 401 || error.status === 403))
+      throw accountError(error)
     if (error instanceof ClusterError && error.status === 403)
       throw new SavedQueriesUnavailable(
         table === SAVED_TABLE ? CANNOT_WRITE_MESSAGE : CANNOT_WRITE_MESSAGE.replace(SAVED_TABLE, table),
@@ -320,11 +414,11 @@ async function ingest(api: ClusterApi, table: string, rows: Record<string, strin
   }
 }
 
-/** Reads `sql` as JSON rows; an unknown project or table is no rows (nothing was saved yet). */
+/** Reads `sql` as JSON rows (through the store account, when there is one); an unknown project or table is no rows (nothing was saved yet). */
 async function readRows<T>(api: ClusterApi, sql: string): Promise<T[] | null> {
   try {
     const answer = await runQuery(
-      api,
+      storeClient(api),
       sql,
       consoleRead({ hdx_query_output_format: 'JSONEachRow', hdx_query_timerange_required: 'false' }),
     )
@@ -334,10 +428,24 @@ async function readRows<T>(api: ClusterApi, sql: string): Promise<T[] | null> {
       .map((line) => JSON.parse(line) as T)
   } catch (error) {
     if (error instanceof QueryError && /UNKNOWN_(TABLE|DATABASE)|Code: (60|81)\./.test(error.message)) return null
+    if (hasStoreAccount() && error instanceof ClusterError && (error.status === 401 || error.status === 403))
+      throw accountError(error)
     if (error instanceof ClusterError && error.status === 403) throw new SavedQueriesUnavailable(CANNOT_READ_MESSAGE)
     throw error
   }
 }
+
+/** Whether a read failed on a column the store's table does not have yet (a store older than the column). */
+const isMissingColumn = (error: unknown, column: string) =>
+  error instanceof QueryError &&
+  /UNKNOWN_IDENTIFIER|Missing columns|Code: 47\./.test(error.message) &&
+  error.message.includes(column)
+
+/** Who sees a saved query: its owner only, or everyone in the org (decision 105). */
+export type SavedQueryVisibility = 'private' | 'org'
+
+/** A stored `visibility` as the console reads it: '' (saved before decision 105, when every query was shared) is 'org'. */
+export const visibilityOf = (stored: unknown): SavedQueryVisibility => (stored === 'private' ? 'private' : 'org')
 
 /** A saved query as the console shows it; `options` is the URL query string of the filled options. */
 export type SavedQuery = {
@@ -347,6 +455,7 @@ export type SavedQuery = {
   options: string
   owner: string
   ownerId: string
+  visibility: SavedQueryVisibility
   createdAt: number
   updatedAt: number
 }
@@ -358,6 +467,7 @@ type SavedRow = {
   q_options: string
   q_owner: string
   q_owner_id: string
+  q_visibility?: string
   created_ms: string | number
   updated_ms: string | number
   is_deleted: string | number
@@ -366,22 +476,46 @@ type SavedRow = {
 /** What a saved-queries read found: the queries, and whether the store exists yet. */
 export type SavedQueries = { queries: SavedQuery[]; isSetUp: boolean }
 
+/** Whether `api`'s user may see `query`: their own, or one shared with the org. */
+const isVisibleTo = (api: ClusterApi, query: Pick<SavedQuery, 'ownerId' | 'visibility'>) =>
+  query.ownerId === api.userId || query.visibility === 'org'
+
 /**
- * Returns the org's saved queries (latest version of each, deleted ones dropped), sorted by name,
- * those whose name contains `nameFilter` (any case) when given. Throws SavedQueriesUnavailable
- * without the permission to read them, ClusterError or QueryError for other failures.
+ * The latest version of every saved query `api`'s user may see (their own and the shared ones: the
+ * read asks only for those, and what this process wrote lately is filtered the same way). A store
+ * whose table is older than the `visibility` column is read without it (every query shared, as they
+ * were then).
  */
-export async function listSavedQueries(api: ClusterApi, nameFilter = ''): Promise<SavedQueries> {
-  const rows = await readRows<SavedRow>(
-    api,
+async function readSavedRows(api: ClusterApi): Promise<SavedRow[] | null> {
+  const sql = (withVisibility: boolean) =>
     [
       'SELECT id, argMax(name, at) AS q_name, argMax(sql, at) AS q_sql, argMax(options, at) AS q_options, argMax(owner, at) AS q_owner,',
       '  argMax(owner_id, at) AS q_owner_id, toUnixTimestamp64Milli(min(at)) AS created_ms, toUnixTimestamp64Milli(max(at)) AS updated_ms, argMax(deleted, at) AS is_deleted',
+      withVisibility ? '  , argMax(visibility, at) AS q_visibility' : '',
       `FROM ${tableRef(CONSOLE_PROJECT, SAVED_TABLE)}`,
       'GROUP BY id',
+      // a row saved before the column reads it as '' or NULL (the engine's default): shared, as they all were
+      withVisibility ? `HAVING q_owner_id = ${sqlString(api.userId)} OR coalesce(q_visibility, '') != 'private'` : '',
       'LIMIT 10000',
-    ].join('\n'),
-  )
+    ]
+      .filter(Boolean)
+      .join('\n')
+  try {
+    return await readRows<SavedRow>(api, sql(true))
+  } catch (error) {
+    if (!isMissingColumn(error, 'visibility')) throw error
+    return readRows<SavedRow>(api, sql(false))
+  }
+}
+
+/**
+ * Returns the saved queries the signed-in user may see (latest version of each, deleted ones
+ * dropped), sorted by name, those whose name contains `nameFilter` (any case) when given. Throws
+ * SavedQueriesUnavailable without the permission to read them, ClusterError or QueryError for other
+ * failures.
+ */
+export async function listSavedQueries(api: ClusterApi, nameFilter = ''): Promise<SavedQueries> {
+  const rows = await readSavedRows(api)
   const byId = new Map<string, SavedQuery & { isDeleted: boolean }>()
   for (const row of rows ?? []) {
     byId.set(row.id, {
@@ -391,6 +525,7 @@ export async function listSavedQueries(api: ClusterApi, nameFilter = ''): Promis
       options: row.q_options,
       owner: row.q_owner,
       ownerId: row.q_owner_id,
+      visibility: visibilityOf(row.q_visibility),
       createdAt: Number(row.created_ms),
       updatedAt: Number(row.updated_ms),
       isDeleted: Number(row.is_deleted) > 0,
@@ -407,6 +542,7 @@ export async function listSavedQueries(api: ClusterApi, nameFilter = ''): Promis
       options: String(row.options),
       owner: String(row.owner),
       ownerId: String(row.owner_id),
+      visibility: visibilityOf(row.visibility),
       createdAt: known?.createdAt ?? at,
       updatedAt: at,
       isDeleted: Boolean(row.deleted),
@@ -414,25 +550,35 @@ export async function listSavedQueries(api: ClusterApi, nameFilter = ''): Promis
   }
   const needle = nameFilter.trim().toLowerCase()
   const queries = [...byId.values()]
-    .filter((query) => !query.isDeleted && (!needle || query.name.toLowerCase().includes(needle)))
+    .filter(
+      (query) => !query.isDeleted && isVisibleTo(api, query) && (!needle || query.name.toLowerCase().includes(needle)),
+    )
     .map(({ isDeleted: _deleted, ...query }) => query)
     .sort((a, b) => a.name.localeCompare(b.name) || b.updatedAt - a.updatedAt)
   return { queries, isSetUp: rows !== null || byId.size > 0 }
 }
 
-/** Returns one saved query, or null when there is none (or it was deleted); throws as listSavedQueries. */
+/** Returns one saved query the user may see, or null when there is none (deleted, or another user's private one); throws as listSavedQueries. */
 export async function getSavedQuery(api: ClusterApi, id: string): Promise<SavedQuery | null> {
   const { queries } = await listSavedQueries(api)
   return queries.find((query) => query.id === id) ?? null
 }
 
-/** What a save sends: the name, the SQL, the filled options as a query string, and who saves it. */
-export type SavedQueryInput = { name: string; sql: string; options: string; owner: string; ownerId: string }
+/** What a save sends: the name, the SQL, the filled options as a query string, who saves it and who may see it. */
+export type SavedQueryInput = {
+  name: string
+  sql: string
+  options: string
+  owner: string
+  ownerId: string
+  visibility: SavedQueryVisibility
+}
 
 /**
  * Saves a query and returns its id. A query of the same owner with the same name is overwritten
- * (a new version of that id), otherwise a new id is made. Sets the store up on first use. Throws
- * SavedQueriesUnavailable without the permission to set up or write, ClusterError otherwise.
+ * (a new version of that id, with the visibility now asked), otherwise a new id is made. Sets the
+ * store up on first use. Throws SavedQueriesUnavailable without the permission to set up or write,
+ * ClusterError otherwise.
  */
 export async function saveQuery(
   api: ClusterApi,
@@ -452,13 +598,18 @@ export async function saveQuery(
     owner: input.owner,
     owner_id: input.ownerId,
     deleted: 0,
+    visibility: input.visibility,
   }
   await ingest(api, SAVED_TABLE, [row])
   remember(api.orgId, SAVED_TABLE, row, at)
   return { id, isOverwrite: Boolean(existing) }
 }
 
-/** Deletes a saved query (a deleted version of it); returns false when there was none. Throws as saveQuery. */
+/**
+ * Deletes one of the signed-in user's saved queries (a deleted version of it); returns false when
+ * there was none they may see. Throws SavedQueriesUnavailable (NOT_YOURS_MESSAGE) for another
+ * user's shared query, and as saveQuery.
+ */
 export async function deleteSavedQuery(
   api: ClusterApi,
   id: string,
@@ -466,6 +617,7 @@ export async function deleteSavedQuery(
 ): Promise<boolean> {
   const existing = await getSavedQuery(api, id)
   if (!existing) return false
+  if (existing.ownerId !== by.ownerId) throw new SavedQueriesUnavailable(NOT_YOURS_MESSAGE)
   await ensureStore(api)
   const at = Math.max(Date.now(), existing.updatedAt + 1)
   const row = {
@@ -477,6 +629,7 @@ export async function deleteSavedQuery(
     owner: by.owner,
     owner_id: by.ownerId,
     deleted: 1,
+    visibility: existing.visibility,
   }
   await ingest(api, SAVED_TABLE, [row])
   remember(api.orgId, SAVED_TABLE, row, at)

@@ -6,6 +6,7 @@ import { getSession, sessionEndedHeaders, loginUrlFor, type SessionData } from '
 import { tableRef } from '~/utils/sql'
 import type { ClusterApi } from './client.server'
 import { consoleRead, QueryError, runQuery } from './query.server'
+import { storeSessionFor } from './store-token.server'
 
 /*
  * "Is this session still valid": the cookie (session.server reads it: present, signed, not expired,
@@ -81,8 +82,8 @@ async function readRevocations(api: ClusterApi, now: number): Promise<Map<string
 
 /**
  * Whether `session`'s token was logged out through any replica (the store's list, read again when
- * older than REFRESH_MS, through the client `clientFor` makes for the session: the read needs select
- * on the store, as History does). When the list cannot be read, the last one read is used (fail open:
+ * older than REFRESH_MS, through the client `clientFor` makes for the store account's session, or
+ * the user's without one: the read needs select on the store, as History does). When the list cannot be read, the last one read is used (fail open:
  * the cluster still accepts the token, and refusing every session while the store is unreachable
  * would lock everyone out).
  */
@@ -95,7 +96,8 @@ export async function isRevokedEverywhere(
   if (now - list.readAt >= REFRESH_MS) {
     const current = list
     current.pending ??= (async () => {
-      const read = await readRevocations(clientFor(session), now)
+      // through the console's store account when it has one (decision 105): every user's request may refresh it
+      const read = await readRevocations(clientFor(storeSessionFor(session)), now)
       if (read) {
         // keep what this replica added since (its own Log outs)
         for (const [digest, expiresAt] of current.digests)

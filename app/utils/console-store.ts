@@ -14,6 +14,12 @@ export const HISTORY_TABLE = 'query_history'
 /** Sessions logged out on a cluster that has no revoke call (decision 080): a digest of the token, until it expires. */
 export const REVOKED_TABLE = 'revoked_sessions'
 
+/** The console's own service account for its store (decision 105), as the console makes it in local mode and as an operator should name it. */
+export const STORE_ACCOUNT_NAME = 'cluster-console-store'
+
+/** The role that gives that account its rights: one policy scoped to the store's project. */
+export const STORE_ROLE = 'cluster_console_store'
+
 /** The badge beside the project's name wherever it is listed. */
 export const CONSOLE_PROJECT_BADGE = 'console store'
 
@@ -28,6 +34,15 @@ export const CONSOLE_PROJECT_DELETE_NOTE =
 /** True for the console's own project (by name: the cluster has no other mark for it). */
 export function isConsoleProject(project: { name: string } | string): boolean {
   return (typeof project === 'string' ? project : project.name) === CONSOLE_PROJECT
+}
+
+/**
+ * Whether a search names the console's own project (decision 105): the store is left out of every
+ * list, picker and scope choice, and found only by a search that has its whole name in it (an admin
+ * looking for it: Settings links to the tables list searched for it).
+ */
+export function namesConsoleProject(q: string | null | undefined): boolean {
+  return (q ?? '').toLowerCase().includes(CONSOLE_PROJECT)
 }
 
 /** The entries of a table picker or a count without the console's own project. */

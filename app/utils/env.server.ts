@@ -76,6 +76,12 @@ const EnvSchema = z
       .max(100_000, { error: 'must be at most 100000' })
       .default(16),
     TRUST_PROXY: trustProxy,
+    // the console's own credential for its store (decision 105): a service account's token, never sent to a browser
+    CONSOLE_STORE_TOKEN: z
+      .string()
+      .trim()
+      .min(20, { error: "must be a service account's token (POST /config/v1/service_accounts/{id}/tokens/)" })
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.CLUSTER_URL && !env.SESSION_SECRET) {
@@ -98,7 +104,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env | Erro
   const lines = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'configuration')
     const value = source[name]
-    const shown = value === undefined || name === 'SESSION_SECRET' ? '' : ` (got "${value}")`
+    const shown =
+      value === undefined || name === 'SESSION_SECRET' || name === 'CONSOLE_STORE_TOKEN' ? '' : ` (got "${value}")`
     return `  ${name} ${issue.message}${shown}`
   })
   return new Error(`Invalid configuration:\n${lines.join('\n')}`)
@@ -132,6 +139,7 @@ export function getEnv(): Env {
     process.env.SUPPORT_URL,
     process.env.NODE_ENV,
     process.env.TRUST_PROXY,
+    process.env.CONSOLE_STORE_TOKEN,
   ].join('\u0000')
   if (cached?.source === key) {
     cached.settled = settled

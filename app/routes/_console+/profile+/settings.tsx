@@ -8,6 +8,7 @@ import { requireApi } from '~/api/client.server'
 import { isClusterError } from '~/api/errors.server'
 import { consoleStoreProject } from '~/api/console-store.server'
 import { ensureStoreNow, SavedQueriesUnavailable, STORE_TABLES } from '~/api/saved-queries.server'
+import { hasStoreAccount, storeClient } from '~/api/store-account.server'
 import { listTables } from '~/api/tables.server'
 import { Button } from '~/components/ui/button'
 import { CONSOLE_PROJECT, HISTORY_TABLE, REVOKED_TABLE, SAVED_TABLE } from '~/utils/console-store'
@@ -54,18 +55,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * without all its tables (made by another tool, or a table deleted): nothing is recorded until Turn on
  * makes what is missing. `unknown` when the projects could not be read (the page still shows the rest).
  */
-async function historyStore(
-  api: Awaited<ReturnType<typeof requireApi>>,
-): Promise<{ state: 'on' | 'off' | 'incomplete' | 'unknown'; projectId: string | null; missing: string[] }> {
+async function historyStore(api: Awaited<ReturnType<typeof requireApi>>): Promise<{
+  state: 'on' | 'off' | 'incomplete' | 'unknown'
+  projectId: string | null
+  missing: string[]
+  /** The console reads and writes the store with its own account (decision 105). */
+  isAccount: boolean
+}> {
+  // as the console uses it: through its store account when it has one (decision 105)
+  const store = storeClient(api)
+  const isAccount = hasStoreAccount()
   try {
-    const project = await consoleStoreProject(api)
-    if (!project) return { state: 'off', projectId: null, missing: [] }
-    const present = new Set((await listTables(api, project.uuid)).map((table) => table.name))
+    const project = await consoleStoreProject(store)
+    if (!project) return { state: 'off', projectId: null, missing: [], isAccount }
+    const present = new Set((await listTables(store, project.uuid)).map((table) => table.name))
     const missing = STORE_TABLES.filter((name) => !present.has(name))
-    return { state: missing.length ? 'incomplete' : 'on', projectId: project.uuid, missing }
+    return { state: missing.length ? 'incomplete' : 'on', projectId: project.uuid, missing, isAccount }
   } catch (error) {
     if (!isClusterError(error)) throw error
-    return { state: 'unknown', projectId: null, missing: [] }
+    // an account without its role yet sees no store: Turn on gives it (an org admin's)
+    if (isAccount && error.status === 403) return { state: 'off', projectId: null, missing: [], isAccount }
+    return { state: 'unknown', projectId: null, missing: [], isAccount }
   }
 }
 
@@ -172,7 +182,12 @@ function HistorySection({
   history,
   error,
 }: {
-  history: { state: 'on' | 'off' | 'incomplete' | 'unknown'; projectId: string | null; missing: string[] }
+  history: {
+    state: 'on' | 'off' | 'incomplete' | 'unknown'
+    projectId: string | null
+    missing: string[]
+    isAccount: boolean
+  }
   error: string | undefined
 }) {
   const tables = `${SAVED_TABLE}, ${HISTORY_TABLE} and ${REVOKED_TABLE}`
@@ -196,6 +211,12 @@ function HistorySection({
             project (tables {tables}), for every user of it. Log out is kept there too, so that every replica of the
             console refuses a logged-out session within 5 seconds on a cluster that cannot end one itself.
           </Text>
+          {history.isAccount ? (
+            <Text mb="2">
+              The console reads and writes them with its own service account: you see your own runs, your saved queries
+              and those shared with the organization, and no user needs rights on the {CONSOLE_PROJECT} project.
+            </Text>
+          ) : null}
           <Text fontSize="sm" color="fg.muted">
             To remove them, delete the {CONSOLE_PROJECT} project in Data: every saved query and run of the organization
             goes with it, and the history is off until it is turned on again.

@@ -587,7 +587,7 @@ function runFigures(progress: QueryProgress | null): string {
 }
 
 /** The Save control's state: the name shown, and a refused save's errors. */
-export type SaveState = { name?: string; nameError?: string; formError?: string }
+export type SaveState = { name?: string; isShared?: boolean; nameError?: string; formError?: string }
 
 /** Where Save posts: the editor's index route, so a refused save shows the editor again with everything typed. */
 const SAVE_ACTION = '/queries?index'
@@ -653,9 +653,19 @@ function SaveControl({ save }: { save: SaveState }) {
             Save query
           </Button>
         </HStack>
+        <chakra.label display="flex" gap="2" alignItems="center" mt="2" fontSize="sm">
+          <input
+            type="checkbox"
+            name="visibility"
+            value="org"
+            defaultChecked={save.isShared ?? false}
+            aria-describedby="save-name-help"
+          />
+          Share with everyone in the organization
+        </chakra.label>
         <Box data-help="" id="save-name-help">
-          Saved queries are shared with everyone in the organization (the Saved tab). Saving again under one of your
-          names updates it.
+          A saved query is yours alone unless shared: shared ones show on everyone’s Saved tab. Saving again under one
+          of your names updates it.
         </Box>
         {save.nameError ? (
           <Box data-error="" id="save-name-error">

@@ -31,9 +31,14 @@ export function optionsQuery(options: Record<string, string>, view: [string, str
   return new URLSearchParams([...Object.entries(options), ...view]).toString()
 }
 
+/** The Save control's "Share with everyone in the organization" box: checked, it sends `visibility=org`. */
+export const SHARE_FIELD = 'visibility'
+
 /** What a refused save sends back to the editor: everything typed, and the errors at their fields. */
 export type SaveReply = {
   name: string
+  /** The share box as it was sent. */
+  isShared: boolean
   sql: string
   options: Record<string, string>
   optionErrors: Record<string, string>
@@ -67,6 +72,7 @@ export async function saveFromEditor(api: ClusterApi, formData: FormData) {
   // shown again as typed on a refusal (the options too: spaces and all); saved trimmed
   const typed = {
     name: fields.get('name') ?? '',
+    isShared: fields.get(SHARE_FIELD) === 'org',
     sql: fields.get('sql') ?? '',
     options: typedOptions(fields),
     optionErrors,
@@ -92,6 +98,8 @@ export async function saveFromEditor(api: ClusterApi, formData: FormData) {
         options: optionsQuery(options, view),
         owner: user.email,
         ownerId: api.userId,
+        // private unless the box was checked (decision 105)
+        visibility: typed.isShared ? 'org' : 'private',
       })
     })
     return redirectWithToast(`/queries?saved=${encodeURIComponent(id)}`, {

@@ -37,7 +37,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     optionErrors: saved ? validateOptions(options) : params.optionErrors,
     // the chart view a saved query or a history link keeps: its Run opens the same chart
     view: chartViewFields(saved ? new URLSearchParams(saved.options) : url.searchParams),
-    saved: saved ? { id: saved.id, name: saved.name, owner: saved.owner } : null,
+    saved: saved
+      ? {
+          id: saved.id,
+          name: saved.name,
+          owner: saved.owner,
+          // Save offers the user's own query as it is shared; another's is saved as the user's own copy
+          isShared: saved.ownerId === api.userId && saved.visibility === 'org',
+        }
+      : null,
     savedError: opened?.savedError ?? null,
     history,
     historyError,
@@ -89,8 +97,13 @@ function editorView({ data: loaded, actionData }: WorkspaceInput): WorkspaceView
       sqlError: refused?.fieldErrors.sql,
       schema: data.schema,
       save: refused
-        ? { name: refused.name, nameError: refused.fieldErrors.name, formError: refused.formError }
-        : { name: data.saved?.name },
+        ? {
+            name: refused.name,
+            isShared: refused.isShared,
+            nameError: refused.fieldErrors.name,
+            formError: refused.formError,
+          }
+        : { name: data.saved?.name, isShared: data.saved?.isShared },
       history: { entries: data.history, error: data.historyError },
       view: data.view,
     },

@@ -180,13 +180,19 @@ describe('save', () => {
   it('a valid save redirects to its editor link, which opens the SQL and options without running them', async () => {
     const sql = "SELECT 'saved and opened' AS label"
     const id = await savedId(() =>
-      save({ sql, name: '  Label check  ', hdx_query_comment: 'kept option', hdx_query_max_rows: '' }),
+      save({
+        sql,
+        name: '  Label check  ',
+        hdx_query_comment: 'kept option',
+        hdx_query_max_rows: '',
+        visibility: 'org',
+      }),
     )
     const seen = recordQueryBodies()
     const page = await editor(`?saved=${id}`)
     expect(page.sql).toBe(sql)
     expect(page.options).toEqual({ hdx_query_comment: 'kept option' })
-    expect(page.saved).toEqual({ id, name: 'Label check', owner: 'admin@example.com' })
+    expect(page.saved).toEqual({ id, name: 'Label check', owner: 'admin@example.com', isShared: true })
     expect(page.savedError).toBeNull()
     // Only the console's own reads ran, never the saved statement.
     expect(seen.length).toBeGreaterThan(0)
@@ -231,7 +237,9 @@ describe('save', () => {
     const id = await savedId(() => save({ sql: 'SELECT 10', name: 'Daily check' }))
     const again = await savedId(() => save({ sql: 'SELECT 11', name: 'Daily check' }))
     expect(again).toBe(id)
-    const theirs = await savedId(() => save({ sql: 'SELECT 12', name: 'Daily check' }, cookies.publisher))
+    const theirs = await savedId(() =>
+      save({ sql: 'SELECT 12', name: 'Daily check', visibility: 'org' }, cookies.publisher),
+    )
     expect(theirs).not.toBe(id)
     const { queries } = await saved('?q=daily')
     expect(queries.map((query) => [query.name, query.sql, query.owner])).toEqual(
@@ -269,11 +277,18 @@ describe('the Saved tab', () => {
   })
 
   it('delete: ?delete=<id> opens the confirm step, the POST deletes it for everyone, and it stays deleted on the cluster', async () => {
-    const id = await savedId(() => save({ sql: 'SELECT 99', name: 'Doomed' }))
+    const id = await savedId(() => save({ sql: 'SELECT 99', name: 'Doomed', visibility: 'org' }))
     const step = await saved(`?delete=${id}&q=zzz`)
     expect(step.deleting).toMatchObject({ id, name: 'Doomed' })
+    // only its owner deletes it (decision 105): another user sees it shared, with no delete step, and is refused
+    expect((await saved(`?delete=${id}`, cookies.publisher)).deleting).toBeNull()
+    const refused = await responseFrom(() =>
+      savedAction(args(post('/queries/saved', { intent: 'delete-saved-query', id }, cookies.publisher))),
+    )
+    expect(refused.status).toBe(302)
+    expect((await saved('', cookies.publisher)).queries.map((query) => query.id)).toContain(id)
     const response = await responseFrom(() =>
-      savedAction(args(post('/queries/saved?q=zzz', { intent: 'delete-saved-query', id }, cookies.publisher))),
+      savedAction(args(post('/queries/saved?q=zzz', { intent: 'delete-saved-query', id }, admin))),
     )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/queries/saved?q=zzz')

@@ -37,20 +37,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     const { queries, isSetUp } = await listSavedQueries(api, filter)
     // The step opened by `?delete=<id>` names the query even when the filter hides it.
-    const deleting = deleteId
+    const found = deleteId
       ? (queries.find((query) => query.id === deleteId) ??
         (await listSavedQueries(api)).queries.find((query) => query.id === deleteId) ??
         null)
       : null
-    return { queries, isSetUp, filter, deleting, error: null }
+    // only the user's own query has a delete step (decision 105)
+    const deleting = found?.ownerId === api.userId ? found : null
+    return { queries, isSetUp, filter, deleting, userId: api.userId, error: null }
   } catch (error) {
     const message = unavailableMessage(error)
     if (message === null) throw error
-    return { queries: [] as SavedQuery[], isSetUp: false, filter, deleting: null, error: message }
+    return {
+      queries: [] as SavedQuery[],
+      isSetUp: false,
+      filter,
+      deleting: null,
+      userId: api.userId,
+      error: message,
+    }
   }
 }
 
-/** Deletes a saved query after the confirm step; anyone in the org may (decision 029). */
+/** Deletes one of the user's saved queries after the confirm step (decision 105: its owner only). */
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApi(request)
   const formData = await request.formData()
@@ -80,7 +89,7 @@ function listSearch(filter: string | null | undefined): string {
 }
 
 export default function QuerySavedRoute() {
-  const { queries, isSetUp, filter, deleting, error } = useLoaderData<typeof loader>()
+  const { queries, isSetUp, filter, deleting, userId, error } = useLoaderData<typeof loader>()
   const search = listSearch(filter)
   const columns: Column<SavedQuery>[] = [
     { key: 'name', header: 'Name', isRowHeader: true, cell: (query) => query.name },
@@ -93,7 +102,12 @@ export default function QuerySavedRoute() {
         </chakra.code>
       ),
     },
-    { key: 'owner', header: 'Saved by', cell: (query) => query.owner },
+    { key: 'owner', header: 'Saved by', cell: (query) => (query.ownerId === userId ? 'You' : query.owner) },
+    {
+      key: 'visibility',
+      header: 'Seen by',
+      cell: (query) => (query.visibility === 'org' ? 'Everyone in the organization' : 'Only you'),
+    },
     { key: 'when', header: 'Last saved', cell: (query) => <DateTime value={query.updatedAt} /> },
     {
       key: 'actions',
@@ -110,14 +124,16 @@ export default function QuerySavedRoute() {
               Run
             </Link>
           </ChakraLink>
-          <ChakraLink asChild color="red.fg">
-            <Link
-              to={`/queries/saved?${new URLSearchParams({ ...(filter ? { q: filter } : {}), delete: query.id })}`}
-              aria-label={`Delete ${query.name}`}
-            >
-              Delete
-            </Link>
-          </ChakraLink>
+          {query.ownerId === userId ? (
+            <ChakraLink asChild color="red.fg">
+              <Link
+                to={`/queries/saved?${new URLSearchParams({ ...(filter ? { q: filter } : {}), delete: query.id })}`}
+                aria-label={`Delete ${query.name}`}
+              >
+                Delete
+              </Link>
+            </ChakraLink>
+          ) : null}
         </HStack>
       ),
     },
@@ -128,7 +144,8 @@ export default function QuerySavedRoute() {
         <div>
           <PageHeader title="Query" mb="2" />
           <Text color="fg.muted" fontSize="sm">
-            Queries saved by anyone in the organization. Open one to edit it in the editor, or run it.
+            Your saved queries and those others shared with the organization. Open one to edit it in the editor, or run
+            it.
           </Text>
         </div>
       }
@@ -165,7 +182,8 @@ export default function QuerySavedRoute() {
           confirmLabel="Delete saved query"
           cancelTo={`/queries/saved${search}`}
         >
-          It is deleted for everyone in the organization. The query's runs stay in each user's history.
+          {deleting.visibility === 'org' ? 'It is deleted for everyone in the organization. ' : ''}
+          The query's runs stay in each user's history.
         </ConfirmPanel>
       ) : null}
       {error ? <InlineAlert>{error}</InlineAlert> : null}
