@@ -1,5 +1,5 @@
 import type { ClusterApi } from './client.server'
-import { isConsoleProject } from '~/utils/console-store'
+import { isConsoleProject, namesConsoleProject } from '~/utils/console-store'
 import { listProjects, type Project } from './projects.server'
 import { cachedRead } from './read-cache.server'
 import { findTable, learnTableProject, listTables, type Table } from './tables.server'
@@ -69,8 +69,8 @@ function matches(needles: string[], project: string, table: string): boolean {
 /**
  * What a picker may offer: every table of the user's projects (`any`); only those that can feed a
  * summary or a view (`raw`: not a summary table, and a choice kept by id or name is refused in the
- * console's store too); or every table, the console's store included (`scope`: security scopes,
- * where an admin grants access to the store, decision 064).
+ * console's store too); or every table (`scope`: security scopes), the console's store only when the
+ * search names it (decision 105: no user needs rights on it) or a choice names it by id.
  */
 export type TableKind = 'any' | 'raw' | 'scope'
 
@@ -86,9 +86,11 @@ export async function searchTables(
   limit = PICKER_LIMIT,
   kind: TableKind = 'any',
 ): Promise<{ choices: TableChoice[]; hasMore: boolean }> {
-  // the console's own store is never a table to pick (issue 36), but for a security scope: left out
-  // before the list is filled
-  const projects = (await listProjectsBriefly(api)).filter((project) => kind === 'scope' || !isConsoleProject(project))
+  // the console's own store is never a table to pick (issue 36), but for a security scope searched
+  // for by its name (decision 105): left out before the list is filled
+  const projects = (await listProjectsBriefly(api)).filter(
+    (project) => !isConsoleProject(project) || (kind === 'scope' && namesConsoleProject(q)),
+  )
   const needles = words(q)
   const choices: TableChoice[] = []
   if (!needles.length) {

@@ -30,6 +30,7 @@ import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { DictionaryFormValues } from './__dictionary-editor'
 import { dictionaryUrl } from './__dictionary-url'
+import { isConsoleProject } from '~/utils/console-store'
 
 /** Where the cluster's dictionary fields (flattened) show on the form; an engine load error is a form error. */
 export const DICTIONARY_FIELDS: Record<string, string> = {
@@ -46,7 +47,9 @@ export const DICTIONARY_FIELDS: Record<string, string> = {
 
 /** The form's projects and every project's files (names); throws ClusterError. */
 export async function loadDictionaryChoices(api: ClusterApi, onlyProject?: string) {
-  const projects = (await listProjects(api)).map((project) => ({ uuid: project.uuid, name: project.name }))
+  const projects = (await listProjects(api))
+    .filter((project) => !isConsoleProject(project) || project.uuid === onlyProject)
+    .map((project) => ({ uuid: project.uuid, name: project.name }))
   const wanted = onlyProject ? projects.filter((project) => project.uuid === onlyProject) : projects
   const files = (
     await Promise.all(

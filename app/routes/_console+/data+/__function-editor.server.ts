@@ -9,13 +9,17 @@ import { mergeChanged } from '~/schemas/lossless'
 import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import { functionUrl } from './__function-url'
+import { isConsoleProject } from '~/utils/console-store'
 
 /** Where the cluster's function fields show on the form (a bad expression comes back on `sql`). */
 export const FUNCTION_FIELDS: Record<string, string> = { name: 'name', description: 'description', sql: 'sql' }
 
 /** The create form's data: every project, and `?project=` preselected when it is one. Throws ClusterError. */
 export async function loadFunctionEditor(api: ClusterApi, url: URL) {
-  const projects = (await listProjects(api)).map((project) => ({ uuid: project.uuid, name: project.name }))
+  // not the console's own store (decision 105)
+  const projects = (await listProjects(api))
+    .filter((project) => !isConsoleProject(project))
+    .map((project) => ({ uuid: project.uuid, name: project.name }))
   const wanted = url.searchParams.get('project')
   return { projects, project: projects.some((project) => project.uuid === wanted) ? wanted! : '' }
 }

@@ -7,6 +7,7 @@ import { createTable } from '~/api/tables.server'
 import { NEW_PROJECT, parseSortKeys, TableFormSchema } from '~/schemas/table'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
+import { isConsoleProject } from '~/utils/console-store'
 
 /** Where the cluster's table fields (as mapFieldErrors flattens them) show on the table form. */
 const TABLE_FIELDS: Record<string, string> = {
@@ -26,7 +27,8 @@ const PROJECT_FIELDS: Record<string, string> = { name: 'newProjectName' }
  * the form's HTML constraints (decision 032). Throws ClusterError.
  */
 export async function loadTableEditor(api: ClusterApi, url: URL) {
-  const projects = await listProjects(api)
+  // not the console's own store (decision 105)
+  const projects = (await listProjects(api)).filter((project) => !isConsoleProject(project))
   const wanted = url.searchParams.get('project')
   return {
     projects: projects.map((project) => ({ uuid: project.uuid, name: project.name })),

@@ -12,6 +12,7 @@ import { fileFormConstraint, uploadFileAction } from './__file-upload.server'
 import { CreationGate } from '~/components/layout/creation-gate'
 import { whyNotCreate } from '~/api/access.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { isConsoleProject } from '~/utils/console-store'
 
 export const handle: RouteHandle = { docsTopic: 'file' }
 
@@ -21,7 +22,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     loadFromCluster(() => listProjects(api)),
     whyNotCreate(api, '/data/files/new-file'),
   ])
-  const projects = listed.map((project) => ({ uuid: project.uuid, name: project.name }))
+  // not the console's own store (decision 105)
+  const projects = listed
+    .filter((project) => !isConsoleProject(project))
+    .map((project) => ({ uuid: project.uuid, name: project.name }))
   const wanted = new URL(request.url).searchParams.get('project')
   return {
     denied,

@@ -24,7 +24,12 @@ import { loadProjectStep, projectAction } from './__project-manage.server'
 import { CreateLink } from '~/components/layout/create-link'
 import { LoadSampleForm } from '~/components/layout/load-sample-form'
 import { LOAD_SAMPLE_INTENT, loadSampleAction } from './__load-sample.server'
-import { CONSOLE_PROJECT_BADGE, CONSOLE_PROJECT_NOTE, isConsoleProject } from '~/utils/console-store'
+import {
+  CONSOLE_PROJECT_BADGE,
+  CONSOLE_PROJECT_NOTE,
+  isConsoleProject,
+  namesConsoleProject,
+} from '~/utils/console-store'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'table' }
@@ -61,7 +66,8 @@ const rowOf = (project: Project, table: Table | null): TableRow => ({
  * projects the console page spans (by name: `ordering=name`). A project without tables is one row.
  */
 async function pagedRows(api: ClusterApi, paging: Paging) {
-  const projects = await listProjectsBriefly(api)
+  // the console's own store is listed only when searched for by name (decision 105)
+  const projects = (await listProjectsBriefly(api)).filter((project) => !isConsoleProject(project))
   if (paging.page === 1) return firstPage(api, paging, projects)
   const counts = await Promise.all(projects.map(async (project) => (await pageOfTables(api, project.uuid, 1, 1)).count))
   const sizes = counts.map((count) => Math.max(1, count))
@@ -154,7 +160,9 @@ async function firstPage(api: ClusterApi, paging: Paging, projects: Project[]) {
  * tables (through the session's short read cache) and filters by table or project name here.
  */
 async function searchedRows(api: ClusterApi, paging: Paging) {
-  const projects = await listProjectsWithTablesBriefly(api)
+  const projects = (await listProjectsWithTablesBriefly(api)).filter(
+    ({ project }) => !isConsoleProject(project) || namesConsoleProject(paging.q),
+  )
   const needle = paging.q.toLowerCase()
   const matches = (name: string) => name.toLowerCase().includes(needle)
   const rows: TableRow[] = []

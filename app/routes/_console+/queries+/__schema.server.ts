@@ -6,6 +6,7 @@ import { consoleRead, QueryError, runQuery } from '~/api/query.server'
 import { listProjectsBriefly, pageOfTables, searchTables, tableChoice } from '~/api/table-search.server'
 import { listTransforms } from '~/api/transforms.server'
 import type { SchemaTreeData } from './__schema-tree'
+import { isConsoleProject } from '~/utils/console-store'
 
 export type SchemaColumn = { name: string; type: string; isPrimary: boolean }
 export type SchemaTable = { uuid: string; project: string; name: string; columns: SchemaColumn[] }
@@ -68,7 +69,8 @@ export async function loadReferenceSchema(
   tableId: string | null,
 ): Promise<Omit<Schema, 'tables'> & { tables: ReferenceTable[]; hasMore: boolean; catalogProjects: string[] | null }> {
   const [projects, { choices, hasMore }, picked] = await Promise.all([
-    listProjectsBriefly(api),
+    // the console's own store is not the user's data (decision 105)
+    listProjectsBriefly(api).then((all) => all.filter((project) => !isConsoleProject(project))),
     searchTables(api, '', REFERENCE_TABLES),
     tableChoice(api, tableId),
   ])
@@ -184,7 +186,8 @@ export async function loadTableColumns(api: ClusterApi, projectId: string, table
 export async function loadSchemaTree(api: ClusterApi, url?: URL): Promise<SchemaTreeData | null> {
   let projects: { uuid: string; name: string }[]
   try {
-    projects = await listProjectsBriefly(api)
+    // the console's own store is not the user's data (decision 105): SQL can still name it
+    projects = (await listProjectsBriefly(api)).filter((project) => !isConsoleProject(project))
   } catch (error) {
     if (error instanceof ClusterError) return null
     throw error

@@ -9,6 +9,10 @@ import { clearReadCache } from '~/api/read-cache.server'
 import { CONSOLE_PROJECT, SAVED_TABLE, STORE_ACCOUNT_NAME, STORE_ROLE } from '~/utils/console-store'
 import { provisionStoreAccount } from '../../../../server/store-account'
 import { action as resultAction } from '../result'
+import { loader as tablesLoader } from '../data+/tables._index'
+import { loader as newTableLoader } from '../data+/new-table'
+import { loader as newRoleLoader } from '../security+/roles.new-role'
+import { loader as inviteLoader } from '../security+/users.invite-new-user'
 import { action as settingsAction, loader as settingsLoader } from '../profile+/settings'
 import { action as editorAction, loader as editorLoader } from './_index'
 import { clearResultCache } from './__result-cache.server'
@@ -18,7 +22,8 @@ import { action as savedAction, loader as savedLoader } from './saved'
  * Decision 105: the console reads and writes its store with its own service account and filters
  * by the signed-in user, so a user with fewer rights than an admin (a Reader of one project, made
  * through an invite) saves queries and keeps a history without any right on `cluster_console`,
- * and never sees another user's private query or history.
+ * and never sees another user's private query or history. The store is also left out of the
+ * schema tree, table lists, pickers and scope choices, and found by a search that names it.
  */
 
 const cluster = useTestCluster()
@@ -260,5 +265,43 @@ describe("the console's store account (decision 105)", () => {
       headers: { Authorization: `Bearer ${reader.token}` },
     })
     expect(((await me.json()) as { roles: string[] }).roles).not.toContain(STORE_ROLE)
+  })
+})
+
+describe("the console's store is not the user's data (decision 105)", () => {
+  const hasStore = (names: string[]) => names.some((name) => name === CONSOLE_PROJECT)
+
+  it('the schema tree leaves it out', async () => {
+    const { schema } = await editor(admin)
+    expect(schema?.projects.map((project) => project.name)).toContain('reader_project')
+    expect(hasStore(schema!.projects.map((project) => project.name))).toBe(false)
+  })
+
+  it('the tables list leaves it out, and its counts, unless a search names it', async () => {
+    const list = await tablesLoader(args(get('/data/tables', admin)))
+    expect(list.rows.map((row) => row.projectName)).toContain('reader_project')
+    expect(hasStore(list.rows.map((row) => row.projectName))).toBe(false)
+    const projects = await clusterCall<{ count: number }>('GET', '/config/v1/orgs/{org}/projects/')
+    expect(list.projectCount).toBe(projects.count - 1)
+    const other = await tablesLoader(args(get('/data/tables?q=saved', admin)))
+    expect(other.rows).toEqual([])
+    const searched = await tablesLoader(args(get(`/data/tables?q=${CONSOLE_PROJECT}`, admin)))
+    expect(searched.rows.map((row) => `${row.projectName}.${row.table?.name}`)).toContain(
+      `${CONSOLE_PROJECT}.${SAVED_TABLE}`,
+    )
+  })
+
+  it('the new table picker and the role and invite scope choices leave it out; a scope search that names it finds it', async () => {
+    const table = await newTableLoader(args(get('/data/new-table', admin)))
+    expect(hasStore(table.projects.map((project) => project.name))).toBe(false)
+    const role = await newRoleLoader(args(get('/security/roles/new-role', admin)))
+    expect(hasStore(role.scopes.map((scope) => scope.label))).toBe(false)
+    const invite = await inviteLoader(args(get('/security/users/invite-new-user', admin)))
+    expect(invite.scopes.map((scope) => scope.label)).toContain('reader_project')
+    expect(hasStore(invite.scopes.map((scope) => scope.label))).toBe(false)
+    const searched = await inviteLoader(args(get(`/security/users/invite-new-user?scope_q=${CONSOLE_PROJECT}`, admin)))
+    expect(searched.scopes.map((scope) => scope.label)).toEqual(
+      expect.arrayContaining([CONSOLE_PROJECT, `${CONSOLE_PROJECT}.${SAVED_TABLE}`]),
+    )
   })
 })

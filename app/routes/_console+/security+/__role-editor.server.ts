@@ -23,7 +23,7 @@ import {
 } from '~/schemas/security'
 import { redirectWithToast } from '~/utils/toast.server'
 import { placeConflicts, refuseConflicts, seenAgain } from '~/utils/edit-conflict.server'
-import { isScope, loadScopes, tableScopeIds, type ScopeOption } from './__scopes.server'
+import { isScope, loadScopes, projectScopeIds, tableScopeIds, type ScopeOption } from './__scopes.server'
 
 /** The role form's whole state: what is published on save, plus the policy builder's choices. */
 export type RoleDraft = {
@@ -55,6 +55,7 @@ function scopesOf(api: ClusterApi, draft: Pick<RoleDraft, 'policies' | 'scopeLev
   return loadScopes(api, {
     q,
     tableIds: [...tableScopeIds(draft.policies), draft.scopeLevel === 'table' ? draft.scope : null],
+    projectIds: [...projectScopeIds(draft.policies), draft.scopeLevel === 'project' ? draft.scope : null],
   })
 }
 

@@ -1,6 +1,7 @@
 import type { ClusterApi } from '~/api/client.server'
 import { listProjectsBriefly, searchTables, tableChoice, type TableChoice } from '~/api/table-search.server'
 import type { ScopeLevel } from '~/schemas/security'
+import { isConsoleProject, namesConsoleProject } from '~/utils/console-store'
 
 /** A resource a scope level can point at: the org, a project or a table. */
 export type ScopeOption = { level: ScopeLevel; value: string; label: string }
@@ -15,15 +16,23 @@ export type ScopeSearch = { q: string; choices: TableChoice[]; hasMore: boolean 
  * The scopes a page shows (issue 33, decision 070): the org, its projects (one short list), the
  * tables the search `q` finds (at most SCOPE_TABLES; none when `search` is false, for a page that
  * only describes scopes) and the tables named by id in `tableIds` (the chosen and staged scopes),
- * each found by id: never every table of the org. Throws ClusterError.
+ * each found by id: never every table of the org. A page that offers scopes (`search`) leaves the
+ * console's own project out (decision 105) unless the search names it or `projectIds` does (a
+ * policy on it, to describe); a page that only describes scopes keeps it. Throws ClusterError.
  */
 export async function loadScopes(
   api: ClusterApi,
   {
     q = '',
     tableIds = [],
+    projectIds = [],
     search = true,
-  }: { q?: string; tableIds?: (string | null | undefined)[]; search?: boolean } = {},
+  }: {
+    q?: string
+    tableIds?: (string | null | undefined)[]
+    projectIds?: (string | null | undefined)[]
+    search?: boolean
+  } = {},
 ): Promise<{ options: ScopeOption[]; search: ScopeSearch }> {
   const ids = [...new Set(tableIds.filter((id): id is string => Boolean(id)))]
   const [projects, found, named] = await Promise.all([
@@ -35,7 +44,12 @@ export async function loadScopes(
   const seen = new Set<string>()
   const options: ScopeOption[] = [
     { level: 'org', value: api.orgId, label: 'This organization' },
-    ...projects.map((project) => ({ level: 'project' as const, value: project.uuid, label: project.name })),
+    ...projects
+      .filter(
+        (project) =>
+          !search || !isConsoleProject(project) || namesConsoleProject(q) || projectIds.includes(project.uuid),
+      )
+      .map((project) => ({ level: 'project' as const, value: project.uuid, label: project.name })),
     ...tables
       .filter((table) => !seen.has(table.uuid) && seen.add(table.uuid))
       .map((table) => ({ level: 'table' as const, value: table.uuid, label: `${table.project}.${table.name}` })),
@@ -46,9 +60,14 @@ export async function loadScopes(
 /** The scope choices of a picker (see loadScopes); throws ClusterError. */
 export async function loadScopeOptions(
   api: ClusterApi,
-  options: { q?: string; tableIds?: (string | null | undefined)[]; search?: boolean } = {},
+  options: Parameters<typeof loadScopes>[1] = {},
 ): Promise<ScopeOption[]> {
   return (await loadScopes(api, options)).options
+}
+
+/** The project ids among scopes: a page that offers scopes keeps these projects among them to describe them. */
+export function projectScopeIds(scopes: { scope_type?: string | null; scope_id?: string | null }[]): string[] {
+  return scopes.filter((scope) => scope.scope_type === 'project' && scope.scope_id).map((scope) => scope.scope_id!)
 }
 
 /** The table ids among scopes (`scope_type`, `scope_id`): what a page must find by id to describe them. */
