@@ -36,8 +36,11 @@ export function FormCard<Schema extends Record<string, unknown>>({
   children,
 }: {
   form: FormMetadata<Schema, string[]>
-  /** The submit button: its label and, for a form with several submits, its `name`/`value`. */
-  submit: { label: string; name?: string; value?: string }
+  /**
+   * The submit button: its label and, for a form with several submits, its `name`/`value`;
+   * `disabled` while the form waits for an answer that must come first (never in server HTML).
+   */
+  submit: { label: string; name?: string; value?: string; disabled?: boolean }
   cancelTo?: string
   /** Where the form posts; the page's own action when not given. */
   action?: string
@@ -78,7 +81,7 @@ export function FormCard<Schema extends Record<string, unknown>>({
           {deniedReason ? (
             <Denied label={submit.label} reason={deniedReason} size="md" />
           ) : (
-            <SubmitButton name={submit.name} value={submit.value}>
+            <SubmitButton name={submit.name} value={submit.value} disabled={submit.disabled}>
               {submit.label}
             </SubmitButton>
           )}

@@ -12,7 +12,7 @@ export const INGEST_RESULT_ID = 'ingest-result'
  * scripts while it runs. It posts to `#ingest-result`, so without scripts the answer's page opens
  * at the result, beside the button.
  */
-export function SampleIngestButton({ token }: { token?: string }) {
+export function SampleIngestButton({ token, disabled }: { token?: string; disabled?: boolean }) {
   const navigation = useNavigation()
   const location = useLocation()
   const isPending = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'ingest'
@@ -27,6 +27,7 @@ export function SampleIngestButton({ token }: { token?: string }) {
         size="sm"
         formAction={`${location.pathname}${location.search}#${INGEST_RESULT_ID}`}
         isPending={isPending}
+        disabled={disabled}
       >
         Ingest the sample
       </SubmitButton>

@@ -32,7 +32,7 @@ import { loadTableChoices, splitTableValue } from '~/services/table-choices.serv
 import { formFieldOf, mergeTransform, type Posted } from '~/services/transform/body.server'
 import { seenAgainTransform, transformConflicts } from '~/services/transform/conflicts.server'
 import { loadTransformDefaults, newTransformValue } from '~/services/transform/defaults.server'
-import { inferTransform } from './__transform-infer'
+import { COLUMNS_INFERRED_FIELD, inferTransform } from './__transform-infer'
 import { tableUrl } from './__table-url'
 
 /** The transform form's HTML constraints: its schema loads in the browser after hydration (decision 077). */
@@ -159,42 +159,33 @@ export async function transformEditorAction(
   if (intent === 'upload') return uploadTransform(submission, formData)
   if (intent === 'infer') return inferColumns(submission, (await loadTransformDefaults(api)).defaults)
 
-  if (submission.status !== 'success') return reply400(submission)
-  const form = submission.value
+  // a Validate or Publish sent while Infer was still running (issue 54, point 3): the page never
+  // showed the inferred columns, so the columns posted are the new form's untouched defaults. The
+  // columns the sample proposes are filled in instead; a Publish is not sent with the defaults.
+  const inferred =
+    !options.transformId && (intent === 'validate' || intent === 'save')
+      ? await inferInPlaceOfDefaults(api, submission)
+      : null
+  if (inferred && intent === 'save') {
+    return data(
+      {
+        result: withoutFiles(submission).reply({ formErrors: [COLUMNS_FILLED_MESSAGE] }),
+        formKey: `infer-${Date.now()}`,
+        notice: inferenceNotice(inferred.notes),
+      },
+      { status: 400 },
+    )
+  }
+  const checked = inferred ? reparse(submission, options) : submission
+  const extra = inferred
+    ? { formKey: `infer-${Date.now()}`, notice: `${COLUMNS_VALIDATED_NOTE} ${inferenceNotice(inferred.notes)}` }
+    : {}
+
+  if (checked.status !== 'success') return reply400(checked, extra)
+  const form = checked.value
   const { projectId, tableId } = splitTableValue(form.table)
 
-  if (intent === 'validate') {
-    const sample = form.sampleData ?? ''
-    const problem = sampleError(sample, form.type)
-    if (problem) return reply400(submission, {}, { fieldErrors: { sampleData: [problem] } })
-    const body = bodyOf(submission, form)
-    let tableRef = ''
-    try {
-      const choices = await loadTableChoices(api)
-      tableRef = choices.find((choice) => choice.value === form.table)?.label ?? ''
-      const result = await validateTransform(
-        api,
-        { table: tableRef },
-        { name: body.name, type: body.type, settings: body.settings },
-        sample,
-      )
-      const fieldErrors = columnErrorsOf(result, form.columns)
-      return data({ result: withoutFiles(submission).reply({ fieldErrors }), validation: validationView(result) })
-    } catch (error) {
-      if (error instanceof ClusterError && error.status === 400) {
-        const body = error.body as { message?: unknown } | undefined
-        if (body && typeof body.message === 'string')
-          return reply400(submission, {}, { fieldErrors: { sampleData: [body.message] } })
-        const { fieldErrors, formErrors } = formErrorsOf(error, renameFor(error))
-        return reply400(
-          submission,
-          {},
-          { fieldErrors: { ...fieldErrors, ...(formErrors.length ? { sampleData: formErrors } : {}) } },
-        )
-      }
-      throw error
-    }
-  }
+  if (intent === 'validate') return validateSample(api, checked, form, extra)
 
   if (intent === 'ingest' && options.transformId) return ingestSample(api, submission, form, formData)
 
@@ -318,21 +309,125 @@ async function uploadTransform(submission: Submission, formData: FormData) {
   })
 }
 
+/** The sample through the cluster's /validator: its rows as stored, or its errors row by row. */
+async function validateSample(
+  api: ClusterApi,
+  submission: Submission,
+  form: TransformForm,
+  extra: Record<string, unknown>,
+) {
+  const sample = form.sampleData ?? ''
+  const problem = sampleError(sample, form.type)
+  if (problem) return reply400(submission, extra, { fieldErrors: { sampleData: [problem] } })
+  const body = bodyOf(submission, form)
+  let tableRef = ''
+  try {
+    const choices = await loadTableChoices(api)
+    tableRef = choices.find((choice) => choice.value === form.table)?.label ?? ''
+    const result = await validateTransform(
+      api,
+      { table: tableRef },
+      { name: body.name, type: body.type, settings: body.settings },
+      sample,
+    )
+    const fieldErrors = columnErrorsOf(result, form.columns)
+    return data({
+      result: withoutFiles(submission).reply({ fieldErrors }),
+      validation: validationView(result),
+      ...extra,
+    })
+  } catch (error) {
+    if (error instanceof ClusterError && error.status === 400) {
+      const body = error.body as { message?: unknown } | undefined
+      if (body && typeof body.message === 'string')
+        return reply400(submission, extra, { fieldErrors: { sampleData: [body.message] } })
+      const { fieldErrors, formErrors } = formErrorsOf(error, renameFor(error))
+      return reply400(submission, extra, {
+        fieldErrors: { ...fieldErrors, ...(formErrors.length ? { sampleData: formErrors } : {}) },
+      })
+    }
+    throw error
+  }
+}
+
+/** Why a Publish sent with the default columns did nothing (issue 54, point 3). */
+export const COLUMNS_FILLED_MESSAGE =
+  'Nothing was published: the columns were still the form’s default (one timestamp column) while the sample has others, as when Publish is pressed before Infer has answered. The columns inferred from the sample are filled in below: check them, then publish.'
+
+/** Why a Validate sent with the default columns validated the inferred ones (issue 54, point 3). */
+const COLUMNS_VALIDATED_NOTE =
+  'The columns were still the form’s default (one timestamp column) while the sample has others, as when Validate is pressed before Infer has answered: the columns inferred from the sample were filled in and validated.'
+
+/** The default column rows of a new transform's form, as the page posts them. */
+const ROW_KEYS = ['name', 'type', 'format', 'resolution', 'primary', 'ignore', 'index', 'fulltext', 'elements', 'extra']
+const rowText = (row: unknown) =>
+  ROW_KEYS.map((key) => String((row as Record<string, unknown> | undefined)?.[key] ?? '')).join('\u0000')
+const columnsText = (columns: unknown) => (Array.isArray(columns) ? columns.map(rowText).join('\n') : '')
+
+/**
+ * Issue 54, point 3. The columns the sample proposes, filled into `submission`'s payload, when a new
+ * transform's form is posted with its columns as the page first drew them (the default `timestamp`
+ * row, no row from a stored transform) and with a sample the page has not inferred from (the form
+ * carries COLUMNS_INFERRED_FIELD once it has shown inferred columns, so an operator who goes back
+ * to one timestamp column on purpose is not refilled again). That is what a Validate or Publish
+ * pressed while Infer ran sends: the browser dropped Infer's answer. Null when the form is not such
+ * a form, the sample proposes nothing, or it proposes the default column itself.
+ */
+async function inferInPlaceOfDefaults(api: ClusterApi, submission: Submission): Promise<{ notes: string[] } | null> {
+  const payload = submission.payload as Record<string, unknown>
+  if (payload.original || payload[COLUMNS_INFERRED_FIELD]) return null
+  if (!String(payload.sampleData ?? '').trim()) return null
+  const defaults = newTransformValue('')
+  if (columnsText(payload.columns) !== columnsText(defaults.columns)) return null
+  const proposed = structuredClone(payload)
+  const inference = applyInference(proposed, (await loadTransformDefaults(api)).defaults)
+  if ('problem' in inference || columnsText(proposed.columns) === columnsText(defaults.columns)) return null
+  for (const key of Object.keys(payload)) delete payload[key]
+  Object.assign(payload, proposed, { [COLUMNS_INFERRED_FIELD]: '1' })
+  return { notes: inference.notes }
+}
+
+/** The form parsed again from its payload (after the server filled it in). */
+function reparse(submission: Submission, options: { transformId?: string }): Submission {
+  const formData = new FormData()
+  for (const [key, value] of Object.entries(submission.payload)) {
+    if (Array.isArray(value))
+      value.forEach((row, index) => {
+        for (const [field, cell] of Object.entries((row ?? {}) as Record<string, unknown>))
+          if (cell !== undefined && cell !== null) formData.append(`${key}[${index}].${field}`, String(cell))
+      })
+    else if (value !== undefined && value !== null) formData.append(key, String(value))
+  }
+  return parseWithZod(formData, { schema: options.transformId ? TransformEditSchema : TransformFormSchema })
+}
+
+const inferenceNotice = (notes: string[]) =>
+  ['Proposed from the sample: check each column, then validate and publish.', ...notes].join(' ')
+
 function inferColumns(submission: Submission, transformDefaults: Record<string, unknown>) {
   const payload = submission.payload as Record<string, unknown>
+  const inference = applyInference(payload, transformDefaults)
+  if ('problem' in inference) return reply400(submission, {}, { fieldErrors: { sampleData: [inference.problem] } })
+  payload[COLUMNS_INFERRED_FIELD] = '1'
+  return data({
+    result: freshReply(submission),
+    formKey: `infer-${Date.now()}`,
+    notice: inferenceNotice(inference.notes),
+  })
+}
+
+/**
+ * Fills `payload` (a posted transform form) with what its sample proposes: type, delimiter, columns,
+ * Skip head and flattening. Returns the inference's notes, or what is wrong with the sample.
+ */
+function applyInference(
+  payload: Record<string, unknown>,
+  transformDefaults: Record<string, unknown>,
+): { notes: string[] } | { problem: string } {
   const sample = String(payload.sampleData ?? '')
   const type = payload.type === 'csv' ? 'csv' : payload.type === 'json' || payload.type === 'hdx' ? 'json' : undefined
-  if (!sample.trim()) {
-    return reply400(
-      submission,
-      {},
-      {
-        fieldErrors: {
-          sampleData: [type === 'csv' ? TRANSFORM_MESSAGES.sampleCsvRequired : TRANSFORM_MESSAGES.sampleRequired],
-        },
-      },
-    )
-  }
+  if (!sample.trim())
+    return { problem: type === 'csv' ? TRANSFORM_MESSAGES.sampleCsvRequired : TRANSFORM_MESSAGES.sampleRequired }
   const problem = sampleError(sample, type === 'csv' ? 'csv' : /^\s*[[{]/.test(sample) ? 'json' : 'csv')
   // the delimiter typed (`\t` for a tab), else a tab when the header line has tabs and no commas
   const typed =
@@ -346,9 +441,7 @@ function inferColumns(submission: Submission, transformDefaults: Record<string, 
   // shown as typed: a tab as `\t` (a real tab in a field looks empty)
   payload.delimiter = delimiter === '\t' ? '\\t' : delimiter
   const inference = problem ? null : inferTransform(sample, undefined, delimiter)
-  if (!inference || (type === 'csv' && inference.type !== 'csv')) {
-    return reply400(submission, {}, { fieldErrors: { sampleData: [TRANSFORM_MESSAGES.sampleInvalid] } })
-  }
+  if (!inference || (type === 'csv' && inference.type !== 'csv')) return { problem: TRANSFORM_MESSAGES.sampleInvalid }
   payload.type = inference.type
   payload.columns = inference.columns.map((column) => ({
     name: column.name,
@@ -372,9 +465,5 @@ function inferColumns(submission: Submission, transformDefaults: Record<string, 
     payload.depth = '10'
     payload.mapLeft = '.'
   }
-  return data({
-    result: freshReply(submission),
-    formKey: `infer-${Date.now()}`,
-    notice: ['Proposed from the sample: check each column, then validate and publish.', ...inference.notes].join(' '),
-  })
+  return { notes: inference.notes }
 }

@@ -11,7 +11,7 @@ import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
 import { Input } from '~/components/ui/input'
 import { Textarea } from '~/components/ui/textarea'
-import { Link } from '@remix-run/react'
+import { Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { z } from 'zod'
@@ -31,9 +31,23 @@ import { FormSelect } from '~/components/forms/form-select'
 import { Denied } from '~/components/layout/denied'
 import { CodeField } from '~/components/forms/code-field'
 import { SampleIngestButton, SampleIngestResult } from './__sample-ingest'
+import { COLUMNS_INFERRED_FIELD } from './__transform-infer'
 
 /** Intents that refill the form from the server: the form need not be valid to send them. */
 const LOOSE_INTENTS = ['infer', 'upload']
+
+/**
+ * With scripts, the refill (Infer, Load transform) this form is waiting for: until its answer is on
+ * the page, the form's other submits are disabled (issue 54, point 3): a Validate or Publish sent
+ * meanwhile would cancel it and send the columns as they were. Without scripts the server makes up
+ * for it (the columns inferred in place of the untouched defaults). Null when none is pending.
+ */
+function usePendingRefill(): string | null {
+  const navigation = useNavigation()
+  if (navigation.state === 'idle') return null
+  const intent = String(navigation.formData?.get('intent') ?? '')
+  return LOOSE_INTENTS.includes(intent) ? intent : null
+}
 // The schemas come after hydration (decision 077): zod stays out of the transform pages' first load.
 const loadTransformSchemas = () => import('~/schemas/transform')
 /** The form's fields as conform types them for the transform schema (read before the schema loads). */
@@ -88,6 +102,7 @@ export function TransformEditor({
   deniedReason?: string | null
 }) {
   const isHydrated = useHydrated()
+  const pendingRefill = usePendingRefill()
   const [form, lazyFields] = useLazySchemaForm(loadTransformSchemas, {
     id: 'transform-editor',
     lastResult,
@@ -113,7 +128,7 @@ export function TransformEditor({
     <FormCard
       deniedReason={deniedReason}
       form={form}
-      submit={{ label: submitLabel, name: 'intent', value: 'save' }}
+      submit={{ label: submitLabel, name: 'intent', value: 'save', disabled: Boolean(pendingRefill) }}
       cancelTo={cancelTo}
       encType="multipart/form-data"
     >
@@ -124,6 +139,7 @@ export function TransformEditor({
         value="save"
         tabIndex={-1}
         aria-hidden="true"
+        disabled={Boolean(pendingRefill)}
         style={{ position: 'absolute', width: 1, height: 1, opacity: 0, pointerEvents: 'none' }}
       />
       {notice ? (
@@ -131,6 +147,7 @@ export function TransformEditor({
           {notice}
         </Box>
       ) : null}
+      {inferredMark(fields) ? <input type="hidden" name={COLUMNS_INFERRED_FIELD} value="1" /> : null}
       {fields.original.initialValue ? (
         // the stored transform the form was rendered from: a save writes only what was changed onto it
         <input type="hidden" name={fields.original.name} value={String(fields.original.initialValue)} />
@@ -303,18 +320,33 @@ export function TransformEditor({
         </FieldShell>
         <FileInput name="sampleFile" label="…or upload a sample file" />
         <HStack gap="3" wrap="wrap" mb="4">
-          <SubmitButton name="intent" value="infer" variant="outline" colorPalette="gray" size="sm">
+          <SubmitButton
+            name="intent"
+            value="infer"
+            variant="outline"
+            colorPalette="gray"
+            size="sm"
+            disabled={pendingRefill === 'upload'}
+          >
             Infer columns from sample
           </SubmitButton>
-          <SubmitButton name="intent" value="validate" variant="outline" colorPalette="gray" size="sm">
+          <SubmitButton
+            name="intent"
+            value="validate"
+            variant="outline"
+            colorPalette="gray"
+            size="sm"
+            disabled={Boolean(pendingRefill)}
+          >
             Validate sample
           </SubmitButton>
           {canIngest && ingestDenied ? (
             <Denied label="Ingest the sample" reason={ingestDenied} />
           ) : canIngest ? (
-            <SampleIngestButton token={ingestToken} />
+            <SampleIngestButton token={ingestToken} disabled={Boolean(pendingRefill)} />
           ) : null}
         </HStack>
+        <RefillNote intent={pendingRefill} />
         <SampleIngestResult notice={ingestNotice} />
         {validation ? <ValidationResult validation={validation} /> : null}
       </Section>
@@ -333,7 +365,14 @@ export function TransformEditor({
           />
         </FieldShell>
         <HStack gap="3" mb="2" wrap="wrap">
-          <SubmitButton name="intent" value="upload" variant="outline" colorPalette="gray" size="sm">
+          <SubmitButton
+            name="intent"
+            value="upload"
+            variant="outline"
+            colorPalette="gray"
+            size="sm"
+            disabled={pendingRefill === 'infer'}
+          >
             Load transform from file
           </SubmitButton>
           {downloadHref ? (
@@ -346,6 +385,25 @@ export function TransformEditor({
         </HStack>
       </Section>
     </FormCard>
+  )
+}
+
+/** Whether the form's columns were filled from the sample (the hidden field posted back with them). */
+function inferredMark(fields: TransformFields): boolean {
+  const all = fields as unknown as Record<string, { initialValue?: unknown } | undefined>
+  return Boolean(all[COLUMNS_INFERRED_FIELD]?.initialValue)
+}
+
+/** Why Validate and Publish are disabled while a refill runs (a status, read when it comes). */
+function RefillNote({ intent }: { intent: string | null }) {
+  return (
+    <Box role="status" fontSize="sm" color="fg.muted" mb={intent ? '4' : '0'}>
+      {intent === 'infer'
+        ? 'Inferring the columns from the sample: Validate and Publish wait until they are filled in.'
+        : intent === 'upload'
+          ? 'Loading the transform from the file: Validate and Publish wait until it is filled in.'
+          : null}
+    </Box>
   )
 }
 

@@ -332,3 +332,9 @@ export function inferTransform(sample: string, type?: 'csv' | 'json', delimiter 
   )
   return { type: 'csv', columns, flattening: false, skipHead: 1, notes }
 }
+
+/**
+ * The transform form's hidden field saying its columns were filled from the sample (Infer, or the
+ * server in place of the untouched defaults: issue 54, point 3).
+ */
+export const COLUMNS_INFERRED_FIELD = 'columnsInferred'
