@@ -102,7 +102,7 @@ export default function QuerySavedRoute() {
         </chakra.code>
       ),
     },
-    { key: 'owner', header: 'Saved by', cell: (query) => (query.ownerId === userId ? 'You' : query.owner) },
+    { key: 'owner', header: 'Saved by', cell: (query) => query.owner },
     {
       key: 'visibility',
       header: 'Seen by',
