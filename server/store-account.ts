@@ -25,11 +25,15 @@ async function call<T>(clusterUrl: string, method: string, path: string, token?:
 
 /**
  * The store account's token: the service account STORE_ACCOUNT_NAME found by name, else made (no
- * role: the console gives it its role on the store when the store is set up), its earlier tokens
- * revoked (each start issues one; none is kept on disk) and a new one issued. Throws an Error that
- * says which call failed.
+ * role: the console gives it its role on the store when the store is set up), with `revokeEarlier`
+ * its earlier tokens revoked (local mode: each start issues one, none is kept on disk), and a new
+ * one issued. Throws an Error that says which call failed.
  */
-export async function provisionStoreAccount(clusterUrl: string, admin: Admin): Promise<string> {
+export async function provisionStoreAccount(
+  clusterUrl: string,
+  admin: Admin,
+  { revokeEarlier = true }: { revokeEarlier?: boolean } = {},
+): Promise<string> {
   const login = await call<{ auth_token: { access_token: string } }>(clusterUrl, 'POST', '/login', undefined, {
     username: admin.email,
     password: admin.password,
@@ -48,6 +52,6 @@ export async function provisionStoreAccount(clusterUrl: string, admin: Admin): P
       description: "The console's own account for its store (saved queries, history): made by the console",
     }))
   const tokens = `/service_accounts/${encodeURIComponent(account.uuid)}/tokens/`
-  await call(clusterUrl, 'DELETE', tokens, token)
+  if (revokeEarlier) await call(clusterUrl, 'DELETE', tokens, token)
   return (await call<{ token: string }>(clusterUrl, 'POST', tokens, token, {})).token
 }
