@@ -1,7 +1,14 @@
 import { z } from 'zod'
 import { setByThePage } from '~/utils/form-shape'
 import { defineEditForm, keptFieldsOfForm, type FieldPlaces } from './lossless'
-import { AUTO_BATCH_MESSAGES, KAFKA_OFFSETS, QUEUE_ADDRESS, SOURCE_MESSAGES, SOURCE_NAME_MAX } from './source-values'
+import {
+  AUTO_BATCH_MESSAGES,
+  KAFKA_OFFSETS,
+  QUEUE_ADDRESS,
+  SOURCE_MESSAGES,
+  SOURCE_NAME_MAX,
+  type SourceKind,
+} from './source-values'
 
 export {
   AUTO_BATCH,
@@ -286,6 +293,34 @@ export const SOURCE_PLACES: FieldPlaces = {
 export function keptSourceFields(formData: FormData): string[] {
   return keptFieldsOfForm(formData, SOURCE_PLACES, ['description'])
 }
+
+/**
+ * The source editor's lossless rule (decisions 092 and 103): the browser's check and the action's
+ * parse of an edit; `context` is the source's kind. A new source is checked by `sourceSchemaFor(kind)`.
+ */
+export const sourceEditForm = defineEditForm<SourceKind, ReturnType<typeof sourceSchemaFor>>({
+  name: 'source',
+  kept: keptSourceFields,
+  schemaOf: (formData, kind) => sourceSchemaFor(kind, true, keptSourceFields(formData)),
+  // no CPU, as a source made by another tool may be stored (the form asks for one above 0)
+  example: {
+    rendered: {
+      table: 'p/t',
+      name: 'events',
+      description: '',
+      transform: 'json',
+      replicasMin: '1',
+      replicasMax: '',
+      cpu: '',
+      memory: '1',
+      storage: '1',
+      bootstrapServers: 'broker:9092',
+      topics: 'events',
+    },
+    context: 'kafka',
+    strict: sourceSchemaFor('kafka', true),
+  },
+})
 
 /** Where each auto batch form field is written in the table's entry. */
 export const AUTO_BATCH_PLACES: FieldPlaces = {

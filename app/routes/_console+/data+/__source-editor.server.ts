@@ -1,4 +1,4 @@
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
@@ -17,7 +17,7 @@ import {
 } from '~/api/sources.server'
 import { listTransforms } from '~/api/transforms.server'
 import {
-  keptSourceFields,
+  sourceEditForm,
   SOURCE_PLACES,
   SOURCE_SECRETS,
   sourceSchemaFor,
@@ -26,8 +26,8 @@ import {
   type KinesisSourceForm,
   type SiemSourceForm,
 } from '~/schemas/source'
-import { mergeChanged, parseOriginal } from '~/schemas/lossless'
-import { placeConflicts, refuseConflicts, seenAgain } from '~/utils/edit-conflict.server'
+import type { Json } from '~/schemas/lossless'
+import { parseEdit, saveEdit } from '~/services/edit-save.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { SourceRow } from './__source-list'
 import { splitTableValue } from '~/services/table-choices.server'
@@ -124,18 +124,15 @@ export function sourceEditValue(source: Source, kind: SourceKind, table: string)
 
 const SCALE_FIELDS = ['replicasMin', 'replicasMax', 'cpu', 'memory', 'storage']
 
-/** The stored source with only the changed fields' places taken from `body` (the form's full body). */
-function mergeSource(stored: Source, body: SourceBody, kept: string[]): SourceBody {
-  const writable = {
+/** The stored source's writable keys: what an edit's changed fields are written onto. */
+function writableSource(stored: Source): Json {
+  return {
     name: stored.name,
     ...(stored.description !== undefined ? { description: stored.description } : {}),
     transform: stored.transform,
     settings: stored.settings ?? {},
     k8s_deployment: stored.k8s_deployment ?? {},
   }
-  // a description cleared is written as "" (the body leaves a blank one out)
-  const merged = mergeChanged(writable, { ...body, description: body.description ?? '' }, SOURCE_PLACES, kept)
-  return merged as SourceBody
 }
 
 /** The request body for a valid form; `stored` supplies secrets left blank on edit. */
@@ -269,36 +266,47 @@ export async function sourceEditorAction(
   formData: FormData,
   options: { sourceId?: string } = {},
 ) {
-  const kept = options.sourceId ? keptSourceFields(formData) : []
-  const submission = parseWithZod(formData, { schema: sourceSchemaFor(kind, Boolean(options.sourceId), kept) })
+  // the same rule as the browser's check (decision 103)
+  const { kept, submission } = parseEdit(formData, sourceEditForm, kind, {
+    isEdit: Boolean(options.sourceId),
+    strict: sourceSchemaFor(kind, Boolean(options.sourceId)),
+  })
   const hideFields = [...SOURCE_SECRETS]
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })
   const form = submission.value as AnyForm
   const { projectId, tableId } = splitTableValue(form.table)
-  try {
-    let saved: Source
-    if (options.sourceId) {
-      const stored = await getSource(api, projectId, tableId, kind, options.sourceId)
-      // no silent lost update (decision 097): a field changed here and, meanwhile, on the cluster
-      const seen = parseOriginal(formData.get('original'))
-      const now = sourceFormValue(stored, kind, form.table)
-      const conflicts = placeConflicts({
-        formData,
-        seen,
-        now,
-        places: SOURCE_PLACES,
-        kept,
-        labels: SOURCE_LABELS,
-        multiline: ['description'],
-      })
-      if (seen && conflicts.length)
-        return await refuseConflicts(api, submission, conflicts, {
-          current: stored,
-          original: JSON.stringify(seenAgain(seen, now, conflicts)),
-          hideFields,
-        })
-      const body = mergeSource(stored, sourceBody(kind, form, stored), kept)
-      saved = await updateSource(api, projectId, tableId, kind, options.sourceId, body)
+  const done = (saved: Source) =>
+    redirectWithToast(sourceUrl(tableId, kind, saved.uuid, projectId), {
+      title: `Source ${saved.name} ${options.sourceId ? 'saved' : 'created'}`,
+      type: 'success',
+    })
+  const sourceId = options.sourceId
+  if (!sourceId) {
+    try {
+      return await done(await createSource(api, projectId, tableId, kind, sourceBody(kind, form)))
+    } catch (error) {
+      return replyFromCluster(submission, error, { rename: renameFor(error), hideFields })
+    }
+  }
+  return saveEdit(api, submission, {
+    formData,
+    kept,
+    // no silent lost update (decision 097): a field changed here and, meanwhile, on the cluster
+    read: () => getSource(api, projectId, tableId, kind, sourceId),
+    rendered: (stored) => sourceFormValue(stored, kind, form.table),
+    places: SOURCE_PLACES,
+    labels: SOURCE_LABELS,
+    multiline: ['description'],
+    onto: writableSource,
+    // a description cleared is written as "" (the body leaves a blank one out)
+    body: (_value, stored) => {
+      const body = sourceBody(kind, form, stored)
+      return { ...body, description: body.description ?? '' }
+    },
+    write: async (merged, stored) => {
+      const body = merged as SourceBody
+      const saved = await updateSource(api, projectId, tableId, kind, sourceId, body)
+      // the source's pool takes the new scale
       const pool = SCALE_FIELDS.every((field) => kept.includes(field))
         ? null
         : await findSourcePool(api, saved.pool_name ?? stored.pool_name)
@@ -307,16 +315,12 @@ export async function sourceEditorAction(
           ...(pool.settings?.k8s_deployment ?? {}),
           ...body.k8s_deployment,
         })
-    } else {
-      saved = await createSource(api, projectId, tableId, kind, sourceBody(kind, form))
-    }
-    return redirectWithToast(sourceUrl(tableId, kind, saved.uuid, projectId), {
-      title: `Source ${saved.name} ${options.sourceId ? 'saved' : 'created'}`,
-      type: 'success',
-    })
-  } catch (error) {
-    return replyFromCluster(submission, error, { rename: renameFor(error), hideFields })
-  }
+      return saved
+    },
+    done,
+    rename: renameFor,
+    hideFields,
+  })
 }
 
 /**

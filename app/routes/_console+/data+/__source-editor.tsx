@@ -48,7 +48,7 @@ export function SourceEditor({
   const [form, fields] = useLazySchemaForm(loadSourceSchemas, {
     // on edit, the fields still as stored are not checked again, as in the action (decision 072)
     schemaOf: (schemas, formData) =>
-      schemas.sourceSchemaFor(kind, isEdit, isEdit ? schemas.keptSourceFields(formData) : []),
+      isEdit ? schemas.sourceEditForm.schemaOf(formData, kind) : schemas.sourceSchemaFor(kind, false),
     id: `source-${kind}`,
     constraint,
     lastResult,

@@ -4,7 +4,8 @@ import type { ClusterApi } from '~/api/client.server'
 import { getDefaults } from '~/api/defaults.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { createPool, poolUpdateBody, replacePool, type Pool } from '~/api/pools.server'
-import { mergeChanged, parseOriginal, type Json } from '~/schemas/lossless'
+import type { Json } from '~/schemas/lossless'
+import { parseEdit, saveEdit } from '~/services/edit-save.server'
 import { loadTableTransformPick, tableTransformOption } from '~/api/transforms.server'
 import { transformOf } from '~/schemas/job'
 import {
@@ -23,7 +24,6 @@ import {
 } from '~/schemas/pool'
 import { redirectWithToast } from '~/utils/toast.server'
 import { DEFAULT_TRANSFORM, defaultTransformOf } from '~/utils/table-transform'
-import { placeConflicts, refuseConflicts, seenAgain } from '~/utils/edit-conflict.server'
 
 /** A table the pool form offers (`project.table`) with its transforms (`project.table:name`). */
 
@@ -200,44 +200,29 @@ const POOL_LABELS: Record<string, string> = {
  * a toast; errors come back on the fields.
  */
 export async function updatePoolAction(api: ClusterApi, pool: Pool, formData: FormData) {
-  const seen = parseOriginal(formData.get('original'))
   // the same rule as the browser's check (decision 103)
-  const kept = poolEditForm.kept(formData, undefined)
-  const submission = parseWithZod(formData, { schema: poolEditForm.schemaOf(formData, undefined) })
+  const { kept, submission } = parseEdit(formData, poolEditForm, undefined)
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const form = submission.value as PoolEditForm
-  // no silent lost update (decision 097): a field changed here and, meanwhile, on the cluster
-  const now = poolFormValues(pool)
-  const conflicts = placeConflicts({
+  return saveEdit(api, submission, {
     formData,
-    seen,
-    now,
-    places: POOL_PLACES,
     kept,
+    // no silent lost update (decision 097): the pool as the page's loader read it
+    read: async () => pool,
+    rendered: poolFormValues,
+    places: POOL_PLACES,
     labels: POOL_LABELS,
     multiline: ['description'],
+    onto: (stored): Json => ({
+      name: stored.name,
+      ...(stored.description !== undefined ? { description: stored.description } : {}),
+      ...(stored.type !== undefined ? { type: stored.type } : {}),
+      settings: stored.settings ?? {},
+    }),
+    body: (_value, stored) => poolUpdateBody(stored, { description: form.description, ...sizesOf(form) }),
+    write: (body, stored) => replacePool(api, stored.uuid, body),
+    done: (saved) =>
+      redirectWithToast(`/scale/pool/${saved.uuid}`, { title: `Pool ${saved.name} saved`, type: 'success' }),
+    rename: poolFields(form),
   })
-  if (seen && conflicts.length)
-    return refuseConflicts(api, submission, conflicts, {
-      current: pool,
-      original: JSON.stringify(seenAgain(seen, now, conflicts)),
-    })
-  const stored: Json = {
-    name: pool.name,
-    ...(pool.description !== undefined ? { description: pool.description } : {}),
-    ...(pool.type !== undefined ? { type: pool.type } : {}),
-    settings: pool.settings ?? {},
-  }
-  const body = mergeChanged(
-    stored,
-    poolUpdateBody(pool, { description: form.description, ...sizesOf(form) }),
-    POOL_PLACES,
-    kept,
-  )
-  try {
-    const saved = await replacePool(api, pool.uuid, body)
-    return redirectWithToast(`/scale/pool/${saved.uuid}`, { title: `Pool ${saved.name} saved`, type: 'success' })
-  } catch (error) {
-    return replyFromCluster(submission, error, { rename: poolFields(form) })
-  }
 }

@@ -1,12 +1,11 @@
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { createStorage, getStorage, updateStorage, type Storage, type StorageInput } from '~/api/storages.server'
 import { BUCKET_PLACES, bucketEditForm, BucketFormSchema, type BucketForm } from '~/schemas/bucket'
-import { mergeChanged, parseOriginal } from '~/schemas/lossless'
-import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
+import { parseEdit, saveEdit } from '~/services/edit-save.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** Where the cluster's storage fields (as mapFieldErrors flattens them) show on the bucket form. */
@@ -103,41 +102,40 @@ const BUCKET_LABELS: Record<string, string> = {
  * Validation and the cluster's 400s come back on the form's fields with everything typed kept.
  */
 export async function saveBucketAction(api: ClusterApi, formData: FormData, storageId?: string) {
-  const original = storageId ? parseOriginal(formData.get('original')) : undefined
   // the same rule as the browser's check (decision 103)
-  const kept = original ? bucketEditForm.kept(formData, undefined) : []
-  const submission = parseWithZod(formData, {
-    schema: original ? bucketEditForm.schemaOf(formData, undefined) : BucketFormSchema,
+  const { kept, submission } = parseEdit(formData, bucketEditForm, undefined, {
+    isEdit: Boolean(storageId),
+    strict: BucketFormSchema,
   })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  try {
-    if (storageId && original) {
-      // no silent lost update (decision 097)
-      const stored = await getStorage(api, storageId)
-      const refusal = await refuseChangedMeanwhile(api, submission, {
-        formData,
-        now: bucketFormValues(stored),
-        places: BUCKET_PLACES,
-        kept,
-        labels: BUCKET_LABELS,
-        multiline: ['description'],
-        current: stored,
-      })
-      if (refusal) return refusal
-    }
-    const body = storageBody(submission.value)
-    const changes = original ? mergeChanged({}, body, BUCKET_PLACES, kept) : body
-    if (original && isObjectEmpty(changes.settings)) delete changes.settings
-    const saved = !storageId
-      ? await createStorage(api, body)
-      : Object.keys(changes).length
-        ? await updateStorage(api, storageId, changes)
-        : await getStorage(api, storageId)
-    return redirectWithToast(`/security/buckets/${saved.uuid}`, {
+  const done = (saved: Storage) =>
+    redirectWithToast(`/security/buckets/${saved.uuid}`, {
       title: `Bucket ${saved.name} ${storageId ? 'saved' : 'created'}`,
       type: 'success',
     })
-  } catch (error) {
-    return replyFromCluster(submission, error, { rename: BUCKET_FIELDS })
+  if (!storageId) {
+    try {
+      return await done(await createStorage(api, storageBody(submission.value)))
+    } catch (error) {
+      return replyFromCluster(submission, error, { rename: BUCKET_FIELDS })
+    }
   }
+  return saveEdit(api, submission, {
+    formData,
+    kept,
+    // no silent lost update (decision 097)
+    read: () => getStorage(api, storageId),
+    rendered: bucketFormValues,
+    places: BUCKET_PLACES,
+    labels: BUCKET_LABELS,
+    multiline: ['description'],
+    onto: () => ({}),
+    body: storageBody,
+    write: async (changes) => {
+      if (isObjectEmpty(changes.settings)) delete changes.settings
+      return Object.keys(changes).length ? updateStorage(api, storageId, changes) : getStorage(api, storageId)
+    },
+    done,
+    rename: BUCKET_FIELDS,
+  })
 }

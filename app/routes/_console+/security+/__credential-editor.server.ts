@@ -6,7 +6,6 @@ import {
   listCredentialTypes,
   updateCredential,
   type Credential,
-  type CredentialInput,
   type CredentialType,
 } from '~/api/credentials.server'
 import { replyFromCluster } from '~/api/policies.server'
@@ -22,7 +21,7 @@ import {
   type CredentialFieldSpec,
 } from '~/schemas/credential'
 import { parseOriginal } from '~/schemas/lossless'
-import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
+import { parseEdit, saveEdit } from '~/services/edit-save.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** A credential type as the form offers it: key, a label, its cloud and its fields. */
@@ -138,13 +137,13 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
   const notes = hasSecrets ? [SECRETS_NOTE] : []
 
   const isPickingType = formData.get('intent') === PICK_TYPE_INTENT
-  // an edit with its `original` writes only the fields posted otherwise than rendered (decision 074)
-  const original = existing ? parseOriginal(formData.get('original')) : undefined
-  // the same rule as the browser's check (decision 103)
+  // an edit with its `original` writes only the fields posted otherwise than rendered (decision 074),
+  // by the same rule as the browser's check (decision 103)
   const context = { fields: type?.fields ?? null, keepsSecrets: Boolean(existing) }
-  const kept = original ? credentialEditForm.kept(form, context) : []
-  const schema = original ? credentialEditForm.schemaOf(form, context) : credentialFormSchema(context.fields, context)
-  const submission = parseWithZod(form, { schema })
+  const { kept, submission } = parseEdit(form, credentialEditForm, context, {
+    isEdit: Boolean(existing),
+    strict: credentialFormSchema(context.fields, context),
+  })
   if (isPickingType) {
     // Nothing is checked yet: the user only asked for the type's fields.
     const reply = parseWithZod(form, {
@@ -189,61 +188,54 @@ export async function saveCredentialAction(api: ClusterApi, formData: FormData, 
   }
   for (const field of type?.fields ?? []) rename[`details.${field.key}`] = `details.${field.key}`
 
-  try {
-    if (existing && original) {
-      // no silent lost update (decision 097): `existing` is the credential as the cluster holds it now
-      const labels: Record<string, string> = { name: 'Name', description: 'Description' }
-      for (const field of type?.fields ?? []) labels[`details.${field.key}`] = field.label
-      const refusal = await refuseChangedMeanwhile(api, submission, {
-        formData: form,
-        now: parseOriginal(credentialFormValues(existing, type).original)!,
-        places: credentialPlaces(context.fields),
-        kept,
-        labels,
-        multiline: ['description'],
-        current: existing,
-        hideFields,
-      })
-      if (refusal) return refusal
-    }
-    const saved = existing
-      ? original
-        ? await saveChanged(api, existing, value, details, kept)
-        : await updateCredential(api, existing.uuid, {
-            name: value.name,
-            description: value.description ?? '',
-            details,
-          })
-      : await createCredential(api, {
+  const done = (saved: Credential) =>
+    redirectWithToast(`/security/credentials/${saved.uuid}`, {
+      title: `Credential ${saved.name} ${existing ? 'saved' : 'created'}`,
+      type: 'success',
+    })
+  if (!existing) {
+    try {
+      return await done(
+        await createCredential(api, {
           name: value.name,
           description: value.description ?? '',
           type: value.type,
           details,
-        })
-    return redirectWithToast(`/security/credentials/${saved.uuid}`, {
-      title: `Credential ${saved.name} ${existing ? 'saved' : 'created'}`,
-      type: 'success',
-    })
-  } catch (error) {
-    return replyFromCluster(submission, error, { rename, hideFields, notes })
+        }),
+      )
+    } catch (error) {
+      return replyFromCluster(submission, error, { rename, hideFields, notes })
+    }
   }
+  const labels: Record<string, string> = { name: 'Name', description: 'Description' }
+  for (const field of type?.fields ?? []) labels[`details.${field.key}`] = field.label
+  // an edit's save (decision 074): only the changed name, description and non-secret details, and
+  // the secrets typed, are sent (PATCH: the cluster merges details); nothing when none changed
+  return saveEdit(api, submission, {
+    formData: form,
+    kept,
+    // no silent lost update (decision 097): `existing` is the credential as the cluster holds it now
+    read: async () => existing,
+    rendered: (stored) => parseOriginal(credentialFormValues(stored, type).original)!,
+    places: credentialPlaces(context.fields),
+    alsoWrites: Object.fromEntries(
+      (type?.fields ?? [])
+        .filter((field) => field.secret)
+        .map((field) => [`details.${field.key}`, [['details', field.key]]]),
+    ),
+    labels,
+    multiline: ['description'],
+    onto: () => ({}),
+    body: () => ({ name: value.name, description: value.description ?? '', details }),
+    write: async (change) => {
+      if (isObjectEmpty(change.details)) delete change.details
+      return Object.keys(change).length ? updateCredential(api, existing.uuid, change) : existing
+    },
+    done,
+    rename,
+    hideFields,
+    notes,
+  })
 }
 
-/**
- * An edit's save (decision 074): only the changed name, description and non-secret details, and
- * the secrets typed, are sent (PATCH: the cluster merges details); nothing when none changed.
- */
-async function saveChanged(
-  api: ClusterApi,
-  existing: Credential,
-  value: { name: string; description?: string },
-  details: Record<string, string>,
-  kept: readonly string[],
-) {
-  const change: Partial<CredentialInput> = {}
-  if (!kept.includes('name')) change.name = value.name
-  if (!kept.includes('description')) change.description = value.description ?? ''
-  const changed = Object.fromEntries(Object.entries(details).filter(([key]) => !kept.includes(`details.${key}`)))
-  if (Object.keys(changed).length) change.details = changed
-  return Object.keys(change).length ? updateCredential(api, existing.uuid, change) : existing
-}
+const isObjectEmpty = (value: unknown) => typeof value === 'object' && value !== null && Object.keys(value).length === 0
