@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { setByThePage } from '~/utils/form-shape'
-import { keptFieldsOfForm, type FieldPlaces } from './lossless'
+import { defineEditForm, keptFieldsOfForm, type FieldPlaces } from './lossless'
 import { IDENTIFIER_PATTERN, NAME_MAX_LENGTH } from './table'
 
 /** Spec section 5, Dictionary. */
@@ -174,3 +174,30 @@ export const DICTIONARY_PLACES: FieldPlaces = {
 export function keptDictionaryFields(formData: FormData): string[] {
   return keptFieldsOfForm(formData, DICTIONARY_PLACES, ['description', 'schemaDefinition'])
 }
+
+/** The schema a posted dictionary form is checked by: the edit form's (it carries `original`) or the strict one. */
+export function dictionarySchemaOf(formData: FormData) {
+  return formData.has('original') ? dictionaryFormSchema(keptDictionaryFields(formData)) : DictionaryFormSchema
+}
+
+/** The dictionary edit form's lossless rule (decisions 092 and 103): the browser's check and the action's parse. */
+export const dictionaryEditForm = defineEditForm({
+  name: 'dictionary',
+  kept: keptDictionaryFields,
+  schemaOf: dictionarySchemaOf,
+  // the cluster takes a name with a leading underscore; the form's rule does not (decision 092)
+  example: {
+    rendered: {
+      project: 'p',
+      name: '_made_elsewhere',
+      description: '',
+      schemaDefinition: '{"id": "UInt32"}',
+      primaryKey: '["id"]',
+      format: 'CSV',
+      layout: 'hashed',
+      file: 'ids.csv',
+    },
+    context: undefined,
+    strict: DictionaryFormSchema,
+  },
+})

@@ -19,14 +19,14 @@ import { readMultipart, TOO_BIG_MESSAGE, UPLOAD_FAILURE } from './__file-upload.
 import {
   DICTIONARY_PLACES,
   DictionaryNewFormSchema,
+  dictionaryEditForm,
   dictionaryFormSchema,
-  keptDictionaryFields,
   parsePrimaryKey,
   parseSchemaDefinition,
   type DictionaryForm,
 } from '~/schemas/dictionary'
-import { mergeChanged, type Json } from '~/schemas/lossless'
-import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
+import type { Json } from '~/schemas/lossless'
+import { parseEdit, saveEdit } from '~/services/edit-save.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { DictionaryFormValues } from './__dictionary-editor'
 import { dictionaryUrl } from './__dictionary-url'
@@ -117,14 +117,13 @@ function inputOf(form: DictionaryForm): DictionaryInput {
   }
 }
 
-/** The stored dictionary's writable keys with the changed fields' places taken from the form's body. */
-function mergeDictionary(stored: Dictionary, form: DictionaryForm, kept: string[]): Json {
-  const writable: Json = {
+/** The stored dictionary's writable keys: what an edit's changed fields are written onto. */
+function writableDictionary(stored: Dictionary): Json {
+  return {
     name: stored.name,
     ...(stored.description !== undefined ? { description: stored.description } : {}),
     settings: stored.settings ?? {},
   }
-  return mergeChanged(writable, dictionaryBody(inputOf(form)), DICTIONARY_PLACES, kept)
 }
 
 /**
@@ -196,28 +195,26 @@ export async function updateDictionaryAction(
   dictionaryId: string,
   formData: FormData,
 ) {
-  const kept = keptDictionaryFields(formData)
-  const submission = parseWithZod(formData, { schema: dictionaryFormSchema(kept) })
+  // the same rule as the browser's check (decision 103)
+  const { kept, submission } = parseEdit(formData, dictionaryEditForm, undefined, { strict: dictionaryFormSchema() })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  try {
-    const stored = await getDictionary(api, projectId, dictionaryId)
+  return saveEdit(api, submission, {
+    formData,
+    kept,
     // no silent lost update (decision 097)
-    const refusal = await refuseChangedMeanwhile(api, submission, {
-      formData,
-      now: formValuesOf(projectId, stored),
-      places: DICTIONARY_PLACES,
-      kept,
-      labels: DICTIONARY_LABELS,
-      multiline: ['description', 'schemaDefinition'],
-      current: stored,
-    })
-    if (refusal) return refusal
-    const saved = await updateDictionary(api, projectId, dictionaryId, mergeDictionary(stored, submission.value, kept))
-    return redirectWithToast(dictionaryUrl(projectId, saved.uuid ?? dictionaryId), {
-      title: `Dictionary ${saved.name} saved`,
-      type: 'success',
-    })
-  } catch (error) {
-    return replyFromCluster(submission, error, { rename: DICTIONARY_FIELDS })
-  }
+    read: () => getDictionary(api, projectId, dictionaryId),
+    rendered: (stored) => formValuesOf(projectId, stored),
+    places: DICTIONARY_PLACES,
+    labels: DICTIONARY_LABELS,
+    multiline: ['description', 'schemaDefinition'],
+    onto: writableDictionary,
+    body: (form) => dictionaryBody(inputOf(form)),
+    write: (body) => updateDictionary(api, projectId, dictionaryId, body),
+    done: (saved) =>
+      redirectWithToast(dictionaryUrl(projectId, saved.uuid ?? dictionaryId), {
+        title: `Dictionary ${saved.name} saved`,
+        type: 'success',
+      }),
+    rename: DICTIONARY_FIELDS,
+  })
 }

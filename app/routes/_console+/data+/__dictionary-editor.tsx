@@ -87,11 +87,7 @@ export function DictionaryEditor({
   const [form, fields] = useLazySchemaForm(loadDictionarySchemas, {
     // on edit, the fields still as stored are not checked again, as in the action (decision 072)
     schemaOf: (schemas, formData): EitherSchema =>
-      canUpload
-        ? schemas.DictionaryNewFormSchema
-        : formData.has('original')
-          ? schemas.dictionaryFormSchema(schemas.keptDictionaryFields(formData))
-          : schemas.DictionaryFormSchema,
+      canUpload ? schemas.DictionaryNewFormSchema : schemas.dictionaryEditForm.schemaOf(formData, undefined),
     id: 'dictionary-editor',
     constraint,
     lastResult: upload.result ?? lastResult,

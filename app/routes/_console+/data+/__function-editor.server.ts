@@ -5,8 +5,7 @@ import { createFunction, functionBody, getFunction, updateFunction, type SqlFunc
 import { replyFromCluster } from '~/api/policies.server'
 import { listProjects } from '~/api/projects.server'
 import { FUNCTION_PLACES, functionEditForm, FunctionFormSchema, functionFormSchema } from '~/schemas/function'
-import { mergeChanged } from '~/schemas/lossless'
-import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
+import { parseEdit, saveEdit } from '~/services/edit-save.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import { functionUrl } from './__function-url'
 import { isConsoleProject } from '~/utils/console-store'
@@ -63,35 +62,29 @@ export function functionEditValues(projectId: string, fn: SqlFunction): Function
  */
 export async function updateFunctionAction(api: ClusterApi, projectId: string, functionId: string, formData: FormData) {
   // the same rule as the browser's check (decision 103)
-  const kept = functionEditForm.kept(formData, undefined)
-  const submission = parseWithZod(formData, { schema: functionFormSchema(kept) })
+  const { kept, submission } = parseEdit(formData, functionEditForm, undefined, { strict: functionFormSchema() })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  const { project: _project, ...fn } = submission.value
-  try {
-    const stored = await getFunction(api, projectId, functionId)
+  return saveEdit(api, submission, {
+    formData,
+    kept,
     // no silent lost update (decision 097)
-    const refusal = await refuseChangedMeanwhile(api, submission, {
-      formData,
-      now: functionEditValues(projectId, stored),
-      places: FUNCTION_PLACES,
-      kept,
-      labels: { name: 'Function name', description: 'Description', sql: 'SQL' },
-      multiline: ['description', 'sql'],
-      current: stored,
-    })
-    if (refusal) return refusal
-    const writable = {
+    read: () => getFunction(api, projectId, functionId),
+    rendered: (stored) => functionEditValues(projectId, stored),
+    places: FUNCTION_PLACES,
+    labels: { name: 'Function name', description: 'Description', sql: 'SQL' },
+    multiline: ['description', 'sql'],
+    onto: (stored) => ({
       name: stored.name,
       ...(stored.description !== undefined ? { description: stored.description } : {}),
       sql: stored.sql,
-    }
-    const body = mergeChanged(writable, functionBody(fn), FUNCTION_PLACES, kept)
-    const saved = await updateFunction(api, projectId, functionId, body)
-    return redirectWithToast(functionUrl(projectId, saved.uuid ?? functionId), {
-      title: `Function ${saved.name} saved`,
-      type: 'success',
-    })
-  } catch (error) {
-    return replyFromCluster(submission, error, { rename: FUNCTION_FIELDS })
-  }
+    }),
+    body: ({ project: _project, ...fn }) => functionBody(fn),
+    write: (body) => updateFunction(api, projectId, functionId, body),
+    done: (saved) =>
+      redirectWithToast(functionUrl(projectId, saved.uuid ?? functionId), {
+        title: `Function ${saved.name} saved`,
+        type: 'success',
+      }),
+    rename: FUNCTION_FIELDS,
+  })
 }
