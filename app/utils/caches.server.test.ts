@@ -13,9 +13,9 @@ import '~/api/tables.server'
 import '~/utils/page-cache.server'
 import '~/utils/session.server'
 import '~/routes/_console+/data+/__ingest-once.server'
-import '~/routes/_console+/queries+/__result-cache.server'
-import '~/routes/_console+/queries+/__saved.server'
-import '~/routes/_console+/queries+/__schema.server'
+import '~/services/query/result-cache.server'
+import '~/services/query/saved.server'
+import '~/services/query/schema.server'
 import '~/routes/_console+/scale+/__pools.server'
 
 /**

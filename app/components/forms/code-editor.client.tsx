@@ -15,7 +15,7 @@ import {
   withTableColumns,
   type SchemaCompletion,
   type SchemaTreeData,
-} from '~/routes/_console+/queries+/__schema-tree'
+} from '~/utils/schema-tree'
 
 /** The editor's line height in px (14 px text), as the Query page's. */
 const LINE_HEIGHT = 21

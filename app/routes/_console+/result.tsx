@@ -33,11 +33,11 @@ import {
   type WorkspaceInput,
   type WorkspaceView,
 } from './queries+/__workspace'
-import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS, typedOptions } from './queries+/__query-options'
+import { EMPTY_RESULT_MESSAGE, NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS, typedOptions } from '~/utils/query-options'
 import { ResultGrid } from './queries+/__result-grid'
-import { loadSchemaTree } from './queries+/__schema.server'
+import { loadSchemaTree } from '~/services/query/schema.server'
 import { pageOf } from './queries+/__result-cells'
-import { recordRun } from './queries+/__saved.server'
+import { recordRun } from '~/services/query/saved.server'
 import {
   chartOfRun,
   loadPicker,
@@ -51,7 +51,7 @@ import {
   type ChartPart,
   type ErrorPosition,
   type QueryOutcome,
-} from './queries+/__query.server'
+} from '~/services/query/run.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 // The Chart tab's view is its own chunk (its controls and figure; Plotly is a further one): rendered

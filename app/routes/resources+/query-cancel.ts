@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
 import { redirectWithToast } from '~/utils/toast.server'
-import { editorLink, readOptions, resultLink } from '../_console+/queries+/__query-options'
-import { uiSettings } from '../_console+/queries+/__query.server'
-import { cancelRun } from '../_console+/queries+/__result-cache.server'
+import { editorLink, readOptions, resultLink } from '~/utils/query-options'
+import { uiSettings } from '~/services/query/run.server'
+import { cancelRun } from '~/services/query/result-cache.server'
 
 /**
  * POST /resources/query-cancel (the query form's fields: `sql` and the options): stops this user's

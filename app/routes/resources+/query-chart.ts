@@ -3,8 +3,8 @@ import { requireApi } from '~/api/client.server'
 import { isChangingStatement } from '~/utils/sql'
 import { withBase } from '~/utils/base-path'
 import { CHART_FIELDS, readChartView } from '~/utils/chart-spec'
-import { NO_SQL_MESSAGE, readOptions, validateOptions } from '../_console+/queries+/__query-options'
-import { chartOfRun, newRunId, runForUi } from '../_console+/queries+/__query.server'
+import { NO_SQL_MESSAGE, readOptions, validateOptions } from '~/utils/query-options'
+import { chartOfRun, newRunId, runForUi } from '~/services/query/run.server'
 
 /**
  * GET /resources/query-chart?sql=…&<options>&<param_…>&run=…&chart=…&x=…&y=…&split=…: the chart of

@@ -4,8 +4,8 @@ import { isNumericType } from '~/utils/sql'
 import { doubtMessage, readStatement, withoutOutputFormat } from '~/utils/sql-statement'
 import { answerFromCluster } from '~/api/policies.server'
 import { queryCluster } from '~/api/query.server'
-import { NO_SQL_MESSAGE, readOptions, validateOptions } from '../_console+/queries+/__query-options'
-import { ROWS_FORMAT } from '../_console+/queries+/__result-cache.server'
+import { NO_SQL_MESSAGE, readOptions, validateOptions } from '~/utils/query-options'
+import { ROWS_FORMAT } from '~/services/query/result-cache.server'
 
 /**
  * GET /resources/query-csv?sql=…&hdx_query_*=…[&as=json]: the query's whole answer as a download,

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
-import { loadEngineFunctions } from '../_console+/queries+/__schema.server'
+import { loadEngineFunctions } from '~/services/query/schema.server'
 
 /**
  * GET /resources/query-functions: the engine's function names as a JSON array, for the editor's

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
 import { consoleRead, runQuery } from '~/api/query.server'
-import { readOptions } from '../_console+/queries+/__query-options'
-import { uiSettings } from '../_console+/queries+/__query.server'
-import { runProgress } from '../_console+/queries+/__result-cache.server'
+import { readOptions } from '~/utils/query-options'
+import { uiSettings } from '~/services/query/run.server'
+import { runProgress } from '~/services/query/result-cache.server'
 
 export type QueryProgress = {
   state: 'running' | 'done' | 'canceled' | 'none'

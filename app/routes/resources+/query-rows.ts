@@ -3,9 +3,9 @@ import { requireApi } from '~/api/client.server'
 import { answerFromCluster } from '~/api/policies.server'
 import { queryCluster } from '~/api/query.server'
 import { isChangingStatement } from '~/utils/sql'
-import { NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from '../_console+/queries+/__query-options'
-import { uiSettings } from '../_console+/queries+/__query.server'
-import { peekCachedRows, ROWS_FORMAT } from '../_console+/queries+/__result-cache.server'
+import { NO_SQL_MESSAGE, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from '~/utils/query-options'
+import { uiSettings } from '~/services/query/run.server'
+import { peekCachedRows, ROWS_FORMAT } from '~/services/query/result-cache.server'
 
 /** Rows per chunk when rows are written from the cache. */
 const CHUNK_ROWS = 1000

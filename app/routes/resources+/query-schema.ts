@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { requireApi } from '~/api/client.server'
 import { answerFromCluster } from '~/api/policies.server'
 import { listProjectsBriefly } from '~/api/table-search.server'
-import { loadProjectSchema, loadSchemaTree, loadTableColumns } from '../_console+/queries+/__schema.server'
+import { loadProjectSchema, loadSchemaTree, loadTableColumns } from '~/services/query/schema.server'
 
 /**
  * GET /resources/query-schema?project=<uuid>[&table=<uuid>]: one part of the editor's schema tree as

@@ -5,7 +5,7 @@ import { args, get, loginAsAdmin } from '#tests/session'
 import { loader as functionsLoader } from './functions._index'
 import { loader as dictionariesLoader } from './dictionaries._index'
 import { loader as referenceLoader } from '../queries+/reference'
-import { REFERENCE_ALL_PROJECTS } from '../queries+/__schema.server'
+import { REFERENCE_ALL_PROJECTS } from '~/services/query/schema.server'
 import { CATALOG_PROJECTS_PER_PAGE } from '~/utils/catalog-projects'
 
 /**

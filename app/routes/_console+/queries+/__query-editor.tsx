@@ -21,17 +21,17 @@ import { DateTime } from '~/components/layout/date-time'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { HistoryEntry } from '~/api/saved-queries.server'
 import { SAVED_QUERY_NAME_MAX } from '~/schemas/saved-query'
-import { editorLink, OUTPUT_FORMATS, QUERY_OPTION_GROUPS, withoutParams, type QueryOption } from './__query-options'
+import { editorLink, OUTPUT_FORMATS, QUERY_OPTION_GROUPS, withoutParams, type QueryOption } from '~/utils/query-options'
 import { paramNameOf, paramValuesOf } from '~/utils/sql-params'
 import { TableSearchField, type PickerSearch } from '~/components/forms/table-search-field'
+import { SchemaTree } from './__schema-tree'
 import {
   completionsOf,
-  SchemaTree,
   withProjectPart,
   withTableColumns,
   type SchemaCompletion,
   type SchemaTreeData,
-} from './__schema-tree'
+} from '~/utils/schema-tree'
 import { withBase } from '~/utils/base-path'
 import { formatNumber } from '~/utils/format-number'
 import type { QueryProgress } from '~/routes/resources+/query-progress'

@@ -7,7 +7,7 @@ import { withBase } from '~/utils/base-path'
 import { formatNumber } from '~/utils/format-number'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { isAlterJobSql } from '~/schemas/job-values'
-import type { AnalysisPart, QueryOutcome } from './__query.server'
+import type { AnalysisPart, QueryOutcome } from '~/services/query/run.server'
 
 /**
  * The result page's parts shown on their own tab (Statistics, Analysis), only without scripts (the

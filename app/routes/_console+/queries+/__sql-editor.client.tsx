@@ -6,7 +6,7 @@ import 'ace-builds/src-noconflict/ext-language_tools'
 import type { Ace } from 'ace-builds'
 import { memo, useEffect, useMemo, useRef } from 'react'
 import { MONO_FONTS } from '~/theme'
-import type { SchemaCompletion } from './__schema-tree'
+import type { SchemaCompletion } from '~/utils/schema-tree'
 
 /** Words the dialect adds to Ace's generic SQL keywords. */
 const EXTRA_KEYWORDS = [

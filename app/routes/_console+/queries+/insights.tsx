@@ -15,7 +15,7 @@ import { PageHeader } from '~/components/layout/page-header'
 import { formatBytes, formatNumber } from '~/utils/format-number'
 import type { RouteHandle } from '~/utils/handle'
 import { QueryTabs } from './__query-tabs'
-import { editorLink } from './__query-options'
+import { editorLink } from '~/utils/query-options'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'query' }

@@ -9,7 +9,7 @@ import { loader as chartLoader } from '../../resources+/query-chart'
 import { loader as csvLoader } from '../../resources+/query-csv'
 import { action as resultAction, handle as resultHandle, loader as resultLoader, shouldRevalidate } from '../result'
 import { action as editorAction, loader as editorLoader } from './_index'
-import { editorLink } from './__query-options'
+import { editorLink } from '~/utils/query-options'
 
 const cluster = useTestCluster()
 

@@ -8,16 +8,16 @@ import { args, get, loginAsAdmin, post, responseFrom, unwrap } from '#tests/sess
 import { loader as csvLoader } from '../../resources+/query-csv'
 import { action as resultAction, loader as resultLoader, MAX_RUN_LINK, shouldRevalidate } from '../result'
 import { loader as editorLoader } from './_index'
-import { editorLink, MAX_ROWS_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS } from './__query-options'
+import { editorLink, MAX_ROWS_MESSAGE, NO_SQL_MESSAGE, QUERY_OPTIONS } from '~/utils/query-options'
 import { loader as referenceLoader } from './reference'
-import { clearResultCache, RESULT_CACHE_LIMITS, resultCacheSize } from './__result-cache.server'
+import { clearResultCache, RESULT_CACHE_LIMITS, resultCacheSize } from '~/services/query/result-cache.server'
 import { cellOf, RESULT_PAGE_SIZE } from './__result-cells'
 import { loader as rowsLoader } from '../../resources+/query-rows'
 import { loader as functionsLoader } from '../../resources+/query-functions'
 import { loader as progressLoader } from '../../resources+/query-progress'
 import { loader as insightsLoader } from './insights'
 import { action as cancelAction } from '../../resources+/query-cancel'
-import { completionsOf } from './__schema-tree'
+import { completionsOf } from '~/utils/schema-tree'
 
 const cluster = useTestCluster()
 

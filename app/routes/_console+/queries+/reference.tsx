@@ -8,8 +8,13 @@ import { loadFromCluster } from '~/api/policies.server'
 import type { RouteHandle } from '~/utils/handle'
 import { PageHeader } from '~/components/layout/page-header'
 import { QueryTabs } from './__query-tabs'
-import { QUERY_OPTION_GROUPS, type QueryOption } from './__query-options'
-import { loadReferenceSchema, type SchemaColumn, type SchemaDictionary, type SchemaFunction } from './__schema.server'
+import { QUERY_OPTION_GROUPS, type QueryOption } from '~/utils/query-options'
+import {
+  loadReferenceSchema,
+  type SchemaColumn,
+  type SchemaDictionary,
+  type SchemaFunction,
+} from '~/services/query/schema.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'query' }

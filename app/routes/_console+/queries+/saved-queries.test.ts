@@ -28,7 +28,7 @@ import { sqlString } from '~/utils/sql'
 import { SAVED_QUERY_NAME_REQUIRED, SAVED_QUERY_NAME_TOO_LONG, SAVED_QUERY_SQL_REQUIRED } from '~/schemas/saved-query'
 import { action as resultAction, loader as resultLoader } from '../result'
 import { action as editorAction, loader as editorLoader } from './_index'
-import { clearResultCache } from './__result-cache.server'
+import { clearResultCache } from '~/services/query/result-cache.server'
 import { action as savedAction, loader as savedLoader } from './saved'
 
 const cluster = useTestCluster()

@@ -21,8 +21,8 @@ import { PageHeader } from '~/components/layout/page-header'
 import type { RouteHandle } from '~/utils/handle'
 import { redirectWithToast } from '~/utils/toast.server'
 import { QueryTabs } from './__query-tabs'
-import { resultLink } from './__query-options'
-import { unavailableMessage } from './__saved.server'
+import { resultLink } from '~/utils/query-options'
+import { unavailableMessage } from '~/services/query/saved.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
 
 export const handle: RouteHandle = { docsTopic: 'query' }

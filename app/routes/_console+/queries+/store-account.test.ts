@@ -15,7 +15,7 @@ import { loader as newRoleLoader } from '../security+/roles.new-role'
 import { loader as inviteLoader } from '../security+/users.invite-new-user'
 import { action as settingsAction, loader as settingsLoader } from '../profile+/settings'
 import { action as editorAction, loader as editorLoader } from './_index'
-import { clearResultCache } from './__result-cache.server'
+import { clearResultCache } from '~/services/query/result-cache.server'
 import { action as savedAction, loader as savedLoader } from './saved'
 
 /*

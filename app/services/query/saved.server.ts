@@ -17,8 +17,8 @@ import { getCurrentUser } from '~/api/users.server'
 import { SavedQueryFormSchema } from '~/schemas/saved-query'
 import { requireSession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
-import { readOptions, typedOptions, validateOptions } from './__query-options'
-import type { QueryOutcome } from './__query.server'
+import { readOptions, typedOptions, validateOptions } from '~/utils/query-options'
+import type { QueryOutcome } from './run.server'
 import { registerCache } from '~/utils/caches.server'
 import { chartViewFields } from '~/utils/chart-spec'
 
@@ -193,7 +193,7 @@ const NOT_RECORDING_MS = 60_000
 
 registerCache({
   name: 'history-not-recording',
-  file: 'app/routes/_console+/queries+/__saved.server.ts',
+  file: 'app/services/query/saved.server.ts',
   variable: 'notRecording',
   holds: 'that a session cannot record its runs (no store, or no permission), so runs do not try',
   key: 'session',

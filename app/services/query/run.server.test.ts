@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { locateEngineError } from './__query.server'
+import { locateEngineError } from './run.server'
 
 describe('locateEngineError', () => {
   it('points at the line and column of the SQL the user wrote', () => {

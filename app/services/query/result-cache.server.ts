@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { parseQueryStats, queryCluster } from '~/api/query.server'
-import { QUERY_UI_MAX_ROWS } from './__query-options'
+import { QUERY_UI_MAX_ROWS } from '~/utils/query-options'
 import { registerCache } from '~/utils/caches.server'
 
 /**
@@ -58,7 +58,7 @@ const STOPPED_MEMORY_MS = 60_000
 
 registerCache({
   name: 'query-results',
-  file: 'app/routes/_console+/queries+/__result-cache.server.ts',
+  file: 'app/services/query/result-cache.server.ts',
   variable: 'entries',
   holds: "one Run's rows, for its other pages and tabs (decision 060: a new Run always runs)",
   key: 'user, SQL, settings and the Run',
@@ -70,7 +70,7 @@ registerCache({
 })
 registerCache({
   name: 'query-stops',
-  file: 'app/routes/_console+/queries+/__result-cache.server.ts',
+  file: 'app/services/query/result-cache.server.ts',
   variable: 'stopped',
   holds: 'that a run was stopped, and why (so a late cancel can say so)',
   key: 'the run',

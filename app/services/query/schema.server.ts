@@ -5,7 +5,7 @@ import { ClusterError } from '~/api/errors.server'
 import { consoleRead, QueryError, runQuery } from '~/api/query.server'
 import { listProjectsBriefly, pageOfTables, searchTables, tableChoice } from '~/api/table-search.server'
 import { listTransforms } from '~/api/transforms.server'
-import type { SchemaTreeData } from './__schema-tree'
+import type { SchemaTreeData } from '~/utils/schema-tree'
 import { isConsoleProject } from '~/utils/console-store'
 
 export type SchemaColumn = { name: string; type: string; isPrimary: boolean }

@@ -14,11 +14,11 @@ import {
 import { renderChartSvg } from '~/utils/chart-svg.server'
 import { paramOfMessage } from '~/utils/sql-params'
 import { findPlaceholders } from '~/utils/sql-placeholders'
-import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from './__query-options'
-import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './__result-cache.server'
+import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from '~/utils/query-options'
+import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './result-cache.server'
 
-export { newRunId } from './__result-cache.server'
-import { cellsOf, RESULT_PAGE_SIZE, type Cell } from './__result-cells'
+export { newRunId } from './result-cache.server'
+import { cellsOf, RESULT_PAGE_SIZE, type Cell } from '~/routes/_console+/queries+/__result-cells'
 
 /**
  * The table picker above the editor: the tables the URL's search (`table_q`) finds, at most a short
