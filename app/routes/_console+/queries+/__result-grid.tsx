@@ -1,5 +1,5 @@
-import { Box } from '@chakra-ui/react'
-import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
+import { Box, Text } from '@chakra-ui/react'
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { isNumericType } from '~/utils/sql'
 import { cellsOf, type Cell } from './__result-cells'
@@ -10,13 +10,28 @@ export type ResultColumn = { name: string; type: string }
 /** Pixels per row: cells are one line (`white-space: pre`, clipped), so every row is this tall. */
 const ROW_HEIGHT = 29
 
+/**
+ * A phone (below md) sizes the grid from the `--narrow` widths (columns from their values, a smaller
+ * type), a wider screen from the `--wide` ones: each `<col>` and the table carry both (issue 54: at
+ * 390 px the timestamp column alone filled the grid). Sticky row numbers keep a row in view sideways.
+ */
 const resultCss = {
   maxH: '70vh',
   overflow: 'auto',
   borderWidth: '1px',
   rounded: 'md',
   bg: 'bg',
-  '& table': { borderCollapse: 'collapse', fontSize: 'sm', fontFamily: 'mono', tableLayout: 'fixed', minW: 'full' },
+  '& table': {
+    borderCollapse: 'collapse',
+    fontSize: { base: 'xs', md: 'sm' },
+    fontFamily: 'mono',
+    tableLayout: 'fixed',
+    minW: 'full',
+    width: { base: 'var(--narrow)', md: 'var(--wide)' },
+  },
+  '& col': { width: { base: 'var(--narrow)', md: 'var(--wide)' } },
+  '& tr > :first-child': { position: 'sticky', left: 0, bg: 'bg', zIndex: 1 },
+  '& thead tr > :first-child': { bg: 'bg.muted', zIndex: 2 },
   '& caption': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)' },
   '& th, & td': {
     textAlign: 'start',
@@ -39,7 +54,15 @@ const resultCss = {
     fontWeight: 'semibold',
     zIndex: 1,
   },
-  '& thead small': { display: 'block', fontWeight: 'normal', color: 'fg.muted', fontFamily: 'mono', fontSize: 'xs' },
+  '& thead small': {
+    display: 'block',
+    fontWeight: 'normal',
+    color: 'fg.muted',
+    fontFamily: 'mono',
+    fontSize: 'xs',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+  },
   '& tbody th': { color: 'fg.muted', fontWeight: 'normal', textAlign: 'end' },
   '& tr[data-spacer] > td': { p: 0, borderBottomWidth: 0 },
   '& [data-null]': { color: 'fg.subtle', fontStyle: 'italic' },
@@ -88,14 +111,30 @@ function useRowWindow(scrollRef: RefObject<HTMLDivElement>, count: number, isAct
  * Column widths in `ch` from the names, types and the first rows, so the fixed table layout does
  * not shift as other rows scroll in.
  */
-function columnWidths(columns: ResultColumn[], rows: Cell[][]): number[] {
+function columnWidths(columns: ResultColumn[], rows: Cell[][]): { wide: number; narrow: number }[] {
   return columns.map((column, index) => {
-    let widest = Math.max(column.name.length, zoneLabelledType(column.type).length)
+    let values = column.name.length
     for (let row = 0; row < Math.min(rows.length, 200); row++)
-      widest = Math.max(widest, (rows[row]![index] ?? 'NULL').length)
-    return Math.min(48, Math.max(6, widest)) + 2
+      values = Math.max(values, (rows[row]![index] ?? 'NULL').length)
+    const widest = Math.max(values, zoneLabelledType(column.type).length)
+    // a phone: the values (the type line is clipped, its title says it), at most a timestamp's 24
+    return { wide: Math.min(48, Math.max(6, widest)) + 2, narrow: Math.min(24, Math.max(4, values)) + 1 }
   })
 }
+
+/**
+ * Whether the phone's grid is wider than a 390 px screen holds: about 48ch of its 12 px type, a
+ * cell's padding (1rem) being about 2ch. Read from the widths, so the page says it without scripts.
+ */
+function isWiderThanPhone(widths: { narrow: number }[], numberCh: number): boolean {
+  return widths.reduce((sum, width) => sum + width.narrow + 2, numberCh + 2) > 48
+}
+
+/** A width in `ch` of the grid's text and `rem` of the cells' padding, as a CSS length. */
+const chWidth = (ch: number, cells = 1) => `calc(${ch}ch + ${cells}rem)`
+
+/** The two widths of a `<col>` or the table (`--wide`, `--narrow`: resultCss picks one by the screen). */
+const widthVars = (wide: string, narrow: string) => ({ '--wide': wide, '--narrow': narrow }) as CSSProperties
 
 /**
  * The result rows as a table. Server HTML and a page without scripts show the loaded page (rows
@@ -159,68 +198,78 @@ export function ResultGrid({
     : rows.map((_, index) => index)
   const paddingTop = isVirtual ? rowWindow.first * ROW_HEIGHT : 0
   const paddingBottom = isVirtual ? (rows.length - rowWindow.end) * ROW_HEIGHT : 0
-  const totalCh = widths.reduce((sum, width) => sum + width, 0) + String(rowCount).length + 2
+  const numberCh = String(rowCount).length + 2
+  const total = (key: 'wide' | 'narrow') =>
+    chWidth(widths.reduce((sum, width) => sum + width[key], 0) + numberCh, columns.length + 1)
 
   return (
-    <Box ref={scrollRef} css={resultCss} tabIndex={0} data-testid="result-grid">
-      <table aria-rowcount={rowCount + 1} style={{ width: `calc(${totalCh}ch + ${(columns.length + 1) * 1}rem)` }}>
-        <caption>Query results</caption>
-        <colgroup>
-          <col style={{ width: `calc(${String(rowCount).length + 2}ch + 1rem)` }} />
-          {widths.map((width, index) => (
-            <col key={index} style={{ width: `calc(${width}ch + 1rem)` }} />
-          ))}
-        </colgroup>
-        <thead>
-          <tr aria-rowindex={1}>
-            <th scope="col">#</th>
-            {columns.map((column, index) => (
-              <th
-                key={index}
-                scope="col"
-                data-numeric={numeric[index] ? '' : undefined}
-                title={`${column.name} ${zoneLabelledType(column.type)}`}
-              >
-                {column.name}
-                <small>{zoneLabelledType(column.type)}</small>
-              </th>
+    <>
+      {isWiderThanPhone(widths, numberCh) ? (
+        // a phone's grid is narrower than its columns: say so (the scrollbar is often hidden there)
+        <Text hideFrom="md" fontSize="xs" color="fg.muted" mb="1">
+          {columns.length} columns: scroll the grid sideways to see them all.
+        </Text>
+      ) : null}
+      <Box ref={scrollRef} css={resultCss} tabIndex={0} data-testid="result-grid">
+        <table aria-rowcount={rowCount + 1} style={widthVars(total('wide'), total('narrow'))}>
+          <caption>Query results</caption>
+          <colgroup>
+            <col style={widthVars(chWidth(numberCh), chWidth(numberCh))} />
+            {widths.map((width, index) => (
+              <col key={index} style={widthVars(chWidth(width.wide), chWidth(width.narrow))} />
             ))}
-          </tr>
-        </thead>
-        <tbody>
-          {paddingTop > 0 ? (
-            <tr data-spacer="" aria-hidden="true">
-              <td colSpan={columns.length + 1} style={{ height: paddingTop }} />
+          </colgroup>
+          <thead>
+            <tr aria-rowindex={1}>
+              <th scope="col">#</th>
+              {columns.map((column, index) => (
+                <th
+                  key={index}
+                  scope="col"
+                  data-numeric={numeric[index] ? '' : undefined}
+                  title={`${column.name} ${zoneLabelledType(column.type)}`}
+                >
+                  {column.name}
+                  <small>{zoneLabelledType(column.type)}</small>
+                </th>
+              ))}
             </tr>
-          ) : null}
-          {visible.map((index) => {
-            const row = rows[index]!
-            const number = loaded.offset + index + 1
-            return (
-              <tr key={number} aria-rowindex={number + 1}>
-                <th scope="row">{number}</th>
-                {row.map((cell, cellIndex) =>
-                  cell === null ? (
-                    <td key={cellIndex} data-null="">
-                      NULL
-                    </td>
-                  ) : (
-                    <td key={cellIndex} data-numeric={numeric[cellIndex] ? '' : undefined}>
-                      {cell}
-                    </td>
-                  ),
-                )}
+          </thead>
+          <tbody>
+            {paddingTop > 0 ? (
+              <tr data-spacer="" aria-hidden="true">
+                <td colSpan={columns.length + 1} style={{ height: paddingTop }} />
               </tr>
-            )
-          })}
-          {paddingBottom > 0 ? (
-            <tr data-spacer="" aria-hidden="true">
-              <td colSpan={columns.length + 1} style={{ height: paddingBottom }} />
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
-    </Box>
+            ) : null}
+            {visible.map((index) => {
+              const row = rows[index]!
+              const number = loaded.offset + index + 1
+              return (
+                <tr key={number} aria-rowindex={number + 1}>
+                  <th scope="row">{number}</th>
+                  {row.map((cell, cellIndex) =>
+                    cell === null ? (
+                      <td key={cellIndex} data-null="">
+                        NULL
+                      </td>
+                    ) : (
+                      <td key={cellIndex} data-numeric={numeric[cellIndex] ? '' : undefined}>
+                        {cell}
+                      </td>
+                    ),
+                  )}
+                </tr>
+              )
+            })}
+            {paddingBottom > 0 ? (
+              <tr data-spacer="" aria-hidden="true">
+                <td colSpan={columns.length + 1} style={{ height: paddingBottom }} />
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </Box>
+    </>
   )
 }
 
