@@ -40,7 +40,8 @@ const HAND_ROLLED_CLUSTER_CATCHES = {
   'app/services/query/saved.server.ts':
     "saved queries' own failures and the cluster's as one message; work in progress",
   'app/services/query/schema.server.ts': 'the schema tree shows what it could read; work in progress',
-  'app/routes/_console+/result.tsx': "the engine's message beside the SQL, else the error boundary; work in progress",
+  'app/services/query/result-page.server.ts':
+    "the engine's message beside the SQL, else the error boundary; work in progress",
 }
 
 export default tseslint.config(
