@@ -26,7 +26,7 @@ import {
   type WorkspaceView,
 } from './queries+/__workspace'
 import { EMPTY_RESULT_MESSAGE, QUERY_UI_MAX_ROWS } from '~/utils/query-options'
-import { ResultGrid } from './queries+/__result-grid'
+import { ResultGrid } from '~/components/query-result/result-grid'
 import type { AnalysisPart, ChartPart, ErrorPosition, QueryOutcome } from '~/services/query/run.server'
 import { loadResultPage, runConfirmedChange, runFromForm } from '~/services/query/result-page.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
@@ -34,7 +34,7 @@ import { routeErrorBoundary } from '~/components/layout/route-error'
 // The Chart tab's view is its own chunk (its controls and figure; Plotly is a further one): rendered
 // on the server like the rest, it keeps the result page's first load within its budget (decision 100).
 // Statistics, Analysis and the no-script pager: shown on their tab (or without scripts) only.
-const resultExtras = () => import('./queries+/__result-extras')
+const resultExtras = () => import('~/components/query-result/result-extras')
 const ConfirmChange = lazy(() => resultExtras().then((module) => ({ default: module.ConfirmChange })))
 const Statistics = lazy(() => resultExtras().then((module) => ({ default: module.Statistics })))
 const Analysis = lazy(() => resultExtras().then((module) => ({ default: module.Analysis })))

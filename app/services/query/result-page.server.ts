@@ -11,7 +11,7 @@ import { RUN_CHANGE_INTENT, tabOf } from '~/utils/result-page'
 import { isChangingStatement } from '~/utils/sql'
 import { doubtMessage, readStatement, type StatementDoubt } from '~/utils/sql-statement'
 import { redirectWithToast } from '~/utils/toast.server'
-import { pageOf } from '~/routes/_console+/queries+/__result-cells'
+import { pageOf } from '~/utils/result-cells'
 import {
   chartOfRun,
   loadPicker,

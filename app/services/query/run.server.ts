@@ -18,7 +18,7 @@ import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from
 import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './result-cache.server'
 
 export { newRunId } from './result-cache.server'
-import { cellsOf, RESULT_PAGE_SIZE, type Cell } from '~/routes/_console+/queries+/__result-cells'
+import { cellsOf, RESULT_PAGE_SIZE, type Cell } from '~/utils/result-cells'
 
 /**
  * The table picker above the editor: the tables the URL's search (`table_q`) finds, at most a short

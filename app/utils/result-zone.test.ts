@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { zoneLabelledType } from './__result-zone'
+import { zoneLabelledType } from './result-zone'
 
 describe('a result column of date-times', () => {
   it('says its zone, UTC, when its type names none', () => {

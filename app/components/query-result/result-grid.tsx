@@ -2,8 +2,8 @@ import { Box, Text } from '@chakra-ui/react'
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { isNumericType } from '~/utils/sql'
-import { cellsOf, type Cell } from './__result-cells'
-import { zoneLabelledType } from './__result-zone'
+import { cellsOf, type Cell } from '~/utils/result-cells'
+import { zoneLabelledType } from '~/utils/result-zone'
 
 export type ResultColumn = { name: string; type: string }
 
