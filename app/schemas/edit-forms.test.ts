@@ -34,7 +34,6 @@ function postedUnchanged(rendered: Record<string, string | string[]>) {
  */
 const OWN_RULE: Record<string, string> = {
   'data+/__table-settings.tsx': 'keptSettingFields: per settings group, by stored path or JSON value (decision 092)',
-  'security+/__role-editor.tsx': 'keptFields over ROLE_PLACES with roleFormSchema(intent, kept), both sides (074)',
   'security+/users.$userId.edit-user.tsx': 'roles added or removed only: no rule refuses a stored value (074)',
 }
 
@@ -51,6 +50,7 @@ describe('edit forms: the browser keeps what the action keeps (decision 103)', (
         'auto batch entry',
         'source',
         'dictionary',
+        'role',
       ]),
     )
   })

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { setByThePage } from '~/utils/form-shape'
 import { EmailSchema } from './auth'
-import { parsePolicies, SCOPE_LEVELS, type ScopeLevel } from './security-values'
+import { defineEditForm, keptFieldsOfForm } from './lossless'
+import { parsePolicies, ROLE_PLACES, SCOPE_LEVELS, type ScopeLevel } from './security-values'
 
 export {
   INVITE_ROLES,
@@ -125,3 +126,24 @@ export function roleFormSchema(intent: string | null | undefined, kept: readonly
       return z.object(base)
   }
 }
+
+/** The role edit form's fields posted as rendered from the stored role (browser and action alike). */
+export function keptRoleFields(formData: FormData): string[] {
+  return keptFieldsOfForm(formData, ROLE_PLACES, ['description'])
+}
+
+/**
+ * The role editor's lossless rule (decisions 074 and 103): the browser's check and the action's
+ * parse, for the button pressed (its intent's kind: `remove-policy:2` is `remove-policy`).
+ */
+export const roleEditForm = defineEditForm({
+  name: 'role',
+  kept: keptRoleFields,
+  schemaOf: (formData) => roleFormSchema(String(formData.get('intent') ?? '').split(':')[0], keptRoleFields(formData)),
+  // a stored role with no policies (another tool made it), saved with its fields unchanged
+  example: {
+    rendered: { intent: 'save', name: 'auditors', description: '', policies: '[]' },
+    context: undefined,
+    strict: roleFormSchema('save'),
+  },
+})

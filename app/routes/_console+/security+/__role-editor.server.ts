@@ -1,4 +1,3 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { replyFromCluster } from '~/api/policies.server'
@@ -11,10 +10,12 @@ import {
   type Role,
   type RoleInput,
 } from '~/api/roles.server'
-import { isSameJson, keptFields, parseOriginal } from '~/schemas/lossless'
+import { isSameJson } from '~/schemas/lossless'
+import { parseEdit } from '~/services/edit-save.server'
 import {
   parsePolicies,
   ROLE_PLACES,
+  roleEditForm,
   roleFormSchema,
   SCOPE_LEVELS,
   SECURITY_MESSAGES,
@@ -153,9 +154,11 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
   const revision = String(formData.get('revision') ?? '') || newRevision()
   // an edit form's `original` travels through every staging answer: Save compares with it
   const originalText = roleId ? String(formData.get('original') ?? '') || null : null
-  const original = parseOriginal(originalText)
-  const kept = roleId ? keptFields(formData, original, ROLE_PLACES, ['description']) : []
-  const submission = parseWithZod(formData, { schema: roleFormSchema(kind, kept) })
+  // the same rule as the browser's check (decision 103)
+  const { original, kept, submission } = parseEdit(formData, roleEditForm, undefined, {
+    isEdit: Boolean(roleId),
+    strict: roleFormSchema(kind),
+  })
   const scopeQ = String(formData.get('scope_q') ?? '').trim()
   if (submission.status !== 'success') {
     const policies = parsePolicies(String(formData.get('policies') ?? '')) ?? []

@@ -12,8 +12,7 @@ import { ErrorList } from '~/components/forms/error-list'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormErrors } from '~/components/forms/form-errors'
 import { SubmitButton } from '~/components/forms/submit-button'
-import { keptFields, parseOriginal } from '~/schemas/lossless'
-import { parsePolicies, ROLE_PLACES, SCOPE_LEVELS, type StagedPolicy } from '~/schemas/security-values'
+import { parsePolicies, SCOPE_LEVELS, type StagedPolicy } from '~/schemas/security-values'
 import type { PermissionsByLevel, RoleDraft } from './__role-editor.server'
 import { ScopeFields, type ScopeChoice } from './__scope-fields'
 import type { PickerChoice } from '~/components/forms/table-search-field'
@@ -22,7 +21,7 @@ import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import type { roleFormSchema as RoleFormSchema } from '~/schemas/security'
 
 // Fetched after hydration (decision 032); the schema follows the button pressed, so the form has no HTML constraints.
-const loadRoleFormSchema = () => import('~/schemas/security').then((module) => module.roleFormSchema)
+const loadRoleSchemas = () => import('~/schemas/security')
 
 /** "view_table" → "table"; permissions are grouped by what they act on. */
 const resourceOf = (permission: string) => permission.slice(permission.indexOf('_') + 1)
@@ -72,9 +71,9 @@ export function RoleEditor({
 }) {
   const isHydrated = useHydrated()
   const [initial] = useState(() => ({ ...draft, policies: JSON.stringify(draft.policies) }))
-  const { found, onType } = useScopeSuggestions(scopeSearch)
-  const [form, fields] = useLazySchemaForm<ReturnType<typeof RoleFormSchema>, typeof RoleFormSchema>(
-    loadRoleFormSchema,
+  const { found, onType, searchRef } = useScopeSuggestions(scopeSearch)
+  const [form, fields] = useLazySchemaForm<ReturnType<typeof RoleFormSchema>, typeof import('~/schemas/security')>(
+    loadRoleSchemas,
     {
       id: 'role-editor',
       lastResult,
@@ -82,11 +81,8 @@ export function RoleEditor({
       defaultValue: initial,
       shouldValidate: 'onSubmit',
       shouldRevalidate: 'onSubmit',
-      schemaOf: (roleFormSchema, formData) =>
-        roleFormSchema(
-          String(formData.get('intent') ?? '').split(':')[0],
-          keptFields(formData, parseOriginal(formData.get('original')), ROLE_PLACES, ['description']),
-        ),
+      // on edit, the fields still as stored are not checked again, as in the action (decision 103)
+      schemaOf: (schemas, formData) => schemas.roleEditForm.schemaOf(formData, undefined),
     },
   )
   useFocusOnRefusal('role-editor', form.errorId)
@@ -221,7 +217,8 @@ export function RoleEditor({
                   placeholder="project.table or part of a name"
                   autoComplete="off"
                   aria-describedby="scope-q-status"
-                  onChange={isHydrated ? onType : undefined}
+                  ref={searchRef}
+                  onChange={onType}
                 />
               </Box>
               <Button type="submit" name="intent" value="find-scope" size="xs" variant="outline" formNoValidate>
@@ -355,8 +352,7 @@ function useScopeSuggestions(search: { q: string; choices: PickerChoice[]; hasMo
     },
     [],
   )
-  const onType = (event: ChangeEvent<HTMLInputElement>) => {
-    const q = event.currentTarget.value
+  const searchFor = (q: string) => {
     clearTimeout(timer.current)
     timer.current = setTimeout(() => {
       pending.current?.abort()
@@ -370,5 +366,15 @@ function useScopeSuggestions(search: { q: string; choices: PickerChoice[]; hasMo
         .catch(() => undefined)
     }, 200)
   }
-  return { found, onType }
+  const onType = (event: ChangeEvent<HTMLInputElement>) => searchFor(event.currentTarget.value)
+  // a search typed before the page hydrated (React hears no change for it): the list follows it
+  // once the page is React's, as it would have as it was typed (issue 54, point 10)
+  const searchRef = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    const typed = searchRef.current?.value ?? ''
+    if (typed !== search.q) searchFor(typed)
+    // only on mount: later typing is heard as it happens
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+  return { found, onType, searchRef }
 }
