@@ -1,11 +1,12 @@
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { ClusterApi } from '~/api/client.server'
 import { listCredentials } from '~/api/credentials.server'
 import { replyFromCluster, settle } from '~/api/policies.server'
 import { listAutoBatches, setAutoBatches, type AutoBatch } from '~/api/sources.server'
 import { AUTO_BATCH_PLACES, AutoBatchSchema, autoBatchEditForm, type AutoBatchForm } from '~/schemas/source'
-import { mergeChanged, parseOriginal } from '~/schemas/lossless'
+import { mergeChanged } from '~/schemas/lossless'
+import { parseEdit } from '~/services/edit-save.server'
 import { refuseChangedMeanwhile } from '~/utils/edit-conflict.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import { tableUrl } from './__table-url'
@@ -107,11 +108,10 @@ export function autoBatchUrl(tableId: string, index: number, projectId: string) 
 /** Adds (no `index`) or replaces the table's auto batch entry; redirects to its page with a toast. */
 export async function autoBatchAction(api: ClusterApi, formData: FormData, options: { index?: number } = {}) {
   // on edit with the rendered values (`original`), only the changed fields are written (decision 073)
-  const original = options.index === undefined ? undefined : parseOriginal(formData.get('original'))
   // the same rule as the browser's check (decision 103)
-  const kept = original ? autoBatchEditForm.kept(formData, undefined) : []
-  const submission = parseWithZod(formData, {
-    schema: original ? autoBatchEditForm.schemaOf(formData, undefined) : AutoBatchSchema,
+  const { original, kept, submission } = parseEdit(formData, autoBatchEditForm, undefined, {
+    isEdit: options.index !== undefined,
+    strict: AutoBatchSchema,
   })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { projectId, tableId } = splitTableValue(submission.value.table)

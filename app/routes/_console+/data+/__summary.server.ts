@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
-import { parseOriginal } from '~/schemas/lossless'
+import { parseEdit } from '~/services/edit-save.server'
 import type { ClusterApi } from '~/api/client.server'
 import { ClusterError } from '~/api/errors.server'
 import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies.server'
@@ -194,12 +194,10 @@ export async function updateSummarySettingsAction(
   table: Table,
   project: Pick<Project, 'uuid' | 'name'>,
 ) {
-  const original = parseOriginal(formData.get('original'))
   // the same rule as the browser's check (decision 103)
-  const kept = summarySettingsEditForm.kept(formData, undefined)
+  const { original, kept, submission } = parseEdit(formData, summarySettingsEditForm, undefined)
   const isEnabledKept = kept.includes('enabled')
   const isSqlKept = kept.includes('sql')
-  const submission = parseWithZod(formData, { schema: summarySettingsEditForm.schemaOf(formData, undefined) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   if (isEnabledKept && isSqlKept)
     return redirectWithToast(tableUrl(table.uuid, project.uuid), {

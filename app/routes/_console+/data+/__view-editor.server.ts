@@ -5,7 +5,8 @@ import { loadFromCluster, nullOnMissing, replyFromCluster } from '~/api/policies
 import { loadTableSearch, tableChoiceOfValue, type TableSearch } from '~/api/table-search.server'
 import type { TransformColumn } from '~/api/transforms.server'
 import { AUTO_VIEW, createView, getView, listViews, patchView, type View } from '~/api/views.server'
-import { isTextChanged, parseOriginal } from '~/schemas/lossless'
+import { isTextChanged } from '~/schemas/lossless'
+import { parseEdit } from '~/services/edit-save.server'
 import { VIEW_MESSAGES, viewEditForm, ViewFormSchema } from '~/schemas/view'
 import { redirectWithToast } from '~/utils/toast.server'
 import { conflictsOf, refuseConflicts, seenAgain, type WrittenField } from '~/utils/edit-conflict.server'
@@ -183,15 +184,15 @@ async function refuseChangedView(
  * them, every column in the parent), then creates or updates; redirects to the table with a toast.
  */
 export async function saveViewAction(api: ClusterApi, formData: FormData, viewId?: string) {
-  const original = viewId ? parseOriginal(formData.get('original')) : undefined
+  // an edit's kept name is not checked again, as in the browser (decision 103)
+  const { original, submission } = parseEdit(formData, viewEditForm, undefined, {
+    isEdit: Boolean(viewId),
+    strict: ViewFormSchema,
+  })
   if (viewId && original) {
     const saved = await saveViewChanges(api, formData, viewId, original)
     if (saved) return saved
   }
-  // an edit's kept name is not checked again, as in the browser (decision 103)
-  const submission = parseWithZod(formData, {
-    schema: original ? viewEditForm.schemaOf(formData, undefined) : ViewFormSchema,
-  })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { table, name, description, parentView, outputColumns } = submission.value
   const [projectId, tableId] = table.split('/') as [string, string]
