@@ -119,6 +119,27 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
+    // Routes sit on top (decision 106): app/services, app/components, app/utils, app/api and
+    // app/schemas never import from app/routes, so a module two routes share lives below them.
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: ['./app/services', './app/components', './app/utils', './app/api', './app/schemas'],
+              from: './app/routes',
+              message: 'Move what two routes share out of app/routes (app/services, app/components or app/utils).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // No hand-rolled cluster catches in routes or services (issue 53 point 3, decision 103): a failure goes
     // through one of the policies, so a new page cannot lose what was typed or leak a raw error.
     files: ['app/routes/**/*.{ts,tsx}', 'app/services/**/*.{ts,tsx}'],
