@@ -101,3 +101,52 @@ test.describe('changes made before the page hydrates', () => {
     await expect(page.locator('.ace_content')).toContainText(sql)
   })
 })
+
+test.describe('issue 54, point 10: a choice made before hydration is what the form sends', () => {
+  test.beforeEach(({}, testInfo) => {
+    test.skip(testInfo.project.use.javaScriptEnabled === false, 'hydration is scripts')
+  })
+
+  test('invite: Scope "Project" and a project picked early stay picked, and the invite is scoped to it', async ({
+    authedPage: page,
+  }) => {
+    const email = `early_${Date.now().toString(36)}@console.test`
+    const scope = page.getByLabel('Scope', { exact: true })
+    const resource = page.getByLabel('Resource', { exact: true })
+    await beforeHydration(page, '/security/users/invite-new-user', async () => {
+      await page.getByLabel('Email', { exact: true }).fill(email)
+      // Publisher: the scoped role it makes is the one security-people.spec.ts makes too (a scoped
+      // Reader role would be a second "Reader" checkbox on that spec's Edit user page)
+      await page.getByLabel('Role', { exact: true }).selectOption({ label: 'Publisher' })
+      await scope.selectOption({ label: 'Project' })
+      await resource.selectOption({ label: 'sample' })
+    })
+    // what the user sees once the page is React's: the project they picked, in a list of projects
+    await expect(scope).toHaveValue('project')
+    await expect(resource.locator('option:checked')).toHaveText('sample')
+    await expect(resource.locator('optgroup')).toHaveAttribute('label', 'Projects')
+    await page.getByRole('button', { name: 'Send invite' }).click()
+    await expect(page).toHaveURL(/\/security\/pending-invites$/)
+    await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('Project sample')
+  })
+
+  test('summary: a parent table picked early stays picked when the search typed early lists it again', async ({
+    authedPage: page,
+  }) => {
+    const parent = page.getByLabel('Parent table', { exact: true })
+    await beforeHydration(page, '/data/new-summary-table', async () => {
+      await parent.selectOption({ label: 'a_crowd_1.crowd_003' })
+      await page.getByRole('searchbox', { name: 'Find a table', exact: true }).fill('a_crowd_1')
+    })
+    // the search typed before hydration is run once the page hydrates: its list replaces the first one
+    await expect(page.getByText('40 tables matching “a_crowd_1”.')).toBeVisible()
+    await expect(parent.locator('option:checked')).toHaveText('a_crowd_1.crowd_003')
+  })
+
+  test('role: a table search typed early is run once the page hydrates', async ({ authedPage: page }) => {
+    await beforeHydration(page, '/security/roles/new-role', async () => {
+      await page.getByLabel('Find a table to scope to', { exact: true }).fill('a_crowd_2')
+    })
+    await expect(page.getByText('The scope list offers 40 tables matching “a_crowd_2”.')).toBeVisible()
+  })
+})

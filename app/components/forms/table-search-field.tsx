@@ -1,7 +1,6 @@
 import { Box, HStack } from '@chakra-ui/react'
 import { Button } from '~/components/ui/button'
 import { useEffect, useRef, useState, type ChangeEvent } from 'react'
-import { useHydrated } from 'remix-utils/use-hydrated'
 import { Form as RemixForm } from '@remix-run/react'
 import { withBase } from '~/utils/base-path'
 
@@ -45,7 +44,6 @@ export function TableSearchField({
   /** `raw`: the suggestions leave out summary tables (as the page's own search does). */
   kind?: 'raw'
 }) {
-  const isHydrated = useHydrated()
   const [found, setFound] = useState({ q: search.q, choices: search.choices, hasMore: search.hasMore })
   const [routeSearch, setRouteSearch] = useState(search)
   if (routeSearch !== search) {
@@ -61,8 +59,7 @@ export function TableSearchField({
     },
     [],
   )
-  const onType = (event: ChangeEvent<HTMLInputElement>) => {
-    const q = event.currentTarget.value
+  const searchFor = (q: string) => {
     if (timer.current) clearTimeout(timer.current)
     timer.current = setTimeout(() => {
       pending.current?.abort()
@@ -79,10 +76,26 @@ export function TableSearchField({
         })
     }, 200)
   }
+  const onType = (event: ChangeEvent<HTMLInputElement>) => searchFor(event.currentTarget.value)
+  // a search typed before the page hydrated is what the box holds then: the list follows it
+  // (React hears no change for it: the box already held the text when React took the page)
+  const searchRef = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    const typed = searchRef.current?.value ?? ''
+    if (typed !== search.q) searchFor(typed)
+    // only on mount: later typing is heard as it happens
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
   const chosen = value ?? (search.selected ? optionValue(search.selected) : '')
   const options = [...found.choices]
   const kept = search.selected && !options.some((choice) => optionValue(choice) === optionValue(search.selected!))
   if (kept) options.unshift(search.selected!)
+  // The table the user picked in this page (before hydration too: useEarlyChanges replays its
+  // change), kept when a search redraws the list that still offers it (issue 54, point 10): the
+  // select is drawn anew for each search, and drawn from `chosen` it dropped the pick.
+  const picked = useRef<{ chosen: string; value: string } | null>(null)
+  const pick = picked.current?.chosen === chosen ? picked.current.value : chosen
+  const shownValue = pick === '' || options.some((choice) => optionValue(choice) === pick) ? pick : chosen
   const status = found.choices.length
     ? found.hasMore
       ? `The first ${found.choices.length} tables${found.q ? ` matching “${found.q}”` : ''}: narrow the search to see others.`
@@ -97,12 +110,15 @@ export function TableSearchField({
         <select
           id={`${idPrefix}-picker`}
           name={idName}
-          defaultValue={chosen}
+          defaultValue={shownValue}
           key={`${chosen}:${found.q}`}
           required={isRequired}
           aria-invalid={isInvalid || undefined}
           aria-describedby={[`${idPrefix}-search-status`, describedBy].filter(Boolean).join(' ')}
-          onChange={onChoose ? (event) => onChoose(event.currentTarget) : undefined}
+          onChange={(event) => {
+            picked.current = { chosen, value: event.currentTarget.value }
+            onChoose?.(event.currentTarget)
+          }}
         >
           <option value="">{options.length ? 'Pick a table…' : 'No table to pick'}</option>
           {options.map((choice) => (
@@ -122,7 +138,8 @@ export function TableSearchField({
           placeholder="project.table or part of a name"
           autoComplete="off"
           aria-describedby={`${idPrefix}-search-status`}
-          onChange={isHydrated ? onType : undefined}
+          ref={searchRef}
+          onChange={onType}
         />
       </Box>
       <Button type="submit" formMethod="get" formNoValidate variant="outline" size="sm" h="9">

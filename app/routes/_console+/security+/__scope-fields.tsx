@@ -1,5 +1,6 @@
 import type { FieldMetadata } from '@conform-to/react'
 import { getSelectProps } from '@conform-to/react'
+import { useEffect, useRef } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { describedBy, FieldShell, helpIdOf } from '~/components/forms/field-shell'
 import { SelectField } from '~/components/forms/select-field'
@@ -15,6 +16,12 @@ const GROUPS: Record<string, string> = { org: 'Organization', project: 'Projects
 /**
  * A scope level and the resource in it. With scripts the resource list shows only the chosen
  * level's resources; without them it shows all, grouped by level, and the server checks they agree.
+ *
+ * The resource select is the same element for the page's life (issue 54, point 10): re-keyed by
+ * the level, as it was, a resource picked before the page hydrated was replaced by the field's
+ * first value when the early Scope change was heard, and the form sent no resource. When the level
+ * changes, the picked resource stays if it is of that level; else the level's only resource (the
+ * organization) or none is picked, and conform is told.
  */
 export function ScopeFields({
   level,
@@ -34,6 +41,20 @@ export function ScopeFields({
   const shown = isHydrated && chosen ? options.filter((option) => option.level === chosen) : options
   const help = isHydrated ? undefined : 'Pick a resource of the scope chosen above.'
   const props = getSelectProps(resource)
+  const resourceRef = useRef<HTMLSelectElement>(null)
+  useEffect(() => {
+    const select = resourceRef.current
+    if (!isHydrated || !select) return
+    const inLevel = options.filter((option) => option.level === chosen)
+    if (!chosen || inLevel.some((option) => option.value === select.value)) return
+    const next = inLevel.length === 1 ? inLevel[0]!.value : ''
+    if (select.value === next && (resource.value ?? '') === next) return
+    select.value = next
+    select.dispatchEvent(new Event('input', { bubbles: true }))
+    select.dispatchEvent(new Event('change', { bubbles: true }))
+    // only a change of level moves the resource; the options are read as they are then
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [chosen, isHydrated])
   return (
     <>
       <SelectField
@@ -45,7 +66,8 @@ export function ScopeFields({
       <FieldShell meta={resource} label={resourceLabel} help={help}>
         <FormSelect
           {...props}
-          key={`${props.key}-${isHydrated ? chosen : 'all'}`}
+          key={props.key}
+          ref={resourceRef}
           aria-describedby={describedBy(props['aria-describedby'], helpIdOf(resource, help))}
           isInvalid={Boolean(resource.errors?.length)}
         >
