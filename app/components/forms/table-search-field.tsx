@@ -104,7 +104,7 @@ export function TableSearchField({
       ? `No table matches “${found.q}”.`
       : 'No tables yet.'
   return (
-    <HStack gap="2" align="end" wrap="wrap">
+    <HStack gap="2" align="end" wrap="wrap" className="cc-find">
       <Box minW="16rem">
         <label htmlFor={`${idPrefix}-picker`}>{label}</label>
         <select
@@ -181,7 +181,7 @@ export function TableSearchForm({
       {Object.entries(keep).map(([name, value]) =>
         value ? <input key={name} type="hidden" name={name} value={value} /> : null,
       )}
-      <HStack gap="2" align="end" wrap="wrap">
+      <HStack gap="2" align="end" wrap="wrap" className="cc-find">
         <Box minW="16rem">
           <label htmlFor={`${idPrefix}-q`}>Find a table</label>
           <input

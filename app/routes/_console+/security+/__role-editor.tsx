@@ -204,7 +204,7 @@ export function RoleEditor({
               levelLabel="Scope level"
               resourceLabel="Scope"
             />
-            <HStack gap="2" align="end" wrap="wrap" mb="4">
+            <HStack gap="2" align="end" wrap="wrap" mb="4" className="cc-find">
               <Box minW="16rem">
                 <chakra.label htmlFor="scope-q" display="block" fontSize="sm" mb="1">
                   Find a table to scope to
@@ -221,7 +221,7 @@ export function RoleEditor({
                   onChange={onType}
                 />
               </Box>
-              <Button type="submit" name="intent" value="find-scope" size="xs" variant="outline" formNoValidate>
+              <Button type="submit" name="intent" value="find-scope" size="sm" h="9" variant="outline" formNoValidate>
                 Find
               </Button>
               <Box id="scope-q-status" role="status" fontSize="xs" color="fg.muted" flexBasis="100%">
