@@ -74,6 +74,15 @@ describe('a scoped invite', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200)
     const refused = await query('SELECT count() FROM billing.events', token)
     expect(refused.status).toBe(403)
+    // the refusal names the table refused, not the one allowed (issue 54, point 10)
+    expect(refused.body).toEqual({
+      detail: 'You do not have permission to query billing.events: it needs select_sql on that table.',
+    })
+    const joined = await query('SELECT count() FROM feeds.events JOIN billing.events USING (message)', token)
+    expect(joined.status).toBe(403)
+    expect(joined.body.detail).toBe(
+      'You do not have permission to query billing.events: it needs select_sql on that table.',
+    )
 
     // the user holds a role scoped to feeds, not the org-wide reader
     const users = await t.api('GET', '/config/v1/users/')

@@ -327,13 +327,23 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   }
   split.body = presentSystemTables(plane, expandViews(plane, split.body))
   const tables = referencedTables(plane, split.body)
-  // select_sql in the scope of every table the statement names (or anywhere, for table-less SQL)
-  const allowed = tables.length
-    ? tables.every(({ project, table }) =>
-        can(cluster, user, 'select_sql', { projectId: project.uuid, tableId: table.uuid }),
-      )
-    : can(cluster, user, 'select_sql')
-  if (!allowed) return json({ detail: 'You do not have permission to perform this action.' }, 403)
+  // select_sql in the scope of every table the statement names (or anywhere, for table-less SQL);
+  // a refusal names the tables refused (issue 54, point 10: the user asks for the one they lack)
+  const refused = tables.filter(
+    ({ project, table }) => !can(cluster, user, 'select_sql', { projectId: project.uuid, tableId: table.uuid }),
+  )
+  if (refused.length) {
+    const names = refused.map(({ project, table }) => `${project.name}.${table.name}`)
+    const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]
+    return json(
+      {
+        detail: `You do not have permission to query ${list}: it needs select_sql on ${names.length > 1 ? 'those tables' : 'that table'}.`,
+      },
+      403,
+    )
+  }
+  if (!tables.length && !can(cluster, user, 'select_sql'))
+    return json({ detail: 'You do not have permission to perform this action.' }, 403)
 
   // ALTER TABLE ... UPDATE|DELETE: an alter job, not a statement
   const alter = parseAlter(split.body)

@@ -14,6 +14,7 @@ import {
 import { renderChartSvg } from '~/utils/chart-svg.server'
 import { paramOfMessage } from '~/utils/sql-params'
 import { findPlaceholders } from '~/utils/sql-placeholders'
+import { refusalNamingTables } from '~/utils/sql-tables'
 import { MAX_RESULT_ROWS, QUERY_UI_MAX_ROWS, readOptions, validateOptions } from '~/utils/query-options'
 import { cachedRows, NotRowsError, QueryCanceledError, ROWS_FORMAT } from './result-cache.server'
 
@@ -156,8 +157,11 @@ function failureOutcome(
   if (error instanceof QueryCanceledError) return { kind: 'error', status: 409, message: error.message, position: null }
   if (error instanceof QueryError)
     return { kind: 'error', status: 400, ...locateEngineError(withoutAddedSettings(error.message, sql), sql) }
-  if (error instanceof ClusterError)
-    return { kind: 'error', message: error.message, status: error.status, position: null }
+  if (error instanceof ClusterError) {
+    // a permission refused: which table, when the cluster's words do not say (issue 54, point 10)
+    const message = error.status === 403 ? refusalNamingTables(error.message, sql) : error.message
+    return { kind: 'error', message, status: error.status, position: null }
+  }
   throw error
 }
 
