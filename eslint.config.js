@@ -150,7 +150,9 @@ export default tseslint.config(
         {
           selector: "BinaryExpression[operator='instanceof'][right.name='ClusterError']",
           message:
-            'Use a failure policy of app/api/policies.server.ts (replyFromCluster, loadFromCluster, settle, …), or add this file with a reason to HAND_ROLLED_CLUSTER_CATCHES in eslint.config.js.',
+            'Use a failure policy of app/api/policies.server.ts (replyFromCluster, loadFromCluster, ' +
+            'settle, …), or add this file with a reason to HAND_ROLLED_CLUSTER_CATCHES in ' +
+            'eslint.config.js.',
         },
       ],
     },

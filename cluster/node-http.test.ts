@@ -102,7 +102,7 @@ describe('the cluster over node:http (node-http.ts)', () => {
     }
   })
 
-  it('streams a Response made without reply(), answers HEAD without a body, drops the connection for Response.error() and answers 500 for a throw', async () => {
+  it('streams a Response made without reply(), HEAD without a body, drops the socket on Response.error(), 500 for a throw', async () => {
     const server = await serve(async (request) => {
       const path = new URL(request.url).pathname
       if (path === '/stream')

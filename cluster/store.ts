@@ -239,7 +239,10 @@ export class Store {
     return this.collections.get(kind)?.get(id) as Readonly<T> | undefined
   }
 
-  /** The stored values of a kind themselves, not copies, for a reader that only looks: they must not be changed or kept (copy what is kept). */
+  /**
+   * The stored values of a kind themselves, not copies, for a reader that only looks: they must not be changed or kept
+   * (copy what is kept).
+   */
   values<T>(kind: string): IterableIterator<Readonly<T>> {
     return ((this.collections.get(kind) ?? new Map()) as Map<string, Readonly<T>>).values()
   }

@@ -48,7 +48,12 @@ test.describe('accessibility', () => {
     // pages a route's bare path does not show: a result's chart (issue 51)
     const shown = [
       ...pages.map((route) => concretePath(route.path, ids)),
-      `/result?${new URLSearchParams({ sql: 'SELECT toStartOfMinute(timestamp) AS minute, count() AS requests FROM sample.web_logs GROUP BY minute ORDER BY minute', tab: 'chart' })}`,
+      `/result?${new URLSearchParams({
+        sql:
+          'SELECT toStartOfMinute(timestamp) AS minute, count() AS requests FROM sample.web_logs ' +
+          'GROUP BY minute ORDER BY minute',
+        tab: 'chart',
+      })}`,
     ]
     for (const url of shown) {
       // the public pages redirect a signed-in user; axe checks whatever page the user ends on

@@ -52,7 +52,9 @@ test.describe('account safety (issue 49)', () => {
     expect(await reader.content()).not.toContain('/verifyaccount/')
 
     await reader.goto(
-      `/result?sql=${encodeURIComponent("SELECT message FROM hydro.logs WHERE message LIKE '%verifyaccount%' OR message LIKE '%" + token + "%'")}`,
+      `/result?sql=${encodeURIComponent(
+        "SELECT message FROM hydro.logs WHERE message LIKE '%verifyaccount%' OR message LIKE '%" + token + "%'",
+      )}`,
     )
     await expect(reader.getByText('Nothing was found for the current query')).toBeVisible()
     expect(await reader.content()).not.toContain(`/verifyaccount/`)

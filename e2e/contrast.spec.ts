@@ -80,7 +80,8 @@ for (const theme of ['dark', 'light'] as const) {
       for (const violation of results.violations) {
         for (const node of violation.nodes) {
           failures.push(
-            `${visit.name} (${page.url()}): ${violation.id} ${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`,
+            `${visit.name} (${page.url()}): ${violation.id} ${node.target.join(' ')} ` +
+              `— ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`,
           )
         }
       }

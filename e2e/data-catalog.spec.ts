@@ -10,7 +10,7 @@ import { codeField } from './code-field'
 const CSV = 'id,name,continent\n1,France,Europe\n2,Japan,Asia\n'
 
 test.describe('data → functions', () => {
-  test('a bad function shows the spec messages and keeps what was typed; a good one is created, tried with typed arguments and deleted', async ({
+  test('a bad function shows the spec messages and keeps what was typed; a good one is made, tried with arguments, deleted', async ({
     authedPage: page,
   }, testInfo) => {
     test.slow()
@@ -59,7 +59,7 @@ test.describe('data → functions', () => {
 })
 
 test.describe('data → a function made elsewhere', () => {
-  test("its name the form's rule refuses (a leading underscore, which the cluster takes) stays, and a changed SQL is saved, with scripts as without", async ({
+  test('a name the rule refuses (a leading underscore, which the cluster takes) stays and a changed SQL saves, scripts or not', async ({
     authedPage: page,
   }, testInfo) => {
     type Made = { uuid: string; name: string; sql: string; description?: string }
@@ -81,7 +81,7 @@ test.describe('data → a function made elsewhere', () => {
 })
 
 test.describe('data → files and dictionaries', () => {
-  test('upload a file, refuse a wrong one, build a dictionary on it that answers a lookup, and keep the file while the dictionary uses it', async ({
+  test('upload a file, refuse a wrong one, build a dictionary on it that answers a lookup, keep the file while it is used', async ({
     authedPage: page,
   }, testInfo) => {
     // A long flow (upload, dictionary, lookups, replace, two deletes) on a shared 2-core machine.

@@ -64,7 +64,7 @@ test.describe('default mode', () => {
     expect(ran).toBe(false)
   })
 
-  test('a page rendered again from the same URL and data (kept by the page cache) carries the new request’s nonce; another URL renders anew', async ({
+  test('a page rendered again from the same URL and data (the page cache) carries the new request’s nonce; another renders anew', async ({
     request,
   }) => {
     const nonceOf = (csp: string) => /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1] ?? ''

@@ -116,7 +116,7 @@ test.describe('the error catalogue on a list, a detail page and a form', () => {
     })
   })
 
-  test('a form (new table) shows field errors on its fields, the other rows at the top of the form as typed, and a 401 goes to login', async ({
+  test('a form (new table) shows field errors on its fields, other errors at the top as typed; a 401 goes to login', async ({
     authedPage: page,
   }) => {
     const fault = { path: '^/config/v1/orgs/[^/]+/projects/[^/]+/tables/?$', method: 'POST' }

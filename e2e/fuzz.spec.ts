@@ -31,7 +31,10 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined
 /** Actions that end or change the signed-in session itself: fuzzing them would sign the fuzzer out. */
 const SKIPPED = new Set(['routes/logout'])
 
-/** A form field; `rendered`: the value the page rendered in it (a hidden field's, a select's chosen option), sent back as is by a browser. */
+/**
+ * A form field; `rendered`: the value the page rendered in it (a hidden field's, a select's chosen option), sent back
+ * as is by a browser.
+ */
 type Field = {
   name: string
   kind: 'text' | 'password' | 'hidden' | 'checkbox' | 'select' | 'file' | 'other'
@@ -431,10 +434,11 @@ test.describe('fuzzing every action', () => {
         .then(
           () => null,
           (error: Error) =>
-            `${url} (seed ${seed}): ${String((error as { cause?: Error }).cause?.message ?? error.message).split('\n')[0]}\n  ${error.message.split('\n').find((line) => line.startsWith('Counterexample')) ?? ''}`.slice(
-              0,
-              Number(process.env.FUZZ_REPORT_CHARS ?? 1500),
-            ),
+            (
+              `${url} ` +
+              `(seed ${seed}): ${String((error as { cause?: Error }).cause?.message ?? error.message).split('\n')[0]}\n ` +
+              ` ${error.message.split('\n').find((line) => line.startsWith('Counterexample')) ?? ''}`
+            ).slice(0, Number(process.env.FUZZ_REPORT_CHARS ?? 1500)),
         )
       if (failure) {
         failures.push(failure)
@@ -445,7 +449,12 @@ test.describe('fuzzing every action', () => {
         .sort(([a], [b]) => a - b)
         .map(([status, count]) => `${status}×${count}`)
         .join(' ')
-      const line = `${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} tried, ${String(rejected).padStart(5)} rejected with field errors, ${String(malformed).padStart(4)} malformed, ${answers}, ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s${failure ? ', FAILED' : ''}`
+      const line =
+        `${url.padEnd(48)} ${forms.length} form(s) ${String(tried).padStart(5)} ` +
+        `tried, ${String(rejected).padStart(5)} rejected with field ` +
+        `errors, ${String(malformed).padStart(4)} ` +
+        `malformed, ${answers}, ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} ` +
+        `s${failure ? ', FAILED' : ''}`
       report.push(line)
       // as it goes: a long run (`npm run fuzz`) that is stopped early still leaves its figures
       console.log(`fuzz ${report.length}/${targets.length}: ${line}`)

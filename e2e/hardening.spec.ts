@@ -11,7 +11,7 @@ const freshEmail = (what: string) =>
   `${what}-${test.info().project.name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@console.test`
 
 test.describe('login throttling', () => {
-  test('after 5 wrong passwords the form says to wait, keeps the email, never sends the password back, and answers 429 with Retry-After', async ({
+  test('after 5 wrong passwords the form says to wait, keeps the email, never echoes the password; 429 with Retry-After', async ({
     page,
   }, testInfo) => {
     test.slow()
@@ -31,7 +31,8 @@ test.describe('login throttling', () => {
     await page.getByRole('button', { name: 'Log in' }).click()
     await expect(alert).toContainText(/Too many sign-in attempts\. Try again in (30|[12]\d) seconds\./)
     await expect(page.getByLabel('Email')).toHaveValue(email)
-    // without scripts the page is the server's answer: the password is not in it (with them the field keeps what was typed, as after any refusal)
+    // without scripts the page is the server's answer: the password is not in it (with them the field keeps what was
+    // typed, as after any refusal)
     if (testInfo.project.name === 'no-js') await expect(page.getByLabel('Password')).toHaveValue('')
     await expect(page).toHaveURL(/\/login$/)
 

@@ -64,7 +64,7 @@ test('a table page shows its ingest address, headers and a curl example with a t
   await expect(page.getByRole('button', { name: 'Ingest the sample' })).toBeVisible()
 })
 
-test('inferring a TSV sample while Type is JSON: Delimiter reads \\t, Quote, Comment and Escape are filled, the message reads true, the primary joins date and time', async ({
+test('a TSV sample inferred while Type is JSON: Delimiter \\t, Quote, Comment, Escape filled; the primary joins date and time', async ({
   authedPage: page,
 }) => {
   await page.goto('/data/new-transform')

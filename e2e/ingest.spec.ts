@@ -3,8 +3,10 @@ import { codeField } from './code-field'
 import { typeSql } from './query-editor'
 
 const WEB_LOGS = [
-  '{"timestamp":"2024-05-01T10:00:00Z","method":"GET","status":200,"bytes":512,"path":"/index.html","client":{"ip":"10.0.0.1","country":"DE"}}',
-  '{"timestamp":"2024-05-01T10:00:01Z","method":"POST","status":201,"bytes":128,"path":"/api/orders","client":{"ip":"10.0.0.2","country":"FR"}}',
+  '{"timestamp":"2024-05-01T10:00:00Z","method":"GET","status":200,"bytes":512,' +
+    '"path":"/index.html","client":{"ip":"10.0.0.1","country":"DE"}}',
+  '{"timestamp":"2024-05-01T10:00:01Z","method":"POST","status":201,"bytes":128,' +
+    '"path":"/api/orders","client":{"ip":"10.0.0.2","country":"FR"}}',
   '{"timestamp":"2024-05-01T10:00:02Z","method":"GET","status":404,"bytes":0,"path":"/missing","client":{"ip":"10.0.0.3","country":"DE"}}',
 ].join('\n')
 

@@ -33,7 +33,7 @@ async function expectChart(page: Page, testInfo: TestInfo, kind: 'line' | 'bar',
 }
 
 test.describe('charts of a result and typed parameters (issue 51)', () => {
-  test('a per-minute count opens as a line chart, turns into bars through the controls, and the URL, a reload and a saved query keep it', async ({
+  test('a per-minute count opens as a line chart, turns into bars by the controls; the URL, a reload, a saved query keep it', async ({
     authedPage: page,
   }, testInfo) => {
     test.setTimeout(90_000)
@@ -95,7 +95,7 @@ test.describe('charts of a result and typed parameters (issue 51)', () => {
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([])
   })
 
-  test('a {status:UInt16} placeholder gets an input; a bad value shows the cluster message on it; 200 runs and counts as the literal', async ({
+  test('a {status:UInt16} placeholder gets an input; a bad value shows the cluster message on it; 200 counts as the literal', async ({
     authedPage: page,
   }, testInfo) => {
     const literal = await page.request.get(

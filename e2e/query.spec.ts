@@ -101,12 +101,14 @@ test.describe('query', () => {
     await expect(page.getByRole('table', { name: 'Circuit breakers' }).getByText('hdx_query_max_rows')).toBeVisible()
   })
 
-  test('a long query shows its progress; Cancel stops it on the cluster, keeps the SQL, and Insights lists it as failed, opening in the editor', async ({
+  test('a long query shows its progress; Cancel stops it, keeps the SQL, and Insights lists it as failed, opening the editor', async ({
     authedPage: page,
   }, testInfo) => {
     const isJs = testInfo.project.name === 'js'
     // Minutes of engine work unless something stops it (and at most a minute if nothing does).
-    const sql = `SELECT count() AS hits FROM numbers(100000000000) WHERE sipHash64(number) % 7 = ${isJs ? 1 : 2} SETTINGS max_execution_time = 60`
+    const sql =
+      `SELECT count() AS hits FROM numbers(100000000000) WHERE sipHash64(number) % 7 ` +
+      `= ${isJs ? 1 : 2} SETTINGS max_execution_time = 60`
     await page.goto('/queries')
     await typeSql(page, testInfo, sql)
     if (isJs) {

@@ -17,7 +17,7 @@ test.describe('security → users and invites', () => {
     await expect(me.getByRole('link', { name: /^Delete/ })).toHaveCount(0)
   })
 
-  test('an invite with bad input shows the rules at the fields and keeps what was typed; a good one is pending, resent, then deleted', async ({
+  test('an invite with bad input shows the rules at the fields, keeps what was typed; a good one is pending, resent, deleted', async ({
     authedPage: page,
   }) => {
     const email = uniqueEmail('invitee')

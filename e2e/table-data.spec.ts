@@ -86,7 +86,7 @@ async function fitsNarrowScreen(page: Page) {
   expect(width).toBeLessThanOrEqual(390)
 }
 
-test("the sample table's page shows its 50 newest rows, pages to older ones, a column's figures with window and cost, and opens the query in the workspace", async ({
+test("the sample table's page: 50 newest rows, pages to older ones, a column's figures with window and cost, the workspace", async ({
   authedPage: page,
 }, testInfo) => {
   const { project, table } = await sampleTable()

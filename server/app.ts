@@ -115,7 +115,8 @@ export function sameOriginWrites(basePath = '', logger?: Logger) {
     if (!hasWarnedOfProxy && claimed?.protocol === 'https:' && reached === `http://${claimed.host}`) {
       hasWarnedOfProxy = true
       logger?.warn(
-        `A write from ${claimed.origin} was refused: it reached the console over http. Behind a proxy that serves https, set TRUST_PROXY (README, Configuration).`,
+        `A write from ${claimed.origin} was refused: it reached the console over http. Behind a ` +
+          `proxy that serves https, set TRUST_PROXY (README, Configuration).`,
       )
     }
     res
@@ -126,7 +127,8 @@ export function sameOriginWrites(basePath = '', logger?: Logger) {
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Request refused · Cluster Console</title></head>' +
           '<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">' +
           '<h1>Request refused</h1><p>This change was sent from another site, so the console did not make it. ' +
-          `If you meant to make it, open the console and send the form from there.</p><p><a href="${basePath}/">Go to the console</a></p></body></html>`,
+          `If you meant to make it, open the console and send the form from there.</p><p><a ` +
+          `href="${basePath}/">Go to the console</a></p></body></html>`,
       )
   }
 }

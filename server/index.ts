@@ -55,7 +55,9 @@ async function main() {
         process.env.CONSOLE_STORE_TOKEN = await provisionStoreAccount(cluster.url, cluster.admin)
       } catch (error) {
         console.warn(
-          `The console's store account could not be made (${error instanceof Error ? error.message : String(error)}): saved queries and history use each user's own rights`,
+          `The console's store account could not be made ` +
+            `(${error instanceof Error ? error.message : String(error)}): saved queries and history ` +
+            `use each user's own rights`,
         )
       }
     }
@@ -88,7 +90,8 @@ async function main() {
     const wanted = (process.env.BASE_PATH ?? '').trim().replace(/^\/+|\/+$/g, '')
     if (process.env.BASE_PATH !== undefined && (wanted ? `/${wanted}` : '') !== basePath) {
       fail(
-        `BASE_PATH is "${process.env.BASE_PATH}" but the build serves "${basePath || '/'}": build again with BASE_PATH=${process.env.BASE_PATH} npm run build.`,
+        `BASE_PATH is "${process.env.BASE_PATH}" but the build serves "${basePath || '/'}": build ` +
+          `again with BASE_PATH=${process.env.BASE_PATH} npm run build.`,
       )
     }
     serveFiles = (app) => {

@@ -70,7 +70,8 @@ export type BodyCheck = {
 }
 
 const TOO_LARGE = (limit: number) =>
-  `This form is too big for the console: at most ${formatBytes(limit)} can be sent here. Send less (a smaller sample or file), or upload a file where the console takes files.`
+  `This form is too big for the console: at most ${formatBytes(limit)} can be sent here. ` +
+  `Send less (a smaller sample or file), or upload a file where the console takes files.`
 const UNREADABLE =
   'The console could not read this form: its contents are not what its type says. Send it again from the console.'
 
@@ -166,7 +167,8 @@ export function guardRequestBody(basePath = '') {
     if (media !== 'application/x-www-form-urlencoded' && media !== 'multipart/form-data') {
       return refuse(
         415,
-        `The console takes forms here (application/x-www-form-urlencoded or multipart/form-data), not ${media ? `"${media.slice(0, 100)}"` : 'a body without a type'}.`,
+        `The console takes forms here (application/x-www-form-urlencoded or multipart/form-data), ` +
+          `not ${media ? `"${media.slice(0, 100)}"` : 'a body without a type'}.`,
       )
     }
     let boundary: string | undefined

@@ -20,7 +20,9 @@ export function bundleReport(): Plugin {
       const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []))
       for (const chunk of chunks.sort((a, b) => b.code.length - a.code.length)) {
         lines.push(
-          `== ${chunk.fileName} ${(gzipSync(chunk.code).length / 1024).toFixed(1)} KB gz; imports ${chunk.imports.join(' ') || '-'}; dynamic ${chunk.dynamicImports.join(' ') || '-'}`,
+          `== ${chunk.fileName} ${(gzipSync(chunk.code).length / 1024).toFixed(1)} KB gz; ` +
+            `imports ${chunk.imports.join(' ') || '-'}; ` +
+            `dynamic ${chunk.dynamicImports.join(' ') || '-'}`,
         )
         const modules = Object.entries(chunk.modules)
           .filter(([, module]) => module.renderedLength > 0)

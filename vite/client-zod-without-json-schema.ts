@@ -28,7 +28,8 @@ export function clientZodWithoutJsonSchema(): Plugin {
       }
     }
     const body = [
-      `const unavailable = () => { throw new Error('zod JSON schema is not in the browser build (vite/client-zod-without-json-schema.ts)') }`,
+      `const unavailable = () => { throw new Error('zod JSON schema is not in the browser build ` +
+        `(vite/client-zod-without-json-schema.ts)') }`,
       ...[...names].map((name) => `export const ${name} = unavailable`),
     ]
     return body.join('\n')

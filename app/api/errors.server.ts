@@ -91,7 +91,10 @@ export function catalogueMessage(details: ErrorDetails): string {
     case 408:
       return TIMEOUT_MESSAGE
     case 500:
-      return `Internal server error. If this is reoccurring, please contact us at ${details.supportEmail ?? process.env.SUPPORT_EMAIL ?? 'support@hydrolix.io'}`
+      return (
+        `Internal server error. If this is reoccurring, please contact us ` +
+        `at ${details.supportEmail ?? process.env.SUPPORT_EMAIL ?? 'support@hydrolix.io'}`
+      )
     case 501:
       return 'Not Implemented.'
     case 502:

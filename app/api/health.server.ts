@@ -128,11 +128,22 @@ export async function listLogs(
 ): Promise<LogEntry[]> {
   const params: SqlParams = {}
   const where = logsWhere(filters, params)
-  const sql = `SELECT toUnixTimestamp64Milli(timestamp) AS ts, level, service, component, \`kubernetes.container_name\` AS container, message, error
+  const columns = [
+    'toUnixTimestamp64Milli(timestamp) AS ts',
+    'level',
+    'service',
+    'component',
+    '`kubernetes.container_name` AS container',
+    'message',
+    'error',
+  ].join(', ')
+  const limit = sqlParam(params, 'limit', 'UInt32', page.limit)
+  const offset = sqlParam(params, 'offset', 'UInt64', page.offset)
+  const sql = `SELECT ${columns}
 FROM hydro.logs
 WHERE ${where}
 ORDER BY timestamp DESC
-LIMIT ${sqlParam(params, 'limit', 'UInt32', page.limit)} OFFSET ${sqlParam(params, 'offset', 'UInt64', page.offset)}`
+LIMIT ${limit} OFFSET ${offset}`
   const rows = await selectRows<Record<string, unknown>>(api, sql, params)
   return rows.map((row) => ({
     timestamp: Number(row.ts),
@@ -157,7 +168,9 @@ export type LogFacets = {
 export async function listLogFacets(api: ClusterApi): Promise<LogFacets> {
   const rows = await selectRows<Record<string, unknown>>(
     api,
-    'SELECT groupUniqArray(200)(service) AS services, groupUniqArray(50)(level) AS levels, groupUniqArray(200)(pool) AS pools, groupUniqArray(200)(component) AS components, groupUniqArray(200)(`kubernetes.container_name`) AS containers FROM hydro.logs',
+    'SELECT groupUniqArray(200)(service) AS services, groupUniqArray(50)(level) AS levels, ' +
+      'groupUniqArray(200)(pool) AS pools, groupUniqArray(200)(component) AS components, ' +
+      'groupUniqArray(200)(`kubernetes.container_name`) AS containers FROM hydro.logs',
   )
   const list = (value: unknown) =>
     (Array.isArray(value) ? value : []).filter((item): item is string => typeof item === 'string' && item !== '').sort()

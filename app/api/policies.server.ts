@@ -151,7 +151,10 @@ export type ReplyOptions = {
 
 /** What a change that timed out says: the cluster may still apply it (decision 098). */
 export function mayStillApplyNote(waitedMs: number): string {
-  return `The cluster did not answer in ${Number((waitedMs / 1000).toFixed(1))} s; the change may still have been applied: check before trying again.`
+  return (
+    `The cluster did not answer in ${Number((waitedMs / 1000).toFixed(1))} s; the change may ` +
+    `still have been applied: check before trying again.`
+  )
 }
 
 /**

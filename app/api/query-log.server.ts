@@ -92,7 +92,8 @@ export async function loadQueryInsights(
   const columns = 'query_id, query_start, user, query, exec_time_ms, rows_read, bytes_read, error'
   const statements = [
     `SELECT ${columns} FROM hdx.active_queries WHERE ${where} AND active = 1 ORDER BY query_start LIMIT ${LIMIT}`,
-    `SELECT ${columns} FROM hdx.active_queries WHERE ${where} AND active = 0 AND error = '' ORDER BY exec_time_ms DESC, query_start DESC LIMIT ${LIMIT}`,
+    `SELECT ${columns} FROM hdx.active_queries WHERE ${where} AND active = 0 AND error = '' ` +
+      `ORDER BY exec_time_ms DESC, query_start DESC LIMIT ${LIMIT}`,
     `SELECT ${columns} FROM hdx.active_queries WHERE ${where} AND error != '' ORDER BY query_start DESC LIMIT ${LIMIT}`,
     `SELECT min(query_start) AS oldest, count() AS n FROM hdx.active_queries WHERE ${where}`,
   ]

@@ -34,7 +34,8 @@ export function consoleRead(settings: Record<string, string> = {}): Record<strin
  * through the session's client, and returns the cluster's answer (status 200) for the caller to
  * read or stream. The call is aborted with the console request (a user navigating away cancels the
  * query), or with `run.signal` instead when given, and after the client's time-out; `run.queryId`
- * names the query on the cluster (its `query_id`), to find it in `hdx.active_queries` while it runs. Throws QueryError for the engine's 400, ClusterError for
+ * names the query on the cluster (its `query_id`), to find it in `hdx.active_queries` while it runs. Throws
+ * QueryError for the engine's 400, ClusterError for
  * anything else (408 on time-out, 503 when nothing answered); a 401 ends the session (the client).
  */
 export async function queryCluster(

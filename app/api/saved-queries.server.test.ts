@@ -67,7 +67,7 @@ describe('query history', () => {
     return { api: watched, writes }
   }
 
-  it("writes a user's runs at most once a HISTORY_WRITE_MS, the runs that came meanwhile together, each shown at once (decision 053)", async () => {
+  it("writes a user's runs at most once a HISTORY_WRITE_MS, those come meanwhile together, each shown at once (decision 053)", async () => {
     forgetStore()
     // (the tests' clients share one admin login, so one session key: the first test's history read is kept for it)
     clearReadCache()

@@ -25,16 +25,27 @@ import { grantStoreAccount, hasStoreAccount, storeClient } from './store-account
 export { CONSOLE_PROJECT }
 export { SAVED_TABLE, HISTORY_TABLE }
 
-export const NOT_SET_UP_MESSAGE = `Saved queries and history are not set up on this cluster yet: an administrator's first save creates the ${CONSOLE_PROJECT} project and its tables`
-export const CANNOT_WRITE_MESSAGE = `Saving needs the insert_sql permission on ${CONSOLE_PROJECT}.${SAVED_TABLE}: ask an administrator for it (the publisher role has it)`
-export const CANNOT_READ_MESSAGE = `Reading saved queries needs the select_sql permission on the ${CONSOLE_PROJECT} project: ask an administrator for it (the reader role has it)`
+export const NOT_SET_UP_MESSAGE =
+  `Saved queries and history are not set up on this cluster yet: an administrator's first ` +
+  `save creates the ${CONSOLE_PROJECT} project and its tables`
+export const CANNOT_WRITE_MESSAGE =
+  `Saving needs the insert_sql permission on ${CONSOLE_PROJECT}.${SAVED_TABLE}: ask an ` +
+  `administrator for it (the publisher role has it)`
+export const CANNOT_READ_MESSAGE =
+  `Reading saved queries needs the select_sql permission on the ${CONSOLE_PROJECT} project: ` +
+  `ask an administrator for it (the reader role has it)`
 /**
  * The console's store account (decision 105) cannot use the store: there is none yet, or it is older
  * than the account, or the account's role was changed. An org admin's set-up makes what is missing.
  */
-export const NOT_GRANTED_MESSAGE = `Saved queries and history are not set up for the console on this cluster yet: an org admin's first save, or Turn on in Settings, creates the ${CONSOLE_PROJECT} project and gives the console's store account its rights on it`
+export const NOT_GRANTED_MESSAGE =
+  `Saved queries and history are not set up for the console on this cluster yet: an org ` +
+  `admin's first save, or Turn on in Settings, creates the ${CONSOLE_PROJECT} project and ` +
+  `gives the console's store account its rights on it`
 /** The cluster refused the console's store account token itself (revoked, expired, another cluster's). */
-export const ACCOUNT_REFUSED_MESSAGE = `The cluster refused the console's store account (CONSOLE_STORE_TOKEN): saved queries and history are unavailable until an administrator gives the console a valid token`
+export const ACCOUNT_REFUSED_MESSAGE =
+  `The cluster refused the console's store account (CONSOLE_STORE_TOKEN): saved queries and ` +
+  `history are unavailable until an administrator gives the console a valid token`
 /** Only the user who saved a query changes or deletes it. */
 export const NOT_YOURS_MESSAGE = 'Only the user who saved this query can delete it'
 
@@ -46,7 +57,9 @@ export class HistoryOff extends Error {
   }
 }
 
-export const HISTORY_OFF_MESSAGE = `The query history is off: it starts when you first save a query or turn it on in Settings, which creates the ${CONSOLE_PROJECT} project and its tables`
+export const HISTORY_OFF_MESSAGE =
+  `The query history is off: it starts when you first save a query or turn it on in ` +
+  `Settings, which creates the ${CONSOLE_PROJECT} project and its tables`
 
 /** The store cannot be used by this user (not set up, or a permission missing); `message` says what to do. */
 export class SavedQueriesUnavailable extends Error {
@@ -183,10 +196,10 @@ async function completeTransform(
   const present = transform.settings?.output_columns ?? []
   const missing = columns.filter((column) => !present.some((known) => known?.name === column.name))
   if (!missing.length) return
-  await api.patch(
-    `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/tables/${encodeURIComponent(tableId)}/transforms/${encodeURIComponent(transform.uuid)}`,
-    { settings: { output_columns: [...present, ...missing] } },
-  )
+  const table = `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/tables/${encodeURIComponent(tableId)}`
+  await api.patch(`${table}/transforms/${encodeURIComponent(transform.uuid)}`, {
+    settings: { output_columns: [...present, ...missing] },
+  })
 }
 
 /**
@@ -414,7 +427,10 @@ async function ingest(api: ClusterApi, table: string, rows: Record<string, strin
   }
 }
 
-/** Reads `sql` as JSON rows (through the store account, when there is one); an unknown project or table is no rows (nothing was saved yet). */
+/**
+ * Reads `sql` as JSON rows (through the store account, when there is one); an unknown project or table is no rows
+ * (nothing was saved yet).
+ */
 async function readRows<T>(api: ClusterApi, sql: string): Promise<T[] | null> {
   try {
     const answer = await runQuery(
@@ -490,7 +506,8 @@ async function readSavedRows(api: ClusterApi): Promise<SavedRow[] | null> {
   const sql = (withVisibility: boolean) =>
     [
       'SELECT id, argMax(name, at) AS q_name, argMax(sql, at) AS q_sql, argMax(options, at) AS q_options, argMax(owner, at) AS q_owner,',
-      '  argMax(owner_id, at) AS q_owner_id, toUnixTimestamp64Milli(min(at)) AS created_ms, toUnixTimestamp64Milli(max(at)) AS updated_ms, argMax(deleted, at) AS is_deleted',
+      '  argMax(owner_id, at) AS q_owner_id, toUnixTimestamp64Milli(min(at)) AS created_ms, ' +
+        'toUnixTimestamp64Milli(max(at)) AS updated_ms, argMax(deleted, at) AS is_deleted',
       withVisibility ? '  , argMax(visibility, at) AS q_visibility' : '',
       `FROM ${tableRef(CONSOLE_PROJECT, SAVED_TABLE)}`,
       'GROUP BY id',
@@ -558,7 +575,10 @@ export async function listSavedQueries(api: ClusterApi, nameFilter = ''): Promis
   return { queries, isSetUp: rows !== null || byId.size > 0 }
 }
 
-/** Returns one saved query the user may see, or null when there is none (deleted, or another user's private one); throws as listSavedQueries. */
+/**
+ * Returns one saved query the user may see, or null when there is none (deleted, or another user's private one);
+ * throws as listSavedQueries.
+ */
 export async function getSavedQuery(api: ClusterApi, id: string): Promise<SavedQuery | null> {
   const { queries } = await listSavedQueries(api)
   return queries.find((query) => query.id === id) ?? null

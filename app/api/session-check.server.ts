@@ -83,7 +83,8 @@ async function readRevocations(api: ClusterApi, now: number): Promise<Map<string
 /**
  * Whether `session`'s token was logged out through any replica (the store's list, read again when
  * older than REFRESH_MS, through the client `clientFor` makes for the store account's session, or
- * the user's without one: the read needs select on the store, as History does). When the list cannot be read, the last one read is used (fail open:
+ * the user's without one: the read needs select on the store, as History does). When the list cannot be read, the
+ * last one read is used (fail open:
  * the cluster still accepts the token, and refusing every session while the store is unreachable
  * would lock everyone out).
  */

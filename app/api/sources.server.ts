@@ -163,7 +163,10 @@ export function autoBatchesOf(table: { settings?: Record<string, unknown> }): Au
   return Array.isArray(entries) ? (entries as AutoBatch[]) : []
 }
 
-/** Replaces the table's auto batch entries (a PATCH of `settings.autoingest`); throws ClusterError (400 with `settings.autoingest[i].*`). */
+/**
+ * Replaces the table's auto batch entries (a PATCH of `settings.autoingest`); throws ClusterError (400 with
+ * `settings.autoingest[i].*`).
+ */
 export async function setAutoBatches(
   api: ClusterApi,
   projectId: string,

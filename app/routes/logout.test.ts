@@ -20,7 +20,7 @@ describe('logout', () => {
     expect(thrown.headers.get('Location')).toBe('/login?prevUrl=%2Fdashboard')
   })
 
-  it('ends the session everywhere: a cookie copied before Log out is refused after it, here and on another replica (issue 37)', async () => {
+  it('ends the session everywhere: a cookie copied before Log out is refused after it, here and on other replicas (issue 37)', async () => {
     const cookie = await loginAsAdmin()
     const copied = cookie
     expect((await layoutLoader(args(get('/dashboard', copied)))) as unknown).toBeTruthy()
@@ -73,7 +73,7 @@ describe('logout', () => {
     expect(await opens(await replica(), cookie)).toBe(false)
   }, 20_000)
 
-  it('on a cluster without a revoke call and without the store, Log out says other replicas still accept a copy (decision 080)', async () => {
+  it('without a revoke call and without the store, Log out says other replicas still accept a copy (decision 080)', async () => {
     const cookie = await loginAsAdmin()
     const [a, b] = [await replica(), await replica()]
     const api = a.client.createClusterApi(await a.session.requireSession(get('/dashboard', cookie)))

@@ -32,7 +32,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const shared = await revokeEverywhere(session)
   if (shared === 'shared') return logout(request)
   console.warn(
-    `Logout: the cluster has no revoke call and the revocation could not be shared with other replicas (${shared}); a copy of the session is accepted by them until it expires`,
+    `Logout: the cluster has no revoke call and the revocation could not be shared with other ` +
+      `replicas (${shared}); a copy of the session is accepted by them until it expires`,
   )
   return logout(request, `/login?notice=${NOT_EVERYWHERE}`)
 }

@@ -93,7 +93,9 @@ const quote = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : 
 
 /** The summary SQL a column analysis stands for (`parentRef` is `project.table`, quoted as needed). */
 export function buildSummarySql(analysis: ColumnAnalysis, parentRef: string): string {
-  const bucket = `toStartOfInterval(${quote(analysis.timestampColumn)}, INTERVAL ${Number(analysis.timestampValue)} ${analysis.timestampUnit.toUpperCase()})`
+  const bucket =
+    `toStartOfInterval(${quote(analysis.timestampColumn)}, ` +
+    `INTERVAL ${Number(analysis.timestampValue)} ${analysis.timestampUnit.toUpperCase()})`
   const used = (analysis.columns ?? []).filter(
     (column) => column.aggregation && column.aggregation !== 'skip' && column.name !== analysis.timestampColumn,
   )
@@ -108,7 +110,8 @@ export function buildSummarySql(analysis: ColumnAnalysis, parentRef: string): st
   const where = [
     analysis.where ? `(${analysis.where})` : '',
     analysis.timeframeValue
-      ? `${quote(analysis.timestampColumn)} >= now() - INTERVAL ${Number(analysis.timeframeValue)} ${(analysis.timeframeUnit ?? 'day').toUpperCase()}`
+      ? `${quote(analysis.timestampColumn)} >= now() - ` +
+        `INTERVAL ${Number(analysis.timeframeValue)} ${(analysis.timeframeUnit ?? 'day').toUpperCase()}`
       : '',
   ].filter(Boolean)
   return [

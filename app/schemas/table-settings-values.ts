@@ -166,7 +166,8 @@ export const SETTINGS_GROUPS: SettingsGroupDef[] = [
     key: 'merge',
     title: 'Merge',
     description:
-      'Merging combines small partitions. Pools: small takes partitions with a primary timestamp under 1 hour old, medium 1 to 24 hours, large over 1 day.',
+      'Merging combines small partitions. Pools: small takes partitions with a primary ' +
+      'timestamp under 1 hour old, medium 1 to 24 hours, large over 1 day.',
     fields: [
       { name: 'disable', path: ['merge', 'enabled'], label: 'Disable merge', kind: 'bool', inverted: true },
       {

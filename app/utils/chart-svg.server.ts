@@ -53,7 +53,8 @@ function styleSheet(isStandalone: boolean): string {
     '.qc-chart .qc-axis{stroke:currentColor;stroke-opacity:.6}',
     '.qc-chart text{fill:currentColor}',
     isStandalone
-      ? ':root{color:#27272a;background:#fff;font-family:system-ui,sans-serif}@media (prefers-color-scheme: dark){:root{color:#e4e4e7;background:#18181b}}'
+      ? ':root{color:#27272a;background:#fff;font-family:system-ui,sans-serif}@media ' +
+        '(prefers-color-scheme: dark){:root{color:#e4e4e7;background:#18181b}}'
       : '',
   ].join('')
 }
@@ -165,11 +166,13 @@ export function renderChartSvg(data: ChartData, options: ChartSvgOptions = {}): 
   parts.push(`<line class="qc-axis" x1="${plotLeft}" x2="${plotLeft}" y1="${plotTop}" y2="${plotBottom}"/>`)
   // axis titles
   parts.push(
-    `<text x="${plotLeft + plotWidth / 2}" y="${plotBottom + 36}" text-anchor="middle" font-weight="600">${escapeXml(truncate(spec.x, 60))}</text>`,
+    `<text x="${plotLeft + plotWidth / 2}" y="${plotBottom + 36}" text-anchor="middle" ` +
+      `font-weight="600">${escapeXml(truncate(spec.x, 60))}</text>`,
   )
   const yTitle = truncate(spec.y.join(', '), 40)
   parts.push(
-    `<text transform="translate(16 ${plotTop + PLOT_HEIGHT / 2}) rotate(-90)" text-anchor="middle" font-weight="600">${escapeXml(yTitle)}</text>`,
+    `<text transform="translate(16 ${plotTop + PLOT_HEIGHT / 2}) rotate(-90)" ` +
+      `text-anchor="middle" font-weight="600">${escapeXml(yTitle)}</text>`,
   )
 
   // the marks, one group a series
@@ -193,7 +196,9 @@ export function renderChartSvg(data: ChartData, options: ChartSvgOptions = {}): 
         const left = xAt(x) - slot / 2 + position * width
         const top = yAt(one.y[at]!)
         shapes.push(
-          `<rect class="qc-mark" x="${fixed(left)}" y="${fixed(Math.min(top, zero))}" width="${fixed(Math.max(1, width - 1))}" height="${fixed(Math.max(0.5, Math.abs(zero - top)))}"/>`,
+          `<rect class="qc-mark" x="${fixed(left)}" y="${fixed(Math.min(top, zero))}" ` +
+            `width="${fixed(Math.max(1, width - 1))}" ` +
+            `height="${fixed(Math.max(0.5, Math.abs(zero - top)))}"/>`,
         )
       })
     } else {
@@ -223,7 +228,9 @@ export function renderChartSvg(data: ChartData, options: ChartSvgOptions = {}): 
       legendY += 20
     }
     legend.push(
-      `<g class="qc-s${position}"><rect class="qc-mark" x="${fixed(legendX)}" y="${legendY - 9}" width="12" height="12" rx="2"/><text x="${fixed(legendX + 18)}" y="${legendY}" dominant-baseline="middle">${escapeXml(label)}</text></g>`,
+      `<g class="qc-s${position}"><rect class="qc-mark" x="${fixed(legendX)}" ` +
+        `y="${legendY - 9}" width="12" height="12" rx="2"/><text x="${fixed(legendX + 18)}" ` +
+        `y="${legendY}" dominant-baseline="middle">${escapeXml(label)}</text></g>`,
     )
     legendX += width
   }
@@ -241,7 +248,8 @@ export function renderChartSvg(data: ChartData, options: ChartSvgOptions = {}): 
   if (isStandalone) {
     bottom += 6
     parts.push(
-      `<a href="${escapeXml(options.dataHref!)}"><text x="${plotLeft}" y="${bottom}" text-decoration="underline">The data as a table</text></a>`,
+      `<a href="${escapeXml(options.dataHref!)}"><text x="${plotLeft}" y="${bottom}" ` +
+        `text-decoration="underline">The data as a table</text></a>`,
     )
     bottom += 10
   }
@@ -251,7 +259,10 @@ export function renderChartSvg(data: ChartData, options: ChartSvgOptions = {}): 
   const description = describe(data, yScale)
   const labelled = `aria-labelledby="${id}-title" aria-describedby="${id}-desc"`
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="qc-chart" viewBox="0 0 ${WIDTH} ${height}" width="${isStandalone ? WIDTH : '100%'}"${isStandalone ? ` height="${height}"` : ''} ${isStandalone ? '' : 'role="img" '}${labelled} font-size="${FONT}" font-family="system-ui, sans-serif" data-chart-kind="${spec.kind}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="qc-chart" viewBox="0 0 ${WIDTH} ${height}" ` +
+      `width="${isStandalone ? WIDTH : '100%'}"${isStandalone ? ` height="${height}"` : ''} ` +
+      `${isStandalone ? '' : 'role="img" '}${labelled} ` +
+      `font-size="${FONT}" font-family="system-ui, sans-serif" data-chart-kind="${spec.kind}">`,
     `<title id="${id}-title">${escapeXml(title)}</title>`,
     `<desc id="${id}-desc">${escapeXml(description)}</desc>`,
     `<style>${styleSheet(isStandalone)}</style>`,
@@ -270,7 +281,8 @@ function describe(data: ChartData, yScale: TickScale): string {
   const xs = series.flatMap((one) => one.x)
   const sentences = [
     `${CHART_KIND_LABELS[spec.kind]} chart of ${data.title}.`,
-    `${series.length} ${series.length === 1 ? 'series' : 'series'}${names.length ? ` (${truncate(names.join(', '), 200)})` : ''}, ${points.toLocaleString('en-US')} points.`,
+    `${series.length} ${series.length === 1 ? 'series' : 'series'}` +
+      `${names.length ? ` (${truncate(names.join(', '), 200)})` : ''}, ${points.toLocaleString('en-US')} points.`,
   ]
   if (xs.length) {
     if (data.xScale === 'category') sentences.push(`${spec.x}: ${new Set(xs.map(String)).size} values.`)
@@ -281,7 +293,8 @@ function describe(data: ChartData, yScale: TickScale): string {
     }
     const values = series.flatMap((one) => one.y)
     sentences.push(
-      `${spec.y.join(', ')} from ${plain(Math.min(...values))} to ${plain(Math.max(...values))} (axis ${yScale.ticks[0]!.label} to ${yScale.ticks[yScale.ticks.length - 1]!.label}).`,
+      `${spec.y.join(', ')} from ${plain(Math.min(...values))} to ${plain(Math.max(...values))} ` +
+        `(axis ${yScale.ticks[0]!.label} to ${yScale.ticks[yScale.ticks.length - 1]!.label}).`,
     )
   }
   if (data.isCapped) sentences.push(`Only the first ${data.rows.toLocaleString('en-US')} rows of the result.`)

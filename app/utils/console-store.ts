@@ -14,7 +14,10 @@ export const HISTORY_TABLE = 'query_history'
 /** Sessions logged out on a cluster that has no revoke call (decision 080): a digest of the token, until it expires. */
 export const REVOKED_TABLE = 'revoked_sessions'
 
-/** The console's own service account for its store (decision 105), as the console makes it in local mode and as an operator should name it. */
+/**
+ * The console's own service account for its store (decision 105), as the console makes it in local mode and as an
+ * operator should name it.
+ */
 export const STORE_ACCOUNT_NAME = 'cluster-console-store'
 
 /** The role that gives that account its rights: one policy scoped to the store's project. */
@@ -29,7 +32,9 @@ export const CONSOLE_PROJECT_NOTE =
 
 /** What deleting the project takes, said on its delete step. */
 export const CONSOLE_PROJECT_DELETE_NOTE =
-  "This is the console's own store: every user's saved queries and query history go with it, and the list of sessions logged out (other replicas would accept a copied session again until it expires)."
+  "This is the console's own store: every user's saved queries and query history go with " +
+  'it, and the list of sessions logged out (other replicas would accept a copied session ' +
+  'again until it expires).'
 
 /** True for the console's own project (by name: the cluster has no other mark for it). */
 export function isConsoleProject(project: { name: string } | string): boolean {

@@ -11,7 +11,10 @@ import { useEffect, useLayoutEffect } from 'react'
  */
 export const EARLY_TEXT_SCRIPT = !import.meta.env.SSR
   ? ''
-  : "(function(){var m=new WeakMap();window.__consoleEarlyText=m;document.addEventListener('input',function(e){var t=e.target;if(t instanceof HTMLTextAreaElement&&!document.documentElement.hasAttribute('data-hydrated'))m.set(t,t.value)},true)})()"
+  : '(function(){var m=new ' +
+    "WeakMap();window.__consoleEarlyText=m;document.addEventListener('input',function(e){var " +
+    't=e.target;if(t instanceof ' +
+    "HTMLTextAreaElement&&!document.documentElement.hasAttribute('data-hydrated'))m.set(t,t.value)},true)})()"
 
 declare global {
   interface Window {

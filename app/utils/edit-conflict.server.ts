@@ -49,15 +49,21 @@ export function changeNote(change: LastChange): string {
 
 /** The message at one field in conflict. */
 export function conflictMessage(conflict: FieldConflict, change: LastChange): string {
-  return `Changed${changeNote(change)} since you opened this form: now “${conflict.now}”. Your value is kept here; save again to replace it.`
+  return (
+    `Changed${changeNote(change)} since you opened this form: now “${conflict.now}”. Your ` +
+    `value is kept here; save again to replace it.`
+  )
 }
 
 /** The message at the top of a refused form. */
 export function conflictSummary(conflicts: readonly FieldConflict[], change: LastChange): string {
   const names = conflicts.map((conflict) => conflict.label).join(', ')
-  return `Not saved: ${names} ${conflicts.length === 1 ? 'was' : 'were'} changed${changeNote(change)} since you opened this form (${conflicts
-    .map((conflict) => `${conflict.label} is now “${conflict.now}”`)
-    .join('; ')}). What you typed is kept: look at the values now and save again.`
+  return (
+    `Not saved: ${names} ${conflicts.length === 1 ? 'was' : 'were'} ` +
+    `changed${changeNote(change)} since you opened this form ` +
+    `(${conflicts.map((conflict) => `${conflict.label} is now “${conflict.now}”`).join('; ')}). ` +
+    `What you typed is kept: look at the values now and save again.`
+  )
 }
 
 type Refusable = {

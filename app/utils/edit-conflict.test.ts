@@ -69,10 +69,12 @@ describe('the conflict rule (decision 097)', () => {
     expect(changeNote({})).toBe('')
     const conflict = { field: 'cpu', label: 'CPU', now: '3' }
     expect(conflictMessage(conflict, change)).toBe(
-      'Changed by ana@example.com at 2026-12-02 05:40:12 UTC since you opened this form: now “3”. Your value is kept here; save again to replace it.',
+      'Changed by ana@example.com at 2026-12-02 05:40:12 UTC since you opened this form: now ' +
+        '“3”. Your value is kept here; save again to replace it.',
     )
     expect(conflictSummary([conflict, { field: 'm', label: 'Memory', now: '2Gi' }], {})).toBe(
-      'Not saved: CPU, Memory were changed since you opened this form (CPU is now “3”; Memory is now “2Gi”). What you typed is kept: look at the values now and save again.',
+      'Not saved: CPU, Memory were changed since you opened this form (CPU is now “3”; Memory ' +
+        'is now “2Gi”). What you typed is kept: look at the values now and save again.',
     )
   })
 })

@@ -40,7 +40,8 @@ const trustProxy = z
     ctx.addIssue({
       code: 'custom',
       message:
-        'must be false, true, a number of proxies, or a comma-separated list of proxy addresses (IP, CIDR, loopback, linklocal, uniquelocal)',
+        'must be false, true, a number of proxies, or a comma-separated list of proxy addresses ' +
+        '(IP, CIDR, loopback, linklocal, uniquelocal)',
     })
     return z.NEVER
   })

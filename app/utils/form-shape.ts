@@ -24,7 +24,10 @@ export const MALFORMED_FORM_MESSAGE =
  * 2,000-row transform form took minutes of one core: `npm run fuzz`, issue 37).
  */
 export const ROWS_KEPT_WHEN_TOO_MANY = 100
-export const TOO_MANY_ROWS_MESSAGE = `This form has more rows than the console takes (${MAX_LIST_ROWS.toLocaleString('en-US')}): nothing was changed. The first ${ROWS_KEPT_WHEN_TOO_MANY} rows are shown.`
+export const TOO_MANY_ROWS_MESSAGE =
+  `This form has more rows than the console takes ` +
+  `(${MAX_LIST_ROWS.toLocaleString('en-US')}): nothing was changed. The ` +
+  `first ${ROWS_KEPT_WHEN_TOO_MANY} rows are shown.`
 
 const INTENT = '__intent__'
 const STATE = '__state__'

@@ -242,7 +242,9 @@ export async function logoutHeaders(request: Request): Promise<Headers> {
     const sameSiteText = sameSite[0]!.toUpperCase() + sameSite.slice(1)
     headers.append(
       'Set-Cookie',
-      `${name}=; Path=${COOKIE_PATH}; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; HttpOnly; SameSite=${sameSiteText}${secure ? '; Secure' : ''}${partitioned ? '; Partitioned' : ''}`,
+      `${name}=; Path=${COOKIE_PATH}; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; ` +
+        `HttpOnly; ` +
+        `SameSite=${sameSiteText}${secure ? '; Secure' : ''}${partitioned ? '; Partitioned' : ''}`,
     )
   }
   return headers

@@ -34,7 +34,8 @@ describe('findPlaceholders', () => {
   it('finds each {name:Type} once, in order, with its type as written', () => {
     expect(
       findPlaceholders(
-        'SELECT count() FROM sample.web_logs WHERE status = {status:UInt16} AND path IN {paths:Array(String)} AND status != {status:UInt16}',
+        'SELECT count() FROM sample.web_logs WHERE status = {status:UInt16} AND path IN ' +
+          '{paths:Array(String)} AND status != {status:UInt16}',
       ),
     ).toEqual([
       { name: 'status', type: 'UInt16' },
@@ -93,7 +94,9 @@ describe('parameter fields and messages', () => {
     const names = ['status', 'd']
     expect(
       paramOfMessage(
-        "Code: 457. DB::Exception: Value abc cannot be parsed as UInt16 for query parameter 'status' because it isn't parsed completely: only 0 of 3 bytes was parsed: . (BAD_QUERY_PARAMETER)",
+        'Code: 457. DB::Exception: Value abc cannot be parsed as UInt16 for query parameter ' +
+          "'status' because it isn't parsed completely: only 0 of 3 bytes was parsed: . " +
+          '(BAD_QUERY_PARAMETER)',
         names,
       ),
     ).toBe('status')

@@ -164,7 +164,10 @@ export function registerAccountRoutes(router: ClusterRouter) {
       ctx.cluster.mail({
         to: user.email,
         subject: 'Reset your password',
-        text: `Someone asked to reset the password of ${user.email}. To set a new one, open ${link} within ${Math.round(ctx.cluster.options.resetTokenTtlSeconds / 60)} minutes. If it was not you, ignore this mail.`,
+        text:
+          `Someone asked to reset the password of ${user.email}. To set a new one, open ${link} ` +
+          `within ${Math.round(ctx.cluster.options.resetTokenTtlSeconds / 60)} minutes. If it was ` +
+          `not you, ignore this mail.`,
         link,
       })
       recordAuthEvent(ctx.cluster, ctx.request, { type: 'SEND_RESET_PASSWORD', user, username: user.email })

@@ -68,7 +68,8 @@ function registerUsers(router: ClusterRouter): ResourceApi {
       ctx.cluster,
       actor,
       `change_user`,
-      `${verb === 'add' ? 'Added' : 'Removed'} roles ${(body.roles as string[]).join(', ')} ${verb === 'add' ? 'to' : 'from'} ${item.email}`,
+      `${verb === 'add' ? 'Added' : 'Removed'} ` +
+        `roles ${(body.roles as string[]).join(', ')} ${verb === 'add' ? 'to' : 'from'} ${item.email}`,
       { kind: 'user', id: item.uuid },
     )
     return json(api.serialize(saved, ctx))
@@ -85,7 +86,8 @@ function registerUsers(router: ClusterRouter): ResourceApi {
     // service accounts are users too: users/{uuid} reads, changes and deletes them as well
     displayName: (u) => u.email,
     description:
-      'Users (service accounts are listed too). POST creates a user with a password directly (a local-cluster convenience; real clusters invite).',
+      'Users (service accounts are listed too). POST creates a user with a password directly (a ' +
+      'local-cluster convenience; real clusters invite).',
     fields: {
       email: f.str({
         required: true,
@@ -284,7 +286,9 @@ function issueInviteLink(ctx: Ctx, invite: Item, user: User) {
   ctx.cluster.mail({
     to: user.email,
     subject: 'You are invited to the cluster',
-    text: `You are invited to the cluster as ${user.email}. To set your password, open ${link} within ${Math.round(ttlSeconds / 3600)} hours.`,
+    text:
+      `You are invited to the cluster as ${user.email}. To set your password, open ${link} ` +
+      `within ${Math.round(ttlSeconds / 3600)} hours.`,
     link,
   })
   ctx.cluster.log({

@@ -151,6 +151,8 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
       expect(r.status, `${url} ${JSON.stringify(r.body)}`).toBe(201)
       return r.body
     }
+    /** The made object's URL: `url` and its id. */
+    const made = async (url: string, body: unknown, id = 'uuid') => `${url}${(await mk(url, body))[id]}`
     const p = await mk(`${o}/projects/`, { name: 'fz_all' })
     const t = await mk(`${o}/projects/${p.uuid}/tables/`, { name: 'fz_t' })
     const pt = `${o}/projects/${p.uuid}/tables/${t.uuid}`
@@ -168,7 +170,11 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
       `${pt}/views/${(await mk(`${pt}/views/`, { name: 'fz_v', settings: { output_columns: cols } })).uuid}`,
       `${pt}/columns/${(await mk(`${pt}/columns/`, { name: 'fz_c', expression: 'length(v)' })).uuid}`,
       `${pt}/rowpolicies/${(await mk(`${pt}/rowpolicies/`, { name: 'fz_rp', filter: '1' })).uuid}`,
-      `${pt}/sources/kafka/${(await mk(`${pt}/sources/kafka/`, { name: 'fz_k', transform: 'fz_tr', settings: { bootstrap_servers: ['h:9092'], topics: ['t'] } })).uuid}`,
+      await made(`${pt}/sources/kafka/`, {
+        name: 'fz_k',
+        transform: 'fz_tr',
+        settings: { bootstrap_servers: ['h:9092'], topics: ['t'] },
+      }),
       `${o}/projects/${p.uuid}/functions/${(await mk(`${o}/projects/${p.uuid}/functions/`, { name: 'fz_fn', sql: '(x) -> x' })).uuid}`,
       `${o}/projects/${p.uuid}/dictionaries/${
         (
@@ -189,11 +195,19 @@ describe('never a 500: every item kind, odd requests, the data endpoints', () =>
         ).uuid
       }`,
       `${o}/storages/${(await mk(`${o}/storages/`, { name: 'fz-s', settings: { bucket_name: 'b', region: 'r', cloud: 'aws' } })).uuid}`,
-      `${o}/credentials/${(await mk(`${o}/credentials/`, { name: 'fz_cred', type: 'aws_access_keys', details: { access_key_id: 'a', secret_access_key: 's' } })).uuid}`,
-      `/config/v1/users/${(await mk('/config/v1/users/', { email: 'fz@example.com', password: 'a-long-password-1', roles: ['reader'] })).uuid}`,
+      await made(`${o}/credentials/`, {
+        name: 'fz_cred',
+        type: 'aws_access_keys',
+        details: { access_key_id: 'a', secret_access_key: 's' },
+      }),
+      await made('/config/v1/users/', { email: 'fz@example.com', password: 'a-long-password-1', roles: ['reader'] }),
       `/config/v1/service_accounts/${(await mk('/config/v1/service_accounts/', { name: 'fz_sa' })).uuid}`,
       `/config/v1/invites/${(await mk('/config/v1/invites/', { email: 'fz-invite@example.com', roles: ['reader'] })).id}`,
-      `${o}/jobs/batch/${(await mk(`${o}/jobs/batch/`, { name: 'fz_job', type: 'batch_import', settings: { source: { table: 'fz_all.fz_t', settings: { url: 's3://nowhere/x/' } } } })).uuid}`,
+      await made(`${o}/jobs/batch/`, {
+        name: 'fz_job',
+        type: 'batch_import',
+        settings: { source: { table: 'fz_all.fz_t', settings: { url: 's3://nowhere/x/' } } },
+      }),
       `${o}/query_options/`,
       '/config/v1/change_password',
     ]
@@ -492,13 +506,11 @@ describe('never a 500: actions and accounts', () => {
       'commit missing alter job',
       await c.api('POST', `${o}/jobs/alter/00000000-0000-0000-0000-000000000000/commit`),
     )
-    check(
-      'retry a ready batch job',
-      await c.api(
-        'POST',
-        `${o}/jobs/batch/${(await c.api('POST', `${o}/jobs/batch/`, { name: 'fz_ready', settings: { source: { table: 'fz_files.nope', settings: { url: '/tmp/none' } } } })).body?.uuid ?? 'x'}/retry`,
-      ),
-    )
+    const ready = await c.api('POST', `${o}/jobs/batch/`, {
+      name: 'fz_ready',
+      settings: { source: { table: 'fz_files.nope', settings: { url: '/tmp/none' } } },
+    })
+    check('retry a ready batch job', await c.api('POST', `${o}/jobs/batch/${ready.body?.uuid ?? 'x'}/retry`))
     expect(failures).toEqual([])
   })
 })

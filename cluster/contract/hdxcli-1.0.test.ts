@@ -285,7 +285,8 @@ describe('hdxcli 1.0 against the local cluster', () => {
     expect(ingestPaths.engine - engineBefore).toBe(1)
     expect(await queryText('SELECT flag FROM test_ci_project.test_ci_table_bool WHERE n = 0')).toBe('true')
     const byValue = await queryText(
-      'SELECT groupArray(flag) FROM (SELECT flag FROM test_ci_project.test_ci_table_bool WHERE n BETWEEN 1 AND 8 ORDER BY n) FORMAT TabSeparated',
+      'SELECT groupArray(flag) FROM (SELECT flag FROM test_ci_project.test_ci_table_bool WHERE ' +
+        'n BETWEEN 1 AND 8 ORDER BY n) FORMAT TabSeparated',
     )
     expect(byValue).toBe('[true,false,true,false,true,false,true,false]')
     // what is not a number nor a boolean word is still refused

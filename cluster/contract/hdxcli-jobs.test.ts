@@ -54,7 +54,8 @@ describe('hdxcli', () => {
     fs.mkdirSync(files)
     fs.writeFileSync(
       path.join(files, 'a.csv'),
-      '_timestamp,_float,_ip4,_key,_numeric,_string,_uint64\n18/07/2022 15:58,1.5,10.0.0.1,k,7,s,8\n19/07/2022 10:00,2.5,10.0.0.2,k2,9,t,10\n',
+      '_timestamp,_float,_ip4,_key,_numeric,_string,_uint64\n18/07/2022 ' +
+        '15:58,1.5,10.0.0.1,k,7,s,8\n19/07/2022 10:00,2.5,10.0.0.2,k2,9,t,10\n',
     )
     const jobsPath = `/config/v1/orgs/${org}/jobs/batch/`
     // body = file; body["settings"]["source"]["table"] = "project.table"; ["transform"] = default transform name

@@ -99,7 +99,7 @@ describe('hdxcli', () => {
     expect(after.settings.default_query_options).toEqual({})
   })
 
-  it('migrate: objects re-created through the OPTIONS structure keep their settings (migrate/resources.py, resource_adapter.py)', async () => {
+  it('migrate: objects re-created through the OPTIONS structure keep their settings (resources.py, resource_adapter.py)', async () => {
     // _adapt_resource_to_api_structure: keeps only the non-read-only fields OPTIONS actions.POST lists,
     // nested objects through their `children`; an empty required field would stop for a prompt.
     const prompts: string[] = []

@@ -325,7 +325,9 @@ describe('hdxcli', () => {
       type: 'summary',
       settings: {
         summary: {
-          sql: "SELECT toStartOfMinute(_timestamp) AS minute, count() AS cnt FROM hdx_project.hdx_table GROUP BY minute SETTINGS hdx_primary_key='minute'",
+          sql:
+            'SELECT toStartOfMinute(_timestamp) AS minute, count() AS cnt FROM hdx_project.hdx_table ' +
+            "GROUP BY minute SETTINGS hdx_primary_key='minute'",
         },
       },
     })

@@ -9,7 +9,7 @@ useContractCluster()
 describe('query clients', () => {
   beforeAll(createQueryEventsTable)
 
-  it('hdx_query_output_format=JSON and X-HDX-query-settings; the stats header parsed as k=v pairs (grafana-datasource-plugin)', async () => {
+  it('hdx_query_output_format=JSON, X-HDX-query-settings, the stats header as k=v pairs (grafana-datasource-plugin)', async () => {
     const r = await raw('POST', '/query?hdx_query_output_format=JSON', {
       headers: {
         Authorization: `Bearer ${c.token}`,
@@ -48,7 +48,7 @@ describe('query clients', () => {
     expect(limited.body.error).toMatch(/^Code: \d+/)
   })
 
-  it('grafana over HTTP: clickhouse-go settings as URL parameters, Native output, Accept-Encoding deflate, compressed bodies (pkg/plugin/driver.go)', async () => {
+  it('grafana over HTTP: clickhouse-go settings as URL parameters, Native output, deflate bodies (pkg/plugin/driver.go)', async () => {
     const basic = `Basic ${Buffer.from(`${TEST_ADMIN_EMAIL}:${TEST_ADMIN_PASSWORD}`).toString('base64')}`
     const params =
       'default_format=Native&database=default&enable_http_compression=1&hdx_query_output_format=Native&query_id=grafana-1'
@@ -88,7 +88,7 @@ describe('query clients', () => {
     expect(broken.body.error).toMatch(/^Code: \d+/)
   })
 
-  it('grafana schema browsing: projects and tables as TurbineStorage tables of system.tables, columns, functions, DESCRIBE (src/constants.ts, editor/metadataProvider.ts)', async () => {
+  it('grafana schema browsing: TurbineStorage tables of system.tables, columns, functions, DESCRIBE (metadataProvider.ts)', async () => {
     const run = async (sql: string) => {
       const r = await raw('POST', '/query?default_format=JSONCompact', {
         headers: { Authorization: `Bearer ${c.token}` },
@@ -100,7 +100,8 @@ describe('query clients', () => {
     // SCHEMA_SQL, TABLES_SQL, COLUMNS_SQL, FUNCTIONS_SQL, AD_HOC_KEY_QUERY as the plugin sends them
     expect(
       await run(
-        "SELECT DISTINCT database as project FROM system.tables WHERE engine = 'TurbineStorage' AND (project != 'sample_project' AND project != 'hdx' AND total_rows > 0)",
+        "SELECT DISTINCT database as project FROM system.tables WHERE engine = 'TurbineStorage' " +
+          "AND (project != 'sample_project' AND project != 'hdx' AND total_rows > 0)",
       ),
     ).toContain('q')
     expect(
@@ -118,7 +119,7 @@ describe('query clients', () => {
     )
   })
 
-  it('mcp-hydrolix through clickhouse-connect: the engine HTTP interface at / on the query port, its session and settings parameters (mcp_env.py get_client_config)', async () => {
+  it('mcp-hydrolix through clickhouse-connect: the engine interface at / on the query port, its session and settings', async () => {
     const basic = `Basic ${Buffer.from(`${TEST_ADMIN_EMAIL}:${TEST_ADMIN_PASSWORD}`).toString('base64')}`
     // get_client(host, port=8088, secure=False, username, password, database, client_name="mcp_hydrolix")
     const params = new URLSearchParams({
@@ -157,7 +158,7 @@ describe('query clients', () => {
     expect((await raw('POST', '/', { body: 'SELECT 1' })).status).toBe(401)
   })
 
-  it('hdxcli migrate: catalog download by project and table uuid parses as its Partition rows (migrate/catalog_operations.py)', async () => {
+  it('hdxcli migrate: a catalog download by project and table uuid parses as Partition rows (catalog_operations.py)', async () => {
     const projects = unwrapList((await c.api('GET', `/config/v1/orgs/${org}/projects/`)).body)
     const q = projects.find((p) => p.name === 'q')
     const t = unwrapList((await c.api('GET', `/config/v1/orgs/${org}/projects/${q.uuid}/tables/`)).body).find(
@@ -203,10 +204,12 @@ describe('query clients', () => {
     expect(partitions.reduce((s, p) => s + Number(p[10]), 0)).toBe(10)
   })
 
-  it('hdxcli logs: clickhouse-connect on port 8088 with username "bearer" and the token as password, the hydro.logs query (logs/query.py)', async () => {
+  it('hdxcli logs: clickhouse-connect on 8088, user "bearer" and the token as password, the hydro.logs query (query.py)', async () => {
     // _build_query with service, level and text filter, parameters bound client-side (%(x)s)
     const sql =
-      "SELECT timestamp, level, `kubernetes.container_name` AS service, message, error FROM hydro.logs WHERE service = 'turbine-api' AND level IN ('info', 'INFO') AND (message LIKE '%started%' OR error LIKE '%started%') ORDER BY timestamp DESC LIMIT 50 FORMAT Native"
+      'SELECT timestamp, level, `kubernetes.container_name` AS service, message, error FROM ' +
+      "hydro.logs WHERE service = 'turbine-api' AND level IN ('info', 'INFO') AND (message LIKE " +
+      "'%started%' OR error LIKE '%started%') ORDER BY timestamp DESC LIMIT 50 FORMAT Native"
     const r = await c.handler(
       new Request('http://local-cluster/?session_id=hdx-logs&send_progress_in_http_headers=1', {
         method: 'POST',
@@ -247,7 +250,7 @@ describe('query clients', () => {
     ).toBe(401)
   })
 
-  it('mcp-hydrolix tools: SHOW DATABASES, list_tables, get_table_info, DESCRIBE with Identifier parameters, under its per-query settings (mcp_server.py)', async () => {
+  it('mcp-hydrolix tools: SHOW DATABASES, list_tables, get_table_info, DESCRIBE with Identifier parameters (mcp_server.py)', async () => {
     const basic = `Basic ${Buffer.from(`${TEST_ADMIN_EMAIL}:${TEST_ADMIN_PASSWORD}`).toString('base64')}`
     // execute_query: settings ride as URL parameters (invalid_setting_action="send"), readonly=1 among them
     const settings = {
@@ -278,7 +281,8 @@ describe('query clients', () => {
     expect((await dbs.text()).split('\n')).toContain('q')
     // list_tables / get_table_info: system.tables with {db:String} (and {table:String}) parameters
     const fields =
-      'database, name, engine, sorting_key, primary_key, total_rows, total_bytes, total_bytes_uncompressed, parts, active_parts, total_marks, comment'
+      'database, name, engine, sorting_key, primary_key, total_rows, total_bytes, ' +
+      'total_bytes_uncompressed, parts, active_parts, total_marks, comment'
     const tables = await ask(`SELECT ${fields} FROM system.tables WHERE database = {db:String}`, { db: 'q' })
     expect(tables.data.map((row: unknown[]) => row[1])).toEqual(['events'])
     const info = await ask(
@@ -302,7 +306,7 @@ describe('query clients', () => {
     expect(active.data.length).toBe(1)
   })
 
-  it('mcp-hydrolix: Basic user:password and Basic __api_token__:token on the query endpoint, GET /version (auth/credentials.py, mcp_env.py)', async () => {
+  it('mcp-hydrolix: Basic user:password and __api_token__:token on the query endpoint, GET /version (credentials.py)', async () => {
     const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`
     // clickhouse-connect: POST with the SQL as body and settings as URL parameters
     const r = await raw('POST', '/query?default_format=JSONCompact&query_id=mcp-1&database=q', {

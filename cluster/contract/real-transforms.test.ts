@@ -189,7 +189,7 @@ describe('real transforms on the local cluster', () => {
     expect(odd.body.settings.output_columns[0].datatype.format[0]).toMatch(/^Epoch formats are s, ms, us, ns, cs/)
   })
 
-  it('Mux realtime and APIContext: JSON with an sql_transform over {STREAM}, JSON pointers, columns the SQL makes, array of map, the exported uuid and dates', async () => {
+  it('Mux realtime and APIContext: sql_transform over {STREAM}, JSON pointers, SQL-made columns, array of map, uuid, dates', async () => {
     const path = await newTable()
     const dt = {
       index: true,
@@ -281,7 +281,7 @@ describe('real transforms on the local cluster', () => {
     expect(back.settings.sample_data).toEqual(body.settings.sample_data)
   })
 
-  it('Akamai SIEM: epoch "s", resolution null on strings, columns named format, type and version, a source naming sql_transform, null_values ["-1"]', async () => {
+  it('Akamai SIEM: epoch "s", null resolution on strings, columns format, type, version, sql_transform, null_values ["-1"]', async () => {
     const path = await newTable()
     const dt = { index: true, format: null, resolution: null, default: null, script: null, suppress: false }
     const pointer = (p: string) => ({ from_json_pointers: [p] })
@@ -326,7 +326,7 @@ describe('real transforms on the local cluster', () => {
     expect((await api.get(`${path}${r.body.uuid}`)).body.settings.output_columns).toEqual(columns)
   })
 
-  it('EdgeCast real-time log delivery and Datazoom: JSON with an epoch primary in "seconds" stored as ms, columns named uuid and status, dotted names', async () => {
+  it('EdgeCast and Datazoom: an epoch primary in "seconds" stored as ms, columns named uuid and status, dotted names', async () => {
     const path = await newTable()
     const edgecast = await api.post(path, {
       name: 'EdgeCast-RTLD-Transform',
@@ -381,7 +381,7 @@ describe('real transforms on the local cluster', () => {
     expect(datazoom.status, JSON.stringify(datazoom.body)).toBe(201)
   })
 
-  it('Cloudflare and Fastly v2: virtual columns, elements [] on scalars, defaults of every type, a primary with a microsecond layout', async () => {
+  it("Cloudflare and Fastly v2: virtual columns, elements [] on scalars, every type's default, a microsecond primary", async () => {
     const path = await newTable()
     const dt = {
       index: true,

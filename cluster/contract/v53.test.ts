@@ -118,7 +118,7 @@ describe('a v5.3 cluster (bare arrays)', () => {
     expect(list.body.results.length).toBeGreaterThan(0)
   })
 
-  it('hydrolix_helpers dump: login, storages, projects, functions, tables, transforms deserialize into its serde structs (src/auth.rs, src/dump.rs, src/hydrolix/*.rs)', async () => {
+  it('hydrolix_helpers dump: login, storages, projects, functions, tables, transforms deserialize into its serde structs', async () => {
     // A tiny serde: 'str' | 'bool' | 'int' | 'value' (present, any) | '?x' (Option: absent or null ok) | [x] (Vec) | {..} (struct)
     type Shape = string | Shape[] | { [k: string]: Shape }
     const problems: string[] = []

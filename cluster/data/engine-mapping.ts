@@ -218,7 +218,8 @@ export function planFor(
       // JSON: a number the mapper would print differently, or an object/array it would re-serialise
       bad =
         type === 'json'
-          ? `(${v} IS NOT NULL AND ((match(${v}, ${lit(JSON_NUMBER)}) AND NOT match(${v}, ${lit(CANONICAL_NUMBER)})) OR startsWith(${v}, '{') OR startsWith(${v}, '[')))`
+          ? `(${v} IS NOT NULL AND ((match(${v}, ${lit(JSON_NUMBER)}) AND NOT ` +
+            `match(${v}, ${lit(CANONICAL_NUMBER)})) OR startsWith(${v}, '{') OR startsWith(${v}, '[')))`
           : '0'
     } else if (t === 'boolean' || t === 'bool') {
       const s = `lower(trimBoth(${v}))`
@@ -267,10 +268,17 @@ export function planFor(
         const doy = `(intDiv(153 * (${mo} + if(${mo} > 2, -3, 9)) + 2, 5) + ${d} - 1)`
         const days = `(${era} * 146097 + ${yoe} * 365 + intDiv(${yoe}, 4) - intDiv(${yoe}, 100) + ${doy} - 719468)`
         const tz = `${g}[8]`
-        const offset = `if(${tz} IN ('', 'Z', 'z'), 0, if(startsWith(${tz}, '-'), -1, 1) * (toInt64OrZero(substring(${tz}, 2, 2)) * 60 + toInt64OrZero(right(${tz}, 2))) * 60000)`
-        const ms = `(${days} * 86400000 + toInt64OrZero(${g}[4]) * 3600000 + toInt64OrZero(${g}[5]) * 60000 + toInt64OrZero(${g}[6]) * 1000 + toInt64(floor(toFloat64OrZero(concat('0', ${g}[7])) * 1000)) - ${offset})`
+        const offset =
+          `if(${tz} IN ('', 'Z', 'z'), 0, if(startsWith(${tz}, '-'), -1, 1) * ` +
+          `(toInt64OrZero(substring(${tz}, 2, 2)) * 60 + toInt64OrZero(right(${tz}, 2))) * 60000)`
+        const ms =
+          `(${days} * 86400000 + toInt64OrZero(${g}[4]) * 3600000 + toInt64OrZero(${g}[5]) * 60000 ` +
+          `+ toInt64OrZero(${g}[6]) * 1000 + toInt64(floor(toFloat64OrZero(concat('0', ${g}[7])) * ` +
+          `1000)) - ${offset})`
         const dim = `multiIf(${mo} = 2, if((${y} % 4 = 0 AND ${y} % 100 != 0) OR ${y} % 400 = 0, 29, 28), ${mo} IN (4, 6, 9, 11), 30, 31)`
-        const valid = `(${mo} BETWEEN 1 AND 12 AND ${d} BETWEEN 1 AND ${dim} AND toInt64OrZero(${g}[4]) <= 23 AND toInt64OrZero(${g}[5]) <= 59 AND toInt64OrZero(${g}[6]) <= 59)`
+        const valid =
+          `(${mo} BETWEEN 1 AND 12 AND ${d} BETWEEN 1 AND ${dim} AND toInt64OrZero(${g}[4]) <= 23 ` +
+          `AND toInt64OrZero(${g}[5]) <= 59 AND toInt64OrZero(${g}[6]) <= 59)`
         select.push(`extractGroups(ifNull(${v}, ''), ${lit(ISO)}) AS ${g}`)
         isoMs = `if(length(${g}) = 8 AND ${valid}, toFloat64(${ms}), NULL)`
       }
@@ -278,7 +286,10 @@ export function planFor(
       select.push(
         `multiIf(${v} IS NULL OR ${blank}, NULL, match(${v}, ${lit(EPOCH_NUMBER)}), floor(${numeric} + 0.5), ${isoMs}) AS ${ms}`,
       )
-      value = `if(${ms} IS NULL OR NOT isFinite(${ms}) OR ${ms} < ${MIN_MS} OR ${ms} > ${MAX_MS}, NULL, fromUnixTimestamp64Milli(toInt64(least(greatest(if(isFinite(ifNull(${ms}, 0.0)), ifNull(${ms}, 0.0), 0.0), ${num(MIN_MS)}), ${num(MAX_MS)}))))`
+      value =
+        `if(${ms} IS NULL OR NOT isFinite(${ms}) OR ${ms} < ${MIN_MS} OR ${ms} > ${MAX_MS}, NULL, ` +
+        `fromUnixTimestamp64Milli(toInt64(least(greatest(if(isFinite(ifNull(${ms}, 0.0)), ` +
+        `ifNull(${ms}, 0.0), 0.0), ${num(MIN_MS)}), ${num(MAX_MS)}))))`
       bad = `(${v} IS NOT NULL AND NOT ${blank} AND ${x} IS NULL)`
     } else {
       return null // array, map, float32: the JavaScript mapper
@@ -346,7 +357,10 @@ export function planFor(
     format: type === 'csv' ? 'CSV' : 'JSONEachRow',
     input,
     insertFrom: (stage: string) =>
-      `INSERT INTO ${qualified(options.database, options.table)} (${targets.join(', ')}) SELECT ${outputs.join(', ')} FROM (SELECT ${aliases ? aliases + ', ' : ''}${select.join(', ')} FROM ${stage}${where}) SETTINGS ${mapSettings.join(', ')}`,
+      `INSERT INTO ${qualified(options.database, options.table)} (${targets.join(', ')}) ` +
+      `SELECT ${outputs.join(', ')} FROM ` +
+      `(SELECT ${aliases ? aliases + ', ' : ''}${select.join(', ')} FROM ${stage}${where}) ` +
+      `SETTINGS ${mapSettings.join(', ')}`,
     skipHead,
     delimiter: type === 'csv' ? csvOptions(settings.format_details).delimiter : ',',
   }

@@ -367,7 +367,8 @@ export class Engine {
 export async function tableOrderKey(engine: Engine, database: string, table: string): Promise<string | null> {
   try {
     const rows = await engine.rows<{ sorting_key: string }>(
-      `SELECT sorting_key FROM system.tables WHERE database = '${database.replace(/'/g, "\\'")}' AND name = '${table.replace(/'/g, "\\'")}'`,
+      `SELECT sorting_key FROM system.tables WHERE database = ` +
+        `'${database.replace(/'/g, "\\'")}' AND name = '${table.replace(/'/g, "\\'")}'`,
     )
     const key = rows[0]?.sorting_key?.split(',')[0]?.trim()
     return key ? key.replace(/^`|`$/g, '') : null

@@ -270,7 +270,8 @@ async function catalogDownload(plane: Plane, ctx: Ctx): Promise<Response> {
     `SELECT sorting_key FROM system.tables WHERE database = ${lit(project.name)} AND name = ${lit(table.name)}`,
   )
   const header =
-    'created,modified,min_timestamp,max_timestamp,manifest_size,data_size,index_size,root_path,data_path,active,rows,mem_size,metadata,shard_key,lock,storage_id'
+    'created,modified,min_timestamp,max_timestamp,manifest_size,data_size,index_size,' +
+    'root_path,data_path,active,rows,mem_size,metadata,shard_key,lock,storage_id'
   if (!key.length) return new Response(header + '\n', { headers: { 'content-type': 'text/csv; charset=utf-8' } })
   const result = await plane.engine.run(
     `SELECT formatDateTime(modification_time, '%Y-%m-%dT%H:%i:%SZ') AS created, created AS modified,
@@ -292,16 +293,28 @@ async function catalogDownload(plane: Plane, ctx: Ctx): Promise<Response> {
 async function setupSystemTables(engine: Engine) {
   await engine.exec('CREATE DATABASE IF NOT EXISTS hydro')
   await engine.exec(
-    'CREATE TABLE IF NOT EXISTS hydro.logs (timestamp DateTime64(3), level LowCardinality(String), message String, error String, `kubernetes.container_name` LowCardinality(String), service LowCardinality(String), component LowCardinality(String), pool LowCardinality(String)) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp TTL toDateTime(timestamp) + INTERVAL 30 DAY',
+    'CREATE TABLE IF NOT EXISTS hydro.logs (timestamp DateTime64(3), level ' +
+      'LowCardinality(String), message String, error String, `kubernetes.container_name` ' +
+      'LowCardinality(String), service LowCardinality(String), component ' +
+      'LowCardinality(String), pool LowCardinality(String)) ENGINE = MergeTree PARTITION BY ' +
+      'toDate(timestamp) ORDER BY timestamp TTL toDateTime(timestamp) + INTERVAL 30 DAY',
   )
   // a data directory made before hydro.logs had its pool column gets it (empty for the older rows)
   await engine.exec('ALTER TABLE hydro.logs ADD COLUMN IF NOT EXISTS pool LowCardinality(String)')
   await engine.exec('CREATE DATABASE IF NOT EXISTS hdx')
   await engine.exec(
-    'CREATE TABLE IF NOT EXISTS hdx.query_history (query_id String, query_start DateTime64(3), query_end Nullable(DateTime64(3)), query String, user String, comment String, admin_comment String, label String, active UInt8, exec_time_ms UInt64, rows_read UInt64, bytes_read UInt64, error String, hydrolix_version String, turbine_revision String, version UInt8) ENGINE = ReplacingMergeTree(version) ORDER BY query_id TTL toDateTime(query_start) + INTERVAL 1 DAY',
+    'CREATE TABLE IF NOT EXISTS hdx.query_history (query_id String, query_start ' +
+      'DateTime64(3), query_end Nullable(DateTime64(3)), query String, user String, comment ' +
+      'String, admin_comment String, label String, active UInt8, exec_time_ms UInt64, rows_read ' +
+      'UInt64, bytes_read UInt64, error String, hydrolix_version String, turbine_revision ' +
+      'String, version UInt8) ENGINE = ReplacingMergeTree(version) ORDER BY query_id TTL ' +
+      'toDateTime(query_start) + INTERVAL 1 DAY',
   )
   await engine.exec(
-    'CREATE OR REPLACE VIEW hdx.active_queries AS SELECT query_id, query_start, query_end, query, user, comment, admin_comment, label, active, exec_time_ms, rows_read, bytes_read, error, hydrolix_version, turbine_revision FROM hdx.query_history FINAL WHERE query_start > now() - INTERVAL 5 MINUTE',
+    'CREATE OR REPLACE VIEW hdx.active_queries AS SELECT query_id, query_start, query_end, ' +
+      'query, user, comment, admin_comment, label, active, exec_time_ms, rows_read, bytes_read, ' +
+      'error, hydrolix_version, turbine_revision FROM hdx.query_history FINAL WHERE query_start ' +
+      '> now() - INTERVAL 5 MINUTE',
   )
   await engine.exec('CREATE DATABASE IF NOT EXISTS hdx_dicts')
 }
@@ -337,7 +350,11 @@ function makeHooks(plane: Plane): DataHooks {
     const db = lit(project.name)
     const tb = lit(table.name)
     const parts = await engine.rows<Record<string, string | number>>(
-      `SELECT sum(rows) AS total_rows, uniqExact(partition) AS total_partitions, count() AS total_parts, sum(data_uncompressed_bytes) AS raw_data_size, sum(data_compressed_bytes) AS compressed_data_size, sum(primary_key_bytes_in_memory) + sum(marks_bytes) AS compressed_index_size, sum(bytes_on_disk) AS bytes_on_disk, max(modification_time) AS last_modified FROM system.parts WHERE active AND database = ${db} AND table = ${tb}`,
+      `SELECT sum(rows) AS total_rows, uniqExact(partition) AS total_partitions, count() AS ` +
+        `total_parts, sum(data_uncompressed_bytes) AS raw_data_size, sum(data_compressed_bytes) ` +
+        `AS compressed_data_size, sum(primary_key_bytes_in_memory) + sum(marks_bytes) AS ` +
+        `compressed_index_size, sum(bytes_on_disk) AS bytes_on_disk, max(modification_time) AS ` +
+        `last_modified FROM system.parts WHERE active AND database = ${db} AND table = ${tb}`,
     )
     const p = parts[0] ?? {}
     const raw = Number(p.raw_data_size ?? 0)
@@ -353,7 +370,9 @@ function makeHooks(plane: Plane): DataHooks {
       ?.trim()
     if (key && Number(p.total_rows ?? 0) > 0) {
       const r = await engine.rows<{ lo: string; hi: string }>(
-        `SELECT toString(min(${ident(key.replace(/^`|`$/g, ''))})) AS lo, toString(max(${ident(key.replace(/^`|`$/g, ''))})) AS hi FROM ${qualified(project.name, table.name)}`,
+        `SELECT toString(min(${ident(key.replace(/^`|`$/g, ''))})) AS lo, ` +
+          `toString(max(${ident(key.replace(/^`|`$/g, ''))})) AS hi ` +
+          `FROM ${qualified(project.name, table.name)}`,
       )
       oldest = r[0]?.lo ? r[0].lo.replace(' ', 'T') + 'Z' : null
       latest = r[0]?.hi ? r[0].hi.replace(' ', 'T') + 'Z' : null
@@ -396,7 +415,8 @@ function makeHooks(plane: Plane): DataHooks {
         typeof s.format === 'string' && s.format ? s.format : /\.json/i.test(file) ? 'JSONEachRow' : 'CSVWithNames'
       try {
         await engine.exec(
-          `INSERT INTO ${backing} SELECT * FROM file(${lit(file)}, ${lit(format)}, ${lit(cols.map((c) => `${ident(c.name)} ${baseType(c.datatype)}`).join(', '))})`,
+          `INSERT INTO ${backing} SELECT * FROM ` +
+            `file(${lit(file)}, ${lit(format)}, ${lit(cols.map((c) => `${ident(c.name)} ${baseType(c.datatype)}`).join(', '))})`,
         )
       } catch (error) {
         throw hookError('settings', error)
@@ -431,7 +451,9 @@ function makeHooks(plane: Plane): DataHooks {
     const attrs = cols.map((c) => `${ident(c.name)} ${baseType(c.datatype)}`).join(', ')
     try {
       await engine.exec(
-        `CREATE OR REPLACE DICTIONARY default.${ident(name)} (${attrs}) PRIMARY KEY ${keys.map(ident).join(', ')} SOURCE(CLICKHOUSE(DB 'hdx_dicts' TABLE ${lit(name)})) LAYOUT(${layout.toUpperCase()}()) LIFETIME(${lifetime})`,
+        `CREATE OR REPLACE DICTIONARY default.${ident(name)} (${attrs}) PRIMARY ` +
+          `KEY ${keys.map(ident).join(', ')} SOURCE(CLICKHOUSE(DB 'hdx_dicts' TABLE ${lit(name)})) ` +
+          `LAYOUT(${layout.toUpperCase()}()) LIFETIME(${lifetime})`,
       )
       await engine.exec(`SYSTEM RELOAD DICTIONARY default.${ident(name)}`).catch(() => {})
     } catch (error) {
@@ -466,7 +488,8 @@ function makeHooks(plane: Plane): DataHooks {
             })
           const defs = cols.map((c) => `${ident(c.name)} ${columnType(c.datatype)}`).join(', ')
           await engine.exec(
-            `CREATE TABLE IF NOT EXISTS ${target} (${defs}) ENGINE = MergeTree PARTITION BY toDate(${ident(primary.name)}) ORDER BY ${ident(primary.name)}`,
+            `CREATE TABLE IF NOT EXISTS ${target} (${defs}) ENGINE = MergeTree PARTITION BY ` +
+              `toDate(${ident(primary.name)}) ORDER BY ${ident(primary.name)}`,
           )
           cluster.log({
             level: 'info',
@@ -601,7 +624,9 @@ function makeHooks(plane: Plane): DataHooks {
         const inList = databases.map(lit).join(', ')
         const r = await plane.briefly(`org:${inList}`, () =>
           engine.rows<Record<string, number | string>>(
-            `SELECT database, table, sum(rows) AS rows, sum(data_uncompressed_bytes) AS raw, sum(data_compressed_bytes) AS compressed, uniqExact(partition) AS partitions FROM system.parts WHERE active AND database IN (${inList}) GROUP BY database, table`,
+            `SELECT database, table, sum(rows) AS rows, sum(data_uncompressed_bytes) AS raw, ` +
+              `sum(data_compressed_bytes) AS compressed, uniqExact(partition) AS partitions FROM ` +
+              `system.parts WHERE active AND database IN (${inList}) GROUP BY database, table`,
           ),
         )
         for (const row of r) {

@@ -23,7 +23,8 @@ const stamp = fc
   })
   .map(
     ({ y, mo, d, h, mi, s, f, z }) =>
-      `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}T${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')}:${String(s).padStart(2, '0')}${f}${z}`,
+      `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}` +
+      `T${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')}:${String(s).padStart(2, '0')}${f}${z}`,
   )
 
 describe('CSV value checks in place', () => {

@@ -50,7 +50,8 @@ beforeAll(async () => {
   localDir = fs.mkdtempSync(path.join(c.handler.state.options.importDir, 'batch-files-'))
   fs.writeFileSync(
     path.join(localDir, 'a.json'),
-    '{"timestamp":"2024-03-01T00:00:00Z","path":"/local-a","status":200}\n{"timestamp":"2024-03-01T00:00:01Z","path":"/local-b","status":200}\n',
+    '{"timestamp":"2024-03-01T00:00:00Z","path":"/local-a","status":200}\n' +
+      '{"timestamp":"2024-03-01T00:00:01Z","path":"/local-b","status":200}\n',
   )
   fs.writeFileSync(
     path.join(localDir, 'b.json.gz'),

@@ -295,7 +295,8 @@ describe('/query', () => {
   it('serves the cluster logs as hydro.logs and recent queries as hdx.active_queries', async () => {
     c.handler.state.log({ level: 'warning', service: 'query-head', component: 'test', message: 'hello from the test' })
     const r = await query(
-      "SELECT level, `kubernetes.container_name` AS service, message FROM hydro.logs WHERE message = 'hello from the test' FORMAT JSONEachRow",
+      'SELECT level, `kubernetes.container_name` AS service, message FROM hydro.logs WHERE ' +
+        "message = 'hello from the test' FORMAT JSONEachRow",
     )
     expect(r.status, JSON.stringify(r.body)).toBe(200)
     expect(typeof r.body === 'string' ? JSON.parse(r.body) : r.body).toEqual({
@@ -307,7 +308,7 @@ describe('/query', () => {
     expect(Number(q.body.trim())).toBeGreaterThanOrEqual(1)
   })
 
-  it('names a query by its query_id, reports the rows read while it runs, and stops it in the engine when the client goes away', async () => {
+  it('names a query by its query_id, reports the rows read while it runs, stops it in the engine when its client leaves', async () => {
     const heavy = 'SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) % 7 = 1'
     const controller = new AbortController()
     const started = Date.now()
@@ -345,7 +346,8 @@ describe('/query', () => {
   it('does not stall config calls while long queries run', async () => {
     const started = Date.now()
     const heavy =
-      "SELECT count() FROM numbers(5000000000) WHERE sipHash64(number) % 3 = 0 SETTINGS max_execution_time = 3, timeout_overflow_mode = 'break'"
+      'SELECT count() FROM numbers(5000000000) WHERE sipHash64(number) % 3 = 0 SETTINGS ' +
+      "max_execution_time = 3, timeout_overflow_mode = 'break'"
     const slow = [query('SELECT sleep(3)'), query(heavy), query('SELECT sleep(3)'), query('SELECT sleep(3)')]
     let finished = false
     void Promise.all(slow).then(() => (finished = true))
@@ -613,19 +615,18 @@ describe('table stats and engine hooks', () => {
 describe('prometheus', () => {
   it('answers query_range over the cluster counters', async () => {
     const now = Math.floor(Date.now() / 1000)
-    const r = await c.api(
-      'GET',
-      `/prometheus/api/v1/query_range?query=${encodeURIComponent('sum by (service) (rate(http_requests_total[5m]))')}&start=${now - 600}&end=${now}&step=60`,
-    )
+    const rate = encodeURIComponent('sum by (service) (rate(http_requests_total[5m]))')
+    const r = await c.api('GET', `/prometheus/api/v1/query_range?query=${rate}&start=${now - 600}&end=${now}&step=60`)
     expect(r.status).toBe(200)
     expect(r.body.status).toBe('success')
     expect(r.body.data.resultType).toBe('matrix')
     const services = r.body.data.result.map((s: { metric: { service: string } }) => s.metric.service)
     expect(services).toContain('query-head')
     expect(r.body.data.result[0].values).toHaveLength(11)
+    const ingested = encodeURIComponent('rows_ingested_total{service="intake-head"}')
     const sel = await c.api(
       'GET',
-      `/prometheus/api/v1/query_range?query=${encodeURIComponent('rows_ingested_total{service="intake-head"}')}&start=${now - 60}&end=${now + 10}&step=10`,
+      `/prometheus/api/v1/query_range?query=${ingested}&start=${now - 60}&end=${now + 10}&step=10`,
     )
     expect(sel.body.data.result).toHaveLength(1)
     const last = sel.body.data.result[0].values.at(-1)

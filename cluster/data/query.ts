@@ -196,7 +196,9 @@ export function presentSystemTables(plane: Plane, sql: string): string {
     ...new Set([...plane.cluster.store.all<Resource>(KINDS.project).map((p) => p.name), 'hydro', 'hdx']),
   ]
   const list = databases.map((d) => lit(String(d))).join(', ')
-  const view = `(SELECT * REPLACE (if(database IN (${list}) AND (engine LIKE '%MergeTree' OR engine = 'View'), 'TurbineStorage', engine) AS engine) FROM system.tables)`
+  const view =
+    `(SELECT * REPLACE (if(database IN (${list}) AND (engine LIKE '%MergeTree' OR engine = ` +
+    `'View'), 'TurbineStorage', engine) AS engine) FROM system.tables)`
   // replace only outside single-quoted strings and backquoted identifiers
   return sql
     .split(/('(?:[^'\\]|\\.)*'|`[^`]*`)/)
@@ -279,7 +281,9 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
       sql = await readBody(request)
     } catch (error) {
       return queryError(
-        `Code: 432. DB::Exception: ${error instanceof HttpError ? String((error.body as { message?: string }).message) : String(error)} (UNKNOWN_CODEC)`,
+        `Code: 432. ` +
+          `DB::Exception: ${error instanceof HttpError ? String((error.body as { message?: string }).message) : String(error)} ` +
+          `(UNKNOWN_CODEC)`,
         '',
         400,
       )
@@ -310,7 +314,8 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   if (split.outsideFunctions.length) {
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
     return queryError(
-      `Code: 497. DB::Exception: Table function ${split.outsideFunctions[0]}() reads outside the cluster and is not allowed through the query API. (ACCESS_DENIED)`,
+      `Code: 497. DB::Exception: Table function ${split.outsideFunctions[0]}() reads outside ` +
+        `the cluster and is not allowed through the query API. (ACCESS_DENIED)`,
       sql,
       400,
       baseHeaders,
@@ -363,7 +368,9 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   if (isWriteStatement(split.firstWord)) {
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'error' })
     return queryError(
-      `Code: 164. DB::Exception: ${split.firstWord || 'This'} statements are not allowed through the query API: it is read-only (use the config API, /ingest/event, or ALTER TABLE ... UPDATE|DELETE for alter jobs). (READONLY)`,
+      `Code: 164. DB::Exception: ${split.firstWord || 'This'} statements are not allowed ` +
+        `through the query API: it is read-only (use the config API, /ingest/event, or ALTER ` +
+        `TABLE ... UPDATE|DELETE for alter jobs). (READONLY)`,
       sql,
       400,
       baseHeaders,
@@ -443,7 +450,9 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
       bytes_read: result.bytesRead,
     })
     cluster.metrics.inc('queries_total', { service: 'query-head', status: 'ok' })
-    const stats = `exec_time=${execMs} rows_read=${result.rowsRead} bytes_read=${result.bytesRead} num_partitions=${partitions} num_peers=1 query_attempts=1 memory_usage=0`
+    const stats =
+      `exec_time=${execMs} rows_read=${result.rowsRead} bytes_read=${result.bytesRead} ` +
+      `num_partitions=${partitions} num_peers=1 query_attempts=1 memory_usage=0`
     return reply(request.method === 'HEAD' ? null : result.bytes(), 200, {
       ...baseHeaders,
       'content-type': contentType(resolved.format),
@@ -502,7 +511,8 @@ async function ensureSummaryView(plane: Plane, project: Resource, table: Resourc
   try {
     await plane.engine.exec(`CREATE DATABASE IF NOT EXISTS ${ident(project.name)}`)
     const existing = await plane.engine.rows<{ engine: string }>(
-      `SELECT engine FROM system.tables WHERE database = '${project.name.replace(/'/g, "\\'")}' AND name = '${table.name.replace(/'/g, "\\'")}'`,
+      `SELECT engine FROM system.tables WHERE database = '${project.name.replace(/'/g, "\\'")}' ` +
+        `AND name = '${table.name.replace(/'/g, "\\'")}'`,
     )
     if (existing.length && existing[0].engine !== 'View') return // a real table by that name: leave it
     await plane.engine.exec(`CREATE OR REPLACE VIEW ${target} AS ${body}`)
@@ -528,7 +538,8 @@ async function partitionCount(plane: Plane, tables: { project: Resource; table: 
     try {
       total += await plane.briefly(`partitions:${key}`, async () => {
         const rows = await plane.engine.rows<{ n: number }>(
-          `SELECT uniqExact(partition) AS n FROM system.parts WHERE active AND database = ${lit(project.name)} AND table = ${lit(table.name)}`,
+          `SELECT uniqExact(partition) AS n FROM system.parts WHERE active AND database ` +
+            `= ${lit(project.name)} AND table = ${lit(table.name)}`,
         )
         return Number(rows[0]?.n ?? 0)
       })

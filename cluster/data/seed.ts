@@ -156,25 +156,38 @@ export function webLogsInsertSql(target: string, rows: number, nowMs = Date.now(
     return DOW_WEIGHTS[(d + 6) % 7]
   })
   const hours = Array.from({ length: 24 }, (_, h) => h)
-  const ts = `(${dayStart} - ${weighted(dayOffsets, dowOfOffset, u(1))} * 86400 + ${weighted(hours, HOUR_WEIGHTS, u(2))} * 3600 + rand(3) % 3600 + (rand(4) % 1000) / 1000.0)`
+  const ts =
+    `(${dayStart} - ${weighted(dayOffsets, dowOfOffset, u(1))} * 86400 ` +
+    `+ ${weighted(hours, HOUR_WEIGHTS, u(2))} * 3600 + rand(3) % 3600 + (rand(4) % 1000) / 1000.0)`
   const pathExpr = `replaceOne(${weighted(PATHS, PATH_WEIGHTS, u(5))}, '{id}', toString(1 + rand(6) % 5000))`
-  return `INSERT INTO ${target} (timestamp, method, path, status, bytes, duration_ms, user_agent, country, client_ip, referer, host, protocol, cache_status, request_id)
+  return `INSERT INTO ${target} (timestamp, method, path, status, bytes, duration_ms, user_agent, country, client_ip,
+  referer, host, protocol, cache_status, request_id)
 SELECT
   toDateTime64(if(t > ${now}, t - 7 * 86400, t), 3) AS timestamp,
-  if(p LIKE '/api/%' AND rand(7) % 4 = 0, ${weighted(['POST', 'PUT', 'DELETE', 'PATCH'], [70, 15, 10, 5], u(8))}, ${weighted(METHODS, METHOD_WEIGHTS, u(9))}) AS method,
+  if(p LIKE '/api/%' AND rand(7) % 4 = 0,
+    ${weighted(['POST', 'PUT', 'DELETE', 'PATCH'], [70, 15, 10, 5], u(8))},
+    ${weighted(METHODS, METHOD_WEIGHTS, u(9))}) AS method,
   p AS path,
   toUInt32(if(p = '/health', 200, s)) AS status,
-  toUInt64(multiIf(status = 304 OR status = 204, 0, p LIKE '/static/%', 20000 + rand(10) % 180000, p LIKE '/images/%', 30000 + rand(10) % 400000, p LIKE '/api/%', 200 + rand(10) % 8000, 2000 + rand(10) % 60000)) AS bytes,
-  round(multiIf(status >= 500, 800 + rand(11) % 4000, p LIKE '/api/%', 15 + exp(${u(12)} * 5.5), p LIKE '/static/%' OR p LIKE '/images/%', 1 + exp(${u(12)} * 3), 20 + exp(${u(12)} * 5)) * (1 + (toHour(timestamp) BETWEEN 17 AND 21) * 0.4), 2) AS duration_ms,
+  toUInt64(multiIf(status = 304 OR status = 204, 0, p LIKE '/static/%', 20000 + rand(10) % 180000,
+    p LIKE '/images/%', 30000 + rand(10) % 400000, p LIKE '/api/%', 200 + rand(10) % 8000,
+    2000 + rand(10) % 60000)) AS bytes,
+  round(multiIf(status >= 500, 800 + rand(11) % 4000, p LIKE '/api/%', 15 + exp(${u(12)} * 5.5),
+    p LIKE '/static/%' OR p LIKE '/images/%', 1 + exp(${u(12)} * 3), 20 + exp(${u(12)} * 5))
+    * (1 + (toHour(timestamp) BETWEEN 17 AND 21) * 0.4), 2) AS duration_ms,
   ${weighted(UAS, UA_WEIGHTS, u(13))} AS user_agent,
   ${weighted(COUNTRIES, COUNTRY_WEIGHTS, u(14))} AS country,
-  concat(toString(1 + rand(15) % 223), '.', toString(rand(16) % 256), '.', toString(rand(17) % 256), '.', toString(1 + rand(18) % 254)) AS client_ip,
+  concat(toString(1 + rand(15) % 223), '.', toString(rand(16) % 256), '.', toString(rand(17) % 256), '.',
+    toString(1 + rand(18) % 254)) AS client_ip,
   ${weighted(REFERERS, REFERER_WEIGHTS, u(19))} AS referer,
   if(p LIKE '/api/%', 'api.example.com', if(p LIKE '/static/%' OR p LIKE '/images/%', 'cdn.example.com', 'shop.example.com')) AS host,
   ${weighted(['HTTP/2.0', 'HTTP/1.1', 'HTTP/3'], [62, 28, 10], u(20))} AS protocol,
-  if(p LIKE '/static/%' OR p LIKE '/images/%', ${weighted(['HIT', 'MISS', 'EXPIRED'], [85, 12, 3], u(21))}, ${weighted(['MISS', 'BYPASS', 'HIT'], [60, 30, 10], u(21))}) AS cache_status,
+  if(p LIKE '/static/%' OR p LIKE '/images/%',
+    ${weighted(['HIT', 'MISS', 'EXPIRED'], [85, 12, 3], u(21))},
+    ${weighted(['MISS', 'BYPASS', 'HIT'], [60, 30, 10], u(21))}) AS cache_status,
   toString(generateUUIDv4(number)) AS request_id
-FROM (SELECT number, ${ts} AS t, ${pathExpr} AS p, ${weighted(STATUSES, STATUS_WEIGHTS, u(22))} AS s FROM numbers(${Math.max(0, Math.floor(rows))}))`
+FROM (SELECT number, ${ts} AS t, ${pathExpr} AS p, ${weighted(STATUSES, STATUS_WEIGHTS, u(22))} AS s
+  FROM numbers(${Math.max(0, Math.floor(rows))}))`
 }
 
 /** A few hundred rows as NDJSON or CSV lines, for the sample bucket. */
@@ -196,7 +209,9 @@ function sampleRecords(n: number, startMs: number) {
       duration_ms: Math.round((5 + Math.exp(Math.random() * 5)) * 100) / 100,
       user_agent: pick(UAS, UA_WEIGHTS),
       country: pick(COUNTRIES, COUNTRY_WEIGHTS),
-      client_ip: `${1 + Math.floor(Math.random() * 223)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`,
+      client_ip:
+        `${1 + Math.floor(Math.random() * 223)}.${Math.floor(Math.random() * 256)}.` +
+        `${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`,
       referer: pick(REFERERS, REFERER_WEIGHTS),
       host: 'shop.example.com',
       protocol: 'HTTP/2.0',
@@ -287,7 +302,8 @@ export async function seed(plane: Plane, e: { orgId: string; rows: number; call:
     await engine.exec(webLogsInsertSql(qualified('sample', 'web_logs'), Math.min(chunk, rows - done)))
   }
   plane.touched('sample', 'web_logs')
-  cluster.metrics.inc('rows_ingested_total', { service: 'seed', table: 'sample.web_logs' }, rows) // generated in the engine, not through intake
+  // generated in the engine, not through intake
+  cluster.metrics.inc('rows_ingested_total', { service: 'seed', table: 'sample.web_logs' }, rows)
 
   // extras: best effort, so a config side without these resources still seeds the rest
   const extras: [string, () => Promise<unknown>][] = [

@@ -126,7 +126,10 @@ export function parseCsv(text: string, options: CsvOptions): string[][] {
   return out.slice(options.skip_head)
 }
 
-/** Whether a transform's `format_details.flattening` flattens: `active` given and not false (null, as a live cluster may answer, is absent). */
+/**
+ * Whether a transform's `format_details.flattening` flattens: `active` given and not false (null, as a live cluster
+ * may answer, is absent).
+ */
 export function isFlattening(flattening: Record<string, any> | null | undefined): flattening is Record<string, any> {
   return !!flattening && flattening.active !== false && flattening.active !== undefined && flattening.active !== null
 }
@@ -338,7 +341,8 @@ export function formatTime(ms: number): string {
   const d = new Date(Math.round(ms))
   const y = d.getUTCFullYear()
   if (y < 1000 || y > 9999) return d.toISOString().replace('T', ' ').replace('Z', '')
-  return `${y}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${pad3(d.getUTCMilliseconds())}`
+  const date = `${y}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`
+  return `${date} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${pad3(d.getUTCMilliseconds())}`
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -495,7 +499,9 @@ export function compileScript(source: string): Script {
   }
   script ??= {
     ok: false,
-    error: `the local cluster runs only scripts that join row values and text with + (row['date'] + ' ' + row['time']), not ${JSON.stringify(source)}`,
+    error:
+      `the local cluster runs only scripts that join row values and text with + (row['date'] + ` +
+      `' ' + row['time']), not ${JSON.stringify(source)}`,
   }
   scriptCache.set(source, script)
   return script

@@ -83,7 +83,8 @@ export function QueryChart({ columns, data, svg, search, rowCap }: QueryChartPro
   }
   const notes = [
     data.isCapped
-      ? `The chart covers the first ${formatNumber(rowCap)} rows: the query UI is limited to ${formatNumber(rowCap)} rows, and the result was cut.`
+      ? `The chart covers the first ${formatNumber(rowCap)} rows: the query UI is limited ` +
+        `to ${formatNumber(rowCap)} rows, and the result was cut.`
       : null,
     data.hiddenSeries
       ? `${data.hiddenSeries} more series are not drawn (the ${data.series.length} largest are).`

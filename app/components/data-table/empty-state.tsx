@@ -7,7 +7,8 @@ type EmptyLink = { to: string; label: string }
 
 /**
  * What a list shows when it has no rows: a sentence that says what to do next and that action as a
- * link (and, as `alternative`, a second way on: e.g. a form that loads the sample). With `filter` set (a filter is on) its message and a link that clears it show instead, so an
+ * link (and, as `alternative`, a second way on: e.g. a form that loads the sample). With `filter` set (a filter is
+ * on) its message and a link that clears it show instead, so an
  * empty result never reads as an empty cluster. Plain links: it works without scripts.
  */
 export function EmptyState({

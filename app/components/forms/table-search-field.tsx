@@ -10,7 +10,8 @@ export type PickerSearch = { q: string; choices: PickerChoice[]; hasMore: boolea
 
 /**
  * A table picker for an org of any size (issue 33): a short `<select>` of what a search finds, and
- * the search, instead of every table of the org (the select first, so a URL reads `table_id=…` first). Without scripts "Find" sends the form as a GET (the
+ * the search, instead of every table of the org (the select first, so a URL reads `table_id=…` first). Without
+ * scripts "Find" sends the form as a GET (the
  * search and every field stay in the URL, the page lists what it found); with scripts the list
  * follows the typing (/resources/table-search). The table chosen is kept whether or not the search
  * lists it. `optionValue` gives an option's value (the table id by default).

@@ -11,7 +11,8 @@ import type { AnalysisPart, QueryOutcome } from '~/services/query/run.server'
 
 /**
  * The result page's parts shown on their own tab (Statistics, Analysis), only without scripts (the
- * pager) or only for a statement that changes data (its confirmation): a chunk of their own, rendered on the server like the rest, so the result page's
+ * pager) or only for a statement that changes data (its confirmation): a chunk of their own, rendered on the server
+ * like the rest, so the result page's
  * first load holds what every run shows (decision 100).
  */
 

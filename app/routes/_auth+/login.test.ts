@@ -127,7 +127,7 @@ async function submitFrom(clientAddress: string, form: Record<string, string>) {
 }
 
 describe('login throttling (issue 49)', () => {
-  it('after 5 wrong passwords for one account from one address, answers 429 with the form error and Retry-After, email kept, password never echoed', async () => {
+  it('after 5 wrong passwords for an account from one address: 429, form error, Retry-After, email kept, password not echoed', async () => {
     const email = 'guessed@console.test'
     for (let i = 0; i < 5; i++) {
       const { status } = unwrap(await submitFrom('198.51.100.20', { email, password: `guess-${i}` }))

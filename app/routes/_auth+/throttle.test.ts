@@ -17,7 +17,7 @@ async function wrongGuess(throttle: ReturnType<typeof createLoginThrottle>, emai
 }
 
 describe('login throttle (issue 49)', () => {
-  it('lets one account from one address guess 5 times, then waits 30 s, 1 min, 2 min … between single guesses, up to 15 min', async () => {
+  it('lets an account from one address guess 5 times, then waits 30 s, 1 min, 2 min … between guesses, up to 15 min', async () => {
     const throttle = createLoginThrottle()
     for (let i = 0; i < 5; i++) expect(await wrongGuess(throttle, 'victim@example.com', '198.51.100.1')).toBe(0)
     expect(await wrongGuess(throttle, 'victim@example.com', '198.51.100.1')).toBe(30)

@@ -176,7 +176,10 @@ export default function ComponentsKitRoute() {
     <Stack gap="8" maxW="5xl">
       <PageHeader
         title="Components kit"
-        description="Every shared component in app/components, in its states. Copy from here; when a section needs something new, add it to app/components and to this page."
+        description={
+          'Every shared component in app/components, in its states. Copy from here; when a section ' +
+          'needs something new, add it to app/components and to this page.'
+        }
         mb="0"
       />
       <Box as="nav" aria-label="On this page" fontSize="sm">
@@ -193,7 +196,10 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="page-header"
-        note="Every page starts with one (this page's own heading is one): the title, a line on what the page is for, and its actions. Under a section's own h1, as on the Jobs tabs, use level={2}."
+        note={
+          "Every page starts with one (this page's own heading is one): the title, a line on what " +
+          "the page is for, and its actions. Under a section's own h1, as on the Jobs tabs, use level={2}."
+        }
       >
         <Example title="With a parent line, a description and actions">
           <PageHeader
@@ -213,7 +219,11 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="confirm-panel"
-        note="Every destructive step: opened by a URL parameter on the page that shows the item (?delete=<id>), a POST form with a hidden intent and the item's id, and Cancel back to the same URL without the parameter. Add force where data is lost for good."
+        note={
+          'Every destructive step: opened by a URL parameter on the page that shows the item ' +
+          "(?delete=<id>), a POST form with a hidden intent and the item's id, and Cancel back to " +
+          'the same URL without the parameter. Add force where data is lost for good.'
+        }
       >
         <ConfirmPanel
           id="kit-delete"
@@ -250,7 +260,11 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="detail-list"
-        note="One item's label/value pairs on a detail page or panel. Values may be elements: code, badges, times (wrap a time in a span with suppressHydrationWarning: Local time differs between server and browser)."
+        note={
+          "One item's label/value pairs on a detail page or panel. Values may be elements: code, " +
+          'badges, times (wrap a time in a span with suppressHydrationWarning: Local time differs ' +
+          'between server and browser).'
+        }
       >
         <DetailList
           entries={[
@@ -269,7 +283,11 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="form-card"
-        note="The card around every create and edit form: form-level errors on top, the fields, then the submit button and Cancel. Fields are wired to conform: errors under the field, aria-invalid and aria-describedby set. Send it empty to see the server's answer."
+        note={
+          'The card around every create and edit form: form-level errors on top, the fields, then ' +
+          'the submit button and Cancel. Fields are wired to conform: errors under the field, ' +
+          "aria-invalid and aria-describedby set. Send it empty to see the server's answer."
+        }
       >
         <SampleForm id={INTENTS.form} constraint={loaderData.sampleConstraint} lastResult={resultFor(INTENTS.form)} />
         <Example title="A submit button while its form is sending">
@@ -285,7 +303,10 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="field-errors"
-        note="What a form looks like after the action refused it: the cluster's message as a form error, each field's own error, and everything typed kept."
+        note={
+          "What a form looks like after the action refused it: the cluster's message as a form " +
+          "error, each field's own error, and everything typed kept."
+        }
       >
         <SampleForm
           id={INTENTS.formWithErrors}
@@ -307,7 +328,10 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="data-table"
-        note="A server-rendered table: a caption, a row header that links to the item, plain elements in cells. With no rows it shows its empty state, which says what to do next."
+        note={
+          'A server-rendered table: a caption, a row header that links to the item, plain elements ' +
+          'in cells. With no rows it shows its empty state, which says what to do next.'
+        }
       >
         <Example title="With rows">
           <DataTable
@@ -340,7 +364,10 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="empty-state"
-        note="What every list shows with no rows, inside its table's card: what to do next as a link. With a filter on it says nothing matched and links to clear the filter instead."
+        note={
+          "What every list shows with no rows, inside its table's card: what to do next as a link. " +
+          'With a filter on it says nothing matched and links to clear the filter instead.'
+        }
       >
         <Example title="Nothing yet">
           <EmptyState message="No tables yet." action={{ to: '/data/new-table', label: 'Create your first table' }} />
@@ -356,7 +383,10 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="pagination"
-        note="Previous and next links, the range shown and the rows per page, all in the URL: every other parameter is kept. Without scripts the size applies with its button. An empty list shows none."
+        note={
+          'Previous and next links, the range shown and the rows per page, all in the URL: every ' +
+          'other parameter is kept. Without scripts the size applies with its button. An empty list shows none.'
+        }
       >
         <Pagination
           page={loaderData.page}
@@ -370,7 +400,10 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="section-tabs"
-        note="A section's tabs: links to sibling routes (NavLink marks the current one). Where the URL carries state, the page says which tab is current."
+        note={
+          "A section's tabs: links to sibling routes (NavLink marks the current one). Where the URL " +
+          'carries state, the page says which tab is current.'
+        }
       >
         <SectionTabs
           label="Sample tabs"
@@ -385,14 +418,20 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="section-card"
-        note="One part of a detail page in a card, named by its h2 (Details, Statistics); actions may sit beside the heading. This page's sections are section cards."
+        note={
+          'One part of a detail page in a card, named by its h2 (Details, Statistics); actions may ' +
+          "sit beside the heading. This page's sections are section cards."
+        }
       >
         <Text fontSize="sm">This frame, its heading and this text are a SectionCard.</Text>
       </KitSection>
 
       <KitSection
         id="status-badges"
-        note="A job's or a resource's status: a small coloured label. Its container carries statusBadgeCss (a list has one per row). Statuses the cluster adds later show in gray."
+        note={
+          "A job's or a resource's status: a small coloured label. Its container carries " +
+          'statusBadgeCss (a list has one per row). Statuses the cluster adds later show in gray.'
+        }
       >
         <Box display="flex" flexWrap="wrap" gap="2" css={statusBadgeCss}>
           {SAMPLE_STATUSES.map((status) => (
@@ -404,7 +443,10 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="error-panel"
-        note="A route's ErrorBoundary body: the catalogue's message, never a stack, and a way back. Its heading is the page's h1, or level={2} under a section's own h1."
+        note={
+          "A route's ErrorBoundary body: the catalogue's message, never a stack, and a way back. " +
+          "Its heading is the page's h1, or level={2} under a section's own h1."
+        }
       >
         <ErrorPanel
           level={3}
@@ -416,14 +458,22 @@ export default function ComponentsKitRoute() {
 
       <KitSection
         id="inline-alert"
-        note="One part of a page failed (a panel whose call failed through settle, a statement the engine refused): its message in place of the part, the rest of the page usable."
+        note={
+          'One part of a page failed (a panel whose call failed through settle, a statement the ' +
+          'engine refused): its message in place of the part, the rest of the page usable.'
+        }
       >
         <InlineAlert title="The organization summary could not be loaded.">This panel cannot be accessed</InlineAlert>
       </KitSection>
 
       <KitSection
         id="themes"
-        note="Light, dark, or the device's (System): chosen in the user menu or in Settings, kept in a cookie and rendered by the server. Use Chakra's semantic colours (bg, fg, fg.muted, border, link, <palette>.subtle/.fg/.solid), never fixed shades, and both themes follow. Here the same parts in each theme, whatever this page's theme is."
+        note={
+          "Light, dark, or the device's (System): chosen in the user menu or in Settings, kept in a " +
+          "cookie and rendered by the server. Use Chakra's semantic colours (bg, fg, fg.muted, " +
+          'border, link, <palette>.subtle/.fg/.solid), never fixed shades, and both themes follow. ' +
+          "Here the same parts in each theme, whatever this page's theme is."
+        }
       >
         <Box display="grid" gridTemplateColumns={{ base: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' }} gap="4">
           {(['light', 'dark'] as const).map((mode) => (

@@ -32,7 +32,9 @@ const dashboard = async () => {
 /** The labels the cluster's query log holds for the queries whose text holds `fragment`. */
 async function labelsOf(fragment: string): Promise<string[]> {
   // each line starts with `label:` so the test client reads the answer as text, not JSON
-  const sql = `SELECT concat('label:', label) FROM hdx.active_queries WHERE position(query, '${fragment}') > 0 AND position(query, 'hdx.active_queries') = 0 FORMAT TSV`
+  const sql =
+    `SELECT concat('label:', label) FROM hdx.active_queries WHERE position(query, ` +
+    `'${fragment}') > 0 AND position(query, 'hdx.active_queries') = 0 FORMAT TSV`
   const text = await clusterCall<string>('POST', `/query?query=${encodeURIComponent(sql)}`)
   return String(text)
     .split('\n')

@@ -12,11 +12,13 @@ describe('locateEngineError', () => {
 
   it('a position past the user’s SQL (in the options the console added) is the end of the query, without the added text', () => {
     const message =
-      "Code: 62. DB::Exception: Syntax error: failed at position 52 (=) (line 3, col 26): = 10000, result_overflow_mode = 'break'. Expected one of: FINAL, WHERE. (SYNTAX_ERROR)"
+      'Code: 62. DB::Exception: Syntax error: failed at position 52 (=) (line 3, col 26): = ' +
+      "10000, result_overflow_mode = 'break'. Expected one of: FINAL, WHERE. (SYNTAX_ERROR)"
     const { message: shown, position } = locateEngineError(message, 'SELECT 1,\n  nonsense FROM')
     expect(position).toEqual({ line: 2, column: 16, text: '  nonsense FROM', isPastEnd: true })
     expect(shown).toBe(
-      'Code: 62. DB::Exception: Syntax error: failed at the end of the query (line 2, col 16): end of query. Expected one of: FINAL, WHERE. (SYNTAX_ERROR)',
+      'Code: 62. DB::Exception: Syntax error: failed at the end of the query (line 2, col 16): ' +
+        'end of query. Expected one of: FINAL, WHERE. (SYNTAX_ERROR)',
     )
     expect(shown).not.toMatch(/result_overflow_mode|10000/)
   })

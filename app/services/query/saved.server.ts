@@ -120,7 +120,8 @@ export async function loadSavedForEditor(api: ClusterApi, id: string) {
       return {
         saved: null,
         savedError:
-          'This saved query was not found: it was deleted, or it was saved moments ago and the cluster does not show it yet (reload in a few seconds).',
+          'This saved query was not found: it was deleted, or it was saved moments ago and the ' +
+          'cluster does not show it yet (reload in a few seconds).',
       }
     }
     return { saved, savedError: null }

@@ -147,7 +147,11 @@ export function retryRefusal(job: Job): string | null {
     case 'canceled':
       return null
     case 'done':
-      return `Job is done: all ${p.files_done ?? 0} files were loaded (${p.rows_ingested ?? 0} rows). Retrying would load them again; nothing is left to resume. Create a new job to load the files again.`
+      return (
+        `Job is done: all ${p.files_done ?? 0} files were loaded (${p.rows_ingested ?? 0} rows). ` +
+        `Retrying would load them again; nothing is left to resume. Create a new job to load the ` +
+        `files again.`
+      )
     case 'ready':
       return 'Job is ready and waits to run; there is nothing to retry.'
     case 'running':

@@ -145,7 +145,7 @@ afterAll(async () => {
 })
 
 describe('batch job retry', () => {
-  it('canceled mid-way, Retry resumes after the last loaded file: every row stored once, two attempts that add up; Retry of the done job is refused', async () => {
+  it('canceled mid-way, Retry resumes after the last loaded file: each row stored once; Retry of a done job is refused', async () => {
     const url = writeFiles(c.dataDir, 'cancel')
     inserts = 0
     let id = ''

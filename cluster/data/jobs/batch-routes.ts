@@ -317,7 +317,8 @@ export function registerBatchJobRoutes(plane: Plane, router: ClusterRouter, runn
     const loaded = detailOf(existing).detail.files_completed.length || Number(existing.progress?.files_done ?? 0)
     if (loaded > 0 && sourceKey(job!.settings) !== sourceKey(existing.settings)) {
       throw badRequest(
-        `${loaded} files of this job are loaded already; changing its source, table, transform or file selection would make Retry load the wrong files. Create a new job instead.`,
+        `${loaded} files of this job are loaded already; changing its source, table, transform or ` +
+          `file selection would make Retry load the wrong files. Create a new job instead.`,
       )
     }
     const saved: Job = { ...existing, ...job! }

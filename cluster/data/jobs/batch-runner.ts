@@ -68,7 +68,8 @@ export class BatchRunner {
         const inFlight = detail.current_file
         const now = nowIso()
         const error =
-          `The cluster restarted while this job ran; the ${detail.files_completed.length} files recorded as loaded are kept, and Retry resumes after them.` +
+          `The cluster restarted while this job ran; the ${detail.files_completed.length} files ` +
+          `recorded as loaded are kept, and Retry resumes after them.` +
           (inFlight ? ` The file being loaded, ${inFlight}, was not recorded as loaded, so Retry loads it.` : '')
         const last = detail.attempts.at(-1)
         if (last && last.status === 'running') Object.assign(last, { status: 'failed', ended: now, error })
@@ -264,7 +265,8 @@ export class BatchRunner {
       this.cancelled.has(id)
         ? end('canceled')
         : fail(
-            `The cluster stopped while this job ran; the ${detail.files_completed.length} files recorded as loaded are kept, and Retry resumes after them.`,
+            `The cluster stopped while this job ran; the ${detail.files_completed.length} files ` +
+              `recorded as loaded are kept, and Retry resumes after them.`,
           )
     for (const file of files) {
       const key = keyOf(file)
@@ -392,7 +394,9 @@ export function locate(
 ): { path: string } | { error: string } | { error: string; unreachable: true } {
   if (!url) return { error: 'settings.source.settings.url is empty' }
   const outside = {
-    error: `Local files are read only from the cluster's import directory (CLUSTER_IMPORT_DIR): put the files there, or use a storage bucket (s3://bucket/path)`,
+    error:
+      `Local files are read only from the cluster's import directory (CLUSTER_IMPORT_DIR): put ` +
+      `the files there, or use a storage bucket (s3://bucket/path)`,
   }
   let local: string
   let root: string
@@ -419,7 +423,11 @@ export function locate(
     if (!fs.existsSync(folder)) {
       return {
         unreachable: true,
-        error: `Cannot reach ${url}: this local cluster has no network access to ${scheme.toLowerCase().startsWith('http') ? 'remote servers' : 'cloud storage'}. Put the files under buckets/${bucket}/${rest} in its data directory to load them as if from that bucket.`,
+        error:
+          `Cannot reach ${url}: this local cluster has no network access ` +
+          `to ${scheme.toLowerCase().startsWith('http') ? 'remote servers' : 'cloud storage'}. Put ` +
+          `the files under buckets/${bucket}/${rest} in its data directory to load them as if from ` +
+          `that bucket.`,
       }
     }
     local = folder

@@ -41,7 +41,8 @@ async function outputColumns(
   const unknown = names.filter((name) => !targetColumns.has(name))
   if (unknown.length)
     throw new Error(
-      `The SQL gives ${unknown.map((name) => `"${name}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a column' : 'are not columns'} of ${tableRef}`,
+      `The SQL gives ${unknown.map((name) => `"${name}"`).join(', ')}, ` +
+        `which ${unknown.length === 1 ? 'is not a column' : 'are not columns'} of ${tableRef}`,
     )
   return names
 }

@@ -96,7 +96,9 @@ export function DictionaryEditor({
   })
   const uploadField = (fields as unknown as { upload: Parameters<typeof getInputProps>[0] }).upload
   const uploadProps = canUpload ? getInputProps(uploadField, { type: 'file' }) : null
-  const uploadHelp = `Or upload one here: ${FILE_EXTENSIONS.join(', ')}; at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. It is stored in the project under its own name.`
+  const uploadHelp =
+    `Or upload one here: ${FILE_EXTENSIONS.join(', ')}; at ` +
+    `most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. It is stored in the project under its own name.`
   const chosenProject = fixedProject?.uuid ?? fields.project.value
   const projectName = new Map(projects.map((project) => [project.uuid, project.name]))
   const shownFiles =

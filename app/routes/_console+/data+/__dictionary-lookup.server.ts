@@ -84,8 +84,10 @@ export async function lookUpDictionary(
     const literals = keys.map((key) => `CAST(${sqlString(key.value)} AS ${key.type})`)
     const keyExpression = isComplex ? `tuple(${literals.join(', ')})` : literals[0]!
     // A dictionary of keys only has no attribute to get: whether it holds the key is its answer.
+    const getOf = (attribute: string) =>
+      `dictGet(${name}, ${sqlString(attribute)}, ${keyExpression}) AS \`${attribute.replace(/`/g, '')}\``
     sql = attributes.length
-      ? `SELECT ${attributes.map((attribute) => `dictGet(${name}, ${sqlString(attribute)}, ${keyExpression}) AS \`${attribute.replace(/`/g, '')}\``).join(', ')}`
+      ? `SELECT ${attributes.map(getOf).join(', ')}`
       : `SELECT dictHas(${name}, ${keyExpression}) AS found`
     const row = (await rowsOf(api, sql))[0] ?? {}
     const selected = attributes.length ? attributes : ['found']

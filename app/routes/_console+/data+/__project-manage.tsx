@@ -118,8 +118,9 @@ export function ProjectStep({ step, replies }: { step: Step; replies: Replies })
 }
 
 function contentsLine(project: ProjectContents): string {
+  const tableNames = project.tables.map((table) => table.name).join(', ')
   const parts = [
-    `${project.tables.length} ${project.tables.length === 1 ? 'table' : 'tables'}${project.tables.length ? ` (${project.tables.map((table) => table.name).join(', ')})` : ''}`,
+    `${project.tables.length} ${project.tables.length === 1 ? 'table' : 'tables'}${tableNames ? ` (${tableNames})` : ''}`,
     `${project.functions.length} ${project.functions.length === 1 ? 'function' : 'functions'}`,
     project.dictionaries
       ? `${project.dictionaries.length} ${project.dictionaries.length === 1 ? 'dictionary' : 'dictionaries'}`
@@ -127,7 +128,8 @@ function contentsLine(project: ProjectContents): string {
   ]
   if (project.stats?.total_rows !== undefined) {
     parts.push(
-      `${formatNumber(project.stats.total_rows)} rows${project.stats.compressed_data_size !== undefined ? `, ${formatBytes(project.stats.compressed_data_size)} stored` : ''}`,
+      `${formatNumber(project.stats.total_rows)} ` +
+        `rows${project.stats.compressed_data_size !== undefined ? `, ${formatBytes(project.stats.compressed_data_size)} stored` : ''}`,
     )
   }
   return parts.join('; ')

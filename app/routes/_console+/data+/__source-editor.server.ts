@@ -252,7 +252,8 @@ function renameFor(error: unknown): Record<string, string> {
 
 /** The source page's URL. */
 export function sourceUrl(tableId: string, kind: SourceKind, sourceId: string, projectId: string): string {
-  return `/data/tables/${encodeURIComponent(tableId)}/source/edit/${kind}/${encodeURIComponent(sourceId)}?project=${encodeURIComponent(projectId)}`
+  const page = `/data/tables/${encodeURIComponent(tableId)}/source/edit/${kind}/${encodeURIComponent(sourceId)}`
+  return `${page}?project=${encodeURIComponent(projectId)}`
 }
 
 /**

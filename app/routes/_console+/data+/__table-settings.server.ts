@@ -273,9 +273,15 @@ async function dropWarning(
   if (!Number.isFinite(oldest) || oldest >= cutoff) return null
   const held =
     stats?.total_rows !== undefined
-      ? ` The table holds ${formatNumber(stats.total_rows)} rows${stats.compressed_data_size !== undefined ? ` (${formatBytes(stats.compressed_data_size)} stored)` : ''}.`
+      ? ` The table holds ${formatNumber(stats.total_rows)} ` +
+        `rows${stats.compressed_data_size !== undefined ? ` (${formatBytes(stats.compressed_data_size)} stored)` : ''}.`
       : ''
-  return `A max age of ${next} days removes every row older than ${new Date(cutoff).toISOString().slice(0, 10)}; the oldest row is from ${new Date(oldest).toISOString().slice(0, 10)}.${held} Tick “Remove the older data” and save again to go ahead.`
+  return (
+    `A max age of ${next} days removes every row older ` +
+    `than ${new Date(cutoff).toISOString().slice(0, 10)}; the oldest row is ` +
+    `from ${new Date(oldest).toISOString().slice(0, 10)}.${held} Tick “Remove the older data” ` +
+    `and save again to go ahead.`
+  )
 }
 
 type TableRef = { table: Table; project: Pick<Project, 'uuid' | 'name'> }

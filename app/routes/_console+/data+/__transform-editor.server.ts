@@ -352,11 +352,15 @@ async function validateSample(
 
 /** Why a Publish sent with the default columns did nothing (issue 54, point 3). */
 export const COLUMNS_FILLED_MESSAGE =
-  'Nothing was published: the columns were still the form’s default (one timestamp column) while the sample has others, as when Publish is pressed before Infer has answered. The columns inferred from the sample are filled in below: check them, then publish.'
+  'Nothing was published: the columns were still the form’s default (one timestamp column) ' +
+  'while the sample has others, as when Publish is pressed before Infer has answered. The ' +
+  'columns inferred from the sample are filled in below: check them, then publish.'
 
 /** Why a Validate sent with the default columns validated the inferred ones (issue 54, point 3). */
 const COLUMNS_VALIDATED_NOTE =
-  'The columns were still the form’s default (one timestamp column) while the sample has others, as when Validate is pressed before Infer has answered: the columns inferred from the sample were filled in and validated.'
+  'The columns were still the form’s default (one timestamp column) while the sample has ' +
+  'others, as when Validate is pressed before Infer has answered: the columns inferred from ' +
+  'the sample were filled in and validated.'
 
 /** The default column rows of a new transform's form, as the page posts them. */
 const ROW_KEYS = ['name', 'type', 'format', 'resolution', 'primary', 'ignore', 'index', 'fulltext', 'elements', 'extra']

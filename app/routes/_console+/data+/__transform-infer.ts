@@ -270,7 +270,9 @@ function pickPrimary(columns: InferredColumn[], notes: string[]) {
   if (primary?.extra?.script) {
     primary.primary = true
     notes.push(
-      `Primary timestamp: ${primary.name}, a virtual column joining the date and time columns (script ${String(primary.extra.script)}, format ${primary.format}), so each row keeps its time of day.`,
+      `Primary timestamp: ${primary.name}, a virtual column joining the date and time columns ` +
+        `(script ${String(primary.extra.script)}, format ${primary.format}), so each row keeps ` +
+        `its time of day.`,
     )
   } else if (primary) {
     primary.primary = true
@@ -280,7 +282,10 @@ function pickPrimary(columns: InferredColumn[], notes: string[]) {
   }
 }
 
-/** Infers the transform from `sample`; `type` forces CSV or JSON, else it is read from the sample. Returns null when nothing can be read. */
+/**
+ * Infers the transform from `sample`; `type` forces CSV or JSON, else it is read from the sample. Returns null when
+ * nothing can be read.
+ */
 export function inferTransform(sample: string, type?: 'csv' | 'json', delimiter = ','): Inference | null {
   const trimmed = sample.trim()
   if (!trimmed) return null

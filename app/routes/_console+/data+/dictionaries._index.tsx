@@ -69,7 +69,10 @@ export default function DataDictionariesRoute() {
     <CatalogListPage
       data={data}
       title="Dictionaries"
-      description={`${data.itemCount} ${data.itemCount === 1 ? 'dictionary' : 'dictionaries'} in ${scopeText(data)}; query one with dictGet('{project}_{name}', …)`}
+      description={
+        `${data.itemCount} ${data.itemCount === 1 ? 'dictionary' : 'dictionaries'} ` +
+        `in ${scopeText(data)}; query one with dictGet('{project}_{name}', …)`
+      }
       create={{ to: '/data/dictionaries/new-data-dictionary', label: 'New dictionary' }}
       nameLabel="Dictionary name"
       plural="dictionaries"

@@ -90,7 +90,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 function inUseMessage(names: string[]): string {
-  return `This file cannot be deleted: it is used by ${names.length === 1 ? 'dictionary' : 'dictionaries'} ${names.join(', ')}. Delete or change ${names.length === 1 ? 'that dictionary' : 'those dictionaries'} first.`
+  return (
+    `This file cannot be deleted: it is used ` +
+    `by ${names.length === 1 ? 'dictionary' : 'dictionaries'} ${names.join(', ')}. Delete or ` +
+    `change ${names.length === 1 ? 'that dictionary' : 'those dictionaries'} first.`
+  )
 }
 
 export default function UpdateFileRoute() {

@@ -179,7 +179,7 @@ describe('/data/functions/$projectId/$functionId/edit-function', () => {
     expect(ran.tryOutcome).toMatchObject({ status: 'done', value: '15' })
   })
 
-  it('an edit without its project, or with it twice (a hidden field the page sets), says the form could not be read, at the top', async () => {
+  it('an edit without its project, or with it twice (a field the page sets), says the form could not be read, at the top', async () => {
     const ids = await createOk(projectA, 'hidden_fn', 'x -> x')
     const base = `/data/functions/${ids.projectId}/${ids.functionId}/edit-function`
     for (const project of [[], [ids.projectId, ids.projectId]]) {

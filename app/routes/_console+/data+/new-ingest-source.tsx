@@ -90,7 +90,11 @@ export default function NewIngestSourceRoute() {
     <Stack gap="4" maxW="3xl">
       <PageHeader
         title="New ingest source"
-        description="A source pulls rows from Kafka, Kinesis or a security-event feed into a table through one of its transforms (the cluster creates a pool to run it); auto batch loads the files a queue announces."
+        description={
+          'A source pulls rows from Kafka, Kinesis or a security-event feed into a table through ' +
+          'one of its transforms (the cluster creates a pool to run it); auto batch loads the files ' +
+          'a queue announces.'
+        }
         mb="0"
       />
       <CreationGate denied={denied} title="You cannot create ingest sources">

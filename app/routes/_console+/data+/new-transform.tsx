@@ -48,7 +48,10 @@ export default function NewTransformRoute() {
     <Stack gap="4" maxW="6xl">
       <PageHeader
         title="New transform"
-        description="A transform maps incoming rows (CSV, JSON or HDX) onto the table's columns. Paste a sample to infer the columns, validate it on the cluster, then publish."
+        description={
+          "A transform maps incoming rows (CSV, JSON or HDX) onto the table's columns. Paste a " +
+          'sample to infer the columns, validate it on the cluster, then publish.'
+        }
         mb="0"
       />
       <CreationGate denied={denied} title="You cannot publish transforms">

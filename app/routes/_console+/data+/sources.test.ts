@@ -178,7 +178,7 @@ describe('/data/new-ingest-source', () => {
     expect(mapped.data.result.error?.memory).toEqual(['Too big.'])
   })
 
-  it('creates a kafka source with its pool; the table lists it; its page shows the pool; edit scales the pool; delete removes it', async () => {
+  it('creates a kafka source with its pool; the table lists it; its page shows the pool; edit scales it; delete removes it', async () => {
     const { table, tableId, projectId } = await tableWithTransform('src_kafka')
     const created = asResponse(
       await create('kafka', {

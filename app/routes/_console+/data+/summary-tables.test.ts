@@ -145,7 +145,9 @@ describe('/data/new-summary-table and its column analysis', () => {
       'columns[1].aggregation': 'count',
     })) as { sql: string }
     expect(built.sql).toBe(
-      "SELECT toStartOfInterval(timestamp, INTERVAL 5 MINUTE) AS time_bucket, level, count() AS count_message\nFROM shop.events\nWHERE (level != 'debug')\nGROUP BY time_bucket, level\nSETTINGS hdx_primary_key='time_bucket'",
+      'SELECT toStartOfInterval(timestamp, INTERVAL 5 MINUTE) AS time_bucket, level, count() AS ' +
+        "count_message\nFROM shop.events\nWHERE (level != 'debug')\nGROUP BY time_bucket, " +
+        "level\nSETTINGS hdx_primary_key='time_bucket'",
     )
 
     const form = await newSummaryLoader(

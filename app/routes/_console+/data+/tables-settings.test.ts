@@ -130,7 +130,7 @@ describe('/data/tables/$tableId settings forms (?edit=<group>)', () => {
     expect(after['stream/Max queue rows']).toBe('0')
   })
 
-  it('lifecycle: empty fields take the defaults; a non-integer max age gets the spec message; cluster errors land on the field', async () => {
+  it('lifecycle: empty fields take the defaults; a non-integer max age gets the spec message; cluster errors on the field', async () => {
     const { tableId, projectId } = await createTableOk('lifecycle')
     const bad = unwrap<FormReply>(
       await send(tableId, projectId, { intent: 'save-settings', group: 'lifecycle', max_age_days: 'ten' }),

@@ -14,7 +14,8 @@ import { redirectWithToast } from '~/utils/toast.server'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApi(request)
   const url = new URL(request.url)
-  const editor = `/data/tables/${encodeURIComponent(params.tableId!)}/transform/edit/${encodeURIComponent(params.transformId!)}${url.search}`
+  const transform = encodeURIComponent(params.transformId!)
+  const editor = `/data/tables/${encodeURIComponent(params.tableId!)}/transform/edit/${transform}${url.search}`
   try {
     const { table, project } = await findTable(api, params.tableId!, url.searchParams.get('project'))
     const transform = await getTransform(api, project.uuid, table.uuid, params.transformId!)

@@ -240,7 +240,10 @@ export default function DataTablesRoute() {
   return (
     <ListPage
       title="Tables"
-      description={`${data.tableCount === null ? 'Tables' : `${data.tableCount} ${data.tableCount === 1 ? 'table' : 'tables'}`} in ${data.projectCount} ${data.projectCount === 1 ? 'project' : 'projects'}`}
+      description={
+        `${data.tableCount === null ? 'Tables' : `${data.tableCount} ${data.tableCount === 1 ? 'table' : 'tables'}`} ` +
+        `in ${data.projectCount} ${data.projectCount === 1 ? 'project' : 'projects'}`
+      }
       actions={
         <>
           <GuardedLink to="/data/tables?manage-project=new" reason={data.newProjectDenied}>

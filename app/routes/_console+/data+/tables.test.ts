@@ -313,7 +313,7 @@ describe('/data/tables/$tableId', () => {
     }
   })
 
-  it('asks for confirmation with ?delete=<tableId>, wants FORCE typed, then deletes on POST and goes back to the list with a toast', async () => {
+  it('asks to confirm with ?delete=<tableId>, wants FORCE typed, then deletes on POST and goes back to the list with a toast', async () => {
     const { tableId, projectId } = await createTableOk('doomed')
     const confirm = await detailLoader(
       args(get(`/data/tables/${tableId}?project=${projectId}&delete=${tableId}`, cookie), { tableId }),

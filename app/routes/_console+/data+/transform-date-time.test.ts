@@ -94,7 +94,10 @@ describe('inferring separate date and time columns', () => {
     })
     const stored = await clusterCall<string>(
       'POST',
-      `/query?query=${encodeURIComponent("SELECT toString(timestamp), `cs-uri-stem` FROM p_cf.cf_logs WHERE timestamp >= '2024-05-01' ORDER BY timestamp FORMAT TSV")}`,
+      `/query?query=${encodeURIComponent(
+        "SELECT toString(timestamp), `cs-uri-stem` FROM p_cf.cf_logs WHERE timestamp >= '2024-05-01' " +
+          'ORDER BY timestamp FORMAT TSV',
+      )}`,
     )
     expect(stored.trim().split('\n')).toEqual([
       '2024-05-01 10:00:00.000\t/index.html',

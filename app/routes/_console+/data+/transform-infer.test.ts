@@ -33,8 +33,10 @@ describe('inferTransform', () => {
 
   it('nested JSON web logs: dotted names, arrays, maps with varying keys, an RFC 3339 timestamp with milliseconds', () => {
     const lines = [
-      '{"@timestamp":"2024-05-01T10:00:00.123Z","http":{"method":"GET","status":200,"bytes":512},"tags":["web","eu"],"labels":{"team":"a"},"user":null}',
-      '{"@timestamp":"2024-05-01T10:00:01.456Z","http":{"method":"POST","status":500,"bytes":0},"tags":[],"labels":{"team":"b","env":"prod"},"user":"kim"}',
+      '{"@timestamp":"2024-05-01T10:00:00.123Z","http":{"method":"GET","status":200,' +
+        '"bytes":512},"tags":["web","eu"],"labels":{"team":"a"},"user":null}',
+      '{"@timestamp":"2024-05-01T10:00:01.456Z","http":{"method":"POST","status":500,"bytes":0},' +
+        '"tags":[],"labels":{"team":"b","env":"prod"},"user":"kim"}',
     ].join('\n')
     const inferred = inferTransform(lines)!
     expect(inferred.flattening).toBe(true)

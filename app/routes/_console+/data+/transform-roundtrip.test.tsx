@@ -429,7 +429,8 @@ describe('a wide real-world-shaped transform (issue 32)', () => {
     const { uuid: _u, created: _c, url: _url, x_exported_by: _x, ...sent } = transform
     expect(strip(before)).toMatchObject(sent)
     console.info(
-      `wide transform: ${(before.settings.output_columns as unknown[]).length} columns, editor HTML ${Math.round(html.length / 1024)} KiB, round trip ${Date.now() - started} ms`,
+      `wide transform: ${(before.settings.output_columns as unknown[]).length} columns, editor ` +
+        `HTML ${Math.round(html.length / 1024)} KiB, round trip ${Date.now() - started} ms`,
     )
   })
 })

@@ -103,7 +103,10 @@ export default function ValidateTransformRoute() {
     <Stack gap="4" maxW="5xl">
       <PageHeader
         title="Validate transform"
-        description="Check a transform against sample data on the cluster: see the rows as they would be stored, or the errors row by row. Nothing is stored."
+        description={
+          'Check a transform against sample data on the cluster: see the rows as they would be ' +
+          'stored, or the errors row by row. Nothing is stored.'
+        }
         mb="0"
       />
       <FormCard form={form} submit={{ label: 'Validate' }} encType="multipart/form-data">

@@ -239,7 +239,10 @@ export default function NewBatchJobRoute() {
       <TableSearchForm search={loaderData.search} keep={{ table: loaderData.table }} />
       <NewJobForm
         title="New batch job"
-        intro="Loads every file under a URL or bucket path (CSV or JSON, gzipped or not) into a table through one of its transforms. The job starts as soon as it is created."
+        intro={
+          'Loads every file under a URL or bucket path (CSV or JSON, gzipped or not) into a table ' +
+          'through one of its transforms. The job starts as soon as it is created.'
+        }
         form={form}
         hasTables={loaderData.tables.length > 0}
         denied={loaderData.denied}

@@ -237,7 +237,7 @@ describe('/jobs/batch-jobs', () => {
     expect(await queryCount('SELECT count() FROM batch_p.logs')).toBe(50)
   })
 
-  it('runs on the pool it names and stores only what its SQL selects; a pool or SQL the cluster refuses comes back on its field', async () => {
+  it('runs on the pool it names and stores what its SQL selects; a pool or SQL the cluster refuses comes back on its field', async () => {
     await makeTable('batch_p', 'sql_only')
     const form = await createLoader(args(get('/jobs/batch-jobs/create', cookie)))
     expect(form.pools).toContainEqual({ value: 'intake-head', label: 'intake-head (intake-head)' })

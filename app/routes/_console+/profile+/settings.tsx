@@ -140,7 +140,8 @@ export default function ProfileSettingsRoute() {
           help={
             localZone
               ? `Local is your browser’s zone (${localZone}, as it last said). Pick a zone to show times in it on any device.`
-              : 'Local is your browser’s zone; until a page with scripts has told the console which one, times show in UTC. Pick a zone to show times in it without scripts.'
+              : 'Local is your browser’s zone; until a page with scripts has told the console which one, ' +
+                'times show in UTC. Pick a zone to show times in it without scripts.'
           }
           options={[
             {
@@ -226,8 +227,11 @@ function HistorySection({
         <Form method="post">
           <Text mb="3">
             {history.state === 'incomplete'
-              ? `Off: the ${CONSOLE_PROJECT} project is there without its ${history.missing.join(', ')} table${history.missing.length > 1 ? 's' : ''}, so nothing you run is recorded. Turning it on creates what is missing (the tables ${tables} and their transforms)`
-              : `Off: nothing you run is recorded. Turning it on creates the ${CONSOLE_PROJECT} project in this organization, with the tables ${tables} and their transforms`}
+              ? `Off: the ${CONSOLE_PROJECT} project is there without its ${history.missing.join(', ')} ` +
+                `table${history.missing.length > 1 ? 's' : ''}, so nothing you run is recorded. Turning ` +
+                `it on creates what is missing (the tables ${tables} and their transforms)`
+              : `Off: nothing you run is recorded. Turning it on creates the ${CONSOLE_PROJECT} project ` +
+                `in this organization, with the tables ${tables} and their transforms`}
             ; History then lists your runs of the last 90 days. Saving a query turns it on too. While it is off, a Log
             out on a cluster that cannot end a session itself ends it on this replica of the console only.
           </Text>

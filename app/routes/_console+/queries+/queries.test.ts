@@ -59,7 +59,8 @@ function endedRun(fragment: string) {
     const text = await clusterCall<string>(
       'POST',
       '/query',
-      `SELECT active, error FROM hdx.active_queries WHERE position(query, '${fragment}') > 0 AND position(query, 'active_queries') = 0 ORDER BY query_start DESC LIMIT 1 FORMAT JSONEachRow`,
+      `SELECT active, error FROM hdx.active_queries WHERE position(query, '${fragment}') > 0 ` +
+        `AND position(query, 'active_queries') = 0 ORDER BY query_start DESC LIMIT 1 FORMAT JSONEachRow`,
     )
     const parsed = typeof text === 'string' ? (text.trim() ? JSON.parse(text) : null) : text
     return parsed && parsed.active === 0 ? (parsed as { active: number; error: string }) : null
@@ -101,7 +102,7 @@ describe('/queries (editor)', () => {
     expect(empty.sql).toBe('')
   })
 
-  it('gives the schema tree: projects, tables and their columns with types, custom functions; the engine functions come separately', async () => {
+  it('gives the schema tree: projects, tables and their columns with types, custom functions; engine functions separately', async () => {
     await clusterCall('POST', `/config/v1/orgs/{org}/projects/${projectId}/functions/`, {
       name: 'tree_fn',
       sql: '(x) -> x + 1',
@@ -215,7 +216,7 @@ describe('/result', () => {
     expect(short.headers.get('Location')).toMatch(/^\/result\?sql=SELECT\+1&name=n&run=[^&#]+#result$/)
   })
 
-  it('an explicit Run always runs: rows ingested between two Runs of the same SQL show; the pages of a run reuse it (issue 37)', async () => {
+  it('an explicit Run always runs: rows ingested between two Runs of one SQL show; the pages of a run reuse it (issue 37)', async () => {
     const sql = 'SELECT count() AS c FROM weblogs.access'
     const runOnce = async () => {
       const response = await responseFrom(() => resultAction(args(post('/result', { sql }, cookie))))
@@ -427,7 +428,7 @@ describe('big results: pages, the result cache and the rows stream', () => {
     expect(again.headers.get('Location')).toBe(`/queries?${new URLSearchParams({ data: sql })}`)
   }, 60_000)
 
-  it('a run whose page goes away stops on the cluster too (without scripts, leaving the page is how Cancel reaches the server)', async () => {
+  it('a run whose page goes away stops on the cluster too (without scripts, leaving the page is how Cancel reaches it)', async () => {
     const sql = 'SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) % 5 = 2'
     const search = new URLSearchParams({ sql })
     const controller = new AbortController()
@@ -545,7 +546,8 @@ describe('big results: pages, the result cache and the rows stream', () => {
   it('reads rows of every kind of column, whatever the chunks the answer arrives in', async () => {
     const wide = [
       "SELECT number AS id, toDateTime('2026-01-01 00:00:00') + number AS ts, concat('/path/', toString(number % 977)) AS path,",
-      "  ['GET', 'POST', 'PUT'][number % 3 + 1] AS method, if(number % 7 = 0, NULL, 'a\\nb \"q\" é') AS agent, [number, 2] AS list, number * 1.5 AS score",
+      "  ['GET', 'POST', 'PUT'][number % 3 + 1] AS method, if(number % 7 = 0, NULL, 'a\\nb " +
+        '"q" é\') AS agent, [number, 2] AS list, number * 1.5 AS score',
       'FROM numbers(3000)',
     ].join('\n')
     const { data } = await result({ sql: wide })
@@ -726,7 +728,7 @@ describe('a statement that changes data (issue 15: a GET is never a mutation)', 
     expect(countOf(await alterJobCount())).toBe(before + 1)
   })
 
-  it('a confirmed statement the engine refuses shows its message; an unknown intent is refused, a Run of it only asks to confirm', async () => {
+  it('a confirmed statement the engine refuses shows its message; an unknown intent is refused, a Run of it asks to confirm', async () => {
     const sql = 'ALTER TABLE weblogs.nope DELETE WHERE 1'
     const refused = unwrap(
       await resultAction(args(post(`/result?${new URLSearchParams({ sql })}`, { intent: 'run-change', sql }, cookie))),

@@ -100,7 +100,10 @@ const DICTIONARY_COLUMNS: Column<ReferenceDictionary>[] = [
     key: 'use',
     header: 'Lookup',
     cell: (dictionary) => (
-      <code>{`dictGet('${dictionary.sqlName}', '${dictionary.attributes[0] ?? 'attribute'}', ${dictionary.key.length > 1 ? `(${dictionary.key.join(', ')})` : (dictionary.key[0] ?? 'key')})`}</code>
+      <code>
+        {`dictGet('${dictionary.sqlName}', '${dictionary.attributes[0] ?? 'attribute'}', ` +
+          `${dictionary.key.length > 1 ? `(${dictionary.key.join(', ')})` : (dictionary.key[0] ?? 'key')})`}
+      </code>
     ),
   },
   { key: 'attributes', header: 'Attributes', cell: (dictionary) => dictionary.attributes.join(', ') || '—' },

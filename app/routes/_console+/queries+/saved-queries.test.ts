@@ -164,7 +164,8 @@ describe('save', () => {
 
   it('setting up again (another console, a restart) finds what exists, also when a create loses a race', async () => {
     forgetStore()
-    // This console lists no project (another one is creating it at that moment): the create is refused as taken, and the second look finds it.
+    // This console lists no project (another one is creating it at that moment): the create is refused as taken, and
+    // the second look finds it.
     let isFirstList = true
     server.use(
       http.get(`${TEST_CLUSTER_URL}/config/v1/orgs/:org/projects/`, ({ request }) => {
@@ -315,7 +316,7 @@ describe('the Saved tab', () => {
 })
 
 describe('history per user', () => {
-  it('each UI run is kept for its user (success or engine error, not option errors) and listed newest first; another user does not see it', async () => {
+  it('each UI run is kept for its user (success or engine error, not option errors), newest first; no other user sees it', async () => {
     clearResultCache()
     // the Run form's POST records the run and redirects to the run's link (issue 37)
     const run = async (fields: Record<string, string>, cookie = admin) => {

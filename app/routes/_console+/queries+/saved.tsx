@@ -159,7 +159,8 @@ export default function QuerySavedRoute() {
         message:
           isSetUp || error
             ? 'No saved queries yet. Write a query in the editor, open “Save…”, give it a name and press Save query.'
-            : 'No query has been saved on this cluster yet. Write a query in the editor, open “Save…”, give it a name and press Save query.',
+            : 'No query has been saved on this cluster yet. Write a query in the editor, open “Save…”, ' +
+              'give it a name and press Save query.',
         action: { to: '/queries', label: 'Open the editor' },
       }}
       noMatch={{ message: `No saved query has “${filter}” in its name.`, clearTo: '/queries/saved' }}

@@ -194,7 +194,7 @@ describe("the console's store account (decision 105)", () => {
     expect(settings.history).toMatchObject({ state: 'on', isAccount: true })
   })
 
-  it("a Reader of one project saves, sees their own and the shared queries and their history, never another user's private ones", async () => {
+  it("a Reader of one project saves, sees their own and the shared queries and their history, not others' private ones", async () => {
     const adminPrivate = await savedId(() => save({ sql: 'SELECT 1 AS admins_own', name: 'Admin private' }, admin))
     const adminShared = await savedId(() =>
       save({ sql: 'SELECT 2 AS for_everyone', name: 'Admin shared', visibility: 'org' }, admin),

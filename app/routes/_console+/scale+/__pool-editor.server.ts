@@ -61,7 +61,10 @@ export async function loadPoolDefaults(api: ClusterApi): Promise<PoolSizeDefault
   return { replicas: pick('replicas'), cpu: pick('cpu'), memory: pick('memory'), storage: pick('storage') }
 }
 
-/** The create form's data: the kind from `?type=` (ingest otherwise), its service when it has only one, the table from `?table=` with its default transform, the tables with their transforms, the default sizes. Throws ClusterError. */
+/**
+ * The create form's data: the kind from `?type=` (ingest otherwise), its service when it has only one, the table from
+ * `?table=` with its default transform, the tables with their transforms, the default sizes. Throws ClusterError.
+ */
 export async function loadCreatePool(api: ClusterApi, url: URL) {
   const wanted = url.searchParams.get('type')
   const type: PoolKind = (POOL_KINDS as readonly string[]).includes(wanted ?? '') ? (wanted as PoolKind) : 'ingest'

@@ -267,7 +267,8 @@ export function PoolCreateEditor({
               help={
                 isHydrated
                   ? 'Where the pool writes: a transform of the table.'
-                  : 'Transforms are grouped by table: pick one of the selected table (“Its default transform”: the one its transforms mark default).'
+                  : 'Transforms are grouped by table: pick one of the selected table (“Its default ' +
+                    'transform”: the one its transforms mark default).'
               }
             />
           </SimpleGrid>

@@ -85,7 +85,8 @@ function IngestTables({ tables, q }: { tables: Settled<IngestTable[]>; q: string
 /** What each tab says about its kind of pool. */
 const INTROS: Record<PoolKind, string> = {
   ingest:
-    'Workers that take data in: HTTP stream intake, Kafka, Kinesis, security-event feeds, summaries and batch loads. Each writes into one table through one transform.',
+    'Workers that take data in: HTTP stream intake, Kafka, Kinesis, security-event feeds, ' +
+    'summaries and batch loads. Each writes into one table through one transform.',
   search: 'Query workers. A query runs on the default pool unless it names another (the hdx_query_pool_name option).',
   core: 'The services that keep stored data in shape: merges, alter jobs, ageing and deletion.',
 }
@@ -184,7 +185,8 @@ function TotalsPanel({ totals }: { totals: PoolTotals }) {
       <Text fontSize="xs" color="fg.muted" mt="2">
         Each pool&apos;s size times its replicas; an autoscaled pool counts from its fewest to its most replicas.
         {totals.unreadable
-          ? ` ${totals.unreadable} ${totals.unreadable === 1 ? 'pool has' : 'pools have'} a size that could not be read and ${totals.unreadable === 1 ? 'is' : 'are'} partly left out.`
+          ? ` ${totals.unreadable} ${totals.unreadable === 1 ? 'pool has' : 'pools have'} a size that ` +
+            `could not be read and ${totals.unreadable === 1 ? 'is' : 'are'} partly left out.`
           : ''}
       </Text>
     </Box>
@@ -227,7 +229,9 @@ export function PoolList({ data }: { data: PoolListData }) {
       rowKey={(row) => row.uuid}
       css={barCss}
       empty={{
-        message: `No ${label.toLowerCase()} pools yet.${data.kind === 'search' ? ' Queries run on the cluster’s built-in query workers until a pool is made.' : ''}`,
+        message:
+          `No ${label.toLowerCase()} pools ` +
+          `yet.${data.kind === 'search' ? ' Queries run on the cluster’s built-in query workers until a pool is made.' : ''}`,
         action: { to: createTo, label: `Create a ${label.toLowerCase()} pool` },
       }}
       noMatch={{ message: `No ${label.toLowerCase()} pools match “${data.q}”.`, clearTo: KIND_PATHS[data.kind] }}

@@ -39,7 +39,10 @@ export default function PoolCreateRoute() {
       <PageHeader
         level={2}
         title="New pool"
-        description="A pool runs its own workers for one service, sized here. Ingest pools write into one table through one of its transforms."
+        description={
+          'A pool runs its own workers for one service, sized here. Ingest pools write into one ' +
+          'table through one of its transforms.'
+        }
         mb="0"
       />
       <CreationGate denied={denied} title="You cannot create pools">

@@ -405,7 +405,7 @@ describe('/scale/pool/$poolId', () => {
     expect(bad.data.result.initialValue).toMatchObject({ minReplicas: '4', memory: 'lots', cpu: '2' })
   })
 
-  it('reads sizes the cluster keeps as plain numbers, keeps them as numbers when unchanged, and keeps the table of a pool it edits', async () => {
+  it('reads sizes the cluster keeps as plain numbers, keeps them as numbers when unchanged, keeps the table of a pool', async () => {
     const pool = await clusterCall('POST', '/config/v1/pools/', {
       name: 'numbers',
       type: 'ingest',

@@ -229,7 +229,8 @@ export async function roleEditorAction(api: ClusterApi, formData: FormData, role
     return answer(
       {},
       count
-        ? `${found.search.hasMore ? 'The first ' : ''}${count} ${count === 1 ? 'table' : 'tables'}${scopeQ ? ` matching “${scopeQ}”` : ''} offered as scopes.`
+        ? `${found.search.hasMore ? 'The first ' : ''}${count} ${count === 1 ? 'table' : 'tables'}` +
+            `${scopeQ ? ` matching “${scopeQ}”` : ''} offered as scopes.`
         : `No table matches “${scopeQ}”.`,
     )
   }

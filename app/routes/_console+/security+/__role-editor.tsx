@@ -226,7 +226,9 @@ export function RoleEditor({
               </Button>
               <Box id="scope-q-status" role="status" fontSize="xs" color="fg.muted" flexBasis="100%">
                 {found.choices.length
-                  ? `The scope list offers ${found.hasMore ? 'the first ' : ''}${found.choices.length} ${found.choices.length === 1 ? 'table' : 'tables'}${found.q ? ` matching “${found.q}”` : ''}${found.hasMore ? ': search to find another' : ''}.`
+                  ? `The scope list offers ${found.hasMore ? 'the first ' : ''}${found.choices.length} ` +
+                    `${found.choices.length === 1 ? 'table' : 'tables'}${found.q ? ` matching “${found.q}”` : ''}` +
+                    `${found.hasMore ? ': search to find another' : ''}.`
                   : found.q
                     ? `No table matches “${found.q}”.`
                     : 'No tables yet.'}

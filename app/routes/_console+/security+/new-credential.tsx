@@ -40,7 +40,10 @@ export default function NewCredentialRoute() {
       <PageHeader
         level={2}
         title="New credential"
-        description="Access to a cloud account, for buckets, batch jobs and auto ingest. Its secrets can be replaced later, never read back."
+        description={
+          'Access to a cloud account, for buckets, batch jobs and auto ingest. Its secrets can be ' +
+          'replaced later, never read back.'
+        }
         mb="0"
       />
       <CreationGate denied={denied} title="You cannot create credentials">

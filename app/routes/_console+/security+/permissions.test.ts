@@ -154,7 +154,7 @@ describe('the shell leaves out of + add new and the sidebar what the user can ne
   }
   const ADD_NEW = ADD_NEW_ENTRIES.map((entry) => entry.to)
 
-  it('per built-in role: a reader creates nothing, a publisher data objects and batch jobs, an operator all but people, an org admin everything', async () => {
+  it('per built-in role: a reader creates nothing, a publisher data and batch jobs, an operator all but people, an admin all', async () => {
     expect((await hiddenFor(cookies.reader!)).sort()).toEqual([...ADD_NEW].sort())
     expect(await hiddenFor(cookies.publisher!)).toEqual([
       '/jobs/alter-jobs/create',

@@ -54,7 +54,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     users: role.users?.length ?? 0,
     policies: role.policies.map(
       (policy) =>
-        `${describeScope(scopes.value ?? [], policy.scope_type, policy.scope_id)}: ${policy.permissions.length} ${policy.permissions.length === 1 ? 'permission' : 'permissions'}`,
+        `${describeScope(scopes.value ?? [], policy.scope_type, policy.scope_id)}: ` +
+        `${policy.permissions.length} ${policy.permissions.length === 1 ? 'permission' : 'permissions'}`,
     ),
   }))
   return {

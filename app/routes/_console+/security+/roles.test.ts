@@ -180,7 +180,7 @@ describe('/security/roles/new-role: staged policies', () => {
     expect(list.rows[0]!.policies[0]).toBe('Table roles_p.roles_t: 3 permissions')
   })
 
-  it('checks the builder: scope level, scope and permissions required, a scope of the chosen level, permissions of that level', async () => {
+  it('checks the builder: scope level, scope and permissions required, a scope of the level chosen, its permissions', async () => {
     const empty = await stage({ name: 'x', scopeLevel: '' as never, scope: '' }, 'add-policy')
     expect(empty.status).toBe(400)
     expect(empty.data.result.error).toMatchObject({
@@ -238,7 +238,7 @@ describe('/security/roles/new-role: staged policies', () => {
     expect(reply.data.result.error?.policies?.[0]).toMatch(/could not be read/)
   })
 
-  it('an empty permission value (a hand-made submission) is dropped, not an error on a list item the form cannot show (found by `npm run fuzz`)', async () => {
+  it('an empty permission value (a hand-made submission, `npm run fuzz`) is dropped, not an error on a hidden list item', async () => {
     const onlyEmpty = await stage({ name: 'x', scopeLevel: 'org', scope: 'org', permissions: [''] }, 'add-policy')
     expect(onlyEmpty.status).toBe(400)
     expect(onlyEmpty.data.result.error).toMatchObject({ permissions: ['Permissions are required'] })

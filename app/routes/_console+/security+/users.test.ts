@@ -368,7 +368,7 @@ describe('/security/users/invite-new-user and /security/pending-invites', () => 
     expect(data.result.error?.role).toEqual(['Role must be one of the roles offered'])
   })
 
-  it('an org of many roles: the invite lists one page of them by name and says how many more; one past them is still sent, super_admin never', async () => {
+  it('many roles: the invite lists a page of them by name and says how many more; one past them is sent, super_admin never', async () => {
     const made: number[] = []
     for (let i = 0; i < 60; i++)
       made.push(

@@ -110,7 +110,7 @@ describe('/system-health/counts', () => {
     }
   })
 
-  it('filters by pool (spec section 3): the pools whose work was counted are offered, and a query counts on the pool it asked for', async () => {
+  it('filters by pool (spec section 3): the pools whose work was counted are offered, a query counts on its pool', async () => {
     expect(panelQuery(PANELS[2], 60, { service: 'query-head', pool: 'query-peer' })).toBe(
       'sum by (status) (increase(queries_total{service="query-head",pool="query-peer"}[60s]))',
     )
