@@ -585,14 +585,7 @@ export async function getSavedQuery(api: ClusterApi, id: string): Promise<SavedQ
 }
 
 /** What a save sends: the name, the SQL, the filled options as a query string, who saves it and who may see it. */
-export type SavedQueryInput = {
-  name: string
-  sql: string
-  options: string
-  owner: string
-  ownerId: string
-  visibility: SavedQueryVisibility
-}
+export type SavedQueryInput = Omit<SavedQuery, 'id' | 'createdAt' | 'updatedAt'>
 
 /**
  * Saves a query and returns its id. A query of the same owner with the same name is overwritten
