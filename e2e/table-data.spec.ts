@@ -165,6 +165,30 @@ test('a table that took rows in the last hour shows them arriving; the dashboard
   await expect(page.getByRole('table', { name: /Rows of the table, newest first/ }).locator('tbody tr')).toHaveCount(7)
   await fitsNarrowScreen(page)
 
+  // The dashboard names the five tables busiest in the last hour. In a full run other tests have
+  // sent rows to their own tables by now, so top this one up past the fifth, as the cluster counts.
+  const end = Math.ceil(Date.now() / 60_000) * 60
+  const ranked = await call<{ data: { result: { metric: { table?: string }; values: [number, string][] }[] } }>(
+    'GET',
+    '/prometheus/api/v1/query_range?' +
+      new URLSearchParams({
+        query: 'sum by (table) (increase(rows_ingested_total[1h]))',
+        start: String(end),
+        end: String(end),
+        step: '60',
+      }),
+  )
+  const lastHour = ranked.data.result
+    .filter((series) => series.metric.table !== `${made.project.name}.${made.table.name}`)
+    .map((series) => Number(series.values.at(-1)?.[1] ?? 0))
+    .sort((a, b) => b - a)
+  const more = Math.max(0, Math.ceil((lastHour[4] ?? 0) - 7 + 1))
+  expect(more, 'rows needed to be among the five busiest').toBeLessThan(200_000)
+  if (more > 0) {
+    const rows = JSON.stringify(Array.from({ length: more }, () => ({ ts: now, kind: 'c' })))
+    await call('POST', '/ingest/event', rows, { 'x-hdx-table': `${made.project.name}.${made.table.name}` })
+  }
+
   await page.setViewportSize({ width: 1280, height: 800 })
   await page.goto('/dashboard')
   const org = page.getByRole('region', { name: 'Is data arriving?' })
