@@ -201,9 +201,8 @@ function makeArm(dir: string, arm: Arm, commit: string, log: (line: string) => v
     if (arm.patch && sharedBuild.isSame === undefined && process.env.AB_BUILD_EACH !== '1') {
       const diff = spawnSync('diff', ['-rq', baseBuild, path.join(armDir, 'build')], { encoding: 'utf8' })
       sharedBuild.isSame = diff.status === 0
-      log(
-        `${arm.name}: its build ${sharedBuild.isSame ? 'is byte for byte' : 'is not'} base's${diff.stdout ? `: ${diff.stdout.slice(0, 500)}` : ''}`,
-      )
+      const differences = diff.stdout ? `: ${diff.stdout.slice(0, 500)}` : ''
+      log(`${arm.name}: its build ${sharedBuild.isSame ? 'is byte for byte' : 'is not'} base's${differences}`)
     }
   }
   const said = verifyArm(armDir, arm)
@@ -321,7 +320,8 @@ export async function runAbBench(log: (line: string) => void = (line) => console
     if (process.env.AB_SWAPS !== 'off') {
       base = jsFigures(path.join(baseDir, 'build', 'client'))
       log(
-        `\nvite/ size swaps, browser JS gz (base: shell ${base.shellKb} KB, median route ${base.medianRouteKb} KB, all JS ${base.allJsKb} KB)`,
+        `\nvite/ size swaps, browser JS gz (base: shell ${base.shellKb} KB, ` +
+          `median route ${base.medianRouteKb} KB, all JS ${base.allJsKb} KB)`,
       )
       for (const swap of SIZE_SWAPS) {
         const buildDir = `build-without-${swap}`
@@ -337,7 +337,9 @@ export async function runAbBench(log: (line: string) => void = (line) => console
         }
         swaps.push(row)
         log(
-          `  without ${swap.padEnd(34)} shell ${without.shellKb.toFixed(1)} KB (saves ${row.shellSavedKb}), median route ${without.medianRouteKb.toFixed(1)} KB (saves ${row.medianRouteSavedKb}), all JS ${without.allJsKb} KB (saves ${row.allJsSavedKb})`,
+          `  without ${swap.padEnd(34)} shell ${without.shellKb.toFixed(1)} KB (saves ${row.shellSavedKb}), ` +
+            `median route ${without.medianRouteKb.toFixed(1)} KB (saves ${row.medianRouteSavedKb}), ` +
+            `all JS ${without.allJsKb} KB (saves ${row.allJsSavedKb})`,
         )
       }
     }
@@ -407,30 +409,29 @@ export async function runAbBench(log: (line: string) => void = (line) => console
     })
 
     log(
-      `\n${'arm'.padEnd(28)} ${'req/s per round'.padEnd(26)} ${'median'.padStart(7)} ${'spread'.padStart(7)} ${'p50 med'.padStart(8)} ${'p99 med'.padStart(8)}`,
+      `\n${'arm'.padEnd(28)} ${'req/s per round'.padEnd(26)} ${'median'.padStart(7)} ` +
+        `${'spread'.padStart(7)} ${'p50 med'.padStart(8)} ${'p99 med'.padStart(8)}`,
     )
-    for (const row of armRows)
+    for (const row of armRows) {
+      const runs = row.runs.map((r) => r.rps.toFixed(1)).join(' / ')
       log(
-        `${row.name.padEnd(28)} ${row.runs
-          .map((r) => r.rps.toFixed(1))
-          .join(' / ')
-          .padEnd(
-            26,
-          )} ${row.median.rps.toFixed(1).padStart(7)} ${`${row.rpsSpreadPercent}%`.padStart(7)} ${String(row.median.p50).padStart(8)} ${String(row.median.p99).padStart(8)}`,
+        `${row.name.padEnd(28)} ${runs.padEnd(26)} ${row.median.rps.toFixed(1).padStart(7)} ` +
+          `${`${row.rpsSpreadPercent}%`.padStart(7)} ${String(row.median.p50).padStart(8)} ${String(row.median.p99).padStart(8)}`,
       )
+    }
     log(`\nGain of each patch (base over its no-X arm); noise: base's req/s spread ${noisePercent}%`)
     log(
-      `${'patch'.padEnd(42)} ${'req/s'.padStart(7)} ${'per round'.padEnd(22)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}  beyond noise  signed-rank p`,
+      `${'patch'.padEnd(42)} ${'req/s'.padStart(7)} ${'per round'.padEnd(22)} ` +
+        `${'p50'.padStart(7)} ${'p99'.padStart(7)}  beyond noise  signed-rank p`,
     )
-    for (const row of patches)
+    for (const row of patches) {
+      const perRound = row.pairedRpsGainsPercent.map((g) => `${g}%`).join(' ')
       log(
-        `${row.patch.padEnd(42)} ${`${row.rpsGainPercent}%`.padStart(7)} ${row.pairedRpsGainsPercent
-          .map((g) => `${g}%`)
-          .join(' ')
-          .padEnd(
-            22,
-          )} ${`${row.p50GainPercent}%`.padStart(7)} ${`${row.p99GainPercent}%`.padStart(7)}  ${(row.isBeyondNoise ? 'yes' : 'no').padEnd(12)}  ${row.signedRankP}`,
+        `${row.patch.padEnd(42)} ${`${row.rpsGainPercent}%`.padStart(7)} ${perRound.padEnd(22)} ` +
+          `${`${row.p50GainPercent}%`.padStart(7)} ${`${row.p99GainPercent}%`.padStart(7)}  ` +
+          `${(row.isBeyondNoise ? 'yes' : 'no').padEnd(12)}  ${row.signedRankP}`,
       )
+    }
     return { commit, rounds, sessions, durationMs, warmupMs, arms: armRows, patches, swaps, base }
   } finally {
     if (process.env.AB_KEEP === '1') log(`Arms kept in ${dir} (AB_KEEP=1)`)

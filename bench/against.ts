@@ -224,14 +224,17 @@ function printAgainst(result: AgainstResult, log: (line: string) => void) {
       ['against', against],
     ] as const)
       log(
-        `${String(round).padStart(5)}  ${side.padEnd(8)} ${String(figures.requests).padStart(9)} ${String(figures.errors).padStart(8)} ${String(figures.p50).padStart(8)} ${String(figures.p99).padStart(8)}`,
+        `${String(round).padStart(5)}  ${side.padEnd(8)} ${String(figures.requests).padStart(9)} ` +
+          `${String(figures.errors).padStart(8)} ${String(figures.p50).padStart(8)} ${String(figures.p99).padStart(8)}`,
       )
     log(
-      `       main/against: requests ×${result.ratios.requests[round - 1]}, p50 ×${result.ratios.p50[round - 1]}, p99 ×${result.ratios.p99[round - 1]}`,
+      `       main/against: requests ×${result.ratios.requests[round - 1]}, ` +
+        `p50 ×${result.ratios.p50[round - 1]}, p99 ×${result.ratios.p99[round - 1]}`,
     )
   }
   log(
-    `median main/against: requests ×${result.ratios.median.requests}, p50 ×${result.ratios.median.p50}, p99 ×${result.ratios.median.p99}`,
+    `median main/against: requests ×${result.ratios.median.requests}, ` +
+      `p50 ×${result.ratios.median.p50}, p99 ×${result.ratios.median.p99}`,
   )
   log('clusterCalls per page (mean, last round): main | against')
   const last = result.rounds.at(-1)

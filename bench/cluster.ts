@@ -160,7 +160,8 @@ const QUERIES = [
   'SELECT count() FROM sample.web_logs',
   'SELECT status, count() AS n FROM sample.web_logs GROUP BY status ORDER BY n DESC',
   'SELECT path, count() AS n, avg(duration_ms) FROM sample.web_logs GROUP BY path ORDER BY n DESC LIMIT 10',
-  'SELECT toStartOfHour(timestamp) AS h, count(), quantile(0.95)(duration_ms) FROM sample.web_logs WHERE timestamp > now() - INTERVAL 1 DAY GROUP BY h ORDER BY h',
+  'SELECT toStartOfHour(timestamp) AS h, count(), quantile(0.95)(duration_ms) FROM sample.web_logs ' +
+    'WHERE timestamp > now() - INTERVAL 1 DAY GROUP BY h ORDER BY h',
   'SELECT country, uniq(client_ip) FROM sample.web_logs GROUP BY country ORDER BY 2 DESC LIMIT 5',
 ]
 
@@ -211,7 +212,8 @@ export async function runClusterBench(
 
     // the same while three heavy queries keep the query lane busy
     const heavy =
-      "SELECT count() FROM numbers(3000000000) WHERE sipHash64(number) % 7 = 3 SETTINGS max_execution_time = 8, timeout_overflow_mode = 'break'"
+      'SELECT count() FROM numbers(3000000000) WHERE sipHash64(number) % 7 = 3 ' +
+      "SETTINGS max_execution_time = 8, timeout_overflow_mode = 'break'"
     const busyRuns = [1, 2, 3].map(() =>
       fetch(`${base}/query`, { method: 'POST', headers: auth, body: heavy }).then((r) => r.text()),
     )
@@ -284,9 +286,10 @@ export async function runClusterBench(
     const agent = new http.Agent({ keepAlive: true })
     const { columnType } = await import('../cluster/data/engine')
     const direct = new Session(engineDir)
+    const columns = WEB_LOG_COLUMNS.map((c) => `\`${c.name}\` ${columnType(c.datatype)}`).join(', ')
     const setup = [
       'CREATE DATABASE IF NOT EXISTS sample',
-      `CREATE TABLE sample.web_logs (${WEB_LOG_COLUMNS.map((c) => `\`${c.name}\` ${columnType(c.datatype)}`).join(', ')}) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp`,
+      `CREATE TABLE sample.web_logs (${columns}) ENGINE = MergeTree PARTITION BY toDate(timestamp) ORDER BY timestamp`,
       webLogsInsertSql('sample.web_logs', seedRows),
     ]
     for (const sql of setup) await direct.queryAsync(sql)
@@ -550,26 +553,31 @@ export async function runClusterBench(
     log(`  config GET table      p50 ${result.configP50} ms   p99 ${result.configP99} ms`)
     log(`  ... 3 heavy queries   p50 ${result.configBusyP50} ms   p99 ${result.configBusyP99} ms`)
     log(
-      `  /ingest/event         ${ingestRowsPerSec.toLocaleString('en')} rows/s (batches of 1,000 JSON rows, one client, after ${WARMUP_BATCHES} untimed; ${ingestColdRowsPerSec.toLocaleString('en')} rows/s with them)`,
+      `  /ingest/event         ${ingestRowsPerSec.toLocaleString('en')} rows/s (batches of 1,000 JSON rows, one client, ` +
+        `after ${WARMUP_BATCHES} untimed; ${ingestColdRowsPerSec.toLocaleString('en')} rows/s with them)`,
     )
     log(`  /ingest/event         ${ingestConcurrentRowsPerSec.toLocaleString('en')} rows/s (4 concurrent clients)`)
     log(`  /query vs engine      overall ratio ${overheadRatio}`)
     for (const q of queries)
       log(
-        `    ${String(q.httpMs).padStart(8)} ms http (${String(q.clusterEngineMs).padStart(6)} in its engine) ${String(q.engineMs).padStart(8)} ms engine  x${q.ratio} +${q.addedMs} ms  ${q.sql.slice(0, 70)}`,
+        `    ${String(q.httpMs).padStart(8)} ms http (${String(q.clusterEngineMs).padStart(6)} in its engine) ` +
+          `${String(q.engineMs).padStart(8)} ms engine  x${q.ratio} +${q.addedMs} ms  ${q.sql.slice(0, 70)}`,
       )
     log(
-      `  bare HTTP server      overall ratio ${bareOverheadRatio} (bench/engine-server.ts: node:http and the engine, nothing else; the HTTP hop alone)`,
+      `  bare HTTP server      overall ratio ${bareOverheadRatio} ` +
+        '(bench/engine-server.ts: node:http and the engine, nothing else; the HTTP hop alone)',
     )
     for (const q of queries)
       log(
-        `    ${String(q.bareHttpMs).padStart(8)} ms http +${q.bareAddedMs} ms over the engine; the cluster's /query +${(q.httpMs - q.bareHttpMs).toFixed(2)} ms over it  ${q.sql.slice(0, 50)}`,
+        `    ${String(q.bareHttpMs).padStart(8)} ms http +${q.bareAddedMs} ms over the engine; ` +
+          `the cluster's /query +${(q.httpMs - q.bareHttpMs).toFixed(2)} ms over it  ${q.sql.slice(0, 50)}`,
       )
     log(
       `  /ingest/event CSV     ${ingestCsvConcurrentRowsPerSec.toLocaleString('en')} rows/s (batches of 10,000 rows, 4 concurrent clients)`,
     )
     log(
-      `  engine insert         ${engineJsonRowsPerSec.toLocaleString('en')} rows/s JSON, ${engineCsvRowsPerSec.toLocaleString('en')} rows/s CSV (the same bytes, in this process)`,
+      `  engine insert         ${engineJsonRowsPerSec.toLocaleString('en')} rows/s JSON, ` +
+        `${engineCsvRowsPerSec.toLocaleString('en')} rows/s CSV (the same bytes, in this process)`,
     )
     log('  goals (issue 12):')
     for (const g of result.goals)
@@ -578,7 +586,8 @@ export async function runClusterBench(
       )
     const bareWorst = queries.reduce((a, q) => (q.bareAddedMs > a.bareAddedMs ? q : a), queries[0])
     log(
-      `    (the bare HTTP server against the two /query goals, same run: x${bareOverheadRatio} overall, worst +${bareWorst.bareAddedMs} ms)`,
+      `    (the bare HTTP server against the two /query goals, same run: x${bareOverheadRatio} overall, ` +
+        `worst +${bareWorst.bareAddedMs} ms)`,
     )
     return result
   } finally {

@@ -163,7 +163,10 @@ export async function startConsole(
   throw new Error(`The console did not answer /healthz within ${startMs / 1000} s`)
 }
 
-/** A local cluster with `seedRows` sample rows (none by default) and the bench's admin, in a fresh temporary data directory (the caller removes it). */
+/**
+ * A local cluster with `seedRows` sample rows (none by default) and the bench's admin, in a fresh temporary data
+ * directory (the caller removes it).
+ */
 export async function startBenchCluster(prefix: string, seedRows = 0, port?: number) {
   const dataDir = mkdtempSync(path.join(tmpdir(), prefix))
   const cluster = await startLocalCluster({
@@ -258,7 +261,8 @@ export async function runConsoleBench(options: Options = {}): Promise<ConsoleBen
   log(`${'route'.padEnd(48)} ${'JS KB gz'.padStart(9)} ${'files'.padStart(6)}  ace/plotly`)
   for (const route of bundles) {
     log(
-      `${route.url.padEnd(48)} ${kb(route.jsGzipBytes).toFixed(1).padStart(9)} ${String(route.files.length).padStart(6)}  ${route.heavy.join(', ') || 'none'}`,
+      `${route.url.padEnd(48)} ${kb(route.jsGzipBytes).toFixed(1).padStart(9)} ` +
+        `${String(route.files.length).padStart(6)}  ${route.heavy.join(', ') || 'none'}`,
     )
   }
   log(
@@ -305,11 +309,13 @@ export async function runConsoleBench(options: Options = {}): Promise<ConsoleBen
 
   log(`\nServer-render throughput (${concurrency} concurrent fetch loops, ${durationMs / 1000} s each, same server)`)
   log(
-    `${'route'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'body KB'.padStart(8)}`,
+    `${'route'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ` +
+      `${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'body KB'.padStart(8)}`,
   )
   for (const row of throughput) {
     log(
-      `${row.label.padEnd(44)} ${row.rps.toFixed(1).padStart(8)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)} ${String(row.errors).padStart(7)} ${kb(row.bodyBytes).toFixed(1).padStart(8)}`,
+      `${row.label.padEnd(44)} ${row.rps.toFixed(1).padStart(8)} ${row.p50.toFixed(1).padStart(8)} ` +
+        `${row.p99.toFixed(1).padStart(8)} ${String(row.errors).padStart(7)} ${kb(row.bodyBytes).toFixed(1).padStart(8)}`,
     )
   }
 

@@ -72,7 +72,8 @@ const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10
 async function clusterTime(clusterUrl: string, token: string, sql: string): Promise<number> {
   const started = performance.now()
   const response = await fetch(
-    `${clusterUrl}/query?hdx_query_output_format=JSONCompactEachRowWithNamesAndTypes&hdx_query_max_result_rows=10000&result_overflow_mode=break`,
+    `${clusterUrl}/query?hdx_query_output_format=JSONCompactEachRowWithNamesAndTypes` +
+      '&hdx_query_max_result_rows=10000&result_overflow_mode=break',
     {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' },
@@ -238,14 +239,23 @@ export async function runQueryBench(
   }
   log(`\nQuery: Run → first rows on screen, in Chromium (median of ${runs}; cluster = the same SQL fetched directly)`)
   log(
-    '  first ms: the click by Playwright → the row visible; in-page: the submit event → the frame painting the first row (scripts only); after = in-page − cluster',
+    '  first ms: the click by Playwright → the row visible; ' +
+      'in-page: the submit event → the frame painting the first row (scripts only); after = in-page − cluster',
   )
   log(
-    `${'rows'.padStart(8)} ${'shown'.padStart(7)} ${'scripts'.padStart(8)} ${'first ms'.padStart(9)} ${'cluster'.padStart(8)} ${'console'.padStart(8)} ${'in-page'.padStart(8)} ${'after'.padStart(6)} ${'all ms'.padStart(7)} ${'HTML KB'.padStart(8)} ${'gz KB'.padStart(7)} ${'data KB'.padStart(8)} ${'scroll p50/max ms'.padStart(18)}`,
+    `${'rows'.padStart(8)} ${'shown'.padStart(7)} ${'scripts'.padStart(8)} ${'first ms'.padStart(9)} ` +
+      `${'cluster'.padStart(8)} ${'console'.padStart(8)} ${'in-page'.padStart(8)} ${'after'.padStart(6)} ` +
+      `${'all ms'.padStart(7)} ${'HTML KB'.padStart(8)} ${'gz KB'.padStart(7)} ${'data KB'.padStart(8)} ` +
+      `${'scroll p50/max ms'.padStart(18)}`,
   )
   for (const row of rows) {
+    const scroll = row.scrollFrameP50Ms !== undefined ? `${row.scrollFrameP50Ms}/${row.scrollFrameMaxMs}` : '-'
     log(
-      `${String(row.rows).padStart(8)} ${String(row.shown).padStart(7)} ${(row.scripts ? 'yes' : 'no').padStart(8)} ${String(row.firstRowsMs).padStart(9)} ${String(row.clusterMs).padStart(8)} ${String(row.consoleMs).padStart(8)} ${String(row.inPageMs ?? '-').padStart(8)} ${String(row.afterReturnMs ?? '-').padStart(6)} ${String(row.allRowsMs ?? '-').padStart(7)} ${row.htmlKb.toFixed(1).padStart(8)} ${row.htmlGzipKb.toFixed(1).padStart(7)} ${(row.dataKb?.toFixed(1) ?? '-').padStart(8)} ${(row.scrollFrameP50Ms !== undefined ? `${row.scrollFrameP50Ms}/${row.scrollFrameMaxMs}` : '-').padStart(18)}`,
+      `${String(row.rows).padStart(8)} ${String(row.shown).padStart(7)} ${(row.scripts ? 'yes' : 'no').padStart(8)} ` +
+        `${String(row.firstRowsMs).padStart(9)} ${String(row.clusterMs).padStart(8)} ${String(row.consoleMs).padStart(8)} ` +
+        `${String(row.inPageMs ?? '-').padStart(8)} ${String(row.afterReturnMs ?? '-').padStart(6)} ` +
+        `${String(row.allRowsMs ?? '-').padStart(7)} ${row.htmlKb.toFixed(1).padStart(8)} ` +
+        `${row.htmlGzipKb.toFixed(1).padStart(7)} ${(row.dataKb?.toFixed(1) ?? '-').padStart(8)} ${scroll.padStart(18)}`,
     )
   }
   return rows

@@ -456,11 +456,14 @@ async function timeEndpoints(base: string, ids: { table: string; project: string
       `\nbeside a bare node:http server answering the same bytes (decisions 089, 090: what the machine and the client cost)`,
   )
   log(
-    `${'endpoint'.padEnd(64)} ${'KB'.padStart(5)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'bare p50'.padStart(8)} ${'bare p99'.padStart(8)}  met`,
+    `${'endpoint'.padEnd(64)} ${'KB'.padStart(5)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ` +
+      `${'bare p50'.padStart(8)} ${'bare p99'.padStart(8)}  met`,
   )
   for (const row of out)
     log(
-      `${row.endpoint.slice(0, 64).padEnd(64)} ${row.kb.toFixed(0).padStart(5)} ${row.p50.toFixed(1).padStart(7)} ${row.p99.toFixed(1).padStart(7)} ${row.bareP50.toFixed(1).padStart(8)} ${row.bareP99.toFixed(1).padStart(8)}  ${row.ok ? 'yes' : 'FAIL'}`,
+      `${row.endpoint.slice(0, 64).padEnd(64)} ${row.kb.toFixed(0).padStart(5)} ${row.p50.toFixed(1).padStart(7)} ` +
+        `${row.p99.toFixed(1).padStart(7)} ${row.bareP50.toFixed(1).padStart(8)} ${row.bareP99.toFixed(1).padStart(8)}  ` +
+        `${row.ok ? 'yes' : 'FAIL'}`,
     )
   return out
 }
@@ -508,7 +511,8 @@ export async function runScaleBench(log: (line: string) => void = (line) => cons
     )
     consoles.push(await startConsole(seeded.url, PORT + 1), await startConsole(cluster.url, PORT + 3))
     log(
-      `Reading ${urls.length} pages on both orgs, as documents (without scripts) and as a click navigates with scripts (the page's .data), once untimed, then ${READS} times timed, by turns…`,
+      `Reading ${urls.length} pages on both orgs, as documents (without scripts) and as a click navigates with scripts ` +
+        `(the page's .data), once untimed, then ${READS} times timed, by turns…`,
     )
     const [before, after] = await readPagesByTurns(
       [consoles[0]!.base, consoles[1]!.base],
@@ -546,19 +550,25 @@ export async function runScaleBench(log: (line: string) => void = (line) => cons
     const table = (title: string, rows: PageFigure[]) => {
       log(`\n${title}`)
       log(
-        `${'page'.padEnd(48)} ${'seeded'.padStart(7)} ${''.padStart(9)} ${'KB'.padStart(5)} ${'at size'.padStart(7)} ${''.padStart(9)} ${'KB'.padStart(5)} ${'ratio'.padStart(5)}  met`,
+        `${'page'.padEnd(48)} ${'seeded'.padStart(7)} ${''.padStart(9)} ${'KB'.padStart(5)} ` +
+          `${'at size'.padStart(7)} ${''.padStart(9)} ${'KB'.padStart(5)} ${'ratio'.padStart(5)}  met`,
       )
       for (const row of rows)
         log(
-          `${row.page.padEnd(48)} ${row.seededMs.toFixed(1).padStart(7)} ${spread(row.seededIqr)} ${row.seededKb.toFixed(0).padStart(5)} ${row.bigMs.toFixed(1).padStart(7)} ${spread(row.bigIqr)} ${row.bigKb.toFixed(0).padStart(5)} ${(row.bigMs / row.seededMs).toFixed(2).padStart(5)}  ${row.ok ? 'yes' : 'FAIL'}${row.status >= 400 ? ` (HTTP ${row.status})` : ''}`,
+          `${row.page.padEnd(48)} ${row.seededMs.toFixed(1).padStart(7)} ${spread(row.seededIqr)} ` +
+            `${row.seededKb.toFixed(0).padStart(5)} ${row.bigMs.toFixed(1).padStart(7)} ${spread(row.bigIqr)} ` +
+            `${row.bigKb.toFixed(0).padStart(5)} ${(row.bigMs / row.seededMs).toFixed(2).padStart(5)}  ` +
+            `${row.ok ? 'yes' : 'FAIL'}${row.status >= 400 ? ` (HTTP ${row.status})` : ''}`,
         )
     }
     table(
-      `Pages without scripts (the document), median of ${READS} reads and [quartiles] in ms (goal: <= 1.5x seeded and <= 300 ms; HTML <= 150 KB)`,
+      `Pages without scripts (the document), median of ${READS} reads and [quartiles] in ms ` +
+        '(goal: <= 1.5x seeded and <= 300 ms; HTML <= 150 KB)',
       figures,
     )
     table(
-      `Pages with scripts, as a click reaches them (every loader of the page, single fetch: GET <page>.data), median of ${READS} reads and [quartiles] in ms (goal: <= 1.5x seeded and <= 300 ms)`,
+      'Pages with scripts, as a click reaches them (every loader of the page, single fetch: GET <page>.data), ' +
+        `median of ${READS} reads and [quartiles] in ms (goal: <= 1.5x seeded and <= 300 ms)`,
       navigations,
     )
     // the endpoints with the grown cluster alone on the machine

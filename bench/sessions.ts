@@ -1,7 +1,8 @@
 /**
  * `npm run bench load`: many signed-in users at once (issue 13). SESSIONS sessions (default 100) of
  * USERS distinct users (default one per session, at least 20; the roles of a real org, made through the
- * cluster's API: bench/bench-users.ts), each with its own login through the console's form, loop for DURATION_MS (default 60 s) over a mix of
+ * cluster's API: bench/bench-users.ts), each with its own login through the console's form, loop for
+ * DURATION_MS (default 60 s) over a mix of
  * pages and actions: the dashboard, the table list, a table, the jobs list, the Query page, a query
  * result, saving the timezone setting (an action that succeeds) and a new-table form with a bad name
  * (an action refused with field errors). Measures errors (any 5xx, unexpected status or network
@@ -194,8 +195,9 @@ export async function runSessionsBench(target: SessionsTarget = {}): Promise<Ses
     // the table's link as the list gives it (with its ?project=, which saves the page a search across projects)
     const tableLink = /href="(\/data\/tables\/[0-9a-f-]{36}\?project=[0-9a-f-]{36})"/.exec(await list.text())?.[1]
     if (!tableLink) throw new Error('the sample table is not listed')
+    const pauses = thinkMs ? `pausing about ${thinkMs} ms between requests` : 'without pauses'
     console.log(
-      `${sessions} sessions signed in; ${durationMs / 1000} s of load after a ${warmupMs / 1000} s warm-up, ${thinkMs ? `pausing about ${thinkMs} ms between requests` : 'without pauses'}…`,
+      `${sessions} sessions signed in; ${durationMs / 1000} s of load after a ${warmupMs / 1000} s warm-up, ${pauses}…`,
     )
 
     const latencies: number[] = []
@@ -305,11 +307,13 @@ export async function runSessionsBench(target: SessionsTarget = {}): Promise<Ses
     for (const [label, step] of Object.entries(result.perStep)) {
       const calls = result.clusterCalls?.[label]
       console.log(
-        `  ${label.padEnd(14)} ${String(step.requests).padStart(6)}  p50 ${step.p50} ms  p99 ${step.p99} ms  clusterCalls ${calls ? `${calls.mean} (max ${calls.max})` : 'not logged'}`,
+        `  ${label.padEnd(14)} ${String(step.requests).padStart(6)}  p50 ${step.p50} ms  p99 ${step.p99} ms  ` +
+          `clusterCalls ${calls ? `${calls.mean} (max ${calls.max})` : 'not logged'}`,
       )
     }
     console.log(
-      `console RSS: ${rssAfterWarmupMb} MB after warm-up, ${rssAtEndMb} MB at the end (${result.rssChangePercent}%); every 10 s: ${rssSamples.join(', ')} MB`,
+      `console RSS: ${rssAfterWarmupMb} MB after warm-up, ${rssAtEndMb} MB at the end (${result.rssChangePercent}%); ` +
+        `every 10 s: ${rssSamples.join(', ')} MB`,
     )
     // LOAD_DUMP=<file>: every measured request (step, start in s, ms) as JSON, to see where the tail comes from
     if (process.env.LOAD_DUMP) writeFileSync(process.env.LOAD_DUMP, JSON.stringify(slowest))

@@ -197,11 +197,13 @@ export async function runUploadBench(
     rmSync(work, { recursive: true, force: true })
   }
   log(
-    `${'upload'.padEnd(44)} ${'ms'.padStart(7)} ${'MB/s'.padStart(7)} ${'RSS before'.padStart(11)} ${'RSS peak'.padStart(9)} ${'growth'.padStart(7)}`,
+    `${'upload'.padEnd(44)} ${'ms'.padStart(7)} ${'MB/s'.padStart(7)} ` +
+      `${'RSS before'.padStart(11)} ${'RSS peak'.padStart(9)} ${'growth'.padStart(7)}`,
   )
   for (const run of runs) {
     log(
-      `${run.label.padEnd(44)} ${String(run.ms).padStart(7)} ${run.mbPerSecond.toFixed(1).padStart(7)} ${`${run.rssBeforeMb} MB`.padStart(11)} ${`${run.rssPeakMb} MB`.padStart(9)} ${`${run.rssGrowthMb} MB`.padStart(7)}`,
+      `${run.label.padEnd(44)} ${String(run.ms).padStart(7)} ${run.mbPerSecond.toFixed(1).padStart(7)} ` +
+        `${`${run.rssBeforeMb} MB`.padStart(11)} ${`${run.rssPeakMb} MB`.padStart(9)} ${`${run.rssGrowthMb} MB`.padStart(7)}`,
     )
   }
   return { megabytes, runs }

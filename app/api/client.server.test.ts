@@ -109,7 +109,8 @@ describe('cluster client', () => {
     })
   })
 
-  it("forgets every session's kept reads of the org when a change is sent and again when answered, streamed calls included (issue 37)", async () => {
+  // issue 37
+  it("forgets every session's kept reads of the org when a change is sent and again when answered, streamed calls included", async () => {
     const api = createClusterApi(SESSION, { origin: TEST_CLUSTER_URL })
     // each read from a request of its own (a new reader), kept across requests as the version is
     const kept = (sessionKey: string, load: () => Promise<string>) => cachedRead({ sessionKey }, 'k', load, 60_000)

@@ -71,8 +71,9 @@ describe('renderChartSvg', () => {
     const svg = svgOf({ kind: 'line', x: 'minute', y: ['requests'], split: 'status' })
     expect(svg).toMatch(/^<svg [^>]*role="img" aria-labelledby="c1-title" aria-describedby="c1-desc"/)
     expect(svg).toContain('<title id="c1-title">Line chart: requests by minute, per status</title>')
-    expect(svg).toMatch(
-      /<desc id="c1-desc">Line chart of requests by minute, per status\. 2 series \(200, 404\), 4 points\. minute from 2026-12-02 06:00:00 to 2026-12-02 06:02:00\./,
+    expect(svg).toContain(
+      '<desc id="c1-desc">Line chart of requests by minute, per status. 2 series (200, 404), 4 points. ' +
+        'minute from 2026-12-02 06:00:00 to 2026-12-02 06:02:00.',
     )
     // x ticks in time, y ticks in numbers, both axis titles
     expect(svg).toMatch(/>12-02 06:00:00</)

@@ -326,7 +326,8 @@ describe('tables', () => {
     expect((await t.api('GET', path)).status).toBe(404)
   })
 
-  test('?ordering=name pages a project in name order, follows a rename; a grant on one table lists that table only (issue 33)', async () => {
+  // issue 33
+  test('?ordering=name pages a project in name order, follows a rename; a grant on one table lists that table only', async () => {
     const p = (await t.api('POST', `${o}/projects`, { name: 'ordered' })).body.uuid
     const list = `${o}/projects/${p}/tables/`
     for (const name of ['delta', 'alpha', 'charlie', 'bravo'])

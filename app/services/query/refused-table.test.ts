@@ -44,7 +44,8 @@ describe('a query refused for a permission', () => {
     expect(status).toBe(403)
     expect(data.outcome).toMatchObject({ kind: 'error', status: 403 })
     expect(data.outcome.message).toBe(
-      'You do not have permission to perform this action. The statement reads sample.web_logs and billing.events: your role may not query one of them (it needs select_sql on the table).',
+      'You do not have permission to perform this action. The statement reads sample.web_logs and billing.events: ' +
+        'your role may not query one of them (it needs select_sql on the table).',
     )
   })
 
