@@ -1,9 +1,10 @@
 import type { ClusterRouter, Ctx } from '../context'
 import { json, listResponse, nowIso, readJsonObject, text, validationError } from '../http'
-import { authenticate, authorize, requireUser, type User } from './access'
+import { authenticate, authorize, reach, requireUser, type Reach, type Scope, type User } from './access'
 import type { AuthLogEvent } from './accounts'
 import { audit, type AuditEntry } from './audit'
-import { registry, stripInternal, type Item } from './crud'
+import { idOf, registry, stripInternal, type Item } from './crud'
+import { scopeOf as jobScope, type Job } from '../data/jobs/job-store'
 import { allDefaults, queryOptionsField } from './defaults'
 import { describe, f, validateValue } from './schema'
 import { getOrg, origin, publicOrg, type Org } from './util'
@@ -258,66 +259,175 @@ const COUNTED_KINDS = [
   'batch_job',
   'alter_job',
 ]
-const keptCounts = new WeakMap<object, Map<string, { stamp: string; counts: ReturnType<typeof countOrg> }>>()
+type Counts = ReturnType<typeof countOrg>
+type Kept = { stamp: string; counts: Counts }
+const keptCounts = new WeakMap<object, Map<string, Kept>>()
+/** Kept counts of one store: the orgs' own and their callers' by policy set; cleared beyond this. */
+const MAX_KEPT = 1_000
+
+/**
+ * What the summary counts of each kind, and the permission a list of it asks: a caller's counts are
+ * of what its lists would show (an item in a scope its policies cover), and a kind whose list would
+ * answer 403 is left out. Users are listed only to a holder of `view_user` org-wide (users/).
+ */
+const VIEWS = {
+  project: 'view_project',
+  table: 'view_table',
+  transform: 'view_transform',
+  view: 'view_view',
+  column: 'view_column',
+  kafkasource: 'view_kafkasource',
+  kinesissource: 'view_kinesissource',
+  siemsource: 'view_siemsource',
+  summarysource: 'view_summarysource',
+  dictionary: 'view_dictionary',
+  dictionaryfile: 'view_dictionaryfile',
+  function: 'view_function',
+  pool: 'view_pool',
+  user: 'view_user',
+  serviceaccount: 'view_serviceaccount',
+  invite: 'view_invite',
+  role: 'view_role',
+  storage: 'view_hdxstorage',
+  credential: 'view_credential',
+  batch_job: 'view_batchjob',
+  alter_job: 'view_alterjob',
+} as const
+type Reaches = Record<keyof typeof VIEWS, Reach>
+/** The counted kinds stored inside a project (`_project`, and `_table` for a table's objects). */
+const IN_PROJECTS = new Set([
+  'table',
+  'transform',
+  'view',
+  'column',
+  'kafkasource',
+  'kinesissource',
+  'siemsource',
+  'summarysource',
+  'dictionary',
+  'dictionaryfile',
+  'function',
+])
 
 /**
  * The org's counts, kept per org while none of the counted kinds has changed (the store's
  * generations): at 10,000 tables and 10,000 jobs, counting them all took ~7 ms of the single-threaded
  * cluster on every dashboard, health and table page (decision 090). Any change is counted again.
+ * They are the caller's (issue 54): a caller with every view permission org-wide gets the org's
+ * counts, kept per org; any other, the counts of what it may view, kept per org and set of roles
+ * (the stamp has the roles' and users' generations, so a changed role or grant is counted again).
  */
-function orgCounts(ctx: Ctx, org: Org) {
+function orgCounts(ctx: Ctx, org: Org, user: User) {
   const { store } = ctx.cluster
-  let byOrg = keptCounts.get(store)
-  if (!byOrg) keptCounts.set(store, (byOrg = new Map()))
+  let kept = keptCounts.get(store)
+  if (!kept) keptCounts.set(store, (kept = new Map()))
   const stamp = COUNTED_KINDS.map((kind) => store.generation(kind)).join(',')
-  const kept = byOrg.get(org.uuid)
-  if (kept?.stamp === stamp) return kept.counts
-  const counts = countOrg(ctx, org)
-  byOrg.set(org.uuid, { stamp, counts })
+  const byRoles = `${org.uuid}|${[...user.role_ids].sort((a, b) => a - b).join(',')}`
+  const mine = kept.get(byRoles)
+  if (mine?.stamp === stamp) return mine.counts
+  const reaches = Object.fromEntries(
+    Object.entries(VIEWS).map(([kind, permission]) => [kind, reach(ctx.cluster, user, permission)]),
+  ) as Reaches
+  const seesAll = Object.values(reaches).every((r) => r.kind === 'all')
+  let counts: Counts
+  if (seesAll) {
+    const whole = kept.get(org.uuid)
+    counts = whole?.stamp === stamp ? whole.counts : countOrg(ctx, org, reaches)
+    if (kept.size >= MAX_KEPT) kept.clear()
+    kept.set(org.uuid, { stamp, counts })
+  } else counts = countOrg(ctx, org, reaches)
+  if (kept.size >= MAX_KEPT) kept.clear()
+  kept.set(byRoles, { stamp, counts })
   return counts
 }
 
-function countOrg(ctx: Ctx, org: Org) {
+function countOrg(ctx: Ctx, org: Org, reaches: Reaches) {
   const { store } = ctx.cluster
   // counted where they lie (the dashboard asks on every view): no copies
   const isInOrg = (i: unknown) => ((i as Item)._org ?? (i as Item).org) === org.uuid
-  const countInOrg = (kind: string, also: (i: Item) => boolean = () => true) =>
-    store.count(kind, (i) => isInOrg(i) && also(i as Item))
-  const sources = {
-    kafka: countInOrg('kafkasource'),
-    kinesis: countInOrg('kinesissource'),
-    siem: countInOrg('siemsource'),
-    summary: countInOrg('summarysource'),
+  /** An item's scope as its list checks it: its project, its table (a table is its own) and itself. */
+  const scopeOf = (kind: string, i: Item): Scope => ({
+    projectId: kind === 'project' ? i.uuid : i._project,
+    tableId: kind === 'table' ? i.uuid : i._table,
+    id: idOf(i),
+  })
+  /** The kind's count of what the caller may view; undefined when its list would answer 403. */
+  const countOf = (kind: keyof typeof VIEWS, also: (i: Item) => boolean, storeKind: string = kind) => {
+    const r = reaches[kind]
+    if (r.kind === 'none') return undefined
+    if (r.kind === 'all') return store.count(storeKind, (i) => also(i as Item))
+    if (!IN_PROJECTS.has(storeKind))
+      return store.count(storeKind, (i) => also(i as Item) && r.covers(scopeOf(storeKind, i as Item)))
+    // inside projects: only what lies in the projects and tables granted, from the store's parent
+    // index (a Reader of one project of 50 looks at its 200 tables, not the org's 10,000), each once
+    let n = 0
+    const take = (i: Readonly<Item> | undefined) => {
+      if (i && also(i as Item)) n++
+    }
+    for (const project of r.projects) for (const i of store.children<Item>(storeKind, '_project', project)) take(i)
+    for (const table of r.tables) {
+      if (storeKind === 'table') {
+        const own = store.peek<Item>('table', table)
+        if (own && !r.projects.has(own._project!)) take(own)
+      } else for (const i of store.children<Item>(storeKind, '_table', table)) if (!r.projects.has(i._project!)) take(i)
+    }
+    for (const id of r.ids) {
+      const i = store.peek<Item>(storeKind, id)
+      if (i && !r.projects.has(i._project!) && !r.tables.has(storeKind === 'table' ? i.uuid! : i._table!)) take(i)
+    }
+    return n
   }
-  const countUsers = (also: (u: Readonly<User>) => boolean) =>
-    store.count('user', (u) => (u as User).org === org.uuid && also(u as User))
-  const jobs = (kind: string) => {
-    const inOrg: Readonly<{ org?: string; status?: string }>[] = []
-    for (const job of store.values<{ org?: string; status?: string }>(kind))
-      if (!job.org || job.org === org.uuid) inOrg.push(job)
+  const countInOrg = (kind: keyof typeof VIEWS, also: (i: Item) => boolean = () => true) =>
+    countOf(kind, (i) => isInOrg(i) && also(i))
+  const kinds = ['kafka', 'kinesis', 'siem', 'summary'] as const
+  const bySource = kinds.map((s) => [s, countInOrg(`${s}source`)] as const).filter(([, n]) => n !== undefined)
+  const sources = bySource.length
+    ? {
+        ...(Object.fromEntries(bySource) as Partial<Record<(typeof kinds)[number], number>>),
+        total: bySource.reduce((sum, [, n]) => sum + n!, 0),
+      }
+    : undefined
+  const users = (also: (u: Readonly<User>) => boolean) =>
+    reaches.user.kind === 'all'
+      ? store.count('user', (u) => (u as User).org === org.uuid && also(u as User))
+      : undefined
+  const serviceAccounts = countOf(
+    'serviceaccount',
+    (u) => (u as unknown as User).org === org.uuid && (u as unknown as User).type === 'service_account',
+    'user',
+  )
+  const jobs = (kind: 'batch_job' | 'alter_job') => {
+    const r = reaches[kind]
+    if (r.kind === 'none') return undefined
+    const inOrg: Readonly<Job>[] = []
+    for (const job of store.values<Job>(kind))
+      if ((!job.org || job.org === org.uuid) && (r.kind === 'all' || r.covers(jobScope(ctx.cluster, job as Job))))
+        inOrg.push(job)
     return countBy(inOrg, (j) => j.status ?? 'unknown')
   }
-  return {
+  const counts = {
     projects: countInOrg('project'),
     tables: countInOrg('table'),
     summary_tables: countInOrg('table', (t) => t.type === 'summary'),
     transforms: countInOrg('transform'),
     views: countInOrg('view'),
     columns: countInOrg('column'),
-    sources: { ...sources, total: sources.kafka + sources.kinesis + sources.siem + sources.summary },
+    sources,
     dictionaries: countInOrg('dictionary'),
     dictionary_files: countInOrg('dictionaryfile'),
     functions: countInOrg('function'),
-    pools: store.count('pool'),
-    users: countUsers((u) => u.type === 'user' && u.status === 'active'),
-    service_accounts: countUsers((u) => u.type === 'service_account'),
-    pending_invites: store.count('invite', (i) => (i as { status?: string }).status === 'pending'),
-    roles: store.count('role'),
+    pools: countOf('pool', () => true),
+    users: users((u) => u.type === 'user' && u.status === 'active'),
+    service_accounts: serviceAccounts,
+    pending_invites: countOf('invite', (i) => (i as { status?: string }).status === 'pending'),
+    roles: countOf('role', () => true),
     storages: countInOrg('storage'),
     credentials: countInOrg('credential'),
     batch_jobs: jobs('batch_job'),
     alter_jobs: jobs('alter_job'),
   }
+  // a kind the caller may not list is left out, not answered as 0
+  return Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== undefined)) as Partial<typeof counts>
 }
 
 /** Counts the console's dashboard shows, plus the engine's own figures. */
@@ -334,7 +444,7 @@ export async function orgSummary(ctx: Ctx, org: Org) {
       error: String(error),
     })
   }
-  const counts = orgCounts(ctx, org)
+  const counts = orgCounts(ctx, org, requireUser(ctx))
   return {
     ...figures,
     ...counts,
