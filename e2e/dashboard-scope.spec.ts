@@ -1,0 +1,82 @@
+import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_CLUSTER_PORT } from './env'
+import { expect, test, uniqueName } from './fixtures'
+import { nextLinkTo } from './outbox'
+import type { Page } from '@playwright/test'
+
+/*
+ * Issue 54 (smaller point): a restricted user's dashboard showed the org's counts. A Reader invited
+ * to one project (as the invite form's Scope Project makes one) sees that project's tables on its
+ * dashboard, not the org's, and no Users or Roles cards (it may not list them). Both with and
+ * without scripts: the dashboard is server HTML.
+ */
+
+const CLUSTER = `http://127.0.0.1:${E2E_CLUSTER_PORT}/config/v1`
+let session: { headers: Record<string, string>; org: string } | undefined
+
+/** The admin's call to the local cluster, over HTTP as the console reaches it. */
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  if (!session) {
+    const login = await fetch(`${CLUSTER}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+    })
+    const answer = (await login.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
+    session = {
+      headers: { Authorization: `Bearer ${answer.auth_token.access_token}`, 'Content-Type': 'application/json' },
+      org: answer.orgs[0]!.uuid,
+    }
+  }
+  const response = await fetch(`${CLUSTER}${path.replace('{org}', session.org)}`, {
+    method,
+    headers: session.headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`)
+  return (text ? JSON.parse(text) : undefined) as T
+}
+
+/** A dashboard card's figure, by its label ("Tables"), in the Resources group. */
+const card = (page: Page, label: string) =>
+  page
+    .getByRole('region', { name: 'Resources' })
+    .getByRole('listitem')
+    .filter({ has: page.locator('[data-label]', { hasText: new RegExp(`^${label}$`) }) })
+
+test("a Reader of one project sees its project's table count on the dashboard, not the org's", async ({
+  browser,
+}, testInfo) => {
+  // an invite, a password set and a sign-in: about 10 s on a quiet machine
+  test.slow()
+  const project = await call<{ uuid: string }>('POST', '/orgs/{org}/projects/', { name: uniqueName('scoped') })
+  for (const name of ['first', 'second'])
+    await call('POST', `/orgs/{org}/projects/${project.uuid}/tables/`, { name: uniqueName(name) })
+  const org = await call<{ tables: number; projects: number }>('GET', '/orgs/{org}/summary')
+  // the org holds more (the sample and what other specs made): the figure below is the project's
+  expect(org.tables).toBeGreaterThan(2)
+  expect(org.projects).toBeGreaterThan(1)
+
+  const email = `${uniqueName('reader')}@console.test`.toLowerCase()
+  await call('POST', '/invites/', { email, roles: ['reader'], scope_type: 'project', scope_id: project.uuid })
+  const link = await nextLinkTo(email)
+  const { baseURL, javaScriptEnabled } = testInfo.project.use
+  const context = await browser.newContext({ baseURL, javaScriptEnabled })
+  const page = await context.newPage()
+  await page.goto(link)
+  await page.getByLabel('New password').fill('reader-password-54')
+  await page.getByLabel('Repeat password').fill('reader-password-54')
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page).toHaveURL(/\/login/)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('reader-password-54')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.waitForURL('**/dashboard')
+
+  await expect(card(page, 'Tables').locator('[data-value]')).toHaveText('2')
+  await expect(card(page, 'Projects').locator('[data-value]')).toHaveText('1')
+  // what a Reader may not list has no card (its users/ and roles/ answer 403), rather than a 0
+  await expect(card(page, 'Users')).toHaveCount(0)
+  await expect(card(page, 'Roles')).toHaveCount(0)
+  await context.close()
+})
