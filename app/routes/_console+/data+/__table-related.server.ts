@@ -1,5 +1,6 @@
 import { getOrgSummary } from '~/api/orgs.server'
 import type { ClusterApi } from '~/api/client.server'
+import { readPart } from '~/api/part-read.server'
 import { settle } from '~/api/policies.server'
 import { listAll } from '~/api/list-all.server'
 import { cachedRead } from '~/api/read-cache.server'
@@ -18,18 +19,18 @@ function feeds(candidate: Table, parentName: string): boolean {
 
 /**
  * What hangs off a table, for its page: its views and the summary tables it feeds. Each is a
- * bonus panel: a failure shows in that panel, the page stays.
+ * bonus panel: a failure, or a role that may not read it, shows in that panel; the page stays.
  */
 export async function loadTableRelated(api: ClusterApi, table: Table, project: Pick<Project, 'uuid' | 'name'>) {
   const [views, summaries] = await Promise.all([
-    settle(async () =>
+    readPart(async () =>
       (await listViews(api, project.uuid, table.uuid)).map((view) => ({
         uuid: view.uuid,
         name: view.name,
         columns: view.settings?.output_columns?.length ?? 0,
       })),
     ),
-    settle(async () => {
+    readPart(async () => {
       const parentName = `${project.name}.${table.name}`
       // an org without summary tables (the org summary's `summary_tables`, one read) has none to
       // list: no read per project (issue 33: 50 projects, 50 reads). A summary without the count

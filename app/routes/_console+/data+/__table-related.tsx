@@ -5,8 +5,8 @@ import { DataTable, type Column } from '~/components/data-table/data-table'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { tableUrl } from './__table-url'
 import { CreateLink } from '~/components/layout/create-link'
-
-type Settled<T> = { value: T; error: null } | { value: null; error: string }
+import type { PartRead } from '~/api/part-read.server'
+import { DeniedNote } from './__table-denied'
 type ViewRow = { uuid: string; name: string; columns: number }
 type SummaryRow = { uuid: string; name: string; projectId: string }
 
@@ -17,7 +17,7 @@ export function TableViewsPanel({
   projectId,
   tableName,
 }: {
-  views: Settled<ViewRow[]>
+  views: PartRead<ViewRow[]>
   tableId: string
   projectId: string
   tableName: string
@@ -49,6 +49,8 @@ export function TableViewsPanel({
           rowKey={(row) => row.uuid}
           empty={<Text>No views yet: the table gets its auto_view when its first transform is published.</Text>}
         />
+      ) : views.denied ? (
+        <DeniedNote what="the views of this table" />
       ) : (
         <InlineAlert title="The views could not be loaded">{views.error}</InlineAlert>
       )}
@@ -62,7 +64,7 @@ export function TableSummariesPanel({
   tableId,
   projectId,
 }: {
-  summaries: Settled<SummaryRow[]>
+  summaries: PartRead<SummaryRow[]>
   tableId: string
   projectId: string
 }) {
@@ -88,6 +90,8 @@ export function TableSummariesPanel({
         ) : (
           <Text color="fg.muted">None.</Text>
         )
+      ) : summaries.denied ? (
+        <DeniedNote what="the summary tables fed by this table" />
       ) : (
         <InlineAlert title="The summary tables could not be loaded">{summaries.error}</InlineAlert>
       )}

@@ -15,9 +15,11 @@ import { ConfirmPanel } from '~/components/forms/confirm-panel'
 import { DetailList } from '~/components/layout/detail-list'
 import { PageHeader } from '~/components/layout/page-header'
 import { SectionCard } from '~/components/layout/section-card'
+import { InlineAlert } from '~/components/layout/inline-alert'
 import { DateTime } from '~/components/layout/date-time'
 import { formatBytes, formatNumber, formatRatio } from '~/utils/format-number'
-import { loadFromCluster, settle } from '~/api/policies.server'
+import { loadFromCluster } from '~/api/policies.server'
+import { readPart } from '~/api/part-read.server'
 import { ForceConfirmSchema } from '~/schemas/confirm'
 import { RenameTableSchema } from '~/schemas/table-settings'
 import type { RouteHandle } from '~/utils/handle'
@@ -45,6 +47,7 @@ import { routeErrorBoundary } from '~/components/layout/route-error'
 // The table's data and arrivals (issue 51): loaders and views in their own modules.
 import { loadTableData } from './__table-data.server'
 import { TableDataPanels } from './__table-data'
+import { DeniedNote, DeniedSection } from './__table-denied'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -59,19 +62,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { table, project } = await loadFromCluster(() =>
     findTable(api, params.tableId!, url.searchParams.get('project')),
   )
-  const [transforms, statsLoad, related, sources, denied, tableData, summary] = await Promise.all([
-    loadFromCluster(() => listTransforms(api, project.uuid, table.uuid)),
-    // Figures are a bonus on this page: when the cluster cannot give them, the rest still shows.
-    settle<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
+  // Each part is read on its own (issue 54, point 6): a part the user's role may not read (a
+  // project-scoped role that reads the table but not its transforms, say) is marked in its place,
+  // one the cluster fails says so there; the table itself is the page (its 403 or 404 is the page's).
+  const [transformsLoad, statsLoad, related, sources, denied, tableData, summary] = await Promise.all([
+    readPart(() => listTransforms(api, project.uuid, table.uuid)),
+    readPart<TableStats>(() => getTableStats(api, project.uuid, table.uuid)),
     loadTableRelated(api, table, project),
-    settle(() => loadSourceRows(api, project.uuid, table)),
+    readPart(() => loadSourceRows(api, project.uuid, table)),
     // Rename, settings, truncate and delete: offered only to a user the cluster would let do them.
     whyNotEach(api, { change: 'change_table', truncate: 'truncate_table', remove: 'delete_table' }, { project, table }),
     loadTableData(api, url, { project, table }),
     // a summary table's page says where its rows come from, instead of how to send it data
-    loadFromCluster(() => loadSummarySource(api, table)),
+    readPart(() => loadSummarySource(api, table)),
   ])
   const stats = statsLoad.value
+  const transforms = transformsLoad.value ?? []
   const ingestTransform = transforms.find((transform) => transform.settings?.is_default) ?? transforms[0]
   const tokenList: unknown = table.settings?.stream?.token_list
   const ingest: TableIngest = {
@@ -117,6 +123,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     denied,
     isConfirmingTruncate: url.searchParams.get('truncate') === table.uuid,
     stats,
+    statsDenied: statsLoad.denied,
     project: { uuid: project.uuid, name: project.name },
     transforms: transforms.map((transform) => ({
       uuid: transform.uuid,
@@ -125,6 +132,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isDefault: Boolean(transform.settings?.is_default),
       columns: transform.settings?.output_columns?.length ?? 0,
     })),
+    transformsDenied: transformsLoad.denied,
+    transformsError: transformsLoad.error,
     isConfirmingDelete: url.searchParams.get('delete') === table.uuid,
   }
 }
@@ -172,7 +181,10 @@ export default function TableDetailRoute() {
     renameConstraint,
     isConfirmingTruncate,
     stats,
+    statsDenied,
     transforms,
+    transformsDenied,
+    transformsError,
     isConfirmingDelete,
     sources,
     denied,
@@ -183,6 +195,7 @@ export default function TableDetailRoute() {
   const actionData = useActionData<typeof action>()
   const base = tableUrl(table.uuid, project.uuid)
   const formResult = actionData && 'result' in actionData ? actionData.result : undefined
+  const isSummary = table.type === 'summary'
   const columns: Column<TransformRow>[] = [
     {
       key: 'name',
@@ -303,11 +316,21 @@ export default function TableDetailRoute() {
         />
       </SectionCard>
 
-      {summary ? <SummarySourcePanel summary={summary} /> : null}
-      <StatsPanel stats={stats} isSummary={Boolean(summary)} />
-      <TableDataPanels data={tableData} ingest={ingest} isSummary={Boolean(summary)} />
+      {summary.value ? (
+        <SummarySourcePanel summary={summary.value} />
+      ) : isSummary ? (
+        <SectionCard id="summary-source" title="Summary of">
+          {summary.denied ? (
+            <DeniedNote what="the source tables of this summary table" />
+          ) : (
+            <InlineAlert title="The source tables could not be loaded">{summary.error}</InlineAlert>
+          )}
+        </SectionCard>
+      ) : null}
+      <StatsPanel stats={stats} isDenied={statsDenied} isSummary={isSummary} />
+      <TableDataPanels data={tableData} ingest={ingest} isSummary={isSummary} />
 
-      {summary ? null : (
+      {isSummary ? null : (
         <Box as="section" aria-labelledby="transforms-heading">
           <HStack justify="space-between" mb="2">
             <Heading as="h2" id="transforms-heading" size="md">
@@ -317,22 +340,32 @@ export default function TableDetailRoute() {
               New transform
             </CreateLink>
           </HStack>
-          <DataTable
-            caption={`Transforms of ${table.name}`}
-            columns={columns}
-            rows={transforms}
-            rowKey={(row) => row.uuid}
-            empty={<Text>This table has no transforms yet: data cannot be ingested until one is published.</Text>}
-          />
+          {transformsDenied ? (
+            <DeniedNote what="the transforms of this table" />
+          ) : transformsError ? (
+            <InlineAlert title="The transforms could not be loaded">{transformsError}</InlineAlert>
+          ) : (
+            <DataTable
+              caption={`Transforms of ${table.name}`}
+              columns={columns}
+              rows={transforms}
+              rowKey={(row) => row.uuid}
+              empty={<Text>This table has no transforms yet: data cannot be ingested until one is published.</Text>}
+            />
+          )}
         </Box>
       )}
 
       <TableViewsPanel views={related.views} tableId={table.uuid} projectId={project.uuid} tableName={table.name} />
       <TableSummariesPanel summaries={related.summaries} tableId={table.uuid} projectId={project.uuid} />
 
-      {summary ? null : (
+      {isSummary ? null : (
         <>
-          <SourcesPanel table={table} project={project} sources={sources.value} error={sources.error} />
+          {sources.denied ? (
+            <DeniedSection id="sources" title="Ingest sources" what="the ingest sources of this table" />
+          ) : (
+            <SourcesPanel table={table} project={project} sources={sources.value} error={sources.error} />
+          )}
           <TableIngestPanel ingest={ingest} />
         </>
       )}
@@ -392,8 +425,16 @@ function SummarySourcePanel({ summary }: { summary: SummarySource }) {
   )
 }
 
-/** The table's storage figures, or a line saying they are unavailable. */
-function StatsPanel({ stats, isSummary = false }: { stats: TableStats | null; isSummary?: boolean }) {
+/** The table's storage figures, or a line saying they are unavailable or not the user's to see. */
+function StatsPanel({
+  stats,
+  isDenied = false,
+  isSummary = false,
+}: {
+  stats: TableStats | null
+  isDenied?: boolean
+  isSummary?: boolean
+}) {
   const figures: [string, ReactNode][] = stats
     ? [
         ['Rows', formatNumber(stats.total_rows)],
@@ -420,6 +461,8 @@ function StatsPanel({ stats, isSummary = false }: { stats: TableStats | null; is
             </Box>
           ))}
         </SimpleGrid>
+      ) : isDenied ? (
+        <DeniedNote what="the statistics of this table" />
       ) : (
         <Text color="fg.muted">Statistics are not available for this table right now.</Text>
       )}

@@ -1,0 +1,104 @@
+import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_CLUSTER_PORT } from './env'
+import { expect, hydrated, test, uniqueName } from './fixtures'
+
+/*
+ * The table page (issue 54): a project-scoped user's own table page shows what the role allows and
+ * marks each part it may not read (point 6; decision 107). Both with and without scripts: the page
+ * is server HTML.
+ */
+
+const CLUSTER = `http://127.0.0.1:${E2E_CLUSTER_PORT}`
+let session: { token: string; org: string } | undefined
+
+async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  if (!session) {
+    const login = await fetch(`${CLUSTER}/config/v1/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+    })
+    const answer = (await login.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
+    session = { token: answer.auth_token.access_token, org: answer.orgs[0]!.uuid }
+  }
+  const response = await fetch(`${CLUSTER}${path.replace('{org}', session.org)}`, {
+    method,
+    headers: { Authorization: `Bearer ${session.token}`, 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`)
+  return (text ? JSON.parse(text) : undefined) as T
+}
+
+/** A project of its own with one table (`ts` primary, `kind`) holding `rows`, made through the API. */
+async function projectWithTable(rows: { ts: string; kind: string }[]) {
+  const project = await call<{ uuid: string; name: string }>('POST', '/config/v1/orgs/{org}/projects/', {
+    name: uniqueName('parts'),
+  })
+  const name = uniqueName('events')
+  const table = await call<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`, {
+    name,
+  })
+  await call('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/${table.uuid}/transforms/`, {
+    name: `${name}_json`,
+    type: 'json',
+    settings: {
+      is_default: true,
+      output_columns: [
+        { name: 'ts', datatype: { type: 'datetime', primary: true, format: '2006-01-02T15:04:05Z' } },
+        { name: 'kind', datatype: { type: 'string' } },
+      ],
+    },
+  })
+  await call('POST', '/ingest/event', JSON.stringify(rows), { 'x-hdx-table': `${project.name}.${name}` })
+  return { project, table: { uuid: table.uuid, name }, path: `/data/tables/${table.uuid}?project=${project.uuid}` }
+}
+
+test('a user whose role reads one project’s table and rows, nothing more, gets the page with each other part marked', async ({
+  browser,
+}, testInfo) => {
+  const now = new Date().toISOString().slice(0, 19) + 'Z'
+  const made = await projectWithTable([{ ts: now, kind: 'scoped-row' }])
+  const role = uniqueName('rows_only')
+  await call('POST', '/config/v1/roles/', {
+    name: role,
+    policies: [
+      { permissions: ['view_project', 'view_table', 'select_sql'], scope_type: 'project', scope_id: made.project.uuid },
+    ],
+  })
+  const email = `${role}@console.test`
+  const password = 'a-long-password-1'
+  await call('POST', '/config/v1/users/', { email, password, roles: [role] })
+  const context = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled !== false,
+  })
+  const page = await context.newPage()
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.waitForURL('**/dashboard')
+
+  const response = await page.goto(made.path)
+  expect(response?.status()).toBe(200)
+  await hydrated(page)
+  await expect(page.getByRole('heading', { level: 1, name: made.table.name })).toBeVisible()
+  // what the role allows: the details and the rows
+  await expect(page.getByRole('region', { name: 'Details' }).getByText(made.table.uuid)).toBeVisible()
+  const rows = page.getByRole('table', { name: /Rows of the table, newest first/ })
+  await expect(rows.getByRole('cell', { name: 'scoped-row' })).toBeVisible()
+  // and each part it may not read, marked in its own place
+  for (const [part, what] of [
+    ['Statistics', 'the statistics of this table'],
+    ['Transforms', 'the transforms of this table'],
+    ['Views', 'the views of this table'],
+    ['Ingest sources', 'the ingest sources of this table'],
+  ] as const) {
+    await expect(
+      page.getByRole('region', { name: part, exact: true }).getByText(`You do not have permission to view ${what}.`),
+      part,
+    ).toBeVisible()
+  }
+  await context.close()
+})
