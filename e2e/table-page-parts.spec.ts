@@ -3,8 +3,8 @@ import { expect, hydrated, test, uniqueName } from './fixtures'
 
 /*
  * The table page (issue 54): a project-scoped user's own table page shows what the role allows and
- * marks each part it may not read (point 6; decision 107). Both with and without scripts: the page
- * is server HTML.
+ * marks each part it may not read (point 6; decision 107), and the data part's times are in the user's timezone
+ * preference, labelled (the smaller point). Both with and without scripts: the page is server HTML.
  */
 
 const CLUSTER = `http://127.0.0.1:${E2E_CLUSTER_PORT}`
@@ -101,4 +101,35 @@ test('a user whose role reads one project’s table and rows, nothing more, gets
     ).toBeVisible()
   }
   await context.close()
+})
+
+test('the data part shows its rows, arrival labels and figures window in the timezone preference', async ({
+  authedPage: page,
+}) => {
+  const now = new Date().toISOString().slice(0, 19) + 'Z'
+  const made = await projectWithTable([
+    { ts: now, kind: 'arrived' },
+    { ts: '2026-01-15T06:30:00Z', kind: 'older' },
+  ])
+  await page.goto('/profile/settings')
+  await page.getByLabel('Timezone', { exact: true }).selectOption('Asia/Tokyo')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('Settings saved')).toBeVisible()
+
+  await page.goto(`${made.path}&data_column=ts&data_window=1h`)
+  await hydrated(page)
+  // a row's primary timestamp, 06:30 UTC, in Tokyo (UTC+9), in the engine's layout and labelled
+  const rows = page.getByRole('table', { name: /Rows of the table, newest first/ })
+  await expect(rows.getByRole('rowheader', { name: '2026-01-15 15:30:00.000 GMT+9' })).toBeVisible()
+  await expect(rows.locator('time[datetime="2026-01-15T06:30:00.000Z"]')).toHaveCount(1)
+  // the arrival bars' labels are Tokyo's clock, and nothing says UTC
+  const arrival = page.getByRole('region', { name: 'Is data arriving?' })
+  await expect(arrival.getByText(/^\d\d:\d\d GMT\+9$/).first()).toBeVisible()
+  await expect(arrival.getByText(/^\d\d-\d\d \d\d:\d\d GMT\+9$/).first()).toBeVisible()
+  await expect(arrival).not.toContainText('UTC')
+  // the figures' window starts an hour ago, in Tokyo's clock
+  const figures = page.getByRole('region', { name: /Figures of ts/ })
+  await expect(
+    figures.getByText(/primary timestamp is from \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} GMT\+9/),
+  ).toBeVisible()
 })

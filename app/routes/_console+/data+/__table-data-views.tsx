@@ -3,12 +3,14 @@ import { Link, useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { SparkBars } from '~/components/charts/spark-bars'
 import { DataTable, type Column } from '~/components/data-table/data-table'
-import { DateTime } from '~/components/layout/date-time'
+import { DateTime, EngineDateTime } from '~/components/layout/date-time'
+import { useDisplayZone } from '~/components/layout/use-timezone'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { LoadSampleForm } from '~/components/layout/load-sample-form'
 import { SectionCard } from '~/components/layout/section-card'
 import { Code } from '~/components/ui/code'
 import { Heading } from '~/components/ui/heading'
+import { engineTimeToIso, formatClock, formatEngineTime } from '~/utils/engine-time'
 import { formatBytes, formatNumber } from '~/utils/format-number'
 import type { TableIngest } from './__table-ingest'
 import {
@@ -17,24 +19,31 @@ import {
   FIGURE_WINDOWS,
   type ArrivalPart,
   type ColumnFigures,
+  type DataColumn,
   type IngestState,
   type QueryCost,
   type RowsPart,
   type TableDataPart,
 } from './__table-data-values'
 
-/** An engine UTC time text as an ISO instant, for `<DateTime>` (which shows the user's zone). */
-function isoOf(text: string | null): string | null {
-  if (!text) return null
-  const [whole, fraction = ''] = text.split('.')
-  return `${whole!.replace(' ', 'T')}.${(fraction + '000').slice(0, 3)}Z`
+/*
+ * Times (issue 54): the engine's texts are UTC; the part shows them in the user's timezone
+ * preference, labelled (app/utils/engine-time.ts), as the page's details are.
+ */
+
+/** The ms of an engine UTC time text (NaN when it is not one). */
+function msOf(text: string): number {
+  return Date.parse(engineTimeToIso(text) ?? '')
 }
 
-/** "06:05 UTC" from an engine time text plus `offsetMs`. */
-function clockOf(start: string, offsetMs: number, withDay = false): string {
-  const ms = Date.parse(isoOf(start)!) + offsetMs
-  const iso = new Date(ms).toISOString()
-  return `${withDay ? `${iso.slice(5, 10)} ` : ''}${iso.slice(11, 16)} UTC`
+/**
+ * Whether a column's values are engine UTC texts: a date and time type without a zone of its own,
+ * or with UTC (a column typed in another zone is printed in that zone, and shown as it is).
+ */
+function isUtcTime(column: DataColumn): boolean {
+  if (column.kind !== 'time') return false
+  const zone = /'([^']+)'/.exec(column.type)?.[1]
+  return zone === undefined || zone === 'UTC'
 }
 
 const linkCss = {
@@ -127,8 +136,11 @@ function EmptyTable({ ingest }: { ingest: TableIngest }) {
 }
 
 function ArrivalFigures({ arrival }: { arrival: ArrivalPart }) {
-  const minuteLabels = arrival.minutes.map((_, i) => clockOf(arrival.minuteStart, i * 60_000))
-  const hourLabels = arrival.hours.map((_, i) => clockOf(arrival.dayStart, i * 3_600_000, true))
+  const zone = useDisplayZone()
+  const minuteStart = msOf(arrival.minuteStart)
+  const dayStart = msOf(arrival.dayStart)
+  const minuteLabels = arrival.minutes.map((_, i) => formatClock(minuteStart + i * 60_000, zone))
+  const hourLabels = arrival.hours.map((_, i) => formatClock(dayStart + i * 3_600_000, zone, true))
   const figures: [string, ReactNode][] = [
     ['Rows in the last hour', formatNumber(arrival.lastHour)],
     ['Rows in the last day', formatNumber(arrival.lastDay)],
@@ -136,7 +148,7 @@ function ArrivalFigures({ arrival }: { arrival: ArrivalPart }) {
       'Newest timestamp',
       arrival.newest ? (
         <>
-          <DateTime value={isoOf(arrival.newest)} />
+          <DateTime value={engineTimeToIso(arrival.newest)} />
           {arrival.ageText ? (
             <chakra.span display="block" fontSize="sm" fontWeight="normal">
               {arrival.ageText}
@@ -163,7 +175,7 @@ function ArrivalFigures({ arrival }: { arrival: ArrivalPart }) {
         ))}
       </SimpleGrid>
       <Text fontSize="xs" color="fg.muted">
-        Counted by the primary timestamp, in UTC
+        Counted by the primary timestamp
         {arrival.ahead ? `; ${formatNumber(arrival.ahead)} rows are timestamped ahead of now` : ''}.
       </Text>
       <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
@@ -279,7 +291,14 @@ function RowsView({ rows, primary }: { rows: RowsPart; primary: string }) {
     key: column.name,
     header: column.name,
     isRowHeader: index === rows.primaryIndex,
-    cell: (row) => (row[index] === null ? <span data-muted="">NULL</span> : row[index]),
+    cell: (row) =>
+      row[index] === null ? (
+        <span data-muted="">NULL</span>
+      ) : isUtcTime(column) ? (
+        <EngineDateTime text={row[index]} />
+      ) : (
+        row[index]
+      ),
   }))
   const order = rows.columns[rows.primaryIndex] ? [rows.primaryIndex] : []
   // the primary timestamp first: it is what the page is ordered and paged by
@@ -372,6 +391,14 @@ function ColumnsList({ rows, figures }: { rows: RowsPart; figures: ColumnFigures
 
 function FiguresView({ figures }: { figures: ColumnFigures }) {
   const close = useSearchWith({ [DATA_PARAMS.column]: null, [DATA_PARAMS.window]: null })
+  const zone = useDisplayZone()
+  // a time column's min and max are engine UTC texts too
+  const timeText = (text: string | null) =>
+    text === null
+      ? '—'
+      : isUtcTime({ name: figures.column, type: figures.type, kind: figures.kind })
+        ? formatEngineTime(text, zone)
+        : text
   const search = new URLSearchParams(useLocation().search)
   const entries: [string, ReactNode][] = [
     ['Rows in the window', formatNumber(figures.rows)],
@@ -380,7 +407,7 @@ function FiguresView({ figures }: { figures: ColumnFigures }) {
     ['Distinct values (approximate)', formatNumber(figures.distinct)],
   ]
   if (figures.kind === 'number' || figures.kind === 'time') {
-    entries.push(['Min', figures.min ?? '—'], ['Max', figures.max ?? '—'])
+    entries.push(['Min', timeText(figures.min)], ['Max', timeText(figures.max)])
   }
   return (
     <Box as="section" id="figures" aria-labelledby="figures-heading" borderWidth="1px" rounded="md" p="3">
@@ -393,7 +420,7 @@ function FiguresView({ figures }: { figures: ColumnFigures }) {
         </Box>
       </HStack>
       <Text fontSize="sm" mb="1">
-        Over {figures.window.label}: rows whose primary timestamp is from {figures.window.from} UTC
+        Over {figures.window.label}: rows whose primary timestamp is from {formatEngineTime(figures.window.from, zone)}
         {figures.window.key === 'all' ? '' : ' up to now'} (rows timestamped ahead of now included).
       </Text>
       <HStack as="nav" aria-label="Window of the figures" gap="3" wrap="wrap" fontSize="sm" mb="3" css={linkCss}>
