@@ -303,11 +303,13 @@ function RowsView({ rows, primary }: { rows: RowsPart; primary: string }) {
   const order = rows.columns[rows.primaryIndex] ? [rows.primaryIndex] : []
   // the primary timestamp first: it is what the page is ordered and paged by
   const ordered = [...order.map((i) => columns[i]!), ...columns.filter((_, i) => !order.includes(i))]
+  const shown = isPaged ? 'Rows' : `The ${formatNumber(Math.min(DATA_PAGE_ROWS, rows.rows.length))} newest rows`
+  const stepsText = rows.steps.length > 1 ? ` (read in ${rows.steps.length} steps: ${rows.steps.join(', then ')})` : ''
   return (
     <Stack gap="2">
       <Text fontSize="sm">
         {rows.rows.length
-          ? `${isPaged ? 'Rows' : `The ${formatNumber(Math.min(DATA_PAGE_ROWS, rows.rows.length))} newest rows`} by ${primary}, newest first, from ${rows.windowText}${rows.steps.length > 1 ? ` (read in ${rows.steps.length} steps: ${rows.steps.join(', then ')})` : ''}.`
+          ? `${shown} by ${primary}, newest first, from ${rows.windowText}${stepsText}.`
           : `No rows in ${rows.windowText || 'any window'}.`}
       </Text>
       {rows.stoppedBy ? (

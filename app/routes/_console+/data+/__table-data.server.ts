@@ -414,7 +414,8 @@ async function loadFigures(
   if (column.kind === 'number' || column.kind === 'time')
     parts.push(`toString(min(${c})) AS min`, `toString(max(${c})) AS max`)
   if (column.kind === 'string') parts.push(`arrayMap(x -> toString(x), topK(10)(${c})) AS top`)
-  const sql = `SELECT ${parts.join(', ')} FROM ${tableRef(project.name, table.name)} WHERE ${between(sqlName(primary), window.from, window.to)}`
+  const where = between(sqlName(primary), window.from, window.to)
+  const sql = `SELECT ${parts.join(', ')} FROM ${tableRef(project.name, table.name)} WHERE ${where}`
   const base = {
     column: column.name,
     type: column.type,
@@ -539,7 +540,9 @@ async function loadArrival(
 /** The newest primary timestamp (read in the primary key's order, so one row is read near the end). */
 async function newestRow(api: ClusterApi, { project, table }: Target, primary: string, upper: string) {
   const ts = sqlName(primary)
-  const sql = `SELECT toString(${ts}) AS newest FROM ${tableRef(project.name, table.name)} WHERE ${between(ts, EPOCH, upper)} ORDER BY ${ts} DESC LIMIT 1`
+  const sql =
+    `SELECT toString(${ts}) AS newest FROM ${tableRef(project.name, table.name)} ` +
+    `WHERE ${between(ts, EPOCH, upper)} ORDER BY ${ts} DESC LIMIT 1`
   try {
     const { body } = await read(api, sql, 'JSON')
     const row = body.data?.[0] as { newest?: string } | undefined
@@ -599,12 +602,13 @@ async function loadIngestState(api: ClusterApi, { project, table }: Target): Pro
   for (const job of jobs.list) {
     if (job.settings?.source?.table !== ref) continue
     const rows = Number(job.progress?.rows_ingested ?? Number.NaN)
+    const status = `${job.status.charAt(0).toUpperCase()}${job.status.slice(1)}`
     entries.push({
       key: `batch-${job.uuid}`,
       kind: 'batch job',
       name: job.name,
       href: `/jobs/batch-jobs?job=${encodeURIComponent(job.uuid)}`,
-      state: `${job.status.charAt(0).toUpperCase()}${job.status.slice(1)}${Number.isFinite(rows) ? `: ${formatNumber(rows)} rows loaded` : ''}`,
+      state: `${status}${Number.isFinite(rows) ? `: ${formatNumber(rows)} rows loaded` : ''}`,
       tone: job.status === 'failed' ? 'bad' : job.status === 'running' || job.status === 'ready' ? 'ok' : 'off',
     })
   }

@@ -196,6 +196,8 @@ export default function TableDetailRoute() {
   const base = tableUrl(table.uuid, project.uuid)
   const formResult = actionData && 'result' in actionData ? actionData.result : undefined
   const isSummary = table.type === 'summary'
+  const storedText =
+    stats?.compressed_data_size !== undefined ? `, ${formatBytes(stats.compressed_data_size)} stored` : ''
   const columns: Column<TransformRow>[] = [
     {
       key: 'name',
@@ -259,10 +261,8 @@ export default function TableDetailRoute() {
           force={{ lastResult: actionData && 'deleteResult' in actionData ? actionData.deleteResult : undefined }}
         >
           The table {table.name} in project {project.name}, its transforms and all its data will be removed
-          {stats?.total_rows !== undefined
-            ? `: ${formatNumber(stats.total_rows)} rows${stats.compressed_data_size !== undefined ? `, ${formatBytes(stats.compressed_data_size)} stored` : ''}`
-            : ''}
-          . This cannot be undone.
+          {stats?.total_rows !== undefined ? `: ${formatNumber(stats.total_rows)} rows${storedText}` : ''}. This cannot
+          be undone.
         </ConfirmPanel>
       ) : null}
 
@@ -279,7 +279,7 @@ export default function TableDetailRoute() {
         >
           Every row of {table.name} will be removed
           {stats?.total_rows !== undefined
-            ? `: ${formatNumber(stats.total_rows)} rows in ${formatNumber(stats.total_partitions)} partitions${stats.compressed_data_size !== undefined ? `, ${formatBytes(stats.compressed_data_size)} stored` : ''}`
+            ? `: ${formatNumber(stats.total_rows)} rows in ${formatNumber(stats.total_partitions)} partitions${storedText}`
             : ''}
           . Its settings, transforms and views stay. This cannot be undone.
         </ConfirmPanel>
