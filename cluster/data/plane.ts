@@ -29,8 +29,8 @@ export interface Plane {
    * each kept FIGURES_MS and shared by concurrent callers; `touched` forgets a table's stats.
    */
   briefly<T>(key: string, load: () => Promise<T>): Promise<T>
-  /** Writes pending logs and query records into hydro.logs / hdx tables now. */
-  flushSystem(): Promise<void>
+  /** Writes pending logs and query records into hydro.logs / hdx tables now (both unless `tables` names one). */
+  flushSystem(tables?: { logs?: boolean; queries?: boolean }): Promise<void>
   /** Forgets a table's kept stats after a write. */
   touched(database: string, table: string): void
 }

@@ -408,7 +408,10 @@ export async function handleQuery(plane: Plane, ctx: Ctx): Promise<Response> {
   const marker = queryMarker(queryId)
   const finalSql = split.body + (settingsSql ? `\nSETTINGS ${settingsSql}` : '') + `\n${marker}`
 
-  if (/\b(hydro\s*\.\s*logs|hdx\s*\.\s*active_queries)\b/i.test(split.body)) await plane.flushSystem().catch(() => {})
+  // a read of the system tables sees what was logged before it (only the table it reads is written)
+  const readsLogs = /\bhydro\s*\.\s*logs\b/i.test(split.body)
+  const readsQueries = /\bhdx\s*\.\s*(active_queries|query_history)\b/i.test(split.body)
+  if (readsLogs || readsQueries) await plane.flushSystem({ logs: readsLogs, queries: readsQueries }).catch(() => {})
   for (const { project, table } of tables) if (table.type === 'summary') await ensureSummaryView(plane, project, table)
 
   const record: QueryRecord = {
