@@ -10,6 +10,8 @@
  *     pages and actions (bench/sessions.ts), with each page's clusterCalls from the request log;
  *     `npm run bench -- load --against <ref> --rounds 3` serves another commit's build by turns with
  *     this tree's and prints both and the ratio (bench/against.ts; MAIN_ENV / AGAINST_ENV switches).
+ *   - `npm run bench cost`: each page's CPU in the console and the cluster, one request at a time
+ *     (bench/page-cost.ts; `--against <ref>` beside another commit's build);
  *   - `npm run bench ab`: an alternating A/B of `bench load` with and without each framework patch,
  *     and each size swap of vite/ by the bytes it saves (bench/ab.ts, decision 081).
  *   - `npm run bench js`: every route's first-load JavaScript, gzipped, beside issue 33's budgets
@@ -27,6 +29,7 @@ import { runClusterBench } from './cluster'
 import { ensureBuild, runConsoleBench } from './console'
 import { runJsBudget } from './js-budget'
 import { runQueryBench } from './query'
+import { runCostBench } from './page-cost'
 import { runScaleBench } from './scale'
 import { runSessionsBench } from './sessions'
 import { runUploadBench } from './upload'
@@ -94,6 +97,11 @@ if (asked('load') && against) {
 } else if (asked('load')) {
   console.log('\n== Load: signed-in sessions (distinct users) over a mix of pages and actions')
   results.load = await runSessionsBench({ env: parseEnvList(process.env.MAIN_ENV) })
+}
+// CPU a page costs the console and the cluster, one request at a time (`npm run bench cost [--against <ref>]`)
+if (asked('cost')) {
+  console.log(`\n== Cost: CPU a page, console and cluster${against ? `, beside ${against}` : ''}`)
+  results.cost = await runCostBench(against)
 }
 
 const out = path.join(ROOT, 'bench', 'results')

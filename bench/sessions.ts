@@ -24,7 +24,7 @@ import { percentile } from './stats'
 
 type Step = { label: string; method: 'GET' | 'POST'; path: string; body?: Record<string, string>; expect: number[] }
 
-const MIX: Step[] = [
+export const MIX: Step[] = [
   { label: 'dashboard', method: 'GET', path: '/dashboard', expect: [200] },
   { label: 'tables', method: 'GET', path: '/data/tables', expect: [200] },
   { label: 'table', method: 'GET', path: ':tableLink', expect: [200] },
