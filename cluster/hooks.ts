@@ -23,8 +23,19 @@ export interface DataHooks {
   functionDeleted(e: { project: Resource; fn: Resource }): Promise<void>
   dictionarySaved(e: { project: Resource; dictionary: Resource; previousName?: string }): Promise<void>
   dictionaryDeleted(e: { project: Resource; dictionary: Resource }): Promise<void>
-  /** Engine-side figures for `orgs/{org}/summary` (rows, bytes, recent queries, ...). */
-  orgFigures(): Promise<Record<string, number>>
+  /**
+   * Engine-side figures for `orgs/{org}/summary` (rows, bytes, recent queries, ...): the org's, or
+   * with `scope` those of the tables and jobs it admits (a caller without org-wide rights).
+   */
+  orgFigures(scope?: FigureScope): Promise<Record<string, number>>
+}
+
+/** What one caller's summary figures take in: the tables its rows and bytes count, the jobs it counts. */
+export interface FigureScope {
+  /** Whether the table's rows, bytes, partitions and rows ingested count. */
+  table(project: Readonly<Resource>, table: Readonly<Resource>): boolean
+  /** Whether a batch or alter job counts among the active and pending jobs. */
+  job(kind: 'batch_job' | 'alter_job', job: Readonly<Resource>): boolean
 }
 
 /**

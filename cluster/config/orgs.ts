@@ -5,6 +5,7 @@ import type { AuthLogEvent } from './accounts'
 import { audit, type AuditEntry } from './audit'
 import { idOf, registry, stripInternal, type Item } from './crud'
 import { scopeOf as jobScope, type Job } from '../data/jobs/job-store'
+import type { FigureScope } from '../hooks'
 import { allDefaults, queryOptionsField } from './defaults'
 import { describe, f, validateValue } from './schema'
 import { getOrg, origin, publicOrg, type Org } from './util'
@@ -430,11 +431,50 @@ function countOrg(ctx: Ctx, org: Org, reaches: Reaches) {
   return Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== undefined)) as Partial<typeof counts>
 }
 
-/** Counts the console's dashboard shows, plus the engine's own figures. */
+/** The engine figures of tables' rows and bytes (`stats_table`, as a table's stats/ asks). */
+const STORAGE_FIGURES = [
+  'total_rows',
+  'raw_data_size',
+  'compressed_data_size',
+  'compression_ratio',
+  'total_partitions',
+  'rows_ingested_last_5_minutes',
+  'rows_ingested_last_hour',
+]
+
+/**
+ * What the caller's engine figures take in: none for a caller with `stats_table`, `view_batchjob`
+ * and `view_alterjob` org-wide (the org's figures); otherwise the tables and jobs in its reach, and
+ * the figures it may not see at all (no grant anywhere: left out, as the counts are).
+ */
+function figureScope(ctx: Ctx, user: User): { scope?: FigureScope; hidden: string[] } {
+  const stats = reach(ctx.cluster, user, 'stats_table')
+  const batch = reach(ctx.cluster, user, 'view_batchjob')
+  const alter = reach(ctx.cluster, user, 'view_alterjob')
+  if (stats.kind === 'all' && batch.kind === 'all' && alter.kind === 'all') return { hidden: [] }
+  const hidden = [
+    ...(stats.kind === 'none' ? STORAGE_FIGURES : []),
+    ...(batch.kind === 'none' ? ['active_batch_jobs'] : []),
+    ...(alter.kind === 'none' ? ['pending_alter_jobs'] : []),
+    ...(batch.kind === 'none' && alter.kind === 'none' ? ['active_jobs'] : []),
+  ]
+  return {
+    hidden,
+    scope: {
+      table: (project, table) => stats.covers({ projectId: project.uuid, tableId: table.uuid, id: table.uuid }),
+      job: (kind, job) => (kind === 'batch_job' ? batch : alter).covers(jobScope(ctx.cluster, job as Job)),
+    },
+  }
+}
+
+/** Counts the console's dashboard shows, plus the engine's own figures (both the caller's: decision 108). */
 export async function orgSummary(ctx: Ctx, org: Org) {
+  const user = requireUser(ctx)
+  const { scope, hidden } = figureScope(ctx, user)
   let figures: Record<string, number> = {}
   try {
-    figures = await ctx.cluster.data.hooks.orgFigures()
+    figures = await ctx.cluster.data.hooks.orgFigures(scope)
+    for (const key of hidden) delete figures[key]
   } catch (error) {
     ctx.cluster.log({
       level: 'warning',
@@ -444,7 +484,7 @@ export async function orgSummary(ctx: Ctx, org: Org) {
       error: String(error),
     })
   }
-  const counts = orgCounts(ctx, org, requireUser(ctx))
+  const counts = orgCounts(ctx, org, user)
   return {
     ...figures,
     ...counts,

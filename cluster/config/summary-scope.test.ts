@@ -143,3 +143,37 @@ describe('the org summary counts what the caller may view', () => {
     expect((await summary()).tables).toBe(9)
   })
 })
+
+describe("the summary's engine figures are the caller's too", () => {
+  test('rows stored and rows ingested of the tables it may see stats of; none without stats_table', async () => {
+    const rows = (n: number, message: string) =>
+      Array.from({ length: n }, (_, i) => ({ timestamp: `2026-12-01T00:00:${String(i).padStart(2, '0')}Z`, message }))
+    for (const [table, n] of [
+      ['feeds.b', 3],
+      ['billing.c', 5],
+    ] as const) {
+      const sent = await t.api('POST', '/ingest/event', rows(n, table), undefined, { 'x-hdx-table': table })
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200)
+    }
+    // the engine's parts are read at most once a moment (FIGURES_MS): until then the summary's are older
+    await expect.poll(async () => (await summary()).total_rows, { timeout: 10_000 }).toBe(8)
+    const admin = await summary()
+    expect(admin.rows_ingested_last_hour).toBe(8)
+    const scoped = await summary(scopedToken)
+    expect(scoped.total_rows).toBe(3)
+    expect(scoped.rows_ingested_last_hour).toBe(3)
+    expect(scoped.raw_data_size).toBeGreaterThan(0)
+    expect(scoped.raw_data_size).toBeLessThan(admin.raw_data_size)
+
+    // a role that lists feeds' tables but may not read their statistics: no storage figures at all
+    const role = await t.api('POST', '/config/v1/roles/', {
+      name: 'feeds_lister',
+      policies: [{ permissions: ['view_project', 'view_table'], scope_type: 'project', scope_id: ids.feeds }],
+    })
+    expect(role.status, JSON.stringify(role.body)).toBe(201)
+    const lister = await summary(await userWith('feeds-lister@example.com', ['feeds_lister']))
+    expect(lister.tables).toBeGreaterThanOrEqual(3)
+    for (const key of ['total_rows', 'raw_data_size', 'rows_ingested_last_hour', 'active_jobs'])
+      expect(lister, key).not.toHaveProperty(key)
+  })
+})

@@ -16,7 +16,7 @@ import {
   toEngineError,
   type OutputColumn,
 } from './engine'
-import type { DataHooks, DataPlane, Resource } from '../hooks'
+import type { DataHooks, DataPlane, FigureScope, Resource } from '../hooks'
 import { forgetTable, handleIngest, handleValidator } from './ingest'
 import { BatchRunner, recoverAlterJobs, registerJobRoutes } from './jobs'
 import type { Plane, QueryRecord } from './plane'
@@ -618,7 +618,7 @@ function makeHooks(plane: Plane): DataHooks {
     async dictionaryDeleted({ project, dictionary }) {
       await dropDictionary(project, dictionary)
     },
-    async orgFigures() {
+    async orgFigures(scope?: FigureScope) {
       // One engine read per org summary, whatever the org's size (issue 33): the parts of the org's
       // projects' databases grouped by table, summed here over the org's tables. (An IN list of
       // every (project, table) pair was a 10,000-tuple SQL at 10,000 tables.)
@@ -628,9 +628,11 @@ function makeHooks(plane: Plane): DataHooks {
         if (cluster.store.countChildren(KINDS.table, '_project', project.uuid))
           holders.set(String(project.name), project)
       const databases = [...holders.keys()].sort()
+      // a table of the org's (and, with a scope, one the caller's figures take in)
       const isKnown = (database: unknown, table: unknown) => {
         const project = holders.get(String(database))
-        return !!project && !!tableByName(cluster, project.uuid, String(table))
+        const known = project && tableByName(cluster, project.uuid, String(table))
+        return !!known && (!scope || scope.table(project, known))
       }
       let rows = 0
       let raw = 0
@@ -655,13 +657,27 @@ function makeHooks(plane: Plane): DataHooks {
       }
       const hourAgo = Date.now() - 3600_000
       const recent = plane.queries.filter((q) => Date.parse(q.query_start) >= hourAgo)
+      // a series labelled by its table (`project.table`) counts when the scope takes the table in
+      const seriesCounts = (labels: Record<string, string>) => {
+        if (!scope) return true
+        const [database, ...rest] = String(labels.table ?? '').split('.')
+        return !!labels.table && isKnown(database, rest.join('.'))
+      }
       const sumMetric = (name: string, sinceMs: number) => {
         let total = 0
-        for (const s of cluster.metrics.select(name)) for (const [t, v] of s.buckets) if (t >= sinceMs) total += v
+        for (const s of cluster.metrics.select(name))
+          if (seriesCounts(s.labels)) for (const [t, v] of s.buckets) if (t >= sinceMs) total += v
         return total
       }
-      const batch = [...cluster.store.values<Resource>('batch_job')]
-      const alter = [...cluster.store.values<Resource>('alter_job')]
+      // only jobs not yet over are counted below: the scope is asked of those alone (10,000 done jobs)
+      const jobsOf = (kind: 'batch_job' | 'alter_job') => {
+        const jobs: Readonly<Resource>[] = []
+        for (const job of cluster.store.values<Resource>(kind))
+          if (['ready', 'running', 'pending'].includes(job.status) && (!scope || scope.job(kind, job))) jobs.push(job)
+        return jobs
+      }
+      const batch = jobsOf('batch_job')
+      const alter = jobsOf('alter_job')
       return {
         total_rows: rows,
         raw_data_size: raw,
