@@ -11,9 +11,10 @@
  * and the cluster's CPU milliseconds per request, the mean wall time, and clusterCalls from the
  * console's request log. With `--against <ref>` the ref's build (bench/against.ts) is measured the same
  * way after this tree's, on a cluster of its own, and both are printed side by side. MAIN_ENV and
- * AGAINST_ENV switch one side, as for `bench load`; COST_LOG=<file> keeps this tree's request log.
+ * AGAINST_ENV switch one side, as for `bench load`; COST_LOG=<file> keeps this tree's request log,
+ * COST_HTML=<dir> one answer of each page.
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -90,7 +91,7 @@ async function measure(label: string, root: string | undefined, env: Record<stri
     if (!tableLink) throw new Error('the sample table is not listed')
     const agent = new http.Agent({ keepAlive: true })
     let turn = 0
-    const send = async (step: (typeof MIX)[number]) => {
+    const send = async (step: (typeof MIX)[number], keepBody = false) => {
       const cookie = cookies[turn++ % cookies.length]!
       const response = await httpSend(agent, new URL(`${server.base}${step.path.replace(':tableLink', tableLink)}`), {
         method: step.method,
@@ -100,14 +101,21 @@ async function measure(label: string, root: string | undefined, env: Record<stri
           ...(step.body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
         },
         body: step.body ? new URLSearchParams(step.body).toString() : undefined,
+        keepBody,
       })
       if (!step.expect.includes(response.status)) throw new Error(`${step.label}: HTTP ${response.status}`)
+      return response
     }
     const pages: Record<string, PageCost> = {}
     // COST_PAGES=table,dashboard: only those pages of the mix
     const only = process.env.COST_PAGES?.split(',').filter(Boolean)
     for (const step of MIX.filter((s) => !only || only.includes(s.label))) {
       for (let i = 0; i < warmup; i++) await send(step)
+      // COST_HTML=<dir>: one answer of each page kept (gzipped as sent), to see what a page renders
+      if (process.env.COST_HTML && !root) {
+        const answer = await send(step, true)
+        writeFileSync(path.join(process.env.COST_HTML, `${step.label.replace(/\W+/g, '-')}.gz`), answer.body)
+      }
       const consoleBefore = cpuMs(consolePids())
       const clusterBefore = cpuMs(clusterPids())
       const started = performance.now()
