@@ -168,9 +168,9 @@ export default function handleRequest(
 }
 
 /**
- * Stops the data's stream for the page's scripts when the page does not render. Remix (patched,
- * decision 051) makes it on first read: not read yet, there is nothing to stop, and reading it here
- * would encode the data only to throw it away.
+ * Stops the data's stream for the page's scripts when the page does not render (a kept page). Remix
+ * makes it before the entry runs (the patch that made it on first read, decision 051, cost more
+ * than it saved with distinct users: decision 109).
  */
 function cancelHandoffStream(context: EntryContext) {
   const property = Object.getOwnPropertyDescriptor(context, 'serverHandoffStream')
