@@ -59,9 +59,15 @@ export async function clusterToken(): Promise<string> {
 
 /**
  * Calls the cluster as the admin (`{org}` becomes the admin's org; `body` sent as JSON, or as
- * multipart when it is FormData); returns the parsed JSON body, throws on a failure.
+ * multipart when it is FormData; `headers` added, e.g. `x-hdx-table` for /ingest/event); returns the
+ * parsed JSON body, throws on a failure.
  */
-export async function clusterCall<T>(method: string, url: string, body?: unknown): Promise<T> {
+export async function clusterCall<T>(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const token = await clusterToken()
   const isForm = body instanceof FormData
   const answer = await fetch(`${CLUSTER}${url.replace('{org}', login!.orgId)}`, {
@@ -69,6 +75,7 @@ export async function clusterCall<T>(method: string, url: string, body?: unknown
     headers: {
       Authorization: `Bearer ${token}`,
       ...(body === undefined || isForm ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
     },
     body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
   })

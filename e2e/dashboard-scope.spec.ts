@@ -1,4 +1,4 @@
-import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_CLUSTER_PORT } from './env'
+import { clusterCall } from './cluster-faults'
 import { expect, test, uniqueName } from './fixtures'
 import { nextLinkTo } from './outbox'
 import type { Page } from '@playwright/test'
@@ -9,33 +9,6 @@ import type { Page } from '@playwright/test'
  * dashboard, not the org's, and no Users or Roles cards (it may not list them). Both with and
  * without scripts: the dashboard is server HTML.
  */
-
-const CLUSTER = `http://127.0.0.1:${E2E_CLUSTER_PORT}/config/v1`
-let session: { headers: Record<string, string>; org: string } | undefined
-
-/** The admin's call to the local cluster, over HTTP as the console reaches it. */
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  if (!session) {
-    const login = await fetch(`${CLUSTER}/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-    })
-    const answer = (await login.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
-    session = {
-      headers: { Authorization: `Bearer ${answer.auth_token.access_token}`, 'Content-Type': 'application/json' },
-      org: answer.orgs[0]!.uuid,
-    }
-  }
-  const response = await fetch(`${CLUSTER}${path.replace('{org}', session.org)}`, {
-    method,
-    headers: session.headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`)
-  return (text ? JSON.parse(text) : undefined) as T
-}
 
 /** A dashboard card's figure, by its label ("Tables"), in the Resources group. */
 const card = (page: Page, label: string) =>
@@ -49,16 +22,23 @@ test("a Reader of one project sees its project's table count on the dashboard, n
 }, testInfo) => {
   // an invite, a password set and a sign-in: about 10 s on a quiet machine
   test.slow()
-  const project = await call<{ uuid: string }>('POST', '/orgs/{org}/projects/', { name: uniqueName('scoped') })
+  const project = await clusterCall<{ uuid: string }>('POST', '/config/v1/orgs/{org}/projects/', {
+    name: uniqueName('scoped'),
+  })
   for (const name of ['first', 'second'])
-    await call('POST', `/orgs/{org}/projects/${project.uuid}/tables/`, { name: uniqueName(name) })
-  const org = await call<{ tables: number; projects: number }>('GET', '/orgs/{org}/summary')
+    await clusterCall('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`, { name: uniqueName(name) })
+  const org = await clusterCall<{ tables: number; projects: number }>('GET', '/config/v1/orgs/{org}/summary')
   // the org holds more (the sample and what other specs made): the figure below is the project's
   expect(org.tables).toBeGreaterThan(2)
   expect(org.projects).toBeGreaterThan(1)
 
   const email = `${uniqueName('reader')}@console.test`.toLowerCase()
-  await call('POST', '/invites/', { email, roles: ['reader'], scope_type: 'project', scope_id: project.uuid })
+  await clusterCall('POST', '/config/v1/invites/', {
+    email,
+    roles: ['reader'],
+    scope_type: 'project',
+    scope_id: project.uuid,
+  })
   const link = await nextLinkTo(email)
   const { baseURL, javaScriptEnabled } = testInfo.project.use
   const context = await browser.newContext({ baseURL, javaScriptEnabled })

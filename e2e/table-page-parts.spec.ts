@@ -1,4 +1,4 @@
-import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_CLUSTER_PORT } from './env'
+import { clusterCall } from './cluster-faults'
 import { expect, hydrated, test, uniqueName } from './fixtures'
 
 /*
@@ -7,39 +7,16 @@ import { expect, hydrated, test, uniqueName } from './fixtures'
  * preference, labelled (the smaller point). Both with and without scripts: the page is server HTML.
  */
 
-const CLUSTER = `http://127.0.0.1:${E2E_CLUSTER_PORT}`
-let session: { token: string; org: string } | undefined
-
-async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  if (!session) {
-    const login = await fetch(`${CLUSTER}/config/v1/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-    })
-    const answer = (await login.json()) as { auth_token: { access_token: string }; orgs: { uuid: string }[] }
-    session = { token: answer.auth_token.access_token, org: answer.orgs[0]!.uuid }
-  }
-  const response = await fetch(`${CLUSTER}${path.replace('{org}', session.org)}`, {
-    method,
-    headers: { Authorization: `Bearer ${session.token}`, 'Content-Type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`)
-  return (text ? JSON.parse(text) : undefined) as T
-}
-
 /** A project of its own with one table (`ts` primary, `kind`) holding `rows`, made through the API. */
 async function projectWithTable(rows: { ts: string; kind: string }[]) {
-  const project = await call<{ uuid: string; name: string }>('POST', '/config/v1/orgs/{org}/projects/', {
+  const project = await clusterCall<{ uuid: string; name: string }>('POST', '/config/v1/orgs/{org}/projects/', {
     name: uniqueName('parts'),
   })
   const name = uniqueName('events')
-  const table = await call<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`, {
+  const table = await clusterCall<{ uuid: string }>('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/`, {
     name,
   })
-  await call('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/${table.uuid}/transforms/`, {
+  await clusterCall('POST', `/config/v1/orgs/{org}/projects/${project.uuid}/tables/${table.uuid}/transforms/`, {
     name: `${name}_json`,
     type: 'json',
     settings: {
@@ -50,7 +27,7 @@ async function projectWithTable(rows: { ts: string; kind: string }[]) {
       ],
     },
   })
-  await call('POST', '/ingest/event', JSON.stringify(rows), { 'x-hdx-table': `${project.name}.${name}` })
+  await clusterCall('POST', '/ingest/event', rows, { 'x-hdx-table': `${project.name}.${name}` })
   return { project, table: { uuid: table.uuid, name }, path: `/data/tables/${table.uuid}?project=${project.uuid}` }
 }
 
@@ -60,7 +37,7 @@ test('a user whose role reads one project’s table and rows, nothing more, gets
   const now = new Date().toISOString().slice(0, 19) + 'Z'
   const made = await projectWithTable([{ ts: now, kind: 'scoped-row' }])
   const role = uniqueName('rows_only')
-  await call('POST', '/config/v1/roles/', {
+  await clusterCall('POST', '/config/v1/roles/', {
     name: role,
     policies: [
       { permissions: ['view_project', 'view_table', 'select_sql'], scope_type: 'project', scope_id: made.project.uuid },
@@ -68,7 +45,7 @@ test('a user whose role reads one project’s table and rows, nothing more, gets
   })
   const email = `${role}@console.test`
   const password = 'a-long-password-1'
-  await call('POST', '/config/v1/users/', { email, password, roles: [role] })
+  await clusterCall('POST', '/config/v1/users/', { email, password, roles: [role] })
   const context = await browser.newContext({
     baseURL: testInfo.project.use.baseURL,
     javaScriptEnabled: testInfo.project.use.javaScriptEnabled !== false,
