@@ -14,7 +14,7 @@
  * AGAINST_ENV switch one side, as for `bench load`; COST_LOG=<file> keeps this tree's request log,
  * COST_HTML=<dir> one answer of each page.
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -22,27 +22,10 @@ import { parseEnvList, prepareAgainst } from './against'
 import { createBenchUsers, roleCounts } from './bench-users'
 import { consoleLogin, ensureBuild, startBenchCluster, startConsole } from './console'
 import { httpSend } from './http-client'
-import { clusterCallsOf, MIX } from './sessions'
+import { childProcesses, clusterCallsOf, MIX, processTree } from './sessions'
 
 /** Clock ticks a second of /proc's utime and stime (USER_HZ: 100 on Linux). */
 const TICKS_PER_S = 100
-
-function childrenOf(pid: number): number[] {
-  const out: number[] = []
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`))
-      out.push(...readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').map(Number).filter(Boolean))
-  } catch {
-    // gone
-  }
-  return out
-}
-
-function treeOf(pid: number): number[] {
-  const pids = [pid]
-  for (let i = 0; i < pids.length; i++) pids.push(...childrenOf(pids[i]!))
-  return pids
-}
 
 /** CPU milliseconds (user + system) used so far by the processes `pids`. */
 function cpuMs(pids: number[]): number {
@@ -77,12 +60,12 @@ async function measure(label: string, root: string | undefined, env: Record<stri
     },
   )
   try {
-    const consolePids = () => treeOf(server.child.pid!)
+    const consolePids = () => processTree(server.child.pid!)
     // this process's other children are the cluster's
     const clusterPids = () =>
-      childrenOf(process.pid)
+      childProcesses(process.pid)
         .filter((pid) => pid !== server.child.pid)
-        .flatMap(treeOf)
+        .flatMap(processTree)
     const users = await createBenchUsers(cluster.url, dataDir, userCount)
     const cookies: string[] = []
     for (const user of users) cookies.push(await consoleLogin(server.base, user))

@@ -73,20 +73,8 @@ async function send(
  * far more under load) stalled every session's answer with it, adding to the latencies measured.
  */
 function treeRssMb(pid: number): number {
-  const pids = [pid]
-  for (let i = 0; i < pids.length; i++) {
-    try {
-      for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
-        pids.push(
-          ...readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').split(' ').map(Number).filter(Boolean),
-        )
-      }
-    } catch {
-      // gone
-    }
-  }
   let kb = 0
-  for (const one of pids) {
+  for (const one of processTree(pid)) {
     try {
       kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${one}/status`, 'utf8'))?.[1] ?? 0)
     } catch {
@@ -94,6 +82,25 @@ function treeRssMb(pid: number): number {
     }
   }
   return Math.round(kb / 1024)
+}
+
+/** The children of `pid`, read from /proc (none once it is gone). */
+export function childProcesses(pid: number): number[] {
+  const out: number[] = []
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      out.push(...readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').map(Number).filter(Boolean))
+  } catch {
+    // gone
+  }
+  return out
+}
+
+/** `pid` and its descendants (tsx runs the server in a child node process). */
+export function processTree(pid: number): number[] {
+  const pids = [pid]
+  for (let i = 0; i < pids.length; i++) pids.push(...childProcesses(pids[i]!))
+  return pids
 }
 
 export type SessionsResult = {
