@@ -1,6 +1,6 @@
 import { clusterCall } from './cluster-faults'
 import { expect, test, uniqueName } from './fixtures'
-import { nextLinkTo } from './outbox'
+import { acceptInvite } from './outbox'
 import type { Page } from '@playwright/test'
 
 /*
@@ -39,24 +39,12 @@ test("a Reader of one project sees its project's table count on the dashboard, n
     scope_type: 'project',
     scope_id: project.uuid,
   })
-  const link = await nextLinkTo(email)
-  const { baseURL, javaScriptEnabled } = testInfo.project.use
-  const context = await browser.newContext({ baseURL, javaScriptEnabled })
-  const page = await context.newPage()
-  await page.goto(link)
-  await page.getByLabel('New password').fill('reader-password-54')
-  await page.getByLabel('Repeat password').fill('reader-password-54')
-  await page.getByRole('button', { name: 'Set password' }).click()
-  await expect(page).toHaveURL(/\/login/)
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill('reader-password-54')
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await page.waitForURL('**/dashboard')
+  const page = await acceptInvite(browser, testInfo, email, 'reader-password-54')
 
   await expect(card(page, 'Tables').locator('[data-value]')).toHaveText('2')
   await expect(card(page, 'Projects').locator('[data-value]')).toHaveText('1')
   // what a Reader may not list has no card (its users/ and roles/ answer 403), rather than a 0
   await expect(card(page, 'Users')).toHaveCount(0)
   await expect(card(page, 'Roles')).toHaveCount(0)
-  await context.close()
+  await page.context().close()
 })

@@ -2,7 +2,7 @@ import type { Browser, Page, TestInfo } from '@playwright/test'
 import { expect, hydrated, test, uniqueName } from './fixtures'
 import { clusterCall } from './cluster-faults'
 import { ADMIN_EMAIL } from './env'
-import { nextLinkTo } from './outbox'
+import { acceptInvite } from './outbox'
 
 /** A unique email for one test run. */
 const uniqueEmail = (prefix: string) => `${uniqueName(prefix).toLowerCase()}@example.com`
@@ -239,22 +239,7 @@ async function signInInvited(admin: Page, browser: Browser, testInfo: TestInfo, 
   await expect(admin.getByText(`Invite sent to ${email}`)).toBeVisible()
 
   // the link is in the local cluster's outbox (its operator's file), never in its logs (issue 49)
-  const link = await nextLinkTo(email)
-
-  const { baseURL, javaScriptEnabled } = testInfo.project.use
-  const context = await browser.newContext({ baseURL, javaScriptEnabled })
-  const page = await context.newPage()
-  await page.goto(link)
-  await page.getByLabel('New password').fill('invited-password-1')
-  await page.getByLabel('Repeat password').fill('invited-password-1')
-  await page.getByRole('button', { name: 'Set password' }).click()
-  await expect(page).toHaveURL(/\/login/)
-  // (not logIn(): the "Password set" toast's Dismiss button is labelled "…Password…" too)
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill('invited-password-1')
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await page.waitForURL('**/dashboard')
-  return page
+  return acceptInvite(browser, testInfo, email, 'invited-password-1')
 }
 
 test.describe('security → walks as other roles (permission-aware pages)', () => {

@@ -1,6 +1,6 @@
 import { E2E_CLUSTER_PORT } from './env'
 import { expect, test, uniqueName } from './fixtures'
-import { nextLinkTo } from './outbox'
+import { acceptInvite } from './outbox'
 import { typeSql } from './query-editor'
 
 /**
@@ -51,19 +51,7 @@ test('a Reader of one project saves a query and sees it, and not the private que
     body: JSON.stringify({ email, org, roles: ['reader'], scope_type: 'project', scope_id: projects.results[0]!.uuid }),
   })
   expect(invited.status).toBe(201)
-  const link = await nextLinkTo(email)
-  const { baseURL, javaScriptEnabled } = testInfo.project.use
-  const context = await browser.newContext({ baseURL, javaScriptEnabled })
-  const page = await context.newPage()
-  await page.goto(link)
-  await page.getByLabel('New password').fill('reader-password-105')
-  await page.getByLabel('Repeat password').fill('reader-password-105')
-  await page.getByRole('button', { name: 'Set password' }).click()
-  await expect(page).toHaveURL(/\/login/)
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill('reader-password-105')
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await page.waitForURL('**/dashboard')
+  const page = await acceptInvite(browser, testInfo, email, 'reader-password-105')
 
   const mine = uniqueName('Reader own')
   await page.goto('/queries')
@@ -87,5 +75,5 @@ test('a Reader of one project saves a query and sees it, and not the private que
   // and the admin does not see the Reader's
   await admin.goto(`/queries/saved?q=${encodeURIComponent(mine)}`)
   await expect(admin.getByText(`No saved query has “${mine}” in its name.`)).toBeVisible()
-  await context.close()
+  await page.context().close()
 })
