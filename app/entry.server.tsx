@@ -9,7 +9,6 @@ import { getEnv } from '~/utils/env.server'
 import { NonceContext } from '~/utils/nonce'
 import { newNonce } from '~/utils/csp-nonce.server'
 import { securityHeaders } from '~/utils/security-headers.server'
-import { cachedPage, keepPage, pageKey } from '~/utils/page-cache.server'
 import { asRender, installRenderClockCheck, outsideRender } from '~/utils/render-clock.server'
 import { registerCache } from '~/utils/caches.server'
 
@@ -87,22 +86,11 @@ export default function handleRequest(
     for (const [name, value] of securityHeaders(nonce, getEnv().ALLOW_EMBEDDING)) responseHeaders.set(name, value)
   }
   const { cache, server: emotionServer } = sharedEmotion()
-  const respond = (page: Buffer<ArrayBuffer>, status: number, pageCache: 'hit' | 'miss' | 'off') => {
+  const respond = (page: Buffer<ArrayBuffer>, status: number) => {
     responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-    // whether the page came from the page cache, for whoever measures or debugs (and its e2e test)
-    responseHeaders.append('Server-Timing', `page-cache;desc="${pageCache}"`)
     // Pages carry one user's data: never store them in shared or browser caches.
     if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-store')
     return new Response(page, { status, headers: responseHeaders })
-  }
-
-  // The same build, URL and loader data render the same page: render it once (page-cache.server.ts).
-  const key = pageKey(request, responseStatusCode, remixContext)
-  const cached = key ? cachedPage(key, nonce) : undefined
-  if (cached !== undefined) {
-    // The data's stream for the page's scripts is in the stored page already.
-    cancelHandoffStream(remixContext)
-    return respond(cached, responseStatusCode, 'hit')
   }
 
   return new Promise<Response>((resolve, reject) => {
@@ -122,7 +110,7 @@ export default function handleRequest(
         {
           nonce,
           onAllReady: () =>
-            // React has rendered everything: what follows (styles, the page cache) is bookkeeping
+            // React has rendered everything: what follows (the styles) is bookkeeping
             outsideRender(() => {
               const chunks: Buffer[] = []
               const sink = new PassThrough()
@@ -146,8 +134,7 @@ export default function handleRequest(
                     head === -1
                       ? bytes
                       : Buffer.concat([bytes.subarray(0, head), Buffer.from(styles), bytes.subarray(head)])
-                  if (key && !didError) keepPage(key, page, nonce)
-                  resolve(respond(page, didError ? 500 : responseStatusCode, key ? 'miss' : 'off'))
+                  resolve(respond(page, didError ? 500 : responseStatusCode))
                 }),
               )
               pipe(sink)
@@ -165,16 +152,6 @@ export default function handleRequest(
     )
     timer = setTimeout(abort, streamTimeout + 1000)
   })
-}
-
-/**
- * Stops the data's stream for the page's scripts when the page does not render (a kept page). Remix
- * makes it before the entry runs (the patch that made it on first read, decision 051, cost more
- * than it saved with distinct users: decision 109).
- */
-function cancelHandoffStream(context: EntryContext) {
-  const property = Object.getOwnPropertyDescriptor(context, 'serverHandoffStream')
-  if (property && 'value' in property) (property.value as ReadableStream | undefined)?.cancel().catch(() => {})
 }
 
 /** Single-fetch data carries the same per-user data as the pages. */

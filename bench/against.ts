@@ -15,8 +15,8 @@
  * tree's cluster code, so the two consoles meet the same cluster) on a new data dir and free ports,
  * and the console on a free port of its own.
  *
- * Switches for one build: AGAINST_ENV / MAIN_ENV (`PAGE_CACHE=off,OTHER=1`) are added to that side's
- * environment, e.g. `--against HEAD` with AGAINST_ENV=PAGE_CACHE=off weighs the page cache on one build;
+ * Switches for one build: AGAINST_ENV / MAIN_ENV (`MAX_CONCURRENT_REQUESTS=0,OTHER=1`) are added to that side's
+ * environment, e.g. `--against HEAD` with AGAINST_ENV=MAX_CONCURRENT_REQUESTS=0 weighs the request line on one build;
  * AGAINST_BUILD_ENV is given to the ref's build (`VITE_SWAPS_OFF=one-shell-chunk` weighs a Vite swap,
  * in a folder of its own). A patch is weighed with a ref without it (a commit that deletes it).
  */

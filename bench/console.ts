@@ -110,7 +110,7 @@ function startNodeFlags(root: string): string[] {
 
 /**
  * Starts the console of the tree `root` (this one by default: another is a `--against` build, bench/against.ts)
- * from its own build and node_modules. `env` is added to the console's environment (e.g. PAGE_CACHE=off);
+ * from its own build and node_modules. `env` is added to the console's environment (e.g. MAX_CONCURRENT_REQUESTS=0);
  * `stdout` names a file for its JSON request logs (duration, clusterCalls), as CONSOLE_STDOUT does.
  */
 export async function startConsole(

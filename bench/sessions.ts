@@ -104,7 +104,7 @@ export function processTree(pid: number): number[] {
 }
 
 export type SessionsResult = {
-  /** Which console: `this tree` or the `--against` ref, and its switches (PAGE_CACHE=off…). */
+  /** Which console: `this tree` or the `--against` ref, and its switches (MAX_CONCURRENT_REQUESTS=0…). */
   label?: string
   sessions: number
   /** Distinct users signed in (USERS, default SESSIONS), by role. */

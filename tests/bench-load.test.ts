@@ -24,7 +24,7 @@ describe('the load bench (issue 52, decision 102)', () => {
   })
 
   it("takes a side's switches as NAME=value pairs", () => {
-    expect(parseEnvList('PAGE_CACHE=off,ADMISSION_LIMIT=0')).toEqual({ PAGE_CACHE: 'off', ADMISSION_LIMIT: '0' })
+    expect(parseEnvList('MAX_CONCURRENT_REQUESTS=0,LOG_LEVEL=warn')).toEqual({ MAX_CONCURRENT_REQUESTS: '0', LOG_LEVEL: 'warn' })
     expect(parseEnvList(undefined)).toEqual({})
   })
 

@@ -10,7 +10,6 @@ import '~/api/read-cache.server'
 import '~/api/revocations.server'
 import '~/api/saved-queries.server'
 import '~/api/tables.server'
-import '~/utils/page-cache.server'
 import '~/utils/session.server'
 import '~/routes/_console+/data+/__ingest-once.server'
 import '~/services/query/result-cache.server'
@@ -43,7 +42,6 @@ const EXPECTED = [
   'history-store-set-up',
   'ingest-tokens',
   'once-per-request',
-  'pages',
   'pool-rows',
   'query-results',
   'query-stops',

@@ -1,9 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 
 /**
- * A server render must not read the clock (issue 34): the page cache keeps a render by its URL and
- * loader data (decision 033), so a page whose HTML depends on "now" shows a stale "now" for as long
- * as it is kept. Work out anything relative to now in the loader and hand the render the result.
+ * A server render must not read the clock (issue 34): the browser renders the page again when it
+ * hydrates, at another "now", so HTML that depends on the clock differs between the two (a hydration
+ * mismatch, and a no-script page that disagrees with the scripted one). Work out anything relative to
+ * now in the loader and hand the render the result. (The page cache that first asked for this, decision
+ * 033, is gone: decision 110.)
  *
  * With `RENDER_CLOCK_CHECK=throw` (the e2e server sets it), `Date.now()` and `new Date()` with no
  * argument throw while a page renders, so the page answers 500 and the spec that opened it fails,
@@ -18,7 +20,7 @@ const rendering: AsyncLocalStorage<string> = (holder[KEY] ??= new AsyncLocalStor
 export class RenderReadTheClock extends Error {
   constructor(what: string, url: string) {
     super(
-      `${what} was read while rendering ${url}: the page cache would keep this "now" (decision 033). ` +
+      `${what} was read while rendering ${url}: the browser's render reads another "now" (issue 34). ` +
         'Work it out in the loader instead.',
     )
     this.name = 'RenderReadTheClock'

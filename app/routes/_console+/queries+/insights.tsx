@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = isMine ? await getCurrentUser(api) : null
   const insights = await loadQueryInsights(api, { minutes: INSIGHTS_WINDOW_MINUTES, user: user?.email ?? null })
   // how far back the log goes, in whole minutes: worked out here, so the render never reads the clock
-  // (the page cache keeps a render for a minute; decision 033)
+  // (the server's and the browser's renders would disagree; issue 34)
   const coveredMinutes = insights.oldest
     ? Math.max(1, Math.round((Date.now() - Date.parse(insights.oldest)) / 60_000))
     : null
