@@ -288,12 +288,21 @@ export type ClusterApi = {
   /** Calls `${origin}${path}` and returns the successful Response unread, to stream (e.g. /query). */
   stream(method: string, path: string, options?: StreamOptions): Promise<Response>
   /**
+   * `stream`'s call with a string body or none, its successful answer read whole (node:http, about
+   * a millisecond of the console's CPU less than fetch a call: issue 52), for a caller that reads it
+   * all anyway (one of the console's own queries). Throws as `stream`.
+   */
+  whole(method: string, path: string, options?: StreamOptions & { body?: string }): Promise<WholeAnswer>
+  /**
    * A conditional GET of `path` (relative to /config/v1; decision 102): with `kept` (an answer and its
    * ETag from before) it sends If-None-Match and answers `kept` itself on the cluster's 304; otherwise
    * the answer, with its ETag when the cluster gives one (a cluster that gives none: the plain read).
    */
   revalidate<T>(path: string, kept?: Revalidated<T>, options?: CallOptions): Promise<Revalidated<T>>
 }
+
+/** A successful answer read whole: its status, text and headers (by lower-case name). */
+export type WholeAnswer = { status: number; text: string; header(name: string): string | null }
 
 /** An answer and the ETag it came with (none from a cluster that gives none). */
 export type Revalidated<T> = { value: T; etag?: string }
@@ -450,6 +459,27 @@ export function createClusterApi(
             }),
           callOptions,
         ),
+      ),
+    whole: (method, path, { body, headers, accept, signal, ...callOptions } = {}) =>
+      sent(method, session.orgId, callOptions, () =>
+        guarded(async (): Promise<WholeAnswer> => {
+          const answer = await exchangeOrThrow(method, `${origin}${withParams(path, callOptions.params)}`, body, {
+            token,
+            headers,
+            accept: accept ?? '*/*',
+            context: callOptions.context,
+            signal: signal ?? request?.signal,
+          })
+          const given = answer.headers ?? {}
+          return {
+            status: answer.status,
+            text: answer.text,
+            header: (name) => {
+              const value = given[name.toLowerCase()]
+              return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+            },
+          }
+        }, callOptions),
       ),
   }
 }

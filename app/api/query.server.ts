@@ -45,24 +45,34 @@ export async function queryCluster(
   run: { signal?: AbortSignal; queryId?: string } = {},
 ): Promise<Response> {
   try {
-    return await api.stream('POST', '/query', {
-      params: run.queryId ? { ...settings, query_id: run.queryId } : settings,
-      signal: run.signal,
-      // a statement that changes nothing forgets no kept read (client.server's `sent`)
-      isRead: !isChangingStatement(sql),
-      body: sql,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    })
+    return await api.stream('POST', '/query', queryCall(sql, settings, run))
   } catch (error) {
-    if (error instanceof ClusterError && error.status === 400) {
-      const body = error.body
-      const record = body && typeof body === 'object' ? (body as { error?: unknown; query?: unknown }) : {}
-      const text = typeof body === 'string' ? body.trim() : ''
-      const message = typeof record.error === 'string' ? record.error : text || 'Bad Request'
-      throw new QueryError(message, typeof record.query === 'string' ? record.query : sql)
-    }
-    throw error
+    throw asQueryError(error, sql)
   }
+}
+
+/** The query API's call: `sql` as the body, `settings` (and the query's name) as URL parameters. */
+function queryCall(sql: string, settings: Record<string, string>, run: { signal?: AbortSignal; queryId?: string }) {
+  return {
+    params: run.queryId ? { ...settings, query_id: run.queryId } : settings,
+    signal: run.signal,
+    // a statement that changes nothing forgets no kept read (client.server's `sent`)
+    isRead: !isChangingStatement(sql),
+    body: sql,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  }
+}
+
+/** The engine's 400 as QueryError (its `error` text, else the body); any other failure as it is. */
+function asQueryError(error: unknown, sql: string): unknown {
+  if (error instanceof ClusterError && error.status === 400 && !(error instanceof QueryError)) {
+    const body = error.body
+    const record = body && typeof body === 'object' ? (body as { error?: unknown; query?: unknown }) : {}
+    const text = typeof body === 'string' ? body.trim() : ''
+    const message = typeof record.error === 'string' ? record.error : text || 'Bad Request'
+    return new QueryError(message, typeof record.query === 'string' ? record.query : sql)
+  }
+  return error
 }
 
 /** Parses `x-hdx-query-stats` (`exec_time=12 rows_read=3 ...`) into its pairs, in order. */
@@ -92,19 +102,18 @@ export async function runQuery(
   settings: Record<string, string> = {},
 ): Promise<QueryText> {
   const started = performance.now()
-  const response = await queryCluster(api, sql, settings)
-  let text: string
+  let answer
   try {
-    text = await response.text()
+    // read whole over node:http, not fetch: the console's own reads are small and read at once
+    answer = await api.whole('POST', '/query', queryCall(sql, settings, {}))
   } catch (error) {
-    if (api.signal?.aborted) throw error
-    throw new ClusterError({ status: 503 })
+    throw asQueryError(error, sql)
   }
   return {
-    text,
-    format: response.headers.get('x-clickhouse-format') ?? '',
-    stats: parseQueryStats(response.headers.get('x-hdx-query-stats')),
-    queryId: response.headers.get('x-clickhouse-query-id'),
+    text: answer.text,
+    format: answer.header('x-clickhouse-format') ?? '',
+    stats: parseQueryStats(answer.header('x-hdx-query-stats')),
+    queryId: answer.header('x-clickhouse-query-id'),
     elapsedMs: Math.round(performance.now() - started),
   }
 }

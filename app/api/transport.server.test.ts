@@ -59,7 +59,8 @@ describe('exchange', () => {
       '{"name":"é"}',
       OPTIONS,
     )
-    expect(first).toEqual({ status: 201, statusText: 'Made', text: '{"ok":"é"}' })
+    expect(first).toMatchObject({ status: 201, statusText: 'Made', text: '{"ok":"é"}' })
+    expect(first.headers?.['content-type']).toBe('application/json')
     await exchange('POST', `${base}/config/v1/x?a=1`, { authorization: 'Bearer t' }, '{"name":"é"}', OPTIONS)
     const [one, two] = seen.map((line) => line.split(' '))
     expect(one!.slice(0, 5)).toEqual(['POST', '/config/v1/x?a=1', 'Bearer', 't', '13'])

@@ -36,8 +36,17 @@ export class TransportFailure extends Error {
   }
 }
 
-/** `etag`: the answer's ETag header when it has one (a conditional read keeps it: decision 102). */
-export type Answer = { status: number; statusText: string; text: string; etag?: string }
+/**
+ * `etag`: the answer's ETag header when it has one (a conditional read keeps it: decision 102);
+ * `headers`: all of the answer's headers (a query's `x-hdx-query-stats`, say).
+ */
+export type Answer = {
+  status: number
+  statusText: string
+  text: string
+  etag?: string
+  headers?: http.IncomingHttpHeaders
+}
 
 type ExchangeOptions = {
   timeoutMs: number
@@ -115,7 +124,12 @@ export function exchange(
         decoded.on('data', (chunk: Buffer) => chunks.push(chunk))
         const etag = response.headers.etag
         decoded.on('end', () =>
-          finish(null, { ...head!, text: Buffer.concat(chunks).toString('utf8'), ...(etag ? { etag } : {}) }),
+          finish(null, {
+            ...head!,
+            text: Buffer.concat(chunks).toString('utf8'),
+            ...(etag ? { etag } : {}),
+            headers: response.headers,
+          }),
         )
         decoded.on('error', () => finish(new TransportFailure('network', head)))
         // A connection closed before the whole body came: 'close' without 'end'.
