@@ -27,6 +27,8 @@ const NOT_CACHES: Record<string, string> = {
   'app/utils/format-number.ts:formats': 'Intl.NumberFormat objects by their options: made once, never stale',
   'app/utils/format-date.ts:formatters': 'Intl.DateTimeFormat objects by their options: made once, never stale',
   'app/utils/engine-time.ts:parts': 'Intl.DateTimeFormat objects by zone (at most 64): made once, never stale',
+  'app/utils/engine-time.ts:buckets':
+    "a zone's offset and name by quarter hour (at most 4,096): a function of the zone database, never stale",
   'app/utils/chart-ticks.ts:numberFormats':
     "Intl.NumberFormat objects by a tick step's decimals: made once, never stale",
   'app/utils/before-close.server.ts:tasks': 'the work to finish before the process stops (decision on graceful stop)',

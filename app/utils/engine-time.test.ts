@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { engineTimeToIso, formatClock, formatEngineTime } from './engine-time'
+import { engineTimeToIso, formatClock, formatEngineTime, wallClock, wallClockOfIntl } from './engine-time'
 import { formatDateTime } from './format-date'
 
 /*
@@ -42,5 +43,67 @@ describe('engine time texts in the user’s zone', () => {
     expect(formatClock(ms, 'UTC')).toBe('23:05 UTC')
     expect(formatClock(ms, 'Europe/Paris')).toBe('00:05 CET')
     expect(formatClock(ms, 'Europe/Paris', true)).toBe('12-03 00:05 CET')
+  })
+})
+
+/*
+ * Issue 52: the wall clock is worked out from a zone's offset kept per quarter hour, not by Intl for
+ * every time of a page. It must agree with Intl everywhere: across transitions (an hour, Lord Howe's
+ * half hour), in zones a quarter hour off (Kathmandu, Chatham), before 1900 (local mean times).
+ */
+describe('the wall clock from kept offsets', () => {
+  const ZONES = [
+    'UTC',
+    'Europe/Paris',
+    'America/New_York',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'Pacific/Chatham',
+    'America/Sao_Paulo',
+    'Africa/Casablanca',
+    'Europe/Dublin',
+    'Asia/Kolkata',
+    'Nowhere/Else',
+  ]
+
+  it('agrees with Intl at each second around the 2026 transitions', () => {
+    // a minute either side of each transition of the year, second by second
+    const transitions = [
+      Date.UTC(2026, 2, 29, 1), // Europe/Paris, Dublin: spring
+      Date.UTC(2026, 9, 25, 1), // autumn
+      Date.UTC(2026, 2, 8, 7), // America/New_York: spring
+      Date.UTC(2026, 10, 1, 6), // autumn
+      Date.UTC(2026, 3, 4, 15), // Australia/Lord_Howe: half an hour back (02:00 local)
+      Date.UTC(2026, 9, 3, 15, 30), // and forward
+      Date.UTC(2026, 3, 4, 14), // Pacific/Chatham
+    ]
+    for (const zone of ZONES)
+      for (const at of transitions)
+        for (let ms = at - 60_000; ms <= at + 60_000; ms += 1000)
+          expect(wallClock(ms, zone), `${zone} ${new Date(ms).toISOString()}`).toEqual(wallClockOfIntl(ms, zone))
+  })
+
+  it('agrees with Intl around changes of offset off the quarter hour (local mean times, 1919 and 1985)', () => {
+    const changes: [string, number][] = [
+      ['Asia/Kathmandu', Date.UTC(1919, 11, 31, 18, 18, 44)], // LMT +5:41:16 to +5:30
+      ['Asia/Kathmandu', Date.UTC(1985, 11, 31, 18, 30)], // +5:30 to +5:45
+      ['Europe/Dublin', Date.UTC(1916, 4, 21, 2, 25, 21)], // Dublin Mean Time to summer time
+    ]
+    for (const [zone, at] of changes)
+      for (let ms = at - 30 * 60_000; ms <= at + 30 * 60_000; ms += 7000)
+        expect(wallClock(ms, zone), `${zone} ${new Date(ms).toISOString()}`).toEqual(wallClockOfIntl(ms, zone))
+  })
+
+  it('agrees with Intl at any instant from 1800 to 2300, to the millisecond', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.integer({ min: Date.UTC(1800, 0, 1), max: Date.UTC(2300, 0, 1) }),
+        (zone, ms) => {
+          expect(wallClock(ms, zone)).toEqual(wallClockOfIntl(ms, zone))
+        },
+      ),
+      { numRuns: 3000 },
+    )
   })
 })
