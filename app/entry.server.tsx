@@ -51,6 +51,18 @@ registerCache({
   writesChangeIt: false,
 })
 
+registerCache({
+  name: 'server-routes',
+  file: 'patches/@remix-run+react+2.17.5.patch, patches/react-router-dom+6.30.4.patch',
+  holds:
+    "a build's server routes and their data routes (decision 111), so the router's match caches hit on every render",
+  key: "the build's manifest routes (made again when the route modules, future flags or SPA mode differ), then the routes array",
+  lifetime: 'the build',
+  bound: 'one per build',
+  forgottenBy: 'a new build (the manifest is a new object)',
+  writesChangeIt: false,
+})
+
 function newEmotion() {
   const cache = createCache({ key: 'css' })
   return { cache, server: createEmotionServer(cache) }

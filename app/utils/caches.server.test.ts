@@ -50,6 +50,7 @@ const EXPECTED = [
   'reads-kept',
   'reads-per-request',
   'router-matches',
+  'server-routes',
   'sessions-read',
   'sessions-revoked',
   'sessions-revoked-shared',
