@@ -1,8 +1,9 @@
 import type { ClusterApi } from './client.server'
+import { ClusterError } from './errors.server'
 import { isConsoleProject, namesConsoleProject } from '~/utils/console-store'
 import { listProjects, type Project } from './projects.server'
 import { cachedRead } from './read-cache.server'
-import { findTable, learnTableProject, listTables, type Table } from './tables.server'
+import { findTable, learnTableProject, tablesOfListedProject, type Table } from './tables.server'
 
 /**
  * The table pickers of an org of any size (issue 33, decision 062): a search narrows a short list
@@ -30,9 +31,20 @@ export function listProjectsBriefly(api: ClusterApi): Promise<Project[]> {
   return cachedRead(api, 'projects', () => listProjects(api))
 }
 
-/** A project's tables (sorted by name) from the session's short read cache. Shared: never change it. */
-export function listTablesBriefly(api: ClusterApi, projectId: string): Promise<Table[]> {
-  return cachedRead(api, `tables:${projectId}`, () => listTables(api, projectId))
+/**
+ * A project's tables (sorted by name) from the session's short read cache. Shared: never change it.
+ * A project deleted since the project list was read (its tables answer 404) has none.
+ */
+export async function listTablesBriefly(api: ClusterApi, projectId: string): Promise<Table[]> {
+  return (await tablesOfListedProject(api, projectId)) ?? []
+}
+
+/**
+ * A project's tables answering 404: the project was deleted (by another user, replica or tool)
+ * after the org's project list was read. Every caller here reads a project it found in that list.
+ */
+function isGone(error: unknown): boolean {
+  return error instanceof ClusterError && error.status === 404
 }
 
 const tablesPath = (api: ClusterApi, projectId: string) =>
@@ -48,10 +60,17 @@ export async function pageOfTables(
   projectId: string,
   page: number,
   pageSize: number,
-): Promise<{ tables: Table[]; count: number }> {
+): Promise<{ tables: Table[]; count: number; isGone?: true }> {
   const answer = await cachedRead(api, `tables:${projectId}:${page}:${pageSize}`, () =>
-    api.list<Table>(tablesPath(api, projectId), { page, pageSize, params: { ordering: 'name' } }),
+    api
+      .list<Table>(tablesPath(api, projectId), { page, pageSize, params: { ordering: 'name' } })
+      .catch((error: unknown) => {
+        // deleted since the project list was read: no tables, and the caller leaves the project out
+        if (isGone(error)) return null
+        throw error
+      }),
   )
+  if (!answer) return { tables: [], count: 0, isGone: true }
   for (const table of answer.results) learnTableProject(table.uuid, projectId)
   return { tables: answer.results, count: answer.count }
 }

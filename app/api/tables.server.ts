@@ -97,7 +97,36 @@ export function forgetTableProjects() {
 /** Returns each project of the org with its tables (projects and tables sorted by name). */
 export async function listProjectsWithTables(api: ClusterApi): Promise<{ project: Project; tables: Table[] }[]> {
   const projects = await listProjects(api)
-  return Promise.all(projects.map(async (project) => ({ project, tables: await listTables(api, project.uuid) })))
+  return present(
+    await Promise.all(projects.map(async (project) => ({ project, tables: await tablesOrGone(api, project.uuid) }))),
+  )
+}
+
+/**
+ * A listed project's tables, or null when its tables answer 404: the project was deleted (by another
+ * user, replica or tool) after the org's project list was read, and a list leaves it out rather than
+ * failing the page.
+ */
+async function tablesOrGone(api: ClusterApi, projectId: string): Promise<Table[] | null> {
+  try {
+    return await listTables(api, projectId)
+  } catch (error) {
+    if (error instanceof ClusterError && error.status === 404) return null
+    throw error
+  }
+}
+
+/** The projects still there (tablesOrGone), with their tables. */
+function present(entries: { project: Project; tables: Table[] | null }[]): { project: Project; tables: Table[] }[] {
+  return entries.flatMap(({ project, tables }) => (tables ? [{ project, tables }] : []))
+}
+
+/**
+ * A listed project's tables (sorted by name), read once per console request; null when the project
+ * was deleted since the project list was read (tablesOrGone). Shared: never change it.
+ */
+export function tablesOfListedProject(api: ClusterApi, projectId: string): Promise<Table[] | null> {
+  return cachedRead(api, `tables:${projectId}`, () => tablesOrGone(api, projectId))
 }
 
 /** The org's projects, read once per console request (read-cache.server; decision 060). Shared: never change it. */
@@ -113,11 +142,10 @@ function listProjectsBriefly(api: ClusterApi): Promise<Project[]> {
  */
 export async function listProjectsWithTablesBriefly(api: ClusterApi): Promise<{ project: Project; tables: Table[] }[]> {
   const projects = await listProjectsBriefly(api)
-  return Promise.all(
-    projects.map(async (project) => ({
-      project,
-      tables: await cachedRead(api, `tables:${project.uuid}`, () => listTables(api, project.uuid)),
-    })),
+  return present(
+    await Promise.all(
+      projects.map(async (project) => ({ project, tables: await tablesOfListedProject(api, project.uuid) })),
+    ),
   )
 }
 

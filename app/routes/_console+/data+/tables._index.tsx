@@ -69,8 +69,10 @@ async function pagedRows(api: ClusterApi, paging: Paging) {
   // the console's own store is listed only when searched for by name (decision 105)
   const projects = (await listProjectsBriefly(api)).filter((project) => !isConsoleProject(project))
   if (paging.page === 1) return firstPage(api, paging, projects)
-  const counts = await Promise.all(projects.map(async (project) => (await pageOfTables(api, project.uuid, 1, 1)).count))
-  const sizes = counts.map((count) => Math.max(1, count))
+  const firsts = await Promise.all(projects.map((project) => pageOfTables(api, project.uuid, 1, 1)))
+  const counts = firsts.map((first) => first.count)
+  // a project deleted since the list was read (another user, replica or tool) takes no row
+  const sizes = firsts.map((first) => (first.isGone ? 0 : Math.max(1, first.count)))
   const total = sizes.reduce((sum, size) => sum + size, 0)
   const pageCount = Math.max(1, Math.ceil(total / paging.pageSize))
   const page = Math.min(paging.page, pageCount)
@@ -83,7 +85,7 @@ async function pagedRows(api: ClusterApi, paging: Paging) {
     const from = Math.max(start - offset, 0)
     const to = Math.min(end - offset, size)
     offset += size
-    if (to <= 0 || from >= size) continue
+    if (to <= 0 || from >= size || size === 0) continue
     if (counts[index] === 0) {
       parts.push(Promise.resolve([rowOf(project, null)]))
       continue
@@ -130,8 +132,10 @@ async function firstPage(api: ClusterApi, paging: Paging, projects: Project[]) {
     const asked = projects.slice(next, next + batch)
     next += asked.length
     const answers = await Promise.all(asked.map((project) => pageOfTables(api, project.uuid, 1, pageSize)))
-    for (const [index, { tables, count }] of answers.entries()) {
+    for (const [index, { tables, count, isGone }] of answers.entries()) {
       const project = asked[index]!
+      // deleted since the project list was read (another user, replica or tool): no row
+      if (isGone) continue
       const room = pageSize - rows.length
       // a project read but not shown, or shown in part, is more
       if (room <= 0 || Math.max(1, count) > room) hasMore = true

@@ -222,6 +222,25 @@ describe('/data/tables', () => {
     )
   })
 
+  it('leaves out a project deleted while the page reads it (its tables answer 404), on every kind of page', async () => {
+    const { projectId } = await createTableOk('gone_soon_table', NEW_PROJECT, 'gone_soon_project')
+    const gone = `/config/v1/orgs/:org/projects/${projectId}/tables/`
+    const shows = (data: { rows: { projectName: string }[] }) =>
+      data.rows.some((row) => row.projectName === 'gone_soon_project')
+    // the project list is read, then the project is deleted (another user, replica or tool) before its tables are
+    for (const path of ['/data/tables', '/data/tables?pageSize=1&page=2', '/data/tables?q=gone_soon']) {
+      failWith(gone, 404, { detail: 'Not found.' }, 'get')
+      const data = await listLoader(args(get(path, cookie)))
+      expect(shows(data), path).toBe(false)
+      // the page stands: the other projects are listed (the search finds only the gone one)
+      if (!path.includes('q=')) expect(data.rows.length, path).toBeGreaterThan(0)
+    }
+    // and any other failure of a project's tables is still the page's
+    failWith(gone, 500, { detail: 'boom' }, 'get')
+    const failed = await returnedOrThrown(() => listLoader(args(get('/data/tables?q=gone_soon', cookie))))
+    expect(unwrap(failed).status).toBe(500)
+  })
+
   it('ends the session on a 401 from the cluster', async () => {
     failWith('/config/v1/orgs/:org/projects/', 401, { detail: 'Token expired.' }, 'get')
     const thrown = await responseFrom(() => listLoader(args(get('/data/tables?page=2', cookie))))
