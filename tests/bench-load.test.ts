@@ -24,7 +24,10 @@ describe('the load bench (issue 52, decision 102)', () => {
   })
 
   it("takes a side's switches as NAME=value pairs", () => {
-    expect(parseEnvList('MAX_CONCURRENT_REQUESTS=0,LOG_LEVEL=warn')).toEqual({ MAX_CONCURRENT_REQUESTS: '0', LOG_LEVEL: 'warn' })
+    expect(parseEnvList('MAX_CONCURRENT_REQUESTS=0,LOG_LEVEL=warn')).toEqual({
+      MAX_CONCURRENT_REQUESTS: '0',
+      LOG_LEVEL: 'warn',
+    })
     expect(parseEnvList(undefined)).toEqual({})
   })
 
