@@ -1,4 +1,4 @@
-import { createTableThroughForm, expect, test, uniqueName } from './fixtures'
+import { createTableThroughForm, expect, hydrated, test, uniqueName } from './fixtures'
 import { clusterCall } from './cluster-faults'
 import { codeField } from './code-field'
 
@@ -220,6 +220,9 @@ test.describe('data → a dictionary with its file uploaded in the same form (is
     const file = `${uniqueName('inline')}.csv`
     const dictionary = uniqueName('dict_up')
     await page.goto('/data/dictionaries/new-data-dictionary')
+    // a file chosen before hydration fires its change before React listens: the form never learns of
+    // it and refuses the submit ("File selection is required"; seen once in a full run)
+    await hydrated(page)
     await page.getByLabel('Project', { exact: true }).selectOption({ label: project })
     await page.getByLabel('Dictionary name').fill(dictionary)
     await page.getByLabel('Upload a file').setInputFiles({ name: file, mimeType: 'text/csv', buffer: Buffer.from(CSV) })
