@@ -25,6 +25,7 @@ import {
   type RowsPart,
   type TableDataPart,
 } from './__table-data-values'
+import { FigureList } from '~/components/ui/figure-list'
 
 /*
  * Times (issue 54): the engine's texts are UTC; the part shows them in the user's timezone
@@ -162,18 +163,7 @@ function ArrivalFigures({ arrival }: { arrival: ArrivalPart }) {
   ]
   return (
     <Stack gap="3">
-      <SimpleGrid as="dl" columns={{ base: 1, sm: 3 }} gap="3">
-        {figures.map(([label, value]) => (
-          <Box key={label}>
-            <Text as="dt" fontSize="xs" color="fg.muted">
-              {label}
-            </Text>
-            <Text as="dd" fontWeight="semibold">
-              {value}
-            </Text>
-          </Box>
-        ))}
-      </SimpleGrid>
+      <FigureList figures={figures} columns={{ base: 1, sm: 3 }} gap="3" />
       <Text fontSize="xs" color="fg.muted">
         Counted by the primary timestamp
         {arrival.ahead ? `; ${formatNumber(arrival.ahead)} rows are timestamped ahead of now` : ''}.
@@ -449,18 +439,13 @@ function FiguresView({ figures }: { figures: ColumnFigures }) {
         <InlineAlert title="The figures could not be computed">{figures.error}</InlineAlert>
       ) : (
         <Stack gap="3">
-          <SimpleGrid as="dl" columns={{ base: 2, md: 3 }} gap="3" aria-label={`Figures of ${figures.column}`}>
-            {entries.map(([label, value]) => (
-              <Box key={label} minW="0">
-                <Text as="dt" fontSize="xs" color="fg.muted">
-                  {label}
-                </Text>
-                <Text as="dd" fontWeight="semibold" overflowWrap="anywhere">
-                  {value}
-                </Text>
-              </Box>
-            ))}
-          </SimpleGrid>
+          <FigureList
+            figures={entries}
+            columns={{ base: 2, md: 3 }}
+            gap="3"
+            wrap
+            aria-label={`Figures of ${figures.column}`}
+          />
           {figures.top ? (
             <Box>
               <Text fontSize="xs" color="fg.muted" mb="1" id="figures-top">

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Box, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Box, HStack, Stack, Text } from '@chakra-ui/react'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
@@ -48,6 +48,7 @@ import { routeErrorBoundary } from '~/components/layout/route-error'
 import { loadTableData } from './__table-data.server'
 import { TableDataPanels } from './__table-data'
 import { DeniedNote, DeniedSection } from './__table-denied'
+import { FigureList } from '~/components/ui/figure-list'
 
 export const handle: RouteHandle = {
   docsTopic: 'table',
@@ -449,18 +450,7 @@ function StatsPanel({
   return (
     <SectionCard id="stats" title="Statistics">
       {stats ? (
-        <SimpleGrid as="dl" columns={{ base: 2, md: 4, xl: 7 }} gap="4">
-          {figures.map(([label, value]) => (
-            <Box key={label}>
-              <Text as="dt" fontSize="xs" color="fg.muted">
-                {label}
-              </Text>
-              <Text as="dd" fontWeight="semibold">
-                {value}
-              </Text>
-            </Box>
-          ))}
-        </SimpleGrid>
+        <FigureList figures={figures} columns={{ base: 2, md: 4, xl: 7 }} gap="4" />
       ) : isDenied ? (
         <DeniedNote what="the statistics of this table" />
       ) : (

@@ -1,4 +1,4 @@
-import { Box, SimpleGrid, Text } from '@chakra-ui/react'
+import { Box, Text } from '@chakra-ui/react'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { Heading } from '~/components/ui/heading'
 import { Link } from '@remix-run/react'
@@ -13,6 +13,7 @@ export { cores, formatSize, rangeText }
 import { InlineAlert } from '~/components/layout/inline-alert'
 import type { IngestTable, PoolRow, PoolTotals } from './__pools.server'
 import { CreateLink } from '~/components/layout/create-link'
+import { FigureList } from '~/components/ui/figure-list'
 
 const tableColumns: Column<IngestTable>[] = [
   {
@@ -170,18 +171,7 @@ function TotalsPanel({ totals }: { totals: PoolTotals }) {
   ]
   return (
     <Box as="section" aria-label="Capacity" bg="bg" borderWidth="1px" rounded="md" p="4">
-      <SimpleGrid as="dl" columns={{ base: 2, md: 5 }} gap="4">
-        {figures.map(([label, value]) => (
-          <Box key={label}>
-            <Text as="dt" fontSize="xs" color="fg.muted">
-              {label}
-            </Text>
-            <Text as="dd" fontWeight="semibold" fontSize="lg">
-              {value}
-            </Text>
-          </Box>
-        ))}
-      </SimpleGrid>
+      <FigureList figures={figures} columns={{ base: 2, md: 5 }} gap="4" size="lg" />
       <Text fontSize="xs" color="fg.muted" mt="2">
         Each pool&apos;s size times its replicas; an autoscaled pool counts from its fewest to its most replicas.
         {totals.unreadable

@@ -25,6 +25,7 @@ import { PoolEditEditor, UPDATE_INTENT } from './__pool-editor'
 import { loadPoolDefaults, poolEditValues, updatePoolAction } from './__pool-editor.server'
 import { poolRow, poolTotals } from './__pools.server'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { FigureList } from '~/components/ui/figure-list'
 
 export const handle: RouteHandle = {
   docsTopic: 'scale',
@@ -152,29 +153,20 @@ export default function PoolRoute() {
           </Text>
         </Panel>
         <Panel id="capacity" title="Capacity">
-          <SimpleGrid as="dl" columns={2} gap="4">
-            {(
-              [
-                ['Replicas', pool.replicas ? rangeText(pool.replicas) : pool.replicasText || '—'],
-                ['CPU per replica', pool.cpuText || '—'],
-                ['Memory per replica', pool.memoryText || '—'],
-                ['Storage per replica', pool.storageText || '—'],
-                ['CPU in all', rangeText(totals.cpu, cores) + ' cores'],
-                ['Memory in all', rangeText(totals.memory, formatSize)],
-                ['Storage in all', rangeText(totals.storage, formatSize)],
-                ['Shards', pool.shards === null ? '—' : formatNumber(pool.shards)],
-              ] as [string, string][]
-            ).map(([label, value]) => (
-              <Box key={label}>
-                <Text as="dt" fontSize="xs" color="fg.muted">
-                  {label}
-                </Text>
-                <Text as="dd" fontWeight="semibold">
-                  {value}
-                </Text>
-              </Box>
-            ))}
-          </SimpleGrid>
+          <FigureList
+            columns={2}
+            gap="4"
+            figures={[
+              ['Replicas', pool.replicas ? rangeText(pool.replicas) : pool.replicasText || '—'],
+              ['CPU per replica', pool.cpuText || '—'],
+              ['Memory per replica', pool.memoryText || '—'],
+              ['Storage per replica', pool.storageText || '—'],
+              ['CPU in all', rangeText(totals.cpu, cores) + ' cores'],
+              ['Memory in all', rangeText(totals.memory, formatSize)],
+              ['Storage in all', rangeText(totals.storage, formatSize)],
+              ['Shards', pool.shards === null ? '—' : formatNumber(pool.shards)],
+            ]}
+          />
         </Panel>
       </SimpleGrid>
 
