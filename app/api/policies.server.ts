@@ -61,6 +61,20 @@ export async function nullOnMissing<T>(load: () => Promise<T>): Promise<T | null
 }
 
 /**
+ * Returns what `load` returns, or null when the cluster answers 404: for a read of something found in
+ * a list read just before (a project's tables), deleted since by another user, replica or tool. Any
+ * other failure, a 400 included, is thrown (unlike nullOnMissing, whose ids may be typed by hand).
+ */
+export async function nullWhenGone<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load()
+  } catch (error) {
+    if (error instanceof ClusterError && error.status === 404) return null
+    throw error
+  }
+}
+
+/**
  * Returns what `load` returns, or `none` when the cluster refuses it to this user (403) or does not
  * have it (404): for lists a form only offers as choices. Other failures are thrown.
  */

@@ -1,7 +1,7 @@
 import type { ClusterApi } from './client.server'
-import { ClusterError } from './errors.server'
 import { isConsoleProject, namesConsoleProject } from '~/utils/console-store'
 import { listProjects, type Project } from './projects.server'
+import { nullWhenGone } from './policies.server'
 import { cachedRead } from './read-cache.server'
 import { findTable, learnTableProject, tablesOfListedProject, type Table } from './tables.server'
 
@@ -39,14 +39,6 @@ export async function listTablesBriefly(api: ClusterApi, projectId: string): Pro
   return (await tablesOfListedProject(api, projectId)) ?? []
 }
 
-/**
- * A project's tables answering 404: the project was deleted (by another user, replica or tool)
- * after the org's project list was read. Every caller here reads a project it found in that list.
- */
-function isGone(error: unknown): boolean {
-  return error instanceof ClusterError && error.status === 404
-}
-
 const tablesPath = (api: ClusterApi, projectId: string) =>
   `/orgs/${api.orgId}/projects/${encodeURIComponent(projectId)}/tables/`
 
@@ -61,14 +53,10 @@ export async function pageOfTables(
   page: number,
   pageSize: number,
 ): Promise<{ tables: Table[]; count: number; isGone?: true }> {
+  // null: deleted since the project list was read (every caller read the project there); no tables,
+  // and the caller leaves the project out
   const answer = await cachedRead(api, `tables:${projectId}:${page}:${pageSize}`, () =>
-    api
-      .list<Table>(tablesPath(api, projectId), { page, pageSize, params: { ordering: 'name' } })
-      .catch((error: unknown) => {
-        // deleted since the project list was read: no tables, and the caller leaves the project out
-        if (isGone(error)) return null
-        throw error
-      }),
+    nullWhenGone(() => api.list<Table>(tablesPath(api, projectId), { page, pageSize, params: { ordering: 'name' } })),
   )
   if (!answer) return { tables: [], count: 0, isGone: true }
   for (const table of answer.results) learnTableProject(table.uuid, projectId)

@@ -1,7 +1,7 @@
 import { ClusterError } from './errors.server'
 import type { ClusterApi } from './client.server'
 import { listAll } from './list-all.server'
-import { nullOnMissing } from './policies.server'
+import { nullOnMissing, nullWhenGone } from './policies.server'
 import { cachedRead } from './read-cache.server'
 import { getProject, listProjects, type Project } from './projects.server'
 import { registerCache } from '~/utils/caches.server'
@@ -107,13 +107,8 @@ export async function listProjectsWithTables(api: ClusterApi): Promise<{ project
  * user, replica or tool) after the org's project list was read, and a list leaves it out rather than
  * failing the page.
  */
-async function tablesOrGone(api: ClusterApi, projectId: string): Promise<Table[] | null> {
-  try {
-    return await listTables(api, projectId)
-  } catch (error) {
-    if (error instanceof ClusterError && error.status === 404) return null
-    throw error
-  }
+function tablesOrGone(api: ClusterApi, projectId: string): Promise<Table[] | null> {
+  return nullWhenGone(() => listTables(api, projectId))
 }
 
 /** The projects still there (tablesOrGone), with their tables. */

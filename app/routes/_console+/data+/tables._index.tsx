@@ -85,7 +85,7 @@ async function pagedRows(api: ClusterApi, paging: Paging) {
     const from = Math.max(start - offset, 0)
     const to = Math.min(end - offset, size)
     offset += size
-    if (to <= 0 || from >= size || size === 0) continue
+    if (to <= 0 || from >= size) continue
     if (counts[index] === 0) {
       parts.push(Promise.resolve([rowOf(project, null)]))
       continue
