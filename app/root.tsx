@@ -1,4 +1,5 @@
-import { Box, chakra, ChakraProvider, Text } from '@chakra-ui/react'
+import { chakra, ChakraProvider } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { withBase } from '~/utils/base-path'
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
@@ -12,9 +13,8 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react'
-import { systemForPages } from '~/chakra-config'
 import type { ToastItem } from '~/components/layout/toaster'
-import { system } from '~/theme'
+import { pageSystem } from '~/theme'
 import { errorMessage } from '~/utils/error-message'
 import { EARLY_TEXT_SCRIPT, useRestoreEarlyText } from '~/utils/early-text'
 import { useNonce } from '~/utils/nonce'
@@ -33,7 +33,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // Global CSS and tokens come from the theme stylesheet linked in the head, not from every page;
 // without the root loader's hashed URL (an error before it), the same sheet under a revalidated name.
 const THEME_STYLESHEET_FALLBACK = '/resources/theme/current.css'
-const pageSystem = systemForPages(system)
 
 // The toaster's code (with its Button and Stack) loads only on a page that has toasts (decision 032).
 const Toaster = lazy(() => import('~/components/layout/toaster').then((module) => ({ default: module.Toaster })))

@@ -1,5 +1,5 @@
 import { createSystem, defineConfig } from '@chakra-ui/react'
-import { chakraBaseConfig } from './chakra-config'
+import { chakraBaseConfig, systemForPages } from './chakra-config'
 
 /** The monospace stack: fonts Debian ships (DejaVu, Liberation) before the platforms' own. */
 export const MONO_FONTS = '"DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, "Courier New", monospace'
@@ -37,3 +37,6 @@ export const consoleThemeConfig = defineConfig({
 
 /** The console's Chakra system (passed to ChakraProvider as `value`). */
 export const system = createSystem(chakraBaseConfig, consoleThemeConfig)
+
+/** The system pages render with (root.tsx's ChakraProvider): the same, without the global CSS and layers (chakra-config.ts). */
+export const pageSystem = systemForPages(system)

@@ -95,6 +95,36 @@ describe('recipe components (components/ui)', () => {
         </ChakraButton>,
       ],
       [
+        <Button asChild size="sm" variant="outline" colorPalette="red">
+          <a href="/x" aria-label="Delete x">
+            Delete
+          </a>
+        </Button>,
+        <ChakraButton asChild size="sm" variant="outline" colorPalette="red">
+          <a href="/x" aria-label="Delete x">
+            Delete
+          </a>
+        </ChakraButton>,
+      ],
+      [
+        <Button type="submit" size="xs" variant="ghost" disabled name="intent" value="v" mt="2" aria-label="Go now">
+          Go
+        </Button>,
+        <ChakraButton
+          type="submit"
+          size="xs"
+          variant="ghost"
+          disabled
+          name="intent"
+          value="v"
+          mt="2"
+          aria-label="Go now"
+        >
+          Go
+        </ChakraButton>,
+      ],
+      [<Button>Plain</Button>, <ChakraButton>Plain</ChakraButton>],
+      [
         <Heading as="h1" size="lg" mb="3">
           Title
         </Heading>,
