@@ -1,4 +1,6 @@
-import { Box, chakra, HStack, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Form, useSubmit } from '@remix-run/react'
 import { lazy, Suspense, type FormEvent } from 'react'
 import { ClientOnly } from 'remix-utils/client-only'

@@ -1,4 +1,5 @@
-import { Box, chakra } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
 import { useId } from 'react'
 
 const WIDTH = 300

@@ -1,4 +1,4 @@
-import { Box } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
 import type { ReactNode } from 'react'
 
 export type Column<Row> = {

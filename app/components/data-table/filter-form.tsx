@@ -1,4 +1,5 @@
-import { chakra, HStack } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { HStack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import { Form } from '@remix-run/react'

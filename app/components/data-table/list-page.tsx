@@ -1,4 +1,4 @@
-import { Stack } from '@chakra-ui/react'
+import { Stack } from '~/components/ui/stack'
 import { useSearchParams } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { PageHeader } from '~/components/layout/page-header'

@@ -1,4 +1,6 @@
-import { chakra, HStack, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { NativeSelect } from '~/components/ui/native-select'
 import { Form, Link, useSubmit } from '@remix-run/react'

@@ -1,5 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { Box, HStack, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'

@@ -1,5 +1,6 @@
 import { getFormProps, type FormMetadata } from '@conform-to/react'
-import { Box, HStack } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from 'react'

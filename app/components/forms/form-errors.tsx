@@ -1,4 +1,4 @@
-import { Box } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
 
 /** The form's general errors (non_field_errors, detail, …) in an alert box; nothing when there are none. */
 export function FormErrors({ id, errors, isFocused }: { id?: string; errors?: string[] | null; isFocused?: boolean }) {

@@ -1,4 +1,5 @@
-import { Box, chakra } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
 import { useNavigation } from '@remix-run/react'
 import { useEffect, useState, type RefObject } from 'react'
 import { CONFIG_WRITE_TIMEOUT_MS } from '~/utils/cluster-timeouts'

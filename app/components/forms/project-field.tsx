@@ -1,5 +1,5 @@
 import type { FieldMetadata } from '@conform-to/react'
-import { Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
 import type { ReactNode } from 'react'
 import { SelectField, type SelectOption } from './select-field'
 

@@ -1,4 +1,5 @@
-import { Box, HStack } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { useEffect, useRef, useState, type ChangeEvent } from 'react'
 import { Form as RemixForm } from '@remix-run/react'

@@ -1,4 +1,4 @@
-import { Box, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { Heading } from '~/components/ui/heading'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { Link } from '@remix-run/react'

@@ -1,4 +1,6 @@
-import { HStack, Text, type ButtonProps } from '@chakra-ui/react'
+import { type ButtonProps } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Link, useRouteLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'

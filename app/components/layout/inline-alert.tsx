@@ -1,4 +1,4 @@
-import { Box, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import type { ReactNode } from 'react'
 
 /**

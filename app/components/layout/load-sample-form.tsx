@@ -1,4 +1,4 @@
-import { Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
 import { Button } from '~/components/ui/button'
 import { Form, useLocation, useNavigation } from '@remix-run/react'
 import { useHiddenCreationPaths } from './create-link'

@@ -1,4 +1,4 @@
-import { Box } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
 import { useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 

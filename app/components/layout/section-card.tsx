@@ -1,4 +1,5 @@
-import { Box, HStack } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Heading } from '~/components/ui/heading'
 import type { ReactNode } from 'react'
 

@@ -1,4 +1,5 @@
-import { Box, chakra } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
 import { Heading } from '~/components/ui/heading'
 import { forwardRef } from 'react'
 import { JUMP_SHORTCUTS } from './nav-config'

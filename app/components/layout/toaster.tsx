@@ -1,4 +1,5 @@
-import { Box, Stack, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { useEffect, useRef, useState } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'

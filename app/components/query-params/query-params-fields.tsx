@@ -1,4 +1,5 @@
-import { Box, type SystemStyleObject } from '@chakra-ui/react'
+import { type SystemStyleObject } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
 import { memo, useMemo } from 'react'
 import { PARAM_PREFIX } from '~/utils/sql-params'
 import { findPlaceholders } from '~/utils/sql-placeholders'

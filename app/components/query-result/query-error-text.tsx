@@ -1,4 +1,5 @@
-import { chakra, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
 import type { ErrorPosition } from '~/services/query/run.server'
 
 /** The engine's refusal of a query under the editor: where it failed (line, column, a caret under the text) and its message. */

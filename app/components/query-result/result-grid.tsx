@@ -1,4 +1,4 @@
-import { Box, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { isNumericType } from '~/utils/sql'

@@ -1,4 +1,6 @@
-import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack, Stack } from '~/components/ui/stack'
 import { lazy, Suspense } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { Button } from '~/components/ui/button'

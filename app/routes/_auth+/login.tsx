@@ -1,4 +1,4 @@
-import { Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import {

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
 import { data, type ActionFunctionArgs, type HeadersFunction, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { callPublic } from '~/api/client.server'

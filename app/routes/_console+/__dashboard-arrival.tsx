@@ -1,4 +1,6 @@
-import { Box, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { SimpleGrid } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { Link } from '@remix-run/react'
 import { SparkBars } from '~/components/charts/spark-bars'
 import { DataTable, type Column } from '~/components/data-table/data-table'

@@ -1,6 +1,7 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Stack, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
 import { Link as ChakraLink } from '~/components/ui/link'

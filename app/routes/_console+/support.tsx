@@ -1,4 +1,5 @@
-import { Stack, Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { Link as ChakraLink } from '~/components/ui/link'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'

@@ -1,4 +1,5 @@
-import { HStack, Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Link, useSearchParams } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { Link as ChakraLink } from '~/components/ui/link'

@@ -1,6 +1,7 @@
 import { getInputProps, type SubmissionResult } from '@conform-to/react'
 import { withBase } from '~/utils/base-path'
-import { Box, chakra, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { useEffect, useRef, useState } from 'react'
 import { Field } from '~/components/forms/field'
 import { FieldShell } from '~/components/forms/field-shell'

@@ -1,6 +1,7 @@
 import { GuardedLink } from '~/components/layout/denied'
 import type { SubmissionResult } from '@conform-to/react'
-import { HStack, Stack, Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
+import { HStack, Stack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Link } from '@remix-run/react'
 import { ConfirmPanel } from '~/components/forms/confirm-panel'

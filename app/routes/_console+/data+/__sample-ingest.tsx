@@ -1,4 +1,4 @@
-import { Box } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
 import { useLocation, useNavigation } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { SubmitButton } from '~/components/forms/submit-button'

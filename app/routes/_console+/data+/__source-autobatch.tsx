@@ -1,6 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { originalOf } from '~/utils/edit-conflict'
-import { SimpleGrid, Text } from '@chakra-ui/react'
+import { SimpleGrid } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { Field } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'

@@ -1,5 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { Box, SimpleGrid, Text } from '@chakra-ui/react'
+import { SimpleGrid } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { Heading } from '~/components/ui/heading'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'

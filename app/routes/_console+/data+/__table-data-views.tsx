@@ -1,4 +1,6 @@
-import { Box, HStack, SimpleGrid, Stack, Text, chakra } from '@chakra-ui/react'
+import { SimpleGrid, chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack, Stack } from '~/components/ui/stack'
 import { Link, useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { SparkBars } from '~/components/charts/spark-bars'

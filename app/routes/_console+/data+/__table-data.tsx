@@ -1,4 +1,4 @@
-import { Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
 import { lazy, Suspense } from 'react'
 import type { TableDataPart } from './__table-data-values'
 import type { TableIngest } from './__table-ingest'

@@ -1,4 +1,5 @@
-import { Box, HStack, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Heading } from '~/components/ui/heading'
 
 /*

@@ -1,5 +1,7 @@
 import { useState } from 'react'
-import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack, Stack } from '~/components/ui/stack'
 import { Link } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { DetailList } from '~/components/layout/detail-list'

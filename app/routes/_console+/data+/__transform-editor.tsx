@@ -6,7 +6,9 @@ import {
   type SubmissionResult,
   type useForm,
 } from '@conform-to/react'
-import { Box, chakra, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { chakra, SimpleGrid } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack, Stack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
 import { Input } from '~/components/ui/input'

@@ -1,4 +1,4 @@
-import { Stack } from '@chakra-ui/react'
+import { Stack } from '~/components/ui/stack'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

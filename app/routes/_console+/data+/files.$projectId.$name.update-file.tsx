@@ -1,6 +1,7 @@
 import { GuardedLink } from '~/components/layout/denied'
 import { whyNotEach } from '~/api/access.server'
-import { Stack, Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'

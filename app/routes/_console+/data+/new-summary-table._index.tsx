@@ -1,7 +1,7 @@
 import { getZodConstraint } from '@conform-to/zod/v4'
 import { whyNotCreate } from '~/api/access.server'
 import { CreationGate } from '~/components/layout/creation-gate'
-import { Stack } from '@chakra-ui/react'
+import { Stack } from '~/components/ui/stack'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
-import { Box, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack, Stack } from '~/components/ui/stack'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'

@@ -1,5 +1,6 @@
 import { getZodConstraint } from '@conform-to/zod/v4'
-import { Stack, Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

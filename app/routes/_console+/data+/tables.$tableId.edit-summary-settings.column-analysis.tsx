@@ -1,5 +1,5 @@
 import { getZodConstraint } from '@conform-to/zod/v4'
-import { Stack } from '@chakra-ui/react'
+import { Stack } from '~/components/ui/stack'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

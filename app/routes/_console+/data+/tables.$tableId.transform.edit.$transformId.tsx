@@ -1,6 +1,6 @@
 import { GuardedLink } from '~/components/layout/denied'
 import { whyNotEach } from '~/api/access.server'
-import { Stack } from '@chakra-ui/react'
+import { Stack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'

@@ -1,4 +1,4 @@
-import { Stack } from '@chakra-ui/react'
+import { Stack } from '~/components/ui/stack'
 import { Textarea } from '~/components/ui/textarea'
 import { getTextareaProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'

@@ -1,5 +1,7 @@
 import type { FormMetadata } from '@conform-to/react'
-import { Box, chakra, HStack, Stack } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
+import { HStack, Stack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Form, Link, useNavigation, useRevalidator } from '@remix-run/react'
 import { createContext, useContext, useEffect, type ReactNode } from 'react'

@@ -1,6 +1,7 @@
 import { CreateLink } from '~/components/layout/create-link'
 import { GuardedLink } from '~/components/layout/denied'
-import { Box, HStack, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import type { SubmissionResult } from '@conform-to/react'
 import { Link, useLocation, useSearchParams } from '@remix-run/react'

@@ -1,4 +1,5 @@
-import { Box, Stack, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { Heading } from '~/components/ui/heading'
 import type { SubmissionResult } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'

@@ -1,4 +1,4 @@
-import { Box, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { Heading } from '~/components/ui/heading'
 import type { SubmissionResult } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'

@@ -1,5 +1,5 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'

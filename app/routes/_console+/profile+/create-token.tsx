@@ -1,5 +1,6 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, chakra, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { Textarea } from '~/components/ui/textarea'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'

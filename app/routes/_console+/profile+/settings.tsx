@@ -1,6 +1,7 @@
 import type { FieldMetadata } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Box, chakra, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'

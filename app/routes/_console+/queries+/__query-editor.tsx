@@ -1,4 +1,6 @@
-import { Box, chakra, Grid, HStack, Stack, Text } from '@chakra-ui/react'
+import { chakra, Grid } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack, Stack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import type { Ace } from 'ace-builds'
 import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'

@@ -1,4 +1,5 @@
-import { Box, chakra, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { Link, useLocation } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { tableRef } from '~/utils/sql'

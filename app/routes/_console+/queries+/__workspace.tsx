@@ -1,4 +1,4 @@
-import { Stack } from '@chakra-ui/react'
+import { Stack } from '~/components/ui/stack'
 import { useActionData, useLoaderData, useLocation, useMatches, type Location } from '@remix-run/react'
 import { Fragment, type ComponentProps, type ReactNode } from 'react'
 import type { PickerSearch } from '~/components/forms/table-search-field'

@@ -1,4 +1,5 @@
-import { HStack, Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from '@remix-run/node'
 import { Link } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

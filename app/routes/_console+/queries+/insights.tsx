@@ -1,4 +1,6 @@
-import { Box, chakra, HStack, Stack, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack, Stack } from '~/components/ui/stack'
 import { Heading } from '~/components/ui/heading'
 import { Link as ChakraLink } from '~/components/ui/link'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'

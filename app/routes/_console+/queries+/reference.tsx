@@ -1,4 +1,6 @@
-import { Box, chakra, Stack, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { Heading } from '~/components/ui/heading'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'

@@ -1,4 +1,6 @@
-import { Box, chakra, HStack, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'

@@ -1,6 +1,7 @@
 import { getSelectProps, type FieldMetadata, type FormMetadata, type SubmissionResult } from '@conform-to/react'
 import { originalOf } from '~/utils/edit-conflict'
-import { Box, chakra, SimpleGrid, Text } from '@chakra-ui/react'
+import { chakra, SimpleGrid } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import type { ReactNode } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { CheckboxField } from '~/components/forms/checkbox-field'

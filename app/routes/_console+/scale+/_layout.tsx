@@ -1,4 +1,4 @@
-import { Box } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
 import { Outlet } from '@remix-run/react'
 import { PageHeader } from '~/components/layout/page-header'
 import { SectionTabs } from '~/components/layout/section-tabs'

@@ -1,4 +1,5 @@
-import { Stack, Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { getZodConstraint } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'

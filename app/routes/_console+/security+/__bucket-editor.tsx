@@ -1,6 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { originalOf } from '~/utils/edit-conflict'
-import { Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
 import { CheckboxField } from '~/components/forms/checkbox-field'
 import { Field, TextareaField } from '~/components/forms/field'
 import { FormCard } from '~/components/forms/form-card'

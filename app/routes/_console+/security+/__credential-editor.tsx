@@ -1,6 +1,7 @@
 import type { FieldMetadata, SubmissionResult } from '@conform-to/react'
 import { originalOf } from '~/utils/edit-conflict'
-import { Box, chakra, Text } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { Button } from '~/components/ui/button'
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'

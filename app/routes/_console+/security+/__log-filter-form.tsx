@@ -1,5 +1,6 @@
 import { getFormProps, type FormMetadata } from '@conform-to/react'
-import { Box, HStack } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
+import { HStack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Link as ChakraLink } from '~/components/ui/link'
 import { Form, Link } from '@remix-run/react'

@@ -1,4 +1,4 @@
-import { Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'

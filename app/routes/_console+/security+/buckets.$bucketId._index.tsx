@@ -1,6 +1,7 @@
 import { GuardedLink } from '~/components/layout/denied'
 import { whyNotEach } from '~/api/access.server'
-import { Stack, Text } from '@chakra-ui/react'
+import { Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'

@@ -1,6 +1,6 @@
 import { whyNotCreate } from '~/api/access.server'
 import { CreationGate } from '~/components/layout/creation-gate'
-import { Stack } from '@chakra-ui/react'
+import { Stack } from '~/components/ui/stack'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

@@ -1,4 +1,5 @@
-import { Box, Stack, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { Stack } from '~/components/ui/stack'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireApi } from '~/api/client.server'

@@ -1,4 +1,5 @@
-import { chakra, HStack } from '@chakra-ui/react'
+import { chakra } from '@chakra-ui/react'
+import { HStack } from '~/components/ui/stack'
 import { useEffect, useState } from 'react'
 import { useNavigation, useRevalidator, useSearchParams } from '@remix-run/react'
 import { useHydrated } from 'remix-utils/use-hydrated'

@@ -1,5 +1,5 @@
 import type { FieldMetadata } from '@conform-to/react'
-import { Box } from '@chakra-ui/react'
+import { Box } from '~/components/ui/box'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { Field } from '~/components/forms/field'
 import { SelectField } from '~/components/forms/select-field'

@@ -1,4 +1,4 @@
-import { Box, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
 import { Heading } from '~/components/ui/heading'
 import { lazy, Suspense } from 'react'
 import { ClientOnly } from 'remix-utils/client-only'

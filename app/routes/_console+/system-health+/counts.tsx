@@ -1,6 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Box, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, Text } from '~/components/ui/box'
+import { HStack, Stack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { Heading } from '~/components/ui/heading'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
