@@ -1,18 +1,19 @@
 import { chakra } from '@chakra-ui/react'
 import { Box } from '~/components/ui/box'
 import { useId } from 'react'
+import { defineCss } from '~/components/ui/plain'
 
 const WIDTH = 300
 const HEIGHT = 48
 
-const figureCss = {
+const figureCss = defineCss({
   m: '0',
   color: 'blue.600',
   _dark: { color: 'blue.300' },
   '& svg': { display: 'block', width: '100%', height: `${HEIGHT}px`, overflow: 'visible' },
   '& [data-base]': { stroke: 'border.emphasized' },
   '& figcaption': { display: 'flex', justifyContent: 'space-between', gap: '2', fontSize: 'xs', color: 'fg.muted' },
-} as const
+} as const)
 
 /**
  * A small bar chart rendered on the server as an SVG (no script, no chart library): one bar per

@@ -1,6 +1,6 @@
-import { Box } from '~/components/ui/box'
 import { HStack } from '~/components/ui/stack'
 import { Heading } from '~/components/ui/heading'
+import { Box } from '~/components/ui/box'
 import type { ReactNode } from 'react'
 
 /**

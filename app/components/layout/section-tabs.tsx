@@ -1,5 +1,6 @@
 import { Box } from '~/components/ui/box'
 import { Link, NavLink } from '@remix-run/react'
+import { defineCss } from '~/components/ui/plain'
 
 /**
  * A tab. With `isCurrent` the page decides which tab is current (query parameters count, unlike
@@ -17,7 +18,7 @@ export type SectionTab = {
   submitsForm?: { form: string; value: string }
 }
 
-const tabsCss = {
+const tabsCss = defineCss({
   display: 'flex',
   gap: '1',
   borderBottomWidth: '1px',
@@ -39,7 +40,7 @@ const tabsCss = {
   },
   '& button': { cursor: 'pointer', bg: 'transparent', borderTopWidth: '0', borderInlineWidth: '0' },
   '& a[aria-current=page], & button[aria-current=page]': { color: 'link', borderColor: 'link' },
-} as const
+} as const)
 
 /** A section's tabs: links to sibling routes, the current one marked `aria-current="page"`; `mb` is the space below. */
 export function SectionTabs({ tabs, label, mb = '6' }: { tabs: SectionTab[]; label: string; mb?: string }) {

@@ -19,6 +19,7 @@ import { routeErrorBoundary } from '~/components/layout/route-error'
 // Is data arriving (issue 51): the org's ingest counter, never a query per table.
 import { loadOrgArrival } from './__dashboard-arrival.server'
 import { OrgArrivalPanel } from './__dashboard-arrival'
+import { defineCss } from '~/components/ui/plain'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
@@ -85,7 +86,7 @@ export default function DashboardRoute() {
 }
 
 /** Card styles set once on the list: plain elements inside render far faster on the server than a Chakra component per card. */
-const cardsCss = {
+const cardsCss = defineCss({
   listStyleType: 'none',
   m: '0',
   p: '0',
@@ -106,7 +107,7 @@ const cardsCss = {
   '& [data-value]': { fontSize: '2xl', fontWeight: 'semibold', lineHeight: 'short' },
   '& [data-detail]': { fontSize: 'xs', color: 'fg.muted' },
   '& a': { fontSize: 'sm', color: 'link', textDecoration: 'none', mt: 'auto', _hover: { textDecoration: 'underline' } },
-} as const
+} as const)
 
 function CardGroup({ id, title, cards }: { id: string; title: string; cards: SummaryCard[] }) {
   if (!cards.length) return null

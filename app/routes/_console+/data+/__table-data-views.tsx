@@ -28,6 +28,7 @@ import {
   type TableDataPart,
 } from './__table-data-values'
 import { FigureList } from '~/components/ui/figure-list'
+import { defineCss } from '~/components/ui/plain'
 
 /*
  * Times (issue 54): the engine's texts are UTC; the part shows them in the user's timezone
@@ -49,10 +50,10 @@ function isUtcTime(column: DataColumn): boolean {
   return zone === undefined || zone === 'UTC'
 }
 
-const linkCss = {
+const linkCss = defineCss({
   '& a': { color: 'link', textDecoration: 'underline', textUnderlineOffset: '2px' },
   '& a[aria-current]': { fontWeight: 'semibold', textDecoration: 'none' },
-} as const
+} as const)
 
 function CostLine({ cost, href, what }: { cost: QueryCost; href: string; what: string }) {
   return (

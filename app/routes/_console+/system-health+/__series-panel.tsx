@@ -7,16 +7,17 @@ import { DataTable, type Column } from '~/components/data-table/data-table'
 import { InlineAlert } from '~/components/layout/inline-alert'
 import { formatNumber } from '~/utils/format-number'
 import { utcCell, type SeriesPanelData } from './__series'
+import { defineCss } from '~/components/ui/plain'
 
 // Plotly (about 400 KB gzipped) is its own chunk, fetched only once a chart is on screen.
 const SeriesChart = lazy(() => import('./__series-chart.client'))
 
 type Row = { time: number; values: number[]; total: number }
 
-const panelCss = {
+const panelCss = defineCss({
   '& details > summary': { cursor: 'pointer', fontSize: 'sm', color: 'link', py: '1', width: 'fit-content' },
   '& details[open] > summary': { mb: '2' },
-} as const
+} as const)
 
 /**
  * One Counts panel: a Plotly chart (with scripts) over a server-rendered table of the same series.

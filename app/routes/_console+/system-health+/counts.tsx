@@ -26,6 +26,7 @@ import { SeriesPanel } from './__series-panel'
 import { settle } from '~/api/policies.server'
 import { useLazySchemaForm } from '~/components/forms/use-lazy-schema-form'
 import { routeErrorBoundary } from '~/components/layout/route-error'
+import { defineCss } from '~/components/ui/plain'
 
 export const handle: RouteHandle = { docsTopic: 'system health' }
 
@@ -182,7 +183,7 @@ function CountsFilterForm({ services, pools }: { services: string[]; pools: stri
   )
 }
 
-const figuresCss = {
+const figuresCss = defineCss({
   listStyleType: 'none',
   m: '0',
   p: '0',
@@ -201,7 +202,7 @@ const figuresCss = {
   },
   '& [data-label]': { fontSize: 'xs', color: 'fg.muted' },
   '& [data-value]': { fontSize: 'xl', fontWeight: 'semibold', lineHeight: 'short' },
-} as const
+} as const)
 
 function SummaryFigures({ figures, error }: { figures: SummaryCard[]; error: string | null }) {
   return (
