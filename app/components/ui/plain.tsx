@@ -3,7 +3,17 @@ import createCache, { type EmotionCache } from '@emotion/cache'
 import { __unsafe_useEmotionCache as useEmotionCache } from '@emotion/react'
 import { serializeStyles, type SerializedStyles } from '@emotion/serialize'
 import { insertStyles, registerStyles } from '@emotion/utils'
-import { useInsertionEffect, type ElementType, type ReactNode } from 'react'
+import { mergeProps, type RecipeDefinition } from '@chakra-ui/react'
+import {
+  Children,
+  createElement,
+  isValidElement,
+  useInsertionEffect,
+  type ElementType,
+  type ReactElement,
+  type ReactNode,
+  type Ref,
+} from 'react'
 import { pageSystem } from '~/theme'
 
 /**
@@ -183,4 +193,78 @@ export function plainKey(name: string, style: PlainParts['style'], css?: PlainPa
   let key = css ? `${name}|css#${css.id}` : name
   for (const [prop, value] of style) key += `|${prop}=${value}`
   return key
+}
+
+type Variants = Parameters<ReturnType<typeof pageSystem.cva>>[0]
+/** A Chakra element's own (empty) recipe, as its factory has it. */
+const NO_RECIPE = {}
+
+/**
+ * A recipe component (Button, Code, Badge, Link: decision 034's wrappers) drawn plain: its variants,
+ * style props and colour palette single values, its other props attributes `isAttribute` accepts
+ * (besides ids, roles, aria-, data- and event props). The CSS is Chakra's: the element's empty
+ * recipe with the palette, the recipe's variants (the palette copied in), then the style props.
+ * With `asChild`, its one element child takes the attributes and class, its own props winning, as
+ * Chakra merges them. Null when Chakra must draw it.
+ */
+export function plainRecipe(
+  props: Record<string, unknown>,
+  options: {
+    name: string
+    recipe: RecipeDefinition
+    tag: string
+    classPrefix: string
+    /** Attributes set before the caller's (a button's `type`). */
+    leading?: Record<string, unknown>
+    isAttribute?: (key: string) => boolean
+  },
+): ReactElement | null {
+  const { recipe } = options
+  const variantKeys = Object.keys(recipe.variants ?? {})
+  const { asChild, ...rest } = props
+  const variants: Record<string, string> = {}
+  const style: PlainParts['style'] = []
+  const attributes: Record<string, unknown> = { ...options.leading }
+  for (const key in rest) {
+    const value = rest[key]
+    if (value === undefined) continue
+    if (variantKeys.includes(key)) {
+      if (typeof value !== 'string') return null
+      variants[key] = value
+    } else if (isAttribute(key) || options.isAttribute?.(key)) {
+      attributes[key] = value
+    } else if (pageSystem.isValidProperty(key)) {
+      if (typeof value !== 'string' && typeof value !== 'number') return null
+      style.push([key, value])
+    } else return null
+  }
+  if (rest.colorPalette !== undefined && typeof rest.colorPalette !== 'string') return null
+  const colorPalette = rest.colorPalette as string | undefined
+  const variantKey = variantKeys.map((key) => variants[key]).join('|')
+  const styleKey = plainKey(`${options.name}|${variantKey}`, style)
+  const make = (): SystemStyleObject[] => [
+    pageSystem.cva(NO_RECIPE)({ colorPalette } as Variants) as SystemStyleObject,
+    pageSystem.cva(recipe)({
+      ...variants,
+      colorPalette: colorPalette ?? recipe.defaultVariants?.colorPalette,
+    } as Variants) as SystemStyleObject,
+    styleOf(style),
+  ]
+  const common = { tag: options.tag, classPrefix: options.classPrefix, styleKey, make }
+  if (!asChild) return <Plain {...common} attributes={attributes} />
+  const child = Children.toArray(attributes.children as ReactNode).find(isValidElement)
+  if (!child || Children.count(attributes.children as ReactNode) !== 1) return null
+  return (
+    <Plain
+      {...common}
+      attributes={{ ...attributes, children: undefined }}
+      render={(own) =>
+        createElement(child.type, {
+          ...mergeProps(own, child.props as Record<string, unknown>),
+          key: child.key,
+          ref: (child as { ref?: Ref<unknown> }).ref,
+        })
+      }
+    />
+  )
 }

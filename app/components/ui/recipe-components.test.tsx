@@ -140,7 +140,31 @@ describe('recipe components (components/ui)', () => {
           Back
         </ChakraLink>,
       ],
+      [
+        <Link asChild color="link" fontSize="sm">
+          <a href="/y">Y</a>
+        </Link>,
+        <ChakraLink asChild color="link" fontSize="sm">
+          <a href="/y">Y</a>
+        </ChakraLink>,
+      ],
       [<Badge colorPalette="green">on</Badge>, <ChakraBadge colorPalette="green">on</ChakraBadge>],
+      [
+        <Badge colorPalette="purple" verticalAlign="middle" size="sm" variant="outline">
+          summary
+        </Badge>,
+        <ChakraBadge colorPalette="purple" verticalAlign="middle" size="sm" variant="outline">
+          summary
+        </ChakraBadge>,
+      ],
+      [
+        <Code size="sm" variant="surface" whiteSpace="pre-wrap">
+          x
+        </Code>,
+        <ChakraCode size="sm" variant="surface" whiteSpace="pre-wrap">
+          x
+        </ChakraCode>,
+      ],
       [<Code>sql</Code>, <ChakraCode>sql</ChakraCode>],
       [<Input name="a" size="sm" />, <ChakraInput name="a" size="sm" />],
       [<Textarea name="b" />, <ChakraTextarea name="b" />],
