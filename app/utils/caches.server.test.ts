@@ -33,6 +33,11 @@ const NOT_CACHES: Record<string, string> = {
     "Intl.NumberFormat objects by a tick step's decimals: made once, never stale",
   'app/utils/before-close.server.ts:tasks': 'the work to finish before the process stops (decision on graceful stop)',
   'app/components/forms/use-lazy-schema-form.ts:loaded': "a browser's validators, by the loader that imports them",
+  'app/components/ui/plain.tsx:compiled':
+    "each plain element's CSS by its component and style props (at most 2,000): a function of the theme, never stale (decision 112)",
+  'app/components/ui/plain.tsx:definedCss':
+    'the number of each css constant made by defineCss: module constants, by identity',
+  'app/components/layout/detail-list.tsx:listCss': "a description list's style by label width: made once, never stale",
 }
 
 const EXPECTED = [
