@@ -7,6 +7,7 @@ import { mergeProps, type RecipeDefinition } from '@chakra-ui/react'
 import {
   Children,
   createElement,
+  forwardRef,
   isValidElement,
   useInsertionEffect,
   type ElementType,
@@ -225,10 +226,19 @@ export function plainRecipe(
   const variants: Record<string, string> = {}
   const style: PlainParts['style'] = []
   const attributes: Record<string, unknown> = { ...options.leading }
+  let tag = options.tag
+  let css: PlainParts['css']
   for (const key in rest) {
     const value = rest[key]
     if (value === undefined) continue
-    if (variantKeys.includes(key)) {
+    if (key === 'as') {
+      if (typeof value !== 'string') return null
+      tag = value
+    } else if (key === 'css') {
+      const id = typeof value === 'object' && value !== null ? definedCss.get(value) : undefined
+      if (id === undefined) return null
+      css = { style: value as SystemStyleObject, id }
+    } else if (variantKeys.includes(key)) {
       if (typeof value !== 'string') return null
       variants[key] = value
     } else if (isAttribute(key) || options.isAttribute?.(key)) {
@@ -241,16 +251,17 @@ export function plainRecipe(
   if (rest.colorPalette !== undefined && typeof rest.colorPalette !== 'string') return null
   const colorPalette = rest.colorPalette as string | undefined
   const variantKey = variantKeys.map((key) => variants[key]).join('|')
-  const styleKey = plainKey(`${options.name}|${variantKey}`, style)
+  const styleKey = plainKey(`${options.name}|${variantKey}`, style, css)
   const make = (): SystemStyleObject[] => [
     pageSystem.cva(NO_RECIPE)({ colorPalette } as Variants) as SystemStyleObject,
     pageSystem.cva(recipe)({
       ...variants,
       colorPalette: colorPalette ?? recipe.defaultVariants?.colorPalette,
     } as Variants) as SystemStyleObject,
+    ...(css ? [css.style] : []),
     styleOf(style),
   ]
-  const common = { tag: options.tag, classPrefix: options.classPrefix, styleKey, make }
+  const common = { tag, classPrefix: options.classPrefix, styleKey, make }
   if (!asChild) return <Plain {...common} attributes={attributes} />
   const child = Children.toArray(attributes.children as ReactNode).find(isValidElement)
   if (!child || Children.count(attributes.children as ReactNode) !== 1) return null
@@ -267,4 +278,40 @@ export function plainRecipe(
       }
     />
   )
+}
+
+type RecipeOptions = Parameters<typeof plainRecipe>[1]
+
+/**
+ * A recipe component wrapper (decision 034): Chakra's `component` with `options.recipe` passed in,
+ * drawn plain on the server when its props allow (plainRecipe).
+ */
+export function withPlainRecipe<Props extends object, Element>(Chakra: ElementType, options: RecipeOptions) {
+  const Wrapper = forwardRef<Element, Props>(function PlainRecipe(props, ref) {
+    const plain = ref || !DRAWS_PLAIN ? null : plainRecipe(props as Record<string, unknown>, options)
+    return plain ?? <Chakra ref={ref} recipe={options.recipe} {...props} />
+  })
+  Wrapper.displayName = `Plain(${options.name})`
+  return Wrapper
+}
+
+/**
+ * A wrapper of a Chakra element without a recipe (Box, Text): drawn plain on the server when its
+ * props allow (plainParts), Chakra's otherwise.
+ */
+export function withPlainStyle<Props extends object, Element>(Chakra: ElementType, name: string, tag: string) {
+  const Wrapper = forwardRef<Element, Props>(function PlainStyle(props, ref) {
+    const parts = ref || !DRAWS_PLAIN ? null : plainParts(props as Record<string, unknown>)
+    if (!parts) return <Chakra ref={ref} {...props} />
+    return (
+      <Plain
+        tag={parts.tag ?? tag}
+        styleKey={plainKey(name, parts.style, parts.css)}
+        make={() => stylesOf(parts)}
+        attributes={parts.attributes}
+      />
+    )
+  })
+  Wrapper.displayName = `Plain(${name})`
+  return Wrapper
 }
