@@ -64,8 +64,9 @@ const BUTTON_ATTRIBUTES = new Set([
  * worked out once per process (decision 112). Null when Chakra must draw it.
  */
 function plainButton(props: ButtonProps): ReactElement | null {
-  const { loading, loadingText, spinner, spinnerPlacement, ...rest } = props
-  if (loading || loadingText !== undefined || spinner !== undefined || spinnerPlacement !== undefined) return null
+  // not loading, Chakra draws the children as they are: the loading text and spinner wait unused
+  const { loading, loadingText: _text, spinner: _spinner, spinnerPlacement: _placement, ...rest } = props
+  if (loading) return null
   return plainRecipe(rest as Record<string, unknown>, {
     name: 'button',
     recipe: buttonRecipe,

@@ -125,6 +125,14 @@ describe('recipe components (components/ui)', () => {
       ],
       [<Button>Plain</Button>, <ChakraButton>Plain</ChakraButton>],
       [
+        <Button type="submit" loading={false} loadingText="Running…" colorPalette="blue">
+          Run
+        </Button>,
+        <ChakraButton type="submit" loading={false} loadingText="Running…" colorPalette="blue">
+          Run
+        </ChakraButton>,
+      ],
+      [
         <Heading as="h1" size="lg" mb="3">
           Title
         </Heading>,
