@@ -1,5 +1,5 @@
-import { chakra, ChakraProvider } from '@chakra-ui/react'
-import { Box, Text } from '~/components/ui/box'
+// Chakra's own Box and Text: the root error page is rare, and the plain path's code would weigh on every page's first load
+import { Box, chakra, ChakraProvider, Text } from '@chakra-ui/react'
 import { withBase } from '~/utils/base-path'
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {

@@ -1,4 +1,5 @@
-import { Box, Text } from '~/components/ui/box'
+// Chakra's own Box and Text: toasts are few, and the root's first load should not name the plain path's chunk
+import { Box, Text } from '@chakra-ui/react'
 import { Stack } from '~/components/ui/stack'
 import { Button } from '~/components/ui/button'
 import { useEffect, useRef, useState } from 'react'

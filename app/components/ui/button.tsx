@@ -33,7 +33,7 @@ const buttonRecipe = mergeConfigs(
  * the browser's system, so pages without a button do not load them (decision 034).
  */
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(props, ref) {
-  const plain = ref || !DRAWS_PLAIN ? null : plainButton(props)
+  const plain = !import.meta.env.SSR || !DRAWS_PLAIN || ref ? null : plainButton(props)
   if (plain) return plain
   // Chakra's Loader draws this same spinner by default, but from the system's `spinner` recipe.
   const spinner =

@@ -52,7 +52,7 @@ function noProviderCache(): EmotionCache {
  * that changed between plain and Chakra (a button that starts loading) would be a new element,
  * losing its focus and state.
  */
-export const DRAWS_PLAIN = typeof document === 'undefined'
+export const DRAWS_PLAIN = import.meta.env.SSR && typeof document === 'undefined'
 
 /** A plain element's parts: its tag, its single-valued style props (in the order given) and its attributes. */
 export type PlainParts = {
@@ -287,8 +287,16 @@ type RecipeOptions = Parameters<typeof plainRecipe>[1]
  * drawn plain on the server when its props allow (plainRecipe).
  */
 export function withPlainRecipe<Props extends object, Element>(Chakra: ElementType, options: RecipeOptions) {
+  // the browser's build keeps Chakra's element alone: none of the plain path's code is in its bundle
+  if (!import.meta.env.SSR) {
+    const ChakraRecipe = forwardRef<Element, Props>(function ChakraRecipe(props, ref) {
+      return <Chakra ref={ref} recipe={options.recipe} {...props} />
+    })
+    ChakraRecipe.displayName = options.name
+    return ChakraRecipe
+  }
   const Wrapper = forwardRef<Element, Props>(function PlainRecipe(props, ref) {
-    const plain = ref || !DRAWS_PLAIN ? null : plainRecipe(props as Record<string, unknown>, options)
+    const plain = !DRAWS_PLAIN || ref ? null : plainRecipe(props as Record<string, unknown>, options)
     return plain ?? <Chakra ref={ref} recipe={options.recipe} {...props} />
   })
   Wrapper.displayName = `Plain(${options.name})`
@@ -300,8 +308,10 @@ export function withPlainRecipe<Props extends object, Element>(Chakra: ElementTy
  * props allow (plainParts), Chakra's otherwise.
  */
 export function withPlainStyle<Props extends object, Element>(Chakra: ElementType, name: string, tag: string) {
+  // the browser's build keeps Chakra's element as it is: none of the plain path's code is in its bundle
+  if (!import.meta.env.SSR) return Chakra as unknown as ReturnType<typeof forwardRef<Element, Props>>
   const Wrapper = forwardRef<Element, Props>(function PlainStyle(props, ref) {
-    const parts = ref || !DRAWS_PLAIN ? null : plainParts(props as Record<string, unknown>)
+    const parts = !DRAWS_PLAIN || ref ? null : plainParts(props as Record<string, unknown>)
     if (!parts) return <Chakra ref={ref} {...props} />
     return (
       <Plain

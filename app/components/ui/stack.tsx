@@ -48,7 +48,7 @@ function PlainStack({ parts }: { parts: PlainParts }) {
  * per process (decision 112).
  */
 export const Stack = forwardRef<HTMLDivElement, StackProps>(function Stack(props, ref) {
-  const parts = ref || !DRAWS_PLAIN ? null : stackParts(props, { direction: 'column' })
+  const parts = !import.meta.env.SSR || !DRAWS_PLAIN || ref ? null : stackParts(props, { direction: 'column' })
   if (!parts) return <ChakraStack ref={ref} {...props} />
   return <PlainStack parts={parts} />
 })
@@ -56,7 +56,7 @@ export const Stack = forwardRef<HTMLDivElement, StackProps>(function Stack(props
 /** Chakra's HStack (a row, its items centred), drawn plain as Stack is. */
 export const HStack = forwardRef<HTMLDivElement, StackProps>(function HStack(props, ref) {
   const parts =
-    ref || !DRAWS_PLAIN || props.direction !== undefined
+    !import.meta.env.SSR || !DRAWS_PLAIN || ref || props.direction !== undefined
       ? null
       : stackParts(props, { direction: 'row', align: 'center' })
   if (!parts) return <ChakraHStack ref={ref} {...props} />
