@@ -2,14 +2,13 @@ import type { SystemStyleObject } from '@chakra-ui/react'
 import createCache, { type EmotionCache } from '@emotion/cache'
 import { __unsafe_useEmotionCache as useEmotionCache } from '@emotion/react'
 import { serializeStyles, type SerializedStyles } from '@emotion/serialize'
-import { insertStyles, registerStyles } from '@emotion/utils'
+import { insertStyles } from '@emotion/utils'
 import { mergeProps, type RecipeDefinition } from '@chakra-ui/react'
 import {
   Children,
   createElement,
   forwardRef,
   isValidElement,
-  useInsertionEffect,
   type ElementType,
   type ReactElement,
   type ReactNode,
@@ -97,7 +96,10 @@ function isAttribute(key: string): boolean {
  * value, a `css` object, `asChild`, or anything that is neither a style prop (as the pages' system
  * tells them) nor a plain attribute.
  */
-export function plainParts(props: Record<string, unknown>): PlainParts | null {
+export function plainParts(
+  props: Record<string, unknown>,
+  isOwnAttribute?: (key: string) => boolean,
+): PlainParts | null {
   const parts: PlainParts = { tag: undefined, style: [], attributes: {} }
   for (const key in props) {
     const value = props[key]
@@ -109,7 +111,7 @@ export function plainParts(props: Record<string, unknown>): PlainParts | null {
       const id = typeof value === 'object' && value !== null ? definedCss.get(value) : undefined
       if (id === undefined) return null
       parts.css = { style: value as SystemStyleObject, id }
-    } else if (isAttribute(key)) {
+    } else if (isAttribute(key) || isOwnAttribute?.(key)) {
       parts.attributes[key] = value
     } else if (pageSystem.isValidProperty(key)) {
       if (typeof value !== 'string' && typeof value !== 'number') return null
@@ -134,7 +136,7 @@ export function stylesOf(parts: PlainParts): SystemStyleObject[] {
  * `classPrefix` (a recipe's own class, e.g. `chakra-heading`) and the caller's className. Its CSS
  * goes where a Chakra element's goes: into the page's Emotion cache as the server renders (the
  * page's style tags are made from it), or, in a cache that does not collect styles, a style tag
- * before the element; in the browser, into the document before the element is painted.
+ * before the element. Server only: the browser draws Chakra's element (DRAWS_PLAIN).
  */
 export function Plain({
   tag,
@@ -159,12 +161,8 @@ export function Plain({
   const serialized = compile(styleKey, make)
   // no style, no class (as Chakra leaves a Box without style props)
   const hasStyle = serialized.styles !== ''
-  let rules: string | undefined
-  if (hasStyle && typeof document === 'undefined') rules = insertStyles(cache, serialized, true) ?? undefined
-  else if (hasStyle) registerStyles(cache, serialized, true)
-  useInsertionEffect(() => {
-    if (hasStyle) insertStyles(cache, serialized, true)
-  })
+  // drawn on the server only (DRAWS_PLAIN): the render's cache takes the CSS now, it runs no effects
+  const rules = hasStyle ? (insertStyles(cache, serialized, true) ?? undefined) : undefined
   const styleClass = hasStyle ? `${cache.key}-${serialized.name}` : undefined
   const classes = [classPrefix, attributes.className as string | undefined, styleClass].filter(Boolean).join(' ')
   // the class where Chakra puts it: first for a stack, in place of the caller's, else last
@@ -224,43 +222,29 @@ export function plainRecipe(
   const variantKeys = Object.keys(recipe.variants ?? {})
   const { asChild, ...rest } = props
   const variants: Record<string, string> = {}
-  const style: PlainParts['style'] = []
-  const attributes: Record<string, unknown> = { ...options.leading }
-  let tag = options.tag
-  let css: PlainParts['css']
+  const others: Record<string, unknown> = {}
   for (const key in rest) {
     const value = rest[key]
-    if (value === undefined) continue
-    if (key === 'as') {
-      if (typeof value !== 'string') return null
-      tag = value
-    } else if (key === 'css') {
-      const id = typeof value === 'object' && value !== null ? definedCss.get(value) : undefined
-      if (id === undefined) return null
-      css = { style: value as SystemStyleObject, id }
-    } else if (variantKeys.includes(key)) {
-      if (typeof value !== 'string') return null
-      variants[key] = value
-    } else if (isAttribute(key) || options.isAttribute?.(key)) {
-      attributes[key] = value
-    } else if (pageSystem.isValidProperty(key)) {
-      if (typeof value !== 'string' && typeof value !== 'number') return null
-      style.push([key, value])
-    } else return null
+    if (!variantKeys.includes(key)) others[key] = value
+    else if (typeof value === 'string') variants[key] = value
+    else if (value !== undefined) return null
   }
+  const parts = plainParts(others, options.isAttribute)
+  if (!parts) return null
   if (rest.colorPalette !== undefined && typeof rest.colorPalette !== 'string') return null
   const colorPalette = rest.colorPalette as string | undefined
+  const attributes = { ...options.leading, ...parts.attributes }
   const variantKey = variantKeys.map((key) => variants[key]).join('|')
-  const styleKey = plainKey(`${options.name}|${variantKey}`, style, css)
+  const styleKey = plainKey(`${options.name}|${variantKey}`, parts.style, parts.css)
   const make = (): SystemStyleObject[] => [
     pageSystem.cva(NO_RECIPE)({ colorPalette } as Variants) as SystemStyleObject,
     pageSystem.cva(recipe)({
       ...variants,
       colorPalette: colorPalette ?? recipe.defaultVariants?.colorPalette,
     } as Variants) as SystemStyleObject,
-    ...(css ? [css.style] : []),
-    styleOf(style),
+    ...stylesOf(parts),
   ]
+  const tag = parts.tag ?? options.tag
   const common = { tag, classPrefix: options.classPrefix, styleKey, make }
   if (!asChild) return <Plain {...common} attributes={attributes} />
   const child = Children.toArray(attributes.children as ReactNode).find(isValidElement)
