@@ -1,5 +1,6 @@
 /** HTTP helpers for the cluster: DRF-style responses and errors. */
 
+import { randomBytes } from 'node:crypto'
 import type { ClusterRequest } from './node-http'
 
 export const JSON_HEADERS = { 'content-type': 'application/json' }
@@ -73,9 +74,44 @@ export function isNotModified(request: ClusterRequest, etag: string): boolean {
   return given.split(',').some((tag) => bare(tag) === bare(etag))
 }
 
-/** A 304 with the ETag and no body. */
-export function notModified(etag: string): Response {
-  return reply(null, 304, { etag })
+/** A 304 with the ETag and no body (and any other headers given). */
+export function notModified(etag: string, headers: Record<string, string> = {}): Response {
+  return reply(null, 304, { etag, ...headers })
+}
+
+/**
+ * The header that stamps an answer made from configuration alone (the caller's grants and stored
+ * objects: no engine, no clock, no activity records) with the store's configuration generation as
+ * it was when the answer was made (decision 113). A console that kept the answer may show it again
+ * while an answer of the same caller in its own request names the same generation: nothing the
+ * answer reads has changed since. A real cluster sends no such header.
+ */
+export const CONFIG_GENERATION_HEADER = 'x-config-generation'
+
+/** Names this process in ETags and stamps: the store's generations start again with it (a restart must not repeat one). */
+export const STAMP_EPOCH = randomBytes(4).toString('hex')
+
+let stampEpoch = STAMP_EPOCH
+
+/** The stamp of configuration generation `generation` (this process's epoch and the number). */
+export function configStamp(generation: number): string {
+  return `${stampEpoch}.${generation}`
+}
+
+/**
+ * Makes every stamp from now on new (a fault was injected: the console must meet it, not show what
+ * it kept from before, since a fault stands for a cluster that changed under it).
+ */
+export function renewStamps(): void {
+  stampEpoch = randomBytes(4).toString('hex')
+}
+
+/** `response` with `name: value` among its headers (as the node server writes them and as a Response reads them). */
+export function withHeader(response: Response, name: string, value: string): Response {
+  response.headers.set(name, value)
+  const kept = replies.get(response)
+  if (kept) kept.headers[name.toLowerCase()] = value
+  return response
 }
 
 export function text(body: string, status = 200, headers: Record<string, string> = {}): Response {

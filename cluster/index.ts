@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { ClusterOptions, ClusterState, Ctx, LogEntry, MailEntry, ResolvedOptions } from './context'
 import { signToken } from './auth'
-import { HttpError, isVersionBefore, json, readJsonObject, withBody } from './http'
+import { HttpError, isVersionBefore, json, readJsonObject, renewStamps, withBody } from './http'
 import { Metrics } from './metrics'
 import { Router } from './router'
 import { Store } from './store'
@@ -249,5 +249,7 @@ async function handleFaults(request: ClusterRequest, faults: Fault[], enabled: b
     times: typeof body.times === 'number' ? body.times : undefined,
   }
   faults.push(fault)
+  // what the console kept is not shown again: it asks, and meets the fault (decision 113)
+  renewStamps()
   return json(fault, 201)
 }

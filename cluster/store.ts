@@ -27,6 +27,8 @@ export class Store {
   private texts = new WeakMap<object, string>()
   /** how many changes each kind has had (any put or delete, a load's included): keys derived caches */
   private generations = new Map<string, number>()
+  /** how many changes every kind but the activity records (ACTIVITY_KINDS) has had together */
+  private configChanges = 0
   private fd: number
   private closed = false
 
@@ -109,6 +111,7 @@ export class Store {
 
   private reindex(kind: string, id: string, before: unknown, after: unknown) {
     this.generations.set(kind, (this.generations.get(kind) ?? 0) + 1)
+    if (!ACTIVITY_KINDS.has(kind)) this.configChanges++
     for (const field of PARENT_FIELDS) {
       const was = parentValue(before, field)
       const now = parentValue(after, field)
@@ -184,6 +187,16 @@ export class Store {
    */
   generation(kind: string): number {
     return this.generations.get(kind) ?? 0
+  }
+
+  /**
+   * A number that changes whenever a value of any kind but the activity records (ACTIVITY_KINDS:
+   * the audit trail, jobs, spent links and tokens) is put or deleted, in the same synchronous step
+   * as the change: an answer made from configuration alone, stamped with it, is exactly the state
+   * of that number (decision 113).
+   */
+  configGeneration(): number {
+    return this.configChanges
   }
 
   /** How many values of a kind have `parentId` as their parent `field` (from the index). */
@@ -336,6 +349,20 @@ export class Store {
     }
   }
 }
+
+/**
+ * The kinds that record activity rather than configuration: written by logins, log-outs, reset
+ * links, the audit trail and running jobs, and read by no answer stamped with `configGeneration`
+ * (decision 113). A change to one of them leaves that number as it was; every other kind moves it.
+ */
+export const ACTIVITY_KINDS: ReadonlySet<string> = new Set([
+  'audit',
+  'authlog',
+  'batch_job',
+  'alter_job',
+  'revoked_token',
+  'reset_token',
+])
 
 /** The parent fields the store indexes (crud's stored items keep their parents' ids under them). */
 export const PARENT_FIELDS = ['_org', '_project', '_table'] as const

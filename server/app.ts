@@ -182,7 +182,11 @@ export function requestLogs(logger: Logger, basePath = '') {
     customProps: (_req, res) => {
       const context = (res as unknown as { locals?: { requestContext?: RequestContext } }).locals?.requestContext
       if (!context) return {}
-      const calls = { clusterMs: Math.round(context.clusterMs), clusterCalls: context.clusterCalls }
+      const calls = {
+        clusterMs: Math.round(context.clusterMs),
+        clusterCalls: context.clusterCalls,
+        ...(context.keptReads ? { keptReads: context.keptReads } : {}),
+      }
       return context.clusterCallList ? { ...calls, clusterCallList: context.clusterCallList } : calls
     },
     autoLogging: { ignore: (req) => isHousekeeping(req.url ?? '', basePath) },

@@ -2,6 +2,7 @@ import './env'
 import { delay, http, HttpResponse, type JsonBodyType } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
+import { renewStamps } from '../cluster/http'
 import { startCluster, type TestClusterHandle } from './cluster'
 import { TEST_CLUSTER_URL } from './env'
 
@@ -15,6 +16,20 @@ const clusterRoute = http.all(`${TEST_CLUSTER_URL}/*`, async ({ request }) => {
 
 /** The msw server: the cluster route plus whatever faults a test adds with `server.use`. */
 export const server = setupServer(clusterRoute)
+
+// A fault added (or taken away) stands for a cluster that changed under the console: the local
+// cluster's stamps are made new, so nothing kept from before is shown instead of meeting it, as the
+// cluster's own /__faults does (decision 113).
+const use = server.use.bind(server)
+const resetHandlers = server.resetHandlers.bind(server)
+server.use = (...handlers) => {
+  renewStamps()
+  use(...handlers)
+}
+server.resetHandlers = (...handlers) => {
+  renewStamps()
+  resetHandlers(...handlers)
+}
 
 /** The paths of the cluster calls `load` makes that `pick` keeps (a test's count of a page's reads). */
 export async function callPaths(load: () => Promise<unknown>, pick: (path: string) => boolean): Promise<string[]> {

@@ -1,10 +1,11 @@
 import { redirect } from '@remix-run/node'
 import { getClusterUrl, getEnv } from '~/utils/env.server'
-import { recordClusterCall } from '~/utils/request-context.server'
+import { recordClusterCall, recordKeptRead } from '~/utils/request-context.server'
 import { loginUrlFor, logoutHeaders, type SessionData } from '~/utils/session.server'
 import { createHash } from 'node:crypto'
 import { ClusterError, type ErrorContext } from './errors.server'
 import { registerCache } from '~/utils/caches.server'
+import { keepAnswer, keptAnswer, requestGeneration } from './generation-kept.server'
 import { forgetOrgReads } from './read-cache.server'
 import { parseShared } from './shared-answers.server'
 import { requireValidSession } from './session-check.server'
@@ -176,6 +177,16 @@ export async function callCluster<T>(
     text = answer.text
   }
   if (options.asText) return text as T
+  return parsed<T>(status, text, url, options)
+}
+
+/** A successful answer's JSON (undefined for 204 or nothing); a body that is not JSON is the catalogue's 502. */
+function parsed<T>(
+  status: number,
+  text: string,
+  url: string,
+  options: { context?: ErrorContext; shareParsed?: boolean },
+): T {
   if (status === 204 || text === '') return undefined as T
   try {
     return (options.shareParsed ? parseShared(text) : JSON.parse(text)) as T
@@ -304,8 +315,19 @@ export type ClusterApi = {
 /** A successful answer read whole: its status, text and headers (by lower-case name). */
 export type WholeAnswer = { status: number; text: string; header(name: string): string | null }
 
-/** An answer and the ETag it came with (none from a cluster that gives none). */
-export type Revalidated<T> = { value: T; etag?: string }
+/**
+ * An answer and the ETag it came with (none from a cluster that gives none), and the configuration
+ * generation the cluster named with it (decision 113; none from a cluster that names none).
+ */
+export type Revalidated<T> = { value: T; etag?: string; generation?: string }
+
+/** The header a cluster stamps an answer made from configuration alone with (decision 113; the local cluster's). */
+export const CONFIG_GENERATION_HEADER = 'x-config-generation'
+
+function headerOf(answer: Answer, name: string): string | undefined {
+  const value = answer.headers?.[name]
+  return Array.isArray(value) ? value.join(', ') : value
+}
 
 function withParams(path: string, params: Params = {}): string {
   const entries = Object.entries(params).filter(([, value]) => value !== undefined && value !== '')
@@ -380,22 +402,46 @@ export function createClusterApi(
       throw error
     }
   }
-  const json = <T>(method: string, path: string, body: unknown, callOptions?: CallOptions) =>
-    sent(method, session.orgId, callOptions, () =>
-      guarded(
-        () =>
-          callCluster<T>(method, url(withParams(path, callOptions?.params)), body, {
-            token,
-            context: callOptions?.context,
-            shareParsed: callOptions?.shareParsed,
-            // a FormData body is an upload (a file can be large): the long time-out
-            timeout: body instanceof FormData ? 'long' : method === 'GET' ? 'config-read' : 'config-write',
-          }),
-        callOptions,
-      ),
-    )
+  /**
+   * A configuration read (decision 113): the answer kept for this session and URL when the cluster
+   * stamped it with the generation this request's users/current names, otherwise the cluster's
+   * answer, kept when it is stamped. Throws as callCluster.
+   */
+  async function readConfig<T>(target: string, callOptions: CallOptions = {}): Promise<T> {
+    const key = `${sessionKey}\u0000${target}`
+    const known = keptAnswer(key)
+    if (known && (await requestGeneration(api)) === known.generation) {
+      recordKeptRead()
+      return parsed<T>(200, known.text, target, callOptions)
+    }
+    const answer = await exchangeOrThrow('GET', target, undefined, {
+      token,
+      context: callOptions.context,
+      accept: 'application/json',
+      timeout: 'config-read',
+    })
+    keepAnswer(key, headerOf(answer, CONFIG_GENERATION_HEADER), answer.text)
+    return parsed<T>(answer.status, answer.text, target, callOptions)
+  }
 
-  return {
+  const json = <T>(method: string, path: string, body: unknown, callOptions?: CallOptions) =>
+    method === 'GET'
+      ? guarded(() => readConfig<T>(url(withParams(path, callOptions?.params)), callOptions), callOptions)
+      : sent(method, session.orgId, callOptions, () =>
+          guarded(
+            () =>
+              callCluster<T>(method, url(withParams(path, callOptions?.params)), body, {
+                token,
+                context: callOptions?.context,
+                shareParsed: callOptions?.shareParsed,
+                // a FormData body is an upload (a file can be large): the long time-out
+                timeout: body instanceof FormData ? 'long' : method === 'GET' ? 'config-read' : 'config-write',
+              }),
+            callOptions,
+          ),
+        )
+
+  const api: ClusterApi = {
     origin,
     orgId: session.orgId,
     userId: session.userId,
@@ -439,9 +485,14 @@ export function createClusterApi(
           headers: kept?.etag ? { 'if-none-match': kept.etag } : undefined,
           isConditional: !!kept?.etag,
         })
-        if (answer.status === 304) return kept!
+        const generation = headerOf(answer, CONFIG_GENERATION_HEADER)
+        if (answer.status === 304) return { value: kept!.value, etag: kept!.etag, generation }
         try {
-          return { value: (answer.text === '' ? undefined : JSON.parse(answer.text)) as T, etag: answer.etag }
+          return {
+            value: (answer.text === '' ? undefined : JSON.parse(answer.text)) as T,
+            etag: answer.etag,
+            generation,
+          }
         } catch {
           throw new ClusterError({ status: 502, url: target, context, body: answer.text.slice(0, 1000) })
         }
@@ -482,6 +533,7 @@ export function createClusterApi(
         }, callOptions),
       ),
   }
+  return api
 }
 
 /**

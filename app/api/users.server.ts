@@ -1,6 +1,7 @@
 import { registerCache } from '~/utils/caches.server'
 import { oncePerRequest, type ClusterApi, type Revalidated } from './client.server'
 import { listAll } from './list-all.server'
+import { setGenerationSource } from './generation-kept.server'
 import { cachedRead } from './read-cache.server'
 
 /** A user as the cluster returns it (cluster-api.md, users). */
@@ -110,7 +111,12 @@ registerCache({
   size: () => lastMe.size,
 })
 
-const getMe = oncePerRequest((api) =>
+/**
+ * This request's `users/current` answer (once per console request, shared by its loaders, and read
+ * again after a write in it: read-cache's per-request reads), with the configuration generation the
+ * cluster named with it (decision 113).
+ */
+const readMe = (api: ClusterApi) =>
   cachedRead(api, 'users/current', async () => {
     const answer = await api.revalidate<CurrentUser>('/users/current', lastMe.get(api.sessionKey))
     lastMe.delete(api.sessionKey)
@@ -118,8 +124,9 @@ const getMe = oncePerRequest((api) =>
       if (lastMe.size >= MAX_KEPT_USERS) lastMe.delete(lastMe.keys().next().value!)
       lastMe.set(api.sessionKey, answer)
     }
-    return answer.value
-  }),
-)
+    return answer
+  })
+const getMe = oncePerRequest(async (api) => (await readMe(api)).value)
+setGenerationSource(async (api) => (await readMe(api)).generation)
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : []

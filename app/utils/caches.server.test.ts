@@ -41,6 +41,7 @@ const NOT_CACHES: Record<string, string> = {
 }
 
 const EXPECTED = [
+  'answers-by-generation',
   'cluster-clients',
   'current-user-revalidated',
   'history-not-recording',

@@ -4,6 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 export type RequestContext = {
   clusterMs: number
   clusterCalls: number
+  /** Reads answered from what the console kept, the cluster having named the same generation (decision 113). */
+  keptReads?: number
   /** Each call's method and path (no query), in order, when LOG_CLUSTER_CALLS=1 (for the bench). */
   clusterCallList?: string[]
 }
@@ -38,4 +40,10 @@ export function recordClusterCall(ms: number, method?: string, url?: string): vo
 /** The current console request's context (undefined outside a request: a test calling a loader). */
 export function currentRequestContext(): RequestContext | undefined {
   return storage.getStore()
+}
+
+/** Counts one read answered from a kept answer in the current request's context (no-op outside a request). */
+export function recordKeptRead(): void {
+  const context = storage.getStore()
+  if (context) context.keptReads = (context.keptReads ?? 0) + 1
 }

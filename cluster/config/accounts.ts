@@ -2,12 +2,15 @@ import crypto from 'node:crypto'
 import { hashPassword, readCredentials, signToken, verifyPassword, verifyToken } from '../auth'
 import type { ClusterRouter, ClusterState, Ctx } from '../context'
 import {
+  CONFIG_GENERATION_HEADER,
+  configStamp,
   isNotModified,
   json,
   noContent,
   notModified,
   nowIso,
   readJsonObject,
+  STAMP_EPOCH,
   unauthorized,
   validationError,
 } from '../http'
@@ -17,9 +20,6 @@ import { publicUser } from './util'
 import type { ClusterRequest } from '../node-http'
 
 /** Login, the current user, password reset/confirm/change, and the auth log they write. */
-
-/** Names this process in ETags: the store's generations start again with it (a restart must not repeat a tag). */
-const ETAG_EPOCH = crypto.randomBytes(4).toString('hex')
 
 export interface AuthLogEvent {
   id: string
@@ -140,10 +140,16 @@ export function registerAccountRoutes(router: ClusterRouter) {
     // The answer reads the user, their roles and their org: its ETag is the user and those kinds'
     // generations (any change to any user, role or org makes a new one), so If-None-Match is
     // answered 304 without building the answer (decision 102). Checked after the token, as every read.
+    // Both answers name the configuration generation (decision 113): the console checks its kept
+    // answers of this caller against it.
     const { store } = ctx.cluster
-    const etag = `"u-${user.uuid}-${ETAG_EPOCH}.${store.generation('user')}.${store.generation('role')}.${store.generation('org')}"`
-    if (isNotModified(ctx.request, etag)) return notModified(etag)
-    return json({ ...publicUser(ctx.cluster, user), permissions: permissionsOf(ctx.cluster, user) }, 200, { etag })
+    const stamp = { [CONFIG_GENERATION_HEADER]: configStamp(store.configGeneration()) }
+    const etag = `"u-${user.uuid}-${STAMP_EPOCH}.${store.generation('user')}.${store.generation('role')}.${store.generation('org')}"`
+    if (isNotModified(ctx.request, etag)) return notModified(etag, stamp)
+    return json({ ...publicUser(ctx.cluster, user), permissions: permissionsOf(ctx.cluster, user) }, 200, {
+      etag,
+      ...stamp,
+    })
   })
 
   router.post('/config/v1/reset_password', async (ctx) => {

@@ -1,7 +1,20 @@
 import crypto from 'node:crypto'
 import type { ClusterRouter, ClusterState, Ctx } from '../context'
 import type { Resource } from '../hooks'
-import { HttpError, json, listResponse, noContent, notFound, nowIso, readJsonObject, validationError } from '../http'
+import {
+  CONFIG_GENERATION_HEADER,
+  configStamp,
+  HttpError,
+  json,
+  listResponse,
+  noContent,
+  notFound,
+  nowIso,
+  readJsonObject,
+  validationError,
+  withHeader,
+} from '../http'
+import { ACTIVITY_KINDS } from '../store'
 import { authorize, can, canSomewhere, requireUser, type Scope, type User } from './access'
 import { audit } from './audit'
 import {
@@ -386,64 +399,80 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     return bytes
   }
 
-  router.get(collectionPattern, (ctx) => {
-    const user = requireUser(ctx)
-    const parents = api.parents(ctx)
-    const permission = `view_${spec.resource}`
-    if (!can(ctx.cluster, user, permission, scopeFor(parents)) && !canSomewhere(ctx.cluster, user, permission)) {
-      authorize(ctx, permission, scopeFor(parents)) // answers the 403
-    }
-    // the stored items themselves are filtered (no copy of the collection: 10,000 tables), and only
-    // the page answered is serialized
-    const name = ctx.url.searchParams.get('name')
-    // a grant over the whole collection (the org's, or the parent project's) covers every item in it:
-    // the per-item check is only for users whose grants name single items (10,000 tables: issue 33)
-    const seesAll = can(ctx.cluster, user, permission, scopeFor(parents))
-    // DRF's ordering filter (`?ordering=name`, `-name` for descending): one page of a sorted list
-    const ordering = ctx.url.searchParams.get('ordering')
-    const field = ordering?.replace(/^-/, '')
-    const sign = ordering?.startsWith('-') ? -1 : 1
-    const order = field && /^\w+$/.test(field) ? siblingOrder(ctx.cluster, parents, field) : null
-    const inOrder = (list: Item[]) => {
-      const byField = (a: Item, b: Item) => COLLATOR.compare(String(a[field!] ?? ''), String(b[field!] ?? ''))
-      return [...list].sort((a, b) => {
-        const ra = order!.rank.get(a)
-        const rb = order!.rank.get(b)
-        return sign * (ra !== undefined && rb !== undefined ? ra - rb : byField(a, b))
+  /**
+   * An answer made of the stored items, the kinds `serialize` declares and the caller's grants alone
+   * (a plain view: no `view`, and a `serialize` that names what it reads) is stamped with the
+   * configuration generation it was made at (decision 113). Read before the answer is made, in the
+   * same synchronous step: a handler that awaited could be made of a later state than its stamp.
+   */
+  const stamped =
+    plainView && !ACTIVITY_KINDS.has(spec.kind) && !spec.serializeReads?.some((k) => ACTIVITY_KINDS.has(k))
+  const stamp = (ctx: Ctx, make: () => Response) => {
+    if (!stamped) return make()
+    const generation = ctx.cluster.store.configGeneration()
+    return withHeader(make(), CONFIG_GENERATION_HEADER, configStamp(generation))
+  }
+
+  router.get(collectionPattern, (ctx) =>
+    stamp(ctx, () => {
+      const user = requireUser(ctx)
+      const parents = api.parents(ctx)
+      const permission = `view_${spec.resource}`
+      if (!can(ctx.cluster, user, permission, scopeFor(parents)) && !canSomewhere(ctx.cluster, user, permission)) {
+        authorize(ctx, permission, scopeFor(parents)) // answers the 403
+      }
+      // the stored items themselves are filtered (no copy of the collection: 10,000 tables), and only
+      // the page answered is serialized
+      const name = ctx.url.searchParams.get('name')
+      // a grant over the whole collection (the org's, or the parent project's) covers every item in it:
+      // the per-item check is only for users whose grants name single items (10,000 tables: issue 33)
+      const seesAll = can(ctx.cluster, user, permission, scopeFor(parents))
+      // DRF's ordering filter (`?ordering=name`, `-name` for descending): one page of a sorted list
+      const ordering = ctx.url.searchParams.get('ordering')
+      const field = ordering?.replace(/^-/, '')
+      const sign = ordering?.startsWith('-') ? -1 : 1
+      const order = field && /^\w+$/.test(field) ? siblingOrder(ctx.cluster, parents, field) : null
+      const inOrder = (list: Item[]) => {
+        const byField = (a: Item, b: Item) => COLLATOR.compare(String(a[field!] ?? ''), String(b[field!] ?? ''))
+        return [...list].sort((a, b) => {
+          const ra = order!.rank.get(a)
+          const rb = order!.rank.get(b)
+          return sign * (ra !== undefined && rb !== undefined ? ra - rb : byField(a, b))
+        })
+      }
+      let items: Item[] = []
+      if (order && sign === 1 && seesAll && name === null) {
+        // every sibling, in the order kept: nothing to check or sort (a listFilter's answer is sorted
+        // again, already in order but for items of its own)
+        items = order.sorted as Item[]
+        // a listFilter that keeps the list as it is (tables without `?type=`) leaves it in order: no
+        // sort of the project's 200 tables for every one-row count page (issue 33)
+        if (spec.listFilter) {
+          const filtered = spec.listFilter(items, ctx)
+          if (filtered !== items) items = inOrder(filtered)
+        }
+      } else {
+        for (const i of api.siblingsInPlace(ctx.cluster, parents)) {
+          if (name !== null && i.name !== name) continue
+          if (seesAll || can(ctx.cluster, user, permission, scopeFor(parents, i as Item))) items.push(i as Item)
+        }
+        if (spec.listFilter) items = spec.listFilter(items, ctx)
+        if (order) items = inOrder(items)
+      }
+      return listResponse(ctx.request, items, {
+        bareArrays: ctx.cluster.options.bareArrays,
+        // the stored value serialized in place (the serializers make new objects and change nothing;
+        // the answer is JSON text): no copy of each item answered (issue 33)
+        serialize: (i) => api.serialize(i, ctx),
+        bytes: plainView
+          ? (
+              (stamp) => (i: Item) =>
+                itemText(i, ctx, stamp)
+            )(stampOf(ctx.cluster))
+          : undefined,
       })
-    }
-    let items: Item[] = []
-    if (order && sign === 1 && seesAll && name === null) {
-      // every sibling, in the order kept: nothing to check or sort (a listFilter's answer is sorted
-      // again, already in order but for items of its own)
-      items = order.sorted as Item[]
-      // a listFilter that keeps the list as it is (tables without `?type=`) leaves it in order: no
-      // sort of the project's 200 tables for every one-row count page (issue 33)
-      if (spec.listFilter) {
-        const filtered = spec.listFilter(items, ctx)
-        if (filtered !== items) items = inOrder(filtered)
-      }
-    } else {
-      for (const i of api.siblingsInPlace(ctx.cluster, parents)) {
-        if (name !== null && i.name !== name) continue
-        if (seesAll || can(ctx.cluster, user, permission, scopeFor(parents, i as Item))) items.push(i as Item)
-      }
-      if (spec.listFilter) items = spec.listFilter(items, ctx)
-      if (order) items = inOrder(items)
-    }
-    return listResponse(ctx.request, items, {
-      bareArrays: ctx.cluster.options.bareArrays,
-      // the stored value serialized in place (the serializers make new objects and change nothing;
-      // the answer is JSON text): no copy of each item answered (issue 33)
-      serialize: (i) => api.serialize(i, ctx),
-      bytes: plainView
-        ? (
-            (stamp) => (i: Item) =>
-              itemText(i, ctx, stamp)
-          )(stampOf(ctx.cluster))
-        : undefined,
-    })
-  })
+    }),
+  )
 
   router.add('OPTIONS', collectionPattern, (ctx) => {
     requireUser(ctx)
@@ -493,11 +522,13 @@ export function defineResource(router: ClusterRouter, spec: ResourceSpec): Resou
     })
   }
 
-  router.get(itemPattern, (ctx) => {
-    const { item, parents } = api.load(ctx)
-    authorize(ctx, `view_${spec.resource}`, scopeFor(parents, item))
-    return json(api.serialize(item, ctx))
-  })
+  router.get(itemPattern, (ctx) =>
+    stamp(ctx, () => {
+      const { item, parents } = api.load(ctx)
+      authorize(ctx, `view_${spec.resource}`, scopeFor(parents, item))
+      return json(api.serialize(item, ctx))
+    }),
+  )
 
   router.add('OPTIONS', itemPattern, (ctx) => {
     requireUser(ctx)

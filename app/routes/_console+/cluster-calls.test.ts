@@ -24,7 +24,7 @@ async function page(
   cookie: string,
   pageLoader: typeof dashboardLoader | typeof tableLoader = dashboardLoader,
   params: Record<string, string> = {},
-): Promise<{ seen: Seen[]; calls: number; layout: unknown }> {
+): Promise<{ seen: Seen[]; calls: number; kept: number; layout: unknown; data: unknown }> {
   const seen: Seen[] = []
   const listener = ({ request, response }: { request: Request; response: Response }) => {
     seen.push({
@@ -39,8 +39,8 @@ async function page(
     done = Promise.all([layoutLoader(args(get(path, cookie))), pageLoader(args(get(path, cookie), params))])
   })
   try {
-    const [layout] = await done
-    return { seen, calls: context.clusterCalls, layout }
+    const [layout, data] = await done
+    return { seen, calls: context.clusterCalls, kept: context.keptReads ?? 0, layout, data }
   } finally {
     server.events.removeListener('response:mocked', listener)
   }
@@ -111,5 +111,96 @@ describe('cluster calls per page (issue 52)', () => {
     expect(reads.length).toBeGreaterThan(5)
     expect(reads.filter((path, i) => reads.indexOf(path) !== i)).toEqual([])
     expect(reads.filter((path) => path === '/config/v1/roles/')).toEqual([])
+  })
+})
+
+describe('answers kept by configuration generation (decision 113)', () => {
+  const configReads = (seen: Seen[]) => seen.filter((call) => call.path.startsWith('/config/')).map((call) => call.path)
+
+  it("shows a session's kept configuration again while the cluster names the same generation, and reads the rest", async () => {
+    const cookie = await loginAsAdmin()
+    const { projectId, tableId } = await makeTable('kept113', 'events', [
+      { timestamp: '2026-12-06T10:00:00Z', level: 'info', message: 'one' },
+    ])
+    const path = `/data/tables/${tableId}?project=${projectId}`
+    const first = await page(path, cookie, tableLoader, { tableId })
+    const second = await page(path, cookie, tableLoader, { tableId })
+    const firstReads = configReads(first.seen)
+    const secondReads = configReads(second.seen)
+    // the table, its project, transforms, views and sources were kept; what reads the engine (its
+    // stats) and the user (the generation) are asked again
+    expect(second.kept).toBeGreaterThanOrEqual(4)
+    expect(secondReads.length).toBe(firstReads.length - second.kept)
+    expect(secondReads).toContain('/config/v1/users/current')
+    expect(secondReads.filter((read) => read.endsWith('/stats'))).toHaveLength(1)
+    expect(secondReads.filter((read) => read.endsWith(`/tables/${tableId}`))).toEqual([])
+    const shown = (result: typeof first) => (result.data as { table: unknown; sources: unknown }).table
+    expect(shown(second)).toEqual(shown(first))
+  })
+
+  it('shows a change made through the cluster API (another tool, another replica) on the very next page', async () => {
+    const cookie = await loginAsAdmin()
+    const { projectId, tableId } = await makeTable('kept113b', 'events', [])
+    const path = `/data/tables/${tableId}?project=${projectId}`
+    await page(path, cookie, tableLoader, { tableId })
+    expect((await page(path, cookie, tableLoader, { tableId })).kept).toBeGreaterThan(0)
+    await clusterCall('PATCH', `/config/v1/orgs/{org}/projects/${projectId}/tables/${tableId}`, {
+      description: 'changed elsewhere',
+    })
+    const after = await page(path, cookie, tableLoader, { tableId })
+    expect(after.kept).toBe(0)
+    expect((after.data as { table: { description: string } }).table.description).toBe('changed elsewhere')
+  })
+
+  it("keeps each session's answers its own: another session's first page reads them all", async () => {
+    const { projectId, tableId } = await makeTable('kept113c', 'events', [])
+    const path = `/data/tables/${tableId}?project=${projectId}`
+    const one = await loginAsAdmin()
+    await page(path, one, tableLoader, { tableId })
+    const other = await invitedReader('reader113@example.com')
+    const theirs = await page(path, other.cookie, tableLoader, { tableId })
+    expect(theirs.kept).toBe(0)
+    // and the reader's own next page keeps what the reader was answered
+    expect((await page(path, other.cookie, tableLoader, { tableId })).kept).toBeGreaterThan(0)
+  })
+
+  it("reads again after a write in the same request: an action's loaders never show what it changed as it was", async () => {
+    const cookie = await loginAsAdmin()
+    const { projectId } = await makeTable('kept113d', 'first', [])
+    const { requireApi } = await import('~/api/client.server')
+    const { listTables } = await import('~/api/tables.server')
+    const names = async (api: Awaited<ReturnType<typeof requireApi>>) =>
+      (await listTables(api, projectId)).map((table) => table.name)
+    // warm: kept under the generation of now
+    await page('/dashboard', cookie)
+    await names(await requireApi(get('/data/tables', cookie)))
+    let done!: Promise<string[][]>
+    const context = withRequestContext(() => {
+      done = (async () => {
+        const api = await requireApi(get('/data/tables', cookie))
+        const before = await names(api)
+        await api.post(`/orgs/${api.orgId}/projects/${projectId}/tables/`, { name: 'second' })
+        // another loader of the same request, after the action
+        const after = await names(await requireApi(get('/data/tables', cookie)))
+        return [before, after]
+      })()
+    })
+    const [before, after] = await done
+    expect(context.keptReads).toBeGreaterThan(0)
+    expect(before).toEqual(['first'])
+    expect(after).toEqual(['first', 'second'])
+  })
+
+  it('reads everything from the cluster with GENERATION_REUSE=off', async () => {
+    const cookie = await loginAsAdmin()
+    const { projectId, tableId } = await makeTable('kept113e', 'events', [])
+    const path = `/data/tables/${tableId}?project=${projectId}`
+    await page(path, cookie, tableLoader, { tableId })
+    process.env.GENERATION_REUSE = 'off'
+    try {
+      expect((await page(path, cookie, tableLoader, { tableId })).kept).toBe(0)
+    } finally {
+      delete process.env.GENERATION_REUSE
+    }
   })
 })
