@@ -22,8 +22,22 @@ export const MAX_KEPT_CHARS = 32 * 1024 * 1024
 /** A longer answer is not kept (one page of a list is at most a few hundred KB). */
 export const MAX_ANSWER_CHARS = 1024 * 1024
 
-/** Reuse can be switched off (`GENERATION_REUSE=off`) to weigh it with the load bench. */
-const isOff = () => process.env.GENERATION_REUSE === 'off'
+/**
+ * Reuse can be switched off (`GENERATION_REUSE=off` at start) to weigh it with the load bench. Read
+ * once: `process.env` is a call into the runtime on every read (0.2% of the console's CPU, asked on
+ * every configuration read).
+ */
+let off = process.env.GENERATION_REUSE === 'off'
+const isOff = () => off
+
+/** Switches reuse off or on again (tests); returns a function that restores what it was. */
+export function setGenerationReuse(on: boolean): () => void {
+  const before = off
+  off = !on
+  return () => {
+    off = before
+  }
+}
 
 type Kept = { generation: string; text: string }
 const kept = new Map<string, Kept>()

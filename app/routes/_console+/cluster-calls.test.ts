@@ -191,16 +191,17 @@ describe('answers kept by configuration generation (decision 113)', () => {
     expect(after).toEqual(['first', 'second'])
   })
 
-  it('reads everything from the cluster with GENERATION_REUSE=off', async () => {
+  it('reads everything from the cluster with reuse off (GENERATION_REUSE=off)', async () => {
     const cookie = await loginAsAdmin()
     const { projectId, tableId } = await makeTable('kept113e', 'events', [])
     const path = `/data/tables/${tableId}?project=${projectId}`
     await page(path, cookie, tableLoader, { tableId })
-    process.env.GENERATION_REUSE = 'off'
+    const { setGenerationReuse } = await import('~/api/generation-kept.server')
+    const restore = setGenerationReuse(false)
     try {
       expect((await page(path, cookie, tableLoader, { tableId })).kept).toBe(0)
     } finally {
-      delete process.env.GENERATION_REUSE
+      restore()
     }
   })
 })
