@@ -435,7 +435,7 @@ export function createClusterApi(
                 context: callOptions?.context,
                 shareParsed: callOptions?.shareParsed,
                 // a FormData body is an upload (a file can be large): the long time-out
-                timeout: body instanceof FormData ? 'long' : method === 'GET' ? 'config-read' : 'config-write',
+                timeout: body instanceof FormData ? 'long' : 'config-write',
               }),
             callOptions,
           ),
